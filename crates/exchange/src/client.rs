@@ -1,0 +1,663 @@
+//! The client: one async method per endpoint, over one reqwest client.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use bytes::Bytes;
+use chrono::{NaiveDate, Utc};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::amount::{self, Unit};
+use crate::auth::{self, AuthChoice};
+use crate::base_url::BaseUrl;
+use crate::credentials::{BearerCredentials, Credentials, KeyCredentials};
+use crate::endpoint::{Endpoint, Repeat};
+use crate::error::{Error, InvalidRequest};
+use crate::ids::{AccountId, OrderId, WithdrawalId};
+use crate::models::*;
+use crate::nonce::{NonceSource, SystemClock};
+use crate::retry::{Failure, RetryPolicy};
+use crate::signing;
+use crate::tax_query::TaxQuery;
+
+/// Header names of 5.1.
+pub const HEADER_API_KEY: &str = "x-svc-api-key";
+pub const HEADER_NONCE: &str = "x-svc-api-nonce";
+pub const HEADER_HMAC: &str = "x-svc-api-hmac";
+
+/// Characters escaped in a path segment: everything but unreserved ones (RFC 3986).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// How a client is set up. The base URL is required; the rest has defaults.
+#[derive(Debug)]
+pub struct ClientConfig {
+    pub base_url: BaseUrl,
+    pub credentials: Credentials,
+    /// Defaults to an in-memory source; give a persistent one so nonces survive restarts.
+    pub nonces: Option<Arc<NonceSource>>,
+    /// Whole-request timeout; after it an order or withdrawal is "outcome unknown".
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    pub retry: RetryPolicy,
+    /// Sign every key-authenticated request, not only those 5.1 requires.
+    pub sign_reads: bool,
+}
+
+impl ClientConfig {
+    pub fn new(base_url: BaseUrl) -> Self {
+        Self {
+            base_url,
+            credentials: Credentials::default(),
+            nonces: None,
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            retry: RetryPolicy::default(),
+            sign_reads: false,
+        }
+    }
+}
+
+/// Cheap to clone; clones share the connection pool, credentials and nonce source.
+#[derive(Debug, Clone)]
+pub struct ExchangeClient {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    http: reqwest::Client,
+    base: BaseUrl,
+    credentials: RwLock<Arc<Credentials>>,
+    nonces: Arc<NonceSource>,
+    /// Signed requests of this client go one at a time, from taking a nonce until the server has
+    /// answered, so the server sees nonces in the order they were issued (5.3).
+    signed_lane: tokio::sync::Mutex<()>,
+    timeout: Duration,
+    retry: RetryPolicy,
+    sign_reads: bool,
+}
+
+/// A path with its parameter escaped for the URL and raw for the signature (5.2 signs it decoded).
+struct ApiPath {
+    encoded: String,
+    decoded: String,
+}
+
+fn api_path(
+    endpoint: Endpoint,
+    param: Option<(&'static str, &str)>,
+) -> Result<ApiPath, InvalidRequest> {
+    let template = endpoint.path_template();
+    match (template.find('{'), param) {
+        (Some(open), Some((name, value))) => {
+            if value.trim().is_empty() {
+                return Err(InvalidRequest::Empty(name));
+            }
+            let head = &template[..open];
+            Ok(ApiPath {
+                encoded: format!("{head}{}", utf8_percent_encode(value, SEGMENT)),
+                decoded: format!("{head}{value}"),
+            })
+        }
+        _ => Ok(ApiPath {
+            encoded: template.to_owned(),
+            decoded: template.to_owned(),
+        }),
+    }
+}
+
+/// One attempt that did not produce an HTTP answer.
+struct Lost {
+    failure: Failure,
+    detail: String,
+}
+
+impl ExchangeClient {
+    pub fn new(config: ClientConfig) -> Result<Self, Error> {
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .connect_timeout(config.connect_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("nordlys/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Transport {
+                endpoint: "client set-up".into(),
+                detail: e.to_string(),
+            })?;
+        let nonces = config
+            .nonces
+            .unwrap_or_else(|| Arc::new(NonceSource::in_memory(Arc::new(SystemClock))));
+        Ok(Self {
+            inner: Arc::new(Inner {
+                http,
+                base: config.base_url,
+                credentials: RwLock::new(Arc::new(config.credentials)),
+                nonces,
+                signed_lane: tokio::sync::Mutex::new(()),
+                timeout: config.timeout,
+                retry: config.retry,
+                sign_reads: config.sign_reads,
+            }),
+        })
+    }
+
+    pub fn base_url(&self) -> &BaseUrl {
+        &self.inner.base
+    }
+
+    /// The HTTP client, for calls beside the API (OAuth token requests).
+    pub fn http(&self) -> &reqwest::Client {
+        &self.inner.http
+    }
+
+    pub fn credentials(&self) -> Arc<Credentials> {
+        Arc::clone(
+            &self
+                .inner
+                .credentials
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    pub fn set_credentials(&self, credentials: Credentials) {
+        *self
+            .inner
+            .credentials
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(credentials);
+    }
+
+    /// Replaces the OAuth grant (after a refresh) and keeps the key.
+    pub fn set_bearer(&self, bearer: Option<BearerCredentials>) {
+        let mut guard = self
+            .inner
+            .credentials
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = (**guard).clone();
+        next.bearer = bearer;
+        *guard = Arc::new(next);
+    }
+
+    pub fn set_key(&self, key: Option<KeyCredentials>) {
+        let mut guard = self
+            .inner
+            .credentials
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = (**guard).clone();
+        next.key = key;
+        *guard = Arc::new(next);
+    }
+
+    // ---- endpoints, in the order of the section 4 table ----
+
+    /// 1. Standing deposit destinations; `None` means the default account.
+    pub async fn deposit_destinations(
+        &self,
+        account: Option<&AccountId>,
+    ) -> Result<DepositDestinationsResponse, Error> {
+        let query = vec![(
+            "accountId",
+            account.map(|a| a.to_string()).unwrap_or_default(),
+        )];
+        self.call(Endpoint::DepositDestinations, None, &query, None::<&()>)
+            .await
+    }
+
+    /// 2. A BOLT11 invoice; an amount of 0 accepts any amount.
+    pub async fn create_invoice(
+        &self,
+        request: &NewLightningInvoiceRequest,
+    ) -> Result<NewLightningInvoiceResponse, Error> {
+        let unit = if request.currency == Currency::Nok {
+            Unit::Nok
+        } else {
+            Unit::Btc
+        };
+        amount::check_non_negative(request.amount, unit, "the invoice amount")
+            .map_err(InvalidRequest::from)?;
+        if !request.currency.is_known() {
+            return Err(InvalidRequest::Other(format!(
+                "unknown invoice currency `{}`",
+                request.currency
+            ))
+            .into());
+        }
+        self.call(Endpoint::CreateInvoice, None, &[], Some(request))
+            .await
+    }
+
+    /// 3. An invoice by its `ded_` id or by the invoice itself.
+    pub async fn invoice(&self, id_or_invoice: &str) -> Result<GetLightningInvoiceResponse, Error> {
+        self.call(
+            Endpoint::GetInvoice,
+            Some(("id", id_or_invoice.trim())),
+            &[],
+            None::<&()>,
+        )
+        .await
+    }
+
+    /// 4. Every open order of the user.
+    pub async fn open_orders(&self) -> Result<OpenOrdersResponse, Error> {
+        self.call(Endpoint::ListOrders, None, &[], None::<&()>)
+            .await
+    }
+
+    /// 5. Places an order. Never retried; a lost answer is [`Error::OutcomeUnknown`].
+    pub async fn create_order(&self, request: &NewOrderRequest) -> Result<NewOrderResponse, Error> {
+        let unit = match request.direction {
+            Direction::Buy => Unit::Nok,
+            Direction::Sell => Unit::Btc,
+            Direction::Unknown(ref d) => {
+                return Err(InvalidRequest::Other(format!("unknown direction `{d}`")).into());
+            }
+        };
+        if !request.order_type.is_known() {
+            return Err(InvalidRequest::Other(format!(
+                "unknown order type `{}`",
+                request.order_type
+            ))
+            .into());
+        }
+        amount::check_positive(request.amount, unit, "the order amount")
+            .map_err(InvalidRequest::from)?;
+        match (&request.order_type, request.price) {
+            (OrderType::Limit, None) => {
+                return Err(InvalidRequest::Other("a limit order needs a price".into()).into());
+            }
+            (OrderType::Limit, Some(p)) => {
+                amount::check_positive(p, Unit::Nok, "the limit price")
+                    .map_err(InvalidRequest::from)?;
+            }
+            (_, Some(_)) => {
+                return Err(InvalidRequest::Other(
+                    "a market order takes no price; use a limit order".into(),
+                )
+                .into());
+            }
+            _ => {}
+        }
+        self.call(Endpoint::CreateOrder, None, &[], Some(request))
+            .await
+    }
+
+    /// 6. Cancels a pending order.
+    pub async fn cancel_order(&self, id: &OrderId) -> Result<(), Error> {
+        self.call::<Empty>(
+            Endpoint::CancelOrder,
+            Some(("orderId", id.as_str())),
+            &[],
+            None::<&()>,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// 7. The price for trading `amount_nok` (server default 5000).
+    pub async fn price(&self, amount_nok: Option<Decimal>) -> Result<PriceResponse, Error> {
+        let mut query = vec![];
+        if let Some(a) = amount_nok {
+            amount::check_positive(a, Unit::Nok, "the quote amount")
+                .map_err(InvalidRequest::from)?;
+            query.push(("amount", a.normalize().to_string()));
+        }
+        self.call(Endpoint::Price, None, &query, None::<&()>).await
+    }
+
+    /// 8. Volume statistics for `date` (server default today).
+    pub async fn volume(&self, date: Option<NaiveDate>) -> Result<VolumeResponse, Error> {
+        let query: Vec<_> = date.map(|d| ("date", d.to_string())).into_iter().collect();
+        self.call(Endpoint::Volume, None, &query, None::<&()>).await
+    }
+
+    /// 9. Daily volume from `date` until today (server default one month ago).
+    pub async fn volume_historic(
+        &self,
+        date: Option<NaiveDate>,
+    ) -> Result<VolumeHistoricResponse, Error> {
+        let query: Vec<_> = date.map(|d| ("date", d.to_string())).into_iter().collect();
+        self.call(Endpoint::VolumeHistoric, None, &query, None::<&()>)
+            .await
+    }
+
+    /// 10.
+    pub async fn bitcoin_accounts(
+        &self,
+        include_deleted: bool,
+    ) -> Result<ListBitcoinAccountsResponse, Error> {
+        let query = vec![("includeDeleted", include_deleted.to_string())];
+        self.call(Endpoint::BitcoinAccounts, None, &query, None::<&()>)
+            .await
+    }
+
+    /// 11.
+    pub async fn fiat_account(&self) -> Result<GetFiatAccountResponse, Error> {
+        self.call(Endpoint::FiatAccount, None, &[], None::<&()>)
+            .await
+    }
+
+    /// 12. Removes an OAuth application's access.
+    pub async fn revoke_consent(&self, client_id: &str) -> Result<(), Error> {
+        self.call::<Empty>(
+            Endpoint::RevokeConsent,
+            Some(("clientId", client_id.trim())),
+            &[],
+            None::<&()>,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// 13.
+    pub async fn tax_balance(&self, include_deleted: bool) -> Result<GetTaxBalanceResponse, Error> {
+        let query = vec![("includeDeleted", include_deleted.to_string())];
+        self.call(Endpoint::TaxBalance, None, &query, None::<&()>)
+            .await
+    }
+
+    /// 14. One page; see [`Self::tax_transaction_pages`] to walk them all.
+    pub async fn tax_transactions(
+        &self,
+        query: &TaxQuery,
+    ) -> Result<ListTaxTransactionsResponse, Error> {
+        query.validate()?;
+        self.call(
+            Endpoint::TaxTransactions,
+            None,
+            &query.to_pairs(),
+            None::<&()>,
+        )
+        .await
+    }
+
+    /// 15. Starts a withdrawal. Never retried; a lost answer is [`Error::OutcomeUnknown`].
+    pub async fn create_withdrawal(
+        &self,
+        request: &SendBitcoinRequest,
+    ) -> Result<SendBitcoinResponse, Error> {
+        if request.destination.trim().is_empty() {
+            return Err(InvalidRequest::Empty("the destination").into());
+        }
+        if let Some(a) = request.amount_btc {
+            amount::check_positive(a, Unit::Btc, "the amount").map_err(InvalidRequest::from)?;
+        }
+        if let Some(info) = &request.tfr_info {
+            if info.full_name.trim().is_empty() {
+                return Err(InvalidRequest::Empty("the recipient's full name").into());
+            }
+            if info.address.trim().is_empty() {
+                return Err(InvalidRequest::Empty("the recipient's address").into());
+            }
+        }
+        self.call(Endpoint::CreateWithdrawal, None, &[], Some(request))
+            .await
+    }
+
+    /// 16.
+    pub async fn withdrawal(
+        &self,
+        id: &WithdrawalId,
+    ) -> Result<GetBitcoinWithdrawalResponse, Error> {
+        self.call(
+            Endpoint::GetWithdrawal,
+            Some(("withdrawalId", id.as_str())),
+            &[],
+            None::<&()>,
+        )
+        .await
+    }
+
+    // ---- the one place requests are made ----
+
+    async fn call<T: DeserializeOwned>(
+        &self,
+        endpoint: Endpoint,
+        param: Option<(&'static str, &str)>,
+        query: &[(&str, String)],
+        body: Option<&impl Serialize>,
+    ) -> Result<T, Error> {
+        let credentials = self.credentials();
+        let choice = auth::choose(endpoint, &credentials, Utc::now())?;
+        let path = api_path(endpoint, param)?;
+        // Serialized once: these bytes are signed and these bytes are sent.
+        let body = body
+            .map(|b| serde_json::to_vec(b).map(Bytes::from))
+            .transpose()
+            .map_err(|e| InvalidRequest::Other(format!("request body: {e}")))?;
+        let mut url = self.inner.base.join(&path.encoded);
+        if !query.is_empty() {
+            url.query_pairs_mut()
+                .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
+        }
+        let signing_path = format!("{}{}", self.inner.base.path_prefix(), path.decoded);
+        let name = endpoint.name();
+        let mut attempt = 1;
+        loop {
+            let outcome = self
+                .attempt(endpoint, &choice, &url, &signing_path, body.as_ref())
+                .await;
+            let failure = match &outcome {
+                Ok((status, _)) if *status == 200 => None,
+                Ok((status, _)) => Some(Failure::Status(*status)),
+                Err(lost) => Some(lost.failure),
+            };
+            if let Some(f) = failure {
+                if let Some(delay) = self.inner.retry.next_delay(endpoint.repeat(), f, attempt) {
+                    attempt += 1;
+                    tokio::time::sleep(delay).await;
+                    continue;
+                }
+            }
+            return match outcome {
+                Ok((200, bytes)) => self.decode(endpoint, &bytes),
+                Ok((status, bytes)) => Err(self.status_error(endpoint, status, &bytes)),
+                Err(lost) => Err(self.lost_error(endpoint, &url, lost, &name)),
+            };
+        }
+    }
+
+    async fn attempt(
+        &self,
+        endpoint: Endpoint,
+        choice: &AuthChoice<'_>,
+        url: &url::Url,
+        signing_path: &str,
+        body: Option<&Bytes>,
+    ) -> Result<(u16, Bytes), Lost> {
+        let method = endpoint.method();
+        let mut request = self.inner.http.request(method.clone(), url.clone());
+        if let Some(b) = body {
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(b.clone());
+        }
+        let sign_with = match choice {
+            AuthChoice::None => None,
+            AuthChoice::Bearer(b) => {
+                request = request.bearer_auth(b.token.expose());
+                None
+            }
+            AuthChoice::Signed(k) => Some(*k),
+            AuthChoice::Key(k) if self.inner.sign_reads && k.secret.is_some() => Some(*k),
+            AuthChoice::Key(k) => {
+                request = request.header(HEADER_API_KEY, k.key.expose());
+                None
+            }
+        };
+        let response = match sign_with {
+            None => request.send().await,
+            Some(key) => {
+                let Some(secret) = &key.secret else {
+                    return Err(Lost {
+                        failure: Failure::Connect,
+                        detail: "no secret".into(),
+                    });
+                };
+                let _turn = self.inner.signed_lane.lock().await;
+                let nonce = self.inner.nonces.next().map_err(|e| Lost {
+                    failure: Failure::Connect,
+                    detail: e.to_string(),
+                })?;
+                let body_bytes: &[u8] = body.map(|b| b.as_ref()).unwrap_or_default();
+                let signed = signing::sign(
+                    secret.hmac_key(),
+                    nonce,
+                    method.as_str(),
+                    signing_path,
+                    body_bytes,
+                );
+                request
+                    .header(HEADER_API_KEY, key.key.expose())
+                    .header(HEADER_NONCE, signed.nonce.to_string())
+                    .header(HEADER_HMAC, signed.signature)
+                    .send()
+                    .await
+            }
+        };
+        let response = response.map_err(classify)?;
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.map_err(classify)?;
+        Ok((status, bytes))
+    }
+
+    fn decode<T: DeserializeOwned>(&self, endpoint: Endpoint, bytes: &[u8]) -> Result<T, Error> {
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            bytes
+        };
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let decoded = serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| {
+                let field = match e.path().to_string() {
+                    p if p == "." || p.is_empty() => "(the whole body)".to_owned(),
+                    p => p,
+                };
+                (field, e.into_inner().to_string())
+            })
+            .and_then(|v| {
+                de.end()
+                    .map(|()| v)
+                    .map_err(|e| ("(after the body)".to_owned(), e.to_string()))
+            });
+        decoded.map_err(|(field, reason)| {
+            if endpoint.repeat() == Repeat::MovesMoney {
+                Error::OutcomeUnknown {
+                    endpoint: endpoint.name(),
+                    reason: format!("the exchange answered 200 but its answer could not be read at `{field}`: {reason}"),
+                    check: check_hint(endpoint),
+                }
+            } else {
+                Error::Decode { endpoint: endpoint.name(), field, reason }
+            }
+        })
+    }
+
+    fn status_error(&self, endpoint: Endpoint, status: u16, bytes: &[u8]) -> Error {
+        let err = Error::http(endpoint.name(), status, bytes);
+        if endpoint.repeat() == Repeat::MovesMoney && status >= 500 {
+            return Error::OutcomeUnknown {
+                endpoint: endpoint.name(),
+                reason: format!(
+                    "the exchange failed with HTTP {status} ({})",
+                    err_message(&err)
+                ),
+                check: check_hint(endpoint),
+            };
+        }
+        err
+    }
+
+    fn lost_error(&self, endpoint: Endpoint, url: &url::Url, lost: Lost, name: &str) -> Error {
+        match (endpoint.repeat(), lost.failure) {
+            (_, Failure::Connect) => Error::Connect {
+                endpoint: name.to_owned(),
+                url: origin(url),
+                detail: lost.detail,
+            },
+            (Repeat::MovesMoney, Failure::Timeout) => Error::OutcomeUnknown {
+                endpoint: name.to_owned(),
+                reason: format!("no answer within {} s", self.inner.timeout.as_secs()),
+                check: check_hint(endpoint),
+            },
+            (Repeat::MovesMoney, _) => Error::OutcomeUnknown {
+                endpoint: name.to_owned(),
+                reason: format!(
+                    "the connection was lost before an answer came ({})",
+                    lost.detail
+                ),
+                check: check_hint(endpoint),
+            },
+            (_, Failure::Timeout) => Error::Timeout {
+                endpoint: name.to_owned(),
+                seconds: self.inner.timeout.as_secs(),
+            },
+            _ => Error::Transport {
+                endpoint: name.to_owned(),
+                detail: lost.detail,
+            },
+        }
+    }
+}
+
+fn err_message(e: &Error) -> String {
+    match e {
+        Error::Http { message, .. } => message.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn check_hint(endpoint: Endpoint) -> &'static str {
+    match endpoint {
+        Endpoint::CreateWithdrawal => "the account's withdrawals and balances",
+        _ => "open orders and balances",
+    }
+}
+
+fn origin(url: &url::Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+fn classify(e: reqwest::Error) -> Lost {
+    let failure = if e.is_connect() {
+        Failure::Connect
+    } else if e.is_timeout() {
+        Failure::Timeout
+    } else {
+        Failure::Transport
+    };
+    let mut detail = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        detail.push_str(": ");
+        detail.push_str(&s.to_string());
+        source = s.source();
+    }
+    Lost { failure, detail }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_parameters_are_escaped_for_the_url_and_raw_for_the_signature() {
+        let p = api_path(Endpoint::CancelOrder, Some(("orderId", "or_a/b"))).unwrap();
+        assert_eq!(p.encoded, "/v1/orders/or_a%2Fb");
+        assert_eq!(p.decoded, "/v1/orders/or_a/b");
+        assert!(matches!(
+            api_path(Endpoint::CancelOrder, Some(("orderId", " "))),
+            Err(InvalidRequest::Empty("orderId"))
+        ));
+    }
+}

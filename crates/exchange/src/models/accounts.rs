@@ -1,0 +1,52 @@
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::ids::AccountId;
+use crate::wire;
+
+/// A named bitcoin account (2.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BitcoinAccount {
+    pub id: AccountId,
+    /// BTC usable for trading or withdrawals: the total less what open orders and pending
+    /// withdrawals reserve.
+    #[serde(with = "wire::number")]
+    pub available_btc: Decimal,
+    #[serde(with = "wire::number")]
+    pub total_btc: Decimal,
+    /// NOK value at request time.
+    #[serde(with = "wire::number")]
+    pub total_nok: Decimal,
+    pub name: String,
+    #[serde(with = "wire::time")]
+    pub create_time: DateTime<Utc>,
+    #[serde(with = "wire::opt_time", default)]
+    pub delete_time: Option<DateTime<Utc>>,
+}
+
+impl BitcoinAccount {
+    pub fn is_deleted(&self) -> bool {
+        self.delete_time.is_some()
+    }
+}
+
+/// 2.3
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListBitcoinAccountsResponse {
+    pub accounts: Vec<BitcoinAccount>,
+    #[serde(with = "wire::number")]
+    pub total_btc: Decimal,
+    #[serde(with = "wire::number")]
+    pub total_nok: Decimal,
+}
+
+/// 2.4: the user's one fiat account.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetFiatAccountResponse {
+    #[serde(with = "wire::number")]
+    pub available_nok: Decimal,
+}

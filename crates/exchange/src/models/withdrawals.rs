@@ -1,0 +1,71 @@
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::{Network, WithdrawalStatus};
+use crate::ids::{AccountId, WithdrawalId};
+use crate::wire;
+
+/// Travel-rule recipient (2.7). `fullName` and `address` are always required.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TravelRuleInfo {
+    pub full_name: String,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub country: String,
+    pub address: String,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub nin: String,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub exchange: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub self_custody: bool,
+}
+
+/// 2.7. `amountBtc` is required except for a BOLT11 invoice, whose amount the invoice fixes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendBitcoinRequest {
+    pub destination: String,
+    #[serde(
+        with = "wire::opt_number",
+        skip_serializing_if = "Option::is_none",
+        default
+    )]
+    pub amount_btc: Option<Decimal>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub account_id: Option<AccountId>,
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub is_payment: bool,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tfr_info: Option<TravelRuleInfo>,
+}
+
+/// A 200 means initiated, not completed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendBitcoinResponse {
+    pub withdrawal_id: WithdrawalId,
+    pub network: Network,
+    pub status: WithdrawalStatus,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetBitcoinWithdrawalResponse {
+    pub withdrawal_id: WithdrawalId,
+    pub destination: String,
+    pub network: Network,
+    #[serde(with = "wire::number")]
+    pub amount_btc: Decimal,
+    #[serde(with = "wire::number")]
+    pub amount_nok: Decimal,
+    pub status: WithdrawalStatus,
+    #[serde(with = "wire::time")]
+    pub created_at: DateTime<Utc>,
+    /// Empty until the platform has sent it.
+    #[serde(with = "wire::opt_time", default)]
+    pub sent_at: Option<DateTime<Utc>>,
+}

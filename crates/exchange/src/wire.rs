@@ -1,0 +1,310 @@
+//! Serde adapters for the API's wire formats.
+//!
+//! The API sends money as JSON doubles (section 2) and, in the tax resources, as decimal strings
+//! (2.11). Both become `Decimal` here, at the edge, so no `f64` money exists past decoding. A double
+//! is read through its shortest round-trip text, which is the text the server wrote for any value
+//! with up to 15 significant digits — every BTC (8 dp) and NOK (2 dp) amount in practice.
+
+use std::str::FromStr;
+
+use chrono::{DateTime, NaiveDateTime, SecondsFormat, Utc};
+use rust_decimal::Decimal;
+use serde::de::{self, Visitor};
+use serde::{Deserializer, Serializer};
+
+fn decimal_from_text<E: de::Error>(text: &str) -> Result<Decimal, E> {
+    Decimal::from_str(text.trim())
+        .or_else(|_| Decimal::from_scientific(text.trim()))
+        .map_err(|e| E::custom(format!("`{text}` is not a decimal number: {e}")))
+}
+
+struct NumberVisitor;
+
+impl Visitor<'_> for NumberVisitor {
+    type Value = Decimal;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
+        if !v.is_finite() {
+            return Err(E::custom("number is not finite"));
+        }
+        decimal_from_text(&v.to_string())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
+        Ok(Decimal::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
+        Ok(Decimal::from(v))
+    }
+
+    // Tolerated: a gateway that stringifies doubles. Our reading: the value is still the number.
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
+        decimal_from_text(v)
+    }
+}
+
+/// Writes a decimal as a JSON number: an integer when it has no fraction, else the double whose
+/// shortest text is the decimal's own text.
+fn write_number<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+    let n = d.normalize();
+    if n.scale() == 0 {
+        if let Ok(i) = i64::try_from(n) {
+            return s.serialize_i64(i);
+        }
+    }
+    let f = f64::from_str(&n.to_string()).map_err(serde::ser::Error::custom)?;
+    s.serialize_f64(f)
+}
+
+/// A required JSON double as `Decimal`.
+pub mod number {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        write_number(d, s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        d.deserialize_any(NumberVisitor)
+    }
+}
+
+/// An optional JSON double (request fields that are left out when unset).
+pub mod opt_number {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => write_number(d, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        struct OptVisitor;
+        impl<'de> Visitor<'de> for OptVisitor {
+            type Value = Option<Decimal>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+                d.deserialize_any(NumberVisitor).map(Some)
+            }
+        }
+        d.deserialize_option(OptVisitor)
+    }
+}
+
+/// A required stringified decimal (tax resources), kept with the scale the server wrote.
+pub mod decimal_string {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&d.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        d.deserialize_any(NumberVisitor)
+    }
+}
+
+/// An optional stringified decimal: the empty string (or null, or absence) reads as none.
+pub mod opt_decimal_string {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_str(&d.to_string()),
+            None => s.serialize_str(""),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        struct OptVisitor;
+        impl<'de> Visitor<'de> for OptVisitor {
+            type Value = Option<Decimal>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a decimal string, an empty string or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+                d.deserialize_any(self)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                if v.trim().is_empty() {
+                    Ok(None)
+                } else {
+                    decimal_from_text(v).map(Some)
+                }
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                NumberVisitor.visit_f64(v).map(Some)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Some(Decimal::from(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Some(Decimal::from(v)))
+            }
+        }
+        d.deserialize_option(OptVisitor)
+    }
+}
+
+/// Parses an ISO 8601 date-time: RFC 3339, or a bare local form read as UTC.
+pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
+    let t = text.trim();
+    if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
+        return Ok(dt.with_timezone(&Utc));
+    }
+    NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S%.f")
+        .map(|n| n.and_utc())
+        .map_err(|_| format!("`{t}` is not an ISO 8601 date-time"))
+}
+
+/// Formats a time the way the API writes it: RFC 3339 in UTC with `Z`.
+pub fn format_time(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+/// A required date-time.
+pub mod time {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format_time(t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text: String = serde::Deserialize::deserialize(d)?;
+        parse_time(&text).map_err(de::Error::custom)
+    }
+}
+
+/// An optional date-time: the empty string (or null, or absence) reads as none, and none is
+/// written back as the empty string, as the API does.
+pub mod opt_time {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.serialize_str(&format_time(t)),
+            None => s.serialize_str(""),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+        let text: Option<String> = serde::Deserialize::deserialize(d)?;
+        match text.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) => parse_time(t).map(Some).map_err(de::Error::custom),
+        }
+    }
+}
+
+/// An optional string where the empty string means none (ids such as `tradeId`).
+pub mod opt_string {
+    use super::*;
+
+    pub fn serialize<S: Serializer, T: AsRef<str>>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.as_ref().map(AsRef::as_ref).unwrap_or(""))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: From<String>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        let text: Option<String> = serde::Deserialize::deserialize(d)?;
+        Ok(text.filter(|t| !t.is_empty()).map(T::from))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug)]
+    struct N {
+        #[serde(with = "number")]
+        v: Decimal,
+    }
+
+    #[test]
+    fn doubles_become_the_decimal_the_server_wrote() {
+        for (json, want) in [
+            ("0.1", "0.1"),
+            ("0.00150000", "0.0015"),
+            ("1500.5", "1500.5"),
+            ("1e-8", "0.00000001"),
+            ("21000000", "21000000"),
+            ("987654.32", "987654.32"),
+            ("-3.75", "-3.75"),
+        ] {
+            let n: N = serde_json::from_str(&format!("{{\"v\":{json}}}")).unwrap();
+            assert_eq!(n.v.to_string(), want, "{json}");
+        }
+    }
+
+    #[test]
+    fn decimals_are_written_as_plain_json_numbers() {
+        for (d, want) in [
+            ("100", "100"),
+            ("1500.50", "1500.5"),
+            ("0.00000001", "1e-8"),
+            ("0.0015", "0.0015"),
+        ] {
+            let n = N {
+                v: Decimal::from_str(d).unwrap(),
+            };
+            let text = serde_json::to_string(&n).unwrap();
+            assert_eq!(text, format!("{{\"v\":{want}}}"));
+            let back: N = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.v, n.v);
+        }
+    }
+
+    #[test]
+    fn malformed_numbers_are_errors_not_panics() {
+        for json in ["\"abc\"", "true", "[]", "{}", "\"1e999\"", "1e300"] {
+            assert!(
+                serde_json::from_str::<N>(&format!("{{\"v\":{json}}}")).is_err(),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn times_accept_rfc3339_and_empty_as_none() {
+        #[derive(Deserialize)]
+        struct T {
+            #[serde(with = "opt_time", default)]
+            t: Option<DateTime<Utc>>,
+        }
+        let t: T = serde_json::from_str(r#"{"t":""}"#).unwrap();
+        assert!(t.t.is_none());
+        let t: T = serde_json::from_str(r#"{}"#).unwrap();
+        assert!(t.t.is_none());
+        let t: T = serde_json::from_str(r#"{"t":null}"#).unwrap();
+        assert!(t.t.is_none());
+        let t: T = serde_json::from_str(r#"{"t":"2025-01-02T03:04:05+01:00"}"#).unwrap();
+        assert_eq!(format_time(&t.t.unwrap()), "2025-01-02T02:04:05Z");
+        assert!(serde_json::from_str::<T>(r#"{"t":"yesterday"}"#).is_err());
+        assert!(serde_json::from_str::<T>(r#"{"t":5}"#).is_err());
+    }
+}
