@@ -1,1 +1,417 @@
-fn main() {}
+//! `nordlys-cli`: one subcommand per endpoint of the exchange API.
+//!
+//! Stdout is the endpoint's response object exactly as the API defines it (`{}` when the API
+//! answers with nothing). Errors go to stderr with a non-zero exit: 1 for a refused or failed
+//! call, 2 for bad usage, 3 when an order or withdrawal may or may not have been made.
+//! Credentials come only from the environment (`NORDLYS_API_KEY`, `NORDLYS_API_SECRET`,
+//! `NORDLYS_ACCESS_TOKEN`) or the OS keyring (service `nordlys-cli`), never from arguments.
+
+mod credentials;
+
+use std::process::ExitCode;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use nordlys_exchange::ids::{AccountId, OrderId, WithdrawalId};
+use nordlys_exchange::models::{
+    Currency, Direction, NewLightningInvoiceRequest, NewOrderRequest, OrderType,
+    SendBitcoinRequest, TravelRuleInfo,
+};
+use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, TaxQuery};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "nordlys-cli",
+    version,
+    about = "Talk to the exchange API from a terminal: one subcommand per endpoint.",
+    after_help = "Credentials: NORDLYS_API_KEY and NORDLYS_API_SECRET (signed calls), or NORDLYS_ACCESS_TOKEN \
+                  (OAuth), or the OS keyring (service `nordlys-cli`, entries api-key, api-secret, access-token). \
+                  Exit codes: 0 ok, 1 failed or refused, 2 bad usage, 3 outcome unknown (inspect before retrying)."
+)]
+struct Cli {
+    /// The exchange's base URL (https, or http to 127.0.0.1).
+    #[arg(long, env = "NORDLYS_BASE_URL", global = false)]
+    base_url: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Current BTC/NOK price (endpoint 7).
+    Price {
+        /// NOK amount to quote for (server default 5000).
+        #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
+        amount: Option<Decimal>,
+    },
+    /// Trade volume statistics (endpoint 8).
+    Volume {
+        /// YYYY-MM-DD (server default today).
+        #[arg(long)]
+        date: Option<NaiveDate>,
+    },
+    /// Daily volume per market from a date until today (endpoint 9).
+    VolumeHistoric {
+        /// YYYY-MM-DD, first day (server default one month ago).
+        #[arg(long)]
+        date: Option<NaiveDate>,
+    },
+    /// Bitcoin accounts (endpoint 10).
+    Accounts {
+        #[arg(long)]
+        include_deleted: bool,
+    },
+    /// The fiat account (endpoint 11).
+    Fiat,
+    /// Standing deposit destinations (endpoint 1).
+    DepositDestinations {
+        /// Account id; the default account when left out.
+        #[arg(long)]
+        account: Option<String>,
+    },
+    /// Lightning invoices (endpoints 2, 3).
+    #[command(subcommand)]
+    Invoice(InvoiceCommand),
+    /// Orders (endpoints 4, 5, 6).
+    #[command(subcommand)]
+    Orders(OrdersCommand),
+    /// Send bitcoin (endpoint 15). Never retried.
+    Withdraw(WithdrawArgs),
+    /// Withdrawals (endpoint 16).
+    #[command(subcommand)]
+    Withdrawal(WithdrawalCommand),
+    /// Tax data (endpoints 13, 14).
+    #[command(subcommand)]
+    Tax(TaxCommand),
+    /// OAuth consent (endpoint 12).
+    #[command(subcommand)]
+    Consent(ConsentCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum InvoiceCommand {
+    /// Create a BOLT11 invoice; an amount of 0 accepts any amount.
+    Create {
+        #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
+        amount: Decimal,
+        #[arg(long, value_enum)]
+        currency: CurrencyArg,
+        #[arg(long)]
+        account: Option<String>,
+        /// Goes into the description hash; most wallets do not show it.
+        #[arg(long, default_value = "")]
+        public_description: String,
+        /// Visible only to you.
+        #[arg(long, default_value = "")]
+        internal_description: String,
+    },
+    /// An invoice by its deposit destination id (ded_…) or the invoice itself.
+    Get { id_or_invoice: String },
+}
+
+#[derive(Debug, Subcommand)]
+enum OrdersCommand {
+    /// Open orders.
+    List,
+    /// Place an order. Never retried.
+    Create {
+        #[arg(long = "type", value_enum)]
+        order_type: TypeArg,
+        #[arg(long, value_enum)]
+        direction: DirectionArg,
+        /// NOK when buying, BTC when selling.
+        #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
+        amount: Decimal,
+        /// Limit price in NOK (limit orders only).
+        #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
+        price: Option<Decimal>,
+        #[arg(long)]
+        account: Option<String>,
+        #[arg(long, default_value = "")]
+        description: String,
+    },
+    /// Cancel a pending order.
+    Cancel { id: String },
+}
+
+#[derive(Debug, Args)]
+struct WithdrawArgs {
+    /// On-chain address, BOLT11 invoice, Lightning address or LNURL.
+    #[arg(long)]
+    destination: String,
+    /// Required except for an invoice with an amount.
+    #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
+    amount_btc: Option<Decimal>,
+    #[arg(long)]
+    account: Option<String>,
+    /// Mark as a payment (tax export only).
+    #[arg(long)]
+    payment: bool,
+    #[arg(long, default_value = "")]
+    description: String,
+    /// Travel rule: recipient's full name (or registered name).
+    #[arg(long)]
+    tfr_full_name: Option<String>,
+    /// Travel rule: recipient's address.
+    #[arg(long)]
+    tfr_address: Option<String>,
+    /// Travel rule: ISO-3166-1 alpha-2 country code.
+    #[arg(long)]
+    tfr_country: Option<String>,
+    /// Travel rule: national identity number, or 9-digit organisation number.
+    #[arg(long)]
+    tfr_nin: Option<String>,
+    /// Travel rule: receiving exchange.
+    #[arg(long)]
+    tfr_exchange: Option<String>,
+    /// Travel rule: the recipient holds the keys.
+    #[arg(long)]
+    tfr_self_custody: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum WithdrawalCommand {
+    /// A withdrawal's status.
+    Get { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+enum TaxCommand {
+    /// Tax balances.
+    Balance {
+        #[arg(long)]
+        include_deleted: bool,
+    },
+    /// Tax transactions, oldest first.
+    Transactions {
+        /// 1–200, or 0 for all (sent explicitly).
+        #[arg(long, default_value_t = 200)]
+        page_size: u32,
+        /// RFC 3339: only transactions created after this.
+        #[arg(long)]
+        after: Option<String>,
+        /// Tie-breaker with --after.
+        #[arg(long)]
+        after_id: Option<String>,
+        /// RFC 3339: only transactions created before this.
+        #[arg(long)]
+        before: Option<String>,
+        /// Walk every page and print them as one response.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ConsentCommand {
+    /// Remove an OAuth application's access.
+    Revoke { client_id: String },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CurrencyArg {
+    #[value(name = "BTC", alias = "btc")]
+    Btc,
+    #[value(name = "NOK", alias = "nok")]
+    Nok,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TypeArg {
+    Market,
+    Limit,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DirectionArg {
+    Buy,
+    Sell,
+}
+
+fn decimal(text: &str) -> Result<Decimal, String> {
+    let t = text.trim();
+    Decimal::from_str(t)
+        .or_else(|_| Decimal::from_scientific(t))
+        .map_err(|_| format!("`{text}` is not a decimal number"))
+}
+
+fn time(name: &str, text: Option<String>) -> Result<Option<chrono::DateTime<chrono::Utc>>, String> {
+    text.map(|t| nordlys_exchange::wire::parse_time(&t).map_err(|e| format!("--{name}: {e}")))
+        .transpose()
+}
+
+fn account(id: Option<String>) -> Option<AccountId> {
+    id.filter(|s| !s.trim().is_empty()).map(AccountId::from)
+}
+
+enum Failure {
+    Usage(String),
+    Call(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Self::Call(e)
+    }
+}
+
+fn print(value: &impl Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string(value).map_err(|e| Failure::Usage(e.to_string()))?;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").map_err(|e| Failure::Usage(format!("cannot write to stdout: {e}")))
+}
+
+async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
+    let base = BaseUrl::parse(&cli.base_url).map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut config = ClientConfig::new(base);
+    config.nonces = credentials::nonce_source(&creds).map_err(Failure::Usage)?;
+    config.credentials = creds;
+    let client = ExchangeClient::new(config)?;
+    let empty = serde_json::json!({});
+    match cli.command {
+        Command::Price { amount } => print(&client.price(amount).await?),
+        Command::Volume { date } => print(&client.volume(date).await?),
+        Command::VolumeHistoric { date } => print(&client.volume_historic(date).await?),
+        Command::Accounts { include_deleted } => {
+            print(&client.bitcoin_accounts(include_deleted).await?)
+        }
+        Command::Fiat => print(&client.fiat_account().await?),
+        Command::DepositDestinations { account: a } => {
+            print(&client.deposit_destinations(account(a).as_ref()).await?)
+        }
+        Command::Invoice(InvoiceCommand::Create {
+            amount,
+            currency,
+            account: a,
+            public_description,
+            internal_description,
+        }) => {
+            let request = NewLightningInvoiceRequest {
+                account_id: account(a),
+                currency: match currency {
+                    CurrencyArg::Btc => Currency::Btc,
+                    CurrencyArg::Nok => Currency::Nok,
+                },
+                amount,
+                public_description,
+                internal_description,
+            };
+            print(&client.create_invoice(&request).await?)
+        }
+        Command::Invoice(InvoiceCommand::Get { id_or_invoice }) => {
+            print(&client.invoice(&id_or_invoice).await?)
+        }
+        Command::Orders(OrdersCommand::List) => print(&client.open_orders().await?),
+        Command::Orders(OrdersCommand::Create {
+            order_type,
+            direction,
+            amount,
+            price,
+            account: a,
+            description,
+        }) => {
+            let request = NewOrderRequest {
+                order_type: match order_type {
+                    TypeArg::Market => OrderType::Market,
+                    TypeArg::Limit => OrderType::Limit,
+                },
+                direction: match direction {
+                    DirectionArg::Buy => Direction::Buy,
+                    DirectionArg::Sell => Direction::Sell,
+                },
+                amount,
+                account_id: account(a),
+                description,
+                price,
+            };
+            print(&client.create_order(&request).await?)
+        }
+        Command::Orders(OrdersCommand::Cancel { id }) => {
+            client.cancel_order(&OrderId::from(id)).await?;
+            print(&empty)
+        }
+        Command::Withdraw(w) => {
+            let any_tfr = w.tfr_full_name.is_some()
+                || w.tfr_address.is_some()
+                || w.tfr_country.is_some()
+                || w.tfr_nin.is_some()
+                || w.tfr_exchange.is_some()
+                || w.tfr_self_custody;
+            let tfr_info = any_tfr.then(|| TravelRuleInfo {
+                full_name: w.tfr_full_name.unwrap_or_default(),
+                country: w.tfr_country.unwrap_or_default(),
+                address: w.tfr_address.unwrap_or_default(),
+                nin: w.tfr_nin.unwrap_or_default(),
+                exchange: w.tfr_exchange.unwrap_or_default(),
+                self_custody: w.tfr_self_custody,
+            });
+            let request = SendBitcoinRequest {
+                destination: w.destination,
+                amount_btc: w.amount_btc,
+                account_id: account(w.account),
+                is_payment: w.payment,
+                description: w.description,
+                tfr_info,
+            };
+            print(&client.create_withdrawal(&request).await?)
+        }
+        Command::Withdrawal(WithdrawalCommand::Get { id }) => {
+            print(&client.withdrawal(&WithdrawalId::from(id)).await?)
+        }
+        Command::Tax(TaxCommand::Balance { include_deleted }) => {
+            print(&client.tax_balance(include_deleted).await?)
+        }
+        Command::Tax(TaxCommand::Transactions {
+            page_size,
+            after,
+            after_id,
+            before,
+            all,
+        }) => {
+            let query = TaxQuery {
+                page_size,
+                after: time("after", after).map_err(Failure::Usage)?,
+                after_id,
+                before: time("before", before).map_err(Failure::Usage)?,
+            };
+            if all {
+                print(&client.all_tax_transactions(query).await?)
+            } else {
+                print(&client.tax_transactions(&query).await?)
+            }
+        }
+        Command::Consent(ConsentCommand::Revoke { client_id }) => {
+            client.revoke_consent(&client_id).await?;
+            print(&empty)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // The keyring is read before the runtime starts: its Secret Service backend runs its own.
+    let outcome = credentials::load()
+        .map_err(Failure::Usage)
+        .and_then(|creds| {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| Failure::Usage(format!("cannot start: {e}")))?;
+            runtime.block_on(run(cli, creds))
+        });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            eprintln!("nordlys-cli: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Call(e)) => {
+            eprintln!("nordlys-cli: {e}");
+            ExitCode::from(if e.is_outcome_unknown() { 3 } else { 1 })
+        }
+    }
+}

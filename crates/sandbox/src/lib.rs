@@ -1,1 +1,405 @@
+//! # Nordlys sandbox exchange
+//!
+//! A simulated exchange implementing the whole of `shared/spec/exchange-api.md` on 127.0.0.1,
+//! OAuth included: the app's default when no real account is configured, and every test's
+//! counterpart. Everything follows from a seed; `--state FILE` keeps the world across restarts.
+//!
+//! ## Errors
+//! Every failure of a `/v1/` endpoint has the gRPC-gateway shape
+//! `{"code": <gRPC code>, "message": "...", "details": []}`:
+//!
+//! | HTTP | code | when |
+//! |---|---|---|
+//! | 400 | 3 `INVALID_ARGUMENT` | bad JSON, wrong types, unknown enum values, missing or invalid fields, both a token and a key, `afterId` without `after`, `pageSize` outside 0–200 |
+//! | 400 | 9 `FAILED_PRECONDITION` | insufficient funds, cancelling a filled, cancelled or market order, expired or paid invoice, deleted account |
+//! | 401 | 16 `UNAUTHENTICATED` | missing credentials, unknown key, bad signature, nonce not greater than the last accepted, invalid/expired/revoked token |
+//! | 403 | 7 `PERMISSION_DENIED` | key lacks trading/withdrawal permission, token lacks the scope, token on a key-only endpoint, Host not loopback |
+//! | 404 | 5 `NOT_FOUND` | unknown path, order, withdrawal, invoice, account or OAuth client |
+//! | 405 | 12 `UNIMPLEMENTED` | known path, wrong method |
+//! | 413 | 8 `RESOURCE_EXHAUSTED` | body over 64 KiB |
+//! | 500 | 13 `INTERNAL` | injected fault |
+//!
+//! OAuth endpoints answer as RFC 6749 says: redirects with `error=` once the redirect URI is
+//! trusted, an HTML error page before that, and `{"error", "error_description"}` from the token
+//! endpoint.
+//!
+//! ## World control (`/sandbox/`)
+//! | request | effect |
+//! |---|---|
+//! | `POST /sandbox/invoices/{id}/pay` `{"amountBtc"?}` | someone pays the user's invoice (`ded_` id or invoice) |
+//! | `POST /sandbox/invoices/{id}/cancel` | cancels an unpaid invoice |
+//! | `POST /sandbox/invoices` `{"amountBtc"?, "description"?}` | another user's invoice, for the user to pay (completes at once) |
+//! | `POST /sandbox/deposits` `{"amountBtc", "accountId"?}` | on-chain deposit; the address rotates |
+//! | `POST /sandbox/fiat-deposits` `{"amountNok"}` | bank deposit |
+//! | `POST /sandbox/price` `{"price"}` or `{"movePercent"}` | sets or moves the mid price; crossed limit orders fill |
+//! | `POST /sandbox/withdrawals/{id}/complete` or `/fail` | settles a pending withdrawal (fail refunds) |
+//! | `POST /sandbox/orders/{id}/fill` / `GET /sandbox/orders/{id}` | fills a resting limit order / shows any order's state |
+//! | `POST /sandbox/oauth/expire-tokens`, `POST /sandbox/oauth/token-ttl` `{"seconds"}` | token lifetime control |
+//! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop` |
+//! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created; whether the books balance |
+//! | `POST /sandbox/reset` | the world as it was at start |
+//!
+//! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
+//! when the live price, which walks every 2 s, crosses them.
 
+mod api;
+mod auth;
+mod control;
+mod error;
+mod faults;
+mod oauth;
+mod request;
+mod serve;
+mod time;
+pub mod world;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::Router;
+use axum::routing::{get, post};
+use chrono::Utc;
+use serde::Serialize;
+use tokio::net::TcpListener;
+
+pub use error::ApiError;
+pub use faults::{FaultKind, FaultRule};
+pub use serve::host_is_loopback;
+use world::World;
+
+/// Shared by every handler.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    world: Arc<Mutex<World>>,
+    faults: Arc<Mutex<faults::Faults>>,
+    dirty: Arc<AtomicBool>,
+}
+
+impl AppState {
+    pub fn new(world: World) -> Self {
+        let seed = world.seed;
+        Self {
+            world: Arc::new(Mutex::new(world)),
+            faults: Arc::new(Mutex::new(faults::Faults::new(seed))),
+            dirty: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The world, for tests and the embedding app.
+    pub fn lock(&self) -> MutexGuard<'_, World> {
+        self.world
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn touch(&self) {
+        self.dirty.store(true, Ordering::Relaxed);
+    }
+
+    pub fn add_fault(&self, rule: FaultRule) {
+        self.faults
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .add(rule);
+    }
+
+    pub fn clear_faults(&self) {
+        self.faults
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
+    }
+}
+
+async fn no_route(req: axum::extract::Request) -> ApiError {
+    ApiError::not_found(format!("no endpoint {} {}", req.method(), req.uri().path()))
+}
+
+async fn wrong_method(req: axum::extract::Request) -> ApiError {
+    ApiError::unimplemented(format!(
+        "{} is not supported on {}",
+        req.method(),
+        req.uri().path()
+    ))
+}
+
+/// The whole sandbox as a router, testable without a socket.
+pub fn app(state: AppState) -> Router {
+    use axum::routing::delete;
+    Router::new()
+        .route(
+            "/v1/deposit-destinations/bitcoin",
+            get(api::deposit_destinations),
+        )
+        .route(
+            "/v1/deposit-destinations/bitcoin/invoice",
+            post(api::create_invoice),
+        )
+        .route(
+            "/v1/deposit-destinations/bitcoin/invoice/{id}",
+            get(api::get_invoice),
+        )
+        .route("/v1/orders", get(api::list_orders).post(api::create_order))
+        .route("/v1/orders/{id}", delete(api::cancel_order))
+        .route("/v1/price/nok", get(api::price))
+        .route("/v1/volume", get(api::volume))
+        .route("/v1/volume/historic", get(api::volume_historic))
+        .route("/v1/user/bitcoin-accounts", get(api::bitcoin_accounts))
+        .route("/v1/user/fiat-account", get(api::fiat_account))
+        .route(
+            "/v1/user/applications/consent/{client_id}",
+            delete(api::revoke_consent),
+        )
+        .route("/v1/tax/balance", get(api::tax_balance))
+        .route("/v1/tax/transactions", get(api::tax_transactions))
+        .route("/v1/withdrawals/bitcoin", post(api::create_withdrawal))
+        .route("/v1/withdrawals/bitcoin/{id}", get(api::get_withdrawal))
+        .route(
+            "/oauth2/v0/authorize",
+            get(oauth::authorize).post(oauth::decide),
+        )
+        .route("/oauth2/v0/token", post(oauth::token))
+        .route("/sandbox/invoices", post(control::other_invoice))
+        .route("/sandbox/invoices/{id}/pay", post(control::pay_invoice))
+        .route(
+            "/sandbox/invoices/{id}/cancel",
+            post(control::cancel_invoice),
+        )
+        .route("/sandbox/deposits", post(control::deposit))
+        .route("/sandbox/fiat-deposits", post(control::fiat_deposit))
+        .route("/sandbox/price", post(control::set_price))
+        .route(
+            "/sandbox/withdrawals/{id}/{outcome}",
+            post(control::finish_withdrawal),
+        )
+        .route("/sandbox/orders/{id}", get(control::order))
+        .route("/sandbox/orders/{id}/fill", post(control::fill_order))
+        .route("/sandbox/oauth/expire-tokens", post(control::expire_tokens))
+        .route("/sandbox/oauth/token-ttl", post(control::token_ttl))
+        .route(
+            "/sandbox/faults",
+            post(control::add_fault).delete(control::clear_faults),
+        )
+        .route("/sandbox/counters", get(control::counters))
+        .route("/sandbox/audit", get(control::audit))
+        .route("/sandbox/reset", post(control::reset))
+        .fallback(no_route)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            faults::layer,
+        ))
+        .layer(axum::middleware::from_fn(serve::check_host))
+        .with_state(state)
+}
+
+/// How to start a sandbox.
+#[derive(Debug, Clone, Default)]
+pub struct SandboxConfig {
+    /// 0 picks a free port.
+    pub port: u16,
+    pub seed: u64,
+    /// Where the world is kept across restarts.
+    pub state_file: Option<PathBuf>,
+    /// Access-token lifetime; the default is one hour.
+    pub token_ttl_seconds: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyInfo {
+    pub key: String,
+    pub secret: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiKeys {
+    pub read: KeyInfo,
+    pub trading: KeyInfo,
+    pub withdrawal: KeyInfo,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicClient {
+    pub client_id: String,
+    pub redirect_uris: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfidentialClient {
+    pub client_id: String,
+    pub client_secret: String,
+    pub redirect_uris: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClients {
+    pub public: PublicClient,
+    pub confidential: ConfidentialClient,
+}
+
+/// What a client needs to talk to the sandbox: the start-up line of the binary.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupInfo {
+    pub base_url: String,
+    pub api_keys: ApiKeys,
+    pub oauth_clients: OAuthClients,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartError {
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Bind { port: u16, source: std::io::Error },
+    #[error("cannot read the state file {path}: {detail}")]
+    State { path: PathBuf, detail: String },
+}
+
+/// A sandbox serving on loopback until dropped or shut down.
+#[derive(Debug)]
+pub struct RunningSandbox {
+    pub state: AppState,
+    pub info: StartupInfo,
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    state_file: Option<PathBuf>,
+}
+
+impl RunningSandbox {
+    pub fn base_url(&self) -> &str {
+        &self.info.base_url
+    }
+
+    /// Stops serving and writes the state file.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+        save(&self.state, self.state_file.as_deref());
+    }
+}
+
+impl Drop for RunningSandbox {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn save(state: &AppState, path: Option<&std::path::Path>) {
+    let Some(path) = path else { return };
+    if !state.dirty.swap(false, Ordering::Relaxed) {
+        return;
+    }
+    let Ok(json) = serde_json::to_vec(&*state.lock()) else {
+        return;
+    };
+    let tmp = path.with_extension("tmp");
+    if std::fs::write(&tmp, json).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}
+
+fn info_of(world: &World, addr: SocketAddr) -> StartupInfo {
+    let key = |name: &str| {
+        let k = world.keys.iter().find(|k| k.name == name);
+        KeyInfo {
+            key: k.map(|k| k.key.clone()).unwrap_or_default(),
+            secret: k.map(|k| k.secret.clone()).unwrap_or_default(),
+        }
+    };
+    let o = &world.oauth;
+    StartupInfo {
+        base_url: format!("http://{addr}"),
+        api_keys: ApiKeys {
+            read: key("read"),
+            trading: key("trading"),
+            withdrawal: key("withdrawal"),
+        },
+        oauth_clients: OAuthClients {
+            public: PublicClient {
+                client_id: o.public_client.client_id.clone(),
+                redirect_uris: o.public_client.redirect_uris.clone(),
+            },
+            confidential: ConfidentialClient {
+                client_id: o.confidential_client.client_id.clone(),
+                client_secret: o
+                    .confidential_client
+                    .client_secret
+                    .clone()
+                    .unwrap_or_default(),
+                redirect_uris: o.confidential_client.redirect_uris.clone(),
+            },
+        },
+    }
+}
+
+/// Starts a sandbox on 127.0.0.1.
+pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> {
+    let world = match &config.state_file {
+        Some(path) if path.exists() => {
+            let bytes = std::fs::read(path).map_err(|e| StartError::State {
+                path: path.clone(),
+                detail: e.to_string(),
+            })?;
+            serde_json::from_slice(&bytes).map_err(|e| StartError::State {
+                path: path.clone(),
+                detail: e.to_string(),
+            })?
+        }
+        _ => World::new(config.seed, Utc::now()),
+    };
+    let state = AppState::new(world);
+    if let Some(ttl) = config.token_ttl_seconds {
+        state.lock().oauth.token_ttl_seconds = ttl;
+    }
+    let listener = TcpListener::bind(("127.0.0.1", config.port))
+        .await
+        .map_err(|source| StartError::Bind {
+            port: config.port,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| StartError::Bind {
+        port: config.port,
+        source,
+    })?;
+    let info = info_of(&state.lock(), addr);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let router = app(state.clone());
+    let saver = state.clone();
+    let file = config.state_file.clone();
+    let task = tokio::spawn(async move {
+        let serving = serve::serve(listener, router, async {
+            let _ = stopped.await;
+        });
+        let saving = async {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                save(&saver, file.as_deref());
+            }
+        };
+        tokio::select! {
+            () = serving => {}
+            () = saving => {}
+        }
+    });
+    Ok(RunningSandbox {
+        state,
+        info,
+        addr,
+        stop: Some(stop),
+        task: Some(task),
+        state_file: config.state_file,
+    })
+}

@@ -1,0 +1,291 @@
+//! World control under `/sandbox/` (never under `/v1/` or `/oauth2/`): what a test or a curious
+//! user does to the world from outside — pay an invoice, deposit, move the price, settle a
+//! withdrawal, fill an order, expire tokens, inject faults — and the counters and audit that prove
+//! what happened. No authentication: the sandbox answers only on loopback.
+
+use std::str::FromStr;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use chrono::Utc;
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::api::{num, order_state_json};
+use crate::error::ApiError;
+use crate::faults::FaultRule;
+use crate::world::{InvoiceOwner, World};
+
+type Answer = Result<Json<Value>, ApiError>;
+
+fn body<T: for<'de> Deserialize<'de> + Default>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::invalid(format!("invalid request body: {e}")))
+}
+
+fn amount(v: Option<f64>, name: &str) -> Result<Option<Decimal>, ApiError> {
+    v.map(|f| {
+        Decimal::from_str(&f.to_string())
+            .ok()
+            .filter(|d| *d > Decimal::ZERO)
+            .ok_or_else(|| ApiError::invalid(format!("{name} must be a positive number")))
+    })
+    .transpose()
+}
+
+fn world<T>(
+    app: &AppState,
+    f: impl FnOnce(&mut World) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    let mut w = app.lock();
+    w.advance(Utc::now());
+    app.touch();
+    f(&mut w)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AmountBody {
+    amount_btc: Option<f64>,
+    amount_nok: Option<f64>,
+    account_id: String,
+    description: String,
+}
+
+/// POST /sandbox/invoices/{id}/pay — someone outside pays the user's invoice.
+pub async fn pay_invoice(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    raw: axum::body::Bytes,
+) -> Answer {
+    let b: AmountBody = body(&raw)?;
+    world(&app, |w| {
+        let i = w
+            .invoices
+            .iter()
+            .position(|x| {
+                x.owner == InvoiceOwner::User && (x.id == id || x.bolt11 == id.to_ascii_lowercase())
+            })
+            .ok_or_else(|| ApiError::not_found("no such invoice of the user"))?;
+        let paid = w.settle_invoice(i, amount(b.amount_btc, "amountBtc")?, true, Utc::now())?;
+        Ok(Json(json!({ "paidBtc": num(paid) })))
+    })
+}
+
+/// POST /sandbox/invoices/{id}/cancel
+pub async fn cancel_invoice(State(app): State<AppState>, Path(id): Path<String>) -> Answer {
+    world(&app, |w| {
+        let inv = w
+            .invoices
+            .iter_mut()
+            .find(|x| x.id == id)
+            .ok_or_else(|| ApiError::not_found("no such invoice"))?;
+        if inv.state != crate::world::InvoiceState::Unpaid {
+            return Err(ApiError::precondition(
+                "only an unpaid invoice can be cancelled",
+            ));
+        }
+        inv.state = crate::world::InvoiceState::Canceled;
+        Ok(Json(json!({})))
+    })
+}
+
+/// POST /sandbox/invoices — another platform user creates an invoice for the demo user to pay.
+pub async fn other_invoice(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: AmountBody = body(&raw)?;
+    world(&app, |w| {
+        let btc = amount(b.amount_btc, "amountBtc")?.unwrap_or(Decimal::ZERO);
+        let inv = w.create_invoice(
+            InvoiceOwner::Other,
+            0,
+            btc,
+            b.description,
+            String::new(),
+            Utc::now(),
+        )?;
+        Ok(Json(
+            json!({ "depositDestinationId": inv.id, "invoice": inv.bolt11 }),
+        ))
+    })
+}
+
+/// POST /sandbox/deposits — an on-chain deposit to the account's newest address.
+pub async fn deposit(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: AmountBody = body(&raw)?;
+    world(&app, |w| {
+        let i = w.account_index(&b.account_id)?;
+        let btc = amount(b.amount_btc, "amountBtc")?
+            .ok_or_else(|| ApiError::invalid("amountBtc is required"))?;
+        let address = w.deposit_onchain(i, btc, Utc::now())?;
+        Ok(Json(
+            json!({ "address": address, "newAddress": w.accounts[i].addresses.last() }),
+        ))
+    })
+}
+
+/// POST /sandbox/fiat-deposits — a bank transfer in.
+pub async fn fiat_deposit(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: AmountBody = body(&raw)?;
+    world(&app, |w| {
+        let nok = amount(b.amount_nok, "amountNok")?
+            .ok_or_else(|| ApiError::invalid("amountNok is required"))?;
+        w.deposit_nok(crate::world::nok_round(nok), Utc::now(), "bank");
+        Ok(Json(json!({ "availableNok": num(w.available_nok()) })))
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PriceBody {
+    price: Option<f64>,
+    move_percent: Option<f64>,
+}
+
+/// POST /sandbox/price — set the mid price, or move it by a percentage.
+pub async fn set_price(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: PriceBody = body(&raw)?;
+    world(&app, |w| {
+        let next = match (b.price, b.move_percent) {
+            (Some(p), _) => amount(Some(p), "price")?.unwrap_or(w.market.mid),
+            (None, Some(m)) => {
+                let pct = Decimal::from_str(&m.to_string())
+                    .map_err(|_| ApiError::invalid("movePercent must be a number"))?;
+                w.market.mid * (Decimal::ONE + pct / Decimal::ONE_HUNDRED)
+            }
+            (None, None) => return Err(ApiError::invalid("give price or movePercent")),
+        };
+        w.market.set_mid(next);
+        w.advance(Utc::now());
+        let q = w.market.quote(Decimal::from(5000));
+        Ok(Json(
+            json!({ "price": num(q.price), "bid": num(q.bid), "ask": num(q.ask) }),
+        ))
+    })
+}
+
+/// POST /sandbox/withdrawals/{id}/complete and /fail
+pub async fn finish_withdrawal(
+    State(app): State<AppState>,
+    Path((id, outcome)): Path<(String, String)>,
+) -> Answer {
+    let success = match outcome.as_str() {
+        "complete" => true,
+        "fail" => false,
+        _ => return Err(ApiError::not_found("use /complete or /fail")),
+    };
+    world(&app, |w| {
+        let i = w
+            .withdrawals
+            .iter()
+            .position(|x| x.id == id)
+            .ok_or_else(|| ApiError::not_found("no such withdrawal"))?;
+        w.finish_withdrawal(i, success, Utc::now())?;
+        Ok(Json(json!({ "status": w.withdrawals[i].state.wire() })))
+    })
+}
+
+/// POST /sandbox/orders/{id}/fill — fill a resting limit order at its price.
+pub async fn fill_order(State(app): State<AppState>, Path(id): Path<String>) -> Answer {
+    world(&app, |w| {
+        let trade = w.force_fill(&id, Utc::now())?;
+        Ok(Json(json!({ "tradeId": trade })))
+    })
+}
+
+/// GET /sandbox/orders/{id} — any order, open or not.
+pub async fn order(State(app): State<AppState>, Path(id): Path<String>) -> Answer {
+    world(&app, |w| {
+        let o = w
+            .orders
+            .iter()
+            .find(|o| o.id == id)
+            .ok_or_else(|| ApiError::not_found("no such order"))?;
+        Ok(Json(order_state_json(&o.state)))
+    })
+}
+
+/// POST /sandbox/oauth/expire-tokens
+pub async fn expire_tokens(State(app): State<AppState>) -> Answer {
+    world(&app, |w| {
+        w.oauth.expire_all(Utc::now());
+        Ok(Json(json!({})))
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TtlBody {
+    seconds: i64,
+}
+
+/// POST /sandbox/oauth/token-ttl — lifetime of access tokens issued from now on.
+pub async fn token_ttl(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: TtlBody = body(&raw)?;
+    if !(1..=86_400).contains(&b.seconds) {
+        return Err(ApiError::invalid("seconds must be from 1 to 86400"));
+    }
+    world(&app, |w| {
+        w.oauth.token_ttl_seconds = b.seconds;
+        Ok(Json(json!({ "seconds": b.seconds })))
+    })
+}
+
+/// POST /sandbox/faults — add a fault rule; DELETE clears them all.
+pub async fn add_fault(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let rule: FaultRule = serde_json::from_slice(&raw)
+        .map_err(|e| ApiError::invalid(format!("invalid fault rule: {e}")))?;
+    if !rule.path.starts_with('/') {
+        return Err(ApiError::invalid("path must start with /"));
+    }
+    app.faults
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .add(rule);
+    Ok(Json(json!({})))
+}
+
+pub async fn clear_faults(State(app): State<AppState>) -> Answer {
+    app.faults
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clear();
+    Ok(Json(json!({})))
+}
+
+/// GET /sandbox/counters — orders and withdrawals ever created.
+pub async fn counters(State(app): State<AppState>) -> Answer {
+    world(&app, |w| {
+        let c = &w.counters;
+        Ok(Json(json!({
+            "ordersCreated": c.orders_created,
+            "withdrawalsCreated": c.withdrawals_created,
+            "invoicesCreated": c.invoices_created,
+            "trades": c.trades,
+        })))
+    })
+}
+
+/// GET /sandbox/audit — whether the books balance.
+pub async fn audit(State(app): State<AppState>) -> Answer {
+    world(&app, |w| {
+        Ok(Json(match w.audit() {
+            Ok(()) => json!({ "ok": true }),
+            Err(detail) => json!({ "ok": false, "detail": detail }),
+        }))
+    })
+}
+
+/// POST /sandbox/reset — the world as it was at start for this seed; keys stay the same.
+pub async fn reset(State(app): State<AppState>) -> Answer {
+    let mut w = app.lock();
+    let ttl = w.oauth.token_ttl_seconds;
+    *w = World::new(w.seed, Utc::now());
+    w.oauth.token_ttl_seconds = ttl;
+    app.touch();
+    Ok(Json(json!({})))
+}

@@ -1,0 +1,143 @@
+//! Injected faults, per path: an HTTP 500 without doing anything, a delay, a dropped connection,
+//! and "commit, then never answer" (the operation happens, the answer never comes).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tokio::sync::Notify;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::world::rng::Rng;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    Http500,
+    Delay,
+    Drop,
+    /// The operation commits; the connection then stays silent until the client gives up.
+    CommitThenHang,
+    /// The operation commits; the connection is then closed without an answer.
+    CommitThenDrop,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FaultRule {
+    /// Applies to requests whose path starts with this.
+    pub path: String,
+    /// Only this method, when given.
+    #[serde(default)]
+    pub method: Option<String>,
+    pub kind: FaultKind,
+    /// How many requests it hits before it is used up; none: until cleared.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Chance in percent that a matching request is hit (seeded); none: every one.
+    #[serde(default)]
+    pub percent: Option<u8>,
+    #[serde(default)]
+    pub delay_ms: u64,
+}
+
+#[derive(Debug)]
+pub struct Faults {
+    rules: Vec<FaultRule>,
+    rng: Rng,
+}
+
+impl Faults {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rules: vec![],
+            rng: Rng::new(seed ^ 0xfa17),
+        }
+    }
+
+    pub fn add(&mut self, rule: FaultRule) {
+        self.rules.push(rule);
+    }
+
+    pub fn clear(&mut self) {
+        self.rules.clear();
+    }
+
+    fn pick(&mut self, method: &str, path: &str) -> Option<(FaultKind, u64)> {
+        let rng = &mut self.rng;
+        let rule = self.rules.iter_mut().find(|r| {
+            path.starts_with(&r.path)
+                && r.method
+                    .as_deref()
+                    .is_none_or(|m| m.eq_ignore_ascii_case(method))
+                && r.count != Some(0)
+        })?;
+        if let Some(p) = rule.percent {
+            if !rng.chance(u64::from(p)) {
+                return None;
+            }
+        }
+        if let Some(c) = rule.count.as_mut() {
+            *c -= 1;
+        }
+        Some((rule.kind, rule.delay_ms))
+    }
+}
+
+/// Closes the connection a request came on, without an answer. Set by the serving loop.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionKill(pub Arc<Notify>);
+
+impl ConnectionKill {
+    pub fn fire(&self) {
+        self.0.notify_one();
+    }
+}
+
+/// How long "never answer" lasts before the sandbox closes the connection itself.
+const HANG: Duration = Duration::from_secs(120);
+
+async fn silence(kill: Option<ConnectionKill>) -> Response {
+    if let Some(k) = kill {
+        k.fire();
+    }
+    std::future::pending::<()>().await;
+    ApiError::internal("unreachable").into_response()
+}
+
+pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_owned();
+    if path.starts_with("/sandbox/") {
+        return next.run(req).await;
+    }
+    let picked = app
+        .faults
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .pick(req.method().as_str(), &path);
+    let kill = req.extensions().get::<ConnectionKill>().cloned();
+    match picked {
+        None => next.run(req).await,
+        Some((FaultKind::Http500, _)) => {
+            ApiError::internal("injected fault: internal error").into_response()
+        }
+        Some((FaultKind::Delay, ms)) => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            next.run(req).await
+        }
+        Some((FaultKind::Drop, _)) => silence(kill).await,
+        Some((FaultKind::CommitThenDrop, _)) => {
+            let _committed = next.run(req).await;
+            silence(kill).await
+        }
+        Some((FaultKind::CommitThenHang, _)) => {
+            let _committed = next.run(req).await;
+            tokio::time::sleep(HANG).await;
+            silence(kill).await
+        }
+    }
+}

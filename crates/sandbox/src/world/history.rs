@@ -1,0 +1,416 @@
+//! The seeded past: three accounts (one deleted later) and about two and a half years of deposits,
+//! trades, withdrawals, bonuses and adjustments, in fixed dates so a seed always gives the same
+//! ledger. Several rows share a `createTime`, as real batches do.
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use rust_decimal::Decimal;
+
+use super::orders::{OrderDirection, fill_amounts, fmt_amount};
+use super::{Account, TaxRow, World, btc_floor};
+
+/// The seeded history runs from here ...
+const FROM: (i32, u32, u32) = (2024, 1, 2);
+/// ... to here (exclusive); live activity follows.
+const UNTIL: (i32, u32, u32) = (2026, 7, 1);
+
+fn date(ymd: (i32, u32, u32)) -> NaiveDate {
+    NaiveDate::from_ymd_opt(ymd.0, ymd.1, ymd.2).unwrap_or_default()
+}
+
+/// Whether account `i` exists at `at` (the old wallet only until it is deleted).
+fn live(w: &World, i: usize, at: DateTime<Utc>, deleted_at: DateTime<Utc>) -> bool {
+    w.accounts[i].created <= at && (i != 2 || at < deleted_at)
+}
+
+impl World {
+    pub(super) fn seed_history(&mut self, now: DateTime<Utc>) {
+        let start = date(FROM)
+            .and_hms_opt(9, 0, 0)
+            .unwrap_or_default()
+            .and_utc();
+        let until = date(UNTIL)
+            .and_hms_opt(0, 0, 0)
+            .unwrap_or_default()
+            .and_utc()
+            .min(now);
+        let deleted_at = date((2025, 9, 30))
+            .and_hms_opt(12, 0, 0)
+            .unwrap_or_default()
+            .and_utc();
+        for (name, created) in [
+            ("Hovedkonto", start),
+            ("Sparing", start + Duration::days(40)),
+            ("Gammel lommebok", start + Duration::days(3)),
+        ] {
+            let id = self.new_id("acc_");
+            self.accounts.push(Account {
+                id,
+                name: name.into(),
+                btc: Decimal::ZERO,
+                created,
+                deleted: None,
+                addresses: vec![],
+            });
+            let i = self.accounts.len() - 1;
+            self.new_address(i);
+        }
+        let mut t = start;
+        while t < until {
+            self.seed_day(t, deleted_at);
+            t += Duration::days(1);
+        }
+        // The old wallet is emptied into the main account and deleted.
+        self.empty_and_delete(2, 0, deleted_at.min(now));
+    }
+
+    fn seed_day(&mut self, day: DateTime<Utc>, deleted_at: DateTime<Utc>) {
+        let date = day.date_naive();
+        let price = self.market.close(date);
+        let mut at = day + Duration::minutes(i64::try_from(self.rng.below(600)).unwrap_or(0));
+        // Salary-day bank deposit, and the recurring buy that follows it at the same second.
+        if date.format("%d").to_string() == "25" {
+            let amount = Decimal::from(8_000 + self.rng.below(12) * 1_000);
+            self.deposit_nok(amount, at, "bank");
+            let buy = Decimal::from(2_000 + self.rng.below(4) * 500);
+            self.seed_trade(0, OrderDirection::Buy, buy, price, at, "market");
+            if live(self, 1, at, deleted_at) {
+                self.seed_trade(
+                    1,
+                    OrderDirection::Buy,
+                    Decimal::from(1_000),
+                    price,
+                    at,
+                    "market",
+                );
+            }
+        }
+        for _ in 0..5 {
+            at += Duration::minutes(17 + i64::try_from(self.rng.below(90)).unwrap_or(0));
+            self.seed_event(at, price, deleted_at);
+        }
+    }
+
+    fn seed_event(&mut self, at: DateTime<Utc>, price: Decimal, deleted_at: DateTime<Utc>) {
+        let roll = self.rng.below(100);
+        let account = if live(self, 2, at, deleted_at) && self.rng.chance(20) {
+            2
+        } else if live(self, 1, at, deleted_at) && self.rng.chance(30) {
+            1
+        } else {
+            0
+        };
+        match roll {
+            0..=29 => {
+                let nok = Decimal::from(300 + self.rng.below(30) * 100);
+                if nok <= self.fiat_nok {
+                    let kind = if self.rng.chance(30) {
+                        "limit"
+                    } else {
+                        "market"
+                    };
+                    self.seed_trade(account, OrderDirection::Buy, nok, price, at, kind);
+                }
+            }
+            30..=39 => {
+                let btc = btc_floor(
+                    self.accounts[account].btc
+                        * Decimal::new(i64::try_from(5 + self.rng.below(20)).unwrap_or(5), 2),
+                );
+                if btc > Decimal::new(1, 5) {
+                    self.seed_trade(account, OrderDirection::Sell, btc, price, at, "market");
+                }
+            }
+            40..=45 => {
+                let btc = Decimal::new(
+                    i64::try_from(10_000 + self.rng.below(500_000)).unwrap_or(10_000),
+                    8,
+                );
+                let sub = if self.rng.chance(50) {
+                    "onchain"
+                } else {
+                    "lightning"
+                };
+                self.seed_btc_move(account, btc, true, sub, at, false);
+            }
+            46..=50 => {
+                let btc = btc_floor(
+                    self.accounts[account].btc
+                        * Decimal::new(i64::try_from(3 + self.rng.below(15)).unwrap_or(3), 2),
+                );
+                if btc > Decimal::new(1, 5) {
+                    let sub = [
+                        "onchain",
+                        "lightning-payment-request",
+                        "lightning-address",
+                        "lightning-lnurl",
+                    ][usize::try_from(self.rng.below(4)).unwrap_or(0)];
+                    let payment = sub != "onchain" && self.rng.chance(60);
+                    self.seed_btc_move(account, btc, false, sub, at, payment);
+                }
+            }
+            51..=54 => {
+                let sats = Decimal::new(
+                    i64::try_from(1_000 + self.rng.below(20_000)).unwrap_or(1_000),
+                    8,
+                );
+                self.seed_bonus(account, sats, at);
+            }
+            55 if self.fiat_nok > Decimal::from(5_000) => {
+                let amount = Decimal::from(1_000 + self.rng.below(4) * 1_000);
+                self.fiat_nok -= amount;
+                self.books.withdrawals_nok += amount;
+                let id = self.new_id("fpu_");
+                let row = TaxRow::fiat(
+                    id,
+                    "TAX_TRANSACTION_TYPE_FIAT_WITHDRAWAL",
+                    "bank",
+                    at,
+                    None,
+                    Some(amount),
+                    self.user_btc(),
+                );
+                self.push_row(row);
+            }
+            56 => {
+                let sats = Decimal::new(i64::try_from(1 + self.rng.below(500)).unwrap_or(1), 8);
+                self.seed_adjustment(account, sats, at);
+            }
+            _ => {}
+        }
+    }
+
+    fn seed_trade(
+        &mut self,
+        account: usize,
+        direction: OrderDirection,
+        amount: Decimal,
+        price: Decimal,
+        at: DateTime<Utc>,
+        sub: &str,
+    ) {
+        let quote_price = match direction {
+            OrderDirection::Buy => price * Decimal::new(1001, 3),
+            OrderDirection::Sell => price * Decimal::new(999, 3),
+        }
+        .round_dp(2);
+        if direction == OrderDirection::Buy && amount > self.fiat_nok {
+            return;
+        }
+        let Some((btc, gross, fee)) = fill_amounts(direction, amount, quote_price) else {
+            return;
+        };
+        let id = self.new_id("tr_");
+        let (tx_type, in_a, in_c, out_a, out_c) = match direction {
+            OrderDirection::Buy => {
+                self.accounts[account].btc += btc;
+                self.fiat_nok -= gross + fee;
+                self.books.house_nok += gross;
+                self.books.house_btc -= btc;
+                ("TAX_TRANSACTION_TYPE_BTC_BUY", btc, "BTC", gross, "NOK")
+            }
+            OrderDirection::Sell => {
+                self.accounts[account].btc -= btc;
+                self.fiat_nok += gross - fee;
+                self.books.house_nok -= gross;
+                self.books.house_btc += btc;
+                (
+                    "TAX_TRANSACTION_TYPE_BTC_SELL",
+                    gross - fee,
+                    "NOK",
+                    btc,
+                    "BTC",
+                )
+            }
+        };
+        self.books.fees_nok += fee;
+        let usdnok = self.usdnok(at.date_naive());
+        let row = TaxRow {
+            id,
+            account_id: self.accounts[account].id.clone(),
+            tx_type: tx_type.into(),
+            sub_type: sub.into(),
+            create_time: at,
+            finalize_time: Some(at),
+            in_amount: fmt_amount(in_a, in_c),
+            in_currency: in_c.into(),
+            out_amount: fmt_amount(out_a, out_c),
+            out_currency: out_c.into(),
+            fee_amount: format!("{fee:.2}"),
+            fee_currency: "NOK".into(),
+            rate_market: format!("{quote_price:.2}"),
+            is_payment: false,
+            payment_info: String::new(),
+            note: String::new(),
+            usdnok,
+            running_balance_btc: self.accounts[account].btc,
+        };
+        self.push_row(row);
+    }
+
+    fn seed_btc_move(
+        &mut self,
+        account: usize,
+        btc: Decimal,
+        incoming: bool,
+        sub: &str,
+        at: DateTime<Utc>,
+        is_payment: bool,
+    ) {
+        let (id, tx_type) = if incoming {
+            self.accounts[account].btc += btc;
+            self.books.deposits_btc += btc;
+            (self.new_id("de_"), "TAX_TRANSACTION_TYPE_BTC_DEPOSIT")
+        } else {
+            self.accounts[account].btc -= btc;
+            self.books.withdrawals_btc += btc;
+            (self.uuid(), "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL")
+        };
+        let rate = self.market.close(at.date_naive());
+        let usdnok = self.usdnok(at.date_naive());
+        let amount = fmt_amount(btc, "BTC");
+        let row = TaxRow {
+            id,
+            account_id: self.accounts[account].id.clone(),
+            tx_type: tx_type.into(),
+            sub_type: sub.into(),
+            create_time: at,
+            finalize_time: Some(at + Duration::minutes(if sub == "onchain" { 30 } else { 0 })),
+            in_amount: if incoming {
+                amount.clone()
+            } else {
+                String::new()
+            },
+            in_currency: if incoming {
+                "BTC".into()
+            } else {
+                String::new()
+            },
+            out_amount: if incoming { String::new() } else { amount },
+            out_currency: if incoming {
+                String::new()
+            } else {
+                "BTC".into()
+            },
+            fee_amount: String::new(),
+            fee_currency: String::new(),
+            rate_market: format!("{rate:.2}"),
+            is_payment,
+            payment_info: if is_payment {
+                "Kaffebrenneriet".into()
+            } else {
+                String::new()
+            },
+            note: String::new(),
+            usdnok,
+            running_balance_btc: self.accounts[account].btc,
+        };
+        self.push_row(row);
+    }
+
+    fn seed_bonus(&mut self, account: usize, btc: Decimal, at: DateTime<Utc>) {
+        // Bonuses are paid by the house.
+        self.accounts[account].btc += btc;
+        self.books.house_btc -= btc;
+        let id = self.new_id("gb_");
+        self.seed_row(
+            account,
+            id,
+            "TAX_TRANSACTION_TYPE_BTC_BONUS",
+            "",
+            Some(btc),
+            None,
+            at,
+        );
+    }
+
+    fn seed_adjustment(&mut self, account: usize, btc: Decimal, at: DateTime<Utc>) {
+        self.accounts[account].btc += btc;
+        self.books.house_btc -= btc;
+        let id = self.new_id("abj_");
+        self.seed_row(
+            account,
+            id,
+            "TAX_TRANSACTION_TYPE_BTC_ADJUSTMENT",
+            "correction",
+            Some(btc),
+            None,
+            at,
+        );
+    }
+
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one row of the ledger has this many parts"
+    )]
+    fn seed_row(
+        &mut self,
+        account: usize,
+        id: String,
+        tx_type: &str,
+        sub: &str,
+        inflow: Option<Decimal>,
+        outflow: Option<Decimal>,
+        at: DateTime<Utc>,
+    ) {
+        let usdnok = self.usdnok(at.date_naive());
+        let rate = self.market.close(at.date_naive());
+        let row = TaxRow {
+            id,
+            account_id: self.accounts[account].id.clone(),
+            tx_type: tx_type.into(),
+            sub_type: sub.into(),
+            create_time: at,
+            finalize_time: Some(at),
+            in_amount: inflow.map(|d| fmt_amount(d, "BTC")).unwrap_or_default(),
+            in_currency: if inflow.is_some() {
+                "BTC".into()
+            } else {
+                String::new()
+            },
+            out_amount: outflow.map(|d| fmt_amount(d, "BTC")).unwrap_or_default(),
+            out_currency: if outflow.is_some() {
+                "BTC".into()
+            } else {
+                String::new()
+            },
+            fee_amount: String::new(),
+            fee_currency: String::new(),
+            rate_market: format!("{rate:.2}"),
+            is_payment: false,
+            payment_info: String::new(),
+            note: String::new(),
+            usdnok,
+            running_balance_btc: self.accounts[account].btc,
+        };
+        self.push_row(row);
+    }
+
+    fn empty_and_delete(&mut self, from: usize, to: usize, at: DateTime<Utc>) {
+        let amount = self.accounts[from].btc;
+        if amount > Decimal::ZERO {
+            self.accounts[from].btc = Decimal::ZERO;
+            self.accounts[to].btc += amount;
+            let out_id = self.uuid();
+            self.seed_row(
+                from,
+                out_id,
+                "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL",
+                "internal",
+                None,
+                Some(amount),
+                at,
+            );
+            let in_id = self.new_id("de_");
+            self.seed_row(
+                to,
+                in_id,
+                "TAX_TRANSACTION_TYPE_BTC_DEPOSIT",
+                "internal",
+                Some(amount),
+                None,
+                at,
+            );
+        }
+        self.accounts[from].deleted = Some(at);
+    }
+}

@@ -1,0 +1,314 @@
+//! The simulated exchange: one demo user's accounts, the market, orders, invoices, withdrawals and
+//! the tax ledger, all behind one lock and all following from the seed.
+//!
+//! Money adds up: every movement is booked against the user, the house (the exchange as
+//! counterparty), the fee income, or other platform users, and [`World::audit`] checks that the
+//! sum of all of them equals deposits minus withdrawals, for BTC and for NOK.
+
+mod history;
+mod market;
+mod orders;
+mod payments;
+pub mod rng;
+mod tax;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+pub use market::{Market, Quote, VolumeStats};
+pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
+pub use payments::{
+    Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
+};
+
+/// Request types and tables the HTTP layer needs.
+pub mod orders_api {
+    pub use super::orders::{NewOrder, OrderDirection, OrderKind};
+}
+pub mod payments_api {
+    pub use super::payments::{NewWithdrawal, TravelRule};
+}
+pub mod market_api {
+    pub use super::market::{MARKETS, VolumeStats, shares};
+}
+pub use tax::{TaxPage, TaxRow};
+
+use crate::error::ApiError;
+use crate::oauth::OAuthState;
+use rng::{BASE62, BASE64, ID_CHARS, Rng};
+
+/// Trading fee on every fill.
+pub const TRADE_FEE: Decimal = Decimal::from_parts(5, 0, 0, false, 3); // 0.005
+/// Network fee charged on an on-chain withdrawal.
+pub const ONCHAIN_FEE_BTC: Decimal = Decimal::from_parts(2000, 0, 0, false, 8); // 0.00002000
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Account {
+    pub id: String,
+    pub name: String,
+    pub btc: Decimal,
+    pub created: DateTime<Utc>,
+    pub deleted: Option<DateTime<Utc>>,
+    /// Every on-chain address generated, newest last; all stay valid.
+    pub addresses: Vec<String>,
+}
+
+/// Permission of an API key besides reading (5.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyPermissions {
+    pub trading: bool,
+    pub withdrawal: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeyRec {
+    pub name: String,
+    pub key: String,
+    pub secret: String,
+    pub permissions: KeyPermissions,
+    pub last_nonce: u64,
+}
+
+/// Where every unit of value is; see [`World::audit`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Books {
+    pub house_btc: Decimal,
+    pub house_nok: Decimal,
+    pub fees_btc: Decimal,
+    pub fees_nok: Decimal,
+    pub others_btc: Decimal,
+    pub deposits_btc: Decimal,
+    pub withdrawals_btc: Decimal,
+    pub deposits_nok: Decimal,
+    pub withdrawals_nok: Decimal,
+}
+
+/// How many orders and withdrawals were ever created: what fault tests compare with journals.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Counters {
+    pub orders_created: u64,
+    pub withdrawals_created: u64,
+    pub invoices_created: u64,
+    pub trades: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct DayVolume {
+    pub nok: Decimal,
+    pub btc: Decimal,
+    pub buys: u64,
+    pub trades: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct World {
+    pub seed: u64,
+    pub rng: Rng,
+    pub market: Market,
+    pub fiat_nok: Decimal,
+    pub accounts: Vec<Account>,
+    pub orders: Vec<OrderRec>,
+    pub invoices: Vec<InvoiceRec>,
+    pub withdrawals: Vec<WithdrawalRec>,
+    /// Destinations already paid to (a BOLT11 invoice counts by its payee): the travel rule asks
+    /// recipient data only for new ones.
+    pub used_destinations: BTreeSet<String>,
+    pub ledger: Vec<TaxRow>,
+    pub keys: Vec<KeyRec>,
+    pub oauth: OAuthState,
+    pub books: Books,
+    pub counters: Counters,
+    pub user_volume: BTreeMap<NaiveDate, DayVolume>,
+    pub next_id: u64,
+}
+
+impl World {
+    /// A fresh world for `seed` with its seeded history, as of `now`.
+    pub fn new(seed: u64, now: DateTime<Utc>) -> Self {
+        let mut rng = Rng::new(seed);
+        let keys = ["read", "trading", "withdrawal"]
+            .iter()
+            .map(|name| KeyRec {
+                name: (*name).to_owned(),
+                key: format!("svc/public/{}", rng.text(BASE62, 24)),
+                // 14 + 38 = 52 characters: whole Base64 quanta, so the complete secret decodes.
+                secret: format!("svc/apisecret/{}", rng.text(BASE64, 38)),
+                permissions: KeyPermissions {
+                    trading: *name != "read",
+                    withdrawal: *name == "withdrawal",
+                },
+                last_nonce: 0,
+            })
+            .collect();
+        let oauth = OAuthState::new(&mut rng);
+        let mut world = Self {
+            seed,
+            market: Market::new(seed, now),
+            rng,
+            fiat_nok: Decimal::ZERO,
+            accounts: vec![],
+            orders: vec![],
+            invoices: vec![],
+            withdrawals: vec![],
+            used_destinations: BTreeSet::new(),
+            ledger: vec![],
+            keys,
+            oauth,
+            books: Books::default(),
+            counters: Counters::default(),
+            user_volume: BTreeMap::new(),
+            next_id: 1,
+        };
+        world.seed_history(now);
+        world
+    }
+
+    /// A new id with `prefix`, unique in this world.
+    pub fn new_id(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        let tail = self.rng.text(ID_CHARS, 6);
+        format!("{prefix}{:06}{tail}", self.next_id)
+    }
+
+    pub fn uuid(&mut self) -> String {
+        let a = self.rng.next_u64();
+        let b = self.rng.next_u64();
+        format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            a >> 32,
+            (a >> 16) & 0xffff,
+            a & 0xfff,
+            0x8000 | (b >> 48 & 0x3fff),
+            b & 0xffff_ffff_ffff
+        )
+    }
+
+    /// Moves time to `now`: the price walks, resting orders that the price crossed fill,
+    /// withdrawals settle, invoices expire.
+    pub fn advance(&mut self, now: DateTime<Utc>) {
+        self.market.advance(now);
+        self.fill_crossed_orders(now);
+        self.settle_withdrawals(now);
+        self.expire_invoices(now);
+    }
+
+    // ---- accounts and balances ----
+
+    /// The account an `accountId` names; empty means the default (first live) account.
+    pub fn account_index(&self, id: &str) -> Result<usize, ApiError> {
+        let id = id.trim();
+        if id.is_empty() {
+            return self
+                .accounts
+                .iter()
+                .position(|a| a.deleted.is_none())
+                .ok_or_else(|| ApiError::precondition("the user has no bitcoin account"));
+        }
+        let i = self
+            .accounts
+            .iter()
+            .position(|a| a.id == id)
+            .ok_or_else(|| ApiError::not_found(format!("no bitcoin account with id {id}")))?;
+        if self.accounts[i].deleted.is_some() {
+            return Err(ApiError::precondition(format!(
+                "bitcoin account {id} is deleted"
+            )));
+        }
+        Ok(i)
+    }
+
+    pub fn reserved_btc(&self, account_id: &str) -> Decimal {
+        let orders: Decimal = self
+            .orders
+            .iter()
+            .filter(|o| {
+                o.is_open() && o.account == account_id && o.direction == OrderDirection::Sell
+            })
+            .map(|o| o.amount)
+            .sum();
+        let withdrawals: Decimal = self
+            .withdrawals
+            .iter()
+            .filter(|w| w.account == account_id && w.state == WithdrawalState::Pending)
+            .map(|w| w.amount_btc + w.fee_btc)
+            .sum();
+        orders + withdrawals
+    }
+
+    pub fn available_btc(&self, index: usize) -> Decimal {
+        let a = &self.accounts[index];
+        a.btc - self.reserved_btc(&a.id)
+    }
+
+    pub fn reserved_nok(&self) -> Decimal {
+        self.orders
+            .iter()
+            .filter(|o| o.is_open() && o.direction == OrderDirection::Buy)
+            .map(|o| o.amount)
+            .sum()
+    }
+
+    pub fn available_nok(&self) -> Decimal {
+        self.fiat_nok - self.reserved_nok()
+    }
+
+    pub fn user_btc(&self) -> Decimal {
+        self.accounts.iter().map(|a| a.btc).sum()
+    }
+
+    /// Checks that no operation created or destroyed value. `Err` says by how much.
+    pub fn audit(&self) -> Result<(), String> {
+        let b = &self.books;
+        let btc = self.user_btc() + b.house_btc + b.fees_btc + b.others_btc;
+        let want_btc = b.deposits_btc - b.withdrawals_btc;
+        let nok = self.fiat_nok + b.house_nok + b.fees_nok;
+        let want_nok = b.deposits_nok - b.withdrawals_nok;
+        let negative = self
+            .accounts
+            .iter()
+            .any(|a| a.btc.is_sign_negative() && !a.btc.is_zero())
+            || (self.fiat_nok.is_sign_negative() && !self.fiat_nok.is_zero());
+        match (btc == want_btc, nok == want_nok, negative) {
+            (true, true, false) => Ok(()),
+            _ => Err(format!(
+                "books do not balance: BTC held {btc} vs deposits-withdrawals {want_btc}; NOK held {nok} vs {want_nok}; \
+                 negative balance: {negative}"
+            )),
+        }
+    }
+
+    /// Credits fiat from outside (a bank deposit).
+    pub fn deposit_nok(&mut self, amount: Decimal, at: DateTime<Utc>, sub_type: &str) {
+        self.fiat_nok += amount;
+        self.books.deposits_nok += amount;
+        // The format of bank-deposit ids is cut off in 2.1; the sandbox uses a UUID.
+        let id = self.uuid();
+        let row = TaxRow::fiat(
+            id,
+            "TAX_TRANSACTION_TYPE_FIAT_DEPOSIT",
+            sub_type,
+            at,
+            Some(amount),
+            None,
+            self.user_btc(),
+        );
+        self.push_row(row);
+    }
+}
+
+/// Rounds BTC down to satoshis: the exchange never pays out a fraction it does not have.
+pub fn btc_floor(d: Decimal) -> Decimal {
+    d.round_dp_with_strategy(8, rust_decimal::RoundingStrategy::ToZero)
+}
+
+/// Rounds NOK down to øre.
+pub fn nok_floor(d: Decimal) -> Decimal {
+    d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
+}
+
+pub fn nok_round(d: Decimal) -> Decimal {
+    d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+}

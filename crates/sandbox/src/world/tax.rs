@@ -1,0 +1,158 @@
+//! The tax ledger: every movement as a tax transaction (2.11), listed oldest first with the
+//! cursor of 4.1.
+
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::World;
+use super::rng::{Rng, hash};
+use crate::error::ApiError;
+
+/// One ledger row. Amount fields hold the decimal strings sent, empty when they do not apply.
+/// Our reading of `runningBalanceBtc`: the balance of `accountId` after the row; for fiat rows,
+/// which have no bitcoin account, the total of all accounts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TaxRow {
+    pub id: String,
+    pub account_id: String,
+    pub tx_type: String,
+    pub sub_type: String,
+    pub create_time: DateTime<Utc>,
+    pub finalize_time: Option<DateTime<Utc>>,
+    pub in_amount: String,
+    pub in_currency: String,
+    pub out_amount: String,
+    pub out_currency: String,
+    pub fee_amount: String,
+    pub fee_currency: String,
+    pub rate_market: String,
+    pub is_payment: bool,
+    pub payment_info: String,
+    pub note: String,
+    pub usdnok: String,
+    pub running_balance_btc: Decimal,
+}
+
+impl TaxRow {
+    /// A fiat movement: `inflow` in, or `outflow` out.
+    pub fn fiat(
+        id: String,
+        tx_type: &str,
+        sub_type: &str,
+        at: DateTime<Utc>,
+        inflow: Option<Decimal>,
+        outflow: Option<Decimal>,
+        total_btc: Decimal,
+    ) -> Self {
+        let amount = |d: Option<Decimal>| d.map(|d| format!("{d:.2}")).unwrap_or_default();
+        let currency = |d: Option<Decimal>| {
+            if d.is_some() {
+                "NOK".to_owned()
+            } else {
+                String::new()
+            }
+        };
+        Self {
+            id,
+            account_id: String::new(),
+            tx_type: tx_type.into(),
+            sub_type: sub_type.into(),
+            create_time: at,
+            finalize_time: Some(at),
+            in_amount: amount(inflow),
+            in_currency: currency(inflow),
+            out_amount: amount(outflow),
+            out_currency: currency(outflow),
+            fee_amount: String::new(),
+            fee_currency: String::new(),
+            rate_market: String::new(),
+            is_payment: false,
+            payment_info: String::new(),
+            note: String::new(),
+            usdnok: String::new(),
+            running_balance_btc: total_btc,
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "accountId": self.account_id,
+            "type": self.tx_type,
+            "subType": self.sub_type,
+            "createTime": crate::time::format(&self.create_time),
+            "finalizeTime": self.finalize_time.as_ref().map(crate::time::format).unwrap_or_default(),
+            "inAmount": self.in_amount,
+            "inCurrency": self.in_currency,
+            "outAmount": self.out_amount,
+            "outCurrency": self.out_currency,
+            "feeAmount": self.fee_amount,
+            "feeCurrency": self.fee_currency,
+            "rateMarket": self.rate_market,
+            "isPayment": self.is_payment,
+            "paymentInfo": self.payment_info,
+            "note": self.note,
+            "usdnok": self.usdnok,
+            "runningBalanceBtc": format!("{:.8}", self.running_balance_btc),
+        })
+    }
+
+    fn key(&self) -> (DateTime<Utc>, &str) {
+        (self.create_time, self.id.as_str())
+    }
+}
+
+/// One page of 4.1.
+#[derive(Debug, Clone)]
+pub struct TaxPage<'a> {
+    pub rows: Vec<&'a TaxRow>,
+    pub has_more: bool,
+}
+
+impl World {
+    /// Adds a row in (createTime, id) order.
+    pub fn push_row(&mut self, row: TaxRow) {
+        let at = self.ledger.partition_point(|r| r.key() <= row.key());
+        self.ledger.insert(at, row);
+    }
+
+    /// Rows after the cursor and before `before`, oldest first. `page_size` 0 means all.
+    pub fn tax_page(
+        &self,
+        page_size: usize,
+        after: Option<DateTime<Utc>>,
+        after_id: Option<&str>,
+        before: Option<DateTime<Utc>>,
+    ) -> Result<TaxPage<'_>, ApiError> {
+        if after_id.is_some() && after.is_none() {
+            return Err(ApiError::invalid("afterId requires after"));
+        }
+        let start = match (after, after_id) {
+            (Some(t), Some(id)) => self.ledger.partition_point(|r| r.key() <= (t, id)),
+            (Some(t), None) => self.ledger.partition_point(|r| r.create_time <= t),
+            (None, _) => 0,
+        };
+        let end = match before {
+            Some(b) => self.ledger.partition_point(|r| r.create_time < b),
+            None => self.ledger.len(),
+        };
+        let matching = self.ledger.get(start..end.max(start)).unwrap_or_default();
+        let take = if page_size == 0 {
+            matching.len()
+        } else {
+            page_size.min(matching.len())
+        };
+        Ok(TaxPage {
+            rows: matching[..take].iter().collect(),
+            has_more: take < matching.len(),
+        })
+    }
+
+    /// USD/NOK on `date`, between 9.5 and 11.5.
+    pub fn usdnok(&self, date: NaiveDate) -> String {
+        let mut rng = Rng::new(hash(&[self.seed, 0x05d, date.num_days_from_ce() as u64]));
+        let base = Decimal::new(105, 1) + (rng.unit() - Decimal::new(5, 1)) * Decimal::from(2);
+        format!("{:.4}", base)
+    }
+}
