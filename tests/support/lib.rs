@@ -1,1 +1,101 @@
+//! Shared set-up for the cross-crate tests: a sandbox on a free loopback port and clients for it.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use nordlys_exchange::credentials::{BearerCredentials, KeyCredentials};
+use nordlys_exchange::{
+    ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, ExchangeClient, NonceSource,
+};
+use nordlys_sandbox::{KeyInfo, RunningSandbox, SandboxConfig};
+
+pub async fn sandbox() -> RunningSandbox {
+    sandbox_with(SandboxConfig {
+        seed: 7,
+        ..SandboxConfig::default()
+    })
+    .await
+}
+
+pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
+    match nordlys_sandbox::start(config).await {
+        Ok(s) => s,
+        Err(e) => panic!("sandbox did not start: {e}"),
+    }
+}
+
+pub fn key(info: &KeyInfo) -> KeyCredentials {
+    KeyCredentials {
+        key: ApiKey::parse(&info.key).expect("sandbox key"),
+        secret: Some(ApiSecret::parse(&info.secret).expect("sandbox secret")),
+        permissions: None,
+    }
+}
+
+pub fn client(sandbox: &RunningSandbox, credentials: Credentials) -> ExchangeClient {
+    let mut config = ClientConfig::new(BaseUrl::parse(sandbox.base_url()).expect("base url"));
+    config.credentials = credentials;
+    ExchangeClient::new(config).expect("client")
+}
+
+pub fn client_with_nonces(
+    sandbox: &RunningSandbox,
+    credentials: Credentials,
+    nonces: Arc<NonceSource>,
+    sign_reads: bool,
+) -> ExchangeClient {
+    let mut config = ClientConfig::new(BaseUrl::parse(sandbox.base_url()).expect("base url"));
+    config.credentials = credentials;
+    config.nonces = Some(nonces);
+    config.sign_reads = sign_reads;
+    ExchangeClient::new(config).expect("client")
+}
+
+pub fn key_client(sandbox: &RunningSandbox, info: &KeyInfo) -> ExchangeClient {
+    client(
+        sandbox,
+        Credentials {
+            key: Some(key(info)),
+            bearer: None,
+        },
+    )
+}
+
+pub fn bearer(token: nordlys_exchange::oauth::TokenSet) -> Credentials {
+    let b: BearerCredentials = token.bearer();
+    Credentials {
+        key: None,
+        bearer: Some(b),
+    }
+}
+
+/// Calls world control: `POST /sandbox/...` with a JSON body.
+pub async fn control(
+    sandbox: &RunningSandbox,
+    path: &str,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let response = reqwest::Client::new()
+        .post(format!("{}{path}", sandbox.base_url()))
+        .json(&body)
+        .send()
+        .await
+        .expect("control request");
+    response.json().await.expect("control answer")
+}
+
+pub async fn control_get(sandbox: &RunningSandbox, path: &str) -> serde_json::Value {
+    reqwest::get(format!("{}{path}", sandbox.base_url()))
+        .await
+        .expect("control request")
+        .json()
+        .await
+        .expect("json")
+}
+
+/// A built binary of this workspace, next to the test executable's folder.
+pub fn binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+    dir.join(name)
+}

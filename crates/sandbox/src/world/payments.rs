@@ -575,7 +575,9 @@ impl World {
                             return Err(ApiError::precondition("the invoice is cancelled"));
                         }
                         InvoiceState::Expired => {
-                            return Err(ApiError::precondition("the Lightning invoice has expired"));
+                            return Err(ApiError::precondition(
+                                "the Lightning invoice has expired",
+                            ));
                         }
                         _ => {}
                     }

@@ -1,0 +1,652 @@
+//! The client against the sandbox, endpoint by endpoint, and every auth rule.
+
+use std::str::FromStr;
+
+use base64::Engine;
+use nordlys_exchange::models::*;
+use nordlys_exchange::{Credentials, Error, TaxQuery};
+use nordlys_tests::*;
+use rust_decimal::Decimal;
+
+fn d(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap()
+}
+
+#[tokio::test]
+async fn every_endpoint_answers_through_the_client() {
+    let sb = sandbox().await;
+    let keys = &sb.info.api_keys;
+    let read = key_client(&sb, &keys.read);
+    let trade = key_client(&sb, &keys.trading);
+    let send = key_client(&sb, &keys.withdrawal);
+
+    // 7, 8, 9: public.
+    let price = read.price(Some(d("10000"))).await.unwrap();
+    assert!(price.bid < price.price && price.price < price.ask);
+    let vol = read.volume(None).await.unwrap();
+    assert!(
+        vol.yearly.amount_nok >= vol.monthly.amount_nok
+            && vol.monthly.amount_nok >= vol.daily.amount_nok
+    );
+    let hist = read.volume_historic(None).await.unwrap();
+    assert!(hist.daily_volume.len() >= 28);
+    let share_sum: Decimal = hist.share_of_total_volume.0.values().copied().sum();
+    assert_eq!(share_sum, Decimal::ONE);
+    for day in &hist.daily_volume {
+        let s: Decimal = day.stats.values().map(|m| m.share_of_total_volume).sum();
+        assert!(s == Decimal::ONE || s.is_zero(), "{} sums to {s}", day.date);
+    }
+
+    // 10, 11, 13: balances.
+    let accounts = read.bitcoin_accounts(false).await.unwrap();
+    assert_eq!(accounts.accounts.len(), 2);
+    let all = read.bitcoin_accounts(true).await.unwrap();
+    assert_eq!(all.accounts.iter().filter(|a| a.is_deleted()).count(), 1);
+    let fiat = read.fiat_account().await.unwrap();
+    assert!(fiat.available_nok > Decimal::ZERO);
+    let tax = read.tax_balance(true).await.unwrap();
+    assert_eq!(tax.bitcoin_accounts.len(), 3);
+    assert_eq!(
+        read.tax_balance(false)
+            .await
+            .unwrap()
+            .bitcoin_accounts
+            .len(),
+        2
+    );
+
+    // 1: destinations rotate after a deposit, and the old address stays valid.
+    let dest = read.deposit_destinations(None).await.unwrap();
+    assert!(dest.onchain_address.destination.starts_with("bc1"));
+    assert_eq!(dest.onchain_address.network, Network::Bitcoin);
+    assert!(dest.lnurl_pay.destination.starts_with("LNURL1"));
+    assert!(dest.lightning_address.destination.contains('@'));
+    control(
+        &sb,
+        "/sandbox/deposits",
+        serde_json::json!({ "amountBtc": 0.01 }),
+    )
+    .await;
+    let after = read.deposit_destinations(None).await.unwrap();
+    assert_ne!(
+        after.onchain_address.destination,
+        dest.onchain_address.destination
+    );
+
+    // 2, 3: invoices, by id and by the invoice itself.
+    let inv = read
+        .create_invoice(&NewLightningInvoiceRequest {
+            account_id: None,
+            currency: Currency::Nok,
+            amount: d("250"),
+            public_description: "kaffe".into(),
+            internal_description: "order 17".into(),
+        })
+        .await
+        .unwrap();
+    assert!(inv.invoice.starts_with("lnbc"));
+    assert_eq!(
+        read.invoice(inv.deposit_destination_id.as_str())
+            .await
+            .unwrap()
+            .status,
+        InvoiceStatus::Unpaid
+    );
+    control(
+        &sb,
+        &format!("/sandbox/invoices/{}/pay", inv.deposit_destination_id),
+        serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(
+        read.invoice(&inv.invoice).await.unwrap().status,
+        InvoiceStatus::Paid
+    );
+    let any = read
+        .create_invoice(&NewLightningInvoiceRequest {
+            account_id: None,
+            currency: Currency::Btc,
+            amount: Decimal::ZERO,
+            public_description: String::new(),
+            internal_description: String::new(),
+        })
+        .await
+        .unwrap();
+    assert!(
+        any.invoice.starts_with("lnbc1"),
+        "an any-amount invoice has no amount: {}",
+        any.invoice
+    );
+
+    // 5, 4, 6: orders.
+    let market = trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
+            amount: d("1000"),
+            account_id: None,
+            description: "test".into(),
+            price: None,
+        })
+        .await
+        .unwrap();
+    assert!(market.trade_id.is_some());
+    let limit = trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Limit,
+            direction: Direction::Sell,
+            amount: d("0.001"),
+            account_id: None,
+            description: String::new(),
+            price: Some(price.ask * d("2")),
+        })
+        .await
+        .unwrap();
+    assert!(limit.trade_id.is_none());
+    let open = read.open_orders().await.unwrap();
+    assert!(open.orders.iter().any(|o| o.order_id == limit.order_id));
+    let cancel_market = trade.cancel_order(&market.order_id).await.unwrap_err();
+    assert!(
+        cancel_market.server_message().unwrap().contains("market"),
+        "{cancel_market}"
+    );
+    trade.cancel_order(&limit.order_id).await.unwrap();
+    assert!(read.open_orders().await.unwrap().orders.is_empty());
+
+    // 15, 16: withdrawal settles by itself.
+    let w = send
+        .create_withdrawal(&SendBitcoinRequest {
+            destination: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq".into(),
+            amount_btc: Some(d("0.001")),
+            account_id: None,
+            is_payment: false,
+            description: String::new(),
+            tfr_info: Some(TravelRuleInfo {
+                full_name: "Åse Ødegård".into(),
+                country: "NO".into(),
+                address: "Storgata 1, 0155 Oslo".into(),
+                ..TravelRuleInfo::default()
+            }),
+        })
+        .await
+        .unwrap();
+    assert_eq!(w.status, WithdrawalStatus::Pending);
+    let got = read.withdrawal(&w.withdrawal_id).await.unwrap();
+    assert_eq!(got.amount_btc, d("0.001"));
+    assert!(got.sent_at.is_none());
+    control(
+        &sb,
+        &format!("/sandbox/withdrawals/{}/complete", w.withdrawal_id),
+        serde_json::json!({}),
+    )
+    .await;
+    let done = read.withdrawal(&w.withdrawal_id).await.unwrap();
+    assert_eq!(done.status, WithdrawalStatus::Completed);
+    assert!(done.sent_at.is_some());
+
+    // 12: revoking an application's consent.
+    read.revoke_consent("nordlys-desktop").await.unwrap();
+    assert!(read.revoke_consent("no-such-app").await.is_err());
+
+    assert_eq!(control_get(&sb, "/sandbox/audit").await["ok"], true);
+}
+
+#[tokio::test]
+async fn paying_another_users_invoice_completes_at_once_and_marks_it_paid() {
+    let sb = sandbox().await;
+    let send = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let other = control(
+        &sb,
+        "/sandbox/invoices",
+        serde_json::json!({ "amountBtc": 0.0001 }),
+    )
+    .await;
+    let invoice = other["invoice"].as_str().unwrap().to_owned();
+    let request = SendBitcoinRequest {
+        destination: invoice.clone(),
+        amount_btc: None,
+        account_id: None,
+        is_payment: true,
+        description: "lunch".into(),
+        tfr_info: Some(TravelRuleInfo {
+            full_name: "Kari Nordmann".into(),
+            address: "Bergen".into(),
+            ..TravelRuleInfo::default()
+        }),
+    };
+    let w = send.create_withdrawal(&request).await.unwrap();
+    assert_eq!(w.status, WithdrawalStatus::Completed);
+    assert_eq!(w.network, Network::Lightning);
+    let again = send.create_withdrawal(&request).await.unwrap_err();
+    assert!(
+        again.server_message().unwrap().contains("already paid"),
+        "{again}"
+    );
+}
+
+#[tokio::test]
+async fn travel_rule_data_is_needed_only_for_a_new_destination() {
+    let sb = sandbox().await;
+    let send = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let mut request = SendBitcoinRequest {
+        destination: "kari@example.com".into(),
+        amount_btc: Some(d("0.0001")),
+        account_id: None,
+        is_payment: false,
+        description: String::new(),
+        tfr_info: None,
+    };
+    let e = send.create_withdrawal(&request).await.unwrap_err();
+    assert!(e.server_message().unwrap().contains("tfrInfo"), "{e}");
+    request.tfr_info = Some(TravelRuleInfo {
+        full_name: "Kari".into(),
+        address: "Oslo".into(),
+        country: "NO".into(),
+        nin: "12345".into(),
+        ..TravelRuleInfo::default()
+    });
+    let e = send.create_withdrawal(&request).await.unwrap_err();
+    assert!(
+        e.server_message().unwrap().contains("organisation number"),
+        "{e}"
+    );
+    request.tfr_info.as_mut().unwrap().nin = "123456789".into();
+    send.create_withdrawal(&request).await.unwrap();
+    request.tfr_info = None;
+    send.create_withdrawal(&request).await.unwrap();
+}
+
+#[tokio::test]
+async fn tax_pages_of_any_size_give_the_identical_ordered_list() {
+    let sb = sandbox().await;
+    let read = key_client(&sb, &sb.info.api_keys.read);
+    let everything = read.tax_transactions(&TaxQuery::new(0)).await.unwrap();
+    assert!(
+        everything.transactions.len() > 2000,
+        "{}",
+        everything.transactions.len()
+    );
+    assert!(!everything.has_more);
+    let ids = |r: &ListTaxTransactionsResponse| {
+        r.transactions
+            .iter()
+            .map(|t| t.id.clone())
+            .collect::<Vec<_>>()
+    };
+    let want = ids(&everything);
+    let times: Vec<_> = everything
+        .transactions
+        .iter()
+        .map(|t| t.create_time)
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "oldest first");
+    assert!(
+        times.windows(2).any(|w| w[0] == w[1]),
+        "the seeded history has ties on createTime"
+    );
+    for size in [1, 7, 200] {
+        if size == 1 {
+            // A full walk at size 1 is thousands of requests; walk the first 300 rows.
+            let mut q = TaxQuery::new(1);
+            let mut got = vec![];
+            while got.len() < 300 {
+                let page = read.tax_transactions(&q).await.unwrap();
+                got.extend(page.transactions.iter().map(|t| t.id.clone()));
+                q = q.next_page(&page).unwrap().unwrap();
+            }
+            assert_eq!(got, want[..300]);
+            continue;
+        }
+        let all = read
+            .all_tax_transactions(TaxQuery::new(size))
+            .await
+            .unwrap();
+        assert_eq!(ids(&all), want, "pageSize {size}");
+        assert!(!all.has_more);
+    }
+    let e = read
+        .tax_transactions(&TaxQuery::new(201))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, Error::Invalid(_)), "{e}");
+}
+
+async fn raw(
+    sb: &nordlys_sandbox::RunningSandbox,
+    method: reqwest::Method,
+    path: &str,
+    headers: &[(&str, String)],
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let mut r = reqwest::Client::new()
+        .request(method, format!("{}{path}", sb.base_url()))
+        .body(body.to_owned());
+    for (k, v) in headers {
+        r = r.header(*k, v);
+    }
+    let resp = r.send().await.unwrap();
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(serde_json::Value::Null))
+}
+
+fn signed(secret: &str, nonce: u64, method: &str, path: &str, body: &str) -> String {
+    let s = nordlys_exchange::ApiSecret::parse(secret).unwrap();
+    nordlys_exchange::signing::sign(s.hmac_key(), nonce, method, path, body.as_bytes()).signature
+}
+
+#[tokio::test]
+async fn every_auth_rule_is_enforced() {
+    let sb = sandbox().await;
+    let t = &sb.info.api_keys.trading;
+    let body =
+        r#"{"type":"ORDER_TYPE_LIMIT","direction":"DIRECTION_BUY","amount":100,"price":1000}"#;
+    let post = |nonce: u64, sig: String, key: &str| {
+        vec![
+            ("x-svc-api-key", key.to_owned()),
+            ("x-svc-api-nonce", nonce.to_string()),
+            ("x-svc-api-hmac", sig),
+            ("content-type", "application/json".to_owned()),
+        ]
+    };
+    // Valid.
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(
+            100,
+            signed(&t.secret, 100, "POST", "/v1/orders", body),
+            &t.key,
+        ),
+        body,
+    )
+    .await;
+    assert_eq!(s, 200);
+    // Equal and stale nonces.
+    for n in [100, 99] {
+        let (s, v) = raw(
+            &sb,
+            reqwest::Method::POST,
+            "/v1/orders",
+            &post(n, signed(&t.secret, n, "POST", "/v1/orders", body), &t.key),
+            body,
+        )
+        .await;
+        assert_eq!((s, v["code"].as_i64()), (401, Some(16)), "nonce {n}: {v}");
+    }
+    // Tampered body.
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(
+            101,
+            signed(&t.secret, 101, "POST", "/v1/orders", body),
+            &t.key,
+        ),
+        &body.replace("100", "900"),
+    )
+    .await;
+    assert_eq!(s, 401);
+    // Wrong secret.
+    let wrong = &sb.info.api_keys.read.secret;
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(102, signed(wrong, 102, "POST", "/v1/orders", body), &t.key),
+        body,
+    )
+    .await;
+    assert_eq!(s, 401);
+    // Query string signed.
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders?x=1",
+        &post(
+            103,
+            signed(&t.secret, 103, "POST", "/v1/orders?x=1", body),
+            &t.key,
+        ),
+        body,
+    )
+    .await;
+    assert_eq!(s, 401);
+    // A valid signature consumes the nonce even though the operation fails.
+    let bad = r#"{"type":"ORDER_TYPE_LIMIT","direction":"DIRECTION_BUY","amount":-1,"price":1000}"#;
+    let (s, v) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(
+            200,
+            signed(&t.secret, 200, "POST", "/v1/orders", bad),
+            &t.key,
+        ),
+        bad,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_i64()), (400, Some(3)), "{v}");
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(
+            200,
+            signed(&t.secret, 200, "POST", "/v1/orders", body),
+            &t.key,
+        ),
+        body,
+    )
+    .await;
+    assert_eq!(s, 401, "nonce 200 was consumed by the failed order");
+    // Missing permission.
+    let r = &sb.info.api_keys.read;
+    let (s, v) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &post(
+            300,
+            signed(&r.secret, 300, "POST", "/v1/orders", body),
+            &r.key,
+        ),
+        body,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_i64()), (403, Some(7)), "{v}");
+    // Missing signature on a signed endpoint.
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &[("x-svc-api-key", t.key.clone())],
+        body,
+    )
+    .await;
+    assert_eq!(s, 401);
+    // Both a token and a key.
+    let (s, v) = raw(
+        &sb,
+        reqwest::Method::GET,
+        "/v1/user/bitcoin-accounts",
+        &[
+            ("x-svc-api-key", r.key.clone()),
+            ("authorization", "Bearer x".into()),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!((s, v["code"].as_i64()), (400, Some(3)), "{v}");
+    // Unknown key, no credentials.
+    let (s, _) = raw(
+        &sb,
+        reqwest::Method::GET,
+        "/v1/user/fiat-account",
+        &[("x-svc-api-key", "svc/public/nope".into())],
+        "",
+    )
+    .await;
+    assert_eq!(s, 401);
+    let (s, _) = raw(&sb, reqwest::Method::GET, "/v1/user/fiat-account", &[], "").await;
+    assert_eq!(s, 401);
+    // Malformed input of every kind gets the documented shape, never a hang.
+    for (i, (body, word)) in [
+        ("{", "invalid"),
+        ("[]", "object"),
+        (
+            r#"{"type":"ORDER_TYPE_X","direction":"DIRECTION_BUY","amount":1}"#,
+            "unknown order type",
+        ),
+        (
+            r#"{"type":"ORDER_TYPE_MARKET","direction":"DIRECTION_BUY","amount":"abc"}"#,
+            "number",
+        ),
+        (
+            r#"{"type":"ORDER_TYPE_MARKET","direction":"DIRECTION_BUY"}"#,
+            "amount is required",
+        ),
+        (
+            r#"{"type":"ORDER_TYPE_MARKET","direction":"DIRECTION_BUY","amount":1e300}"#,
+            "range",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let n = 1000 + i as u64;
+        let (s, v) = raw(
+            &sb,
+            reqwest::Method::POST,
+            "/v1/orders",
+            &post(n, signed(&t.secret, n, "POST", "/v1/orders", body), &t.key),
+            body,
+        )
+        .await;
+        assert_eq!(s, 400, "{body}: {v}");
+        assert!(v["message"].as_str().unwrap().contains(word), "{body}: {v}");
+    }
+    let big = "x".repeat(70_000);
+    let (s, v) = raw(
+        &sb,
+        reqwest::Method::POST,
+        "/v1/orders",
+        &[("x-svc-api-key", t.key.clone())],
+        &big,
+    )
+    .await;
+    assert_eq!((s, v["code"].as_i64()), (413, Some(8)));
+}
+
+#[tokio::test]
+async fn the_client_refuses_locally_what_cannot_succeed() {
+    let sb = sandbox().await;
+    let none = client(&sb, Credentials::default());
+    assert!(matches!(none.fiat_account().await, Err(Error::Refused(_))));
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    for (amount, word) in [
+        ("0", "more than zero"),
+        ("-1", "negative"),
+        ("10.001", "decimals"),
+    ] {
+        let e = trade
+            .create_order(&NewOrderRequest {
+                order_type: OrderType::Market,
+                direction: Direction::Buy,
+                amount: d(amount),
+                account_id: None,
+                description: String::new(),
+                price: None,
+            })
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains(word), "{amount}: {e}");
+    }
+    let counters = control_get(&sb, "/sandbox/counters").await;
+    assert_eq!(counters["ordersCreated"], 0, "nothing reached the sandbox");
+}
+
+#[tokio::test]
+async fn a_lost_answer_to_an_order_is_outcome_unknown_and_never_resent() {
+    let sb = sandbox().await;
+    sb.state.add_fault(nordlys_sandbox::FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind: nordlys_sandbox::FaultKind::CommitThenDrop,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    let e = trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
+            amount: d("500"),
+            account_id: None,
+            description: "lost".into(),
+            price: None,
+        })
+        .await
+        .unwrap_err();
+    assert!(e.is_outcome_unknown(), "{e}");
+    assert_eq!(
+        control_get(&sb, "/sandbox/counters").await["ordersCreated"],
+        1
+    );
+    // An injected 500 on a read is retried and succeeds.
+    sb.state.add_fault(nordlys_sandbox::FaultRule {
+        path: "/v1/user/fiat-account".into(),
+        method: None,
+        kind: nordlys_sandbox::FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    trade.fiat_account().await.unwrap();
+}
+
+#[tokio::test]
+async fn malformed_responses_are_decode_errors_naming_endpoint_and_field() {
+    use axum::routing::get;
+    let app = axum::Router::new()
+        .route("/v1/user/fiat-account", get(|| async { r#"{"availableNok":"lots"}"# }))
+        .route("/v1/price/nok", get(|| async { "not json" }))
+        .route("/v1/orders", get(|| async { r#"{"orders":[{"orderId":"or_1","type":"ORDER_TYPE_FUTURE","direction":"DIRECTION_BUY","amount":1,"createdAt":""}]}"# }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let mut config = nordlys_exchange::ClientConfig::new(
+        nordlys_exchange::BaseUrl::parse(&format!("http://{addr}")).unwrap(),
+    );
+    config.credentials = Credentials {
+        key: Some(key(&nordlys_sandbox::KeyInfo {
+            key: "svc/public/a".into(),
+            secret: "svc/apisecret/Q2hhbmdlTWVQbGVhc2VOb3RBUmVhbFNlY3JldA".into(),
+        })),
+        bearer: None,
+    };
+    let c = nordlys_exchange::ExchangeClient::new(config).unwrap();
+    match c.fiat_account().await.unwrap_err() {
+        Error::Decode {
+            endpoint, field, ..
+        } => {
+            assert_eq!(endpoint, "GET /v1/user/fiat-account");
+            assert_eq!(field, "availableNok");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(matches!(
+        c.price(None).await.unwrap_err(),
+        Error::Decode { .. }
+    ));
+    match c.open_orders().await.unwrap_err() {
+        Error::Decode { field, .. } => assert_eq!(
+            field, "orders[0].createdAt",
+            "unknown enum kept, empty required time refused"
+        ),
+        other => panic!("{other}"),
+    }
+    let _ = base64::engine::general_purpose::STANDARD.encode("x");
+}
