@@ -1,4 +1,5 @@
 //! OAuth against the sandbox's authorization server: code + PKCE, refresh rotation, reuse
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "integration tests: a failed step is the failure being reported")]
 //! detection, revocation, and a token's limits.
 
 use std::collections::HashMap;
@@ -156,7 +157,7 @@ async fn code_pkce_refresh_rotation_reuse_and_revocation() {
     let c = client(&sb, bearer(tokens.clone()));
     c.revoke_consent(&app.client_id).await.unwrap();
     let e = c.bitcoin_accounts(false).await.unwrap_err();
-    assert_eq!(matches!(e, Error::Http { status: 401, .. }), true, "{e}");
+    assert!(matches!(e, Error::Http { status: 401, .. }), "{e}");
     assert!(
         read_key
             .refresh_token(&app, tokens.refresh.as_ref().unwrap())

@@ -451,13 +451,12 @@ impl ExchangeClient {
                 Ok((status, _)) => Some(Failure::Status(*status)),
                 Err(lost) => Some(lost.failure),
             };
-            if let Some(f) = failure {
-                if let Some(delay) = self.inner.retry.next_delay(endpoint.repeat(), f, attempt) {
+            if let Some(f) = failure
+                && let Some(delay) = self.inner.retry.next_delay(endpoint.repeat(), f, attempt) {
                     attempt += 1;
                     tokio::time::sleep(delay).await;
                     continue;
                 }
-            }
             return match outcome {
                 Ok((200, bytes)) => self.decode(endpoint, &bytes),
                 Ok((status, bytes)) => Err(self.status_error(endpoint, status, &bytes)),

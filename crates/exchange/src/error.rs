@@ -92,7 +92,7 @@ pub enum Error {
     Http {
         endpoint: String,
         status: u16,
-        api: Option<ApiError>,
+        api: Option<Box<ApiError>>,
         body: String,
         message: String,
     },
@@ -128,7 +128,7 @@ impl Error {
     }
 
     pub(crate) fn http(endpoint: String, status: u16, body: &[u8]) -> Self {
-        let api = ApiError::from_body(body);
+        let api = ApiError::from_body(body).map(Box::new);
         let raw = String::from_utf8_lossy(body);
         let message = match &api {
             Some(a) => format!("{} ({})", a.message, a.code_name()),

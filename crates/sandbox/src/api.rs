@@ -23,11 +23,10 @@ type Answer = Result<Json<Value>, ApiError>;
 /// A decimal as a JSON number (the API's doubles).
 pub fn num(d: Decimal) -> Value {
     let n = d.normalize();
-    if n.scale() == 0 {
-        if let Ok(i) = i64::try_from(n) {
+    if n.scale() == 0
+        && let Ok(i) = i64::try_from(n) {
             return json!(i);
         }
-    }
     f64::from_str(&n.to_string())
         .map(|f| json!(f))
         .unwrap_or(Value::Null)

@@ -88,13 +88,12 @@ fn token(
         Rule::KeyOrAnyToken => None,
     };
     let grant = world.oauth.access_token(value, now)?;
-    if let Some(s) = scope {
-        if !grant.scopes.iter().any(|g| g == s) {
+    if let Some(s) = scope
+        && !grant.scopes.iter().any(|g| g == s) {
             return Err(ApiError::denied(format!(
                 "the access token lacks the scope {s}"
             )));
         }
-    }
     Ok(Caller::Token {
         client_id: grant.client_id.clone(),
     })

@@ -76,11 +76,10 @@ impl Faults {
                     .is_none_or(|m| m.eq_ignore_ascii_case(method))
                 && r.count != Some(0)
         })?;
-        if let Some(p) = rule.percent {
-            if !rng.chance(u64::from(p)) {
+        if let Some(p) = rule.percent
+            && !rng.chance(u64::from(p)) {
                 return None;
             }
-        }
         if let Some(c) = rule.count.as_mut() {
             *c -= 1;
         }

@@ -222,14 +222,13 @@ impl Market {
         user: Option<&DayVolume>,
     ) -> DayVolume {
         let mut d = self.simulated_day(date, m, now);
-        if m == USER_MARKET {
-            if let Some(u) = user {
+        if m == USER_MARKET
+            && let Some(u) = user {
                 d.nok += u.nok;
                 d.btc += u.btc;
                 d.buys += u.buys;
                 d.trades += u.trades;
             }
-        }
         d
     }
 

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::{DayVolume, TRADE_FEE, TaxRow, World, btc_floor, nok_floor, nok_round};
+use super::{TRADE_FEE, TaxRow, World, btc_floor, nok_floor, nok_round};
 use crate::error::ApiError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -262,7 +262,7 @@ impl World {
         let day = self
             .user_volume
             .entry(now.date_naive())
-            .or_insert_with(DayVolume::default);
+            .or_default();
         day.nok += nok_gross;
         day.btc += btc;
         day.trades += 1;
