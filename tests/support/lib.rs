@@ -1,5 +1,9 @@
 //! Shared set-up for the cross-crate tests: a sandbox on a free loopback port and clients for it.
-#![allow(clippy::expect_used, clippy::panic, reason = "test support: a broken set-up must stop the test loudly")]
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test support: a broken set-up must stop the test loudly"
+)]
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,5 +1,10 @@
 //! `nordlys-cli` end to end against a sandbox: every command, stdout as the API's object.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "integration tests: a failed step is the failure being reported")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
 
 use std::process::Command;
 

@@ -1,5 +1,10 @@
 //! The client against the sandbox, endpoint by endpoint, and every auth rule.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "integration tests: a failed step is the failure being reported")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
 
 use std::str::FromStr;
 

@@ -1,5 +1,10 @@
 //! OAuth against the sandbox's authorization server: code + PKCE, refresh rotation, reuse
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "integration tests: a failed step is the failure being reported")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
 //! detection, revocation, and a token's limits.
 
 use std::collections::HashMap;

@@ -1,5 +1,10 @@
 //! Nonces under concurrency and restarts, and the money invariant under random operations.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "integration tests: a failed step is the failure being reported")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
 
 use std::str::FromStr;
 use std::sync::Arc;

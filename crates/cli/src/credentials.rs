@@ -12,9 +12,10 @@ const KEYRING_SERVICE: &str = "nordlys-cli";
 
 fn from_env_or_keyring(var: &str, entry: &str) -> Option<String> {
     if let Ok(v) = std::env::var(var)
-        && !v.trim().is_empty() {
-            return Some(v);
-        }
+        && !v.trim().is_empty()
+    {
+        return Some(v);
+    }
     // A missing or locked keyring is the same as an empty one here: the error that follows names
     // the environment variables to set.
     keyring::Entry::new(KEYRING_SERVICE, entry)

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
-use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, ExchangeClient, NonceSource, signing};
+use nordlys_exchange::{
+    ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, ExchangeClient, NonceSource, signing,
+};
 
 fn sign_1kib(c: &mut Criterion) {
     let secret = ApiSecret::parse("svc/apisecret/Q2hhbmdlTWVQbGVhc2VOb3RBUmVhbFNlY3JldA").unwrap();
@@ -19,19 +21,38 @@ fn sign_1kib(c: &mut Criterion) {
     c.bench_function("sign 1 KiB body", |b| {
         b.iter(|| {
             nonce += 1;
-            signing::sign(secret.hmac_key(), nonce, "POST", "/v1/withdrawals/bitcoin", &body)
+            signing::sign(
+                secret.hmac_key(),
+                nonce,
+                "POST",
+                "/v1/withdrawals/bitcoin",
+                &body,
+            )
         })
     });
 }
 
 fn round_trips(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let sandbox = rt.block_on(nordlys_sandbox::start(nordlys_sandbox::SandboxConfig { seed: 3, ..Default::default() })).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sandbox = rt
+        .block_on(nordlys_sandbox::start(nordlys_sandbox::SandboxConfig {
+            seed: 3,
+            ..Default::default()
+        }))
+        .unwrap();
     let base = sandbox.base_url().to_owned();
     let keys = &sandbox.info.api_keys.read;
     let mut config = ClientConfig::new(BaseUrl::parse(&base).unwrap());
     config.credentials = Credentials {
-        key: Some(KeyCredentials { key: ApiKey::parse(&keys.key).unwrap(), secret: Some(ApiSecret::parse(&keys.secret).unwrap()), permissions: None }),
+        key: Some(KeyCredentials {
+            key: ApiKey::parse(&keys.key).unwrap(),
+            secret: Some(ApiSecret::parse(&keys.secret).unwrap()),
+            permissions: None,
+        }),
         bearer: None,
     };
     config.sign_reads = true;
@@ -43,13 +64,26 @@ fn round_trips(c: &mut Criterion) {
     let mut group = c.benchmark_group("GET /v1/user/fiat-account over loopback");
     group.bench_function("bare reqwest, key header only (baseline)", |b| {
         b.to_async(&rt).iter(|| async {
-            bare.get(&url).header("x-svc-api-key", &key).send().await.unwrap().bytes().await.unwrap()
+            bare.get(&url)
+                .header("x-svc-api-key", &key)
+                .send()
+                .await
+                .unwrap()
+                .bytes()
+                .await
+                .unwrap()
         })
     });
-    group.bench_function("client, signed", |b| b.to_async(&rt).iter(|| async { client.fiat_account().await.unwrap() }));
+    group.bench_function("client, signed", |b| {
+        b.to_async(&rt)
+            .iter(|| async { client.fiat_account().await.unwrap() })
+    });
     group.finish();
     let mut group = c.benchmark_group("sandbox GET /v1/price/nok");
-    group.bench_function("client, public (unsigned)", |b| b.to_async(&rt).iter(|| async { client.price(None).await.unwrap() }));
+    group.bench_function("client, public (unsigned)", |b| {
+        b.to_async(&rt)
+            .iter(|| async { client.price(None).await.unwrap() })
+    });
     group.finish();
     drop(sandbox);
 }

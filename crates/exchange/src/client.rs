@@ -452,11 +452,12 @@ impl ExchangeClient {
                 Err(lost) => Some(lost.failure),
             };
             if let Some(f) = failure
-                && let Some(delay) = self.inner.retry.next_delay(endpoint.repeat(), f, attempt) {
-                    attempt += 1;
-                    tokio::time::sleep(delay).await;
-                    continue;
-                }
+                && let Some(delay) = self.inner.retry.next_delay(endpoint.repeat(), f, attempt)
+            {
+                attempt += 1;
+                tokio::time::sleep(delay).await;
+                continue;
+            }
             return match outcome {
                 Ok((200, bytes)) => self.decode(endpoint, &bytes),
                 Ok((status, bytes)) => Err(self.status_error(endpoint, status, &bytes)),

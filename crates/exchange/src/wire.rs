@@ -53,9 +53,10 @@ impl Visitor<'_> for NumberVisitor {
 fn write_number<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
     let n = d.normalize();
     if n.scale() == 0
-        && let Ok(i) = i64::try_from(n) {
-            return s.serialize_i64(i);
-        }
+        && let Ok(i) = i64::try_from(n)
+    {
+        return s.serialize_i64(i);
+    }
     let f = f64::from_str(&n.to_string()).map_err(serde::ser::Error::custom)?;
     s.serialize_f64(f)
 }

@@ -24,9 +24,10 @@ type Answer = Result<Json<Value>, ApiError>;
 pub fn num(d: Decimal) -> Value {
     let n = d.normalize();
     if n.scale() == 0
-        && let Ok(i) = i64::try_from(n) {
-            return json!(i);
-        }
+        && let Ok(i) = i64::try_from(n)
+    {
+        return json!(i);
+    }
     f64::from_str(&n.to_string())
         .map(|f| json!(f))
         .unwrap_or(Value::Null)

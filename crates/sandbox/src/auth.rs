@@ -89,11 +89,12 @@ fn token(
     };
     let grant = world.oauth.access_token(value, now)?;
     if let Some(s) = scope
-        && !grant.scopes.iter().any(|g| g == s) {
-            return Err(ApiError::denied(format!(
-                "the access token lacks the scope {s}"
-            )));
-        }
+        && !grant.scopes.iter().any(|g| g == s)
+    {
+        return Err(ApiError::denied(format!(
+            "the access token lacks the scope {s}"
+        )));
+    }
     Ok(Caller::Token {
         client_id: grant.client_id.clone(),
     })

@@ -77,9 +77,10 @@ impl Faults {
                 && r.count != Some(0)
         })?;
         if let Some(p) = rule.percent
-            && !rng.chance(u64::from(p)) {
-                return None;
-            }
+            && !rng.chance(u64::from(p))
+        {
+            return None;
+        }
         if let Some(c) = rule.count.as_mut() {
             *c -= 1;
         }

@@ -452,13 +452,14 @@ pub async fn token(
         return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "unknown client");
     };
     if let Some(want) = &client.client_secret
-        && secret.as_deref() != Some(want.as_str()) {
-            return oauth_error(
-                StatusCode::UNAUTHORIZED,
-                "invalid_client",
-                "client authentication failed",
-            );
-        }
+        && secret.as_deref() != Some(want.as_str())
+    {
+        return oauth_error(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "client authentication failed",
+        );
+    }
     app.touch();
     match get("grant_type") {
         "authorization_code" => {

@@ -223,12 +223,13 @@ impl Market {
     ) -> DayVolume {
         let mut d = self.simulated_day(date, m, now);
         if m == USER_MARKET
-            && let Some(u) = user {
-                d.nok += u.nok;
-                d.btc += u.btc;
-                d.buys += u.buys;
-                d.trades += u.trades;
-            }
+            && let Some(u) = user
+        {
+            d.nok += u.nok;
+            d.btc += u.btc;
+            d.buys += u.buys;
+            d.trades += u.trades;
+        }
         d
     }
 

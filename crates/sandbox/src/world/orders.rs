@@ -259,10 +259,7 @@ impl World {
         self.books.fees_nok += fee;
         let running = account.btc;
         self.counters.trades += 1;
-        let day = self
-            .user_volume
-            .entry(now.date_naive())
-            .or_default();
+        let day = self.user_volume.entry(now.date_naive()).or_default();
         day.nok += nok_gross;
         day.btc += btc;
         day.trades += 1;

@@ -261,8 +261,7 @@ impl TravelRule {
         }
         let country = self.country.trim();
         let alpha2 = country.len() == 2 && country.chars().all(|c| c.is_ascii_uppercase());
-        if !country.is_empty() && !alpha2
-        {
+        if !country.is_empty() && !alpha2 {
             return Err(ApiError::invalid(
                 "tfrInfo.country must be an ISO-3166-1 alpha-2 code such as NO",
             ));
