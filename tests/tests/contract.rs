@@ -656,3 +656,84 @@ async fn malformed_responses_are_decode_errors_naming_endpoint_and_field() {
     }
     let _ = base64::engine::general_purpose::STANDARD.encode("x");
 }
+
+#[tokio::test]
+async fn a_resting_limit_order_fills_when_the_price_crosses_it() {
+    let sb = sandbox().await;
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    let price = trade.price(None).await.unwrap();
+    let limit = trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Limit,
+            direction: Direction::Sell,
+            amount: d("0.001"),
+            account_id: None,
+            description: String::new(),
+            price: Some((price.bid * d("1.05")).round_dp(2)),
+        })
+        .await
+        .unwrap();
+    let before = trade.bitcoin_accounts(false).await.unwrap().accounts[0].clone();
+    assert_eq!(
+        before.total_btc - before.available_btc,
+        d("0.001"),
+        "the open sell reserves its BTC"
+    );
+    control(
+        &sb,
+        "/sandbox/price",
+        serde_json::json!({ "movePercent": 10 }),
+    )
+    .await;
+    assert!(trade.open_orders().await.unwrap().orders.is_empty());
+    let state = control_get(&sb, &format!("/sandbox/orders/{}", limit.order_id)).await;
+    assert_eq!(state["state"], "filled", "{state}");
+    let after = trade.bitcoin_accounts(false).await.unwrap().accounts[0].clone();
+    assert_eq!(after.total_btc, before.total_btc - d("0.001"));
+    assert_eq!(
+        trade
+            .cancel_order(&limit.order_id)
+            .await
+            .unwrap_err()
+            .server_message(),
+        Some(format!("order {} is already filled", limit.order_id).as_str())
+    );
+}
+
+#[tokio::test]
+async fn the_world_survives_a_restart_with_a_state_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = nordlys_sandbox::SandboxConfig {
+        seed: 5,
+        state_file: Some(dir.path().join("world.json")),
+        ..Default::default()
+    };
+    let sb = sandbox_with(config.clone()).await;
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
+            amount: d("2000"),
+            account_id: None,
+            description: String::new(),
+            price: None,
+        })
+        .await
+        .unwrap();
+    let before = trade.bitcoin_accounts(true).await.unwrap();
+    let fiat = trade.fiat_account().await.unwrap();
+    sb.shutdown().await;
+    let sb = sandbox_with(config).await;
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    let after = trade.bitcoin_accounts(true).await.unwrap();
+    assert_eq!(after.total_btc, before.total_btc);
+    assert_eq!(
+        trade.fiat_account().await.unwrap().available_nok,
+        fiat.available_nok
+    );
+    assert_eq!(
+        control_get(&sb, "/sandbox/counters").await["ordersCreated"],
+        1
+    );
+}
