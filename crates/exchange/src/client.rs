@@ -417,6 +417,46 @@ impl ExchangeClient {
         .await
     }
 
+    /// Whether the configured key has `permission`, learned without side effects: a signed cancel
+    /// of an order id that cannot exist, or a withdrawal with an empty body, is refused for a
+    /// missing permission (403) before it could do anything, and for the bad request otherwise.
+    /// `None` when the answer says neither. Our reading: the exchange checks permission first.
+    pub async fn probe_permission(
+        &self,
+        permission: crate::endpoint::KeyPermission,
+    ) -> Result<Option<bool>, Error> {
+        use crate::endpoint::KeyPermission;
+        let outcome = match permission {
+            KeyPermission::Trading => {
+                self.call::<Empty>(
+                    Endpoint::CancelOrder,
+                    Some(("orderId", "or_nordlys_permission_probe")),
+                    &[],
+                    None::<&()>,
+                )
+                .await
+            }
+            KeyPermission::BitcoinWithdrawal => {
+                self.call::<Empty>(
+                    Endpoint::CreateWithdrawal,
+                    None,
+                    &[],
+                    Some(&serde_json::json!({})),
+                )
+                .await
+            }
+        };
+        match outcome {
+            Err(Error::Http { status: 403, .. }) => Ok(Some(false)),
+            Err(Error::Http {
+                status: 400 | 404 | 409 | 422,
+                ..
+            }) => Ok(Some(true)),
+            Err(e @ (Error::Refused(_) | Error::Nonce(_))) => Err(e),
+            _ => Ok(None),
+        }
+    }
+
     // ---- the one place requests are made ----
 
     async fn call<T: DeserializeOwned>(

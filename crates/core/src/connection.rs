@@ -1,0 +1,355 @@
+//! A profile's live connection: the client, the credentials it uses (an API key, an OAuth grant,
+//! or both), and the moves that change them — entering a key, connecting through the browser,
+//! refreshing before expiry, disconnecting. Secrets pass only between the store and the client.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use chrono::Utc;
+use nordlys_exchange::credentials::{
+    BearerCredentials, CredentialError, KeyCredentials, RefreshToken,
+};
+use nordlys_exchange::endpoint::KeyPermission;
+use nordlys_exchange::models::Scope;
+use nordlys_exchange::oauth::{OAuthApp, OAuthError, TokenSet, authorization_request};
+use nordlys_exchange::{
+    AccessToken, ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, Error, ExchangeClient,
+    KeyPermissions, NonceSource,
+};
+use url::Url;
+
+use crate::loopback::{LoopbackError, RedirectListener};
+use crate::secrets::{self, SecretError, SecretItem, SecretStore, StoredGrant, StoredKey};
+use crate::settings::LearnedPermissions;
+
+/// Refresh this long before the access token expires.
+const REFRESH_MARGIN_SECONDS: i64 = 60;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectError {
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+    #[error(transparent)]
+    Credential(#[from] CredentialError),
+    #[error(transparent)]
+    Exchange(#[from] Error),
+    #[error(transparent)]
+    Loopback(#[from] LoopbackError),
+    #[error(transparent)]
+    OAuth(#[from] OAuthError),
+    #[error("could not open the browser: {0}")]
+    Browser(String),
+    #[error("the key was not accepted by the exchange: {0}")]
+    KeyRejected(String),
+    #[error("the connection to the exchange was lost; connect again")]
+    Reconnect,
+}
+
+/// What the UI shows about a connection. No secret is in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionStatus {
+    /// An API key is in use (entered by the user, or the sandbox's demo key).
+    pub has_key: bool,
+    pub key_is_demo: bool,
+    pub permissions: LearnedPermissions,
+    /// Scopes of the OAuth grant, when connected through OAuth.
+    pub oauth_scopes: Option<Vec<String>>,
+    pub needs_reconnect: bool,
+}
+
+#[derive(Debug)]
+pub struct Connection {
+    profile: String,
+    client: ExchangeClient,
+    store: Arc<dyn SecretStore>,
+    demo_key: Option<KeyCredentials>,
+    grant: tokio::sync::Mutex<Option<StoredGrant>>,
+    permissions: std::sync::Mutex<LearnedPermissions>,
+    user_key: AtomicBool,
+    needs_reconnect: AtomicBool,
+}
+
+fn key_credentials(
+    stored: &StoredKey,
+    permissions: LearnedPermissions,
+) -> Result<KeyCredentials, CredentialError> {
+    Ok(KeyCredentials {
+        key: ApiKey::parse(&stored.key)?,
+        secret: Some(ApiSecret::parse(&stored.secret)?),
+        permissions: known(permissions),
+    })
+}
+
+fn known(p: LearnedPermissions) -> Option<KeyPermissions> {
+    match (p.trading, p.withdrawal) {
+        (Some(trading), Some(bitcoin_withdrawal)) => Some(KeyPermissions {
+            trading,
+            bitcoin_withdrawal,
+        }),
+        _ => None,
+    }
+}
+
+fn bearer(grant: &StoredGrant) -> Result<BearerCredentials, CredentialError> {
+    Ok(BearerCredentials {
+        token: AccessToken::parse(&grant.access)?,
+        scopes: Some(
+            grant
+                .scopes
+                .iter()
+                .map(|s| Scope::from(s.as_str()))
+                .collect(),
+        ),
+        expires_at: grant.expires_at,
+    })
+}
+
+impl Connection {
+    /// Opens `profile` against `base`, with what the store holds. `demo_key` is the sandbox's own
+    /// key, used when the user has not entered one.
+    pub fn open(
+        profile: &str,
+        base: BaseUrl,
+        store: Arc<dyn SecretStore>,
+        demo_key: Option<(KeyCredentials, LearnedPermissions)>,
+        learned: Option<LearnedPermissions>,
+        nonces: Arc<NonceSource>,
+    ) -> Result<Self, ConnectError> {
+        let stored_key: Option<StoredKey> =
+            secrets::read(store.as_ref(), profile, SecretItem::ApiKey)?;
+        let grant: Option<StoredGrant> =
+            secrets::read(store.as_ref(), profile, SecretItem::OAuthGrant)?;
+        let (key, permissions, user_key) = match (&stored_key, &demo_key) {
+            (Some(k), _) => {
+                let p = learned.unwrap_or_default();
+                (Some(key_credentials(k, p)?), p, true)
+            }
+            (None, Some((k, p))) => (Some(k.clone()), *p, false),
+            (None, None) => (None, LearnedPermissions::default(), false),
+        };
+        let mut config = ClientConfig::new(base);
+        config.nonces = Some(nonces);
+        config.credentials = Credentials {
+            key,
+            bearer: grant.as_ref().map(bearer).transpose()?,
+        };
+        Ok(Self {
+            profile: profile.to_owned(),
+            client: ExchangeClient::new(config)?,
+            store,
+            demo_key: demo_key.map(|(k, _)| k),
+            grant: tokio::sync::Mutex::new(grant),
+            permissions: std::sync::Mutex::new(permissions),
+            user_key: AtomicBool::new(user_key),
+            needs_reconnect: AtomicBool::new(false),
+        })
+    }
+
+    pub fn client(&self) -> &ExchangeClient {
+        &self.client
+    }
+
+    pub async fn status(&self) -> ConnectionStatus {
+        let grant = self.grant.lock().await;
+        let creds = self.client.credentials();
+        ConnectionStatus {
+            has_key: creds.key.is_some(),
+            key_is_demo: creds.key.is_some() && !self.user_key.load(Ordering::Relaxed),
+            permissions: *self
+                .permissions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            oauth_scopes: grant.as_ref().map(|g| g.scopes.clone()),
+            needs_reconnect: self.needs_reconnect.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Checks a pasted key and secret with the exchange, learns what the key may do, and only
+    /// then stores it. Returns what was learned.
+    pub async fn set_api_key(
+        &self,
+        key: &str,
+        secret: &str,
+    ) -> Result<LearnedPermissions, ConnectError> {
+        let stored = StoredKey {
+            key: key.trim().to_owned(),
+            secret: secret.trim().to_owned(),
+        };
+        let creds = key_credentials(&stored, LearnedPermissions::default())?;
+        let mut config = ClientConfig::new(self.client.base_url().clone());
+        config.credentials = Credentials {
+            key: Some(creds.clone()),
+            bearer: None,
+        };
+        let probe = ExchangeClient::new(config)?;
+        probe.fiat_account().await.map_err(|e| {
+            ConnectError::KeyRejected(
+                e.server_message()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| e.to_string()),
+            )
+        })?;
+        let learned = LearnedPermissions {
+            trading: probe.probe_permission(KeyPermission::Trading).await?,
+            withdrawal: probe
+                .probe_permission(KeyPermission::BitcoinWithdrawal)
+                .await?,
+        };
+        secrets::write(
+            self.store.as_ref(),
+            &self.profile,
+            SecretItem::ApiKey,
+            &stored,
+        )?;
+        self.client.set_key(Some(KeyCredentials {
+            permissions: known(learned),
+            ..creds
+        }));
+        *self
+            .permissions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = learned;
+        self.user_key.store(true, Ordering::Relaxed);
+        Ok(learned)
+    }
+
+    /// Connects through the browser: a loopback listener, the authorize URL with PKCE S256 and a
+    /// fresh state, exactly one redirect, the code exchanged, the grant stored before use.
+    pub async fn connect_oauth(
+        &self,
+        client_id: &str,
+        scopes: &[Scope],
+        open_browser: impl FnOnce(&Url) -> Result<(), String>,
+        timeout: Duration,
+    ) -> Result<Vec<String>, ConnectError> {
+        let listener = RedirectListener::bind().await?;
+        let app = OAuthApp {
+            client_id: client_id.to_owned(),
+            client_secret: None,
+            redirect_uri: listener.redirect_uri().clone(),
+        };
+        let request = authorization_request(self.client.base_url(), &app, scopes)?;
+        open_browser(&request.url).map_err(ConnectError::Browser)?;
+        let code = listener.wait(request.state.secret(), timeout).await?;
+        let tokens = self
+            .client
+            .exchange_code(&app, &code, request.verifier)
+            .await?;
+        let granted = tokens
+            .scopes
+            .as_ref()
+            .map(|s| s.iter().map(ToString::to_string).collect())
+            .unwrap_or_else(|| scopes.iter().map(ToString::to_string).collect());
+        self.install_grant(client_id, &tokens, granted).await
+    }
+
+    async fn install_grant(
+        &self,
+        client_id: &str,
+        tokens: &TokenSet,
+        scopes: Vec<String>,
+    ) -> Result<Vec<String>, ConnectError> {
+        let grant = StoredGrant {
+            client_id: client_id.to_owned(),
+            access: tokens.access.expose().to_owned(),
+            refresh: tokens.refresh.as_ref().map(|r| r.expose().to_owned()),
+            expires_at: tokens.expires_at,
+            scopes: scopes.clone(),
+        };
+        // Stored first: a rotated refresh token that is lost is a dead grant.
+        secrets::write(
+            self.store.as_ref(),
+            &self.profile,
+            SecretItem::OAuthGrant,
+            &grant,
+        )?;
+        self.client.set_bearer(Some(bearer(&grant)?));
+        *self.grant.lock().await = Some(grant);
+        self.needs_reconnect.store(false, Ordering::Relaxed);
+        Ok(scopes)
+    }
+
+    /// Refreshes the access token when it expires within a minute. A dead grant moves the profile
+    /// to "reconnect": the grant is removed and no refresh is tried again.
+    pub async fn refresh_if_due(&self) -> Result<(), ConnectError> {
+        let Some(grant) = self.grant.lock().await.clone() else {
+            return Ok(());
+        };
+        let due = grant
+            .expires_at
+            .is_some_and(|t| t - chrono::Duration::seconds(REFRESH_MARGIN_SECONDS) <= Utc::now());
+        if !due {
+            return Ok(());
+        }
+        let Some(refresh) = grant.refresh.clone() else {
+            return self.drop_grant().await;
+        };
+        let app = OAuthApp {
+            client_id: grant.client_id.clone(),
+            client_secret: None,
+            redirect_uri: Url::parse("http://127.0.0.1/callback")
+                .map_err(|e| ConnectError::Browser(e.to_string()))?,
+        };
+        match self
+            .client
+            .refresh_token(&app, &RefreshToken::new(refresh))
+            .await
+        {
+            Ok(tokens) => {
+                let scopes = tokens
+                    .scopes
+                    .as_ref()
+                    .map(|s| s.iter().map(ToString::to_string).collect())
+                    .unwrap_or(grant.scopes);
+                self.install_grant(&grant.client_id, &tokens, scopes)
+                    .await
+                    .map(drop)
+            }
+            Err(e) if e.needs_reconnect() => self.drop_grant().await,
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn drop_grant(&self) -> Result<(), ConnectError> {
+        self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
+        *self.grant.lock().await = None;
+        self.client.set_bearer(None);
+        self.needs_reconnect.store(true, Ordering::Relaxed);
+        Err(ConnectError::Reconnect)
+    }
+
+    /// Revokes the OAuth consent (endpoint 12) and deletes the profile's secrets. The sandbox
+    /// falls back to its demo key.
+    pub async fn disconnect(&self) -> Result<(), ConnectError> {
+        let grant = self.grant.lock().await.take();
+        let revoked = match &grant {
+            Some(g) => self
+                .client
+                .revoke_consent(&g.client_id)
+                .await
+                .map_err(ConnectError::from),
+            None => Ok(()),
+        };
+        self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
+        self.store.delete(&self.profile, SecretItem::ApiKey)?;
+        self.client.set_bearer(None);
+        self.client.set_key(self.demo_key.clone());
+        self.user_key.store(false, Ordering::Relaxed);
+        self.needs_reconnect.store(false, Ordering::Relaxed);
+        let demo = if self.demo_key.is_some() {
+            LearnedPermissions {
+                trading: Some(true),
+                withdrawal: Some(true),
+            }
+        } else {
+            LearnedPermissions::default()
+        };
+        *self
+            .permissions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = demo;
+        revoked
+    }
+}

@@ -1,0 +1,148 @@
+//! Amounts as people read them: Norwegian Bokmål (CLDR `nb`: decimal comma, no-break space between
+//! thousands, U+2212 minus, `1 234,56 kr`) or English (`NOK 1,234.56`), BTC or sats.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// The UI language, which also decides number format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Locale {
+    #[default]
+    En,
+    Nb,
+}
+
+impl Locale {
+    /// From an OS locale such as `nb_NO.UTF-8`, `no`, `nn-NO` or `en_US`.
+    pub fn from_os(tag: &str) -> Self {
+        let lang = tag
+            .split(['_', '-', '.'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if matches!(lang.as_str(), "nb" | "no" | "nn") {
+            Self::Nb
+        } else {
+            Self::En
+        }
+    }
+}
+
+/// How bitcoin amounts are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum BtcUnit {
+    #[default]
+    Btc,
+    Sats,
+}
+
+const NBSP: char = '\u{a0}';
+const MINUS: char = '\u{2212}';
+
+/// Digits of `d` with exactly `decimals` decimals, grouped and separated for `locale`.
+pub fn number(d: Decimal, decimals: u32, locale: Locale) -> String {
+    let rounded = d.round_dp_with_strategy(
+        decimals,
+        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+    );
+    let negative = rounded.is_sign_negative() && !rounded.is_zero();
+    let text = format!("{:.*}", decimals as usize, rounded.abs());
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let (group, point) = match locale {
+        Locale::Nb => (NBSP, ','),
+        Locale::En => (',', '.'),
+    };
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(group);
+        }
+        grouped.push(c);
+    }
+    let sign = match (negative, locale) {
+        (false, _) => String::new(),
+        (true, Locale::Nb) => MINUS.to_string(),
+        (true, Locale::En) => "-".to_owned(),
+    };
+    if frac.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}{point}{frac}")
+    }
+}
+
+/// `1 234,56 kr` (nb) or `NOK 1,234.56` (en).
+pub fn nok(d: Decimal, locale: Locale) -> String {
+    match locale {
+        Locale::Nb => format!("{}{NBSP}kr", number(d, 2, locale)),
+        Locale::En => format!("NOK{NBSP}{}", number(d, 2, locale)),
+    }
+}
+
+/// `0,12345678 BTC` or `12 345 678 sats`.
+pub fn btc(d: Decimal, unit: BtcUnit, locale: Locale) -> String {
+    match unit {
+        BtcUnit::Btc => format!("{}{NBSP}BTC", number(d, 8, locale)),
+        BtcUnit::Sats => format!(
+            "{}{NBSP}sats",
+            number(d * Decimal::from(100_000_000), 0, locale)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn norwegian_format_follows_cldr_nb() {
+        assert_eq!(
+            nok(d("-1234567.5"), Locale::Nb),
+            "\u{2212}1\u{a0}234\u{a0}567,50\u{a0}kr"
+        );
+        assert_eq!(nok(d("1234.56"), Locale::Nb), "1\u{a0}234,56\u{a0}kr");
+        assert_eq!(nok(d("0"), Locale::Nb), "0,00\u{a0}kr");
+        assert_eq!(
+            btc(d("0.1234"), BtcUnit::Btc, Locale::Nb),
+            "0,12340000\u{a0}BTC"
+        );
+        assert_eq!(
+            btc(d("0.12345678"), BtcUnit::Sats, Locale::Nb),
+            "12\u{a0}345\u{a0}678\u{a0}sats"
+        );
+    }
+
+    #[test]
+    fn english_format() {
+        assert_eq!(nok(d("1234567.505"), Locale::En), "NOK\u{a0}1,234,567.51");
+        assert_eq!(nok(d("-5"), Locale::En), "NOK\u{a0}-5.00");
+        assert_eq!(
+            btc(d("21"), BtcUnit::Btc, Locale::En),
+            "21.00000000\u{a0}BTC"
+        );
+        assert_eq!(number(d("999"), 0, Locale::En), "999");
+        assert_eq!(number(d("1000"), 0, Locale::En), "1,000");
+    }
+
+    #[test]
+    fn os_locales_map_to_a_language() {
+        for (tag, want) in [
+            ("nb_NO.UTF-8", Locale::Nb),
+            ("no", Locale::Nb),
+            ("nn-NO", Locale::Nb),
+            ("en_US.UTF-8", Locale::En),
+            ("C", Locale::En),
+            ("", Locale::En),
+        ] {
+            assert_eq!(Locale::from_os(tag), want, "{tag}");
+        }
+    }
+}

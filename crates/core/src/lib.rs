@@ -1,0 +1,9 @@
+//! Nordlys domain logic that needs no window: number formats, profiles and settings, where secrets
+//! are kept, the OAuth loopback redirect, and a profile's connection to the exchange. The Tauri
+//! shell wires these to commands; the CLI and tests use them directly.
+
+pub mod connection;
+pub mod format;
+pub mod loopback;
+pub mod secrets;
+pub mod settings;

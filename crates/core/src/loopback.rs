@@ -1,0 +1,235 @@
+//! The OAuth redirect listener of RFC 8252 §7.3: a socket on 127.0.0.1 at a port the OS picks,
+//! that takes exactly one redirect, checks `state`, answers the browser with a short page, and
+//! gives up after a timeout.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use url::Url;
+
+/// The path the redirect comes to.
+pub const CALLBACK_PATH: &str = "/callback";
+const MAX_REQUEST_BYTES: usize = 16 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoopbackError {
+    #[error("could not listen on 127.0.0.1 for the sign-in answer: {0}")]
+    Listen(String),
+    #[error("no answer from the browser within {0} seconds; start again when you are ready")]
+    Timeout(u64),
+    #[error("you declined access in the browser")]
+    Denied,
+    #[error("the exchange refused the sign-in: {0}")]
+    Refused(String),
+    #[error("the answer did not belong to this sign-in (state mismatch); nothing was changed")]
+    StateMismatch,
+    #[error("the answer carried no authorization code")]
+    MissingCode,
+}
+
+/// A bound listener, waiting to be told the state to expect.
+#[derive(Debug)]
+pub struct RedirectListener {
+    listener: TcpListener,
+    redirect_uri: Url,
+}
+
+impl RedirectListener {
+    /// Binds 127.0.0.1 on a free port.
+    pub async fn bind() -> Result<Self, LoopbackError> {
+        let listener = TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .map_err(|e| LoopbackError::Listen(e.to_string()))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| LoopbackError::Listen(e.to_string()))?
+            .port();
+        let redirect_uri = Url::parse(&format!("http://127.0.0.1:{port}{CALLBACK_PATH}"))
+            .map_err(|e| LoopbackError::Listen(e.to_string()))?;
+        Ok(Self {
+            listener,
+            redirect_uri,
+        })
+    }
+
+    pub fn redirect_uri(&self) -> &Url {
+        &self.redirect_uri
+    }
+
+    /// Waits for the one redirect that carries `state`, and returns its code. Requests to other
+    /// paths or with a foreign Host are answered 404 and ignored.
+    pub async fn wait(
+        self,
+        expected_state: &str,
+        timeout: Duration,
+    ) -> Result<String, LoopbackError> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let accepted = tokio::time::timeout_at(deadline, self.listener.accept())
+                .await
+                .map_err(|_| LoopbackError::Timeout(timeout.as_secs()))?;
+            let Ok((stream, _)) = accepted else { continue };
+            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(remaining, handle(stream, expected_state)).await {
+                Err(_) => return Err(LoopbackError::Timeout(timeout.as_secs())),
+                Ok(None) => continue,
+                Ok(Some(outcome)) => return outcome,
+            }
+        }
+    }
+}
+
+/// `None`: not the redirect (keep waiting).
+async fn handle(
+    mut stream: TcpStream,
+    expected_state: &str,
+) -> Option<Result<String, LoopbackError>> {
+    let head = read_head(&mut stream).await?;
+    let mut lines = head.lines();
+    let request_line = lines.next()?;
+    let mut parts = request_line.split(' ');
+    let (method, target) = (parts.next()?, parts.next()?);
+    let host_ok = lines
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("host"))
+        .is_some_and(|(_, v)| v.trim().starts_with("127.0.0.1"));
+    let url = Url::parse(&format!("http://127.0.0.1{target}")).ok()?;
+    if method != "GET" || url.path() != CALLBACK_PATH || !host_ok {
+        respond(
+            &mut stream,
+            "404 Not Found",
+            "Not found",
+            "This address only takes the sign-in answer.",
+        )
+        .await;
+        return None;
+    }
+    let get = |k: &str| {
+        url.query_pairs()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.into_owned())
+    };
+    let outcome = if get("state").as_deref() != Some(expected_state) {
+        Err(LoopbackError::StateMismatch)
+    } else if let Some(error) = get("error") {
+        if error == "access_denied" {
+            Err(LoopbackError::Denied)
+        } else {
+            Err(LoopbackError::Refused(
+                get("error_description").unwrap_or(error),
+            ))
+        }
+    } else {
+        get("code")
+            .filter(|c| !c.is_empty())
+            .ok_or(LoopbackError::MissingCode)
+    };
+    let (title, text) = match &outcome {
+        Ok(_) => ("Connected", "You can close this tab and return to Nordlys."),
+        Err(LoopbackError::Denied) => (
+            "Not connected",
+            "You declined. You can close this tab and return to Nordlys.",
+        ),
+        Err(_) => (
+            "Not connected",
+            "Something went wrong. Return to Nordlys to see what happened.",
+        ),
+    };
+    respond(&mut stream, "200 OK", title, text).await;
+    Some(outcome)
+}
+
+async fn read_head(stream: &mut TcpStream) -> Option<String> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 1024];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = stream.read(&mut chunk).await.ok()?;
+        if n == 0 || buf.len() + n > MAX_REQUEST_BYTES {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8(buf).ok()
+}
+
+async fn respond(stream: &mut TcpStream, status: &str, title: &str, text: &str) {
+    let body = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Nordlys — {title}</title></head>\
+         <body style=\"font-family:sans-serif;margin:4rem auto;max-width:30rem\"><h1>{title}</h1><p>{text}</p></body></html>"
+    );
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\
+         Cache-Control: no-store\r\nContent-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.write_all(response.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn get(url: &str) -> (u16, String) {
+        let r = reqwest::get(url).await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn takes_the_one_redirect_with_the_right_state() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        assert_eq!(uri.host_str(), Some("127.0.0.1"));
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
+        let base = format!("http://127.0.0.1:{}", uri.port().unwrap());
+        assert_eq!(get(&format!("{base}/favicon.ico")).await.0, 404);
+        let (status, page) = get(&format!("{uri}?code=abc&state=s1")).await;
+        assert_eq!(status, 200);
+        assert!(page.contains("return to Nordlys"));
+        assert_eq!(waiting.await.unwrap(), Ok("abc".to_owned()));
+    }
+
+    #[tokio::test]
+    async fn denial_state_mismatch_and_timeout_end_the_wait() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
+        get(&format!("{uri}?error=access_denied&state=s1")).await;
+        assert_eq!(waiting.await.unwrap(), Err(LoopbackError::Denied));
+
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
+        get(&format!("{uri}?code=abc&state=forged")).await;
+        assert_eq!(waiting.await.unwrap(), Err(LoopbackError::StateMismatch));
+
+        let l = RedirectListener::bind().await.unwrap();
+        assert_eq!(
+            l.wait("s1", Duration::from_millis(200)).await,
+            Err(LoopbackError::Timeout(0))
+        );
+    }
+
+    #[tokio::test]
+    async fn malformed_requests_are_ignored() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let port = uri.port().unwrap();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
+        for junk in [
+            &b"\x00\xff garbage\r\n\r\n"[..],
+            b"GET\r\n\r\n",
+            b"POST /callback?code=x&state=s1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        ] {
+            let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+            s.write_all(junk).await.unwrap();
+            let mut out = vec![];
+            let _ = s.read_to_end(&mut out).await;
+        }
+        let (status, _) = get(&format!("{uri}?code=real&state=s1")).await;
+        assert_eq!(status, 200);
+        assert_eq!(waiting.await.unwrap(), Ok("real".to_owned()));
+    }
+}

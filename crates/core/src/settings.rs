@@ -1,0 +1,156 @@
+//! Non-secret settings, kept as JSON in the app data dir: language, unit, profiles, and what the
+//! app learned about each profile's key. Secrets never go here.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{BtcUnit, Locale};
+
+/// Which exchange a profile talks to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ProfileKind {
+    /// The embedded sandbox exchange, started in-process.
+    Sandbox,
+    /// A real exchange; base URL and client id come from the operator.
+    #[serde(rename_all = "camelCase")]
+    Exchange { base_url: String, client_id: String },
+}
+
+/// What an API key may do, as learned by probing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnedPermissions {
+    pub trading: Option<bool>,
+    pub withdrawal: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub id: String,
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: ProfileKind,
+    #[serde(default)]
+    pub key_permissions: Option<LearnedPermissions>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// `None`: follow the OS.
+    #[serde(default)]
+    pub language: Option<Locale>,
+    #[serde(default)]
+    pub unit: BtcUnit,
+    pub active: String,
+    pub profiles: Vec<Profile>,
+}
+
+pub const SANDBOX_PROFILE: &str = "sandbox";
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            language: None,
+            unit: BtcUnit::Btc,
+            active: SANDBOX_PROFILE.into(),
+            profiles: vec![Profile {
+                id: SANDBOX_PROFILE.into(),
+                name: "Sandbox".into(),
+                kind: ProfileKind::Sandbox,
+                key_permissions: None,
+            }],
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SettingsError {
+    #[error("cannot read settings from {path}: {detail}")]
+    Read { path: String, detail: String },
+    #[error("cannot save settings to {path}: {detail}")]
+    Write { path: String, detail: String },
+}
+
+impl Settings {
+    /// Reads the settings; a missing file gives the defaults, a damaged one an error (the user
+    /// decides, nothing is overwritten silently).
+    pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| SettingsError::Read {
+                path: path.display().to_string(),
+                detail: e.to_string(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(SettingsError::Read {
+                path: path.display().to_string(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+
+    /// Writes atomically (temporary file, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
+        let err = |e: String| SettingsError::Write {
+            path: path.display().to_string(),
+            detail: e,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+        }
+        let text = serde_json::to_vec_pretty(self).map_err(|e| err(e.to_string()))?;
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
+        std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+    }
+
+    pub fn profile(&self, id: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.id == id)
+    }
+
+    pub fn profile_mut(&mut self, id: &str) -> Option<&mut Profile> {
+        self.profiles.iter_mut().find(|p| p.id == id)
+    }
+
+    pub fn active_profile(&self) -> Option<&Profile> {
+        self.profile(&self.active)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_defaults_to_the_sandbox() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let s = Settings::load(&path).unwrap();
+        assert_eq!(s.active_profile().unwrap().kind, ProfileKind::Sandbox);
+        let mut s2 = s.clone();
+        s2.profiles.push(Profile {
+            id: "exchange".into(),
+            name: "Exchange".into(),
+            kind: ProfileKind::Exchange {
+                base_url: "https://api.example.no".into(),
+                client_id: "nordlys".into(),
+            },
+            key_permissions: Some(LearnedPermissions {
+                trading: Some(true),
+                withdrawal: Some(false),
+            }),
+        });
+        s2.language = Some(Locale::Nb);
+        s2.save(&path).unwrap();
+        assert_eq!(Settings::load(&path).unwrap(), s2);
+        std::fs::write(&path, "{not json").unwrap();
+        assert!(matches!(
+            Settings::load(&path),
+            Err(SettingsError::Read { .. })
+        ));
+    }
+}
