@@ -282,10 +282,6 @@ pub async fn audit(State(app): State<AppState>) -> Answer {
 
 /// POST /sandbox/reset — the world as it was at start for this seed; keys stay the same.
 pub async fn reset(State(app): State<AppState>) -> Answer {
-    let mut w = app.lock();
-    let ttl = w.oauth.token_ttl_seconds;
-    *w = World::new(w.seed, Utc::now());
-    w.oauth.token_ttl_seconds = ttl;
-    app.touch();
+    app.reset();
     Ok(Json(json!({})))
 }

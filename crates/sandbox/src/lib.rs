@@ -98,6 +98,16 @@ impl AppState {
         self.dirty.store(true, Ordering::Relaxed);
     }
 
+    /// The world as it was at start for its seed; token lifetime and keys stay.
+    pub fn reset(&self) {
+        let mut w = self.lock();
+        let ttl = w.oauth.token_ttl_seconds;
+        *w = World::new(w.seed, Utc::now());
+        w.oauth.token_ttl_seconds = ttl;
+        drop(w);
+        self.touch();
+    }
+
     pub fn add_fault(&self, rule: FaultRule) {
         self.faults
             .lock()

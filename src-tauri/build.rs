@@ -1,0 +1,29 @@
+//! Builds the Tauri context from the root `tauri.conf.json` and registers the app's commands, so
+//! capabilities govern each of them.
+
+/// Every command the UI may call; `src/ipc.rs` checks this list against its own.
+const COMMANDS: &[&str] = &[
+    "app_state",
+    "balances",
+    "set_api_key",
+    "connect_oauth",
+    "disconnect",
+    "reset_demo",
+    "set_language",
+    "set_unit",
+    "save_exchange_profile",
+    "switch_profile",
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=../tauri.conf.json");
+    println!("cargo:rerun-if-changed=../ui/dist");
+    println!("cargo:rerun-if-changed=capabilities");
+    let attributes = tauri_build::Attributes::new()
+        .config_path("../tauri.conf.json")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(e) = tauri_build::try_build(attributes) {
+        println!("cargo:warning=tauri build failed: {e:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,350 @@
+//! The commands the UI calls. Each takes the app handle and one argument struct, and returns a
+//! view or an [`IpcError`]; the logic lives in `nordlys-core` and `nordlys-exchange`.
+
+use std::time::Duration;
+
+use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::settings::{Profile, ProfileKind};
+use nordlys_exchange::models::Scope;
+use rust_decimal::Decimal;
+use tauri::{AppHandle, Manager, State};
+use tauri_plugin_opener::OpenerExt;
+
+use crate::error::{ErrorCode, IpcError};
+use crate::state::App;
+use crate::views::*;
+
+type Answer<T> = Result<T, IpcError>;
+
+fn app(handle: &AppHandle) -> State<'_, App> {
+    handle.state::<App>()
+}
+
+fn profile_view(p: &Profile) -> ProfileView {
+    let (kind, base_url, client_id) = match &p.kind {
+        ProfileKind::Sandbox => ("sandbox", String::new(), None),
+        ProfileKind::Exchange {
+            base_url,
+            client_id,
+        } => ("exchange", base_url.clone(), Some(client_id.clone())),
+    };
+    ProfileView {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        kind: kind.into(),
+        base_url,
+        client_id,
+    }
+}
+
+fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) -> Capability {
+    let reason = match (has_key, known, locale) {
+        (_, Some(true), _) => None,
+        (false, _, Locale::En) => Some(format!(
+            "{what} needs an API key with that permission; OAuth access cannot do it"
+        )),
+        (false, _, Locale::Nb) => Some(format!(
+            "{what} krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes"
+        )),
+        (true, Some(false), Locale::En) => {
+            Some(format!("this API key does not have the {what} permission"))
+        }
+        (true, Some(false), Locale::Nb) => {
+            Some(format!("denne API-nøkkelen mangler tillatelsen {what}"))
+        }
+        (true, None, Locale::En) => Some("not yet known whether this key may do this".into()),
+        (true, None, Locale::Nb) => Some("ukjent om denne nøkkelen har lov til dette".into()),
+    };
+    Capability {
+        allowed: reason.is_none(),
+        reason,
+    }
+}
+
+async fn view(handle: &AppHandle) -> Answer<AppView> {
+    let app = app(handle);
+    let locale = app.locale();
+    let connection = app.connection().await?;
+    let status = connection.status().await;
+    let settings = app.settings().clone();
+    let profile = settings
+        .active_profile()
+        .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
+    let (trade_word, send_word) = match locale {
+        Locale::En => ("trading", "withdrawal"),
+        Locale::Nb => ("handel", "uttak"),
+    };
+    Ok(AppView {
+        profile: profile_view(profile),
+        profiles: settings.profiles.iter().map(profile_view).collect(),
+        language: lang(locale).into(),
+        language_setting: settings.language.map(|l| lang(l).into()),
+        unit: match settings.unit {
+            BtcUnit::Btc => "btc".into(),
+            BtcUnit::Sats => "sats".into(),
+        },
+        connection: ConnectionView {
+            has_key: status.has_key,
+            key_is_demo: status.key_is_demo,
+            trading: capability(
+                status.permissions.trading,
+                status.has_key,
+                trade_word,
+                locale,
+            ),
+            withdrawal: capability(
+                status.permissions.withdrawal,
+                status.has_key,
+                send_word,
+                locale,
+            ),
+            oauth_scopes: status.oauth_scopes,
+            needs_reconnect: status.needs_reconnect,
+        },
+        notice: app
+            .notice
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone(),
+    })
+}
+
+fn lang(l: Locale) -> &'static str {
+    match l {
+        Locale::En => "en",
+        Locale::Nb => "nb",
+    }
+}
+
+#[tauri::command]
+pub async fn app_state(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn balances(handle: AppHandle, _args: NoArgs) -> Answer<BalancesView> {
+    let app = app(&handle);
+    let connection = app.connection().await?;
+    // A failed refresh shows as "reconnect" in the app state; balances still try the key.
+    let _ = connection.refresh_if_due().await;
+    let client = connection.client();
+    let locale = app.locale();
+    let unit = app.settings().unit;
+    let sandbox = matches!(
+        app.settings().active_profile().map(|p| &p.kind),
+        Some(ProfileKind::Sandbox)
+    );
+    let accounts = client.bitcoin_accounts(true).await?;
+    let (fiat, fiat_raw, fiat_reason) = match client.fiat_account().await {
+        Ok(f) => (
+            Some(format::nok(f.available_nok, locale)),
+            Some(f.available_nok.to_string()),
+            None,
+        ),
+        Err(e) => (None, None, Some(IpcError::from(e).message)),
+    };
+    let price = client
+        .price(None)
+        .await
+        .ok()
+        .map(|p| format::nok(p.price, locale));
+    let live: Vec<_> = accounts
+        .accounts
+        .iter()
+        .filter(|a| !a.is_deleted())
+        .collect();
+    let total_btc: Decimal = live.iter().map(|a| a.total_btc).sum();
+    let total_nok: Decimal = live.iter().map(|a| a.total_nok).sum();
+    Ok(BalancesView {
+        sandbox,
+        accounts: accounts
+            .accounts
+            .iter()
+            .map(|a| AccountView {
+                id: a.id.to_string(),
+                name: a.name.clone(),
+                total_btc: format::btc(a.total_btc, unit, locale),
+                available_btc: format::btc(a.available_btc, unit, locale),
+                total_nok: format::nok(a.total_nok, locale),
+                total_btc_raw: a.total_btc.normalize().to_string(),
+                deleted: a.is_deleted(),
+            })
+            .collect(),
+        total_btc: format::btc(total_btc, unit, locale),
+        total_nok: format::nok(total_nok, locale),
+        fiat,
+        fiat_raw,
+        fiat_reason,
+        price,
+    })
+}
+
+#[tauri::command]
+pub async fn set_api_key(handle: AppHandle, args: SetApiKeyArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    let connection = app.connection().await?;
+    let learned = connection.set_api_key(&args.key, &args.secret).await?;
+    let active = app.settings().active.clone();
+    if let Some(p) = app.settings().profile_mut(&active) {
+        p.key_permissions = Some(learned);
+    }
+    app.save_settings()?;
+    view(&handle).await
+}
+
+/// How long the browser sign-in may take.
+fn oauth_timeout() -> Duration {
+    let secs = std::env::var("NORDLYS_OAUTH_TIMEOUT_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    Duration::from_secs(secs)
+}
+
+#[tauri::command]
+pub async fn connect_oauth(handle: AppHandle, args: ConnectOauthArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    let scopes: Vec<Scope> = args
+        .scopes
+        .iter()
+        .map(|s| Scope::from(s.as_str()))
+        .collect();
+    if scopes.is_empty() || scopes.iter().any(|s| !s.is_known()) {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            "choose at least one of the known scopes",
+        ));
+    }
+    let client_id = match app.settings().active_profile().map(|p| p.kind.clone()) {
+        Some(ProfileKind::Exchange { client_id, .. }) => client_id,
+        _ => "nordlys-desktop".to_owned(),
+    };
+    let connection = app.connection().await?;
+    let opener = handle.opener();
+    connection
+        .connect_oauth(
+            &client_id,
+            &scopes,
+            |url| {
+                opener
+                    .open_url(url.as_str(), None::<&str>)
+                    .map_err(|e| e.to_string())
+            },
+            oauth_timeout(),
+        )
+        .await?;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn disconnect(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    let connection = app.connection().await?;
+    let revoked = connection.disconnect().await;
+    let active = app.settings().active.clone();
+    if let Some(p) = app.settings().profile_mut(&active) {
+        p.key_permissions = None;
+    }
+    app.save_settings()?;
+    revoked?;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn reset_demo(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    app.reset_sandbox().await;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn set_language(handle: AppHandle, args: SetLanguageArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    let language = match args.language.as_deref() {
+        None | Some("") | Some("auto") => None,
+        Some("en") => Some(Locale::En),
+        Some("nb") => Some(Locale::Nb),
+        Some(other) => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("unknown language `{other}`"),
+            ));
+        }
+    };
+    app.settings().language = language;
+    app.save_settings()?;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn set_unit(handle: AppHandle, args: SetUnitArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    let unit = match args.unit.as_str() {
+        "btc" => BtcUnit::Btc,
+        "sats" => BtcUnit::Sats,
+        other => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("unknown unit `{other}`"),
+            ));
+        }
+    };
+    app.settings().unit = unit;
+    app.save_settings()?;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn save_exchange_profile(
+    handle: AppHandle,
+    args: ExchangeProfileArgs,
+) -> Answer<AppView> {
+    let app = app(&handle);
+    let base = nordlys_exchange::BaseUrl::parse(&args.base_url)
+        .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?;
+    let client_id = args.client_id.trim().to_owned();
+    if client_id.is_empty() || client_id.chars().any(char::is_whitespace) {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            "the client id is empty or contains spaces",
+        ));
+    }
+    let kind = ProfileKind::Exchange {
+        base_url: base.to_string(),
+        client_id,
+    };
+    {
+        let mut settings = app.settings();
+        match settings.profile_mut("exchange") {
+            // A changed exchange is a different account: what was learned no longer holds.
+            Some(p) if p.kind != kind => {
+                p.kind = kind;
+                p.key_permissions = None;
+            }
+            Some(_) => {}
+            None => settings.profiles.push(Profile {
+                id: "exchange".into(),
+                name: "Exchange".into(),
+                kind,
+                key_permissions: None,
+            }),
+        }
+    }
+    app.save_settings()?;
+    view(&handle).await
+}
+
+#[tauri::command]
+pub async fn switch_profile(handle: AppHandle, args: SwitchProfileArgs) -> Answer<AppView> {
+    let app = app(&handle);
+    if app.settings().profile(&args.id).is_none() {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("no profile `{}`", args.id),
+        ));
+    }
+    app.settings().active = args.id;
+    app.save_settings()?;
+    app.close_connection().await;
+    view(&handle).await
+}

@@ -1,0 +1,87 @@
+//! The one conversion of every error into what the UI sees: a stable code it can act on and a
+//! message a person can read. The UI mirrors [`ErrorCode`].
+
+use nordlys_core::connection::ConnectError;
+use nordlys_core::loopback::LoopbackError;
+use nordlys_exchange::Error;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorCode {
+    InvalidInput,
+    NotPermitted,
+    Unauthenticated,
+    Network,
+    OutcomeUnknown,
+    Server,
+    Keyring,
+    Browser,
+    Timeout,
+    Declined,
+    Reconnect,
+    Internal,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS, thiserror::Error)]
+#[error("{message}")]
+pub struct IpcError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl IpcError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for IpcError {
+    fn from(e: Error) -> Self {
+        let code = match &e {
+            Error::Refused(_) => ErrorCode::NotPermitted,
+            Error::Invalid(_) | Error::Credential(_) | Error::BaseUrl(_) => ErrorCode::InvalidInput,
+            Error::Connect { .. } | Error::Transport { .. } => ErrorCode::Network,
+            Error::Timeout { .. } => ErrorCode::Timeout,
+            Error::OutcomeUnknown { .. } => ErrorCode::OutcomeUnknown,
+            Error::Http { status: 401, .. } => ErrorCode::Unauthenticated,
+            Error::Http { status: 403, .. } => ErrorCode::NotPermitted,
+            Error::Http { status, .. } if *status < 500 => ErrorCode::InvalidInput,
+            _ => ErrorCode::Server,
+        };
+        let message = e
+            .server_message()
+            .map(str::to_owned)
+            .unwrap_or_else(|| e.to_string());
+        Self::new(code, message)
+    }
+}
+
+impl From<ConnectError> for IpcError {
+    fn from(e: ConnectError) -> Self {
+        let message = e.to_string();
+        match e {
+            ConnectError::Exchange(inner) => inner.into(),
+            ConnectError::Secret(_) => Self::new(ErrorCode::Keyring, message),
+            ConnectError::Credential(_) | ConnectError::KeyRejected(_) => {
+                Self::new(ErrorCode::InvalidInput, message)
+            }
+            ConnectError::Browser(_) => Self::new(ErrorCode::Browser, message),
+            ConnectError::Reconnect => Self::new(ErrorCode::Reconnect, message),
+            ConnectError::Loopback(LoopbackError::Timeout(_)) => {
+                Self::new(ErrorCode::Timeout, message)
+            }
+            ConnectError::Loopback(LoopbackError::Denied) => {
+                Self::new(ErrorCode::Declined, message)
+            }
+            ConnectError::OAuth(_) | ConnectError::Loopback(_) => {
+                Self::new(ErrorCode::Unauthenticated, message)
+            }
+            _ => Self::new(ErrorCode::Internal, message),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The typed IPC surface: one list of commands gives the Tauri handler, a compile-time check of
+//! each command's signature, and the TypeScript bindings the UI imports (`ui/src/bindings.ts`,
+//! generated, checked in; a test fails when it is stale).
+
+use std::future::Future;
+
+use ts_rs::TS;
+
+use crate::commands;
+use crate::error::{ErrorCode, IpcError};
+use crate::views::*;
+
+/// Fails to compile when a command's signature drifts from its entry in the list.
+fn command_signature<A, R, F, Fut>(_: F)
+where
+    F: Fn(tauri::AppHandle, A) -> Fut,
+    Fut: Future<Output = Result<R, IpcError>>,
+{
+}
+
+macro_rules! ipc_commands {
+    ($($name:ident : $args:ty => $ret:ty;)*) => {
+        /// Names of every command, as the UI calls them.
+        pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
+
+        pub fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(commands::$name),*]
+        }
+
+        #[allow(dead_code, reason = "exists to be type-checked")]
+        fn signatures() {
+            $(command_signature::<$args, $ret, _, _>(commands::$name);)*
+        }
+
+        fn command_functions() -> String {
+            let mut out = String::new();
+            $(
+                out.push_str(&format!(
+                    "export function {}(args: {}): Promise<{}> {{\n  return call(\"{}\", args);\n}}\n\n",
+                    camel(stringify!($name)),
+                    <$args as TS>::name(&Default::default()),
+                    <$ret as TS>::name(&Default::default()),
+                    stringify!($name),
+                ));
+            )*
+            out
+        }
+    };
+}
+
+ipc_commands! {
+    app_state: NoArgs => AppView;
+    balances: NoArgs => BalancesView;
+    set_api_key: SetApiKeyArgs => AppView;
+    connect_oauth: ConnectOauthArgs => AppView;
+    disconnect: NoArgs => AppView;
+    reset_demo: NoArgs => AppView;
+    set_language: SetLanguageArgs => AppView;
+    set_unit: SetUnitArgs => AppView;
+    save_exchange_profile: ExchangeProfileArgs => AppView;
+    switch_profile: SwitchProfileArgs => AppView;
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in snake.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn decl<T: TS>() -> String {
+    format!("export {}\n\n", T::decl(&Default::default()))
+}
+
+/// The whole bindings file.
+pub fn typescript() -> String {
+    let mut out = String::from(
+        "// Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.\n\
+         import { invoke } from \"@tauri-apps/api/core\";\n\n",
+    );
+    for d in [
+        decl::<NoArgs>(),
+        decl::<ProfileView>(),
+        decl::<Capability>(),
+        decl::<ConnectionView>(),
+        decl::<AppView>(),
+        decl::<AccountView>(),
+        decl::<BalancesView>(),
+        decl::<SetApiKeyArgs>(),
+        decl::<ConnectOauthArgs>(),
+        decl::<SetLanguageArgs>(),
+        decl::<SetUnitArgs>(),
+        decl::<ExchangeProfileArgs>(),
+        decl::<SwitchProfileArgs>(),
+        decl::<ErrorCode>(),
+        decl::<IpcError>(),
+    ] {
+        out.push_str(&d);
+    }
+    out.push_str(
+        "/** Every command fails with an IpcError; anything else is wrapped as `internal`. */\n\
+         async function call<T>(command: string, args: unknown): Promise<T> {\n\
+         \x20 try {\n\
+         \x20   return await invoke<T>(command, { args });\n\
+         \x20 } catch (e) {\n\
+         \x20   if (e && typeof e === \"object\" && \"code\" in e && \"message\" in e) throw e as IpcError;\n\
+         \x20   throw { code: \"internal\", message: String(e) } satisfies IpcError;\n\
+         \x20 }\n\
+         }\n\n",
+    );
+    out.push_str(&command_functions());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BINDINGS: &str = "../ui/src/bindings.ts";
+
+    #[test]
+    fn checked_in_bindings_are_current() {
+        let on_disk = std::fs::read_to_string(BINDINGS).unwrap_or_default();
+        assert!(
+            on_disk == typescript(),
+            "ui/src/bindings.ts is stale: run `cargo test -p nordlys -- --ignored write_bindings`"
+        );
+    }
+
+    #[test]
+    fn build_rs_registers_every_command() {
+        let build = include_str!("../build.rs");
+        let caps = include_str!("../capabilities/main.json");
+        for c in COMMANDS {
+            assert!(
+                build.contains(&format!("\"{c}\"")),
+                "{c} missing from build.rs"
+            );
+            assert!(
+                caps.contains(&format!("\"allow-{}\"", c.replace('_', "-"))),
+                "{c} missing from the capability"
+            );
+        }
+    }
+
+    #[test]
+    #[ignore = "writes ui/src/bindings.ts"]
+    fn write_bindings() {
+        std::fs::write(BINDINGS, typescript()).unwrap();
+    }
+}

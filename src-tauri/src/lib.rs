@@ -1,0 +1,47 @@
+//! The Nordlys desktop shell: window, plugins, state and the typed commands. Everything else is in
+//! the crates.
+
+mod commands;
+mod error;
+mod ipc;
+mod keyring_store;
+mod state;
+mod views;
+
+use std::sync::Arc;
+
+use nordlys_core::format::Locale;
+use tauri::Manager;
+
+pub use ipc::{COMMANDS, typescript};
+
+fn os_locale() -> Locale {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()))
+        .map(|tag| Locale::from_os(&tag))
+        .unwrap_or_default()
+}
+
+/// Runs the app until its window closes.
+pub fn run() -> Result<(), tauri::Error> {
+    tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            if let Some(w) = app.get_webview_window("main") {
+                let _ = w.unminimize();
+                let _ = w.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_opener::init())
+        .setup(|app| {
+            let data_dir = app.path().app_data_dir()?;
+            app.manage(state::App::new(
+                data_dir,
+                Arc::new(keyring_store::KeyringStore),
+                os_locale(),
+            ));
+            Ok(())
+        })
+        .invoke_handler(ipc::handler())
+        .run(tauri::generate_context!("../tauri.conf.json"))
+}

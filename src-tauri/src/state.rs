@@ -1,0 +1,170 @@
+//! The app's state: settings, the secret store, the embedded sandbox when the sandbox profile is
+//! active, and the active profile's connection.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use nordlys_core::connection::Connection;
+use nordlys_core::format::Locale;
+use nordlys_core::secrets::SecretStore;
+use nordlys_core::settings::{LearnedPermissions, ProfileKind, Settings};
+use nordlys_exchange::credentials::KeyCredentials;
+use nordlys_exchange::nonce::SystemClock;
+use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource};
+use nordlys_sandbox::{RunningSandbox, SandboxConfig};
+
+use crate::error::{ErrorCode, IpcError};
+
+#[derive(Debug)]
+pub struct App {
+    pub data_dir: PathBuf,
+    pub settings: Mutex<Settings>,
+    pub store: Arc<dyn SecretStore>,
+    pub os_locale: Locale,
+    pub notice: Mutex<Option<String>>,
+    sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
+    connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
+}
+
+impl App {
+    pub fn new(data_dir: PathBuf, store: Arc<dyn SecretStore>, os_locale: Locale) -> Self {
+        let path = data_dir.join("settings.json");
+        let (settings, notice) = match Settings::load(&path) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                Settings::default(),
+                Some(format!("{e}; using defaults until you change a setting")),
+            ),
+        };
+        Self {
+            data_dir,
+            settings: Mutex::new(settings),
+            store,
+            os_locale,
+            notice: Mutex::new(notice),
+            sandbox: tokio::sync::Mutex::new(None),
+            connection: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    pub fn settings(&self) -> std::sync::MutexGuard<'_, Settings> {
+        self.settings
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn save_settings(&self) -> Result<(), IpcError> {
+        let path = self.data_dir.join("settings.json");
+        self.settings()
+            .save(&path)
+            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))
+    }
+
+    pub fn locale(&self) -> Locale {
+        self.settings().language.unwrap_or(self.os_locale)
+    }
+
+    /// The active profile's connection, opened on first use.
+    pub async fn connection(&self) -> Result<Arc<Connection>, IpcError> {
+        let mut slot = self.connection.lock().await;
+        if let Some(c) = slot.as_ref() {
+            return Ok(Arc::clone(c));
+        }
+        let profile = self
+            .settings()
+            .active_profile()
+            .cloned()
+            .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
+        let (base, demo) = match &profile.kind {
+            ProfileKind::Sandbox => {
+                let (base, key) = self.sandbox_started().await?;
+                (
+                    base,
+                    Some((
+                        key,
+                        LearnedPermissions {
+                            trading: Some(true),
+                            withdrawal: Some(true),
+                        },
+                    )),
+                )
+            }
+            ProfileKind::Exchange { base_url, .. } => (
+                BaseUrl::parse(base_url)
+                    .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+                None,
+            ),
+        };
+        let nonce_file = self
+            .data_dir
+            .join("profiles")
+            .join(&profile.id)
+            .join("nonce");
+        let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
+            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+        let c = Arc::new(Connection::open(
+            &profile.id,
+            base,
+            Arc::clone(&self.store),
+            demo,
+            profile.key_permissions,
+            Arc::new(nonces),
+        )?);
+        *slot = Some(Arc::clone(&c));
+        Ok(c)
+    }
+
+    /// Forgets the connection (after a profile switch or reset); the next use opens it again.
+    pub async fn close_connection(&self) {
+        *self.connection.lock().await = None;
+    }
+
+    /// Starts the embedded sandbox once, on a random loopback port (or `NORDLYS_SANDBOX_PORT`),
+    /// and returns its address and demo key. Its world lives in memory only, so its keys are
+    /// never written to disk.
+    async fn sandbox_started(&self) -> Result<(BaseUrl, KeyCredentials), IpcError> {
+        let mut slot = self.sandbox.lock().await;
+        if slot.is_none() {
+            let port = std::env::var("NORDLYS_SANDBOX_PORT")
+                .ok()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            let seed = std::env::var("NORDLYS_SANDBOX_SEED")
+                .ok()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(1);
+            let started = nordlys_sandbox::start(SandboxConfig {
+                port,
+                seed,
+                ..SandboxConfig::default()
+            })
+            .await
+            .map_err(|e| {
+                IpcError::new(
+                    ErrorCode::Internal,
+                    format!("the sandbox did not start: {e}"),
+                )
+            })?;
+            *slot = Some(started);
+        }
+        let sandbox = slot
+            .as_ref()
+            .ok_or_else(|| IpcError::new(ErrorCode::Internal, "the sandbox is not running"))?;
+        let bad = |e: String| IpcError::new(ErrorCode::Internal, e);
+        let base = BaseUrl::parse(sandbox.base_url()).map_err(|e| bad(e.to_string()))?;
+        let k = &sandbox.info.api_keys.withdrawal;
+        let key = KeyCredentials {
+            key: ApiKey::parse(&k.key).map_err(|e| bad(e.to_string()))?,
+            secret: Some(ApiSecret::parse(&k.secret).map_err(|e| bad(e.to_string()))?),
+            permissions: None,
+        };
+        Ok((base, key))
+    }
+
+    /// Puts the demo world back as it was at start.
+    pub async fn reset_sandbox(&self) {
+        if let Some(s) = self.sandbox.lock().await.as_ref() {
+            s.state.reset();
+        }
+    }
+}

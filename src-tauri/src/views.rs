@@ -1,0 +1,115 @@
+//! What crosses IPC, in the UI's own camelCase shapes. Domain types stay behind; no secret is in
+//! anything sent to the webview.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+pub struct NoArgs {}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileView {
+    pub id: String,
+    pub name: String,
+    /// `sandbox` or `exchange`.
+    pub kind: String,
+    pub base_url: String,
+    pub client_id: Option<String>,
+}
+
+/// Whether an action is possible, and why not.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Capability {
+    pub allowed: bool,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectionView {
+    pub has_key: bool,
+    pub key_is_demo: bool,
+    pub trading: Capability,
+    pub withdrawal: Capability,
+    pub oauth_scopes: Option<Vec<String>>,
+    pub needs_reconnect: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppView {
+    pub profile: ProfileView,
+    pub profiles: Vec<ProfileView>,
+    /// The language in use: `en` or `nb`.
+    pub language: String,
+    /// `None`: follows the OS.
+    pub language_setting: Option<String>,
+    /// `btc` or `sats`.
+    pub unit: String,
+    pub connection: ConnectionView,
+    /// A problem the user should know about (settings or keyring).
+    pub notice: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountView {
+    pub id: String,
+    pub name: String,
+    pub total_btc: String,
+    pub available_btc: String,
+    pub total_nok: String,
+    /// The exact decimal, for tests and copy.
+    pub total_btc_raw: String,
+    pub deleted: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BalancesView {
+    pub sandbox: bool,
+    pub accounts: Vec<AccountView>,
+    pub total_btc: String,
+    pub total_nok: String,
+    /// `None` with `fiatReason` when the credentials cannot read the fiat account.
+    pub fiat: Option<String>,
+    pub fiat_raw: Option<String>,
+    pub fiat_reason: Option<String>,
+    pub price: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetApiKeyArgs {
+    pub key: String,
+    pub secret: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ConnectOauthArgs {
+    pub scopes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetLanguageArgs {
+    /// `en`, `nb`, or none to follow the OS.
+    pub language: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetUnitArgs {
+    pub unit: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExchangeProfileArgs {
+    pub base_url: String,
+    pub client_id: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SwitchProfileArgs {
+    pub id: String,
+}

@@ -1,0 +1,297 @@
+//! The E2E rig: starts the built app through tauri-driver (WebKitWebDriver underneath) with its
+//! own home directory, a fixed sandbox port, and an `xdg-open` that records the URL the app asks
+//! the system to open, so a test can play the browser. Run inside `dbus-run-session` with an
+//! unlocked gnome-keyring (see `scripts/e2e`), so the real Secret Service keyring is used.
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::unwrap_used,
+    reason = "test rig: a broken set-up must stop the test loudly"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// The sandbox seed the app uses in tests; its API keys follow from it.
+pub const SEED: u64 = 1;
+
+pub struct App {
+    pub client: Client,
+    pub home: tempfile::TempDir,
+    pub sandbox_port: u16,
+    driver: Child,
+    opened: PathBuf,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// The app binary: `NORDLYS_APP` or the workspace's debug build.
+pub fn app_binary() -> PathBuf {
+    std::env::var_os("NORDLYS_APP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/debug/nordlys"))
+}
+
+impl App {
+    pub async fn start(extra_env: &[(&str, &str)]) -> Self {
+        let home = tempfile::tempdir().unwrap();
+        let bin = home.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let opened = home.path().join("opened-urls");
+        let shim = bin.join("xdg-open");
+        std::fs::write(
+            &shim,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+                opened.display()
+            ),
+        )
+        .unwrap();
+        Command::new("chmod").arg("+x").arg(&shim).status().unwrap();
+        let sandbox_port = free_port();
+        let port = free_port();
+        let native = free_port();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut cmd =
+            Command::new(std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into()));
+        cmd.arg("--port")
+            .arg(port.to_string())
+            .arg("--native-port")
+            .arg(native.to_string())
+            .env("PATH", &path)
+            .env("HOME", home.path())
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("NORDLYS_SANDBOX_PORT", sandbox_port.to_string())
+            .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        for (k, v) in extra_env {
+            cmd.env(k, v);
+        }
+        let driver = cmd
+            .spawn()
+            .expect("tauri-driver (cargo install tauri-driver --locked)");
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), "wry".into());
+        caps.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": app_binary() }),
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let client = loop {
+            match ClientBuilder::rustls()
+                .expect("tls")
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(c) => break c,
+                Err(e) if Instant::now() < deadline => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("no WebDriver session: {e}"),
+            }
+        };
+        Self {
+            client,
+            home,
+            sandbox_port,
+            driver,
+            opened,
+        }
+    }
+
+    pub fn sandbox(&self) -> String {
+        format!("http://127.0.0.1:{}", self.sandbox_port)
+    }
+
+    /// Waits until `css` matches, and returns its text.
+    pub async fn text(&self, css: &str) -> String {
+        let e = self
+            .client
+            .wait()
+            .at_most(Duration::from_secs(15))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        e.text().await.unwrap()
+    }
+
+    pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
+        let e = self
+            .client
+            .wait()
+            .at_most(Duration::from_secs(15))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        e.attr(name).await.unwrap()
+    }
+
+    pub async fn click(&self, css: &str) {
+        let e = self
+            .client
+            .wait()
+            .at_most(Duration::from_secs(15))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        e.click().await.unwrap();
+    }
+
+    pub async fn fill(&self, css: &str, value: &str) {
+        let e = self
+            .client
+            .wait()
+            .at_most(Duration::from_secs(15))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        e.clear().await.unwrap();
+        e.send_keys(value).await.unwrap();
+    }
+
+    /// Waits until `f` holds, checking every 100 ms.
+    pub async fn until<F, Fut>(&self, what: &str, mut f: F)
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = bool>,
+    {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !f().await {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The URLs the app asked the system to open, oldest first.
+    pub fn opened_urls(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.opened)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    pub async fn screenshot(&self, name: &str) {
+        let dir = workspace().join("target/e2e-screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if let Ok(png) = self.client.screenshot().await {
+            std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+        }
+    }
+
+    pub async fn quit(mut self) {
+        let _ = self.client.clone().close().await;
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// The sandbox's API keys for [`SEED`] (they follow from the seed alone).
+pub fn sandbox_keys() -> nordlys_sandbox::world::World {
+    nordlys_sandbox::world::World::new(SEED, chrono::Utc::now())
+}
+
+/// Plays the browser on the sandbox's consent page: presses `decision`, follows the redirect to
+/// the app's loopback listener.
+pub async fn play_browser(url: &str, decision: &str) {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let page = http.get(url).send().await.unwrap().text().await.unwrap();
+    let consent = page
+        .split("name=\"consent\" value=\"")
+        .nth(1)
+        .expect("consent page")
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut post = url::Url::parse(url).unwrap();
+    post.set_query(None);
+    let answer = http
+        .post(post)
+        .form(&[("consent", consent.as_str()), ("decision", decision)])
+        .send()
+        .await
+        .unwrap();
+    let location = answer.headers()["location"].to_str().unwrap().to_owned();
+    http.get(location).send().await.unwrap();
+}
+
+/// What the real keyring holds for Nordlys, as `secret-tool` sees it.
+pub fn keyring_entries() -> String {
+    let out = Command::new("secret-tool")
+        .args(["search", "--all", "service", "no.nordlys.desktop"])
+        .output()
+        .expect("secret-tool");
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+pub fn keyring_secret(user: &str) -> Option<String> {
+    let out = Command::new("secret-tool")
+        .args(["lookup", "service", "no.nordlys.desktop", "username", user])
+        .output()
+        .ok()?;
+    let s = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    (!s.is_empty()).then_some(s)
+}
+
+/// Every file under `dir` that contains one of `needles`, with the needle found.
+pub fn files_containing(dir: &Path, needles: &[String]) -> Vec<String> {
+    let mut hits = vec![];
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(bytes) = std::fs::read(&p) {
+                let text = String::from_utf8_lossy(&bytes);
+                for n in needles {
+                    if !n.is_empty() && text.contains(n.as_str()) {
+                        hits.push(format!(
+                            "{} contains {}…",
+                            p.display(),
+                            &n[..n.len().min(12)]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    hits
+}

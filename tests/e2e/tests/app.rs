@@ -1,0 +1,229 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "end-to-end tests: a failed step is the failure being reported"
+)]
+//! The real window against the embedded sandbox. Run one at a time (the app is single-instance):
+//! `scripts/e2e`.
+
+use std::time::Duration;
+
+use nordlys_e2e::*;
+
+async fn sandbox_get(app: &App, key: &str, path: &str) -> serde_json::Value {
+    reqwest::Client::new()
+        .get(format!("{}{path}", app.sandbox()))
+        .header("x-svc-api-key", key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
+    let app = App::start(&[]).await;
+    assert_eq!(app.text("[data-testid=sandbox-badge]").await, "Sandbox");
+    app.text("[data-testid=account-row]").await;
+    let world = sandbox_keys();
+    let read = &world.keys[0].key;
+    let accounts = sandbox_get(&app, read, "/v1/user/bitcoin-accounts").await;
+    for a in accounts["accounts"].as_array().unwrap() {
+        let id = a["id"].as_str().unwrap();
+        let shown = app
+            .attr(&format!("[data-account-id='{id}']"), "data-total-btc")
+            .await
+            .unwrap();
+        assert_eq!(
+            shown.parse::<f64>().unwrap(),
+            a["totalBtc"].as_f64().unwrap(),
+            "{id}"
+        );
+    }
+    let fiat = sandbox_get(&app, read, "/v1/user/fiat-account").await;
+    let shown = app.attr("[data-testid=fiat]", "data-raw").await.unwrap();
+    assert_eq!(
+        shown.parse::<f64>().unwrap(),
+        fiat["availableNok"].as_f64().unwrap()
+    );
+    assert!(
+        app.text("[data-testid=money-sandbox-badge]")
+            .await
+            .contains("Sandbox"),
+        "badged where money is shown"
+    );
+    app.screenshot("overview").await;
+    app.quit().await;
+}
+
+#[tokio::test]
+async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enables_it() {
+    let app = App::start(&[]).await;
+    let world = sandbox_keys();
+    app.click("[data-testid=nav-connect]").await;
+    assert_eq!(
+        app.attr("[data-testid=capability-trading]", "data-allowed")
+            .await
+            .as_deref(),
+        Some("true"),
+        "the demo key trades"
+    );
+    let read = world.keys.iter().find(|k| k.name == "read").unwrap();
+    app.fill("[data-testid=api-key]", &read.key).await;
+    app.fill("[data-testid=api-secret]", &read.secret).await;
+    app.click("[data-testid=save-key]").await;
+    app.text("[data-testid=message-ok]").await;
+    assert_eq!(
+        app.attr("[data-testid=capability-trading]", "data-allowed")
+            .await
+            .as_deref(),
+        Some("false")
+    );
+    assert!(
+        app.text("[data-testid=capability-trading]")
+            .await
+            .contains("does not have the trading permission")
+    );
+    assert!(
+        app.text("[data-testid=key-source]")
+            .await
+            .contains("your API key")
+    );
+    app.screenshot("connect-read-only-key").await;
+    let trading = world.keys.iter().find(|k| k.name == "trading").unwrap();
+    app.fill("[data-testid=api-key]", &trading.key).await;
+    app.fill("[data-testid=api-secret]", &trading.secret).await;
+    app.click("[data-testid=save-key]").await;
+    app.until("trading enabled", || async {
+        app.attr("[data-testid=capability-trading]", "data-allowed")
+            .await
+            .as_deref()
+            == Some("true")
+    })
+    .await;
+    assert_eq!(
+        app.attr("[data-testid=capability-withdrawal]", "data-allowed")
+            .await
+            .as_deref(),
+        Some("false")
+    );
+    assert!(
+        keyring_secret("sandbox:api-key").is_some(),
+        "the key is in the real keyring"
+    );
+    // A bad secret is refused with a message, and nothing changes.
+    app.fill("[data-testid=api-key]", "svc/public/nope").await;
+    app.fill("[data-testid=api-secret]", "not base64 at all")
+        .await;
+    app.click("[data-testid=save-key]").await;
+    assert!(
+        app.text("[data-testid=message-error]")
+            .await
+            .contains("Base64")
+    );
+    app.click("[data-testid=disconnect]").await;
+    app.until("keyring empty", || async {
+        keyring_secret("sandbox:api-key").is_none()
+    })
+    .await;
+    app.quit().await;
+}
+
+#[tokio::test]
+async fn oauth_connect_deny_timeout_and_disconnect() {
+    let app = App::start(&[("NORDLYS_OAUTH_TIMEOUT_SECS", "6")]).await;
+    app.click("[data-testid=nav-connect]").await;
+
+    // Approve: the app opened the consent page in "the browser"; the test is the browser.
+    app.click("[data-testid=connect-oauth]").await;
+    app.until("the browser to be opened", || async {
+        !app.opened_urls().is_empty()
+    })
+    .await;
+    let url = app.opened_urls().last().cloned().unwrap();
+    assert!(
+        url.contains("/oauth2/v0/authorize") && url.contains("code_challenge_method=S256"),
+        "{url}"
+    );
+    play_browser(&url, "approve").await;
+    let scopes = app.text("[data-testid=oauth-scopes]").await;
+    assert!(scopes.contains("See balances"), "{scopes}");
+    app.screenshot("connect-oauth").await;
+    let grant: serde_json::Value =
+        serde_json::from_str(&keyring_secret("sandbox:oauth-grant").expect("grant in keyring"))
+            .unwrap();
+    let token = grant["access"].as_str().unwrap().to_owned();
+
+    // Disconnect: consent revoked at the sandbox, keyring empty for the profile.
+    app.click("[data-testid=disconnect]").await;
+    app.text("[data-testid=oauth-none]").await;
+    let status = reqwest::Client::new()
+        .get(format!("{}/v1/user/bitcoin-accounts", app.sandbox()))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status.as_u16(), 401, "the sandbox refuses the old token");
+    assert!(
+        !keyring_entries().contains("sandbox:"),
+        "keyring holds nothing for the profile: {}",
+        keyring_entries()
+    );
+
+    // Deny.
+    app.click("[data-testid=connect-oauth]").await;
+    app.until("a second URL", || async { app.opened_urls().len() >= 2 })
+        .await;
+    play_browser(&app.opened_urls()[1], "deny").await;
+    assert!(
+        app.text("[data-testid=message-error]")
+            .await
+            .contains("declined")
+    );
+
+    // Timeout: nobody answers.
+    app.click("[data-testid=connect-oauth]").await;
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    assert!(
+        app.text("[data-testid=message-error]")
+            .await
+            .contains("no answer")
+    );
+    app.text("[data-testid=oauth-none]").await;
+
+    // The secret audit of this run: nothing secret in the data dir, WebView storage or logs.
+    let world = sandbox_keys();
+    let mut needles: Vec<String> = world.keys.iter().flat_map(|k| [k.secret.clone()]).collect();
+    needles.push(token);
+    let hits = files_containing(app.home.path(), &needles);
+    assert!(hits.is_empty(), "secrets at rest: {hits:?}");
+    app.quit().await;
+}
+
+#[tokio::test]
+async fn language_and_unit_switch() {
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-settings]").await;
+    app.click("[data-testid=language] option[value=nb]").await;
+    app.until("Norwegian", || async {
+        app.text("[data-testid=nav-overview]").await == "Oversikt"
+    })
+    .await;
+    app.click("[data-testid=unit] option[value=sats]").await;
+    app.click("[data-testid=nav-overview]").await;
+    app.until("sats", || async {
+        app.text("[data-testid=total-btc]").await.contains("sats")
+    })
+    .await;
+    let fiat = app.text("[data-testid=fiat]").await;
+    assert!(
+        fiat.ends_with("kr") && fiat.contains(','),
+        "nb format: {fiat}"
+    );
+    app.screenshot("overview-nb-sats").await;
+    app.quit().await;
+}

@@ -1,0 +1,115 @@
+// Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.
+import { invoke } from "@tauri-apps/api/core";
+
+export type NoArgs = Record<symbol, never>;
+
+export type ProfileView = { id: string, name: string, 
+/**
+ * `sandbox` or `exchange`.
+ */
+kind: string, baseUrl: string, clientId: string | null, };
+
+export type Capability = { allowed: boolean, reason: string | null, };
+
+export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, oauthScopes: Array<string> | null, needsReconnect: boolean, };
+
+export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
+/**
+ * The language in use: `en` or `nb`.
+ */
+language: string, 
+/**
+ * `None`: follows the OS.
+ */
+languageSetting: string | null, 
+/**
+ * `btc` or `sats`.
+ */
+unit: string, connection: ConnectionView, 
+/**
+ * A problem the user should know about (settings or keyring).
+ */
+notice: string | null, };
+
+export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
+/**
+ * The exact decimal, for tests and copy.
+ */
+totalBtcRaw: string, deleted: boolean, };
+
+export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
+/**
+ * `None` with `fiatReason` when the credentials cannot read the fiat account.
+ */
+fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
+
+export type SetApiKeyArgs = { key: string, secret: string, };
+
+export type ConnectOauthArgs = { scopes: Array<string>, };
+
+export type SetLanguageArgs = { 
+/**
+ * `en`, `nb`, or none to follow the OS.
+ */
+language: string | null, };
+
+export type SetUnitArgs = { unit: string, };
+
+export type ExchangeProfileArgs = { baseUrl: string, clientId: string, };
+
+export type SwitchProfileArgs = { id: string, };
+
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
+
+export type IpcError = { code: ErrorCode, message: string, };
+
+/** Every command fails with an IpcError; anything else is wrapped as `internal`. */
+async function call<T>(command: string, args: unknown): Promise<T> {
+  try {
+    return await invoke<T>(command, { args });
+  } catch (e) {
+    if (e && typeof e === "object" && "code" in e && "message" in e) throw e as IpcError;
+    throw { code: "internal", message: String(e) } satisfies IpcError;
+  }
+}
+
+export function appState(args: NoArgs): Promise<AppView> {
+  return call("app_state", args);
+}
+
+export function balances(args: NoArgs): Promise<BalancesView> {
+  return call("balances", args);
+}
+
+export function setApiKey(args: SetApiKeyArgs): Promise<AppView> {
+  return call("set_api_key", args);
+}
+
+export function connectOauth(args: ConnectOauthArgs): Promise<AppView> {
+  return call("connect_oauth", args);
+}
+
+export function disconnect(args: NoArgs): Promise<AppView> {
+  return call("disconnect", args);
+}
+
+export function resetDemo(args: NoArgs): Promise<AppView> {
+  return call("reset_demo", args);
+}
+
+export function setLanguage(args: SetLanguageArgs): Promise<AppView> {
+  return call("set_language", args);
+}
+
+export function setUnit(args: SetUnitArgs): Promise<AppView> {
+  return call("set_unit", args);
+}
+
+export function saveExchangeProfile(args: ExchangeProfileArgs): Promise<AppView> {
+  return call("save_exchange_profile", args);
+}
+
+export function switchProfile(args: SwitchProfileArgs): Promise<AppView> {
+  return call("switch_profile", args);
+}
+

@@ -1,0 +1,252 @@
+import * as api from "./bindings";
+import type { AppView, BalancesView, IpcError } from "./bindings";
+import { h, replace } from "./dom";
+import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
+
+type Screen = "overview" | "connect" | "settings";
+
+let app: AppView | null = null;
+let balances: BalancesView | null = null;
+let screen: Screen = "overview";
+let showDeleted = false;
+let message: { kind: "error" | "ok"; text: string } | null = null;
+let busy = false;
+
+const main = document.getElementById("main")!;
+const nav = document.getElementById("nav")!;
+const badge = document.getElementById("sandbox-badge")!;
+const profileName = document.getElementById("profile-name")!;
+const notice = document.getElementById("notice")!;
+
+function isError(e: unknown): e is IpcError {
+  return !!e && typeof e === "object" && "code" in e && "message" in e;
+}
+
+function fail(e: unknown): void {
+  message = { kind: "error", text: isError(e) ? e.message : String(e) };
+  render();
+}
+
+async function act(f: () => Promise<AppView>, ok?: string): Promise<void> {
+  if (busy) return;
+  busy = true;
+  message = null;
+  render();
+  try {
+    app = await f();
+    setLanguage(app.language as Language);
+    if (ok) message = { kind: "ok", text: ok };
+    await loadBalances();
+  } catch (e) {
+    fail(e);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+async function loadBalances(): Promise<void> {
+  try {
+    const next = await api.balances({});
+    if (JSON.stringify(next) !== JSON.stringify(balances)) {
+      balances = next;
+      render();
+    }
+  } catch (e) {
+    fail(e);
+  }
+}
+
+function renderChrome(): void {
+  if (!app) return;
+  const sandbox = app.profile.kind === "sandbox";
+  badge.hidden = !sandbox;
+  badge.textContent = t("Sandbox");
+  badge.title = t("Play money: this is a simulated exchange on your computer.");
+  profileName.textContent = app.profile.name;
+  notice.hidden = !app.notice;
+  notice.textContent = app.notice ?? "";
+  const tabs: [Screen, string][] = [
+    ["overview", t("Overview")],
+    ["connect", t("Connect")],
+    ["settings", t("Settings")],
+  ];
+  replace(
+    nav,
+    ...tabs.map(([id, label]) =>
+      h("button", { class: id === screen ? "tab active" : "tab", "data-testid": `nav-${id}`, onclick: () => go(id) }, label),
+    ),
+  );
+}
+
+function go(s: Screen): void {
+  screen = s;
+  message = null;
+  render();
+}
+
+function messageLine(): Node | null {
+  if (!message) return null;
+  return h("p", { class: `message ${message.kind}`, "data-testid": `message-${message.kind}`, role: "status" }, message.text);
+}
+
+function sandboxTag(): Node | null {
+  return balances?.sandbox ? h("span", { class: "badge sandbox small", "data-testid": "money-sandbox-badge" }, t("Sandbox")) : null;
+}
+
+function overview(): Node {
+  if (!balances) return h("p", { class: "muted" }, `${t("Loading")}…`);
+  const rows = balances.accounts
+    .filter((a) => showDeleted || !a.deleted)
+    .map((a) =>
+      h(
+        "tr",
+        { "data-testid": "account-row", "data-account-id": a.id, "data-total-btc": a.totalBtcRaw, class: a.deleted ? "deleted" : "" },
+        h("td", {}, a.name, a.deleted ? h("span", { class: "tag" }, t("deleted")) : null),
+        h("td", { class: "num" }, a.totalBtc),
+        h("td", { class: "num" }, a.availableBtc),
+        h("td", { class: "num" }, a.totalNok),
+      ),
+    );
+  return h(
+    "section",
+    {},
+    h("div", { class: "cards" },
+      h("div", { class: "card" }, h("div", { class: "label" }, t("Total"), " ", sandboxTag()), h("div", { class: "big", "data-testid": "total-btc" }, balances.totalBtc), h("div", { class: "muted" }, balances.totalNok)),
+      h("div", { class: "card" }, h("div", { class: "label" }, t("Fiat account"), " ", sandboxTag()),
+        balances.fiat
+          ? h("div", { class: "big", "data-testid": "fiat", "data-raw": balances.fiatRaw ?? "" }, balances.fiat)
+          : h("div", { class: "muted", "data-testid": "fiat-unavailable" }, balances.fiatReason ?? "—")),
+      h("div", { class: "card" }, h("div", { class: "label" }, t("Price")), h("div", { class: "big", "data-testid": "price" }, balances.price ?? "—"), h("div", { class: "muted" }, "BTC/NOK")),
+    ),
+    h("h2", {}, t("Bitcoin accounts"), " ", sandboxTag()),
+    h("table", { class: "accounts" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("Account")), h("th", { class: "num" }, t("Total")), h("th", { class: "num" }, t("Available")), h("th", { class: "num" }, t("Value (NOK)")))),
+      h("tbody", {}, ...rows),
+    ),
+    h("label", { class: "toggle" },
+      h("input", { type: "checkbox", "data-testid": "show-deleted", ...(showDeleted ? { checked: true } : {}), onchange: (e: Event) => { showDeleted = (e.target as HTMLInputElement).checked; render(); } }),
+      " ", t("Show deleted accounts")),
+  );
+}
+
+function capabilityLine(label: string, c: { allowed: boolean; reason: string | null }, id: string): Node {
+  return h("li", { "data-testid": `capability-${id}`, "data-allowed": String(c.allowed), class: c.allowed ? "ok" : "no" },
+    h("strong", {}, label), ": ", c.allowed ? t("allowed") : (c.reason ?? ""));
+}
+
+function connect(): Node {
+  if (!app) return h("p", {});
+  const c = app.connection;
+  const keyInput = h("input", { id: "api-key", "data-testid": "api-key", autocomplete: "off", spellcheck: "false", placeholder: "svc/public/…" });
+  const secretInput = h("input", { id: "api-secret", "data-testid": "api-secret", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "svc/apisecret/…" });
+  const scopeBoxes = Object.keys(scopeNames).map((s) =>
+    h("label", { class: "scope" }, h("input", { type: "checkbox", value: s, checked: true, "data-testid": `scope-${s}` }), " ", scopeName(s), " ", h("code", {}, s)),
+  );
+  return h(
+    "section",
+    { class: "connect" },
+    messageLine(),
+    c.needsReconnect ? h("p", { class: "message error", "data-testid": "reconnect" }, t("Access expired or was revoked. Connect again.")) : null,
+    h("h2", {}, t("What this connection may do")),
+    h("ul", { class: "capabilities" },
+      h("li", { class: c.hasKey || c.oauthScopes ? "ok" : "no" }, h("strong", {}, t("Reading")), ": ", c.hasKey || c.oauthScopes ? t("allowed") : "—"),
+      capabilityLine(t("Trading"), c.trading, "trading"),
+      capabilityLine(t("Withdrawals"), c.withdrawal, "withdrawal"),
+    ),
+    h("p", { class: "muted", "data-testid": "key-source" }, c.hasKey ? (c.keyIsDemo ? t("Using the sandbox's demo key.") : t("Using your API key.")) : ""),
+    c.oauthScopes
+      ? h("p", { "data-testid": "oauth-scopes" }, t("Connected with OAuth. Granted:"), " ", c.oauthScopes.map(scopeName).join(", "))
+      : h("p", { class: "muted", "data-testid": "oauth-none" }, t("Not connected with OAuth.")),
+    h("h2", {}, t("API key")),
+    h("p", { class: "muted" }, t("Paste the key and secret from the exchange's account settings. They are stored only in the system keyring.")),
+    h("form", { class: "stack", onsubmit: (e: Event) => {
+        e.preventDefault();
+        const key = keyInput.value, secret = secretInput.value;
+        secretInput.value = "";
+        void act(() => api.setApiKey({ key, secret }), t("Saved"));
+      } },
+      h("label", {}, t("API key"), keyInput),
+      h("label", {}, t("API secret"), secretInput),
+      h("button", { type: "submit", "data-testid": "save-key", disabled: busy }, t("Save key")),
+    ),
+    h("h2", {}, t("Sign in with the exchange")),
+    h("div", { class: "scopes" }, ...scopeBoxes),
+    h("div", { class: "row" },
+      h("button", { "data-testid": "connect-oauth", disabled: busy, onclick: () => {
+          const scopes = scopeBoxes.map((l) => l.querySelector("input")!).filter((i) => i.checked).map((i) => i.value);
+          void act(() => api.connectOauth({ scopes }));
+        } }, busy ? t("Waiting for the browser…") : t("Connect in browser")),
+      h("button", { class: "danger", "data-testid": "disconnect", disabled: busy, onclick: () => void act(() => api.disconnect({})) }, t("Disconnect")),
+      app.profile.kind === "sandbox"
+        ? h("button", { "data-testid": "reset-demo", disabled: busy, onclick: () => void act(() => api.resetDemo({})) }, t("Reset demo"))
+        : null,
+    ),
+  );
+}
+
+function settings(): Node {
+  if (!app) return h("p", {});
+  const exchange = app.profiles.find((p) => p.kind === "exchange");
+  const base = h("input", { "data-testid": "exchange-base-url", value: exchange?.baseUrl ?? "", placeholder: "https://" });
+  const client = h("input", { "data-testid": "exchange-client-id", value: exchange?.clientId ?? "" });
+  const lang = h("select", { "data-testid": "language", onchange: (e: Event) => {
+      const v = (e.target as HTMLSelectElement).value;
+      void act(() => api.setLanguage({ language: v === "auto" ? null : v }));
+    } },
+    h("option", { value: "auto", ...(app.languageSetting === null ? { selected: true } : {}) }, t("Follow the system")),
+    h("option", { value: "en", ...(app.languageSetting === "en" ? { selected: true } : {}) }, "English"),
+    h("option", { value: "nb", ...(app.languageSetting === "nb" ? { selected: true } : {}) }, "Norsk bokmål"),
+  );
+  const unit = h("select", { "data-testid": "unit", onchange: (e: Event) => void act(() => api.setUnit({ unit: (e.target as HTMLSelectElement).value })) },
+    h("option", { value: "btc", ...(app.unit === "btc" ? { selected: true } : {}) }, "BTC"),
+    h("option", { value: "sats", ...(app.unit === "sats" ? { selected: true } : {}) }, "sats"),
+  );
+  return h(
+    "section",
+    { class: "settings" },
+    messageLine(),
+    h("label", {}, t("Language"), lang),
+    h("label", {}, t("Bitcoin unit"), unit),
+    h("h2", {}, t("Exchange profile")),
+    h("p", { class: "muted" }, t("Client registration is arranged with the operator; they give you the base URL and client id.")),
+    h("form", { class: "stack", onsubmit: (e: Event) => {
+        e.preventDefault();
+        void act(() => api.saveExchangeProfile({ baseUrl: base.value, clientId: client.value }), t("Saved"));
+      } },
+      h("label", {}, t("Base URL"), base),
+      h("label", {}, t("Client id"), client),
+      h("button", { type: "submit", "data-testid": "save-exchange" }, t("Save exchange")),
+    ),
+    h("ul", { class: "profiles" },
+      ...app.profiles.map((p) =>
+        h("li", {}, p.name, " ", p.id === app!.profile.id
+          ? h("span", { class: "tag" }, t("Active"))
+          : h("button", { "data-testid": `use-profile-${p.id}`, onclick: () => void act(() => api.switchProfile({ id: p.id })) }, t("Use this profile"))),
+      ),
+    ),
+  );
+}
+
+function render(): void {
+  renderChrome();
+  const body = screen === "overview" ? overview() : screen === "connect" ? connect() : settings();
+  replace(main, body);
+}
+
+async function start(): Promise<void> {
+  try {
+    app = await api.appState({});
+    setLanguage(app.language as Language);
+    render();
+    await loadBalances();
+  } catch (e) {
+    fail(e);
+  }
+  // One poller for balances, paused while the window is hidden.
+  setInterval(() => {
+    if (document.visibilityState === "visible" && !busy) void loadBalances();
+  }, 15_000);
+}
+
+void start();
