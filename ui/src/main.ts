@@ -27,8 +27,15 @@ function fail(e: unknown): void {
   render();
 }
 
-async function act(f: () => Promise<AppView>, ok?: string): Promise<void> {
-  if (busy) return;
+let queue: Promise<void> = Promise.resolve();
+
+/** Runs user actions one after another: a change made while another is in flight waits its turn. */
+function act(f: () => Promise<AppView>, ok?: string): Promise<void> {
+  queue = queue.then(() => run(f, ok));
+  return queue;
+}
+
+async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
   busy = true;
   message = null;
   render();

@@ -18,6 +18,10 @@ use fantoccini::{Client, ClientBuilder, Locator};
 /// The sandbox seed the app uses in tests; its API keys follow from it.
 pub const SEED: u64 = 1;
 
+#[allow(
+    missing_debug_implementations,
+    reason = "holds a WebDriver client and a child process"
+)]
 pub struct App {
     pub client: Client,
     pub home: tempfile::TempDir,
@@ -50,6 +54,12 @@ pub fn app_binary() -> PathBuf {
 
 impl App {
     pub async fn start(extra_env: &[(&str, &str)]) -> Self {
+        // reqwest brings ring and fantoccini aws-lc: name one, or rustls refuses to choose.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        // Each test starts with no Nordlys secrets in the keyring.
+        let _ = Command::new("secret-tool")
+            .args(["clear", "service", "no.nordlys.desktop"])
+            .status();
         let home = tempfile::tempdir().unwrap();
         let bin = home.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
@@ -128,50 +138,46 @@ impl App {
         format!("http://127.0.0.1:{}", self.sandbox_port)
     }
 
-    /// Waits until `css` matches, and returns its text.
+    /// Runs `f` on the element `css` matches, finding it again while a re-render replaces it,
+    /// for up to 15 seconds.
+    async fn with_element<T, F, Fut>(&self, css: &str, f: F) -> T
+    where
+        F: Fn(fantoccini::elements::Element) -> Fut,
+        Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+    {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Ok(e) = self.client.find(Locator::Css(css)).await
+                && let Ok(v) = f(e).await
+            {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "no usable element {css}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn text(&self, css: &str) -> String {
-        let e = self
-            .client
-            .wait()
-            .at_most(Duration::from_secs(15))
-            .for_element(Locator::Css(css))
+        self.with_element(css, |e| async move { e.text().await })
             .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"));
-        e.text().await.unwrap()
     }
 
     pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
-        let e = self
-            .client
-            .wait()
-            .at_most(Duration::from_secs(15))
-            .for_element(Locator::Css(css))
+        self.with_element(css, |e| async move { e.attr(name).await })
             .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"));
-        e.attr(name).await.unwrap()
     }
 
     pub async fn click(&self, css: &str) {
-        let e = self
-            .client
-            .wait()
-            .at_most(Duration::from_secs(15))
-            .for_element(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"));
-        e.click().await.unwrap();
+        self.with_element(css, |e| async move { e.click().await.map(drop) })
+            .await;
     }
 
     pub async fn fill(&self, css: &str, value: &str) {
-        let e = self
-            .client
-            .wait()
-            .at_most(Duration::from_secs(15))
-            .for_element(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("{css}: {e}"));
-        e.clear().await.unwrap();
-        e.send_keys(value).await.unwrap();
+        self.with_element(css, |e| async move {
+            e.clear().await?;
+            e.send_keys(value).await
+        })
+        .await;
     }
 
     /// Waits until `f` holds, checking every 100 ms.
@@ -205,10 +211,18 @@ impl App {
         }
     }
 
-    pub async fn quit(mut self) {
+    pub async fn quit(self) {
         let _ = self.client.clone().close().await;
+    }
+}
+
+/// A failed test must not leave its app running: the app is single-instance, and the next test's
+/// app would hand over to it and exit.
+impl Drop for App {
+    fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = Command::new("pkill").arg("-f").arg(app_binary()).status();
     }
 }
 

@@ -3,6 +3,7 @@
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
+    clippy::print_stdout,
     reason = "a tool run by a script: failing loudly is the point"
 )]
 
