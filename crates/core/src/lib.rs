@@ -2,8 +2,11 @@
 //! are kept, the OAuth loopback redirect, and a profile's connection to the exchange. The Tauri
 //! shell wires these to commands; the CLI and tests use them directly.
 
+pub mod amount_input;
 pub mod connection;
 pub mod format;
 pub mod loopback;
+pub mod orders;
 pub mod secrets;
 pub mod settings;
+pub mod store;

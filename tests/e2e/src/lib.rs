@@ -28,6 +28,7 @@ pub struct App {
     pub sandbox_port: u16,
     driver: Child,
     opened: PathBuf,
+    binary: PathBuf,
 }
 
 fn free_port() -> u16 {
@@ -54,6 +55,11 @@ pub fn app_binary() -> PathBuf {
 
 impl App {
     pub async fn start(extra_env: &[(&str, &str)]) -> Self {
+        Self::start_binary(&app_binary(), extra_env).await
+    }
+
+    /// Starts `binary` (a Tauri app) in a fresh WebDriver session.
+    pub async fn start_binary(binary: &Path, extra_env: &[(&str, &str)]) -> Self {
         // reqwest brings ring and fantoccini aws-lc: name one, or rustls refuses to choose.
         let _ = rustls::crypto::ring::default_provider().install_default();
         // Each test starts with no Nordlys secrets in the keyring.
@@ -131,7 +137,40 @@ impl App {
             sandbox_port,
             driver,
             opened,
+            binary: binary.to_path_buf(),
         }
+    }
+
+    /// Resident memory of the app and its WebKit helper processes, in bytes.
+    pub fn memory(&self) -> u64 {
+        let Ok(out) = Command::new("pgrep").arg("-f").arg(&self.binary).output() else {
+            return 0;
+        };
+        let roots: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        let mut all = roots.clone();
+        let mut i = 0;
+        while i < all.len() {
+            let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", all[i]))
+                .unwrap_or_default();
+            all.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+            i += 1;
+        }
+        all.iter()
+            .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+            .filter_map(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            })
+            .map(|kb| kb * 1024)
+            .sum()
     }
 
     pub fn sandbox(&self) -> String {
@@ -222,7 +261,7 @@ impl Drop for App {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        let _ = Command::new("pkill").arg("-f").arg(app_binary()).status();
+        let _ = Command::new("pkill").arg("-f").arg(&self.binary).status();
     }
 }
 

@@ -1,0 +1,163 @@
+//! Amounts as people type them. Norwegian: decimal comma or dot, spaces (also no-break spaces)
+//! between thousands. English: decimal dot, commas between thousands. Every rejection says what
+//! to fix, next to the field.
+
+use std::str::FromStr;
+
+use nordlys_exchange::amount::Unit;
+use rust_decimal::Decimal;
+
+use crate::format::Locale;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AmountInputError {
+    #[error("enter an amount")]
+    Empty,
+    #[error("`{0}` is not a number")]
+    NotANumber(String),
+    #[error("the amount cannot be negative")]
+    Negative,
+    #[error("the amount must be more than zero")]
+    Zero,
+    #[error("{unit} has at most {max} decimals")]
+    TooManyDecimals { unit: &'static str, max: u32 },
+    #[error("use one decimal separator: `{0}` is ambiguous")]
+    Ambiguous(String),
+}
+
+/// Reads a typed amount in `locale`. Zero and negative amounts are errors here: an order or a
+/// payment of nothing is never what a user means.
+pub fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, AmountInputError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(AmountInputError::Empty);
+    }
+    if t.starts_with('-') || t.starts_with('\u{2212}') {
+        return Err(AmountInputError::Negative);
+    }
+    let compact: String = t
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+        .collect();
+    let normalized = match locale {
+        Locale::Nb => {
+            let separators = compact.chars().filter(|c| matches!(c, ',' | '.')).count();
+            if separators > 1 {
+                return Err(AmountInputError::Ambiguous(t.to_owned()));
+            }
+            compact.replace(',', ".")
+        }
+        Locale::En => {
+            if compact.contains(',') {
+                let int = compact.split('.').next().unwrap_or_default();
+                let groups: Vec<&str> = int.split(',').collect();
+                let grouped = groups.len() > 1
+                    && (1..=3).contains(&groups[0].len())
+                    && groups[1..].iter().all(|g| g.len() == 3);
+                if !grouped {
+                    return Err(AmountInputError::Ambiguous(t.to_owned()));
+                }
+            }
+            compact.replace(',', "")
+        }
+    };
+    if normalized.is_empty()
+        || !normalized.chars().all(|c| c.is_ascii_digit() || c == '.')
+        || normalized == "."
+    {
+        return Err(AmountInputError::NotANumber(t.to_owned()));
+    }
+    let value =
+        Decimal::from_str(&normalized).map_err(|_| AmountInputError::NotANumber(t.to_owned()))?;
+    if value.is_zero() {
+        return Err(AmountInputError::Zero);
+    }
+    if value.normalize().scale() > unit.decimals() {
+        return Err(AmountInputError::TooManyDecimals {
+            unit: unit.code(),
+            max: unit.decimals(),
+        });
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn norwegian_input_takes_comma_or_dot() {
+        assert_eq!(
+            parse_amount("1 234,56", Unit::Nok, Locale::Nb),
+            Ok(d("1234.56"))
+        );
+        assert_eq!(
+            parse_amount("1\u{a0}234.5", Unit::Nok, Locale::Nb),
+            Ok(d("1234.5"))
+        );
+        assert_eq!(
+            parse_amount(" 0,00012345 ", Unit::Btc, Locale::Nb),
+            Ok(d("0.00012345"))
+        );
+        assert_eq!(parse_amount("500", Unit::Nok, Locale::Nb), Ok(d("500")));
+    }
+
+    #[test]
+    fn english_input_takes_dot_and_grouping_commas() {
+        assert_eq!(
+            parse_amount("1,234.56", Unit::Nok, Locale::En),
+            Ok(d("1234.56"))
+        );
+        assert_eq!(parse_amount("0.5", Unit::Btc, Locale::En), Ok(d("0.5")));
+        assert_eq!(
+            parse_amount("1,5", Unit::Nok, Locale::En),
+            Err(AmountInputError::Ambiguous("1,5".into()))
+        );
+    }
+
+    #[test]
+    fn bad_input_says_what_to_fix() {
+        assert_eq!(
+            parse_amount("", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::Empty)
+        );
+        assert_eq!(
+            parse_amount("-5", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::Negative)
+        );
+        assert_eq!(
+            parse_amount("\u{2212}5", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::Negative)
+        );
+        assert_eq!(
+            parse_amount("0,00", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::Zero)
+        );
+        assert_eq!(
+            parse_amount("1,234", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::TooManyDecimals {
+                unit: "NOK",
+                max: 2
+            })
+        );
+        assert_eq!(
+            parse_amount("0.123456789", Unit::Btc, Locale::En),
+            Err(AmountInputError::TooManyDecimals {
+                unit: "BTC",
+                max: 8
+            })
+        );
+        assert_eq!(
+            parse_amount("1.234,5", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::Ambiguous("1.234,5".into()))
+        );
+        for junk in ["abc", "1e5", "NaN", "inf", ".", "1..2", "12kr", "0x10"] {
+            assert!(parse_amount(junk, Unit::Nok, Locale::En).is_err(), "{junk}");
+        }
+    }
+}

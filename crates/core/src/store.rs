@@ -1,0 +1,424 @@
+//! The local store: one SQLite database per profile, in its data dir, with numbered migrations.
+//! It keeps what the API cannot give back later — price samples, the journal of submitted orders —
+//! and caches. Never a secret. Money is stored as decimal text, exactly.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Mutex;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+use rust_decimal::Decimal;
+
+/// Each entry moves the schema one version up; applied in order, once, in a transaction.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE price_samples (
+        at_ms INTEGER PRIMARY KEY,
+        mid TEXT NOT NULL,
+        bid TEXT NOT NULL,
+        ask TEXT NOT NULL
+    );",
+    "CREATE TABLE order_journal (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sent_at_ms INTEGER NOT NULL,
+        order_type TEXT NOT NULL,
+        direction TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        price TEXT,
+        account_id TEXT,
+        state TEXT NOT NULL,
+        order_id TEXT,
+        trade_id TEXT,
+        note TEXT NOT NULL DEFAULT '',
+        balance_before TEXT,
+        updated_at_ms INTEGER NOT NULL
+    );
+    CREATE INDEX order_journal_state ON order_journal(state);",
+];
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    #[error("the local database could not be opened or changed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the local database holds a value that is not a decimal: {0}")]
+    Corrupt(String),
+    #[error("the local database is from a newer Nordlys (schema {found}, this one knows {known})")]
+    TooNew { found: i64, known: i64 },
+}
+
+#[derive(Debug)]
+pub struct Store {
+    db: Mutex<Connection>,
+}
+
+/// One price sample.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PriceSample {
+    pub at: DateTime<Utc>,
+    pub mid: Decimal,
+    pub bid: Decimal,
+    pub ask: Decimal,
+}
+
+/// Where a submitted order stands, as far as the app knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalState {
+    /// Written before the request left; seen after a crash it means "unknown".
+    Sending,
+    Placed,
+    Rejected,
+    /// The request may have reached the exchange; not yet resolved.
+    Unknown,
+    /// Resolved by inspecting the account: the order was not made.
+    NotPlaced,
+}
+
+impl JournalState {
+    fn text(self) -> &'static str {
+        match self {
+            Self::Sending => "sending",
+            Self::Placed => "placed",
+            Self::Rejected => "rejected",
+            Self::Unknown => "unknown",
+            Self::NotPlaced => "not-placed",
+        }
+    }
+
+    fn parse(s: &str) -> Self {
+        match s {
+            "placed" => Self::Placed,
+            "rejected" => Self::Rejected,
+            "not-placed" => Self::NotPlaced,
+            "sending" => Self::Sending,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalEntry {
+    pub id: i64,
+    pub sent_at: DateTime<Utc>,
+    /// `market` or `limit`.
+    pub order_type: String,
+    /// `buy` or `sell`.
+    pub direction: String,
+    pub amount: Decimal,
+    pub price: Option<Decimal>,
+    pub account_id: Option<String>,
+    pub state: JournalState,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+    pub note: String,
+    /// The available balance the order spends from, just before it was sent.
+    pub balance_before: Option<Decimal>,
+}
+
+fn dec(text: String) -> Result<Decimal, StoreError> {
+    Decimal::from_str(&text).map_err(|_| StoreError::Corrupt(text))
+}
+
+fn time(ms: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(ms).unwrap_or_default()
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        Self::migrate(Connection::open(path)?)
+    }
+
+    pub fn in_memory() -> Result<Self, StoreError> {
+        Self::migrate(Connection::open_in_memory()?)
+    }
+
+    fn migrate(mut db: Connection) -> Result<Self, StoreError> {
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        let version: i64 = db.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                found: version,
+                known,
+            });
+        }
+        for (i, sql) in MIGRATIONS
+            .iter()
+            .enumerate()
+            .skip(usize::try_from(version).unwrap_or(0))
+        {
+            let tx = db.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+            tx.commit()?;
+        }
+        Ok(Self { db: Mutex::new(db) })
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.db
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .db()
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    pub fn add_price_sample(&self, s: &PriceSample) -> Result<(), StoreError> {
+        self.db().execute(
+            "INSERT OR REPLACE INTO price_samples (at_ms, mid, bid, ask) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                s.at.timestamp_millis(),
+                s.mid.to_string(),
+                s.bid.to_string(),
+                s.ask.to_string()
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Samples since `since`, oldest first.
+    pub fn price_samples(&self, since: DateTime<Utc>) -> Result<Vec<PriceSample>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT at_ms, mid, bid, ask FROM price_samples WHERE at_ms >= ?1 ORDER BY at_ms",
+        )?;
+        let rows = q.query_map([since.timestamp_millis()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        rows.map(|row| {
+            let (at, mid, bid, ask) = row?;
+            Ok(PriceSample {
+                at: time(at),
+                mid: dec(mid)?,
+                bid: dec(bid)?,
+                ask: dec(ask)?,
+            })
+        })
+        .collect()
+    }
+
+    /// Writes the journal entry of an order about to be sent; returns its id.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one journal row has this many parts"
+    )]
+    pub fn journal_sending(
+        &self,
+        sent_at: DateTime<Utc>,
+        order_type: &str,
+        direction: &str,
+        amount: Decimal,
+        price: Option<Decimal>,
+        account_id: Option<&str>,
+        balance_before: Option<Decimal>,
+    ) -> Result<i64, StoreError> {
+        let db = self.db();
+        db.execute(
+            "INSERT INTO order_journal (sent_at_ms, order_type, direction, amount, price, account_id, state, balance_before, updated_at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'sending', ?7, ?1)",
+            params![
+                sent_at.timestamp_millis(),
+                order_type,
+                direction,
+                amount.to_string(),
+                price.map(|p| p.to_string()),
+                account_id,
+                balance_before.map(|b| b.to_string())
+            ],
+        )?;
+        Ok(db.last_insert_rowid())
+    }
+
+    pub fn journal_update(
+        &self,
+        id: i64,
+        state: JournalState,
+        order_id: Option<&str>,
+        trade_id: Option<&str>,
+        note: &str,
+    ) -> Result<(), StoreError> {
+        self.db().execute(
+            "UPDATE order_journal SET state = ?2, order_id = COALESCE(?3, order_id), trade_id = COALESCE(?4, trade_id),
+             note = ?5, updated_at_ms = ?6 WHERE id = ?1",
+            params![id, state.text(), order_id, trade_id, note, Utc::now().timestamp_millis()],
+        )?;
+        Ok(())
+    }
+
+    pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
+        let db = self.db();
+        let row = db
+            .query_row(
+                &format!("{JOURNAL_SELECT} WHERE id = ?1"),
+                [id],
+                journal_row,
+            )
+            .optional()?;
+        row.map(finish_row).transpose()
+    }
+
+    /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
+    pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!(
+            "{JOURNAL_SELECT} WHERE state IN ('unknown', 'sending') ORDER BY id"
+        ))?;
+        let rows = q.query_map([], journal_row)?;
+        rows.map(|r| finish_row(r?)).collect()
+    }
+
+    pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!("{JOURNAL_SELECT} ORDER BY id DESC LIMIT ?1"))?;
+        let rows = q.query_map([limit], journal_row)?;
+        rows.map(|r| finish_row(r?)).collect()
+    }
+}
+
+const JOURNAL_SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note, balance_before FROM order_journal";
+
+type RawRow = (
+    i64,
+    i64,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    Option<String>,
+);
+
+fn journal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+        r.get(8)?,
+        r.get(9)?,
+        r.get(10)?,
+        r.get(11)?,
+    ))
+}
+
+fn finish_row(r: RawRow) -> Result<JournalEntry, StoreError> {
+    let (
+        id,
+        sent,
+        order_type,
+        direction,
+        amount,
+        price,
+        account_id,
+        state,
+        order_id,
+        trade_id,
+        note,
+        before,
+    ) = r;
+    Ok(JournalEntry {
+        id,
+        sent_at: time(sent),
+        order_type,
+        direction,
+        amount: dec(amount)?,
+        price: price.map(dec).transpose()?,
+        account_id,
+        state: JournalState::parse(&state),
+        order_id,
+        trade_id,
+        note,
+        balance_before: before.map(dec).transpose()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_run_once_and_data_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        let at = Utc::now();
+        s.add_price_sample(&PriceSample {
+            at,
+            mid: Decimal::new(98_243_135, 2),
+            bid: Decimal::ONE,
+            ask: Decimal::TWO,
+        })
+        .unwrap();
+        let id = s
+            .journal_sending(
+                at,
+                "market",
+                "buy",
+                Decimal::new(100050, 2),
+                None,
+                None,
+                Some(Decimal::from(5000)),
+            )
+            .unwrap();
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        let samples = s.price_samples(at - chrono::Duration::seconds(1)).unwrap();
+        assert_eq!(samples[0].mid.to_string(), "982431.35");
+        let unresolved = s.journal_unresolved().unwrap();
+        assert_eq!(
+            unresolved.len(),
+            1,
+            "a 'sending' entry left by a crash counts as unresolved"
+        );
+        assert_eq!(unresolved[0].amount.to_string(), "1000.50");
+        s.journal_update(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
+            .unwrap();
+        assert!(s.journal_unresolved().unwrap().is_empty());
+        assert_eq!(
+            s.journal_entry(id).unwrap().unwrap().order_id.as_deref(),
+            Some("or_1")
+        );
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db");
+        let db = Connection::open(&path).unwrap();
+        db.pragma_update(None, "user_version", 99).unwrap();
+        drop(db);
+        assert!(matches!(
+            Store::open(&path),
+            Err(StoreError::TooNew { found: 99, .. })
+        ));
+    }
+
+    #[test]
+    fn a_damaged_value_is_an_error_not_a_panic() {
+        let s = Store::in_memory().unwrap();
+        s.db()
+            .execute("INSERT INTO price_samples VALUES (1, 'x', '1', '1')", [])
+            .unwrap();
+        assert!(matches!(
+            s.price_samples(time(0)),
+            Err(StoreError::Corrupt(_))
+        ));
+    }
+}

@@ -1,0 +1,178 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! Orders that cannot double: faults on placing an order end in one order (or none), found by the
+//! app's own check, never by sending again.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use nordlys_core::orders::{Placement, Resolution, place, reconcile};
+use nordlys_core::store::{JournalState, Store};
+use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_sandbox::{FaultKind, FaultRule};
+use nordlys_tests::*;
+use rust_decimal::Decimal;
+
+fn order(
+    order_type: OrderType,
+    direction: Direction,
+    amount: &str,
+    price: Option<Decimal>,
+) -> NewOrderRequest {
+    NewOrderRequest {
+        order_type,
+        direction,
+        amount: Decimal::from_str(amount).unwrap(),
+        account_id: None,
+        description: String::new(),
+        price,
+    }
+}
+
+fn fault(kind: FaultKind) -> FaultRule {
+    FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    }
+}
+
+async fn orders_created(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
+    control_get(sb, "/sandbox/counters").await["ordersCreated"]
+        .as_u64()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(fault(FaultKind::CommitThenDrop));
+    let placement = place(
+        &client,
+        &store,
+        &order(OrderType::Market, Direction::Buy, "1250.50", None),
+    )
+    .await
+    .unwrap();
+    let Placement::Unknown { journal_id, .. } = placement else {
+        panic!("{placement:?}")
+    };
+    assert_eq!(
+        store.journal_entry(journal_id).unwrap().unwrap().state,
+        JournalState::Unknown
+    );
+    let resolution = reconcile(&client, &store, journal_id).await.unwrap();
+    assert!(
+        matches!(
+            resolution,
+            Resolution::Placed {
+                trade_id: Some(_),
+                ..
+            }
+        ),
+        "{resolution:?}"
+    );
+    assert_eq!(orders_created(&sb).await, 1);
+    assert_eq!(
+        store.journal_entry(journal_id).unwrap().unwrap().state,
+        JournalState::Placed
+    );
+}
+
+#[tokio::test]
+async fn a_lost_limit_order_is_found_among_open_orders() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    let price = client.price(None).await.unwrap();
+    sb.state.add_fault(fault(FaultKind::CommitThenDrop));
+    let placement = place(
+        &client,
+        &store,
+        &order(
+            OrderType::Limit,
+            Direction::Sell,
+            "0.0021",
+            Some((price.ask * Decimal::TWO).round_dp(2)),
+        ),
+    )
+    .await
+    .unwrap();
+    let Placement::Unknown { journal_id, .. } = placement else {
+        panic!("{placement:?}")
+    };
+    let resolution = reconcile(&client, &store, journal_id).await.unwrap();
+    assert!(
+        matches!(
+            resolution,
+            Resolution::Placed {
+                order_id: Some(_),
+                ..
+            }
+        ),
+        "{resolution:?}"
+    );
+    assert_eq!(orders_created(&sb).await, 1);
+}
+
+#[tokio::test]
+async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(fault(FaultKind::Http500));
+    let placement = place(
+        &client,
+        &store,
+        &order(OrderType::Market, Direction::Buy, "800", None),
+    )
+    .await
+    .unwrap();
+    let Placement::Unknown { journal_id, .. } = placement else {
+        panic!("{placement:?}")
+    };
+    assert_eq!(orders_created(&sb).await, 0);
+    // Right away the app cannot tell yet; a moment later the untouched balance says "not placed".
+    let early = reconcile(&client, &store, journal_id).await.unwrap();
+    assert!(
+        matches!(
+            early,
+            Resolution::StillUnknown { .. } | Resolution::NotPlaced
+        ),
+        "{early:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(
+        reconcile(&client, &store, journal_id).await.unwrap(),
+        Resolution::NotPlaced
+    );
+    assert_eq!(orders_created(&sb).await, 0, "nothing was sent again");
+}
+
+#[tokio::test]
+async fn a_rejected_order_is_journaled_as_rejected() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    let e = place(
+        &client,
+        &store,
+        &order(OrderType::Market, Direction::Buy, "999999999", None),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.to_string().contains("insufficient funds"), "{e}");
+    assert_eq!(
+        store.journal_recent(1).unwrap()[0].state,
+        JournalState::Rejected
+    );
+}
