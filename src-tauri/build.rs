@@ -13,6 +13,12 @@ const COMMANDS: &[&str] = &[
     "set_unit",
     "save_exchange_profile",
     "switch_profile",
+    "quote",
+    "check_order",
+    "place_order",
+    "resolve_orders",
+    "open_orders",
+    "cancel_order",
 ];
 
 fn main() {

@@ -6,9 +6,9 @@ use std::future::Future;
 
 use ts_rs::TS;
 
-use crate::commands;
 use crate::error::{ErrorCode, IpcError};
 use crate::views::*;
+use crate::{commands, trading};
 
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
@@ -19,17 +19,17 @@ where
 }
 
 macro_rules! ipc_commands {
-    ($($name:ident : $args:ty => $ret:ty;)*) => {
+    ($($module:ident :: $name:ident : $args:ty => $ret:ty;)*) => {
         /// Names of every command, as the UI calls them.
         pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
 
         pub fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$(commands::$name),*]
+            tauri::generate_handler![$($module::$name),*]
         }
 
         #[allow(dead_code, reason = "exists to be type-checked")]
         fn signatures() {
-            $(command_signature::<$args, $ret, _, _>(commands::$name);)*
+            $(command_signature::<$args, $ret, _, _>($module::$name);)*
         }
 
         fn command_functions() -> String {
@@ -49,16 +49,22 @@ macro_rules! ipc_commands {
 }
 
 ipc_commands! {
-    app_state: NoArgs => AppView;
-    balances: NoArgs => BalancesView;
-    set_api_key: SetApiKeyArgs => AppView;
-    connect_oauth: ConnectOauthArgs => AppView;
-    disconnect: NoArgs => AppView;
-    reset_demo: NoArgs => AppView;
-    set_language: SetLanguageArgs => AppView;
-    set_unit: SetUnitArgs => AppView;
-    save_exchange_profile: ExchangeProfileArgs => AppView;
-    switch_profile: SwitchProfileArgs => AppView;
+    commands::app_state: NoArgs => AppView;
+    commands::balances: NoArgs => BalancesView;
+    commands::set_api_key: SetApiKeyArgs => AppView;
+    commands::connect_oauth: ConnectOauthArgs => AppView;
+    commands::disconnect: NoArgs => AppView;
+    commands::reset_demo: NoArgs => AppView;
+    commands::set_language: SetLanguageArgs => AppView;
+    commands::set_unit: SetUnitArgs => AppView;
+    commands::save_exchange_profile: ExchangeProfileArgs => AppView;
+    commands::switch_profile: SwitchProfileArgs => AppView;
+    trading::quote: NoArgs => QuoteView;
+    trading::check_order: OrderFormArgs => OrderCheckView;
+    trading::place_order: OrderFormArgs => OrderResultView;
+    trading::resolve_orders: NoArgs => JournalView;
+    trading::open_orders: NoArgs => OpenOrdersView;
+    trading::cancel_order: CancelOrderArgs => OpenOrdersView;
 }
 
 fn camel(snake: &str) -> String {
@@ -101,6 +107,15 @@ pub fn typescript() -> String {
         decl::<SetUnitArgs>(),
         decl::<ExchangeProfileArgs>(),
         decl::<SwitchProfileArgs>(),
+        decl::<QuoteView>(),
+        decl::<OrderFormArgs>(),
+        decl::<OrderCheckView>(),
+        decl::<OrderResultView>(),
+        decl::<OpenOrderView>(),
+        decl::<OpenOrdersView>(),
+        decl::<CancelOrderArgs>(),
+        decl::<JournalEntryView>(),
+        decl::<JournalView>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

@@ -6,6 +6,7 @@ mod error;
 mod ipc;
 mod keyring_store;
 mod state;
+mod trading;
 mod views;
 
 use std::sync::Arc;

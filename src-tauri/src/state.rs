@@ -8,6 +8,7 @@ use nordlys_core::connection::Connection;
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::SecretStore;
 use nordlys_core::settings::{LearnedPermissions, ProfileKind, Settings};
+use nordlys_core::store::Store;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource};
@@ -19,15 +20,16 @@ use crate::error::{ErrorCode, IpcError};
 pub struct App {
     pub data_dir: PathBuf,
     pub settings: Mutex<Settings>,
-    pub store: Arc<dyn SecretStore>,
+    pub secrets: Arc<dyn SecretStore>,
     pub os_locale: Locale,
     pub notice: Mutex<Option<String>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
+    database: tokio::sync::Mutex<Option<Arc<Store>>>,
 }
 
 impl App {
-    pub fn new(data_dir: PathBuf, store: Arc<dyn SecretStore>, os_locale: Locale) -> Self {
+    pub fn new(data_dir: PathBuf, secrets: Arc<dyn SecretStore>, os_locale: Locale) -> Self {
         let path = data_dir.join("settings.json");
         let (settings, notice) = match Settings::load(&path) {
             Ok(s) => (s, None),
@@ -39,11 +41,12 @@ impl App {
         Self {
             data_dir,
             settings: Mutex::new(settings),
-            store,
+            secrets,
             os_locale,
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
             connection: tokio::sync::Mutex::new(None),
+            database: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -105,7 +108,7 @@ impl App {
         let c = Arc::new(Connection::open(
             &profile.id,
             base,
-            Arc::clone(&self.store),
+            Arc::clone(&self.secrets),
             demo,
             profile.key_permissions,
             Arc::new(nonces),
@@ -114,9 +117,29 @@ impl App {
         Ok(c)
     }
 
-    /// Forgets the connection (after a profile switch or reset); the next use opens it again.
+    /// Forgets the connection and store (after a profile switch); the next use opens them again.
     pub async fn close_connection(&self) {
         *self.connection.lock().await = None;
+        *self.database.lock().await = None;
+    }
+
+    /// The active profile's local database, in its own folder of the data dir.
+    pub async fn store(&self) -> Result<Arc<Store>, IpcError> {
+        let mut slot = self.database.lock().await;
+        if let Some(s) = slot.as_ref() {
+            return Ok(Arc::clone(s));
+        }
+        let id = self.settings().active.clone();
+        let path = self
+            .data_dir
+            .join("profiles")
+            .join(id)
+            .join("nordlys.sqlite");
+        let s = Arc::new(
+            Store::open(&path).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?,
+        );
+        *slot = Some(Arc::clone(&s));
+        Ok(s)
     }
 
     /// Starts the embedded sandbox once, on a random loopback port (or `NORDLYS_SANDBOX_PORT`),

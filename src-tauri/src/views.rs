@@ -113,3 +113,91 @@ pub struct ExchangeProfileArgs {
 pub struct SwitchProfileArgs {
     pub id: String,
 }
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteView {
+    pub price: String,
+    pub bid: String,
+    pub ask: String,
+    pub card_buy: String,
+    pub card_sell: String,
+    pub bank_buy: String,
+    pub bank_sell: String,
+    /// Plain decimals, to pre-fill a limit price.
+    pub bid_raw: String,
+    pub ask_raw: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderFormArgs {
+    /// `market` or `limit`.
+    pub order_type: String,
+    /// `buy` or `sell`.
+    pub direction: String,
+    pub amount: String,
+    pub price: Option<String>,
+    pub account_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderCheckView {
+    pub ok: bool,
+    pub amount_error: Option<String>,
+    pub price_error: Option<String>,
+    pub warning: Option<String>,
+    pub estimate: Option<String>,
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderResultView {
+    /// `placed`, `notPlaced` or `unknown`.
+    pub outcome: String,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOrderView {
+    pub order_id: String,
+    pub order_type: String,
+    pub direction: String,
+    pub amount: String,
+    pub age: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOrdersView {
+    pub orders: Vec<OpenOrderView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelOrderArgs {
+    pub order_id: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalEntryView {
+    pub id: String,
+    /// `sending`, `placed`, `rejected`, `unknown` or `notPlaced`.
+    pub state: String,
+    pub what: String,
+    pub note: String,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalView {
+    pub entries: Vec<JournalEntryView>,
+}

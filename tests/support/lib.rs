@@ -5,7 +5,6 @@
     reason = "test support: a broken set-up must stop the test loudly"
 )]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use nordlys_exchange::credentials::{BearerCredentials, KeyCredentials};
@@ -96,11 +95,4 @@ pub async fn control_get(sandbox: &RunningSandbox, path: &str) -> serde_json::Va
         .json()
         .await
         .expect("json")
-}
-
-/// A built binary of this workspace, next to the test executable's folder.
-pub fn binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
-    dir.join(name)
 }

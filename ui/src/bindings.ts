@@ -59,6 +59,44 @@ export type ExchangeProfileArgs = { baseUrl: string, clientId: string, };
 
 export type SwitchProfileArgs = { id: string, };
 
+export type QuoteView = { price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+/**
+ * Plain decimals, to pre-fill a limit price.
+ */
+bidRaw: string, askRaw: string, };
+
+export type OrderFormArgs = { 
+/**
+ * `market` or `limit`.
+ */
+orderType: string, 
+/**
+ * `buy` or `sell`.
+ */
+direction: string, amount: string, price: string | null, accountId: string | null, };
+
+export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
+
+export type OrderResultView = { 
+/**
+ * `placed`, `notPlaced` or `unknown`.
+ */
+outcome: string, orderId: string | null, tradeId: string | null, message: string, };
+
+export type OpenOrderView = { orderId: string, orderType: string, direction: string, amount: string, age: string, };
+
+export type OpenOrdersView = { orders: Array<OpenOrderView>, };
+
+export type CancelOrderArgs = { orderId: string, };
+
+export type JournalEntryView = { id: string, 
+/**
+ * `sending`, `placed`, `rejected`, `unknown` or `notPlaced`.
+ */
+state: string, what: string, note: string, orderId: string | null, tradeId: string | null, };
+
+export type JournalView = { entries: Array<JournalEntryView>, };
+
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
@@ -111,5 +149,29 @@ export function saveExchangeProfile(args: ExchangeProfileArgs): Promise<AppView>
 
 export function switchProfile(args: SwitchProfileArgs): Promise<AppView> {
   return call("switch_profile", args);
+}
+
+export function quote(args: NoArgs): Promise<QuoteView> {
+  return call("quote", args);
+}
+
+export function checkOrder(args: OrderFormArgs): Promise<OrderCheckView> {
+  return call("check_order", args);
+}
+
+export function placeOrder(args: OrderFormArgs): Promise<OrderResultView> {
+  return call("place_order", args);
+}
+
+export function resolveOrders(args: NoArgs): Promise<JournalView> {
+  return call("resolve_orders", args);
+}
+
+export function openOrders(args: NoArgs): Promise<OpenOrdersView> {
+  return call("open_orders", args);
+}
+
+export function cancelOrder(args: CancelOrderArgs): Promise<OpenOrdersView> {
+  return call("cancel_order", args);
 }
 

@@ -1,9 +1,10 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, IpcError } from "./bindings";
 import { h, replace } from "./dom";
+import { trade, refreshTrading, setTradeContext } from "./trade";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 
-type Screen = "overview" | "connect" | "settings";
+type Screen = "overview" | "trade" | "connect" | "settings";
 
 let app: AppView | null = null;
 let balances: BalancesView | null = null;
@@ -75,6 +76,7 @@ function renderChrome(): void {
   notice.textContent = app.notice ?? "";
   const tabs: [Screen, string][] = [
     ["overview", t("Overview")],
+    ["trade", t("Trade")],
     ["connect", t("Connect")],
     ["settings", t("Settings")],
   ];
@@ -90,6 +92,7 @@ function go(s: Screen): void {
   screen = s;
   message = null;
   render();
+  if (s === "trade") void refreshTrading();
 }
 
 function messageLine(): Node | null {
@@ -236,8 +239,10 @@ function settings(): Node {
 }
 
 function render(): void {
+  setTradeContext({ app, balances, rerender: render, reloadBalances: loadBalances });
   renderChrome();
-  const body = screen === "overview" ? overview() : screen === "connect" ? connect() : settings();
+  const body =
+    screen === "overview" ? overview() : screen === "trade" ? trade() : screen === "connect" ? connect() : settings();
   replace(main, body);
 }
 

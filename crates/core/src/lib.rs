@@ -6,6 +6,7 @@ pub mod amount_input;
 pub mod connection;
 pub mod format;
 pub mod loopback;
+pub mod order_form;
 pub mod orders;
 pub mod secrets;
 pub mod settings;

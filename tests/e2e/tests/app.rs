@@ -131,7 +131,7 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
 
 #[tokio::test]
 async fn oauth_connect_deny_timeout_and_disconnect() {
-    let app = App::start(&[("NORDLYS_OAUTH_TIMEOUT_SECS", "6")]).await;
+    let app = App::start(&[("NORDLYS_OAUTH_TIMEOUT_SECS", "10")]).await;
     app.click("[data-testid=nav-connect]").await;
 
     // Approve: the app opened the consent page in "the browser"; the test is the browser.
@@ -184,7 +184,7 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
 
     // Timeout: nobody answers.
     app.click("[data-testid=connect-oauth]").await;
-    tokio::time::sleep(Duration::from_secs(7)).await;
+    tokio::time::sleep(Duration::from_secs(11)).await;
     assert!(
         app.text("[data-testid=message-error]")
             .await

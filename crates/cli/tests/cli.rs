@@ -17,7 +17,7 @@ struct Cli<'a> {
 
 impl Cli<'_> {
     fn run(&self, args: &[&str]) -> (i32, serde_json::Value, String) {
-        let out = Command::new(binary("nordlys-cli"))
+        let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
             .arg("--base-url")
             .arg(self.base)
             .args(args)
@@ -224,7 +224,7 @@ async fn every_command_prints_the_apis_object() {
 
 #[test]
 fn help_documents_every_command() {
-    let out = Command::new(binary("nordlys-cli"))
+    let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
         .arg("--help")
         .output()
         .unwrap();

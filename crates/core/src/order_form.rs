@@ -1,0 +1,286 @@
+//! The order form's checks, made before anything is sent: amount in the unit the API expects (NOK
+//! when buying, BTC when selling), within the available balance, a limit price that is positive
+//! and (a warning only) near the market, and the other unit shown as an estimate from the quote.
+
+use nordlys_exchange::amount::Unit;
+use nordlys_exchange::ids::AccountId;
+use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use rust_decimal::{Decimal, RoundingStrategy};
+
+use crate::amount_input::parse_amount;
+use crate::format::{self, BtcUnit, Locale};
+
+/// What the user typed.
+#[derive(Debug, Clone)]
+pub struct OrderForm {
+    pub order_type: OrderType,
+    pub direction: Direction,
+    pub amount: String,
+    pub price: Option<String>,
+    pub account_id: Option<String>,
+}
+
+/// What the form is checked against.
+#[derive(Debug, Clone, Copy)]
+pub struct Market {
+    pub bid: Decimal,
+    pub ask: Decimal,
+    pub available_nok: Decimal,
+    /// Of the chosen account.
+    pub available_btc: Decimal,
+}
+
+/// The outcome: a request ready to confirm, or messages for the fields.
+#[derive(Debug, Clone, Default)]
+pub struct OrderCheck {
+    pub request: Option<NewOrderRequest>,
+    pub amount_error: Option<String>,
+    pub price_error: Option<String>,
+    pub warning: Option<String>,
+    /// The other unit, estimated from the quote before fees: BTC when buying, NOK when selling.
+    pub estimate: Option<String>,
+    /// What will happen, in words, for the confirmation step.
+    pub summary: Option<String>,
+}
+
+/// How far (as a fraction of the market) a limit price may be before the form warns.
+const FAR_FROM_MARKET: Decimal = Decimal::from_parts(10, 0, 0, false, 2);
+
+pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
+    let nb = locale == Locale::Nb;
+    let buying = form.direction == Direction::Buy;
+    let unit = if buying { Unit::Nok } else { Unit::Btc };
+    let mut out = OrderCheck::default();
+    let amount = match parse_amount(&form.amount, unit, locale) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            out.amount_error = Some(e.to_string());
+            None
+        }
+    };
+    let limit = form.order_type == OrderType::Limit;
+    let price = if limit {
+        match form
+            .price
+            .as_deref()
+            .map(|p| parse_amount(p, Unit::Nok, locale))
+        {
+            Some(Ok(p)) => Some(p),
+            Some(Err(e)) => {
+                out.price_error = Some(e.to_string());
+                None
+            }
+            None => {
+                out.price_error = Some(
+                    if nb {
+                        "oppgi en grensepris"
+                    } else {
+                        "enter a limit price"
+                    }
+                    .into(),
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let reference = if buying { market.ask } else { market.bid };
+    let at = price.unwrap_or(reference);
+    if let Some(p) = price {
+        let mid = (market.bid + market.ask) / Decimal::TWO;
+        if mid > Decimal::ZERO && ((p - mid) / mid).abs() > FAR_FROM_MARKET {
+            out.warning = Some(if nb {
+                format!(
+                    "grenseprisen er langt fra markedet ({})",
+                    format::nok(mid, locale)
+                )
+            } else {
+                format!(
+                    "the limit price is far from the market ({})",
+                    format::nok(mid, locale)
+                )
+            });
+        }
+    }
+    if let Some(a) = amount {
+        let available = if buying {
+            market.available_nok
+        } else {
+            market.available_btc
+        };
+        if a > available {
+            let shown = if buying {
+                format::nok(available, locale)
+            } else {
+                format::btc(available, BtcUnit::Btc, locale)
+            };
+            out.amount_error = Some(if nb {
+                format!("mer enn tilgjengelig ({shown})")
+            } else {
+                format!("more than available ({shown})")
+            });
+        } else if at > Decimal::ZERO {
+            out.estimate = Some(if buying {
+                format::btc(
+                    (a / at).round_dp_with_strategy(8, RoundingStrategy::ToZero),
+                    BtcUnit::Btc,
+                    locale,
+                )
+            } else {
+                format::nok(a * at, locale)
+            });
+        }
+    }
+    if let (Some(a), None, None) = (amount, &out.amount_error, &out.price_error) {
+        let what = match (buying, limit, nb) {
+            (true, false, false) => format!(
+                "Buy bitcoin for {} at the market price (about {} before fees).",
+                format::nok(a, locale),
+                out.estimate.clone().unwrap_or_default()
+            ),
+            (false, false, false) => format!(
+                "Sell {} at the market price (about {} before fees).",
+                format::btc(a, BtcUnit::Btc, locale),
+                out.estimate.clone().unwrap_or_default()
+            ),
+            (true, true, false) => format!(
+                "Place a limit order to buy bitcoin for {} at {} per BTC or less. It stays open until filled or cancelled.",
+                format::nok(a, locale),
+                format::nok(at, locale)
+            ),
+            (false, true, false) => format!(
+                "Place a limit order to sell {} at {} per BTC or more. It stays open until filled or cancelled.",
+                format::btc(a, BtcUnit::Btc, locale),
+                format::nok(at, locale)
+            ),
+            (true, false, true) => format!(
+                "Kjøp bitcoin for {} til markedspris (omtrent {} før gebyr).",
+                format::nok(a, locale),
+                out.estimate.clone().unwrap_or_default()
+            ),
+            (false, false, true) => format!(
+                "Selg {} til markedspris (omtrent {} før gebyr).",
+                format::btc(a, BtcUnit::Btc, locale),
+                out.estimate.clone().unwrap_or_default()
+            ),
+            (true, true, true) => format!(
+                "Legg inn en grenseordre om å kjøpe bitcoin for {} til {} per BTC eller lavere. Den står åpen til den fylles eller kanselleres.",
+                format::nok(a, locale),
+                format::nok(at, locale)
+            ),
+            (false, true, true) => format!(
+                "Legg inn en grenseordre om å selge {} til {} per BTC eller høyere. Den står åpen til den fylles eller kanselleres.",
+                format::btc(a, BtcUnit::Btc, locale),
+                format::nok(at, locale)
+            ),
+        };
+        out.summary = Some(what);
+        out.request = Some(NewOrderRequest {
+            order_type: form.order_type.clone(),
+            direction: form.direction.clone(),
+            amount: a,
+            account_id: form
+                .account_id
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .map(AccountId::from),
+            description: String::new(),
+            price,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn market() -> Market {
+        Market {
+            bid: Decimal::from(980_000),
+            ask: Decimal::from(1_000_000),
+            available_nok: Decimal::from(10_000),
+            available_btc: Decimal::new(5, 2),
+        }
+    }
+
+    fn form(
+        order_type: OrderType,
+        direction: Direction,
+        amount: &str,
+        price: Option<&str>,
+    ) -> OrderForm {
+        OrderForm {
+            order_type,
+            direction,
+            amount: amount.into(),
+            price: price.map(Into::into),
+            account_id: None,
+        }
+    }
+
+    #[test]
+    fn a_good_market_buy_has_an_estimate_and_a_summary() {
+        let c = check(
+            &form(OrderType::Market, Direction::Buy, "1 000,50", None),
+            &market(),
+            Locale::Nb,
+        );
+        assert!(c.amount_error.is_none() && c.price_error.is_none());
+        assert_eq!(c.estimate.as_deref(), Some("0,00100050\u{a0}BTC"));
+        assert!(
+            c.summary
+                .unwrap()
+                .starts_with("Kjøp bitcoin for 1\u{a0}000,50\u{a0}kr")
+        );
+        assert_eq!(c.request.unwrap().amount, Decimal::new(100050, 2));
+    }
+
+    #[test]
+    fn each_bad_field_gets_its_own_message() {
+        let c = check(
+            &form(OrderType::Market, Direction::Buy, "20000", None),
+            &market(),
+            Locale::En,
+        );
+        assert!(c.amount_error.unwrap().contains("more than available"));
+        assert!(c.request.is_none());
+        let c = check(
+            &form(OrderType::Market, Direction::Sell, "0.000000001", None),
+            &market(),
+            Locale::En,
+        );
+        assert!(c.amount_error.unwrap().contains("at most 8 decimals"));
+        let c = check(
+            &form(OrderType::Limit, Direction::Sell, "0.01", None),
+            &market(),
+            Locale::En,
+        );
+        assert_eq!(c.price_error.as_deref(), Some("enter a limit price"));
+        let c = check(
+            &form(OrderType::Limit, Direction::Sell, "0.01", Some("-5")),
+            &market(),
+            Locale::En,
+        );
+        assert!(c.price_error.unwrap().contains("negative"));
+        let c = check(
+            &form(OrderType::Market, Direction::Buy, "", None),
+            &market(),
+            Locale::En,
+        );
+        assert_eq!(c.amount_error.as_deref(), Some("enter an amount"));
+    }
+
+    #[test]
+    fn a_far_limit_price_warns_but_does_not_block() {
+        let c = check(
+            &form(OrderType::Limit, Direction::Sell, "0.01", Some("2000000")),
+            &market(),
+            Locale::En,
+        );
+        assert!(c.warning.unwrap().contains("far from the market"));
+        assert!(c.request.is_some());
+        assert_eq!(c.estimate.as_deref(), Some("NOK\u{a0}20,000.00"));
+    }
+}

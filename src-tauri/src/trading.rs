@@ -1,0 +1,306 @@
+//! Trading commands: the quote, the order form's checks, placing (journaled, sent once, reconciled
+//! when the answer is lost), open orders and cancelling.
+
+use chrono::Utc;
+use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::order_form::{self, Market, OrderForm};
+use nordlys_core::orders::{self, Placement, Resolution};
+use nordlys_core::store::{JournalEntry, JournalState};
+use nordlys_exchange::ids::OrderId;
+use nordlys_exchange::models::{Direction, OrderType};
+use rust_decimal::Decimal;
+use tauri::{AppHandle, Manager, State};
+
+use crate::error::{ErrorCode, IpcError};
+use crate::state::App;
+use crate::views::*;
+
+type Answer<T> = Result<T, IpcError>;
+
+fn app(handle: &AppHandle) -> State<'_, App> {
+    handle.state::<App>()
+}
+
+#[tauri::command]
+pub async fn quote(handle: AppHandle, _args: NoArgs) -> Answer<QuoteView> {
+    let app = app(&handle);
+    let locale = app.locale();
+    let p = app.connection().await?.client().price(None).await?;
+    let f = |d: Decimal| format::nok(d, locale);
+    Ok(QuoteView {
+        price: f(p.price),
+        bid: f(p.bid),
+        ask: f(p.ask),
+        card_buy: f(p.card.buy),
+        card_sell: f(p.card.sell),
+        bank_buy: f(p.bank.buy),
+        bank_sell: f(p.bank.sell),
+        bid_raw: p.bid.to_string(),
+        ask_raw: p.ask.to_string(),
+    })
+}
+
+fn form(args: &OrderFormArgs) -> Answer<OrderForm> {
+    let order_type = match args.order_type.as_str() {
+        "market" => OrderType::Market,
+        "limit" => OrderType::Limit,
+        other => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("unknown order type `{other}`"),
+            ));
+        }
+    };
+    let direction = match args.direction.as_str() {
+        "buy" => Direction::Buy,
+        "sell" => Direction::Sell,
+        other => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("unknown direction `{other}`"),
+            ));
+        }
+    };
+    Ok(OrderForm {
+        order_type,
+        direction,
+        amount: args.amount.clone(),
+        price: args.price.clone(),
+        account_id: args.account_id.clone(),
+    })
+}
+
+async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
+    let c = app.connection().await?;
+    let client = c.client();
+    let price = client.price(None).await?;
+    let nok = client.fiat_account().await?.available_nok;
+    let accounts = client.bitcoin_accounts(false).await?;
+    let btc = accounts
+        .accounts
+        .iter()
+        .find(|a| account.is_none_or(|id| id.is_empty() || a.id.as_str() == id))
+        .map(|a| a.available_btc)
+        .unwrap_or_default();
+    Ok(Market {
+        bid: price.bid,
+        ask: price.ask,
+        available_nok: nok,
+        available_btc: btc,
+    })
+}
+
+fn check_view(c: &order_form::OrderCheck) -> OrderCheckView {
+    OrderCheckView {
+        ok: c.request.is_some(),
+        amount_error: c.amount_error.clone(),
+        price_error: c.price_error.clone(),
+        warning: c.warning.clone(),
+        estimate: c.estimate.clone(),
+        summary: c.summary.clone(),
+    }
+}
+
+#[tauri::command]
+pub async fn check_order(handle: AppHandle, args: OrderFormArgs) -> Answer<OrderCheckView> {
+    let app = app(&handle);
+    let form = form(&args)?;
+    let market = market(&app, args.account_id.as_deref()).await?;
+    Ok(check_view(&order_form::check(&form, &market, app.locale())))
+}
+
+fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
+    let nb = locale == Locale::Nb;
+    match r {
+        Resolution::Placed { order_id, trade_id } => OrderResultView {
+            outcome: "placed".into(),
+            order_id,
+            trade_id,
+            message: if nb {
+                "Ordren ble lagt inn."
+            } else {
+                "The order was placed."
+            }
+            .into(),
+        },
+        Resolution::NotPlaced => OrderResultView {
+            outcome: "notPlaced".into(),
+            order_id: None,
+            trade_id: None,
+            message: if nb {
+                "Ordren ble ikke lagt inn. Ingenting ble trukket."
+            } else {
+                "The order was not placed. Nothing was taken."
+            }
+            .into(),
+        },
+        Resolution::StillUnknown { what_to_check } => OrderResultView {
+            outcome: "unknown".into(),
+            order_id: None,
+            trade_id: None,
+            message: if nb {
+                format!(
+                    "Utfallet er ukjent ennå. Send ikke ordren på nytt; Nordlys sjekker {what_to_check}."
+                )
+            } else {
+                format!(
+                    "The outcome is not known yet. Do not send it again; Nordlys is checking {what_to_check}."
+                )
+            },
+        },
+    }
+}
+
+#[tauri::command]
+pub async fn place_order(handle: AppHandle, args: OrderFormArgs) -> Answer<OrderResultView> {
+    let app = app(&handle);
+    let locale = app.locale();
+    let form = form(&args)?;
+    let market = market(&app, args.account_id.as_deref()).await?;
+    let checked = order_form::check(&form, &market, locale);
+    let Some(request) = checked.request else {
+        let why = [checked.amount_error, checked.price_error]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ");
+        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+    };
+    let connection = app.connection().await?;
+    let store = app.store().await?;
+    let placement = orders::place(connection.client(), &store, &request)
+        .await
+        .map_err(order_error)?;
+    match placement {
+        Placement::Placed {
+            order_id, trade_id, ..
+        } => Ok(resolution_view(
+            Resolution::Placed {
+                order_id: Some(order_id),
+                trade_id,
+            },
+            locale,
+        )),
+        Placement::Unknown { journal_id, .. } => {
+            let r = orders::reconcile(connection.client(), &store, journal_id)
+                .await
+                .map_err(order_error)?;
+            Ok(resolution_view(r, locale))
+        }
+    }
+}
+
+fn order_error(e: orders::OrderError) -> IpcError {
+    match e {
+        orders::OrderError::Exchange(inner) => inner.into(),
+        other => IpcError::new(ErrorCode::Internal, other.to_string()),
+    }
+}
+
+/// Resolves every order whose outcome is not known (after a lost answer, or a crash while
+/// sending) and returns the recent journal.
+#[tauri::command]
+pub async fn resolve_orders(handle: AppHandle, _args: NoArgs) -> Answer<JournalView> {
+    let app = app(&handle);
+    let connection = app.connection().await?;
+    let store = app.store().await?;
+    let unresolved = store
+        .journal_unresolved()
+        .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+    for e in unresolved {
+        // One that stays unknown is tried again on the next call; an error here leaves it unknown.
+        let _ = orders::reconcile(connection.client(), &store, e.id).await;
+    }
+    let recent = store
+        .journal_recent(20)
+        .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+    Ok(JournalView {
+        entries: recent
+            .iter()
+            .map(|e| journal_view(e, app.locale()))
+            .collect(),
+    })
+}
+
+fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
+    let amount = if e.direction == "buy" {
+        format::nok(e.amount, locale)
+    } else {
+        format::btc(e.amount, BtcUnit::Btc, locale)
+    };
+    JournalEntryView {
+        id: e.id.to_string(),
+        state: match e.state {
+            JournalState::Sending => "sending",
+            JournalState::Placed => "placed",
+            JournalState::Rejected => "rejected",
+            JournalState::Unknown => "unknown",
+            JournalState::NotPlaced => "notPlaced",
+        }
+        .into(),
+        what: format!("{} {} {amount}", e.order_type, e.direction),
+        note: e.note.clone(),
+        order_id: e.order_id.clone(),
+        trade_id: e.trade_id.clone(),
+    }
+}
+
+#[tauri::command]
+pub async fn open_orders(handle: AppHandle, _args: NoArgs) -> Answer<OpenOrdersView> {
+    let app = app(&handle);
+    let locale = app.locale();
+    let list = app.connection().await?.client().open_orders().await?;
+    let now = Utc::now();
+    Ok(OpenOrdersView {
+        orders: list
+            .orders
+            .iter()
+            .map(|o| {
+                let selling = o.direction == Direction::Sell;
+                let minutes = (now - o.created_at).num_minutes().max(0);
+                OpenOrderView {
+                    order_id: o.order_id.to_string(),
+                    order_type: if o.order_type == OrderType::Limit {
+                        "limit"
+                    } else {
+                        "market"
+                    }
+                    .into(),
+                    direction: if selling { "sell" } else { "buy" }.into(),
+                    amount: if selling {
+                        format::btc(o.amount, BtcUnit::Btc, locale)
+                    } else {
+                        format::nok(o.amount, locale)
+                    },
+                    age: match (minutes, locale) {
+                        (m, Locale::En) if m < 60 => format!("{m} min"),
+                        (m, Locale::Nb) if m < 60 => format!("{m} min"),
+                        (m, Locale::En) => format!("{} h", m / 60),
+                        (m, Locale::Nb) => format!("{} t", m / 60),
+                    },
+                }
+            })
+            .collect(),
+    })
+}
+
+#[tauri::command]
+pub async fn cancel_order(handle: AppHandle, args: CancelOrderArgs) -> Answer<OpenOrdersView> {
+    let app = app(&handle);
+    let result = app
+        .connection()
+        .await?
+        .client()
+        .cancel_order(&OrderId::from(args.order_id.as_str()))
+        .await;
+    if let Err(e) = result {
+        let mut err = IpcError::from(e);
+        if app.locale() == Locale::Nb {
+            err.message = format!("Kunne ikke kansellere: {}", err.message);
+        } else {
+            err.message = format!("Could not cancel: {}", err.message);
+        }
+        return Err(err);
+    }
+    open_orders(handle.clone(), NoArgs {}).await
+}

@@ -1,0 +1,173 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::float_arithmetic,
+    reason = "end-to-end tests: a failed step is the failure being reported; the price is test data"
+)]
+//! Trading in the real window against the embedded sandbox.
+
+use nordlys_e2e::*;
+
+async fn control(app: &App, path: &str, body: serde_json::Value) -> serde_json::Value {
+    reqwest::Client::new()
+        .post(format!("{}{path}", app.sandbox()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn counters(app: &App) -> serde_json::Value {
+    reqwest::get(format!("{}/sandbox/counters", app.sandbox()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Fills the form and goes through review and confirmation; returns the warning shown, if any.
+async fn order(
+    app: &App,
+    kind: &str,
+    direction: &str,
+    amount: &str,
+    price: Option<&str>,
+) -> Option<String> {
+    app.click(&format!("[data-testid=type-{kind}]")).await;
+    app.click(&format!("[data-testid=direction-{direction}]"))
+        .await;
+    if let Some(p) = price {
+        app.fill("[data-testid=order-price]", p).await;
+    }
+    app.fill("[data-testid=order-amount]", amount).await;
+    app.until("the review button", || async {
+        app.attr("[data-testid=order-review]", "disabled")
+            .await
+            .is_none()
+    })
+    .await;
+    let warning = app
+        .client
+        .find(fantoccini::Locator::Css("[data-testid=order-warning]"))
+        .await
+        .ok();
+    let warning = match warning {
+        Some(w) => w.text().await.ok(),
+        None => None,
+    };
+    app.click("[data-testid=order-review]").await;
+    app.text("[data-testid=order-summary]").await;
+    app.click("[data-testid=order-confirm]").await;
+    warning
+}
+
+#[tokio::test]
+async fn a_market_buy_changes_the_balances_shown() {
+    let app = App::start(&[]).await;
+    let before: f64 = app
+        .attr("[data-testid=fiat]", "data-raw")
+        .await
+        .unwrap()
+        .parse()
+        .unwrap();
+    app.click("[data-testid=nav-trade]").await;
+    app.text("[data-testid=quote]").await;
+    app.fill("[data-testid=order-amount]", "99999999").await;
+    assert!(
+        app.text("[data-testid=order-amount-error]")
+            .await
+            .contains("more than available")
+    );
+    app.fill("[data-testid=order-amount]", "1,000.5").await;
+    app.until("the estimate", || async {
+        app.text("[data-testid=order-estimate]")
+            .await
+            .contains("BTC")
+    })
+    .await;
+    order(&app, "market", "buy", "1000.50", None).await;
+    assert!(
+        app.text("[data-testid=order-placed]")
+            .await
+            .contains("placed")
+    );
+    app.click("[data-testid=nav-overview]").await;
+    app.until("the fiat balance to drop by the amount", || async {
+        let now: f64 = app
+            .attr("[data-testid=fiat]", "data-raw")
+            .await
+            .unwrap_or_default()
+            .parse()
+            .unwrap_or(before);
+        (before - now - 1000.5).abs() < 0.001
+    })
+    .await;
+    app.screenshot("trade-after-buy").await;
+    app.quit().await;
+}
+
+#[tokio::test]
+async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-trade]").await;
+    app.text("[data-testid=quote]").await;
+    let warning = order(&app, "limit", "sell", "0.001", Some("5000000")).await;
+    assert!(
+        warning.unwrap_or_default().contains("far from the market"),
+        "a far price warns, does not block"
+    );
+    app.text("[data-testid=open-order]").await;
+    let id = app
+        .attr("[data-testid=open-order]", "data-order-id")
+        .await
+        .unwrap();
+    app.screenshot("trade-open-order").await;
+    app.click(&format!("[data-testid=cancel-{id}]")).await;
+    app.click(&format!("[data-testid=cancel-{id}]")).await;
+    app.text("[data-testid=no-open-orders]").await;
+
+    // A resting sell just above the market, then the sandbox price moves across it.
+    let quote: serde_json::Value = reqwest::get(format!("{}/v1/price/nok", app.sandbox()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let near = format!("{:.2}", quote["ask"].as_f64().unwrap() * 1.02);
+    order(&app, "limit", "sell", "0.002", Some(&near)).await;
+    app.text("[data-testid=open-order]").await;
+    control(
+        &app,
+        "/sandbox/price",
+        serde_json::json!({ "movePercent": 10 }),
+    )
+    .await;
+    app.click("[data-testid=nav-overview]").await;
+    app.click("[data-testid=nav-trade]").await;
+    app.text("[data-testid=no-open-orders]").await;
+    app.quit().await;
+}
+
+#[tokio::test]
+async fn a_lost_answer_ends_as_placed_with_exactly_one_order() {
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-trade]").await;
+    app.text("[data-testid=quote]").await;
+    control(&app, "/sandbox/faults", serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-drop", "count": 1 })).await;
+    order(&app, "market", "buy", "500", None).await;
+    let text = app.text("[data-testid=order-placed]").await;
+    assert!(text.contains("placed"), "{text}");
+    assert_eq!(
+        counters(&app).await["ordersCreated"],
+        1,
+        "the app checked, it did not send again"
+    );
+    app.text("[data-testid=journal-entry][data-state=placed]")
+        .await;
+    app.quit().await;
+}

@@ -1,0 +1,204 @@
+// The trade screen: quote, order form with live checks, confirmation, outcome, open orders.
+import * as api from "./bindings";
+import type { AppView, BalancesView, IpcError, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView } from "./bindings";
+import { h } from "./dom";
+import { t } from "./i18n";
+
+type Context = { app: AppView | null; balances: BalancesView | null; rerender: () => void; reloadBalances: () => Promise<void> };
+
+let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {} };
+let quote: QuoteView | null = null;
+let orders: OpenOrdersView | null = null;
+let journal: JournalView | null = null;
+let form: OrderFormArgs = { orderType: "market", direction: "buy", amount: "", price: null, accountId: null };
+let checked: OrderCheckView | null = null;
+let confirming = false;
+let sending = false;
+let result: OrderResultView | null = null;
+let error: string | null = null;
+let cancelArmed: string | null = null;
+let checkTimer: number | undefined;
+let resolveTimer: number | undefined;
+
+export function setTradeContext(c: Context): void {
+  ctx = c;
+}
+
+function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
+}
+
+export async function refreshTrading(): Promise<void> {
+  try {
+    [quote, orders, journal] = await Promise.all([api.quote({}), api.openOrders({}), api.resolveOrders({})]);
+  } catch (e) {
+    error = errorText(e);
+  }
+  ctx.rerender();
+}
+
+function scheduleCheck(): void {
+  window.clearTimeout(checkTimer);
+  checkTimer = window.setTimeout(async () => {
+    if (!form.amount.trim()) {
+      checked = null;
+      ctx.rerender();
+      return;
+    }
+    try {
+      checked = await api.checkOrder(form);
+    } catch (e) {
+      error = errorText(e);
+    }
+    ctx.rerender();
+  }, 200);
+}
+
+function set(patch: Partial<OrderFormArgs>): void {
+  form = { ...form, ...patch };
+  confirming = false;
+  result = null;
+  scheduleCheck();
+}
+
+function prefillPrice(): void {
+  if (form.orderType === "limit" && quote) {
+    set({ price: form.direction === "buy" ? quote.bidRaw : quote.askRaw });
+  }
+}
+
+/** After "unknown", the app keeps checking the account itself until it knows. */
+function followUnknown(): void {
+  window.clearTimeout(resolveTimer);
+  resolveTimer = window.setTimeout(async () => {
+    try {
+      journal = await api.resolveOrders({});
+      const latest = journal.entries[0];
+      if (latest && latest.state !== "unknown" && latest.state !== "sending") {
+        result = {
+          outcome: latest.state === "placed" ? "placed" : "notPlaced",
+          orderId: latest.orderId,
+          tradeId: latest.tradeId,
+          message: latest.state === "placed" ? t("The order was placed.") : t("The order was not placed. Nothing was taken."),
+        };
+        await ctx.reloadBalances();
+        orders = await api.openOrders({});
+      } else {
+        followUnknown();
+      }
+    } catch (e) {
+      error = errorText(e);
+      followUnknown();
+    }
+    ctx.rerender();
+  }, 2000);
+}
+
+async function submit(): Promise<void> {
+  if (sending) return;
+  sending = true;
+  error = null;
+  ctx.rerender();
+  try {
+    result = await api.placeOrder(form);
+    confirming = false;
+    if (result.outcome === "unknown") followUnknown();
+    else form = { ...form, amount: "" };
+    checked = null;
+    await ctx.reloadBalances();
+    [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);
+  } catch (e) {
+    error = errorText(e);
+  } finally {
+    sending = false;
+    ctx.rerender();
+  }
+}
+
+async function cancel(id: string): Promise<void> {
+  if (cancelArmed !== id) {
+    cancelArmed = id;
+    ctx.rerender();
+    return;
+  }
+  cancelArmed = null;
+  try {
+    orders = await api.cancelOrder({ orderId: id });
+    result = null;
+    await ctx.reloadBalances();
+  } catch (e) {
+    error = errorText(e);
+    orders = await api.openOrders({}).catch(() => orders);
+  }
+  ctx.rerender();
+}
+
+function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
+  return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);
+}
+
+export function trade(): Node {
+  const app = ctx.app;
+  if (!app) return h("p", {});
+  const trading = app.connection.trading;
+  const accounts = (ctx.balances?.accounts ?? []).filter((a) => !a.deleted);
+  const unit = form.direction === "buy" ? "NOK" : "BTC";
+  const radio = (name: string, value: string, label: string, current: string, onpick: () => void) =>
+    h("label", { class: "choice" }, h("input", { type: "radio", name, value, "data-testid": `${name}-${value}`, ...(current === value ? { checked: true } : {}), onchange: onpick }), " ", label);
+  const amount = h("input", { "data-testid": "order-amount", inputmode: "decimal", value: form.amount, oninput: (e: Event) => set({ amount: (e.target as HTMLInputElement).value }) });
+  const price = h("input", { "data-testid": "order-price", inputmode: "decimal", value: form.price ?? "", oninput: (e: Event) => set({ price: (e.target as HTMLInputElement).value }) });
+  const account = h("select", { "data-testid": "order-account", onchange: (e: Event) => set({ accountId: (e.target as HTMLSelectElement).value || null }) },
+    ...accounts.map((a) => h("option", { value: a.id, ...(form.accountId === a.id ? { selected: true } : {}) }, `${a.name} — ${a.availableBtc}`)));
+  const quoteCard = quote
+    ? h("div", { class: "cards" },
+        h("div", { class: "card" }, h("div", { class: "label" }, t("Bid"), " / ", t("Ask")), h("div", { class: "big", "data-testid": "quote" }, `${quote.bid} / ${quote.ask}`)),
+        h("div", { class: "card" }, h("div", { class: "label" }, t("Bank transfer")), h("div", {}, `${t("Buy")} ${quote.bankBuy}`), h("div", {}, `${t("Sell")} ${quote.bankSell}`)),
+        h("div", { class: "card" }, h("div", { class: "label" }, t("Card")), h("div", {}, `${t("Buy")} ${quote.cardBuy}`), h("div", {}, `${t("Sell")} ${quote.cardSell}`)))
+    : null;
+  return h(
+    "section",
+    { class: "trade" },
+    quoteCard,
+    !trading.allowed ? h("p", { class: "message error", "data-testid": "trading-disabled" }, trading.reason ?? "") : null,
+    error ? h("p", { class: "message error", "data-testid": "trade-error" }, error) : null,
+    result ? h("p", { class: `message ${result.outcome === "unknown" ? "error" : "ok"}`, "data-testid": `order-${result.outcome}` }, result.message) : null,
+    h("h2", {}, t("New order"), " ", ctx.balances?.sandbox ? h("span", { class: "badge sandbox small" }, t("Sandbox")) : null),
+    h("div", { class: "row" },
+      radio("type", "market", t("Market"), form.orderType, () => set({ orderType: "market", price: null })),
+      radio("type", "limit", t("Limit"), form.orderType, () => { set({ orderType: "limit" }); prefillPrice(); }),
+      radio("direction", "buy", t("Buy"), form.direction, () => { set({ direction: "buy" }); prefillPrice(); }),
+      radio("direction", "sell", t("Sell"), form.direction, () => { set({ direction: "sell" }); prefillPrice(); })),
+    h("div", { class: "stack" },
+      field(`${t("Amount")} (${unit})`, amount, checked?.amountError, "order-amount"),
+      form.orderType === "limit" ? field(t("Limit price (NOK per BTC)"), price, checked?.priceError, "order-price") : null,
+      form.direction === "sell" || accounts.length > 1 ? field(t("Account"), account, null, "order-account") : null,
+      checked?.estimate ? h("p", { class: "muted", "data-testid": "order-estimate" }, `≈ ${checked.estimate}`) : null,
+      checked?.warning ? h("p", { class: "warning", "data-testid": "order-warning" }, checked.warning) : null,
+      confirming && checked?.summary
+        ? h("div", { class: "confirm" },
+            h("p", { "data-testid": "order-summary" }, checked.summary),
+            h("div", { class: "row" },
+              h("button", { type: "button", "data-testid": "order-confirm", disabled: sending, onclick: () => void submit() }, sending ? t("Sending…") : t("Confirm")),
+              h("button", { type: "button", disabled: sending, onclick: () => { confirming = false; ctx.rerender(); } }, t("Back"))))
+        : h("button", { type: "button", "data-testid": "order-review", disabled: !trading.allowed || !checked?.ok || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review order")),
+    ),
+    h("h2", {}, t("Open orders")),
+    orders && orders.orders.length > 0
+      ? h("table", { class: "accounts" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("Type")), h("th", {}, t("Direction")), h("th", { class: "num" }, t("Amount")), h("th", {}, t("Age")), h("th", {}))),
+          h("tbody", {}, ...orders.orders.map((o) =>
+            h("tr", { "data-testid": "open-order", "data-order-id": o.orderId },
+              h("td", {}, t(o.orderType === "limit" ? "Limit" : "Market")),
+              h("td", {}, t(o.direction === "buy" ? "Buy" : "Sell")),
+              h("td", { class: "num" }, o.amount),
+              h("td", {}, o.age),
+              h("td", {}, h("button", { class: "danger", "data-testid": `cancel-${o.orderId}`, disabled: !trading.allowed, onclick: () => void cancel(o.orderId) },
+                cancelArmed === o.orderId ? t("Confirm cancel") : t("Cancel")))))))
+      : h("p", { class: "muted", "data-testid": "no-open-orders" }, t("No open orders.")),
+    journal && journal.entries.length > 0
+      ? h("div", {}, h("h2", {}, t("Recent orders")),
+          h("ul", { class: "journal" }, ...journal.entries.slice(0, 8).map((e) =>
+            h("li", { "data-testid": "journal-entry", "data-state": e.state }, `${e.what} — ${t(e.state)}`))))
+      : null,
+  );
+}
