@@ -19,6 +19,9 @@ const COMMANDS: &[&str] = &[
     "resolve_orders",
     "open_orders",
     "cancel_order",
+    "volume",
+    "trade_history",
+    "price_chart",
 ];
 
 fn main() {

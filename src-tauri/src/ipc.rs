@@ -8,7 +8,7 @@ use ts_rs::TS;
 
 use crate::error::{ErrorCode, IpcError};
 use crate::views::*;
-use crate::{commands, trading};
+use crate::{commands, market, trading};
 
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
@@ -65,6 +65,9 @@ ipc_commands! {
     trading::resolve_orders: NoArgs => JournalView;
     trading::open_orders: NoArgs => OpenOrdersView;
     trading::cancel_order: CancelOrderArgs => OpenOrdersView;
+    market::volume: NoArgs => VolumeView;
+    market::trade_history: NoArgs => TradesView;
+    market::price_chart: PriceChartArgs => ChartView;
 }
 
 fn camel(snake: &str) -> String {
@@ -116,6 +119,12 @@ pub fn typescript() -> String {
         decl::<CancelOrderArgs>(),
         decl::<JournalEntryView>(),
         decl::<JournalView>(),
+        decl::<VolumeStatsView>(),
+        decl::<VolumeView>(),
+        decl::<TradeView>(),
+        decl::<TradesView>(),
+        decl::<PriceChartArgs>(),
+        decl::<ChartView>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

@@ -5,6 +5,7 @@ mod commands;
 mod error;
 mod ipc;
 mod keyring_store;
+mod market;
 mod state;
 mod trading;
 mod views;

@@ -5,7 +5,7 @@ use chrono::Utc;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, Placement, Resolution};
-use nordlys_core::store::{JournalEntry, JournalState};
+use nordlys_core::store::{JournalEntry, JournalState, PriceSample};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::{Direction, OrderType};
 use rust_decimal::Decimal;
@@ -26,6 +26,21 @@ pub async fn quote(handle: AppHandle, _args: NoArgs) -> Answer<QuoteView> {
     let app = app(&handle);
     let locale = app.locale();
     let p = app.connection().await?.client().price(None).await?;
+    // The API keeps no price history, so Nordlys keeps its own: one sample per poll.
+    let sample = PriceSample {
+        at: p.timestamp,
+        mid: p.price,
+        bid: p.bid,
+        ask: p.ask,
+    };
+    if let Err(e) = app.store().await.and_then(|s| {
+        s.add_price_sample(&sample)
+            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))
+    }) {
+        *app.notice
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.message);
+    }
     let f = |d: Decimal| format::nok(d, locale);
     Ok(QuoteView {
         price: f(p.price),

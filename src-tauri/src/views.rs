@@ -201,3 +201,58 @@ pub struct JournalEntryView {
 pub struct JournalView {
     pub entries: Vec<JournalEntryView>,
 }
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeStatsView {
+    pub amount_nok: String,
+    pub amount_btc: String,
+    pub buy_percentage: String,
+    pub number_of_trades: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeView {
+    pub daily: VolumeStatsView,
+    pub monthly: VolumeStatsView,
+    pub yearly: VolumeStatsView,
+    pub last24h: VolumeStatsView,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TradeView {
+    pub id: String,
+    pub time: String,
+    /// `buy` or `sell`.
+    pub direction: String,
+    pub account: String,
+    pub btc: String,
+    pub nok: String,
+    pub price: String,
+    pub fee: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TradesView {
+    pub trades: Vec<TradeView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceChartArgs {
+    /// `1h`, `24h`, `7d` or `all`.
+    pub range: String,
+    pub width: u32,
+    pub height: u32,
+    pub dark: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartView {
+    pub svg: String,
+    pub samples: u32,
+}

@@ -97,6 +97,26 @@ state: string, what: string, note: string, orderId: string | null, tradeId: stri
 
 export type JournalView = { entries: Array<JournalEntryView>, };
 
+export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
+
+export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
+
+export type TradeView = { id: string, time: string, 
+/**
+ * `buy` or `sell`.
+ */
+direction: string, account: string, btc: string, nok: string, price: string, fee: string, };
+
+export type TradesView = { trades: Array<TradeView>, };
+
+export type PriceChartArgs = { 
+/**
+ * `1h`, `24h`, `7d` or `all`.
+ */
+range: string, width: number, height: number, dark: boolean, };
+
+export type ChartView = { svg: string, samples: number, };
+
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
@@ -173,5 +193,17 @@ export function openOrders(args: NoArgs): Promise<OpenOrdersView> {
 
 export function cancelOrder(args: CancelOrderArgs): Promise<OpenOrdersView> {
   return call("cancel_order", args);
+}
+
+export function volume(args: NoArgs): Promise<VolumeView> {
+  return call("volume", args);
+}
+
+export function tradeHistory(args: NoArgs): Promise<TradesView> {
+  return call("trade_history", args);
+}
+
+export function priceChart(args: PriceChartArgs): Promise<ChartView> {
+  return call("price_chart", args);
 }
 

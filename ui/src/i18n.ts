@@ -80,6 +80,18 @@ const nb: Record<string, string> = {
   unknown: "ukjent utfall",
   rejected: "avvist",
   sending: "sendes",
+  Today: "I dag",
+  "Last 24 h": "Siste 24 t",
+  "This month": "Denne måneden",
+  "This year": "I år",
+  "Exchange volume": "Volum på børsen",
+  Buys: "Kjøp",
+  Trades: "Handler",
+  "Trade history": "Handelshistorikk",
+  "No trades yet.": "Ingen handler ennå.",
+  Time: "Tid",
+  Fee: "Gebyr",
+  All: "Alt",
 };
 
 let current: Language = "en";

@@ -1,5 +1,5 @@
 import * as api from "./bindings";
-import type { AppView, BalancesView, IpcError } from "./bindings";
+import type { AppView, BalancesView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
 import { trade, refreshTrading, setTradeContext } from "./trade";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
@@ -12,6 +12,11 @@ let screen: Screen = "overview";
 let showDeleted = false;
 let message: { kind: "error" | "ok"; text: string } | null = null;
 let busy = false;
+let quote: QuoteView | null = null;
+let volume: VolumeView | null = null;
+let chartRange = "1h";
+let chartUrl: string | null = null;
+let chartSamples = 0;
 
 const main = document.getElementById("main")!;
 const nav = document.getElementById("nav")!;
@@ -127,17 +132,72 @@ function overview(): Node {
         balances.fiat
           ? h("div", { class: "big", "data-testid": "fiat", "data-raw": balances.fiatRaw ?? "" }, balances.fiat)
           : h("div", { class: "muted", "data-testid": "fiat-unavailable" }, balances.fiatReason ?? "—")),
-      h("div", { class: "card" }, h("div", { class: "label" }, t("Price")), h("div", { class: "big", "data-testid": "price" }, balances.price ?? "—"), h("div", { class: "muted" }, "BTC/NOK")),
+      h("div", { class: "card" }, h("div", { class: "label" }, t("Price")), h("div", { class: "big", "data-testid": "price" }, quote?.price ?? balances.price ?? "—"), h("div", { class: "muted" }, quote ? `${t("Bid")} ${quote.bid} · ${t("Ask")} ${quote.ask}` : "BTC/NOK")),
     ),
     h("h2", {}, t("Bitcoin accounts"), " ", sandboxTag()),
     h("table", { class: "accounts" },
       h("thead", {}, h("tr", {}, h("th", {}, t("Account")), h("th", { class: "num" }, t("Total")), h("th", { class: "num" }, t("Available")), h("th", { class: "num" }, t("Value (NOK)")))),
       h("tbody", {}, ...rows),
     ),
+    priceChart(),
+    volume ? volumeTable(volume) : null,
     h("label", { class: "toggle" },
       h("input", { type: "checkbox", "data-testid": "show-deleted", ...(showDeleted ? { checked: true } : {}), onchange: (e: Event) => { showDeleted = (e.target as HTMLInputElement).checked; render(); } }),
       " ", t("Show deleted accounts")),
   );
+}
+
+function volumeTable(v: VolumeView): Node {
+  const rows: [string, typeof v.daily][] = [[t("Today"), v.daily], [t("Last 24 h"), v.last24h], [t("This month"), v.monthly], [t("This year"), v.yearly]];
+  return h("div", {},
+    h("h2", {}, t("Exchange volume")),
+    h("table", { class: "accounts", "data-testid": "volume" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { class: "num" }, "NOK"), h("th", { class: "num" }, "BTC"), h("th", { class: "num" }, t("Buys")), h("th", { class: "num" }, t("Trades")))),
+      h("tbody", {}, ...rows.map(([label, s]) =>
+        h("tr", {}, h("td", {}, label), h("td", { class: "num" }, s.amountNok), h("td", { class: "num" }, s.amountBtc), h("td", { class: "num" }, s.buyPercentage), h("td", { class: "num" }, s.numberOfTrades))))));
+}
+
+function priceChart(): Node {
+  const ranges = ["1h", "24h", "7d", "all"];
+  return h("div", { class: "chart" },
+    h("div", { class: "row" }, h("h2", {}, t("Price")), ...ranges.map((r) =>
+      h("button", { class: r === chartRange ? "tab active" : "tab", "data-testid": `chart-${r}`, onclick: () => { chartRange = r; void loadChart(); } }, r === "all" ? t("All") : r))),
+    chartUrl ? h("img", { src: chartUrl, alt: t("Price"), "data-testid": "price-chart", "data-samples": String(chartSamples) }) : h("p", { class: "muted" }, `${t("Loading")}…`));
+}
+
+async function loadChart(): Promise<void> {
+  const width = Math.max(320, Math.min(1600, main.clientWidth - 40));
+  const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+  try {
+    const chart = await api.priceChart({ range: chartRange, width, height: 260, dark });
+    chartUrl = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`;
+    chartSamples = chart.samples;
+    if (screen === "overview") render();
+  } catch {
+    chartUrl = null;
+  }
+}
+
+/** One poller for the price, shared by every screen; also feeds Nordlys' own price history. */
+async function pollQuote(): Promise<void> {
+  try {
+    const next = await api.quote({});
+    if (JSON.stringify(next) !== JSON.stringify(quote)) {
+      quote = next;
+      render();
+    }
+  } catch {
+    // The balances poller reports connection problems; the price just stays as it was.
+  }
+}
+
+async function loadVolume(): Promise<void> {
+  try {
+    volume = await api.volume({});
+    render();
+  } catch {
+    volume = null;
+  }
 }
 
 function capabilityLine(label: string, c: { allowed: boolean; reason: string | null }, id: string): Node {
@@ -239,7 +299,7 @@ function settings(): Node {
 }
 
 function render(): void {
-  setTradeContext({ app, balances, rerender: render, reloadBalances: loadBalances });
+  setTradeContext({ app, balances, quote, rerender: render, reloadBalances: loadBalances });
   renderChrome();
   const body =
     screen === "overview" ? overview() : screen === "trade" ? trade() : screen === "connect" ? connect() : settings();
@@ -255,10 +315,19 @@ async function start(): Promise<void> {
   } catch (e) {
     fail(e);
   }
-  // One poller for balances, paused while the window is hidden.
+  await pollQuote();
+  void loadChart();
+  void loadVolume();
+  // One poller per resource, paused while the window is hidden: price every 5 s, balances every
+  // 15 s, volume every minute.
+  let tick = 0;
   setInterval(() => {
-    if (document.visibilityState === "visible" && !busy) void loadBalances();
-  }, 15_000);
+    if (document.visibilityState !== "visible") return;
+    tick += 1;
+    void pollQuote().then(() => (screen === "overview" ? loadChart() : undefined));
+    if (tick % 3 === 0 && !busy) void loadBalances();
+    if (tick % 12 === 0) void loadVolume();
+  }, 5_000);
 }
 
 void start();

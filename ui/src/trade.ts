@@ -1,13 +1,13 @@
 // The trade screen: quote, order form with live checks, confirmation, outcome, open orders.
 import * as api from "./bindings";
-import type { AppView, BalancesView, IpcError, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView } from "./bindings";
+import type { AppView, BalancesView, IpcError, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
 import { t } from "./i18n";
 
-type Context = { app: AppView | null; balances: BalancesView | null; rerender: () => void; reloadBalances: () => Promise<void> };
+type Context = { app: AppView | null; balances: BalancesView | null; quote: QuoteView | null; rerender: () => void; reloadBalances: () => Promise<void> };
 
-let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {} };
-let quote: QuoteView | null = null;
+let ctx: Context = { app: null, balances: null, quote: null, rerender: () => {}, reloadBalances: async () => {} };
+let history: TradesView | null = null;
 let orders: OpenOrdersView | null = null;
 let journal: JournalView | null = null;
 let form: OrderFormArgs = { orderType: "market", direction: "buy", amount: "", price: null, accountId: null };
@@ -30,7 +30,9 @@ function errorText(e: unknown): string {
 
 export async function refreshTrading(): Promise<void> {
   try {
-    [quote, orders, journal] = await Promise.all([api.quote({}), api.openOrders({}), api.resolveOrders({})]);
+    [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);
+    ctx.rerender();
+    history = await api.tradeHistory({});
   } catch (e) {
     error = errorText(e);
   }
@@ -62,6 +64,7 @@ function set(patch: Partial<OrderFormArgs>): void {
 }
 
 function prefillPrice(): void {
+  const quote = ctx.quote;
   if (form.orderType === "limit" && quote) {
     set({ price: form.direction === "buy" ? quote.bidRaw : quote.askRaw });
   }
@@ -149,6 +152,7 @@ export function trade(): Node {
   const price = h("input", { "data-testid": "order-price", inputmode: "decimal", value: form.price ?? "", oninput: (e: Event) => set({ price: (e.target as HTMLInputElement).value }) });
   const account = h("select", { "data-testid": "order-account", onchange: (e: Event) => set({ accountId: (e.target as HTMLSelectElement).value || null }) },
     ...accounts.map((a) => h("option", { value: a.id, ...(form.accountId === a.id ? { selected: true } : {}) }, `${a.name} — ${a.availableBtc}`)));
+  const quote = ctx.quote;
   const quoteCard = quote
     ? h("div", { class: "cards" },
         h("div", { class: "card" }, h("div", { class: "label" }, t("Bid"), " / ", t("Ask")), h("div", { class: "big", "data-testid": "quote" }, `${quote.bid} / ${quote.ask}`)),
@@ -195,6 +199,16 @@ export function trade(): Node {
               h("td", {}, h("button", { class: "danger", "data-testid": `cancel-${o.orderId}`, disabled: !trading.allowed, onclick: () => void cancel(o.orderId) },
                 cancelArmed === o.orderId ? t("Confirm cancel") : t("Cancel")))))))
       : h("p", { class: "muted", "data-testid": "no-open-orders" }, t("No open orders.")),
+    history
+      ? h("div", {}, h("h2", {}, t("Trade history")),
+          history.trades.length === 0
+            ? h("p", { class: "muted" }, t("No trades yet."))
+            : h("table", { class: "accounts", "data-testid": "trade-history" },
+                h("thead", {}, h("tr", {}, h("th", {}, t("Time")), h("th", {}, t("Direction")), h("th", {}, t("Account")), h("th", { class: "num" }, "BTC"), h("th", { class: "num" }, "NOK"), h("th", { class: "num" }, t("Price")), h("th", { class: "num" }, t("Fee")))),
+                h("tbody", {}, ...history.trades.slice(0, 50).map((tr) =>
+                  h("tr", { "data-testid": "trade-row" }, h("td", {}, tr.time), h("td", {}, t(tr.direction === "buy" ? "Buy" : "Sell")), h("td", {}, tr.account),
+                    h("td", { class: "num" }, tr.btc), h("td", { class: "num" }, tr.nok), h("td", { class: "num" }, tr.price), h("td", { class: "num" }, tr.fee))))))
+      : null,
     journal && journal.entries.length > 0
       ? h("div", {}, h("h2", {}, t("Recent orders")),
           h("ul", { class: "journal" }, ...journal.entries.slice(0, 8).map((e) =>

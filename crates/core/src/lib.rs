@@ -3,6 +3,7 @@
 //! shell wires these to commands; the CLI and tests use them directly.
 
 pub mod amount_input;
+pub mod chart;
 pub mod connection;
 pub mod format;
 pub mod loopback;

@@ -141,16 +141,15 @@ impl App {
         }
     }
 
-    /// Resident memory of the app and its WebKit helper processes, in bytes.
-    pub fn memory(&self) -> u64 {
+    /// The app's process and its descendants (the WebKit helpers).
+    pub fn pids(&self) -> Vec<u32> {
         let Ok(out) = Command::new("pgrep").arg("-f").arg(&self.binary).output() else {
-            return 0;
+            return vec![];
         };
-        let roots: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+        let mut all: Vec<u32> = String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect();
-        let mut all = roots.clone();
         let mut i = 0;
         while i < all.len() {
             let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", all[i]))
@@ -162,7 +161,13 @@ impl App {
             );
             i += 1;
         }
-        all.iter()
+        all
+    }
+
+    /// Resident memory of the app and its WebKit helper processes, in bytes.
+    pub fn memory(&self) -> u64 {
+        self.pids()
+            .iter()
             .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
             .filter_map(|s| {
                 s.lines()

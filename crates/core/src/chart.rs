@@ -1,0 +1,255 @@
+//! Charts rendered to SVG in Rust with `plotters`: the UI only shows them. Numbers on the axes are
+//! formatted for the locale; colours follow the theme; SVG stays crisp at any window size.
+//! Plot coordinates are floats (pixels, not money), hence the lint exception below.
+#![allow(
+    clippy::float_arithmetic,
+    reason = "plot coordinates are pixels, not money"
+)]
+
+use chrono::{DateTime, Local, TimeZone};
+use plotters::prelude::*;
+use rust_decimal::Decimal;
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+
+use crate::format::{self, Locale};
+use crate::store::PriceSample;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ChartStyle {
+    pub width: u32,
+    pub height: u32,
+    pub theme: Theme,
+    pub locale: Locale,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("the chart could not be drawn: {0}")]
+pub struct ChartError(String);
+
+struct Palette {
+    background: RGBColor,
+    text: RGBColor,
+    grid: RGBColor,
+    line: RGBColor,
+    band: RGBColor,
+}
+
+fn palette(theme: Theme) -> Palette {
+    match theme {
+        Theme::Light => Palette {
+            background: RGBColor(255, 255, 255),
+            text: RGBColor(20, 24, 38),
+            grid: RGBColor(223, 227, 238),
+            line: RGBColor(15, 143, 99),
+            band: RGBColor(122, 108, 255),
+        },
+        Theme::Dark => Palette {
+            background: RGBColor(20, 27, 48),
+            text: RGBColor(232, 235, 245),
+            grid: RGBColor(38, 48, 77),
+            line: RGBColor(53, 224, 161),
+            band: RGBColor(140, 128, 255),
+        },
+    }
+}
+
+/// One point per pixel column at most: (time in seconds, mean mid, lowest bid, highest ask).
+fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)> {
+    struct Bucket {
+        column: usize,
+        t: f64,
+        mid_sum: f64,
+        n: usize,
+        bid: f64,
+        ask: f64,
+    }
+    let f = |d: Decimal| d.to_f64().unwrap_or(0.0);
+    let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+        return vec![];
+    };
+    let t0 = first.at.timestamp_millis() as f64;
+    let span = (last.at.timestamp_millis() as f64 - t0).max(1.0);
+    let mut out: Vec<Bucket> = Vec::with_capacity(columns.min(samples.len()));
+    for s in samples {
+        let t = s.at.timestamp_millis() as f64;
+        let column = (((t - t0) / span) * columns as f64) as usize;
+        match out.last_mut() {
+            Some(b) if b.column == column => {
+                b.t = t;
+                b.mid_sum += f(s.mid);
+                b.n += 1;
+                b.bid = b.bid.min(f(s.bid));
+                b.ask = b.ask.max(f(s.ask));
+            }
+            _ => out.push(Bucket {
+                column,
+                t,
+                mid_sum: f(s.mid),
+                n: 1,
+                bid: f(s.bid),
+                ask: f(s.ask),
+            }),
+        }
+    }
+    out.iter()
+        .map(|b| (b.t / 1000.0, b.mid_sum / b.n as f64, b.bid, b.ask))
+        .collect()
+}
+
+fn time_label(seconds: f64, span_seconds: f64) -> String {
+    let Some(t) = DateTime::from_timestamp(seconds as i64, 0) else {
+        return String::new();
+    };
+    let local = Local.from_utc_datetime(&t.naive_utc());
+    if span_seconds <= 2.0 * 86_400.0 {
+        local.format("%H:%M").to_string()
+    } else {
+        local.format("%d.%m").to_string()
+    }
+}
+
+/// The price line (mid) over the bid/ask band.
+pub fn price_chart(samples: &[PriceSample], style: ChartStyle) -> Result<String, ChartError> {
+    let p = palette(style.theme);
+    let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style.width.max(200), style.height.max(120)))
+            .into_drawing_area();
+        root.fill(&p.background).map_err(|e| err(&e))?;
+        let points = buckets(samples, style.width.max(200) as usize);
+        if points.len() < 2 {
+            let message = match style.locale {
+                Locale::Nb => "Kursen samles inn – grafen fylles etter hvert",
+                Locale::En => "Collecting prices – the chart fills in as Nordlys runs",
+            };
+            root.draw(&Text::new(
+                message,
+                (20, 20),
+                ("sans-serif", 14).into_font().color(&p.text),
+            ))
+            .map_err(|e| err(&e))?;
+            root.present().map_err(|e| err(&e))?;
+            drop(root);
+            return Ok(svg);
+        }
+        let (t0, t1) = (points[0].0, points[points.len() - 1].0);
+        let lo = points.iter().map(|b| b.2).fold(f64::MAX, f64::min);
+        let hi = points.iter().map(|b| b.3).fold(f64::MIN, f64::max);
+        let pad = ((hi - lo) * 0.08).max(1.0);
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(28)
+            .y_label_area_size(96)
+            .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..(hi + pad))
+            .map_err(|e| err(&e))?;
+        let span = t1 - t0;
+        let locale = style.locale;
+        chart
+            .configure_mesh()
+            .x_labels(6)
+            .y_labels(5)
+            .x_label_formatter(&|x| time_label(*x, span))
+            .y_label_formatter(&|y| {
+                Decimal::from_f64(*y)
+                    .map(|d| format::nok(d.round(), locale))
+                    .unwrap_or_default()
+            })
+            .label_style(("sans-serif", 12).into_font().color(&p.text))
+            .axis_style(p.text)
+            .bold_line_style(p.grid)
+            .light_line_style(p.background)
+            .draw()
+            .map_err(|e| err(&e))?;
+        let band: Vec<(f64, f64)> = points
+            .iter()
+            .map(|b| (b.0, b.3))
+            .chain(points.iter().rev().map(|b| (b.0, b.2)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, p.band.mix(0.25))))
+            .map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|b| (b.0, b.1)),
+                p.line.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{Duration, Utc};
+
+    use super::*;
+
+    fn samples(n: usize) -> Vec<PriceSample> {
+        let start = Utc::now() - Duration::hours(1);
+        (0..n)
+            .map(|i| {
+                let mid = Decimal::from(980_000 + (i % 97) as i64 * 37);
+                PriceSample {
+                    at: start + Duration::seconds(i as i64),
+                    mid,
+                    bid: mid - Decimal::from(1000),
+                    ask: mid + Decimal::from(1000),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn draws_a_line_over_a_band_with_locale_labels() {
+        let style = ChartStyle {
+            width: 800,
+            height: 300,
+            theme: Theme::Dark,
+            locale: Locale::Nb,
+        };
+        let svg = price_chart(&samples(3600), style).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
+        assert!(svg.contains("<polyline") || svg.contains("<path"), "a line");
+        assert!(svg.contains("<polygon"), "the bid/ask band");
+        assert!(svg.contains("\u{a0}kr"), "nb labels");
+        assert!(svg.matches("<text").count() >= 6, "labelled axes");
+    }
+
+    #[test]
+    fn few_samples_say_so_instead_of_drawing_nothing() {
+        let style = ChartStyle {
+            width: 400,
+            height: 200,
+            theme: Theme::Light,
+            locale: Locale::En,
+        };
+        assert!(
+            price_chart(&[], style)
+                .unwrap()
+                .contains("Collecting prices")
+        );
+        assert!(
+            price_chart(&samples(1), style)
+                .unwrap()
+                .contains("Collecting prices")
+        );
+    }
+
+    #[test]
+    fn many_samples_are_reduced_to_the_pixels_available() {
+        let points = buckets(&samples(10_000), 500);
+        assert!(points.len() <= 501, "{}", points.len());
+        assert!(
+            points.iter().all(|b| b.2 <= b.1 && b.1 <= b.3),
+            "mid within the band"
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! Market commands: volume statistics and the user's own trade history.
+
+use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_exchange::TaxQuery;
+use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
+use rust_decimal::Decimal;
+use tauri::{AppHandle, Manager};
+
+use crate::error::IpcError;
+use crate::state::App;
+use crate::views::*;
+
+fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
+    VolumeStatsView {
+        amount_nok: format::nok(s.amount_nok, locale),
+        amount_btc: format::btc(s.amount_btc, BtcUnit::Btc, locale),
+        buy_percentage: format!("{}\u{a0}%", format::number(s.buy_percentage, 1, locale)),
+        number_of_trades: format::number(Decimal::from(s.number_of_trades), 0, locale),
+    }
+}
+
+#[tauri::command]
+pub async fn volume(handle: AppHandle, _args: NoArgs) -> Result<VolumeView, IpcError> {
+    let app = handle.state::<App>();
+    let locale = app.locale();
+    let v = app.connection().await?.client().volume(None).await?;
+    Ok(VolumeView {
+        daily: stats(&v.daily, locale),
+        monthly: stats(&v.monthly, locale),
+        yearly: stats(&v.yearly, locale),
+        last24h: stats(&v.last24h, locale),
+    })
+}
+
+/// The user's executed trades (BTC_BUY and BTC_SELL tax transactions), newest first.
+#[tauri::command]
+pub async fn trade_history(handle: AppHandle, _args: NoArgs) -> Result<TradesView, IpcError> {
+    let app = handle.state::<App>();
+    let locale = app.locale();
+    let unit = app.settings().unit;
+    let client = app.connection().await?.client().clone();
+    let names: std::collections::HashMap<String, String> = client
+        .tax_balance(true)
+        .await?
+        .bitcoin_accounts
+        .into_iter()
+        .map(|a| (a.id.to_string(), a.name))
+        .collect();
+    let all = client.all_tax_transactions(TaxQuery::new(200)).await?;
+    let trades = all
+        .transactions
+        .iter()
+        .rev()
+        .filter(|t| {
+            matches!(
+                t.tx_type,
+                TaxTransactionType::BtcBuy | TaxTransactionType::BtcSell
+            )
+        })
+        .take(200)
+        .map(|t| {
+            let buy = t.tx_type == TaxTransactionType::BtcBuy;
+            let (btc, nok) = if buy {
+                (t.in_amount, t.out_amount)
+            } else {
+                (t.out_amount, t.in_amount)
+            };
+            let account = t
+                .account_id
+                .as_ref()
+                .map(|a| {
+                    names
+                        .get(a.as_str())
+                        .cloned()
+                        .unwrap_or_else(|| a.to_string())
+                })
+                .unwrap_or_default();
+            TradeView {
+                id: t.id.to_string(),
+                time: t.create_time.format("%Y-%m-%d %H:%M").to_string(),
+                direction: if buy { "buy" } else { "sell" }.into(),
+                account,
+                btc: btc
+                    .map(|b| format::btc(b, unit, locale))
+                    .unwrap_or_default(),
+                nok: nok.map(|n| format::nok(n, locale)).unwrap_or_default(),
+                price: t
+                    .rate_market
+                    .map(|r| format::nok(r, locale))
+                    .unwrap_or_default(),
+                fee: match (t.fee_amount, t.fee_currency.as_ref().map(|c| c.as_str())) {
+                    (Some(f), Some("BTC")) => format::btc(f, unit, locale),
+                    (Some(f), _) => format::nok(f, locale),
+                    (None, _) => String::new(),
+                },
+            }
+        })
+        .collect();
+    Ok(TradesView { trades })
+}
+
+/// Nordlys' own price history (the API has none), drawn to SVG.
+#[tauri::command]
+pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<ChartView, IpcError> {
+    use nordlys_core::chart::{ChartStyle, Theme, price_chart};
+    let app = handle.state::<App>();
+    let since = match args.range.as_str() {
+        "1h" => chrono::Utc::now() - chrono::Duration::hours(1),
+        "24h" => chrono::Utc::now() - chrono::Duration::hours(24),
+        "7d" => chrono::Utc::now() - chrono::Duration::days(7),
+        "all" => chrono::DateTime::<chrono::Utc>::MIN_UTC,
+        other => {
+            return Err(IpcError::new(
+                crate::error::ErrorCode::InvalidInput,
+                format!("unknown range `{other}`"),
+            ));
+        }
+    };
+    let internal = |e: String| IpcError::new(crate::error::ErrorCode::Internal, e);
+    let samples = app
+        .store()
+        .await?
+        .price_samples(since)
+        .map_err(|e| internal(e.to_string()))?;
+    let style = ChartStyle {
+        width: args.width.clamp(200, 4000),
+        height: args.height.clamp(120, 2000),
+        theme: if args.dark { Theme::Dark } else { Theme::Light },
+        locale: app.locale(),
+    };
+    let svg = price_chart(&samples, style).map_err(|e| internal(e.to_string()))?;
+    Ok(ChartView {
+        svg,
+        samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
+    })
+}
