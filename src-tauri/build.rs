@@ -22,6 +22,7 @@ const COMMANDS: &[&str] = &[
     "volume",
     "trade_history",
     "price_chart",
+    "volume_chart",
 ];
 
 fn main() {

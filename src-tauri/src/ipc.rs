@@ -68,6 +68,7 @@ ipc_commands! {
     market::volume: NoArgs => VolumeView;
     market::trade_history: NoArgs => TradesView;
     market::price_chart: PriceChartArgs => ChartView;
+    market::volume_chart: ChartSizeArgs => ChartView;
 }
 
 fn camel(snake: &str) -> String {
@@ -125,6 +126,7 @@ pub fn typescript() -> String {
         decl::<TradesView>(),
         decl::<PriceChartArgs>(),
         decl::<ChartView>(),
+        decl::<ChartSizeArgs>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

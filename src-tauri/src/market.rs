@@ -134,3 +134,28 @@ pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<Char
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
     })
 }
+
+/// Daily volume per market over the last month, stacked in the markets' colours, with shares.
+#[tauri::command]
+pub async fn volume_chart(handle: AppHandle, args: ChartSizeArgs) -> Result<ChartView, IpcError> {
+    use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
+    let app = handle.state::<App>();
+    let history = app
+        .connection()
+        .await?
+        .client()
+        .volume_historic(None)
+        .await?;
+    let style = ChartStyle {
+        width: args.width.clamp(200, 4000),
+        height: args.height.clamp(120, 2000),
+        theme: if args.dark { Theme::Dark } else { Theme::Light },
+        locale: app.locale(),
+    };
+    let svg = volume_chart(&history, style)
+        .map_err(|e| IpcError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+    Ok(ChartView {
+        svg,
+        samples: u32::try_from(history.daily_volume.len()).unwrap_or(u32::MAX),
+    })
+}

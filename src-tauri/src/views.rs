@@ -256,3 +256,11 @@ pub struct ChartView {
     pub svg: String,
     pub samples: u32,
 }
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartSizeArgs {
+    pub width: u32,
+    pub height: u32,
+    pub dark: bool,
+}

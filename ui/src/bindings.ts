@@ -117,6 +117,8 @@ range: string, width: number, height: number, dark: boolean, };
 
 export type ChartView = { svg: string, samples: number, };
 
+export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
+
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
@@ -205,5 +207,9 @@ export function tradeHistory(args: NoArgs): Promise<TradesView> {
 
 export function priceChart(args: PriceChartArgs): Promise<ChartView> {
   return call("price_chart", args);
+}
+
+export function volumeChart(args: ChartSizeArgs): Promise<ChartView> {
+  return call("volume_chart", args);
 }
 

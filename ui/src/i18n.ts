@@ -92,6 +92,7 @@ const nb: Record<string, string> = {
   Time: "Tid",
   Fee: "Gebyr",
   All: "Alt",
+  "Daily volume per market, last month": "Daglig volum per marked, siste måned",
 };
 
 let current: Language = "en";

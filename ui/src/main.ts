@@ -17,6 +17,7 @@ let volume: VolumeView | null = null;
 let chartRange = "1h";
 let chartUrl: string | null = null;
 let chartSamples = 0;
+let volumeChartUrl: string | null = null;
 
 const main = document.getElementById("main")!;
 const nav = document.getElementById("nav")!;
@@ -154,7 +155,10 @@ function volumeTable(v: VolumeView): Node {
     h("table", { class: "accounts", "data-testid": "volume" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { class: "num" }, "NOK"), h("th", { class: "num" }, "BTC"), h("th", { class: "num" }, t("Buys")), h("th", { class: "num" }, t("Trades")))),
       h("tbody", {}, ...rows.map(([label, s]) =>
-        h("tr", {}, h("td", {}, label), h("td", { class: "num" }, s.amountNok), h("td", { class: "num" }, s.amountBtc), h("td", { class: "num" }, s.buyPercentage), h("td", { class: "num" }, s.numberOfTrades))))));
+        h("tr", {}, h("td", {}, label), h("td", { class: "num" }, s.amountNok), h("td", { class: "num" }, s.amountBtc), h("td", { class: "num" }, s.buyPercentage), h("td", { class: "num" }, s.numberOfTrades))))),
+    volumeChartUrl
+      ? h("div", { class: "chart" }, h("h2", {}, t("Daily volume per market, last month")), h("img", { src: volumeChartUrl, alt: t("Daily volume per market, last month"), "data-testid": "volume-chart" }))
+      : null);
 }
 
 function priceChart(): Node {
@@ -194,6 +198,10 @@ async function pollQuote(): Promise<void> {
 async function loadVolume(): Promise<void> {
   try {
     volume = await api.volume({});
+    const width = Math.max(320, Math.min(1600, main.clientWidth - 40));
+    const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+    const chart = await api.volumeChart({ width, height: 240, dark });
+    volumeChartUrl = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`;
     render();
   } catch {
     volume = null;

@@ -12,6 +12,8 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
 use crate::format::{self, Locale};
+use nordlys_exchange::models::VolumeHistoricResponse;
+
 use crate::store::PriceSample;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,6 +188,136 @@ pub fn price_chart(samples: &[PriceSample], style: ChartStyle) -> Result<String,
     Ok(svg)
 }
 
+/// A market's colour from the API's hex text; anything malformed is drawn grey, never an error.
+fn hex_colour(text: &str) -> RGBColor {
+    let h = text.trim().trim_start_matches('#');
+    let byte = |i: usize| h.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok());
+    match (h.len(), byte(0), byte(2), byte(4)) {
+        (6, Some(r), Some(g), Some(b)) => RGBColor(r, g, b),
+        _ => RGBColor(140, 140, 150),
+    }
+}
+
+/// Daily volume (NOK) stacked per market in the markets' own colours, with each market's share of
+/// the period in the legend (endpoint 9).
+pub fn volume_chart(
+    history: &VolumeHistoricResponse,
+    style: ChartStyle,
+) -> Result<String, ChartError> {
+    let p = palette(style.theme);
+    let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
+    let f = |d: Decimal| d.to_f64().unwrap_or(0.0);
+    let mut markets: Vec<(String, RGBColor)> = vec![];
+    for day in &history.daily_volume {
+        for (name, m) in &day.stats {
+            if !markets.iter().any(|(n, _)| n == name) {
+                markets.push((name.clone(), hex_colour(&m.color)));
+            }
+        }
+    }
+    markets.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (style.width.max(200), style.height.max(120)))
+            .into_drawing_area();
+        root.fill(&p.background).map_err(|e| err(&e))?;
+        let days = history.daily_volume.len();
+        let top = history
+            .daily_volume
+            .iter()
+            .map(|d| d.stats.values().map(|m| f(m.volume_nok)).sum::<f64>())
+            .fold(0.0, f64::max);
+        if days == 0 || top <= 0.0 {
+            let message = if style.locale == Locale::Nb {
+                "Ingen volum i perioden"
+            } else {
+                "No volume in this period"
+            };
+            root.draw(&Text::new(
+                message,
+                (20, 20),
+                ("sans-serif", 14).into_font().color(&p.text),
+            ))
+            .map_err(|e| err(&e))?;
+            root.present().map_err(|e| err(&e))?;
+            drop(root);
+            return Ok(svg);
+        }
+        let locale = style.locale;
+        let dates: Vec<String> = history
+            .daily_volume
+            .iter()
+            .map(|d| d.date.format("%d.%m").to_string())
+            .collect();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(28)
+            .y_label_area_size(110)
+            .build_cartesian_2d(0.0..days as f64, 0.0..top * 1.1)
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(days.min(8))
+            .x_label_formatter(&|x| dates.get(x.floor() as usize).cloned().unwrap_or_default())
+            .y_labels(5)
+            .y_label_formatter(&|y| {
+                Decimal::from_f64(*y)
+                    .map(|d| format::nok(d.round(), locale))
+                    .unwrap_or_default()
+            })
+            .label_style(("sans-serif", 12).into_font().color(&p.text))
+            .axis_style(p.text)
+            .bold_line_style(p.grid)
+            .light_line_style(p.background)
+            .draw()
+            .map_err(|e| err(&e))?;
+        for (name, colour) in &markets {
+            let bars = history.daily_volume.iter().enumerate().map(|(i, day)| {
+                let below: f64 = markets
+                    .iter()
+                    .take_while(|(n, _)| n != name)
+                    .filter_map(|(n, _)| day.stats.get(n))
+                    .map(|m| f(m.volume_nok))
+                    .sum();
+                let own = day.stats.get(name).map(|m| f(m.volume_nok)).unwrap_or(0.0);
+                Rectangle::new(
+                    [(i as f64 + 0.1, below), (i as f64 + 0.9, below + own)],
+                    colour.filled(),
+                )
+            });
+            let share = history
+                .share_of_total_volume
+                .0
+                .get(name)
+                .copied()
+                .unwrap_or_default();
+            let label = format!(
+                "{name} {}\u{a0}%",
+                format::number(share * Decimal::ONE_HUNDRED, 1, locale)
+            );
+            let legend_colour = *colour;
+            chart
+                .draw_series(bars)
+                .map_err(|e| err(&e))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], legend_colour.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(p.background.mix(0.85))
+            .border_style(p.grid)
+            .label_font(("sans-serif", 12).into_font().color(&p.text))
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(svg)
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::{Duration, Utc};
@@ -251,5 +383,34 @@ mod tests {
             points.iter().all(|b| b.2 <= b.1 && b.1 <= b.3),
             "mid within the band"
         );
+    }
+
+    #[test]
+    fn volume_bars_stack_per_market_in_their_colours_with_shares() {
+        let json = r##"{"dailyVolume":[
+            {"date":"2026-11-01","stats":{"App":{"name":"App","color":"#f7931a","volumeNok":900,"volumeBtc":0.001,"shareOfTotalVolume":0.9},
+                                          "OTC":{"name":"OTC","color":"not a colour","volumeNok":100,"volumeBtc":0.0001,"shareOfTotalVolume":0.1}}},
+            {"date":"2026-11-02","stats":{"App":{"name":"App","color":"#f7931a","volumeNok":500,"volumeBtc":0.0005,"shareOfTotalVolume":1}}}],
+            "shareOfTotalVolume":{"App":0.9333,"OTC":0.0667}}"##;
+        let history: VolumeHistoricResponse = serde_json::from_str(json).unwrap();
+        let style = ChartStyle {
+            width: 600,
+            height: 240,
+            theme: Theme::Light,
+            locale: Locale::Nb,
+        };
+        let svg = volume_chart(&history, style).unwrap();
+        assert!(
+            svg.to_ascii_lowercase().contains("#f7931a"),
+            "the market's own colour"
+        );
+        assert!(svg.contains("App 93,3"), "share in the legend");
+        assert!(
+            svg.contains("OTC"),
+            "a bad colour is drawn grey, not refused"
+        );
+        let empty: VolumeHistoricResponse =
+            serde_json::from_str(r#"{"dailyVolume":[],"shareOfTotalVolume":{}}"#).unwrap();
+        assert!(volume_chart(&empty, style).unwrap().contains("Ingen volum"));
     }
 }

@@ -55,6 +55,15 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
             .contains("Sandbox"),
         "badged where money is shown"
     );
+    let chart = app
+        .attr("[data-testid=volume-chart]", "src")
+        .await
+        .unwrap_or_default();
+    assert!(
+        chart.starts_with("data:image/svg+xml"),
+        "the volume chart is drawn in Rust and shown"
+    );
+    assert!(app.text("[data-testid=volume]").await.contains("NOK"));
     app.screenshot("overview").await;
     app.quit().await;
 }
