@@ -96,3 +96,49 @@ pub async fn control_get(sandbox: &RunningSandbox, path: &str) -> serde_json::Va
         .await
         .expect("json")
 }
+
+/// Plays the user on the sandbox's consent page at `url`: checks the page lists the scopes,
+/// presses `decision` (`approve` or `deny`), and returns where the sandbox sends the browser next.
+pub async fn consent(url: &str, decision: &str) -> url::Url {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("http");
+    let page = http
+        .get(url)
+        .send()
+        .await
+        .expect("consent page")
+        .text()
+        .await
+        .expect("consent page text");
+    assert!(
+        page.contains("<ul id=\"scopes\"><li>"),
+        "the consent page lists the scopes"
+    );
+    let consent = page
+        .split("name=\"consent\" value=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("consent id");
+    let mut post = url::Url::parse(url).expect("authorize URL");
+    post.set_query(None);
+    let answer = http
+        .post(post)
+        .form(&[("consent", consent), ("decision", decision)])
+        .send()
+        .await
+        .expect("decision");
+    assert_eq!(answer.status().as_u16(), 303);
+    let location = answer.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_owned();
+    url::Url::parse(&location).expect("redirect URL")
+}
+
+/// The whole browser: consent, then follow the redirect to the app's loopback listener.
+pub async fn play_browser(url: &str, decision: &str) {
+    let next = consent(url, decision).await;
+    let _ = reqwest::get(next).await;
+}

@@ -30,42 +30,11 @@ fn open(sb: &nordlys_sandbox::RunningSandbox, store: Arc<MemorySecretStore>) -> 
     .unwrap()
 }
 
-/// The browser: opens the authorize URL, presses `decision`, follows the redirect to the app.
+/// The browser the app opens: the test plays it, in the background.
 fn browser(decision: &'static str) -> impl FnOnce(&url::Url) -> Result<(), String> {
     move |url: &url::Url| {
-        let url = url.clone();
-        tokio::spawn(async move {
-            let http = reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .unwrap();
-            let page = http
-                .get(url.clone())
-                .send()
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
-            let consent = page
-                .split("name=\"consent\" value=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap()
-                .to_owned();
-            let mut post = url.clone();
-            post.set_query(None);
-            let answer = http
-                .post(post)
-                .form(&[("consent", consent.as_str()), ("decision", decision)])
-                .send()
-                .await
-                .unwrap();
-            let location = answer.headers()["location"].to_str().unwrap().to_owned();
-            http.get(location).send().await.unwrap();
-        });
+        let url = url.to_string();
+        tokio::spawn(async move { play_browser(&url, decision).await });
         Ok(())
     }
 }

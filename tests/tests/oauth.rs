@@ -15,43 +15,10 @@ use nordlys_exchange::models::Scope;
 use nordlys_exchange::oauth::{OAuthApp, authorization_request};
 use nordlys_tests::*;
 
-/// Plays the browser: opens the consent page, presses a button, returns the redirect's query.
+/// The redirect's query after the user answers the consent page.
 async fn consent(url: &url::Url, decision: &str) -> HashMap<String, String> {
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let page = http
-        .get(url.clone())
-        .send()
+    nordlys_tests::consent(url.as_str(), decision)
         .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        page.contains("<ul id=\"scopes\"><li>"),
-        "the consent page lists the scopes"
-    );
-    let consent = page
-        .split("name=\"consent\" value=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
-    let mut form_url = url.clone();
-    form_url.set_query(None);
-    let answer = http
-        .post(form_url)
-        .form(&[("consent", consent), ("decision", decision)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status().as_u16(), 303);
-    let location = answer.headers()["location"].to_str().unwrap();
-    url::Url::parse(location)
-        .unwrap()
         .query_pairs()
         .into_owned()
         .collect()

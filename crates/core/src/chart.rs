@@ -104,6 +104,22 @@ fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)>
         .collect()
 }
 
+/// Says in words why there is nothing to draw yet.
+fn notice(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    message: &str,
+    p: &Palette,
+) -> Result<(), ChartError> {
+    let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
+    root.draw(&Text::new(
+        message,
+        (20, 20),
+        ("sans-serif", 14).into_font().color(&p.text),
+    ))
+    .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
 fn time_label(seconds: f64, span_seconds: f64) -> String {
     let Some(t) = DateTime::from_timestamp(seconds as i64, 0) else {
         return String::new();
@@ -131,13 +147,7 @@ pub fn price_chart(samples: &[PriceSample], style: ChartStyle) -> Result<String,
                 Locale::Nb => "Kursen samles inn – grafen fylles etter hvert",
                 Locale::En => "Collecting prices – the chart fills in as Nordlys runs",
             };
-            root.draw(&Text::new(
-                message,
-                (20, 20),
-                ("sans-serif", 14).into_font().color(&p.text),
-            ))
-            .map_err(|e| err(&e))?;
-            root.present().map_err(|e| err(&e))?;
+            notice(&root, message, &p)?;
             drop(root);
             return Ok(svg);
         }
@@ -233,13 +243,7 @@ pub fn volume_chart(
             } else {
                 "No volume in this period"
             };
-            root.draw(&Text::new(
-                message,
-                (20, 20),
-                ("sans-serif", 14).into_font().color(&p.text),
-            ))
-            .map_err(|e| err(&e))?;
-            root.present().map_err(|e| err(&e))?;
+            notice(&root, message, &p)?;
             drop(root);
             return Ok(svg);
         }

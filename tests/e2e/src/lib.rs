@@ -275,33 +275,7 @@ pub fn sandbox_keys() -> nordlys_sandbox::world::World {
     nordlys_sandbox::world::World::new(SEED, chrono::Utc::now())
 }
 
-/// Plays the browser on the sandbox's consent page: presses `decision`, follows the redirect to
-/// the app's loopback listener.
-pub async fn play_browser(url: &str, decision: &str) {
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let page = http.get(url).send().await.unwrap().text().await.unwrap();
-    let consent = page
-        .split("name=\"consent\" value=\"")
-        .nth(1)
-        .expect("consent page")
-        .split('"')
-        .next()
-        .unwrap()
-        .to_owned();
-    let mut post = url::Url::parse(url).unwrap();
-    post.set_query(None);
-    let answer = http
-        .post(post)
-        .form(&[("consent", consent.as_str()), ("decision", decision)])
-        .send()
-        .await
-        .unwrap();
-    let location = answer.headers()["location"].to_str().unwrap().to_owned();
-    http.get(location).send().await.unwrap();
-}
+pub use nordlys_tests::play_browser;
 
 /// What the real keyring holds for Nordlys, as `secret-tool` sees it.
 pub fn keyring_entries() -> String {
