@@ -59,7 +59,7 @@ ipc_commands! {
     commands::set_unit: SetUnitArgs => AppView;
     commands::save_exchange_profile: ExchangeProfileArgs => AppView;
     commands::switch_profile: SwitchProfileArgs => AppView;
-    trading::quote: NoArgs => QuoteView;
+    trading::quote: QuoteArgs => QuoteView;
     trading::check_order: OrderFormArgs => OrderCheckView;
     trading::place_order: OrderFormArgs => OrderResultView;
     trading::resolve_orders: NoArgs => JournalView;
@@ -111,6 +111,7 @@ pub fn typescript() -> String {
         decl::<SetUnitArgs>(),
         decl::<ExchangeProfileArgs>(),
         decl::<SwitchProfileArgs>(),
+        decl::<QuoteArgs>(),
         decl::<QuoteView>(),
         decl::<OrderFormArgs>(),
         decl::<OrderCheckView>(),

@@ -105,6 +105,11 @@ impl App {
             .join("nonce");
         let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
             .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+        // After this long without an answer an order is "outcome unknown"; tests shorten it.
+        let timeout = std::env::var("NORDLYS_REQUEST_TIMEOUT_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30);
         let c = Arc::new(Connection::open(
             &profile.id,
             base,
@@ -112,6 +117,7 @@ impl App {
             demo,
             profile.key_permissions,
             Arc::new(nonces),
+            std::time::Duration::from_secs(timeout),
         )?);
         *slot = Some(Arc::clone(&c));
         Ok(c)

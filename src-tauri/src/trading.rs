@@ -22,10 +22,26 @@ fn app(handle: &AppHandle) -> State<'_, App> {
 }
 
 #[tauri::command]
-pub async fn quote(handle: AppHandle, _args: NoArgs) -> Answer<QuoteView> {
+pub async fn quote(handle: AppHandle, args: QuoteArgs) -> Answer<QuoteView> {
     let app = app(&handle);
     let locale = app.locale();
-    let p = app.connection().await?.client().price(None).await?;
+    let amount = match args
+        .amount_nok
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    {
+        None => None,
+        Some(text) => Some(
+            nordlys_core::amount_input::parse_amount(
+                text,
+                nordlys_exchange::amount::Unit::Nok,
+                locale,
+            )
+            .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+        ),
+    };
+    let p = app.connection().await?.client().price(amount).await?;
     // The API keeps no price history, so Nordlys keeps its own: one sample per poll.
     let sample = PriceSample {
         at: p.timestamp,
@@ -43,6 +59,7 @@ pub async fn quote(handle: AppHandle, _args: NoArgs) -> Answer<QuoteView> {
     }
     let f = |d: Decimal| format::nok(d, locale);
     Ok(QuoteView {
+        for_amount: amount.map(|a| format::nok(a, locale)),
         price: f(p.price),
         bid: f(p.bid),
         ask: f(p.ask),

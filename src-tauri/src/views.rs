@@ -114,9 +114,18 @@ pub struct SwitchProfileArgs {
     pub id: String,
 }
 
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteArgs {
+    /// NOK to quote for, as typed; none for the exchange's default (5000).
+    pub amount_nok: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteView {
+    /// The NOK amount this quote is for, formatted; none for the default.
+    pub for_amount: Option<String>,
     pub price: String,
     pub bid: String,
     pub ask: String,

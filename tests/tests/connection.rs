@@ -26,6 +26,7 @@ fn open(sb: &nordlys_sandbox::RunningSandbox, store: Arc<MemorySecretStore>) -> 
         None,
         None,
         Arc::new(NonceSource::in_memory(Arc::new(SystemClock))),
+        Duration::from_secs(30),
     )
     .unwrap()
 }

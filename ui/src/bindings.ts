@@ -59,7 +59,17 @@ export type ExchangeProfileArgs = { baseUrl: string, clientId: string, };
 
 export type SwitchProfileArgs = { id: string, };
 
-export type QuoteView = { price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+export type QuoteArgs = { 
+/**
+ * NOK to quote for, as typed; none for the exchange's default (5000).
+ */
+amountNok: string | null, };
+
+export type QuoteView = { 
+/**
+ * The NOK amount this quote is for, formatted; none for the default.
+ */
+forAmount: string | null, price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
 /**
  * Plain decimals, to pre-fill a limit price.
  */
@@ -173,7 +183,7 @@ export function switchProfile(args: SwitchProfileArgs): Promise<AppView> {
   return call("switch_profile", args);
 }
 
-export function quote(args: NoArgs): Promise<QuoteView> {
+export function quote(args: QuoteArgs): Promise<QuoteView> {
   return call("quote", args);
 }
 

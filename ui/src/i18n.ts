@@ -92,6 +92,8 @@ const nb: Record<string, string> = {
   Time: "Tid",
   Fee: "Gebyr",
   All: "Alt",
+  "Quote for (NOK)": "Pris for (NOK)",
+  default: "standard",
   "Daily volume per market, last month": "Daglig volum per marked, siste måned",
 };
 

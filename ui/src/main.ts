@@ -13,6 +13,7 @@ let showDeleted = false;
 let message: { kind: "error" | "ok"; text: string } | null = null;
 let busy = false;
 let quote: QuoteView | null = null;
+let quoteAmount = "";
 let volume: VolumeView | null = null;
 let chartRange = "1h";
 let chartUrl: string | null = null;
@@ -185,7 +186,7 @@ async function loadChart(): Promise<void> {
 /** One poller for the price, shared by every screen; also feeds Nordlys' own price history. */
 async function pollQuote(): Promise<void> {
   try {
-    const next = await api.quote({});
+    const next = await api.quote({ amountNok: quoteAmount.trim() || null });
     if (JSON.stringify(next) !== JSON.stringify(quote)) {
       quote = next;
       render();
@@ -307,7 +308,15 @@ function settings(): Node {
 }
 
 function render(): void {
-  setTradeContext({ app, balances, quote, rerender: render, reloadBalances: loadBalances });
+  setTradeContext({
+    app,
+    balances,
+    quote,
+    quoteAmount,
+    setQuoteAmount: (a: string) => { quoteAmount = a; void pollQuote(); },
+    rerender: render,
+    reloadBalances: loadBalances,
+  });
   renderChrome();
   const body =
     screen === "overview" ? overview() : screen === "trade" ? trade() : screen === "connect" ? connect() : settings();

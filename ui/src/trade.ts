@@ -4,9 +4,18 @@ import type { AppView, BalancesView, IpcError, JournalView, OpenOrdersView, Orde
 import { h } from "./dom";
 import { t } from "./i18n";
 
-type Context = { app: AppView | null; balances: BalancesView | null; quote: QuoteView | null; rerender: () => void; reloadBalances: () => Promise<void> };
+type Context = {
+  app: AppView | null;
+  balances: BalancesView | null;
+  quote: QuoteView | null;
+  quoteAmount: string;
+  setQuoteAmount: (amount: string) => void;
+  rerender: () => void;
+  reloadBalances: () => Promise<void>;
+};
 
-let ctx: Context = { app: null, balances: null, quote: null, rerender: () => {}, reloadBalances: async () => {} };
+let ctx: Context = { app: null, balances: null, quote: null, quoteAmount: "", setQuoteAmount: () => {}, rerender: () => {}, reloadBalances: async () => {} };
+let quoteTimer: number | undefined;
 let history: TradesView | null = null;
 let orders: OpenOrdersView | null = null;
 let journal: JournalView | null = null;
@@ -153,8 +162,14 @@ export function trade(): Node {
   const account = h("select", { "data-testid": "order-account", onchange: (e: Event) => set({ accountId: (e.target as HTMLSelectElement).value || null }) },
     ...accounts.map((a) => h("option", { value: a.id, ...(form.accountId === a.id ? { selected: true } : {}) }, `${a.name} — ${a.availableBtc}`)));
   const quote = ctx.quote;
+  const quoteFor = h("input", { "data-testid": "quote-amount", inputmode: "decimal", placeholder: "5000", value: ctx.quoteAmount, oninput: (e: Event) => {
+    const v = (e.target as HTMLInputElement).value;
+    window.clearTimeout(quoteTimer);
+    quoteTimer = window.setTimeout(() => ctx.setQuoteAmount(v), 300);
+  } });
   const quoteCard = quote
     ? h("div", { class: "cards" },
+        h("div", { class: "card" }, h("label", {}, t("Quote for (NOK)"), quoteFor), h("div", { class: "muted", "data-testid": "quote-for" }, quote.forAmount ?? `${t("default")} 5 000`)),
         h("div", { class: "card" }, h("div", { class: "label" }, t("Bid"), " / ", t("Ask")), h("div", { class: "big", "data-testid": "quote" }, `${quote.bid} / ${quote.ask}`)),
         h("div", { class: "card" }, h("div", { class: "label" }, t("Bank transfer")), h("div", {}, `${t("Buy")} ${quote.bankBuy}`), h("div", {}, `${t("Sell")} ${quote.bankSell}`)),
         h("div", { class: "card" }, h("div", { class: "label" }, t("Card")), h("div", {}, `${t("Buy")} ${quote.cardBuy}`), h("div", {}, `${t("Sell")} ${quote.cardSell}`)))

@@ -116,6 +116,7 @@ impl Connection {
         demo_key: Option<(KeyCredentials, LearnedPermissions)>,
         learned: Option<LearnedPermissions>,
         nonces: Arc<NonceSource>,
+        timeout: Duration,
     ) -> Result<Self, ConnectError> {
         let stored_key: Option<StoredKey> =
             secrets::read(store.as_ref(), profile, SecretItem::ApiKey)?;
@@ -131,6 +132,7 @@ impl Connection {
         };
         let mut config = ClientConfig::new(base);
         config.nonces = Some(nonces);
+        config.timeout = timeout;
         config.credentials = Credentials {
             key,
             bearer: grant.as_ref().map(bearer).transpose()?,

@@ -102,6 +102,22 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
             .contains("your API key")
     );
     app.screenshot("connect-read-only-key").await;
+    // Every action the key cannot perform is disabled, with the reason next to it.
+    app.click("[data-testid=nav-trade]").await;
+    assert!(
+        app.text("[data-testid=trading-disabled]")
+            .await
+            .contains("trading permission")
+    );
+    app.fill("[data-testid=order-amount]", "100").await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        app.attr("[data-testid=order-review]", "disabled")
+            .await
+            .as_deref(),
+        Some("true")
+    );
+    app.click("[data-testid=nav-connect]").await;
     let trading = world.keys.iter().find(|k| k.name == "trading").unwrap();
     app.fill("[data-testid=api-key]", &trading.key).await;
     app.fill("[data-testid=api-secret]", &trading.secret).await;

@@ -76,7 +76,19 @@ async fn a_market_buy_changes_the_balances_shown() {
         .parse()
         .unwrap();
     app.click("[data-testid=nav-trade]").await;
-    app.text("[data-testid=quote]").await;
+    let default_quote = app.text("[data-testid=quote]").await;
+    // A quote for the amount the user means to trade: larger amounts move the price.
+    app.fill("[data-testid=quote-amount]", "2000000").await;
+    app.until("the quote for 2,000,000", || async {
+        app.text("[data-testid=quote-for]")
+            .await
+            .contains("2,000,000.00")
+    })
+    .await;
+    app.until("a wider quote", || async {
+        app.text("[data-testid=quote]").await != default_quote
+    })
+    .await;
     app.fill("[data-testid=order-amount]", "99999999").await;
     assert!(
         app.text("[data-testid=order-amount-error]")
@@ -154,11 +166,11 @@ async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
 }
 
 #[tokio::test]
-async fn a_lost_answer_ends_as_placed_with_exactly_one_order() {
-    let app = App::start(&[]).await;
+async fn commit_then_never_answer_ends_as_placed_with_exactly_one_order() {
+    let app = App::start(&[("NORDLYS_REQUEST_TIMEOUT_SECS", "3")]).await;
     app.click("[data-testid=nav-trade]").await;
     app.text("[data-testid=quote]").await;
-    control(&app, "/sandbox/faults", serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-drop", "count": 1 })).await;
+    control(&app, "/sandbox/faults", serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-hang", "count": 1 })).await;
     order(&app, "market", "buy", "500", None).await;
     let text = app.text("[data-testid=order-placed]").await;
     assert!(text.contains("placed"), "{text}");
