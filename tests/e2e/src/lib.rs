@@ -113,7 +113,7 @@ impl App {
         caps.insert("browserName".into(), "wry".into());
         caps.insert(
             "tauri:options".into(),
-            serde_json::json!({ "application": app_binary() }),
+            serde_json::json!({ "application": binary }),
         );
         let deadline = Instant::now() + Duration::from_secs(20);
         let client = loop {
@@ -141,9 +141,24 @@ impl App {
         }
     }
 
+    /// The name the kernel knows the app's process by (at most 15 characters).
+    fn process_name(&self) -> String {
+        let name = self
+            .binary
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        name.chars().take(15).collect()
+    }
+
     /// The app's process and its descendants (the WebKit helpers).
     pub fn pids(&self) -> Vec<u32> {
-        let Ok(out) = Command::new("pgrep").arg("-f").arg(&self.binary).output() else {
+        // By exact process name: a pattern on the path would also match tools whose arguments name it.
+        let Ok(out) = Command::new("pgrep")
+            .arg("-x")
+            .arg(self.process_name())
+            .output()
+        else {
             return vec![];
         };
         let mut all: Vec<u32> = String::from_utf8_lossy(&out.stdout)
@@ -266,7 +281,10 @@ impl Drop for App {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        let _ = Command::new("pkill").arg("-f").arg(&self.binary).status();
+        let _ = Command::new("pkill")
+            .arg("-x")
+            .arg(self.process_name())
+            .status();
     }
 }
 
