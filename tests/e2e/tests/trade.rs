@@ -162,6 +162,12 @@ async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
     app.click("[data-testid=nav-overview]").await;
     app.click("[data-testid=nav-trade]").await;
     app.text("[data-testid=no-open-orders]").await;
+    // The fill shows: the newest trade is this sell of 0.002 BTC.
+    app.until("the fill in the trade history", || async {
+        let newest = app.text("[data-testid=trade-row]").await;
+        newest.contains("Sell") && newest.contains("0.00200000")
+    })
+    .await;
     app.quit().await;
 }
 

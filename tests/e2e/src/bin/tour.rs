@@ -23,6 +23,7 @@ async fn main() {
     app.text("[data-testid=account-row]").await;
     for (screen, tab) in [
         ("overview", "nav-overview"),
+        ("trade", "nav-trade"),
         ("connect", "nav-connect"),
         ("settings", "nav-settings"),
     ] {
