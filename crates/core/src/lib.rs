@@ -5,6 +5,7 @@
 pub mod amount_input;
 pub mod chart;
 pub mod connection;
+pub mod destination;
 pub mod format;
 pub mod loopback;
 pub mod order_form;

@@ -1,0 +1,501 @@
+//! One field for every kind of destination, understood before anything is sent: on-chain
+//! addresses (checksum and network checked), BOLT11 invoices (amount, expiry, description or its
+//! hash, payee, network), Lightning addresses, LNURLs (bech32 without the 90-character limit), and
+//! BIP21 URIs (the `lightning=` invoice preferred when present). White space, case and a
+//! `lightning:` prefix are forgiven.
+
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescriptionRef, Currency};
+use rust_decimal::Decimal;
+
+/// What a destination was recognised as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Destination {
+    Onchain { address: String, kind: AddressKind },
+    Invoice(InvoiceInfo),
+    LightningAddress { user: String, domain: String },
+    Lnurl { encoded: String, url: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressKind {
+    Legacy,
+    NestedSegwit,
+    Segwit,
+    Taproot,
+    OtherWitness,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceInfo {
+    /// The invoice as it is sent (lower case, no prefix).
+    pub invoice: String,
+    /// `None`: any amount (the payer chooses).
+    pub amount_btc: Option<Decimal>,
+    pub expires_at: SystemTime,
+    /// The memo, or none when the invoice commits to a description hash only.
+    pub description: Option<String>,
+    pub description_hash: Option<String>,
+    pub payee: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DestinationError {
+    #[error("enter an address, invoice, Lightning address or LNURL")]
+    Empty,
+    #[error("the address's checksum is wrong: a character is mistyped")]
+    BadChecksum,
+    #[error("this address is for {0}, not bitcoin mainnet")]
+    WrongNetwork(&'static str),
+    #[error("the Lightning invoice is damaged or cut off: {0}")]
+    BadInvoice(String),
+    #[error("this Lightning invoice is for {0}, not bitcoin mainnet")]
+    InvoiceNetwork(&'static str),
+    #[error("this Lightning invoice has expired")]
+    Expired,
+    #[error("this LNURL is not valid bech32: {0}")]
+    BadLnurl(String),
+    #[error("`{0}` is not a valid Lightning address (name@domain)")]
+    BadLightningAddress(String),
+    #[error("the bitcoin: link is malformed: {0}")]
+    BadUri(String),
+    #[error(
+        "not recognised: expected a bitcoin address, a Lightning invoice, a Lightning address or an LNURL"
+    )]
+    Unknown,
+}
+
+/// Parses what the user pasted, as of `now`.
+pub fn parse(text: &str, now: SystemTime) -> Result<Destination, DestinationError> {
+    let t: String = text.split_whitespace().collect();
+    if t.is_empty() {
+        return Err(DestinationError::Empty);
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.starts_with("bitcoin:") {
+        return parse_bip21(&t, now);
+    }
+    let bare = lower.strip_prefix("lightning:").unwrap_or(&lower);
+    if bare.starts_with("lnbc")
+        || bare.starts_with("lntb")
+        || bare.starts_with("lnbcrt")
+        || bare.starts_with("lntbs")
+    {
+        return parse_invoice(bare, now).map(Destination::Invoice);
+    }
+    if bare.starts_with("lnurl") {
+        return parse_lnurl(bare);
+    }
+    if t.contains('@') {
+        return parse_lightning_address(bare);
+    }
+    parse_address(&t)
+}
+
+fn parse_address(t: &str) -> Result<Destination, DestinationError> {
+    // A bech32 address with a mistyped character: say so, rather than "not recognised" (the
+    // bitcoin crate falls back to base58 and reports that error instead).
+    let lower = t.to_ascii_lowercase();
+    let bech32_like =
+        lower.starts_with("bc1") || lower.starts_with("tb1") || lower.starts_with("bcrt1");
+    if bech32_like
+        && let Err(e) = bech32::segwit::decode(t)
+        && format!("{e:?}").to_ascii_lowercase().contains("checksum")
+    {
+        return Err(DestinationError::BadChecksum);
+    }
+    let unchecked = bitcoin::Address::from_str(t).map_err(|e| {
+        // The error's structure names a checksum failure for both base58 and bech32 addresses.
+        let detail = format!("{e:?}").to_ascii_lowercase();
+        if detail.contains("checksum") {
+            DestinationError::BadChecksum
+        } else {
+            DestinationError::Unknown
+        }
+    })?;
+    if !unchecked.is_valid_for_network(bitcoin::Network::Bitcoin) {
+        let network = if unchecked.is_valid_for_network(bitcoin::Network::Regtest)
+            && t.to_ascii_lowercase().starts_with("bcrt")
+        {
+            "regtest"
+        } else {
+            "testnet"
+        };
+        return Err(DestinationError::WrongNetwork(network));
+    }
+    let address = unchecked.assume_checked();
+    let kind = match address.address_type() {
+        Some(bitcoin::AddressType::P2pkh) => AddressKind::Legacy,
+        Some(bitcoin::AddressType::P2sh) => AddressKind::NestedSegwit,
+        Some(bitcoin::AddressType::P2wpkh | bitcoin::AddressType::P2wsh) => AddressKind::Segwit,
+        Some(bitcoin::AddressType::P2tr) => AddressKind::Taproot,
+        _ => AddressKind::OtherWitness,
+    };
+    Ok(Destination::Onchain {
+        address: address.to_string(),
+        kind,
+    })
+}
+
+fn parse_invoice(bare: &str, now: SystemTime) -> Result<InvoiceInfo, DestinationError> {
+    let invoice =
+        Bolt11Invoice::from_str(bare).map_err(|e| DestinationError::BadInvoice(e.to_string()))?;
+    match invoice.currency() {
+        Currency::Bitcoin => {}
+        Currency::BitcoinTestnet => return Err(DestinationError::InvoiceNetwork("testnet")),
+        Currency::Regtest => return Err(DestinationError::InvoiceNetwork("regtest")),
+        Currency::Simnet => return Err(DestinationError::InvoiceNetwork("simnet")),
+        Currency::Signet => return Err(DestinationError::InvoiceNetwork("signet")),
+    }
+    let expires_at = UNIX_EPOCH + invoice.duration_since_epoch() + invoice.expiry_time();
+    if expires_at <= now {
+        return Err(DestinationError::Expired);
+    }
+    let (description, description_hash) = match invoice.description() {
+        Bolt11InvoiceDescriptionRef::Direct(d) => (Some(d.to_string()), None),
+        Bolt11InvoiceDescriptionRef::Hash(h) => (None, Some(h.0.to_string())),
+    };
+    Ok(InvoiceInfo {
+        invoice: bare.to_owned(),
+        amount_btc: invoice
+            .amount_milli_satoshis()
+            .map(|m| Decimal::from(m) / Decimal::from(100_000_000_000u64)),
+        expires_at,
+        description,
+        description_hash,
+        payee: invoice.recover_payee_pub_key().to_string(),
+    })
+}
+
+fn parse_lnurl(bare: &str) -> Result<Destination, DestinationError> {
+    let (hrp, data) =
+        bech32::decode(bare).map_err(|e| DestinationError::BadLnurl(e.to_string()))?;
+    if hrp.as_str() != "lnurl" {
+        return Err(DestinationError::BadLnurl(
+            "it does not start with lnurl".into(),
+        ));
+    }
+    let url = String::from_utf8(data)
+        .map_err(|_| DestinationError::BadLnurl("it holds no text".into()))?;
+    let parsed =
+        url::Url::parse(&url).map_err(|_| DestinationError::BadLnurl("it holds no URL".into()))?;
+    let onion = parsed.host_str().is_some_and(|h| h.ends_with(".onion"));
+    if parsed.scheme() != "https" && !(parsed.scheme() == "http" && onion) {
+        return Err(DestinationError::BadLnurl("its URL is not https".into()));
+    }
+    Ok(Destination::Lnurl {
+        encoded: bare.to_ascii_uppercase(),
+        url,
+    })
+}
+
+fn parse_lightning_address(bare: &str) -> Result<Destination, DestinationError> {
+    let bad = || DestinationError::BadLightningAddress(bare.to_owned());
+    let (user, domain) = bare.split_once('@').ok_or_else(bad)?;
+    let user_ok = !user.is_empty()
+        && user
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c));
+    let domain_ok = domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && domain.split('.').all(|l| !l.is_empty())
+        && domain
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    if !user_ok || !domain_ok {
+        return Err(bad());
+    }
+    Ok(Destination::LightningAddress {
+        user: user.to_owned(),
+        domain: domain.to_owned(),
+    })
+}
+
+/// BIP21: `bitcoin:ADDRESS?amount=…&lightning=…`; the invoice wins when present and valid.
+fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError> {
+    let rest = &t["bitcoin:".len()..];
+    let (address, query) = rest.split_once('?').unwrap_or((rest, ""));
+    for pair in url::form_urlencoded::parse(query.as_bytes()) {
+        if pair.0.eq_ignore_ascii_case("lightning") {
+            let invoice = pair.1.to_ascii_lowercase();
+            return parse_invoice(invoice.strip_prefix("lightning:").unwrap_or(&invoice), now)
+                .map(Destination::Invoice);
+        }
+        if pair.0.starts_with("req-") {
+            return Err(DestinationError::BadUri(format!(
+                "it requires `{}`, which Nordlys does not understand",
+                pair.0
+            )));
+        }
+    }
+    if address.is_empty() {
+        return Err(DestinationError::BadUri("it has no address".into()));
+    }
+    parse_address(address)
+}
+
+impl Destination {
+    /// What was recognised, in words ("Lightning invoice for 12 500 sats, expires in 9 min").
+    pub fn describe(&self, now: SystemTime, locale: crate::format::Locale) -> String {
+        use crate::format::{self, Locale};
+        let nb = locale == Locale::Nb;
+        match self {
+            Self::Onchain { kind, .. } => {
+                let k = match (kind, nb) {
+                    (AddressKind::Legacy, false) => "legacy",
+                    (AddressKind::NestedSegwit, false) => "nested segwit (P2SH)",
+                    (AddressKind::Segwit, false) => "native segwit",
+                    (AddressKind::Taproot, false) => "taproot",
+                    (AddressKind::OtherWitness, false) => "witness",
+                    (AddressKind::Legacy, true) => "eldre type",
+                    (AddressKind::NestedSegwit, true) => "segwit i P2SH",
+                    (AddressKind::Segwit, true) => "segwit",
+                    (AddressKind::Taproot, true) => "taproot",
+                    (AddressKind::OtherWitness, true) => "witness",
+                };
+                if nb {
+                    format!("Bitcoin-adresse ({k}), on-chain")
+                } else {
+                    format!("Bitcoin address ({k}), on-chain")
+                }
+            }
+            Self::Invoice(i) => {
+                let left = i
+                    .expires_at
+                    .duration_since(now)
+                    .unwrap_or(Duration::ZERO)
+                    .as_secs();
+                let expiry = if left >= 3600 {
+                    format!("{} h", left / 3600)
+                } else {
+                    format!("{} min", left.div_ceil(60))
+                };
+                let amount = i
+                    .amount_btc
+                    .map(|a| format::btc(a, format::BtcUnit::Sats, locale))
+                    .unwrap_or_else(|| {
+                        if nb {
+                            "valgfritt beløp".into()
+                        } else {
+                            "any amount".into()
+                        }
+                    });
+                if nb {
+                    format!("Lightning-faktura for {amount}, utløper om {expiry}")
+                } else {
+                    format!("Lightning invoice for {amount}, expires in {expiry}")
+                }
+            }
+            Self::LightningAddress { user, domain } => {
+                if nb {
+                    format!("Lightning-adresse {user}@{domain}")
+                } else {
+                    format!("Lightning address {user}@{domain}")
+                }
+            }
+            Self::Lnurl { url, .. } => {
+                let host = url::Url::parse(url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_owned))
+                    .unwrap_or_default();
+                if nb {
+                    format!("LNURL-betaling til {host}")
+                } else {
+                    format!("LNURL payment to {host}")
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bitcoin::hashes::{Hash, sha256};
+    use bitcoin::secp256k1::{Secp256k1, SecretKey};
+    use lightning_invoice::{InvoiceBuilder, PaymentSecret};
+
+    use super::*;
+    use crate::format::Locale;
+
+    fn now() -> SystemTime {
+        SystemTime::now()
+    }
+
+    fn invoice(
+        currency: Currency,
+        msat: Option<u64>,
+        created: SystemTime,
+        expiry_secs: u64,
+    ) -> String {
+        let key = SecretKey::from_slice(&[0x11; 32]).unwrap();
+        let mut b = InvoiceBuilder::new(currency)
+            .description_hash(sha256::Hash::hash(b"kaffe"))
+            .payment_hash(sha256::Hash::hash(b"preimage"))
+            .payment_secret(PaymentSecret([7; 32]))
+            .timestamp(created)
+            .min_final_cltv_expiry_delta(144)
+            .expiry_time(Duration::from_secs(expiry_secs));
+        if let Some(m) = msat {
+            b = b.amount_milli_satoshis(m);
+        }
+        b.build_signed(|m| Secp256k1::new().sign_ecdsa_recoverable(m, &key))
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn bip173_and_bip350_addresses() {
+        for (a, kind) in [
+            (
+                "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4",
+                AddressKind::Segwit,
+            ),
+            (
+                "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3",
+                AddressKind::Segwit,
+            ),
+            (
+                "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0",
+                AddressKind::Taproot,
+            ),
+            ("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", AddressKind::Legacy),
+            (
+                "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
+                AddressKind::NestedSegwit,
+            ),
+        ] {
+            assert!(
+                matches!(parse(a, now()), Ok(Destination::Onchain { kind: k, .. }) if k == kind),
+                "{a}"
+            );
+        }
+        assert_eq!(
+            parse("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5", now()),
+            Err(DestinationError::BadChecksum)
+        );
+        assert_eq!(
+            parse("tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", now()),
+            Err(DestinationError::WrongNetwork("testnet"))
+        );
+        assert_eq!(
+            parse("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080", now()),
+            Err(DestinationError::WrongNetwork("regtest"))
+        );
+        assert_eq!(parse("   ", now()), Err(DestinationError::Empty));
+        assert_eq!(parse("hello world", now()), Err(DestinationError::Unknown));
+    }
+
+    #[test]
+    fn bolt11_invoices_are_decoded_and_checked() {
+        let text = invoice(Currency::Bitcoin, Some(12_500_000), now(), 600);
+        let Ok(Destination::Invoice(i)) =
+            parse(&format!("  LIGHTNING:{}  ", text.to_uppercase()), now())
+        else {
+            panic!()
+        };
+        assert_eq!(i.amount_btc, Some(Decimal::new(12_500, 8)));
+        assert_eq!(
+            i.description_hash.as_deref(),
+            Some(sha256::Hash::hash(b"kaffe").to_string().as_str())
+        );
+        assert!(i.description.is_none());
+        let words = Destination::Invoice(i).describe(now(), Locale::En);
+        assert_eq!(
+            words,
+            "Lightning invoice for 12,500\u{a0}sats, expires in 10 min"
+        );
+        let any = invoice(Currency::Bitcoin, None, now(), 3600);
+        assert!(matches!(
+            parse(&any, now()),
+            Ok(Destination::Invoice(InvoiceInfo {
+                amount_btc: None,
+                ..
+            }))
+        ));
+        let old = invoice(
+            Currency::Bitcoin,
+            Some(1000),
+            now() - Duration::from_secs(7200),
+            3600,
+        );
+        assert_eq!(parse(&old, now()), Err(DestinationError::Expired));
+        let testnet = invoice(Currency::BitcoinTestnet, Some(1000), now(), 3600);
+        assert_eq!(
+            parse(&testnet, now()),
+            Err(DestinationError::InvoiceNetwork("testnet"))
+        );
+        let cut = &text[..text.len() - 20];
+        assert!(matches!(
+            parse(cut, now()),
+            Err(DestinationError::BadInvoice(_))
+        ));
+    }
+
+    #[test]
+    fn lud01_lnurl_and_lightning_addresses() {
+        let lud01 = "LNURL1DP68GURN8GHJ7UM9WFMXJCM99E3K7MF0V9CXJ0M385EKVCENXC6R2C35XVUKXEFCV5MKVV34X5EKZD3EV56NYD3HXQURZEPEXEJXXEPNXSCRVWFNV9NXZCN9XQ6XYEFHVGCXXCMYXYMNSERXFQ5FNS";
+        match parse(lud01, now()) {
+            Ok(Destination::Lnurl { url, .. }) => {
+                assert_eq!(
+                    url,
+                    "https://service.com/api?q=3fc3645b439ce8e7f2553a69e5267081d96dcd340693afabe04be7b0ccd178df"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse("lnurl1abc", now()),
+            Err(DestinationError::BadLnurl(_))
+        ));
+        assert!(matches!(
+            parse("Kari@Example.com", now()),
+            Ok(Destination::LightningAddress { .. })
+        ));
+        assert!(
+            parse(" ka ri@x.no ", now()).is_ok(),
+            "white space is forgiven"
+        );
+        for bad in [
+            "@example.com",
+            "kari@",
+            "kari@nodot",
+            "kari@x..no",
+            "ka/ri@x.no",
+        ] {
+            assert!(parse(bad, now()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bip21_prefers_the_lightning_invoice() {
+        assert!(matches!(
+            parse(
+                "bitcoin:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2?somethingyoudontunderstand=50",
+                now()
+            ),
+            Ok(Destination::Onchain { .. })
+        ));
+        assert!(matches!(
+            parse(
+                "bitcoin:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2?req-somethingyoudontunderstand=50",
+                now()
+            ),
+            Err(DestinationError::BadUri(_))
+        ));
+        let inv = invoice(Currency::Bitcoin, Some(5_000_000), now(), 600);
+        let uri = format!(
+            "BITCOIN:BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4?amount=0.00005&lightning={}",
+            inv.to_uppercase()
+        );
+        assert!(matches!(parse(&uri, now()), Ok(Destination::Invoice(_))));
+        assert!(matches!(
+            parse("bitcoin:?amount=1", now()),
+            Err(DestinationError::BadUri(_))
+        ));
+    }
+}
