@@ -15,7 +15,9 @@ use nordlys_exchange::{
 };
 
 fn sign_1kib(c: &mut Criterion) {
-    let secret = ApiSecret::parse("svc/apisecret/Q2hhbmdlTWVQbGVhc2VOb3RBUmVhbFNlY3JldA").unwrap();
+    let vectors: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../shared/vectors/signatures.json")).unwrap();
+    let secret = ApiSecret::parse(vectors["cases"][1]["secret"].as_str().unwrap()).unwrap();
     let body = vec![b'x'; 1024];
     let mut nonce = 1_763_731_200_000u64;
     c.bench_function("sign 1 KiB body", |b| {

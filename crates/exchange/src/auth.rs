@@ -146,9 +146,8 @@ mod tests {
     fn key(secret: bool, permissions: Option<KeyPermissions>) -> KeyCredentials {
         KeyCredentials {
             key: ApiKey::parse("svc/public/k1").unwrap(),
-            secret: secret.then(|| {
-                ApiSecret::parse("svc/apisecret/Q2hhbmdlTWVQbGVhc2VOb3RBUmVhbFNlY3JldA").unwrap()
-            }),
+            secret: secret
+                .then(|| ApiSecret::parse(&crate::credentials::example_secret()).unwrap()),
             permissions,
         }
     }
