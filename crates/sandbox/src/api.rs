@@ -62,6 +62,34 @@ fn string_field(v: &Value, name: &str) -> Result<String, ApiError> {
     }
 }
 
+/// A required enum field: one of `values` (wire text, value); the error names the allowed ones.
+fn enum_field<T: Copy>(
+    v: &Value,
+    name: &str,
+    what: &str,
+    values: &[(&str, T)],
+) -> Result<T, ApiError> {
+    let text = string_field(v, name)?;
+    let allowed = || {
+        values
+            .iter()
+            .map(|(w, _)| *w)
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    if text.is_empty() {
+        return Err(ApiError::invalid(format!(
+            "{name} is required: {}",
+            allowed()
+        )));
+    }
+    values
+        .iter()
+        .find(|(w, _)| *w == text)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| ApiError::invalid(format!("unknown {what} `{text}`")))
+}
+
 fn bool_field(v: &Value, name: &str) -> Result<bool, ApiError> {
     match v.get(name) {
         None | Some(Value::Null) => Ok(false),
@@ -128,25 +156,22 @@ pub async fn create_invoice(State(app): State<AppState>, req: ApiRequest) -> Ans
             if amount.is_sign_negative() && !amount.is_zero() {
                 return Err(ApiError::invalid("amount cannot be negative"));
             }
-            let btc = match string_field(&body, "currency")?.as_str() {
-                "CURRENCY_BTC" => {
-                    if amount.normalize().scale() > 8 {
-                        return Err(ApiError::invalid("amount has more than 8 decimals for BTC"));
-                    }
-                    amount
-                }
-                "CURRENCY_NOK" => {
-                    if amount.normalize().scale() > 2 {
-                        return Err(ApiError::invalid("amount has more than 2 decimals for NOK"));
-                    }
-                    btc_floor(amount / w.market.mid)
-                }
-                "" => {
-                    return Err(ApiError::invalid(
-                        "currency is required: CURRENCY_BTC or CURRENCY_NOK",
-                    ));
-                }
-                other => return Err(ApiError::invalid(format!("unknown currency `{other}`"))),
+            let nok = enum_field(
+                &body,
+                "currency",
+                "currency",
+                &[("CURRENCY_BTC", false), ("CURRENCY_NOK", true)],
+            )?;
+            let (max_dp, unit) = if nok { (2, "NOK") } else { (8, "BTC") };
+            if amount.normalize().scale() > max_dp {
+                return Err(ApiError::invalid(format!(
+                    "amount has more than {max_dp} decimals for {unit}"
+                )));
+            }
+            let btc = if nok {
+                btc_floor(amount / w.market.mid)
+            } else {
+                amount
             };
             if amount > Decimal::ZERO && btc.is_zero() {
                 return Err(ApiError::invalid("amount is smaller than one satoshi"));
@@ -235,26 +260,24 @@ pub async fn create_order(State(app): State<AppState>, req: ApiRequest) -> Answe
         Some(Rule::Signed(Permission::Trading)),
         |w, _| {
             let body = object(&req)?;
-            let kind = match string_field(&body, "type")?.as_str() {
-                "ORDER_TYPE_MARKET" => OrderKind::Market,
-                "ORDER_TYPE_LIMIT" => OrderKind::Limit,
-                "" => {
-                    return Err(ApiError::invalid(
-                        "type is required: ORDER_TYPE_MARKET or ORDER_TYPE_LIMIT",
-                    ));
-                }
-                other => return Err(ApiError::invalid(format!("unknown order type `{other}`"))),
-            };
-            let direction = match string_field(&body, "direction")?.as_str() {
-                "DIRECTION_BUY" => OrderDirection::Buy,
-                "DIRECTION_SELL" => OrderDirection::Sell,
-                "" => {
-                    return Err(ApiError::invalid(
-                        "direction is required: DIRECTION_BUY or DIRECTION_SELL",
-                    ));
-                }
-                other => return Err(ApiError::invalid(format!("unknown direction `{other}`"))),
-            };
+            let kind = enum_field(
+                &body,
+                "type",
+                "order type",
+                &[
+                    ("ORDER_TYPE_MARKET", OrderKind::Market),
+                    ("ORDER_TYPE_LIMIT", OrderKind::Limit),
+                ],
+            )?;
+            let direction = enum_field(
+                &body,
+                "direction",
+                "direction",
+                &[
+                    ("DIRECTION_BUY", OrderDirection::Buy),
+                    ("DIRECTION_SELL", OrderDirection::Sell),
+                ],
+            )?;
             let amount = decimal_field(&body, "amount")?
                 .ok_or_else(|| ApiError::invalid("amount is required and must be positive"))?;
             let price = match kind {

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rust_decimal::Decimal;
 
-use super::orders::{OrderDirection, fill_amounts, fmt_amount};
+use super::orders::{OrderDirection, fill_amounts};
 use super::{Account, TaxRow, World, btc_floor};
 
 /// The seeded history runs from here ...
@@ -224,26 +224,19 @@ impl World {
         };
         self.books.fees_nok += fee;
         let usdnok = self.usdnok(at.date_naive());
-        let row = TaxRow {
+        let row = TaxRow::new(
             id,
-            account_id: self.accounts[account].id.clone(),
-            tx_type: tx_type.into(),
-            sub_type: sub.into(),
-            create_time: at,
-            finalize_time: Some(at),
-            in_amount: fmt_amount(in_a, in_c),
-            in_currency: in_c.into(),
-            out_amount: fmt_amount(out_a, out_c),
-            out_currency: out_c.into(),
-            fee_amount: format!("{fee:.2}"),
-            fee_currency: "NOK".into(),
-            rate_market: format!("{quote_price:.2}"),
-            is_payment: false,
-            payment_info: String::new(),
-            note: String::new(),
-            usdnok,
-            running_balance_btc: self.accounts[account].btc,
-        };
+            &self.accounts[account].id,
+            tx_type,
+            sub,
+            at,
+            self.accounts[account].btc,
+        )
+        .received(in_a, in_c)
+        .paid(out_a, out_c)
+        .fee(fee, "NOK")
+        .rate(quote_price)
+        .usdnok(usdnok);
         self.push_row(row);
     }
 
@@ -267,42 +260,24 @@ impl World {
         };
         let rate = self.market.close(at.date_naive());
         let usdnok = self.usdnok(at.date_naive());
-        let amount = fmt_amount(btc, "BTC");
-        let row = TaxRow {
-            id,
-            account_id: self.accounts[account].id.clone(),
-            tx_type: tx_type.into(),
-            sub_type: sub.into(),
-            create_time: at,
-            finalize_time: Some(at + Duration::minutes(if sub == "onchain" { 30 } else { 0 })),
-            in_amount: if incoming {
-                amount.clone()
+        let row = {
+            let row = TaxRow::new(
+                id,
+                &self.accounts[account].id,
+                tx_type,
+                sub,
+                at,
+                self.accounts[account].btc,
+            )
+            .finalized(at + Duration::minutes(if sub == "onchain" { 30 } else { 0 }))
+            .rate(rate)
+            .usdnok(usdnok)
+            .payment(is_payment, if is_payment { "Kaffebrenneriet" } else { "" });
+            if incoming {
+                row.received(btc, "BTC")
             } else {
-                String::new()
-            },
-            in_currency: if incoming {
-                "BTC".into()
-            } else {
-                String::new()
-            },
-            out_amount: if incoming { String::new() } else { amount },
-            out_currency: if incoming {
-                String::new()
-            } else {
-                "BTC".into()
-            },
-            fee_amount: String::new(),
-            fee_currency: String::new(),
-            rate_market: format!("{rate:.2}"),
-            is_payment,
-            payment_info: if is_payment {
-                "Kaffebrenneriet".into()
-            } else {
-                String::new()
-            },
-            note: String::new(),
-            usdnok,
-            running_balance_btc: self.accounts[account].btc,
+                row.paid(btc, "BTC")
+            }
         };
         self.push_row(row);
     }
@@ -354,33 +329,25 @@ impl World {
     ) {
         let usdnok = self.usdnok(at.date_naive());
         let rate = self.market.close(at.date_naive());
-        let row = TaxRow {
-            id,
-            account_id: self.accounts[account].id.clone(),
-            tx_type: tx_type.into(),
-            sub_type: sub.into(),
-            create_time: at,
-            finalize_time: Some(at),
-            in_amount: inflow.map(|d| fmt_amount(d, "BTC")).unwrap_or_default(),
-            in_currency: if inflow.is_some() {
-                "BTC".into()
-            } else {
-                String::new()
-            },
-            out_amount: outflow.map(|d| fmt_amount(d, "BTC")).unwrap_or_default(),
-            out_currency: if outflow.is_some() {
-                "BTC".into()
-            } else {
-                String::new()
-            },
-            fee_amount: String::new(),
-            fee_currency: String::new(),
-            rate_market: format!("{rate:.2}"),
-            is_payment: false,
-            payment_info: String::new(),
-            note: String::new(),
-            usdnok,
-            running_balance_btc: self.accounts[account].btc,
+        let row = {
+            let row = TaxRow::new(
+                id,
+                &self.accounts[account].id,
+                tx_type,
+                sub,
+                at,
+                self.accounts[account].btc,
+            )
+            .rate(rate)
+            .usdnok(usdnok);
+            let row = match inflow {
+                Some(d) => row.received(d, "BTC"),
+                None => row,
+            };
+            match outflow {
+                Some(d) => row.paid(d, "BTC"),
+                None => row,
+            }
         };
         self.push_row(row);
     }

@@ -269,26 +269,22 @@ impl World {
             at: now,
         };
         let usdnok = self.usdnok(now.date_naive());
-        self.push_row(TaxRow {
-            id: trade_id.clone(),
-            account_id: order.account.clone(),
-            tx_type: tx_type.into(),
-            sub_type: sub_type.into(),
-            create_time: now,
-            finalize_time: Some(now),
-            in_amount: fmt_amount(in_amount, in_cur),
-            in_currency: in_cur.into(),
-            out_amount: fmt_amount(out_amount, out_cur),
-            out_currency: out_cur.into(),
-            fee_amount: format!("{:.2}", fee),
-            fee_currency: "NOK".into(),
-            rate_market: format!("{:.2}", price),
-            is_payment: false,
-            payment_info: String::new(),
-            note: order.description,
-            usdnok,
-            running_balance_btc: running,
-        });
+        self.push_row(
+            TaxRow::new(
+                trade_id.clone(),
+                &order.account,
+                tx_type,
+                sub_type,
+                now,
+                running,
+            )
+            .received(in_amount, in_cur)
+            .paid(out_amount, out_cur)
+            .fee(fee, "NOK")
+            .rate(price)
+            .usdnok(usdnok)
+            .note(&order.description),
+        );
         trade_id
     }
 }
@@ -316,13 +312,5 @@ pub fn fill_amounts(
             let fee = nok_round(gross * TRADE_FEE);
             (gross - fee > Decimal::ZERO).then_some((amount, gross, fee))
         }
-    }
-}
-
-pub fn fmt_amount(d: Decimal, currency: &str) -> String {
-    if currency == "BTC" {
-        format!("{d:.8}")
-    } else {
-        format!("{d:.2}")
     }
 }

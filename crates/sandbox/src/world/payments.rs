@@ -11,7 +11,6 @@ use lightning_invoice::{Bolt11Invoice, Currency as LnCurrency, InvoiceBuilder, P
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::orders::fmt_amount;
 use super::rng::hash;
 use super::{ONCHAIN_FEE_BTC, TaxRow, World, btc_floor, nok_round};
 use crate::error::ApiError;
@@ -448,26 +447,20 @@ impl World {
                 let running = self.accounts[i].btc;
                 let usdnok = self.usdnok(now.date_naive());
                 let rate = self.market.mid;
-                self.push_row(TaxRow {
-                    id: format!("de_{}", id.trim_start_matches("ded_")),
-                    account_id: account,
-                    tx_type: "TAX_TRANSACTION_TYPE_BTC_DEPOSIT".into(),
-                    sub_type: "lightning".into(),
-                    create_time: now,
-                    finalize_time: Some(now),
-                    in_amount: fmt_amount(paid, "BTC"),
-                    in_currency: "BTC".into(),
-                    out_amount: String::new(),
-                    out_currency: String::new(),
-                    fee_amount: String::new(),
-                    fee_currency: String::new(),
-                    rate_market: format!("{rate:.2}"),
-                    is_payment: false,
-                    payment_info: String::new(),
-                    note: self.invoices[index].internal_description.clone(),
-                    usdnok,
-                    running_balance_btc: running,
-                });
+                self.push_row(
+                    TaxRow::new(
+                        format!("de_{}", id.trim_start_matches("ded_")),
+                        &account,
+                        "TAX_TRANSACTION_TYPE_BTC_DEPOSIT",
+                        "lightning",
+                        now,
+                        running,
+                    )
+                    .received(paid, "BTC")
+                    .rate(rate)
+                    .usdnok(usdnok)
+                    .note(&self.invoices[index].internal_description),
+                );
             }
         } else {
             self.books.others_btc += paid;
@@ -508,26 +501,20 @@ impl World {
         let usdnok = self.usdnok(now.date_naive());
         let rate = self.market.mid;
         let account_id = self.accounts[index].id.clone();
-        self.push_row(TaxRow {
-            id,
-            account_id,
-            tx_type: "TAX_TRANSACTION_TYPE_BTC_DEPOSIT".into(),
-            sub_type: "onchain".into(),
-            create_time: now,
-            finalize_time: Some(now),
-            in_amount: fmt_amount(amount, "BTC"),
-            in_currency: "BTC".into(),
-            out_amount: String::new(),
-            out_currency: String::new(),
-            fee_amount: String::new(),
-            fee_currency: String::new(),
-            rate_market: format!("{rate:.2}"),
-            is_payment: false,
-            payment_info: address.clone(),
-            note: String::new(),
-            usdnok,
-            running_balance_btc: running,
-        });
+        self.push_row(
+            TaxRow::new(
+                id,
+                &account_id,
+                "TAX_TRANSACTION_TYPE_BTC_DEPOSIT",
+                "onchain",
+                now,
+                running,
+            )
+            .received(amount, "BTC")
+            .rate(rate)
+            .usdnok(usdnok)
+            .payment(false, &address),
+        );
         self.new_address(index);
         Ok(address)
     }
@@ -723,33 +710,25 @@ impl World {
         let id = self.uuid();
         let usdnok = self.usdnok(now.date_naive());
         let rate = self.market.mid;
-        self.push_row(TaxRow {
-            id,
-            account_id: w.account.clone(),
-            tx_type: "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL".into(),
-            sub_type: w.kind.sub_type().into(),
-            create_time: now,
-            finalize_time: Some(now),
-            in_amount: String::new(),
-            in_currency: String::new(),
-            out_amount: fmt_amount(w.amount_btc, "BTC"),
-            out_currency: "BTC".into(),
-            fee_amount: if w.fee_btc.is_zero() {
-                String::new()
+        self.push_row({
+            let row = TaxRow::new(
+                id,
+                &w.account,
+                "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL",
+                w.kind.sub_type(),
+                now,
+                running,
+            )
+            .paid(w.amount_btc, "BTC")
+            .rate(rate)
+            .usdnok(usdnok)
+            .payment(w.is_payment, &w.destination)
+            .note(&w.description);
+            if w.fee_btc.is_zero() {
+                row
             } else {
-                fmt_amount(w.fee_btc, "BTC")
-            },
-            fee_currency: if w.fee_btc.is_zero() {
-                String::new()
-            } else {
-                "BTC".into()
-            },
-            rate_market: format!("{rate:.2}"),
-            is_payment: w.is_payment,
-            payment_info: w.destination.clone(),
-            note: w.description.clone(),
-            usdnok,
-            running_balance_btc: running,
+                row.fee(w.fee_btc, "BTC")
+            }
         });
         Ok(())
     }

@@ -35,7 +35,39 @@ pub struct TaxRow {
 }
 
 impl TaxRow {
-    /// A fiat movement: `inflow` in, or `outflow` out.
+    /// A row of `account_id` at `at`, final then, with nothing moved yet; the methods below add
+    /// what the row carries.
+    pub fn new(
+        id: String,
+        account_id: &str,
+        tx_type: &str,
+        sub_type: &str,
+        at: DateTime<Utc>,
+        running_balance_btc: Decimal,
+    ) -> Self {
+        Self {
+            id,
+            account_id: account_id.into(),
+            tx_type: tx_type.into(),
+            sub_type: sub_type.into(),
+            create_time: at,
+            finalize_time: Some(at),
+            in_amount: String::new(),
+            in_currency: String::new(),
+            out_amount: String::new(),
+            out_currency: String::new(),
+            fee_amount: String::new(),
+            fee_currency: String::new(),
+            rate_market: String::new(),
+            is_payment: false,
+            payment_info: String::new(),
+            note: String::new(),
+            usdnok: String::new(),
+            running_balance_btc,
+        }
+    }
+
+    /// A fiat movement: no bitcoin account, so the running balance is the total of all accounts.
     pub fn fiat(
         id: String,
         tx_type: &str,
@@ -45,34 +77,59 @@ impl TaxRow {
         outflow: Option<Decimal>,
         total_btc: Decimal,
     ) -> Self {
-        let amount = |d: Option<Decimal>| d.map(|d| format!("{d:.2}")).unwrap_or_default();
-        let currency = |d: Option<Decimal>| {
-            if d.is_some() {
-                "NOK".to_owned()
-            } else {
-                String::new()
-            }
+        let row = Self::new(id, "", tx_type, sub_type, at, total_btc);
+        let row = match inflow {
+            Some(d) => row.received(d, "NOK"),
+            None => row,
         };
-        Self {
-            id,
-            account_id: String::new(),
-            tx_type: tx_type.into(),
-            sub_type: sub_type.into(),
-            create_time: at,
-            finalize_time: Some(at),
-            in_amount: amount(inflow),
-            in_currency: currency(inflow),
-            out_amount: amount(outflow),
-            out_currency: currency(outflow),
-            fee_amount: String::new(),
-            fee_currency: String::new(),
-            rate_market: String::new(),
-            is_payment: false,
-            payment_info: String::new(),
-            note: String::new(),
-            usdnok: String::new(),
-            running_balance_btc: total_btc,
+        match outflow {
+            Some(d) => row.paid(d, "NOK"),
+            None => row,
         }
+    }
+
+    pub fn received(mut self, amount: Decimal, currency: &str) -> Self {
+        self.in_amount = money(amount, currency);
+        self.in_currency = currency.into();
+        self
+    }
+
+    pub fn paid(mut self, amount: Decimal, currency: &str) -> Self {
+        self.out_amount = money(amount, currency);
+        self.out_currency = currency.into();
+        self
+    }
+
+    pub fn fee(mut self, amount: Decimal, currency: &str) -> Self {
+        self.fee_amount = money(amount, currency);
+        self.fee_currency = currency.into();
+        self
+    }
+
+    pub fn rate(mut self, rate: Decimal) -> Self {
+        self.rate_market = format!("{rate:.2}");
+        self
+    }
+
+    pub fn usdnok(mut self, usdnok: String) -> Self {
+        self.usdnok = usdnok;
+        self
+    }
+
+    pub fn payment(mut self, is_payment: bool, info: &str) -> Self {
+        self.is_payment = is_payment;
+        self.payment_info = info.into();
+        self
+    }
+
+    pub fn note(mut self, note: &str) -> Self {
+        self.note = note.into();
+        self
+    }
+
+    pub fn finalized(mut self, at: DateTime<Utc>) -> Self {
+        self.finalize_time = Some(at);
+        self
     }
 
     pub fn to_json(&self) -> serde_json::Value {
@@ -100,6 +157,15 @@ impl TaxRow {
 
     fn key(&self) -> (DateTime<Utc>, &str) {
         (self.create_time, self.id.as_str())
+    }
+}
+
+/// An amount as the ledger writes it: 8 decimals for BTC, 2 for NOK.
+pub fn money(d: Decimal, currency: &str) -> String {
+    if currency == "BTC" {
+        format!("{d:.8}")
+    } else {
+        format!("{d:.2}")
     }
 }
 
