@@ -1,7 +1,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
-import { trade, refreshTrading, setTradeContext } from "./trade";
+import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 
 type Screen = "overview" | "trade" | "connect" | "settings";
@@ -60,12 +60,23 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
   }
 }
 
+/**
+ * A render for background updates: skipped while the user types in a field or confirms an order,
+ * since rebuilding the screen would take the field (and its focus) or the button away mid-action.
+ * The data is kept; the next render shows it.
+ */
+function backgroundRender(): void {
+  const a = document.activeElement;
+  const editing = !!a && main.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT");
+  if (!editing && !isConfirming()) render();
+}
+
 async function loadBalances(): Promise<void> {
   try {
     const next = await api.balances({});
     if (JSON.stringify(next) !== JSON.stringify(balances)) {
       balances = next;
-      render();
+      backgroundRender();
     }
   } catch (e) {
     fail(e);
@@ -177,7 +188,7 @@ async function loadChart(): Promise<void> {
     const chart = await api.priceChart({ range: chartRange, width, height: 260, dark });
     chartUrl = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`;
     chartSamples = chart.samples;
-    if (screen === "overview") render();
+    if (screen === "overview") backgroundRender();
   } catch {
     chartUrl = null;
   }
@@ -189,7 +200,7 @@ async function pollQuote(): Promise<void> {
     const next = await api.quote({ amountNok: quoteAmount.trim() || null });
     if (JSON.stringify(next) !== JSON.stringify(quote)) {
       quote = next;
-      render();
+      backgroundRender();
     }
   } catch {
     // The balances poller reports connection problems; the price just stays as it was.

@@ -29,6 +29,11 @@ let cancelArmed: string | null = null;
 let checkTimer: number | undefined;
 let resolveTimer: number | undefined;
 
+/** Whether the user is in the confirmation step; background updates wait until it is over. */
+export function isConfirming(): boolean {
+  return confirming || sending;
+}
+
 export function setTradeContext(c: Context): void {
   ctx = c;
 }
