@@ -61,14 +61,11 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
 }
 
 /**
- * A render for background updates: skipped while the user types in a field or confirms an order,
- * since rebuilding the screen would take the field (and its focus) or the button away mid-action.
- * The data is kept; the next render shows it.
+ * A render for background updates: skipped while the user confirms an order, since rebuilding the
+ * screen would replace the button under the click. The data is kept; the next render shows it.
  */
 function backgroundRender(): void {
-  const a = document.activeElement;
-  const editing = !!a && main.contains(a) && (a.tagName === "INPUT" || a.tagName === "SELECT");
-  if (!editing && !isConfirming()) render();
+  if (!isConfirming()) render();
 }
 
 async function loadBalances(): Promise<void> {
@@ -319,6 +316,25 @@ function settings(): Node {
 }
 
 function render(): void {
+  // Rebuilding the screen must not take the field the user is typing in away: refocus it after.
+  const active = document.activeElement;
+  const focused = active instanceof HTMLInputElement && main.contains(active) ? active.getAttribute("data-testid") : null;
+  const caret = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
+  draw();
+  if (focused) {
+    const again = main.querySelector<HTMLInputElement>(`[data-testid="${focused}"]`);
+    again?.focus();
+    if (again && caret && caret[0] !== null && caret[1] !== null) {
+      try {
+        again.setSelectionRange(caret[0], caret[1]);
+      } catch {
+        // Not every input type has a caret.
+      }
+    }
+  }
+}
+
+function draw(): void {
   setTradeContext({
     app,
     balances,
