@@ -24,6 +24,55 @@ pub enum AmountInputError {
     TooManyDecimals { unit: &'static str, max: u32 },
     #[error("use one decimal separator: `{0}` is ambiguous")]
     Ambiguous(String),
+    #[error("sats are whole numbers")]
+    FractionalSats,
+}
+
+/// The unit a bitcoin amount is typed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BitcoinAmountUnit {
+    Btc,
+    Sats,
+    /// NOK, converted to bitcoin with the live price (or by the server, for invoices).
+    Nok,
+}
+
+impl BitcoinAmountUnit {
+    /// `btc`, `sats` or `nok`, as the UI names them.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "btc" => Some(Self::Btc),
+            "sats" => Some(Self::Sats),
+            "nok" => Some(Self::Nok),
+            _ => None,
+        }
+    }
+}
+
+/// An amount as typed: bitcoin (sats already converted to BTC) or NOK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entered {
+    Btc(Decimal),
+    Nok(Decimal),
+}
+
+/// Reads an amount typed in BTC, sats or NOK.
+pub fn parse_in(
+    text: &str,
+    unit: BitcoinAmountUnit,
+    locale: Locale,
+) -> Result<Entered, AmountInputError> {
+    match unit {
+        BitcoinAmountUnit::Btc => parse_amount(text, Unit::Btc, locale).map(Entered::Btc),
+        BitcoinAmountUnit::Nok => parse_amount(text, Unit::Nok, locale).map(Entered::Nok),
+        BitcoinAmountUnit::Sats => {
+            let sats = parse_amount(text, Unit::Btc, locale)?;
+            if !sats.fract().is_zero() {
+                return Err(AmountInputError::FractionalSats);
+            }
+            Ok(Entered::Btc(sats / Decimal::from(100_000_000)))
+        }
+    }
 }
 
 /// Reads a typed amount in `locale`. Zero and negative amounts are errors here: an order or a
@@ -118,6 +167,27 @@ mod tests {
             parse_amount("1,5", Unit::Nok, Locale::En),
             Err(AmountInputError::Ambiguous("1,5".into()))
         );
+    }
+
+    #[test]
+    fn sats_and_nok_are_read_in_their_own_terms() {
+        assert_eq!(
+            parse_in("12 500", BitcoinAmountUnit::Sats, Locale::Nb),
+            Ok(Entered::Btc(d("0.000125")))
+        );
+        assert_eq!(
+            parse_in("1.5", BitcoinAmountUnit::Sats, Locale::En),
+            Err(AmountInputError::FractionalSats)
+        );
+        assert_eq!(
+            parse_in("250,50", BitcoinAmountUnit::Nok, Locale::Nb),
+            Ok(Entered::Nok(d("250.50")))
+        );
+        assert_eq!(
+            BitcoinAmountUnit::parse("sats"),
+            Some(BitcoinAmountUnit::Sats)
+        );
+        assert_eq!(BitcoinAmountUnit::parse("SATS"), None);
     }
 
     #[test]

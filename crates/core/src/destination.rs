@@ -240,6 +240,35 @@ fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError
 }
 
 impl Destination {
+    /// The text sent as the withdrawal's `destination`.
+    pub fn wire(&self) -> String {
+        match self {
+            Self::Onchain { address, .. } => address.clone(),
+            Self::Invoice(i) => i.invoice.clone(),
+            Self::LightningAddress { user, domain } => format!("{user}@{domain}"),
+            Self::Lnurl { encoded, .. } => encoded.to_ascii_lowercase(),
+        }
+    }
+
+    /// What counts as "the same recipient" for the travel rule and the address book: the address,
+    /// the Lightning address, the LNURL's URL, or for an invoice the node that will be paid (every
+    /// invoice is new, its payee is not).
+    pub fn identity(&self) -> String {
+        match self {
+            Self::Onchain { address, .. } => address.clone(),
+            Self::Invoice(i) => format!("node:{}", i.payee),
+            Self::LightningAddress { user, domain } => {
+                format!("{user}@{domain}").to_ascii_lowercase()
+            }
+            Self::Lnurl { url, .. } => url.clone(),
+        }
+    }
+
+    /// Whether it goes over Lightning (no on-chain minimum or fee).
+    pub fn is_lightning(&self) -> bool {
+        !matches!(self, Self::Onchain { .. })
+    }
+
     /// What was recognised, in words ("Lightning invoice for 12 500 sats, expires in 9 min").
     pub fn describe(&self, now: SystemTime, locale: crate::format::Locale) -> String {
         use crate::format::{self, Locale};

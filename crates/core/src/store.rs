@@ -34,7 +34,56 @@ const MIGRATIONS: &[&str] = &[
         updated_at_ms INTEGER NOT NULL
     );
     CREATE INDEX order_journal_state ON order_journal(state);",
+    "CREATE TABLE invoices (
+        id TEXT PRIMARY KEY,
+        invoice TEXT NOT NULL,
+        account_id TEXT,
+        amount_btc TEXT,
+        requested TEXT NOT NULL,
+        public_description TEXT NOT NULL,
+        private_note TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE recipients (
+        identity TEXT PRIMARY KEY,
+        destination TEXT NOT NULL,
+        label TEXT NOT NULL,
+        full_name TEXT NOT NULL,
+        country TEXT NOT NULL,
+        address TEXT NOT NULL,
+        nin TEXT NOT NULL,
+        exchange TEXT NOT NULL,
+        self_custody INTEGER NOT NULL,
+        last_used_ms INTEGER NOT NULL
+    );
+    CREATE TABLE withdrawal_journal (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        sent_at_ms INTEGER NOT NULL,
+        destination TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        amount_btc TEXT NOT NULL,
+        account_id TEXT,
+        reference TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL,
+        withdrawal_id TEXT,
+        status TEXT,
+        note TEXT NOT NULL DEFAULT '',
+        balance_before TEXT,
+        updated_at_ms INTEGER NOT NULL
+    );
+    CREATE INDEX withdrawal_journal_state ON withdrawal_journal(state);",
 ];
+
+mod invoices;
+mod recipients;
+mod withdrawals;
+
+pub use invoices::StoredInvoice;
+pub use recipients::Recipient;
+pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

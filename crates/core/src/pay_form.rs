@@ -1,0 +1,335 @@
+//! The pay form's checks, run on every keystroke and once more before sending: the destination is
+//! understood, the amount is read in the user's unit and fits the account, and the travel-rule
+//! recipient is complete when the destination is new. Only a form that passes gives a request.
+
+use std::time::SystemTime;
+
+use nordlys_exchange::ids::AccountId;
+use nordlys_exchange::models::SendBitcoinRequest;
+use rust_decimal::Decimal;
+
+use crate::amount_input::{BitcoinAmountUnit, Entered, parse_in};
+use crate::destination::{self, Destination};
+use crate::format::{self, BtcUnit, Locale};
+use crate::store::Recipient;
+use crate::travel_rule::{self, RecipientErrors, RecipientForm};
+
+#[derive(Debug, Clone)]
+pub struct PayForm {
+    pub destination: String,
+    pub amount: String,
+    pub unit: BitcoinAmountUnit,
+    pub account_id: Option<String>,
+    pub is_payment: bool,
+    pub description: String,
+    pub recipient: RecipientForm,
+}
+
+/// What the form is checked against.
+#[derive(Debug, Clone)]
+pub struct PayContext {
+    pub now: SystemTime,
+    pub locale: Locale,
+    pub btc_unit: BtcUnit,
+    /// NOK per BTC, for NOK input and the NOK value shown.
+    pub price: Decimal,
+    pub available_btc: Decimal,
+    pub account_name: String,
+}
+
+/// What the app knows about a destination's recipient.
+#[derive(Debug, Clone, Default)]
+pub struct Known {
+    pub saved: Option<Recipient>,
+    /// A payment to it has gone through before, so the exchange has its recipient already.
+    pub used_before: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PayCheck {
+    pub destination: Option<Destination>,
+    pub destination_error: Option<String>,
+    /// What was recognised, in words.
+    pub recognised: Option<String>,
+    /// The invoice's own amount, when it has one: the amount field is then not used.
+    pub fixed_amount: Option<String>,
+    pub amount_error: Option<String>,
+    pub amount_btc: Option<Decimal>,
+    /// The amount in the other unit.
+    pub estimate: Option<String>,
+    pub needs_recipient: bool,
+    pub saved_recipient: Option<Recipient>,
+    pub recipient_errors: RecipientErrors,
+    pub request: Option<SendBitcoinRequest>,
+    /// Label and value pairs for the confirmation.
+    pub summary: Vec<(String, String)>,
+}
+
+pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) -> PayCheck {
+    let nb = ctx.locale == Locale::Nb;
+    let say = |en: &str, no: &str| if nb { no } else { en }.to_owned();
+    let mut out = PayCheck::default();
+    let dest = match destination::parse(&form.destination, ctx.now) {
+        Ok(d) => d,
+        Err(e) => {
+            if !form.destination.trim().is_empty() {
+                out.destination_error = Some(e.to_string());
+            }
+            return out;
+        }
+    };
+    out.recognised = Some(dest.describe(ctx.now, ctx.locale));
+    let fixed = match &dest {
+        Destination::Invoice(i) => i.amount_btc,
+        _ => None,
+    };
+    let amount = match fixed {
+        Some(a) => {
+            out.fixed_amount = Some(format::btc(a, ctx.btc_unit, ctx.locale));
+            Some(a)
+        }
+        None => match parse_in(&form.amount, form.unit, ctx.locale) {
+            Ok(Entered::Btc(b)) => Some(b),
+            Ok(Entered::Nok(n)) if ctx.price > Decimal::ZERO => {
+                let b = (n / ctx.price).round_dp(8);
+                if b.is_zero() {
+                    out.amount_error =
+                        Some(say("that is less than one sat", "det er mindre enn én sat"));
+                    None
+                } else {
+                    Some(b)
+                }
+            }
+            Ok(Entered::Nok(_)) => {
+                out.amount_error = Some(say(
+                    "no price yet to convert NOK",
+                    "ingen kurs ennå å regne om NOK med",
+                ));
+                None
+            }
+            Err(e) => {
+                out.amount_error = Some(e.to_string());
+                None
+            }
+        },
+    };
+    if let Some(a) = amount {
+        if a > ctx.available_btc {
+            out.amount_error = Some(if nb {
+                format!(
+                    "mer enn de {} som er tilgjengelig",
+                    format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale)
+                )
+            } else {
+                format!(
+                    "more than the {} available",
+                    format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale)
+                )
+            });
+        }
+        let nok = format::nok((a * ctx.price).round_dp(2), ctx.locale);
+        out.estimate = Some(if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
+            format!("≈ {}", format::btc(a, ctx.btc_unit, ctx.locale))
+        } else {
+            format!("≈ {nok}")
+        });
+        out.amount_btc = Some(a);
+    }
+    let k = known(&dest.identity());
+    out.saved_recipient = k.saved.clone();
+    out.needs_recipient = k.saved.is_none() && !k.used_before;
+    let tfr_info = match &k.saved {
+        Some(r) => Some(nordlys_exchange::models::TravelRuleInfo {
+            full_name: r.full_name.clone(),
+            country: r.country.clone(),
+            address: r.address.clone(),
+            nin: r.nin.clone(),
+            exchange: r.exchange.clone(),
+            self_custody: r.self_custody,
+        }),
+        None if out.needs_recipient => match travel_rule::check(&form.recipient, ctx.locale) {
+            Ok(info) => Some(info),
+            Err(errors) => {
+                out.recipient_errors = errors;
+                None
+            }
+        },
+        None => None,
+    };
+    let ready = out.amount_error.is_none()
+        && amount.is_some()
+        && (!out.needs_recipient || tfr_info.is_some());
+    if ready && let Some(a) = amount {
+        out.summary = summary(&dest, a, ctx, form, tfr_info.as_ref());
+        out.request = Some(SendBitcoinRequest {
+            destination: dest.wire(),
+            amount_btc: if fixed.is_some() { None } else { Some(a) },
+            account_id: form
+                .account_id
+                .as_deref()
+                .filter(|a| !a.is_empty())
+                .map(AccountId::from),
+            is_payment: form.is_payment,
+            description: form.description.trim().to_owned(),
+            tfr_info,
+        });
+    }
+    out.destination = Some(dest);
+    out
+}
+
+fn summary(
+    dest: &Destination,
+    amount: Decimal,
+    ctx: &PayContext,
+    form: &PayForm,
+    recipient: Option<&nordlys_exchange::models::TravelRuleInfo>,
+) -> Vec<(String, String)> {
+    let nb = ctx.locale == Locale::Nb;
+    let l = |en: &str, no: &str| if nb { no } else { en }.to_owned();
+    let mut lines = vec![
+        (
+            l("Amount", "Beløp"),
+            format::btc(amount, ctx.btc_unit, ctx.locale),
+        ),
+        (
+            l("Value", "Verdi"),
+            format!(
+                "≈ {}",
+                format::nok((amount * ctx.price).round_dp(2), ctx.locale)
+            ),
+        ),
+        (l("To", "Til"), dest.describe(ctx.now, ctx.locale)),
+        (l("Destination", "Mottaker-ID"), dest.wire()),
+        (l("From", "Fra"), ctx.account_name.clone()),
+    ];
+    if let Some(r) = recipient {
+        let country = if r.country.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", r.country)
+        };
+        lines.push((
+            l("Recipient", "Mottaker"),
+            format!("{}{country}", r.full_name),
+        ));
+    }
+    if form.is_payment {
+        lines.push((l("Marked as", "Merket som"), l("payment", "betaling")));
+    }
+    if !dest.is_lightning() {
+        lines.push((
+            l("Network fee", "Nettverksgebyr"),
+            l(
+                "set by the exchange, taken from the account",
+                "settes av børsen, trekkes fra kontoen",
+            ),
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+
+    fn ctx() -> PayContext {
+        PayContext {
+            now: SystemTime::now(),
+            locale: Locale::En,
+            btc_unit: BtcUnit::Btc,
+            price: Decimal::from(1_000_000),
+            available_btc: Decimal::new(1, 2),
+            account_name: "Main".into(),
+        }
+    }
+
+    fn form(dest: &str, amount: &str, unit: BitcoinAmountUnit) -> PayForm {
+        PayForm {
+            destination: dest.into(),
+            amount: amount.into(),
+            unit,
+            account_id: None,
+            is_payment: true,
+            description: String::new(),
+            recipient: RecipientForm::default(),
+        }
+    }
+
+    fn unknown(_: &str) -> Known {
+        Known::default()
+    }
+
+    #[test]
+    fn a_new_destination_needs_the_recipient_form() {
+        let mut f = form(ADDRESS, "500", BitcoinAmountUnit::Nok);
+        let c = check(&f, &ctx(), unknown);
+        assert!(c.needs_recipient && c.request.is_none());
+        assert!(c.recipient_errors.full_name.is_some());
+        assert_eq!(
+            c.amount_btc,
+            Some(Decimal::new(50_000, 8)),
+            "500 NOK at 1 000 000"
+        );
+        f.recipient = RecipientForm {
+            full_name: "Kari Nordmann".into(),
+            address: "Storgata 1".into(),
+            ..RecipientForm::default()
+        };
+        let c = check(&f, &ctx(), unknown);
+        let r = c.request.unwrap();
+        assert_eq!(r.amount_btc, Some(Decimal::new(50_000, 8)));
+        assert_eq!(r.tfr_info.unwrap().full_name, "Kari Nordmann");
+        assert!(c.summary.iter().any(|(_, v)| v.contains("Kari Nordmann")));
+    }
+
+    #[test]
+    fn a_known_destination_needs_nothing_more() {
+        let f = form(ADDRESS, "12500", BitcoinAmountUnit::Sats);
+        let c = check(&f, &ctx(), |_| Known {
+            saved: None,
+            used_before: true,
+        });
+        assert!(!c.needs_recipient);
+        assert!(c.request.unwrap().tfr_info.is_none());
+        let saved = Recipient {
+            full_name: "Ola".into(),
+            address: "Gata 2".into(),
+            ..Recipient::default()
+        };
+        let c = check(&f, &ctx(), |_| Known {
+            saved: Some(saved.clone()),
+            used_before: false,
+        });
+        assert_eq!(
+            c.request.unwrap().tfr_info.unwrap().full_name,
+            "Ola",
+            "saved data is sent"
+        );
+    }
+
+    #[test]
+    fn each_field_gets_its_own_message() {
+        let c = check(
+            &form("bc1qnope", "1", BitcoinAmountUnit::Btc),
+            &ctx(),
+            unknown,
+        );
+        assert!(c.destination_error.is_some() && c.request.is_none());
+        let c = check(
+            &form(ADDRESS, "0.5", BitcoinAmountUnit::Btc),
+            &ctx(),
+            unknown,
+        );
+        assert!(c.amount_error.unwrap().contains("available"));
+        let c = check(&form(ADDRESS, "", BitcoinAmountUnit::Btc), &ctx(), unknown);
+        assert_eq!(c.amount_error.as_deref(), Some("enter an amount"));
+        let c = check(&form("", "1", BitcoinAmountUnit::Btc), &ctx(), unknown);
+        assert!(
+            c.destination_error.is_none(),
+            "an empty field is not yet an error"
+        );
+    }
+}

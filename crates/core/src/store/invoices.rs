@@ -1,0 +1,167 @@
+//! Invoices the user created, so the receive screen can list them with their last known status
+//! (the API has no listing of invoices).
+
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+use rust_decimal::Decimal;
+
+use super::{Store, StoreError, dec, time};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredInvoice {
+    /// The `ded_` id.
+    pub id: String,
+    pub invoice: String,
+    pub account_id: Option<String>,
+    /// `None`: any amount.
+    pub amount_btc: Option<Decimal>,
+    /// What the user asked for, as sent: `"500 NOK"`, `"0.001 BTC"`, or empty for any amount.
+    pub requested: String,
+    pub public_description: String,
+    pub private_note: String,
+    /// The API's status name as last seen (an open set: unknown names are kept as they are).
+    pub status: String,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms FROM invoices";
+
+type Raw = (
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+);
+
+fn raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<Raw> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+        r.get(8)?,
+        r.get(9)?,
+    ))
+}
+
+fn finish(r: Raw) -> Result<StoredInvoice, StoreError> {
+    let (id, invoice, account_id, amount, requested, public, private, status, created, expires) = r;
+    Ok(StoredInvoice {
+        id,
+        invoice,
+        account_id,
+        amount_btc: amount.map(dec).transpose()?,
+        requested,
+        public_description: public,
+        private_note: private,
+        status,
+        created_at: time(created),
+        expires_at: time(expires),
+    })
+}
+
+impl Store {
+    pub fn add_invoice(&self, i: &StoredInvoice) -> Result<(), StoreError> {
+        self.db().execute(
+            "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9)",
+            params![
+                i.id,
+                i.invoice,
+                i.account_id,
+                i.amount_btc.map(|a| a.to_string()),
+                i.requested,
+                i.public_description,
+                i.private_note,
+                i.status,
+                i.created_at.timestamp_millis(),
+                i.expires_at.timestamp_millis()
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records a status; returns the one it replaces, so a change (to paid, say) can be announced
+    /// once.
+    pub fn set_invoice_status(&self, id: &str, status: &str) -> Result<Option<String>, StoreError> {
+        let db = self.db();
+        let before: Option<String> = db
+            .query_row("SELECT status FROM invoices WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .ok();
+        db.execute(
+            "UPDATE invoices SET status = ?2, updated_at_ms = ?3 WHERE id = ?1",
+            params![id, status, Utc::now().timestamp_millis()],
+        )?;
+        Ok(before)
+    }
+
+    pub fn invoice_by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
+        let mut rows = q.query_map([id], raw)?;
+        rows.next().map(|r| finish(r?)).transpose()
+    }
+
+    /// The newest first.
+    pub fn recent_invoices(&self, limit: u32) -> Result<Vec<StoredInvoice>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!(
+            "{SELECT} ORDER BY created_at_ms DESC, id LIMIT ?1"
+        ))?;
+        let rows = q.query_map([limit], raw)?;
+        rows.map(|r| finish(r?)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invoices_keep_their_status_history_and_order() {
+        let s = Store::in_memory().unwrap();
+        let now = Utc::now();
+        for (n, id) in ["ded_a", "ded_b"].iter().enumerate() {
+            s.add_invoice(&StoredInvoice {
+                id: (*id).into(),
+                invoice: format!("lnbc{n}"),
+                account_id: None,
+                amount_btc: (n == 0).then(|| Decimal::new(1, 3)),
+                requested: "0.001 BTC".into(),
+                public_description: "Kaffe".into(),
+                private_note: "bord 4".into(),
+                status: "INVOICE_STATUS_UNPAID".into(),
+                created_at: now + chrono::Duration::seconds(n as i64),
+                expires_at: now + chrono::Duration::hours(1),
+            })
+            .unwrap();
+        }
+        let list = s.recent_invoices(10).unwrap();
+        assert_eq!(list[0].id, "ded_b", "newest first");
+        assert_eq!(list[1].amount_btc, Some(Decimal::new(1, 3)));
+        assert_eq!(
+            s.set_invoice_status("ded_a", "INVOICE_STATUS_PAID")
+                .unwrap()
+                .as_deref(),
+            Some("INVOICE_STATUS_UNPAID")
+        );
+        assert_eq!(
+            s.invoice_by_id("ded_a").unwrap().unwrap().status,
+            "INVOICE_STATUS_PAID"
+        );
+        assert!(s.invoice_by_id("ded_x").unwrap().is_none());
+    }
+}

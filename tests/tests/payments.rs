@@ -1,0 +1,266 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! Paying and receiving against the sandbox: the pay form's request is what the exchange accepts,
+//! a lost answer ends in exactly one withdrawal (or none), found by the app's own check, and the
+//! withdrawal's status is followed to the end.
+
+use std::time::{Duration, SystemTime};
+
+use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
+use nordlys_core::store::{Store, WithdrawalState};
+use nordlys_core::travel_rule::RecipientForm;
+use nordlys_core::withdrawals::{self, Resolution, Sending};
+use nordlys_exchange::models::SendBitcoinRequest;
+use nordlys_sandbox::{FaultKind, FaultRule, RunningSandbox};
+use nordlys_tests::*;
+use rust_decimal::Decimal;
+
+fn ctx() -> PayContext {
+    PayContext {
+        now: SystemTime::now(),
+        locale: Locale::En,
+        btc_unit: BtcUnit::Sats,
+        price: Decimal::from(1_000_000),
+        available_btc: Decimal::ONE,
+        account_name: "Main".into(),
+    }
+}
+
+fn kari() -> RecipientForm {
+    RecipientForm {
+        full_name: "Kari Nordmann".into(),
+        country: "NO".into(),
+        address: "Storgata 1, 0155 Oslo".into(),
+        ..RecipientForm::default()
+    }
+}
+
+fn request(
+    store: &Store,
+    destination: &str,
+    amount: &str,
+) -> (SendBitcoinRequest, String, Decimal) {
+    let form = PayForm {
+        destination: destination.into(),
+        amount: amount.into(),
+        unit: BitcoinAmountUnit::Sats,
+        account_id: None,
+        is_payment: false,
+        description: "test".into(),
+        recipient: kari(),
+    };
+    let c = pay_form::check(&form, &ctx(), |identity| Known {
+        saved: store.recipient(identity).unwrap(),
+        used_before: store.destination_used(identity).unwrap(),
+    });
+    let d = c.destination.clone().expect("recognised");
+    (
+        c.request.expect("ready"),
+        d.identity(),
+        c.amount_btc.unwrap(),
+    )
+}
+
+async fn withdrawals_created(sb: &RunningSandbox) -> u64 {
+    control_get(sb, "/sandbox/counters").await["withdrawalsCreated"]
+        .as_u64()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let store = Store::in_memory().unwrap();
+    let other = control(
+        &sb,
+        "/sandbox/invoices",
+        serde_json::json!({"amountBtc": 0.000125}),
+    )
+    .await;
+    let invoice = other["invoice"].as_str().unwrap();
+    let (req, identity, amount) =
+        request(&store, &format!("lightning:{}", invoice.to_uppercase()), "");
+    assert_eq!(amount, Decimal::new(12_500, 8));
+    assert_eq!(
+        req.amount_btc, None,
+        "an invoice's amount comes from the invoice"
+    );
+    let sent = withdrawals::send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
+    let Sending::Sent { journal_id, .. } = sent else {
+        panic!("{sent:?}")
+    };
+    // Another user's invoice may complete at once; otherwise the tracker follows it there.
+    let status = |store: &Store| {
+        store
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .status
+            .unwrap_or_default()
+    };
+    for _ in 0..50 {
+        if status(&store) == "WITHDRAWAL_STATUS_COMPLETED" {
+            break;
+        }
+        withdrawals::track(&client, &store).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(status(&store), "WITHDRAWAL_STATUS_COMPLETED");
+    assert!(store.withdrawals_in_flight().unwrap().is_empty());
+    assert!(store.destination_used(&identity).unwrap());
+    assert_eq!(
+        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        WithdrawalState::Sent
+    );
+}
+
+#[tokio::test]
+async fn the_second_payment_to_an_address_needs_no_recipient_form() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let store = Store::in_memory().unwrap();
+    let (first, identity, amount) = request(&store, "Ola@Example.com", "20000");
+    assert!(first.tfr_info.is_some());
+    withdrawals::send(&client, &store, &first, &identity, amount)
+        .await
+        .unwrap();
+    let (second, _, _) = request(&store, "ola@example.com", "20000");
+    assert!(
+        second.tfr_info.is_none(),
+        "the exchange knows the destination now"
+    );
+    let again = withdrawals::send(&client, &store, &second, &identity, amount).await;
+    assert!(matches!(again, Ok(Sending::Sent { .. })), "{again:?}");
+    assert_eq!(withdrawals_created(&sb).await, 2);
+    // Both are pending on the network; the tracker reports each change once.
+    let mut completed = 0;
+    for _ in 0..40 {
+        let changes = withdrawals::track(&client, &store).await.unwrap();
+        completed += changes
+            .iter()
+            .filter(|c| c.status == "WITHDRAWAL_STATUS_COMPLETED")
+            .count();
+        if completed == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert_eq!(completed, 2);
+    assert!(withdrawals::track(&client, &store).await.unwrap().is_empty());
+}
+
+async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution) {
+    let sb = sandbox().await;
+    let mut client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    if kind == FaultKind::CommitThenHang {
+        let mut config = nordlys_exchange::ClientConfig::new(
+            nordlys_exchange::BaseUrl::parse(sb.base_url()).unwrap(),
+        );
+        config.credentials = nordlys_exchange::Credentials {
+            key: Some(key(&sb.info.api_keys.withdrawal)),
+            bearer: None,
+        };
+        config.timeout = Duration::from_secs(1);
+        client = nordlys_exchange::ExchangeClient::new(config).unwrap();
+    }
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(FaultRule {
+        path: "/v1/withdrawals/bitcoin".into(),
+        method: Some("POST".into()),
+        kind,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let (req, identity, amount) = request(&store, "kari@example.com", "5000");
+    let sent = withdrawals::send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
+    let Sending::Unknown { journal_id, .. } = sent else {
+        panic!("{sent:?}")
+    };
+    // Lightning settles after 2 s in the sandbox; until then the reserve shows, and the app waits.
+    let mut resolution = withdrawals::reconcile(&client, &store, journal_id)
+        .await
+        .unwrap();
+    for _ in 0..40 {
+        if !matches!(resolution, Resolution::StillUnknown { .. }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        resolution = withdrawals::reconcile(&client, &store, journal_id)
+            .await
+            .unwrap();
+    }
+    (sb, store, journal_id, resolution)
+}
+
+#[tokio::test]
+async fn commit_then_never_answer_ends_with_exactly_one_withdrawal() {
+    let (sb, store, journal_id, resolution) = after_fault(FaultKind::CommitThenHang).await;
+    assert!(
+        matches!(resolution, Resolution::Sent { .. }),
+        "{resolution:?}"
+    );
+    assert_eq!(withdrawals_created(&sb).await, 1);
+    assert_eq!(
+        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        WithdrawalState::Sent
+    );
+}
+
+#[tokio::test]
+async fn a_lost_request_that_never_committed_is_resolved_as_not_sent() {
+    let (sb, store, journal_id, resolution) = after_fault(FaultKind::Http500).await;
+    assert_eq!(resolution, Resolution::NotSent);
+    assert_eq!(withdrawals_created(&sb).await, 0);
+    assert_eq!(
+        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        WithdrawalState::NotSent
+    );
+}
+
+#[tokio::test]
+async fn an_invoice_created_in_nok_is_paid_by_the_sandbox() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.read);
+    let created = client
+        .create_invoice(&nordlys_exchange::models::NewLightningInvoiceRequest {
+            account_id: None,
+            currency: nordlys_exchange::models::Currency::Nok,
+            amount: Decimal::from(250),
+            public_description: "Kaffe".into(),
+            internal_description: "bord 4".into(),
+        })
+        .await
+        .unwrap();
+    let parsed = nordlys_core::destination::parse(&created.invoice, SystemTime::now()).unwrap();
+    let nordlys_core::destination::Destination::Invoice(info) = parsed else {
+        panic!()
+    };
+    assert!(
+        info.amount_btc.unwrap() > Decimal::ZERO,
+        "NOK became a fixed BTC amount"
+    );
+    control(
+        &sb,
+        &format!("/sandbox/invoices/{}/pay", created.deposit_destination_id),
+        serde_json::json!({}),
+    )
+    .await;
+    let status = client
+        .invoice(created.deposit_destination_id.as_str())
+        .await
+        .unwrap()
+        .status;
+    assert_eq!(status.to_string(), "INVOICE_STATUS_PAID");
+}
