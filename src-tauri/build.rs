@@ -23,6 +23,17 @@ const COMMANDS: &[&str] = &[
     "trade_history",
     "price_chart",
     "volume_chart",
+    "receive_destinations",
+    "create_invoice",
+    "invoice_status",
+    "recent_invoices",
+    "check_payment",
+    "send_payment",
+    "payments",
+    "recipients",
+    "save_recipient",
+    "delete_recipient",
+    "countries",
 ];
 
 fn main() {

@@ -7,8 +7,9 @@ use std::future::Future;
 use ts_rs::TS;
 
 use crate::error::{ErrorCode, IpcError};
+use crate::payment_views::*;
 use crate::views::*;
-use crate::{commands, market, trading};
+use crate::{commands, market, pay, receive, trading};
 
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
@@ -69,6 +70,17 @@ ipc_commands! {
     market::trade_history: NoArgs => TradesView;
     market::price_chart: PriceChartArgs => ChartView;
     market::volume_chart: ChartSizeArgs => ChartView;
+    receive::receive_destinations: AccountArgs => ReceiveView;
+    receive::create_invoice: InvoiceArgs => InvoiceView;
+    receive::invoice_status: InvoiceIdArgs => InvoiceView;
+    receive::recent_invoices: NoArgs => InvoicesView;
+    pay::check_payment: PayArgs => PayCheckView;
+    pay::send_payment: PayArgs => PaymentResultView;
+    pay::payments: NoArgs => PaymentsView;
+    pay::recipients: NoArgs => RecipientsView;
+    pay::save_recipient: RecipientView => RecipientsView;
+    pay::delete_recipient: IdentityArgs => RecipientsView;
+    pay::countries: NoArgs => CountriesView;
 }
 
 fn camel(snake: &str) -> String {
@@ -128,6 +140,26 @@ pub fn typescript() -> String {
         decl::<PriceChartArgs>(),
         decl::<ChartView>(),
         decl::<ChartSizeArgs>(),
+        decl::<AccountArgs>(),
+        decl::<QrView>(),
+        decl::<ReceiveView>(),
+        decl::<InvoiceArgs>(),
+        decl::<InvoiceView>(),
+        decl::<InvoicesView>(),
+        decl::<InvoiceIdArgs>(),
+        decl::<RecipientFormArgs>(),
+        decl::<PayArgs>(),
+        decl::<RecipientErrorsView>(),
+        decl::<SummaryLine>(),
+        decl::<PayCheckView>(),
+        decl::<PaymentView>(),
+        decl::<PaymentsView>(),
+        decl::<PaymentResultView>(),
+        decl::<RecipientView>(),
+        decl::<RecipientsView>(),
+        decl::<IdentityArgs>(),
+        decl::<CountryView>(),
+        decl::<CountriesView>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

@@ -6,6 +6,10 @@ mod error;
 mod ipc;
 mod keyring_store;
 mod market;
+mod notify;
+mod pay;
+mod payment_views;
+mod receive;
 mod state;
 mod trading;
 mod views;
@@ -35,6 +39,7 @@ pub fn run() -> Result<(), tauri::Error> {
             }
         }))
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_notification::init())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;
             app.manage(state::App::new(

@@ -155,7 +155,12 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     assert_eq!(completed, 2);
-    assert!(withdrawals::track(&client, &store).await.unwrap().is_empty());
+    assert!(
+        withdrawals::track(&client, &store)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution) {

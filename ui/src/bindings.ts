@@ -129,6 +129,110 @@ export type ChartView = { svg: string, samples: number, };
 
 export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
 
+export type AccountArgs = { 
+/**
+ * Empty or none: the default account.
+ */
+accountId: string | null, };
+
+export type QrView = { text: string, uri: string, svg: string, };
+
+export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: QrView, 
+/**
+ * Address and LNURL in one BIP21 code, when the address is bech32.
+ */
+unified: QrView | null, };
+
+export type InvoiceArgs = { accountId: string | null, 
+/**
+ * As typed; empty for any amount.
+ */
+amount: string, 
+/**
+ * `btc`, `sats` or `nok`.
+ */
+unit: string, publicDescription: string, privateNote: string, };
+
+export type InvoiceView = { id: string, invoice: string, 
+/**
+ * Only for the invoice on screen, not in lists.
+ */
+qr: QrView | null, 
+/**
+ * In BTC or sats as the user prefers, or "any amount".
+ */
+amount: string, amountNok: string | null, 
+/**
+ * What was asked for, when it was NOK.
+ */
+requested: string, publicDescription: string, privateNote: string, 
+/**
+ * `unpaid`, `pending`, `paid`, `expired`, `canceled`, or the API's own name when unknown.
+ */
+status: string, statusText: string, 
+/**
+ * RFC 3339, for the countdown.
+ */
+expiresAt: string, createdAt: string, };
+
+export type InvoicesView = { invoices: Array<InvoiceView>, };
+
+export type InvoiceIdArgs = { id: string, };
+
+export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
+
+export type PayArgs = { destination: string, amount: string, 
+/**
+ * `btc`, `sats` or `nok`.
+ */
+unit: string, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
+/**
+ * Remember the recipient in the address book after the payment is sent.
+ */
+saveRecipient: boolean, label: string, };
+
+export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
+
+export type SummaryLine = { label: string, value: string, };
+
+export type PayCheckView = { 
+/**
+ * Everything is valid: the send button may be enabled.
+ */
+ok: boolean, destinationError: string | null, recognised: string | null, 
+/**
+ * `onchain`, `invoice`, `lightningAddress` or `lnurl`.
+ */
+kind: string | null, 
+/**
+ * For an invoice, RFC 3339, for the countdown.
+ */
+expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, };
+
+export type PaymentView = { journalId: string, sentAt: string, destination: string, amount: string, 
+/**
+ * `sending`, `sent`, `rejected`, `unknown` or `notSent`: what the app knows of the request.
+ */
+state: string, 
+/**
+ * `pending`, `completed`, `failed`, or the API's own name: the network's side, once sent.
+ */
+status: string | null, statusText: string, withdrawalId: string | null, note: string, };
+
+export type PaymentsView = { payments: Array<PaymentView>, };
+
+export type PaymentResultView = { payment: PaymentView, message: string, };
+
+export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, };
+
+export type RecipientsView = { recipients: Array<RecipientView>, };
+
+export type IdentityArgs = { identity: string, };
+
+export type CountryView = { code: string, name: string, };
+
+export type CountriesView = { countries: Array<CountryView>, };
+
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
@@ -221,5 +325,49 @@ export function priceChart(args: PriceChartArgs): Promise<ChartView> {
 
 export function volumeChart(args: ChartSizeArgs): Promise<ChartView> {
   return call("volume_chart", args);
+}
+
+export function receiveDestinations(args: AccountArgs): Promise<ReceiveView> {
+  return call("receive_destinations", args);
+}
+
+export function createInvoice(args: InvoiceArgs): Promise<InvoiceView> {
+  return call("create_invoice", args);
+}
+
+export function invoiceStatus(args: InvoiceIdArgs): Promise<InvoiceView> {
+  return call("invoice_status", args);
+}
+
+export function recentInvoices(args: NoArgs): Promise<InvoicesView> {
+  return call("recent_invoices", args);
+}
+
+export function checkPayment(args: PayArgs): Promise<PayCheckView> {
+  return call("check_payment", args);
+}
+
+export function sendPayment(args: PayArgs): Promise<PaymentResultView> {
+  return call("send_payment", args);
+}
+
+export function payments(args: NoArgs): Promise<PaymentsView> {
+  return call("payments", args);
+}
+
+export function recipients(args: NoArgs): Promise<RecipientsView> {
+  return call("recipients", args);
+}
+
+export function saveRecipient(args: RecipientView): Promise<RecipientsView> {
+  return call("save_recipient", args);
+}
+
+export function deleteRecipient(args: IdentityArgs): Promise<RecipientsView> {
+  return call("delete_recipient", args);
+}
+
+export function countries(args: NoArgs): Promise<CountriesView> {
+  return call("countries", args);
 }
 

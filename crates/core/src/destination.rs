@@ -142,6 +142,16 @@ fn parse_address(t: &str) -> Result<Destination, DestinationError> {
 }
 
 fn parse_invoice(bare: &str, now: SystemTime) -> Result<InvoiceInfo, DestinationError> {
+    let info = read_invoice(bare)?;
+    if info.expires_at <= now {
+        return Err(DestinationError::Expired);
+    }
+    Ok(info)
+}
+
+/// Decodes a BOLT11 invoice (lower case, no prefix) for mainnet, expired or not: for showing an
+/// invoice the user created, whose expiry is counted down rather than refused.
+pub fn read_invoice(bare: &str) -> Result<InvoiceInfo, DestinationError> {
     let invoice =
         Bolt11Invoice::from_str(bare).map_err(|e| DestinationError::BadInvoice(e.to_string()))?;
     match invoice.currency() {
@@ -152,9 +162,6 @@ fn parse_invoice(bare: &str, now: SystemTime) -> Result<InvoiceInfo, Destination
         Currency::Signet => return Err(DestinationError::InvoiceNetwork("signet")),
     }
     let expires_at = UNIX_EPOCH + invoice.duration_since_epoch() + invoice.expiry_time();
-    if expires_at <= now {
-        return Err(DestinationError::Expired);
-    }
     let (description, description_hash) = match invoice.description() {
         Bolt11InvoiceDescriptionRef::Direct(d) => (Some(d.to_string()), None),
         Bolt11InvoiceDescriptionRef::Hash(h) => (None, Some(h.0.to_string())),

@@ -1,0 +1,429 @@
+//! Paying: the destination field's live checks, the travel-rule form, sending (journaled, sent
+//! once, reconciled when the answer is lost), following each payment to the end, and the address
+//! book of saved recipients.
+
+use std::time::SystemTime;
+
+use chrono::Utc;
+use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::destination::Destination;
+use nordlys_core::format::{self, Locale};
+use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
+use nordlys_core::store::{Recipient, Store, WithdrawalEntry, WithdrawalState};
+use nordlys_core::travel_rule::{self, RecipientForm};
+use nordlys_core::withdrawals::{self, Resolution, Sending};
+use tauri::{AppHandle, Manager, State};
+
+use crate::error::{ErrorCode, IpcError};
+use crate::notify;
+use crate::payment_views::*;
+use crate::state::App;
+use crate::views::NoArgs;
+
+type Answer<T> = Result<T, IpcError>;
+
+fn app(handle: &AppHandle) -> State<'_, App> {
+    handle.state::<App>()
+}
+
+fn internal(e: impl std::fmt::Display) -> IpcError {
+    IpcError::new(ErrorCode::Internal, e.to_string())
+}
+
+fn form(args: &PayArgs) -> Answer<PayForm> {
+    let unit = BitcoinAmountUnit::parse(&args.unit).ok_or_else(|| {
+        IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("unknown unit `{}`", args.unit),
+        )
+    })?;
+    let r = &args.recipient;
+    Ok(PayForm {
+        destination: args.destination.clone(),
+        amount: args.amount.clone(),
+        unit,
+        account_id: args.account_id.clone().filter(|a| !a.is_empty()),
+        is_payment: args.is_payment,
+        description: args.description.clone(),
+        recipient: RecipientForm {
+            full_name: r.full_name.clone(),
+            country: r.country.clone(),
+            address: r.address.clone(),
+            nin: r.nin.clone(),
+            organisation: r.organisation,
+            exchange: r.exchange.clone(),
+            self_custody: r.self_custody,
+        },
+    })
+}
+
+/// Checks the form against the live price, the account's balance and the address book.
+async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
+    let form = form(args)?;
+    let client = app.connection().await?.client().clone();
+    let price = client.price(None).await?.price;
+    let accounts = client.bitcoin_accounts(false).await?;
+    let account = match form.account_id.as_deref() {
+        Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
+        None => accounts.accounts.first(),
+    }
+    .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, "no such bitcoin account"))?;
+    let ctx = PayContext {
+        now: SystemTime::now(),
+        locale: app.locale(),
+        btc_unit: app.settings().unit,
+        price,
+        available_btc: account.available_btc,
+        account_name: account.name.clone(),
+    };
+    let store = app.store().await?;
+    let check = pay_form::check(&form, &ctx, |identity| Known {
+        saved: store.recipient(identity).ok().flatten(),
+        used_before: store.destination_used(identity).unwrap_or(false),
+    });
+    Ok((form, check, ctx))
+}
+
+fn recipient_view(r: &Recipient) -> RecipientView {
+    RecipientView {
+        identity: r.identity.clone(),
+        destination: r.destination.clone(),
+        label: r.label.clone(),
+        full_name: r.full_name.clone(),
+        country: r.country.clone(),
+        address: r.address.clone(),
+        nin: r.nin.clone(),
+        exchange: r.exchange.clone(),
+        self_custody: r.self_custody,
+    }
+}
+
+fn check_view(c: &PayCheck, ctx: &PayContext) -> PayCheckView {
+    let (kind, expires_at) = match &c.destination {
+        Some(Destination::Onchain { .. }) => (Some("onchain"), None),
+        Some(Destination::Invoice(i)) => (
+            Some("invoice"),
+            Some(chrono::DateTime::<Utc>::from(i.expires_at).to_rfc3339()),
+        ),
+        Some(Destination::LightningAddress { .. }) => (Some("lightningAddress"), None),
+        Some(Destination::Lnurl { .. }) => (Some("lnurl"), None),
+        _ => (None, None),
+    };
+    let e = &c.recipient_errors;
+    PayCheckView {
+        ok: c.request.is_some(),
+        destination_error: c.destination_error.clone(),
+        recognised: c.recognised.clone(),
+        kind: kind.map(str::to_owned),
+        expires_at,
+        fixed_amount: c.fixed_amount.clone(),
+        amount_error: c.amount_error.clone(),
+        estimate: c.estimate.clone(),
+        available: format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale),
+        needs_recipient: c.needs_recipient,
+        saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
+        recipient_errors: RecipientErrorsView {
+            full_name: e.full_name.clone(),
+            country: e.country.clone(),
+            address: e.address.clone(),
+            nin: e.nin.clone(),
+        },
+        summary: c
+            .summary
+            .iter()
+            .map(|(label, value)| SummaryLine {
+                label: label.clone(),
+                value: value.clone(),
+            })
+            .collect(),
+    }
+}
+
+#[tauri::command]
+pub async fn check_payment(handle: AppHandle, args: PayArgs) -> Answer<PayCheckView> {
+    let app = app(&handle);
+    let (_, check, ctx) = checked(&app, &args).await?;
+    Ok(check_view(&check, &ctx))
+}
+
+fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<String>, String) {
+    let nb = locale == Locale::Nb;
+    let l = |en: &str, no: &str| if nb { no } else { en }.to_owned();
+    let status = e.status.as_deref().map(|s| match s {
+        "WITHDRAWAL_STATUS_PENDING" => "pending".to_owned(),
+        "WITHDRAWAL_STATUS_COMPLETED" => "completed".to_owned(),
+        "WITHDRAWAL_STATUS_FAILED" => "failed".to_owned(),
+        other => other.to_owned(),
+    });
+    let text = match (e.state, status.as_deref()) {
+        (WithdrawalState::Sent, Some("completed")) => l("Completed", "Fullført"),
+        (WithdrawalState::Sent, Some("failed")) => l("Failed", "Feilet"),
+        (WithdrawalState::Sent, Some("pending") | None) => l(
+            "Sent, waiting for the network to confirm",
+            "Sendt, venter på bekreftelse fra nettverket",
+        ),
+        (WithdrawalState::Sent, Some(other)) => other.to_owned(),
+        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => l(
+            "Outcome unknown: Nordlys is checking the account. Do not send it again.",
+            "Utfallet er ukjent: Nordlys sjekker kontoen. Ikke send på nytt.",
+        ),
+        (WithdrawalState::NotSent, _) => l(
+            "Not sent: nothing was taken",
+            "Ikke sendt: ingenting ble trukket",
+        ),
+        (WithdrawalState::Rejected, _) => {
+            if nb {
+                format!("Avvist: {}", e.note)
+            } else {
+                format!("Refused: {}", e.note)
+            }
+        }
+    };
+    (status, text)
+}
+
+fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
+    let locale = app.locale();
+    let (status, status_text) = status_words(e, locale);
+    PaymentView {
+        journal_id: e.id.to_string(),
+        sent_at: e.sent_at.to_rfc3339(),
+        destination: e.destination.clone(),
+        amount: format::btc(e.amount_btc, app.settings().unit, locale),
+        state: match e.state {
+            WithdrawalState::Sending => "sending",
+            WithdrawalState::Sent => "sent",
+            WithdrawalState::Rejected => "rejected",
+            WithdrawalState::Unknown => "unknown",
+            WithdrawalState::NotSent => "notSent",
+        }
+        .into(),
+        status,
+        status_text,
+        withdrawal_id: e.withdrawal_id.clone(),
+        note: e.note.clone(),
+    }
+}
+
+fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
+    store
+        .withdrawal_entry(id)
+        .map_err(internal)?
+        .ok_or_else(|| internal(format!("journal entry {id} is missing")))
+}
+
+#[tauri::command]
+pub async fn send_payment(handle: AppHandle, args: PayArgs) -> Answer<PaymentResultView> {
+    let app = app(&handle);
+    let nb = app.locale() == Locale::Nb;
+    let (form, check, _) = checked(&app, &args).await?;
+    let (Some(request), Some(dest), Some(amount)) = (
+        check.request.clone(),
+        check.destination.clone(),
+        check.amount_btc,
+    ) else {
+        let why = [check.destination_error, check.amount_error]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        let why = if why.is_empty() {
+            if nb {
+                "fyll ut mottakerens opplysninger"
+            } else {
+                "complete the recipient's details"
+            }
+            .to_owned()
+        } else {
+            why.join("; ")
+        };
+        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+    };
+    let connection = app.connection().await?;
+    let store = app.store().await?;
+    let identity = dest.identity();
+    let sending = withdrawals::send(connection.client(), &store, &request, &identity, amount)
+        .await
+        .map_err(withdrawal_error)?;
+    let (journal_id, message) = match sending {
+        Sending::Sent { journal_id, .. } => {
+            if args.save_recipient
+                && check.saved_recipient.is_none()
+                && let Ok(info) = travel_rule::check(&form.recipient, app.locale())
+            {
+                let label = if args.label.trim().is_empty() {
+                    dest.wire()
+                } else {
+                    args.label.trim().to_owned()
+                };
+                store
+                    .save_recipient(&Recipient {
+                        identity: identity.clone(),
+                        destination: dest.wire(),
+                        label,
+                        full_name: info.full_name,
+                        country: info.country,
+                        address: info.address,
+                        nin: info.nin,
+                        exchange: info.exchange,
+                        self_custody: info.self_custody,
+                    })
+                    .map_err(internal)?;
+            }
+            let m = if nb {
+                "Betalingen er sendt."
+            } else {
+                "The payment was sent."
+            };
+            (journal_id, m.to_owned())
+        }
+        Sending::Unknown { journal_id, .. } => {
+            // The app's own check, once now; the payments list keeps checking until it is known.
+            let r = withdrawals::reconcile(connection.client(), &store, journal_id).await;
+            let m = match r {
+                Ok(Resolution::Sent { .. }) => {
+                    if nb {
+                        "Svaret kom ikke frem, men betalingen er funnet på kontoen: den er sendt."
+                    } else {
+                        "The answer was lost, but the payment is in the account: it was sent."
+                    }
+                }
+                Ok(Resolution::NotSent) => {
+                    if nb {
+                        "Betalingen ble ikke sendt. Ingenting ble trukket."
+                    } else {
+                        "The payment was not sent. Nothing was taken."
+                    }
+                }
+                _ => {
+                    if nb {
+                        "Utfallet er ukjent ennå. Ikke send på nytt: Nordlys sjekker kontoen."
+                    } else {
+                        "The outcome is not known yet. Do not send it again: Nordlys is checking the account."
+                    }
+                }
+            };
+            (journal_id, m.to_owned())
+        }
+    };
+    Ok(PaymentResultView {
+        payment: payment_view(&entry(&store, journal_id)?, &app),
+        message,
+    })
+}
+
+fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
+    match e {
+        withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
+        other => internal(other),
+    }
+}
+
+/// Resolves payments whose outcome is unknown, follows sent ones to the end (announcing each
+/// change), and returns the recent ones.
+#[tauri::command]
+pub async fn payments(handle: AppHandle, _args: NoArgs) -> Answer<PaymentsView> {
+    let app = app(&handle);
+    let connection = app.connection().await?;
+    let store = app.store().await?;
+    for e in store.withdrawals_unresolved().map_err(internal)? {
+        // One that stays unknown is tried again on the next call.
+        let _ = withdrawals::reconcile(connection.client(), &store, e.id).await;
+    }
+    if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
+        let nb = app.locale() == Locale::Nb;
+        for c in changes {
+            let title = match (c.status.as_str(), nb) {
+                ("WITHDRAWAL_STATUS_COMPLETED", false) => "Payment completed",
+                ("WITHDRAWAL_STATUS_COMPLETED", true) => "Betaling fullført",
+                ("WITHDRAWAL_STATUS_FAILED", false) => "Payment failed",
+                ("WITHDRAWAL_STATUS_FAILED", true) => "Betaling feilet",
+                _ => continue,
+            };
+            let v = payment_view(&c.entry, &app);
+            notify::announce(&handle, title, &format!("{} → {}", v.amount, v.destination));
+        }
+    }
+    let recent = store.withdrawals_recent(20).map_err(internal)?;
+    Ok(PaymentsView {
+        payments: recent.iter().map(|e| payment_view(e, &app)).collect(),
+    })
+}
+
+#[tauri::command]
+pub async fn recipients(handle: AppHandle, _args: NoArgs) -> Answer<RecipientsView> {
+    let store = app(&handle).store().await?;
+    Ok(RecipientsView {
+        recipients: store
+            .recipients()
+            .map_err(internal)?
+            .iter()
+            .map(recipient_view)
+            .collect(),
+    })
+}
+
+/// Edits a saved recipient; its travel-rule data is checked like the form's.
+#[tauri::command]
+pub async fn save_recipient(handle: AppHandle, args: RecipientView) -> Answer<RecipientsView> {
+    let app = app(&handle);
+    let store = app.store().await?;
+    if store.recipient(&args.identity).map_err(internal)?.is_none() {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            "no such saved recipient",
+        ));
+    }
+    let form = RecipientForm {
+        full_name: args.full_name.clone(),
+        country: args.country.clone(),
+        address: args.address.clone(),
+        nin: args.nin.clone(),
+        organisation: args.nin.trim().len() == 9,
+        exchange: args.exchange.clone(),
+        self_custody: args.self_custody,
+    };
+    let info = travel_rule::check(&form, app.locale()).map_err(|e| {
+        let all = [e.full_name, e.address, e.country, e.nin]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        IpcError::new(ErrorCode::InvalidInput, all.join("; "))
+    })?;
+    store
+        .save_recipient(&Recipient {
+            identity: args.identity,
+            destination: args.destination,
+            label: args.label.trim().to_owned(),
+            full_name: info.full_name,
+            country: info.country,
+            address: info.address,
+            nin: info.nin,
+            exchange: info.exchange,
+            self_custody: info.self_custody,
+        })
+        .map_err(internal)?;
+    recipients(handle.clone(), NoArgs {}).await
+}
+
+#[tauri::command]
+pub async fn delete_recipient(handle: AppHandle, args: IdentityArgs) -> Answer<RecipientsView> {
+    app(&handle)
+        .store()
+        .await?
+        .delete_recipient(&args.identity)
+        .map_err(internal)?;
+    recipients(handle.clone(), NoArgs {}).await
+}
+
+#[tauri::command]
+pub async fn countries(_handle: AppHandle, _args: NoArgs) -> Answer<CountriesView> {
+    Ok(CountriesView {
+        countries: travel_rule::countries()
+            .into_iter()
+            .map(|(code, name)| CountryView {
+                code: code.to_owned(),
+                name: name.to_owned(),
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,201 @@
+//! What crosses IPC for receiving and paying, in the UI's camelCase shapes.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountArgs {
+    /// Empty or none: the default account.
+    pub account_id: Option<String>,
+}
+
+/// A destination ready to show: the text to copy, the URI in the QR code, and the code itself.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QrView {
+    pub text: String,
+    pub uri: String,
+    pub svg: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReceiveView {
+    pub onchain: QrView,
+    pub lightning_address: QrView,
+    pub lnurl: QrView,
+    /// Address and LNURL in one BIP21 code, when the address is bech32.
+    pub unified: Option<QrView>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceArgs {
+    pub account_id: Option<String>,
+    /// As typed; empty for any amount.
+    pub amount: String,
+    /// `btc`, `sats` or `nok`.
+    pub unit: String,
+    pub public_description: String,
+    pub private_note: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceView {
+    pub id: String,
+    pub invoice: String,
+    /// Only for the invoice on screen, not in lists.
+    pub qr: Option<QrView>,
+    /// In BTC or sats as the user prefers, or "any amount".
+    pub amount: String,
+    pub amount_nok: Option<String>,
+    /// What was asked for, when it was NOK.
+    pub requested: String,
+    pub public_description: String,
+    pub private_note: String,
+    /// `unpaid`, `pending`, `paid`, `expired`, `canceled`, or the API's own name when unknown.
+    pub status: String,
+    pub status_text: String,
+    /// RFC 3339, for the countdown.
+    pub expires_at: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct InvoicesView {
+    pub invoices: Vec<InvoiceView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct InvoiceIdArgs {
+    pub id: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecipientFormArgs {
+    pub full_name: String,
+    pub country: String,
+    pub address: String,
+    pub nin: String,
+    pub organisation: bool,
+    pub exchange: String,
+    pub self_custody: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PayArgs {
+    pub destination: String,
+    pub amount: String,
+    /// `btc`, `sats` or `nok`.
+    pub unit: String,
+    pub account_id: Option<String>,
+    pub is_payment: bool,
+    pub description: String,
+    pub recipient: RecipientFormArgs,
+    /// Remember the recipient in the address book after the payment is sent.
+    pub save_recipient: bool,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecipientErrorsView {
+    pub full_name: Option<String>,
+    pub country: Option<String>,
+    pub address: Option<String>,
+    pub nin: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SummaryLine {
+    pub label: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PayCheckView {
+    /// Everything is valid: the send button may be enabled.
+    pub ok: bool,
+    pub destination_error: Option<String>,
+    pub recognised: Option<String>,
+    /// `onchain`, `invoice`, `lightningAddress` or `lnurl`.
+    pub kind: Option<String>,
+    /// For an invoice, RFC 3339, for the countdown.
+    pub expires_at: Option<String>,
+    pub fixed_amount: Option<String>,
+    pub amount_error: Option<String>,
+    pub estimate: Option<String>,
+    pub available: String,
+    pub needs_recipient: bool,
+    pub saved_recipient: Option<RecipientView>,
+    pub recipient_errors: RecipientErrorsView,
+    pub summary: Vec<SummaryLine>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    pub journal_id: String,
+    pub sent_at: String,
+    pub destination: String,
+    pub amount: String,
+    /// `sending`, `sent`, `rejected`, `unknown` or `notSent`: what the app knows of the request.
+    pub state: String,
+    /// `pending`, `completed`, `failed`, or the API's own name: the network's side, once sent.
+    pub status: Option<String>,
+    pub status_text: String,
+    pub withdrawal_id: Option<String>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PaymentsView {
+    pub payments: Vec<PaymentView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentResultView {
+    pub payment: PaymentView,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecipientView {
+    pub identity: String,
+    pub destination: String,
+    pub label: String,
+    pub full_name: String,
+    pub country: String,
+    pub address: String,
+    pub nin: String,
+    pub exchange: String,
+    pub self_custody: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct RecipientsView {
+    pub recipients: Vec<RecipientView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct IdentityArgs {
+    pub identity: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct CountryView {
+    pub code: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct CountriesView {
+    pub countries: Vec<CountryView>,
+}

@@ -1,0 +1,233 @@
+//! Receiving: the standing destinations with their QR codes, Lightning invoices in BTC, sats or
+//! NOK, their live status, and the list of recent invoices kept in the local store.
+
+use chrono::{DateTime, Utc};
+use nordlys_core::amount_input::{BitcoinAmountUnit, Entered, parse_in};
+use nordlys_core::destination;
+use nordlys_core::format::{self, Locale};
+use nordlys_core::qr;
+use nordlys_core::store::StoredInvoice;
+use nordlys_exchange::ids::AccountId;
+use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
+use rust_decimal::Decimal;
+use tauri::{AppHandle, Manager, State};
+
+use crate::error::{ErrorCode, IpcError};
+use crate::notify;
+use crate::payment_views::*;
+use crate::state::App;
+use crate::views::NoArgs;
+
+type Answer<T> = Result<T, IpcError>;
+
+fn app(handle: &AppHandle) -> State<'_, App> {
+    handle.state::<App>()
+}
+
+fn internal(e: impl std::fmt::Display) -> IpcError {
+    IpcError::new(ErrorCode::Internal, e.to_string())
+}
+
+fn account(id: Option<&str>) -> Option<AccountId> {
+    id.map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(AccountId::from)
+}
+
+fn qr_view(text: &str, uri: String) -> Answer<QrView> {
+    Ok(QrView {
+        text: text.to_owned(),
+        svg: qr::svg(&uri).map_err(internal)?,
+        uri,
+    })
+}
+
+#[tauri::command]
+pub async fn receive_destinations(handle: AppHandle, args: AccountArgs) -> Answer<ReceiveView> {
+    let app = app(&handle);
+    let d = app
+        .connection()
+        .await?
+        .client()
+        .deposit_destinations(account(args.account_id.as_deref()).as_ref())
+        .await?;
+    let address = d.onchain_address.destination.trim();
+    let lnurl = d.lnurl_pay.destination.trim();
+    let ln_address = d.lightning_address.destination.trim();
+    let unified = qr::unified_uri(address, None, lnurl)
+        .map(|uri| qr_view(address, uri))
+        .transpose()?;
+    Ok(ReceiveView {
+        onchain: qr_view(address, qr::bitcoin_uri(address))?,
+        lightning_address: qr_view(ln_address, qr::lightning_uri(ln_address))?,
+        lnurl: qr_view(lnurl, qr::lightning_uri(lnurl))?,
+        unified,
+    })
+}
+
+fn status_words(status: &str, locale: Locale) -> (String, String) {
+    let nb = locale == Locale::Nb;
+    let (code, en, no) = match status {
+        "INVOICE_STATUS_UNPAID" => ("unpaid", "Waiting for payment", "Venter på betaling"),
+        "INVOICE_STATUS_PENDING" => ("pending", "Payment on its way", "Betaling underveis"),
+        "INVOICE_STATUS_PAID" => ("paid", "Paid", "Betalt"),
+        "INVOICE_STATUS_EXPIRED" => ("expired", "Expired", "Utløpt"),
+        "INVOICE_STATUS_CANCELED" => ("canceled", "Cancelled", "Kansellert"),
+        other => return (other.to_owned(), other.to_owned()),
+    };
+    (code.to_owned(), if nb { no } else { en }.to_owned())
+}
+
+fn invoice_view(
+    app: &App,
+    i: &StoredInvoice,
+    with_qr: bool,
+    price: Option<Decimal>,
+) -> Answer<InvoiceView> {
+    let locale = app.locale();
+    let unit = app.settings().unit;
+    let (status, status_text) = status_words(&i.status, locale);
+    let any = if locale == Locale::Nb {
+        "valgfritt beløp"
+    } else {
+        "any amount"
+    };
+    Ok(InvoiceView {
+        id: i.id.clone(),
+        invoice: i.invoice.clone(),
+        qr: if with_qr {
+            Some(qr_view(&i.invoice, qr::lightning_uri(&i.invoice))?)
+        } else {
+            None
+        },
+        amount: i
+            .amount_btc
+            .map(|a| format::btc(a, unit, locale))
+            .unwrap_or_else(|| any.to_owned()),
+        amount_nok: i
+            .amount_btc
+            .zip(price)
+            .map(|(a, p)| format!("≈ {}", format::nok((a * p).round_dp(2), locale))),
+        requested: i.requested.clone(),
+        public_description: i.public_description.clone(),
+        private_note: i.private_note.clone(),
+        status,
+        status_text,
+        expires_at: i.expires_at.to_rfc3339(),
+        created_at: i.created_at.to_rfc3339(),
+    })
+}
+
+#[tauri::command]
+pub async fn create_invoice(handle: AppHandle, args: InvoiceArgs) -> Answer<InvoiceView> {
+    let app = app(&handle);
+    let locale = app.locale();
+    let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
+    let unit = BitcoinAmountUnit::parse(&args.unit)
+        .ok_or_else(|| invalid(format!("unknown unit `{}`", args.unit)))?;
+    // An empty amount is an invoice for any amount (sent as 0).
+    let (currency, amount, requested) = if args.amount.trim().is_empty() {
+        (Currency::Btc, Decimal::ZERO, String::new())
+    } else {
+        match parse_in(&args.amount, unit, locale).map_err(|e| invalid(e.to_string()))? {
+            Entered::Btc(b) => (Currency::Btc, b, String::new()),
+            Entered::Nok(n) => (Currency::Nok, n, format::nok(n, locale)),
+        }
+    };
+    let client = app.connection().await?.client().clone();
+    let created = client
+        .create_invoice(&NewLightningInvoiceRequest {
+            account_id: account(args.account_id.as_deref()),
+            currency,
+            amount,
+            public_description: args.public_description.trim().to_owned(),
+            internal_description: args.private_note.trim().to_owned(),
+        })
+        .await?;
+    let info = destination::read_invoice(&created.invoice.trim().to_ascii_lowercase())
+        .map_err(|e| IpcError::new(ErrorCode::Server, format!("the exchange's invoice: {e}")))?;
+    let stored = StoredInvoice {
+        id: created.deposit_destination_id.to_string(),
+        invoice: info.invoice.clone(),
+        account_id: args.account_id.filter(|a| !a.is_empty()),
+        amount_btc: info.amount_btc,
+        requested,
+        public_description: args.public_description.trim().to_owned(),
+        private_note: args.private_note.trim().to_owned(),
+        status: "INVOICE_STATUS_UNPAID".into(),
+        created_at: Utc::now(),
+        expires_at: DateTime::<Utc>::from(info.expires_at),
+    };
+    app.store().await?.add_invoice(&stored).map_err(internal)?;
+    let price = client.price(None).await.ok().map(|p| p.price);
+    invoice_view(&app, &stored, true, price)
+}
+
+/// Asks the exchange for an invoice's status (endpoint 3), records it, and announces a payment.
+async fn refresh_status(handle: &AppHandle, app: &App, id: &str) -> Answer<StoredInvoice> {
+    let store = app.store().await?;
+    let answer = app.connection().await?.client().invoice(id).await?;
+    let status = answer.status.to_string();
+    let before = store.set_invoice_status(id, &status).map_err(internal)?;
+    let stored = store
+        .invoice_by_id(id)
+        .map_err(internal)?
+        .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, format!("no invoice {id} here")))?;
+    if status == "INVOICE_STATUS_PAID" && before.as_deref() != Some(status.as_str()) {
+        let locale = app.locale();
+        let amount = stored
+            .amount_btc
+            .map(|a| format::btc(a, app.settings().unit, locale))
+            .unwrap_or_default();
+        let title = if locale == Locale::Nb {
+            "Faktura betalt"
+        } else {
+            "Invoice paid"
+        };
+        let body = format!("{amount} {}", stored.public_description)
+            .trim()
+            .to_owned();
+        notify::announce(handle, title, &body);
+    }
+    Ok(stored)
+}
+
+#[tauri::command]
+pub async fn invoice_status(handle: AppHandle, args: InvoiceIdArgs) -> Answer<InvoiceView> {
+    let app = app(&handle);
+    let stored = refresh_status(&handle, &app, &args.id).await?;
+    let price = app
+        .connection()
+        .await?
+        .client()
+        .price(None)
+        .await
+        .ok()
+        .map(|p| p.price);
+    invoice_view(&app, &stored, true, price)
+}
+
+fn is_final(status: &str) -> bool {
+    matches!(
+        status,
+        "INVOICE_STATUS_PAID" | "INVOICE_STATUS_EXPIRED" | "INVOICE_STATUS_CANCELED"
+    )
+}
+
+#[tauri::command]
+pub async fn recent_invoices(handle: AppHandle, _args: NoArgs) -> Answer<InvoicesView> {
+    let app = app(&handle);
+    let store = app.store().await?;
+    let list = store.recent_invoices(20).map_err(internal)?;
+    let mut out = Vec::with_capacity(list.len());
+    for i in list {
+        // Open invoices are asked about again; a failed check keeps the last known status.
+        let fresh = if is_final(&i.status) {
+            i
+        } else {
+            refresh_status(&handle, &app, &i.id).await.unwrap_or(i)
+        };
+        out.push(invoice_view(&app, &fresh, false, None)?);
+    }
+    Ok(InvoicesView { invoices: out })
+}
