@@ -2,9 +2,11 @@ import * as api from "./bindings";
 import type { AppView, BalancesView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
 import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
+import { receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
+import { isPaying, pay, refreshPay, setPayContext } from "./pay";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 
-type Screen = "overview" | "trade" | "connect" | "settings";
+type Screen = "overview" | "trade" | "receive" | "pay" | "connect" | "settings";
 
 let app: AppView | null = null;
 let balances: BalancesView | null = null;
@@ -65,7 +67,7 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
  * screen would replace the button under the click. The data is kept; the next render shows it.
  */
 function backgroundRender(): void {
-  if (!isConfirming()) render();
+  if (!isConfirming() && !isPaying()) render();
 }
 
 async function loadBalances(): Promise<void> {
@@ -92,6 +94,8 @@ function renderChrome(): void {
   const tabs: [Screen, string][] = [
     ["overview", t("Overview")],
     ["trade", t("Trade")],
+    ["receive", t("Receive")],
+    ["pay", t("Pay")],
     ["connect", t("Connect")],
     ["settings", t("Settings")],
   ];
@@ -108,6 +112,8 @@ function go(s: Screen): void {
   message = null;
   render();
   if (s === "trade") void refreshTrading();
+  if (s === "receive") void refreshReceive();
+  if (s === "pay") void refreshPay();
 }
 
 function messageLine(): Node | null {
@@ -318,11 +324,12 @@ function settings(): Node {
 function render(): void {
   // Rebuilding the screen must not take the field the user is typing in away: refocus it after.
   const active = document.activeElement;
-  const focused = active instanceof HTMLInputElement && main.contains(active) ? active.getAttribute("data-testid") : null;
-  const caret = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
+  const typing = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
+  const focused = typing && main.contains(active) ? active.getAttribute("data-testid") : null;
+  const caret = typing ? [active.selectionStart, active.selectionEnd] : null;
   draw();
   if (focused) {
-    const again = main.querySelector<HTMLInputElement>(`[data-testid="${focused}"]`);
+    const again = main.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[data-testid="${focused}"]`);
     again?.focus();
     if (again && caret && caret[0] !== null && caret[1] !== null) {
       try {
@@ -344,9 +351,11 @@ function draw(): void {
     rerender: render,
     reloadBalances: loadBalances,
   });
+  setReceiveContext({ balances, rerender: render, reloadBalances: loadBalances });
+  setPayContext({ app, balances, rerender: render, reloadBalances: loadBalances });
   renderChrome();
-  const body =
-    screen === "overview" ? overview() : screen === "trade" ? trade() : screen === "connect" ? connect() : settings();
+  const screens: Record<Screen, () => Node> = { overview, trade, receive, pay, connect, settings };
+  const body = screens[screen]();
   replace(main, body);
 }
 
@@ -365,6 +374,9 @@ async function start(): Promise<void> {
   // One poller per resource, paused while the window is hidden: price every 5 s, the chart every
   // 30 s, balances every 15 s, volume every minute.
   let tick = 0;
+  setInterval(() => {
+    if (document.visibilityState === "visible") tickCountdowns();
+  }, 1_000);
   setInterval(() => {
     if (document.visibilityState !== "visible") return;
     tick += 1;

@@ -1,0 +1,288 @@
+// The pay screen: one destination field understood before anything is sent, the amount in BTC,
+// sats or NOK, the travel-rule recipient for new destinations, a confirmation, the payment's
+// status until it is settled, and the address book of saved recipients.
+import * as api from "./bindings";
+import type { AppView, BalancesView, CountryView, IpcError, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
+import { h } from "./dom";
+import { t } from "./i18n";
+import { countdown } from "./receive";
+
+type Context = {
+  app: AppView | null;
+  balances: BalancesView | null;
+  rerender: () => void;
+  reloadBalances: () => Promise<void>;
+};
+
+const emptyRecipient = { fullName: "", country: "", address: "", nin: "", organisation: false, exchange: "", selfCustody: false };
+const emptyForm = (): PayArgs => ({ destination: "", amount: "", unit: "sats", accountId: null, isPayment: false, description: "", recipient: { ...emptyRecipient }, saveRecipient: true, label: "" });
+
+let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {} };
+let form: PayArgs = emptyForm();
+let checked: PayCheckView | null = null;
+let confirming = false;
+let sending = false;
+let result: PaymentResultView | null = null;
+let payments: PaymentsView | null = null;
+let book: RecipientsView | null = null;
+let countries: CountryView[] = [];
+let editing: RecipientView | null = null;
+let deleteArmed: string | null = null;
+let error: string | null = null;
+let checkTimer: number | undefined;
+let followTimer: number | undefined;
+
+export function setPayContext(c: Context): void {
+  ctx = c;
+}
+
+/** Whether the user is confirming or sending; background updates wait until it is over. */
+export function isPaying(): boolean {
+  return confirming || sending;
+}
+
+function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
+}
+
+export async function refreshPay(): Promise<void> {
+  try {
+    if (countries.length === 0) countries = (await api.countries({})).countries;
+    [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
+    followPayments();
+  } catch (e) {
+    error = errorText(e);
+  }
+  ctx.rerender();
+}
+
+function scheduleCheck(): void {
+  window.clearTimeout(checkTimer);
+  checkTimer = window.setTimeout(async () => {
+    if (!form.destination.trim() && !form.amount.trim()) {
+      checked = null;
+      ctx.rerender();
+      return;
+    }
+    try {
+      checked = await api.checkPayment(form);
+      error = null;
+    } catch (e) {
+      error = errorText(e);
+    }
+    ctx.rerender();
+  }, 200);
+}
+
+function set(patch: Partial<PayArgs>): void {
+  form = { ...form, ...patch };
+  confirming = false;
+  result = null;
+  scheduleCheck();
+}
+
+function setRecipient(patch: Partial<PayArgs["recipient"]>): void {
+  set({ recipient: { ...form.recipient, ...patch } });
+}
+
+function unsettled(p: PaymentsView | null): boolean {
+  return !!p?.payments.some((x) => x.state === "sending" || x.state === "unknown" || (x.state === "sent" && (x.status === null || x.status === "pending")));
+}
+
+/** Follows payments that are in flight or whose outcome is unknown, until each is settled. */
+function followPayments(): void {
+  window.clearTimeout(followTimer);
+  if (!unsettled(payments)) return;
+  followTimer = window.setTimeout(async () => {
+    try {
+      const before = JSON.stringify(payments);
+      payments = await api.payments({});
+      if (result) {
+        const mine = payments.payments.find((p) => p.journalId === result!.payment.journalId);
+        if (mine) result = { ...result, payment: mine };
+      }
+      if (JSON.stringify(payments) !== before) {
+        await ctx.reloadBalances();
+        ctx.rerender();
+      }
+    } catch {
+      // Tried again on the next tick.
+    }
+    followPayments();
+  }, 2000);
+}
+
+async function submit(): Promise<void> {
+  if (sending) return;
+  sending = true;
+  error = null;
+  ctx.rerender();
+  try {
+    result = await api.sendPayment(form);
+    confirming = false;
+    form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
+    checked = null;
+    [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
+    followPayments();
+    await ctx.reloadBalances();
+  } catch (e) {
+    error = errorText(e);
+    confirming = false;
+  } finally {
+    sending = false;
+    ctx.rerender();
+  }
+}
+
+function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
+  return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);
+}
+
+function countryPicker(value: string, onpick: (code: string) => void, id: string): HTMLSelectElement {
+  return h("select", { "data-testid": id, onchange: (e: Event) => onpick((e.target as HTMLSelectElement).value) },
+    h("option", { value: "" }, "—"),
+    ...countries.map((c) => h("option", { value: c.code, ...(c.code === value ? { selected: true } : {}) }, `${c.name} (${c.code})`)));
+}
+
+function recipientForm(): Node {
+  const r = form.recipient;
+  const errors = checked?.recipientErrors;
+  const text = (key: "fullName" | "address" | "nin" | "exchange", id: string) =>
+    h("input", { "data-testid": id, value: r[key], oninput: (e: Event) => setRecipient({ [key]: (e.target as HTMLInputElement).value }) });
+  const box = (key: "organisation" | "selfCustody", id: string) =>
+    h("input", { type: "checkbox", "data-testid": id, ...(r[key] ? { checked: true } : {}), onchange: (e: Event) => setRecipient({ [key]: (e.target as HTMLInputElement).checked }) });
+  return h("fieldset", { class: "stack recipient", "data-testid": "recipient-form" },
+    h("legend", {}, t("Recipient (required by law for a new destination)")),
+    h("label", { class: "toggle" }, box("organisation", "recipient-organisation"), " ", t("The recipient is an organisation")),
+    field(r.organisation ? t("Registered name") : t("Full name"), text("fullName", "recipient-name"), errors?.fullName, "recipient-name"),
+    field(t("Address"), text("address", "recipient-address"), errors?.address, "recipient-address"),
+    field(t("Country"), countryPicker(r.country, (c) => setRecipient({ country: c }), "recipient-country"), errors?.country, "recipient-country"),
+    field(r.organisation ? t("Organisation number (9 digits)") : t("National identity number (if asked for)"), text("nin", "recipient-nin"), errors?.nin, "recipient-nin"),
+    field(t("Exchange (if it is an account at another exchange)"), text("exchange", "recipient-exchange"), null, "recipient-exchange"),
+    h("label", { class: "toggle" }, box("selfCustody", "recipient-self-custody"), " ", t("A wallet the recipient controls themselves")),
+    h("label", { class: "toggle" },
+      h("input", { type: "checkbox", "data-testid": "save-recipient", ...(form.saveRecipient ? { checked: true } : {}), onchange: (e: Event) => { form.saveRecipient = (e.target as HTMLInputElement).checked; } }),
+      " ", t("Save in the address book")),
+    form.saveRecipient ? field(t("Name in the address book"), h("input", { "data-testid": "recipient-label", value: form.label, oninput: (e: Event) => { form.label = (e.target as HTMLInputElement).value; } }), null, "recipient-label") : null);
+}
+
+function paymentStatus(): Node | null {
+  if (!result) return null;
+  const p = result.payment;
+  const bad = p.state === "unknown" || p.state === "sending" || p.status === "failed";
+  return h("div", { class: `card payment-status ${bad ? "warn" : ""}`, "data-testid": "payment-status", "data-state": p.state, "data-status": p.status ?? "" },
+    h("p", { class: `message ${bad ? "error" : "ok"}`, "data-testid": "payment-message" }, result.message),
+    h("p", {}, h("strong", {}, p.amount), " → ", h("code", {}, p.destination)),
+    h("p", { "data-testid": "payment-status-text" }, p.statusText),
+    p.withdrawalId ? h("p", { class: "muted" }, `${t("Reference")}: ${p.withdrawalId}`) : null);
+}
+
+function addressBook(): Node {
+  if (!book || book.recipients.length === 0) return h("p", { class: "muted", "data-testid": "address-book-empty" }, t("No saved recipients yet: they are added when you pay a new destination."));
+  return h("ul", { class: "address-book", "data-testid": "address-book" }, ...book.recipients.map((r) =>
+    editing?.identity === r.identity
+      ? h("li", { class: "stack" }, recipientEditor(editing))
+      : h("li", { "data-testid": "saved-recipient", "data-identity": r.identity },
+          h("strong", {}, r.label || r.destination), " ", h("span", { class: "muted" }, `${r.fullName}${r.country ? ` (${r.country})` : ""}`), " ",
+          h("code", {}, r.destination), " ",
+          h("button", { type: "button", "data-testid": `pay-to-${r.identity}`, onclick: () => { set({ destination: r.destination }); window.scrollTo(0, 0); } }, t("Pay")),
+          h("button", { type: "button", onclick: () => { editing = { ...r }; ctx.rerender(); } }, t("Edit")),
+          h("button", { type: "button", class: "danger", onclick: () => void remove(r.identity) }, deleteArmed === r.identity ? t("Confirm delete") : t("Delete")))));
+}
+
+function recipientEditor(r: RecipientView): Node {
+  const input = (key: "label" | "fullName" | "address" | "nin" | "exchange", label: string) =>
+    h("label", {}, label, h("input", { value: r[key], oninput: (e: Event) => { r[key] = (e.target as HTMLInputElement).value; } }));
+  return h("form", { class: "stack", "data-testid": "recipient-editor", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      try {
+        book = await api.saveRecipient(r);
+        editing = null;
+        error = null;
+      } catch (err) {
+        error = errorText(err);
+      }
+      ctx.rerender();
+    } },
+    input("label", t("Name in the address book")), input("fullName", t("Full name")), input("address", t("Address")),
+    h("label", {}, t("Country"), countryPicker(r.country, (c) => { r.country = c; }, "editor-country")),
+    input("nin", t("National identity or organisation number")), input("exchange", t("Exchange")),
+    h("div", { class: "row" }, h("button", { type: "submit" }, t("Save")), h("button", { type: "button", onclick: () => { editing = null; ctx.rerender(); } }, t("Back"))));
+}
+
+async function remove(identity: string): Promise<void> {
+  if (deleteArmed !== identity) {
+    deleteArmed = identity;
+    ctx.rerender();
+    return;
+  }
+  deleteArmed = null;
+  try {
+    book = await api.deleteRecipient({ identity });
+  } catch (e) {
+    error = errorText(e);
+  }
+  ctx.rerender();
+}
+
+export function pay(): Node {
+  const app = ctx.app;
+  if (!app) return h("p", {});
+  const allowed = app.connection.withdrawal;
+  const accounts = (ctx.balances?.accounts ?? []).filter((a) => !a.deleted);
+  const c = checked;
+  const destination = h("textarea", { "data-testid": "pay-destination", rows: "2", spellcheck: "false", placeholder: t("Address, Lightning invoice, Lightning address or LNURL"), oninput: (e: Event) => set({ destination: (e.target as HTMLTextAreaElement).value }) });
+  destination.value = form.destination;
+  const amount = h("input", { "data-testid": "pay-amount", inputmode: "decimal", value: form.amount, oninput: (e: Event) => set({ amount: (e.target as HTMLInputElement).value }) });
+  const unit = h("select", { "data-testid": "pay-unit", onchange: (e: Event) => set({ unit: (e.target as HTMLSelectElement).value }) },
+    ...[["sats", "sats"], ["btc", "BTC"], ["nok", "NOK"]].map(([v, label]) => h("option", { value: v, ...(form.unit === v ? { selected: true } : {}) }, label)));
+  const account = h("select", { "data-testid": "pay-account", onchange: (e: Event) => set({ accountId: (e.target as HTMLSelectElement).value || null }) },
+    ...accounts.map((a) => h("option", { value: a.id, ...(form.accountId === a.id ? { selected: true } : {}) }, `${a.name} — ${a.availableBtc}`)));
+  const description = h("input", { "data-testid": "pay-description", value: form.description, oninput: (e: Event) => set({ description: (e.target as HTMLInputElement).value }) });
+  return h("section", { class: "pay" },
+    !allowed.allowed ? h("p", { class: "message error", "data-testid": "pay-disabled" }, allowed.reason ?? "") : null,
+    error ? h("p", { class: "message error", "data-testid": "pay-error" }, error) : null,
+    paymentStatus(),
+    h("h2", {}, t("Pay"), " ", ctx.balances?.sandbox ? h("span", { class: "badge sandbox small" }, t("Sandbox")) : null),
+    h("div", { class: "stack" },
+      field(t("To"), destination, c?.destinationError, "pay-destination"),
+      c?.recognised
+        ? h("p", { class: "recognised", "data-testid": "pay-recognised", "data-kind": c.kind ?? "" }, c.recognised,
+            c.expiresAt ? h("span", { class: "muted" }, " · ", t("time left"), " ", h("span", { "data-expires-at": c.expiresAt }, countdown(c.expiresAt))) : null)
+        : null,
+      c?.fixedAmount
+        ? h("p", { "data-testid": "pay-fixed-amount" }, t("Amount from the invoice"), ": ", h("strong", {}, c.fixedAmount), " ", c.estimate ?? "")
+        : h("div", { class: "row" }, field(t("Amount"), amount, c?.amountError, "pay-amount"), h("label", {}, t("Unit"), unit)),
+      !c?.fixedAmount && c?.estimate ? h("p", { class: "muted", "data-testid": "pay-estimate" }, c.estimate) : null,
+      c?.fixedAmount && c.amountError ? h("span", { class: "field-error", "data-testid": "pay-amount-error" }, c.amountError) : null,
+      field(t("From account"), account, null, "pay-account"),
+      c ? h("p", { class: "muted", "data-testid": "pay-available" }, `${t("Available")}: ${c.available}`) : null,
+      h("label", { class: "toggle" },
+        h("input", { type: "checkbox", "data-testid": "pay-is-payment", ...(form.isPayment ? { checked: true } : {}), onchange: (e: Event) => set({ isPayment: (e.target as HTMLInputElement).checked }) }),
+        " ", t("This is a payment for goods or services (counts as a sale for tax)")),
+      field(t("Description (for your records)"), description, null, "pay-description"),
+      c?.savedRecipient
+        ? h("p", { class: "muted", "data-testid": "pay-saved-recipient" }, t("Saved recipient"), ": ", `${c.savedRecipient.fullName}${c.savedRecipient.country ? ` (${c.savedRecipient.country})` : ""}`)
+        : null,
+      c?.needsRecipient ? recipientForm() : null,
+      confirming && c?.ok
+        ? h("div", { class: "confirm", "data-testid": "pay-confirmation" },
+            h("table", { class: "summary" }, h("tbody", {}, ...c.summary.map((l) => h("tr", {}, h("th", {}, l.label), h("td", {}, l.value))))),
+            h("p", { class: "warning" }, t("A payment cannot be undone.")),
+            h("div", { class: "row" },
+              h("button", { type: "button", "data-testid": "pay-confirm", disabled: sending, onclick: () => void submit() }, sending ? t("Sending…") : t("Send")),
+              h("button", { type: "button", disabled: sending, onclick: () => { confirming = false; ctx.rerender(); } }, t("Back"))))
+        : h("button", { type: "button", "data-testid": "pay-review", disabled: !allowed.allowed || !c?.ok || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review payment"))),
+    h("h2", {}, t("Saved recipients")),
+    addressBook(),
+    payments && payments.payments.length > 0
+      ? h("div", {}, h("h2", {}, t("Recent payments")),
+          h("table", { class: "accounts", "data-testid": "payments" },
+            h("thead", {}, h("tr", {}, h("th", {}, t("Time")), h("th", { class: "num" }, t("Amount")), h("th", {}, t("To")), h("th", {}, t("Status")))),
+            h("tbody", {}, ...payments.payments.map((p) =>
+              h("tr", { "data-testid": "payment-row", "data-state": p.state, "data-status": p.status ?? "" },
+                h("td", {}, new Date(p.sentAt).toLocaleString()), h("td", { class: "num" }, p.amount),
+                h("td", {}, h("code", {}, p.destination.length > 40 ? `${p.destination.slice(0, 24)}…${p.destination.slice(-8)}` : p.destination)),
+                h("td", {}, p.statusText))))))
+      : null);
+}
