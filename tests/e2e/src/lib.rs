@@ -239,6 +239,32 @@ impl App {
         .await;
     }
 
+    /// Puts `text` into the field in one go, as pasting does (typing a 300-character invoice key
+    /// by key is not what a user does).
+    pub async fn paste(&self, css: &str, text: &str) {
+        let script = "const e = document.querySelector(arguments[0]); if (!e) return false; \
+                      e.focus(); e.value = arguments[1]; \
+                      e.dispatchEvent(new Event('input', { bubbles: true })); return true;";
+        let args = vec![serde_json::json!(css), serde_json::json!(text)];
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while self.client.execute(script, args.clone()).await.ok() != Some(serde_json::json!(true))
+        {
+            assert!(Instant::now() < deadline, "no element {css} to paste into");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Picks the option with `value` in the `<select>` `css` matches.
+    pub async fn select(&self, css: &str, value: &str) {
+        self.with_element(css, |e| async move { e.select_by_value(value).await })
+            .await;
+    }
+
+    /// Whether anything matches `css` right now.
+    pub async fn exists(&self, css: &str) -> bool {
+        self.client.find(Locator::Css(css)).await.is_ok()
+    }
+
     /// Waits until `f` holds, checking every 100 ms.
     pub async fn until<F, Fut>(&self, what: &str, mut f: F)
     where
