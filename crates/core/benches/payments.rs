@@ -57,6 +57,16 @@ fn payments(c: &mut Criterion) {
                 .unwrap()
         })
     });
+    let secp = bitcoin::secp256k1::Secp256k1::verification_only();
+    let key = SecretKey::from_slice(&[0x21; 32]).unwrap();
+    let msg = bitcoin::secp256k1::Message::from_digest([7; 32]);
+    let sig = bitcoin::secp256k1::Secp256k1::new().sign_ecdsa_recoverable(&msg, &key);
+    c.bench_function("baseline: one ECDSA public-key recovery", |b| {
+        b.iter(|| {
+            secp.recover_ecdsa(black_box(&msg), black_box(&sig))
+                .unwrap()
+        })
+    });
     c.bench_function("baseline: bech32 checksum of the same invoice", |b| {
         b.iter(|| {
             bech32::primitives::decode::CheckedHrpstring::new::<bech32::NoChecksum>(black_box(&inv))
