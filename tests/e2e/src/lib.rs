@@ -55,7 +55,11 @@ pub fn app_binary() -> PathBuf {
 
 impl App {
     pub async fn start(extra_env: &[(&str, &str)]) -> Self {
-        Self::start_binary(&app_binary(), extra_env).await
+        let app = Self::start_binary(&app_binary(), extra_env).await;
+        // Tests begin from a loaded app: the navigation and the first balances are on screen (a
+        // cold start on a busy machine can take seconds, and a tab clicked before then is lost).
+        app.text("[data-testid=total-btc]").await;
+        app
     }
 
     /// Starts `binary` (a Tauri app) in a fresh WebDriver session.
