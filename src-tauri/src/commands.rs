@@ -7,18 +7,12 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::settings::{Profile, ProfileKind};
 use nordlys_exchange::models::Scope;
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Manager, State};
+use tauri::AppHandle;
 use tauri_plugin_opener::OpenerExt;
 
-use crate::error::{ErrorCode, IpcError};
-use crate::state::App;
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::state::app;
 use crate::views::*;
-
-type Answer<T> = Result<T, IpcError>;
-
-fn app(handle: &AppHandle) -> State<'_, App> {
-    handle.state::<App>()
-}
 
 fn profile_view(p: &Profile) -> ProfileView {
     let (kind, base_url, client_id) = match &p.kind {

@@ -31,12 +31,20 @@ pub struct IpcError {
     pub message: String,
 }
 
+/// What every command returns.
+pub type Answer<T> = Result<T, IpcError>;
+
 impl IpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
         }
+    }
+
+    /// A failure of the app itself (local store, settings), not of the user's input.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        Self::new(ErrorCode::Internal, e.to_string())
     }
 }
 

@@ -4,10 +4,10 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_exchange::TaxQuery;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Manager};
+use tauri::AppHandle;
 
 use crate::error::IpcError;
-use crate::state::App;
+use crate::state::app;
 use crate::views::*;
 
 fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
@@ -21,7 +21,7 @@ fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
 
 #[tauri::command]
 pub async fn volume(handle: AppHandle, _args: NoArgs) -> Result<VolumeView, IpcError> {
-    let app = handle.state::<App>();
+    let app = app(&handle);
     let locale = app.locale();
     let v = app.connection().await?.client().volume(None).await?;
     Ok(VolumeView {
@@ -35,7 +35,7 @@ pub async fn volume(handle: AppHandle, _args: NoArgs) -> Result<VolumeView, IpcE
 /// The user's executed trades (BTC_BUY and BTC_SELL tax transactions), newest first.
 #[tauri::command]
 pub async fn trade_history(handle: AppHandle, _args: NoArgs) -> Result<TradesView, IpcError> {
-    let app = handle.state::<App>();
+    let app = app(&handle);
     let locale = app.locale();
     let unit = app.settings().unit;
     let client = app.connection().await?.client().clone();
@@ -103,7 +103,7 @@ pub async fn trade_history(handle: AppHandle, _args: NoArgs) -> Result<TradesVie
 #[tauri::command]
 pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, price_chart};
-    let app = handle.state::<App>();
+    let app = app(&handle);
     let since = match args.range.as_str() {
         "1h" => chrono::Utc::now() - chrono::Duration::hours(1),
         "24h" => chrono::Utc::now() - chrono::Duration::hours(24),
@@ -116,19 +116,18 @@ pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<Char
             ));
         }
     };
-    let internal = |e: String| IpcError::new(crate::error::ErrorCode::Internal, e);
     let samples = app
         .store()
         .await?
         .price_samples(since)
-        .map_err(|e| internal(e.to_string()))?;
+        .map_err(IpcError::internal)?;
     let style = ChartStyle {
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),
         theme: if args.dark { Theme::Dark } else { Theme::Light },
         locale: app.locale(),
     };
-    let svg = price_chart(&samples, style).map_err(|e| internal(e.to_string()))?;
+    let svg = price_chart(&samples, style).map_err(IpcError::internal)?;
     Ok(ChartView {
         svg,
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
@@ -139,7 +138,7 @@ pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<Char
 #[tauri::command]
 pub async fn volume_chart(handle: AppHandle, args: ChartSizeArgs) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
-    let app = handle.state::<App>();
+    let app = app(&handle);
     let history = app
         .connection()
         .await?

@@ -12,23 +12,13 @@ use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
-use tauri::{AppHandle, Manager, State};
+use tauri::AppHandle;
 
-use crate::error::{ErrorCode, IpcError};
+use crate::error::{Answer, ErrorCode, IpcError};
 use crate::notify;
 use crate::payment_views::*;
-use crate::state::App;
+use crate::state::{App, app};
 use crate::views::NoArgs;
-
-type Answer<T> = Result<T, IpcError>;
-
-fn app(handle: &AppHandle) -> State<'_, App> {
-    handle.state::<App>()
-}
-
-fn internal(e: impl std::fmt::Display) -> IpcError {
-    IpcError::new(ErrorCode::Internal, e.to_string())
-}
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
     let unit = BitcoinAmountUnit::parse(&args.unit).ok_or_else(|| {
@@ -61,7 +51,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
     let form = form(args)?;
     let client = app.connection().await?.client().clone();
-    let price = client.price(None).await?.price;
+    let price = app.mid_price().await?;
     let accounts = client.bitcoin_accounts(false).await?;
     let account = match form.account_id.as_deref() {
         Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
@@ -208,8 +198,8 @@ fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
     store
         .withdrawal_entry(id)
-        .map_err(internal)?
-        .ok_or_else(|| internal(format!("journal entry {id} is missing")))
+        .map_err(IpcError::internal)?
+        .ok_or_else(|| IpcError::internal(format!("journal entry {id} is missing")))
 }
 
 #[tauri::command]
@@ -267,7 +257,7 @@ pub async fn send_payment(handle: AppHandle, args: PayArgs) -> Answer<PaymentRes
                         exchange: info.exchange,
                         self_custody: info.self_custody,
                     })
-                    .map_err(internal)?;
+                    .map_err(IpcError::internal)?;
             }
             let m = if nb {
                 "Betalingen er sendt."
@@ -314,7 +304,7 @@ pub async fn send_payment(handle: AppHandle, args: PayArgs) -> Answer<PaymentRes
 fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
     match e {
         withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
-        other => internal(other),
+        other => IpcError::internal(other),
     }
 }
 
@@ -325,7 +315,7 @@ pub async fn payments(handle: AppHandle, _args: NoArgs) -> Answer<PaymentsView> 
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
-    for e in store.withdrawals_unresolved().map_err(internal)? {
+    for e in store.withdrawals_unresolved().map_err(IpcError::internal)? {
         // One that stays unknown is tried again on the next call.
         let _ = withdrawals::reconcile(connection.client(), &store, e.id).await;
     }
@@ -343,7 +333,7 @@ pub async fn payments(handle: AppHandle, _args: NoArgs) -> Answer<PaymentsView> 
             notify::announce(&handle, title, &format!("{} → {}", v.amount, v.destination));
         }
     }
-    let recent = store.withdrawals_recent(20).map_err(internal)?;
+    let recent = store.withdrawals_recent(20).map_err(IpcError::internal)?;
     Ok(PaymentsView {
         payments: recent.iter().map(|e| payment_view(e, &app)).collect(),
     })
@@ -355,7 +345,7 @@ pub async fn recipients(handle: AppHandle, _args: NoArgs) -> Answer<RecipientsVi
     Ok(RecipientsView {
         recipients: store
             .recipients()
-            .map_err(internal)?
+            .map_err(IpcError::internal)?
             .iter()
             .map(recipient_view)
             .collect(),
@@ -367,7 +357,11 @@ pub async fn recipients(handle: AppHandle, _args: NoArgs) -> Answer<RecipientsVi
 pub async fn save_recipient(handle: AppHandle, args: RecipientView) -> Answer<RecipientsView> {
     let app = app(&handle);
     let store = app.store().await?;
-    if store.recipient(&args.identity).map_err(internal)?.is_none() {
+    if store
+        .recipient(&args.identity)
+        .map_err(IpcError::internal)?
+        .is_none()
+    {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             "no such saved recipient",
@@ -401,7 +395,7 @@ pub async fn save_recipient(handle: AppHandle, args: RecipientView) -> Answer<Re
             exchange: info.exchange,
             self_custody: info.self_custody,
         })
-        .map_err(internal)?;
+        .map_err(IpcError::internal)?;
     recipients(handle.clone(), NoArgs {}).await
 }
 
@@ -411,7 +405,7 @@ pub async fn delete_recipient(handle: AppHandle, args: IdentityArgs) -> Answer<R
         .store()
         .await?
         .delete_recipient(&args.identity)
-        .map_err(internal)?;
+        .map_err(IpcError::internal)?;
     recipients(handle.clone(), NoArgs {}).await
 }
 

@@ -10,23 +10,13 @@ use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Manager, State};
+use tauri::AppHandle;
 
-use crate::error::{ErrorCode, IpcError};
+use crate::error::{Answer, ErrorCode, IpcError};
 use crate::notify;
 use crate::payment_views::*;
-use crate::state::App;
+use crate::state::{App, app};
 use crate::views::NoArgs;
-
-type Answer<T> = Result<T, IpcError>;
-
-fn app(handle: &AppHandle) -> State<'_, App> {
-    handle.state::<App>()
-}
-
-fn internal(e: impl std::fmt::Display) -> IpcError {
-    IpcError::new(ErrorCode::Internal, e.to_string())
-}
 
 fn account(id: Option<&str>) -> Option<AccountId> {
     id.map(str::trim)
@@ -37,7 +27,7 @@ fn account(id: Option<&str>) -> Option<AccountId> {
 fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
         text: text.to_owned(),
-        svg: qr::svg(&uri).map_err(internal)?,
+        svg: qr::svg(&uri).map_err(IpcError::internal)?,
         uri,
     })
 }
@@ -158,8 +148,11 @@ pub async fn create_invoice(handle: AppHandle, args: InvoiceArgs) -> Answer<Invo
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
-    app.store().await?.add_invoice(&stored).map_err(internal)?;
-    let price = client.price(None).await.ok().map(|p| p.price);
+    app.store()
+        .await?
+        .add_invoice(&stored)
+        .map_err(IpcError::internal)?;
+    let price = app.mid_price().await.ok();
     invoice_view(&app, &stored, true, price)
 }
 
@@ -168,10 +161,12 @@ async fn refresh_status(handle: &AppHandle, app: &App, id: &str) -> Answer<Store
     let store = app.store().await?;
     let answer = app.connection().await?.client().invoice(id).await?;
     let status = answer.status.to_string();
-    let before = store.set_invoice_status(id, &status).map_err(internal)?;
+    let before = store
+        .set_invoice_status(id, &status)
+        .map_err(IpcError::internal)?;
     let stored = store
         .invoice_by_id(id)
-        .map_err(internal)?
+        .map_err(IpcError::internal)?
         .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, format!("no invoice {id} here")))?;
     if status == "INVOICE_STATUS_PAID" && before.as_deref() != Some(status.as_str()) {
         let locale = app.locale();
@@ -196,14 +191,7 @@ async fn refresh_status(handle: &AppHandle, app: &App, id: &str) -> Answer<Store
 pub async fn invoice_status(handle: AppHandle, args: InvoiceIdArgs) -> Answer<InvoiceView> {
     let app = app(&handle);
     let stored = refresh_status(&handle, &app, &args.id).await?;
-    let price = app
-        .connection()
-        .await?
-        .client()
-        .price(None)
-        .await
-        .ok()
-        .map(|p| p.price);
+    let price = app.mid_price().await.ok();
     invoice_view(&app, &stored, true, price)
 }
 
@@ -218,7 +206,7 @@ fn is_final(status: &str) -> bool {
 pub async fn recent_invoices(handle: AppHandle, _args: NoArgs) -> Answer<InvoicesView> {
     let app = app(&handle);
     let store = app.store().await?;
-    let list = store.recent_invoices(20).map_err(internal)?;
+    let list = store.recent_invoices(20).map_err(IpcError::internal)?;
     let mut out = Vec::with_capacity(list.len());
     for i in list {
         // Open invoices are asked about again; a failed check keeps the last known status.

@@ -16,6 +16,12 @@ use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::error::{ErrorCode, IpcError};
 
+/// The app's state, as every command reaches it.
+pub fn app(handle: &tauri::AppHandle) -> tauri::State<'_, App> {
+    use tauri::Manager;
+    handle.state::<App>()
+}
+
 #[derive(Debug)]
 pub struct App {
     pub data_dir: PathBuf,
@@ -58,9 +64,7 @@ impl App {
 
     pub fn save_settings(&self) -> Result<(), IpcError> {
         let path = self.data_dir.join("settings.json");
-        self.settings()
-            .save(&path)
-            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))
+        self.settings().save(&path).map_err(IpcError::internal)
     }
 
     pub fn locale(&self) -> Locale {
@@ -104,7 +108,7 @@ impl App {
             .join(&profile.id)
             .join("nonce");
         let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
-            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+            .map_err(IpcError::internal)?;
         // After this long without an answer an order is "outcome unknown"; tests shorten it.
         let timeout = std::env::var("NORDLYS_REQUEST_TIMEOUT_SECS")
             .ok()
@@ -141,11 +145,24 @@ impl App {
             .join("profiles")
             .join(id)
             .join("nordlys.sqlite");
-        let s = Arc::new(
-            Store::open(&path).map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?,
-        );
+        let s = Arc::new(Store::open(&path).map_err(IpcError::internal)?);
         *slot = Some(Arc::clone(&s));
         Ok(s)
+    }
+
+    /// The mid price: the sample the price poller stored in the last 30 s, else a fresh quote. Form
+    /// checks and status polls run often; they need not each ask the exchange again.
+    pub async fn mid_price(&self) -> Result<rust_decimal::Decimal, IpcError> {
+        let since = chrono::Utc::now() - chrono::Duration::seconds(30);
+        let recent = self
+            .store()
+            .await?
+            .price_samples(since)
+            .map_err(IpcError::internal)?;
+        match recent.last() {
+            Some(s) => Ok(s.mid),
+            None => Ok(self.connection().await?.client().price(None).await?.price),
+        }
     }
 
     /// Starts the embedded sandbox once, on a random loopback port (or `NORDLYS_SANDBOX_PORT`),

@@ -9,17 +9,11 @@ use nordlys_core::store::{JournalEntry, JournalState, PriceSample};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::{Direction, OrderType};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Manager, State};
+use tauri::AppHandle;
 
-use crate::error::{ErrorCode, IpcError};
-use crate::state::App;
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::state::{App, app};
 use crate::views::*;
-
-type Answer<T> = Result<T, IpcError>;
-
-fn app(handle: &AppHandle) -> State<'_, App> {
-    handle.state::<App>()
-}
 
 #[tauri::command]
 pub async fn quote(handle: AppHandle, args: QuoteArgs) -> Answer<QuoteView> {
@@ -49,10 +43,11 @@ pub async fn quote(handle: AppHandle, args: QuoteArgs) -> Answer<QuoteView> {
         bid: p.bid,
         ask: p.ask,
     };
-    if let Err(e) = app.store().await.and_then(|s| {
-        s.add_price_sample(&sample)
-            .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))
-    }) {
+    if let Err(e) = app
+        .store()
+        .await
+        .and_then(|s| s.add_price_sample(&sample).map_err(IpcError::internal))
+    {
         *app.notice
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.message);
@@ -225,7 +220,7 @@ pub async fn place_order(handle: AppHandle, args: OrderFormArgs) -> Answer<Order
 fn order_error(e: orders::OrderError) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => inner.into(),
-        other => IpcError::new(ErrorCode::Internal, other.to_string()),
+        other => IpcError::internal(other),
     }
 }
 
@@ -236,16 +231,12 @@ pub async fn resolve_orders(handle: AppHandle, _args: NoArgs) -> Answer<JournalV
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
-    let unresolved = store
-        .journal_unresolved()
-        .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+    let unresolved = store.journal_unresolved().map_err(IpcError::internal)?;
     for e in unresolved {
         // One that stays unknown is tried again on the next call; an error here leaves it unknown.
         let _ = orders::reconcile(connection.client(), &store, e.id).await;
     }
-    let recent = store
-        .journal_recent(20)
-        .map_err(|e| IpcError::new(ErrorCode::Internal, e.to_string()))?;
+    let recent = store.journal_recent(20).map_err(IpcError::internal)?;
     Ok(JournalView {
         entries: recent
             .iter()
