@@ -2,8 +2,9 @@
 // sats or NOK, the travel-rule recipient for new destinations, a confirmation, the payment's
 // status until it is settled, and the address book of saved recipients.
 import * as api from "./bindings";
-import type { AppView, BalancesView, CountryView, IpcError, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
+import type { AppView, BalancesView, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
+import { errorText, field } from "./form";
 import { t } from "./i18n";
 import { countdown } from "./receive";
 
@@ -41,9 +42,6 @@ export function isPaying(): boolean {
   return confirming || sending;
 }
 
-function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
-}
 
 export async function refreshPay(): Promise<void> {
   try {
@@ -134,9 +132,6 @@ async function submit(): Promise<void> {
   }
 }
 
-function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
-  return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);
-}
 
 function countryPicker(value: string, onpick: (code: string) => void, id: string): HTMLSelectElement {
   return h("select", { "data-testid": id, onchange: (e: Event) => onpick((e.target as HTMLSelectElement).value) },

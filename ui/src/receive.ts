@@ -1,8 +1,9 @@
 // The receive screen: standing destinations with QR codes, Lightning invoices with live status
 // and expiry countdown, and the recent invoices.
 import * as api from "./bindings";
-import type { BalancesView, InvoiceView, InvoicesView, IpcError, QrView, ReceiveView } from "./bindings";
+import type { BalancesView, InvoiceView, InvoicesView, QrView, ReceiveView } from "./bindings";
 import { h } from "./dom";
+import { errorText } from "./form";
 import { t } from "./i18n";
 
 type Context = {
@@ -29,9 +30,6 @@ export function setReceiveContext(c: Context): void {
   ctx = c;
 }
 
-function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
-}
 
 export async function refreshReceive(): Promise<void> {
   error = null;

@@ -1,7 +1,8 @@
 // The trade screen: quote, order form with live checks, confirmation, outcome, open orders.
 import * as api from "./bindings";
-import type { AppView, BalancesView, IpcError, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
+import type { AppView, BalancesView, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
+import { errorText, field } from "./form";
 import { t } from "./i18n";
 
 type Context = {
@@ -38,9 +39,6 @@ export function setTradeContext(c: Context): void {
   ctx = c;
 }
 
-function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
-}
 
 export async function refreshTrading(): Promise<void> {
   try {
@@ -150,9 +148,6 @@ async function cancel(id: string): Promise<void> {
   ctx.rerender();
 }
 
-function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
-  return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);
-}
 
 export function trade(): Node {
   const app = ctx.app;

@@ -1,0 +1,13 @@
+// What every form on every screen shares: a field with its own message, and an error's text.
+import type { IpcError } from "./bindings";
+import { h } from "./dom";
+
+/** The message of a command's error, or the thrown value as text. */
+export function errorText(e: unknown): string {
+  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
+}
+
+/** A labelled input with the problem to fix shown under it (`<id>-error` for tests). */
+export function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
+  return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);
+}
