@@ -89,7 +89,7 @@ pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
 #[non_exhaustive]
 pub enum StoreError {
     #[error("the local database could not be opened or changed: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     #[error("the local database holds a value that is not a decimal: {0}")]
     Corrupt(String),
     #[error("the local database is from a newer Nordlys (schema {found}, this one knows {known})")]
@@ -164,8 +164,47 @@ pub struct JournalEntry {
     pub balance_before: Option<Decimal>,
 }
 
-fn dec(text: String) -> Result<Decimal, StoreError> {
-    Decimal::from_str(&text).map_err(|_| StoreError::Corrupt(text))
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        if let rusqlite::Error::FromSqlConversionFailure(_, _, inner) = &e
+            && let Some(bad) = inner.downcast_ref::<NotADecimal>()
+        {
+            return Self::Corrupt(bad.0.clone());
+        }
+        Self::Sqlite(e)
+    }
+}
+
+/// A stored money value that does not read back as a decimal.
+#[derive(Debug)]
+struct NotADecimal(String);
+
+impl std::fmt::Display for NotADecimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a decimal", self.0)
+    }
+}
+
+impl std::error::Error for NotADecimal {}
+
+/// Money is stored as decimal text, exactly; reading it back goes through here.
+struct StoredDecimal(Decimal);
+
+impl rusqlite::types::FromSql for StoredDecimal {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        Decimal::from_str(text).map(Self).map_err(|_| {
+            rusqlite::types::FromSqlError::Other(Box::new(NotADecimal(text.to_owned())))
+        })
+    }
+}
+
+fn dec(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Decimal> {
+    Ok(r.get::<_, StoredDecimal>(column)?.0)
+}
+
+fn dec_opt(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Option<Decimal>> {
+    Ok(r.get::<_, Option<StoredDecimal>>(column)?.map(|d| d.0))
 }
 
 fn time(ms: i64) -> DateTime<Utc> {
@@ -240,18 +279,14 @@ impl Store {
             "SELECT at_ms, mid, bid, ask FROM price_samples WHERE at_ms >= ?1 ORDER BY at_ms",
         )?;
         let rows = q.query_map([since.timestamp_millis()], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?;
-        rows.map(|row| {
-            let (at, mid, bid, ask) = row?;
             Ok(PriceSample {
-                at: time(at),
-                mid: dec(mid)?,
-                bid: dec(bid)?,
-                ask: dec(ask)?,
+                at: time(r.get(0)?),
+                mid: dec(r, 1)?,
+                bid: dec(r, 2)?,
+                ask: dec(r, 3)?,
             })
-        })
-        .collect()
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Writes the journal entry of an order about to be sent; returns its id.
@@ -304,14 +339,13 @@ impl Store {
 
     pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
         let db = self.db();
-        let row = db
+        Ok(db
             .query_row(
                 &format!("{JOURNAL_SELECT} WHERE id = ?1"),
                 [id],
                 journal_row,
             )
-            .optional()?;
-        row.map(finish_row).transpose()
+            .optional()?)
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
@@ -321,79 +355,33 @@ impl Store {
             "{JOURNAL_SELECT} WHERE state IN ('unknown', 'sending') ORDER BY id"
         ))?;
         let rows = q.query_map([], journal_row)?;
-        rows.map(|r| finish_row(r?)).collect()
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{JOURNAL_SELECT} ORDER BY id DESC LIMIT ?1"))?;
         let rows = q.query_map([limit], journal_row)?;
-        rows.map(|r| finish_row(r?)).collect()
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
 const JOURNAL_SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note, balance_before FROM order_journal";
 
-type RawRow = (
-    i64,
-    i64,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    String,
-    Option<String>,
-    Option<String>,
-    String,
-    Option<String>,
-);
-
-fn journal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-        r.get(8)?,
-        r.get(9)?,
-        r.get(10)?,
-        r.get(11)?,
-    ))
-}
-
-fn finish_row(r: RawRow) -> Result<JournalEntry, StoreError> {
-    let (
-        id,
-        sent,
-        order_type,
-        direction,
-        amount,
-        price,
-        account_id,
-        state,
-        order_id,
-        trade_id,
-        note,
-        before,
-    ) = r;
+fn journal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JournalEntry> {
     Ok(JournalEntry {
-        id,
-        sent_at: time(sent),
-        order_type,
-        direction,
-        amount: dec(amount)?,
-        price: price.map(dec).transpose()?,
-        account_id,
-        state: JournalState::parse(&state),
-        order_id,
-        trade_id,
-        note,
-        balance_before: before.map(dec).transpose()?,
+        id: r.get(0)?,
+        sent_at: time(r.get(1)?),
+        order_type: r.get(2)?,
+        direction: r.get(3)?,
+        amount: dec(r, 4)?,
+        price: dec_opt(r, 5)?,
+        account_id: r.get(6)?,
+        state: JournalState::parse(&r.get::<_, String>(7)?),
+        order_id: r.get(8)?,
+        trade_id: r.get(9)?,
+        note: r.get(10)?,
+        balance_before: dec_opt(r, 11)?,
     })
 }
 

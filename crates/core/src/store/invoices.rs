@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::params;
 use rust_decimal::Decimal;
 
-use super::{Store, StoreError, dec, time};
+use super::{Store, StoreError, dec_opt, time};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredInvoice {
@@ -27,47 +27,18 @@ pub struct StoredInvoice {
 
 const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms FROM invoices";
 
-type Raw = (
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    String,
-    String,
-    String,
-    String,
-    i64,
-    i64,
-);
-
-fn raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<Raw> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-        r.get(8)?,
-        r.get(9)?,
-    ))
-}
-
-fn finish(r: Raw) -> Result<StoredInvoice, StoreError> {
-    let (id, invoice, account_id, amount, requested, public, private, status, created, expires) = r;
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
     Ok(StoredInvoice {
-        id,
-        invoice,
-        account_id,
-        amount_btc: amount.map(dec).transpose()?,
-        requested,
-        public_description: public,
-        private_note: private,
-        status,
-        created_at: time(created),
-        expires_at: time(expires),
+        id: r.get(0)?,
+        invoice: r.get(1)?,
+        account_id: r.get(2)?,
+        amount_btc: dec_opt(r, 3)?,
+        requested: r.get(4)?,
+        public_description: r.get(5)?,
+        private_note: r.get(6)?,
+        status: r.get(7)?,
+        created_at: time(r.get(8)?),
+        expires_at: time(r.get(9)?),
     })
 }
 
@@ -111,8 +82,8 @@ impl Store {
     pub fn invoice_by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
-        let mut rows = q.query_map([id], raw)?;
-        rows.next().map(|r| finish(r?)).transpose()
+        let mut rows = q.query_map([id], row)?;
+        Ok(rows.next().transpose()?)
     }
 
     /// The newest first.
@@ -121,8 +92,8 @@ impl Store {
         let mut q = db.prepare(&format!(
             "{SELECT} ORDER BY created_at_ms DESC, id LIMIT ?1"
         ))?;
-        let rows = q.query_map([limit], raw)?;
-        rows.map(|r| finish(r?)).collect()
+        let rows = q.query_map([limit], row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 

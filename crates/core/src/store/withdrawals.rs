@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
-use super::{Store, StoreError, dec, time};
+use super::{Store, StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WithdrawalState {
@@ -65,66 +65,20 @@ pub struct WithdrawalEntry {
 
 const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note, balance_before FROM withdrawal_journal";
 
-type Raw = (
-    i64,
-    i64,
-    String,
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    String,
-    Option<String>,
-);
-
-fn raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<Raw> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-        r.get(8)?,
-        r.get(9)?,
-        r.get(10)?,
-        r.get(11)?,
-    ))
-}
-
-fn finish(r: Raw) -> Result<WithdrawalEntry, StoreError> {
-    let (
-        id,
-        sent,
-        destination,
-        identity,
-        amount,
-        account_id,
-        reference,
-        state,
-        wid,
-        status,
-        note,
-        before,
-    ) = r;
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalEntry> {
     Ok(WithdrawalEntry {
-        id,
-        sent_at: time(sent),
-        destination,
-        identity,
-        amount_btc: dec(amount)?,
-        account_id,
-        reference,
-        state: WithdrawalState::parse(&state),
-        withdrawal_id: wid,
-        status,
-        note,
-        balance_before: before.map(dec).transpose()?,
+        id: r.get(0)?,
+        sent_at: time(r.get(1)?),
+        destination: r.get(2)?,
+        identity: r.get(3)?,
+        amount_btc: dec(r, 4)?,
+        account_id: r.get(5)?,
+        reference: r.get(6)?,
+        state: WithdrawalState::parse(&r.get::<_, String>(7)?),
+        withdrawal_id: r.get(8)?,
+        status: r.get(9)?,
+        note: r.get(10)?,
+        balance_before: dec_opt(r, 11)?,
     })
 }
 
@@ -206,8 +160,8 @@ impl Store {
     pub fn withdrawal_entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
-        let mut rows = q.query_map([id], raw)?;
-        rows.next().map(|r| finish(r?)).transpose()
+        let mut rows = q.query_map([id], row)?;
+        Ok(rows.next().transpose()?)
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
@@ -246,10 +200,10 @@ impl Store {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
         let rows = match limit {
-            Some(l) => q.query_map([l], raw)?.collect::<Vec<_>>(),
-            None => q.query_map([], raw)?.collect::<Vec<_>>(),
+            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>(),
+            None => q.query_map([], row)?.collect::<Result<_, _>>(),
         };
-        rows.into_iter().map(|r| finish(r?)).collect()
+        Ok(rows?)
     }
 }
 
