@@ -1,38 +1,45 @@
 //! `tour DIR`: starts the app through the E2E rig and writes a screenshot of each main screen to
 //! DIR. What `scripts/run` does on a machine with no display.
 #![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
     clippy::print_stdout,
-    reason = "a tool run by a script: failing loudly is the point"
+    reason = "a tool run by a script: it prints the files it wrote"
 )]
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use nordlys_e2e::App;
 
 #[tokio::main]
-async fn main() {
+async fn main() -> ExitCode {
     let dir = PathBuf::from(
         std::env::args()
             .nth(1)
             .unwrap_or_else(|| "screenshots".into()),
     );
-    std::fs::create_dir_all(&dir).expect("screenshot folder");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("tour: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
     let app = App::start(&[]).await;
     app.text("[data-testid=account-row]").await;
-    for (screen, tab) in [
-        ("overview", "nav-overview"),
-        ("trade", "nav-trade"),
-        ("connect", "nav-connect"),
-        ("settings", "nav-settings"),
-    ] {
-        app.click(&format!("[data-testid={tab}]")).await;
+    let mut status = ExitCode::SUCCESS;
+    for screen in ["overview", "trade", "receive", "pay", "connect", "settings"] {
+        app.click(&format!("[data-testid=nav-{screen}]")).await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        let png = app.client.screenshot().await.expect("screenshot");
         let path = dir.join(format!("{screen}.png"));
-        std::fs::write(&path, png).expect("write screenshot");
-        println!("{}", path.display());
+        let written = match app.client.screenshot().await {
+            Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match written {
+            Ok(()) => println!("{}", path.display()),
+            Err(e) => {
+                eprintln!("tour: no screenshot of {screen}: {e}");
+                status = ExitCode::FAILURE;
+            }
+        }
     }
     app.quit().await;
+    status
 }
