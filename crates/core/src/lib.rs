@@ -15,5 +15,6 @@ pub mod qr;
 pub mod secrets;
 pub mod settings;
 pub mod store;
+pub mod tax;
 pub mod travel_rule;
 pub mod withdrawals;

@@ -75,14 +75,61 @@ const MIGRATIONS: &[&str] = &[
         updated_at_ms INTEGER NOT NULL
     );
     CREATE INDEX withdrawal_journal_state ON withdrawal_journal(state);",
+    "CREATE TABLE tax_transactions (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        create_time TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        sub_type TEXT NOT NULL,
+        finalize_time TEXT NOT NULL,
+        in_amount TEXT NOT NULL,
+        in_currency TEXT NOT NULL,
+        out_amount TEXT NOT NULL,
+        out_currency TEXT NOT NULL,
+        fee_amount TEXT NOT NULL,
+        fee_currency TEXT NOT NULL,
+        rate_market TEXT NOT NULL,
+        is_payment INTEGER NOT NULL,
+        payment_info TEXT NOT NULL,
+        note TEXT NOT NULL,
+        usdnok TEXT NOT NULL,
+        running_balance_btc TEXT NOT NULL,
+        UNIQUE (create_time, id)
+    );
+    CREATE INDEX tax_transactions_account ON tax_transactions(account_id, seq);
+    CREATE TABLE tax_malformed (
+        id TEXT NOT NULL,
+        create_time TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        raw TEXT NOT NULL,
+        UNIQUE (id, raw)
+    );
+    CREATE TABLE tax_sync (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        after TEXT NOT NULL,
+        after_id TEXT NOT NULL,
+        synced_at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE tax_accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        deleted INTEGER NOT NULL
+    );
+    CREATE TABLE year_end_rates (
+        year INTEGER PRIMARY KEY,
+        rate TEXT NOT NULL
+    );",
 ];
 
 mod invoices;
 mod recipients;
+mod tax;
 mod withdrawals;
 
 pub use invoices::StoredInvoice;
 pub use recipients::Recipient;
+pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
 
 #[derive(Debug, thiserror::Error)]

@@ -365,6 +365,18 @@ impl ExchangeClient {
             .await
     }
 
+    /// 14. One page whose rows decode one by one, for a sync that must not stop at a bad row.
+    pub async fn tax_page(&self, query: &TaxQuery) -> Result<TaxPage, Error> {
+        query.validate()?;
+        self.call(
+            Endpoint::TaxTransactions,
+            None,
+            &query.to_pairs(),
+            None::<&()>,
+        )
+        .await
+    }
+
     /// 14. One page; see [`Self::tax_transaction_pages`] to walk them all.
     pub async fn tax_transactions(
         &self,

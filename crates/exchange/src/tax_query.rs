@@ -5,7 +5,7 @@ use futures_util::Stream;
 
 use crate::client::ExchangeClient;
 use crate::error::{Error, InvalidRequest};
-use crate::models::ListTaxTransactionsResponse;
+use crate::models::{ListTaxTransactionsResponse, TaxPage};
 use crate::wire::format_time;
 
 /// The largest page the server serves (8).
@@ -59,7 +59,32 @@ impl TaxQuery {
 
     /// The query for the page after `page`, or `None` when `page` was the last.
     pub fn next_page(&self, page: &ListTaxTransactionsResponse) -> Result<Option<Self>, Error> {
-        if !page.has_more || self.page_size == 0 {
+        self.after_page(
+            page.has_more,
+            page.transactions.len(),
+            page.next_after,
+            &page.next_after_id,
+        )
+    }
+
+    /// The query for the page after a [`TaxPage`], or `None` when it was the last.
+    pub fn after_tax_page(&self, page: &TaxPage) -> Result<Option<Self>, Error> {
+        self.after_page(
+            page.has_more,
+            page.transactions.len(),
+            page.next_after,
+            &page.next_after_id,
+        )
+    }
+
+    fn after_page(
+        &self,
+        has_more: bool,
+        rows: usize,
+        next_after: Option<DateTime<Utc>>,
+        next_after_id: &str,
+    ) -> Result<Option<Self>, Error> {
+        if !has_more || self.page_size == 0 {
             return Ok(None);
         }
         let stuck = || Error::Decode {
@@ -67,10 +92,9 @@ impl TaxQuery {
             field: "nextAfter".into(),
             reason: "hasMore is true but the cursor does not move forward".into(),
         };
-        let after = page.next_after.ok_or_else(stuck)?;
-        let after_id = Some(page.next_after_id.clone()).filter(|s| !s.is_empty());
-        if page.transactions.is_empty() || (Some(after) == self.after && after_id == self.after_id)
-        {
+        let after = next_after.ok_or_else(stuck)?;
+        let after_id = Some(next_after_id.to_owned()).filter(|s| !s.is_empty());
+        if rows == 0 || (Some(after) == self.after && after_id == self.after_id) {
             return Err(stuck());
         }
         Ok(Some(Self {

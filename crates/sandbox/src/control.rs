@@ -146,6 +146,26 @@ pub struct PriceBody {
     move_percent: Option<f64>,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct HistoryBody {
+    transactions: usize,
+}
+
+/// POST /sandbox/history — a busy year of trades before the seeded past, for long histories.
+pub async fn busy_past(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let b: HistoryBody = body(&raw)?;
+    world(&app, |w| {
+        let (from, until) = w.add_busy_past(b.transactions).map_err(ApiError::invalid)?;
+        Ok(Json(json!({
+            "added": b.transactions,
+            "from": crate::time::format(&from),
+            "until": crate::time::format(&until),
+            "total": w.ledger.len(),
+        })))
+    })
+}
+
 /// POST /sandbox/price — set the mid price, or move it by a percentage.
 pub async fn set_price(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
     let b: PriceBody = body(&raw)?;
@@ -257,8 +277,13 @@ pub async fn clear_faults(State(app): State<AppState>) -> Answer {
     Ok(Json(json!({})))
 }
 
-/// GET /sandbox/counters — orders and withdrawals ever created.
+/// GET /sandbox/counters — orders and withdrawals ever created, and API requests per path.
 pub async fn counters(State(app): State<AppState>) -> Answer {
+    let requests = app
+        .requests
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
     world(&app, |w| {
         let c = &w.counters;
         Ok(Json(json!({
@@ -266,6 +291,7 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
             "withdrawalsCreated": c.withdrawals_created,
             "invoicesCreated": c.invoices_created,
             "trades": c.trades,
+            "requests": requests,
         })))
     })
 }

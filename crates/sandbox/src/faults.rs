@@ -114,6 +114,11 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
     if path.starts_with("/sandbox/") {
         return next.run(req).await;
     }
+    *app.requests
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry(path.clone())
+        .or_default() += 1;
     let picked = app
         .faults
         .lock()

@@ -74,6 +74,8 @@ use world::World;
 pub struct AppState {
     world: Arc<Mutex<World>>,
     faults: Arc<Mutex<faults::Faults>>,
+    /// Requests received per API path, faulted ones included: what a client really sent.
+    requests: Arc<Mutex<std::collections::BTreeMap<String, u64>>>,
     dirty: Arc<AtomicBool>,
 }
 
@@ -83,6 +85,7 @@ impl AppState {
         Self {
             world: Arc::new(Mutex::new(world)),
             faults: Arc::new(Mutex::new(faults::Faults::new(seed))),
+            requests: Arc::default(),
             dirty: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -192,6 +195,7 @@ pub fn app(state: AppState) -> Router {
             "/sandbox/faults",
             post(control::add_fault).delete(control::clear_faults),
         )
+        .route("/sandbox/history", post(control::busy_past))
         .route("/sandbox/counters", get(control::counters))
         .route("/sandbox/audit", get(control::audit))
         .route("/sandbox/reset", post(control::reset))

@@ -97,3 +97,104 @@ pub struct ListTaxTransactionsResponse {
     #[serde(default)]
     pub next_after_id: String,
 }
+
+/// One page of 14 in which each transaction decodes on its own: a row the client cannot read is
+/// kept as [`MalformedTaxTransaction`] with its id, so one bad row never hides the rest of the
+/// history. The cursor fields decode strictly, as they drive the walk.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxPage {
+    #[serde(deserialize_with = "each_on_its_own")]
+    pub transactions: Vec<Result<TaxTransaction, MalformedTaxTransaction>>,
+    pub has_more: bool,
+    #[serde(with = "wire::opt_time", default)]
+    pub next_after: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub next_after_id: String,
+}
+
+/// A transaction the client could not read, with what was wrong and the JSON as sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MalformedTaxTransaction {
+    /// Empty when even the id was unreadable.
+    pub id: String,
+    pub create_time: Option<DateTime<Utc>>,
+    pub reason: String,
+    pub raw: String,
+}
+
+impl MalformedTaxTransaction {
+    fn from_value(value: &serde_json::Value, reason: String) -> Self {
+        let text = |k: &str| value.get(k).and_then(serde_json::Value::as_str);
+        Self {
+            id: text("id").unwrap_or_default().to_owned(),
+            create_time: text("createTime")
+                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.with_timezone(&Utc)),
+            reason,
+            raw: value.to_string(),
+        }
+    }
+}
+
+fn each_on_its_own<'de, D>(
+    deserializer: D,
+) -> Result<Vec<Result<TaxTransaction, MalformedTaxTransaction>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let values = Vec::<serde_json::Value>::deserialize(deserializer)?;
+    Ok(values
+        .into_iter()
+        .map(|value| {
+            serde_path_to_error::deserialize::<_, TaxTransaction>(&value).map_err(|e| {
+                let reason = format!("{}: {}", e.path(), e.inner());
+                MalformedTaxTransaction::from_value(&value, reason)
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, amount: &str) -> serde_json::Value {
+        serde_json::json!({
+            "id": id, "accountId": "acc_1", "type": "TAX_TRANSACTION_TYPE_BTC_BUY",
+            "subType": "market", "createTime": "2025-01-02T10:00:00Z",
+            "finalizeTime": "2025-01-02T10:00:00Z", "inAmount": amount, "inCurrency": "BTC",
+            "outAmount": "100.00", "outCurrency": "NOK", "feeAmount": "", "feeCurrency": "",
+            "rateMarket": "1000000.00", "isPayment": false, "paymentInfo": "", "note": "",
+            "usdnok": "10.5", "runningBalanceBtc": "0.00010000"
+        })
+    }
+
+    #[test]
+    fn a_bad_row_is_kept_with_its_id_and_the_rest_still_read() {
+        let body = serde_json::json!({
+            "transactions": [row("tr_1", "0.0001"), row("tr_2", "lots"), 7, row("tr_3", "0.0002")],
+            "hasMore": true, "nextAfter": "2025-01-02T10:00:00Z", "nextAfterId": "tr_3"
+        });
+        let page: TaxPage = serde_json::from_value(body).unwrap();
+        assert_eq!(page.transactions.len(), 4);
+        assert!(page.transactions[0].is_ok());
+        let bad = page.transactions[1].as_ref().unwrap_err();
+        assert_eq!(bad.id, "tr_2");
+        assert!(bad.reason.starts_with("inAmount"), "{}", bad.reason);
+        assert_eq!(
+            bad.create_time.map(|t| t.to_rfc3339()).as_deref(),
+            Some("2025-01-02T10:00:00+00:00")
+        );
+        let not_an_object = page.transactions[2].as_ref().unwrap_err();
+        assert_eq!(not_an_object.id, "");
+        assert_eq!(not_an_object.raw, "7");
+        assert!(page.transactions[3].is_ok());
+    }
+
+    #[test]
+    fn a_page_without_a_readable_cursor_is_refused() {
+        let body = serde_json::json!({"transactions": [], "hasMore": "yes"});
+        assert!(serde_json::from_value::<TaxPage>(body).is_err());
+    }
+}

@@ -381,3 +381,101 @@ impl World {
         self.accounts[from].deleted = Some(at);
     }
 }
+
+/// The most rows [`World::add_busy_past`] adds in one call.
+pub const MAX_BUSY_PAST: usize = 1_000_000;
+
+impl World {
+    /// A busy trader's year before everything else: `rows / 2` buys of the main account, each
+    /// sold again at the same second and price without a fee, so every later balance, the books
+    /// and the fiat account stay as they were. For long histories (sync and list benchmarks).
+    pub fn add_busy_past(&mut self, rows: usize) -> Result<(DateTime<Utc>, DateTime<Utc>), String> {
+        if rows == 0 || !rows.is_multiple_of(2) || rows > MAX_BUSY_PAST {
+            return Err(format!(
+                "transactions must be an even number from 2 to {MAX_BUSY_PAST} (each buy is sold again)"
+            ));
+        }
+        let Some(account) = self.accounts.first().map(|a| a.id.clone()) else {
+            return Err("the world has no account yet".into());
+        };
+        let end = self.ledger.first().map_or_else(Utc::now, |r| r.create_time);
+        let start = end - Duration::days(365);
+        let pairs = i64::try_from(rows / 2).map_err(|e| e.to_string())?;
+        let step = Duration::days(365).num_seconds() / pairs;
+        let mut past = Vec::with_capacity(rows);
+        for k in 0..pairs {
+            let at = start + Duration::seconds(step * k);
+            let price = self.market.close(at.date_naive());
+            let btc = Decimal::new(
+                i64::try_from(10_000 + self.rng.below(90_000)).unwrap_or(10_000),
+                8,
+            );
+            let nok = (btc * price).round_dp(2);
+            let usdnok = self.usdnok(at.date_naive());
+            let buy = TaxRow::new(
+                self.new_id("tr_"),
+                &account,
+                "TAX_TRANSACTION_TYPE_BTC_BUY",
+                "market",
+                at,
+                btc,
+            )
+            .received(btc, "BTC")
+            .paid(nok, "NOK")
+            .fee(Decimal::ZERO, "NOK")
+            .rate(price)
+            .usdnok(usdnok.clone());
+            let sell = TaxRow::new(
+                self.new_id("tr_"),
+                &account,
+                "TAX_TRANSACTION_TYPE_BTC_SELL",
+                "market",
+                at,
+                Decimal::ZERO,
+            )
+            .received(nok, "NOK")
+            .paid(btc, "BTC")
+            .fee(Decimal::ZERO, "NOK")
+            .rate(price)
+            .usdnok(usdnok);
+            past.push(buy);
+            past.push(sell);
+        }
+        self.ledger.splice(0..0, past);
+        Ok((start, end))
+    }
+}
+
+#[cfg(test)]
+mod busy_past_tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_past_comes_before_everything_and_changes_no_later_balance() {
+        let now = Utc::now();
+        let mut w = World::new(3, now);
+        let before: Vec<_> = w
+            .ledger
+            .iter()
+            .map(|r| (r.id.clone(), r.running_balance_btc))
+            .collect();
+        let (start, end) = w.add_busy_past(1_000).unwrap();
+        assert_eq!(w.ledger.len(), before.len() + 1_000);
+        assert!(
+            w.ledger.windows(2).all(|p| p[0].key() <= p[1].key()),
+            "ledger stays in cursor order"
+        );
+        assert!(
+            w.ledger[..1_000]
+                .iter()
+                .all(|r| r.create_time >= start && r.create_time < end)
+        );
+        let after: Vec<_> = w.ledger[1_000..]
+            .iter()
+            .map(|r| (r.id.clone(), r.running_balance_btc))
+            .collect();
+        assert_eq!(after, before);
+        assert!(w.add_busy_past(3).is_err());
+        assert!(w.add_busy_past(0).is_err());
+    }
+}

@@ -155,7 +155,7 @@ impl TaxRow {
         })
     }
 
-    fn key(&self) -> (DateTime<Utc>, &str) {
+    pub(super) fn key(&self) -> (DateTime<Utc>, &str) {
         (self.create_time, self.id.as_str())
     }
 }

@@ -1,0 +1,643 @@
+//! The synced tax history (endpoint 14), the cursor that a sync resumes from, the rows the client
+//! could not read, the account names of endpoint 13, and year-end rates the user entered.
+//!
+//! Rows are stored in the order they were fetched, which is the server's (createTime, id) order,
+//! so `seq` order is the order `runningBalanceBtc` was computed in. `UNIQUE (create_time, id)`
+//! makes a page fetched twice harmless. Amounts are the server's decimal strings, exactly.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use nordlys_exchange::models::{MalformedTaxTransaction, TaxTransaction};
+use rusqlite::{OptionalExtension, params, params_from_iter};
+use rust_decimal::Decimal;
+
+use super::{Store, StoreError, dec};
+use crate::tax::{oslo_year, year_start};
+
+/// Where the next sync starts: the `nextAfter`/`nextAfterId` of the last page stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaxCursor {
+    pub after: DateTime<Utc>,
+    pub after_id: String,
+}
+
+/// What one page changed in the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TaxPageWrite {
+    /// Rows new to the store; a row already there is not counted.
+    pub inserted: usize,
+    pub malformed: usize,
+}
+
+/// Which rows a list, a report or an export covers. Empty fields do not filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaxFilter {
+    /// A Norwegian calendar year (Europe/Oslo).
+    pub year: Option<i32>,
+    pub account_id: Option<String>,
+    pub tx_type: Option<String>,
+    pub sub_type: Option<String>,
+    /// Found in the note, the payment info or the id; case-insensitive for ASCII.
+    pub search: String,
+}
+
+/// The values the filters can take, from the stored rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaxFacets {
+    pub years: Vec<i32>,
+    pub accounts: Vec<String>,
+    pub types: Vec<String>,
+    pub sub_types: Vec<String>,
+}
+
+/// An account's name from endpoint 13 (`includeDeleted`), so old rows show a name, not an id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaxAccountName {
+    pub id: String,
+    pub name: String,
+    pub deleted: bool,
+}
+
+const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_time, in_amount, \
+    in_currency, out_amount, out_currency, fee_amount, fee_currency, rate_market, is_payment, \
+    payment_info, note, usdnok, running_balance_btc";
+
+/// A time as stored: fixed width, so text order is time order.
+fn stamp(t: &DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.9fZ").to_string()
+}
+
+fn unstamp(text: &str) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a time")))
+}
+
+fn opt_text<T: ToString>(v: Option<&T>) -> String {
+    v.map(ToString::to_string).unwrap_or_default()
+}
+
+fn opt_dec(text: &str) -> Result<Option<Decimal>, StoreError> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    Decimal::from_str(text)
+        .map(Some)
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a decimal")))
+}
+
+/// A stored row as text, turned back into the API's type once the statement is done.
+struct RawRow {
+    text: [String; 16],
+    is_payment: bool,
+    running: Decimal,
+}
+
+fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
+    let mut text: [String; 16] = Default::default();
+    for (slot, column) in text.iter_mut().zip((0..13).chain(14..17)) {
+        *slot = r.get(column)?;
+    }
+    Ok(RawRow {
+        text,
+        is_payment: r.get(13)?,
+        running: dec(r, 17)?,
+    })
+}
+
+impl RawRow {
+    fn into_transaction(self) -> Result<TaxTransaction, StoreError> {
+        let [
+            id,
+            created,
+            account,
+            kind,
+            sub,
+            finalized,
+            in_a,
+            in_c,
+            out_a,
+            out_c,
+            fee_a,
+            fee_c,
+            rate,
+            payment_info,
+            note,
+            usdnok,
+        ] = self.text;
+        let currency = |c: String| (!c.is_empty()).then(|| c.into());
+        Ok(TaxTransaction {
+            id: id.into(),
+            account_id: (!account.is_empty()).then(|| account.into()),
+            tx_type: kind.as_str().into(),
+            sub_type: sub.as_str().into(),
+            create_time: unstamp(&created)?,
+            finalize_time: if finalized.is_empty() {
+                None
+            } else {
+                Some(unstamp(&finalized)?)
+            },
+            in_amount: opt_dec(&in_a)?,
+            in_currency: currency(in_c),
+            out_amount: opt_dec(&out_a)?,
+            out_currency: currency(out_c),
+            fee_amount: opt_dec(&fee_a)?,
+            fee_currency: currency(fee_c),
+            rate_market: opt_dec(&rate)?,
+            is_payment: self.is_payment,
+            payment_info,
+            note,
+            usdnok: opt_dec(&usdnok)?,
+            running_balance_btc: self.running,
+        })
+    }
+}
+
+/// The WHERE clause of `filter` and its parameters, all text.
+fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
+    let mut terms = vec![];
+    let mut values = vec![];
+    if let Some(y) = filter.year {
+        terms.push("create_time >= ? AND create_time < ?");
+        values.push(stamp(&year_start(y)));
+        values.push(stamp(&year_start(y + 1)));
+    }
+    for (column, value) in [
+        ("account_id = ?", &filter.account_id),
+        ("type = ?", &filter.tx_type),
+        ("sub_type = ?", &filter.sub_type),
+    ] {
+        if let Some(v) = value {
+            terms.push(column);
+            values.push(v.clone());
+        }
+    }
+    let search = filter.search.trim();
+    if !search.is_empty() {
+        terms.push(
+            "(note LIKE ? ESCAPE '\\' OR payment_info LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')",
+        );
+        let escaped = search
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        let pattern = format!("%{escaped}%");
+        values.extend([pattern.clone(), pattern.clone(), pattern]);
+    }
+    if terms.is_empty() {
+        (String::new(), values)
+    } else {
+        (format!(" WHERE {}", terms.join(" AND ")), values)
+    }
+}
+
+impl Store {
+    pub fn tax_cursor(&self) -> Result<Option<TaxCursor>, StoreError> {
+        let found = self
+            .db()
+            .query_row("SELECT after, after_id FROM tax_sync", [], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })
+            .optional()?;
+        found
+            .map(|(after, after_id)| {
+                Ok(TaxCursor {
+                    after: unstamp(&after)?,
+                    after_id,
+                })
+            })
+            .transpose()
+    }
+
+    /// Stores one page and the cursor after it in one transaction: after a crash either both are
+    /// there or neither, so a resumed sync has no gap and no duplicate.
+    pub fn add_tax_page(
+        &self,
+        rows: &[Result<TaxTransaction, MalformedTaxTransaction>],
+        cursor: Option<&TaxCursor>,
+    ) -> Result<TaxPageWrite, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        let mut written = TaxPageWrite::default();
+        {
+            let mut insert = tx.prepare_cached(&format!(
+                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+            ))?;
+            let mut bad = tx.prepare_cached(
+                "INSERT OR IGNORE INTO tax_malformed (id, create_time, reason, raw) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for row in rows {
+                match row {
+                    Ok(t) => {
+                        written.inserted += insert.execute(params![
+                            t.id.as_str(),
+                            stamp(&t.create_time),
+                            opt_text(t.account_id.as_ref()),
+                            t.tx_type.as_str(),
+                            t.sub_type.as_str(),
+                            t.finalize_time.as_ref().map(stamp).unwrap_or_default(),
+                            opt_text(t.in_amount.as_ref()),
+                            t.in_currency
+                                .as_ref()
+                                .map(|c| c.as_str())
+                                .unwrap_or_default(),
+                            opt_text(t.out_amount.as_ref()),
+                            t.out_currency
+                                .as_ref()
+                                .map(|c| c.as_str())
+                                .unwrap_or_default(),
+                            opt_text(t.fee_amount.as_ref()),
+                            t.fee_currency
+                                .as_ref()
+                                .map(|c| c.as_str())
+                                .unwrap_or_default(),
+                            opt_text(t.rate_market.as_ref()),
+                            t.is_payment,
+                            t.payment_info,
+                            t.note,
+                            opt_text(t.usdnok.as_ref()),
+                            t.running_balance_btc.to_string(),
+                        ])?;
+                    }
+                    Err(m) => {
+                        written.malformed += bad.execute(params![
+                            m.id,
+                            m.create_time.as_ref().map(stamp).unwrap_or_default(),
+                            m.reason,
+                            m.raw
+                        ])?;
+                    }
+                }
+            }
+        }
+        if let Some(c) = cursor {
+            tx.execute(
+                "INSERT OR REPLACE INTO tax_sync (only, after, after_id, synced_at_ms) VALUES (1, ?1, ?2, ?3)",
+                params![stamp(&c.after), c.after_id, Utc::now().timestamp_millis()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(written)
+    }
+
+    /// The creation time of the oldest stored row.
+    pub fn tax_oldest(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let first: Option<String> = self
+            .db()
+            .query_row(
+                "SELECT create_time FROM tax_transactions ORDER BY seq LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        first.as_deref().map(unstamp).transpose()
+    }
+
+    pub fn tax_count(&self, filter: &TaxFilter) -> Result<u64, StoreError> {
+        let (clause, values) = where_clause(filter);
+        let n: i64 = self.db().query_row(
+            &format!("SELECT COUNT(*) FROM tax_transactions{clause}"),
+            params_from_iter(values),
+            |r| r.get(0),
+        )?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// `limit` rows from position `offset` of the filtered list, oldest first.
+    pub fn tax_transactions(
+        &self,
+        filter: &TaxFilter,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Vec<TaxTransaction>, StoreError> {
+        let (clause, mut values) = where_clause(filter);
+        values.push(limit.to_string());
+        values.push(offset.to_string());
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY seq LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)"
+            ))?;
+            q.query_map(params_from_iter(values), raw_row)?
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        raw.into_iter().map(RawRow::into_transaction).collect()
+    }
+
+    /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
+    /// history size without holding it all.
+    pub fn each_tax_transaction<E: From<StoreError>>(
+        &self,
+        filter: &TaxFilter,
+        mut f: impl FnMut(TaxTransaction) -> Result<(), E>,
+    ) -> Result<(), E> {
+        const BATCH: u32 = 2_000;
+        let mut offset = 0;
+        loop {
+            let batch = self.tax_transactions(filter, offset, BATCH)?;
+            let n = batch.len();
+            for t in batch {
+                f(t)?;
+            }
+            if n < BATCH as usize {
+                return Ok(());
+            }
+            offset += u64::from(BATCH);
+        }
+    }
+
+    pub fn tax_facets(&self) -> Result<TaxFacets, StoreError> {
+        let db = self.db();
+        let distinct = |column: &str| -> Result<Vec<String>, StoreError> {
+            let mut q = db.prepare(&format!(
+                "SELECT DISTINCT {column} FROM tax_transactions ORDER BY {column}"
+            ))?;
+            let values = q
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(values)
+        };
+        let span: Option<(String, String)> = db.query_row(
+            "SELECT MIN(create_time), MAX(create_time) FROM tax_transactions",
+            [],
+            |r| {
+                Ok(r.get::<_, Option<String>>(0)?
+                    .zip(r.get::<_, Option<String>>(1)?))
+            },
+        )?;
+        let years = match span {
+            Some((first, last)) => {
+                (oslo_year(&unstamp(&first)?)..=oslo_year(&unstamp(&last)?)).collect()
+            }
+            None => vec![],
+        };
+        Ok(TaxFacets {
+            years,
+            accounts: distinct("account_id")?
+                .into_iter()
+                .filter(|a| !a.is_empty())
+                .collect(),
+            types: distinct("type")?,
+            sub_types: distinct("sub_type")?,
+        })
+    }
+
+    /// Rows the client could not read, in the order they arrived.
+    pub fn tax_malformed(&self) -> Result<Vec<MalformedTaxTransaction>, StoreError> {
+        let db = self.db();
+        let mut q =
+            db.prepare("SELECT id, create_time, reason, raw FROM tax_malformed ORDER BY rowid")?;
+        let raw = q
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        raw.into_iter()
+            .map(|(id, created, reason, raw)| {
+                Ok(MalformedTaxTransaction {
+                    id,
+                    create_time: if created.is_empty() {
+                        None
+                    } else {
+                        Some(unstamp(&created)?)
+                    },
+                    reason,
+                    raw,
+                })
+            })
+            .collect()
+    }
+
+    /// Replaces the known account names with what endpoint 13 returned.
+    pub fn set_tax_accounts(&self, accounts: &[TaxAccountName]) -> Result<(), StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        for a in accounts {
+            tx.execute(
+                "INSERT OR REPLACE INTO tax_accounts (id, name, deleted) VALUES (?1, ?2, ?3)",
+                params![a.id, a.name, a.deleted],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn tax_accounts(&self) -> Result<Vec<TaxAccountName>, StoreError> {
+        let db = self.db();
+        let mut q =
+            db.prepare("SELECT id, name, deleted FROM tax_accounts ORDER BY deleted, name")?;
+        let rows = q.query_map([], |r| {
+            Ok(TaxAccountName {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                deleted: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The user's own year-end rate for `year`, or `None` to go back to the transactions' rate.
+    pub fn set_year_end_rate(&self, year: i32, rate: Option<Decimal>) -> Result<(), StoreError> {
+        let db = self.db();
+        match rate {
+            Some(r) => db.execute(
+                "INSERT OR REPLACE INTO year_end_rates (year, rate) VALUES (?1, ?2)",
+                params![year, r.to_string()],
+            )?,
+            None => db.execute("DELETE FROM year_end_rates WHERE year = ?1", [year])?,
+        };
+        Ok(())
+    }
+
+    pub fn year_end_rates(&self) -> Result<BTreeMap<i32, Decimal>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare("SELECT year, rate FROM year_end_rates")?;
+        let rows = q.query_map([], |r| Ok((r.get::<_, i32>(0)?, dec(r, 1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tax::tests_support::{received, tx};
+
+    fn page() -> Vec<Result<TaxTransaction, MalformedTaxTransaction>> {
+        let mut a = received(
+            tx(
+                "tr_1",
+                "2024-12-31T22:59:59Z",
+                "acc_a",
+                "BTC_BUY",
+                "0.5",
+                "1",
+            ),
+            "0.50000000",
+            "BTC",
+        );
+        a.note = "100% kaffe_penger".into();
+        vec![
+            Ok(a),
+            // Same second as the next one: both kept, told apart by id.
+            Ok(tx(
+                "tr_2",
+                "2024-12-31T23:00:00Z",
+                "acc_b",
+                "BTC_SELL",
+                "0",
+                "1",
+            )),
+            Ok(tx(
+                "tr_3",
+                "2024-12-31T23:00:00Z",
+                "acc_b",
+                "BTC_NEWKIND",
+                "0",
+                "1",
+            )),
+            Err(MalformedTaxTransaction {
+                id: "tr_4".into(),
+                create_time: None,
+                reason: "inAmount: not a decimal".into(),
+                raw: "{}".into(),
+            }),
+        ]
+    }
+
+    fn cursor() -> TaxCursor {
+        TaxCursor {
+            after: "2024-12-31T23:00:00Z".parse().unwrap(),
+            after_id: "tr_4".into(),
+        }
+    }
+
+    #[test]
+    fn a_page_stored_twice_is_stored_once_and_reads_back_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sqlite");
+        {
+            let s = Store::open(&path).unwrap();
+            let first = s.add_tax_page(&page(), Some(&cursor())).unwrap();
+            assert_eq!(
+                first,
+                TaxPageWrite {
+                    inserted: 3,
+                    malformed: 1
+                }
+            );
+            let again = s.add_tax_page(&page(), Some(&cursor())).unwrap();
+            assert_eq!(again, TaxPageWrite::default());
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.tax_cursor().unwrap(), Some(cursor()));
+        let all = s.tax_transactions(&TaxFilter::default(), 0, 10).unwrap();
+        let expected: Vec<_> = page().into_iter().filter_map(Result::ok).collect();
+        assert_eq!(all, expected);
+        assert_eq!(all[0].in_amount.unwrap().to_string(), "0.50000000");
+        assert_eq!(s.tax_malformed().unwrap()[0].id, "tr_4");
+        assert_eq!(s.tax_oldest().unwrap(), Some(expected[0].create_time));
+    }
+
+    #[test]
+    fn filters_use_norwegian_years_and_search_takes_wildcards_literally() {
+        let s = Store::in_memory().unwrap();
+        s.add_tax_page(&page(), None).unwrap();
+        assert_eq!(s.tax_cursor().unwrap(), None);
+        let count = |f: TaxFilter| s.tax_count(&f).unwrap();
+        assert_eq!(
+            count(TaxFilter {
+                year: Some(2024),
+                ..TaxFilter::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(TaxFilter {
+                year: Some(2025),
+                ..TaxFilter::default()
+            }),
+            2
+        );
+        assert_eq!(
+            count(TaxFilter {
+                account_id: Some("acc_b".into()),
+                ..TaxFilter::default()
+            }),
+            2
+        );
+        assert_eq!(
+            count(TaxFilter {
+                tx_type: Some("TAX_TRANSACTION_TYPE_BTC_NEWKIND".into()),
+                ..TaxFilter::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(TaxFilter {
+                search: "100%".into(),
+                ..TaxFilter::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(TaxFilter {
+                search: "KAFFE_".into(),
+                ..TaxFilter::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(TaxFilter {
+                search: "1_0".into(),
+                ..TaxFilter::default()
+            }),
+            0
+        );
+        let second = s.tax_transactions(&TaxFilter::default(), 1, 1).unwrap();
+        assert_eq!(second[0].id.as_str(), "tr_2");
+        let facets = s.tax_facets().unwrap();
+        assert_eq!(facets.years, [2024, 2025]);
+        assert_eq!(facets.accounts, ["acc_a", "acc_b"]);
+        assert_eq!(facets.types.len(), 3);
+    }
+
+    #[test]
+    fn a_damaged_row_is_reported_not_read_as_zero() {
+        let s = Store::in_memory().unwrap();
+        s.add_tax_page(&page(), None).unwrap();
+        s.db()
+            .execute(
+                "UPDATE tax_transactions SET in_amount = 'lots' WHERE id = 'tr_1'",
+                [],
+            )
+            .unwrap();
+        let err = s
+            .tax_transactions(&TaxFilter::default(), 0, 10)
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Corrupt(ref v) if v.contains("lots")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn year_end_rates_are_kept_and_removed() {
+        let s = Store::in_memory().unwrap();
+        s.set_year_end_rate(2024, Some(Decimal::from(1_000_000)))
+            .unwrap();
+        assert_eq!(
+            s.year_end_rates().unwrap().get(&2024),
+            Some(&Decimal::from(1_000_000))
+        );
+        s.set_year_end_rate(2024, None).unwrap();
+        assert!(s.year_end_rates().unwrap().is_empty());
+    }
+}

@@ -1,0 +1,263 @@
+//! CSV exports (RFC 4180: comma, CRLF, quotes doubled; UTF-8 without a byte-order mark). Nothing
+//! in them depends on the clock or the locale, so the same data gives the same bytes. Decimals are
+//! written exactly as stored, never through a float or a locale format.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use nordlys_exchange::models::TaxTransaction;
+use nordlys_exchange::wire::format_time;
+
+use super::gains::{DisposalKind, GainsReport};
+use super::year_end::YearEnd;
+
+/// The API's field names, in its order (2.11).
+pub const TRANSACTION_HEADER: [&str; 18] = [
+    "id",
+    "accountId",
+    "type",
+    "subType",
+    "createTime",
+    "finalizeTime",
+    "inAmount",
+    "inCurrency",
+    "outAmount",
+    "outCurrency",
+    "feeAmount",
+    "feeCurrency",
+    "rateMarket",
+    "isPayment",
+    "paymentInfo",
+    "note",
+    "usdnok",
+    "runningBalanceBtc",
+];
+
+/// Writes rows of fields, quoting where RFC 4180 requires it.
+#[derive(Debug)]
+pub struct CsvWriter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> CsvWriter<W> {
+    pub fn new(out: W) -> Self {
+        Self { out }
+    }
+
+    pub fn row<I, S>(&mut self, fields: I) -> io::Result<()>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        for (i, field) in fields.into_iter().enumerate() {
+            if i > 0 {
+                self.out.write_all(b",")?;
+            }
+            let f = field.as_ref();
+            if f.contains([',', '"', '\r', '\n']) {
+                write!(self.out, "\"{}\"", f.replace('"', "\"\""))?;
+            } else {
+                self.out.write_all(f.as_bytes())?;
+            }
+        }
+        self.out.write_all(b"\r\n")
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+fn text<T: Display>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// One transaction as its CSV fields, in [`TRANSACTION_HEADER`] order.
+pub fn transaction_fields(t: &TaxTransaction) -> [String; 18] {
+    let currency = |c: &Option<nordlys_exchange::models::CurrencyCode>| {
+        c.as_ref()
+            .map(|c| c.as_str().to_owned())
+            .unwrap_or_default()
+    };
+    [
+        t.id.as_str().to_owned(),
+        t.account_id
+            .as_ref()
+            .map(|a| a.as_str().to_owned())
+            .unwrap_or_default(),
+        t.tx_type.as_str().to_owned(),
+        t.sub_type.as_str().to_owned(),
+        format_time(&t.create_time),
+        t.finalize_time
+            .as_ref()
+            .map(format_time)
+            .unwrap_or_default(),
+        text(t.in_amount),
+        currency(&t.in_currency),
+        text(t.out_amount),
+        currency(&t.out_currency),
+        text(t.fee_amount),
+        currency(&t.fee_currency),
+        text(t.rate_market),
+        t.is_payment.to_string(),
+        t.payment_info.clone(),
+        t.note.clone(),
+        text(t.usdnok),
+        t.running_balance_btc.to_string(),
+    ]
+}
+
+/// The year-end report: one line per account and year, then the year's total.
+pub fn write_year_end<W: Write>(
+    out: W,
+    years: &[YearEnd],
+    name: impl Fn(&str) -> String,
+) -> io::Result<W> {
+    let mut w = CsvWriter::new(out);
+    w.row([
+        "year",
+        "complete",
+        "accountId",
+        "accountName",
+        "balanceBtc",
+        "rateNok",
+        "rateSource",
+        "valueNok",
+    ])?;
+    for y in years {
+        let year = y.year.to_string();
+        let rate = text(y.rate_nok);
+        let source = y.source.describe();
+        for a in &y.accounts {
+            w.row([
+                year.as_str(),
+                &y.complete.to_string(),
+                &a.account_id,
+                &name(&a.account_id),
+                &a.balance_btc.to_string(),
+                &rate,
+                &source,
+                &text(a.value_nok),
+            ])?;
+        }
+        w.row([
+            year.as_str(),
+            &y.complete.to_string(),
+            "",
+            "Total",
+            &y.total_btc.to_string(),
+            &rate,
+            &source,
+            &text(y.total_nok),
+        ])?;
+    }
+    Ok(w.into_inner())
+}
+
+/// The gains report: one line per matched lot of each disposal, so every figure can be traced.
+pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
+    let mut w = CsvWriter::new(out);
+    w.row([
+        "year",
+        "method",
+        "disposalId",
+        "disposalTime",
+        "kind",
+        "btc",
+        "proceedsNok",
+        "costNok",
+        "gainNok",
+        "unmatchedBtc",
+        "lotId",
+        "lotTime",
+        "lotBtc",
+        "lotCostNok",
+    ])?;
+    for d in &report.disposals {
+        let kind = match d.kind {
+            DisposalKind::Sale => "sale",
+            DisposalKind::Payment => "payment",
+        };
+        let head = [
+            d.year.to_string(),
+            report.method.name().to_owned(),
+            d.id.clone(),
+            format_time(&d.at),
+            kind.to_owned(),
+            d.btc.to_string(),
+            d.proceeds_nok.to_string(),
+            d.cost_nok.to_string(),
+            d.gain_nok.to_string(),
+            d.unmatched_btc.to_string(),
+        ];
+        if d.lots.is_empty() {
+            w.row(head.iter().cloned().chain([
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]))?;
+        }
+        for lot in &d.lots {
+            w.row(
+                head.iter().cloned().chain([
+                    lot.acquisition_id
+                        .clone()
+                        .unwrap_or_else(|| "average".into()),
+                    lot.acquired_at
+                        .as_ref()
+                        .map(format_time)
+                        .unwrap_or_default(),
+                    lot.btc.to_string(),
+                    lot.cost_nok.to_string(),
+                ]),
+            )?;
+        }
+    }
+    Ok(w.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tax::tests_support::{paid, received, tx};
+
+    #[test]
+    fn fields_are_quoted_only_when_needed_and_lines_end_in_crlf() {
+        let mut w = CsvWriter::new(vec![]);
+        w.row(["plain", "a,b", "say \"hi\"", "two\nlines", "blåbær"])
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(w.into_inner()).unwrap(),
+            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",blåbær\r\n"
+        );
+    }
+
+    #[test]
+    fn a_transaction_keeps_its_decimals_exactly() {
+        let mut t = paid(
+            received(
+                tx(
+                    "tr_1",
+                    "2024-01-10T10:00:00Z",
+                    "acc_a",
+                    "BTC_BUY",
+                    "0.10000000",
+                    "912345.60",
+                ),
+                "0.10000000",
+                "BTC",
+            ),
+            "91234.56",
+            "NOK",
+        );
+        t.note = "kjøp, første".into();
+        let f = transaction_fields(&t);
+        assert_eq!(f[6], "0.10000000");
+        assert_eq!(f[8], "91234.56");
+        assert_eq!(f[12], "912345.60");
+        assert_eq!(f[17], "0.10000000");
+        assert_eq!(f[4], "2024-01-10T10:00:00Z");
+        assert_eq!(f[15], "kjøp, første");
+    }
+}

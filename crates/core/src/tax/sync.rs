@@ -1,0 +1,213 @@
+//! Copies the tax history into the local store with the cursor of 4.1: 200 rows a page, oldest
+//! first, starting after the last page stored. Each page is committed with the cursor after it, so
+//! an error, a cancel or a crash loses nothing and the next sync resumes where this one stopped.
+//! The next page is fetched while the previous one is written, and at most two pages are held.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use chrono::{DateTime, Utc};
+use nordlys_exchange::ExchangeClient;
+use nordlys_exchange::TaxQuery;
+use nordlys_exchange::models::TaxPage;
+use tokio::task::JoinHandle;
+
+use crate::store::{Store, StoreError, TaxCursor, TaxPageWrite};
+
+/// The largest page 4.1 allows; never more is asked for.
+pub const PAGE_SIZE: u32 = nordlys_exchange::MAX_PAGE_SIZE;
+
+/// Asks a running sync to stop after the page in hand; what was stored stays.
+#[derive(Debug, Clone, Default)]
+pub struct SyncCancel(Arc<AtomicBool>);
+
+impl SyncCancel {
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// How far a sync has come, for the progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SyncProgress {
+    pub requests: u32,
+    /// Rows received in this run.
+    pub received: u64,
+    /// Rows new to the store in this run.
+    pub stored: u64,
+    /// Rows the client could not read; kept aside with their ids.
+    pub malformed: u64,
+    /// The creation time of the newest row received.
+    pub reached: Option<DateTime<Utc>>,
+    /// How much of the time from the oldest transaction to now is covered, in thousandths. The API
+    /// gives no total count, so time is the measure.
+    pub permille: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncEnd {
+    /// Everything up to now is stored.
+    Complete,
+    Cancelled,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(
+        "the exchange did not give the next page of transactions ({source}); the {} new ones before it are kept and the next sync continues from there",
+        progress.stored
+    )]
+    Exchange {
+        source: nordlys_exchange::Error,
+        progress: SyncProgress,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the sync stopped before its last page was stored: {0}")]
+    Interrupted(String),
+}
+
+/// Runs one sync to its end, calling `on_progress` after each page.
+pub async fn sync(
+    client: &ExchangeClient,
+    store: Arc<Store>,
+    cancel: &SyncCancel,
+    mut on_progress: impl FnMut(&SyncProgress),
+) -> Result<SyncEnd, SyncError> {
+    let cursor = store.tax_cursor()?;
+    let mut query = TaxQuery {
+        after: cursor.as_ref().map(|c| c.after),
+        after_id: cursor.map(|c| c.after_id).filter(|id| !id.is_empty()),
+        ..TaxQuery::new(PAGE_SIZE)
+    };
+    let mut origin = store.tax_oldest()?;
+    let mut progress = SyncProgress::default();
+    let mut writing: Option<JoinHandle<Result<TaxPageWrite, StoreError>>> = None;
+    let end = loop {
+        if cancel.is_cancelled() {
+            break Ok(SyncEnd::Cancelled);
+        }
+        let fetched = client.tax_page(&query).await;
+        // The previous page is committed before this one is queued, so pages land in order.
+        if let Some(w) = writing.take() {
+            progress.add(finish(w).await?);
+            on_progress(&progress);
+        }
+        let page = match fetched {
+            Ok(page) => page,
+            Err(source) => break Err(source),
+        };
+        let next = query.after_tax_page(&page);
+        progress.requests += 1;
+        progress.received += page.transactions.len() as u64;
+        if let Some(first) = page.transactions.first().and_then(created) {
+            origin = origin.or(Some(first));
+        }
+        progress.reached = page
+            .transactions
+            .iter()
+            .rev()
+            .find_map(created)
+            .or(progress.reached);
+        progress.permille = permille(origin, progress.reached, Utc::now());
+        writing = Some(write(&store, page));
+        on_progress(&progress);
+        match next {
+            Ok(Some(q)) => query = q,
+            Ok(None) => break Ok(SyncEnd::Complete),
+            Err(source) => break Err(source),
+        }
+    };
+    if let Some(w) = writing.take() {
+        progress.add(finish(w).await?);
+    }
+    match end {
+        Ok(SyncEnd::Complete) => {
+            progress.permille = 1_000;
+            on_progress(&progress);
+            Ok(SyncEnd::Complete)
+        }
+        Ok(SyncEnd::Cancelled) => {
+            on_progress(&progress);
+            Ok(SyncEnd::Cancelled)
+        }
+        Err(source) => Err(SyncError::Exchange { source, progress }),
+    }
+}
+
+impl SyncProgress {
+    fn add(&mut self, w: TaxPageWrite) {
+        self.stored += w.inserted as u64;
+        self.malformed += w.malformed as u64;
+    }
+}
+
+fn created(
+    row: &Result<
+        nordlys_exchange::models::TaxTransaction,
+        nordlys_exchange::models::MalformedTaxTransaction,
+    >,
+) -> Option<DateTime<Utc>> {
+    match row {
+        Ok(t) => Some(t.create_time),
+        Err(m) => m.create_time,
+    }
+}
+
+/// Stores `page` off the async threads; the cursor is the one the server gave for the next page.
+fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, StoreError>> {
+    let store = Arc::clone(store);
+    tokio::task::spawn_blocking(move || {
+        let cursor = page.next_after.map(|after| TaxCursor {
+            after,
+            after_id: page.next_after_id.clone(),
+        });
+        store.add_tax_page(&page.transactions, cursor.as_ref())
+    })
+}
+
+async fn finish(
+    w: JoinHandle<Result<TaxPageWrite, StoreError>>,
+) -> Result<TaxPageWrite, SyncError> {
+    w.await
+        .map_err(|e| SyncError::Interrupted(e.to_string()))?
+        .map_err(SyncError::from)
+}
+
+fn permille(
+    origin: Option<DateTime<Utc>>,
+    reached: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> u16 {
+    let (Some(origin), Some(reached)) = (origin, reached) else {
+        return 0;
+    };
+    let span = (now - origin).num_seconds().max(1);
+    let done = (reached - origin).num_seconds().clamp(0, span);
+    u16::try_from(done * 1_000 / span).unwrap_or(1_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Duration;
+
+    #[test]
+    fn progress_is_the_share_of_time_covered() {
+        let now = Utc::now();
+        let origin = now - Duration::days(100);
+        assert_eq!(
+            permille(Some(origin), Some(origin + Duration::days(25)), now),
+            250
+        );
+        assert_eq!(permille(None, Some(now), now), 0);
+        assert_eq!(
+            permille(Some(origin), Some(now + Duration::days(1)), now),
+            1_000
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! The holding at 31 December for wealth tax, per account and in total, rebuilt from
+//! `runningBalanceBtc` (the balance endpoint has no date), valued at a year-end rate whose source
+//! is stated: the last market rate in the transactions up to year end, or one the user entered.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use nordlys_exchange::models::TaxTransaction;
+use rust_decimal::Decimal;
+
+use super::{oslo_date, oslo_year};
+
+/// Where a year's rate comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RateSource {
+    /// The market rate of the last transaction on or before year end.
+    Transaction { id: String, at: DateTime<Utc> },
+    /// Entered by the user for this year.
+    Entered,
+    /// No transaction up to year end carries a rate, and none was entered.
+    Missing,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountHolding {
+    pub account_id: String,
+    pub balance_btc: Decimal,
+    /// `balance_btc` × the year's rate, to 2 decimals.
+    pub value_nok: Option<Decimal>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YearEnd {
+    pub year: i32,
+    /// Whether 31 December of this year has passed; if not, the figures are "so far".
+    pub complete: bool,
+    pub rate_nok: Option<Decimal>,
+    pub source: RateSource,
+    pub accounts: Vec<AccountHolding>,
+    pub total_btc: Decimal,
+    pub total_nok: Option<Decimal>,
+}
+
+/// Reads transactions oldest first and closes each year as the next one begins.
+#[derive(Debug, Default)]
+pub struct YearEndBuilder {
+    balances: BTreeMap<String, Decimal>,
+    last_rate: Option<(Decimal, String, DateTime<Utc>)>,
+    year: Option<i32>,
+    closed: Vec<Snapshot>,
+}
+
+#[derive(Debug)]
+struct Snapshot {
+    year: i32,
+    balances: BTreeMap<String, Decimal>,
+    rate: Option<(Decimal, String, DateTime<Utc>)>,
+}
+
+impl YearEndBuilder {
+    pub fn add(&mut self, t: &TaxTransaction) {
+        self.close_until(oslo_year(&t.create_time));
+        if let Some(account) = &t.account_id {
+            self.balances
+                .insert(account.as_str().to_owned(), t.running_balance_btc);
+        }
+        if let Some(rate) = t.rate_market.filter(|r| *r > Decimal::ZERO) {
+            self.last_rate = Some((rate, t.id.as_str().to_owned(), t.create_time));
+        }
+    }
+
+    /// Closes every year before `year` that has not been closed yet.
+    fn close_until(&mut self, year: i32) {
+        let Some(mut open) = self.year else {
+            self.year = Some(year);
+            return;
+        };
+        while open < year {
+            self.closed.push(Snapshot {
+                year: open,
+                balances: self.balances.clone(),
+                rate: self.last_rate.clone(),
+            });
+            open += 1;
+        }
+        self.year = Some(open);
+    }
+
+    /// One [`YearEnd`] for every year from the first transaction's to `now`'s; `entered` rates
+    /// replace the transactions' rate for their years.
+    pub fn finish(mut self, now: DateTime<Utc>, entered: &BTreeMap<i32, Decimal>) -> Vec<YearEnd> {
+        let this_year = oslo_year(&now);
+        if self.year.is_some() {
+            self.close_until(this_year + 1);
+        }
+        self.closed
+            .into_iter()
+            .map(|s| {
+                let (rate_nok, source) = match (entered.get(&s.year), s.rate) {
+                    (Some(r), _) => (Some(*r), RateSource::Entered),
+                    (None, Some((r, id, at))) => (Some(r), RateSource::Transaction { id, at }),
+                    (None, None) => (None, RateSource::Missing),
+                };
+                let value = |btc: Decimal| rate_nok.map(|r| (btc * r).round_dp(2));
+                let accounts: Vec<_> = s
+                    .balances
+                    .into_iter()
+                    .map(|(account_id, balance_btc)| AccountHolding {
+                        account_id,
+                        balance_btc,
+                        value_nok: value(balance_btc),
+                    })
+                    .collect();
+                let total_btc = accounts.iter().map(|a| a.balance_btc).sum();
+                YearEnd {
+                    year: s.year,
+                    complete: s.year < this_year,
+                    rate_nok,
+                    source,
+                    accounts,
+                    total_btc,
+                    total_nok: value(total_btc),
+                }
+            })
+            .collect()
+    }
+}
+
+impl RateSource {
+    /// In words, for the report and its export.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Transaction { id, at } => {
+                format!("market rate of transaction {id} on {}", oslo_date(at))
+            }
+            Self::Entered => "entered by the user".into(),
+            Self::Missing => "no rate: enter one".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tax::tests_support::tx;
+
+    #[test]
+    fn each_year_ends_with_the_last_running_balance_of_each_account_and_the_last_rate() {
+        let rows = [
+            tx(
+                "a1",
+                "2023-03-01T10:00:00Z",
+                "acc_a",
+                "BTC_BUY",
+                "0.5",
+                "300000",
+            ),
+            tx(
+                "b1",
+                "2023-06-01T10:00:00Z",
+                "acc_b",
+                "BTC_BUY",
+                "0.25",
+                "320000",
+            ),
+            // 31 Dec 23:30 UTC is already 2024 in Oslo.
+            tx(
+                "a2",
+                "2023-12-31T22:30:00Z",
+                "acc_a",
+                "BTC_SELL",
+                "0.4",
+                "400000",
+            ),
+            tx(
+                "a3",
+                "2023-12-31T23:30:00Z",
+                "acc_a",
+                "BTC_BUY",
+                "1.4",
+                "410000",
+            ),
+            tx(
+                "b2",
+                "2025-02-01T10:00:00Z",
+                "acc_b",
+                "BTC_SELL",
+                "0",
+                "900000",
+            ),
+        ];
+        let mut b = YearEndBuilder::default();
+        for r in &rows {
+            b.add(r);
+        }
+        let now = "2025-06-01T00:00:00Z".parse().unwrap();
+        let entered = BTreeMap::from([(2024, Decimal::from(1_000_000))]);
+        let years = b.finish(now, &entered);
+        assert_eq!(
+            years.iter().map(|y| y.year).collect::<Vec<_>>(),
+            [2023, 2024, 2025]
+        );
+
+        let y23 = &years[0];
+        assert!(y23.complete);
+        assert_eq!(y23.rate_nok, Some(Decimal::from(400_000)));
+        assert_eq!(
+            y23.source,
+            RateSource::Transaction {
+                id: "a2".into(),
+                at: "2023-12-31T22:30:00Z".parse().unwrap()
+            }
+        );
+        // a: 0.4 after a2; b: 0.25. Total 0.65 at 400 000 = 260 000.
+        assert_eq!(y23.accounts[0].balance_btc, Decimal::new(4, 1));
+        assert_eq!(y23.accounts[0].value_nok, Some(Decimal::from(160_000)));
+        assert_eq!(y23.total_btc, Decimal::new(65, 2));
+        assert_eq!(y23.total_nok, Some(Decimal::from(260_000)));
+
+        // 2024 has no transaction of its own after a3: the holding carries over, rate entered.
+        let y24 = &years[1];
+        assert_eq!(y24.source, RateSource::Entered);
+        assert_eq!(y24.total_btc, Decimal::new(165, 2));
+        assert_eq!(y24.total_nok, Some(Decimal::from(1_650_000)));
+
+        let y25 = &years[2];
+        assert!(!y25.complete);
+        assert_eq!(y25.total_btc, Decimal::new(14, 1));
+    }
+
+    #[test]
+    fn no_rate_anywhere_is_said_and_leaves_values_empty() {
+        let mut row = tx(
+            "a1",
+            "2023-03-01T10:00:00Z",
+            "acc_a",
+            "BTC_DEPOSIT",
+            "0.5",
+            "0",
+        );
+        row.rate_market = None;
+        let mut b = YearEndBuilder::default();
+        b.add(&row);
+        let years = b.finish("2024-02-01T00:00:00Z".parse().unwrap(), &BTreeMap::new());
+        assert_eq!(years[0].source, RateSource::Missing);
+        assert_eq!(years[0].total_nok, None);
+        assert_eq!(years[0].source.describe(), "no rate: enter one");
+    }
+}
