@@ -59,8 +59,23 @@ impl World {
             self.seed_day(t, deleted_at);
             t += Duration::days(1);
         }
-        // The old wallet is emptied into the main account and deleted.
-        self.empty_and_delete(2, 0, deleted_at.min(now));
+        // If the seeded past ends before the old wallet's day, it goes now.
+        self.retire_old_wallet(deleted_at.min(now));
+    }
+
+    /// The old wallet is emptied into the main account and deleted, once, as soon as the seeded
+    /// clock reaches `deleted_at`: every row after it then carries balances that include the move.
+    fn retire_old_wallet(&mut self, deleted_at: DateTime<Utc>) {
+        if self.accounts.get(2).is_some_and(|a| a.deleted.is_none()) {
+            self.empty_and_delete(2, 0, deleted_at);
+        }
+    }
+
+    /// Retires the old wallet first when `at` is past its day.
+    fn reach(&mut self, at: DateTime<Utc>, deleted_at: DateTime<Utc>) {
+        if at >= deleted_at {
+            self.retire_old_wallet(deleted_at);
+        }
     }
 
     fn seed_day(&mut self, day: DateTime<Utc>, deleted_at: DateTime<Utc>) {
@@ -69,6 +84,7 @@ impl World {
         let mut at = day + Duration::minutes(i64::try_from(self.rng.below(600)).unwrap_or(0));
         // Salary-day bank deposit, and the recurring buy that follows it at the same second.
         if date.format("%d").to_string() == "25" {
+            self.reach(at, deleted_at);
             let amount = Decimal::from(8_000 + self.rng.below(12) * 1_000);
             self.deposit_nok(amount, at, "bank");
             let buy = Decimal::from(2_000 + self.rng.below(4) * 500);
@@ -91,6 +107,7 @@ impl World {
     }
 
     fn seed_event(&mut self, at: DateTime<Utc>, price: Decimal, deleted_at: DateTime<Utc>) {
+        self.reach(at, deleted_at);
         let roll = self.rng.below(100);
         let account = if live(self, 2, at, deleted_at) && self.rng.chance(20) {
             2
@@ -477,5 +494,43 @@ mod busy_past_tests {
         assert_eq!(after, before);
         assert!(w.add_busy_past(3).is_err());
         assert!(w.add_busy_past(0).is_err());
+    }
+}
+
+#[cfg(test)]
+mod ledger_tests {
+    use super::*;
+
+    /// Each row's running balance is the one before it for its account, plus what it moved.
+    #[test]
+    fn running_balances_follow_each_other_in_listing_order() {
+        let w = World::new(7, Utc::now());
+        let mut balances = std::collections::BTreeMap::<&str, Decimal>::new();
+        let amount = |a: &str, c: &str| {
+            if c == "BTC" {
+                a.parse::<Decimal>().unwrap()
+            } else {
+                Decimal::ZERO
+            }
+        };
+        for r in w.ledger.iter().filter(|r| !r.account_id.is_empty()) {
+            let before = balances
+                .get(r.account_id.as_str())
+                .copied()
+                .unwrap_or_default();
+            let moved = amount(&r.in_amount, &r.in_currency)
+                - amount(&r.out_amount, &r.out_currency)
+                - amount(&r.fee_amount, &r.fee_currency);
+            assert_eq!(before + moved, r.running_balance_btc, "row {}", r.id);
+            balances.insert(&r.account_id, r.running_balance_btc);
+        }
+        for a in &w.accounts {
+            assert_eq!(
+                balances.get(a.id.as_str()).copied().unwrap_or_default(),
+                a.btc,
+                "{}",
+                a.name
+            );
+        }
     }
 }

@@ -1,0 +1,249 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! The tax sync against the sandbox: what is stored is exactly what one `pageSize=0` request
+//! returns, a second sync costs one request, and an interrupted or crashed sync resumes without a
+//! gap or a duplicate. The year-end holding rebuilt from the rows matches endpoint 13.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::Utc;
+use nordlys_core::store::{Store, TaxFilter};
+use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
+use nordlys_core::tax::year_end::YearEndBuilder;
+use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType, TaxTransaction};
+use nordlys_exchange::{ExchangeClient, TaxQuery};
+use nordlys_sandbox::RunningSandbox;
+use nordlys_tests::*;
+use rust_decimal::Decimal;
+
+async fn everything(client: &ExchangeClient) -> Vec<TaxTransaction> {
+    client
+        .tax_transactions(&TaxQuery::new(0))
+        .await
+        .unwrap()
+        .transactions
+}
+
+fn stored(store: &Store) -> Vec<TaxTransaction> {
+    store
+        .tax_transactions(&TaxFilter::default(), 0, u32::MAX)
+        .unwrap()
+}
+
+async fn tax_requests(sandbox: &RunningSandbox) -> u64 {
+    control_get(sandbox, "/sandbox/counters").await["requests"]["/v1/tax/transactions"]
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Adds a busy past just long enough that a page boundary of 200 falls between two rows created
+/// in the same second, so the sync must use `afterId` to get both.
+async fn split_a_tie_at_a_page_boundary(sandbox: &RunningSandbox, client: &ExchangeClient) {
+    let seeded = everything(client).await;
+    let shift = (2..=200).step_by(2).find(|k| {
+        (1..=seeded.len() / 200).any(|m| {
+            let i = 200 * m - k;
+            i > 0 && i < seeded.len() && seeded[i - 1].create_time == seeded[i].create_time
+        })
+    });
+    let shift = shift.expect("the seeded history has rows sharing a second");
+    control(
+        sandbox,
+        "/sandbox/history",
+        serde_json::json!({ "transactions": shift }),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
+    let sandbox = sandbox().await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    split_a_tie_at_a_page_boundary(&sandbox, &client).await;
+    let all = everything(&client).await;
+    assert!(all.len() > 1_000, "seeded history: {} rows", all.len());
+
+    let store = Arc::new(Store::in_memory().unwrap());
+    let seen = Mutex::new(Vec::<SyncProgress>::new());
+    let before = tax_requests(&sandbox).await;
+    let end = sync::sync(&client, store.clone(), &SyncCancel::default(), |p| {
+        seen.lock().unwrap().push(*p)
+    })
+    .await
+    .unwrap();
+    assert_eq!(end, SyncEnd::Complete);
+    assert_eq!(stored(&store), all);
+
+    let pages = all.len().div_ceil(200) as u64;
+    assert_eq!(tax_requests(&sandbox).await - before, pages);
+    let seen = seen.into_inner().unwrap();
+    let last = seen.last().unwrap();
+    assert_eq!(
+        (last.stored, last.received),
+        (all.len() as u64, all.len() as u64)
+    );
+    assert_eq!(last.permille, 1_000);
+    assert!(
+        seen.windows(2)
+            .all(|w| w[0].permille <= w[1].permille && w[0].stored <= w[1].stored)
+    );
+
+    // The holding rebuilt from the running balances is what endpoint 13 says today.
+    let mut years = YearEndBuilder::default();
+    store
+        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+            years.add(&t);
+            Ok(())
+        })
+        .unwrap();
+    let years = years.finish(Utc::now(), &Default::default());
+    let today = client.tax_balance(true).await.unwrap();
+    let total: Decimal = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
+    assert_eq!(years.last().unwrap().total_btc, total);
+}
+
+#[tokio::test]
+async fn a_second_sync_sends_one_request_and_then_only_what_is_new() {
+    let sandbox = sandbox().await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let store = Arc::new(Store::in_memory().unwrap());
+    let cancel = SyncCancel::default();
+    sync::sync(&client, store.clone(), &cancel, |_| {})
+        .await
+        .unwrap();
+    let count = stored(&store).len();
+
+    let before = tax_requests(&sandbox).await;
+    let mut last = SyncProgress::default();
+    sync::sync(&client, store.clone(), &cancel, |p| last = *p)
+        .await
+        .unwrap();
+    assert_eq!(tax_requests(&sandbox).await - before, 1);
+    assert_eq!((last.received, last.stored), (0, 0));
+    assert_eq!(stored(&store).len(), count);
+
+    // Two trades in the same second as each other are new; only they are fetched and stored.
+    let trade = key_client(&sandbox, &sandbox.info.api_keys.trading);
+    for _ in 0..2 {
+        trade
+            .create_order(&NewOrderRequest {
+                order_type: OrderType::Market,
+                direction: Direction::Buy,
+                amount: Decimal::from(500),
+                account_id: None,
+                description: String::new(),
+                price: None,
+            })
+            .await
+            .unwrap();
+    }
+    sync::sync(&client, store.clone(), &cancel, |p| last = *p)
+        .await
+        .unwrap();
+    assert_eq!(last.stored, 2);
+    assert_eq!(stored(&store), everything(&client).await);
+}
+
+#[tokio::test]
+async fn a_sync_that_fails_mid_way_keeps_what_it_had_and_resumes_without_gaps() {
+    let sandbox = sandbox().await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let all = everything(&client).await;
+    // Three in five requests fail: a page that fails all three attempts ends the sync.
+    control(
+        &sandbox,
+        "/sandbox/faults",
+        serde_json::json!({ "path": "/v1/tax/transactions", "kind": "http500", "percent": 60 }),
+    )
+    .await;
+    let store = Arc::new(Store::in_memory().unwrap());
+    let cancel = SyncCancel::default();
+    let mut runs = 0;
+    let mut failed_mid_way = false;
+    loop {
+        runs += 1;
+        match sync::sync(&client, store.clone(), &cancel, |_| {}).await {
+            Ok(SyncEnd::Complete) => break,
+            Ok(SyncEnd::Cancelled) => panic!("nobody cancelled"),
+            Err(SyncError::Exchange { progress, .. }) => {
+                let kept = stored(&store).len();
+                failed_mid_way |= kept > 0 && kept < all.len();
+                assert!(progress.stored as usize <= kept);
+                if runs == 3 {
+                    reqwest::Client::new()
+                        .delete(format!("{}/sandbox/faults", sandbox.base_url()))
+                        .send()
+                        .await
+                        .unwrap();
+                }
+            }
+            Err(e) => panic!("{e}"),
+        }
+        assert!(runs < 10);
+    }
+    assert!(failed_mid_way, "the faults never stopped a sync part-way");
+    assert_eq!(stored(&store), all);
+}
+
+#[tokio::test]
+async fn a_sync_killed_part_way_resumes_from_the_file_without_gaps_or_duplicates() {
+    let sandbox = sandbox().await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let all = everything(&client).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nordlys.sqlite");
+
+    let store = Arc::new(Store::open(&path).unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let mut tx = Some(tx);
+    let crashed_client = client.clone();
+    let task = tokio::spawn(async move {
+        sync::sync(&crashed_client, store, &SyncCancel::default(), |p| {
+            if p.requests == 4
+                && let Some(tx) = tx.take()
+            {
+                let _ = tx.send(());
+            }
+        })
+        .await
+    });
+    rx.await.unwrap();
+    task.abort();
+    let _ = task.await;
+
+    let reopened = Arc::new(Store::open(&path).unwrap());
+    let kept = stored(&reopened).len();
+    assert!(
+        kept < all.len(),
+        "the sync was stopped part-way ({kept} rows)"
+    );
+    sync::sync(&client, reopened.clone(), &SyncCancel::default(), |_| {})
+        .await
+        .unwrap();
+    assert_eq!(stored(&reopened), all);
+}
+
+#[tokio::test]
+async fn a_cancelled_sync_stops_and_the_next_one_finishes_the_job() {
+    let sandbox = sandbox().await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let store = Arc::new(Store::in_memory().unwrap());
+    let cancel = SyncCancel::default();
+    let end = sync::sync(&client, store.clone(), &cancel, |p| {
+        if p.requests == 2 {
+            cancel.cancel();
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(end, SyncEnd::Cancelled);
+    assert_eq!(stored(&store).len(), 400);
+    sync::sync(&client, store.clone(), &SyncCancel::default(), |_| {})
+        .await
+        .unwrap();
+    assert_eq!(stored(&store), everything(&client).await);
+}
