@@ -34,6 +34,16 @@ const COMMANDS: &[&str] = &[
     "save_recipient",
     "delete_recipient",
     "countries",
+    "start_tax_sync",
+    "tax_sync_status",
+    "cancel_tax_sync",
+    "tax_rows",
+    "tax_facets",
+    "tax_balances",
+    "year_end_report",
+    "set_year_end_rate",
+    "gains_report",
+    "export_csv",
 ];
 
 fn main() {

@@ -8,8 +8,9 @@ use ts_rs::TS;
 
 use crate::error::{ErrorCode, IpcError};
 use crate::payment_views::*;
+use crate::tax_views::*;
 use crate::views::*;
-use crate::{commands, market, pay, receive, trading};
+use crate::{commands, market, pay, receive, tax, trading};
 
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
@@ -81,6 +82,16 @@ ipc_commands! {
     pay::save_recipient: RecipientView => RecipientsView;
     pay::delete_recipient: IdentityArgs => RecipientsView;
     pay::countries: NoArgs => CountriesView;
+    tax::start_tax_sync: NoArgs => TaxSyncView;
+    tax::tax_sync_status: NoArgs => TaxSyncView;
+    tax::cancel_tax_sync: NoArgs => TaxSyncView;
+    tax::tax_rows: TaxRowsArgs => TaxRowsView;
+    tax::tax_facets: NoArgs => TaxFacetsView;
+    tax::tax_balances: TaxBalancesArgs => TaxBalancesView;
+    tax::year_end_report: NoArgs => YearEndsView;
+    tax::set_year_end_rate: YearEndRateArgs => YearEndsView;
+    tax::gains_report: GainsArgs => GainsView;
+    tax::export_csv: ExportArgs => ExportView;
 }
 
 fn camel(snake: &str) -> String {
@@ -160,6 +171,28 @@ pub fn typescript() -> String {
         decl::<IdentityArgs>(),
         decl::<CountryView>(),
         decl::<CountriesView>(),
+        decl::<TaxFilterArgs>(),
+        decl::<TaxRowsArgs>(),
+        decl::<TaxRowView>(),
+        decl::<TaxRowsView>(),
+        decl::<ChoiceView>(),
+        decl::<MalformedView>(),
+        decl::<TaxFacetsView>(),
+        decl::<TaxSyncView>(),
+        decl::<TaxBalancesArgs>(),
+        decl::<TaxBalanceView>(),
+        decl::<TaxBalancesView>(),
+        decl::<HoldingView>(),
+        decl::<YearEndView>(),
+        decl::<YearEndsView>(),
+        decl::<YearEndRateArgs>(),
+        decl::<GainsArgs>(),
+        decl::<LotView>(),
+        decl::<DisposalView>(),
+        decl::<YearGainsView>(),
+        decl::<GainsView>(),
+        decl::<ExportArgs>(),
+        decl::<ExportView>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

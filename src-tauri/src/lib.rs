@@ -11,6 +11,8 @@ mod pay;
 mod payment_views;
 mod receive;
 mod state;
+mod tax;
+mod tax_views;
 mod trading;
 mod views;
 
@@ -40,6 +42,7 @@ pub fn run() -> Result<(), tauri::Error> {
         }))
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;
             app.manage(state::App::new(

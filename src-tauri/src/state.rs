@@ -32,6 +32,8 @@ pub struct App {
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
     database: tokio::sync::Mutex<Option<Arc<Store>>>,
+    /// The tax sync of the active profile, while it runs and how it ended.
+    pub tax_sync: Mutex<crate::tax::SyncSlot>,
 }
 
 impl App {
@@ -53,6 +55,7 @@ impl App {
             sandbox: tokio::sync::Mutex::new(None),
             connection: tokio::sync::Mutex::new(None),
             database: tokio::sync::Mutex::new(None),
+            tax_sync: Mutex::default(),
         }
     }
 

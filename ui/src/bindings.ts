@@ -233,6 +233,142 @@ export type CountryView = { code: string, name: string, };
 
 export type CountriesView = { countries: Array<CountryView>, };
 
+export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
+
+export type TaxRowsArgs = { filter: TaxFilterArgs, offset: number, 
+/**
+ * At most 500.
+ */
+limit: number, };
+
+export type TaxRowView = { id: string, 
+/**
+ * Oslo time, `2025-01-02 10:00`.
+ */
+time: string, account: string, accountDeleted: boolean, 
+/**
+ * In words for known kinds, the API's value as it is for unknown ones.
+ */
+kind: string, subType: string, 
+/**
+ * BTC in minus BTC out, signed; empty when no BTC moved.
+ */
+btc: string, 
+/**
+ * NOK in minus NOK out, signed; empty when no NOK moved.
+ */
+nok: string, fee: string, rate: string, runningBalance: string, note: string, paymentInfo: string, isPayment: boolean, };
+
+export type TaxRowsView = { 
+/**
+ * Rows matching the filter, all of them, for the list's scroll height.
+ */
+total: number, offset: number, rows: Array<TaxRowView>, };
+
+export type ChoiceView = { value: string, label: string, };
+
+export type MalformedView = { id: string, reason: string, };
+
+export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<string>, 
+/**
+ * Rows the exchange sent that could not be read, with their ids.
+ */
+malformed: Array<MalformedView>, stored: number, };
+
+export type TaxSyncView = { 
+/**
+ * `idle`, `running`, `complete`, `cancelled` or `failed`.
+ */
+state: string, requests: number, received: number, stored: number, malformed: number, 
+/**
+ * 0–1000: the share of the time from the first transaction to now already covered.
+ */
+permille: number, 
+/**
+ * The date reached, for "synced up to …".
+ */
+reached: string, 
+/**
+ * Why a sync failed, or a short summary of one that ended.
+ */
+message: string, };
+
+export type TaxBalancesArgs = { includeDeleted: boolean, };
+
+export type TaxBalanceView = { id: string, name: string, balance: string, 
+/**
+ * Empty unless the account is deleted.
+ */
+deleted: string, };
+
+export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
+
+export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
+
+export type YearEndView = { year: number, 
+/**
+ * False for the current year: its figures are "so far".
+ */
+complete: boolean, rate: string, rateSource: string, 
+/**
+ * The rate was entered by the user; it can be removed again.
+ */
+entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: string, };
+
+export type YearEndsView = { years: Array<YearEndView>, };
+
+export type YearEndRateArgs = { year: number, 
+/**
+ * NOK per BTC as typed; empty to go back to the transactions' rate.
+ */
+rate: string, };
+
+export type GainsArgs = { 
+/**
+ * `fifo` (the default) or `average`.
+ */
+method: string, };
+
+export type LotView = { id: string, time: string, btc: string, cost: string, };
+
+export type DisposalView = { id: string, time: string, 
+/**
+ * `sale` or `payment`.
+ */
+kind: string, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
+/**
+ * BTC sold beyond what the history shows was bought; empty when none.
+ */
+unmatched: string, };
+
+export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, };
+
+export type GainsView = { method: string, years: Array<YearGainsView>, 
+/**
+ * The newest first, at most 500; the export has them all.
+ */
+disposals: Array<DisposalView>, notes: Array<string>, };
+
+export type ExportArgs = { 
+/**
+ * `transactions`, `yearEnd` or `gains`.
+ */
+kind: string, 
+/**
+ * For `transactions`.
+ */
+filter: TaxFilterArgs, 
+/**
+ * For `gains`: `fifo` or `average`.
+ */
+method: string, };
+
+export type ExportView = { 
+/**
+ * Where the file went; none when the user closed the dialog.
+ */
+path: string | null, lines: number, bytes: number, };
+
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
@@ -369,5 +505,45 @@ export function deleteRecipient(args: IdentityArgs): Promise<RecipientsView> {
 
 export function countries(args: NoArgs): Promise<CountriesView> {
   return call("countries", args);
+}
+
+export function startTaxSync(args: NoArgs): Promise<TaxSyncView> {
+  return call("start_tax_sync", args);
+}
+
+export function taxSyncStatus(args: NoArgs): Promise<TaxSyncView> {
+  return call("tax_sync_status", args);
+}
+
+export function cancelTaxSync(args: NoArgs): Promise<TaxSyncView> {
+  return call("cancel_tax_sync", args);
+}
+
+export function taxRows(args: TaxRowsArgs): Promise<TaxRowsView> {
+  return call("tax_rows", args);
+}
+
+export function taxFacets(args: NoArgs): Promise<TaxFacetsView> {
+  return call("tax_facets", args);
+}
+
+export function taxBalances(args: TaxBalancesArgs): Promise<TaxBalancesView> {
+  return call("tax_balances", args);
+}
+
+export function yearEndReport(args: NoArgs): Promise<YearEndsView> {
+  return call("year_end_report", args);
+}
+
+export function setYearEndRate(args: YearEndRateArgs): Promise<YearEndsView> {
+  return call("set_year_end_rate", args);
+}
+
+export function gainsReport(args: GainsArgs): Promise<GainsView> {
+  return call("gains_report", args);
+}
+
+export function exportCsv(args: ExportArgs): Promise<ExportView> {
+  return call("export_csv", args);
 }
 

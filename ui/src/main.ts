@@ -4,9 +4,10 @@ import { h, replace } from "./dom";
 import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
 import { isPaying, pay, refreshPay, setPayContext } from "./pay";
+import { refreshTax, setTaxContext, tax } from "./tax";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 
-type Screen = "overview" | "trade" | "receive" | "pay" | "connect" | "settings";
+type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "connect" | "settings";
 
 let app: AppView | null = null;
 let balances: BalancesView | null = null;
@@ -96,6 +97,7 @@ function renderChrome(): void {
     ["trade", t("Trade")],
     ["receive", t("Receive")],
     ["pay", t("Pay")],
+    ["tax", t("Tax")],
     ["connect", t("Connect")],
     ["settings", t("Settings")],
   ];
@@ -114,6 +116,7 @@ function go(s: Screen): void {
   if (s === "trade") void refreshTrading();
   if (s === "receive") void refreshReceive();
   if (s === "pay") void refreshPay();
+  if (s === "tax") void refreshTax();
 }
 
 function messageLine(): Node | null {
@@ -353,8 +356,9 @@ function draw(): void {
   });
   setReceiveContext({ balances, rerender: render, reloadBalances: loadBalances });
   setPayContext({ app, balances, rerender: render, reloadBalances: loadBalances });
+  setTaxContext(render);
   renderChrome();
-  const screens: Record<Screen, () => Node> = { overview, trade, receive, pay, connect, settings };
+  const screens: Record<Screen, () => Node> = { overview, trade, receive, pay, tax, connect, settings };
   const body = screens[screen]();
   replace(main, body);
 }

@@ -269,17 +269,54 @@ impl App {
         self.client.find(Locator::Css(css)).await.is_ok()
     }
 
-    /// Waits until `f` holds, checking every 100 ms.
-    pub async fn until<F, Fut>(&self, what: &str, mut f: F)
+    /// Waits until `f` holds, checking every 100 ms, for up to 20 s.
+    pub async fn until<F, Fut>(&self, what: &str, f: F)
     where
         F: FnMut() -> Fut,
         Fut: std::future::Future<Output = bool>,
     {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        self.until_within(what, Duration::from_secs(20), f).await;
+    }
+
+    /// Waits until `f` holds, checking every 100 ms, for up to `limit`.
+    pub async fn until_within<F, Fut>(&self, what: &str, limit: Duration, mut f: F)
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = bool>,
+    {
+        let deadline = Instant::now() + limit;
         while !f().await {
             assert!(Instant::now() < deadline, "timed out waiting for {what}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Runs `js` in the window (`arguments[i]` are `args`) and returns what it returns.
+    pub async fn script(&self, js: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+        self.client.execute(js, args).await.unwrap()
+    }
+
+    /// World control of the embedded sandbox: `POST /sandbox/...` with a JSON body.
+    pub async fn control(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
+        let response = reqwest::Client::new()
+            .post(format!("{}{path}", self.sandbox()))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: {status} {text}"))
+    }
+
+    /// The sandbox's counters (`GET /sandbox/counters`).
+    pub async fn counters(&self) -> serde_json::Value {
+        reqwest::get(format!("{}/sandbox/counters", self.sandbox()))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
     }
 
     /// The URLs the app asked the system to open, oldest first.

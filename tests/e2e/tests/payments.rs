@@ -8,27 +8,8 @@
 
 use nordlys_e2e::*;
 
-async fn control(app: &App, path: &str, body: serde_json::Value) -> serde_json::Value {
-    let response = reqwest::Client::new()
-        .post(format!("{}{path}", app.sandbox()))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: {status} {text}"))
-}
-
 async fn withdrawals_created(app: &App) -> u64 {
-    reqwest::get(format!("{}/sandbox/counters", app.sandbox()))
-        .await
-        .unwrap()
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["withdrawalsCreated"]
-        .as_u64()
-        .unwrap()
+    app.counters().await["withdrawalsCreated"].as_u64().unwrap()
 }
 
 async fn first_account_btc(app: &App) -> String {
@@ -110,8 +91,7 @@ async fn a_nok_invoice_is_paid_by_the_sandbox_and_the_balance_rises() {
         .unwrap();
     assert!(qr.starts_with("LIGHTNING:LNBC"), "{qr}");
     assert!(!app.text("[data-testid=invoice-countdown]").await.is_empty());
-    control(
-        &app,
+    app.control(
         &format!("/sandbox/invoices/{id}/pay"),
         serde_json::json!({}),
     )
@@ -140,12 +120,12 @@ async fn a_nok_invoice_is_paid_by_the_sandbox_and_the_balance_rises() {
 async fn a_pasted_invoice_is_paid_with_its_own_amount_and_completes() {
     let app = App::start(&[]).await;
     first_account_btc(&app).await;
-    let other = control(
-        &app,
-        "/sandbox/invoices",
-        serde_json::json!({ "amountBtc": 0.000125 }),
-    )
-    .await;
+    let other = app
+        .control(
+            "/sandbox/invoices",
+            serde_json::json!({ "amountBtc": 0.000125 }),
+        )
+        .await;
     let invoice = other["invoice"].as_str().unwrap().to_owned();
     app.click("[data-testid=nav-pay]").await;
     destination(&app, &invoice).await;
@@ -242,9 +222,7 @@ async fn an_expired_invoice_is_refused_in_the_field() {
 async fn commit_then_never_answer_ends_with_exactly_one_withdrawal() {
     let app = App::start(&[("NORDLYS_REQUEST_TIMEOUT_SECS", "3")]).await;
     first_account_btc(&app).await;
-    control(
-        &app,
-        "/sandbox/faults",
+    app.control("/sandbox/faults",
         serde_json::json!({ "path": "/v1/withdrawals/bitcoin", "method": "POST", "kind": "commit-then-hang", "count": 1 }),
     )
     .await;

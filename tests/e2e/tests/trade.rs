@@ -9,27 +9,6 @@
 
 use nordlys_e2e::*;
 
-async fn control(app: &App, path: &str, body: serde_json::Value) -> serde_json::Value {
-    reqwest::Client::new()
-        .post(format!("{}{path}", app.sandbox()))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-async fn counters(app: &App) -> serde_json::Value {
-    reqwest::get(format!("{}/sandbox/counters", app.sandbox()))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
 /// Fills the form and goes through review and confirmation; returns the warning shown, if any.
 async fn order(
     app: &App,
@@ -153,12 +132,8 @@ async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
     let near = format!("{:.2}", quote["ask"].as_f64().unwrap() * 1.02);
     order(&app, "limit", "sell", "0.002", Some(&near)).await;
     app.text("[data-testid=open-order]").await;
-    control(
-        &app,
-        "/sandbox/price",
-        serde_json::json!({ "movePercent": 10 }),
-    )
-    .await;
+    app.control("/sandbox/price", serde_json::json!({ "movePercent": 10 }))
+        .await;
     app.click("[data-testid=nav-overview]").await;
     app.click("[data-testid=nav-trade]").await;
     app.text("[data-testid=no-open-orders]").await;
@@ -176,12 +151,12 @@ async fn commit_then_never_answer_ends_as_placed_with_exactly_one_order() {
     let app = App::start(&[("NORDLYS_REQUEST_TIMEOUT_SECS", "3")]).await;
     app.click("[data-testid=nav-trade]").await;
     app.text("[data-testid=quote]").await;
-    control(&app, "/sandbox/faults", serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-hang", "count": 1 })).await;
+    app.control("/sandbox/faults", serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-hang", "count": 1 })).await;
     order(&app, "market", "buy", "500", None).await;
     let text = app.text("[data-testid=order-placed]").await;
     assert!(text.contains("placed"), "{text}");
     assert_eq!(
-        counters(&app).await["ordersCreated"],
+        app.counters().await["ordersCreated"],
         1,
         "the app checked, it did not send again"
     );

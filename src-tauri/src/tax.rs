@@ -1,0 +1,627 @@
+//! Tax and history: the sync of every tax transaction into the local store (in the background,
+//! with progress and cancel), the virtualised list's pages, balances, the year-end and gains
+//! reports, and CSV exports through the system save dialog.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use chrono::{DateTime, Offset, Utc};
+use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
+use nordlys_core::tax::gains::{DisposalKind, GainsBuilder, GainsReport, Method};
+use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
+use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
+use nordlys_core::tax::{csv, oslo_date};
+use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
+use rust_decimal::Decimal;
+use tauri::AppHandle;
+
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::state::app;
+use crate::tax_views::*;
+use crate::views::NoArgs;
+
+/// The one sync of the active profile: its cancel switch while it runs, and how it ended.
+#[derive(Debug, Default)]
+pub struct SyncSlot {
+    cancel: Option<SyncCancel>,
+    progress: SyncProgress,
+    state: &'static str,
+    message: String,
+}
+
+impl SyncSlot {
+    fn view(&self, locale: Locale) -> TaxSyncView {
+        let p = &self.progress;
+        let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        TaxSyncView {
+            state: if self.state.is_empty() {
+                "idle"
+            } else {
+                self.state
+            }
+            .to_owned(),
+            requests: p.requests,
+            received: n(p.received),
+            stored: n(p.stored),
+            malformed: n(p.malformed),
+            permille: p.permille,
+            reached: p.reached.map(|t| day(&t, locale)).unwrap_or_default(),
+            message: self.message.clone(),
+        }
+    }
+}
+
+fn slot(handle: &AppHandle) -> std::sync::MutexGuard<'_, SyncSlot> {
+    app(handle)
+        .inner()
+        .tax_sync
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn nb(locale: Locale) -> bool {
+    locale == Locale::Nb
+}
+
+fn day(t: &DateTime<Utc>, locale: Locale) -> String {
+    let d = oslo_date(t);
+    if nb(locale) {
+        d.format("%d.%m.%Y").to_string()
+    } else {
+        d.to_string()
+    }
+}
+
+fn minute(t: &DateTime<Utc>) -> String {
+    t.with_timezone(&chrono::FixedOffset::east_opt(3_600).unwrap_or(Utc.fix()))
+        .format("%Y-%m-%d %H:%M")
+        .to_string()
+}
+
+fn internal(e: impl std::fmt::Display) -> IpcError {
+    IpcError::internal(e)
+}
+
+#[tauri::command]
+pub async fn start_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+    let a = app(&handle);
+    let locale = a.locale();
+    let connection = a.connection().await?;
+    let store = a.store().await?;
+    let cancel = SyncCancel::default();
+    {
+        let mut s = slot(&handle);
+        if s.cancel.is_some() {
+            return Ok(s.view(locale));
+        }
+        *s = SyncSlot {
+            cancel: Some(cancel.clone()),
+            state: "running",
+            ..SyncSlot::default()
+        };
+    }
+    let worker = handle.clone();
+    tauri::async_runtime::spawn(async move {
+        let client = connection.client();
+        // Names of deleted accounts for old rows; the list falls back to ids when this fails.
+        if let Ok(b) = client.tax_balance(true).await {
+            let names: Vec<_> = b
+                .bitcoin_accounts
+                .iter()
+                .map(|a| TaxAccountName {
+                    id: a.id.as_str().to_owned(),
+                    name: a.name.clone(),
+                    deleted: a.delete_time.is_some(),
+                })
+                .collect();
+            let _ = store.set_tax_accounts(&names);
+        }
+        let outcome = sync::sync(client, store, &cancel, |p| slot(&worker).progress = *p).await;
+        let mut s = slot(&worker);
+        s.cancel = None;
+        match outcome {
+            Ok(SyncEnd::Complete) => s.state = "complete",
+            Ok(SyncEnd::Cancelled) => s.state = "cancelled",
+            Err(e) => {
+                s.state = "failed";
+                s.message = e.to_string();
+            }
+        }
+    });
+    Ok(slot(&handle).view(locale))
+}
+
+#[tauri::command]
+pub async fn tax_sync_status(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+    let locale = app(&handle).locale();
+    Ok(slot(&handle).view(locale))
+}
+
+#[tauri::command]
+pub async fn cancel_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+    let locale = app(&handle).locale();
+    let s = slot(&handle);
+    if let Some(c) = &s.cancel {
+        c.cancel();
+    }
+    Ok(s.view(locale))
+}
+
+fn filter(args: &TaxFilterArgs) -> TaxFilter {
+    let some = |v: &Option<String>| {
+        v.as_ref()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+    };
+    TaxFilter {
+        year: args.year,
+        account_id: some(&args.account_id),
+        tx_type: some(&args.tx_type),
+        sub_type: some(&args.sub_type),
+        search: args.search.trim().to_owned(),
+    }
+}
+
+fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
+    use TaxTransactionType as T;
+    let (en, no) = match kind {
+        T::BtcBuy => ("Buy", "Kjøp"),
+        T::BtcSell => ("Sell", "Salg"),
+        T::BtcWithdrawal => ("Withdrawal", "Uttak"),
+        T::BtcDeposit => ("Deposit", "Innskudd"),
+        T::BtcBonus => ("Bonus", "Bonus"),
+        T::FiatDeposit => ("NOK deposit", "NOK-innskudd"),
+        T::FiatWithdrawal => ("NOK withdrawal", "NOK-uttak"),
+        T::BtcAdjustment => ("BTC adjustment", "BTC-justering"),
+        T::FiatAdjustment => ("NOK adjustment", "NOK-justering"),
+        other => return other.as_str().to_owned(),
+    };
+    if nb(locale) { no } else { en }.to_owned()
+}
+
+/// Account names from endpoint 13, kept at each sync.
+struct Names(BTreeMap<String, TaxAccountName>);
+
+impl Names {
+    fn load(store: &Store) -> Result<Self, StoreError> {
+        Ok(Self(
+            store
+                .tax_accounts()?
+                .into_iter()
+                .map(|a| (a.id.clone(), a))
+                .collect(),
+        ))
+    }
+
+    fn name(&self, id: &str) -> String {
+        self.0
+            .get(id)
+            .map_or_else(|| id.to_owned(), |a| a.name.clone())
+    }
+
+    fn deleted(&self, id: &str) -> bool {
+        self.0.get(id).is_some_and(|a| a.deleted)
+    }
+}
+
+fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
+    let side = |v: Option<Decimal>, c: &Option<CurrencyCode>| match (v, c) {
+        (Some(v), Some(c)) if c == currency => Some(v),
+        _ => None,
+    };
+    let inflow = side(t.in_amount, &t.in_currency);
+    let outflow = side(t.out_amount, &t.out_currency);
+    if inflow.is_none() && outflow.is_none() {
+        return None;
+    }
+    Some(inflow.unwrap_or_default() - outflow.unwrap_or_default())
+}
+
+fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) -> TaxRowView {
+    let account = t
+        .account_id
+        .as_ref()
+        .map(|a| a.as_str())
+        .unwrap_or_default();
+    let fee = match (t.fee_amount, &t.fee_currency) {
+        (Some(f), Some(CurrencyCode::Btc)) if !f.is_zero() => format::btc(f, unit, locale),
+        (Some(f), Some(CurrencyCode::Nok)) if !f.is_zero() => format::nok(f, locale),
+        (Some(f), Some(c)) if !f.is_zero() => format!("{f} {}", c.as_str()),
+        _ => String::new(),
+    };
+    TaxRowView {
+        id: t.id.as_str().to_owned(),
+        time: minute(&t.create_time),
+        account: if account.is_empty() {
+            "NOK".into()
+        } else {
+            names.name(account)
+        },
+        account_deleted: names.deleted(account),
+        kind: kind_words(&t.tx_type, locale),
+        sub_type: t.sub_type.as_str().to_owned(),
+        btc: net(t, &CurrencyCode::Btc)
+            .map(|d| format::btc(d, unit, locale))
+            .unwrap_or_default(),
+        nok: net(t, &CurrencyCode::Nok)
+            .map(|d| format::nok(d, locale))
+            .unwrap_or_default(),
+        fee,
+        rate: t
+            .rate_market
+            .map(|r| format::nok(r, locale))
+            .unwrap_or_default(),
+        running_balance: format::btc(t.running_balance_btc, unit, locale),
+        note: t.note.clone(),
+        payment_info: t.payment_info.clone(),
+        is_payment: t.is_payment,
+    }
+}
+
+#[tauri::command]
+pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsView> {
+    let a = app(&handle);
+    let (locale, unit) = (a.locale(), a.settings().unit);
+    let store = a.store().await?;
+    let f = filter(&args.filter);
+    let total = store.tax_count(&f).map_err(internal)?;
+    let rows = store
+        .tax_transactions(&f, u64::from(args.offset), args.limit.min(500))
+        .map_err(internal)?;
+    let names = Names::load(&store).map_err(internal)?;
+    Ok(TaxRowsView {
+        total: u32::try_from(total).unwrap_or(u32::MAX),
+        offset: args.offset,
+        rows: rows
+            .iter()
+            .map(|t| row_view(t, &names, locale, unit))
+            .collect(),
+    })
+}
+
+#[tauri::command]
+pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsView> {
+    let a = app(&handle);
+    let locale = a.locale();
+    let store = a.store().await?;
+    let facets = store.tax_facets().map_err(internal)?;
+    let names = Names::load(&store).map_err(internal)?;
+    let deleted = if nb(locale) {
+        " (slettet)"
+    } else {
+        " (deleted)"
+    };
+    Ok(TaxFacetsView {
+        years: facets.years,
+        accounts: facets
+            .accounts
+            .iter()
+            .map(|id| ChoiceView {
+                value: id.clone(),
+                label: format!(
+                    "{}{}",
+                    names.name(id),
+                    if names.deleted(id) { deleted } else { "" }
+                ),
+            })
+            .collect(),
+        types: facets
+            .types
+            .iter()
+            .map(|t| ChoiceView {
+                value: t.clone(),
+                label: kind_words(&TaxTransactionType::from(t.as_str()), locale),
+            })
+            .collect(),
+        sub_types: facets.sub_types,
+        malformed: store
+            .tax_malformed()
+            .map_err(internal)?
+            .into_iter()
+            .map(|m| MalformedView {
+                id: m.id,
+                reason: m.reason,
+            })
+            .collect(),
+        stored: u32::try_from(store.tax_count(&TaxFilter::default()).map_err(internal)?)
+            .unwrap_or(u32::MAX),
+    })
+}
+
+#[tauri::command]
+pub async fn tax_balances(handle: AppHandle, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
+    let a = app(&handle);
+    let (locale, unit) = (a.locale(), a.settings().unit);
+    let client = a.connection().await?;
+    let b = client.client().tax_balance(args.include_deleted).await?;
+    let fiat = client.client().fiat_account().await?;
+    Ok(TaxBalancesView {
+        fiat: format::nok(fiat.available_nok, locale),
+        total_btc: format::btc(
+            b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum(),
+            unit,
+            locale,
+        ),
+        accounts: b
+            .bitcoin_accounts
+            .iter()
+            .map(|acc| TaxBalanceView {
+                id: acc.id.as_str().to_owned(),
+                name: acc.name.clone(),
+                balance: format::btc(acc.balance_btc, unit, locale),
+                deleted: acc.delete_time.map(|t| day(&t, locale)).unwrap_or_default(),
+            })
+            .collect(),
+    })
+}
+
+/// Every stored row through `f`, oldest first, off the async threads.
+async fn each_row<T: Send + 'static>(
+    store: std::sync::Arc<Store>,
+    tx_filter: TaxFilter,
+    mut state: T,
+    f: fn(&mut T, &TaxTransaction),
+) -> Answer<T> {
+    tauri::async_runtime::spawn_blocking(move || {
+        store
+            .each_tax_transaction::<StoreError>(&tx_filter, |t| {
+                f(&mut state, &t);
+                Ok(())
+            })
+            .map(|()| state)
+    })
+    .await
+    .map_err(internal)?
+    .map_err(internal)
+}
+
+async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
+    let entered = store.year_end_rates().map_err(internal)?;
+    let builder = each_row(
+        store,
+        TaxFilter::default(),
+        YearEndBuilder::default(),
+        |b, t| b.add(t),
+    )
+    .await?;
+    Ok(builder.finish(Utc::now(), &entered))
+}
+
+#[tauri::command]
+pub async fn year_end_report(handle: AppHandle, _args: NoArgs) -> Answer<YearEndsView> {
+    let a = app(&handle);
+    let (locale, unit) = (a.locale(), a.settings().unit);
+    let store = a.store().await?;
+    let names = Names::load(&store).map_err(internal)?;
+    let years = year_ends(store).await?;
+    let nok = |d: Option<Decimal>| {
+        d.map(|d| format::nok(d, locale))
+            .unwrap_or_else(|| "—".into())
+    };
+    Ok(YearEndsView {
+        years: years
+            .iter()
+            .rev()
+            .map(|y| YearEndView {
+                year: y.year,
+                complete: y.complete,
+                rate: nok(y.rate_nok),
+                rate_source: y.source.describe(),
+                entered: y.source == RateSource::Entered,
+                accounts: y
+                    .accounts
+                    .iter()
+                    .map(|h| HoldingView {
+                        account: names.name(&h.account_id),
+                        deleted: names.deleted(&h.account_id),
+                        balance: format::btc(h.balance_btc, unit, locale),
+                        value: nok(h.value_nok),
+                    })
+                    .collect(),
+                total_btc: format::btc(y.total_btc, unit, locale),
+                total_nok: nok(y.total_nok),
+            })
+            .collect(),
+    })
+}
+
+#[tauri::command]
+pub async fn set_year_end_rate(handle: AppHandle, args: YearEndRateArgs) -> Answer<YearEndsView> {
+    let text = args
+        .rate
+        .trim()
+        .replace([' ', '\u{a0}'], "")
+        .replace(',', ".");
+    let rate = if text.is_empty() {
+        None
+    } else {
+        let r = Decimal::from_str(&text)
+            .ok()
+            .filter(|r| *r > Decimal::ZERO)
+            .ok_or_else(|| {
+                IpcError::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "“{}” is not a rate: give NOK per BTC, for example 950000",
+                        args.rate.trim()
+                    ),
+                )
+            })?;
+        Some(r)
+    };
+    app(&handle)
+        .store()
+        .await?
+        .set_year_end_rate(args.year, rate)
+        .map_err(internal)?;
+    year_end_report(handle, NoArgs {}).await
+}
+
+fn method(text: &str) -> Method {
+    if text == "average" {
+        Method::AverageCost
+    } else {
+        Method::Fifo
+    }
+}
+
+async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
+    let builder = each_row(store, TaxFilter::default(), GainsBuilder::new(m), |b, t| {
+        b.add(t)
+    })
+    .await?;
+    Ok(builder.finish())
+}
+
+#[tauri::command]
+pub async fn gains_report(handle: AppHandle, args: GainsArgs) -> Answer<GainsView> {
+    let a = app(&handle);
+    let (locale, unit) = (a.locale(), a.settings().unit);
+    let report = gains(a.store().await?, method(&args.method)).await?;
+    let nok = |d: Decimal| format::nok(d, locale);
+    Ok(GainsView {
+        method: report.method.name().to_owned(),
+        years: report
+            .years
+            .iter()
+            .rev()
+            .map(|y| YearGainsView {
+                year: y.year,
+                disposals: y.disposals,
+                proceeds: nok(y.proceeds_nok),
+                cost: nok(y.cost_nok),
+                gains: nok(y.gains_nok),
+                losses: nok(y.losses_nok),
+                net: nok(y.net_nok),
+            })
+            .collect(),
+        disposals: report
+            .disposals
+            .iter()
+            .rev()
+            .take(500)
+            .map(|d| DisposalView {
+                id: d.id.clone(),
+                time: minute(&d.at),
+                kind: match d.kind {
+                    DisposalKind::Sale => "sale",
+                    DisposalKind::Payment => "payment",
+                }
+                .into(),
+                btc: format::btc(d.btc, unit, locale),
+                proceeds: nok(d.proceeds_nok),
+                cost: nok(d.cost_nok),
+                gain: nok(d.gain_nok),
+                lots: d
+                    .lots
+                    .iter()
+                    .map(|l| LotView {
+                        id: l
+                            .acquisition_id
+                            .clone()
+                            .unwrap_or_else(|| report.method.name().to_owned()),
+                        time: l.acquired_at.as_ref().map(minute).unwrap_or_default(),
+                        btc: format::btc(l.btc, unit, locale),
+                        cost: nok(l.cost_nok),
+                    })
+                    .collect(),
+                unmatched: if d.unmatched_btc.is_zero() {
+                    String::new()
+                } else {
+                    format::btc(d.unmatched_btc, unit, locale)
+                },
+            })
+            .collect(),
+        notes: report.notes,
+    })
+}
+
+/// The CSV bytes of an export, and its name.
+async fn export_bytes(
+    store: std::sync::Arc<Store>,
+    args: &ExportArgs,
+) -> Answer<(String, Vec<u8>)> {
+    let io = |e: std::io::Error| internal(e);
+    match args.kind.as_str() {
+        "transactions" => {
+            let f = filter(&args.filter);
+            let name = match f.year {
+                Some(y) => format!("nordlys-transactions-{y}.csv"),
+                None => "nordlys-transactions.csv".to_owned(),
+            };
+            let mut w = csv::CsvWriter::new(Vec::new());
+            w.row(csv::TRANSACTION_HEADER).map_err(io)?;
+            let w = each_row(store, f, w, |w, t| {
+                // Writing to a Vec cannot fail.
+                let _ = w.row(csv::transaction_fields(t));
+            })
+            .await?;
+            Ok((name, w.into_inner()))
+        }
+        "yearEnd" => {
+            let names = Names::load(&store).map_err(internal)?;
+            let years = year_ends(store).await?;
+            let bytes = csv::write_year_end(Vec::new(), &years, |id| names.name(id)).map_err(io)?;
+            Ok(("nordlys-year-end.csv".to_owned(), bytes))
+        }
+        "gains" => {
+            let report = gains(store, method(&args.method)).await?;
+            let bytes = csv::write_gains(Vec::new(), &report).map_err(io)?;
+            Ok(("nordlys-gains.csv".to_owned(), bytes))
+        }
+        other => Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("there is no export called “{other}”"),
+        )),
+    }
+}
+
+/// Asks where to save `name`: the system save dialog, or with `NORDLYS_EXPORT_DIR` set (the E2E
+/// rig, which cannot drive a native dialog) that directory.
+async fn save_path(handle: &AppHandle, name: &str) -> Answer<Option<PathBuf>> {
+    if let Some(dir) = std::env::var_os("NORDLYS_EXPORT_DIR") {
+        return Ok(Some(PathBuf::from(dir).join(name)));
+    }
+    use tauri_plugin_dialog::DialogExt;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    handle
+        .dialog()
+        .file()
+        .set_file_name(name)
+        .add_filter("CSV", &["csv"])
+        .save_file(move |path| {
+            let _ = tx.send(path);
+        });
+    let chosen = rx.await.map_err(internal)?;
+    chosen.map(|p| p.into_path().map_err(internal)).transpose()
+}
+
+#[tauri::command]
+pub async fn export_csv(handle: AppHandle, args: ExportArgs) -> Answer<ExportView> {
+    let store = app(&handle).store().await?;
+    let (name, bytes) = export_bytes(store, &args).await?;
+    let Some(path) = save_path(&handle, &name).await? else {
+        return Ok(ExportView {
+            path: None,
+            lines: 0,
+            bytes: 0,
+        });
+    };
+    // Written beside the target and renamed, so a failed write never leaves half a file.
+    let part = path.with_extension("csv.part");
+    let written = std::fs::write(&part, &bytes).and_then(|()| std::fs::rename(&part, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&part);
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("could not write {}: {e}", path.display()),
+        ));
+    }
+    Ok(ExportView {
+        path: Some(path.display().to_string()),
+        lines: u32::try_from(bytes.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX),
+        bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+    })
+}

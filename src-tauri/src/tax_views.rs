@@ -1,0 +1,235 @@
+//! What crosses IPC for tax and history, in the UI's camelCase shapes. Amounts are formatted for
+//! the user's locale here; exports carry the exact decimals instead.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxFilterArgs {
+    pub year: Option<i32>,
+    pub account_id: Option<String>,
+    pub tx_type: Option<String>,
+    pub sub_type: Option<String>,
+    pub search: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxRowsArgs {
+    pub filter: TaxFilterArgs,
+    pub offset: u32,
+    /// At most 500.
+    pub limit: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxRowView {
+    pub id: String,
+    /// Oslo time, `2025-01-02 10:00`.
+    pub time: String,
+    pub account: String,
+    pub account_deleted: bool,
+    /// In words for known kinds, the API's value as it is for unknown ones.
+    pub kind: String,
+    pub sub_type: String,
+    /// BTC in minus BTC out, signed; empty when no BTC moved.
+    pub btc: String,
+    /// NOK in minus NOK out, signed; empty when no NOK moved.
+    pub nok: String,
+    pub fee: String,
+    pub rate: String,
+    pub running_balance: String,
+    pub note: String,
+    pub payment_info: String,
+    pub is_payment: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxRowsView {
+    /// Rows matching the filter, all of them, for the list's scroll height.
+    pub total: u32,
+    pub offset: u32,
+    pub rows: Vec<TaxRowView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChoiceView {
+    pub value: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MalformedView {
+    pub id: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxFacetsView {
+    pub years: Vec<i32>,
+    pub accounts: Vec<ChoiceView>,
+    pub types: Vec<ChoiceView>,
+    pub sub_types: Vec<String>,
+    /// Rows the exchange sent that could not be read, with their ids.
+    pub malformed: Vec<MalformedView>,
+    pub stored: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxSyncView {
+    /// `idle`, `running`, `complete`, `cancelled` or `failed`.
+    pub state: String,
+    pub requests: u32,
+    pub received: u32,
+    pub stored: u32,
+    pub malformed: u32,
+    /// 0–1000: the share of the time from the first transaction to now already covered.
+    pub permille: u16,
+    /// The date reached, for "synced up to …".
+    pub reached: String,
+    /// Why a sync failed, or a short summary of one that ended.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxBalancesArgs {
+    pub include_deleted: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxBalanceView {
+    pub id: String,
+    pub name: String,
+    pub balance: String,
+    /// Empty unless the account is deleted.
+    pub deleted: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxBalancesView {
+    pub fiat: String,
+    pub accounts: Vec<TaxBalanceView>,
+    pub total_btc: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HoldingView {
+    pub account: String,
+    pub deleted: bool,
+    pub balance: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct YearEndView {
+    pub year: i32,
+    /// False for the current year: its figures are "so far".
+    pub complete: bool,
+    pub rate: String,
+    pub rate_source: String,
+    /// The rate was entered by the user; it can be removed again.
+    pub entered: bool,
+    pub accounts: Vec<HoldingView>,
+    pub total_btc: String,
+    pub total_nok: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct YearEndsView {
+    pub years: Vec<YearEndView>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct YearEndRateArgs {
+    pub year: i32,
+    /// NOK per BTC as typed; empty to go back to the transactions' rate.
+    pub rate: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GainsArgs {
+    /// `fifo` (the default) or `average`.
+    pub method: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LotView {
+    pub id: String,
+    pub time: String,
+    pub btc: String,
+    pub cost: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DisposalView {
+    pub id: String,
+    pub time: String,
+    /// `sale` or `payment`.
+    pub kind: String,
+    pub btc: String,
+    pub proceeds: String,
+    pub cost: String,
+    pub gain: String,
+    pub lots: Vec<LotView>,
+    /// BTC sold beyond what the history shows was bought; empty when none.
+    pub unmatched: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct YearGainsView {
+    pub year: i32,
+    pub disposals: u32,
+    pub proceeds: String,
+    pub cost: String,
+    pub gains: String,
+    pub losses: String,
+    pub net: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GainsView {
+    pub method: String,
+    pub years: Vec<YearGainsView>,
+    /// The newest first, at most 500; the export has them all.
+    pub disposals: Vec<DisposalView>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportArgs {
+    /// `transactions`, `yearEnd` or `gains`.
+    pub kind: String,
+    /// For `transactions`.
+    pub filter: TaxFilterArgs,
+    /// For `gains`: `fifo` or `average`.
+    pub method: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportView {
+    /// Where the file went; none when the user closed the dialog.
+    pub path: Option<String>,
+    pub lines: u32,
+    pub bytes: u32,
+}

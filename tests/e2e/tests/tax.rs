@@ -1,0 +1,189 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "end-to-end tests: a failed step is the failure being reported"
+)]
+//! Tax history in the real window: a sync of 100 000 transactions with its progress bar, the
+//! virtualised list scrolled to its end, a year filter, and a CSV export compared with the API.
+
+use std::time::Duration;
+
+use nordlys_e2e::*;
+
+const BUSY_PAST: u64 = 100_000;
+
+/// Every transaction as the API lists it (`pageSize=0`), as JSON.
+async fn api_rows(app: &App) -> Vec<serde_json::Value> {
+    let world = sandbox_keys();
+    let key = world.keys.iter().find(|k| k.name == "read").unwrap();
+    let body: serde_json::Value = reqwest::Client::new()
+        .get(format!("{}/v1/tax/transactions?pageSize=0", app.sandbox()))
+        .header("x-svc-api-key", &key.key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    body["transactions"].as_array().unwrap().clone()
+}
+
+async fn total_shown(app: &App) -> u64 {
+    app.attr("[data-testid=tax-count]", "data-total")
+        .await
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Splits one CSV line of the export (RFC 4180) into its fields.
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(String::new()),
+            (c, _) => out.last_mut().unwrap().push(c),
+        }
+    }
+    out
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
+    let exports = tempfile::tempdir().unwrap();
+    let dir = exports.path().to_str().unwrap().to_owned();
+    let app = App::start(&[("NORDLYS_EXPORT_DIR", &dir)]).await;
+    app.control(
+        "/sandbox/history",
+        serde_json::json!({ "transactions": BUSY_PAST }),
+    )
+    .await;
+    let all = api_rows(&app).await;
+    assert!(all.len() as u64 > BUSY_PAST);
+
+    app.click("[data-testid=nav-tax]").await;
+    app.click("[data-testid=tax-sync]").await;
+    // The bar moves while pages arrive.
+    app.until("the progress bar to move", || async {
+        let v: u32 = app
+            .attr("[data-testid=tax-progress]", "value")
+            .await
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        v > 0
+    })
+    .await;
+    app.screenshot("tax-sync-running").await;
+    app.until_within("the sync to finish", Duration::from_secs(180), || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .as_deref()
+            == Some("complete")
+    })
+    .await;
+    app.until("the list to count every transaction", || async {
+        total_shown(&app).await == all.len() as u64
+    })
+    .await;
+    assert!(
+        app.text("[data-testid=tax-sync-counts]")
+            .await
+            .starts_with(&all.len().to_string())
+    );
+
+    // Scrolled to the very end, the last transaction is drawn, and only a screenful of rows is.
+    app.script(
+        "const v = document.querySelector('[data-testid=tax-list]'); v.scrollTop = v.scrollHeight; return true;",
+        vec![],
+    )
+    .await;
+    let last_id = json_text(&all.last().unwrap()["id"]);
+    app.until("the last row to be drawn", || async {
+        app.exists(&format!("[data-testid=tax-row][data-id='{last_id}']"))
+            .await
+    })
+    .await;
+    let drawn = app
+        .script(
+            "return document.querySelectorAll('[data-testid=tax-row]').length;",
+            vec![],
+        )
+        .await;
+    assert!(drawn.as_u64().unwrap() < 100, "{drawn} rows in the DOM");
+    app.screenshot("tax-list-end").await;
+
+    // One year, then its export: the API's rows of that year, field for field.
+    let in_2025: Vec<_> = all
+        .iter()
+        .filter(|t| {
+            let at: chrono::DateTime<chrono::Utc> = json_text(&t["createTime"]).parse().unwrap();
+            at.with_timezone(&chrono::FixedOffset::east_opt(3_600).unwrap())
+                .format("%Y")
+                .to_string()
+                == "2025"
+        })
+        .collect();
+    app.select("[data-testid=tax-year]", "2025").await;
+    app.until("the year filter", || async {
+        total_shown(&app).await == in_2025.len() as u64
+    })
+    .await;
+    app.click("[data-testid=tax-export]").await;
+    app.text("[data-testid=tax-export-result]").await;
+    let csv =
+        std::fs::read_to_string(exports.path().join("nordlys-transactions-2025.csv")).unwrap();
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let header = fields(lines[0]);
+    assert_eq!(header[0], "id");
+    assert_eq!(header.len(), 18);
+    assert_eq!(lines.len() - 1, in_2025.len());
+    for (line, api) in lines[1..].iter().zip(&in_2025) {
+        let got = fields(line);
+        for (name, value) in header.iter().zip(&got) {
+            let want = json_text(&api[name.as_str()]);
+            if name.ends_with("Time") && !want.is_empty() {
+                let a: chrono::DateTime<chrono::Utc> = want.parse().unwrap();
+                let b: chrono::DateTime<chrono::Utc> = value.parse().unwrap();
+                assert_eq!(a, b, "{name} of {}", got[0]);
+            } else {
+                assert_eq!(value, &want, "{name} of {}", got[0]);
+            }
+        }
+    }
+    // The same data gives the same bytes.
+    app.click("[data-testid=tax-export]").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let again =
+        std::fs::read_to_string(exports.path().join("nordlys-transactions-2025.csv")).unwrap();
+    assert_eq!(again, csv);
+    app.screenshot("tax-2025").await;
+
+    // A second sync finds nothing new with one request.
+    let requests = |c: serde_json::Value| c["requests"]["/v1/tax/transactions"].as_u64().unwrap();
+    let before = requests(app.counters().await);
+    app.click("[data-testid=tax-sync]").await;
+    app.until("the second sync to finish", || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .as_deref()
+            == Some("complete")
+            && requests(app.counters().await) > before
+    })
+    .await;
+    assert_eq!(requests(app.counters().await), before + 1);
+    app.quit().await;
+}
