@@ -97,7 +97,6 @@ const MIGRATIONS: &[&str] = &[
         running_balance_btc TEXT NOT NULL,
         UNIQUE (create_time, id)
     );
-    CREATE INDEX tax_transactions_account ON tax_transactions(account_id, seq);
     CREATE TABLE tax_malformed (
         id TEXT NOT NULL,
         create_time TEXT NOT NULL,

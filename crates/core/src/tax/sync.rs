@@ -104,15 +104,8 @@ pub async fn sync(
         let next = query.after_tax_page(&page);
         progress.requests += 1;
         progress.received += page.transactions.len() as u64;
-        if let Some(first) = page.transactions.first().and_then(created) {
-            origin = origin.or(Some(first));
-        }
-        progress.reached = page
-            .transactions
-            .iter()
-            .rev()
-            .find_map(created)
-            .or(progress.reached);
+        origin = origin.or(page.create_time(false));
+        progress.reached = page.create_time(true).or(progress.reached);
         progress.permille = permille(origin, progress.reached, Utc::now());
         writing = Some(write(&store, page));
         on_progress(&progress);
@@ -146,19 +139,8 @@ impl SyncProgress {
     }
 }
 
-fn created(
-    row: &Result<
-        nordlys_exchange::models::TaxTransaction,
-        nordlys_exchange::models::MalformedTaxTransaction,
-    >,
-) -> Option<DateTime<Utc>> {
-    match row {
-        Ok(t) => Some(t.create_time),
-        Err(m) => m.create_time,
-    }
-}
-
-/// Stores `page` off the async threads; the cursor is the one the server gave for the next page.
+/// Decodes and stores `page` off the async threads while the next page is fetched; the cursor is
+/// the one the server gave for the next page.
 fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, StoreError>> {
     let store = Arc::clone(store);
     tokio::task::spawn_blocking(move || {
@@ -166,7 +148,7 @@ fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, S
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.add_tax_page(&page.transactions, cursor.as_ref())
+        store.add_tax_page(&page.rows(), cursor.as_ref())
     })
 }
 

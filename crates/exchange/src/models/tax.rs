@@ -98,19 +98,49 @@ pub struct ListTaxTransactionsResponse {
     pub next_after_id: String,
 }
 
-/// One page of 14 in which each transaction decodes on its own: a row the client cannot read is
-/// kept as [`MalformedTaxTransaction`] with its id, so one bad row never hides the rest of the
-/// history. The cursor fields decode strictly, as they drive the walk.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// One page of 14 whose rows are kept as the server's JSON until [`TaxPage::rows`] decodes them,
+/// each on its own: a row the client cannot read becomes a [`MalformedTaxTransaction`] with its
+/// id, so one bad row never hides the rest, and a sync can walk the cursor (decoded strictly here)
+/// while another thread decodes and stores the rows.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxPage {
-    #[serde(deserialize_with = "each_on_its_own")]
-    pub transactions: Vec<Result<TaxTransaction, MalformedTaxTransaction>>,
+    pub transactions: Vec<Box<serde_json::value::RawValue>>,
     pub has_more: bool,
     #[serde(with = "wire::opt_time", default)]
     pub next_after: Option<DateTime<Utc>>,
     #[serde(default)]
     pub next_after_id: String,
+}
+
+impl TaxPage {
+    /// Every row, decoded; the slower path that names the bad field runs only for a row that fails.
+    pub fn rows(&self) -> Vec<Result<TaxTransaction, MalformedTaxTransaction>> {
+        self.transactions
+            .iter()
+            .map(|raw| {
+                serde_json::from_str::<TaxTransaction>(raw.get()).map_err(|_| malformed(raw.get()))
+            })
+            .collect()
+    }
+
+    /// The creation time of the first (`last` false) or last row, when it can be read.
+    pub fn create_time(&self, last: bool) -> Option<DateTime<Utc>> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Created {
+            #[serde(with = "wire::time")]
+            create_time: DateTime<Utc>,
+        }
+        let raw = if last {
+            self.transactions.last()
+        } else {
+            self.transactions.first()
+        }?;
+        serde_json::from_str::<Created>(raw.get())
+            .ok()
+            .map(|c| c.create_time)
+    }
 }
 
 /// A transaction the client could not read, with what was wrong and the JSON as sent.
@@ -137,22 +167,13 @@ impl MalformedTaxTransaction {
     }
 }
 
-fn each_on_its_own<'de, D>(
-    deserializer: D,
-) -> Result<Vec<Result<TaxTransaction, MalformedTaxTransaction>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    let values = Vec::<serde_json::Value>::deserialize(deserializer)?;
-    Ok(values
-        .into_iter()
-        .map(|value| {
-            serde_path_to_error::deserialize::<_, TaxTransaction>(&value).map_err(|e| {
-                let reason = format!("{}: {}", e.path(), e.inner());
-                MalformedTaxTransaction::from_value(&value, reason)
-            })
-        })
-        .collect())
+fn malformed(raw: &str) -> MalformedTaxTransaction {
+    let value: serde_json::Value = serde_json::from_str(raw).unwrap_or(serde_json::Value::Null);
+    let reason = match serde_path_to_error::deserialize::<_, TaxTransaction>(&value) {
+        Err(e) => format!("{}: {}", e.path(), e.inner()),
+        Ok(_) => "could not be read".to_owned(),
+    };
+    MalformedTaxTransaction::from_value(&value, reason)
 }
 
 #[cfg(test)]
@@ -176,25 +197,30 @@ mod tests {
             "transactions": [row("tr_1", "0.0001"), row("tr_2", "lots"), 7, row("tr_3", "0.0002")],
             "hasMore": true, "nextAfter": "2025-01-02T10:00:00Z", "nextAfterId": "tr_3"
         });
-        let page: TaxPage = serde_json::from_value(body).unwrap();
-        assert_eq!(page.transactions.len(), 4);
-        assert!(page.transactions[0].is_ok());
-        let bad = page.transactions[1].as_ref().unwrap_err();
+        let page: TaxPage = serde_json::from_str(&body.to_string()).unwrap();
+        assert_eq!(
+            page.create_time(true).map(|t| t.to_rfc3339()).as_deref(),
+            Some("2025-01-02T10:00:00+00:00")
+        );
+        let rows = page.rows();
+        assert_eq!(rows.len(), 4);
+        assert!(rows[0].is_ok());
+        let bad = rows[1].as_ref().unwrap_err();
         assert_eq!(bad.id, "tr_2");
         assert!(bad.reason.starts_with("inAmount"), "{}", bad.reason);
         assert_eq!(
             bad.create_time.map(|t| t.to_rfc3339()).as_deref(),
             Some("2025-01-02T10:00:00+00:00")
         );
-        let not_an_object = page.transactions[2].as_ref().unwrap_err();
+        let not_an_object = rows[2].as_ref().unwrap_err();
         assert_eq!(not_an_object.id, "");
         assert_eq!(not_an_object.raw, "7");
-        assert!(page.transactions[3].is_ok());
+        assert!(rows[3].is_ok());
     }
 
     #[test]
     fn a_page_without_a_readable_cursor_is_refused() {
         let body = serde_json::json!({"transactions": [], "hasMore": "yes"});
-        assert!(serde_json::from_value::<TaxPage>(body).is_err());
+        assert!(serde_json::from_str::<TaxPage>(&body.to_string()).is_err());
     }
 }
