@@ -2,19 +2,25 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::print_stdout,
-    reason = "a benchmark that prints its table; a failed step is the failure reported"
+    clippy::float_arithmetic,
+    clippy::panic,
+    reason = "a benchmark that prints its ratios; a failed step is the failure reported"
 )]
 //! Tax sync of a long history against a plain HTTP loop over the same pages, in the same run, and
 //! the sync's peak memory for a short and a long history. `cargo bench -p nordlys-tests --bench
-//! tax_sync` prints the ratios; the sandbox runs in this process on loopback.
+//! tax_sync` prints the ratios; the sandbox runs in a process of its own on loopback, as the
+//! exchange would.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nordlys_core::store::Store;
 use nordlys_core::tax::sync::{self, SyncCancel};
+use nordlys_exchange::{
+    ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, ExchangeClient, KeyCredentials,
+};
 use nordlys_sandbox::{RunningSandbox, SandboxConfig};
-use nordlys_tests::{control, key_client, sandbox_with};
+use nordlys_tests::{control, sandbox_with};
 
 /// The cursor fields of a page; the rows are read past, as any client must.
 #[derive(serde::Deserialize)]
@@ -42,10 +48,9 @@ async fn with_history(rows: u64) -> RunningSandbox {
 }
 
 /// Fetches every page with bare reqwest, the key header and the cursor; returns the row count.
-async fn plain_loop(sandbox: &RunningSandbox) -> usize {
+async fn plain_loop(base: &str, key: &str) -> usize {
     let http = reqwest::Client::new();
-    let key = &sandbox.info.api_keys.read.key;
-    let url = format!("{}/v1/tax/transactions", sandbox.base_url());
+    let url = format!("{base}/v1/tax/transactions");
     let mut query = vec![("pageSize", "200".to_owned())];
     let mut rows = 0;
     loop {
@@ -73,16 +78,13 @@ async fn plain_loop(sandbox: &RunningSandbox) -> usize {
 }
 
 /// A full sync into a fresh database file; returns the rows stored.
-async fn nordlys_sync(sandbox: &RunningSandbox) -> u64 {
+async fn nordlys_sync(client: &ExchangeClient) -> u64 {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(Store::open(&dir.path().join("bench.sqlite")).unwrap());
-    let client = key_client(sandbox, &sandbox.info.api_keys.read);
     let mut stored = 0;
-    sync::sync(&client, store, &SyncCancel::default(), |p| {
-        stored = p.stored
-    })
-    .await
-    .unwrap();
+    sync::sync(client, store, &SyncCancel::default(), |p| stored = p.stored)
+        .await
+        .unwrap();
     stored
 }
 
@@ -95,13 +97,65 @@ fn status_kib(field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// How far the process's peak resident memory rose above where it was while `f` ran, in MiB.
-async fn peak_rise<F: std::future::Future<Output = u64>>(f: F) -> u64 {
-    // Writing 5 resets the peak (VmHWM) to the current resident size (Linux ≥ 4.0).
-    std::fs::write("/proc/self/clear_refs", "5").unwrap();
+/// Child process, `serve N`: a sandbox with N extra transactions; prints its URL and read key.
+async fn serve(rows: u64) {
+    let sandbox = with_history(rows).await;
+    println!("{} {}", sandbox.base_url(), sandbox.info.api_keys.read.key);
+    println!("{}", sandbox.info.api_keys.read.secret);
+    std::future::pending::<()>().await;
+}
+
+/// Child process, `measure URL KEY SECRET`: one full sync, then how far the peak resident memory
+/// of this process rose above its size before the sync, in KiB. Nothing else ran here before.
+fn read_client(url: &str, key: &str, secret: &str) -> ExchangeClient {
+    let mut config = ClientConfig::new(BaseUrl::parse(url).unwrap());
+    config.credentials = Credentials {
+        key: Some(KeyCredentials {
+            key: ApiKey::parse(key).unwrap(),
+            secret: Some(ApiSecret::parse(secret).unwrap()),
+            permissions: None,
+        }),
+        bearer: None,
+    };
+    ExchangeClient::new(config).unwrap()
+}
+
+async fn measure(url: &str, key: &str, secret: &str) {
+    let client = read_client(url, key, secret);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("bench.sqlite")).unwrap());
     let before = status_kib("VmRSS:");
-    f.await;
-    status_kib("VmHWM:").saturating_sub(before) / 1024
+    sync::sync(&client, store, &SyncCancel::default(), |_| {})
+        .await
+        .unwrap();
+    println!("{}", status_kib("VmHWM:").saturating_sub(before));
+}
+
+/// A sandbox in its own process, as the exchange is: the child, its URL, read key and secret.
+fn exchange_process(rows: u64) -> (std::process::Child, String, String, String) {
+    use std::io::BufRead;
+    let mut server = std::process::Command::new(std::env::current_exe().unwrap())
+        .env("TAX_SYNC_CHILD", format!("serve {rows}"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(server.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let secret = lines.next().unwrap().unwrap();
+    let (url, key) = first.split_once(' ').unwrap();
+    (server, url.to_owned(), key.to_owned(), secret)
+}
+
+/// The peak memory rise of a sync of `rows` extra transactions, each side in its own process.
+fn peak_rise(rows: u64) -> u64 {
+    let (mut server, url, key, secret) = exchange_process(rows);
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .env("TAX_SYNC_CHILD", format!("measure {url} {key} {secret}"))
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -111,18 +165,28 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    if let Ok(child) = std::env::var("TAX_SYNC_CHILD") {
+        let args: Vec<&str> = child.split(' ').collect();
+        match args[..] {
+            ["serve", n] => serve(n.parse().unwrap()).await,
+            ["measure", url, key, secret] => measure(url, key, secret).await,
+            _ => panic!("unknown child {child}"),
+        }
+        return;
+    }
     let rows = std::env::var("ROWS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(100_000);
-    let sandbox = with_history(rows).await;
+    let (mut server, url, key, secret) = exchange_process(rows);
+    let client = read_client(&url, &key, &secret);
     let (mut plain, mut ours) = (vec![], vec![]);
     for _ in 0..3 {
         let t = Instant::now();
-        let n = plain_loop(&sandbox).await;
+        let n = plain_loop(&url, &key).await;
         plain.push(t.elapsed());
         let t = Instant::now();
-        let stored = nordlys_sync(&sandbox).await;
+        let stored = nordlys_sync(&client).await;
         ours.push(t.elapsed());
         assert_eq!(stored as usize, n);
     }
@@ -134,15 +198,15 @@ async fn main() {
         plain.as_secs_f64(),
         ours.as_secs_f64() / plain.as_secs_f64()
     );
-    drop(sandbox);
+    let _ = server.kill();
+    let _ = server.wait();
 
-    let mut rises = vec![];
-    for n in [rows / 10, rows] {
-        let sandbox = with_history(n).await;
-        rises.push((n, peak_rise(nordlys_sync(&sandbox)).await));
-    }
+    let small = rows / 10;
+    let (low, high) = (peak_rise(small), peak_rise(rows));
     println!(
-        "peak memory rise during the sync: {} MiB for {} transactions, {} MiB for {} (target: bounded, independent of history size)",
-        rises[0].1, rises[0].0, rises[1].1, rises[1].0
+        "peak memory rise during the sync, each side in its own process: {:.1} MiB for {small} transactions, {:.1} MiB for {rows}; ratio {:.2}× for 10× the history (target: bounded, independent of history size)",
+        low as f64 / 1024.0,
+        high as f64 / 1024.0,
+        high as f64 / low.max(1) as f64
     );
 }

@@ -24,8 +24,20 @@ async fn main() -> ExitCode {
     let app = App::start(&[]).await;
     app.text("[data-testid=account-row]").await;
     let mut status = ExitCode::SUCCESS;
-    for screen in ["overview", "trade", "receive", "pay", "connect", "settings"] {
+    for screen in [
+        "overview", "trade", "receive", "pay", "tax", "connect", "settings",
+    ] {
         app.click(&format!("[data-testid=nav-{screen}]")).await;
+        if screen == "tax" {
+            app.click("[data-testid=tax-sync]").await;
+            app.until("the tax history to sync", || async {
+                app.attr("[data-testid=tax-sync-state]", "data-state")
+                    .await
+                    .as_deref()
+                    == Some("complete")
+            })
+            .await;
+        }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let path = dir.join(format!("{screen}.png"));
         let written = match app.client.screenshot().await {
