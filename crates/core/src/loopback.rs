@@ -81,37 +81,53 @@ impl RedirectListener {
     }
 }
 
-/// `None`: not the redirect (keep waiting).
-async fn handle(
-    mut stream: TcpStream,
-    expected_state: &str,
-) -> Option<Result<String, LoopbackError>> {
-    let head = read_head(&mut stream).await?;
+/// What one request to the redirect listener is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redirect {
+    /// Another path, method or Host: answered 404, and the wait goes on.
+    NotForUs,
+    /// The redirect: the code, or why there is none.
+    Answer(Result<String, LoopbackError>),
+}
+
+/// Reads the head of one HTTP request (everything up to the blank line). Public so that the
+/// fuzz target can feed it anything.
+pub fn read_redirect(head: &str, expected_state: &str) -> Redirect {
     let mut lines = head.lines();
-    let request_line = lines.next()?;
+    let Some(request_line) = lines.next() else {
+        return Redirect::NotForUs;
+    };
     let mut parts = request_line.split(' ');
-    let (method, target) = (parts.next()?, parts.next()?);
+    let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
+        return Redirect::NotForUs;
+    };
+    // Exactly our address: a name that resolves here (DNS rebinding) or merely starts with the
+    // same digits is someone else's page.
     let host_ok = lines
         .filter_map(|l| l.split_once(':'))
         .find(|(k, _)| k.trim().eq_ignore_ascii_case("host"))
-        .is_some_and(|(_, v)| v.trim().starts_with("127.0.0.1"));
-    let url = Url::parse(&format!("http://127.0.0.1{target}")).ok()?;
+        .is_some_and(|(_, v)| {
+            let v = v.trim();
+            v == "127.0.0.1"
+                || v.strip_prefix("127.0.0.1:").is_some_and(|port| {
+                    !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+                })
+        });
+    if !target.starts_with('/') {
+        return Redirect::NotForUs;
+    }
+    let Ok(url) = Url::parse(&format!("http://127.0.0.1{target}")) else {
+        return Redirect::NotForUs;
+    };
     if method != "GET" || url.path() != CALLBACK_PATH || !host_ok {
-        respond(
-            &mut stream,
-            "404 Not Found",
-            "Not found",
-            "This address only takes the sign-in answer.",
-        )
-        .await;
-        return None;
+        return Redirect::NotForUs;
     }
     let get = |k: &str| {
         url.query_pairs()
             .find(|(n, _)| n == k)
             .map(|(_, v)| v.into_owned())
     };
-    let outcome = if get("state").as_deref() != Some(expected_state) {
+    Redirect::Answer(if get("state").as_deref() != Some(expected_state) {
         Err(LoopbackError::StateMismatch)
     } else if let Some(error) = get("error") {
         if error == "access_denied" {
@@ -125,6 +141,27 @@ async fn handle(
         get("code")
             .filter(|c| !c.is_empty())
             .ok_or(LoopbackError::MissingCode)
+    })
+}
+
+/// `None`: not the redirect (keep waiting).
+async fn handle(
+    mut stream: TcpStream,
+    expected_state: &str,
+) -> Option<Result<String, LoopbackError>> {
+    let head = read_head(&mut stream).await?;
+    let outcome = match read_redirect(&head, expected_state) {
+        Redirect::NotForUs => {
+            respond(
+                &mut stream,
+                "404 Not Found",
+                "Not found",
+                "This address only takes the sign-in answer.",
+            )
+            .await;
+            return None;
+        }
+        Redirect::Answer(outcome) => outcome,
     };
     let (title, text) = match &outcome {
         Ok(_) => ("Connected", "You can close this tab and return to Nordlys."),
@@ -210,6 +247,36 @@ mod tests {
             l.wait("s1", Duration::from_millis(200)).await,
             Err(LoopbackError::Timeout(0))
         );
+    }
+
+    #[test]
+    fn only_our_exact_host_is_taken() {
+        let head =
+            |host: &str| format!("GET /callback?code=c&state=s HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let ok = Redirect::Answer(Ok("c".to_owned()));
+        assert_eq!(read_redirect(&head("127.0.0.1:4711"), "s"), ok);
+        assert_eq!(read_redirect(&head("127.0.0.1"), "s"), ok);
+        for foreign in [
+            "127.0.0.1.attacker.example",
+            "127.0.0.1:80x",
+            "localhost:4711",
+            "127.0.0.1:",
+            "evil.example",
+        ] {
+            assert_eq!(
+                read_redirect(&head(foreign), "s"),
+                Redirect::NotForUs,
+                "{foreign}"
+            );
+        }
+        assert_eq!(
+            read_redirect(
+                "GET http://evil.example/callback?code=c&state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                "s"
+            ),
+            Redirect::NotForUs
+        );
+        assert_eq!(read_redirect("", "s"), Redirect::NotForUs);
     }
 
     #[tokio::test]

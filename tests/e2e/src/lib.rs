@@ -235,12 +235,23 @@ impl App {
             .await;
     }
 
+    /// Types `value` into the field, again if a re-render between clearing and typing put the
+    /// old text back (WebDriver's clear fires no input event, so the screen's state keeps it).
     pub async fn fill(&self, css: &str, value: &str) {
-        self.with_element(css, |e| async move {
-            e.clear().await?;
-            e.send_keys(value).await
-        })
-        .await;
+        for _ in 0..5 {
+            let typed = self
+                .with_element(css, |e| async move {
+                    e.clear().await?;
+                    e.send_keys(value).await?;
+                    e.prop("value").await
+                })
+                .await;
+            if typed.as_deref() == Some(value) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("the field {css} does not keep {value:?}");
     }
 
     /// Puts `text` into the field in one go, as pasting does (typing a 300-character invoice key
