@@ -247,7 +247,7 @@ pub async fn disconnect(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
 #[tauri::command]
 pub async fn reset_demo(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
     let app = app(&handle);
-    app.reset_sandbox().await;
+    app.reset_sandbox().await?;
     view(&handle).await
 }
 

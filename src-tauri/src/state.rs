@@ -195,6 +195,11 @@ impl App {
                 )
             })?;
             *slot = Some(started);
+            // A new sandbox is a new world: the tax history synced from the last one is not its.
+            self.store()
+                .await?
+                .forget_tax_history()
+                .map_err(IpcError::internal)?;
         }
         let sandbox = slot
             .as_ref()
@@ -211,9 +216,14 @@ impl App {
     }
 
     /// Puts the demo world back as it was at start.
-    pub async fn reset_sandbox(&self) {
+    pub async fn reset_sandbox(&self) -> Result<(), IpcError> {
         if let Some(s) = self.sandbox.lock().await.as_ref() {
             s.state.reset();
         }
+        // What was synced from the demo world before the reset is gone from it.
+        self.store()
+            .await?
+            .forget_tax_history()
+            .map_err(IpcError::internal)
     }
 }

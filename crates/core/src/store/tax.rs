@@ -441,6 +441,20 @@ impl Store {
             .collect()
     }
 
+    /// Forgets the synced history, its cursor and account names (not the user's own rates): for a
+    /// world that no longer exists, such as a sandbox started afresh.
+    pub fn forget_tax_history(&self) -> Result<(), StoreError> {
+        self.db().execute_batch(
+            "BEGIN;
+             DELETE FROM tax_transactions;
+             DELETE FROM tax_malformed;
+             DELETE FROM tax_sync;
+             DELETE FROM tax_accounts;
+             COMMIT;",
+        )?;
+        Ok(())
+    }
+
     /// Replaces the known account names with what endpoint 13 returned.
     pub fn set_tax_accounts(&self, accounts: &[TaxAccountName]) -> Result<(), StoreError> {
         let mut db = self.db();
@@ -651,6 +665,18 @@ mod tests {
             matches!(err, StoreError::Corrupt(ref v) if v.contains("lots")),
             "{err}"
         );
+    }
+
+    #[test]
+    fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
+        let s = Store::in_memory().unwrap();
+        s.add_tax_page(&page(), Some(&cursor())).unwrap();
+        s.set_year_end_rate(2024, Some(Decimal::ONE)).unwrap();
+        s.forget_tax_history().unwrap();
+        assert_eq!(s.tax_cursor().unwrap(), None);
+        assert_eq!(s.tax_count(&TaxFilter::default()).unwrap(), 0);
+        assert!(s.tax_malformed().unwrap().is_empty());
+        assert_eq!(s.year_end_rates().unwrap().len(), 1);
     }
 
     #[test]
