@@ -2,6 +2,7 @@
 //! active, and the active profile's connection.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::Connection;
@@ -32,6 +33,8 @@ pub struct App {
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
     database: tokio::sync::Mutex<Option<Arc<Store>>>,
+    /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
+    sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
     pub tax_sync: Mutex<crate::tax::SyncSlot>,
 }
@@ -55,6 +58,7 @@ impl App {
             sandbox: tokio::sync::Mutex::new(None),
             connection: tokio::sync::Mutex::new(None),
             database: tokio::sync::Mutex::new(None),
+            sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Mutex::default(),
         }
     }
@@ -195,11 +199,7 @@ impl App {
                 )
             })?;
             *slot = Some(started);
-            // A new sandbox is a new world: the tax history synced from the last one is not its.
-            self.store()
-                .await?
-                .forget_tax_history()
-                .map_err(IpcError::internal)?;
+            self.sandbox_world_is_new.store(true, Ordering::SeqCst);
         }
         let sandbox = slot
             .as_ref()
@@ -220,10 +220,17 @@ impl App {
         if let Some(s) = self.sandbox.lock().await.as_ref() {
             s.state.reset();
         }
-        // What was synced from the demo world before the reset is gone from it.
-        self.store()
-            .await?
-            .forget_tax_history()
-            .map_err(IpcError::internal)
+        self.sandbox_world_is_new.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The store, for the tax screens. A sandbox started afresh or reset is a new world: the
+    /// history synced from the old one is forgotten here, on first use, not on the start-up path.
+    pub async fn tax_store(&self) -> Result<Arc<Store>, IpcError> {
+        let store = self.store().await?;
+        if self.sandbox_world_is_new.swap(false, Ordering::SeqCst) {
+            store.forget_tax_history().map_err(IpcError::internal)?;
+        }
+        Ok(store)
     }
 }

@@ -89,7 +89,7 @@ pub async fn start_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncV
     let a = app(&handle);
     let locale = a.locale();
     let connection = a.connection().await?;
-    let store = a.store().await?;
+    let store = a.tax_store().await?;
     let cancel = SyncCancel::default();
     {
         let mut s = slot(&handle);
@@ -264,7 +264,7 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
 pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.store().await?;
+    let store = a.tax_store().await?;
     let f = filter(&args.filter);
     let total = store.tax_count(&f).map_err(internal)?;
     let rows = store
@@ -285,7 +285,7 @@ pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsVie
 pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsView> {
     let a = app(&handle);
     let locale = a.locale();
-    let store = a.store().await?;
+    let store = a.tax_store().await?;
     let facets = store.tax_facets().map_err(internal)?;
     let names = Names::load(&store).map_err(internal)?;
     let deleted = if nb(locale) {
@@ -393,7 +393,7 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
 pub async fn year_end_report(handle: AppHandle, _args: NoArgs) -> Answer<YearEndsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.store().await?;
+    let store = a.tax_store().await?;
     let names = Names::load(&store).map_err(internal)?;
     let years = year_ends(store).await?;
     let nok = |d: Option<Decimal>| {
@@ -452,7 +452,7 @@ pub async fn set_year_end_rate(handle: AppHandle, args: YearEndRateArgs) -> Answ
         Some(r)
     };
     app(&handle)
-        .store()
+        .tax_store()
         .await?
         .set_year_end_rate(args.year, rate)
         .map_err(internal)?;
@@ -479,7 +479,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 pub async fn gains_report(handle: AppHandle, args: GainsArgs) -> Answer<GainsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let report = gains(a.store().await?, method(&args.method)).await?;
+    let report = gains(a.tax_store().await?, method(&args.method)).await?;
     let nok = |d: Decimal| format::nok(d, locale);
     Ok(GainsView {
         method: report.method.name().to_owned(),
@@ -600,7 +600,7 @@ async fn save_path(handle: &AppHandle, name: &str) -> Answer<Option<PathBuf>> {
 
 #[tauri::command]
 pub async fn export_csv(handle: AppHandle, args: ExportArgs) -> Answer<ExportView> {
-    let store = app(&handle).store().await?;
+    let store = app(&handle).tax_store().await?;
     let (name, bytes) = export_bytes(store, &args).await?;
     let Some(path) = save_path(&handle, &name).await? else {
         return Ok(ExportView {
