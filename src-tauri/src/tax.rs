@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use chrono::{DateTime, Offset, Utc};
+use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
 use nordlys_core::tax::gains::{DisposalKind, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
-use nordlys_core::tax::{csv, oslo_date};
+use nordlys_core::tax::{csv, oslo_date, oslo_time};
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
 use tauri::AppHandle;
@@ -75,13 +75,7 @@ fn day(t: &DateTime<Utc>, locale: Locale) -> String {
 }
 
 fn minute(t: &DateTime<Utc>) -> String {
-    t.with_timezone(&chrono::FixedOffset::east_opt(3_600).unwrap_or(Utc.fix()))
-        .format("%Y-%m-%d %H:%M")
-        .to_string()
-}
-
-fn internal(e: impl std::fmt::Display) -> IpcError {
-    IpcError::internal(e)
+    oslo_time(t).format("%Y-%m-%d %H:%M").to_string()
 }
 
 #[tauri::command]
@@ -266,13 +260,19 @@ pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsVie
     let (locale, unit) = (a.locale(), a.settings().unit);
     let store = a.tax_store().await?;
     let f = filter(&args.filter);
-    let total = store.tax_count(&f).map_err(internal)?;
+    // Counted once per filter, with its first block; scrolling fetches rows only.
+    let total = if args.offset == 0 {
+        let n = store.tax_count(&f).map_err(IpcError::internal)?;
+        Some(u32::try_from(n).unwrap_or(u32::MAX))
+    } else {
+        None
+    };
     let rows = store
         .tax_transactions(&f, u64::from(args.offset), args.limit.min(500))
-        .map_err(internal)?;
-    let names = Names::load(&store).map_err(internal)?;
+        .map_err(IpcError::internal)?;
+    let names = Names::load(&store).map_err(IpcError::internal)?;
     Ok(TaxRowsView {
-        total: u32::try_from(total).unwrap_or(u32::MAX),
+        total,
         offset: args.offset,
         rows: rows
             .iter()
@@ -286,8 +286,8 @@ pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsVie
     let a = app(&handle);
     let locale = a.locale();
     let store = a.tax_store().await?;
-    let facets = store.tax_facets().map_err(internal)?;
-    let names = Names::load(&store).map_err(internal)?;
+    let facets = store.tax_facets().map_err(IpcError::internal)?;
+    let names = Names::load(&store).map_err(IpcError::internal)?;
     let deleted = if nb(locale) {
         " (slettet)"
     } else {
@@ -318,15 +318,19 @@ pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsVie
         sub_types: facets.sub_types,
         malformed: store
             .tax_malformed()
-            .map_err(internal)?
+            .map_err(IpcError::internal)?
             .into_iter()
             .map(|m| MalformedView {
                 id: m.id,
                 reason: m.reason,
             })
             .collect(),
-        stored: u32::try_from(store.tax_count(&TaxFilter::default()).map_err(internal)?)
-            .unwrap_or(u32::MAX),
+        stored: u32::try_from(
+            store
+                .tax_count(&TaxFilter::default())
+                .map_err(IpcError::internal)?,
+        )
+        .unwrap_or(u32::MAX),
     })
 }
 
@@ -373,12 +377,12 @@ async fn each_row<T: Send + 'static>(
             .map(|()| state)
     })
     .await
-    .map_err(internal)?
-    .map_err(internal)
+    .map_err(IpcError::internal)?
+    .map_err(IpcError::internal)
 }
 
 async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
-    let entered = store.year_end_rates().map_err(internal)?;
+    let entered = store.year_end_rates().map_err(IpcError::internal)?;
     let builder = each_row(
         store,
         TaxFilter::default(),
@@ -394,7 +398,7 @@ pub async fn year_end_report(handle: AppHandle, _args: NoArgs) -> Answer<YearEnd
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
     let store = a.tax_store().await?;
-    let names = Names::load(&store).map_err(internal)?;
+    let names = Names::load(&store).map_err(IpcError::internal)?;
     let years = year_ends(store).await?;
     let nok = |d: Option<Decimal>| {
         d.map(|d| format::nok(d, locale))
@@ -455,7 +459,7 @@ pub async fn set_year_end_rate(handle: AppHandle, args: YearEndRateArgs) -> Answ
         .tax_store()
         .await?
         .set_year_end_rate(args.year, rate)
-        .map_err(internal)?;
+        .map_err(IpcError::internal)?;
     year_end_report(handle, NoArgs {}).await
 }
 
@@ -543,7 +547,7 @@ async fn export_bytes(
     store: std::sync::Arc<Store>,
     args: &ExportArgs,
 ) -> Answer<(String, Vec<u8>)> {
-    let io = |e: std::io::Error| internal(e);
+    let io = |e: std::io::Error| IpcError::internal(e);
     match args.kind.as_str() {
         "transactions" => {
             let f = filter(&args.filter);
@@ -561,7 +565,7 @@ async fn export_bytes(
             Ok((name, w.into_inner()))
         }
         "yearEnd" => {
-            let names = Names::load(&store).map_err(internal)?;
+            let names = Names::load(&store).map_err(IpcError::internal)?;
             let years = year_ends(store).await?;
             let bytes = csv::write_year_end(Vec::new(), &years, |id| names.name(id)).map_err(io)?;
             Ok(("nordlys-year-end.csv".to_owned(), bytes))
@@ -594,8 +598,10 @@ async fn save_path(handle: &AppHandle, name: &str) -> Answer<Option<PathBuf>> {
         .save_file(move |path| {
             let _ = tx.send(path);
         });
-    let chosen = rx.await.map_err(internal)?;
-    chosen.map(|p| p.into_path().map_err(internal)).transpose()
+    let chosen = rx.await.map_err(IpcError::internal)?;
+    chosen
+        .map(|p| p.into_path().map_err(IpcError::internal))
+        .transpose()
 }
 
 #[tauri::command]

@@ -49,8 +49,9 @@ pub struct TaxRowView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxRowsView {
-    /// Rows matching the filter, all of them, for the list's scroll height.
-    pub total: u32,
+    /// Rows matching the filter, all of them, for the list's scroll height; given with the block
+    /// at offset 0 only.
+    pub total: Option<u32>,
     pub offset: u32,
     pub rows: Vec<TaxRowView>,
 }

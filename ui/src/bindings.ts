@@ -261,9 +261,10 @@ nok: string, fee: string, rate: string, runningBalance: string, note: string, pa
 
 export type TaxRowsView = { 
 /**
- * Rows matching the filter, all of them, for the list's scroll height.
+ * Rows matching the filter, all of them, for the list's scroll height; given with the block
+ * at offset 0 only.
  */
-total: number, offset: number, rows: Array<TaxRowView>, };
+total: number | null, offset: number, rows: Array<TaxRowView>, };
 
 export type ChoiceView = { value: string, label: string, };
 

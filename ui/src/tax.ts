@@ -93,7 +93,7 @@ async function loadBlock(start: number): Promise<void> {
   try {
     const page = await api.taxRows({ filter, offset: start, limit: BLOCK });
     if (mine !== generation) return;
-    total = page.total;
+    if (page.total !== null) total = page.total;
     blocks.set(start, page.rows);
     // A long scroll leaves many blocks behind; keep the memory of the list bounded.
     if (blocks.size > 40) {

@@ -353,25 +353,53 @@ impl Store {
     }
 
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
-    /// history size without holding it all.
+    /// history size without holding it all. Each batch starts after the last one's `seq`, so no
+    /// batch skips over the rows before it again.
     pub fn each_tax_transaction<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         mut f: impl FnMut(TaxTransaction) -> Result<(), E>,
     ) -> Result<(), E> {
-        const BATCH: u32 = 2_000;
-        let mut offset = 0;
+        const BATCH: usize = 2_000;
+        let (clause, values) = where_clause(filter);
+        let clause = if clause.is_empty() {
+            " WHERE seq > ?".to_owned()
+        } else {
+            format!("{clause} AND seq > ?")
+        };
+        let mut after = 0_i64;
         loop {
-            let batch = self.tax_transactions(filter, offset, BATCH)?;
-            let n = batch.len();
-            for t in batch {
-                f(t)?;
+            let raw = self.batch_after(&clause, &values, after, BATCH)?;
+            let n = raw.len();
+            for (row, seq) in raw {
+                after = seq;
+                f(row.into_transaction()?)?;
             }
-            if n < BATCH as usize {
+            if n < BATCH {
                 return Ok(());
             }
-            offset += u64::from(BATCH);
         }
+    }
+
+    /// Up to `limit` rows with their `seq`, after `after`, for `clause` ending in `seq > ?`.
+    fn batch_after(
+        &self,
+        clause: &str,
+        values: &[String],
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<(RawRow, i64)>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare_cached(&format!(
+            "SELECT {COLUMNS}, seq FROM tax_transactions{clause} ORDER BY seq LIMIT {limit}"
+        ))?;
+        let params = values.iter().cloned().chain([after.to_string()]);
+        let rows = q
+            .query_map(params_from_iter(params), |r| {
+                Ok((raw_row(r)?, r.get::<_, i64>(18)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
     }
 
     pub fn tax_facets(&self) -> Result<TaxFacets, StoreError> {

@@ -25,14 +25,19 @@ pub fn year_start(year: i32) -> DateTime<Utc> {
         })
 }
 
+/// `t` on Norwegian clocks at New Year (UTC+1): what the reports and lists show.
+pub fn oslo_time(t: &DateTime<Utc>) -> DateTime<FixedOffset> {
+    t.with_timezone(&oslo_winter())
+}
+
 /// The Norwegian year `t` falls in.
 pub fn oslo_year(t: &DateTime<Utc>) -> i32 {
-    t.with_timezone(&oslo_winter()).year()
+    oslo_time(t).year()
 }
 
 /// The Norwegian date of `t`.
 pub fn oslo_date(t: &DateTime<Utc>) -> NaiveDate {
-    t.with_timezone(&oslo_winter()).date_naive()
+    oslo_time(t).date_naive()
 }
 
 #[cfg(test)]
