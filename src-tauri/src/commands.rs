@@ -7,7 +7,7 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::settings::{Profile, ProfileKind};
 use nordlys_exchange::models::Scope;
 use rust_decimal::Decimal;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 use tauri_plugin_opener::OpenerExt;
 
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -55,7 +55,7 @@ fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) ->
     }
 }
 
-async fn view(handle: &AppHandle) -> Answer<AppView> {
+async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
     let app = app(handle);
     let locale = app.locale();
     let connection = app.connection().await?;
@@ -111,12 +111,12 @@ fn lang(l: Locale) -> &'static str {
 }
 
 #[tauri::command]
-pub async fn app_state(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+pub async fn app_state<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
     view(&handle).await
 }
 
 #[tauri::command]
-pub async fn balances(handle: AppHandle, _args: NoArgs) -> Answer<BalancesView> {
+pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<BalancesView> {
     let app = app(&handle);
     let connection = app.connection().await?;
     // A failed refresh shows as "reconnect" in the app state; balances still try the key.
@@ -174,7 +174,7 @@ pub async fn balances(handle: AppHandle, _args: NoArgs) -> Answer<BalancesView> 
 }
 
 #[tauri::command]
-pub async fn set_api_key(handle: AppHandle, args: SetApiKeyArgs) -> Answer<AppView> {
+pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) -> Answer<AppView> {
     let app = app(&handle);
     let connection = app.connection().await?;
     let learned = connection.set_api_key(&args.key, &args.secret).await?;
@@ -196,7 +196,10 @@ fn oauth_timeout() -> Duration {
 }
 
 #[tauri::command]
-pub async fn connect_oauth(handle: AppHandle, args: ConnectOauthArgs) -> Answer<AppView> {
+pub async fn connect_oauth<R: Runtime>(
+    handle: AppHandle<R>,
+    args: ConnectOauthArgs,
+) -> Answer<AppView> {
     let app = app(&handle);
     let scopes: Vec<Scope> = args
         .scopes
@@ -231,7 +234,7 @@ pub async fn connect_oauth(handle: AppHandle, args: ConnectOauthArgs) -> Answer<
 }
 
 #[tauri::command]
-pub async fn disconnect(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+pub async fn disconnect<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
     let app = app(&handle);
     let connection = app.connection().await?;
     let revoked = connection.disconnect().await;
@@ -245,14 +248,17 @@ pub async fn disconnect(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
 }
 
 #[tauri::command]
-pub async fn reset_demo(handle: AppHandle, _args: NoArgs) -> Answer<AppView> {
+pub async fn reset_demo<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
     let app = app(&handle);
     app.reset_sandbox().await?;
     view(&handle).await
 }
 
 #[tauri::command]
-pub async fn set_language(handle: AppHandle, args: SetLanguageArgs) -> Answer<AppView> {
+pub async fn set_language<R: Runtime>(
+    handle: AppHandle<R>,
+    args: SetLanguageArgs,
+) -> Answer<AppView> {
     let app = app(&handle);
     let language = match args.language.as_deref() {
         None | Some("") | Some("auto") => None,
@@ -271,7 +277,7 @@ pub async fn set_language(handle: AppHandle, args: SetLanguageArgs) -> Answer<Ap
 }
 
 #[tauri::command]
-pub async fn set_unit(handle: AppHandle, args: SetUnitArgs) -> Answer<AppView> {
+pub async fn set_unit<R: Runtime>(handle: AppHandle<R>, args: SetUnitArgs) -> Answer<AppView> {
     let app = app(&handle);
     let unit = match args.unit.as_str() {
         "btc" => BtcUnit::Btc,
@@ -289,8 +295,8 @@ pub async fn set_unit(handle: AppHandle, args: SetUnitArgs) -> Answer<AppView> {
 }
 
 #[tauri::command]
-pub async fn save_exchange_profile(
-    handle: AppHandle,
+pub async fn save_exchange_profile<R: Runtime>(
+    handle: AppHandle<R>,
     args: ExchangeProfileArgs,
 ) -> Answer<AppView> {
     let app = app(&handle);
@@ -329,7 +335,10 @@ pub async fn save_exchange_profile(
 }
 
 #[tauri::command]
-pub async fn switch_profile(handle: AppHandle, args: SwitchProfileArgs) -> Answer<AppView> {
+pub async fn switch_profile<R: Runtime>(
+    handle: AppHandle<R>,
+    args: SwitchProfileArgs,
+) -> Answer<AppView> {
     let app = app(&handle);
     if app.settings().profile(&args.id).is_none() {
         return Err(IpcError::new(

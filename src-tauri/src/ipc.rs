@@ -15,7 +15,7 @@ use crate::{commands, market, pay, receive, tax, trading};
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
 where
-    F: Fn(tauri::AppHandle, A) -> Fut,
+    F: Fn(tauri::AppHandle<tauri::Wry>, A) -> Fut,
     Fut: Future<Output = Result<R, IpcError>>,
 {
 }
@@ -25,13 +25,14 @@ macro_rules! ipc_commands {
         /// Names of every command, as the UI calls them.
         pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
 
-        pub fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+        /// Every command, for any runtime: the real window's, or the mock one the soak test drives.
+        pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
             tauri::generate_handler![$($module::$name),*]
         }
 
         #[allow(dead_code, reason = "exists to be type-checked")]
         fn signatures() {
-            $(command_signature::<$args, $ret, _, _>($module::$name);)*
+            $(command_signature::<$args, $ret, _, _>($module::$name::<tauri::Wry>);)*
         }
 
         fn command_functions() -> String {

@@ -16,12 +16,14 @@ mod tax_views;
 mod trading;
 mod views;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use nordlys_core::format::Locale;
-use tauri::Manager;
+use nordlys_core::secrets::SecretStore;
+use tauri::{Manager, Runtime};
 
-pub use ipc::{COMMANDS, typescript};
+pub use ipc::{COMMANDS, handler, typescript};
 
 fn os_locale() -> Locale {
     ["LC_ALL", "LC_MESSAGES", "LANG"]
@@ -29,6 +31,17 @@ fn os_locale() -> Locale {
         .find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()))
         .map(|tag| Locale::from_os(&tag))
         .unwrap_or_default()
+}
+
+/// Gives `app` the state every command works on: the window passes its data dir and the OS
+/// keyring; the soak test a temporary dir and secrets in memory.
+pub fn manage_state<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    data_dir: PathBuf,
+    secrets: Arc<dyn SecretStore>,
+    locale: Locale,
+) {
+    app.manage(state::App::new(data_dir, secrets, locale));
 }
 
 /// Runs the app until its window closes.
@@ -45,11 +58,12 @@ pub fn run() -> Result<(), tauri::Error> {
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;
-            app.manage(state::App::new(
+            manage_state(
+                app.handle(),
                 data_dir,
                 Arc::new(keyring_store::KeyringStore),
                 os_locale(),
-            ));
+            );
             Ok(())
         })
         .invoke_handler(ipc::handler())

@@ -4,7 +4,7 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_exchange::TaxQuery;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use rust_decimal::Decimal;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 
 use crate::error::IpcError;
 use crate::state::app;
@@ -20,7 +20,10 @@ fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
 }
 
 #[tauri::command]
-pub async fn volume(handle: AppHandle, _args: NoArgs) -> Result<VolumeView, IpcError> {
+pub async fn volume<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Result<VolumeView, IpcError> {
     let app = app(&handle);
     let locale = app.locale();
     let v = app.connection().await?.client().volume(None).await?;
@@ -34,7 +37,10 @@ pub async fn volume(handle: AppHandle, _args: NoArgs) -> Result<VolumeView, IpcE
 
 /// The user's executed trades (BTC_BUY and BTC_SELL tax transactions), newest first.
 #[tauri::command]
-pub async fn trade_history(handle: AppHandle, _args: NoArgs) -> Result<TradesView, IpcError> {
+pub async fn trade_history<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Result<TradesView, IpcError> {
     let app = app(&handle);
     let locale = app.locale();
     let unit = app.settings().unit;
@@ -101,7 +107,10 @@ pub async fn trade_history(handle: AppHandle, _args: NoArgs) -> Result<TradesVie
 
 /// Nordlys' own price history (the API has none), drawn to SVG.
 #[tauri::command]
-pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<ChartView, IpcError> {
+pub async fn price_chart<R: Runtime>(
+    handle: AppHandle<R>,
+    args: PriceChartArgs,
+) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, price_chart};
     let app = app(&handle);
     let since = match args.range.as_str() {
@@ -136,7 +145,10 @@ pub async fn price_chart(handle: AppHandle, args: PriceChartArgs) -> Result<Char
 
 /// Daily volume per market over the last month, stacked in the markets' colours, with shares.
 #[tauri::command]
-pub async fn volume_chart(handle: AppHandle, args: ChartSizeArgs) -> Result<ChartView, IpcError> {
+pub async fn volume_chart<R: Runtime>(
+    handle: AppHandle<R>,
+    args: ChartSizeArgs,
+) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
     let app = app(&handle);
     let history = app

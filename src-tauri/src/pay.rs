@@ -12,7 +12,7 @@ use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::notify;
@@ -130,7 +130,10 @@ fn check_view(c: &PayCheck, ctx: &PayContext) -> PayCheckView {
 }
 
 #[tauri::command]
-pub async fn check_payment(handle: AppHandle, args: PayArgs) -> Answer<PayCheckView> {
+pub async fn check_payment<R: Runtime>(
+    handle: AppHandle<R>,
+    args: PayArgs,
+) -> Answer<PayCheckView> {
     let app = app(&handle);
     let (_, check, ctx) = checked(&app, &args).await?;
     Ok(check_view(&check, &ctx))
@@ -203,7 +206,10 @@ fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
 }
 
 #[tauri::command]
-pub async fn send_payment(handle: AppHandle, args: PayArgs) -> Answer<PaymentResultView> {
+pub async fn send_payment<R: Runtime>(
+    handle: AppHandle<R>,
+    args: PayArgs,
+) -> Answer<PaymentResultView> {
     let app = app(&handle);
     let nb = app.locale() == Locale::Nb;
     let (form, check, _) = checked(&app, &args).await?;
@@ -311,7 +317,7 @@ fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
 /// Resolves payments whose outcome is unknown, follows sent ones to the end (announcing each
 /// change), and returns the recent ones.
 #[tauri::command]
-pub async fn payments(handle: AppHandle, _args: NoArgs) -> Answer<PaymentsView> {
+pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<PaymentsView> {
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
@@ -340,7 +346,7 @@ pub async fn payments(handle: AppHandle, _args: NoArgs) -> Answer<PaymentsView> 
 }
 
 #[tauri::command]
-pub async fn recipients(handle: AppHandle, _args: NoArgs) -> Answer<RecipientsView> {
+pub async fn recipients<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<RecipientsView> {
     let store = app(&handle).store().await?;
     Ok(RecipientsView {
         recipients: store
@@ -354,7 +360,10 @@ pub async fn recipients(handle: AppHandle, _args: NoArgs) -> Answer<RecipientsVi
 
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
 #[tauri::command]
-pub async fn save_recipient(handle: AppHandle, args: RecipientView) -> Answer<RecipientsView> {
+pub async fn save_recipient<R: Runtime>(
+    handle: AppHandle<R>,
+    args: RecipientView,
+) -> Answer<RecipientsView> {
     let app = app(&handle);
     let store = app.store().await?;
     if store
@@ -400,7 +409,10 @@ pub async fn save_recipient(handle: AppHandle, args: RecipientView) -> Answer<Re
 }
 
 #[tauri::command]
-pub async fn delete_recipient(handle: AppHandle, args: IdentityArgs) -> Answer<RecipientsView> {
+pub async fn delete_recipient<R: Runtime>(
+    handle: AppHandle<R>,
+    args: IdentityArgs,
+) -> Answer<RecipientsView> {
     app(&handle)
         .store()
         .await?
@@ -410,7 +422,7 @@ pub async fn delete_recipient(handle: AppHandle, args: IdentityArgs) -> Answer<R
 }
 
 #[tauri::command]
-pub async fn countries(_handle: AppHandle, _args: NoArgs) -> Answer<CountriesView> {
+pub async fn countries<R: Runtime>(_handle: AppHandle<R>, _args: NoArgs) -> Answer<CountriesView> {
     Ok(CountriesView {
         countries: travel_rule::countries()
             .into_iter()

@@ -10,7 +10,7 @@ use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
 use rust_decimal::Decimal;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::notify;
@@ -33,7 +33,10 @@ fn qr_view(text: &str, uri: String) -> Answer<QrView> {
 }
 
 #[tauri::command]
-pub async fn receive_destinations(handle: AppHandle, args: AccountArgs) -> Answer<ReceiveView> {
+pub async fn receive_destinations<R: Runtime>(
+    handle: AppHandle<R>,
+    args: AccountArgs,
+) -> Answer<ReceiveView> {
     let app = app(&handle);
     let d = app
         .connection()
@@ -109,7 +112,10 @@ fn invoice_view(
 }
 
 #[tauri::command]
-pub async fn create_invoice(handle: AppHandle, args: InvoiceArgs) -> Answer<InvoiceView> {
+pub async fn create_invoice<R: Runtime>(
+    handle: AppHandle<R>,
+    args: InvoiceArgs,
+) -> Answer<InvoiceView> {
     let app = app(&handle);
     let locale = app.locale();
     let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
@@ -157,7 +163,11 @@ pub async fn create_invoice(handle: AppHandle, args: InvoiceArgs) -> Answer<Invo
 }
 
 /// Asks the exchange for an invoice's status (endpoint 3), records it, and announces a payment.
-async fn refresh_status(handle: &AppHandle, app: &App, id: &str) -> Answer<StoredInvoice> {
+async fn refresh_status<R: Runtime>(
+    handle: &AppHandle<R>,
+    app: &App,
+    id: &str,
+) -> Answer<StoredInvoice> {
     let store = app.store().await?;
     let answer = app.connection().await?.client().invoice(id).await?;
     let status = answer.status.to_string();
@@ -188,7 +198,10 @@ async fn refresh_status(handle: &AppHandle, app: &App, id: &str) -> Answer<Store
 }
 
 #[tauri::command]
-pub async fn invoice_status(handle: AppHandle, args: InvoiceIdArgs) -> Answer<InvoiceView> {
+pub async fn invoice_status<R: Runtime>(
+    handle: AppHandle<R>,
+    args: InvoiceIdArgs,
+) -> Answer<InvoiceView> {
     let app = app(&handle);
     let stored = refresh_status(&handle, &app, &args.id).await?;
     let price = app.mid_price().await.ok();
@@ -203,7 +216,10 @@ fn is_final(status: &str) -> bool {
 }
 
 #[tauri::command]
-pub async fn recent_invoices(handle: AppHandle, _args: NoArgs) -> Answer<InvoicesView> {
+pub async fn recent_invoices<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<InvoicesView> {
     let app = app(&handle);
     let store = app.store().await?;
     let list = store.recent_invoices(20).map_err(IpcError::internal)?;

@@ -18,7 +18,7 @@ use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 use crate::error::{ErrorCode, IpcError};
 
 /// The app's state, as every command reaches it.
-pub fn app(handle: &tauri::AppHandle) -> tauri::State<'_, App> {
+pub fn app<R: tauri::Runtime>(handle: &tauri::AppHandle<R>) -> tauri::State<'_, App> {
     use tauri::Manager;
     handle.state::<App>()
 }

@@ -15,7 +15,7 @@ use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, oslo_date, oslo_time};
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::app;
@@ -53,7 +53,7 @@ impl SyncSlot {
     }
 }
 
-fn slot(handle: &AppHandle) -> std::sync::MutexGuard<'_, SyncSlot> {
+fn slot<R: Runtime>(handle: &AppHandle<R>) -> std::sync::MutexGuard<'_, SyncSlot> {
     app(handle)
         .inner()
         .tax_sync
@@ -79,7 +79,10 @@ fn minute(t: &DateTime<Utc>) -> String {
 }
 
 #[tauri::command]
-pub async fn start_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+pub async fn start_tax_sync<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<TaxSyncView> {
     let a = app(&handle);
     let locale = a.locale();
     let connection = a.connection().await?;
@@ -128,13 +131,19 @@ pub async fn start_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncV
 }
 
 #[tauri::command]
-pub async fn tax_sync_status(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+pub async fn tax_sync_status<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<TaxSyncView> {
     let locale = app(&handle).locale();
     Ok(slot(&handle).view(locale))
 }
 
 #[tauri::command]
-pub async fn cancel_tax_sync(handle: AppHandle, _args: NoArgs) -> Answer<TaxSyncView> {
+pub async fn cancel_tax_sync<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<TaxSyncView> {
     let locale = app(&handle).locale();
     let s = slot(&handle);
     if let Some(c) = &s.cancel {
@@ -255,7 +264,7 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
 }
 
 #[tauri::command]
-pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsView> {
+pub async fn tax_rows<R: Runtime>(handle: AppHandle<R>, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
     let store = a.tax_store().await?;
@@ -282,7 +291,7 @@ pub async fn tax_rows(handle: AppHandle, args: TaxRowsArgs) -> Answer<TaxRowsVie
 }
 
 #[tauri::command]
-pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsView> {
+pub async fn tax_facets<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<TaxFacetsView> {
     let a = app(&handle);
     let locale = a.locale();
     let store = a.tax_store().await?;
@@ -335,7 +344,10 @@ pub async fn tax_facets(handle: AppHandle, _args: NoArgs) -> Answer<TaxFacetsVie
 }
 
 #[tauri::command]
-pub async fn tax_balances(handle: AppHandle, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
+pub async fn tax_balances<R: Runtime>(
+    handle: AppHandle<R>,
+    args: TaxBalancesArgs,
+) -> Answer<TaxBalancesView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
     let client = a.connection().await?;
@@ -394,7 +406,10 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
 }
 
 #[tauri::command]
-pub async fn year_end_report(handle: AppHandle, _args: NoArgs) -> Answer<YearEndsView> {
+pub async fn year_end_report<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<YearEndsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
     let store = a.tax_store().await?;
@@ -432,7 +447,10 @@ pub async fn year_end_report(handle: AppHandle, _args: NoArgs) -> Answer<YearEnd
 }
 
 #[tauri::command]
-pub async fn set_year_end_rate(handle: AppHandle, args: YearEndRateArgs) -> Answer<YearEndsView> {
+pub async fn set_year_end_rate<R: Runtime>(
+    handle: AppHandle<R>,
+    args: YearEndRateArgs,
+) -> Answer<YearEndsView> {
     let text = args
         .rate
         .trim()
@@ -480,7 +498,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 }
 
 #[tauri::command]
-pub async fn gains_report(handle: AppHandle, args: GainsArgs) -> Answer<GainsView> {
+pub async fn gains_report<R: Runtime>(handle: AppHandle<R>, args: GainsArgs) -> Answer<GainsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
     let report = gains(a.tax_store().await?, method(&args.method)).await?;
@@ -584,7 +602,7 @@ async fn export_bytes(
 
 /// Asks where to save `name`: the system save dialog, or with `NORDLYS_EXPORT_DIR` set (the E2E
 /// rig, which cannot drive a native dialog) that directory.
-async fn save_path(handle: &AppHandle, name: &str) -> Answer<Option<PathBuf>> {
+async fn save_path<R: Runtime>(handle: &AppHandle<R>, name: &str) -> Answer<Option<PathBuf>> {
     if let Some(dir) = std::env::var_os("NORDLYS_EXPORT_DIR") {
         return Ok(Some(PathBuf::from(dir).join(name)));
     }
@@ -605,7 +623,7 @@ async fn save_path(handle: &AppHandle, name: &str) -> Answer<Option<PathBuf>> {
 }
 
 #[tauri::command]
-pub async fn export_csv(handle: AppHandle, args: ExportArgs) -> Answer<ExportView> {
+pub async fn export_csv<R: Runtime>(handle: AppHandle<R>, args: ExportArgs) -> Answer<ExportView> {
     let store = app(&handle).tax_store().await?;
     let (name, bytes) = export_bytes(store, &args).await?;
     let Some(path) = save_path(&handle, &name).await? else {

@@ -2,21 +2,22 @@
 //! when the answer is lost), open orders and cancelling.
 
 use chrono::Utc;
+use nordlys_core::connection::Connection;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, Placement, Resolution};
-use nordlys_core::store::{JournalEntry, JournalState, PriceSample};
+use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::{Direction, OrderType};
 use rust_decimal::Decimal;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, app};
 use crate::views::*;
 
 #[tauri::command]
-pub async fn quote(handle: AppHandle, args: QuoteArgs) -> Answer<QuoteView> {
+pub async fn quote<R: Runtime>(handle: AppHandle<R>, args: QuoteArgs) -> Answer<QuoteView> {
     let app = app(&handle);
     let locale = app.locale();
     let amount = match args
@@ -129,7 +130,10 @@ fn check_view(c: &order_form::OrderCheck) -> OrderCheckView {
 }
 
 #[tauri::command]
-pub async fn check_order(handle: AppHandle, args: OrderFormArgs) -> Answer<OrderCheckView> {
+pub async fn check_order<R: Runtime>(
+    handle: AppHandle<R>,
+    args: OrderFormArgs,
+) -> Answer<OrderCheckView> {
     let app = app(&handle);
     let form = form(&args)?;
     let market = market(&app, args.account_id.as_deref()).await?;
@@ -179,7 +183,10 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
 }
 
 #[tauri::command]
-pub async fn place_order(handle: AppHandle, args: OrderFormArgs) -> Answer<OrderResultView> {
+pub async fn place_order<R: Runtime>(
+    handle: AppHandle<R>,
+    args: OrderFormArgs,
+) -> Answer<OrderResultView> {
     let app = app(&handle);
     let locale = app.locale();
     let form = form(&args)?;
@@ -227,15 +234,14 @@ fn order_error(e: orders::OrderError) -> IpcError {
 /// Resolves every order whose outcome is not known (after a lost answer, or a crash while
 /// sending) and returns the recent journal.
 #[tauri::command]
-pub async fn resolve_orders(handle: AppHandle, _args: NoArgs) -> Answer<JournalView> {
+pub async fn resolve_orders<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<JournalView> {
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
-    let unresolved = store.journal_unresolved().map_err(IpcError::internal)?;
-    for e in unresolved {
-        // One that stays unknown is tried again on the next call; an error here leaves it unknown.
-        let _ = orders::reconcile(connection.client(), &store, e.id).await;
-    }
+    reconcile_unresolved(&connection, &store).await?;
     let recent = store.journal_recent(20).map_err(IpcError::internal)?;
     Ok(JournalView {
         entries: recent
@@ -243,6 +249,15 @@ pub async fn resolve_orders(handle: AppHandle, _args: NoArgs) -> Answer<JournalV
             .map(|e| journal_view(e, app.locale()))
             .collect(),
     })
+}
+
+/// Looks for every order whose outcome is unknown. One that stays unknown is tried again next
+/// time; an error here leaves it unknown.
+async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<()> {
+    for e in store.journal_unresolved().map_err(IpcError::internal)? {
+        let _ = orders::reconcile(connection.client(), store, e.id).await;
+    }
+    Ok(())
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
@@ -269,7 +284,10 @@ fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
 }
 
 #[tauri::command]
-pub async fn open_orders(handle: AppHandle, _args: NoArgs) -> Answer<OpenOrdersView> {
+pub async fn open_orders<R: Runtime>(
+    handle: AppHandle<R>,
+    _args: NoArgs,
+) -> Answer<OpenOrdersView> {
     let app = app(&handle);
     let locale = app.locale();
     let list = app.connection().await?.client().open_orders().await?;
@@ -308,11 +326,17 @@ pub async fn open_orders(handle: AppHandle, _args: NoArgs) -> Answer<OpenOrdersV
 }
 
 #[tauri::command]
-pub async fn cancel_order(handle: AppHandle, args: CancelOrderArgs) -> Answer<OpenOrdersView> {
+pub async fn cancel_order<R: Runtime>(
+    handle: AppHandle<R>,
+    args: CancelOrderArgs,
+) -> Answer<OpenOrdersView> {
     let app = app(&handle);
-    let result = app
-        .connection()
-        .await?
+    let connection = app.connection().await?;
+    // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
+    // on the exchange, and its journal entry could not be resolved as placed.
+    let store = app.store().await?;
+    reconcile_unresolved(&connection, &store).await?;
+    let result = connection
         .client()
         .cancel_order(&OrderId::from(args.order_id.as_str()))
         .await;

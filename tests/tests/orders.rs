@@ -176,3 +176,46 @@ async fn a_rejected_order_is_journaled_as_rejected() {
         JournalState::Rejected
     );
 }
+
+#[tokio::test]
+async fn a_lost_order_is_not_credited_with_another_orders_trade() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    let buy = order(OrderType::Market, Direction::Buy, "700", None);
+    let first = place(&client, &store, &buy).await.unwrap();
+    assert!(matches!(first, Placement::Placed { .. }), "{first:?}");
+    // The same order again, lost before the exchange took it: the first one's trade matches its
+    // direction, amount and time, but it is the first entry's.
+    sb.state.add_fault(fault(FaultKind::Http500));
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy).await.unwrap() else {
+        panic!("not lost")
+    };
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(
+        reconcile(&client, &store, journal_id).await.unwrap(),
+        Resolution::NotPlaced
+    );
+    assert_eq!(orders_created(&sb).await, 1);
+}
+
+#[tokio::test]
+async fn a_lost_order_is_resolved_although_other_trades_moved_the_balance() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(fault(FaultKind::Http500));
+    let lost = order(OrderType::Market, Direction::Buy, "650", None);
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost).await.unwrap() else {
+        panic!("not lost")
+    };
+    // Another purchase spends from the same NOK balance before the app looks.
+    let other = order(OrderType::Market, Direction::Buy, "400", None);
+    place(&client, &store, &other).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(
+        reconcile(&client, &store, journal_id).await.unwrap(),
+        Resolution::NotPlaced
+    );
+    assert_eq!(orders_created(&sb).await, 1);
+}

@@ -269,3 +269,46 @@ async fn an_invoice_created_in_nok_is_paid_by_the_sandbox() {
         .status;
     assert_eq!(status.to_string(), "INVOICE_STATUS_PAID");
 }
+
+#[tokio::test]
+async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(FaultRule {
+        path: "/v1/withdrawals/bitcoin".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let (req, identity, amount) = request(&store, "kari@example.com", "5000");
+    let Sending::Unknown { journal_id, .. } =
+        withdrawals::send(&client, &store, &req, &identity, amount)
+            .await
+            .unwrap()
+    else {
+        panic!("not lost")
+    };
+    // A second payment goes through and completes: the available balance is no longer the one
+    // before the lost request, yet nothing of the lost one is pending or completed.
+    let (req, identity, amount) = request(&store, "kari@example.com", "7000");
+    withdrawals::send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
+    let mut resolution = withdrawals::reconcile(&client, &store, journal_id)
+        .await
+        .unwrap();
+    for _ in 0..40 {
+        if !matches!(resolution, Resolution::StillUnknown { .. }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        resolution = withdrawals::reconcile(&client, &store, journal_id)
+            .await
+            .unwrap();
+    }
+    assert_eq!(resolution, Resolution::NotSent);
+    assert_eq!(withdrawals_created(&sb).await, 1);
+}

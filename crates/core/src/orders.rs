@@ -158,6 +158,15 @@ fn is_trade_of(t: &TaxTransaction, e: &JournalEntry) -> bool {
 
 /// Resolves an "unknown" (or crash-interrupted "sending") journal entry by inspecting the account,
 /// and records the answer.
+///
+/// An open order or a trade is this entry's when direction, amount and time match and no other
+/// journal entry has claimed its id already (the API has no client order id, so two lost orders of
+/// the same amount a few seconds apart could swap; the count of placed orders stays right). A
+/// market order makes its trade at once (spec §3), so no trade two seconds after sending means
+/// "not placed". A limit order is "not placed" when it is neither open nor traded: one placed and
+/// then cancelled elsewhere would read the same, and moved no money either. (The app's own cancel
+/// resolves unknown entries first, while the order can still be seen.) The balance is not used:
+/// other activity moves it.
 pub async fn reconcile(
     client: &ExchangeClient,
     store: &Store,
@@ -166,12 +175,17 @@ pub async fn reconcile(
     let e = store
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
-    if e.state == JournalState::Placed {
-        return Ok(Resolution::Placed {
-            order_id: e.order_id,
-            trade_id: e.trade_id,
-        });
+    match e.state {
+        JournalState::Placed => {
+            return Ok(Resolution::Placed {
+                order_id: e.order_id,
+                trade_id: e.trade_id,
+            });
+        }
+        JournalState::Rejected | JournalState::NotPlaced => return Ok(Resolution::NotPlaced),
+        JournalState::Sending | JournalState::Unknown => {}
     }
+    let claimed = store.journal_claimed_ids(journal_id)?;
     // 1. A resting limit order that matches.
     let open = client.open_orders().await?;
     let wanted_direction = if e.direction == "buy" {
@@ -179,11 +193,17 @@ pub async fn reconcile(
     } else {
         Direction::Sell
     };
-    if let Some(o) = open.orders.iter().find(|o| {
-        o.direction == wanted_direction
-            && o.amount == e.amount
-            && o.created_at >= e.sent_at - Duration::seconds(5)
-    }) {
+    let matching_open = open
+        .orders
+        .iter()
+        .filter(|o| {
+            o.direction == wanted_direction
+                && o.amount == e.amount
+                && o.created_at >= e.sent_at - Duration::seconds(5)
+                && !claimed.contains(o.order_id.as_str())
+        })
+        .min_by_key(|o| o.created_at);
+    if let Some(o) = matching_open {
         store.journal_update(
             journal_id,
             JournalState::Placed,
@@ -202,7 +222,11 @@ pub async fn reconcile(
         ..TaxQuery::new(200)
     };
     let recent = client.all_tax_transactions(query).await?;
-    if let Some(t) = recent.transactions.iter().find(|t| is_trade_of(t, &e)) {
+    if let Some(t) = recent
+        .transactions
+        .iter()
+        .find(|t| is_trade_of(t, &e) && !claimed.contains(t.id.as_str()))
+    {
         store.journal_update(
             journal_id,
             JournalState::Placed,
@@ -215,25 +239,25 @@ pub async fn reconcile(
             trade_id: Some(t.id.to_string()),
         });
     }
-    // 3. Nothing matches: the spent balance tells whether anything left.
-    let now_balance = spendable(client, &e.direction, e.account_id.as_deref()).await;
-    if settled(e.sent_at, Utc::now())
-        && e.balance_before.is_some()
-        && now_balance == e.balance_before
-    {
+    // 3. Neither, long enough after sending: nothing was placed, or nothing of it remains.
+    if settled(e.sent_at, Utc::now()) {
         store.journal_update(
             journal_id,
             JournalState::NotPlaced,
             None,
             None,
-            "no order, no trade, balance unchanged",
+            "no open order, no trade",
         )?;
         return Ok(Resolution::NotPlaced);
     }
-    let what =
-        "open orders, the newest trades and the balance in the exchange's own view".to_owned();
+    let before = e
+        .balance_before
+        .map(|b| format!(" (available before sending: {b})"))
+        .unwrap_or_default();
     Ok(Resolution::StillUnknown {
-        what_to_check: what,
+        what_to_check: format!(
+            "open orders, the newest trades and the balance in the exchange's own view{before}"
+        ),
     })
 }
 

@@ -404,6 +404,21 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Order and trade ids recorded by every journal entry but `except`: an open order or a trade
+    /// already explained by one entry is not evidence for another.
+    pub fn journal_claimed_ids(
+        &self,
+        except: i64,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT order_id FROM order_journal WHERE id != ?1 AND order_id IS NOT NULL
+             UNION SELECT trade_id FROM order_journal WHERE id != ?1 AND trade_id IS NOT NULL",
+        )?;
+        let rows = q.query_map([except], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{JOURNAL_SELECT} ORDER BY id DESC LIMIT ?1"))?;

@@ -1,12 +1,12 @@
 //! Sending bitcoin so that no payment is ever made twice. Every withdrawal is journaled before it
 //! is sent, and sent once, with a reference in its description. When the answer is lost the
 //! outcome is "unknown" until the app has looked at the account: a withdrawal in the tax
-//! transactions carrying the reference means "sent"; no such withdrawal, with the account's
-//! available balance untouched, means "not sent". Nothing is re-sent by the app.
+//! transactions carrying the reference means "sent"; no such withdrawal, with nothing held back
+//! for a pending one anywhere, means "not sent". Nothing is re-sent by the app.
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
-use nordlys_exchange::models::{SendBitcoinRequest, TaxTransactionType};
+use nordlys_exchange::models::{Direction, SendBitcoinRequest, TaxTransactionType};
 use nordlys_exchange::{Error, ExchangeClient, TaxQuery};
 use rust_decimal::Decimal;
 
@@ -128,8 +128,33 @@ pub async fn send(
     }
 }
 
+/// BTC held back in the user's accounts beyond what open sell orders explain: a withdrawal
+/// pending somewhere. Our reading of `availableBtc` ("usable for trading or withdrawals"): a
+/// pending withdrawal's amount and fee, and an open sell order's amount, are held back from it.
+/// Should the exchange not hold sells back, this is negative while sells are open, and so is not
+/// taken for "nothing pending" either.
+async fn held_back_beyond_open_sells(client: &ExchangeClient) -> Result<Decimal, Error> {
+    let accounts = client.bitcoin_accounts(false).await?;
+    let open = client.open_orders().await?;
+    let held: Decimal = accounts
+        .accounts
+        .iter()
+        .map(|a| a.total_btc - a.available_btc)
+        .sum();
+    let sells: Decimal = open
+        .orders
+        .iter()
+        .filter(|o| o.direction == Direction::Sell)
+        .map(|o| o.amount)
+        .sum();
+    Ok(held - sells)
+}
+
 /// Resolves an "unknown" (or crash-interrupted "sending") entry by inspecting the account, and
-/// records the answer.
+/// records the answer. The balances are read before the transactions, so a withdrawal that
+/// completes in between is seen in one or the other: "not sent" needs it in neither. A withdrawal
+/// that failed at the exchange also reads "not sent", and moved no bitcoin either. While any
+/// withdrawal is pending (this one or another) the answer waits.
 pub async fn reconcile(
     client: &ExchangeClient,
     store: &Store,
@@ -147,6 +172,7 @@ pub async fn reconcile(
         WithdrawalState::NotSent | WithdrawalState::Rejected => return Ok(Resolution::NotSent),
         WithdrawalState::Sending | WithdrawalState::Unknown => {}
     }
+    let pending_somewhere = !held_back_beyond_open_sells(client).await?.is_zero();
     // 1. A completed withdrawal carrying the reference.
     let query = TaxQuery {
         after: Some(e.sent_at - Duration::seconds(5)),
@@ -169,20 +195,19 @@ pub async fn reconcile(
             withdrawal_id: None,
         });
     }
-    // 2. Nothing completed: an untouched available balance means nothing was reserved either.
-    let now = available(client, e.account_id.as_deref()).await;
-    if settled(e.sent_at, Utc::now()) && e.balance_before.is_some() && now == e.balance_before {
+    // 2. Not completed, and nothing held back for a pending one: nothing left the account.
+    if settled(e.sent_at, Utc::now()) && !pending_somewhere {
         store.withdrawal_update(
             journal_id,
             WithdrawalState::NotSent,
             None,
             None,
-            "no withdrawal, balance unchanged",
+            "no withdrawal completed or pending",
         )?;
         return Ok(Resolution::NotSent);
     }
     Ok(Resolution::StillUnknown {
-        what_to_check: "the account's newest transactions and its available balance".to_owned(),
+        what_to_check: "the account's newest transactions and its pending withdrawals".to_owned(),
     })
 }
 

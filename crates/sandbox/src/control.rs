@@ -277,12 +277,19 @@ pub async fn clear_faults(State(app): State<AppState>) -> Answer {
     Ok(Json(json!({})))
 }
 
-/// GET /sandbox/counters — orders and withdrawals ever created, and API requests per path.
+/// GET /sandbox/counters — orders and withdrawals ever created, API requests per path, and the
+/// injected faults by kind.
 pub async fn counters(State(app): State<AppState>) -> Answer {
     let requests = app
         .requests
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    let faults = app
+        .faults
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .hits()
         .clone();
     world(&app, |w| {
         let c = &w.counters;
@@ -292,6 +299,7 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
             "invoicesCreated": c.invoices_created,
             "trades": c.trades,
             "requests": requests,
+            "faults": faults,
         })))
     })
 }

@@ -1,6 +1,7 @@
 //! Injected faults, per path: an HTTP 500 without doing anything, a delay, a dropped connection,
 //! and "commit, then never answer" (the operation happens, the answer never comes).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ use crate::AppState;
 use crate::error::ApiError;
 use crate::world::rng::Rng;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {
     Http500,
@@ -49,6 +50,8 @@ pub struct FaultRule {
 pub struct Faults {
     rules: Vec<FaultRule>,
     rng: Rng,
+    /// Requests hit, by kind, since the sandbox started: a soak states its fault rate from these.
+    hits: BTreeMap<FaultKind, u64>,
 }
 
 impl Faults {
@@ -56,6 +59,7 @@ impl Faults {
         Self {
             rules: vec![],
             rng: Rng::new(seed ^ 0xfa17),
+            hits: BTreeMap::new(),
         }
     }
 
@@ -67,6 +71,12 @@ impl Faults {
         self.rules.clear();
     }
 
+    pub fn hits(&self) -> &BTreeMap<FaultKind, u64> {
+        &self.hits
+    }
+
+    /// The first matching rule that hits: each rule that matches gets its own chance, in the
+    /// order added, so several kinds of fault can share one path.
     fn pick(&mut self, method: &str, path: &str) -> Option<(FaultKind, u64)> {
         let rng = &mut self.rng;
         let rule = self.rules.iter_mut().find(|r| {
@@ -75,15 +85,12 @@ impl Faults {
                     .as_deref()
                     .is_none_or(|m| m.eq_ignore_ascii_case(method))
                 && r.count != Some(0)
+                && r.percent.is_none_or(|p| rng.chance(u64::from(p)))
         })?;
-        if let Some(p) = rule.percent
-            && !rng.chance(u64::from(p))
-        {
-            return None;
-        }
         if let Some(c) = rule.count.as_mut() {
             *c -= 1;
         }
+        *self.hits.entry(rule.kind).or_default() += 1;
         Some((rule.kind, rule.delay_ms))
     }
 }
@@ -144,5 +151,48 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
             tokio::time::sleep(HANG).await;
             silence(kill).await
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(kind: FaultKind, percent: Option<u8>) -> FaultRule {
+        FaultRule {
+            path: "/v1/orders".into(),
+            method: Some("POST".into()),
+            kind,
+            count: None,
+            percent,
+            delay_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_rule_that_misses_its_chance_leaves_the_request_to_the_next_rule() {
+        let mut faults = Faults::new(7);
+        faults.add(rule(FaultKind::Http500, Some(0)));
+        faults.add(rule(FaultKind::CommitThenDrop, None));
+        assert_eq!(
+            faults.pick("POST", "/v1/orders"),
+            Some((FaultKind::CommitThenDrop, 0))
+        );
+        assert_eq!(faults.pick("GET", "/v1/orders"), None);
+    }
+
+    #[test]
+    fn several_kinds_share_one_path_in_about_their_shares() {
+        let mut faults = Faults::new(7);
+        faults.add(rule(FaultKind::Http500, Some(10)));
+        faults.add(rule(FaultKind::Drop, Some(10)));
+        let picks: Vec<_> = (0..2000)
+            .map(|_| faults.pick("POST", "/v1/orders").map(|(k, _)| k))
+            .collect();
+        let count = |k| picks.iter().filter(|p| **p == Some(k)).count();
+        // 10 % of all, then 10 % of the other 90 %: about 200 and 180.
+        let (errors, drops) = (count(FaultKind::Http500), count(FaultKind::Drop));
+        assert!((150..250).contains(&errors), "{errors} errors");
+        assert!((130..230).contains(&drops), "{drops} drops");
     }
 }

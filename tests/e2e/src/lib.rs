@@ -348,6 +348,38 @@ impl App {
         }
     }
 
+    /// Where a secret could be left behind by this app: every file under its home (data, WebView
+    /// storage, caches, logs), crash dumps (systemd-coredump's and apport's folders, core files in
+    /// the working directory of its processes), and the environment and command line of each of
+    /// its processes. Call while it runs.
+    pub fn secret_audit(&self, needles: &[String]) -> Vec<String> {
+        let mut hits = files_containing(self.home.path(), needles);
+        for dir in ["/var/crash", "/var/lib/systemd/coredump"] {
+            hits.extend(files_containing(Path::new(dir), needles));
+        }
+        let pids = self.pids();
+        assert!(!pids.is_empty(), "the app is not running");
+        for pid in pids {
+            for part in ["environ", "cmdline"] {
+                let path = PathBuf::from(format!("/proc/{pid}/{part}"));
+                if let Ok(bytes) = std::fs::read(&path) {
+                    hits.extend(hits_in(&path, &bytes, needles));
+                }
+            }
+            let Ok(cwd) = std::fs::read_link(format!("/proc/{pid}/cwd")) else {
+                continue;
+            };
+            for e in std::fs::read_dir(&cwd).into_iter().flatten().flatten() {
+                if e.file_name().to_string_lossy().starts_with("core")
+                    && let Ok(bytes) = std::fs::read(e.path())
+                {
+                    hits.extend(hits_in(&e.path(), &bytes, needles));
+                }
+            }
+        }
+        hits
+    }
+
     pub async fn quit(self) {
         let _ = self.client.clone().close().await;
     }
@@ -408,18 +440,19 @@ pub fn files_containing(dir: &Path, needles: &[String]) -> Vec<String> {
             if p.is_dir() {
                 stack.push(p);
             } else if let Ok(bytes) = std::fs::read(&p) {
-                let text = String::from_utf8_lossy(&bytes);
-                for n in needles {
-                    if !n.is_empty() && text.contains(n.as_str()) {
-                        hits.push(format!(
-                            "{} contains {}…",
-                            p.display(),
-                            &n[..n.len().min(12)]
-                        ));
-                    }
-                }
+                hits.extend(hits_in(&p, &bytes, needles));
             }
         }
     }
     hits
+}
+
+/// Each needle found in `bytes`, named by its first characters only.
+fn hits_in(place: &Path, bytes: &[u8], needles: &[String]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    needles
+        .iter()
+        .filter(|n| !n.is_empty() && text.contains(n.as_str()))
+        .map(|n| format!("{} contains {}…", place.display(), &n[..n.len().min(12)]))
+        .collect()
 }

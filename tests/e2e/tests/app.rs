@@ -146,6 +146,9 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
     app.click("[data-testid=save-key]").await;
     let error = app.text("[data-testid=message-error]").await;
     assert!(error.contains("svc/apisecret/"), "{error}");
+    // The two secrets typed in: only ever in the keyring, never left behind.
+    let hits = app.secret_audit(&[read.secret.clone(), trading.secret.clone()]);
+    assert!(hits.is_empty(), "secrets left behind: {hits:?}");
     app.click("[data-testid=disconnect]").await;
     app.until("keyring empty", || async {
         keyring_secret("sandbox:api-key").is_none()
@@ -178,6 +181,7 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
         serde_json::from_str(&keyring_secret("sandbox:oauth-grant").expect("grant in keyring"))
             .unwrap();
     let token = grant["access"].as_str().unwrap().to_owned();
+    let refresh = grant["refresh"].as_str().unwrap_or_default().to_owned();
 
     // Disconnect: consent revoked at the sandbox, keyring empty for the profile.
     app.click("[data-testid=disconnect]").await;
@@ -217,12 +221,13 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
     );
     app.text("[data-testid=oauth-none]").await;
 
-    // The secret audit of this run: nothing secret in the data dir, WebView storage or logs.
+    // The secret audit of this run: every API secret of the sandbox (one was typed in) and the
+    // OAuth tokens, in no file, crash dump, process environment or command line.
     let world = sandbox_keys();
-    let mut needles: Vec<String> = world.keys.iter().flat_map(|k| [k.secret.clone()]).collect();
-    needles.push(token);
-    let hits = files_containing(app.home.path(), &needles);
-    assert!(hits.is_empty(), "secrets at rest: {hits:?}");
+    let mut needles: Vec<String> = world.keys.iter().map(|k| k.secret.clone()).collect();
+    needles.extend([token, refresh]);
+    let hits = app.secret_audit(&needles);
+    assert!(hits.is_empty(), "secrets left behind: {hits:?}");
     app.quit().await;
 }
 

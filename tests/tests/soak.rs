@@ -1,0 +1,429 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a soak test: a failed step is the failure being reported, and its figures are printed"
+)]
+//! The fault soak: 1,000 mixed operations (orders, cancels, invoices, withdrawals, reads) through
+//! the app's own command handler, the one the window calls, on Tauri's mock runtime, against a
+//! sandbox on loopback that faults about one request in five: 500s, delays, dropped connections,
+//! and "commit, then never answer". Afterwards the sandbox's counters must equal the app's
+//! journals (no order or withdrawal made twice, none lost), every operation must have ended as
+//! done, failed or reconciled, the books must balance, the app's balances must be the exchange's,
+//! and nothing may have panicked.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use nordlys_core::format::Locale;
+use nordlys_core::secrets::MemorySecretStore;
+use nordlys_core::store::{JournalState, Store, WithdrawalState};
+use nordlys_sandbox::world::rng::Rng;
+use nordlys_sandbox::{FaultKind, FaultRule};
+use nordlys_tests::*;
+use serde_json::{Value, json};
+use tauri::WebviewWindow;
+use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+
+const OPERATIONS: usize = 1000;
+const LANES: usize = 8;
+
+static PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// Calls one command as the UI does (`invoke(cmd, { args })`), waiting at most `limit`.
+async fn call(
+    window: &WebviewWindow<MockRuntime>,
+    cmd: &str,
+    args: Value,
+) -> Result<Value, String> {
+    let window = window.clone();
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: tauri::ipc::CallbackFn(0),
+        error: tauri::ipc::CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: tauri::ipc::InvokeBody::Json(json!({ "args": args })),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    let answer = tokio::time::timeout(
+        Duration::from_secs(90),
+        tokio::task::spawn_blocking(move || tauri::test::get_ipc_response(&window, request)),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("`{cmd}` did not answer within 90 s"))
+    .unwrap();
+    match answer {
+        Ok(body) => Ok(body.deserialize::<Value>().unwrap()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn faults() -> Vec<FaultRule> {
+    let rule = |method: Option<&str>, path: &str, kind, percent, count| FaultRule {
+        path: path.into(),
+        method: method.map(str::to_owned),
+        kind,
+        count,
+        percent: Some(percent),
+        delay_ms: 150,
+    };
+    vec![
+        // One withdrawal that commits and then hangs until the client's 30 s timeout. It holds
+        // the client's signed lane (nonces must arrive in order) for those 30 s, so it is one.
+        rule(
+            Some("POST"),
+            "/v1/withdrawals",
+            FaultKind::CommitThenHang,
+            3,
+            Some(1),
+        ),
+        // Then, on every API path, about 20 % in all: 1 - 0.94 * 0.95 * 0.96 * 0.95.
+        rule(None, "/v1/", FaultKind::Http500, 6, None),
+        rule(None, "/v1/", FaultKind::Delay, 5, None),
+        rule(None, "/v1/", FaultKind::Drop, 4, None),
+        rule(None, "/v1/", FaultKind::CommitThenDrop, 5, None),
+    ]
+}
+
+/// What an operation ended as, as the user saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ended {
+    Done,
+    Failed,
+    /// The answer was lost; the app said so and resolved it from the account.
+    Reconciled,
+    /// The answer was lost and the app could not tell yet; resolved at the end.
+    UnknownForNow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Operation {
+    MarketBuy,
+    MarketSell,
+    LimitBuy,
+    Cancel,
+    Invoice,
+    Withdrawal,
+    Read,
+}
+
+/// One lane of operations, in order, as one user's clicks; `LANES` run side by side.
+async fn lane(
+    window: WebviewWindow<MockRuntime>,
+    lane: usize,
+    count: usize,
+    price: rust_decimal::Decimal,
+) -> Vec<(Operation, Ended)> {
+    let mut rng = Rng::new(1000 + lane as u64);
+    let mut ended = Vec::with_capacity(count);
+    for i in 0..count {
+        // Distinct amounts, so the app's reconciliation can be checked order by order.
+        let n = lane * count + i;
+        let op = match rng.below(20) {
+            0..=2 => Operation::MarketBuy,
+            3..=4 => Operation::MarketSell,
+            5..=6 => Operation::LimitBuy,
+            7 => Operation::Cancel,
+            8..=9 => Operation::Invoice,
+            10..=12 => Operation::Withdrawal,
+            _ => Operation::Read,
+        };
+        let result = match op {
+            Operation::MarketBuy => {
+                order(&window, "market", "buy", format!("{}", 100 + n), None).await
+            }
+            Operation::MarketSell => {
+                order(&window, "market", "sell", format!("0.0001{n:04}"), None).await
+            }
+            Operation::LimitBuy => {
+                let p = (price * rust_decimal::Decimal::new(8, 1)).round_dp(2);
+                order(
+                    &window,
+                    "limit",
+                    "buy",
+                    format!("{}", 100 + n),
+                    Some(p.to_string()),
+                )
+                .await
+            }
+            Operation::Cancel => cancel(&window).await,
+            Operation::Invoice => call(
+                &window,
+                "create_invoice",
+                json!({"accountId": null, "amount": format!("0.0000{n:04}"), "unit": "btc",
+                       "publicDescription": "soak", "privateNote": ""}),
+            )
+            .await
+            .map(|_| Ended::Done)
+            .or(Ok(Ended::Failed)),
+            Operation::Withdrawal => withdrawal(&window, n, rng.chance(50)).await,
+            Operation::Read => {
+                let cmd = [
+                    "balances",
+                    "open_orders",
+                    "payments",
+                    "recent_invoices",
+                    "trade_history",
+                    "resolve_orders",
+                ][rng.below(6) as usize];
+                call(&window, cmd, json!({}))
+                    .await
+                    .map(|_| Ended::Done)
+                    .or(Ok(Ended::Failed))
+            }
+        };
+        ended.push((op, result.unwrap_or_else(|e: String| panic!("{e}"))));
+    }
+    ended
+}
+
+async fn order(
+    window: &WebviewWindow<MockRuntime>,
+    order_type: &str,
+    direction: &str,
+    amount: String,
+    price: Option<String>,
+) -> Result<Ended, String> {
+    let args = json!({"orderType": order_type, "direction": direction, "amount": amount,
+                      "price": price, "accountId": null});
+    Ok(match call(window, "place_order", args).await {
+        Err(_) => Ended::Failed,
+        Ok(v) => match v["outcome"].as_str() {
+            Some("placed") => Ended::Done,
+            Some("notPlaced") => Ended::Reconciled,
+            Some("unknown") => Ended::UnknownForNow,
+            other => return Err(format!("place_order said {other:?}: {v}")),
+        },
+    })
+}
+
+async fn cancel(window: &WebviewWindow<MockRuntime>) -> Result<Ended, String> {
+    let Ok(open) = call(window, "open_orders", json!({})).await else {
+        return Ok(Ended::Failed);
+    };
+    let Some(id) = open["orders"][0]["orderId"].as_str() else {
+        return Ok(Ended::Done);
+    };
+    Ok(
+        match call(window, "cancel_order", json!({"orderId": id})).await {
+            Ok(_) => Ended::Done,
+            Err(_) => Ended::Failed,
+        },
+    )
+}
+
+async fn withdrawal(
+    window: &WebviewWindow<MockRuntime>,
+    n: usize,
+    onchain: bool,
+) -> Result<Ended, String> {
+    let (destination, amount) = if onchain {
+        (
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+            format!("0.0001{n:04}"),
+        )
+    } else {
+        ("kari@example.com", format!("0.0000{n:04}"))
+    };
+    let args = json!({
+        "destination": destination, "amount": amount, "unit": "btc", "accountId": null,
+        "isPayment": true, "description": "soak",
+        "recipient": {"fullName": "Kari Nordmann", "country": "NO", "address": "Storgata 1, Oslo",
+                      "nin": "", "organisation": false, "exchange": "", "selfCustody": true},
+        "saveRecipient": false, "label": ""
+    });
+    Ok(match call(window, "send_payment", args).await {
+        Err(_) => Ended::Failed,
+        Ok(v) => match v["payment"]["state"].as_str() {
+            Some("sent") => Ended::Done,
+            Some("notSent") => Ended::Reconciled,
+            Some("unknown" | "sending") => Ended::UnknownForNow,
+            other => return Err(format!("send_payment said {other:?}: {v}")),
+        },
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unresolved() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICS.fetch_add(1, Ordering::SeqCst);
+        default_hook(info);
+    }));
+    let started = Instant::now();
+    let sb = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = mock_builder()
+        .invoke_handler(nordlys_app::handler())
+        .build(mock_context(noop_assets()))
+        .unwrap();
+    nordlys_app::manage_state(
+        app.handle(),
+        dir.path().to_path_buf(),
+        Arc::new(MemorySecretStore::default()),
+        Locale::En,
+    );
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+
+    // Connected as a user would: an exchange profile, then an API key that may trade and withdraw.
+    let key = &sb.info.api_keys.withdrawal;
+    call(
+        &window,
+        "save_exchange_profile",
+        json!({"baseUrl": sb.base_url(), "clientId": "nordlys-soak"}),
+    )
+    .await
+    .unwrap();
+    call(&window, "switch_profile", json!({"id": "exchange"}))
+        .await
+        .unwrap();
+    call(
+        &window,
+        "set_api_key",
+        json!({"key": key.key, "secret": key.secret}),
+    )
+    .await
+    .unwrap();
+    let quote = call(&window, "quote", json!({"amountNok": null}))
+        .await
+        .unwrap();
+    let price: rust_decimal::Decimal = quote["bidRaw"]
+        .as_str()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no bid in {quote}"));
+
+    for rule in faults() {
+        sb.state.add_fault(rule);
+    }
+    let lanes: Vec<_> = (0..LANES)
+        .map(|l| tokio::spawn(lane(window.clone(), l, OPERATIONS / LANES, price)))
+        .collect();
+    let mut ended = vec![];
+    for l in lanes {
+        ended.extend(l.await.unwrap());
+    }
+    let soak_time = started.elapsed();
+    sb.state.clear_faults();
+
+    // Quiet now: withdrawals settle within 5 s at the sandbox; then the app resolves what it
+    // could not tell, as the journal and payments screens do.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    for _ in 0..5 {
+        call(&window, "resolve_orders", json!({})).await.unwrap();
+        call(&window, "payments", json!({})).await.unwrap();
+        if store.journal_unresolved().unwrap().is_empty()
+            && store.withdrawals_unresolved().unwrap().is_empty()
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+
+    // Every operation ended as done, failed or reconciled.
+    assert_eq!(ended.len(), OPERATIONS);
+    let unresolved_orders = store.journal_unresolved().unwrap();
+    let unresolved_payments = store.withdrawals_unresolved().unwrap();
+    assert!(
+        unresolved_orders.is_empty() && unresolved_payments.is_empty(),
+        "still unknown: {unresolved_orders:?} {unresolved_payments:?}"
+    );
+
+    // The exchange made exactly what the journals say: no duplicate, none lost.
+    let counters = control_get(&sb, "/sandbox/counters").await;
+    let journal = store.journal_recent(10_000).unwrap();
+    let payments = store.withdrawals_recent(10_000).unwrap();
+    let placed = journal
+        .iter()
+        .filter(|e| e.state == JournalState::Placed)
+        .count() as u64;
+    let sent = payments
+        .iter()
+        .filter(|e| e.state == WithdrawalState::Sent)
+        .count() as u64;
+    assert_eq!(
+        counters["ordersCreated"].as_u64(),
+        Some(placed),
+        "{counters}"
+    );
+    assert_eq!(
+        counters["withdrawalsCreated"].as_u64(),
+        Some(sent),
+        "{counters}"
+    );
+    let mut ids: Vec<&str> = journal
+        .iter()
+        .flat_map(|e| [e.order_id.as_deref(), e.trade_id.as_deref()])
+        .flatten()
+        .collect();
+    let all = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), all, "an order or trade claimed by two entries");
+
+    // The books balance, and the app shows the exchange's balances.
+    let audit = control_get(&sb, "/sandbox/audit").await;
+    assert_eq!(audit["ok"], true, "{audit}");
+    let shown = call(&window, "balances", json!({})).await.unwrap();
+    let client = key_client(&sb, key);
+    let accounts = client.bitcoin_accounts(false).await.unwrap();
+    for a in &accounts.accounts {
+        let view = shown["accounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["id"] == a.id.as_str())
+            .unwrap_or_else(|| panic!("{} not shown: {shown}", a.id));
+        assert_eq!(view["totalBtcRaw"], a.total_btc.to_string(), "{shown}");
+    }
+    assert_eq!(
+        shown["fiatRaw"],
+        client
+            .fiat_account()
+            .await
+            .unwrap()
+            .available_nok
+            .to_string()
+    );
+    assert_eq!(PANICS.load(Ordering::SeqCst), 0, "a panic happened");
+
+    // The figures, for the issue's note.
+    let requests: u64 = counters["requests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_u64)
+        .sum();
+    let faulted: u64 = counters["faults"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_u64)
+        .sum();
+    let share = faulted * 100 / requests.max(1);
+    let mut tally = std::collections::BTreeMap::new();
+    for e in &ended {
+        *tally.entry(format!("{:?}/{:?}", e.0, e.1)).or_insert(0u32) += 1;
+    }
+    println!(
+        "soak: {OPERATIONS} operations in {:.1} s; {requests} requests, {faulted} faulted ({share} %): {}; \
+         orders placed {placed} of {} journaled, withdrawals sent {sent} of {}; {tally:?}",
+        soak_time.as_secs_f64(),
+        counters["faults"],
+        journal.len(),
+        payments.len(),
+    );
+    assert!((12..=30).contains(&share), "{share} % of requests faulted");
+    assert!(
+        ended
+            .iter()
+            .any(|e| e.1 == Ended::Reconciled || e.1 == Ended::UnknownForNow),
+        "no lost answer was exercised"
+    );
+}
