@@ -28,6 +28,8 @@ let result: OrderResultView | null = null;
 let error: string | null = null;
 let cancelArmed: string | null = null;
 let checkTimer: number | undefined;
+/** The form `checked` was computed for; the order sent is always the one reviewed. */
+let checkedForm: OrderFormArgs | null = null;
 let resolveTimer: number | undefined;
 
 /** Whether the user is in the confirmation step; background updates wait until it is over. */
@@ -59,13 +61,24 @@ function scheduleCheck(): void {
       ctx.rerender();
       return;
     }
+    const asked = form;
     try {
-      checked = await api.checkOrder(form);
+      const answer = await api.checkOrder(asked);
+      // An answer for a form since changed is dropped: the next check is on its way.
+      if (form === asked) {
+        checked = answer;
+        checkedForm = asked;
+      }
     } catch (e) {
       error = errorText(e);
     }
     ctx.rerender();
   }, 200);
+}
+
+/** Whether the checks on screen are for the form as it is now: only then can it be reviewed. */
+function checkIsCurrent(): boolean {
+  return checked !== null && checkedForm === form;
 }
 
 function set(patch: Partial<OrderFormArgs>): void {
@@ -193,13 +206,13 @@ export function trade(): Node {
       form.direction === "sell" || accounts.length > 1 ? field(t("Account"), account, null, "order-account") : null,
       checked?.estimate ? h("p", { class: "muted", "data-testid": "order-estimate" }, `≈ ${checked.estimate}`) : null,
       checked?.warning ? h("p", { class: "warning", "data-testid": "order-warning" }, checked.warning) : null,
-      confirming && checked?.summary
+      confirming && checkIsCurrent() && checked?.summary
         ? h("div", { class: "confirm" },
             h("p", { "data-testid": "order-summary" }, checked.summary),
             h("div", { class: "row" },
               h("button", { type: "button", "data-testid": "order-confirm", disabled: sending, onclick: () => void submit() }, sending ? t("Sending…") : t("Confirm")),
               h("button", { type: "button", disabled: sending, onclick: () => { confirming = false; ctx.rerender(); } }, t("Back"))))
-        : h("button", { type: "button", "data-testid": "order-review", disabled: !trading.allowed || !checked?.ok || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review order")),
+        : h("button", { type: "button", "data-testid": "order-review", disabled: !trading.allowed || !checkIsCurrent() || !checked?.ok || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review order")),
     ),
     h("h2", {}, t("Open orders")),
     orders && orders.orders.length > 0

@@ -45,6 +45,25 @@ async fn order(
     warning
 }
 
+/// What the screen said after confirming: the outcome's test id and its text, or the error.
+async fn outcome(app: &App) -> (String, String) {
+    for _ in 0..200 {
+        for id in [
+            "order-placed",
+            "order-notPlaced",
+            "order-unknown",
+            "trade-error",
+        ] {
+            let css = format!("[data-testid={id}]");
+            if app.exists(&css).await {
+                return (id.to_owned(), app.text(&css).await);
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("nothing was shown within 20 s of confirming the order");
+}
+
 #[tokio::test]
 async fn a_market_buy_changes_the_balances_shown() {
     let app = App::start(&[]).await;
@@ -82,11 +101,9 @@ async fn a_market_buy_changes_the_balances_shown() {
     })
     .await;
     order(&app, "market", "buy", "1000.50", None).await;
-    assert!(
-        app.text("[data-testid=order-placed]")
-            .await
-            .contains("placed")
-    );
+    let (shown, text) = outcome(&app).await;
+    assert_eq!(shown, "order-placed", "{text}");
+    assert!(text.contains("placed"), "{text}");
     app.click("[data-testid=nav-overview]").await;
     app.until("the fiat balance to drop by the amount", || async {
         let now: f64 = app
