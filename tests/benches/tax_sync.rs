@@ -107,6 +107,33 @@ async fn client_walk(client: &ExchangeClient, decode: bool) -> usize {
     }
 }
 
+/// The sync's writer alone: every page fetched first, then decoded and stored one after another
+/// with nothing else running. Returns the time of the writing only.
+async fn writer_alone(client: &ExchangeClient) -> Duration {
+    let mut query = nordlys_exchange::TaxQuery::new(sync::PAGE_SIZE);
+    let mut pages = vec![];
+    loop {
+        let page = client.tax_page(&query).await.unwrap();
+        let next = query.after_tax_page(&page).unwrap();
+        pages.push(page);
+        match next {
+            Some(q) => query = q,
+            None => break,
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("bench.sqlite")).unwrap();
+    let t = Instant::now();
+    for page in &pages {
+        let cursor = page.next_after.map(|after| nordlys_core::store::TaxCursor {
+            after,
+            after_id: page.next_after_id.clone(),
+        });
+        store.add_tax_page(&page.rows(), cursor.as_ref()).unwrap();
+    }
+    t.elapsed()
+}
+
 fn status_kib(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .unwrap_or_default()
@@ -218,10 +245,16 @@ async fn main() {
         client_walk(&client, true).await;
         decoded.push(t.elapsed());
     }
+    let writer = median(vec![
+        writer_alone(&client).await,
+        writer_alone(&client).await,
+        writer_alone(&client).await,
+    ]);
     println!(
-        "where it goes: our client's page walk {:.2} s; with every row decoded {:.2} s",
+        "where it goes: our client's page walk {:.2} s; with every row decoded {:.2} s; decoding and storing every page alone, nothing else running, {:.2} s",
         median(walk).as_secs_f64(),
-        median(decoded).as_secs_f64()
+        median(decoded).as_secs_f64(),
+        writer.as_secs_f64()
     );
     let (plain, ours) = (median(plain), median(ours));
     println!(
