@@ -352,9 +352,13 @@ export function tax(): Node {
     exported ? h("p", { class: "message ok", "data-testid": "tax-export-result" }, exported) : null,
     bodies[section](),
   );
+  // Moving the list into the new tree detaches it for a moment, which resets its scroll position:
+  // put back the one it had. Not when the list was reset since (a new filter starts at the top),
+  // nor when the user scrolled in between (restoring any change undid their scroll).
   const top = viewport.scrollTop;
+  const shown = generation;
   requestAnimationFrame(() => {
-    if (viewport.scrollTop !== top) viewport.scrollTop = top;
+    if (shown === generation && viewport.scrollTop === 0 && top !== 0) viewport.scrollTop = top;
     drawRows();
   });
   return node;
