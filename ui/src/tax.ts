@@ -24,6 +24,8 @@ let rerender: () => void = () => {};
 let section: Section = "transactions";
 let sync: TaxSyncView | null = null;
 let syncTimer: number | undefined;
+/** Whether a status request of the sync is on its way. */
+let polling = false;
 let facets: TaxFacetsView | null = null;
 let filter: TaxFilterArgs = { year: null, accountId: null, txType: null, subType: null, search: "" };
 let total = 0;
@@ -145,14 +147,28 @@ function rowNode(r: TaxRowView, i: number): Node {
   );
 }
 
-/** Polls the sync until it ends, one request at a time, then reloads the section once. */
+/**
+ * Polls the sync until it ends, one request at a time, then reloads the section once. A call while
+ * a poll is on its way does nothing: that poll schedules the next. (Opening the tab and pressing
+ * Sync both start watching; two polls in flight both saw the end and reloaded twice, and the
+ * second reload put the list back to the top under a user who had already scrolled.)
+ */
 function watchSync(): void {
+  if (polling) return;
   window.clearTimeout(syncTimer);
   syncTimer = window.setTimeout(async () => {
+    polling = true;
+    let now: TaxSyncView | null = null;
     try {
-      sync = await api.taxSyncStatus({});
-      if (sync.state === "running") watchSync();
-      else await reload();
+      now = await api.taxSyncStatus({});
+      sync = now;
+    } catch (e) {
+      error = errorText(e);
+    }
+    polling = false;
+    try {
+      if (now?.state === "running") watchSync();
+      else if (now) await reload();
     } catch (e) {
       error = errorText(e);
     }
