@@ -44,6 +44,16 @@ fn fault(kind: FaultKind) -> FaultRule {
     }
 }
 
+/// Reconciles once the two seconds in which a market order shows its trade have passed.
+async fn reconcile_when_settled(
+    client: &nordlys_exchange::ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+) -> Resolution {
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    reconcile(client, store, journal_id).await.unwrap()
+}
+
 async fn orders_created(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
     control_get(sb, "/sandbox/counters").await["ordersCreated"]
         .as_u64()
@@ -141,7 +151,7 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
         panic!("{placement:?}")
     };
     assert_eq!(orders_created(&sb).await, 0);
-    // Right away the app cannot tell yet; a moment later the untouched balance says "not placed".
+    // Right away the app cannot tell yet; a moment later, with no trade, it is "not placed".
     let early = reconcile(&client, &store, journal_id).await.unwrap();
     assert!(
         matches!(
@@ -150,9 +160,8 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
         ),
         "{early:?}"
     );
-    tokio::time::sleep(Duration::from_millis(2100)).await;
     assert_eq!(
-        reconcile(&client, &store, journal_id).await.unwrap(),
+        reconcile_when_settled(&client, &store, journal_id).await,
         Resolution::NotPlaced
     );
     assert_eq!(orders_created(&sb).await, 0, "nothing was sent again");
@@ -191,9 +200,8 @@ async fn a_lost_order_is_not_credited_with_another_orders_trade() {
     let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy).await.unwrap() else {
         panic!("not lost")
     };
-    tokio::time::sleep(Duration::from_millis(2100)).await;
     assert_eq!(
-        reconcile(&client, &store, journal_id).await.unwrap(),
+        reconcile_when_settled(&client, &store, journal_id).await,
         Resolution::NotPlaced
     );
     assert_eq!(orders_created(&sb).await, 1);
@@ -212,9 +220,8 @@ async fn a_lost_order_is_resolved_although_other_trades_moved_the_balance() {
     // Another purchase spends from the same NOK balance before the app looks.
     let other = order(OrderType::Market, Direction::Buy, "400", None);
     place(&client, &store, &other).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(2100)).await;
     assert_eq!(
-        reconcile(&client, &store, journal_id).await.unwrap(),
+        reconcile_when_settled(&client, &store, journal_id).await,
         Resolution::NotPlaced
     );
     assert_eq!(orders_created(&sb).await, 1);

@@ -16,6 +16,7 @@ use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::store::{Store, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_core::withdrawals::{self, Resolution, Sending};
+use nordlys_exchange::ExchangeClient;
 use nordlys_exchange::models::SendBitcoinRequest;
 use nordlys_sandbox::{FaultKind, FaultRule, RunningSandbox};
 use nordlys_tests::*;
@@ -163,6 +164,40 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
     );
 }
 
+/// A fault on the next withdrawal request only.
+fn next_withdrawal(kind: FaultKind) -> FaultRule {
+    FaultRule {
+        path: "/v1/withdrawals/bitcoin".into(),
+        method: Some("POST".into()),
+        kind,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    }
+}
+
+/// Reconciles until the answer is known, or 10 s have passed. Lightning settles after 2 s in the
+/// sandbox; until then the reserve shows, and the app waits.
+async fn reconcile_until_known(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+) -> Resolution {
+    let mut resolution = withdrawals::reconcile(client, store, journal_id)
+        .await
+        .unwrap();
+    for _ in 0..40 {
+        if !matches!(resolution, Resolution::StillUnknown { .. }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        resolution = withdrawals::reconcile(client, store, journal_id)
+            .await
+            .unwrap();
+    }
+    resolution
+}
+
 async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution) {
     let sb = sandbox().await;
     let mut client = key_client(&sb, &sb.info.api_keys.withdrawal);
@@ -178,14 +213,7 @@ async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution
         client = nordlys_exchange::ExchangeClient::new(config).unwrap();
     }
     let store = Store::in_memory().unwrap();
-    sb.state.add_fault(FaultRule {
-        path: "/v1/withdrawals/bitcoin".into(),
-        method: Some("POST".into()),
-        kind,
-        count: Some(1),
-        percent: None,
-        delay_ms: 0,
-    });
+    sb.state.add_fault(next_withdrawal(kind));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
     let sent = withdrawals::send(&client, &store, &req, &identity, amount)
         .await
@@ -193,19 +221,7 @@ async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution
     let Sending::Unknown { journal_id, .. } = sent else {
         panic!("{sent:?}")
     };
-    // Lightning settles after 2 s in the sandbox; until then the reserve shows, and the app waits.
-    let mut resolution = withdrawals::reconcile(&client, &store, journal_id)
-        .await
-        .unwrap();
-    for _ in 0..40 {
-        if !matches!(resolution, Resolution::StillUnknown { .. }) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        resolution = withdrawals::reconcile(&client, &store, journal_id)
-            .await
-            .unwrap();
-    }
+    let resolution = reconcile_until_known(&client, &store, journal_id).await;
     (sb, store, journal_id, resolution)
 }
 
@@ -275,14 +291,7 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     let sb = sandbox().await;
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);
     let store = Store::in_memory().unwrap();
-    sb.state.add_fault(FaultRule {
-        path: "/v1/withdrawals/bitcoin".into(),
-        method: Some("POST".into()),
-        kind: FaultKind::Http500,
-        count: Some(1),
-        percent: None,
-        delay_ms: 0,
-    });
+    sb.state.add_fault(next_withdrawal(FaultKind::Http500));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
     let Sending::Unknown { journal_id, .. } =
         withdrawals::send(&client, &store, &req, &identity, amount)
@@ -297,18 +306,7 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     withdrawals::send(&client, &store, &req, &identity, amount)
         .await
         .unwrap();
-    let mut resolution = withdrawals::reconcile(&client, &store, journal_id)
-        .await
-        .unwrap();
-    for _ in 0..40 {
-        if !matches!(resolution, Resolution::StillUnknown { .. }) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        resolution = withdrawals::reconcile(&client, &store, journal_id)
-            .await
-            .unwrap();
-    }
+    let resolution = reconcile_until_known(&client, &store, journal_id).await;
     assert_eq!(resolution, Resolution::NotSent);
     assert_eq!(withdrawals_created(&sb).await, 1);
 }

@@ -1,8 +1,8 @@
 //! Placing orders so that none is ever made twice. Every order is written to the journal before it
 //! is sent, and sent once. When the answer is lost, the outcome is "unknown" until the app has
 //! looked at the account: an open order, or a trade in the tax transactions, that matches what was
-//! sent means "placed"; neither, with the spent balance untouched, means "not placed". Nothing is
-//! re-sent by the app.
+//! sent means "placed"; neither, once a trade would have shown, means "not placed" (see
+//! [`reconcile`]). Nothing is re-sent by the app.
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::AccountId;
