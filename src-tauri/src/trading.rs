@@ -241,6 +241,7 @@ pub async fn resolve_orders<R: Runtime>(
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
+    // What could not be looked at now stays unknown and is looked at on the next call.
     reconcile_unresolved(&connection, &store).await?;
     let recent = store.journal_recent(20).map_err(IpcError::internal)?;
     Ok(JournalView {
@@ -252,12 +253,16 @@ pub async fn resolve_orders<R: Runtime>(
 }
 
 /// Looks for every order whose outcome is unknown. One that stays unknown is tried again next
-/// time; an error here leaves it unknown.
-async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<()> {
+/// time. Returns whether every look got its answers from the exchange: when one did not, an open
+/// order may still be one of these.
+async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<bool> {
+    let mut looked = true;
     for e in store.journal_unresolved().map_err(IpcError::internal)? {
-        let _ = orders::reconcile(connection.client(), store, e.id).await;
+        looked &= orders::reconcile(connection.client(), store, e.id)
+            .await
+            .is_ok();
     }
-    Ok(())
+    Ok(looked)
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
@@ -335,7 +340,14 @@ pub async fn cancel_order<R: Runtime>(
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
     let store = app.store().await?;
-    reconcile_unresolved(&connection, &store).await?;
+    if !reconcile_unresolved(&connection, &store).await? {
+        let message = if app.locale() == Locale::Nb {
+            "Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt."
+        } else {
+            "Nordlys is still checking an order whose answer was lost and could not reach the exchange just now. Try cancelling again in a moment."
+        };
+        return Err(IpcError::new(ErrorCode::Network, message));
+    }
     let result = connection
         .client()
         .cancel_order(&OrderId::from(args.order_id.as_str()))

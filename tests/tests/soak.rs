@@ -247,15 +247,15 @@ async fn withdrawal(
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unresolved() {
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        PANICS.fetch_add(1, Ordering::SeqCst);
-        default_hook(info);
-    }));
-    let started = Instant::now();
-    let sb = sandbox().await;
+/// The app on Tauri's mock runtime, with its data in a temporary dir and its secrets in memory,
+/// connected as a user would: an exchange profile, then an API key that may trade and withdraw.
+async fn connected_app(
+    sb: &nordlys_sandbox::RunningSandbox,
+) -> (
+    tauri::App<MockRuntime>,
+    WebviewWindow<MockRuntime>,
+    tempfile::TempDir,
+) {
     let dir = tempfile::tempdir().unwrap();
     let app = mock_builder()
         .invoke_handler(nordlys_app::handler())
@@ -270,8 +270,6 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unres
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();
-
-    // Connected as a user would: an exchange profile, then an API key that may trade and withdraw.
     let key = &sb.info.api_keys.withdrawal;
     call(
         &window,
@@ -290,6 +288,78 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unres
     )
     .await
     .unwrap();
+    (app, window, dir)
+}
+
+/// Found by the soak: a cancel went ahead although the app could not look for an order whose
+/// answer was lost, cancelled that very order, and the order was then taken as never placed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
+    let sb = sandbox().await;
+    let (_app, window, dir) = connected_app(&sb).await;
+    let quote = call(&window, "quote", json!({"amountNok": null}))
+        .await
+        .unwrap();
+    let bid: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
+    let low = (bid * rust_decimal::Decimal::new(8, 1))
+        .round_dp(2)
+        .to_string();
+    let open_orders_fail = || FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("GET".into()),
+        kind: FaultKind::Http500,
+        count: None,
+        percent: None,
+        delay_ms: 0,
+    };
+    // The order is made, its answer lost, and the open orders cannot be read to look for it.
+    sb.state.add_fault(FaultRule {
+        method: Some("POST".into()),
+        kind: FaultKind::CommitThenDrop,
+        count: Some(1),
+        ..open_orders_fail()
+    });
+    sb.state.add_fault(open_orders_fail());
+    let args = json!({"orderType": "limit", "direction": "buy", "amount": "321",
+                      "price": low, "accountId": null});
+    assert!(call(&window, "place_order", args).await.is_err());
+    sb.state.clear_faults();
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let open = client.open_orders().await.unwrap();
+    let made = open.orders[0].order_id.to_string();
+
+    // Cancelling it while the app still cannot look is refused, and the order stays.
+    sb.state.add_fault(open_orders_fail());
+    let refused = call(&window, "cancel_order", json!({"orderId": made}))
+        .await
+        .unwrap_err();
+    assert!(refused.contains("still checking"), "{refused}");
+    sb.state.clear_faults();
+    assert_eq!(client.open_orders().await.unwrap().orders.len(), 1);
+
+    // Once it can look, the lost order is found, and the cancel goes through.
+    call(&window, "cancel_order", json!({"orderId": made}))
+        .await
+        .unwrap();
+    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let journal = store.journal_recent(10).unwrap();
+    assert_eq!(journal[0].state, JournalState::Placed, "{journal:?}");
+    assert_eq!(journal[0].order_id.as_deref(), Some(made.as_str()));
+    let counters = control_get(&sb, "/sandbox/counters").await;
+    assert_eq!(counters["ordersCreated"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unresolved() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICS.fetch_add(1, Ordering::SeqCst);
+        default_hook(info);
+    }));
+    let started = Instant::now();
+    let sb = sandbox().await;
+    let (_app, window, dir) = connected_app(&sb).await;
+    let key = &sb.info.api_keys.withdrawal;
     let quote = call(&window, "quote", json!({"amountNok": null}))
         .await
         .unwrap();
