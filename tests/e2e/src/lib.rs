@@ -303,8 +303,12 @@ impl App {
     }
 
     /// Runs `js` in the window (`arguments[i]` are `args`) and returns what it returns.
+    /// A WebDriver call that never answers fails the test after 30 s instead of holding CI.
     pub async fn script(&self, js: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
-        self.client.execute(js, args).await.unwrap()
+        tokio::time::timeout(Duration::from_secs(30), self.client.execute(js, args))
+            .await
+            .expect("WebDriver did not answer a script within 30 s")
+            .unwrap()
     }
 
     /// World control of the embedded sandbox: `POST /sandbox/...` with a JSON body.

@@ -106,20 +106,31 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     );
 
     // Scrolled to the very end, the last transaction is drawn, and only a screenful of rows is.
-    // (Scrolled again while waiting, as a user would if the list were still settling.)
+    // (Scrolled again every 5 s while waiting, as a user would if the list were still settling.)
     let last_id = json_text(&all.last().unwrap()["id"]);
-    app.until("the last row to be drawn", || async {
+    let last_row = format!("[data-testid=tax-row][data-id='{last_id}']");
+    let mut drawn_at_end = false;
+    for _ in 0..4 {
         app.script(
-            "const v = document.querySelector('[data-testid=tax-list]'); \
-             if (v.scrollTop + v.clientHeight < v.scrollHeight) v.scrollTop = v.scrollHeight; \
-             return true;",
+            "const v = document.querySelector('[data-testid=tax-list]'); v.scrollTop = v.scrollHeight; return true;",
             vec![],
         )
         .await;
-        app.exists(&format!("[data-testid=tax-row][data-id='{last_id}']"))
-            .await
-    })
-    .await;
+        for _ in 0..50 {
+            drawn_at_end = app.exists(&last_row).await;
+            if drawn_at_end {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        if drawn_at_end {
+            break;
+        }
+    }
+    assert!(
+        drawn_at_end,
+        "the last row was not drawn after scrolling to the end"
+    );
     let drawn = app
         .script(
             "return document.querySelectorAll('[data-testid=tax-row]').length;",
