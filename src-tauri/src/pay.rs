@@ -237,7 +237,7 @@ pub async fn send_payment<R: Runtime>(
     let connection = app.connection().await?;
     let store = app.store().await?;
     let identity = dest.identity();
-    let sending = withdrawals::send(connection.client(), &store, &request, &identity, amount)
+    let sending = withdrawals::send(connection.client(), &store, &request, &identity, amount, false)
         .await
         .map_err(withdrawal_error)?;
     let (journal_id, message) = match sending {
@@ -310,6 +310,9 @@ pub async fn send_payment<R: Runtime>(
 fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
     match e {
         withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
+        e @ withdrawals::WithdrawalError::SameAsUnknown(_) => {
+            IpcError::new(ErrorCode::OutcomeUnknown, e.to_string())
+        }
         other => IpcError::internal(other),
     }
 }

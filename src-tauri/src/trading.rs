@@ -202,7 +202,9 @@ pub async fn place_order<R: Runtime>(
     };
     let connection = app.connection().await?;
     let store = app.store().await?;
-    let placement = orders::place(connection.client(), &store, &request)
+    // The same order while one is unknown is refused; a second confirmation for it is the
+    // window's to ask ("Unknown outcomes in the window").
+    let placement = orders::place(connection.client(), &store, &request, false)
         .await
         .map_err(order_error)?;
     match placement {
@@ -227,6 +229,7 @@ pub async fn place_order<R: Runtime>(
 fn order_error(e: orders::OrderError) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => inner.into(),
+        e @ orders::OrderError::SameAsUnknown(_) => IpcError::new(ErrorCode::OutcomeUnknown, e.to_string()),
         other => IpcError::internal(other),
     }
 }

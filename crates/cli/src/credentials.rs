@@ -1,12 +1,10 @@
 //! Where the CLI finds credentials: the environment first, then the OS keyring. Never argv.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use nordlys_exchange::credentials::BearerCredentials;
 use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, NonceSource};
-use sha2::{Digest, Sha256};
 
 const KEYRING_SERVICE: &str = "nordlys-cli";
 
@@ -71,22 +69,10 @@ pub fn nonce_source(creds: &Credentials) -> Result<Option<Arc<NonceSource>>, Str
     let Some(key) = creds.key.as_ref().filter(|k| k.secret.is_some()) else {
         return Ok(None);
     };
-    let Some(dir) = state_dir() else {
-        return Ok(None);
-    };
-    let digest = Sha256::digest(key.key.expose().as_bytes());
-    let name: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    let path = dir.join("nordlys").join("nonces").join(name);
+    let dir = crate::journal::state_dir()?;
+    let name = nordlys_core::evidence::key_fingerprint(key.key.expose());
+    let path = dir.join("nonces").join(name);
     NonceSource::persistent(path, Arc::new(SystemClock))
         .map(|s| Some(Arc::new(s)))
         .map_err(|e| e.to_string())
-}
-
-fn state_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    std::env::var_os("HOME")
-        .filter(|d| !d.is_empty())
-        .map(|h| PathBuf::from(h).join(".local").join("state"))
 }

@@ -1,12 +1,17 @@
-//! `nordlys-cli`: one subcommand per endpoint of the exchange API.
+//! `nordlys-cli`: one subcommand per endpoint of the exchange API, and the journal of money
+//! requests.
 //!
 //! Stdout is the endpoint's response object exactly as the API defines it (`{}` when the API
-//! answers with nothing). Errors go to stderr with a non-zero exit: 1 for a refused or failed
-//! call, 2 for bad usage, 3 when an order or withdrawal may or may not have been made.
+//! answers with nothing), or one JSON document of the journal. Errors go to stderr with a
+//! non-zero exit: 1 for a refused or failed call, 2 for bad usage, 3 when an order or withdrawal
+//! may or may not have been made (stdout then says `{"journalId": N, "state": "unknown"}`).
+//! Every order and withdrawal is journaled before it is sent, in the state directory
+//! (`$NORDLYS_STATE_DIR`, else `${XDG_STATE_HOME:-$HOME/.local/state}/nordlys-cli`).
 //! Credentials come only from the environment (`NORDLYS_API_KEY`, `NORDLYS_API_SECRET`,
 //! `NORDLYS_ACCESS_TOKEN`) or the OS keyring (service `nordlys-cli`), never from arguments.
 
 mod credentials;
+mod journal;
 
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -19,6 +24,11 @@ use nordlys_exchange::models::{
     SendBitcoinRequest, TravelRuleInfo,
 };
 use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, TaxQuery};
+use nordlys_core::destination;
+use nordlys_core::evidence::Rules;
+use nordlys_core::orders::{self, OrderError, Placement};
+use nordlys_core::store::{JournalKind, Store, StoreError};
+use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -32,9 +42,13 @@ use serde::Serialize;
                   Exit codes: 0 ok, 1 failed or refused, 2 bad usage, 3 outcome unknown (inspect before retrying)."
 )]
 struct Cli {
-    /// The exchange's base URL (https, or http to 127.0.0.1).
-    #[arg(long, env = "NORDLYS_BASE_URL", global = false)]
-    base_url: String,
+    /// The exchange's base URL (https, or http to 127.0.0.1); needed by commands that talk to it.
+    #[arg(long, env = "NORDLYS_BASE_URL", global = true)]
+    base_url: Option<String>,
+    /// Seconds every HTTP request may take, reads included (1–600).
+    #[arg(long, env = "NORDLYS_TIMEOUT", global = true, default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=600))]
+    timeout: u64,
     #[command(subcommand)]
     command: Command,
 }
@@ -89,6 +103,27 @@ enum Command {
     /// OAuth consent (endpoint 12).
     #[command(subcommand)]
     Consent(ConsentCommand),
+    /// The journal of orders and withdrawals sent from this state directory.
+    #[command(subcommand)]
+    Journal(JournalCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum JournalCommand {
+    /// Every entry, as a JSON array.
+    List,
+    /// Looks at the exchange now for entries whose outcome is unknown (or for entry ID) and
+    /// prints the entries looked at.
+    Check { id: Option<i64> },
+    /// Records that you checked the exchange's history and entry ID was not sent (not placed,
+    /// for an order). Refused when the entry is not unknown or the exchange shows it was made.
+    Settle {
+        id: i64,
+        #[arg(long, required = true)]
+        not_sent: bool,
+        #[arg(long, required = true)]
+        checked_on_exchange: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -132,6 +167,9 @@ enum OrdersCommand {
         account: Option<String>,
         #[arg(long, default_value = "")]
         description: String,
+        /// Send it although the same order's outcome is still unknown.
+        #[arg(long)]
+        despite_unknown: bool,
     },
     /// Cancel a pending order.
     Cancel { id: String },
@@ -170,6 +208,9 @@ struct WithdrawArgs {
     /// Travel rule: the recipient holds the keys.
     #[arg(long)]
     tfr_self_custody: bool,
+    /// Send it although the same payment's outcome is still unknown.
+    #[arg(long)]
+    despite_unknown: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -249,7 +290,11 @@ fn account(id: Option<String>) -> Option<AccountId> {
 
 enum Failure {
     Usage(String),
+    /// Refused or failed locally, before anything was sent.
+    Refused(String),
     Call(Error),
+    /// A money request whose outcome is unknown: its journal entry.
+    Unknown(i64),
 }
 
 impl From<Error> for Failure {
@@ -265,14 +310,35 @@ fn print(value: &impl Serialize) -> Result<(), Failure> {
     writeln!(out, "{text}").map_err(|e| Failure::Usage(format!("cannot write to stdout: {e}")))
 }
 
+fn store() -> Result<Store, Failure> {
+    journal::open_store().map_err(Failure::Refused)
+}
+
+fn stored(e: StoreError) -> Failure {
+    Failure::Refused(format!("the journal: {e}"))
+}
+
 async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
-    let base = BaseUrl::parse(&cli.base_url).map_err(|e| Failure::Usage(e.to_string()))?;
+    if let Command::Journal(JournalCommand::List) = cli.command {
+        let store = store()?;
+        return print(&journal::all_json(&store).map_err(stored)?);
+    }
+    let base = cli
+        .base_url
+        .as_deref()
+        .ok_or_else(|| Failure::Usage("--base-url (or NORDLYS_BASE_URL) is required".into()))?;
+    let base = BaseUrl::parse(base).map_err(|e| Failure::Usage(e.to_string()))?;
     let mut config = ClientConfig::new(base);
+    config.timeout = std::time::Duration::from_secs(cli.timeout);
+    config.connect_timeout = config.connect_timeout.min(config.timeout);
     config.nonces = credentials::nonce_source(&creds).map_err(Failure::Usage)?;
     config.credentials = creds;
     let client = ExchangeClient::new(config)?;
     let empty = serde_json::json!({});
     match cli.command {
+        Command::Journal(JournalCommand::List) => Ok(()),
+        Command::Journal(JournalCommand::Check { id }) => check(&client, id).await,
+        Command::Journal(JournalCommand::Settle { id, .. }) => settle(&client, id).await,
         Command::Price { amount } => print(&client.price(amount).await?),
         Command::Volume { date } => print(&client.volume(date).await?),
         Command::VolumeHistoric { date } => print(&client.volume_historic(date).await?),
@@ -313,6 +379,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
             price,
             account: a,
             description,
+            despite_unknown,
         }) => {
             let request = NewOrderRequest {
                 order_type: match order_type {
@@ -328,7 +395,26 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 description,
                 price,
             };
-            print(&client.create_order(&request).await?)
+            let store = store()?;
+            match orders::place(&client, &store, &request, despite_unknown).await {
+                Ok(Placement::Placed {
+                    journal_id,
+                    order_id,
+                    trade_id,
+                }) => {
+                    eprintln!("journal entry {journal_id}");
+                    print(&serde_json::json!({
+                        "orderId": order_id,
+                        "tradeId": trade_id.unwrap_or_default(),
+                    }))
+                }
+                Ok(Placement::Unknown { journal_id, reason }) => {
+                    eprintln!("nordlys-cli: {reason}");
+                    Err(Failure::Unknown(journal_id))
+                }
+                Err(OrderError::Exchange(e)) => Err(Failure::Call(e)),
+                Err(e) => Err(Failure::Refused(e.to_string())),
+            }
         }
         Command::Orders(OrdersCommand::Cancel { id }) => {
             client.cancel_order(&OrderId::from(id)).await?;
@@ -349,6 +435,19 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 exchange: w.tfr_exchange.unwrap_or_default(),
                 self_custody: w.tfr_self_custody,
             });
+            // The journal compares payments by destination and amount: an invoice's own amount
+            // when none is given.
+            let parsed = destination::parse(&w.destination, std::time::SystemTime::now()).ok();
+            let identity = parsed
+                .as_ref()
+                .map_or_else(|| w.destination.to_ascii_lowercase(), |d| d.identity());
+            let amount = w
+                .amount_btc
+                .or(match &parsed {
+                    Some(destination::Destination::Invoice(i)) => i.amount_btc,
+                    _ => None,
+                })
+                .unwrap_or_default();
             let request = SendBitcoinRequest {
                 destination: w.destination,
                 amount_btc: w.amount_btc,
@@ -357,7 +456,37 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 description: w.description,
                 tfr_info,
             };
-            print(&client.create_withdrawal(&request).await?)
+            let store = store()?;
+            let sent = withdrawals::send(
+                &client,
+                &store,
+                &request,
+                &identity,
+                amount,
+                w.despite_unknown,
+            )
+            .await;
+            match sent {
+                Ok(Sending::Sent {
+                    journal_id,
+                    withdrawal_id,
+                    status,
+                    network,
+                }) => {
+                    eprintln!("journal entry {journal_id}");
+                    print(&serde_json::json!({
+                        "withdrawalId": withdrawal_id,
+                        "network": network,
+                        "status": status,
+                    }))
+                }
+                Ok(Sending::Unknown { journal_id, reason }) => {
+                    eprintln!("nordlys-cli: {reason}");
+                    Err(Failure::Unknown(journal_id))
+                }
+                Err(WithdrawalError::Exchange(e)) => Err(Failure::Call(e)),
+                Err(e) => Err(Failure::Refused(e.to_string())),
+            }
         }
         Command::Withdrawal(WithdrawalCommand::Get { id }) => {
             print(&client.withdrawal(&WithdrawalId::from(id)).await?)
@@ -391,6 +520,82 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
     }
 }
 
+/// `journal check [ID]`: looks at the exchange for entry ID, or for every unresolved entry sent
+/// to this exchange, and prints them. A read that fails is recorded in the evidence.
+async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
+    let store = store()?;
+    let rules = Rules::from_env();
+    let ids: Vec<(i64, JournalKind)> = match id {
+        Some(id) => {
+            let kind = store
+                .journal_kind(id)
+                .map_err(stored)?
+                .ok_or_else(|| Failure::Refused(format!("no journal entry {id}")))?;
+            vec![(id, kind)]
+        }
+        None => {
+            let here = nordlys_core::evidence::origin_of(client);
+            let mut ids: Vec<_> = store
+                .journal_unresolved()
+                .map_err(stored)?
+                .into_iter()
+                .filter(|e| e.origin.same_exchange(&here))
+                .map(|e| (e.id, JournalKind::Order))
+                .chain(
+                    store
+                        .withdrawals_unresolved()
+                        .map_err(stored)?
+                        .into_iter()
+                        .filter(|e| e.origin.same_exchange(&here))
+                        .map(|e| (e.id, JournalKind::Withdrawal)),
+                )
+                .collect();
+            ids.sort_by_key(|(id, _)| *id);
+            ids
+        }
+    };
+    let mut out = Vec::new();
+    for (id, kind) in ids {
+        match kind {
+            JournalKind::Order => {
+                orders::reconcile_with(client, &store, id, &rules)
+                    .await
+                    .map_err(|e| Failure::Refused(e.to_string()))?;
+            }
+            JournalKind::Withdrawal => {
+                withdrawals::reconcile_with(client, &store, id, &rules)
+                    .await
+                    .map_err(|e| Failure::Refused(e.to_string()))?;
+            }
+        }
+        out.extend(journal::entry_json(&store, id).map_err(stored)?);
+    }
+    print(&out)
+}
+
+/// `journal settle ID --not-sent --checked-on-exchange`.
+async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
+    let store = store()?;
+    let rules = Rules::from_env();
+    let kind = store
+        .journal_kind(id)
+        .map_err(stored)?
+        .ok_or_else(|| Failure::Refused(format!("no journal entry {id}")))?;
+    let settled = match kind {
+        JournalKind::Order => orders::settle_not_placed(client, &store, id, &rules)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        JournalKind::Withdrawal => withdrawals::settle_not_sent(client, &store, id, &rules)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+    };
+    settled.map_err(Failure::Refused)?;
+    let entry = journal::entry_json(&store, id).map_err(stored)?;
+    print(&entry.into_iter().collect::<Vec<_>>())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The keyring is read before the runtime starts: its Secret Service backend runs its own.
@@ -408,6 +613,17 @@ fn main() -> ExitCode {
         Err(Failure::Usage(message)) => {
             eprintln!("nordlys-cli: {message}");
             ExitCode::from(2)
+        }
+        Err(Failure::Refused(message)) => {
+            eprintln!("nordlys-cli: {message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Unknown(journal_id)) => {
+            let shown = print(&serde_json::json!({ "journalId": journal_id, "state": "unknown" }));
+            if shown.is_err() {
+                eprintln!("nordlys-cli: journal entry {journal_id}: outcome unknown");
+            }
+            ExitCode::from(3)
         }
         Err(Failure::Call(e)) => {
             eprintln!("nordlys-cli: {e}");

@@ -6,6 +6,7 @@ pub mod amount_input;
 pub mod chart;
 pub mod connection;
 pub mod destination;
+pub mod evidence;
 pub mod format;
 pub mod loopback;
 pub mod order_form;

@@ -1,18 +1,18 @@
-//! Placing orders so that none is ever made twice. Every order is written to the journal before it
-//! is sent, and sent once. When the answer is lost, the outcome is "unknown" until the app has
-//! looked at the account: an open order, or a trade in the tax transactions, that matches what was
-//! sent means "placed"; neither, once a trade would have shown, means "not placed" (see
-//! [`reconcile`]). Nothing is re-sent by the app.
+//! Placing orders so that none is ever made twice. Every order is written to the journal before
+//! it is sent, and sent once, with a reference in its description. When the answer is lost the
+//! outcome is "unknown" until [`crate::evidence`] finds positive evidence either way; nothing is
+//! re-sent by the app, and the same order is refused while one is unknown unless the caller says
+//! otherwise.
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::AccountId;
-use nordlys_exchange::models::{
-    Direction, NewOrderRequest, OrderType, TaxTransaction, TaxTransactionType,
-};
-use nordlys_exchange::{Error, ExchangeClient, TaxQuery};
-use rust_decimal::Decimal;
+use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_exchange::{Error, ExchangeClient};
 
-use crate::store::{JournalEntry, JournalState, Store, StoreError};
+use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Side, Verdict};
+use crate::store::{
+    Claim, Decision, Evidence, JournalEntry, JournalState, NewOrderEntry, Store, StoreError,
+};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -23,6 +23,12 @@ pub enum OrderError {
     Store(#[from] StoreError),
     #[error("no journal entry {0}")]
     Unknown(i64),
+    #[error(
+        "the same order (journal entry {0}) may already have been placed: its outcome is still unknown"
+    )]
+    SameAsUnknown(i64),
+    #[error("journal entry {id} cannot be settled: {reason}")]
+    CannotSettle { id: i64, reason: String },
 }
 
 /// What became of an order.
@@ -65,46 +71,56 @@ fn words(request: &NewOrderRequest) -> (&'static str, &'static str) {
     (t, d)
 }
 
-/// The balance an order spends from: NOK when buying, the account's BTC when selling.
-async fn spendable(
-    client: &ExchangeClient,
-    direction: &str,
-    account: Option<&str>,
-) -> Option<Decimal> {
-    if direction == "buy" {
-        return client.fiat_account().await.ok().map(|f| f.available_nok);
-    }
-    let accounts = client.bitcoin_accounts(false).await.ok()?;
-    let wanted = accounts
-        .accounts
-        .iter()
-        .find(|a| account.is_none_or(|id| a.id.as_str() == id));
-    wanted.map(|a| a.available_btc)
-}
-
 /// Journals and sends one order. A refusal or rejection is an error; a lost answer is
-/// [`Placement::Unknown`], never a retry.
+/// [`Placement::Unknown`], never a retry. While the same order is unknown it is refused
+/// ([`OrderError::SameAsUnknown`]) unless `despite_unknown`.
 pub async fn place(
     client: &ExchangeClient,
     store: &Store,
     request: &NewOrderRequest,
+    despite_unknown: bool,
 ) -> Result<Placement, OrderError> {
     let (order_type, direction) = words(request);
     let account = request.account_id.as_ref().map(AccountId::as_str);
-    let before = spendable(client, direction, account).await;
-    let id = store.journal_sending(
-        Utc::now(),
-        order_type,
-        direction,
-        request.amount,
-        request.price,
-        account,
-        before,
+    let before = Balances::read(client, true).await;
+    let spendable = before.as_ref().and_then(|b| match request.direction {
+        Direction::Buy => b.fiat,
+        _ => b
+            .accounts
+            .iter()
+            .find(|a| account.is_none_or(|id| a.id == id))
+            .map(|a| a.available),
+    });
+    let reference = evidence::new_reference();
+    let mut request = request.clone();
+    request.description = with_reference(&request.description, &reference);
+    let body = serde_json::to_string(&request).unwrap_or_default();
+    let origin = evidence::origin_of(client);
+    let before_json = before.as_ref().map(Balances::to_json);
+    let claim = store.journal_order(
+        &NewOrderEntry {
+            sent_at: Utc::now(),
+            order_type,
+            direction,
+            amount: request.amount,
+            price: request.price,
+            account_id: account,
+            balance_before: spendable,
+            origin: &origin,
+            request: &body,
+            reference: &reference,
+            before: before_json.as_deref(),
+        },
+        despite_unknown,
     )?;
-    match client.create_order(request).await {
+    let id = match claim {
+        Claim::Journaled(id) => id,
+        Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
+    };
+    match client.create_order(&request).await {
         Ok(r) => {
             let trade = r.trade_id.as_ref().map(|t| t.as_str());
-            store.journal_update(
+            store.journal_answered(
                 id,
                 JournalState::Placed,
                 Some(r.order_id.as_str()),
@@ -118,59 +134,88 @@ pub async fn place(
             })
         }
         Err(e) if e.is_outcome_unknown() => {
-            store.journal_update(id, JournalState::Unknown, None, None, &e.to_string())?;
+            store.journal_answered(id, JournalState::Unknown, None, None, &e.to_string())?;
             Ok(Placement::Unknown {
                 journal_id: id,
                 reason: e.to_string(),
             })
         }
         Err(e) => {
-            store.journal_update(id, JournalState::Rejected, None, None, &e.to_string())?;
+            // Refused by the exchange or locally (rejected), or a connection that was refused
+            // before the request could leave (not placed): nothing was placed either way.
+            let state = if matches!(e, Error::Connect { .. }) {
+                JournalState::NotPlaced
+            } else {
+                JournalState::Rejected
+            };
+            store.journal_answered(id, state, None, None, &e.to_string())?;
+            store.add_evidence(
+                id,
+                &[Evidence {
+                    at: Utc::now(),
+                    read: "POST /v1/orders".to_owned(),
+                    saw: e.to_string(),
+                }],
+            )?;
             Err(e.into())
         }
     }
 }
 
-/// Whether tax transaction `t` is the trade of journal entry `e`.
-fn is_trade_of(t: &TaxTransaction, e: &JournalEntry) -> bool {
-    let wanted_type = if e.direction == "buy" {
-        TaxTransactionType::BtcBuy
+/// `description` with the reference after it.
+pub(crate) fn with_reference(description: &str, reference: &str) -> String {
+    if description.is_empty() {
+        reference.to_owned()
     } else {
-        TaxTransactionType::BtcSell
-    };
-    if t.tx_type != wanted_type || t.create_time < e.sent_at - Duration::seconds(5) {
-        return false;
+        format!("{description} {reference}")
     }
-    if e.account_id
-        .as_deref()
-        .is_some_and(|a| t.account_id.as_ref().is_some_and(|x| x.as_str() != a))
-    {
-        return false;
-    }
-    // Buying spends `amount` NOK in all (paid out plus fee); selling pays out `amount` BTC.
-    let spent = if e.direction == "buy" {
-        t.out_amount.unwrap_or_default() + t.fee_amount.unwrap_or_default()
-    } else {
-        t.out_amount.unwrap_or_default()
-    };
-    spent == e.amount
 }
 
-/// Resolves an "unknown" (or crash-interrupted "sending") journal entry by inspecting the account,
-/// and records the answer.
-///
-/// An open order or a trade is this entry's when direction, amount and time match and no other
-/// journal entry has claimed its id already (the API has no client order id, so two lost orders of
-/// the same amount a few seconds apart could swap; the count of placed orders stays right). A
-/// market order makes its trade at once (spec §3), so no trade two seconds after sending means
-/// "not placed". A limit order is "not placed" when it is neither open nor traded: one placed and
-/// then cancelled elsewhere would read the same, and moved no money either. (The app's own cancel
-/// resolves unknown entries first, while the order can still be seen.) The balance is not used:
-/// other activity moves it.
+fn side_of(e: &JournalEntry) -> Side {
+    if e.direction == "sell" {
+        Side::Sell
+    } else {
+        Side::Buy
+    }
+}
+
+/// Other entries that could own the same evidence: same exchange, direction and amount, sent in
+/// the day before this one, still unresolved, or placed without a trade that identifies them.
+fn rivals(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+    Ok(store
+        .journal_recent(10_000)?
+        .into_iter()
+        .filter(|o| {
+            o.id != e.id
+                && o.direction == e.direction
+                && o.amount == e.amount
+                && o.origin.base_url == e.origin.base_url
+                && o.sent_at >= e.sent_at - Duration::days(1)
+                && match o.state {
+                    JournalState::Sending | JournalState::Unknown => true,
+                    JournalState::Placed => o.trade_id.is_none() && o.claimed.is_empty(),
+                    _ => false,
+                }
+        })
+        .map(|o| o.sent_at)
+        .collect())
+}
+
+/// Resolves an "unknown" (or crash-interrupted "sending") journal entry with the standard rules.
 pub async fn reconcile(
     client: &ExchangeClient,
     store: &Store,
     journal_id: i64,
+) -> Result<Resolution, OrderError> {
+    reconcile_with(client, store, journal_id, &Rules::from_env()).await
+}
+
+/// Looks at the account once, records what it saw and any verdict it supports.
+pub async fn reconcile_with(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+    rules: &Rules,
 ) -> Result<Resolution, OrderError> {
     let e = store
         .journal_entry(journal_id)?
@@ -185,83 +230,128 @@ pub async fn reconcile(
         JournalState::Rejected | JournalState::NotPlaced => return Ok(Resolution::NotPlaced),
         JournalState::Sending | JournalState::Unknown => {}
     }
-    let claimed = store.journal_claimed_ids(journal_id)?;
-    // 1. A resting limit order that matches.
-    let open = client.open_orders().await?;
-    let wanted_direction = if e.direction == "buy" {
-        Direction::Buy
-    } else {
-        Direction::Sell
-    };
-    let matching_open = open
-        .orders
-        .iter()
-        .filter(|o| {
-            o.direction == wanted_direction
-                && o.amount == e.amount
-                && o.created_at >= e.sent_at - Duration::seconds(5)
-                && !claimed.contains(o.order_id.as_str())
-        })
-        .min_by_key(|o| o.created_at);
-    if let Some(o) = matching_open {
-        store.journal_update(
-            journal_id,
-            JournalState::Placed,
-            Some(o.order_id.as_str()),
-            None,
-            "found among open orders",
-        )?;
-        return Ok(Resolution::Placed {
-            order_id: Some(o.order_id.to_string()),
-            trade_id: None,
+    if !e.origin.same_exchange(&evidence::origin_of(client)) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
         });
     }
-    // 2. A trade in the tax transactions since it was sent.
-    let query = TaxQuery {
-        after: Some(e.sent_at - Duration::seconds(5)),
-        ..TaxQuery::new(200)
-    };
-    let recent = client.all_tax_transactions(query).await?;
-    if let Some(t) = recent
-        .transactions
-        .iter()
-        .find(|t| is_trade_of(t, &e) && !claimed.contains(t.id.as_str()))
-    {
-        store.journal_update(
-            journal_id,
-            JournalState::Placed,
-            None,
-            Some(t.id.as_str()),
-            "found among trades",
-        )?;
-        return Ok(Resolution::Placed {
-            order_id: None,
-            trade_id: Some(t.id.to_string()),
-        });
-    }
-    // 3. Neither, long enough after sending: nothing was placed, or nothing of it remains.
-    if settled(e.sent_at, Utc::now()) {
-        store.journal_update(
-            journal_id,
-            JournalState::NotPlaced,
-            None,
-            None,
-            "no open order, no trade",
-        )?;
-        return Ok(Resolution::NotPlaced);
-    }
-    let before = e
-        .balance_before
-        .map(|b| format!(" (available before sending: {b})"))
-        .unwrap_or_default();
-    Ok(Resolution::StillUnknown {
-        what_to_check: format!(
-            "open orders, the newest trades and the balance in the exchange's own view{before}"
-        ),
+    let look = Look::take(client, e.sent_at, true).await;
+    let verdict = judge(store, &e, &look, rules)?;
+    let mut seen = look.evidence();
+    seen.push(conclusion(&look, &verdict));
+    store.add_evidence(journal_id, &seen)?;
+    Ok(match verdict {
+        Verdict::Made { ids, why } => {
+            store.journal_decide(journal_id, JournalState::Placed, &ids, &why, Decision::Evidence)?;
+            let order_id = ids.iter().find(|i| i.starts_with("or_")).cloned();
+            let trade_id = ids.iter().find(|i| !i.starts_with("or_")).cloned();
+            Resolution::Placed { order_id, trade_id }
+        }
+        Verdict::NotMade { why } => {
+            store.journal_decide(journal_id, JournalState::NotPlaced, &[], &why, Decision::Evidence)?;
+            Resolution::NotPlaced
+        }
+        Verdict::Unknown { why, stirred } => {
+            if stirred {
+                store.journal_stir(journal_id)?;
+            }
+            Resolution::StillUnknown {
+                what_to_check: format!(
+                    "open orders, the newest trades and the balances in the exchange's own view ({why})"
+                ),
+            }
+        }
     })
 }
 
-/// A market order shows as a trade at once; this long after sending, its absence means something.
-fn settled(sent_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    now - sent_at >= Duration::seconds(2)
+fn judge(
+    store: &Store,
+    e: &JournalEntry,
+    look: &Look,
+    rules: &Rules,
+) -> Result<Verdict, StoreError> {
+    let side = side_of(e);
+    let kind = if e.order_type == "limit" {
+        Kind::LimitOrder(side)
+    } else {
+        Kind::MarketOrder(side)
+    };
+    let before = Balances::from_json(e.before.as_deref());
+    let request = evidence::Request {
+        kind,
+        amount: e.amount,
+        account: e.account_id.as_deref(),
+        sent_at: e.sent_at,
+        gave_up_at: evidence::gave_up(e.gave_up_at, e.sent_at, look.at),
+        reference: &e.reference,
+        before: before.as_ref(),
+        stirred: e.stirred,
+    };
+    let others = Others {
+        claimed: store.journal_claimed_ids(e.id)?,
+        rivals: rivals(store, e)?,
+    };
+    Ok(evidence::judge(&request, look, &others, rules))
+}
+
+pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
+    let saw = match verdict {
+        Verdict::Made { why, .. } => format!("made: {why}"),
+        Verdict::NotMade { why } => format!("not made: {why}"),
+        Verdict::Unknown { why, .. } => format!("unknown: {why}"),
+    };
+    Evidence {
+        at: look.at,
+        read: "verdict".to_owned(),
+        saw,
+    }
+}
+
+/// The user says they checked the exchange's history and the order was not placed. Checked once
+/// more first: refused when the entry is not unknown, or when the evidence says it was made.
+pub async fn settle_not_placed(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+    rules: &Rules,
+) -> Result<JournalEntry, OrderError> {
+    let resolution = reconcile_with(client, store, journal_id, rules).await?;
+    let e = store
+        .journal_entry(journal_id)?
+        .ok_or(OrderError::Unknown(journal_id))?;
+    let refuse = |reason: String| OrderError::CannotSettle {
+        id: journal_id,
+        reason,
+    };
+    match resolution {
+        Resolution::Placed { .. } => Err(refuse(
+            "the exchange shows it was placed".to_owned(),
+        )),
+        Resolution::NotPlaced => Err(refuse(format!(
+            "it is already settled as {}",
+            e.state.text()
+        ))),
+        Resolution::StillUnknown { .. } => {
+            if !store.journal_decide(
+                journal_id,
+                JournalState::NotPlaced,
+                &[],
+                "the user checked the exchange's history: not placed",
+                Decision::User,
+            )? {
+                return Err(refuse("it was settled meanwhile".to_owned()));
+            }
+            store.add_evidence(
+                journal_id,
+                &[Evidence {
+                    at: Utc::now(),
+                    read: "user".to_owned(),
+                    saw: "checked the exchange's history: not placed".to_owned(),
+                }],
+            )?;
+            store
+                .journal_entry(journal_id)?
+                .ok_or(OrderError::Unknown(journal_id))
+        }
+    }
 }

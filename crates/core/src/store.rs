@@ -7,7 +7,7 @@ use std::str::FromStr;
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use rust_decimal::Decimal;
 
 /// Each entry moves the schema one version up; applied in order, once, in a transaction.
@@ -119,14 +119,53 @@ const MIGRATIONS: &[&str] = &[
         year INTEGER PRIMARY KEY,
         rate TEXT NOT NULL
     );",
+    // One id sequence for orders and withdrawals; where and how each was sent; what every check
+    // saw. Verdicts of "not sent / not placed" reached from silence by older rules are re-opened.
+    "UPDATE withdrawal_journal SET id = -id;
+    UPDATE withdrawal_journal SET id = -id + (SELECT COALESCE(MAX(id), 0) FROM order_journal);
+    CREATE TABLE journal_ids (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL);
+    INSERT INTO journal_ids (id, kind) SELECT id, 'order' FROM order_journal;
+    INSERT INTO journal_ids (id, kind) SELECT id, 'withdrawal' FROM withdrawal_journal;
+    CREATE TABLE journal_evidence (
+        journal_id INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        read TEXT NOT NULL,
+        saw TEXT NOT NULL
+    );
+    CREATE INDEX journal_evidence_entry ON journal_evidence(journal_id);
+    ALTER TABLE order_journal ADD COLUMN base_url TEXT NOT NULL DEFAULT '';
+    ALTER TABLE order_journal ADD COLUMN key_fingerprint TEXT NOT NULL DEFAULT '';
+    ALTER TABLE order_journal ADD COLUMN request TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE order_journal ADD COLUMN reference TEXT NOT NULL DEFAULT '';
+    ALTER TABLE order_journal ADD COLUMN gave_up_at_ms INTEGER;
+    ALTER TABLE order_journal ADD COLUMN before TEXT;
+    ALTER TABLE order_journal ADD COLUMN claimed TEXT NOT NULL DEFAULT '';
+    ALTER TABLE order_journal ADD COLUMN stirred INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE order_journal ADD COLUMN decided_by TEXT NOT NULL DEFAULT '';
+    ALTER TABLE withdrawal_journal ADD COLUMN base_url TEXT NOT NULL DEFAULT '';
+    ALTER TABLE withdrawal_journal ADD COLUMN key_fingerprint TEXT NOT NULL DEFAULT '';
+    ALTER TABLE withdrawal_journal ADD COLUMN request TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE withdrawal_journal ADD COLUMN gave_up_at_ms INTEGER;
+    ALTER TABLE withdrawal_journal ADD COLUMN before TEXT;
+    ALTER TABLE withdrawal_journal ADD COLUMN claimed TEXT NOT NULL DEFAULT '';
+    ALTER TABLE withdrawal_journal ADD COLUMN stirred INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE withdrawal_journal ADD COLUMN decided_by TEXT NOT NULL DEFAULT '';
+    UPDATE order_journal SET state = 'unknown', gave_up_at_ms = updated_at_ms WHERE state = 'not-placed';
+    UPDATE withdrawal_journal SET state = 'unknown', gave_up_at_ms = updated_at_ms WHERE state = 'not-sent';
+    UPDATE order_journal SET gave_up_at_ms = updated_at_ms WHERE state = 'unknown' AND gave_up_at_ms IS NULL;
+    UPDATE withdrawal_journal SET gave_up_at_ms = updated_at_ms WHERE state = 'unknown' AND gave_up_at_ms IS NULL;",
 ];
 
 mod invoices;
+mod journal;
+mod orders;
 mod recipients;
 mod tax;
 mod withdrawals;
 
 pub use invoices::StoredInvoice;
+pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
+pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use recipients::Recipient;
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
@@ -140,6 +179,8 @@ pub enum StoreError {
     Corrupt(String),
     #[error("the local database is from a newer Nordlys (schema {found}, this one knows {known})")]
     TooNew { found: i64, known: i64 },
+    #[error("the local database holds a damaged journal entry {id}: {detail}")]
+    DamagedEntry { id: i64, detail: String },
 }
 
 #[derive(Debug)]
@@ -154,60 +195,6 @@ pub struct PriceSample {
     pub mid: Decimal,
     pub bid: Decimal,
     pub ask: Decimal,
-}
-
-/// Where a submitted order stands, as far as the app knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JournalState {
-    /// Written before the request left; seen after a crash it means "unknown".
-    Sending,
-    Placed,
-    Rejected,
-    /// The request may have reached the exchange; not yet resolved.
-    Unknown,
-    /// Resolved by inspecting the account: the order was not made.
-    NotPlaced,
-}
-
-impl JournalState {
-    fn text(self) -> &'static str {
-        match self {
-            Self::Sending => "sending",
-            Self::Placed => "placed",
-            Self::Rejected => "rejected",
-            Self::Unknown => "unknown",
-            Self::NotPlaced => "not-placed",
-        }
-    }
-
-    fn parse(s: &str) -> Self {
-        match s {
-            "placed" => Self::Placed,
-            "rejected" => Self::Rejected,
-            "not-placed" => Self::NotPlaced,
-            "sending" => Self::Sending,
-            _ => Self::Unknown,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JournalEntry {
-    pub id: i64,
-    pub sent_at: DateTime<Utc>,
-    /// `market` or `limit`.
-    pub order_type: String,
-    /// `buy` or `sell`.
-    pub direction: String,
-    pub amount: Decimal,
-    pub price: Option<Decimal>,
-    pub account_id: Option<String>,
-    pub state: JournalState,
-    pub order_id: Option<String>,
-    pub trade_id: Option<String>,
-    pub note: String,
-    /// The available balance the order spends from, just before it was sent.
-    pub balance_before: Option<Decimal>,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -272,6 +259,8 @@ impl Store {
 
     fn migrate(mut db: Connection) -> Result<Self, StoreError> {
         db.pragma_update(None, "journal_mode", "WAL")?;
+        // The app and the CLI may share one store: a writer waits for the other's transaction.
+        db.busy_timeout(std::time::Duration::from_secs(10))?;
         let version: i64 = db.pragma_query_value(None, "user_version", |r| r.get(0))?;
         let known = MIGRATIONS.len() as i64;
         if version > known {
@@ -335,115 +324,6 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Writes the journal entry of an order about to be sent; returns its id.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one journal row has this many parts"
-    )]
-    pub fn journal_sending(
-        &self,
-        sent_at: DateTime<Utc>,
-        order_type: &str,
-        direction: &str,
-        amount: Decimal,
-        price: Option<Decimal>,
-        account_id: Option<&str>,
-        balance_before: Option<Decimal>,
-    ) -> Result<i64, StoreError> {
-        let db = self.db();
-        db.execute(
-            "INSERT INTO order_journal (sent_at_ms, order_type, direction, amount, price, account_id, state, balance_before, updated_at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'sending', ?7, ?1)",
-            params![
-                sent_at.timestamp_millis(),
-                order_type,
-                direction,
-                amount.to_string(),
-                price.map(|p| p.to_string()),
-                account_id,
-                balance_before.map(|b| b.to_string())
-            ],
-        )?;
-        Ok(db.last_insert_rowid())
-    }
-
-    pub fn journal_update(
-        &self,
-        id: i64,
-        state: JournalState,
-        order_id: Option<&str>,
-        trade_id: Option<&str>,
-        note: &str,
-    ) -> Result<(), StoreError> {
-        self.db().execute(
-            "UPDATE order_journal SET state = ?2, order_id = COALESCE(?3, order_id), trade_id = COALESCE(?4, trade_id),
-             note = ?5, updated_at_ms = ?6 WHERE id = ?1",
-            params![id, state.text(), order_id, trade_id, note, Utc::now().timestamp_millis()],
-        )?;
-        Ok(())
-    }
-
-    pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
-        let db = self.db();
-        Ok(db
-            .query_row(
-                &format!("{JOURNAL_SELECT} WHERE id = ?1"),
-                [id],
-                journal_row,
-            )
-            .optional()?)
-    }
-
-    /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
-    pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!(
-            "{JOURNAL_SELECT} WHERE state IN ('unknown', 'sending') ORDER BY id"
-        ))?;
-        let rows = q.query_map([], journal_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// Order and trade ids recorded by every journal entry but `except`: an open order or a trade
-    /// already explained by one entry is not evidence for another.
-    pub fn journal_claimed_ids(
-        &self,
-        except: i64,
-    ) -> Result<std::collections::HashSet<String>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(
-            "SELECT order_id FROM order_journal WHERE id != ?1 AND order_id IS NOT NULL
-             UNION SELECT trade_id FROM order_journal WHERE id != ?1 AND trade_id IS NOT NULL",
-        )?;
-        let rows = q.query_map([except], |r| r.get::<_, String>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!("{JOURNAL_SELECT} ORDER BY id DESC LIMIT ?1"))?;
-        let rows = q.query_map([limit], journal_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-}
-
-const JOURNAL_SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note, balance_before FROM order_journal";
-
-fn journal_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JournalEntry> {
-    Ok(JournalEntry {
-        id: r.get(0)?,
-        sent_at: time(r.get(1)?),
-        order_type: r.get(2)?,
-        direction: r.get(3)?,
-        amount: dec(r, 4)?,
-        price: dec_opt(r, 5)?,
-        account_id: r.get(6)?,
-        state: JournalState::parse(&r.get::<_, String>(7)?),
-        order_id: r.get(8)?,
-        trade_id: r.get(9)?,
-        note: r.get(10)?,
-        balance_before: dec_opt(r, 11)?,
-    })
 }
 
 #[cfg(test)]
@@ -464,17 +344,28 @@ mod tests {
             ask: Decimal::TWO,
         })
         .unwrap();
-        let id = s
-            .journal_sending(
-                at,
-                "market",
-                "buy",
-                Decimal::new(100050, 2),
-                None,
-                None,
-                Some(Decimal::from(5000)),
+        let origin = Origin::default();
+        let Claim::Journaled(id) = s
+            .journal_order(
+                &NewOrderEntry {
+                    sent_at: at,
+                    order_type: "market",
+                    direction: "buy",
+                    amount: Decimal::new(100050, 2),
+                    price: None,
+                    account_id: None,
+                    balance_before: Some(Decimal::from(5000)),
+                    origin: &origin,
+                    request: "{}",
+                    reference: "[nordlys 0]",
+                    before: None,
+                },
+                false,
             )
-            .unwrap();
+            .unwrap()
+        else {
+            panic!("refused")
+        };
         drop(s);
         let s = Store::open(&path).unwrap();
         let samples = s.price_samples(at - chrono::Duration::seconds(1)).unwrap();
@@ -486,12 +377,57 @@ mod tests {
             "a 'sending' entry left by a crash counts as unresolved"
         );
         assert_eq!(unresolved[0].amount.to_string(), "1000.50");
-        s.journal_update(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
+        s.journal_answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
             .unwrap();
         assert!(s.journal_unresolved().unwrap().is_empty());
         assert_eq!(
             s.journal_entry(id).unwrap().unwrap().order_id.as_deref(),
             Some("or_1")
+        );
+    }
+
+    #[test]
+    fn an_upgrade_gives_one_id_sequence_and_reopens_verdicts_reached_from_silence() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db");
+        let mut db = Connection::open(&path).unwrap();
+        {
+            let tx = db.transaction().unwrap();
+            for sql in &MIGRATIONS[..5] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 5).unwrap();
+            tx.execute_batch(
+                "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, state, updated_at_ms)
+                 VALUES (1, 0, 'market', 'buy', '500', 'not-placed', 5), (2, 0, 'market', 'buy', '600', 'placed', 5);
+                 INSERT INTO withdrawal_journal (id, sent_at_ms, destination, identity, amount_btc, reference, state, updated_at_ms)
+                 VALUES (1, 0, 'a@b.c', 'a@b.c', '0.1', 'r1', 'not-sent', 7), (2, 0, 'a@b.c', 'a@b.c', '0.2', 'r2', 'sent', 7);",
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        drop(db);
+        let s = Store::open(&path).unwrap();
+        let ids: Vec<_> = s.journal_ids().unwrap();
+        assert_eq!(
+            ids,
+            vec![
+                (1, JournalKind::Order),
+                (2, JournalKind::Order),
+                (3, JournalKind::Withdrawal),
+                (4, JournalKind::Withdrawal)
+            ]
+        );
+        let order = s.journal_entry(1).unwrap().unwrap();
+        assert_eq!(order.state, JournalState::Unknown);
+        assert!(order.gave_up_at.is_some());
+        assert_eq!(
+            s.withdrawal_entry(3).unwrap().unwrap().state,
+            WithdrawalState::Unknown
+        );
+        assert_eq!(
+            s.withdrawal_entry(4).unwrap().unwrap().state,
+            WithdrawalState::Sent
         );
     }
 

@@ -1,16 +1,21 @@
 //! Sending bitcoin so that no payment is ever made twice. Every withdrawal is journaled before it
 //! is sent, and sent once, with a reference in its description. When the answer is lost the
-//! outcome is "unknown" until the app has looked at the account: a withdrawal in the tax
-//! transactions carrying the reference means "sent"; no such withdrawal, with nothing held back
-//! for a pending one anywhere, means "not sent". Nothing is re-sent by the app.
+//! outcome is "unknown" until [`crate::evidence`] finds positive evidence either way; nothing is
+//! re-sent by the app, and the same payment is refused while one is unknown unless the caller
+//! says otherwise.
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
-use nordlys_exchange::models::{Direction, SendBitcoinRequest, TaxTransactionType};
-use nordlys_exchange::{Error, ExchangeClient, TaxQuery};
+use nordlys_exchange::models::SendBitcoinRequest;
+use nordlys_exchange::{Error, ExchangeClient};
 use rust_decimal::Decimal;
 
-use crate::store::{NewWithdrawalEntry, Store, StoreError, WithdrawalEntry, WithdrawalState};
+use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::orders::{conclusion, with_reference};
+use crate::store::{
+    Claim, Decision, Evidence, NewWithdrawalEntry, Store, StoreError, WithdrawalEntry,
+    WithdrawalState,
+};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -21,6 +26,12 @@ pub enum WithdrawalError {
     Store(#[from] StoreError),
     #[error("no journal entry {0}")]
     Unknown(i64),
+    #[error(
+        "the same payment (journal entry {0}) may already have been sent: its outcome is still unknown"
+    )]
+    SameAsUnknown(i64),
+    #[error("journal entry {id} cannot be settled: {reason}")]
+    CannotSettle { id: i64, reason: String },
 }
 
 /// How a withdrawal ended when it was sent.
@@ -30,6 +41,7 @@ pub enum Sending {
         journal_id: i64,
         withdrawal_id: String,
         status: String,
+        network: String,
     },
     /// The request may have reached the exchange; call [`reconcile`] before anything else.
     Unknown { journal_id: i64, reason: String },
@@ -48,60 +60,55 @@ pub enum Resolution {
     },
 }
 
-/// A short reference unique to this app's journal entry.
-fn reference(sent_at: DateTime<Utc>, identity: &str) -> String {
-    use bitcoin::hashes::{Hash, sha256};
-    let seed = format!(
-        "{}|{}|{identity}",
-        sent_at.timestamp_nanos_opt().unwrap_or_default(),
-        std::process::id()
-    );
-    let h = sha256::Hash::hash(seed.as_bytes()).to_string();
-    format!("[nordlys {}]", &h[..12])
-}
-
-/// The account's available BTC, the balance a withdrawal spends from.
-async fn available(client: &ExchangeClient, account: Option<&str>) -> Option<Decimal> {
-    let accounts = client.bitcoin_accounts(false).await.ok()?;
-    let wanted = match account.filter(|a| !a.is_empty()) {
-        Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
-        None => accounts.accounts.first(),
-    };
-    wanted.map(|a| a.available_btc)
-}
-
 /// Journals and sends one withdrawal of `amount_btc` to the destination `identity` stands for. A
-/// refusal is an error; a lost answer is [`Sending::Unknown`], never a retry.
+/// refusal is an error; a lost answer is [`Sending::Unknown`], never a retry. While the same
+/// payment is unknown it is refused ([`WithdrawalError::SameAsUnknown`]) unless `despite_unknown`.
 pub async fn send(
     client: &ExchangeClient,
     store: &Store,
     request: &SendBitcoinRequest,
     identity: &str,
     amount_btc: Decimal,
+    despite_unknown: bool,
 ) -> Result<Sending, WithdrawalError> {
-    let now = Utc::now();
-    let reference = reference(now, identity);
+    let reference = evidence::new_reference();
     let account = request.account_id.as_ref().map(AccountId::as_str);
-    let before = available(client, account).await;
-    let id = store.withdrawal_sending(&NewWithdrawalEntry {
-        sent_at: now,
-        destination: &request.destination,
-        identity,
-        amount_btc,
-        account_id: account,
-        reference: &reference,
-        balance_before: before,
-    })?;
+    let before = Balances::read(client, false).await;
+    let available = before.as_ref().and_then(|b| {
+        match account.filter(|a| !a.is_empty()) {
+            Some(id) => b.accounts.iter().find(|a| a.id == id),
+            None => b.accounts.first(),
+        }
+        .map(|a| a.available)
+    });
     let mut request = request.clone();
-    request.description = if request.description.is_empty() {
-        reference
-    } else {
-        format!("{} {reference}", request.description)
+    request.description = with_reference(&request.description, &reference);
+    let body = serde_json::to_string(&request).unwrap_or_default();
+    let origin = evidence::origin_of(client);
+    let before_json = before.as_ref().map(Balances::to_json);
+    let claim = store.journal_withdrawal(
+        &NewWithdrawalEntry {
+            sent_at: Utc::now(),
+            destination: &request.destination,
+            identity,
+            amount_btc,
+            account_id: account,
+            reference: &reference,
+            balance_before: available,
+            origin: &origin,
+            request: &body,
+            before: before_json.as_deref(),
+        },
+        despite_unknown,
+    )?;
+    let id = match claim {
+        Claim::Journaled(id) => id,
+        Claim::SameAsUnresolved(id) => return Err(WithdrawalError::SameAsUnknown(id)),
     };
     match client.create_withdrawal(&request).await {
         Ok(r) => {
             let status = r.status.to_string();
-            store.withdrawal_update(
+            store.withdrawal_answered(
                 id,
                 WithdrawalState::Sent,
                 Some(r.withdrawal_id.as_str()),
@@ -112,53 +119,73 @@ pub async fn send(
                 journal_id: id,
                 withdrawal_id: r.withdrawal_id.to_string(),
                 status,
+                network: r.network.to_string(),
             })
         }
         Err(e) if e.is_outcome_unknown() => {
-            store.withdrawal_update(id, WithdrawalState::Unknown, None, None, &e.to_string())?;
+            store.withdrawal_answered(id, WithdrawalState::Unknown, None, None, &e.to_string())?;
             Ok(Sending::Unknown {
                 journal_id: id,
                 reason: e.to_string(),
             })
         }
         Err(e) => {
-            store.withdrawal_update(id, WithdrawalState::Rejected, None, None, &e.to_string())?;
+            let state = if matches!(e, Error::Connect { .. }) {
+                WithdrawalState::NotSent
+            } else {
+                WithdrawalState::Rejected
+            };
+            store.withdrawal_answered(id, state, None, None, &e.to_string())?;
+            store.add_evidence(
+                id,
+                &[Evidence {
+                    at: Utc::now(),
+                    read: "POST /v1/withdrawals/bitcoin".to_owned(),
+                    saw: e.to_string(),
+                }],
+            )?;
             Err(e.into())
         }
     }
 }
 
-/// BTC held back in the user's accounts beyond what open sell orders explain: a withdrawal
-/// pending somewhere. Our reading of `availableBtc` ("usable for trading or withdrawals"): a
-/// pending withdrawal's amount and fee, and an open sell order's amount, are held back from it.
-/// Should the exchange not hold sells back, this is negative while sells are open, and so is not
-/// taken for "nothing pending" either.
-async fn held_back_beyond_open_sells(client: &ExchangeClient) -> Result<Decimal, Error> {
-    let accounts = client.bitcoin_accounts(false).await?;
-    let open = client.open_orders().await?;
-    let held: Decimal = accounts
-        .accounts
-        .iter()
-        .map(|a| a.total_btc - a.available_btc)
-        .sum();
-    let sells: Decimal = open
-        .orders
-        .iter()
-        .filter(|o| o.direction == Direction::Sell)
-        .map(|o| o.amount)
-        .sum();
-    Ok(held - sells)
+/// Other entries that could own the same evidence: same exchange and amount, sent in the day
+/// before this one, still unresolved, or sent without a row that identifies them.
+fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+    Ok(store
+        .withdrawals_recent(10_000)?
+        .into_iter()
+        .filter(|o| {
+            o.id != e.id
+                && o.amount_btc == e.amount_btc
+                && o.origin.base_url == e.origin.base_url
+                && o.sent_at >= e.sent_at - Duration::days(1)
+                && match o.state {
+                    WithdrawalState::Sending | WithdrawalState::Unknown => true,
+                    WithdrawalState::Sent => o.claimed.is_empty(),
+                    _ => false,
+                }
+        })
+        .map(|o| o.sent_at)
+        .collect())
 }
 
-/// Resolves an "unknown" (or crash-interrupted "sending") entry by inspecting the account, and
-/// records the answer. The balances are read before the transactions, so a withdrawal that
-/// completes in between is seen in one or the other: "not sent" needs it in neither. A withdrawal
-/// that failed at the exchange also reads "not sent", and moved no bitcoin either. While any
-/// withdrawal is pending (this one or another) the answer waits.
+/// Resolves an "unknown" (or crash-interrupted "sending") entry with the standard rules.
 pub async fn reconcile(
     client: &ExchangeClient,
     store: &Store,
     journal_id: i64,
+) -> Result<Resolution, WithdrawalError> {
+    reconcile_with(client, store, journal_id, &Rules::from_env()).await
+}
+
+/// Looks at the account once, records what it saw and any verdict it supports. A withdrawal the
+/// exchange made is "sent" even if it later failed on its network.
+pub async fn reconcile_with(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+    rules: &Rules,
 ) -> Result<Resolution, WithdrawalError> {
     let e = store
         .withdrawal_entry(journal_id)?
@@ -172,48 +199,116 @@ pub async fn reconcile(
         WithdrawalState::NotSent | WithdrawalState::Rejected => return Ok(Resolution::NotSent),
         WithdrawalState::Sending | WithdrawalState::Unknown => {}
     }
-    let pending_somewhere = !held_back_beyond_open_sells(client).await?.is_zero();
-    // 1. A completed withdrawal carrying the reference.
-    let query = TaxQuery {
-        after: Some(e.sent_at - Duration::seconds(5)),
-        ..TaxQuery::new(200)
-    };
-    let recent = client.all_tax_transactions(query).await?;
-    if recent
-        .transactions
-        .iter()
-        .any(|t| t.tx_type == TaxTransactionType::BtcWithdrawal && t.note.contains(&e.reference))
-    {
-        store.withdrawal_update(
-            journal_id,
-            WithdrawalState::Sent,
-            None,
-            Some("WITHDRAWAL_STATUS_COMPLETED"),
-            "found among the account's transactions",
-        )?;
-        return Ok(Resolution::Sent {
-            withdrawal_id: None,
+    if !e.origin.same_exchange(&evidence::origin_of(client)) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
         });
     }
-    // 2. Not completed, and nothing held back for a pending one: nothing left the account.
-    if settled(e.sent_at, Utc::now()) && !pending_somewhere {
-        store.withdrawal_update(
-            journal_id,
-            WithdrawalState::NotSent,
-            None,
-            None,
-            "no withdrawal completed or pending",
-        )?;
-        return Ok(Resolution::NotSent);
-    }
-    Ok(Resolution::StillUnknown {
-        what_to_check: "the account's newest transactions and its pending withdrawals".to_owned(),
+    let look = Look::take(client, e.sent_at, false).await;
+    let before = Balances::from_json(e.before.as_deref());
+    let request = evidence::Request {
+        kind: Kind::Withdrawal,
+        amount: e.amount_btc,
+        account: e.account_id.as_deref().filter(|a| !a.is_empty()),
+        sent_at: e.sent_at,
+        gave_up_at: evidence::gave_up(e.gave_up_at, e.sent_at, look.at),
+        reference: &e.reference,
+        before: before.as_ref(),
+        stirred: e.stirred,
+    };
+    let others = Others {
+        claimed: store.withdrawal_claimed_ids(e.id)?,
+        rivals: rivals(store, &e)?,
+    };
+    let verdict = evidence::judge(&request, &look, &others, rules);
+    let mut seen = look.evidence();
+    seen.push(conclusion(&look, &verdict));
+    store.add_evidence(journal_id, &seen)?;
+    Ok(match verdict {
+        Verdict::Made { ids, why } => {
+            // Listed in the tax rows only once it completed.
+            store.withdrawal_decide(
+                journal_id,
+                WithdrawalState::Sent,
+                &ids,
+                Some("WITHDRAWAL_STATUS_COMPLETED"),
+                &why,
+                Decision::Evidence,
+            )?;
+            Resolution::Sent {
+                withdrawal_id: None,
+            }
+        }
+        Verdict::NotMade { why } => {
+            store.withdrawal_decide(
+                journal_id,
+                WithdrawalState::NotSent,
+                &[],
+                None,
+                &why,
+                Decision::Evidence,
+            )?;
+            Resolution::NotSent
+        }
+        Verdict::Unknown { why, stirred } => {
+            if stirred {
+                store.withdrawal_stir(journal_id)?;
+            }
+            Resolution::StillUnknown {
+                what_to_check: format!(
+                    "the account's newest transactions and its pending withdrawals ({why})"
+                ),
+            }
+        }
     })
 }
 
-/// The exchange's reserve shows at once; this long after sending, its absence means something.
-fn settled(sent_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    now - sent_at >= Duration::seconds(2)
+/// The user says they checked the exchange's history and the payment was not sent. Checked once
+/// more first: refused when the entry is not unknown, or when the evidence says it was made.
+pub async fn settle_not_sent(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+    rules: &Rules,
+) -> Result<WithdrawalEntry, WithdrawalError> {
+    let resolution = reconcile_with(client, store, journal_id, rules).await?;
+    let refuse = |reason: String| WithdrawalError::CannotSettle {
+        id: journal_id,
+        reason,
+    };
+    match resolution {
+        Resolution::Sent { .. } => Err(refuse("the exchange shows it was sent".to_owned())),
+        Resolution::NotSent => {
+            let state = store
+                .withdrawal_entry(journal_id)?
+                .map(|e| e.state.text())
+                .unwrap_or("gone");
+            Err(refuse(format!("it is already settled as {state}")))
+        }
+        Resolution::StillUnknown { .. } => {
+            if !store.withdrawal_decide(
+                journal_id,
+                WithdrawalState::NotSent,
+                &[],
+                None,
+                "the user checked the exchange's history: not sent",
+                Decision::User,
+            )? {
+                return Err(refuse("it was settled meanwhile".to_owned()));
+            }
+            store.add_evidence(
+                journal_id,
+                &[Evidence {
+                    at: Utc::now(),
+                    read: "user".to_owned(),
+                    saw: "checked the exchange's history: not sent".to_owned(),
+                }],
+            )?;
+            store
+                .withdrawal_entry(journal_id)?
+                .ok_or(WithdrawalError::Unknown(journal_id))
+        }
+    }
 }
 
 /// A status that changed since last seen, for the notification.

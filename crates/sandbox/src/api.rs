@@ -4,7 +4,7 @@ use std::str::FromStr;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use chrono::{Duration, NaiveDate, Utc};
+use chrono::{Duration, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -114,8 +114,8 @@ fn with_world<T>(
     rule: Option<Rule>,
     f: impl FnOnce(&mut World, Caller) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
-    let now = Utc::now();
     let mut world = app.lock();
+    let now = world.clock();
     world.advance(now);
     let caller = match rule {
         Some(r) => authenticate(&mut world, req, r, now)?,
@@ -186,7 +186,7 @@ pub async fn create_invoice(State(app): State<AppState>, req: ApiRequest) -> Ans
                     "publicDescription is longer than 639 bytes",
                 ));
             }
-            let inv = w.create_invoice(InvoiceOwner::User, i, btc, public, internal, Utc::now())?;
+            let inv = w.create_invoice(InvoiceOwner::User, i, btc, public, internal, w.clock())?;
             Ok(Json(
                 json!({ "depositDestinationId": inv.id, "invoice": inv.bolt11 }),
             ))
@@ -292,7 +292,7 @@ pub async fn create_order(State(app): State<AppState>, req: ApiRequest) -> Answe
                 account_id: string_field(&body, "accountId")?,
                 description: string_field(&body, "description")?,
             };
-            let (order_id, trade_id) = w.place_order(new, Utc::now())?;
+            let (order_id, trade_id) = w.place_order(new, w.clock())?;
             Ok(Json(
                 json!({ "orderId": order_id, "tradeId": trade_id.unwrap_or_default() }),
             ))
@@ -311,7 +311,7 @@ pub async fn cancel_order(
         &req,
         Some(Rule::Signed(Permission::Trading)),
         |w, _| {
-            w.cancel_order(&id, Utc::now())?;
+            w.cancel_order(&id, w.clock())?;
             Ok(Json(json!({})))
         },
     )
@@ -344,7 +344,7 @@ pub async fn price(State(app): State<AppState>, req: ApiRequest) -> Answer {
             "price": num(q.price),
             "bid": num(q.bid),
             "ask": num(q.ask),
-            "timestamp": time::format(&Utc::now()),
+            "timestamp": time::format(&w.clock()),
             "card": { "buy": num(q.card_buy), "sell": num(q.card_sell) },
             "bank": { "buy": num(q.bank_buy), "sell": num(q.bank_sell) },
         })))
@@ -375,7 +375,7 @@ fn stats_json(s: &market_api::VolumeStats) -> Value {
 // 8
 pub async fn volume(State(app): State<AppState>, req: ApiRequest) -> Answer {
     with_world(&app, &req, None, |w, _| {
-        let now = Utc::now();
+        let now = w.clock();
         let today = now.date_naive();
         let date = date_param(&req, today)?;
         if date > today {
@@ -420,7 +420,7 @@ pub async fn volume(State(app): State<AppState>, req: ApiRequest) -> Answer {
 // 9
 pub async fn volume_historic(State(app): State<AppState>, req: ApiRequest) -> Answer {
     with_world(&app, &req, None, |w, _| {
-        let now = Utc::now();
+        let now = w.clock();
         let today = now.date_naive();
         let from = date_param(
             &req,
@@ -634,7 +634,7 @@ pub async fn create_withdrawal(State(app): State<AppState>, req: ApiRequest) -> 
                 description: string_field(&body, "description")?,
                 tfr_info: tfr.tfr_info,
             };
-            let rec = w.create_withdrawal(new, Utc::now())?;
+            let rec = w.create_withdrawal(new, w.clock())?;
             Ok(Json(
                 json!({ "withdrawalId": rec.id, "network": rec.kind.network(), "status": rec.state.wire() }),
             ))

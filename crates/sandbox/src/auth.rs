@@ -132,13 +132,14 @@ fn api_key(world: &mut World, req: &ApiRequest, key: &str, rule: Rule) -> Result
         ) {
             return Err(ApiError::unauthenticated("invalid signature"));
         }
-        if nonce <= rec.last_nonce {
+        if nonce <= rec.last_nonce && !req.late {
             return Err(ApiError::unauthenticated(format!(
                 "nonce {nonce} is not greater than the last accepted nonce {}; retry with a larger nonce",
                 rec.last_nonce
             )));
         }
-        world.keys[index].last_nonce = nonce;
+        let last = &mut world.keys[index].last_nonce;
+        *last = (*last).max(nonce);
     }
     let perms = world.keys[index].permissions;
     match rule {

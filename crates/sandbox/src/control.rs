@@ -43,7 +43,8 @@ fn world<T>(
     f: impl FnOnce(&mut World) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
     let mut w = app.lock();
-    w.advance(Utc::now());
+    let now = w.clock();
+    w.advance(now);
     app.touch();
     f(&mut w)
 }
@@ -72,7 +73,7 @@ pub async fn pay_invoice(
                 x.owner == InvoiceOwner::User && (x.id == id || x.bolt11 == id.to_ascii_lowercase())
             })
             .ok_or_else(|| ApiError::not_found("no such invoice of the user"))?;
-        let paid = w.settle_invoice(i, amount(b.amount_btc, "amountBtc")?, true, Utc::now())?;
+        let paid = w.settle_invoice(i, amount(b.amount_btc, "amountBtc")?, true, w.clock())?;
         Ok(Json(json!({ "paidBtc": num(paid) })))
     })
 }
@@ -106,7 +107,7 @@ pub async fn other_invoice(State(app): State<AppState>, raw: axum::body::Bytes) 
             btc,
             b.description,
             String::new(),
-            Utc::now(),
+            w.clock(),
         )?;
         Ok(Json(
             json!({ "depositDestinationId": inv.id, "invoice": inv.bolt11 }),
@@ -121,7 +122,7 @@ pub async fn deposit(State(app): State<AppState>, raw: axum::body::Bytes) -> Ans
         let i = w.account_index(&b.account_id)?;
         let btc = amount(b.amount_btc, "amountBtc")?
             .ok_or_else(|| ApiError::invalid("amountBtc is required"))?;
-        let address = w.deposit_onchain(i, btc, Utc::now())?;
+        let address = w.deposit_onchain(i, btc, w.clock())?;
         Ok(Json(
             json!({ "address": address, "newAddress": w.accounts[i].addresses.last() }),
         ))
@@ -134,7 +135,7 @@ pub async fn fiat_deposit(State(app): State<AppState>, raw: axum::body::Bytes) -
     world(&app, |w| {
         let nok = amount(b.amount_nok, "amountNok")?
             .ok_or_else(|| ApiError::invalid("amountNok is required"))?;
-        w.deposit_nok(crate::world::nok_round(nok), Utc::now(), "bank");
+        w.deposit_nok(crate::world::nok_round(nok), w.clock(), "bank");
         Ok(Json(json!({ "availableNok": num(w.available_nok()) })))
     })
 }
@@ -180,7 +181,7 @@ pub async fn set_price(State(app): State<AppState>, raw: axum::body::Bytes) -> A
             (None, None) => return Err(ApiError::invalid("give price or movePercent")),
         };
         w.market.set_mid(next);
-        w.advance(Utc::now());
+        w.advance(w.clock());
         let q = w.market.quote(Decimal::from(5000));
         Ok(Json(
             json!({ "price": num(q.price), "bid": num(q.bid), "ask": num(q.ask) }),
@@ -204,7 +205,7 @@ pub async fn finish_withdrawal(
             .iter()
             .position(|x| x.id == id)
             .ok_or_else(|| ApiError::not_found("no such withdrawal"))?;
-        w.finish_withdrawal(i, success, Utc::now())?;
+        w.finish_withdrawal(i, success, w.clock())?;
         Ok(Json(json!({ "status": w.withdrawals[i].state.wire() })))
     })
 }
@@ -212,7 +213,7 @@ pub async fn finish_withdrawal(
 /// POST /sandbox/orders/{id}/fill — fill a resting limit order at its price.
 pub async fn fill_order(State(app): State<AppState>, Path(id): Path<String>) -> Answer {
     world(&app, |w| {
-        let trade = w.force_fill(&id, Utc::now())?;
+        let trade = w.force_fill(&id, w.clock())?;
         Ok(Json(json!({ "tradeId": trade })))
     })
 }
@@ -312,6 +313,28 @@ pub async fn audit(State(app): State<AppState>) -> Answer {
             Err(detail) => json!({ "ok": false, "detail": detail }),
         }))
     })
+}
+
+/// GET /sandbox/readings — how this exchange reads what the specification leaves open.
+pub async fn readings(State(app): State<AppState>) -> Answer {
+    let r = app.lock().readings.clone();
+    serde_json::to_value(r)
+        .map(Json)
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// POST /sandbox/readings — changes the named readings (the switches' names in camelCase); the
+/// others stay. Answers with all of them.
+pub async fn set_readings(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let patch: Value = body(&raw)?;
+    let mut w = app.lock();
+    let next = w.readings.patched(&patch)?;
+    w.readings = next.clone();
+    drop(w);
+    app.touch();
+    serde_json::to_value(next)
+        .map(Json)
+        .map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// POST /sandbox/reset — the world as it was at start for this seed; keys stay the same.

@@ -25,7 +25,14 @@ pub enum FaultKind {
     CommitThenHang,
     /// The operation commits; the connection is then closed without an answer.
     CommitThenDrop,
+    /// No answer; the operation commits only after the client has given up (closed the
+    /// connection), `delayMs` later. Its nonce counts from when it arrived.
+    CommitLate,
 }
+
+/// Marks a request replayed by [`FaultKind::CommitLate`]: its nonce was taken when it arrived.
+#[derive(Debug, Clone, Copy)]
+pub struct LateCommit;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -146,12 +153,57 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
             let _committed = next.run(req).await;
             silence(kill).await
         }
+        Some((FaultKind::CommitLate, ms)) => commit_late(&app, req, next, ms, kill).await,
         Some((FaultKind::CommitThenHang, _)) => {
             let _committed = next.run(req).await;
             tokio::time::sleep(HANG).await;
             silence(kill).await
         }
     }
+}
+
+/// Takes the request's nonce now, as a server that queued the request would, then stays silent;
+/// once the client has given up (this future is dropped with its connection) the request is
+/// committed `delay_ms` later.
+async fn commit_late(
+    app: &AppState,
+    req: Request,
+    next: Next,
+    delay_ms: u64,
+    kill: Option<ConnectionKill>,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
+        return ApiError::invalid("the request body could not be read").into_response();
+    };
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    if let (Some(key), Some(nonce)) = (
+        header("x-svc-api-key"),
+        header("x-svc-api-nonce").and_then(|n| n.trim().parse::<u64>().ok()),
+    ) {
+        let mut w = app.lock();
+        if let Some(k) = w.keys.iter_mut().find(|k| k.key == key) {
+            k.last_nonce = k.last_nonce.max(nonce);
+        }
+    }
+    let mut replay = Request::from_parts(parts, axum::body::Body::from(bytes));
+    replay.extensions_mut().insert(LateCommit);
+    let (given_up, wait) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(HANG, wait).await;
+        tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+        let _committed = next.run(replay).await;
+    });
+    // Dropped with this future, when the client closes the connection: that starts the commit.
+    let _given_up = given_up;
+    tokio::time::sleep(HANG).await;
+    silence(kill).await
 }
 
 #[cfg(test)]

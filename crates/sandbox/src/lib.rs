@@ -35,10 +35,25 @@
 //! | `POST /sandbox/withdrawals/{id}/complete` or `/fail` | settles a pending withdrawal (fail refunds) |
 //! | `POST /sandbox/orders/{id}/fill` / `GET /sandbox/orders/{id}` | fills a resting limit order / shows any order's state |
 //! | `POST /sandbox/oauth/expire-tokens`, `POST /sandbox/oauth/token-ttl` `{"seconds"}` | token lifetime control |
-//! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop` |
+//! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
-//! | `POST /sandbox/reset` | the world as it was at start |
+//! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//!
+//! ## Readings
+//! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
+//! switch, at start (`nordlys-sandbox --no-note-echo …`) and through `/sandbox/readings`:
+//!
+//! | switch | JSON | effect |
+//! |---|---|---|
+//! | `--no-note-echo` | `noNoteEcho` | order and withdrawal descriptions do not reach tax rows' `note` |
+//! | `--tax-lag SECONDS` | `taxLag` | a tax row is listed only SECONDS after its `createTime` |
+//! | `--withdrawal-hold available\|total` | `withdrawalHold` | a pending withdrawal is held back from `availableBtc` (default), or debited from `totalBtc` at once |
+//! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount, reported inside `outAmount` |
+//! | `--split-fills N` | `splitFills` | a market order fills in N trades (the answer names the first) |
+//! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
+//! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
 //!
 //! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
 //! when the live price, which walks every 2 s, crosses them.
@@ -106,8 +121,10 @@ impl AppState {
     pub fn reset(&self) {
         let mut w = self.lock();
         let ttl = w.oauth.token_ttl_seconds;
+        let readings = w.readings.clone();
         *w = World::new(w.seed, Utc::now());
         w.oauth.token_ttl_seconds = ttl;
+        w.readings = readings;
         drop(w);
         self.touch();
     }
@@ -200,11 +217,19 @@ pub fn app(state: AppState) -> Router {
         .route("/sandbox/counters", get(control::counters))
         .route("/sandbox/audit", get(control::audit))
         .route("/sandbox/reset", post(control::reset))
+        .route(
+            "/sandbox/readings",
+            get(control::readings).post(control::set_readings),
+        )
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             faults::layer,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            serve::date_header,
         ))
         .layer(axum::middleware::from_fn(serve::check_host))
         .with_state(state)
@@ -220,6 +245,8 @@ pub struct SandboxConfig {
     pub state_file: Option<PathBuf>,
     /// Access-token lifetime; the default is one hour.
     pub token_ttl_seconds: Option<i64>,
+    /// How the exchange behaves where the specification is silent.
+    pub readings: world::Readings,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -376,6 +403,7 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         _ => World::new(config.seed, Utc::now()),
     };
     let state = AppState::new(world);
+    state.lock().readings = config.readings.clone();
     if let Some(ttl) = config.token_ttl_seconds {
         state.lock().oauth.token_ttl_seconds = ttl;
     }

@@ -1,11 +1,14 @@
-//! `nordlys-sandbox [--port P] [--seed N] [--state FILE]`: serves the simulated exchange on
-//! 127.0.0.1 and prints one JSON line with its address, API keys and OAuth clients.
+//! `nordlys-sandbox [--port P] [--seed N] [--state FILE] [readings…]`: serves the simulated
+//! exchange on 127.0.0.1 and prints one JSON line with its address, API keys and OAuth clients.
+//! The readings (`--no-note-echo`, `--tax-lag`, …) are described in the crate docs.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use nordlys_sandbox::world::{Readings, WithdrawalHold};
+use rust_decimal::Decimal;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -26,16 +29,60 @@ struct Args {
     /// Lifetime of access tokens in seconds.
     #[arg(long)]
     token_ttl: Option<i64>,
+    /// Descriptions of orders and withdrawals do not reach the tax rows' `note`.
+    #[arg(long)]
+    no_note_echo: bool,
+    /// New tax rows are listed only SECONDS after they were created.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    tax_lag: u64,
+    /// A pending withdrawal is held back from availableBtc, or debited from totalBtc at once.
+    #[arg(long, value_enum, default_value_t = Hold::Available)]
+    withdrawal_hold: Hold,
+    /// A buy's fee is P percent of its amount, reported inside outAmount.
+    #[arg(long, value_name = "P")]
+    buy_fee_pct: Option<Decimal>,
+    /// Market orders fill in N trades.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    split_fills: u32,
+    /// Limit orders fill P percent at once; the rest stays open.
+    #[arg(long, value_name = "P")]
+    partial_fill: Option<Decimal>,
+    /// The exchange's clock runs SECONDS ahead (negative: behind).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0, allow_hyphen_values = true)]
+    clock_skew: i64,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Hold {
+    Available,
+    Total,
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = Args::parse();
+    let readings = Readings {
+        no_note_echo: args.no_note_echo,
+        tax_lag: args.tax_lag,
+        withdrawal_hold: match args.withdrawal_hold {
+            Hold::Available => WithdrawalHold::Available,
+            Hold::Total => WithdrawalHold::Total,
+        },
+        buy_fee_pct: args.buy_fee_pct,
+        split_fills: args.split_fills,
+        partial_fill: args.partial_fill,
+        clock_skew: args.clock_skew,
+    };
+    if let Err(e) = readings.check() {
+        eprintln!("nordlys-sandbox: {}", e.message);
+        return ExitCode::from(2);
+    }
     let config = nordlys_sandbox::SandboxConfig {
         port: args.port,
         seed: args.seed,
         state_file: args.state,
         token_ttl_seconds: args.token_ttl,
+        readings,
     };
     let sandbox = match nordlys_sandbox::start(config).await {
         Ok(s) => s,

@@ -20,6 +20,8 @@ pub struct ApiRequest {
     pub headers: HeaderMap,
     pub query: HashMap<String, String>,
     pub body: Bytes,
+    /// Replayed by the commit-late fault: its nonce was taken when it first arrived.
+    pub late: bool,
 }
 
 impl<S: Send + Sync> FromRequest<S> for ApiRequest {
@@ -27,6 +29,10 @@ impl<S: Send + Sync> FromRequest<S> for ApiRequest {
 
     async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
         let (parts, body) = req.into_parts();
+        let late = parts
+            .extensions
+            .get::<crate::faults::LateCommit>()
+            .is_some();
         let decoded_path = percent_encoding::percent_decode_str(parts.uri.path())
             .decode_utf8()
             .map_err(|_| ApiError::invalid("the path is not valid UTF-8"))?
@@ -50,6 +56,7 @@ impl<S: Send + Sync> FromRequest<S> for ApiRequest {
             headers: parts.headers,
             query,
             body,
+            late,
         })
     }
 }

@@ -44,6 +44,24 @@ pub async fn check_host(req: Request, next: Next) -> Response {
     }
 }
 
+/// Every answer carries the exchange's own time in `Date`, off by the clock-skew reading as the
+/// timestamps in its bodies are.
+pub async fn date_header(
+    axum::extract::State(app): axum::extract::State<crate::AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let mut response = next.run(req).await;
+    let now = app.lock().clock();
+    let text = now.format("%a, %d %b %Y %H:%M:%S GMT").to_string();
+    if let Ok(value) = axum::http::HeaderValue::from_str(&text) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::DATE, value);
+    }
+    response
+}
+
 /// Serves `router` on `listener` until `shutdown` completes.
 pub async fn serve(
     listener: TcpListener,

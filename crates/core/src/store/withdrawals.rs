@@ -3,9 +3,10 @@
 //! sending it again.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +18,8 @@ pub enum WithdrawalState {
     Rejected,
     /// The request may have reached the exchange; not yet resolved.
     Unknown,
-    /// Resolved by inspecting the account: nothing was sent.
+    /// Settled without the exchange's answer: it never reached the exchange, a long quiet check
+    /// found no trace, or the user checked.
     NotSent,
 }
 
@@ -32,14 +34,15 @@ impl WithdrawalState {
         }
     }
 
-    fn parse(s: &str) -> Self {
-        match s {
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
             "sent" => Self::Sent,
             "rejected" => Self::Rejected,
             "not-sent" => Self::NotSent,
             "sending" => Self::Sending,
-            _ => Self::Unknown,
-        }
+            "unknown" => Self::Unknown,
+            _ => return None,
+        })
     }
 }
 
@@ -61,25 +64,53 @@ pub struct WithdrawalEntry {
     pub note: String,
     /// The account's available BTC just before sending.
     pub balance_before: Option<Decimal>,
+    pub origin: Origin,
+    /// The JSON body sent.
+    pub request: String,
+    pub gave_up_at: Option<DateTime<Utc>>,
+    /// Balances just before sending (JSON of [`crate::evidence::Balances`]).
+    pub before: Option<String>,
+    /// Ids of tax rows that are this entry's evidence.
+    pub claimed: Vec<String>,
+    /// A check saw a balance move only this entry could explain.
+    pub stirred: bool,
 }
 
-const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note, balance_before FROM withdrawal_journal";
+const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note, balance_before,
+    base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred FROM withdrawal_journal";
 
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalEntry> {
-    Ok(WithdrawalEntry {
-        id: r.get(0)?,
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreError>> {
+    let id: i64 = r.get(0)?;
+    let state: String = r.get(7)?;
+    let Some(state) = WithdrawalState::parse(&state) else {
+        return Ok(Err(StoreError::DamagedEntry {
+            id,
+            detail: format!("unknown state `{state}`"),
+        }));
+    };
+    Ok(Ok(WithdrawalEntry {
+        id,
         sent_at: time(r.get(1)?),
         destination: r.get(2)?,
         identity: r.get(3)?,
         amount_btc: dec(r, 4)?,
         account_id: r.get(5)?,
         reference: r.get(6)?,
-        state: WithdrawalState::parse(&r.get::<_, String>(7)?),
+        state,
         withdrawal_id: r.get(8)?,
         status: r.get(9)?,
         note: r.get(10)?,
         balance_before: dec_opt(r, 11)?,
-    })
+        origin: Origin {
+            base_url: r.get(12)?,
+            key_fingerprint: r.get(13)?,
+        },
+        request: r.get(14)?,
+        gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
+        before: r.get(16)?,
+        claimed: split_ids(&r.get::<_, String>(17)?),
+        stirred: r.get::<_, i64>(18)? != 0,
+    }))
 }
 
 /// What is known before a withdrawal is sent.
@@ -92,28 +123,65 @@ pub struct NewWithdrawalEntry<'a> {
     pub account_id: Option<&'a str>,
     pub reference: &'a str,
     pub balance_before: Option<Decimal>,
+    pub origin: &'a Origin,
+    pub request: &'a str,
+    pub before: Option<&'a str>,
 }
 
 impl Store {
-    pub fn withdrawal_sending(&self, w: &NewWithdrawalEntry<'_>) -> Result<i64, StoreError> {
-        let db = self.db();
-        db.execute(
-            "INSERT INTO withdrawal_journal (sent_at_ms, destination, identity, amount_btc, account_id, reference, state, balance_before, updated_at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'sending', ?7, ?1)",
+    /// Writes the journal entry of a withdrawal about to be sent, unless the same payment (same
+    /// exchange, destination in any case, and amount) is still unresolved and
+    /// `despite_unresolved` is false. The look and the write are one transaction.
+    pub fn journal_withdrawal(
+        &self,
+        w: &NewWithdrawalEntry<'_>,
+        despite_unresolved: bool,
+    ) -> Result<Claim, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !despite_unresolved {
+            let mut q = tx.prepare(
+                "SELECT id, destination, amount_btc FROM withdrawal_journal
+                 WHERE state IN ('sending', 'unknown') AND base_url = ?1 ORDER BY id",
+            )?;
+            let same = q
+                .query_map([&w.origin.base_url], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, dec(r, 2)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .find(|(_, d, a)| d.eq_ignore_ascii_case(w.destination) && *a == w.amount_btc);
+            drop(q);
+            if let Some((id, _, _)) = same {
+                return Ok(Claim::SameAsUnresolved(id));
+            }
+        }
+        let id = next_id(&tx, JournalKind::Withdrawal)?;
+        tx.execute(
+            "INSERT INTO withdrawal_journal (id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state,
+             balance_before, updated_at_ms, base_url, key_fingerprint, request, before)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?8, ?2, ?9, ?10, ?11, ?12)",
             params![
+                id,
                 w.sent_at.timestamp_millis(),
                 w.destination,
                 w.identity,
                 w.amount_btc.to_string(),
                 w.account_id,
                 w.reference,
-                w.balance_before.map(|b| b.to_string())
+                w.balance_before.map(|b| b.to_string()),
+                w.origin.base_url,
+                w.origin.key_fingerprint,
+                w.request,
+                w.before,
             ],
         )?;
-        Ok(db.last_insert_rowid())
+        tx.commit()?;
+        Ok(Claim::Journaled(id))
     }
 
-    pub fn withdrawal_update(
+    /// Records the exchange's own answer (or its absence); the sender's answer wins.
+    pub fn withdrawal_answered(
         &self,
         id: i64,
         state: WithdrawalState,
@@ -121,19 +189,72 @@ impl Store {
         status: Option<&str>,
         note: &str,
     ) -> Result<(), StoreError> {
+        let now = Utc::now().timestamp_millis();
+        let gave_up = (state == WithdrawalState::Unknown).then_some(now);
         self.db().execute(
             "UPDATE withdrawal_journal SET state = ?2, withdrawal_id = COALESCE(?3, withdrawal_id),
-             status = COALESCE(?4, status), note = ?5, updated_at_ms = ?6 WHERE id = ?1",
+             status = COALESCE(?4, status), note = ?5, updated_at_ms = ?6, gave_up_at_ms = COALESCE(?7, gave_up_at_ms),
+             decided_by = ?8 WHERE id = ?1",
             params![
                 id,
                 state.text(),
                 withdrawal_id,
                 status,
                 note,
-                Utc::now().timestamp_millis()
+                now,
+                gave_up,
+                Decision::Answer.text()
             ],
         )?;
         Ok(())
+    }
+
+    /// Settles an entry that is still `unknown` or `sending`; false when something else settled
+    /// it first.
+    pub fn withdrawal_decide(
+        &self,
+        id: i64,
+        state: WithdrawalState,
+        claimed: &[String],
+        status: Option<&str>,
+        note: &str,
+        by: Decision,
+    ) -> Result<bool, StoreError> {
+        let n = self.db().execute(
+            "UPDATE withdrawal_journal SET state = ?2, claimed = ?3, status = COALESCE(?4, status), note = ?5,
+             updated_at_ms = ?6, decided_by = ?7 WHERE id = ?1 AND state IN ('unknown', 'sending')",
+            params![
+                id,
+                state.text(),
+                claimed.join(" "),
+                status,
+                note,
+                Utc::now().timestamp_millis(),
+                by.text()
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn withdrawal_stir(&self, id: i64) -> Result<(), StoreError> {
+        self.db()
+            .execute("UPDATE withdrawal_journal SET stirred = 1 WHERE id = ?1", [id])?;
+        Ok(())
+    }
+
+    /// Tax-row ids that entries other than `except` hold as theirs.
+    pub fn withdrawal_claimed_ids(
+        &self,
+        except: i64,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare("SELECT claimed FROM withdrawal_journal WHERE id != ?1")?;
+        let rows = q.query_map([except], |r| r.get::<_, String>(0))?;
+        let mut ids = std::collections::HashSet::new();
+        for r in rows {
+            ids.extend(split_ids(&r?));
+        }
+        Ok(ids)
     }
 
     /// Records a network status; returns the one it replaces, so a change is announced once.
@@ -159,9 +280,9 @@ impl Store {
 
     pub fn withdrawal_entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
         let db = self.db();
-        let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
-        let mut rows = q.query_map([id], row)?;
-        Ok(rows.next().transpose()?)
+        db.query_row(&format!("{SELECT} WHERE id = ?1"), [id], row)
+            .optional()?
+            .transpose()
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
@@ -199,11 +320,11 @@ impl Store {
     ) -> Result<Vec<WithdrawalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
-        let rows = match limit {
-            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>(),
-            None => q.query_map([], row)?.collect::<Result<_, _>>(),
+        let rows: Vec<_> = match limit {
+            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>()?,
+            None => q.query_map([], row)?.collect::<Result<_, _>>()?,
         };
-        Ok(rows?)
+        rows.into_iter().collect()
     }
 }
 
@@ -216,17 +337,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("db");
         let s = Store::open(&path).unwrap();
-        let id = s
-            .withdrawal_sending(&NewWithdrawalEntry {
-                sent_at: Utc::now(),
-                destination: "kari@example.com",
-                identity: "kari@example.com",
-                amount_btc: Decimal::new(12_500, 8),
-                account_id: None,
-                reference: "nordlys:ab12",
-                balance_before: Some(Decimal::ONE),
-            })
-            .unwrap();
+        let origin = Origin::default();
+        let new = NewWithdrawalEntry {
+            sent_at: Utc::now(),
+            destination: "kari@example.com",
+            identity: "kari@example.com",
+            amount_btc: Decimal::new(12_500, 8),
+            account_id: None,
+            reference: "nordlys:ab12",
+            balance_before: Some(Decimal::ONE),
+            origin: &origin,
+            request: "{}",
+            before: None,
+        };
+        let Claim::Journaled(id) = s.journal_withdrawal(&new, false).unwrap() else {
+            panic!("refused")
+        };
+        let upper = NewWithdrawalEntry {
+            destination: "KARI@EXAMPLE.COM",
+            reference: "nordlys:cd34",
+            ..new.clone()
+        };
+        assert_eq!(
+            s.journal_withdrawal(&upper, false).unwrap(),
+            Claim::SameAsUnresolved(id),
+            "the same payment in other letters is the same payment"
+        );
         drop(s);
         let s = Store::open(&path).unwrap();
         assert_eq!(
@@ -235,7 +371,7 @@ mod tests {
             "a crash while sending is unresolved"
         );
         assert!(!s.destination_used("kari@example.com").unwrap());
-        s.withdrawal_update(
+        s.withdrawal_answered(
             id,
             WithdrawalState::Sent,
             Some("wi_1"),

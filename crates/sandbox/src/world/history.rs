@@ -213,7 +213,7 @@ impl World {
         if direction == OrderDirection::Buy && amount > self.fiat_nok {
             return;
         }
-        let Some((btc, gross, fee)) = fill_amounts(direction, amount, quote_price) else {
+        let Some((btc, gross, fee)) = fill_amounts(direction, amount, quote_price, None) else {
             return;
         };
         let id = self.new_id("tr_");

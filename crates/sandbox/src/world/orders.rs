@@ -123,7 +123,7 @@ impl World {
             OrderDirection::Buy => quote.ask,
             OrderDirection::Sell => quote.bid,
         });
-        if fill_amounts(new.direction, new.amount, probe_price).is_none() {
+        if fill_amounts(new.direction, new.amount, probe_price, self.buy_fee()).is_none() {
             return Err(ApiError::invalid("amount is too small to trade"));
         }
         let id = self.new_id("or_");
@@ -150,6 +150,9 @@ impl World {
             }
             OrderKind::Limit => {
                 self.fill_if_crossed(index, now);
+                if self.orders[index].is_open() {
+                    self.fill_part_at_once(index, now);
+                }
                 None
             }
         };
@@ -221,88 +224,174 @@ impl World {
         }
     }
 
-    /// Executes order `index` at `price`: moves the money, books the fee, writes the ledger.
+    /// Executes the whole of order `index` at `price` (in several trades under the split-fills
+    /// reading, for a market order) and marks it filled.
     fn fill(&mut self, index: usize, price: Decimal, now: DateTime<Utc>, sub_type: &str) -> String {
-        let trade_id = self.new_id("tr_");
-        let order = self.orders[index].clone();
-        let Some((btc, nok_gross, fee)) = fill_amounts(order.direction, order.amount, price) else {
-            // Unreachable for accepted orders; cancel rather than book a zero trade.
-            self.orders[index].state = OrderState::Cancelled { at: now };
-            return trade_id;
+        let parts = match self.orders[index].kind {
+            OrderKind::Market => self.readings.split_fills.max(1),
+            OrderKind::Limit => 1,
         };
-        let Some(account) = self.accounts.iter_mut().find(|a| a.id == order.account) else {
-            self.orders[index].state = OrderState::Cancelled { at: now };
-            return trade_id;
-        };
-        let (tx_type, in_amount, in_cur, out_amount, out_cur) = match order.direction {
-            OrderDirection::Buy => {
-                account.btc += btc;
-                self.fiat_nok -= nok_gross + fee;
-                self.books.house_nok += nok_gross;
-                self.books.house_btc -= btc;
-                ("TAX_TRANSACTION_TYPE_BTC_BUY", btc, "BTC", nok_gross, "NOK")
+        let amount = self.orders[index].amount;
+        match self.trade(index, amount, price, now, sub_type, parts) {
+            Some(first) => {
+                self.orders[index].state = OrderState::Filled {
+                    trade_id: first.clone(),
+                    at: now,
+                };
+                first
             }
-            OrderDirection::Sell => {
-                account.btc -= btc;
-                self.fiat_nok += nok_gross - fee;
-                self.books.house_nok -= nok_gross;
-                self.books.house_btc += btc;
-                (
-                    "TAX_TRANSACTION_TYPE_BTC_SELL",
-                    nok_gross - fee,
-                    "NOK",
-                    btc,
-                    "BTC",
-                )
+            None => {
+                // Unreachable for accepted orders; cancel rather than book a zero trade.
+                self.orders[index].state = OrderState::Cancelled { at: now };
+                self.new_id("tr_")
             }
-        };
-        self.books.fees_nok += fee;
-        let running = account.btc;
-        self.counters.trades += 1;
-        let day = self.user_volume.entry(now.date_naive()).or_default();
-        day.nok += nok_gross;
-        day.btc += btc;
-        day.trades += 1;
-        day.buys += u64::from(order.direction == OrderDirection::Buy);
-        self.orders[index].state = OrderState::Filled {
-            trade_id: trade_id.clone(),
-            at: now,
-        };
-        let usdnok = self.usdnok(now.date_naive());
-        self.push_row(
-            TaxRow::new(
-                trade_id.clone(),
-                &order.account,
-                tx_type,
-                sub_type,
-                now,
-                running,
-            )
-            .received(in_amount, in_cur)
-            .paid(out_amount, out_cur)
-            .fee(fee, "NOK")
-            .rate(price)
-            .usdnok(usdnok)
-            .note(&order.description),
-        );
-        trade_id
+        }
     }
+
+    /// Under the partial-fill reading, a new limit order trades part of its amount at once at its
+    /// price; the rest stays open with the smaller amount.
+    fn fill_part_at_once(&mut self, index: usize, now: DateTime<Utc>) {
+        let (Some(pct), Some(price)) = (self.readings.partial_fill, self.orders[index].price) else {
+            return;
+        };
+        let o = &self.orders[index];
+        let dp = match o.direction {
+            OrderDirection::Buy => 2,
+            OrderDirection::Sell => 8,
+        };
+        let part = (o.amount * pct / Decimal::ONE_HUNDRED)
+            .round_dp_with_strategy(dp, rust_decimal::RoundingStrategy::ToZero);
+        let rest = o.amount - part;
+        let fee = self.buy_fee();
+        let tradable = |a| fill_amounts(o.direction, a, price, fee).is_some();
+        if part <= Decimal::ZERO || !tradable(part) || !tradable(rest) {
+            return;
+        }
+        if self.trade(index, part, price, now, "limit", 1).is_some() {
+            self.orders[index].amount = rest;
+        }
+    }
+
+    fn buy_fee(&self) -> Option<Decimal> {
+        self.readings.buy_fee_pct.map(|p| p / Decimal::ONE_HUNDRED)
+    }
+
+    /// Trades `amount` of order `index` at `price` in `parts` trades at the same moment: moves
+    /// the money, books the fees, writes one ledger row each. Returns the first trade's id.
+    fn trade(
+        &mut self,
+        index: usize,
+        amount: Decimal,
+        price: Decimal,
+        now: DateTime<Utc>,
+        sub_type: &str,
+        parts: u32,
+    ) -> Option<String> {
+        let order = self.orders[index].clone();
+        let fee_inside = self.readings.buy_fee_pct.is_some();
+        let (btc, nok_gross, fee) = fill_amounts(order.direction, amount, price, self.buy_fee())?;
+        let pieces = split(btc, nok_gross, fee, parts)
+            .or_else(|| split(btc, nok_gross, fee, 1))
+            .unwrap_or_default();
+        let account_index = self.accounts.iter().position(|a| a.id == order.account)?;
+        let note = self.echoed(&order.description);
+        let usdnok = self.usdnok(now.date_naive());
+        let mut first = None;
+        for (btc, nok_gross, fee) in pieces {
+            let trade_id = self.new_id("tr_");
+            first.get_or_insert_with(|| trade_id.clone());
+            let account = &mut self.accounts[account_index];
+            let row = match order.direction {
+                OrderDirection::Buy => {
+                    account.btc += btc;
+                    self.fiat_nok -= nok_gross + fee;
+                    self.books.house_nok += nok_gross;
+                    self.books.house_btc -= btc;
+                    let paid = if fee_inside { nok_gross + fee } else { nok_gross };
+                    TaxRow::new(
+                        trade_id,
+                        &order.account,
+                        "TAX_TRANSACTION_TYPE_BTC_BUY",
+                        sub_type,
+                        now,
+                        account.btc,
+                    )
+                    .received(btc, "BTC")
+                    .paid(paid, "NOK")
+                }
+                OrderDirection::Sell => {
+                    account.btc -= btc;
+                    self.fiat_nok += nok_gross - fee;
+                    self.books.house_nok -= nok_gross;
+                    self.books.house_btc += btc;
+                    TaxRow::new(
+                        trade_id,
+                        &order.account,
+                        "TAX_TRANSACTION_TYPE_BTC_SELL",
+                        sub_type,
+                        now,
+                        account.btc,
+                    )
+                    .received(nok_gross - fee, "NOK")
+                    .paid(btc, "BTC")
+                }
+            };
+            self.books.fees_nok += fee;
+            self.counters.trades += 1;
+            let day = self.user_volume.entry(now.date_naive()).or_default();
+            day.nok += nok_gross;
+            day.btc += btc;
+            day.trades += 1;
+            day.buys += u64::from(order.direction == OrderDirection::Buy);
+            self.push_row(
+                row.fee(fee, "NOK")
+                    .rate(price)
+                    .usdnok(usdnok.clone())
+                    .note(&note),
+            );
+        }
+        first
+    }
+}
+
+/// `btc`, `nok` and `fee` cut into `parts` pieces that add up exactly (the last takes what
+/// rounding leaves); `None` when a piece would be empty.
+fn split(
+    btc: Decimal,
+    nok: Decimal,
+    fee: Decimal,
+    parts: u32,
+) -> Option<Vec<(Decimal, Decimal, Decimal)>> {
+    let n = Decimal::from(parts.max(1));
+    let (b, g, f) = (btc_floor(btc / n), nok_floor(nok / n), nok_floor(fee / n));
+    let mut pieces = vec![(b, g, f); parts.max(1) as usize - 1];
+    let taken = n - Decimal::ONE;
+    pieces.push((btc - b * taken, nok - g * taken, fee - f * taken));
+    pieces
+        .iter()
+        .all(|(b, g, _)| *b > Decimal::ZERO && *g > Decimal::ZERO)
+        .then_some(pieces)
 }
 
 /// BTC moved, NOK exchanged and the fee for an order of `amount` at `price`; `None` when the
 /// order is too small to produce a satoshi or an øre.
 /// A buy spends `amount` NOK in all: `gross + fee`. A sell pays `gross - fee` NOK.
+/// `buy_fee` (a fraction of the amount) replaces the usual fee of a buy under the buy-fee reading.
 pub fn fill_amounts(
     direction: OrderDirection,
     amount: Decimal,
     price: Decimal,
+    buy_fee: Option<Decimal>,
 ) -> Option<(Decimal, Decimal, Decimal)> {
     if price <= Decimal::ZERO {
         return None;
     }
     match direction {
         OrderDirection::Buy => {
-            let fee = nok_round(amount * TRADE_FEE / (Decimal::ONE + TRADE_FEE));
+            let fee = nok_round(match buy_fee {
+                Some(f) => amount * f,
+                None => amount * TRADE_FEE / (Decimal::ONE + TRADE_FEE),
+            });
             let gross = amount - fee;
             let btc = btc_floor(gross / price);
             (btc > Decimal::ZERO).then_some((btc, gross, fee))

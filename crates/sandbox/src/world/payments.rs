@@ -98,6 +98,9 @@ pub struct WithdrawalRec {
     pub settle_at: DateTime<Utc>,
     pub is_payment: bool,
     pub description: String,
+    /// Taken from `totalBtc` when it was made (the `total` hold reading), not when it completes.
+    #[serde(default)]
+    pub debited: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -652,7 +655,11 @@ impl World {
             settle_at: now + Duration::seconds(settle_after),
             is_payment: new.is_payment,
             description: new.description,
+            debited: self.readings.withdrawal_hold == super::WithdrawalHold::Total,
         };
+        if rec.debited {
+            self.accounts[account_index].btc -= amount + fee;
+        }
         self.withdrawals.push(rec);
         let index = self.withdrawals.len() - 1;
         if kind == DestinationKind::Internal {
@@ -686,14 +693,18 @@ impl World {
                 w.id
             )));
         }
-        if !success {
-            // Nothing left the account: the reservation is released, which is the refund.
-            self.withdrawals[index].state = WithdrawalState::Failed;
-            return Ok(());
-        }
         let Some(a) = self.accounts.iter().position(|a| a.id == w.account) else {
             return Err(ApiError::internal("the withdrawal's account is gone"));
         };
+        if !success {
+            // Nothing left the account: the reservation is released (or the debit credited
+            // back), which is the refund.
+            if w.debited {
+                self.accounts[a].btc += w.amount_btc + w.fee_btc;
+            }
+            self.withdrawals[index].state = WithdrawalState::Failed;
+            return Ok(());
+        }
         if w.kind == DestinationKind::Internal {
             let inv = self.invoices.iter().position(|i| i.bolt11 == w.destination);
             if let Some(i) = inv {
@@ -702,7 +713,9 @@ impl World {
         } else {
             self.books.withdrawals_btc += w.amount_btc;
         }
-        self.accounts[a].btc -= w.amount_btc + w.fee_btc;
+        if !w.debited {
+            self.accounts[a].btc -= w.amount_btc + w.fee_btc;
+        }
         self.books.fees_btc += w.fee_btc;
         self.withdrawals[index].state = WithdrawalState::Completed;
         self.withdrawals[index].sent = Some(now);
@@ -723,7 +736,7 @@ impl World {
             .rate(rate)
             .usdnok(usdnok)
             .payment(w.is_payment, &w.destination)
-            .note(&w.description);
+            .note(&self.echoed(&w.description));
             if w.fee_btc.is_zero() {
                 row
             } else {

@@ -203,6 +203,14 @@ impl World {
             Some(b) => self.ledger.partition_point(|r| r.create_time < b),
             None => self.ledger.len(),
         };
+        // Under the tax-lag reading a row is listed only once it is old enough.
+        let end = match self.seen {
+            Some(now) if self.readings.tax_lag > 0 => {
+                let listed_until = now - chrono::Duration::seconds(self.readings.tax_lag as i64);
+                end.min(self.ledger.partition_point(|r| r.create_time <= listed_until))
+            }
+            _ => end,
+        };
         let matching = self.ledger.get(start..end.max(start)).unwrap_or_default();
         let take = if page_size == 0 {
             matching.len()

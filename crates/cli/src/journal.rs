@@ -1,0 +1,128 @@
+//! The CLI's journal: every order and withdrawal is written to the store before it is sent, with
+//! the same code as the app; `journal list|check|settle` print entries in one JSON shape.
+
+use std::path::PathBuf;
+
+use chrono::SecondsFormat;
+use nordlys_core::store::{Evidence, JournalKind, Store, StoreError};
+use serde_json::{Value, json};
+
+/// `$NORDLYS_STATE_DIR`, else `${XDG_STATE_HOME:-$HOME/.local/state}/nordlys-cli`: the same
+/// layout as an app profile's directory, so both can share one store.
+pub fn state_dir() -> Result<PathBuf, String> {
+    if let Some(d) = std::env::var_os("NORDLYS_STATE_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(d));
+    }
+    let base = match std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => std::env::var_os("HOME")
+            .filter(|d| !d.is_empty())
+            .map(|h| PathBuf::from(h).join(".local").join("state"))
+            .ok_or("no state directory: set NORDLYS_STATE_DIR or HOME")?,
+    };
+    Ok(base.join("nordlys-cli"))
+}
+
+/// Opens the store in the state directory (created 0700). A store that cannot be opened stops
+/// a money command before anything is sent.
+pub fn open_store() -> Result<Store, String> {
+    let dir = state_dir()?;
+    create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join("nordlys.sqlite");
+    Store::open(&path).map_err(|e| format!("the journal at {} cannot be used: {e}", path.display()))
+}
+
+fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+fn rfc3339(t: &chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// The body as sent, with a national identity number masked.
+fn masked_request(text: &str) -> Value {
+    let mut v: Value = serde_json::from_str(text).unwrap_or_else(|_| json!({}));
+    if let Some(nin) = v.pointer_mut("/tfrInfo/nin")
+        && nin.as_str().is_some_and(|s| !s.is_empty())
+    {
+        *nin = json!("***");
+    }
+    v
+}
+
+fn evidence_json(seen: &[Evidence]) -> Value {
+    seen.iter()
+        .map(|e| json!({ "at": rfc3339(&e.at), "read": e.read, "saw": e.saw }))
+        .collect()
+}
+
+/// One entry in the shape `journal list` prints; `None` when no entry has that id.
+pub fn entry_json(store: &Store, id: i64) -> Result<Option<Value>, StoreError> {
+    let Some(kind) = store.journal_kind(id)? else {
+        return Ok(None);
+    };
+    let evidence = evidence_json(&store.evidence(id)?);
+    Ok(match kind {
+        JournalKind::Order => store.journal_entry(id)?.map(|e| {
+            json!({
+                "journalId": e.id,
+                "kind": "order",
+                "state": e.state.text(),
+                "createdAt": rfc3339(&e.sent_at),
+                "baseUrl": e.origin.base_url,
+                "request": masked_request(&e.request),
+                "evidence": evidence,
+                "orderId": e.order_id,
+                "tradeId": e.trade_id,
+                "claimed": e.claimed,
+                "note": e.note,
+            })
+        }),
+        JournalKind::Withdrawal => store.withdrawal_entry(id)?.map(|e| {
+            json!({
+                "journalId": e.id,
+                "kind": "withdrawal",
+                "state": e.state.text(),
+                "createdAt": rfc3339(&e.sent_at),
+                "baseUrl": e.origin.base_url,
+                "request": masked_request(&e.request),
+                "evidence": evidence,
+                "withdrawalId": e.withdrawal_id,
+                "status": e.status,
+                "claimed": e.claimed,
+                "note": e.note,
+            })
+        }),
+    })
+}
+
+/// Every entry, oldest first.
+pub fn all_json(store: &Store) -> Result<Value, StoreError> {
+    let mut out = Vec::new();
+    for (id, _) in store.journal_ids()? {
+        if let Some(v) = entry_json(store, id)? {
+            out.push(v);
+        }
+    }
+    Ok(Value::Array(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_national_identity_number_never_leaves_the_journal() {
+        let v = masked_request(r#"{"destination":"x","tfrInfo":{"fullName":"Kari","nin":"01017012345"}}"#);
+        assert_eq!(v["tfrInfo"]["nin"], "***");
+        assert_eq!(v["tfrInfo"]["fullName"], "Kari");
+        assert_eq!(masked_request("not json"), json!({}));
+    }
+}

@@ -1,0 +1,682 @@
+//! What counts as evidence that a lost order or withdrawal was made, or was not.
+//!
+//! "Placed" / "sent" needs positive evidence: the exchange's own answer, or an open order or tax
+//! rows that match the request and that no other journaled request explains. "Not placed" /
+//! "not sent" needs either proof the request never reached the exchange (decided by the sender),
+//! or a quiet period of at least [`MIN_QUIET`] after the give-up in which every look at the
+//! account succeeded, no row or open order matched, no balance moved by an amount this request
+//! could explain, nothing was held back for a pending withdrawal, and every account's balance is
+//! explained by its listed rows. Anything else stays unknown: the specification does not say that
+//! descriptions reach tax rows, how late rows are listed, where a pending withdrawal is held, where
+//! a fee is reported, whether a market order fills in one trade, or that the clocks agree, so no
+//! rule here depends on any of that. A limit order that was made and then cancelled, or a
+//! withdrawal made and then failed before anyone looked, leaves no trace: silence cannot tell it
+//! from one never made, so a limit order is never settled as "not placed" by silence.
+//!
+//! The rules are pure functions of a [`Look`] at the account, so each is tested against scripted
+//! histories; [`Look::take`] is the one place they meet the exchange.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Duration, Utc};
+use nordlys_exchange::models::{Direction, Order, TaxTransaction, TaxTransactionType};
+use nordlys_exchange::{ExchangeClient, TaxQuery};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::store::Evidence;
+
+/// How long after giving up on an answer silence may settle a request as not made: longer than a
+/// late commit or a late-listed row could plausibly take.
+pub const MIN_QUIET: Duration = Duration::minutes(10);
+
+/// How far the exchange's clock may be off ours: evidence is looked for from this long before
+/// the request was sent.
+pub const CLOCK_SLACK: Duration = Duration::seconds(125);
+
+/// The rules in force. Only debug builds can shorten the quiet period (for tests), through
+/// [`Rules::with_min_quiet`] or `NORDLYS_MIN_QUIET_SECS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    min_quiet: Duration,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Self {
+            min_quiet: MIN_QUIET,
+        }
+    }
+}
+
+impl Rules {
+    /// The standard rules, or in a debug build the quiet period `NORDLYS_MIN_QUIET_SECS` gives.
+    pub fn from_env() -> Self {
+        #[cfg(debug_assertions)]
+        if let Some(secs) = std::env::var("NORDLYS_MIN_QUIET_SECS")
+            .ok()
+            .and_then(|s| s.trim().parse::<i64>().ok())
+            .filter(|s| (0..=86_400).contains(s))
+        {
+            return Self::with_min_quiet(Duration::seconds(secs));
+        }
+        Self::default()
+    }
+
+    #[cfg(debug_assertions)]
+    pub fn with_min_quiet(min_quiet: Duration) -> Self {
+        Self { min_quiet }
+    }
+
+    pub fn min_quiet(&self) -> Duration {
+        self.min_quiet
+    }
+}
+
+/// One bitcoin account's balances.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holding {
+    pub id: String,
+    pub available: Decimal,
+    pub total: Decimal,
+}
+
+/// Every balance a request could move, read just before it was sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Balances {
+    pub accounts: Vec<Holding>,
+    /// Available NOK; read for orders only.
+    pub fiat: Option<Decimal>,
+}
+
+impl Balances {
+    /// Reads them now; `None` when a read fails (silence then never settles the request).
+    pub async fn read(client: &ExchangeClient, with_fiat: bool) -> Option<Self> {
+        let accounts = client.bitcoin_accounts(false).await.ok()?;
+        let fiat = if with_fiat {
+            Some(client.fiat_account().await.ok()?.available_nok)
+        } else {
+            None
+        };
+        Some(Self {
+            accounts: holdings(&accounts.accounts),
+            fiat,
+        })
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored snapshot; damaged text reads as none (silence then never settles).
+    pub fn from_json(text: Option<&str>) -> Option<Self> {
+        serde_json::from_str(text?).ok()
+    }
+}
+
+fn holdings(accounts: &[nordlys_exchange::models::BitcoinAccount]) -> Vec<Holding> {
+    accounts
+        .iter()
+        .map(|a| Holding {
+            id: a.id.to_string(),
+            available: a.available_btc,
+            total: a.total_btc,
+        })
+        .collect()
+}
+
+/// One look at the account: each read, or why it failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    /// Our clock, when the look was taken.
+    pub at: DateTime<Utc>,
+    pub accounts: Result<Vec<Holding>, String>,
+    pub fiat: Result<Decimal, String>,
+    pub open_orders: Result<Vec<Order>, String>,
+    /// Every tax row since the window opened that could be read.
+    pub rows: Vec<TaxTransaction>,
+    /// `Err` when a page failed or a row could not be read: the rows may be incomplete.
+    pub rows_complete: Result<(), String>,
+}
+
+impl Look {
+    /// Reads balances, open orders and the tax rows created since `since` (our clock; the
+    /// window opens [`CLOCK_SLACK`] earlier). Balances are read before the rows, so a withdrawal
+    /// that completes in between shows in one or the other.
+    pub async fn take(client: &ExchangeClient, since: DateTime<Utc>, with_fiat: bool) -> Self {
+        let at = Utc::now();
+        let accounts = client
+            .bitcoin_accounts(false)
+            .await
+            .map(|a| holdings(&a.accounts))
+            .map_err(|e| e.to_string());
+        let fiat = if with_fiat {
+            client
+                .fiat_account()
+                .await
+                .map(|f| f.available_nok)
+                .map_err(|e| e.to_string())
+        } else {
+            Err("not read".to_owned())
+        };
+        let open_orders = client
+            .open_orders()
+            .await
+            .map(|o| o.orders)
+            .map_err(|e| e.to_string());
+        let (rows, rows_complete) = rows_since(client, since - CLOCK_SLACK).await;
+        Self {
+            at,
+            accounts,
+            fiat,
+            open_orders,
+            rows,
+            rows_complete,
+        }
+    }
+
+    /// What each read showed, for the journal.
+    pub fn evidence(&self) -> Vec<Evidence> {
+        let mut out = Vec::new();
+        let mut add = |read: &str, saw: String| {
+            out.push(Evidence {
+                at: self.at,
+                read: read.to_owned(),
+                saw,
+            });
+        };
+        add(
+            "GET /v1/user/bitcoin-accounts",
+            match &self.accounts {
+                Ok(a) => a
+                    .iter()
+                    .map(|h| format!("{} available {} total {}", h.id, h.available, h.total))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                Err(e) => format!("failed: {e}"),
+            },
+        );
+        if let Ok(f) = &self.fiat {
+            add("GET /v1/user/fiat-account", format!("available {f} NOK"));
+        } else if let Err(e) = &self.fiat
+            && e != "not read"
+        {
+            add("GET /v1/user/fiat-account", format!("failed: {e}"));
+        }
+        add(
+            "GET /v1/orders",
+            match &self.open_orders {
+                Ok(o) => format!("{} open orders", o.len()),
+                Err(e) => format!("failed: {e}"),
+            },
+        );
+        add(
+            "GET /v1/tax/transactions",
+            match &self.rows_complete {
+                Ok(()) => format!("{} rows in the window", self.rows.len()),
+                Err(e) => format!("{} rows read; incomplete: {e}", self.rows.len()),
+            },
+        );
+        out
+    }
+
+    fn complete(&self, with_fiat: bool) -> bool {
+        self.accounts.is_ok()
+            && self.open_orders.is_ok()
+            && self.rows_complete.is_ok()
+            && (!with_fiat || self.fiat.is_ok())
+    }
+}
+
+/// Walks the tax rows from `after`, keeping every row that decodes; a row that does not, or a
+/// page that fails, makes the walk incomplete rather than silent.
+async fn rows_since(
+    client: &ExchangeClient,
+    after: DateTime<Utc>,
+) -> (Vec<TaxTransaction>, Result<(), String>) {
+    let mut rows = Vec::new();
+    let mut query = TaxQuery {
+        after: Some(after),
+        ..TaxQuery::new(200)
+    };
+    // A bound on pages, so a server that never says "no more" cannot hold a check forever.
+    for _ in 0..500 {
+        let page = match client.tax_page(&query).await {
+            Ok(p) => p,
+            Err(e) => return (rows, Err(e.to_string())),
+        };
+        let mut unreadable = 0;
+        for row in page.rows() {
+            match row {
+                Ok(r) => rows.push(r),
+                Err(_) => unreadable += 1,
+            }
+        }
+        if unreadable > 0 {
+            return (rows, Err(format!("{unreadable} rows could not be read")));
+        }
+        if !page.has_more {
+            return (rows, Ok(()));
+        }
+        match page.next_after {
+            Some(next) => {
+                query.after = Some(next);
+                query.after_id = Some(page.next_after_id.clone()).filter(|s| !s.is_empty());
+            }
+            None => return (rows, Err("a page without a cursor".to_owned())),
+        }
+    }
+    (rows, Err("too many pages".to_owned()))
+}
+
+/// A request as the rules see it.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub kind: Kind,
+    pub amount: Decimal,
+    pub account: Option<&'a str>,
+    pub sent_at: DateTime<Utc>,
+    /// `None` while the request may still be in flight.
+    pub gave_up_at: Option<DateTime<Utc>>,
+    pub reference: &'a str,
+    pub before: Option<&'a Balances>,
+    pub stirred: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    MarketOrder(Side),
+    LimitOrder(Side),
+    Withdrawal,
+}
+
+/// An order's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Buy,
+    Sell,
+}
+
+impl Side {
+    fn is(self, d: &Direction) -> bool {
+        match self {
+            Self::Buy => *d == Direction::Buy,
+            Self::Sell => *d == Direction::Sell,
+        }
+    }
+}
+
+impl Kind {
+    fn direction(self) -> Option<Side> {
+        match self {
+            Self::MarketOrder(d) | Self::LimitOrder(d) => Some(d),
+            Self::Withdrawal => None,
+        }
+    }
+
+    fn row_type(self) -> TaxTransactionType {
+        match self.direction() {
+            Some(Side::Buy) => TaxTransactionType::BtcBuy,
+            Some(Side::Sell) => TaxTransactionType::BtcSell,
+            None => TaxTransactionType::BtcWithdrawal,
+        }
+    }
+}
+
+/// What else the journal holds that could explain the same evidence.
+#[derive(Debug, Clone, Default)]
+pub struct Others {
+    /// Open-order, trade and row ids other entries hold as theirs.
+    pub claimed: HashSet<String>,
+    /// Send times of other entries for the same kind and amount that could own a match not yet
+    /// claimed: made (by the exchange's answer) without a claimed row, or still unresolved.
+    pub rivals: Vec<DateTime<Utc>>,
+}
+
+/// What the rules conclude from one look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Made; these ids are the evidence.
+    Made { ids: Vec<String>, why: String },
+    /// Not made: a quiet period showed nothing.
+    NotMade { why: String },
+    /// Not known yet; `stirred` when this look saw a move only this request could explain.
+    Unknown { why: String, stirred: bool },
+}
+
+/// One match: evidence ids, and when the first of them was made on the exchange's clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Match {
+    at: DateTime<Utc>,
+    ids: Vec<String>,
+}
+
+/// The amounts a row moved under each reading of where the fee is: beside the amount, or inside.
+fn moved(row: &TaxTransaction, kind: Kind) -> [Option<Decimal>; 2] {
+    let out = row.out_amount;
+    let fee = row.fee_amount.unwrap_or_default();
+    match kind.direction() {
+        // A buy spends `amount` NOK in all.
+        Some(Side::Buy) => [out.map(|o| o + fee), out],
+        // A sell pays out `amount` BTC.
+        Some(Side::Sell) => [out, None],
+        // A withdrawal sends `amount`; a fee is beside it, or inside `outAmount`.
+        None => [out, out.map(|o| o - fee).filter(|_| fee > Decimal::ZERO)],
+    }
+}
+
+/// The rows that could be this request's: its kind, its account, not before it was sent (less
+/// the clock slack), and held by no other entry.
+fn candidates<'r>(
+    look: &'r Look,
+    request: &Request<'_>,
+    others: &Others,
+) -> Vec<&'r TaxTransaction> {
+    let from = request.sent_at - CLOCK_SLACK;
+    look.rows
+        .iter()
+        .filter(|r| {
+            r.tx_type == request.kind.row_type()
+                && r.create_time >= from
+                && !others.claimed.contains(r.id.as_str())
+                && request.account.is_none_or(|a| {
+                    r.account_id.as_ref().is_none_or(|x| x.as_str() == a)
+                })
+        })
+        .collect()
+}
+
+/// Runs of consecutive candidate rows (one fill or several) that add up to `want` under one
+/// reading of the fee, without overlapping, oldest first.
+fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    'start: while i < rows.len() {
+        for reading in 0..2 {
+            let mut sum = Decimal::ZERO;
+            for (j, row) in rows.iter().enumerate().skip(i) {
+                let Some(m) = moved(row, kind)[reading] else {
+                    break;
+                };
+                if rows[i].account_id != row.account_id {
+                    break;
+                }
+                sum += m;
+                if sum == want {
+                    found.push(Match {
+                        at: rows[i].create_time,
+                        ids: rows[i..=j].iter().map(|r| r.id.to_string()).collect(),
+                    });
+                    i = j + 1;
+                    continue 'start;
+                }
+                if sum > want {
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    found
+}
+
+/// Every match for the request: rows carrying its reference, open orders of its amount (or of
+/// the rest of it, with fills for the part already traded), and runs of rows of its amount.
+fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
+    let rows = candidates(look, request, others);
+    if !request.reference.is_empty() {
+        let echoed: Vec<_> = rows
+            .iter()
+            .filter(|r| r.note.contains(request.reference))
+            .collect();
+        if let Some(first) = echoed.first() {
+            return vec![Match {
+                at: first.create_time,
+                ids: echoed.iter().map(|r| r.id.to_string()).collect(),
+            }];
+        }
+    }
+    let mut found = Vec::new();
+    if let (Some(direction), Ok(open)) = (request.kind.direction(), &look.open_orders) {
+        let from = request.sent_at - CLOCK_SLACK;
+        for o in open.iter().filter(|o| {
+            direction.is(&o.direction)
+                && o.created_at >= from
+                && o.amount <= request.amount
+                && !others.claimed.contains(o.order_id.as_str())
+        }) {
+            if o.amount == request.amount {
+                found.push(Match {
+                    at: o.created_at,
+                    ids: vec![o.order_id.to_string()],
+                });
+            } else if let Some(fills) = runs(&rows, request.amount - o.amount, request.kind)
+                .into_iter()
+                .next()
+            {
+                let mut ids = vec![o.order_id.to_string()];
+                ids.extend(fills.ids);
+                found.push(Match {
+                    at: o.created_at,
+                    ids,
+                });
+            }
+        }
+    }
+    found.extend(runs(&rows, request.amount, request.kind));
+    found.sort_by_key(|m| m.at);
+    found
+}
+
+/// Matches go to requests in the order they were sent, each taking the first match made after
+/// it (less the clock slack): the match left for this request, if any.
+fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<Match> {
+    let mut senders: Vec<(DateTime<Utc>, bool)> = rivals.iter().map(|t| (*t, false)).collect();
+    senders.push((me, true));
+    senders.sort_by_key(|(t, mine)| (*t, *mine));
+    let mut taken = vec![false; found.len()];
+    for (sent, mine) in senders {
+        let free = found
+            .iter()
+            .enumerate()
+            .find(|(i, m)| !taken[*i] && m.at >= sent - CLOCK_SLACK);
+        if let Some((i, m)) = free {
+            if mine {
+                return Some(m.clone());
+            }
+            taken[i] = true;
+        }
+    }
+    None
+}
+
+/// Whether `before` → `now` is a move this request could explain: the amount leaving (or, for
+/// a buy, the NOK it spends).
+fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Option<String> {
+    let a = request.amount;
+    let could = |drop: Decimal| match request.kind {
+        Kind::Withdrawal => drop >= a && drop <= a * Decimal::new(105, 2) + Decimal::new(5, 4),
+        _ => drop == a,
+    };
+    if request.kind.direction() == Some(Side::Buy) {
+        return match (before.fiat, &look.fiat) {
+            (Some(was), Ok(now)) => {
+                could(was - *now).then(|| format!("available NOK fell by {}", was - *now))
+            }
+            _ => None,
+        };
+    }
+    let now = look.accounts.as_ref().ok()?;
+    for h in now {
+        let Some(b) = before.accounts.iter().find(|b| b.id == h.id) else {
+            continue;
+        };
+        if request.account.is_some_and(|x| x != h.id) {
+            continue;
+        }
+        for (what, drop) in [
+            ("available", b.available - h.available),
+            ("total", b.total - h.total),
+        ] {
+            if could(drop) {
+                return Some(format!("{what} BTC of {} fell by {drop}", h.id));
+            }
+        }
+    }
+    None
+}
+
+/// Whether every account's balance is explained by what is listed: nothing held back beyond open
+/// sells, and the total equal to its newest listed row's running balance (or unchanged since
+/// before sending, where no row is listed). `Err` says what is unexplained.
+fn balances_explained(look: &Look, before: &Balances) -> Result<(), String> {
+    let now = look.accounts.as_ref().map_err(Clone::clone)?;
+    let open = look.open_orders.as_ref().map_err(Clone::clone)?;
+    // Open orders do not name their account, so holds are compared over all accounts.
+    let sells: Decimal = open
+        .iter()
+        .filter(|o| o.direction == Direction::Sell)
+        .map(|o| o.amount)
+        .sum();
+    let held: Decimal = now.iter().map(|h| h.total - h.available).sum();
+    if held != sells {
+        return Err(format!(
+            "{held} BTC is held back where open sells explain {sells}: a withdrawal may be pending"
+        ));
+    }
+    for h in now {
+        let newest = look
+            .rows
+            .iter()
+            .filter(|r| r.account_id.as_ref().is_some_and(|a| a.as_str() == h.id))
+            .max_by_key(|r| r.create_time);
+        match newest {
+            Some(r) if r.running_balance_btc != h.total => {
+                return Err(format!(
+                    "{} holds {} BTC, its newest listed row says {}",
+                    h.id, h.total, r.running_balance_btc
+                ));
+            }
+            Some(_) => {}
+            None => {
+                let was = before.accounts.iter().find(|b| b.id == h.id);
+                if was.is_some_and(|b| b.total != h.total) {
+                    return Err(format!("{} changed with no row listed", h.id));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The verdict one look supports for `request`.
+pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules) -> Verdict {
+    let found = matches(look, request, others);
+    if let Some(m) = pick(&found, &others.rivals, request.sent_at) {
+        let why = format!("matched by {}", m.ids.join(", "));
+        return Verdict::Made { ids: m.ids, why };
+    }
+    let unknown = |why: String, stirred| Verdict::Unknown { why, stirred };
+    let stirred = request
+        .before
+        .and_then(|b| explains_move(request, b, look));
+    if let Some(why) = stirred {
+        return unknown(format!("{why}, as this request would"), true);
+    }
+    if !found.is_empty() {
+        return unknown(
+            "a match exists that another request may own".to_owned(),
+            false,
+        );
+    }
+    let Some(gave_up) = request.gave_up_at else {
+        return unknown("the request may still be in flight".to_owned(), false);
+    };
+    let quiet = look.at - gave_up;
+    if quiet < rules.min_quiet() {
+        return unknown(
+            format!(
+                "no trace yet; silence counts after {} min",
+                rules.min_quiet().num_minutes().max(1)
+            ),
+            false,
+        );
+    }
+    if request.stirred {
+        return unknown(
+            "an earlier check saw a move only this request could explain".to_owned(),
+            false,
+        );
+    }
+    if matches!(request.kind, Kind::LimitOrder(_)) {
+        return unknown(
+            "a limit order cancelled since would leave no trace; check the exchange's history"
+                .to_owned(),
+            false,
+        );
+    }
+    let with_fiat = request.kind.direction().is_some();
+    if !look.complete(with_fiat) {
+        return unknown("a read failed, so silence proves nothing".to_owned(), false);
+    }
+    let Some(before) = request.before else {
+        return unknown(
+            "the balances before sending were not read, so silence proves nothing".to_owned(),
+            false,
+        );
+    };
+    if let Err(why) = balances_explained(look, before) {
+        return unknown(why, false);
+    }
+    Verdict::NotMade {
+        why: format!(
+            "no trace in {} min: no matching row or open order, balances explained",
+            quiet.num_minutes()
+        ),
+    }
+}
+
+/// The exchange `client` talks to, and the digest of its API key: recorded with every entry.
+pub fn origin_of(client: &ExchangeClient) -> crate::store::Origin {
+    crate::store::Origin {
+        base_url: client.base_url().to_string(),
+        key_fingerprint: client
+            .credentials()
+            .key
+            .as_ref()
+            .map(|k| key_fingerprint(k.key.expose()))
+            .unwrap_or_default(),
+    }
+}
+
+/// The first 12 bytes of SHA-256 over the API key, in hex: names the key without revealing it.
+pub fn key_fingerprint(key: &str) -> String {
+    use bitcoin::hashes::{Hash, sha256};
+    let digest = sha256::Hash::hash(key.as_bytes()).to_byte_array();
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// A reference unique to one request, put in its description: `[nordlys 1a2b3c4d5e6f]`. Used
+/// when the exchange echoes descriptions into tax rows, and never required.
+pub fn new_reference() -> String {
+    use bitcoin::hashes::{Hash, sha256};
+    use std::hash::{BuildHasher, Hasher};
+    // RandomState is seeded from the operating system's randomness, per process and per call.
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(Utc::now().timestamp_nanos_opt().unwrap_or_default().unsigned_abs().into());
+    h.write_u32(std::process::id());
+    let seed = h.finish().to_le_bytes();
+    let hex = sha256::Hash::hash(&seed).to_string();
+    format!("[nordlys {}]", &hex[..12])
+}
+
+/// When the answer to an entry still `sending` can no longer come: its sender gave up, died, or
+/// waited the longest timeout there is.
+pub fn gave_up(
+    gave_up_at: Option<DateTime<Utc>>,
+    sent_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    const LONGEST_TIMEOUT: Duration = Duration::minutes(10);
+    gave_up_at.or_else(|| (now - sent_at > LONGEST_TIMEOUT).then_some(sent_at + LONGEST_TIMEOUT))
+}

@@ -1,0 +1,161 @@
+//! What the order and withdrawal journals share: one id sequence (a journal id names one money
+//! request, whichever kind), the exchange each request went to, and the evidence every check saw.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError, time};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalKind {
+    Order,
+    Withdrawal,
+}
+
+impl JournalKind {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Order => "order",
+            Self::Withdrawal => "withdrawal",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        match s {
+            "order" => Some(Self::Order),
+            "withdrawal" => Some(Self::Withdrawal),
+            _ => None,
+        }
+    }
+}
+
+/// The exchange a request was sent to, and with which key: it is only ever checked there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub base_url: String,
+    /// A digest of the API key (never the key itself); empty when none was used.
+    pub key_fingerprint: String,
+}
+
+impl Origin {
+    /// Whether a check through `other` looks at the exchange this entry went to. Entries from
+    /// before origins were recorded (empty) belong to whichever exchange the profile has.
+    pub fn same_exchange(&self, other: &Origin) -> bool {
+        self.base_url.is_empty() || self.base_url == other.base_url
+    }
+}
+
+/// One read made by a check and what it showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evidence {
+    pub at: DateTime<Utc>,
+    /// What was read, e.g. `GET /v1/orders`.
+    pub read: String,
+    pub saw: String,
+}
+
+/// The outcome of journaling a request before it is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// Written; send it.
+    Journaled(i64),
+    /// Not written: the same request is still unresolved as this entry.
+    SameAsUnresolved(i64),
+}
+
+/// Who settled an entry's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// The exchange's own answer to the request.
+    Answer,
+    /// A check of the account.
+    Evidence,
+    /// The user, who checked the exchange's history.
+    User,
+}
+
+impl Decision {
+    pub(super) fn text(self) -> &'static str {
+        match self {
+            Self::Answer => "answer",
+            Self::Evidence => "evidence",
+            Self::User => "user",
+        }
+    }
+}
+
+/// A new journal id for `kind`, inside the caller's transaction.
+pub(super) fn next_id(tx: &rusqlite::Transaction<'_>, kind: JournalKind) -> Result<i64, StoreError> {
+    tx.execute("INSERT INTO journal_ids (kind) VALUES (?1)", [kind.text()])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Space-separated ids as stored in `claimed`.
+pub(super) fn split_ids(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+impl Store {
+    /// Which journal holds `id`.
+    pub fn journal_kind(&self, id: i64) -> Result<Option<JournalKind>, StoreError> {
+        let kind: Option<String> = self
+            .db()
+            .query_row("SELECT kind FROM journal_ids WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        kind.map(|k| {
+            JournalKind::parse(&k).ok_or(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown kind `{k}`"),
+            })
+        })
+        .transpose()
+    }
+
+    /// Every journal id with its kind, oldest first.
+    pub fn journal_ids(&self) -> Result<Vec<(i64, JournalKind)>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare("SELECT id, kind FROM journal_ids ORDER BY id")?;
+        let rows = q.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, kind) = row?;
+            let kind = JournalKind::parse(&kind).ok_or(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown kind `{kind}`"),
+            })?;
+            out.push((id, kind));
+        }
+        Ok(out)
+    }
+
+    pub fn add_evidence(&self, journal_id: i64, seen: &[Evidence]) -> Result<(), StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        for e in seen {
+            tx.execute(
+                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
+                params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// What every check of entry `journal_id` saw, oldest first.
+    pub fn evidence(&self, journal_id: i64) -> Result<Vec<Evidence>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT at_ms, read, saw FROM journal_evidence WHERE journal_id = ?1 ORDER BY rowid",
+        )?;
+        let rows = q.query_map([journal_id], |r| {
+            Ok(Evidence {
+                at: time(r.get(0)?),
+                read: r.get(1)?,
+                saw: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,372 @@
+//! The order journal: every order is written here before it is sent, so one in flight or with an
+//! unknown outcome survives a restart and is settled by evidence, never by sending it again.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rust_decimal::Decimal;
+
+use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
+use super::{Store, StoreError, dec, dec_opt, time};
+
+/// Where a submitted order stands, as far as the app knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalState {
+    /// Written before the request left; seen after a crash it means "unknown".
+    Sending,
+    /// The exchange made it (it may since have filled, partly filled or been cancelled).
+    Placed,
+    /// The exchange refused it, or it was refused before it was sent.
+    Rejected,
+    /// The request may have reached the exchange; not yet settled.
+    Unknown,
+    /// Settled without the exchange's answer: it never reached the exchange, a long quiet check
+    /// found no trace, or the user checked.
+    NotPlaced,
+}
+
+impl JournalState {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Sending => "sending",
+            Self::Placed => "placed",
+            Self::Rejected => "rejected",
+            Self::Unknown => "unknown",
+            Self::NotPlaced => "not-placed",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "placed" => Self::Placed,
+            "rejected" => Self::Rejected,
+            "not-placed" => Self::NotPlaced,
+            "sending" => Self::Sending,
+            "unknown" => Self::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalEntry {
+    pub id: i64,
+    pub sent_at: DateTime<Utc>,
+    /// `market` or `limit`.
+    pub order_type: String,
+    /// `buy` or `sell`.
+    pub direction: String,
+    pub amount: Decimal,
+    pub price: Option<Decimal>,
+    pub account_id: Option<String>,
+    pub state: JournalState,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+    pub note: String,
+    /// The available balance the order spends from, just before it was sent.
+    pub balance_before: Option<Decimal>,
+    pub origin: Origin,
+    /// The JSON body sent.
+    pub request: String,
+    /// Put in the description, so the order can be recognised if the exchange echoes it.
+    pub reference: String,
+    /// When the answer was given up on.
+    pub gave_up_at: Option<DateTime<Utc>>,
+    /// Balances just before sending (JSON of [`crate::evidence::Balances`]).
+    pub before: Option<String>,
+    /// Ids of open orders and trades that are this entry's evidence.
+    pub claimed: Vec<String>,
+    /// A check saw the balance move by an amount this entry could explain: silence can then no
+    /// longer settle it as not placed.
+    pub stirred: bool,
+}
+
+/// What is known of an order before it is sent.
+#[derive(Debug, Clone)]
+pub struct NewOrderEntry<'a> {
+    pub sent_at: DateTime<Utc>,
+    pub order_type: &'a str,
+    pub direction: &'a str,
+    pub amount: Decimal,
+    pub price: Option<Decimal>,
+    pub account_id: Option<&'a str>,
+    pub balance_before: Option<Decimal>,
+    pub origin: &'a Origin,
+    pub request: &'a str,
+    pub reference: &'a str,
+    pub before: Option<&'a str>,
+}
+
+const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note, balance_before,
+    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred FROM order_journal";
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
+    let id: i64 = r.get(0)?;
+    let state: String = r.get(7)?;
+    let Some(state) = JournalState::parse(&state) else {
+        return Ok(Err(StoreError::DamagedEntry {
+            id,
+            detail: format!("unknown state `{state}`"),
+        }));
+    };
+    Ok(Ok(JournalEntry {
+        id,
+        sent_at: time(r.get(1)?),
+        order_type: r.get(2)?,
+        direction: r.get(3)?,
+        amount: dec(r, 4)?,
+        price: dec_opt(r, 5)?,
+        account_id: r.get(6)?,
+        state,
+        order_id: r.get(8)?,
+        trade_id: r.get(9)?,
+        note: r.get(10)?,
+        balance_before: dec_opt(r, 11)?,
+        origin: Origin {
+            base_url: r.get(12)?,
+            key_fingerprint: r.get(13)?,
+        },
+        request: r.get(14)?,
+        reference: r.get(15)?,
+        gave_up_at: r.get::<_, Option<i64>>(16)?.map(time),
+        before: r.get(17)?,
+        claimed: split_ids(&r.get::<_, String>(18)?),
+        stirred: r.get::<_, i64>(19)? != 0,
+    }))
+}
+
+impl Store {
+    /// Writes the journal entry of an order about to be sent, unless the same order (same
+    /// exchange, direction and amount) is still unresolved and `despite_unresolved` is false.
+    /// The look and the write are one transaction, so two processes cannot both pass.
+    pub fn journal_order(
+        &self,
+        new: &NewOrderEntry<'_>,
+        despite_unresolved: bool,
+    ) -> Result<Claim, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !despite_unresolved {
+            let mut q = tx.prepare(
+                "SELECT id, amount FROM order_journal WHERE state IN ('sending', 'unknown')
+                 AND base_url = ?1 AND direction = ?2 ORDER BY id",
+            )?;
+            let same = q
+                .query_map(params![new.origin.base_url, new.direction], |r| {
+                    Ok((r.get::<_, i64>(0)?, dec(r, 1)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .find(|(_, amount)| *amount == new.amount);
+            drop(q);
+            if let Some((id, _)) = same {
+                return Ok(Claim::SameAsUnresolved(id));
+            }
+        }
+        let id = next_id(&tx, JournalKind::Order)?;
+        tx.execute(
+            "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state, balance_before,
+             updated_at_ms, base_url, key_fingerprint, request, reference, before)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?8, ?2, ?9, ?10, ?11, ?12, ?13)",
+            params![
+                id,
+                new.sent_at.timestamp_millis(),
+                new.order_type,
+                new.direction,
+                new.amount.to_string(),
+                new.price.map(|p| p.to_string()),
+                new.account_id,
+                new.balance_before.map(|b| b.to_string()),
+                new.origin.base_url,
+                new.origin.key_fingerprint,
+                new.request,
+                new.reference,
+                new.before,
+            ],
+        )?;
+        tx.commit()?;
+        Ok(Claim::Journaled(id))
+    }
+
+    /// Records the exchange's own answer to the request (or its absence). The sender's answer
+    /// wins over whatever a check wrote meanwhile.
+    pub fn journal_answered(
+        &self,
+        id: i64,
+        state: JournalState,
+        order_id: Option<&str>,
+        trade_id: Option<&str>,
+        note: &str,
+    ) -> Result<(), StoreError> {
+        let now = Utc::now().timestamp_millis();
+        let gave_up = (state == JournalState::Unknown).then_some(now);
+        self.db().execute(
+            "UPDATE order_journal SET state = ?2, order_id = COALESCE(?3, order_id), trade_id = COALESCE(?4, trade_id),
+             note = ?5, updated_at_ms = ?6, gave_up_at_ms = COALESCE(?7, gave_up_at_ms), decided_by = ?8 WHERE id = ?1",
+            params![id, state.text(), order_id, trade_id, note, now, gave_up, Decision::Answer.text()],
+        )?;
+        Ok(())
+    }
+
+    /// Settles an entry that is still `unknown` or `sending`; returns false (and writes
+    /// nothing) when something else settled it first.
+    pub fn journal_decide(
+        &self,
+        id: i64,
+        state: JournalState,
+        claimed: &[String],
+        note: &str,
+        by: Decision,
+    ) -> Result<bool, StoreError> {
+        let n = self.db().execute(
+            "UPDATE order_journal SET state = ?2, claimed = ?3, note = ?4, updated_at_ms = ?5, decided_by = ?6
+             WHERE id = ?1 AND state IN ('unknown', 'sending')",
+            params![
+                id,
+                state.text(),
+                claimed.join(" "),
+                note,
+                Utc::now().timestamp_millis(),
+                by.text()
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Marks that a check saw a move only this entry could explain.
+    pub fn journal_stir(&self, id: i64) -> Result<(), StoreError> {
+        self.db()
+            .execute("UPDATE order_journal SET stirred = 1 WHERE id = ?1", [id])?;
+        Ok(())
+    }
+
+    pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
+        let db = self.db();
+        db.query_row(&format!("{SELECT} WHERE id = ?1"), [id], row)
+            .optional()?
+            .transpose()
+    }
+
+    /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
+    pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        self.journal_where("state IN ('unknown', 'sending') ORDER BY id", None)
+    }
+
+    /// Order and trade ids that entries other than `except` hold as theirs: an open order or a
+    /// trade already explained by one entry is not evidence for another.
+    pub fn journal_claimed_ids(
+        &self,
+        except: i64,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT COALESCE(order_id, ''), COALESCE(trade_id, ''), claimed FROM order_journal WHERE id != ?1",
+        )?;
+        let rows = q.query_map([except], |r| {
+            Ok([r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?])
+        })?;
+        let mut ids = std::collections::HashSet::new();
+        for r in rows {
+            for text in r? {
+                ids.extend(split_ids(&text));
+            }
+        }
+        Ok(ids)
+    }
+
+    pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
+        self.journal_where("1 ORDER BY id DESC LIMIT ?1", Some(limit))
+    }
+
+    fn journal_where(
+        &self,
+        clause: &str,
+        limit: Option<u32>,
+    ) -> Result<Vec<JournalEntry>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
+        let rows: Vec<_> = match limit {
+            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>()?,
+            None => q.query_map([], row)?.collect::<Result<_, _>>()?,
+        };
+        rows.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new<'a>(origin: &'a Origin, amount: i64) -> NewOrderEntry<'a> {
+        NewOrderEntry {
+            sent_at: Utc::now(),
+            order_type: "market",
+            direction: "buy",
+            amount: Decimal::from(amount),
+            price: None,
+            account_id: None,
+            balance_before: None,
+            origin,
+            request: "{}",
+            reference: "[nordlys 1]",
+            before: None,
+        }
+    }
+
+    #[test]
+    fn the_same_order_is_refused_while_one_is_unresolved_and_ids_are_shared_with_withdrawals() {
+        let s = Store::in_memory().unwrap();
+        let here = Origin {
+            base_url: "https://x.example".into(),
+            key_fingerprint: "ab".into(),
+        };
+        let Claim::Journaled(first) = s.journal_order(&new(&here, 500), false).unwrap() else {
+            panic!("first order refused")
+        };
+        assert_eq!(
+            s.journal_order(&new(&here, 500), false).unwrap(),
+            Claim::SameAsUnresolved(first)
+        );
+        let other = Origin {
+            base_url: "https://y.example".into(),
+            ..here.clone()
+        };
+        assert!(matches!(
+            s.journal_order(&new(&other, 500), false).unwrap(),
+            Claim::Journaled(_)
+        ));
+        assert!(matches!(
+            s.journal_order(&new(&here, 500), true).unwrap(),
+            Claim::Journaled(_)
+        ));
+        s.journal_answered(first, JournalState::Placed, Some("or_1"), None, "")
+            .unwrap();
+        assert!(
+            !s.journal_decide(first, JournalState::NotPlaced, &[], "", Decision::Evidence)
+                .unwrap(),
+            "a check never overwrites the exchange's answer"
+        );
+        assert_eq!(
+            s.journal_entry(first).unwrap().unwrap().state,
+            JournalState::Placed
+        );
+        let ids: Vec<_> = s.journal_ids().unwrap().into_iter().map(|(i, _)| i).collect();
+        assert_eq!(ids, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn a_damaged_state_is_reported_not_read_as_settled() {
+        let s = Store::in_memory().unwrap();
+        let here = Origin::default();
+        let Claim::Journaled(id) = s.journal_order(&new(&here, 7), false).unwrap() else {
+            panic!("refused")
+        };
+        s.db()
+            .execute("UPDATE order_journal SET state = 'gone' WHERE id = ?1", [id])
+            .unwrap();
+        assert!(matches!(
+            s.journal_entry(id),
+            Err(StoreError::DamagedEntry { .. })
+        ));
+        assert!(s.journal_unresolved().is_ok());
+    }
+}

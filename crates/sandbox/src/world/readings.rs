@@ -1,0 +1,128 @@
+//! What the specification leaves open, as switches. The client must hold up under every reading,
+//! so the sandbox offers each plausible one instead of quietly sharing the client's guesses.
+
+use chrono::Duration;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// Where a pending withdrawal's amount goes before it completes (2.2 says only that
+/// `availableBtc` is "usable for trading or withdrawals").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WithdrawalHold {
+    /// Held back from `availableBtc`; `totalBtc` falls when it completes.
+    #[default]
+    Available,
+    /// Debited from `totalBtc` at once; a failed one is credited back.
+    Total,
+}
+
+/// One reading of every behaviour the specification does not show. The JSON names are the
+/// command-line switches in camelCase (`--no-note-echo` is `noNoteEcho`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Readings {
+    /// Descriptions of orders and withdrawals are not copied into tax rows' `note`.
+    pub no_note_echo: bool,
+    /// New tax rows are listed only this many seconds after their `createTime`.
+    pub tax_lag: u64,
+    pub withdrawal_hold: WithdrawalHold,
+    /// A buy's fee, in percent of its amount, reported inside `outAmount`.
+    pub buy_fee_pct: Option<Decimal>,
+    /// Market orders fill in this many trades (1: one trade).
+    pub split_fills: u32,
+    /// Limit orders fill this percentage at once at their price; the rest stays open.
+    pub partial_fill: Option<Decimal>,
+    /// Seconds the exchange's clock is ahead (negative: behind): every timestamp it writes and
+    /// its `Date` header.
+    pub clock_skew: i64,
+}
+
+impl Default for Readings {
+    fn default() -> Self {
+        Self {
+            no_note_echo: false,
+            tax_lag: 0,
+            withdrawal_hold: WithdrawalHold::Available,
+            buy_fee_pct: None,
+            split_fills: 1,
+            partial_fill: None,
+            clock_skew: 0,
+        }
+    }
+}
+
+/// The longest lag or skew the sandbox accepts: a day.
+const MAX_SECONDS: u64 = 86_400;
+
+impl Readings {
+    /// Refuses a reading no exchange could have.
+    pub fn check(&self) -> Result<(), ApiError> {
+        if self.tax_lag > MAX_SECONDS || self.clock_skew.unsigned_abs() > MAX_SECONDS {
+            return Err(ApiError::invalid(
+                "taxLag and clockSkew are at most 86400 seconds",
+            ));
+        }
+        if !(1..=20).contains(&self.split_fills) {
+            return Err(ApiError::invalid("splitFills must be from 1 to 20"));
+        }
+        let percent = |p: Option<Decimal>, name: &str| match p {
+            Some(p) if p <= Decimal::ZERO || p >= Decimal::ONE_HUNDRED => Err(ApiError::invalid(
+                format!("{name} must be a percentage above 0 and below 100"),
+            )),
+            _ => Ok(()),
+        };
+        percent(self.buy_fee_pct, "buyFeePct")?;
+        percent(self.partial_fill, "partialFill")
+    }
+
+    pub fn skew(&self) -> Duration {
+        Duration::seconds(self.clock_skew)
+    }
+
+    /// Applies the fields present in `patch` (a JSON object of the same names) to these.
+    pub fn patched(&self, patch: &serde_json::Value) -> Result<Self, ApiError> {
+        let serde_json::Value::Object(fields) = patch else {
+            return Err(ApiError::invalid("the readings must be a JSON object"));
+        };
+        let mut whole = serde_json::to_value(self)
+            .map_err(|e| ApiError::internal(format!("readings: {e}")))?;
+        if let serde_json::Value::Object(current) = &mut whole {
+            for (k, v) in fields {
+                current.insert(k.clone(), v.clone());
+            }
+        }
+        let next: Self = serde_json::from_value(whole)
+            .map_err(|e| ApiError::invalid(format!("invalid readings: {e}")))?;
+        next.check()?;
+        Ok(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_patch_changes_only_what_it_names_and_bad_values_are_refused() {
+        let r = Readings::default()
+            .patched(&serde_json::json!({ "noNoteEcho": true, "withdrawalHold": "total" }))
+            .unwrap();
+        assert!(r.no_note_echo);
+        assert_eq!(r.withdrawal_hold, WithdrawalHold::Total);
+        assert_eq!(r.split_fills, 1);
+        for bad in [
+            serde_json::json!({ "splitFills": 0 }),
+            serde_json::json!({ "partialFill": 100 }),
+            serde_json::json!({ "buyFeePct": -1 }),
+            serde_json::json!({ "clockSkew": 100000 }),
+            serde_json::json!({ "noSuchThing": 1 }),
+            serde_json::json!({ "withdrawalHold": "sometimes" }),
+            serde_json::json!([1]),
+        ] {
+            assert!(r.patched(&bad).is_err(), "{bad}");
+        }
+    }
+}
