@@ -237,9 +237,16 @@ pub async fn send_payment<R: Runtime>(
     let connection = app.connection().await?;
     let store = app.store().await?;
     let identity = dest.identity();
-    let sending = withdrawals::send(connection.client(), &store, &request, &identity, amount, false)
-        .await
-        .map_err(withdrawal_error)?;
+    let sending = withdrawals::send(
+        connection.client(),
+        &store,
+        &request,
+        &identity,
+        amount,
+        false,
+    )
+    .await
+    .map_err(withdrawal_error)?;
     let (journal_id, message) = match sending {
         Sending::Sent { journal_id, .. } => {
             if args.save_recipient

@@ -229,7 +229,9 @@ pub async fn place_order<R: Runtime>(
 fn order_error(e: orders::OrderError) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => inner.into(),
-        e @ orders::OrderError::SameAsUnknown(_) => IpcError::new(ErrorCode::OutcomeUnknown, e.to_string()),
+        e @ orders::OrderError::SameAsUnknown(_) => {
+            IpcError::new(ErrorCode::OutcomeUnknown, e.to_string())
+        }
         other => IpcError::internal(other),
     }
 }
@@ -256,8 +258,7 @@ pub async fn resolve_orders<R: Runtime>(
 }
 
 /// Looks for every order whose outcome is unknown. One that stays unknown is tried again next
-/// time. Returns whether every look got its answers from the exchange: when one did not, an open
-/// order may still be one of these.
+/// time. Returns whether every look got its answers from the exchange.
 async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<bool> {
     let mut looked = true;
     for e in store.journal_unresolved().map_err(IpcError::internal)? {
@@ -266,6 +267,33 @@ async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<
             .is_ok();
     }
     Ok(looked)
+}
+
+/// Whether an order whose outcome is still unknown could be the open order `id`: same direction,
+/// an amount it could have left open, sent no later than two minutes after the open order was
+/// made. `None` when the open orders cannot be read.
+async fn unknown_could_be(
+    connection: &Connection,
+    store: &Store,
+    id: &str,
+) -> Answer<Option<bool>> {
+    let Ok(open) = connection.client().open_orders().await else {
+        return Ok(None);
+    };
+    let Some(o) = open.orders.iter().find(|o| o.order_id.as_str() == id) else {
+        return Ok(Some(false));
+    };
+    let direction = if o.direction == nordlys_exchange::models::Direction::Sell {
+        "sell"
+    } else {
+        "buy"
+    };
+    let unknown = store.journal_unresolved().map_err(IpcError::internal)?;
+    Ok(Some(unknown.iter().any(|e| {
+        e.direction == direction
+            && e.amount >= o.amount
+            && e.sent_at <= o.created_at + chrono::Duration::minutes(2)
+    })))
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
@@ -343,7 +371,8 @@ pub async fn cancel_order<R: Runtime>(
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
     let store = app.store().await?;
-    if !reconcile_unresolved(&connection, &store).await? {
+    reconcile_unresolved(&connection, &store).await?;
+    if unknown_could_be(&connection, &store, &args.order_id).await? != Some(false) {
         let message = if app.locale() == Locale::Nb {
             "Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt."
         } else {

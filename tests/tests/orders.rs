@@ -10,7 +10,8 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use nordlys_core::orders::{Placement, Resolution, place, reconcile};
+use nordlys_core::evidence::Rules;
+use nordlys_core::orders::{Placement, Resolution, place, reconcile, reconcile_with};
 use nordlys_core::store::{JournalState, Store};
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
 use nordlys_sandbox::{FaultKind, FaultRule};
@@ -44,14 +45,21 @@ fn fault(kind: FaultKind) -> FaultRule {
     }
 }
 
-/// Reconciles once the two seconds in which a market order shows its trade have passed.
+/// The quiet period shortened to two seconds, as only a debug build allows.
+fn short() -> Rules {
+    Rules::with_min_quiet(chrono::Duration::seconds(2))
+}
+
+/// Reconciles once the shortened quiet period has passed.
 async fn reconcile_when_settled(
     client: &nordlys_exchange::ExchangeClient,
     store: &Store,
     journal_id: i64,
 ) -> Resolution {
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    reconcile(client, store, journal_id).await.unwrap()
+    reconcile_with(client, store, journal_id, &short())
+        .await
+        .unwrap()
 }
 
 async fn orders_created(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
@@ -70,6 +78,7 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
         &client,
         &store,
         &order(OrderType::Market, Direction::Buy, "1250.50", None),
+        false,
     )
     .await
     .unwrap();
@@ -114,6 +123,7 @@ async fn a_lost_limit_order_is_found_among_open_orders() {
             "0.0021",
             Some((price.ask * Decimal::TWO).round_dp(2)),
         ),
+        false,
     )
     .await
     .unwrap();
@@ -144,6 +154,7 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
         &client,
         &store,
         &order(OrderType::Market, Direction::Buy, "800", None),
+        false,
     )
     .await
     .unwrap();
@@ -151,14 +162,13 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
         panic!("{placement:?}")
     };
     assert_eq!(orders_created(&sb).await, 0);
-    // Right away the app cannot tell yet; a moment later, with no trade, it is "not placed".
-    let early = reconcile(&client, &store, journal_id).await.unwrap();
+    // Right away the app cannot tell; after the quiet period, with no trade, it is "not placed".
+    let early = reconcile_with(&client, &store, journal_id, &short())
+        .await
+        .unwrap();
     assert!(
-        matches!(
-            early,
-            Resolution::StillUnknown { .. } | Resolution::NotPlaced
-        ),
-        "{early:?}"
+        matches!(early, Resolution::StillUnknown { .. }),
+        "silence right away is no evidence: {early:?}"
     );
     assert_eq!(
         reconcile_when_settled(&client, &store, journal_id).await,
@@ -176,6 +186,7 @@ async fn a_rejected_order_is_journaled_as_rejected() {
         &client,
         &store,
         &order(OrderType::Market, Direction::Buy, "999999999", None),
+        false,
     )
     .await
     .unwrap_err();
@@ -192,12 +203,13 @@ async fn a_lost_order_is_not_credited_with_another_orders_trade() {
     let client = key_client(&sb, &sb.info.api_keys.trading);
     let store = Store::in_memory().unwrap();
     let buy = order(OrderType::Market, Direction::Buy, "700", None);
-    let first = place(&client, &store, &buy).await.unwrap();
+    let first = place(&client, &store, &buy, false).await.unwrap();
     assert!(matches!(first, Placement::Placed { .. }), "{first:?}");
     // The same order again, lost before the exchange took it: the first one's trade matches its
     // direction, amount and time, but it is the first entry's.
     sb.state.add_fault(fault(FaultKind::Http500));
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy).await.unwrap() else {
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy, false).await.unwrap()
+    else {
         panic!("not lost")
     };
     assert_eq!(
@@ -214,12 +226,13 @@ async fn a_lost_order_is_resolved_although_other_trades_moved_the_balance() {
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(fault(FaultKind::Http500));
     let lost = order(OrderType::Market, Direction::Buy, "650", None);
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost).await.unwrap() else {
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost, false).await.unwrap()
+    else {
         panic!("not lost")
     };
     // Another purchase spends from the same NOK balance before the app looks.
     let other = order(OrderType::Market, Direction::Buy, "400", None);
-    place(&client, &store, &other).await.unwrap();
+    place(&client, &store, &other, false).await.unwrap();
     assert_eq!(
         reconcile_when_settled(&client, &store, journal_id).await,
         Resolution::NotPlaced

@@ -11,6 +11,7 @@
 use std::time::{Duration, SystemTime};
 
 use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::evidence::Rules;
 use nordlys_core::format::{BtcUnit, Locale};
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::store::{Store, WithdrawalState};
@@ -93,7 +94,7 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         req.amount_btc, None,
         "an invoice's amount comes from the invoice"
     );
-    let sent = withdrawals::send(&client, &store, &req, &identity, amount)
+    let sent = withdrawals::send(&client, &store, &req, &identity, amount, false)
         .await
         .unwrap();
     let Sending::Sent { journal_id, .. } = sent else {
@@ -131,7 +132,7 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
     let store = Store::in_memory().unwrap();
     let (first, identity, amount) = request(&store, "Ola@Example.com", "20000");
     assert!(first.tfr_info.is_some());
-    withdrawals::send(&client, &store, &first, &identity, amount)
+    withdrawals::send(&client, &store, &first, &identity, amount, false)
         .await
         .unwrap();
     let (second, _, _) = request(&store, "ola@example.com", "20000");
@@ -139,7 +140,7 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
         second.tfr_info.is_none(),
         "the exchange knows the destination now"
     );
-    let again = withdrawals::send(&client, &store, &second, &identity, amount).await;
+    let again = withdrawals::send(&client, &store, &second, &identity, amount, false).await;
     assert!(matches!(again, Ok(Sending::Sent { .. })), "{again:?}");
     assert_eq!(withdrawals_created(&sb).await, 2);
     // Both are pending on the network; the tracker reports each change once.
@@ -176,14 +177,16 @@ fn next_withdrawal(kind: FaultKind) -> FaultRule {
     }
 }
 
-/// Reconciles until the answer is known, or 10 s have passed. Lightning settles after 2 s in the
-/// sandbox; until then the reserve shows, and the app waits.
+/// Reconciles until the answer is known, or 10 s have passed, with the quiet period shortened to
+/// 2 s. Lightning settles after 2 s in the sandbox; until then the reserve shows, and the app
+/// waits.
 async fn reconcile_until_known(
     client: &ExchangeClient,
     store: &Store,
     journal_id: i64,
 ) -> Resolution {
-    let mut resolution = withdrawals::reconcile(client, store, journal_id)
+    let rules = Rules::with_min_quiet(chrono::Duration::seconds(2));
+    let mut resolution = withdrawals::reconcile_with(client, store, journal_id, &rules)
         .await
         .unwrap();
     for _ in 0..40 {
@@ -191,7 +194,7 @@ async fn reconcile_until_known(
             break;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
-        resolution = withdrawals::reconcile(client, store, journal_id)
+        resolution = withdrawals::reconcile_with(client, store, journal_id, &rules)
             .await
             .unwrap();
     }
@@ -215,7 +218,7 @@ async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(next_withdrawal(kind));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
-    let sent = withdrawals::send(&client, &store, &req, &identity, amount)
+    let sent = withdrawals::send(&client, &store, &req, &identity, amount, false)
         .await
         .unwrap();
     let Sending::Unknown { journal_id, .. } = sent else {
@@ -294,7 +297,7 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     sb.state.add_fault(next_withdrawal(FaultKind::Http500));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
     let Sending::Unknown { journal_id, .. } =
-        withdrawals::send(&client, &store, &req, &identity, amount)
+        withdrawals::send(&client, &store, &req, &identity, amount, false)
             .await
             .unwrap()
     else {
@@ -303,7 +306,7 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     // A second payment goes through and completes: the available balance is no longer the one
     // before the lost request, yet nothing of the lost one is pending or completed.
     let (req, identity, amount) = request(&store, "kari@example.com", "7000");
-    withdrawals::send(&client, &store, &req, &identity, amount)
+    withdrawals::send(&client, &store, &req, &identity, amount, false)
         .await
         .unwrap();
     let resolution = reconcile_until_known(&client, &store, journal_id).await;

@@ -322,7 +322,10 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     sb.state.add_fault(open_orders_fail());
     let args = json!({"orderType": "limit", "direction": "buy", "amount": "321",
                       "price": low, "accountId": null});
-    assert!(call(&window, "place_order", args).await.is_err());
+    // A lost answer whose check also failed is "unknown", never an error the user would answer
+    // by ordering again.
+    let placed = call(&window, "place_order", args).await.unwrap();
+    assert_eq!(placed["outcome"], "unknown", "{placed}");
     sb.state.clear_faults();
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);
     let open = client.open_orders().await.unwrap();
@@ -350,7 +353,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unresolved() {
+async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verdict() {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         PANICS.fetch_add(1, Ordering::SeqCst);
@@ -396,14 +399,11 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unres
         tokio::time::sleep(Duration::from_secs(2)).await;
     }
 
-    // Every operation ended as done, failed or reconciled.
+    // Every operation ended as done, failed or reconciled. What the evidence cannot settle yet
+    // (a lost limit order cancelled since, silence shorter than the quiet period) stays unknown.
     assert_eq!(ended.len(), OPERATIONS);
-    let unresolved_orders = store.journal_unresolved().unwrap();
-    let unresolved_payments = store.withdrawals_unresolved().unwrap();
-    assert!(
-        unresolved_orders.is_empty() && unresolved_payments.is_empty(),
-        "still unknown: {unresolved_orders:?} {unresolved_payments:?}"
-    );
+    let unresolved_orders = store.journal_unresolved().unwrap().len() as u64;
+    let unresolved_payments = store.withdrawals_unresolved().unwrap().len() as u64;
 
     // The exchange made exactly what the journals say: no duplicate, none lost.
     let counters = control_get(&sb, "/sandbox/counters").await;
@@ -417,20 +417,30 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unres
         .iter()
         .filter(|e| e.state == WithdrawalState::Sent)
         .count() as u64;
-    assert_eq!(
-        counters["ordersCreated"].as_u64(),
-        Some(placed),
-        "{counters}"
+    // No wrong verdict: every "placed" or "sent" is one the exchange made (no more than it
+    // made), and every one it made is placed, sent or still unknown (none "not placed/sent").
+    let made_orders = counters["ordersCreated"].as_u64().unwrap_or_default();
+    let made_payments = counters["withdrawalsCreated"].as_u64().unwrap_or_default();
+    assert!(
+        placed <= made_orders && made_orders <= placed + unresolved_orders,
+        "orders: {placed} placed, {unresolved_orders} unknown, {made_orders} made"
     );
-    assert_eq!(
-        counters["withdrawalsCreated"].as_u64(),
-        Some(sent),
-        "{counters}"
+    assert!(
+        sent <= made_payments && made_payments <= sent + unresolved_payments,
+        "withdrawals: {sent} sent, {unresolved_payments} unknown, {made_payments} made"
     );
     let mut ids: Vec<&str> = journal
         .iter()
-        .flat_map(|e| [e.order_id.as_deref(), e.trade_id.as_deref()])
-        .flatten()
+        .flat_map(|e| {
+            let mut own: Vec<&str> = [e.order_id.as_deref(), e.trade_id.as_deref()]
+                .into_iter()
+                .flatten()
+                .chain(e.claimed.iter().map(String::as_str))
+                .collect();
+            own.sort_unstable();
+            own.dedup();
+            own
+        })
         .collect();
     let all = ids.len();
     ids.sort_unstable();
@@ -483,7 +493,8 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_nothing_unres
     }
     println!(
         "soak: {OPERATIONS} operations in {:.1} s; {requests} requests, {faulted} faulted ({share} %): {}; \
-         orders placed {placed} of {} journaled, withdrawals sent {sent} of {}; {tally:?}",
+         orders placed {placed} of {} journaled ({unresolved_orders} unknown), withdrawals sent {sent} of {} \
+         ({unresolved_payments} unknown); {tally:?}",
         soak_time.as_secs_f64(),
         counters["faults"],
         journal.len(),

@@ -120,7 +120,9 @@ mod tests {
 
     #[test]
     fn a_national_identity_number_never_leaves_the_journal() {
-        let v = masked_request(r#"{"destination":"x","tfrInfo":{"fullName":"Kari","nin":"01017012345"}}"#);
+        let v = masked_request(
+            r#"{"destination":"x","tfrInfo":{"fullName":"Kari","nin":"01017012345"}}"#,
+        );
         assert_eq!(v["tfrInfo"]["nin"], "***");
         assert_eq!(v["tfrInfo"]["fullName"], "Kari");
         assert_eq!(masked_request("not json"), json!({}));

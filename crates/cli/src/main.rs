@@ -18,17 +18,17 @@ use std::str::FromStr;
 
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nordlys_core::destination;
+use nordlys_core::evidence::Rules;
+use nordlys_core::orders::{self, OrderError, Placement};
+use nordlys_core::store::{JournalKind, Store, StoreError};
+use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use nordlys_exchange::ids::{AccountId, OrderId, WithdrawalId};
 use nordlys_exchange::models::{
     Currency, Direction, NewLightningInvoiceRequest, NewOrderRequest, OrderType,
     SendBitcoinRequest, TravelRuleInfo,
 };
 use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, TaxQuery};
-use nordlys_core::destination;
-use nordlys_core::evidence::Rules;
-use nordlys_core::orders::{self, OrderError, Placement};
-use nordlys_core::store::{JournalKind, Store, StoreError};
-use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use rust_decimal::Decimal;
 use serde::Serialize;
 

@@ -34,6 +34,9 @@ pub const MIN_QUIET: Duration = Duration::minutes(10);
 /// the request was sent.
 pub const CLOCK_SLACK: Duration = Duration::seconds(125);
 
+/// How far apart the fills of one order may be listed.
+const FILL_SPREAD: Duration = Duration::seconds(2);
+
 /// The rules in force. Only debug builds can shorten the quiet period (for tests), through
 /// [`Rules::with_min_quiet`] or `NORDLYS_MIN_QUIET_SECS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -379,15 +382,16 @@ fn candidates<'r>(
             r.tx_type == request.kind.row_type()
                 && r.create_time >= from
                 && !others.claimed.contains(r.id.as_str())
-                && request.account.is_none_or(|a| {
-                    r.account_id.as_ref().is_none_or(|x| x.as_str() == a)
-                })
+                && request
+                    .account
+                    .is_none_or(|a| r.account_id.as_ref().is_none_or(|x| x.as_str() == a))
         })
         .collect()
 }
 
-/// Runs of consecutive candidate rows (one fill or several) that add up to `want` under one
-/// reading of the fee, without overlapping, oldest first.
+/// Runs of consecutive candidate rows that add up to `want` under one reading of the fee,
+/// without overlapping, oldest first. Several rows make one match only for an order, whose
+/// fills come at once (within [`FILL_SPREAD`]): two payments never add up to a third.
 fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
     let mut found = Vec::new();
     let mut i = 0;
@@ -398,7 +402,12 @@ fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
                 let Some(m) = moved(row, kind)[reading] else {
                     break;
                 };
-                if rows[i].account_id != row.account_id {
+                let apart = row.create_time - rows[i].create_time;
+                if j > i
+                    && (kind == Kind::Withdrawal
+                        || rows[i].account_id != row.account_id
+                        || apart > FILL_SPREAD)
+                {
                     break;
                 }
                 sum += m;
@@ -490,12 +499,15 @@ fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<
     None
 }
 
-/// Whether `before` → `now` is a move this request could explain: the amount leaving (or, for
-/// a buy, the NOK it spends).
+/// Whether a balance moved, beyond what the listed rows explain, by an amount this request could
+/// explain: the amount leaving (with a fee of at most a quarter of it, and 0.0005 BTC), or for a
+/// buy the NOK it spends. An account with rows listed since sending is judged from its newest
+/// row's running balance, so a payment that completed and is listed explains itself.
 fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Option<String> {
     let a = request.amount;
+    let fee_cap = (a / Decimal::from(4)).min(Decimal::new(5, 4));
     let could = |drop: Decimal| match request.kind {
-        Kind::Withdrawal => drop >= a && drop <= a * Decimal::new(105, 2) + Decimal::new(5, 4),
+        Kind::Withdrawal => drop >= a && drop <= a + fee_cap,
         _ => drop == a,
     };
     if request.kind.direction() == Some(Side::Buy) {
@@ -514,10 +526,19 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
         if request.account.is_some_and(|x| x != h.id) {
             continue;
         }
-        for (what, drop) in [
-            ("available", b.available - h.available),
-            ("total", b.total - h.total),
-        ] {
+        let newest = look
+            .rows
+            .iter()
+            .filter(|r| r.account_id.as_ref().is_some_and(|x| x.as_str() == h.id))
+            .max_by_key(|r| r.create_time);
+        let moves = match newest {
+            Some(r) => vec![("total", r.running_balance_btc - h.total)],
+            None => vec![
+                ("available", b.available - h.available),
+                ("total", b.total - h.total),
+            ],
+        };
+        for (what, drop) in moves {
             if could(drop) {
                 return Some(format!("{what} BTC of {} fell by {drop}", h.id));
             }
@@ -577,9 +598,7 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
         return Verdict::Made { ids: m.ids, why };
     }
     let unknown = |why: String, stirred| Verdict::Unknown { why, stirred };
-    let stirred = request
-        .before
-        .and_then(|b| explains_move(request, b, look));
+    let stirred = request.before.and_then(|b| explains_move(request, b, look));
     if let Some(why) = stirred {
         return unknown(format!("{why}, as this request would"), true);
     }
@@ -663,7 +682,13 @@ pub fn new_reference() -> String {
     use std::hash::{BuildHasher, Hasher};
     // RandomState is seeded from the operating system's randomness, per process and per call.
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(Utc::now().timestamp_nanos_opt().unwrap_or_default().unsigned_abs().into());
+    h.write_u128(
+        Utc::now()
+            .timestamp_nanos_opt()
+            .unwrap_or_default()
+            .unsigned_abs()
+            .into(),
+    );
     h.write_u32(std::process::id());
     let seed = h.finish().to_le_bytes();
     let hex = sha256::Hash::hash(&seed).to_string();
@@ -679,4 +704,373 @@ pub fn gave_up(
 ) -> Option<DateTime<Utc>> {
     const LONGEST_TIMEOUT: Duration = Duration::minutes(10);
     gave_up_at.or_else(|| (now - sent_at > LONGEST_TIMEOUT).then_some(sent_at + LONGEST_TIMEOUT))
+}
+
+#[cfg(test)]
+mod tests {
+    //! Scripted histories, one per reading the specification leaves open. Each asserts the exact
+    //! verdict; none may call a made request "not made" or a missing one "made".
+    use super::*;
+
+    fn t(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_795_000_000 + seconds, 0).unwrap_or_default()
+    }
+
+    fn d(text: &str) -> Decimal {
+        text.parse().unwrap_or_default()
+    }
+
+    /// A tax row as the exchange lists it.
+    fn row(id: &str, kind: &str, at: i64, out: &str, fee: &str, running: &str) -> TaxTransaction {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "accountId": "acc_1", "type": kind, "subType": "",
+            "createTime": t(at).to_rfc3339(), "finalizeTime": "",
+            "inAmount": "", "inCurrency": "", "outAmount": out, "outCurrency": "",
+            "feeAmount": fee, "feeCurrency": "", "rateMarket": "", "isPayment": false,
+            "paymentInfo": "", "note": "", "usdnok": "", "runningBalanceBtc": running,
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn open(id: &str, direction: &str, amount: &str, at: i64) -> Order {
+        serde_json::from_value(serde_json::json!({
+            "orderId": id, "type": "ORDER_TYPE_LIMIT", "direction": direction,
+            "amount": d(amount), "createdAt": t(at).to_rfc3339(),
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn holding(available: &str, total: &str) -> Holding {
+        Holding {
+            id: "acc_1".into(),
+            available: d(available),
+            total: d(total),
+        }
+    }
+
+    fn look(at: i64, h: Holding, fiat: &str, open: Vec<Order>, rows: Vec<TaxTransaction>) -> Look {
+        Look {
+            at: t(at),
+            accounts: Ok(vec![h]),
+            fiat: Ok(d(fiat)),
+            open_orders: Ok(open),
+            rows,
+            rows_complete: Ok(()),
+        }
+    }
+
+    fn before(available: &str, total: &str, fiat: &str) -> Balances {
+        Balances {
+            accounts: vec![holding(available, total)],
+            fiat: Some(d(fiat)),
+        }
+    }
+
+    fn request<'a>(kind: Kind, amount: &str, before: &'a Balances) -> Request<'a> {
+        Request {
+            kind,
+            amount: d(amount),
+            account: None,
+            sent_at: t(0),
+            gave_up_at: Some(t(30)),
+            reference: "[nordlys abc]",
+            before: Some(before),
+            stirred: false,
+        }
+    }
+
+    fn judged(r: &Request<'_>, l: &Look) -> Verdict {
+        judge(r, l, &Others::default(), &Rules::default())
+    }
+
+    fn made(v: &Verdict) -> Vec<String> {
+        match v {
+            Verdict::Made { ids, .. } => ids.clone(),
+            other => panic!("expected made, got {other:?}"),
+        }
+    }
+
+    const W: &str = "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL";
+    const BUY: &str = "TAX_TRANSACTION_TYPE_BTC_BUY";
+    const SELL: &str = "TAX_TRANSACTION_TYPE_BTC_SELL";
+
+    #[test]
+    fn an_instant_withdrawal_without_an_echoed_note_is_found_by_its_amount() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.001", &b);
+        let l = look(
+            31,
+            holding("0.499", "0.499"),
+            "0",
+            vec![],
+            vec![row("u-1", W, 1, "0.001", "", "0.499")],
+        );
+        assert_eq!(made(&judged(&r, &l)), vec!["u-1"]);
+    }
+
+    #[test]
+    fn a_fee_inside_or_beside_the_amount_matches_either_way() {
+        let b = before("0.5", "0.5", "5000");
+        let w = request(Kind::Withdrawal, "0.001", &b);
+        let inside = look(
+            31,
+            holding("0.49898", "0.49898"),
+            "0",
+            vec![],
+            vec![row("u-1", W, 1, "0.00102", "0.00002", "0.49898")],
+        );
+        assert_eq!(made(&judged(&w, &inside)), vec!["u-1"]);
+        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        for (out, fee) in [("1000", "10"), ("990", "10")] {
+            let l = look(
+                31,
+                holding("0.51", "0.51"),
+                "4000",
+                vec![],
+                vec![row("tr_1", BUY, 1, out, fee, "0.51")],
+            );
+            assert_eq!(made(&judged(&buy, &l)), vec!["tr_1"], "out {out} fee {fee}");
+        }
+    }
+
+    #[test]
+    fn a_market_order_filled_in_two_trades_is_one_match() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let l = look(
+            31,
+            holding("0.51", "0.51"),
+            "4000",
+            vec![],
+            vec![
+                row("tr_1", BUY, 1, "495", "5", "0.505"),
+                row("tr_2", BUY, 1, "495", "5", "0.51"),
+            ],
+        );
+        assert_eq!(made(&judged(&buy, &l)), vec!["tr_1", "tr_2"]);
+    }
+
+    #[test]
+    fn a_partly_filled_limit_order_is_its_open_rest_and_its_fill() {
+        let b = before("0.5", "0.5", "5000");
+        let sell = request(Kind::LimitOrder(Side::Sell), "0.01", &b);
+        let l = look(
+            31,
+            holding("0.484", "0.49"),
+            "5100",
+            vec![open("or_1", "DIRECTION_SELL", "0.006", 1)],
+            vec![row("tr_1", SELL, 1, "0.004", "0.5", "0.496")],
+        );
+        assert_eq!(made(&judged(&sell, &l)), vec!["or_1", "tr_1"]);
+    }
+
+    #[test]
+    fn rows_listed_30_s_late_leave_it_unknown_then_made() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.001", &b);
+        // Completed and debited, its row not listed yet.
+        let early = look(10, holding("0.499", "0.499"), "0", vec![], vec![]);
+        assert!(matches!(
+            judged(&r, &early),
+            Verdict::Unknown { stirred: true, .. }
+        ));
+        let late = look(
+            40,
+            holding("0.499", "0.499"),
+            "0",
+            vec![],
+            vec![row("u-1", W, 1, "0.001", "", "0.499")],
+        );
+        assert_eq!(made(&judged(&r, &late)), vec!["u-1"]);
+    }
+
+    #[test]
+    fn a_clock_90_s_ahead_or_behind_still_matches() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.001", &b);
+        for at in [91, -89] {
+            let l = look(
+                120,
+                holding("0.499", "0.499"),
+                "0",
+                vec![],
+                vec![row("u-1", W, at, "0.001", "", "0.499")],
+            );
+            assert_eq!(made(&judged(&r, &l)), vec!["u-1"], "row at {at} s");
+        }
+    }
+
+    #[test]
+    fn a_commit_after_the_give_up_is_made_when_it_shows() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let l = look(
+            90,
+            holding("0.51", "0.51"),
+            "4000",
+            vec![],
+            vec![row("tr_9", BUY, 61, "990", "10", "0.51")],
+        );
+        assert_eq!(made(&judged(&buy, &l)), vec!["tr_9"]);
+    }
+
+    #[test]
+    fn a_withdrawal_made_then_failed_is_never_called_not_sent() {
+        let b = before("0.5", "0.5", "0");
+        let mut r = request(Kind::Withdrawal, "0.001", &b);
+        // Pending: held back from the available balance.
+        let pending = look(31, holding("0.499", "0.5"), "0", vec![], vec![]);
+        assert!(matches!(
+            judged(&r, &pending),
+            Verdict::Unknown { stirred: true, .. }
+        ));
+        r.stirred = true;
+        // Failed and released; long after, no trace is left.
+        let after = look(30 + 11 * 60, holding("0.5", "0.5"), "0", vec![], vec![]);
+        assert!(
+            matches!(judged(&r, &after), Verdict::Unknown { .. }),
+            "{:?}",
+            judged(&r, &after)
+        );
+    }
+
+    #[test]
+    fn a_limit_order_placed_then_cancelled_stays_unknown() {
+        let b = before("0.5", "0.5", "5000");
+        let r = request(Kind::LimitOrder(Side::Buy), "1000", &b);
+        let after = look(30 + 11 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
+        assert!(matches!(judged(&r, &after), Verdict::Unknown { .. }));
+    }
+
+    #[test]
+    fn silence_settles_a_market_order_only_after_the_quiet_period_with_every_read_done() {
+        let b = before("0.5", "0.5", "5000");
+        let r = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let soon = look(30 + 5 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
+        assert!(matches!(judged(&r, &soon), Verdict::Unknown { .. }));
+        let later = look(30 + 11 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
+        assert!(matches!(judged(&r, &later), Verdict::NotMade { .. }));
+        let mut failed = later.clone();
+        failed.rows_complete = Err("1 rows could not be read".into());
+        assert!(matches!(judged(&r, &failed), Verdict::Unknown { .. }));
+        let no_before = Request {
+            before: None,
+            ..r.clone()
+        };
+        assert!(matches!(
+            judged(&no_before, &later),
+            Verdict::Unknown { .. }
+        ));
+        let still_sending = Request {
+            gave_up_at: None,
+            ..r
+        };
+        assert!(matches!(
+            judged(&still_sending, &later),
+            Verdict::Unknown { .. }
+        ));
+    }
+
+    #[test]
+    fn a_pending_withdrawal_debited_from_the_total_blocks_not_sent() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.002", &b);
+        // Another payment of 0.0015 is debited from the total at once, with no row yet: the
+        // balance moved by an amount this one cannot explain, and nothing lists why.
+        let l = look(
+            30 + 11 * 60,
+            holding("0.4985", "0.4985"),
+            "0",
+            vec![],
+            vec![],
+        );
+        assert!(
+            matches!(judged(&r, &l), Verdict::Unknown { .. }),
+            "{:?}",
+            judged(&r, &l)
+        );
+    }
+
+    #[test]
+    fn evidence_another_entry_holds_or_an_earlier_rival_owns_is_not_this_ones() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.001", &b);
+        let l = look(
+            31,
+            holding("0.499", "0.499"),
+            "0",
+            vec![],
+            vec![row("u-1", W, 1, "0.001", "", "0.499")],
+        );
+        let claimed = Others {
+            claimed: ["u-1".to_owned()].into(),
+            rivals: vec![],
+        };
+        assert!(matches!(
+            judge(&r, &l, &claimed, &Rules::default()),
+            Verdict::Unknown { .. }
+        ));
+        let rival = Others {
+            claimed: HashSet::new(),
+            rivals: vec![t(-5)],
+        };
+        assert!(matches!(
+            judge(&r, &l, &rival, &Rules::default()),
+            Verdict::Unknown { .. }
+        ));
+        let later_rival = Others {
+            claimed: HashSet::new(),
+            rivals: vec![t(20)],
+        };
+        assert_eq!(
+            made(&judge(&r, &l, &later_rival, &Rules::default())),
+            vec!["u-1"]
+        );
+    }
+
+    #[test]
+    fn two_payments_never_add_up_to_a_third() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.00000700", &b);
+        let l = look(
+            31,
+            holding("0.4999930", "0.4999930"),
+            "0",
+            vec![],
+            vec![
+                row("u-1", W, 1, "0.00000300", "", "0.499997"),
+                row("u-2", W, 1, "0.00000400", "", "0.499993"),
+            ],
+        );
+        assert!(
+            !matches!(judged(&r, &l), Verdict::Made { .. }),
+            "{:?}",
+            judged(&r, &l)
+        );
+        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let apart = look(
+            31,
+            holding("0.51", "0.51"),
+            "4000",
+            vec![],
+            vec![
+                row("tr_1", BUY, 1, "500", "", "0.505"),
+                row("tr_2", BUY, 9, "500", "", "0.51"),
+            ],
+        );
+        assert!(
+            !matches!(judged(&buy, &apart), Verdict::Made { .. }),
+            "fills 8 s apart are two orders"
+        );
+    }
+
+    #[test]
+    fn an_echoed_reference_is_enough() {
+        let b = before("0.5", "0.5", "0");
+        let r = request(Kind::Withdrawal, "0.001", &b);
+        let mut echoed = row("u-7", W, 1, "0.00099", "", "0.499");
+        echoed.note = "kaffe [nordlys abc]".into();
+        let l = look(31, holding("0.499", "0.499"), "0", vec![], vec![echoed]);
+        assert_eq!(made(&judged(&r, &l)), vec!["u-7"]);
+    }
 }

@@ -242,13 +242,25 @@ pub async fn reconcile_with(
     store.add_evidence(journal_id, &seen)?;
     Ok(match verdict {
         Verdict::Made { ids, why } => {
-            store.journal_decide(journal_id, JournalState::Placed, &ids, &why, Decision::Evidence)?;
+            store.journal_decide(
+                journal_id,
+                JournalState::Placed,
+                &ids,
+                &why,
+                Decision::Evidence,
+            )?;
             let order_id = ids.iter().find(|i| i.starts_with("or_")).cloned();
             let trade_id = ids.iter().find(|i| !i.starts_with("or_")).cloned();
             Resolution::Placed { order_id, trade_id }
         }
         Verdict::NotMade { why } => {
-            store.journal_decide(journal_id, JournalState::NotPlaced, &[], &why, Decision::Evidence)?;
+            store.journal_decide(
+                journal_id,
+                JournalState::NotPlaced,
+                &[],
+                &why,
+                Decision::Evidence,
+            )?;
             Resolution::NotPlaced
         }
         Verdict::Unknown { why, stirred } => {
@@ -324,9 +336,7 @@ pub async fn settle_not_placed(
         reason,
     };
     match resolution {
-        Resolution::Placed { .. } => Err(refuse(
-            "the exchange shows it was placed".to_owned(),
-        )),
+        Resolution::Placed { .. } => Err(refuse("the exchange shows it was placed".to_owned())),
         Resolution::NotPlaced => Err(refuse(format!(
             "it is already settled as {}",
             e.state.text()

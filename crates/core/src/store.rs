@@ -323,7 +323,6 @@ impl Store {
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
-
 }
 
 #[cfg(test)]

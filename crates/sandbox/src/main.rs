@@ -48,7 +48,12 @@ struct Args {
     #[arg(long, value_name = "P")]
     partial_fill: Option<Decimal>,
     /// The exchange's clock runs SECONDS ahead (negative: behind).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        allow_hyphen_values = true
+    )]
     clock_skew: i64,
 }
 

@@ -85,7 +85,10 @@ impl Decision {
 }
 
 /// A new journal id for `kind`, inside the caller's transaction.
-pub(super) fn next_id(tx: &rusqlite::Transaction<'_>, kind: JournalKind) -> Result<i64, StoreError> {
+pub(super) fn next_id(
+    tx: &rusqlite::Transaction<'_>,
+    kind: JournalKind,
+) -> Result<i64, StoreError> {
     tx.execute("INSERT INTO journal_ids (kind) VALUES (?1)", [kind.text()])?;
     Ok(tx.last_insert_rowid())
 }

@@ -208,7 +208,8 @@ impl Store {
     }
 
     /// Settles an entry that is still `unknown` or `sending`; returns false (and writes
-    /// nothing) when something else settled it first.
+    /// nothing) when something else settled it first. The first `or_` id among `claimed` becomes
+    /// its order id, the first other its trade id.
     pub fn journal_decide(
         &self,
         id: i64,
@@ -217,8 +218,11 @@ impl Store {
         note: &str,
         by: Decision,
     ) -> Result<bool, StoreError> {
+        let order_id = claimed.iter().find(|i| i.starts_with("or_"));
+        let trade_id = claimed.iter().find(|i| !i.starts_with("or_"));
         let n = self.db().execute(
-            "UPDATE order_journal SET state = ?2, claimed = ?3, note = ?4, updated_at_ms = ?5, decided_by = ?6
+            "UPDATE order_journal SET state = ?2, claimed = ?3, note = ?4, updated_at_ms = ?5, decided_by = ?6,
+             order_id = COALESCE(?7, order_id), trade_id = COALESCE(?8, trade_id)
              WHERE id = ?1 AND state IN ('unknown', 'sending')",
             params![
                 id,
@@ -226,7 +230,9 @@ impl Store {
                 claimed.join(" "),
                 note,
                 Utc::now().timestamp_millis(),
-                by.text()
+                by.text(),
+                order_id,
+                trade_id
             ],
         )?;
         Ok(n == 1)
@@ -262,7 +268,11 @@ impl Store {
             "SELECT COALESCE(order_id, ''), COALESCE(trade_id, ''), claimed FROM order_journal WHERE id != ?1",
         )?;
         let rows = q.query_map([except], |r| {
-            Ok([r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?])
+            Ok([
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ])
         })?;
         let mut ids = std::collections::HashSet::new();
         for r in rows {
@@ -349,7 +359,12 @@ mod tests {
             s.journal_entry(first).unwrap().unwrap().state,
             JournalState::Placed
         );
-        let ids: Vec<_> = s.journal_ids().unwrap().into_iter().map(|(i, _)| i).collect();
+        let ids: Vec<_> = s
+            .journal_ids()
+            .unwrap()
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
         assert_eq!(ids, vec![1, 2, 3]);
     }
 
@@ -361,7 +376,10 @@ mod tests {
             panic!("refused")
         };
         s.db()
-            .execute("UPDATE order_journal SET state = 'gone' WHERE id = ?1", [id])
+            .execute(
+                "UPDATE order_journal SET state = 'gone' WHERE id = ?1",
+                [id],
+            )
             .unwrap();
         assert!(matches!(
             s.journal_entry(id),

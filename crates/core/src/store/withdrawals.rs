@@ -237,8 +237,10 @@ impl Store {
     }
 
     pub fn withdrawal_stir(&self, id: i64) -> Result<(), StoreError> {
-        self.db()
-            .execute("UPDATE withdrawal_journal SET stirred = 1 WHERE id = ?1", [id])?;
+        self.db().execute(
+            "UPDATE withdrawal_journal SET stirred = 1 WHERE id = ?1",
+            [id],
+        )?;
         Ok(())
     }
 

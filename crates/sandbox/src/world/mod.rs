@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 
 pub use market::{Market, Quote, VolumeStats};
 pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
-pub use readings::{Readings, WithdrawalHold};
 pub use payments::{
     Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
+pub use readings::{Readings, WithdrawalHold};
 
 /// Request types and tables the HTTP layer needs.
 pub mod orders_api {

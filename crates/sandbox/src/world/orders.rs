@@ -251,7 +251,8 @@ impl World {
     /// Under the partial-fill reading, a new limit order trades part of its amount at once at its
     /// price; the rest stays open with the smaller amount.
     fn fill_part_at_once(&mut self, index: usize, now: DateTime<Utc>) {
-        let (Some(pct), Some(price)) = (self.readings.partial_fill, self.orders[index].price) else {
+        let (Some(pct), Some(price)) = (self.readings.partial_fill, self.orders[index].price)
+        else {
             return;
         };
         let o = &self.orders[index];
@@ -307,7 +308,11 @@ impl World {
                     self.fiat_nok -= nok_gross + fee;
                     self.books.house_nok += nok_gross;
                     self.books.house_btc -= btc;
-                    let paid = if fee_inside { nok_gross + fee } else { nok_gross };
+                    let paid = if fee_inside {
+                        nok_gross + fee
+                    } else {
+                        nok_gross
+                    };
                     TaxRow::new(
                         trade_id,
                         &order.account,

@@ -87,8 +87,8 @@ impl Readings {
         let serde_json::Value::Object(fields) = patch else {
             return Err(ApiError::invalid("the readings must be a JSON object"));
         };
-        let mut whole = serde_json::to_value(self)
-            .map_err(|e| ApiError::internal(format!("readings: {e}")))?;
+        let mut whole =
+            serde_json::to_value(self).map_err(|e| ApiError::internal(format!("readings: {e}")))?;
         if let serde_json::Value::Object(current) = &mut whole {
             for (k, v) in fields {
                 current.insert(k.clone(), v.clone());

@@ -207,7 +207,10 @@ impl World {
         let end = match self.seen {
             Some(now) if self.readings.tax_lag > 0 => {
                 let listed_until = now - chrono::Duration::seconds(self.readings.tax_lag as i64);
-                end.min(self.ledger.partition_point(|r| r.create_time <= listed_until))
+                end.min(
+                    self.ledger
+                        .partition_point(|r| r.create_time <= listed_until),
+                )
             }
             _ => end,
         };
