@@ -44,6 +44,21 @@ pub fn manage_state<R: Runtime>(
     app.manage(state::App::new(data_dir, secrets, locale));
 }
 
+/// Debug builds only: the soak shortens the quiet period after which silence settles a lost
+/// request, and the request timeout, before it connects.
+#[cfg(debug_assertions)]
+pub fn shorten_timing<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    min_quiet: chrono::Duration,
+    request_timeout_secs: u64,
+) {
+    use tauri::Manager;
+    app.state::<state::App>().set_timing(state::Timing {
+        rules: nordlys_core::evidence::Rules::with_min_quiet(min_quiet),
+        request_timeout_secs,
+    });
+}
+
 /// Runs the app until its window closes.
 pub fn run() -> Result<(), tauri::Error> {
     tauri::Builder::default()

@@ -281,7 +281,13 @@ pub async fn send_payment<R: Runtime>(
         }
         Sending::Unknown { journal_id, .. } => {
             // The app's own check, once now; the payments list keeps checking until it is known.
-            let r = withdrawals::reconcile(connection.client(), &store, journal_id).await;
+            let r = withdrawals::reconcile_with(
+                connection.client(),
+                &store,
+                journal_id,
+                &app.timing().rules,
+            )
+            .await;
             let m = match r {
                 Ok(Resolution::Sent { .. }) => {
                     if nb {
@@ -333,7 +339,8 @@ pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
     let store = app.store().await?;
     for e in store.withdrawals_unresolved().map_err(IpcError::internal)? {
         // One that stays unknown is tried again on the next call.
-        let _ = withdrawals::reconcile(connection.client(), &store, e.id).await;
+        let _ = withdrawals::reconcile_with(connection.client(), &store, e.id, &app.timing().rules)
+            .await;
     }
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
         let nb = app.locale() == Locale::Nb;

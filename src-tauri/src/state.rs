@@ -37,6 +37,15 @@ pub struct App {
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
     pub tax_sync: Mutex<crate::tax::SyncSlot>,
+    /// The evidence rules and request timeout in force; only debug builds can change them.
+    timing: Mutex<Timing>,
+}
+
+/// How long silence must last before it settles a lost request, and how long a request may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    pub rules: nordlys_core::evidence::Rules,
+    pub request_timeout_secs: u64,
 }
 
 impl App {
@@ -60,7 +69,33 @@ impl App {
             database: tokio::sync::Mutex::new(None),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Mutex::default(),
+            timing: Mutex::new(Timing {
+                rules: nordlys_core::evidence::Rules::from_env(),
+                // After this long without an answer an order is "outcome unknown".
+                request_timeout_secs: std::env::var("NORDLYS_REQUEST_TIMEOUT_SECS")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|s| (1..=600).contains(s))
+                    .unwrap_or(30),
+            }),
         }
+    }
+
+    pub fn timing(&self) -> Timing {
+        *self
+            .timing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Debug builds only: tests shorten the quiet period and the request timeout. Takes effect
+    /// on the next connection.
+    #[cfg(debug_assertions)]
+    pub fn set_timing(&self, timing: Timing) {
+        *self
+            .timing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = timing;
     }
 
     pub fn settings(&self) -> std::sync::MutexGuard<'_, Settings> {
@@ -116,11 +151,7 @@ impl App {
             .join("nonce");
         let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
             .map_err(IpcError::internal)?;
-        // After this long without an answer an order is "outcome unknown"; tests shorten it.
-        let timeout = std::env::var("NORDLYS_REQUEST_TIMEOUT_SECS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(30);
+        let timeout = self.timing().request_timeout_secs;
         let c = Arc::new(Connection::open(
             &profile.id,
             base,

@@ -218,9 +218,14 @@ pub async fn place_order<R: Runtime>(
             locale,
         )),
         Placement::Unknown { journal_id, .. } => {
-            let r = orders::reconcile(connection.client(), &store, journal_id)
-                .await
-                .map_err(order_error)?;
+            let r = orders::reconcile_with(
+                connection.client(),
+                &store,
+                journal_id,
+                &app.timing().rules,
+            )
+            .await
+            .map_err(order_error)?;
             Ok(resolution_view(r, locale))
         }
     }
@@ -247,7 +252,7 @@ pub async fn resolve_orders<R: Runtime>(
     let connection = app.connection().await?;
     let store = app.store().await?;
     // What could not be looked at now stays unknown and is looked at on the next call.
-    reconcile_unresolved(&connection, &store).await?;
+    reconcile_unresolved(&connection, &store, &app.timing().rules).await?;
     let recent = store.journal_recent(20).map_err(IpcError::internal)?;
     Ok(JournalView {
         entries: recent
@@ -259,10 +264,14 @@ pub async fn resolve_orders<R: Runtime>(
 
 /// Looks for every order whose outcome is unknown. One that stays unknown is tried again next
 /// time. Returns whether every look got its answers from the exchange.
-async fn reconcile_unresolved(connection: &Connection, store: &Store) -> Answer<bool> {
+async fn reconcile_unresolved(
+    connection: &Connection,
+    store: &Store,
+    rules: &nordlys_core::evidence::Rules,
+) -> Answer<bool> {
     let mut looked = true;
     for e in store.journal_unresolved().map_err(IpcError::internal)? {
-        looked &= orders::reconcile(connection.client(), store, e.id)
+        looked &= orders::reconcile_with(connection.client(), store, e.id, rules)
             .await
             .is_ok();
     }
@@ -371,7 +380,7 @@ pub async fn cancel_order<R: Runtime>(
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
     let store = app.store().await?;
-    reconcile_unresolved(&connection, &store).await?;
+    reconcile_unresolved(&connection, &store, &app.timing().rules).await?;
     if unknown_could_be(&connection, &store, &args.order_id).await? != Some(false) {
         let message = if app.locale() == Locale::Nb {
             "Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt."

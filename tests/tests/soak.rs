@@ -13,54 +13,20 @@
 //! done, failed or reconciled, the books must balance, the app's balances must be the exchange's,
 //! and nothing may have panicked.
 
-use std::sync::Arc;
+mod app_driver;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use nordlys_core::format::Locale;
-use nordlys_core::secrets::MemorySecretStore;
+use app_driver::{Ended, LANES, call, connected_app, lane};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
-use nordlys_sandbox::world::rng::Rng;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
-use tauri::WebviewWindow;
-use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
 
 const OPERATIONS: usize = 1000;
-const LANES: usize = 8;
 
 static PANICS: AtomicU64 = AtomicU64::new(0);
-
-/// Calls one command as the UI does (`invoke(cmd, { args })`), waiting at most `limit`.
-async fn call(
-    window: &WebviewWindow<MockRuntime>,
-    cmd: &str,
-    args: Value,
-) -> Result<Value, String> {
-    let window = window.clone();
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: tauri::ipc::CallbackFn(0),
-        error: tauri::ipc::CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: tauri::ipc::InvokeBody::Json(json!({ "args": args })),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    let answer = tokio::time::timeout(
-        Duration::from_secs(90),
-        tokio::task::spawn_blocking(move || tauri::test::get_ipc_response(&window, request)),
-    )
-    .await
-    .unwrap_or_else(|_| panic!("`{cmd}` did not answer within 90 s"))
-    .unwrap();
-    match answer {
-        Ok(body) => Ok(body.deserialize::<Value>().unwrap()),
-        Err(e) => Err(e.to_string()),
-    }
-}
 
 fn faults() -> Vec<FaultRule> {
     let rule = |method: Option<&str>, path: &str, kind, percent, count| FaultRule {
@@ -89,214 +55,12 @@ fn faults() -> Vec<FaultRule> {
     ]
 }
 
-/// What an operation ended as, as the user saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Ended {
-    Done,
-    Failed,
-    /// The answer was lost; the app said so and resolved it from the account.
-    Reconciled,
-    /// The answer was lost and the app could not tell yet; resolved at the end.
-    UnknownForNow,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Operation {
-    MarketBuy,
-    MarketSell,
-    LimitBuy,
-    Cancel,
-    Invoice,
-    Withdrawal,
-    Read,
-}
-
-/// One lane of operations, in order, as one user's clicks; `LANES` run side by side.
-async fn lane(
-    window: WebviewWindow<MockRuntime>,
-    lane: usize,
-    count: usize,
-    price: rust_decimal::Decimal,
-) -> Vec<(Operation, Ended)> {
-    let mut rng = Rng::new(1000 + lane as u64);
-    let mut ended = Vec::with_capacity(count);
-    for i in 0..count {
-        // Distinct amounts, so the app's reconciliation can be checked order by order.
-        let n = lane * count + i;
-        let op = match rng.below(20) {
-            0..=2 => Operation::MarketBuy,
-            3..=4 => Operation::MarketSell,
-            5..=6 => Operation::LimitBuy,
-            7 => Operation::Cancel,
-            8..=9 => Operation::Invoice,
-            10..=12 => Operation::Withdrawal,
-            _ => Operation::Read,
-        };
-        let result = match op {
-            Operation::MarketBuy => {
-                order(&window, "market", "buy", format!("{}", 100 + n), None).await
-            }
-            Operation::MarketSell => {
-                order(&window, "market", "sell", format!("0.0001{n:04}"), None).await
-            }
-            Operation::LimitBuy => {
-                let p = (price * rust_decimal::Decimal::new(8, 1)).round_dp(2);
-                order(
-                    &window,
-                    "limit",
-                    "buy",
-                    format!("{}", 100 + n),
-                    Some(p.to_string()),
-                )
-                .await
-            }
-            Operation::Cancel => cancel(&window).await,
-            Operation::Invoice => call(
-                &window,
-                "create_invoice",
-                json!({"accountId": null, "amount": format!("0.0000{n:04}"), "unit": "btc",
-                       "publicDescription": "soak", "privateNote": ""}),
-            )
-            .await
-            .map(|_| Ended::Done)
-            .or(Ok(Ended::Failed)),
-            Operation::Withdrawal => withdrawal(&window, n, rng.chance(50)).await,
-            Operation::Read => {
-                let cmd = [
-                    "balances",
-                    "open_orders",
-                    "payments",
-                    "recent_invoices",
-                    "trade_history",
-                    "resolve_orders",
-                ][rng.below(6) as usize];
-                call(&window, cmd, json!({}))
-                    .await
-                    .map(|_| Ended::Done)
-                    .or(Ok(Ended::Failed))
-            }
-        };
-        ended.push((op, result.unwrap_or_else(|e: String| panic!("{e}"))));
-    }
-    ended
-}
-
-async fn order(
-    window: &WebviewWindow<MockRuntime>,
-    order_type: &str,
-    direction: &str,
-    amount: String,
-    price: Option<String>,
-) -> Result<Ended, String> {
-    let args = json!({"orderType": order_type, "direction": direction, "amount": amount,
-                      "price": price, "accountId": null});
-    Ok(match call(window, "place_order", args).await {
-        Err(_) => Ended::Failed,
-        Ok(v) => match v["outcome"].as_str() {
-            Some("placed") => Ended::Done,
-            Some("notPlaced") => Ended::Reconciled,
-            Some("unknown") => Ended::UnknownForNow,
-            other => return Err(format!("place_order said {other:?}: {v}")),
-        },
-    })
-}
-
-async fn cancel(window: &WebviewWindow<MockRuntime>) -> Result<Ended, String> {
-    let Ok(open) = call(window, "open_orders", json!({})).await else {
-        return Ok(Ended::Failed);
-    };
-    let Some(id) = open["orders"][0]["orderId"].as_str() else {
-        return Ok(Ended::Done);
-    };
-    Ok(
-        match call(window, "cancel_order", json!({"orderId": id})).await {
-            Ok(_) => Ended::Done,
-            Err(_) => Ended::Failed,
-        },
-    )
-}
-
-async fn withdrawal(
-    window: &WebviewWindow<MockRuntime>,
-    n: usize,
-    onchain: bool,
-) -> Result<Ended, String> {
-    let (destination, amount) = if onchain {
-        (
-            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
-            format!("0.0001{n:04}"),
-        )
-    } else {
-        ("kari@example.com", format!("0.0000{n:04}"))
-    };
-    let args = json!({
-        "destination": destination, "amount": amount, "unit": "btc", "accountId": null,
-        "isPayment": true, "description": "soak",
-        "recipient": {"fullName": "Kari Nordmann", "country": "NO", "address": "Storgata 1, Oslo",
-                      "nin": "", "organisation": false, "exchange": "", "selfCustody": true},
-        "saveRecipient": false, "label": ""
-    });
-    Ok(match call(window, "send_payment", args).await {
-        Err(_) => Ended::Failed,
-        Ok(v) => match v["payment"]["state"].as_str() {
-            Some("sent") => Ended::Done,
-            Some("notSent") => Ended::Reconciled,
-            Some("unknown" | "sending") => Ended::UnknownForNow,
-            other => return Err(format!("send_payment said {other:?}: {v}")),
-        },
-    })
-}
-
-/// The app on Tauri's mock runtime, with its data in a temporary dir and its secrets in memory,
-/// connected as a user would: an exchange profile, then an API key that may trade and withdraw.
-async fn connected_app(
-    sb: &nordlys_sandbox::RunningSandbox,
-) -> (
-    tauri::App<MockRuntime>,
-    WebviewWindow<MockRuntime>,
-    tempfile::TempDir,
-) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = mock_builder()
-        .invoke_handler(nordlys_app::handler())
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    nordlys_app::manage_state(
-        app.handle(),
-        dir.path().to_path_buf(),
-        Arc::new(MemorySecretStore::default()),
-        Locale::En,
-    );
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    let key = &sb.info.api_keys.withdrawal;
-    call(
-        &window,
-        "save_exchange_profile",
-        json!({"baseUrl": sb.base_url(), "clientId": "nordlys-soak"}),
-    )
-    .await
-    .unwrap();
-    call(&window, "switch_profile", json!({"id": "exchange"}))
-        .await
-        .unwrap();
-    call(
-        &window,
-        "set_api_key",
-        json!({"key": key.key, "secret": key.secret}),
-    )
-    .await
-    .unwrap();
-    (app, window, dir)
-}
-
 /// Found by the soak: a cancel went ahead although the app could not look for an order whose
 /// answer was lost, cancelled that very order, and the order was then taken as never placed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb).await;
+    let (_app, window, dir) = connected_app(&sb, None).await;
     let quote = call(&window, "quote", json!({"amountNok": null}))
         .await
         .unwrap();
@@ -361,7 +125,7 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     }));
     let started = Instant::now();
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb).await;
+    let (_app, window, dir) = connected_app(&sb, None).await;
     let key = &sb.info.api_keys.withdrawal;
     let quote = call(&window, "quote", json!({"amountNok": null}))
         .await

@@ -397,7 +397,8 @@ mod tests {
             for sql in &MIGRATIONS[..before] {
                 tx.execute_batch(sql).unwrap();
             }
-            tx.pragma_update(None, "user_version", before as i64).unwrap();
+            tx.pragma_update(None, "user_version", before as i64)
+                .unwrap();
             tx.execute_batch(
                 "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, state, updated_at_ms)
                  VALUES (1, 0, 'market', 'buy', '500', 'not-placed', 5), (2, 0, 'market', 'buy', '600', 'placed', 5);
