@@ -248,7 +248,11 @@ pub async fn send_payment<R: Runtime>(
     .await
     .map_err(withdrawal_error)?;
     let (journal_id, message) = match sending {
-        Sending::Sent { journal_id, .. } => {
+        Sending::Sent {
+            journal_id,
+            mut warning,
+            ..
+        } => {
             if args.save_recipient
                 && check.saved_recipient.is_none()
                 && let Ok(info) = travel_rule::check(&form.recipient, app.locale())
@@ -258,26 +262,33 @@ pub async fn send_payment<R: Runtime>(
                 } else {
                     args.label.trim().to_owned()
                 };
-                store
-                    .save_recipient(&Recipient {
-                        identity: identity.clone(),
-                        destination: dest.wire(),
-                        label,
-                        full_name: info.full_name,
-                        country: info.country,
-                        address: info.address,
-                        nin: info.nin,
-                        exchange: info.exchange,
-                        self_custody: info.self_custody,
-                    })
-                    .map_err(IpcError::internal)?;
+                // The payment is sent whatever happens to this write.
+                let saved = store.save_recipient(&Recipient {
+                    identity: identity.clone(),
+                    destination: dest.wire(),
+                    label,
+                    full_name: info.full_name,
+                    country: info.country,
+                    address: info.address,
+                    nin: info.nin,
+                    exchange: info.exchange,
+                    self_custody: info.self_custody,
+                });
+                if let Err(e) = saved {
+                    warning.get_or_insert(e.to_string());
+                }
             }
-            let m = if nb {
-                "Betalingen er sendt."
-            } else {
-                "The payment was sent."
+            let m = match (nb, warning) {
+                (true, None) => "Betalingen er sendt.".to_owned(),
+                (false, None) => "The payment was sent.".to_owned(),
+                (true, Some(w)) => format!(
+                    "Betalingen er sendt. Nordlys kunne ikke lagre det lokalt ({w}); den sjekkes igjen."
+                ),
+                (false, Some(w)) => format!(
+                    "The payment was sent. Nordlys could not record it locally ({w}); it will be checked again."
+                ),
             };
-            (journal_id, m.to_owned())
+            (journal_id, m)
         }
         Sending::Unknown { journal_id, .. } => {
             // The app's own check, once now; the payments list keeps checking until it is known.

@@ -209,14 +209,35 @@ pub async fn place_order<R: Runtime>(
         .map_err(order_error)?;
     match placement {
         Placement::Placed {
-            order_id, trade_id, ..
-        } => Ok(resolution_view(
-            Resolution::Placed {
-                order_id: Some(order_id),
-                trade_id,
-            },
-            locale,
-        )),
+            order_id,
+            trade_id,
+            warning,
+            ..
+        } => {
+            let mut view = resolution_view(
+                Resolution::Placed {
+                    order_id: Some(order_id),
+                    trade_id,
+                },
+                locale,
+            );
+            // Placed whatever happened to the journal's write; never an error to answer by
+            // ordering again.
+            if let Some(w) = warning {
+                view.message = if locale == Locale::Nb {
+                    format!(
+                        "{} Nordlys kunne ikke lagre det lokalt ({w}); den sjekkes igjen.",
+                        view.message
+                    )
+                } else {
+                    format!(
+                        "{} Nordlys could not record it locally ({w}); it will be checked again.",
+                        view.message
+                    )
+                };
+            }
+            Ok(view)
+        }
         Placement::Unknown { journal_id, .. } => {
             let r = orders::reconcile_with(
                 connection.client(),

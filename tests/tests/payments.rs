@@ -313,3 +313,101 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     assert_eq!(resolution, Resolution::NotSent);
     assert_eq!(withdrawals_created(&sb).await, 1);
 }
+
+/// Checks made while a payment is still on its way (other screens, polls) judge nothing: the
+/// sender's own answer decides, and it is never "not sent" in between.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
+    let sb = sandbox().await;
+    let client = std::sync::Arc::new(key_client(&sb, &sb.info.api_keys.withdrawal));
+    let store = std::sync::Arc::new(Store::in_memory().unwrap());
+    sb.state.add_fault(FaultRule {
+        delay_ms: 1500,
+        ..next_withdrawal(FaultKind::Delay)
+    });
+    let (req, identity, amount) = request(&store, "kari@example.com", "6000");
+    let sender = {
+        let (client, store) = (client.clone(), store.clone());
+        tokio::spawn(async move {
+            withdrawals::send(&client, &store, &req, &identity, amount, false).await
+        })
+    };
+    // Even with no quiet period at all, nothing is concluded while it is on its way.
+    let eager = Rules::with_min_quiet(chrono::Duration::zero());
+    let mut looked = 0;
+    while !sender.is_finished() {
+        for e in store.withdrawals_unresolved().unwrap() {
+            let r = withdrawals::reconcile_with(&client, &store, e.id, &eager)
+                .await
+                .unwrap();
+            assert_ne!(r, Resolution::NotSent, "judged while on its way");
+            looked += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(looked > 0, "no check ran while the payment was on its way");
+    let sent = sender.await.unwrap().unwrap();
+    let Sending::Sent { journal_id, .. } = sent else {
+        panic!("{sent:?}")
+    };
+    assert_eq!(
+        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        WithdrawalState::Sent
+    );
+}
+
+/// The exchange took the payment, then the journal could not be written (another process held
+/// the database): the answer is still "sent", with a warning, and the next check records it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
+    let sb = sandbox().await;
+    let client = std::sync::Arc::new(key_client(&sb, &sb.info.api_keys.withdrawal));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nordlys.sqlite");
+    let store = std::sync::Arc::new(Store::open(&path).unwrap());
+    sb.state.add_fault(FaultRule {
+        delay_ms: 800,
+        ..next_withdrawal(FaultKind::Delay)
+    });
+    let (req, identity, amount) = request(&store, "kari@example.com", "6500");
+    let sender = {
+        let (client, store) = (client.clone(), store.clone());
+        tokio::spawn(async move {
+            withdrawals::send(&client, &store, &req, &identity, amount, false).await
+        })
+    };
+    while store.withdrawals_unresolved().unwrap().is_empty() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Another process takes the database for longer than a writer waits.
+    let holder = std::thread::spawn(move || {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        std::thread::sleep(Duration::from_secs(11));
+        db.execute_batch("COMMIT").unwrap();
+    });
+    let sent = sender.await.unwrap().unwrap();
+    let Sending::Sent {
+        journal_id,
+        warning,
+        ..
+    } = sent
+    else {
+        panic!("a failed local write was reported as {sent:?}")
+    };
+    assert!(warning.is_some(), "the failed write is not mentioned");
+    holder.join().unwrap();
+    let rules = Rules::with_min_quiet(chrono::Duration::seconds(2));
+    let mut r = Resolution::NotSent;
+    for _ in 0..20 {
+        r = withdrawals::reconcile_with(&client, &store, journal_id, &rules)
+            .await
+            .unwrap();
+        if matches!(r, Resolution::Sent { .. }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(matches!(r, Resolution::Sent { .. }), "{r:?}");
+    assert_eq!(withdrawals_created(&sb).await, 1);
+}

@@ -401,8 +401,14 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                     journal_id,
                     order_id,
                     trade_id,
+                    warning,
                 }) => {
                     eprintln!("journal entry {journal_id}");
+                    if let Some(w) = warning {
+                        eprintln!(
+                            "nordlys-cli: placed, but the journal could not record it ({w}); `journal check {journal_id}` will"
+                        );
+                    }
                     print(&serde_json::json!({
                         "orderId": order_id,
                         "tradeId": trade_id.unwrap_or_default(),
@@ -472,8 +478,14 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                     withdrawal_id,
                     status,
                     network,
+                    warning,
                 }) => {
                     eprintln!("journal entry {journal_id}");
+                    if let Some(w) = warning {
+                        eprintln!(
+                            "nordlys-cli: sent, but the journal could not record it ({w}); `journal check {journal_id}` will"
+                        );
+                    }
                     print(&serde_json::json!({
                         "withdrawalId": withdrawal_id,
                         "network": network,

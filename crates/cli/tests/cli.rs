@@ -246,3 +246,169 @@ fn help_documents_every_command() {
         assert!(text.contains(cmd), "{cmd} missing from --help");
     }
 }
+
+/// Every order and withdrawal is journaled; a lost answer exits 3 with the journal id; the same
+/// request is refused while unknown; `journal check|settle|list` judge by evidence, against a
+/// sandbox that does not echo descriptions, fills market orders in three trades with the fee
+/// inside `outAmount`, and commits late.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_journal_settles_lost_answers_by_evidence_only() {
+    let sb = sandbox().await;
+    {
+        let mut world = sb.state.lock();
+        world.readings = world
+            .readings
+            .patched(&serde_json::json!({"noNoteEcho": true, "splitFills": 3, "buyFeePct": 1}))
+            .unwrap();
+    }
+    let fault = |path: &str, kind| nordlys_sandbox::FaultRule {
+        path: path.into(),
+        method: Some("POST".into()),
+        kind,
+        count: Some(1),
+        percent: None,
+        delay_ms: 200,
+    };
+    let state = tempfile::tempdir().unwrap();
+    let keys = sb.info.api_keys.withdrawal.clone();
+    let env = vec![
+        ("NORDLYS_API_KEY", keys.key.clone()),
+        ("NORDLYS_API_SECRET", keys.secret.clone()),
+        ("NORDLYS_STATE_DIR", state.path().display().to_string()),
+    ];
+    let base = sb.base_url().to_owned();
+    let state_ref = sb.state.clone();
+    let made = move || {
+        let w = state_ref.lock();
+        (w.counters.orders_created, w.counters.withdrawals_created)
+    };
+    sb.state.add_fault(fault(
+        "/v1/orders",
+        nordlys_sandbox::FaultKind::CommitThenDrop,
+    ));
+    let buy = [
+        "orders",
+        "create",
+        "--type",
+        "market",
+        "--direction",
+        "buy",
+        "--amount",
+        "1000",
+    ];
+    let pay = |amount: &'static str| {
+        vec![
+            "withdraw",
+            "--destination",
+            "kari@example.com",
+            "--amount-btc",
+            amount,
+            "--tfr-full-name",
+            "Kari Nordmann",
+            "--tfr-address",
+            "Bryggen 1, Bergen",
+            "--tfr-country",
+            "NO",
+            "--tfr-nin",
+            "01017012345",
+        ]
+    };
+    let sb_state = sb.state.clone();
+    tokio::task::spawn_blocking(move || {
+        let cli = Cli { base: &base, env };
+        let raw = |args: &[&str]| {
+            let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
+                .arg("--base-url")
+                .arg(cli.base)
+                .args(args)
+                .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+                .envs(cli.env.iter().map(|(k, v)| (*k, v.as_str())))
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+
+        // Lost after the commit: exit 3 and exactly the journal id; the same order is refused.
+        let (code, json, _) = cli.run(&buy);
+        assert_eq!(code, 3);
+        assert_eq!(
+            json,
+            serde_json::json!({"journalId": 1, "state": "unknown"})
+        );
+        let (code, _, err) = cli.run(&buy);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("journal entry 1"), "{err}");
+        assert_eq!(made().0, 1, "nothing was sent again");
+
+        // The check finds the three fills without the reference, and settles nothing else.
+        let checked = cli.ok(&["journal", "check", "1", "--timeout", "10"]);
+        assert_eq!(checked[0]["state"], "placed", "{checked}");
+        assert_eq!(checked[0]["kind"], "order");
+        assert!(checked[0]["evidence"].as_array().unwrap().len() >= 4);
+        let (code, _, err) = cli.run(&[
+            "journal",
+            "settle",
+            "1",
+            "--not-sent",
+            "--checked-on-exchange",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        let (code, _, _) = cli.run(&["journal", "settle", "1", "--not-sent"]);
+        assert_eq!(code, 2, "both flags are required");
+        let (code, _, _) = cli.run(&["journal", "check", "99"]);
+        assert_eq!(code, 1);
+
+        // Lost before the commit: unknown, and silence settles nothing within the quiet period;
+        // the user may settle it, and only then is the same payment sent again.
+        sb_state.add_fault(fault(
+            "/v1/withdrawals",
+            nordlys_sandbox::FaultKind::Http500,
+        ));
+        let (code, json, _) = cli.run(&pay("0.0003"));
+        assert_eq!(code, 3);
+        assert_eq!(
+            json,
+            serde_json::json!({"journalId": 2, "state": "unknown"})
+        );
+        assert_eq!(cli.ok(&["journal", "check"])[0]["state"], "unknown");
+        let (code, _, _) = cli.run(&pay("0.0003"));
+        assert_eq!(code, 1, "refused while unknown");
+        let settled = cli.ok(&[
+            "journal",
+            "settle",
+            "2",
+            "--not-sent",
+            "--checked-on-exchange",
+        ]);
+        assert_eq!(settled.as_array().unwrap().len(), 1);
+        assert_eq!(settled[0]["state"], "not-sent");
+        let again = cli.ok(&pay("0.0003"));
+        assert!(again["withdrawalId"].as_str().unwrap().starts_with("wi_"));
+        assert_eq!(made().1, 1);
+
+        // Committed only after the client gave up: unknown, then found by its amount.
+        sb_state.add_fault(fault(
+            "/v1/withdrawals",
+            nordlys_sandbox::FaultKind::CommitLate,
+        ));
+        let stdout = raw(&[&["--timeout", "1"][..], &pay("0.0004")].concat());
+        assert_eq!(stdout.trim(), r#"{"journalId":4,"state":"unknown"}"#);
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        let checked = cli.ok(&["journal", "check", "4"]);
+        assert_eq!(checked[0]["state"], "sent", "{checked}");
+
+        let list = cli.ok(&["journal", "list"]);
+        let list = list.as_array().unwrap();
+        let states: Vec<_> = list.iter().map(|e| e["state"].as_str().unwrap()).collect();
+        assert_eq!(states, ["placed", "not-sent", "sent", "sent"]);
+        for e in list {
+            assert_eq!(e["baseUrl"], cli.base.trim_end_matches('/'));
+            assert!(e["createdAt"].as_str().unwrap().ends_with('Z'));
+        }
+        assert_eq!(list[1]["kind"], "withdrawal");
+        assert_eq!(list[1]["request"]["tfrInfo"]["nin"], "***");
+        assert_eq!(list[0]["request"]["direction"], "DIRECTION_BUY");
+    })
+    .await
+    .unwrap();
+}

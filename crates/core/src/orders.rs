@@ -52,6 +52,8 @@ pub enum Placement {
         journal_id: i64,
         order_id: String,
         trade_id: Option<String>,
+        /// The exchange placed it, but the journal could not record that; a later check will.
+        warning: Option<String>,
     },
     /// The request may have reached the exchange; call [`reconcile`] before anything else.
     Unknown { journal_id: i64, reason: String },
@@ -117,20 +119,29 @@ pub async fn place(
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
     };
-    match client.create_order(&request).await {
+    store.set_in_flight(id, true);
+    let answer = client.create_order(&request).await;
+    store.set_in_flight(id, false);
+    match answer {
         Ok(r) => {
             let trade = r.trade_id.as_ref().map(|t| t.as_str());
-            store.journal_answered(
-                id,
-                JournalState::Placed,
-                Some(r.order_id.as_str()),
-                trade,
-                "",
-            )?;
+            // The order is placed whatever happens to this write: a failure is a warning, and
+            // the entry, still "sending", is settled as placed by the next check.
+            let warning = store
+                .journal_answered(
+                    id,
+                    JournalState::Placed,
+                    Some(r.order_id.as_str()),
+                    trade,
+                    "",
+                )
+                .err()
+                .map(|e| e.to_string());
             Ok(Placement::Placed {
                 journal_id: id,
                 order_id: r.order_id.to_string(),
                 trade_id: r.trade_id.map(|t| t.to_string()),
+                warning,
             })
         }
         Err(e) if e.is_outcome_unknown() => {
@@ -229,6 +240,11 @@ pub async fn reconcile_with(
         }
         JournalState::Rejected | JournalState::NotPlaced => return Ok(Resolution::NotPlaced),
         JournalState::Sending | JournalState::Unknown => {}
+    }
+    if store.in_flight(journal_id) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: "nothing yet: the request is still on its way".to_owned(),
+        });
     }
     if !e.origin.same_exchange(&evidence::origin_of(client)) {
         return Ok(Resolution::StillUnknown {

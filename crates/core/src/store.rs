@@ -186,6 +186,9 @@ pub enum StoreError {
 #[derive(Debug)]
 pub struct Store {
     db: Mutex<Connection>,
+    /// Journal entries whose request this process is sending now: no other path judges them
+    /// until the sender has recorded the answer (or its absence).
+    in_flight: Mutex<std::collections::HashSet<i64>>,
 }
 
 /// One price sample.
@@ -279,13 +282,35 @@ impl Store {
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;
         }
-        Ok(Self { db: Mutex::new(db) })
+        Ok(Self {
+            db: Mutex::new(db),
+            in_flight: Mutex::default(),
+        })
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.db
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn in_flight_set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<i64>> {
+        self.in_flight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Whether this process is sending entry `id`'s request now.
+    pub fn in_flight(&self, id: i64) -> bool {
+        self.in_flight_set().contains(&id)
+    }
+
+    pub(crate) fn set_in_flight(&self, id: i64, sending: bool) {
+        if sending {
+            self.in_flight_set().insert(id);
+        } else {
+            self.in_flight_set().remove(&id);
+        }
     }
 
     pub fn schema_version(&self) -> Result<i64, StoreError> {

@@ -42,6 +42,8 @@ pub enum Sending {
         withdrawal_id: String,
         status: String,
         network: String,
+        /// The exchange took it, but the journal could not record that; a later check will.
+        warning: Option<String>,
     },
     /// The request may have reached the exchange; call [`reconcile`] before anything else.
     Unknown { journal_id: i64, reason: String },
@@ -105,21 +107,30 @@ pub async fn send(
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(WithdrawalError::SameAsUnknown(id)),
     };
-    match client.create_withdrawal(&request).await {
+    store.set_in_flight(id, true);
+    let answer = client.create_withdrawal(&request).await;
+    store.set_in_flight(id, false);
+    match answer {
         Ok(r) => {
             let status = r.status.to_string();
-            store.withdrawal_answered(
-                id,
-                WithdrawalState::Sent,
-                Some(r.withdrawal_id.as_str()),
-                Some(&status),
-                "",
-            )?;
+            // Sent whatever happens to this write: a failure is a warning, and the entry, still
+            // "sending", is settled as sent by the next check.
+            let warning = store
+                .withdrawal_answered(
+                    id,
+                    WithdrawalState::Sent,
+                    Some(r.withdrawal_id.as_str()),
+                    Some(&status),
+                    "",
+                )
+                .err()
+                .map(|e| e.to_string());
             Ok(Sending::Sent {
                 journal_id: id,
                 withdrawal_id: r.withdrawal_id.to_string(),
                 status,
                 network: r.network.to_string(),
+                warning,
             })
         }
         Err(e) if e.is_outcome_unknown() => {
@@ -198,6 +209,11 @@ pub async fn reconcile_with(
         }
         WithdrawalState::NotSent | WithdrawalState::Rejected => return Ok(Resolution::NotSent),
         WithdrawalState::Sending | WithdrawalState::Unknown => {}
+    }
+    if store.in_flight(journal_id) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: "nothing yet: the payment is still on its way".to_owned(),
+        });
     }
     if !e.origin.same_exchange(&evidence::origin_of(client)) {
         return Ok(Resolution::StillUnknown {
