@@ -44,6 +44,8 @@ const COMMANDS: &[&str] = &[
     "set_year_end_rate",
     "gains_report",
     "export_csv",
+    "unknowns",
+    "settle_unknown",
 ];
 
 fn main() {

@@ -15,6 +15,8 @@ pub enum ErrorCode {
     Unauthenticated,
     Network,
     OutcomeUnknown,
+    /// The same order or payment is still unknown: sending it again needs a second confirmation.
+    SameAsUnknown,
     Server,
     Keyring,
     Browser,

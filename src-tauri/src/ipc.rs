@@ -10,7 +10,7 @@ use crate::error::{ErrorCode, IpcError};
 use crate::payment_views::*;
 use crate::tax_views::*;
 use crate::views::*;
-use crate::{commands, market, pay, receive, tax, trading};
+use crate::{commands, market, pay, receive, tax, trading, unknowns};
 
 /// Fails to compile when a command's signature drifts from its entry in the list.
 fn command_signature<A, R, F, Fut>(_: F)
@@ -93,6 +93,8 @@ ipc_commands! {
     tax::set_year_end_rate: YearEndRateArgs => YearEndsView;
     tax::gains_report: GainsArgs => GainsView;
     tax::export_csv: ExportArgs => ExportView;
+    unknowns::unknowns: NoArgs => UnknownsView;
+    unknowns::settle_unknown: JournalIdArgs => UnknownsView;
 }
 
 fn camel(snake: &str) -> String {
@@ -194,6 +196,11 @@ pub fn typescript() -> String {
         decl::<GainsView>(),
         decl::<ExportArgs>(),
         decl::<ExportView>(),
+        decl::<MoneyKind>(),
+        decl::<JournalIdArgs>(),
+        decl::<EvidenceView>(),
+        decl::<UnknownEntryView>(),
+        decl::<UnknownsView>(),
         decl::<ErrorCode>(),
         decl::<IpcError>(),
     ] {

@@ -14,6 +14,7 @@ mod state;
 mod tax;
 mod tax_views;
 mod trading;
+mod unknowns;
 mod views;
 
 use std::path::PathBuf;

@@ -243,7 +243,7 @@ pub async fn send_payment<R: Runtime>(
         &request,
         &identity,
         amount,
-        false,
+        args.despite_unknown.unwrap_or(false),
     )
     .await
     .map_err(withdrawal_error)?;
@@ -335,7 +335,7 @@ fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
     match e {
         withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
         e @ withdrawals::WithdrawalError::SameAsUnknown(_) => {
-            IpcError::new(ErrorCode::OutcomeUnknown, e.to_string())
+            IpcError::new(ErrorCode::SameAsUnknown, e.to_string())
         }
         other => IpcError::internal(other),
     }

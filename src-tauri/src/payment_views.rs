@@ -99,6 +99,11 @@ pub struct PayArgs {
     /// Remember the recipient in the address book after the payment is sent.
     pub save_recipient: bool,
     pub label: String,
+    /// The user confirmed a second time that the same payment may be sent although one like it
+    /// is still unknown.
+    #[serde(default)]
+    #[ts(optional)]
+    pub despite_unknown: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]

@@ -202,9 +202,9 @@ pub async fn place_order<R: Runtime>(
     };
     let connection = app.connection().await?;
     let store = app.store().await?;
-    // The same order while one is unknown is refused; a second confirmation for it is the
-    // window's to ask ("Unknown outcomes in the window").
-    let placement = orders::place(connection.client(), &store, &request, false)
+    // The same order while one is unknown is refused unless the user confirmed it a second time.
+    let despite = args.despite_unknown.unwrap_or(false);
+    let placement = orders::place(connection.client(), &store, &request, despite)
         .await
         .map_err(order_error)?;
     match placement {
@@ -256,7 +256,7 @@ fn order_error(e: orders::OrderError) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => inner.into(),
         e @ orders::OrderError::SameAsUnknown(_) => {
-            IpcError::new(ErrorCode::OutcomeUnknown, e.to_string())
+            IpcError::new(ErrorCode::SameAsUnknown, e.to_string())
         }
         other => IpcError::internal(other),
     }

@@ -148,6 +148,11 @@ pub struct OrderFormArgs {
     pub amount: String,
     pub price: Option<String>,
     pub account_id: Option<String>,
+    /// The user confirmed a second time that the same order may be sent although one like it
+    /// is still unknown.
+    #[serde(default)]
+    #[ts(optional)]
+    pub despite_unknown: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -272,4 +277,53 @@ pub struct ChartSizeArgs {
     pub width: u32,
     pub height: u32,
     pub dark: bool,
+}
+
+/// Which journal an entry is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum MoneyKind {
+    Order,
+    Withdrawal,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalIdArgs {
+    #[ts(type = "number")]
+    pub journal_id: i64,
+}
+
+/// One read a check made, and what it showed.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceView {
+    pub at: String,
+    pub read: String,
+    pub saw: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UnknownEntryView {
+    #[ts(type = "number")]
+    pub journal_id: i64,
+    pub kind: MoneyKind,
+    /// The journal's state: `sending`, `unknown`, `placed`, `not-placed`, `sent`, `not-sent` or
+    /// `rejected`.
+    pub state: String,
+    pub sent_at: String,
+    pub summary: String,
+    /// Still unknown (the user may settle it).
+    pub open: bool,
+    pub evidence: Vec<EvidenceView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UnknownsView {
+    /// How many are still unknown.
+    pub unresolved: u32,
+    /// The unknown ones and those settled in the last day after a lost answer, newest first.
+    pub entries: Vec<UnknownEntryView>,
 }

@@ -17,6 +17,7 @@
 //!
 //! The first two must be 0. The CI form runs 150 operations per cell with the quiet period
 //! shortened (debug builds only); `scripts/soak-matrix` runs 1,000 per cell with the real one.
+//! The cells run side by side, each with its own sandbox and app.
 
 mod app_driver;
 
@@ -164,63 +165,95 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
     figures
 }
 
+/// One cell: a sandbox with these readings, the app connected to it, `operations` mixed
+/// operations under faults, then the quiet period; returns its line of figures, or why it failed.
+async fn cell(
+    name: &'static str,
+    readings: Value,
+    commit_late: bool,
+    operations: usize,
+    quiet: u64,
+    lag: u64,
+) -> Result<String, String> {
+    let started = Instant::now();
+    let sb = sandbox().await;
+    {
+        let mut world = sb.state.lock();
+        world.readings = world.readings.patched(&readings).unwrap();
+    }
+    let shorten = (chrono::Duration::seconds(quiet as i64), 3);
+    let (_app, window, dir) = connected_app(&sb, Some(shorten)).await;
+    let quote = call(&window, "quote", json!({"amountNok": null}))
+        .await
+        .unwrap();
+    let price: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
+    for rule in faults(commit_late) {
+        sb.state.add_fault(rule);
+    }
+    let lanes: Vec<_> = (0..LANES)
+        .map(|l| tokio::spawn(lane(window.clone(), l, operations / LANES, price)))
+        .collect();
+    for l in lanes {
+        l.await.unwrap();
+    }
+    sb.state.clear_faults();
+    // Late commits land, late rows are listed, the quiet period passes; then the app looks
+    // again, as the Trade and Pay screens do.
+    tokio::time::sleep(Duration::from_secs(quiet + lag + 6)).await;
+    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    for _ in 0..2 {
+        call(&window, "resolve_orders", json!({})).await.unwrap();
+        call(&window, "payments", json!({})).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    let f = judge(&sb, &store);
+    let audit = control_get(&sb, "/sandbox/audit").await;
+    let line = format!(
+        "soak matrix | {name} | {operations} ops | {} entries, {} made | duplicates {} | unjournaled {} | \
+         wrong placed/sent {} | wrong not placed/sent {} | unknown {} ({} of them made) | {:.0} s",
+        f.entries,
+        f.made,
+        f.duplicates,
+        f.unjournaled,
+        f.wrong_made,
+        f.wrong_not_made,
+        f.unknown,
+        f.unknown_made,
+        started.elapsed().as_secs_f64()
+    );
+    if f.duplicates + f.unjournaled + f.wrong_made + f.wrong_not_made > 0 || audit["ok"] != true {
+        return Err(format!("{line}\n{f:?} {audit}"));
+    }
+    Ok(line)
+}
+
+/// The cells run side by side: most of a cell's time is the quiet period, spent waiting.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_reading_of_the_open_questions_leaves_no_duplicate_and_no_wrong_verdict() {
     let operations = env_number("SOAK_MATRIX_OPERATIONS", 150) as usize;
     let quiet = env_number("SOAK_MATRIX_QUIET_SECS", 3);
     let lag = env_number("SOAK_MATRIX_LAG_SECS", 2);
+    let started = Instant::now();
+    let cells: Vec<_> = cells(lag)
+        .into_iter()
+        .map(|(name, readings, late)| {
+            tokio::spawn(cell(name, readings, late, operations, quiet, lag))
+        })
+        .collect();
+    let count = cells.len();
     let mut failures = vec![];
-    for (name, readings, commit_late) in cells(lag) {
-        let started = Instant::now();
-        let sb = sandbox().await;
-        {
-            let mut world = sb.state.lock();
-            world.readings = world.readings.patched(&readings).unwrap();
-        }
-        let shorten = (chrono::Duration::seconds(quiet as i64), 3);
-        let (_app, window, dir) = connected_app(&sb, Some(shorten)).await;
-        let quote = call(&window, "quote", json!({"amountNok": null}))
-            .await
-            .unwrap();
-        let price: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
-        for rule in faults(commit_late) {
-            sb.state.add_fault(rule);
-        }
-        let lanes: Vec<_> = (0..LANES)
-            .map(|l| tokio::spawn(lane(window.clone(), l, operations / LANES, price)))
-            .collect();
-        for l in lanes {
-            l.await.unwrap();
-        }
-        sb.state.clear_faults();
-        // Late commits land, late rows are listed, the quiet period passes; then the app looks
-        // again, as the Trade and Pay screens do.
-        tokio::time::sleep(Duration::from_secs(quiet + lag + 6)).await;
-        let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
-        for _ in 0..2 {
-            call(&window, "resolve_orders", json!({})).await.unwrap();
-            call(&window, "payments", json!({})).await.unwrap();
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        }
-        let f = judge(&sb, &store);
-        let audit = control_get(&sb, "/sandbox/audit").await;
-        println!(
-            "soak matrix | {name} | {operations} ops | {} entries, {} made | duplicates {} | unjournaled {} | \
-             wrong placed/sent {} | wrong not placed/sent {} | unknown {} ({} of them made) | {:.0} s",
-            f.entries,
-            f.made,
-            f.duplicates,
-            f.unjournaled,
-            f.wrong_made,
-            f.wrong_not_made,
-            f.unknown,
-            f.unknown_made,
-            started.elapsed().as_secs_f64()
-        );
-        if f.duplicates + f.unjournaled + f.wrong_made + f.wrong_not_made > 0 || audit["ok"] != true
-        {
-            failures.push(format!("{name}: {f:?} {audit}"));
+    for c in cells {
+        match c.await.unwrap() {
+            Ok(line) => println!("{line}"),
+            Err(why) => {
+                println!("{why}");
+                failures.push(why);
+            }
         }
     }
+    println!(
+        "soak matrix: {count} cells side by side in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
     assert!(failures.is_empty(), "{failures:#?}");
 }

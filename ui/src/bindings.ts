@@ -83,7 +83,12 @@ orderType: string,
 /**
  * `buy` or `sell`.
  */
-direction: string, amount: string, price: string | null, accountId: string | null, };
+direction: string, amount: string, price: string | null, accountId: string | null, 
+/**
+ * The user confirmed a second time that the same order may be sent although one like it
+ * is still unknown.
+ */
+despiteUnknown?: boolean, };
 
 export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
 
@@ -189,7 +194,12 @@ unit: string, accountId: string | null, isPayment: boolean, description: string,
 /**
  * Remember the recipient in the address book after the payment is sent.
  */
-saveRecipient: boolean, label: string, };
+saveRecipient: boolean, label: string, 
+/**
+ * The user confirmed a second time that the same payment may be sent although one like it
+ * is still unknown.
+ */
+despiteUnknown?: boolean, };
 
 export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
 
@@ -370,7 +380,34 @@ export type ExportView = {
  */
 path: string | null, lines: number, bytes: number, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
+export type MoneyKind = "order" | "withdrawal";
+
+export type JournalIdArgs = { journalId: number, };
+
+export type EvidenceView = { at: string, read: string, saw: string, };
+
+export type UnknownEntryView = { journalId: number, kind: MoneyKind, 
+/**
+ * The journal's state: `sending`, `unknown`, `placed`, `not-placed`, `sent`, `not-sent` or
+ * `rejected`.
+ */
+state: string, sentAt: string, summary: string, 
+/**
+ * Still unknown (the user may settle it).
+ */
+open: boolean, evidence: Array<EvidenceView>, };
+
+export type UnknownsView = { 
+/**
+ * How many are still unknown.
+ */
+unresolved: number, 
+/**
+ * The unknown ones and those settled in the last day after a lost answer, newest first.
+ */
+entries: Array<UnknownEntryView>, };
+
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
 
@@ -546,5 +583,13 @@ export function gainsReport(args: GainsArgs): Promise<GainsView> {
 
 export function exportCsv(args: ExportArgs): Promise<ExportView> {
   return call("export_csv", args);
+}
+
+export function unknowns(args: NoArgs): Promise<UnknownsView> {
+  return call("unknowns", args);
+}
+
+export function settleUnknown(args: JournalIdArgs): Promise<UnknownsView> {
+  return call("settle_unknown", args);
 }
 

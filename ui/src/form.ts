@@ -7,6 +7,11 @@ export function errorText(e: unknown): string {
   return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
 }
 
+/** Whether a refusal says the same order or payment is still unknown. */
+export function isSameAsUnknown(e: unknown): boolean {
+  return !!e && typeof e === "object" && "code" in e && (e as IpcError).code === "sameAsUnknown";
+}
+
 /** A labelled input with the problem to fix shown under it (`<id>-error` for tests). */
 export function field(label: string, input: HTMLElement, problem: string | null | undefined, id: string): Node {
   return h("label", {}, label, input, problem ? h("span", { class: "field-error", "data-testid": `${id}-error` }, problem) : null);

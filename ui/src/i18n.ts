@@ -2,6 +2,36 @@
 export type Language = "en" | "nb";
 
 const nb: Record<string, string> = {
+  "1 order or payment has an unknown outcome. Do not send it again until it is settled.":
+    "1 ordre eller betaling har ukjent utfall. Ikke send den på nytt før den er avklart.",
+  "orders or payments have an unknown outcome. Do not send them again until they are settled.":
+    "ordrer eller betalinger har ukjent utfall. Ikke send dem på nytt før de er avklart.",
+  "See what Nordlys checked": "Se hva Nordlys har sjekket",
+  "Unknown outcomes": "Ukjent utfall",
+  Placed: "Lagt inn",
+  Sent: "Sendt",
+  "Not placed": "Ikke lagt inn",
+  "Not sent": "Ikke sendt",
+  Refused: "Avvist",
+  "Outcome unknown": "Utfallet er ukjent",
+  "it was not placed": "den ble ikke lagt inn",
+  "it was not sent": "den ble ikke sendt",
+  "I checked my exchange history:": "Jeg har sjekket historikken hos børsen:",
+  "Nordlys checks the exchange once more, then records your answer. If it was in fact made, sending it again would pay twice.":
+    "Nordlys sjekker børsen én gang til og lagrer så svaret ditt. Hvis den faktisk ble utført, betaler du to ganger om du sender på nytt.",
+  "Yes:": "Ja:",
+  Order: "Ordre",
+  "What Nordlys checked": "Hva Nordlys har sjekket",
+  "No check has run yet.": "Ingen sjekk har kjørt ennå.",
+  "When an answer from the exchange is lost, Nordlys never sends again. It checks the account until it finds evidence either way; until then the outcome is unknown.":
+    "Når svaret fra børsen går tapt, sender Nordlys aldri på nytt. Den sjekker kontoen til den finner bevis den ene eller andre veien; til da er utfallet ukjent.",
+  "Nothing is unknown.": "Ingenting er ukjent.",
+  "The same order may already have been placed. Place another one anyway?":
+    "Den samme ordren kan allerede være lagt inn. Vil du likevel legge inn en til?",
+  "Place another one": "Legg inn en til",
+  "The same payment may already have been sent. Send another one anyway?":
+    "Den samme betalingen kan allerede være sendt. Vil du likevel sende en til?",
+  "Send another one": "Send en til",
   Overview: "Oversikt",
   Connect: "Tilkobling",
   Settings: "Innstillinger",

@@ -5,9 +5,10 @@ import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
 import { isPaying, pay, refreshPay, setPayContext } from "./pay";
 import { refreshTax, setTaxContext, tax } from "./tax";
+import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
 import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 
-type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "connect" | "settings";
+type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
 let app: AppView | null = null;
 let balances: BalancesView | null = null;
@@ -98,6 +99,7 @@ function renderChrome(): void {
     ["receive", t("Receive")],
     ["pay", t("Pay")],
     ["tax", t("Tax")],
+    ["unknowns", t("Unknown outcomes")],
     ["connect", t("Connect")],
     ["settings", t("Settings")],
   ];
@@ -117,6 +119,7 @@ function go(s: Screen): void {
   if (s === "receive") void refreshReceive();
   if (s === "pay") void refreshPay();
   if (s === "tax") void refreshTax();
+  if (s === "unknowns") void refreshUnknowns();
 }
 
 function messageLine(): Node | null {
@@ -357,10 +360,12 @@ function draw(): void {
   setReceiveContext({ balances, rerender: render, reloadBalances: loadBalances });
   setPayContext({ app, balances, rerender: render, reloadBalances: loadBalances });
   setTaxContext(render);
+  setUnknownsContext(render);
   renderChrome();
-  const screens: Record<Screen, () => Node> = { overview, trade, receive, pay, tax, connect, settings };
+  const screens: Record<Screen, () => Node> = { overview, trade, receive, pay, tax, unknowns: unknownsScreen, connect, settings };
   const body = screens[screen]();
-  replace(main, body);
+  const banner = unknownsBanner(() => go("unknowns"));
+  replace(main, ...(banner ? [banner, body] : [body]));
 }
 
 async function start(): Promise<void> {
@@ -373,6 +378,7 @@ async function start(): Promise<void> {
     fail(e);
   }
   await pollQuote();
+  void refreshUnknowns();
   void loadChart();
   void loadVolume();
   // One poller per resource, paused while the window is hidden: price every 5 s, the chart every
@@ -388,6 +394,8 @@ async function start(): Promise<void> {
     // The chart is redrawn every 30 s: drawing it on every price tick is most of the idle CPU.
     if (tick % 6 === 0 && screen === "overview") void loadChart();
     if (tick % 3 === 0 && !busy) void loadBalances();
+    // Every unknown order or payment is checked again, and the banner follows.
+    if (tick % 3 === 0) void refreshUnknowns();
     if (tick % 12 === 0) void loadVolume();
   }, 5_000);
 }

@@ -4,7 +4,8 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field } from "./form";
+import { errorText, field, isSameAsUnknown } from "./form";
+import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 import { countdown } from "./receive";
 
@@ -22,6 +23,8 @@ let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalanc
 let form: PayArgs = emptyForm();
 let checked: PayCheckView | null = null;
 let confirming = false;
+/** The last payment was refused because the same one is still unknown: offer a second confirmation. */
+let doubt = false;
 let sending = false;
 let result: PaymentResultView | null = null;
 let payments: PaymentsView | null = null;
@@ -110,22 +113,25 @@ function followPayments(): void {
   }, 2000);
 }
 
-async function submit(): Promise<void> {
+async function submit(despiteUnknown = false): Promise<void> {
   if (sending) return;
   sending = true;
   error = null;
+  doubt = false;
   ctx.rerender();
   try {
-    result = await api.sendPayment(form);
+    result = await api.sendPayment(despiteUnknown ? { ...form, despiteUnknown: true } : form);
     confirming = false;
     form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
     checked = null;
     [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
     followPayments();
+    void refreshUnknowns();
     await ctx.reloadBalances();
   } catch (e) {
     error = errorText(e);
     confirming = false;
+    doubt = isSameAsUnknown(e);
   } finally {
     sending = false;
     ctx.rerender();
@@ -237,6 +243,13 @@ export function pay(): Node {
   return h("section", { class: "pay" },
     !allowed.allowed ? h("p", { class: "message error", "data-testid": "pay-disabled" }, allowed.reason ?? "") : null,
     error ? h("p", { class: "message error", "data-testid": "pay-error" }, error) : null,
+    doubt
+      ? h("div", { class: "confirm", "data-testid": "pay-doubt" },
+          h("p", { class: "warning" }, t("The same payment may already have been sent. Send another one anyway?")),
+          h("div", { class: "row" },
+            h("button", { type: "button", "data-testid": "pay-despite-unknown", disabled: sending, onclick: () => void submit(true) }, t("Send another one")),
+            h("button", { type: "button", disabled: sending, onclick: () => { doubt = false; ctx.rerender(); } }, t("Back"))))
+      : null,
     paymentStatus(),
     h("h2", {}, t("Pay"), " ", ctx.balances?.sandbox ? h("span", { class: "badge sandbox small" }, t("Sandbox")) : null),
     h("div", { class: "stack" },

@@ -2,7 +2,8 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field } from "./form";
+import { errorText, field, isSameAsUnknown } from "./form";
+import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 
 type Context = {
@@ -23,6 +24,8 @@ let journal: JournalView | null = null;
 let form: OrderFormArgs = { orderType: "market", direction: "buy", amount: "", price: null, accountId: null };
 let checked: OrderCheckView | null = null;
 let confirming = false;
+/** The last order was refused because the same one is still unknown: offer a second confirmation. */
+let doubt = false;
 let sending = false;
 let result: OrderResultView | null = null;
 let error: string | null = null;
@@ -122,21 +125,26 @@ function followUnknown(): void {
   }, 2000);
 }
 
-async function submit(): Promise<void> {
+async function submit(despiteUnknown = false): Promise<void> {
   if (sending) return;
   sending = true;
   error = null;
+  doubt = false;
   ctx.rerender();
   try {
-    result = await api.placeOrder(form);
+    result = await api.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
     confirming = false;
     if (result.outcome === "unknown") followUnknown();
     else form = { ...form, amount: "" };
     checked = null;
     await ctx.reloadBalances();
     [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);
+    void refreshUnknowns();
   } catch (e) {
     error = errorText(e);
+    // Nothing stays armed after doubt: a second order needs a new review.
+    confirming = false;
+    doubt = isSameAsUnknown(e);
   } finally {
     sending = false;
     ctx.rerender();
@@ -193,6 +201,13 @@ export function trade(): Node {
     quoteCard,
     !trading.allowed ? h("p", { class: "message error", "data-testid": "trading-disabled" }, trading.reason ?? "") : null,
     error ? h("p", { class: "message error", "data-testid": "trade-error" }, error) : null,
+    doubt
+      ? h("div", { class: "confirm", "data-testid": "order-doubt" },
+          h("p", { class: "warning" }, t("The same order may already have been placed. Place another one anyway?")),
+          h("div", { class: "row" },
+            h("button", { type: "button", "data-testid": "order-despite-unknown", disabled: sending, onclick: () => void submit(true) }, t("Place another one")),
+            h("button", { type: "button", disabled: sending, onclick: () => { doubt = false; ctx.rerender(); } }, t("Back"))))
+      : null,
     result ? h("p", { class: `message ${result.outcome === "unknown" ? "error" : "ok"}`, "data-testid": `order-${result.outcome}` }, result.message) : null,
     h("h2", {}, t("New order"), " ", ctx.balances?.sandbox ? h("span", { class: "badge sandbox small" }, t("Sandbox")) : null),
     h("div", { class: "row" },

@@ -244,3 +244,55 @@ async fn commit_then_never_answer_ends_with_exactly_one_withdrawal() {
     assert_eq!(withdrawals_created(&app).await, 1, "never sent again");
     app.quit().await;
 }
+
+/// A payment whose answer is lost, on an exchange that does not copy descriptions into its tax
+/// rows: the window says "unknown", shows the banner and what Nordlys checked, and later "sent",
+/// never "not sent" on the way.
+#[tokio::test]
+async fn a_lost_payment_is_shown_unknown_with_its_evidence_then_sent() {
+    let app = App::start(&[]).await;
+    first_account_btc(&app).await;
+    app.control(
+        "/sandbox/readings",
+        serde_json::json!({ "noNoteEcho": true }),
+    )
+    .await;
+    app.control(
+        "/sandbox/faults",
+        serde_json::json!({ "path": "/v1/withdrawals", "method": "POST",
+                            "kind": "commit-then-drop", "count": 1 }),
+    )
+    .await;
+    app.click("[data-testid=nav-pay]").await;
+    destination(&app, "kari@example.com").await;
+    app.fill("[data-testid=pay-amount]", "4321").await;
+    fill_recipient(&app).await;
+    confirm(&app).await;
+    app.until("the banner", || async {
+        app.exists("[data-testid=unknowns-banner]").await
+    })
+    .await;
+    app.click("[data-testid=unknowns-banner-open]").await;
+    app.until("the entry with what was checked", || async {
+        app.exists("[data-testid=unknown-entry] [data-testid=unknown-evidence]")
+            .await
+    })
+    .await;
+    app.screenshot("unknown-payment").await;
+    app.until_within(
+        "the payment to be found as sent",
+        std::time::Duration::from_secs(60),
+        || async {
+            let state = app
+                .attr("[data-testid=unknown-entry]", "data-state")
+                .await
+                .unwrap_or_default();
+            assert_ne!(state, "not-sent", "called not sent on the way");
+            state == "sent"
+        },
+    )
+    .await;
+    assert!(!app.exists("[data-testid=unknowns-banner]").await);
+    assert_eq!(withdrawals_created(&app).await, 1);
+    app.quit().await;
+}

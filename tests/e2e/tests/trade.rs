@@ -181,3 +181,46 @@ async fn commit_then_never_answer_ends_as_placed_with_exactly_one_order() {
         .await;
     app.quit().await;
 }
+
+/// An order's answer is lost and the check that follows cannot read the account either: the
+/// window says "unknown", nothing is left armed to order again, and the same order needs a second,
+/// plainly worded confirmation.
+#[tokio::test]
+async fn nothing_is_armed_after_a_lost_order_whose_check_also_failed() {
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-trade]").await;
+    app.text("[data-testid=quote]").await;
+    app.control(
+        "/sandbox/faults",
+        serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "commit-then-drop", "count": 1 }),
+    )
+    .await;
+    // The look that follows, and every later one: open orders and tax rows cannot be read.
+    for path in ["/v1/orders", "/v1/tax/transactions"] {
+        app.control(
+            "/sandbox/faults",
+            serde_json::json!({ "path": path, "method": "GET", "kind": "http500" }),
+        )
+        .await;
+    }
+    order(&app, "market", "buy", "777", None).await;
+    // The screen's own refreshes fail meanwhile too, and say so; the order's outcome is what
+    // matters here.
+    app.until("the order's outcome: unknown", || async {
+        app.exists("[data-testid=order-unknown]").await
+    })
+    .await;
+    assert!(!app.exists("[data-testid=order-notPlaced]").await);
+    assert!(
+        !app.exists("[data-testid=order-confirm]").await,
+        "Confirm stayed armed after doubt"
+    );
+    order(&app, "market", "buy", "777", None).await;
+    app.text("[data-testid=order-doubt]").await;
+    assert_eq!(
+        app.counters().await["ordersCreated"],
+        1,
+        "nothing sent again"
+    );
+    app.quit().await;
+}

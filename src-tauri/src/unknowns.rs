@@ -1,0 +1,150 @@
+//! Orders and payments whose outcome is unknown, in one place: each re-checked against the
+//! exchange when the list is read (the window reads it on a timer), shown with the evidence
+//! behind its state, and settled by the user when they have checked the exchange's history.
+
+use chrono::{Duration, Utc};
+use nordlys_core::format::{self, BtcUnit};
+use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
+use nordlys_core::{orders, withdrawals};
+use tauri::{AppHandle, Runtime};
+
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::state::{App, app};
+use crate::views::{
+    EvidenceView, JournalIdArgs, MoneyKind, NoArgs, UnknownEntryView, UnknownsView,
+};
+
+/// How long a settled entry that once was in doubt stays on the list.
+const RECENT: Duration = Duration::hours(24);
+
+#[tauri::command]
+pub async fn unknowns<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<UnknownsView> {
+    let app = app(&handle);
+    let store = app.store().await?;
+    recheck(&app, &store).await?;
+    view(&app, &store)
+}
+
+#[tauri::command]
+pub async fn settle_unknown<R: Runtime>(
+    handle: AppHandle<R>,
+    args: JournalIdArgs,
+) -> Answer<UnknownsView> {
+    let app = app(&handle);
+    let store = app.store().await?;
+    let connection = app.connection().await?;
+    let rules = app.timing().rules;
+    let id = args.journal_id;
+    let settled = match store.journal_kind(id).map_err(IpcError::internal)? {
+        None => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("no journal entry {id}"),
+            ));
+        }
+        Some(JournalKind::Order) => {
+            orders::settle_not_placed(connection.client(), &store, id, &rules)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }
+        Some(JournalKind::Withdrawal) => {
+            withdrawals::settle_not_sent(connection.client(), &store, id, &rules)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }
+    };
+    settled.map_err(|reason| IpcError::new(ErrorCode::Declined, reason))?;
+    view(&app, &store)
+}
+
+/// Looks at the exchange once for every unresolved entry.
+async fn recheck(app: &App, store: &Store) -> Answer<()> {
+    let unresolved_orders = store.journal_unresolved().map_err(IpcError::internal)?;
+    let unresolved_payments = store.withdrawals_unresolved().map_err(IpcError::internal)?;
+    if unresolved_orders.is_empty() && unresolved_payments.is_empty() {
+        return Ok(());
+    }
+    let connection = app.connection().await?;
+    let rules = app.timing().rules;
+    for e in unresolved_orders {
+        let _ = orders::reconcile_with(connection.client(), store, e.id, &rules).await;
+    }
+    for e in unresolved_payments {
+        let _ = withdrawals::reconcile_with(connection.client(), store, e.id, &rules).await;
+    }
+    Ok(())
+}
+
+/// Oslo time to the second, as the tax screens show times.
+fn shown(t: &chrono::DateTime<Utc>) -> String {
+    nordlys_core::tax::oslo_time(t)
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
+}
+
+fn evidence(store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
+    Ok(store
+        .evidence(id)
+        .map_err(IpcError::internal)?
+        .into_iter()
+        .map(|Evidence { at, read, saw }| EvidenceView {
+            at: shown(&at),
+            read,
+            saw,
+        })
+        .collect())
+}
+
+fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
+    let locale = app.locale();
+    let since = Utc::now() - RECENT;
+    let mut entries = Vec::new();
+    for e in store.journal_recent(200).map_err(IpcError::internal)? {
+        let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
+        let evidence = evidence(store, e.id)?;
+        if !open && (evidence.is_empty() || e.sent_at < since) {
+            continue;
+        }
+        let amount = if e.direction == "buy" {
+            format::nok(e.amount, locale)
+        } else {
+            format::btc(e.amount, BtcUnit::Btc, locale)
+        };
+        entries.push(UnknownEntryView {
+            journal_id: e.id,
+            kind: MoneyKind::Order,
+            state: e.state.text().to_owned(),
+            sent_at: shown(&e.sent_at),
+            summary: format!("{} {} {amount}", e.order_type, e.direction),
+            open,
+            evidence,
+        });
+    }
+    for e in store.withdrawals_recent(200).map_err(IpcError::internal)? {
+        let open = matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
+        let evidence = evidence(store, e.id)?;
+        if !open && (evidence.is_empty() || e.sent_at < since) {
+            continue;
+        }
+        entries.push(UnknownEntryView {
+            journal_id: e.id,
+            kind: MoneyKind::Withdrawal,
+            state: e.state.text().to_owned(),
+            sent_at: shown(&e.sent_at),
+            summary: format!(
+                "{} → {}",
+                format::btc(e.amount_btc, app.settings().unit, locale),
+                e.destination
+            ),
+            open,
+            evidence,
+        });
+    }
+    entries.sort_by_key(|e| std::cmp::Reverse(e.journal_id));
+    Ok(UnknownsView {
+        unresolved: entries.iter().filter(|e| e.open).count() as u32,
+        entries,
+    })
+}
