@@ -106,6 +106,8 @@ struct Figures {
     wrong_not_made: usize,
     unknown: usize,
     unknown_made: usize,
+    /// What the journal said of each wrong verdict, to find the rule that gave it.
+    wrong: Vec<String>,
 }
 
 fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
@@ -137,7 +139,11 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
                 JournalState::NotPlaced | JournalState::Rejected => Some(false),
                 JournalState::Unknown | JournalState::Sending => None,
             };
-            (e.reference.clone(), verdict)
+            (
+                e.reference.clone(),
+                verdict,
+                format!("order {} {} {}: {}", e.id, e.state.text(), e.amount, e.note),
+            )
         })
         .chain(payments.iter().map(|e| {
             let verdict = match e.state {
@@ -145,15 +151,31 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
                 WithdrawalState::NotSent | WithdrawalState::Rejected => Some(false),
                 WithdrawalState::Unknown | WithdrawalState::Sending => None,
             };
-            (e.reference.clone(), verdict)
+            (
+                e.reference.clone(),
+                verdict,
+                format!(
+                    "withdrawal {} {} {}: {}",
+                    e.id,
+                    e.state.text(),
+                    e.amount_btc,
+                    e.note
+                ),
+            )
         }));
-    for (r, verdict) in states {
+    for (r, verdict, what) in states {
         figures.entries += 1;
         let was_made = made.contains_key(&r);
         journaled.insert(r);
         match verdict {
-            Some(true) if !was_made => figures.wrong_made += 1,
-            Some(false) if was_made => figures.wrong_not_made += 1,
+            Some(true) if !was_made => {
+                figures.wrong_made += 1;
+                figures.wrong.push(what);
+            }
+            Some(false) if was_made => {
+                figures.wrong_not_made += 1;
+                figures.wrong.push(what);
+            }
             None => {
                 figures.unknown += 1;
                 figures.unknown_made += usize::from(was_made);

@@ -34,8 +34,9 @@ pub const MIN_QUIET: Duration = Duration::minutes(10);
 /// the request was sent.
 pub const CLOCK_SLACK: Duration = Duration::seconds(125);
 
-/// How far apart the fills of one order may be listed.
-const FILL_SPREAD: Duration = Duration::seconds(2);
+/// How far apart the fills of one order may be listed: they happen at once, and rows of several
+/// orders a moment apart could otherwise add up to another's amount (the soak matrix found one).
+const FILL_SPREAD: Duration = Duration::zero();
 
 /// The rules in force. Only debug builds can shorten the quiet period (for tests), through
 /// [`Rules::with_min_quiet`] or `NORDLYS_MIN_QUIET_SECS`.
@@ -334,6 +335,9 @@ pub struct Others {
     /// Send times of other entries for the same kind and amount that could own a match not yet
     /// claimed: made (by the exchange's answer) without a claimed row, or still unresolved.
     pub rivals: Vec<DateTime<Utc>>,
+    /// Send times of unresolved limit orders of the same direction for more: one partly filled
+    /// could leave an open rest, or a fill, of exactly this request's amount.
+    pub larger: Vec<DateTime<Utc>>,
 }
 
 /// What the rules conclude from one look.
@@ -348,10 +352,13 @@ pub enum Verdict {
 }
 
 /// One match: evidence ids, and when the first of them was made on the exchange's clock.
+/// An ambiguous one could be part of a larger order's fill: it is no evidence of being made,
+/// and no evidence of silence either.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Match {
     at: DateTime<Utc>,
     ids: Vec<String>,
+    ambiguous: bool,
 }
 
 /// The amounts a row moved under each reading of where the fee is: beside the amount, or inside.
@@ -369,19 +376,27 @@ fn moved(row: &TaxTransaction, kind: Kind) -> [Option<Decimal>; 2] {
 }
 
 /// The rows that could be this request's: its kind, its account, not before it was sent (less
-/// the clock slack), and held by no other entry.
+/// the clock slack), and held by no other entry, nor listed at the same moment as a row another
+/// entry holds (the other fills of that entry's order).
 fn candidates<'r>(
     look: &'r Look,
     request: &Request<'_>,
     others: &Others,
 ) -> Vec<&'r TaxTransaction> {
     let from = request.sent_at - CLOCK_SLACK;
+    let held: HashSet<_> = look
+        .rows
+        .iter()
+        .filter(|r| others.claimed.contains(r.id.as_str()))
+        .map(|r| (r.create_time, r.account_id.clone(), r.tx_type.clone()))
+        .collect();
     look.rows
         .iter()
         .filter(|r| {
             r.tx_type == request.kind.row_type()
                 && r.create_time >= from
                 && !others.claimed.contains(r.id.as_str())
+                && !held.contains(&(r.create_time, r.account_id.clone(), r.tx_type.clone()))
                 && request
                     .account
                     .is_none_or(|a| r.account_id.as_ref().is_none_or(|x| x.as_str() == a))
@@ -415,6 +430,7 @@ fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
                     found.push(Match {
                         at: rows[i].create_time,
                         ids: rows[i..=j].iter().map(|r| r.id.to_string()).collect(),
+                        ambiguous: false,
                     });
                     i = j + 1;
                     continue 'start;
@@ -442,6 +458,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
             return vec![Match {
                 at: first.create_time,
                 ids: echoed.iter().map(|r| r.id.to_string()).collect(),
+                ambiguous: false,
             }];
         }
     }
@@ -458,6 +475,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 found.push(Match {
                     at: o.created_at,
                     ids: vec![o.order_id.to_string()],
+                    ambiguous: false,
                 });
             } else if let Some(fills) = runs(&rows, request.amount - o.amount, request.kind)
                 .into_iter()
@@ -468,11 +486,15 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 found.push(Match {
                     at: o.created_at,
                     ids,
+                    ambiguous: false,
                 });
             }
         }
     }
     found.extend(runs(&rows, request.amount, request.kind));
+    for m in &mut found {
+        m.ambiguous = others.larger.iter().any(|sent| *sent - CLOCK_SLACK <= m.at);
+    }
     found.sort_by_key(|m| m.at);
     found
 }
@@ -488,7 +510,7 @@ fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<
         let free = found
             .iter()
             .enumerate()
-            .find(|(i, m)| !taken[*i] && m.at >= sent - CLOCK_SLACK);
+            .find(|(i, m)| !taken[*i] && !m.ambiguous && m.at >= sent - CLOCK_SLACK);
         if let Some((i, m)) = free {
             if mine {
                 return Some(m.clone());
@@ -604,7 +626,8 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
     }
     if !found.is_empty() {
         return unknown(
-            "a match exists that another request may own".to_owned(),
+            "a match exists that another request may own, or that may be part of a larger order"
+                .to_owned(),
             false,
         );
     }
@@ -1004,23 +1027,23 @@ mod tests {
         );
         let claimed = Others {
             claimed: ["u-1".to_owned()].into(),
-            rivals: vec![],
+            ..Others::default()
         };
         assert!(matches!(
             judge(&r, &l, &claimed, &Rules::default()),
             Verdict::Unknown { .. }
         ));
         let rival = Others {
-            claimed: HashSet::new(),
             rivals: vec![t(-5)],
+            ..Others::default()
         };
         assert!(matches!(
             judge(&r, &l, &rival, &Rules::default()),
             Verdict::Unknown { .. }
         ));
         let later_rival = Others {
-            claimed: HashSet::new(),
             rivals: vec![t(20)],
+            ..Others::default()
         };
         assert_eq!(
             made(&judge(&r, &l, &later_rival, &Rules::default())),
@@ -1061,6 +1084,54 @@ mod tests {
         assert!(
             !matches!(judged(&buy, &apart), Verdict::Made { .. }),
             "fills 8 s apart are two orders"
+        );
+    }
+
+    #[test]
+    fn the_other_fills_of_an_order_another_entry_holds_are_not_evidence() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::MarketOrder(Side::Buy), "200", &b);
+        // Another entry's order filled in three trades of 100; the entry holds the first.
+        let l = look(
+            31,
+            holding("0.51", "0.51"),
+            "4000",
+            vec![],
+            vec![
+                row("tr_1", BUY, 1, "100", "", "0.503"),
+                row("tr_2", BUY, 1, "100", "", "0.506"),
+                row("tr_3", BUY, 1, "100", "", "0.51"),
+            ],
+        );
+        let held = Others {
+            claimed: ["tr_1".to_owned()].into(),
+            ..Others::default()
+        };
+        let v = judge(&buy, &l, &held, &Rules::default());
+        assert!(!matches!(v, Verdict::Made { .. }), "{v:?}");
+    }
+
+    #[test]
+    fn an_open_rest_of_exactly_this_amount_is_no_evidence_while_a_larger_limit_order_is_unknown() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::LimitOrder(Side::Buy), "117", &b);
+        let l = look(
+            31,
+            holding("0.5", "0.5"),
+            "4688",
+            vec![open("or_9", "DIRECTION_BUY", "117", 2)],
+            vec![],
+        );
+        let larger = Others {
+            larger: vec![t(-3)],
+            ..Others::default()
+        };
+        let v = judge(&buy, &l, &larger, &Rules::default());
+        assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
+        assert_eq!(
+            made(&judged(&buy, &l)),
+            vec!["or_9"],
+            "with no larger order unknown, it is this one"
         );
     }
 

@@ -212,6 +212,24 @@ fn rivals(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreEr
         .collect())
 }
 
+/// Unresolved limit orders of the same exchange and direction for more, sent in the day before
+/// this one: one partly filled could show an open rest or a fill of exactly this amount.
+fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+    Ok(store
+        .journal_unresolved()?
+        .into_iter()
+        .filter(|o| {
+            o.id != e.id
+                && o.order_type == "limit"
+                && o.direction == e.direction
+                && o.amount > e.amount
+                && o.origin.base_url == e.origin.base_url
+                && o.sent_at >= e.sent_at - Duration::days(1)
+        })
+        .map(|o| o.sent_at)
+        .collect())
+}
+
 /// Resolves an "unknown" (or crash-interrupted "sending") journal entry with the standard rules.
 pub async fn reconcile(
     client: &ExchangeClient,
@@ -318,6 +336,7 @@ fn judge(
     let others = Others {
         claimed: store.journal_claimed_ids(e.id)?,
         rivals: rivals(store, e)?,
+        larger: larger_limit_orders(store, e)?,
     };
     Ok(evidence::judge(&request, look, &others, rules))
 }

@@ -235,6 +235,7 @@ pub async fn reconcile_with(
     let others = Others {
         claimed: store.withdrawal_claimed_ids(e.id)?,
         rivals: rivals(store, &e)?,
+        larger: vec![],
     };
     let verdict = evidence::judge(&request, &look, &others, rules);
     let mut seen = look.evidence();
