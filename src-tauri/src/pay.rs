@@ -49,7 +49,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 
 /// Checks the form against the live price, the account's balance and the address book.
 async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
-    let form = form(args)?;
+    let mut form = form(args)?;
     let client = app.connection().await?.client().clone();
     let price = app.mid_price().await?;
     let accounts = client.bitcoin_accounts(false).await?;
@@ -58,6 +58,9 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         None => accounts.accounts.first(),
     }
     .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, "no such bitcoin account"))?;
+    // The account shown is the account sent: never empty, which would leave the choice to the
+    // exchange's idea of a default.
+    form.account_id = Some(account.id.to_string());
     let ctx = PayContext {
         now: SystemTime::now(),
         locale: app.locale(),
@@ -72,6 +75,29 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         used_before: store.destination_used(identity).unwrap_or(false),
     });
     Ok((form, check, ctx))
+}
+
+/// The BTC amount confirmed for a payment typed in NOK, if it is still within 2 % of `now`.
+fn confirmed_amount(
+    text: &str,
+    now: rust_decimal::Decimal,
+    nb: bool,
+) -> Answer<rust_decimal::Decimal> {
+    use std::str::FromStr;
+    let invalid = |m: &str| IpcError::new(ErrorCode::InvalidInput, m);
+    let confirmed = rust_decimal::Decimal::from_str(text.trim())
+        .ok()
+        .filter(|d| *d > rust_decimal::Decimal::ZERO && d.scale() <= 8)
+        .ok_or_else(|| invalid("the confirmed amount is not a BTC amount"))?;
+    let drift = ((confirmed - now) / now).abs();
+    if drift > rust_decimal::Decimal::new(2, 2) {
+        return Err(invalid(if nb {
+            "Kursen har endret seg siden du så over betalingen; se over den på nytt."
+        } else {
+            "The price moved since you reviewed the payment; review it again."
+        }));
+    }
+    Ok(confirmed)
 }
 
 fn recipient_view(r: &Recipient) -> RecipientView {
@@ -102,6 +128,7 @@ fn check_view(c: &PayCheck, ctx: &PayContext) -> PayCheckView {
     let e = &c.recipient_errors;
     PayCheckView {
         ok: c.request.is_some(),
+        amount_btc_raw: c.amount_btc.map(|a| a.to_string()),
         destination_error: c.destination_error.clone(),
         recognised: c.recognised.clone(),
         kind: kind.map(str::to_owned),
@@ -213,7 +240,7 @@ pub async fn send_payment<R: Runtime>(
     let app = app(&handle);
     let nb = app.locale() == Locale::Nb;
     let (form, check, _) = checked(&app, &args).await?;
-    let (Some(request), Some(dest), Some(amount)) = (
+    let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
         check.amount_btc,
@@ -234,6 +261,16 @@ pub async fn send_payment<R: Runtime>(
         };
         return Err(IpcError::new(ErrorCode::InvalidInput, why));
     };
+    // A payment typed in NOK sends the BTC amount the user confirmed, not one converted again
+    // at a price that may have moved since; a move of more than 2 % asks for a new review.
+    if form.unit == BitcoinAmountUnit::Nok
+        && request.amount_btc.is_some()
+        && let Some(text) = args.confirmed_amount_btc.as_deref()
+    {
+        let confirmed = confirmed_amount(text, amount, nb)?;
+        request.amount_btc = Some(confirmed);
+        amount = confirmed;
+    }
     let connection = app.connection().await?;
     let store = app.store().await?;
     let identity = dest.identity();

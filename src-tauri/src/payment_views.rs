@@ -104,6 +104,10 @@ pub struct PayArgs {
     #[serde(default)]
     #[ts(optional)]
     pub despite_unknown: Option<bool>,
+    /// For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
+    #[serde(default)]
+    #[ts(optional)]
+    pub confirmed_amount_btc: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
@@ -126,6 +130,8 @@ pub struct SummaryLine {
 pub struct PayCheckView {
     /// Everything is valid: the send button may be enabled.
     pub ok: bool,
+    /// The BTC amount that would be sent, as a plain decimal.
+    pub amount_btc_raw: Option<String>,
     pub destination_error: Option<String>,
     pub recognised: Option<String>,
     /// `onchain`, `invoice`, `lightningAddress` or `lnurl`.

@@ -199,7 +199,11 @@ saveRecipient: boolean, label: string,
  * The user confirmed a second time that the same payment may be sent although one like it
  * is still unknown.
  */
-despiteUnknown?: boolean, };
+despiteUnknown?: boolean, 
+/**
+ * For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
+ */
+confirmedAmountBtc?: string, };
 
 export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
 
@@ -209,7 +213,11 @@ export type PayCheckView = {
 /**
  * Everything is valid: the send button may be enabled.
  */
-ok: boolean, destinationError: string | null, recognised: string | null, 
+ok: boolean, 
+/**
+ * The BTC amount that would be sent, as a plain decimal.
+ */
+amountBtcRaw: string | null, destinationError: string | null, recognised: string | null, 
 /**
  * `onchain`, `invoice`, `lightningAddress` or `lnurl`.
  */

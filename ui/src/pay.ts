@@ -23,6 +23,7 @@ let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalanc
 let form: PayArgs = emptyForm();
 let checked: PayCheckView | null = null;
 let confirming = false;
+let checkedForm: PayArgs | null = null;
 /** The last payment was refused because the same one is still unknown: offer a second confirmation. */
 let doubt = false;
 let sending = false;
@@ -65,14 +66,25 @@ function scheduleCheck(): void {
       ctx.rerender();
       return;
     }
+    const asked = form;
     try {
-      checked = await api.checkPayment(form);
-      error = null;
+      const answer = await api.checkPayment(asked);
+      // An answer for a form since changed is dropped: the next check is on its way.
+      if (form === asked) {
+        checked = answer;
+        checkedForm = asked;
+        error = null;
+      }
     } catch (e) {
       error = errorText(e);
     }
     ctx.rerender();
   }, 200);
+}
+
+/** Whether the checks on screen are for the form as it is now: only then can it be confirmed. */
+function checkIsCurrent(): boolean {
+  return checked !== null && checkedForm === form;
 }
 
 function set(patch: Partial<PayArgs>): void {
@@ -120,7 +132,9 @@ async function submit(despiteUnknown = false): Promise<void> {
   doubt = false;
   ctx.rerender();
   try {
-    result = await api.sendPayment(despiteUnknown ? { ...form, despiteUnknown: true } : form);
+    // Sent as confirmed: the checked form, and for an amount in NOK the BTC amount shown.
+    const confirmed = form.unit === "nok" && checked?.amountBtcRaw ? { confirmedAmountBtc: checked.amountBtcRaw } : {};
+    result = await api.sendPayment({ ...form, ...confirmed, ...(despiteUnknown ? { despiteUnknown: true } : {}) });
     confirming = false;
     form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
     checked = null;
@@ -273,14 +287,14 @@ export function pay(): Node {
         ? h("p", { class: "muted", "data-testid": "pay-saved-recipient" }, t("Saved recipient"), ": ", `${c.savedRecipient.fullName}${c.savedRecipient.country ? ` (${c.savedRecipient.country})` : ""}`)
         : null,
       c?.needsRecipient ? recipientForm() : null,
-      confirming && c?.ok
+      confirming && c?.ok && checkIsCurrent()
         ? h("div", { class: "confirm", "data-testid": "pay-confirmation" },
             h("table", { class: "summary" }, h("tbody", {}, ...c.summary.map((l) => h("tr", {}, h("th", {}, l.label), h("td", {}, l.value))))),
             h("p", { class: "warning" }, t("A payment cannot be undone.")),
             h("div", { class: "row" },
               h("button", { type: "button", "data-testid": "pay-confirm", disabled: sending, onclick: () => void submit() }, sending ? t("Sending…") : t("Send")),
               h("button", { type: "button", disabled: sending, onclick: () => { confirming = false; ctx.rerender(); } }, t("Back"))))
-        : h("button", { type: "button", "data-testid": "pay-review", disabled: !allowed.allowed || !c?.ok || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review payment"))),
+        : h("button", { type: "button", "data-testid": "pay-review", disabled: !allowed.allowed || !c?.ok || !checkIsCurrent() || sending, onclick: () => { confirming = true; ctx.rerender(); } }, t("Review payment"))),
     h("h2", {}, t("Saved recipients")),
     addressBook(),
     payments && payments.payments.length > 0

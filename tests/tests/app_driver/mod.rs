@@ -1,6 +1,10 @@
 //! Drives the app's own command handler, the one the window calls, on Tauri's mock runtime: a
 //! connected app, one command at a time as the UI sends it, and lanes of mixed operations as
-//! users' clicks. Shared by the fault soak and its readings matrix.
+//! users' clicks. Shared by the fault soak, its readings matrix and the Pay window's tests.
+#![allow(
+    dead_code,
+    reason = "each test file that includes this module uses part of it"
+)]
 
 use std::sync::Arc;
 use std::time::Duration;
