@@ -17,6 +17,9 @@ pub enum ErrorCode {
     OutcomeUnknown,
     /// The same order or payment is still unknown: sending it again needs a second confirmation.
     SameAsUnknown,
+    /// An unknown order could be the one being cancelled; quiet long enough that the user may
+    /// cancel anyway.
+    MayBeUnknown,
     Server,
     Keyring,
     Browser,

@@ -299,31 +299,62 @@ async fn reconcile_unresolved(
     Ok(looked)
 }
 
+/// What unknown orders say about cancelling an open order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CancelDoubt {
+    /// The open orders cannot be read, so it cannot be told.
+    CannotLook,
+    /// No unknown order could be it.
+    None,
+    /// One could be it, and it gave up less than the quiet period ago: still being checked.
+    Young,
+    /// Every one that could be it has been quiet for longer than the quiet period.
+    Old,
+}
+
 /// Whether an order whose outcome is still unknown could be the open order `id`: same direction,
 /// an amount it could have left open, sent no later than two minutes after the open order was
-/// made. `None` when the open orders cannot be read.
+/// made.
 async fn unknown_could_be(
     connection: &Connection,
     store: &Store,
     id: &str,
-) -> Answer<Option<bool>> {
+    rules: &nordlys_core::evidence::Rules,
+) -> Answer<CancelDoubt> {
     let Ok(open) = connection.client().open_orders().await else {
-        return Ok(None);
+        return Ok(CancelDoubt::CannotLook);
     };
     let Some(o) = open.orders.iter().find(|o| o.order_id.as_str() == id) else {
-        return Ok(Some(false));
+        return Ok(CancelDoubt::None);
     };
     let direction = if o.direction == nordlys_exchange::models::Direction::Sell {
         "sell"
     } else {
         "buy"
     };
-    let unknown = store.journal_unresolved().map_err(IpcError::internal)?;
-    Ok(Some(unknown.iter().any(|e| {
-        e.direction == direction
-            && e.amount >= o.amount
-            && e.sent_at <= o.created_at + chrono::Duration::minutes(2)
-    })))
+    let now = chrono::Utc::now();
+    let could: Vec<_> = store
+        .journal_unresolved()
+        .map_err(IpcError::internal)?
+        .into_iter()
+        .filter(|e| {
+            e.direction == direction
+                && e.amount >= o.amount
+                && e.sent_at <= o.created_at + chrono::Duration::minutes(2)
+        })
+        .collect();
+    if could.is_empty() {
+        return Ok(CancelDoubt::None);
+    }
+    let quiet = could.iter().all(|e| {
+        nordlys_core::evidence::gave_up(e.gave_up_at, e.sent_at, now)
+            .is_some_and(|g| now - g >= rules.min_quiet())
+    });
+    Ok(if quiet {
+        CancelDoubt::Old
+    } else {
+        CancelDoubt::Young
+    })
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
@@ -401,8 +432,18 @@ pub async fn cancel_order<R: Runtime>(
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
     let store = app.store().await?;
-    reconcile_unresolved(&connection, &store, &app.timing().rules).await?;
-    if unknown_could_be(&connection, &store, &args.order_id).await? != Some(false) {
+    let rules = app.timing().rules;
+    reconcile_unresolved(&connection, &store, &rules).await?;
+    let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
+    if doubt == CancelDoubt::Old && args.anyway != Some(true) {
+        let message = if app.locale() == Locale::Nb {
+            "En ordre med ukjent utfall kan være denne, og Nordlys har ikke funnet spor av den på lenge. Å kansellere er trygt for pengene dine, men da finnes den kanskje aldri. Kanseller likevel?"
+        } else {
+            "An order whose outcome is unknown could be this one, and Nordlys has found no trace of it for a long time. Cancelling is safe for your money, but that order may then never be found. Cancel anyway?"
+        };
+        return Err(IpcError::new(ErrorCode::MayBeUnknown, message));
+    }
+    if matches!(doubt, CancelDoubt::CannotLook | CancelDoubt::Young) {
         let message = if app.locale() == Locale::Nb {
             "Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt."
         } else {

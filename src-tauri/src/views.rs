@@ -196,6 +196,11 @@ pub struct OpenOrdersView {
 #[serde(rename_all = "camelCase")]
 pub struct CancelOrderArgs {
     pub order_id: String,
+    /// The user read the warning that an order whose outcome is still unknown, quiet for longer
+    /// than the quiet period, could be this one, and cancels anyway.
+    #[serde(default)]
+    #[ts(optional)]
+    pub anyway: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

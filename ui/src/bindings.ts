@@ -102,7 +102,12 @@ export type OpenOrderView = { orderId: string, orderType: string, direction: str
 
 export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
-export type CancelOrderArgs = { orderId: string, };
+export type CancelOrderArgs = { orderId: string, 
+/**
+ * The user read the warning that an order whose outcome is still unknown, quiet for longer
+ * than the quiet period, could be this one, and cancels anyway.
+ */
+anyway?: boolean, };
 
 export type JournalEntryView = { id: string, 
 /**
@@ -415,7 +420,7 @@ unresolved: number,
  */
 entries: Array<UnknownEntryView>, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
 

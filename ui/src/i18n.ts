@@ -20,6 +20,9 @@ const nb: Record<string, string> = {
   "Nordlys checks the exchange once more, then records your answer. If it was in fact made, sending it again would pay twice.":
     "Nordlys sjekker børsen én gang til og lagrer så svaret ditt. Hvis den faktisk ble utført, betaler du to ganger om du sender på nytt.",
   "Yes:": "Ja:",
+  "Cancel anyway": "Kanseller likevel",
+  "Filled in from a saved recipient paid through the same Lightning node. One node serves many people: check that this is them.":
+    "Fylt ut fra en lagret mottaker som er betalt gjennom den samme Lightning-noden. Én node betjener mange: sjekk at det er denne personen.",
   Order: "Ordre",
   "What Nordlys checked": "Hva Nordlys har sjekket",
   "No check has run yet.": "Ingen sjekk har kjørt ennå.",

@@ -74,6 +74,11 @@ function scheduleCheck(): void {
         checked = answer;
         checkedForm = asked;
         error = null;
+        // An invoice's payee node serves many people: a saved recipient only prefills the form.
+        const saved = answer.needsRecipient ? answer.savedRecipient : null;
+        if (saved && !form.recipient.fullName.trim() && !form.recipient.address.trim()) {
+          setRecipient({ fullName: saved.fullName, country: saved.country, address: saved.address, nin: saved.nin, exchange: saved.exchange, selfCustody: saved.selfCustody });
+        }
       }
     } catch (e) {
       error = errorText(e);
@@ -283,7 +288,10 @@ export function pay(): Node {
         h("input", { type: "checkbox", "data-testid": "pay-is-payment", ...(form.isPayment ? { checked: true } : {}), onchange: (e: Event) => set({ isPayment: (e.target as HTMLInputElement).checked }) }),
         " ", t("This is a payment for goods or services (counts as a sale for tax)")),
       field(t("Description (for your records)"), description, null, "pay-description"),
-      c?.savedRecipient
+      c?.savedRecipient && c.needsRecipient
+        ? h("p", { class: "muted", "data-testid": "pay-prefilled-recipient" }, t("Filled in from a saved recipient paid through the same Lightning node. One node serves many people: check that this is them."))
+        : null,
+      c?.savedRecipient && !c.needsRecipient
         ? h("p", { class: "muted", "data-testid": "pay-saved-recipient" }, t("Saved recipient"), ": ", `${c.savedRecipient.fullName}${c.savedRecipient.country ? ` (${c.savedRecipient.country})` : ""}`)
         : null,
       c?.needsRecipient ? recipientForm() : null,

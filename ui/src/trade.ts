@@ -24,6 +24,8 @@ let journal: JournalView | null = null;
 let form: OrderFormArgs = { orderType: "market", direction: "buy", amount: "", price: null, accountId: null };
 let checked: OrderCheckView | null = null;
 let confirming = false;
+/** The open order whose cancel was held back by an unknown order quiet for long. */
+let cancelDoubt: string | null = null;
 /** The last order was refused because the same one is still unknown: offer a second confirmation. */
 let doubt = false;
 let sending = false;
@@ -151,19 +153,23 @@ async function submit(despiteUnknown = false): Promise<void> {
   }
 }
 
-async function cancel(id: string): Promise<void> {
-  if (cancelArmed !== id) {
+async function cancel(id: string, anyway = false): Promise<void> {
+  if (cancelArmed !== id && !anyway) {
     cancelArmed = id;
     ctx.rerender();
     return;
   }
   cancelArmed = null;
+  cancelDoubt = null;
   try {
-    orders = await api.cancelOrder({ orderId: id });
+    orders = await api.cancelOrder(anyway ? { orderId: id, anyway: true } : { orderId: id });
     result = null;
+    error = null;
     await ctx.reloadBalances();
   } catch (e) {
     error = errorText(e);
+    // An unknown order quiet for long could be this one: the user may cancel anyway.
+    if (e && typeof e === "object" && "code" in e && (e as { code: string }).code === "mayBeUnknown") cancelDoubt = id;
     orders = await api.openOrders({}).catch(() => orders);
   }
   ctx.rerender();
@@ -201,6 +207,11 @@ export function trade(): Node {
     quoteCard,
     !trading.allowed ? h("p", { class: "message error", "data-testid": "trading-disabled" }, trading.reason ?? "") : null,
     error ? h("p", { class: "message error", "data-testid": "trade-error" }, error) : null,
+    cancelDoubt
+      ? h("div", { class: "row" },
+          h("button", { type: "button", "data-testid": `cancel-anyway-${cancelDoubt}`, onclick: () => void cancel(cancelDoubt ?? "", true) }, t("Cancel anyway")),
+          h("button", { type: "button", onclick: () => { cancelDoubt = null; error = null; ctx.rerender(); } }, t("Back")))
+      : null,
     doubt
       ? h("div", { class: "confirm", "data-testid": "order-doubt" },
           h("p", { class: "warning" }, t("The same order may already have been placed. Place another one anyway?")),

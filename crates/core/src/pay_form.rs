@@ -137,8 +137,14 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
     }
     let k = known(&dest.identity());
     out.saved_recipient = k.saved.clone();
-    out.needs_recipient = k.saved.is_none() && !k.used_before;
-    let tfr_info = match &k.saved {
+    // An invoice is known by its payee node, and one node serves many people: a saved
+    // recipient only prefills the form there, it is never sent unasked.
+    let attached = match dest {
+        Destination::Invoice(_) => None,
+        _ => k.saved.as_ref(),
+    };
+    out.needs_recipient = attached.is_none() && !k.used_before;
+    let tfr_info = match attached {
         Some(r) => Some(nordlys_exchange::models::TravelRuleInfo {
             full_name: r.full_name.clone(),
             country: r.country.clone(),
@@ -307,6 +313,45 @@ mod tests {
             c.request.unwrap().tfr_info.unwrap().full_name,
             "Ola",
             "saved data is sent"
+        );
+    }
+
+    #[test]
+    fn a_saved_recipient_only_prefills_an_invoice_whose_node_matches() {
+        // The BOLT #11 "coffee beans" example, read at its own time.
+        let coffee = "lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q5sqqqqqqqqqqqqqqqpqsq67gye39hfg3zd8rgc80k32tvy9xk2xunwm5lzexnvpx6fd77en8qaq424dxgt56cag2dpt359k3ssyhetktkpqh24jqnjyw6uqd08sgptq44qu";
+        let then = PayContext {
+            now: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_496_314_700),
+            available_btc: Decimal::ONE,
+            ..ctx()
+        };
+        let mut f = form(coffee, "", BitcoinAmountUnit::Sats);
+        let saved = Recipient {
+            full_name: "Ola".into(),
+            address: "Gata 2".into(),
+            ..Recipient::default()
+        };
+        let known = |_: &str| Known {
+            saved: Some(saved.clone()),
+            used_before: false,
+        };
+        let c = check(&f, &then, known);
+        assert!(c.needs_recipient, "the form is asked for");
+        assert_eq!(
+            c.saved_recipient.map(|r| r.full_name).as_deref(),
+            Some("Ola"),
+            "and can be prefilled"
+        );
+        assert!(c.request.is_none(), "nothing is sent unasked");
+        f.recipient = RecipientForm {
+            full_name: "Kari Nordmann".into(),
+            address: "Storgata 1".into(),
+            ..RecipientForm::default()
+        };
+        let c = check(&f, &then, known);
+        assert_eq!(
+            c.request.unwrap().tfr_info.unwrap().full_name,
+            "Kari Nordmann"
         );
     }
 

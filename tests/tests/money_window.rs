@@ -4,12 +4,14 @@
     clippy::panic,
     reason = "integration tests: a failed step is the failure being reported"
 )]
-//! Pay through the app's own command handler: what was confirmed is what is sent.
+//! Pay and Trade through the app's own command handler: what was confirmed is what is sent, and
+//! an unknown order holds back only the cancels it could concern, and not forever.
 
 mod app_driver;
 
 use app_driver::{call, connected_app};
 use nordlys_core::store::Store;
+use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
 
@@ -83,4 +85,66 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
         first.as_str(),
         "the account was sent, not left to the exchange"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_long_enough() {
+    let sb = sandbox().await;
+    let (_app, window, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(3), 5))).await;
+    let quote = call(&window, "quote", json!({"amountNok": null}))
+        .await
+        .unwrap();
+    let bid: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
+    let low = (bid * rust_decimal::Decimal::new(8, 1)).round_dp(2);
+    // A limit buy of 500 whose answer is lost before the exchange took it.
+    sb.state.add_fault(FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let lost = call(
+        &window,
+        "place_order",
+        json!({"orderType": "limit", "direction": "buy", "amount": "500",
+               "price": low.to_string(), "accountId": null}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(lost["outcome"], "unknown", "{lost}");
+    // Another open buy, of 300, made elsewhere: the lost one could be its rest.
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let other = client
+        .create_order(&nordlys_exchange::models::NewOrderRequest {
+            order_type: nordlys_exchange::models::OrderType::Limit,
+            direction: nordlys_exchange::models::Direction::Buy,
+            amount: rust_decimal::Decimal::from(300),
+            account_id: None,
+            description: String::new(),
+            price: Some(low),
+        })
+        .await
+        .unwrap()
+        .order_id
+        .to_string();
+    let held = call(&window, "cancel_order", json!({"orderId": other}))
+        .await
+        .unwrap_err();
+    assert!(held.contains("still checking"), "{held}");
+    // Quiet for longer than the quiet period: the user may cancel anyway, after a plain warning.
+    tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+    let warned = call(&window, "cancel_order", json!({"orderId": other}))
+        .await
+        .unwrap_err();
+    assert!(warned.contains("Cancel anyway"), "{warned}");
+    call(
+        &window,
+        "cancel_order",
+        json!({"orderId": other, "anyway": true}),
+    )
+    .await
+    .unwrap();
+    assert!(client.open_orders().await.unwrap().orders.is_empty());
 }
