@@ -9,6 +9,7 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
 use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
+use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Recipient, Store, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
@@ -385,11 +386,10 @@ pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
     let app = app(&handle);
     let connection = app.connection().await?;
     let store = app.store().await?;
-    for e in store.withdrawals_unresolved().map_err(IpcError::internal)? {
-        // One that stays unknown is tried again on the next call.
-        let _ = withdrawals::reconcile_with(connection.client(), &store, e.id, &app.timing().rules)
-            .await;
-    }
+    // One that stays unknown is looked at again on a later call.
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
+        .await
+        .map_err(IpcError::internal)?;
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
         let nb = app.locale() == Locale::Nb;
         for c in changes {

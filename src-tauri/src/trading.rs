@@ -6,6 +6,7 @@ use nordlys_core::connection::Connection;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, Placement, Resolution};
+use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::{Direction, OrderType};
@@ -273,7 +274,9 @@ pub async fn resolve_orders<R: Runtime>(
     let connection = app.connection().await?;
     let store = app.store().await?;
     // What could not be looked at now stays unknown and is looked at on the next call.
-    reconcile_unresolved(&connection, &store, &app.timing().rules).await?;
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
+        .await
+        .map_err(IpcError::internal)?;
     let recent = store.journal_recent(20).map_err(IpcError::internal)?;
     Ok(JournalView {
         entries: recent
@@ -281,22 +284,6 @@ pub async fn resolve_orders<R: Runtime>(
             .map(|e| journal_view(e, app.locale()))
             .collect(),
     })
-}
-
-/// Looks for every order whose outcome is unknown. One that stays unknown is tried again next
-/// time. Returns whether every look got its answers from the exchange.
-async fn reconcile_unresolved(
-    connection: &Connection,
-    store: &Store,
-    rules: &nordlys_core::evidence::Rules,
-) -> Answer<bool> {
-    let mut looked = true;
-    for e in store.journal_unresolved().map_err(IpcError::internal)? {
-        looked &= orders::reconcile_with(connection.client(), store, e.id, rules)
-            .await
-            .is_ok();
-    }
-    Ok(looked)
 }
 
 /// What unknown orders say about cancelling an open order.
@@ -433,7 +420,9 @@ pub async fn cancel_order<R: Runtime>(
     // on the exchange, and its journal entry could not be resolved as placed.
     let store = app.store().await?;
     let rules = app.timing().rules;
-    reconcile_unresolved(&connection, &store, &rules).await?;
+    recheck(connection.client(), &store, &rules, Due::All)
+        .await
+        .map_err(IpcError::internal)?;
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
         let message = if app.locale() == Locale::Nb {

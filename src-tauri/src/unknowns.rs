@@ -4,6 +4,7 @@
 
 use chrono::{Duration, Utc};
 use nordlys_core::format::{self, BtcUnit};
+use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
 use nordlys_core::{orders, withdrawals};
 use tauri::{AppHandle, Runtime};
@@ -21,7 +22,10 @@ const RECENT: Duration = Duration::hours(24);
 pub async fn unknowns<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<UnknownsView> {
     let app = app(&handle);
     let store = app.store().await?;
-    recheck(&app, &store).await?;
+    let connection = app.connection().await?;
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
+        .await
+        .map_err(IpcError::internal)?;
     view(&app, &store)
 }
 
@@ -59,24 +63,6 @@ pub async fn settle_unknown<R: Runtime>(
     view(&app, &store)
 }
 
-/// Looks at the exchange once for every unresolved entry.
-async fn recheck(app: &App, store: &Store) -> Answer<()> {
-    let unresolved_orders = store.journal_unresolved().map_err(IpcError::internal)?;
-    let unresolved_payments = store.withdrawals_unresolved().map_err(IpcError::internal)?;
-    if unresolved_orders.is_empty() && unresolved_payments.is_empty() {
-        return Ok(());
-    }
-    let connection = app.connection().await?;
-    let rules = app.timing().rules;
-    for e in unresolved_orders {
-        let _ = orders::reconcile_with(connection.client(), store, e.id, &rules).await;
-    }
-    for e in unresolved_payments {
-        let _ = withdrawals::reconcile_with(connection.client(), store, e.id, &rules).await;
-    }
-    Ok(())
-}
-
 /// Oslo time to the second, as the tax screens show times.
 fn shown(t: &chrono::DateTime<Utc>) -> String {
     nordlys_core::tax::oslo_time(t)
@@ -103,8 +89,11 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     let mut entries = Vec::new();
     for e in store.journal_recent(200).map_err(IpcError::internal)? {
         let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
+        if !open && e.sent_at < since {
+            continue;
+        }
         let evidence = evidence(store, e.id)?;
-        if !open && (evidence.is_empty() || e.sent_at < since) {
+        if !open && evidence.is_empty() {
             continue;
         }
         let amount = if e.direction == "buy" {
@@ -124,8 +113,11 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     }
     for e in store.withdrawals_recent(200).map_err(IpcError::internal)? {
         let open = matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
+        if !open && e.sent_at < since {
+            continue;
+        }
         let evidence = evidence(store, e.id)?;
-        if !open && (evidence.is_empty() || e.sent_at < since) {
+        if !open && evidence.is_empty() {
             continue;
         }
         entries.push(UnknownEntryView {

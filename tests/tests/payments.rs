@@ -411,3 +411,61 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
     assert!(matches!(r, Resolution::Sent { .. }), "{r:?}");
     assert_eq!(withdrawals_created(&sb).await, 1);
 }
+
+/// The window re-checks unknown entries every 15 s: one look at the account serves all of them,
+/// and one long in doubt is looked at every ten minutes, not on every tick.
+#[tokio::test]
+async fn one_look_serves_every_unknown_entry_and_old_doubts_wait_their_turn() {
+    use nordlys_core::recheck::{Due, recheck};
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nordlys.sqlite");
+    let store = Store::open(&path).unwrap();
+    for amount in ["5100", "5200"] {
+        sb.state.add_fault(next_withdrawal(FaultKind::Http500));
+        let (req, identity, amount) = request(&store, "kari@example.com", amount);
+        let sent = withdrawals::send(&client, &store, &req, &identity, amount, false)
+            .await
+            .unwrap();
+        assert!(matches!(sent, Sending::Unknown { .. }), "{sent:?}");
+    }
+    let reads = |counters: &serde_json::Value, path: &str| counters["requests"][path].as_u64();
+    let before = control_get(&sb, "/sandbox/counters").await;
+    let rules = Rules::default();
+    let looked = recheck(&client, &store, &rules, Due::Now).await.unwrap();
+    assert_eq!(looked.len(), 2);
+    let after = control_get(&sb, "/sandbox/counters").await;
+    for path in [
+        "/v1/tax/transactions",
+        "/v1/user/bitcoin-accounts",
+        "/v1/orders",
+    ] {
+        assert_eq!(
+            reads(&after, path).unwrap_or_default() - reads(&before, path).unwrap_or_default(),
+            1,
+            "{path} read once for both"
+        );
+    }
+    // Given up on two hours ago, and just checked: not due again yet, unless asked.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE withdrawal_journal SET gave_up_at_ms = gave_up_at_ms - 7200000",
+            [],
+        )
+        .unwrap();
+    assert!(
+        recheck(&client, &store, &rules, Due::Now)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        recheck(&client, &store, &rules, Due::All)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+}

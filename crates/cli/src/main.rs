@@ -21,6 +21,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use nordlys_core::destination;
 use nordlys_core::evidence::Rules;
 use nordlys_core::orders::{self, OrderError, Placement};
+use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, Store, StoreError};
 use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use nordlys_exchange::ids::{AccountId, OrderId, WithdrawalId};
@@ -537,49 +538,34 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
 async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
     let store = store()?;
     let rules = Rules::from_env();
-    let ids: Vec<(i64, JournalKind)> = match id {
+    let looked: Vec<i64> = match id {
         Some(id) => {
             let kind = store
                 .journal_kind(id)
                 .map_err(stored)?
                 .ok_or_else(|| Failure::Refused(format!("no journal entry {id}")))?;
-            vec![(id, kind)]
+            let checked = match kind {
+                JournalKind::Order => orders::reconcile_with(client, &store, id, &rules)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+                JournalKind::Withdrawal => withdrawals::reconcile_with(client, &store, id, &rules)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+            };
+            checked.map_err(Failure::Refused)?;
+            vec![id]
         }
-        None => {
-            let here = nordlys_core::evidence::origin_of(client);
-            let mut ids: Vec<_> = store
-                .journal_unresolved()
-                .map_err(stored)?
-                .into_iter()
-                .filter(|e| e.origin.same_exchange(&here))
-                .map(|e| (e.id, JournalKind::Order))
-                .chain(
-                    store
-                        .withdrawals_unresolved()
-                        .map_err(stored)?
-                        .into_iter()
-                        .filter(|e| e.origin.same_exchange(&here))
-                        .map(|e| (e.id, JournalKind::Withdrawal)),
-                )
-                .collect();
-            ids.sort_by_key(|(id, _)| *id);
-            ids
-        }
+        None => recheck(client, &store, &rules, Due::All)
+            .await
+            .map_err(stored)?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect(),
     };
     let mut out = Vec::new();
-    for (id, kind) in ids {
-        match kind {
-            JournalKind::Order => {
-                orders::reconcile_with(client, &store, id, &rules)
-                    .await
-                    .map_err(|e| Failure::Refused(e.to_string()))?;
-            }
-            JournalKind::Withdrawal => {
-                withdrawals::reconcile_with(client, &store, id, &rules)
-                    .await
-                    .map_err(|e| Failure::Refused(e.to_string()))?;
-            }
-        }
+    for id in looked {
         out.extend(journal::entry_json(&store, id).map_err(stored)?);
     }
     print(&out)

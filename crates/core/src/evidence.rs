@@ -135,7 +135,8 @@ pub struct Look {
     /// Our clock, when the look was taken.
     pub at: DateTime<Utc>,
     pub accounts: Result<Vec<Holding>, String>,
-    pub fiat: Result<Decimal, String>,
+    /// Read for orders only (`None` for a withdrawal's look).
+    pub fiat: Option<Result<Decimal, String>>,
     pub open_orders: Result<Vec<Order>, String>,
     /// Every tax row since the window opened that could be read.
     pub rows: Vec<TaxTransaction>,
@@ -155,13 +156,15 @@ impl Look {
             .map(|a| holdings(&a.accounts))
             .map_err(|e| e.to_string());
         let fiat = if with_fiat {
-            client
-                .fiat_account()
-                .await
-                .map(|f| f.available_nok)
-                .map_err(|e| e.to_string())
+            Some(
+                client
+                    .fiat_account()
+                    .await
+                    .map(|f| f.available_nok)
+                    .map_err(|e| e.to_string()),
+            )
         } else {
-            Err("not read".to_owned())
+            None
         };
         let open_orders = client
             .open_orders()
@@ -200,12 +203,10 @@ impl Look {
                 Err(e) => format!("failed: {e}"),
             },
         );
-        if let Ok(f) = &self.fiat {
-            add("GET /v1/user/fiat-account", format!("available {f} NOK"));
-        } else if let Err(e) = &self.fiat
-            && e != "not read"
-        {
-            add("GET /v1/user/fiat-account", format!("failed: {e}"));
+        match &self.fiat {
+            Some(Ok(f)) => add("GET /v1/user/fiat-account", format!("available {f} NOK")),
+            Some(Err(e)) => add("GET /v1/user/fiat-account", format!("failed: {e}")),
+            None => {}
         }
         add(
             "GET /v1/orders",
@@ -228,7 +229,7 @@ impl Look {
         self.accounts.is_ok()
             && self.open_orders.is_ok()
             && self.rows_complete.is_ok()
-            && (!with_fiat || self.fiat.is_ok())
+            && (!with_fiat || matches!(self.fiat, Some(Ok(_))))
     }
 }
 
@@ -239,38 +240,27 @@ async fn rows_since(
     after: DateTime<Utc>,
 ) -> (Vec<TaxTransaction>, Result<(), String>) {
     let mut rows = Vec::new();
-    let mut query = TaxQuery {
+    let mut query = Some(TaxQuery {
         after: Some(after),
         ..TaxQuery::new(200)
-    };
-    // A bound on pages, so a server that never says "no more" cannot hold a check forever.
-    for _ in 0..500 {
-        let page = match client.tax_page(&query).await {
+    });
+    while let Some(q) = query {
+        let page = match client.tax_page(&q).await {
             Ok(p) => p,
             Err(e) => return (rows, Err(e.to_string())),
         };
-        let mut unreadable = 0;
-        for row in page.rows() {
-            match row {
-                Ok(r) => rows.push(r),
-                Err(_) => unreadable += 1,
-            }
-        }
+        let before = rows.len();
+        rows.extend(page.rows().into_iter().filter_map(Result::ok));
+        let unreadable = page.transactions.len() - (rows.len() - before);
         if unreadable > 0 {
             return (rows, Err(format!("{unreadable} rows could not be read")));
         }
-        if !page.has_more {
-            return (rows, Ok(()));
-        }
-        match page.next_after {
-            Some(next) => {
-                query.after = Some(next);
-                query.after_id = Some(page.next_after_id.clone()).filter(|s| !s.is_empty());
-            }
-            None => return (rows, Err("a page without a cursor".to_owned())),
-        }
+        query = match q.after_tax_page(&page) {
+            Ok(next) => next,
+            Err(e) => return (rows, Err(e.to_string())),
+        };
     }
-    (rows, Err("too many pages".to_owned()))
+    (rows, Ok(()))
 }
 
 /// A request as the rules see it.
@@ -534,7 +524,7 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
     };
     if request.kind.direction() == Some(Side::Buy) {
         return match (before.fiat, &look.fiat) {
-            (Some(was), Ok(now)) => {
+            (Some(was), Some(Ok(now))) => {
                 could(was - *now).then(|| format!("available NOK fell by {}", was - *now))
             }
             _ => None,
@@ -678,6 +668,29 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
     }
 }
 
+/// `description` with the reference after it.
+pub(crate) fn with_reference(description: &str, reference: &str) -> String {
+    if description.is_empty() {
+        reference.to_owned()
+    } else {
+        format!("{description} {reference}")
+    }
+}
+
+/// The verdict as the journal's last evidence row of a check.
+pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
+    let saw = match verdict {
+        Verdict::Made { why, .. } => format!("made: {why}"),
+        Verdict::NotMade { why } => format!("not made: {why}"),
+        Verdict::Unknown { why, .. } => format!("unknown: {why}"),
+    };
+    Evidence {
+        at: look.at,
+        read: "verdict".to_owned(),
+        saw,
+    }
+}
+
 /// The exchange `client` talks to, and the digest of its API key: recorded with every entry.
 pub fn origin_of(client: &ExchangeClient) -> crate::store::Origin {
     crate::store::Origin {
@@ -775,7 +788,7 @@ mod tests {
         Look {
             at: t(at),
             accounts: Ok(vec![h]),
-            fiat: Ok(d(fiat)),
+            fiat: Some(Ok(d(fiat))),
             open_orders: Ok(open),
             rows,
             rows_complete: Ok(()),

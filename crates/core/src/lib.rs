@@ -13,6 +13,7 @@ pub mod order_form;
 pub mod orders;
 pub mod pay_form;
 pub mod qr;
+pub mod recheck;
 pub mod secrets;
 pub mod settings;
 pub mod store;

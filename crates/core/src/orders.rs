@@ -85,17 +85,9 @@ pub async fn place(
     let (order_type, direction) = words(request);
     let account = request.account_id.as_ref().map(AccountId::as_str);
     let before = Balances::read(client, true).await;
-    let spendable = before.as_ref().and_then(|b| match request.direction {
-        Direction::Buy => b.fiat,
-        _ => b
-            .accounts
-            .iter()
-            .find(|a| account.is_none_or(|id| a.id == id))
-            .map(|a| a.available),
-    });
     let reference = evidence::new_reference();
     let mut request = request.clone();
-    request.description = with_reference(&request.description, &reference);
+    request.description = evidence::with_reference(&request.description, &reference);
     let body = serde_json::to_string(&request).unwrap_or_default();
     let origin = evidence::origin_of(client);
     let before_json = before.as_ref().map(Balances::to_json);
@@ -107,7 +99,6 @@ pub async fn place(
             amount: request.amount,
             price: request.price,
             account_id: account,
-            balance_before: spendable,
             origin: &origin,
             request: &body,
             reference: &reference,
@@ -173,15 +164,6 @@ pub async fn place(
     }
 }
 
-/// `description` with the reference after it.
-pub(crate) fn with_reference(description: &str, reference: &str) -> String {
-    if description.is_empty() {
-        reference.to_owned()
-    } else {
-        format!("{description} {reference}")
-    }
-}
-
 fn side_of(e: &JournalEntry) -> Side {
     if e.direction == "sell" {
         Side::Sell
@@ -194,14 +176,13 @@ fn side_of(e: &JournalEntry) -> Side {
 /// the day before this one, still unresolved, or placed without a trade that identifies them.
 fn rivals(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
     Ok(store
-        .journal_recent(10_000)?
+        .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
                 && o.direction == e.direction
                 && o.amount == e.amount
                 && o.origin.base_url == e.origin.base_url
-                && o.sent_at >= e.sent_at - Duration::days(1)
                 && match o.state {
                     JournalState::Sending | JournalState::Unknown => true,
                     JournalState::Placed => o.trade_id.is_none() && o.claimed.is_empty(),
@@ -270,9 +251,20 @@ pub async fn reconcile_with(
         });
     }
     let look = Look::take(client, e.sent_at, true).await;
-    let verdict = judge(store, &e, &look, rules)?;
+    Ok(record(store, &e, &look, rules)?)
+}
+
+/// Judges unresolved entry `e` by `look`, and records what the look saw and the verdict.
+pub(crate) fn record(
+    store: &Store,
+    e: &JournalEntry,
+    look: &Look,
+    rules: &Rules,
+) -> Result<Resolution, StoreError> {
+    let journal_id = e.id;
+    let verdict = judge(store, e, look, rules)?;
     let mut seen = look.evidence();
-    seen.push(conclusion(&look, &verdict));
+    seen.push(evidence::conclusion(look, &verdict));
     store.add_evidence(journal_id, &seen)?;
     Ok(match verdict {
         Verdict::Made { ids, why } => {
@@ -339,19 +331,6 @@ fn judge(
         larger: larger_limit_orders(store, e)?,
     };
     Ok(evidence::judge(&request, look, &others, rules))
-}
-
-pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
-    let saw = match verdict {
-        Verdict::Made { why, .. } => format!("made: {why}"),
-        Verdict::NotMade { why } => format!("not made: {why}"),
-        Verdict::Unknown { why, .. } => format!("unknown: {why}"),
-    };
-    Evidence {
-        at: look.at,
-        read: "verdict".to_owned(),
-        saw,
-    }
 }
 
 /// The user says they checked the exchange's history and the order was not placed. Checked once

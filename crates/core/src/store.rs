@@ -378,7 +378,6 @@ mod tests {
                     amount: Decimal::new(100050, 2),
                     price: None,
                     account_id: None,
-                    balance_before: Some(Decimal::from(5000)),
                     origin: &origin,
                     request: "{}",
                     reference: "[nordlys 0]",

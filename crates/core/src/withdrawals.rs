@@ -11,7 +11,6 @@ use nordlys_exchange::{Error, ExchangeClient};
 use rust_decimal::Decimal;
 
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
-use crate::orders::{conclusion, with_reference};
 use crate::store::{
     Claim, Decision, Evidence, NewWithdrawalEntry, Store, StoreError, WithdrawalEntry,
     WithdrawalState,
@@ -76,15 +75,8 @@ pub async fn send(
     let reference = evidence::new_reference();
     let account = request.account_id.as_ref().map(AccountId::as_str);
     let before = Balances::read(client, false).await;
-    let available = before.as_ref().and_then(|b| {
-        match account.filter(|a| !a.is_empty()) {
-            Some(id) => b.accounts.iter().find(|a| a.id == id),
-            None => b.accounts.first(),
-        }
-        .map(|a| a.available)
-    });
     let mut request = request.clone();
-    request.description = with_reference(&request.description, &reference);
+    request.description = evidence::with_reference(&request.description, &reference);
     let body = serde_json::to_string(&request).unwrap_or_default();
     let origin = evidence::origin_of(client);
     let before_json = before.as_ref().map(Balances::to_json);
@@ -96,7 +88,6 @@ pub async fn send(
             amount_btc,
             account_id: account,
             reference: &reference,
-            balance_before: available,
             origin: &origin,
             request: &body,
             before: before_json.as_deref(),
@@ -164,13 +155,12 @@ pub async fn send(
 /// before this one, still unresolved, or sent without a row that identifies them.
 fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
     Ok(store
-        .withdrawals_recent(10_000)?
+        .withdrawals_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
                 && o.amount_btc == e.amount_btc
                 && o.origin.base_url == e.origin.base_url
-                && o.sent_at >= e.sent_at - Duration::days(1)
                 && match o.state {
                     WithdrawalState::Sending | WithdrawalState::Unknown => true,
                     WithdrawalState::Sent => o.claimed.is_empty(),
@@ -221,6 +211,17 @@ pub async fn reconcile_with(
         });
     }
     let look = Look::take(client, e.sent_at, false).await;
+    Ok(record(store, &e, &look, rules)?)
+}
+
+/// Judges unresolved entry `e` by `look`, and records what the look saw and the verdict.
+pub(crate) fn record(
+    store: &Store,
+    e: &WithdrawalEntry,
+    look: &Look,
+    rules: &Rules,
+) -> Result<Resolution, StoreError> {
+    let journal_id = e.id;
     let before = Balances::from_json(e.before.as_deref());
     let request = evidence::Request {
         kind: Kind::Withdrawal,
@@ -234,12 +235,12 @@ pub async fn reconcile_with(
     };
     let others = Others {
         claimed: store.withdrawal_claimed_ids(e.id)?,
-        rivals: rivals(store, &e)?,
+        rivals: rivals(store, e)?,
         larger: vec![],
     };
-    let verdict = evidence::judge(&request, &look, &others, rules);
+    let verdict = evidence::judge(&request, look, &others, rules);
     let mut seen = look.evidence();
-    seen.push(conclusion(&look, &verdict));
+    seen.push(evidence::conclusion(look, &verdict));
     store.add_evidence(journal_id, &seen)?;
     Ok(match verdict {
         Verdict::Made { ids, why } => {

@@ -146,6 +146,16 @@ impl Store {
         Ok(())
     }
 
+    /// When entry `journal_id` was last checked against the exchange.
+    pub fn last_checked(&self, journal_id: i64) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let at: Option<i64> = self.db().query_row(
+            "SELECT MAX(at_ms) FROM journal_evidence WHERE journal_id = ?1 AND read = 'verdict'",
+            [journal_id],
+            |r| r.get(0),
+        )?;
+        Ok(at.map(time))
+    }
+
     /// What every check of entry `journal_id` saw, oldest first.
     pub fn evidence(&self, journal_id: i64) -> Result<Vec<Evidence>, StoreError> {
         let db = self.db();

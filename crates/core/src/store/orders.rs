@@ -62,8 +62,6 @@ pub struct JournalEntry {
     pub order_id: Option<String>,
     pub trade_id: Option<String>,
     pub note: String,
-    /// The available balance the order spends from, just before it was sent.
-    pub balance_before: Option<Decimal>,
     pub origin: Origin,
     /// The JSON body sent.
     pub request: String,
@@ -89,14 +87,13 @@ pub struct NewOrderEntry<'a> {
     pub amount: Decimal,
     pub price: Option<Decimal>,
     pub account_id: Option<&'a str>,
-    pub balance_before: Option<Decimal>,
     pub origin: &'a Origin,
     pub request: &'a str,
     pub reference: &'a str,
     pub before: Option<&'a str>,
 }
 
-const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note, balance_before,
+const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note,
     base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred FROM order_journal";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
@@ -120,17 +117,16 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreErro
         order_id: r.get(8)?,
         trade_id: r.get(9)?,
         note: r.get(10)?,
-        balance_before: dec_opt(r, 11)?,
         origin: Origin {
-            base_url: r.get(12)?,
-            key_fingerprint: r.get(13)?,
+            base_url: r.get(11)?,
+            key_fingerprint: r.get(12)?,
         },
-        request: r.get(14)?,
-        reference: r.get(15)?,
-        gave_up_at: r.get::<_, Option<i64>>(16)?.map(time),
-        before: r.get(17)?,
-        claimed: split_ids(&r.get::<_, String>(18)?),
-        stirred: r.get::<_, i64>(19)? != 0,
+        request: r.get(13)?,
+        reference: r.get(14)?,
+        gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
+        before: r.get(16)?,
+        claimed: split_ids(&r.get::<_, String>(17)?),
+        stirred: r.get::<_, i64>(18)? != 0,
     }))
 }
 
@@ -164,9 +160,9 @@ impl Store {
         }
         let id = next_id(&tx, JournalKind::Order)?;
         tx.execute(
-            "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state, balance_before,
+            "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state,
              updated_at_ms, base_url, key_fingerprint, request, reference, before)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?8, ?2, ?9, ?10, ?11, ?12, ?13)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
             params![
                 id,
                 new.sent_at.timestamp_millis(),
@@ -175,7 +171,6 @@ impl Store {
                 new.amount.to_string(),
                 new.price.map(|p| p.to_string()),
                 new.account_id,
-                new.balance_before.map(|b| b.to_string()),
                 new.origin.base_url,
                 new.origin.key_fingerprint,
                 new.request,
@@ -284,18 +279,26 @@ impl Store {
     }
 
     pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
-        self.journal_where("1 ORDER BY id DESC LIMIT ?1", Some(limit))
+        self.journal_where("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(limit)))
+    }
+
+    /// Entries sent at or after `since`, oldest first.
+    pub fn journal_since(&self, since: DateTime<Utc>) -> Result<Vec<JournalEntry>, StoreError> {
+        self.journal_where(
+            "sent_at_ms >= ?1 ORDER BY id",
+            Some(since.timestamp_millis()),
+        )
     }
 
     fn journal_where(
         &self,
         clause: &str,
-        limit: Option<u32>,
+        param: Option<i64>,
     ) -> Result<Vec<JournalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
-        let rows: Vec<_> = match limit {
-            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>()?,
+        let rows: Vec<_> = match param {
+            Some(p) => q.query_map([p], row)?.collect::<Result<_, _>>()?,
             None => q.query_map([], row)?.collect::<Result<_, _>>()?,
         };
         rows.into_iter().collect()
@@ -314,7 +317,6 @@ mod tests {
             amount: Decimal::from(amount),
             price: None,
             account_id: None,
-            balance_before: None,
             origin,
             request: "{}",
             reference: "[nordlys 1]",

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
-use super::{Store, StoreError, dec, dec_opt, time};
+use super::{Store, StoreError, dec, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WithdrawalState {
@@ -62,8 +62,6 @@ pub struct WithdrawalEntry {
     /// The API's status name as last seen (`WITHDRAWAL_STATUS_…`), once known.
     pub status: Option<String>,
     pub note: String,
-    /// The account's available BTC just before sending.
-    pub balance_before: Option<Decimal>,
     pub origin: Origin,
     /// The JSON body sent.
     pub request: String,
@@ -76,7 +74,7 @@ pub struct WithdrawalEntry {
     pub stirred: bool,
 }
 
-const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note, balance_before,
+const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note,
     base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred FROM withdrawal_journal";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreError>> {
@@ -100,16 +98,15 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreE
         withdrawal_id: r.get(8)?,
         status: r.get(9)?,
         note: r.get(10)?,
-        balance_before: dec_opt(r, 11)?,
         origin: Origin {
-            base_url: r.get(12)?,
-            key_fingerprint: r.get(13)?,
+            base_url: r.get(11)?,
+            key_fingerprint: r.get(12)?,
         },
-        request: r.get(14)?,
-        gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
-        before: r.get(16)?,
-        claimed: split_ids(&r.get::<_, String>(17)?),
-        stirred: r.get::<_, i64>(18)? != 0,
+        request: r.get(13)?,
+        gave_up_at: r.get::<_, Option<i64>>(14)?.map(time),
+        before: r.get(15)?,
+        claimed: split_ids(&r.get::<_, String>(16)?),
+        stirred: r.get::<_, i64>(17)? != 0,
     }))
 }
 
@@ -122,7 +119,6 @@ pub struct NewWithdrawalEntry<'a> {
     pub amount_btc: Decimal,
     pub account_id: Option<&'a str>,
     pub reference: &'a str,
-    pub balance_before: Option<Decimal>,
     pub origin: &'a Origin,
     pub request: &'a str,
     pub before: Option<&'a str>,
@@ -159,8 +155,8 @@ impl Store {
         let id = next_id(&tx, JournalKind::Withdrawal)?;
         tx.execute(
             "INSERT INTO withdrawal_journal (id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state,
-             balance_before, updated_at_ms, base_url, key_fingerprint, request, before)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?8, ?2, ?9, ?10, ?11, ?12)",
+             updated_at_ms, base_url, key_fingerprint, request, before)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11)",
             params![
                 id,
                 w.sent_at.timestamp_millis(),
@@ -169,7 +165,6 @@ impl Store {
                 w.amount_btc.to_string(),
                 w.account_id,
                 w.reference,
-                w.balance_before.map(|b| b.to_string()),
                 w.origin.base_url,
                 w.origin.key_fingerprint,
                 w.request,
@@ -312,18 +307,29 @@ impl Store {
     }
 
     pub fn withdrawals_recent(&self, limit: u32) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.withdrawals_where("1 ORDER BY id DESC LIMIT ?1", Some(limit))
+        self.withdrawals_where("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(limit)))
+    }
+
+    /// Entries sent at or after `since`, oldest first.
+    pub fn withdrawals_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<WithdrawalEntry>, StoreError> {
+        self.withdrawals_where(
+            "sent_at_ms >= ?1 ORDER BY id",
+            Some(since.timestamp_millis()),
+        )
     }
 
     fn withdrawals_where(
         &self,
         clause: &str,
-        limit: Option<u32>,
+        param: Option<i64>,
     ) -> Result<Vec<WithdrawalEntry>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
-        let rows: Vec<_> = match limit {
-            Some(l) => q.query_map([l], row)?.collect::<Result<_, _>>()?,
+        let rows: Vec<_> = match param {
+            Some(p) => q.query_map([p], row)?.collect::<Result<_, _>>()?,
             None => q.query_map([], row)?.collect::<Result<_, _>>()?,
         };
         rows.into_iter().collect()
@@ -347,7 +353,6 @@ mod tests {
             amount_btc: Decimal::new(12_500, 8),
             account_id: None,
             reference: "nordlys:ab12",
-            balance_before: Some(Decimal::ONE),
             origin: &origin,
             request: "{}",
             before: None,

@@ -1,0 +1,82 @@
+//! Looking again at every order and withdrawal whose outcome is unknown. One look at the account
+//! serves all of them, and a request long in doubt is looked at less often: each look reads every
+//! tax row since the oldest request it judges, and an unknown limit order may stay unknown for
+//! good.
+
+use chrono::{Duration, Utc};
+use nordlys_exchange::ExchangeClient;
+
+use crate::evidence::{self, Look, Rules};
+use crate::store::{JournalKind, Store, StoreError};
+use crate::{orders, withdrawals};
+
+/// Which unknown entries a recheck looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Every one (the user asked, or is about to act on an open order).
+    All,
+    /// Those given up on within the last hour, and older ones not checked for ten minutes.
+    Now,
+}
+
+/// After this long in doubt a request is looked at only every [`SLOW_INTERVAL`].
+const FRESH: Duration = Duration::hours(1);
+const SLOW_INTERVAL: Duration = Duration::minutes(10);
+
+/// Checks the unresolved entries sent to the exchange `client` talks to that are `due`, with one
+/// look at the account, and records each verdict. Returns the entries it looked at, oldest
+/// first. An entry this process is still sending is left to its sender.
+pub async fn recheck(
+    client: &ExchangeClient,
+    store: &Store,
+    rules: &Rules,
+    due: Due,
+) -> Result<Vec<(i64, JournalKind)>, StoreError> {
+    let here = evidence::origin_of(client);
+    let now = Utc::now();
+    let is_due = |id: i64, gave_up_at, sent_at| -> Result<bool, StoreError> {
+        if store.in_flight(id) {
+            return Ok(false);
+        }
+        let long_in_doubt =
+            evidence::gave_up(gave_up_at, sent_at, now).is_some_and(|g| now - g >= FRESH);
+        if due == Due::All || !long_in_doubt {
+            return Ok(true);
+        }
+        Ok(store
+            .last_checked(id)?
+            .is_none_or(|at| now - at >= SLOW_INTERVAL))
+    };
+    let mut orders = Vec::new();
+    for e in store.journal_unresolved()? {
+        if e.origin.same_exchange(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
+            orders.push(e);
+        }
+    }
+    let mut payments = Vec::new();
+    for e in store.withdrawals_unresolved()? {
+        if e.origin.same_exchange(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
+            payments.push(e);
+        }
+    }
+    let oldest = orders
+        .iter()
+        .map(|e| e.sent_at)
+        .chain(payments.iter().map(|e| e.sent_at))
+        .min();
+    let Some(since) = oldest else {
+        return Ok(vec![]);
+    };
+    let look = Look::take(client, since, !orders.is_empty()).await;
+    let mut looked = Vec::new();
+    for e in &orders {
+        orders::record(store, e, &look, rules)?;
+        looked.push((e.id, JournalKind::Order));
+    }
+    for e in &payments {
+        withdrawals::record(store, e, &look, rules)?;
+        looked.push((e.id, JournalKind::Withdrawal));
+    }
+    looked.sort_by_key(|(id, _)| *id);
+    Ok(looked)
+}
