@@ -7,7 +7,9 @@ const nb: Record<string, string> = {
   "orders or payments have an unknown outcome. Do not send them again until they are settled.":
     "ordrer eller betalinger har ukjent utfall. Ikke send dem på nytt før de er avklart.",
   "See what Nordlys checked": "Se hva Nordlys har sjekket",
-  "Unknown outcomes": "Ukjent utfall",
+  "In doubt": "Uavklart",
+  "Orders and payments in doubt": "Uavklarte ordrer og betalinger",
+  "Last checked": "Sist sjekket",
   Placed: "Lagt inn",
   Sent: "Sendt",
   "Not placed": "Ikke lagt inn",
@@ -28,7 +30,8 @@ const nb: Record<string, string> = {
   "No check has run yet.": "Ingen sjekk har kjørt ennå.",
   "When an answer from the exchange is lost, Nordlys never sends again. It checks the account until it finds evidence either way; until then the outcome is unknown.":
     "Når svaret fra børsen går tapt, sender Nordlys aldri på nytt. Den sjekker kontoen til den finner bevis den ene eller andre veien; til da er utfallet ukjent.",
-  "Nothing is unknown.": "Ingenting er ukjent.",
+  "Nothing is in doubt: every order and payment has a known outcome.":
+    "Ingenting er uavklart: alle ordrer og betalinger har et kjent utfall.",
   "The same order may already have been placed. Place another one anyway?":
     "Den samme ordren kan allerede være lagt inn. Vil du likevel legge inn en til?",
   "Place another one": "Legg inn en til",

@@ -99,10 +99,15 @@ function renderChrome(): void {
     ["receive", t("Receive")],
     ["pay", t("Pay")],
     ["tax", t("Tax")],
-    ["unknowns", t("Unknown outcomes")],
+    ["unknowns", t("In doubt")],
     ["connect", t("Connect")],
     ["settings", t("Settings")],
   ];
+  // Rebuilt only when it changes: a button replaced between press and release loses the click,
+  // and renders come every few seconds (prices, a running sync).
+  const key = JSON.stringify([screen, tabs]);
+  if (key === navKey) return;
+  navKey = key;
   replace(
     nav,
     ...tabs.map(([id, label]) =>
@@ -110,6 +115,8 @@ function renderChrome(): void {
     ),
   );
 }
+
+let navKey = "";
 
 function go(s: Screen): void {
   screen = s;

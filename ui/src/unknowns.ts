@@ -1,7 +1,7 @@
 // Orders and payments whose outcome is unknown: a banner on every screen while any is, and one
 // screen with the evidence behind each state and the user's "I checked: it was not sent".
 import * as api from "./bindings";
-import type { UnknownEntryView, UnknownsView } from "./bindings";
+import type { EvidenceView, UnknownEntryView, UnknownsView } from "./bindings";
 import { h } from "./dom";
 import { errorText } from "./form";
 import { t } from "./i18n";
@@ -75,27 +75,49 @@ function settleControl(e: UnknownEntryView): Node {
       h("button", { type: "button", onclick: () => { armed = null; rerender(); } }, t("Back"))));
 }
 
+/** The evidence cut into checks, each ending with its verdict; newest first. */
+function checks(evidence: EvidenceView[]): EvidenceView[][] {
+  const out: EvidenceView[][] = [];
+  let current: EvidenceView[] = [];
+  for (const ev of evidence) {
+    current.push(ev);
+    if (ev.read === "verdict" || ev.read === "user") {
+      out.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) out.push(current);
+  return out.reverse();
+}
+
+function checkTable(rows: EvidenceView[]): Node {
+  return h("table", { class: "accounts evidence" },
+    h("tbody", {}, ...rows.map((ev) => h("tr", {}, h("td", {}, ev.at), h("td", {}, ev.read), h("td", {}, ev.saw)))));
+}
+
 function entry(e: UnknownEntryView): Node {
   const what = e.kind === "order" ? t("Order") : t("Payment");
+  const all = checks(e.evidence);
+  const latest = all[0]?.[all[0].length - 1];
   return h("article", { class: "card unknown-entry", "data-testid": "unknown-entry", "data-journal-id": String(e.journalId), "data-state": e.state },
     h("h3", {}, `${what} · ${e.summary}`),
     h("p", {}, `${t("Sent")} ${e.sentAt} · `, h("strong", { "data-testid": "unknown-state" }, stateWord(e.state))),
-    h("details", { open: e.open },
-      h("summary", {}, t("What Nordlys checked")),
-      e.evidence.length === 0
-        ? h("p", { class: "muted" }, t("No check has run yet."))
-        : h("table", { class: "accounts", "data-testid": "unknown-evidence" },
-            h("tbody", {}, ...e.evidence.map((ev) => h("tr", {}, h("td", {}, ev.at), h("td", {}, ev.read), h("td", {}, ev.saw)))))),
+    latest ? h("p", { class: "muted", "data-testid": "unknown-latest" }, `${t("Last checked")} ${latest.at}: ${latest.saw}`) : h("p", { class: "muted" }, t("No check has run yet.")),
+    all.length > 0
+      ? h("details", { "data-testid": "unknown-evidence" },
+          h("summary", {}, `${t("What Nordlys checked")} (${all.length})`),
+          ...all.map(checkTable))
+      : null,
     e.open ? settleControl(e) : null);
 }
 
 export function unknownsScreen(): Node {
   if (!view) return h("p", { class: "muted" }, `${t("Loading")}…`);
   return h("section", { class: "unknowns" },
-    h("h2", {}, t("Unknown outcomes")),
+    h("h2", {}, t("Orders and payments in doubt")),
     h("p", { class: "muted" }, t("When an answer from the exchange is lost, Nordlys never sends again. It checks the account until it finds evidence either way; until then the outcome is unknown.")),
     error ? h("p", { class: "message error", "data-testid": "unknowns-error" }, error) : null,
     view.entries.length === 0
-      ? h("p", { class: "muted", "data-testid": "unknowns-empty" }, t("Nothing is unknown."))
+      ? h("p", { class: "muted", "data-testid": "unknowns-empty" }, t("Nothing is in doubt: every order and payment has a known outcome."))
       : h("div", { class: "stack" }, ...view.entries.map(entry)));
 }

@@ -265,7 +265,7 @@ pub(crate) fn record(
     let verdict = judge(store, e, look, rules)?;
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
-    store.add_evidence(journal_id, &seen)?;
+    store.add_check(journal_id, &seen)?;
     Ok(match verdict {
         Verdict::Made { ids, why } => {
             store.journal_decide(

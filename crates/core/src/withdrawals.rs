@@ -241,7 +241,7 @@ pub(crate) fn record(
     let verdict = evidence::judge(&request, look, &others, rules);
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
-    store.add_evidence(journal_id, &seen)?;
+    store.add_check(journal_id, &seen)?;
     Ok(match verdict {
         Verdict::Made { ids, why } => {
             // Listed in the tax rows only once it completed.

@@ -156,6 +156,47 @@ impl Store {
         Ok(at.map(time))
     }
 
+    /// Records one check of entry `journal_id` (its reads, then its verdict). A check that saw
+    /// exactly what the one before it saw only moves that one's time forward: an entry in doubt
+    /// for days is checked thousands of times, and the same rows again add nothing.
+    pub fn add_check(&self, journal_id: i64, seen: &[Evidence]) -> Result<(), StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        let last: Vec<(i64, String, String)> = {
+            let mut q = tx.prepare(
+                "SELECT rowid, read, saw FROM journal_evidence WHERE journal_id = ?1
+                 ORDER BY rowid DESC LIMIT ?2",
+            )?;
+            let rows = q.query_map(params![journal_id, seen.len() as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let same = last.len() == seen.len()
+            && last
+                .iter()
+                .rev()
+                .zip(seen)
+                .all(|((_, read, saw), e)| *read == e.read && *saw == e.saw);
+        if same {
+            for ((rowid, _, _), e) in last.iter().rev().zip(seen) {
+                tx.execute(
+                    "UPDATE journal_evidence SET at_ms = ?2 WHERE rowid = ?1",
+                    params![rowid, e.at.timestamp_millis()],
+                )?;
+            }
+        } else {
+            for e in seen {
+                tx.execute(
+                    "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
+                    params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// What every check of entry `journal_id` saw, oldest first.
     pub fn evidence(&self, journal_id: i64) -> Result<Vec<Evidence>, StoreError> {
         let db = self.db();
@@ -170,5 +211,42 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(at: i64, saw: &str) -> Vec<Evidence> {
+        let at = time(at);
+        vec![
+            Evidence {
+                at,
+                read: "GET /v1/orders".into(),
+                saw: "0 open orders".into(),
+            },
+            Evidence {
+                at,
+                read: "verdict".into(),
+                saw: saw.into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn a_check_that_saw_the_same_only_moves_the_time_forward() {
+        let s = Store::in_memory().unwrap();
+        s.add_check(7, &seen(1_000, "unknown: no trace yet"))
+            .unwrap();
+        s.add_check(7, &seen(2_000, "unknown: no trace yet"))
+            .unwrap();
+        let e = s.evidence(7).unwrap();
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[1].at, time(2_000));
+        assert_eq!(s.last_checked(7).unwrap(), Some(time(2_000)));
+        s.add_check(7, &seen(3_000, "made: matched by u-1"))
+            .unwrap();
+        assert_eq!(s.evidence(7).unwrap().len(), 4, "a new sight is kept");
     }
 }

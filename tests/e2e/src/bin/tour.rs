@@ -25,7 +25,7 @@ async fn main() -> ExitCode {
     app.text("[data-testid=account-row]").await;
     let mut status = ExitCode::SUCCESS;
     for screen in [
-        "overview", "trade", "receive", "pay", "tax", "connect", "settings",
+        "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
     ] {
         app.click(&format!("[data-testid=nav-{screen}]")).await;
         if screen == "tax" {
