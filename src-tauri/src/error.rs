@@ -20,6 +20,8 @@ pub enum ErrorCode {
     /// An unknown order could be the one being cancelled; quiet long enough that the user may
     /// cancel anyway.
     MayBeUnknown,
+    /// The form sent is not the form that was reviewed: it must be reviewed again.
+    NotReviewed,
     Server,
     Keyring,
     Browser,

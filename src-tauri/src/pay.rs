@@ -78,6 +78,23 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     Ok((form, check, ctx))
 }
 
+/// Names the form as the user sees it: the same fields give the same name, and any change gives
+/// another. What the confirmation adds (the amount it showed, a second go-ahead) is not part of it.
+fn fingerprint(args: &PayArgs) -> Answer<String> {
+    use sha2::{Digest, Sha256};
+    let form = PayArgs {
+        despite_unknown: None,
+        confirmed_amount_btc: None,
+        reviewed: None,
+        ..args.clone()
+    };
+    let text = serde_json::to_vec(&form).map_err(IpcError::internal)?;
+    Ok(Sha256::digest(&text)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
 /// The BTC amount confirmed for a payment typed in NOK, if it is still within 2 % of `now`.
 fn confirmed_amount(
     text: &str,
@@ -115,7 +132,7 @@ fn recipient_view(r: &Recipient) -> RecipientView {
     }
 }
 
-fn check_view(c: &PayCheck, ctx: &PayContext) -> PayCheckView {
+fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView {
     let (kind, expires_at) = match &c.destination {
         Some(Destination::Onchain { .. }) => (Some("onchain"), None),
         Some(Destination::Invoice(i)) => (
@@ -154,6 +171,7 @@ fn check_view(c: &PayCheck, ctx: &PayContext) -> PayCheckView {
                 value: value.clone(),
             })
             .collect(),
+        reviewed,
     }
 }
 
@@ -164,7 +182,7 @@ pub async fn check_payment<R: Runtime>(
 ) -> Answer<PayCheckView> {
     let app = app(&handle);
     let (_, check, ctx) = checked(&app, &args).await?;
-    Ok(check_view(&check, &ctx))
+    Ok(check_view(&check, &ctx, fingerprint(&args)?))
 }
 
 fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<String>, String) {
@@ -240,6 +258,18 @@ pub async fn send_payment<R: Runtime>(
 ) -> Answer<PaymentResultView> {
     let app = app(&handle);
     let nb = app.locale() == Locale::Nb;
+    // Only the form the user reviewed is sent: a confirmation armed for one form never sends
+    // another that replaced it on screen.
+    if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
+        return Err(IpcError::new(
+            ErrorCode::NotReviewed,
+            if nb {
+                "Betalingen er endret siden du så over den; se over den på nytt."
+            } else {
+                "The payment changed after you reviewed it; review it again."
+            },
+        ));
+    }
     let (form, check, _) = checked(&app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),

@@ -108,6 +108,11 @@ pub struct PayArgs {
     #[serde(default)]
     #[ts(optional)]
     pub confirmed_amount_btc: Option<String>,
+    /// The `reviewed` fingerprint of the check the user confirmed: a payment is sent only if it
+    /// is the form that check was for.
+    #[serde(default)]
+    #[ts(optional)]
+    pub reviewed: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
@@ -146,6 +151,8 @@ pub struct PayCheckView {
     pub saved_recipient: Option<RecipientView>,
     pub recipient_errors: RecipientErrorsView,
     pub summary: Vec<SummaryLine>,
+    /// Names the form this check was for; sending asks for it back.
+    pub reviewed: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

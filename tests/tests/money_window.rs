@@ -15,6 +15,12 @@ use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
 
+/// The form `payment` with the fingerprint of the check `check_payment` gave for `reviewed`.
+fn as_reviewed(mut form: Value, reviewed: &Value) -> Value {
+    form["reviewed"] = reviewed["reviewed"].clone();
+    form
+}
+
 fn payment(amount: &str, unit: &str, confirmed: Option<&str>) -> Value {
     let mut args = json!({
         "destination": "kari@example.com", "amount": amount, "unit": unit, "accountId": null,
@@ -43,7 +49,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let refused = call(
         &window,
         "send_payment",
-        payment("150", "nok", Some(&confirmed)),
+        as_reviewed(payment("150", "nok", Some(&confirmed)), &checked),
     )
     .await
     .unwrap_err();
@@ -58,7 +64,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let sent = call(
         &window,
         "send_payment",
-        payment("150", "nok", Some(&confirmed)),
+        as_reviewed(payment("150", "nok", Some(&confirmed)), &checked),
     )
     .await
     .unwrap();
@@ -84,6 +90,48 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
         request["accountId"],
         first.as_str(),
         "the account was sent, not left to the exchange"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmation_sends_only_the_form_it_reviewed() {
+    let sb = sandbox().await;
+    let (_app, window, _dir) = connected_app(&sb, None).await;
+    let before = sb.state.lock().withdrawals.len();
+    let reviewed = call(&window, "check_payment", payment("1000", "sats", None))
+        .await
+        .unwrap();
+    assert_eq!(reviewed["ok"], true, "{reviewed}");
+
+    // The amount changed on screen after the review; the confirmation still carries the old check.
+    let changed = as_reviewed(payment("100000", "sats", None), &reviewed);
+    let refused = call(&window, "send_payment", changed).await.unwrap_err();
+    assert!(refused.contains("review it again"), "{refused}");
+    // A confirmation with no review at all is refused the same way.
+    let unreviewed = call(&window, "send_payment", payment("1000", "sats", None))
+        .await
+        .unwrap_err();
+    assert!(unreviewed.contains("review it again"), "{unreviewed}");
+    assert_eq!(
+        sb.state.lock().withdrawals.len(),
+        before,
+        "nothing was sent"
+    );
+
+    // The form as reviewed goes through, once.
+    let sent = call(
+        &window,
+        "send_payment",
+        as_reviewed(payment("1000", "sats", None), &reviewed),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sent["payment"]["state"], "sent", "{sent}");
+    let world = sb.state.lock();
+    assert_eq!(world.withdrawals.len(), before + 1);
+    assert_eq!(
+        world.withdrawals[before].amount_btc,
+        "0.00001".parse::<rust_decimal::Decimal>().unwrap()
     );
 }
 

@@ -208,7 +208,12 @@ despiteUnknown?: boolean,
 /**
  * For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
  */
-confirmedAmountBtc?: string, };
+confirmedAmountBtc?: string, 
+/**
+ * The `reviewed` fingerprint of the check the user confirmed: a payment is sent only if it
+ * is the form that check was for.
+ */
+reviewed?: string, };
 
 export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
 
@@ -230,7 +235,11 @@ kind: string | null,
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
-expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, };
+expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
+/**
+ * Names the form this check was for; sending asks for it back.
+ */
+reviewed: string, };
 
 export type PaymentView = { journalId: string, sentAt: string, destination: string, amount: string, 
 /**
@@ -420,7 +429,7 @@ unresolved: number,
  */
 entries: Array<UnknownEntryView>, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
 

@@ -7,9 +7,18 @@ export function errorText(e: unknown): string {
   return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
 }
 
+function hasCode(e: unknown, code: IpcError["code"]): boolean {
+  return !!e && typeof e === "object" && "code" in e && (e as IpcError).code === code;
+}
+
 /** Whether a refusal says the same order or payment is still unknown. */
 export function isSameAsUnknown(e: unknown): boolean {
-  return !!e && typeof e === "object" && "code" in e && (e as IpcError).code === "sameAsUnknown";
+  return hasCode(e, "sameAsUnknown");
+}
+
+/** Whether a refusal says what was sent is not what was reviewed. */
+export function isNotReviewed(e: unknown): boolean {
+  return hasCode(e, "notReviewed");
 }
 
 /** A labelled input with the problem to fix shown under it (`<id>-error` for tests). */

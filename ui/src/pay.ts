@@ -4,7 +4,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field, isSameAsUnknown } from "./form";
+import { errorText, field, isNotReviewed, isSameAsUnknown } from "./form";
 import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 import { countdown } from "./receive";
@@ -137,9 +137,11 @@ async function submit(despiteUnknown = false): Promise<void> {
   doubt = false;
   ctx.rerender();
   try {
-    // Sent as confirmed: the checked form, and for an amount in NOK the BTC amount shown.
+    // Sent as confirmed: the form the check was for (the app refuses any other), and for an
+    // amount in NOK the BTC amount shown.
     const confirmed = form.unit === "nok" && checked?.amountBtcRaw ? { confirmedAmountBtc: checked.amountBtcRaw } : {};
-    result = await api.sendPayment({ ...form, ...confirmed, ...(despiteUnknown ? { despiteUnknown: true } : {}) });
+    const reviewed = checked ? { reviewed: checked.reviewed } : {};
+    result = await api.sendPayment({ ...form, ...confirmed, ...reviewed, ...(despiteUnknown ? { despiteUnknown: true } : {}) });
     confirming = false;
     form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
     checked = null;
@@ -151,6 +153,8 @@ async function submit(despiteUnknown = false): Promise<void> {
     error = errorText(e);
     confirming = false;
     doubt = isSameAsUnknown(e);
+    // Refused as not the form reviewed: check the form as it is, for a new review.
+    if (isNotReviewed(e)) scheduleCheck();
   } finally {
     sending = false;
     ctx.rerender();

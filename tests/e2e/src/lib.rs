@@ -31,6 +31,60 @@ pub struct App {
     binary: PathBuf,
 }
 
+/// How long one WebDriver command or HTTP request may take before the test fails as hung. A
+/// command that never answers would otherwise hold CI until its own limit, with nothing said.
+const STEP_LIMIT: Duration = Duration::from_secs(60);
+
+/// Awaits `step`, or records what the machine looked like and fails the test if it takes longer
+/// than [`STEP_LIMIT`].
+pub async fn bounded<T>(what: &str, step: impl std::future::Future<Output = T>) -> T {
+    match tokio::time::timeout(STEP_LIMIT, step).await {
+        Ok(v) => v,
+        Err(_) => {
+            let report = hang_report(what);
+            panic!("{what} did not finish within {STEP_LIMIT:?}; {report}");
+        }
+    }
+}
+
+/// Writes a picture of the screen and the state of every process to `target/e2e-screenshots/`
+/// (neither needs WebDriver, which is what hung), and says where.
+fn hang_report(what: &str) -> String {
+    let dir = workspace().join("target/e2e-screenshots");
+    let _ = std::fs::create_dir_all(&dir);
+    let name: String = what
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(60)
+        .collect();
+    let png = dir.join(format!("hang-{name}.png"));
+    let _ = Command::new("import")
+        .args(["-window", "root"])
+        .arg(&png)
+        .status();
+    let ps = Command::new("ps")
+        .args(["-eo", "pid,ppid,stat,wchan:32,etime,time,rss,args"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let txt = dir.join(format!("hang-{name}.txt"));
+    let _ = std::fs::write(&txt, &ps);
+    eprintln!("processes when {what} hung:\n{ps}");
+    format!(
+        "screen in {}, processes in {}",
+        png.display(),
+        txt.display()
+    )
+}
+
+/// An HTTP client whose requests fail after [`STEP_LIMIT`] instead of waiting for ever.
+pub fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(STEP_LIMIT)
+        .build()
+        .expect("an HTTP client")
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -67,8 +121,14 @@ impl App {
         // reqwest brings ring and fantoccini aws-lc: name one, or rustls refuses to choose.
         let _ = rustls::crypto::ring::default_provider().install_default();
         // Each test starts with no Nordlys secrets in the keyring.
-        let _ = Command::new("secret-tool")
-            .args(["clear", "service", "no.nordlys.desktop"])
+        let _ = Command::new("timeout")
+            .args([
+                "30",
+                "secret-tool",
+                "clear",
+                "service",
+                "no.nordlys.desktop",
+            ])
             .status();
         let home = tempfile::tempdir().unwrap();
         let bin = home.path().join("bin");
@@ -121,12 +181,10 @@ impl App {
         );
         let deadline = Instant::now() + Duration::from_secs(20);
         let client = loop {
-            match ClientBuilder::rustls()
-                .expect("tls")
-                .capabilities(caps.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
+            let mut builder = ClientBuilder::rustls().expect("tls");
+            builder.capabilities(caps.clone());
+            let address = format!("http://127.0.0.1:{port}");
+            match bounded("a new WebDriver session", builder.connect(&address)).await {
                 Ok(c) => break c,
                 Err(e) if Instant::now() < deadline => {
                     let _ = e;
@@ -210,8 +268,8 @@ impl App {
     {
         let deadline = Instant::now() + Duration::from_secs(15);
         loop {
-            if let Ok(e) = self.client.find(Locator::Css(css)).await
-                && let Ok(v) = f(e).await
+            if let Ok(e) = bounded(css, self.client.find(Locator::Css(css))).await
+                && let Ok(v) = bounded(css, f(e)).await
             {
                 return v;
             }
@@ -262,7 +320,10 @@ impl App {
                       e.dispatchEvent(new Event('input', { bubbles: true })); return true;";
         let args = vec![serde_json::json!(css), serde_json::json!(text)];
         let deadline = Instant::now() + Duration::from_secs(15);
-        while self.client.execute(script, args.clone()).await.ok() != Some(serde_json::json!(true))
+        while bounded(css, self.client.execute(script, args.clone()))
+            .await
+            .ok()
+            != Some(serde_json::json!(true))
         {
             assert!(Instant::now() < deadline, "no element {css} to paste into");
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -277,7 +338,9 @@ impl App {
 
     /// Whether anything matches `css` right now.
     pub async fn exists(&self, css: &str) -> bool {
-        self.client.find(Locator::Css(css)).await.is_ok()
+        bounded(css, self.client.find(Locator::Css(css)))
+            .await
+            .is_ok()
     }
 
     /// Waits until `f` holds, checking every 100 ms, for up to 20 s.
@@ -303,17 +366,13 @@ impl App {
     }
 
     /// Runs `js` in the window (`arguments[i]` are `args`) and returns what it returns.
-    /// A WebDriver call that never answers fails the test after 30 s instead of holding CI.
     pub async fn script(&self, js: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
-        tokio::time::timeout(Duration::from_secs(30), self.client.execute(js, args))
-            .await
-            .expect("WebDriver did not answer a script within 30 s")
-            .unwrap()
+        bounded(js, self.client.execute(js, args)).await.unwrap()
     }
 
     /// World control of the embedded sandbox: `POST /sandbox/...` with a JSON body.
     pub async fn control(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
-        let response = reqwest::Client::new()
+        let response = http()
             .post(format!("{}{path}", self.sandbox()))
             .json(&body)
             .send()
@@ -326,7 +385,9 @@ impl App {
 
     /// The sandbox's counters (`GET /sandbox/counters`).
     pub async fn counters(&self) -> serde_json::Value {
-        reqwest::get(format!("{}/sandbox/counters", self.sandbox()))
+        http()
+            .get(format!("{}/sandbox/counters", self.sandbox()))
+            .send()
             .await
             .unwrap()
             .json()
@@ -347,7 +408,7 @@ impl App {
         let dir = workspace().join("target/e2e-screenshots");
         std::fs::create_dir_all(&dir).unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
-        if let Ok(png) = self.client.screenshot().await {
+        if let Ok(png) = bounded("a screenshot", self.client.screenshot()).await {
             std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
         }
     }
@@ -385,7 +446,7 @@ impl App {
     }
 
     pub async fn quit(self) {
-        let _ = self.client.clone().close().await;
+        let _ = bounded("closing the session", self.client.clone().close()).await;
     }
 }
 
@@ -411,8 +472,15 @@ pub use nordlys_tests::play_browser;
 
 /// What the real keyring holds for Nordlys, as `secret-tool` sees it.
 pub fn keyring_entries() -> String {
-    let out = Command::new("secret-tool")
-        .args(["search", "--all", "service", "no.nordlys.desktop"])
+    let out = Command::new("timeout")
+        .args([
+            "30",
+            "secret-tool",
+            "search",
+            "--all",
+            "service",
+            "no.nordlys.desktop",
+        ])
         .output()
         .expect("secret-tool");
     format!(
@@ -423,8 +491,16 @@ pub fn keyring_entries() -> String {
 }
 
 pub fn keyring_secret(user: &str) -> Option<String> {
-    let out = Command::new("secret-tool")
-        .args(["lookup", "service", "no.nordlys.desktop", "username", user])
+    let out = Command::new("timeout")
+        .args([
+            "30",
+            "secret-tool",
+            "lookup",
+            "service",
+            "no.nordlys.desktop",
+            "username",
+            user,
+        ])
         .output()
         .ok()?;
     let s = String::from_utf8_lossy(&out.stdout).trim().to_owned();

@@ -12,7 +12,7 @@ use std::time::Duration;
 use nordlys_e2e::*;
 
 async fn sandbox_get(app: &App, key: &str, path: &str) -> serde_json::Value {
-    reqwest::Client::new()
+    http()
         .get(format!("{}{path}", app.sandbox()))
         .header("x-svc-api-key", key)
         .send()
@@ -186,7 +186,7 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
     // Disconnect: consent revoked at the sandbox, keyring empty for the profile.
     app.click("[data-testid=disconnect]").await;
     app.text("[data-testid=oauth-none]").await;
-    let status = reqwest::Client::new()
+    let status = http()
         .get(format!("{}/v1/user/bitcoin-accounts", app.sandbox()))
         .bearer_auth(&token)
         .send()

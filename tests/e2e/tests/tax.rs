@@ -17,7 +17,7 @@ const BUSY_PAST: u64 = 100_000;
 async fn api_rows(app: &App) -> Vec<serde_json::Value> {
     let world = sandbox_keys();
     let key = world.keys.iter().find(|k| k.name == "read").unwrap();
-    let body: serde_json::Value = reqwest::Client::new()
+    let body: serde_json::Value = http()
         .get(format!("{}/v1/tax/transactions?pageSize=0", app.sandbox()))
         .header("x-svc-api-key", &key.key)
         .send()

@@ -30,14 +30,10 @@ async fn order(
             .is_none()
     })
     .await;
-    let warning = app
-        .client
-        .find(fantoccini::Locator::Css("[data-testid=order-warning]"))
-        .await
-        .ok();
-    let warning = match warning {
-        Some(w) => w.text().await.ok(),
-        None => None,
+    let warning = if app.exists("[data-testid=order-warning]").await {
+        Some(app.text("[data-testid=order-warning]").await)
+    } else {
+        None
     };
     app.click("[data-testid=order-review]").await;
     app.text("[data-testid=order-summary]").await;
@@ -140,7 +136,9 @@ async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
     app.text("[data-testid=no-open-orders]").await;
 
     // A resting sell just above the market, then the sandbox price moves across it.
-    let quote: serde_json::Value = reqwest::get(format!("{}/v1/price/nok", app.sandbox()))
+    let quote: serde_json::Value = http()
+        .get(format!("{}/v1/price/nok", app.sandbox()))
+        .send()
         .await
         .unwrap()
         .json()

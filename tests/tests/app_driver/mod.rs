@@ -196,6 +196,12 @@ async fn withdrawal(
                       "nin": "", "organisation": false, "exchange": "", "selfCustody": true},
         "saveRecipient": false, "label": ""
     });
+    // Reviewed first, as in the window: a payment is sent only with its check's fingerprint.
+    let Ok(check) = call(window, "check_payment", args.clone()).await else {
+        return Ok(Ended::Failed);
+    };
+    let mut args = args;
+    args["reviewed"] = check["reviewed"].clone();
     Ok(match call(window, "send_payment", args).await {
         Err(_) => Ended::Failed,
         Ok(v) => match v["payment"]["state"].as_str() {

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nordlys_e2e::App;
+use nordlys_e2e::{App, bounded};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -40,7 +40,7 @@ async fn main() -> ExitCode {
         }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let path = dir.join(format!("{screen}.png"));
-        let written = match app.client.screenshot().await {
+        let written = match bounded("a screenshot", app.client.screenshot()).await {
             Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
