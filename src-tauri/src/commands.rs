@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use nordlys_core::format::{self, BtcUnit, Locale};
-use nordlys_core::settings::{Profile, ProfileKind};
+use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind};
+use nordlys_exchange::Operator;
 use nordlys_exchange::models::Scope;
 use rust_decimal::Decimal;
 use tauri::{AppHandle, Runtime};
@@ -15,12 +16,18 @@ use crate::state::app;
 use crate::views::*;
 
 fn profile_view(p: &Profile) -> ProfileView {
-    let (kind, base_url, client_id) = match &p.kind {
-        ProfileKind::Sandbox => ("sandbox", String::new(), None),
+    let (kind, base_url, client_id, operator) = match &p.kind {
+        ProfileKind::Sandbox => ("sandbox", String::new(), None, Operator::SPEC.to_owned()),
         ProfileKind::Exchange {
             base_url,
             client_id,
-        } => ("exchange", base_url.clone(), Some(client_id.clone())),
+            operator,
+        } => (
+            "exchange",
+            base_url.clone(),
+            Some(client_id.clone()),
+            operator.clone(),
+        ),
     };
     ProfileView {
         id: p.id.clone(),
@@ -28,6 +35,7 @@ fn profile_view(p: &Profile) -> ProfileView {
         kind: kind.into(),
         base_url,
         client_id,
+        operator,
     }
 }
 
@@ -46,8 +54,23 @@ fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) ->
         (true, Some(false), Locale::Nb) => {
             Some(format!("denne API-nøkkelen mangler tillatelsen {what}"))
         }
-        (true, None, Locale::En) => Some("not yet known whether this key may do this".into()),
-        (true, None, Locale::Nb) => Some("ukjent om denne nøkkelen har lov til dette".into()),
+        // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
+        (true, None, Locale::En) => {
+            return Capability {
+                allowed: true,
+                reason: Some(
+                    "not known until first used: the exchange says whether this key may".into(),
+                ),
+            };
+        }
+        (true, None, Locale::Nb) => {
+            return Capability {
+                allowed: true,
+                reason: Some(
+                    "ukjent til den brukes første gang: børsen sier om nøkkelen har lov".into(),
+                ),
+            };
+        }
     };
     Capability {
         allowed: reason.is_none(),
@@ -60,6 +83,17 @@ async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
     let locale = app.locale();
     let connection = app.connection().await?;
     let status = connection.status().await;
+    // What the key's use has shown is kept for the next start.
+    if status.has_key && !status.key_is_demo {
+        let active = app.settings().active.clone();
+        let changed = app.settings().profile_mut(&active).is_some_and(|p| {
+            let was = p.key_permissions.replace(status.permissions);
+            was != Some(status.permissions)
+        });
+        if changed {
+            app.save_settings()?;
+        }
+    }
     let settings = app.settings().clone();
     let profile = settings
         .active_profile()
@@ -177,7 +211,13 @@ pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
 pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) -> Answer<AppView> {
     let app = app(&handle);
     let connection = app.connection().await?;
-    let learned = connection.set_api_key(&args.key, &args.secret).await?;
+    let stated = LearnedPermissions {
+        trading: args.may_trade,
+        withdrawal: args.may_withdraw,
+    };
+    let learned = connection
+        .set_api_key(&args.key, &args.secret, stated)
+        .await?;
     let active = app.settings().active.clone();
     if let Some(p) = app.settings().profile_mut(&active) {
         p.key_permissions = Some(learned);
@@ -309,9 +349,15 @@ pub async fn save_exchange_profile<R: Runtime>(
             "the client id is empty or contains spaces",
         ));
     }
+    let operator = match args.operator.as_deref().map(str::trim) {
+        None | Some("") => Operator::default(),
+        Some(text) => Operator::parse(text)
+            .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+    };
     let kind = ProfileKind::Exchange {
         base_url: base.to_string(),
         client_id,
+        operator: operator.to_string(),
     };
     {
         let mut settings = app.settings();

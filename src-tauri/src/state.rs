@@ -12,7 +12,7 @@ use nordlys_core::settings::{LearnedPermissions, ProfileKind, Settings};
 use nordlys_core::store::Store;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
-use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource};
+use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource, Operator};
 use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::error::{ErrorCode, IpcError};
@@ -144,6 +144,11 @@ impl App {
                 None,
             ),
         };
+        let operator = match &profile.kind {
+            ProfileKind::Sandbox => Operator::default(),
+            ProfileKind::Exchange { operator, .. } => Operator::parse(operator)
+                .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+        };
         let nonce_file = self
             .data_dir
             .join("profiles")
@@ -155,6 +160,7 @@ impl App {
         let c = Arc::new(Connection::open(
             &profile.id,
             base,
+            operator,
             Arc::clone(&self.secrets),
             demo,
             profile.key_permissions,
@@ -239,8 +245,11 @@ impl App {
         let base = BaseUrl::parse(sandbox.base_url()).map_err(|e| bad(e.to_string()))?;
         let k = &sandbox.info.api_keys.withdrawal;
         let key = KeyCredentials {
-            key: ApiKey::parse(&k.key).map_err(|e| bad(e.to_string()))?,
-            secret: Some(ApiSecret::parse(&k.secret).map_err(|e| bad(e.to_string()))?),
+            key: ApiKey::parse(&k.key, &Operator::default()).map_err(|e| bad(e.to_string()))?,
+            secret: Some(
+                ApiSecret::parse(&k.secret, &Operator::default())
+                    .map_err(|e| bad(e.to_string()))?,
+            ),
             permissions: None,
         };
         Ok((base, key))

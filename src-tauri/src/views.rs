@@ -16,6 +16,8 @@ pub struct ProfileView {
     pub kind: String,
     pub base_url: String,
     pub client_id: Option<String>,
+    /// The operator's abbreviation (`svc` for the sandbox).
+    pub operator: String,
 }
 
 /// Whether an action is possible, and why not.
@@ -81,9 +83,17 @@ pub struct BalancesView {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct SetApiKeyArgs {
     pub key: String,
     pub secret: String,
+    /// What the user says the key may do; unknown until used when not said.
+    #[serde(default)]
+    #[ts(optional)]
+    pub may_trade: Option<bool>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub may_withdraw: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -107,6 +117,10 @@ pub struct SetUnitArgs {
 pub struct ExchangeProfileArgs {
     pub base_url: String,
     pub client_id: String,
+    /// The operator's abbreviation in header names and key prefixes; `svc` when not given.
+    #[serde(default)]
+    #[ts(optional)]
+    pub operator: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

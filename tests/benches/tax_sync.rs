@@ -157,8 +157,8 @@ fn read_client(url: &str, key: &str, secret: &str) -> ExchangeClient {
     let mut config = ClientConfig::new(BaseUrl::parse(url).unwrap());
     config.credentials = Credentials {
         key: Some(KeyCredentials {
-            key: ApiKey::parse(key).unwrap(),
-            secret: Some(ApiSecret::parse(secret).unwrap()),
+            key: ApiKey::parse(key, &nordlys_exchange::Operator::default()).unwrap(),
+            secret: Some(ApiSecret::parse(secret, &nordlys_exchange::Operator::default()).unwrap()),
             permissions: None,
         }),
         bearer: None,

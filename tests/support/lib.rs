@@ -30,8 +30,11 @@ pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
 
 pub fn key(info: &KeyInfo) -> KeyCredentials {
     KeyCredentials {
-        key: ApiKey::parse(&info.key).expect("sandbox key"),
-        secret: Some(ApiSecret::parse(&info.secret).expect("sandbox secret")),
+        key: ApiKey::parse(&info.key, &nordlys_exchange::Operator::default()).expect("sandbox key"),
+        secret: Some(
+            ApiSecret::parse(&info.secret, &nordlys_exchange::Operator::default())
+                .expect("sandbox secret"),
+        ),
         permissions: None,
     }
 }

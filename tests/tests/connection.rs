@@ -4,8 +4,9 @@
     clippy::panic,
     reason = "integration tests: a failed step is the failure being reported"
 )]
-//! A profile's connection against the sandbox: key entry with learned permissions, OAuth through
-//! a played browser, deny and timeout, refresh, disconnect.
+//! A profile's connection against the sandbox: key entry checked with one read and permissions
+//! learned from use, another operator's names, OAuth through a played browser, deny and timeout,
+//! refresh, disconnect.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,15 +14,25 @@ use std::time::Duration;
 use nordlys_core::connection::{ConnectError, Connection};
 use nordlys_core::loopback::LoopbackError;
 use nordlys_core::secrets::{MemorySecretStore, SecretItem, SecretStore};
+use nordlys_core::settings::LearnedPermissions;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::nonce::SystemClock;
-use nordlys_exchange::{BaseUrl, NonceSource};
+use nordlys_exchange::{BaseUrl, NonceSource, Operator};
 use nordlys_tests::*;
 
 fn open(sb: &nordlys_sandbox::RunningSandbox, store: Arc<MemorySecretStore>) -> Connection {
+    open_as(sb, store, Operator::default())
+}
+
+fn open_as(
+    sb: &nordlys_sandbox::RunningSandbox,
+    store: Arc<MemorySecretStore>,
+    operator: Operator,
+) -> Connection {
     Connection::open(
         "p1",
         BaseUrl::parse(sb.base_url()).unwrap(),
+        operator,
         store,
         None,
         None,
@@ -40,41 +51,118 @@ fn browser(decision: &'static str) -> impl FnOnce(&url::Url) -> Result<(), Strin
     }
 }
 
+const UNKNOWN: LearnedPermissions = LearnedPermissions {
+    trading: None,
+    withdrawal: None,
+};
+
+/// Requests the sandbox received at order and withdrawal paths.
+async fn money_requests(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
+    let counters = control_get(sb, "/sandbox/counters").await;
+    counters["requests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(path, _)| path.starts_with("/v1/orders") || path.starts_with("/v1/withdrawals"))
+        .map(|(_, n)| n.as_u64().unwrap())
+        .sum()
+}
+
 #[tokio::test]
-async fn keys_are_checked_and_their_permissions_learned() {
+async fn a_key_is_checked_with_one_read_and_its_permissions_learned_from_use() {
     let sb = sandbox().await;
     let store = Arc::new(MemorySecretStore::default());
     let c = open(&sb, store.clone());
     let keys = &sb.info.api_keys;
     let p = c
-        .set_api_key(&keys.read.key, &keys.read.secret)
+        .set_api_key(&keys.read.key, &keys.read.secret, UNKNOWN)
         .await
         .unwrap();
-    assert_eq!((p.trading, p.withdrawal), (Some(false), Some(false)));
+    assert_eq!(p, UNKNOWN, "nothing is sent to find out");
     assert!(store.get("p1", SecretItem::ApiKey).unwrap().is_some());
-    let p = c
-        .set_api_key(&keys.trading.key, &keys.trading.secret)
-        .await
-        .unwrap();
-    assert_eq!((p.trading, p.withdrawal), (Some(true), Some(false)));
-    let p = c
-        .set_api_key(&keys.withdrawal.key, &keys.withdrawal.secret)
-        .await
-        .unwrap();
-    assert_eq!((p.trading, p.withdrawal), (Some(true), Some(true)));
     assert_eq!(
-        control_get(&sb, "/sandbox/counters").await["withdrawalsCreated"],
+        money_requests(&sb).await,
         0,
-        "probing moved no money"
+        "no order or withdrawal request"
     );
+
+    // Used: the exchange's refusal teaches that this key may not trade.
+    let refused = c
+        .client()
+        .cancel_order(&nordlys_exchange::ids::OrderId::new("or_nothing"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, nordlys_exchange::Error::Http { status: 403, .. }),
+        "{refused}"
+    );
+    assert_eq!(c.permissions().trading, Some(false));
+    assert_eq!(c.permissions().withdrawal, None);
+
+    // What the user states is kept until use says otherwise; a new key forgets what was learned.
+    let stated = LearnedPermissions {
+        trading: Some(true),
+        withdrawal: None,
+    };
+    let p = c
+        .set_api_key(&keys.trading.key, &keys.trading.secret, stated)
+        .await
+        .unwrap();
+    assert_eq!(p, stated);
+    assert_eq!(c.permissions(), stated);
+
     // Bad input never reaches the store.
     let bad = c
-        .set_api_key("svc/public/unknown", &keys.read.secret)
+        .set_api_key("svc/public/unknown", &keys.read.secret, UNKNOWN)
         .await
         .unwrap_err();
     assert!(matches!(bad, ConnectError::KeyRejected(_)), "{bad}");
     assert!(matches!(
-        c.set_api_key("nope", "svc/apisecret/AAAA").await,
+        c.set_api_key("nope", "svc/apisecret/AAAA", UNKNOWN).await,
+        Err(ConnectError::Credential(_))
+    ));
+}
+
+#[tokio::test]
+async fn another_operator_s_header_names_and_key_prefixes_are_used_throughout() {
+    let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
+        operator: Some("abc".into()),
+        ..Default::default()
+    })
+    .await;
+    let keys = &sb.info.api_keys;
+    assert!(keys.withdrawal.key.starts_with("abc/public/"));
+    assert!(keys.withdrawal.secret.starts_with("abc/apisecret/"));
+    assert_eq!(sb.info.operator, "abc");
+
+    let c = open_as(
+        &sb,
+        Arc::new(MemorySecretStore::default()),
+        Operator::parse("abc").unwrap(),
+    );
+    c.set_api_key(&keys.withdrawal.key, &keys.withdrawal.secret, UNKNOWN)
+        .await
+        .unwrap();
+    // A signed request carries x-abc-api-* headers, and the sandbox takes it.
+    let placed = c
+        .client()
+        .create_order(&nordlys_exchange::models::NewOrderRequest {
+            order_type: nordlys_exchange::models::OrderType::Market,
+            direction: nordlys_exchange::models::Direction::Buy,
+            amount: "1000".parse().unwrap(),
+            account_id: None,
+            description: String::new(),
+            price: None,
+        })
+        .await;
+    assert!(placed.is_ok(), "{placed:?}");
+    assert_eq!(c.permissions().trading, Some(true));
+
+    // The specification's own names are not this operator's.
+    let svc = open(&sb, Arc::new(MemorySecretStore::default()));
+    assert!(matches!(
+        svc.set_api_key(&keys.read.key, &keys.read.secret, UNKNOWN)
+            .await,
         Err(ConnectError::Credential(_))
     ));
 }

@@ -324,7 +324,8 @@ async fn raw(
 }
 
 fn signed(secret: &str, nonce: u64, method: &str, path: &str, body: &str) -> String {
-    let s = nordlys_exchange::ApiSecret::parse(secret).unwrap();
+    let s =
+        nordlys_exchange::ApiSecret::parse(secret, &nordlys_exchange::Operator::default()).unwrap();
     nordlys_exchange::signing::sign(s.hmac_key(), nonce, method, path, body.as_bytes()).signature
 }
 

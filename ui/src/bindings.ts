@@ -7,7 +7,11 @@ export type ProfileView = { id: string, name: string,
 /**
  * `sandbox` or `exchange`.
  */
-kind: string, baseUrl: string, clientId: string | null, };
+kind: string, baseUrl: string, clientId: string | null, 
+/**
+ * The operator's abbreviation (`svc` for the sandbox).
+ */
+operator: string, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
@@ -43,7 +47,11 @@ export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, tot
  */
 fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
 
-export type SetApiKeyArgs = { key: string, secret: string, };
+export type SetApiKeyArgs = { key: string, secret: string, 
+/**
+ * What the user says the key may do; unknown until used when not said.
+ */
+mayTrade?: boolean, mayWithdraw?: boolean, };
 
 export type ConnectOauthArgs = { scopes: Array<string>, };
 
@@ -55,7 +63,11 @@ language: string | null, };
 
 export type SetUnitArgs = { unit: string, };
 
-export type ExchangeProfileArgs = { baseUrl: string, clientId: string, };
+export type ExchangeProfileArgs = { baseUrl: string, clientId: string, 
+/**
+ * The operator's abbreviation in header names and key prefixes; `svc` when not given.
+ */
+operator?: string, };
 
 export type SwitchProfileArgs = { id: string, };
 

@@ -55,6 +55,11 @@ const nb: Record<string, string> = {
   "API key": "API-nøkkel",
   "API secret": "API-hemmelighet",
   "Save key": "Lagre nøkkel",
+  "Nordlys never sends an order or a withdrawal to find out what a key may do. Say it here, or leave it unknown: the exchange's first answer tells.":
+    "Nordlys sender aldri en ordre eller et uttak for å finne ut hva en nøkkel kan gjøre. Si det her, eller la det stå ukjent: børsens første svar forteller det.",
+  "Not known yet": "Ikke kjent ennå",
+  "Allowed": "Tillatt",
+  "Not allowed": "Ikke tillatt",
   "Paste the key and secret from the exchange's account settings. They are stored only in the system keyring.":
     "Lim inn nøkkelen og hemmeligheten fra kontoinnstillingene hos børsen. De lagres bare i systemets nøkkelring.",
   "Sign in with the exchange": "Logg inn hos børsen",

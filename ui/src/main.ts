@@ -238,13 +238,20 @@ async function loadVolume(): Promise<void> {
 
 function capabilityLine(label: string, c: { allowed: boolean; reason: string | null }, id: string): Node {
   return h("li", { "data-testid": `capability-${id}`, "data-allowed": String(c.allowed), class: c.allowed ? "ok" : "no" },
-    h("strong", {}, label), ": ", c.allowed ? t("allowed") : (c.reason ?? ""));
+    h("strong", {}, label), ": ", c.allowed && !c.reason ? t("allowed") : (c.reason ?? ""));
 }
 
 function connect(): Node {
   if (!app) return h("p", {});
   const c = app.connection;
   const keyInput = h("input", { id: "api-key", "data-testid": "api-key", autocomplete: "off", spellcheck: "false", placeholder: "svc/public/…" });
+  const permission = (id: string): HTMLSelectElement =>
+    h("select", { "data-testid": id },
+      h("option", { value: "" }, t("Not known yet")),
+      h("option", { value: "yes" }, t("Allowed")),
+      h("option", { value: "no" }, t("Not allowed"))) as HTMLSelectElement;
+  const mayTrade = permission("key-may-trade");
+  const mayWithdraw = permission("key-may-withdraw");
   const secretInput = h("input", { id: "api-secret", "data-testid": "api-secret", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "svc/apisecret/…" });
   const scopeBoxes = Object.keys(scopeNames).map((s) =>
     h("label", { class: "scope" }, h("input", { type: "checkbox", value: s, checked: true, "data-testid": `scope-${s}` }), " ", scopeName(s), " ", h("code", {}, s)),
@@ -270,10 +277,14 @@ function connect(): Node {
         e.preventDefault();
         const key = keyInput.value, secret = secretInput.value;
         secretInput.value = "";
-        void act(() => api.setApiKey({ key, secret }), t("Saved"));
+        const said = (s: HTMLSelectElement): boolean | undefined => (s.value === "" ? undefined : s.value === "yes");
+        void act(() => api.setApiKey({ key, secret, mayTrade: said(mayTrade), mayWithdraw: said(mayWithdraw) }), t("Saved"));
       } },
       h("label", {}, t("API key"), keyInput),
       h("label", {}, t("API secret"), secretInput),
+      h("p", { class: "muted" }, t("Nordlys never sends an order or a withdrawal to find out what a key may do. Say it here, or leave it unknown: the exchange's first answer tells.")),
+      h("label", {}, t("Trading"), mayTrade),
+      h("label", {}, t("Withdrawals"), mayWithdraw),
       h("button", { type: "submit", "data-testid": "save-key", disabled: busy }, t("Save key")),
     ),
     h("h2", {}, t("Sign in with the exchange")),

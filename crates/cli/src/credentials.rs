@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use nordlys_exchange::credentials::BearerCredentials;
 use nordlys_exchange::nonce::SystemClock;
-use nordlys_exchange::{AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, NonceSource};
+use nordlys_exchange::{
+    AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, NonceSource, Operator,
+};
 
 const KEYRING_SERVICE: &str = "nordlys-cli";
 
@@ -22,7 +24,8 @@ fn from_env_or_keyring(var: &str, entry: &str) -> Option<String> {
         .ok()
 }
 
-pub fn load() -> Result<Credentials, String> {
+/// The credentials, with the key and secret prefixes of `operator`.
+pub fn load(operator: &Operator) -> Result<Credentials, String> {
     let env_set = [
         "NORDLYS_API_KEY",
         "NORDLYS_API_SECRET",
@@ -38,10 +41,10 @@ pub fn load() -> Result<Credentials, String> {
         }
     };
     let key = read("NORDLYS_API_KEY", "api-key")
-        .map(|k| ApiKey::parse(&k).map_err(|e| format!("NORDLYS_API_KEY: {e}")))
+        .map(|k| ApiKey::parse(&k, operator).map_err(|e| format!("NORDLYS_API_KEY: {e}")))
         .transpose()?;
     let secret = read("NORDLYS_API_SECRET", "api-secret")
-        .map(|s| ApiSecret::parse(&s).map_err(|e| format!("NORDLYS_API_SECRET: {e}")))
+        .map(|s| ApiSecret::parse(&s, operator).map_err(|e| format!("NORDLYS_API_SECRET: {e}")))
         .transpose()?;
     let token = read("NORDLYS_ACCESS_TOKEN", "access-token")
         .map(|t| AccessToken::parse(&t).map_err(|e| format!("NORDLYS_ACCESS_TOKEN: {e}")))

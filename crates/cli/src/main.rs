@@ -9,6 +9,8 @@
 //! (`$NORDLYS_STATE_DIR`, else `${XDG_STATE_HOME:-$HOME/.local/state}/nordlys-cli`).
 //! Credentials come only from the environment (`NORDLYS_API_KEY`, `NORDLYS_API_SECRET`,
 //! `NORDLYS_ACCESS_TOKEN`) or the OS keyring (service `nordlys-cli`), never from arguments.
+//! `--operator ABBR` (`NORDLYS_OPERATOR`, default `svc`) names the operator whose header names
+//! (`x-ABBR-api-key`, …) and key and secret prefixes (`ABBR/public/`, `ABBR/apisecret/`) apply.
 
 mod credentials;
 mod journal;
@@ -29,7 +31,9 @@ use nordlys_exchange::models::{
     Currency, Direction, NewLightningInvoiceRequest, NewOrderRequest, OrderType,
     SendBitcoinRequest, TravelRuleInfo,
 };
-use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, TaxQuery};
+use nordlys_exchange::{
+    BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, Operator, TaxQuery,
+};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -50,6 +54,10 @@ struct Cli {
     #[arg(long, env = "NORDLYS_TIMEOUT", global = true, default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=600))]
     timeout: u64,
+    /// The operator's abbreviation in header names and key prefixes (1–16 lower-case letters or
+    /// digits).
+    #[arg(long, env = "NORDLYS_OPERATOR", global = true, default_value = "svc")]
+    operator: Operator,
     #[command(subcommand)]
     command: Command,
 }
@@ -330,6 +338,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
         .ok_or_else(|| Failure::Usage("--base-url (or NORDLYS_BASE_URL) is required".into()))?;
     let base = BaseUrl::parse(base).map_err(|e| Failure::Usage(e.to_string()))?;
     let mut config = ClientConfig::new(base);
+    config.operator = cli.operator.clone();
     config.timeout = std::time::Duration::from_secs(cli.timeout);
     config.connect_timeout = config.connect_timeout.min(config.timeout);
     config.nonces = credentials::nonce_source(&creds).map_err(Failure::Usage)?;
@@ -597,7 +606,7 @@ async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The keyring is read before the runtime starts: its Secret Service backend runs its own.
-    let outcome = credentials::load()
+    let outcome = credentials::load(&cli.operator)
         .map_err(Failure::Usage)
         .and_then(|creds| {
             let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -412,3 +412,50 @@ async fn the_journal_settles_lost_answers_by_evidence_only() {
     .await
     .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_operator_is_named_with_operator_or_its_environment_variable() {
+    let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
+        operator: Some("abc".into()),
+        ..Default::default()
+    })
+    .await;
+    let keys = &sb.info.api_keys;
+    let state = tempfile::tempdir().unwrap();
+    let mut cli = Cli {
+        base: sb.base_url(),
+        env: vec![
+            ("NORDLYS_API_KEY", keys.trading.key.clone()),
+            ("NORDLYS_API_SECRET", keys.trading.secret.clone()),
+            ("NORDLYS_STATE_DIR", state.path().display().to_string()),
+        ],
+    };
+    // Without it, the key's prefix is not the specification's: bad usage, nothing sent.
+    let (code, _, err) = cli.run(&["accounts"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("svc/public/"), "{err}");
+
+    // A signed request with x-abc-api-* headers, through the flag.
+    let placed = cli.ok(&[
+        "--operator",
+        "abc",
+        "orders",
+        "create",
+        "--type",
+        "market",
+        "--direction",
+        "buy",
+        "--amount",
+        "500",
+    ]);
+    assert!(placed["tradeId"].as_str().unwrap().starts_with("tr_"));
+    // And through the environment.
+    cli.env.push(("NORDLYS_OPERATOR", "abc".into()));
+    assert_eq!(
+        cli.ok(&["accounts"])["accounts"].as_array().unwrap().len(),
+        2
+    );
+    // An abbreviation that cannot be one is bad usage.
+    let (code, _, err) = cli.run(&["--operator", "A-B", "accounts"]);
+    assert_eq!(code, 2, "{err}");
+}

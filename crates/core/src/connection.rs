@@ -10,12 +10,11 @@ use chrono::Utc;
 use nordlys_exchange::credentials::{
     BearerCredentials, CredentialError, KeyCredentials, RefreshToken,
 };
-use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::oauth::{OAuthApp, OAuthError, TokenSet, authorization_request};
 use nordlys_exchange::{
     AccessToken, ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, Error, ExchangeClient,
-    KeyPermissions, NonceSource,
+    KeyPermissions, NonceSource, Operator,
 };
 use url::Url;
 
@@ -74,10 +73,11 @@ pub struct Connection {
 fn key_credentials(
     stored: &StoredKey,
     permissions: LearnedPermissions,
+    operator: &Operator,
 ) -> Result<KeyCredentials, CredentialError> {
     Ok(KeyCredentials {
-        key: ApiKey::parse(&stored.key)?,
-        secret: Some(ApiSecret::parse(&stored.secret)?),
+        key: ApiKey::parse(&stored.key, operator)?,
+        secret: Some(ApiSecret::parse(&stored.secret, operator)?),
         permissions: known(permissions),
     })
 }
@@ -109,9 +109,14 @@ fn bearer(grant: &StoredGrant) -> Result<BearerCredentials, CredentialError> {
 impl Connection {
     /// Opens `profile` against `base`, with what the store holds. `demo_key` is the sandbox's own
     /// key, used when the user has not entered one.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "each is one fact about the connection"
+    )]
     pub fn open(
         profile: &str,
         base: BaseUrl,
+        operator: Operator,
         store: Arc<dyn SecretStore>,
         demo_key: Option<(KeyCredentials, LearnedPermissions)>,
         learned: Option<LearnedPermissions>,
@@ -125,12 +130,13 @@ impl Connection {
         let (key, permissions, user_key) = match (&stored_key, &demo_key) {
             (Some(k), _) => {
                 let p = learned.unwrap_or_default();
-                (Some(key_credentials(k, p)?), p, true)
+                (Some(key_credentials(k, p, &operator)?), p, true)
             }
             (None, Some((k, p))) => (Some(k.clone()), *p, false),
             (None, None) => (None, LearnedPermissions::default(), false),
         };
         let mut config = ClientConfig::new(base);
+        config.operator = operator;
         config.nonces = Some(nonces);
         config.timeout = timeout;
         config.credentials = Credentials {
@@ -159,28 +165,42 @@ impl Connection {
         ConnectionStatus {
             has_key: creds.key.is_some(),
             key_is_demo: creds.key.is_some() && !self.user_key.load(Ordering::Relaxed),
-            permissions: *self
-                .permissions
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            permissions: self.permissions(),
             oauth_scopes: grant.as_ref().map(|g| g.scopes.clone()),
             needs_reconnect: self.needs_reconnect.load(Ordering::Relaxed),
         }
     }
 
-    /// Checks a pasted key and secret with the exchange, learns what the key may do, and only
-    /// then stores it. Returns what was learned.
+    /// What the key may do: what its use has shown, else what was known before (stated by the
+    /// user or learned in an earlier session).
+    pub fn permissions(&self) -> LearnedPermissions {
+        let before = *self
+            .permissions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let used = self.client.learned();
+        LearnedPermissions {
+            trading: used.trading.or(before.trading),
+            withdrawal: used.bitcoin_withdrawal.or(before.withdrawal),
+        }
+    }
+
+    /// Checks a pasted key and secret with one read, and only then stores it. What the key may
+    /// do beyond reading is `stated` by the user, or unknown until used: nothing is sent to an
+    /// order or withdrawal endpoint to find out.
     pub async fn set_api_key(
         &self,
         key: &str,
         secret: &str,
+        stated: LearnedPermissions,
     ) -> Result<LearnedPermissions, ConnectError> {
         let stored = StoredKey {
             key: key.trim().to_owned(),
             secret: secret.trim().to_owned(),
         };
-        let creds = key_credentials(&stored, LearnedPermissions::default())?;
+        let creds = key_credentials(&stored, stated, self.client.operator())?;
         let mut config = ClientConfig::new(self.client.base_url().clone());
+        config.operator = self.client.operator().clone();
         config.credentials = Credentials {
             key: Some(creds.clone()),
             bearer: None,
@@ -193,12 +213,7 @@ impl Connection {
                     .unwrap_or_else(|| e.to_string()),
             )
         })?;
-        let learned = LearnedPermissions {
-            trading: probe.probe_permission(KeyPermission::Trading).await?,
-            withdrawal: probe
-                .probe_permission(KeyPermission::BitcoinWithdrawal)
-                .await?,
-        };
+        let learned = stated;
         secrets::write(
             self.store.as_ref(),
             &self.profile,

@@ -15,10 +15,20 @@ pub enum ProfileKind {
     Sandbox,
     /// A real exchange; base URL and client id come from the operator.
     #[serde(rename_all = "camelCase")]
-    Exchange { base_url: String, client_id: String },
+    Exchange {
+        base_url: String,
+        client_id: String,
+        /// The operator's abbreviation in header names and key prefixes.
+        #[serde(default = "spec_operator")]
+        operator: String,
+    },
 }
 
-/// What an API key may do, as learned by probing.
+fn spec_operator() -> String {
+    nordlys_exchange::Operator::SPEC.to_owned()
+}
+
+/// What an API key may do: stated by the user, or learned from the answers to its use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct LearnedPermissions {
@@ -138,6 +148,7 @@ mod tests {
             kind: ProfileKind::Exchange {
                 base_url: "https://api.example.no".into(),
                 client_id: "nordlys".into(),
+                operator: "abc".into(),
             },
             key_permissions: Some(LearnedPermissions {
                 trading: Some(true),

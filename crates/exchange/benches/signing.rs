@@ -17,7 +17,11 @@ use nordlys_exchange::{
 fn sign_1kib(c: &mut Criterion) {
     let vectors: serde_json::Value =
         serde_json::from_str(include_str!("../../../../shared/vectors/signatures.json")).unwrap();
-    let secret = ApiSecret::parse(vectors["cases"][1]["secret"].as_str().unwrap()).unwrap();
+    let secret = ApiSecret::parse(
+        vectors["cases"][1]["secret"].as_str().unwrap(),
+        &nordlys_exchange::Operator::default(),
+    )
+    .unwrap();
     let body = vec![b'x'; 1024];
     let mut nonce = 1_763_731_200_000u64;
     c.bench_function("sign 1 KiB body", |b| {
@@ -51,8 +55,10 @@ fn round_trips(c: &mut Criterion) {
     let mut config = ClientConfig::new(BaseUrl::parse(&base).unwrap());
     config.credentials = Credentials {
         key: Some(KeyCredentials {
-            key: ApiKey::parse(&keys.key).unwrap(),
-            secret: Some(ApiSecret::parse(&keys.secret).unwrap()),
+            key: ApiKey::parse(&keys.key, &nordlys_exchange::Operator::default()).unwrap(),
+            secret: Some(
+                ApiSecret::parse(&keys.secret, &nordlys_exchange::Operator::default()).unwrap(),
+            ),
             permissions: None,
         }),
         bearer: None,

@@ -145,9 +145,14 @@ mod tests {
 
     fn key(secret: bool, permissions: Option<KeyPermissions>) -> KeyCredentials {
         KeyCredentials {
-            key: ApiKey::parse("svc/public/k1").unwrap(),
-            secret: secret
-                .then(|| ApiSecret::parse(&crate::credentials::example_secret()).unwrap()),
+            key: ApiKey::parse("svc/public/k1", &crate::Operator::default()).unwrap(),
+            secret: secret.then(|| {
+                ApiSecret::parse(
+                    &crate::credentials::example_secret(),
+                    &crate::Operator::default(),
+                )
+                .unwrap()
+            }),
             permissions,
         }
     }

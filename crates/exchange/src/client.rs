@@ -19,14 +19,10 @@ use crate::error::{Error, InvalidRequest};
 use crate::ids::{AccountId, OrderId, WithdrawalId};
 use crate::models::*;
 use crate::nonce::{NonceSource, SystemClock};
+use crate::operator::Operator;
 use crate::retry::{Failure, RetryPolicy};
 use crate::signing;
 use crate::tax_query::TaxQuery;
-
-/// Header names of 5.1.
-pub const HEADER_API_KEY: &str = "x-svc-api-key";
-pub const HEADER_NONCE: &str = "x-svc-api-nonce";
-pub const HEADER_HMAC: &str = "x-svc-api-hmac";
 
 /// Characters escaped in a path segment: everything but unreserved ones (RFC 3986).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -39,6 +35,8 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 #[derive(Debug)]
 pub struct ClientConfig {
     pub base_url: BaseUrl,
+    /// Whose header names the requests carry (5.1).
+    pub operator: Operator,
     pub credentials: Credentials,
     /// Defaults to an in-memory source; give a persistent one so nonces survive restarts.
     pub nonces: Option<Arc<NonceSource>>,
@@ -54,6 +52,7 @@ impl ClientConfig {
     pub fn new(base_url: BaseUrl) -> Self {
         Self {
             base_url,
+            operator: Operator::default(),
             credentials: Credentials::default(),
             nonces: None,
             timeout: Duration::from_secs(30),
@@ -74,6 +73,10 @@ pub struct ExchangeClient {
 struct Inner {
     http: reqwest::Client,
     base: BaseUrl,
+    headers: AuthHeaders,
+    operator: Operator,
+    /// What the exchange's answers to signed requests showed the key may do.
+    learned: std::sync::Mutex<LearnedFromUse>,
     credentials: RwLock<Arc<Credentials>>,
     nonces: Arc<NonceSource>,
     /// Signed requests of this client go one at a time, from taking a nonce until the server has
@@ -82,6 +85,37 @@ struct Inner {
     timeout: Duration,
     retry: RetryPolicy,
     sign_reads: bool,
+}
+
+/// What a key may do as its use showed: a request that needs a permission and is answered 403
+/// shows the key lacks it; one answered 200 shows it has it. `None`: not used yet. Nothing is
+/// ever sent to find out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LearnedFromUse {
+    pub trading: Option<bool>,
+    pub bitcoin_withdrawal: Option<bool>,
+}
+
+/// The header names of 5.1 with the operator's abbreviation in them.
+#[derive(Debug)]
+struct AuthHeaders {
+    key: reqwest::header::HeaderName,
+    nonce: reqwest::header::HeaderName,
+    hmac: reqwest::header::HeaderName,
+}
+
+impl AuthHeaders {
+    fn of(operator: &Operator) -> Result<Self, InvalidRequest> {
+        let name = |n: String| {
+            reqwest::header::HeaderName::try_from(n.as_str())
+                .map_err(|e| InvalidRequest::Other(format!("header name {n}: {e}")))
+        };
+        Ok(Self {
+            key: name(operator.key_header())?,
+            nonce: name(operator.nonce_header())?,
+            hmac: name(operator.hmac_header())?,
+        })
+    }
 }
 
 /// A path with its parameter escaped for the URL and raw for the signature (5.2 signs it decoded).
@@ -134,10 +168,14 @@ impl ExchangeClient {
         let nonces = config
             .nonces
             .unwrap_or_else(|| Arc::new(NonceSource::in_memory(Arc::new(SystemClock))));
+        let headers = AuthHeaders::of(&config.operator)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 http,
                 base: config.base_url,
+                headers,
+                operator: config.operator,
+                learned: std::sync::Mutex::default(),
                 credentials: RwLock::new(Arc::new(config.credentials)),
                 nonces,
                 signed_lane: tokio::sync::Mutex::new(()),
@@ -150,6 +188,11 @@ impl ExchangeClient {
 
     pub fn base_url(&self) -> &BaseUrl {
         &self.inner.base
+    }
+
+    /// Whose header names and key prefixes this client uses.
+    pub fn operator(&self) -> &Operator {
+        &self.inner.operator
     }
 
     /// The HTTP client, for calls beside the API (OAuth token requests).
@@ -196,6 +239,39 @@ impl ExchangeClient {
         let mut next = (**guard).clone();
         next.key = key;
         *guard = Arc::new(next);
+        drop(guard);
+        // What was learned was about the key replaced.
+        *self.learned_guard() = LearnedFromUse::default();
+    }
+
+    /// What the exchange's answers have shown the current key may do.
+    pub fn learned(&self) -> LearnedFromUse {
+        *self.learned_guard()
+    }
+
+    fn learned_guard(&self) -> std::sync::MutexGuard<'_, LearnedFromUse> {
+        self.inner
+            .learned
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn learn(&self, endpoint: Endpoint, choice: &AuthChoice<'_>, status: u16) {
+        use crate::endpoint::{Access, KeyPermission};
+        let (Access::Signed(permission), AuthChoice::Signed(_)) = (endpoint.access(), choice)
+        else {
+            return;
+        };
+        let allowed = match status {
+            200 => true,
+            403 => false,
+            _ => return,
+        };
+        let mut learned = self.learned_guard();
+        match permission {
+            KeyPermission::Trading => learned.trading = Some(allowed),
+            KeyPermission::BitcoinWithdrawal => learned.bitcoin_withdrawal = Some(allowed),
+        }
     }
 
     // ---- endpoints, in the order of the section 4 table ----
@@ -429,46 +505,6 @@ impl ExchangeClient {
         .await
     }
 
-    /// Whether the configured key has `permission`, learned without side effects: a signed cancel
-    /// of an order id that cannot exist, or a withdrawal with an empty body, is refused for a
-    /// missing permission (403) before it could do anything, and for the bad request otherwise.
-    /// `None` when the answer says neither. Our reading: the exchange checks permission first.
-    pub async fn probe_permission(
-        &self,
-        permission: crate::endpoint::KeyPermission,
-    ) -> Result<Option<bool>, Error> {
-        use crate::endpoint::KeyPermission;
-        let outcome = match permission {
-            KeyPermission::Trading => {
-                self.call::<Empty>(
-                    Endpoint::CancelOrder,
-                    Some(("orderId", "or_nordlys_permission_probe")),
-                    &[],
-                    None::<&()>,
-                )
-                .await
-            }
-            KeyPermission::BitcoinWithdrawal => {
-                self.call::<Empty>(
-                    Endpoint::CreateWithdrawal,
-                    None,
-                    &[],
-                    Some(&serde_json::json!({})),
-                )
-                .await
-            }
-        };
-        match outcome {
-            Err(Error::Http { status: 403, .. }) => Ok(Some(false)),
-            Err(Error::Http {
-                status: 400 | 404 | 409 | 422,
-                ..
-            }) => Ok(Some(true)),
-            Err(e @ (Error::Refused(_) | Error::Nonce(_))) => Err(e),
-            _ => Ok(None),
-        }
-    }
-
     // ---- the one place requests are made ----
 
     async fn call<T: DeserializeOwned>(
@@ -498,6 +534,9 @@ impl ExchangeClient {
             let outcome = self
                 .attempt(endpoint, &choice, &url, &signing_path, body.as_ref())
                 .await;
+            if let Ok((status, _)) = &outcome {
+                self.learn(endpoint, &choice, *status);
+            }
             let failure = match &outcome {
                 Ok((status, _)) if *status == 200 => None,
                 Ok((status, _)) => Some(Failure::Status(*status)),
@@ -542,7 +581,7 @@ impl ExchangeClient {
             AuthChoice::Signed(k) => Some(*k),
             AuthChoice::Key(k) if self.inner.sign_reads && k.secret.is_some() => Some(*k),
             AuthChoice::Key(k) => {
-                request = request.header(HEADER_API_KEY, k.key.expose());
+                request = request.header(&self.inner.headers.key, k.key.expose());
                 None
             }
         };
@@ -569,9 +608,9 @@ impl ExchangeClient {
                     body_bytes,
                 );
                 request
-                    .header(HEADER_API_KEY, key.key.expose())
-                    .header(HEADER_NONCE, signed.nonce.to_string())
-                    .header(HEADER_HMAC, signed.signature)
+                    .header(&self.inner.headers.key, key.key.expose())
+                    .header(&self.inner.headers.nonce, signed.nonce.to_string())
+                    .header(&self.inner.headers.hmac, signed.signature)
                     .send()
                     .await
             }

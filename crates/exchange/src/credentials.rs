@@ -9,11 +9,7 @@ use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use chrono::{DateTime, Utc};
 
 use crate::models::Scope;
-
-/// The complete key starts with this (5.1).
-pub const API_KEY_PREFIX: &str = "svc/public/";
-/// The complete secret starts with this (5.1).
-pub const API_SECRET_PREFIX: &str = "svc/apisecret/";
+use crate::operator::Operator;
 
 /// Standard Base64, padding optional: the complete secret, prefix included, is decoded as a whole.
 const SECRET_BASE64: GeneralPurpose = GeneralPurpose::new(
@@ -25,33 +21,35 @@ const SECRET_BASE64: GeneralPurpose = GeneralPurpose::new(
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CredentialError {
-    #[error("the API key must start with `{API_KEY_PREFIX}`")]
-    KeyPrefix,
-    #[error("the API key has nothing after `{API_KEY_PREFIX}`")]
-    KeyEmpty,
+    #[error("the API key must start with `{0}`")]
+    KeyPrefix(String),
+    #[error("the API key has nothing after `{0}`")]
+    KeyEmpty(String),
     #[error("the API key contains white space or control characters")]
     KeyCharacters,
-    #[error("the API secret must start with `{API_SECRET_PREFIX}`")]
-    SecretPrefix,
+    #[error("the API secret must start with `{0}`")]
+    SecretPrefix(String),
     #[error("the API secret does not decode as Base64 as a whole (prefix included): {0}")]
     SecretBase64(String),
     #[error("the access token is empty or contains white space")]
     TokenMalformed,
 }
 
-/// The public API key, sent as `x-svc-api-key`. Not a secret on its own, but it identifies the
-/// account, so `Debug` shows only its start.
+/// The public API key, sent as `x-<abbr>-api-key`. Not a secret on its own, but it identifies
+/// the account, so `Debug` shows only its start.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ApiKey(String);
 
 impl ApiKey {
-    pub fn parse(text: &str) -> Result<Self, CredentialError> {
+    /// A key of `operator`: it starts with its `<abbr>/public/`.
+    pub fn parse(text: &str, operator: &Operator) -> Result<Self, CredentialError> {
         let t = text.trim();
+        let prefix = operator.key_prefix();
         let rest = t
-            .strip_prefix(API_KEY_PREFIX)
-            .ok_or(CredentialError::KeyPrefix)?;
+            .strip_prefix(&prefix)
+            .ok_or_else(|| CredentialError::KeyPrefix(prefix.clone()))?;
         if rest.is_empty() {
-            return Err(CredentialError::KeyEmpty);
+            return Err(CredentialError::KeyEmpty(prefix));
         }
         if t.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(CredentialError::KeyCharacters);
@@ -67,7 +65,8 @@ impl ApiKey {
 
 impl fmt::Debug for ApiKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.0.chars().take(API_KEY_PREFIX.len() + 4).collect();
+        let prefix = self.0.find("/public/").map_or(0, |i| i + "/public/".len());
+        let shown: String = self.0.chars().take(prefix + 4).collect();
         write!(f, "ApiKey({shown}…)")
     }
 }
@@ -79,11 +78,12 @@ pub struct ApiSecret {
 }
 
 impl ApiSecret {
-    /// Checks the prefix and that the complete secret decodes as Base64.
-    pub fn parse(text: &str) -> Result<Self, CredentialError> {
+    /// Checks the prefix of `operator` and that the complete secret decodes as Base64.
+    pub fn parse(text: &str, operator: &Operator) -> Result<Self, CredentialError> {
         let t = text.trim();
-        if !t.starts_with(API_SECRET_PREFIX) {
-            return Err(CredentialError::SecretPrefix);
+        let prefix = operator.secret_prefix();
+        if !t.starts_with(&prefix) {
+            return Err(CredentialError::SecretPrefix(prefix));
         }
         Self::from_complete_secret(t)
     }
@@ -213,9 +213,10 @@ mod tests {
 
     #[test]
     fn debug_never_shows_secrets() {
-        let secret = ApiSecret::parse(&example_secret()).unwrap();
+        let svc = Operator::default();
+        let secret = ApiSecret::parse(&example_secret(), &svc).unwrap();
         let token = AccessToken::parse("tok-abcdef123456").unwrap();
-        let key = ApiKey::parse("svc/public/ABCDEFGHIJKLMNOP").unwrap();
+        let key = ApiKey::parse("svc/public/ABCDEFGHIJKLMNOP", &svc).unwrap();
         let all = format!(
             "{secret:?} {token:?} {key:?} {:?}",
             RefreshToken::new("rt-xyz987".into())
@@ -228,32 +229,50 @@ mod tests {
 
     #[test]
     fn secrets_are_checked_at_configuration_time() {
+        let svc = &Operator::default();
         assert_eq!(
-            ApiSecret::parse("apisecret/abc").unwrap_err(),
-            CredentialError::SecretPrefix
+            ApiSecret::parse("apisecret/abc", svc).unwrap_err(),
+            CredentialError::SecretPrefix("svc/apisecret/".into())
         );
         assert!(matches!(
-            ApiSecret::parse("svc/apisecret/not base64!").unwrap_err(),
+            ApiSecret::parse("svc/apisecret/not base64!", svc).unwrap_err(),
             CredentialError::SecretBase64(_)
         ));
         // 'svc/apisecret/' + 'abc' = 17 characters: not a whole number of Base64 quanta.
-        assert!(ApiSecret::parse("svc/apisecret/abc").is_err());
-        assert!(ApiSecret::parse(&example_secret()).is_ok());
+        assert!(ApiSecret::parse("svc/apisecret/abc", svc).is_err());
+        assert!(ApiSecret::parse(&example_secret(), svc).is_ok());
         assert_eq!(
-            ApiKey::parse("public/x").unwrap_err(),
-            CredentialError::KeyPrefix
+            ApiKey::parse("public/x", svc).unwrap_err(),
+            CredentialError::KeyPrefix("svc/public/".into())
         );
         assert_eq!(
-            ApiKey::parse("svc/public/").unwrap_err(),
-            CredentialError::KeyEmpty
+            ApiKey::parse("svc/public/", svc).unwrap_err(),
+            CredentialError::KeyEmpty("svc/public/".into())
         );
         assert_eq!(
-            ApiKey::parse("svc/public/a b").unwrap_err(),
+            ApiKey::parse("svc/public/a b", svc).unwrap_err(),
             CredentialError::KeyCharacters
         );
         assert_eq!(
             AccessToken::parse(" ").unwrap_err(),
             CredentialError::TokenMalformed
         );
+    }
+
+    #[test]
+    fn another_operator_s_prefixes_are_its_own() {
+        let op = Operator::parse("abc").unwrap();
+        assert!(ApiKey::parse("abc/public/XYZ", &op).is_ok());
+        assert_eq!(
+            ApiKey::parse("svc/public/XYZ", &op).unwrap_err(),
+            CredentialError::KeyPrefix("abc/public/".into())
+        );
+        assert_eq!(
+            ApiSecret::parse(&example_secret(), &op).unwrap_err(),
+            CredentialError::SecretPrefix("abc/apisecret/".into())
+        );
+        // 'abc/apisecret/' + 38 characters: 52, whole Base64 quanta.
+        let body = "Q".repeat(38);
+        assert!(ApiSecret::parse(&format!("abc/apisecret/{body}"), &op).is_ok());
     }
 }

@@ -18,17 +18,19 @@ pub mod models;
 pub mod nonce;
 pub mod oauth;
 mod open_enum;
+pub mod operator;
 pub mod retry;
 pub mod signing;
 mod tax_query;
 pub mod wire;
 
 pub use base_url::BaseUrl;
-pub use client::{ClientConfig, ExchangeClient, HEADER_API_KEY, HEADER_HMAC, HEADER_NONCE};
+pub use client::{ClientConfig, ExchangeClient, LearnedFromUse};
 pub use credentials::{
     AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, KeyPermissions,
 };
 pub use endpoint::Endpoint;
 pub use error::{ApiError, Error, InvalidRequest};
 pub use nonce::NonceSource;
+pub use operator::Operator;
 pub use tax_query::{MAX_PAGE_SIZE, TaxQuery};

@@ -42,17 +42,18 @@ pub fn authenticate(
     rule: Rule,
     now: DateTime<Utc>,
 ) -> Result<Caller, ApiError> {
-    let key = req.header("x-svc-api-key");
+    let op = world.operator.clone();
+    let key = req.header(&format!("x-{op}-api-key"));
     let bearer = req.header("authorization");
     match (key, bearer) {
         (Some(_), Some(_)) => Err(ApiError::invalid(
             "send either an API key or a bearer token, not both",
         )),
         (None, None) => Err(ApiError::unauthenticated(match rule {
-            Rule::Signed(_) => {
-                "this endpoint needs a signed API-key request (x-svc-api-key, x-svc-api-nonce, x-svc-api-hmac)"
-            }
-            _ => "credentials are required: x-svc-api-key or Authorization: Bearer",
+            Rule::Signed(_) => format!(
+                "this endpoint needs a signed API-key request (x-{op}-api-key, x-{op}-api-nonce, x-{op}-api-hmac)"
+            ),
+            _ => format!("credentials are required: x-{op}-api-key or Authorization: Bearer"),
         })),
         (None, Some(auth)) => token(world, auth, rule, now),
         (Some(key), None) => api_key(world, req, key, rule),
@@ -106,20 +107,23 @@ fn api_key(world: &mut World, req: &ApiRequest, key: &str, rule: Rule) -> Result
         .iter()
         .position(|k| k.key == key)
         .ok_or_else(|| ApiError::unauthenticated("unknown API key"))?;
-    let nonce = req.header("x-svc-api-nonce");
-    let mac = req.header("x-svc-api-hmac");
+    let op = world.operator.clone();
+    let nonce = req.header(&format!("x-{op}-api-nonce"));
+    let mac = req.header(&format!("x-{op}-api-hmac"));
     let must_sign = matches!(rule, Rule::Signed(_));
     if must_sign || nonce.is_some() || mac.is_some() {
         let (Some(nonce_text), Some(mac)) = (nonce, mac) else {
-            return Err(ApiError::unauthenticated(
-                "a signed request needs x-svc-api-nonce and x-svc-api-hmac",
-            ));
+            return Err(ApiError::unauthenticated(format!(
+                "a signed request needs x-{op}-api-nonce and x-{op}-api-hmac"
+            )));
         };
         let nonce: u64 = Some(nonce_text.trim())
             .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|t| t.parse().ok())
             .ok_or_else(|| {
-                ApiError::unauthenticated("x-svc-api-nonce must be an unsigned decimal integer")
+                ApiError::unauthenticated(format!(
+                    "x-{op}-api-nonce must be an unsigned decimal integer"
+                ))
             })?;
         let rec = &world.keys[index];
         if !signature_matches(

@@ -183,9 +183,10 @@ async fn commit_late(
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
+    let op = app.lock().operator.clone();
     if let (Some(key), Some(nonce)) = (
-        header("x-svc-api-key"),
-        header("x-svc-api-nonce").and_then(|n| n.trim().parse::<u64>().ok()),
+        header(&format!("x-{op}-api-key")),
+        header(&format!("x-{op}-api-nonce")).and_then(|n| n.trim().parse::<u64>().ok()),
     ) {
         let mut w = app.lock();
         if let Some(k) = w.keys.iter_mut().find(|k| k.key == key) {

@@ -122,9 +122,11 @@ impl AppState {
         let mut w = self.lock();
         let ttl = w.oauth.token_ttl_seconds;
         let readings = w.readings.clone();
+        let operator = w.operator.clone();
         *w = World::new(w.seed, Utc::now());
         w.oauth.token_ttl_seconds = ttl;
         w.readings = readings;
+        w.use_operator(&operator);
         drop(w);
         self.touch();
     }
@@ -247,6 +249,8 @@ pub struct SandboxConfig {
     pub token_ttl_seconds: Option<i64>,
     /// How the exchange behaves where the specification is silent.
     pub readings: world::Readings,
+    /// The operator's abbreviation in header names and key prefixes; `svc` when `None`.
+    pub operator: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -292,11 +296,15 @@ pub struct StartupInfo {
     pub base_url: String,
     pub api_keys: ApiKeys,
     pub oauth_clients: OAuthClients,
+    /// The abbreviation in header names and key prefixes.
+    pub operator: String,
 }
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StartError {
+    #[error("the operator's abbreviation must be 1 to 16 lower-case letters or digits; got `{0}`")]
+    Operator(String),
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
     Bind { port: u16, source: std::io::Error },
     #[error("cannot read the state file {path}: {detail}")]
@@ -384,6 +392,7 @@ fn info_of(world: &World, addr: SocketAddr) -> StartupInfo {
                 redirect_uris: o.confidential_client.redirect_uris.clone(),
             },
         },
+        operator: world.operator.clone(),
     }
 }
 
@@ -402,8 +411,16 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         }
         _ => World::new(config.seed, Utc::now()),
     };
+    if let Some(op) = &config.operator
+        && !world::is_operator(op)
+    {
+        return Err(StartError::Operator(op.clone()));
+    }
     let state = AppState::new(world);
     state.lock().readings = config.readings.clone();
+    if let Some(op) = &config.operator {
+        state.lock().use_operator(op);
+    }
     if let Some(ttl) = config.token_ttl_seconds {
         state.lock().oauth.token_ttl_seconds = ttl;
     }

@@ -1,6 +1,7 @@
 //! `nordlys-sandbox [--port P] [--seed N] [--state FILE] [readings…]`: serves the simulated
 //! exchange on 127.0.0.1 and prints one JSON line with its address, API keys and OAuth clients.
-//! The readings (`--no-note-echo`, `--tax-lag`, …) are described in the crate docs.
+//! The readings (`--no-note-echo`, `--tax-lag`, …) are described in the crate docs;
+//! `--operator ABBR` serves another operator's header names and key prefixes.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,6 +56,10 @@ struct Args {
         allow_hyphen_values = true
     )]
     clock_skew: i64,
+    /// Serve as operator ABBR: header names `x-ABBR-api-…`, keys `ABBR/public/…`, secrets
+    /// `ABBR/apisecret/…` (1–16 lower-case letters or digits; the specification writes `svc`).
+    #[arg(long, value_name = "ABBR")]
+    operator: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -78,6 +83,14 @@ async fn main() -> ExitCode {
         partial_fill: args.partial_fill,
         clock_skew: args.clock_skew,
     };
+    if let Some(op) = args.operator.as_deref()
+        && !nordlys_sandbox::world::is_operator(op)
+    {
+        eprintln!(
+            "nordlys-sandbox: --operator must be 1 to 16 lower-case letters or digits; got `{op}`"
+        );
+        return ExitCode::from(2);
+    }
     if let Err(e) = readings.check() {
         eprintln!("nordlys-sandbox: {}", e.message);
         return ExitCode::from(2);
@@ -88,6 +101,7 @@ async fn main() -> ExitCode {
         state_file: args.state,
         token_ttl_seconds: args.token_ttl,
         readings,
+        operator: args.operator,
     };
     let sandbox = match nordlys_sandbox::start(config).await {
         Ok(s) => s,

@@ -69,7 +69,7 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
 }
 
 #[tokio::test]
-async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enables_it() {
+async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_one_may_try() {
     let app = App::start(&[]).await;
     let world = sandbox_keys();
     app.click("[data-testid=nav-connect]").await;
@@ -81,8 +81,21 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
         "the demo key trades"
     );
     let read = world.keys.iter().find(|k| k.name == "read").unwrap();
+    let money_requests = || async {
+        let c = app.counters().await;
+        c["requests"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(p, _)| p.starts_with("/v1/orders") || p.starts_with("/v1/withdrawals"))
+            .map(|(_, n)| n.as_u64().unwrap())
+            .sum::<u64>()
+    };
+    let before = money_requests().await;
     app.fill("[data-testid=api-key]", &read.key).await;
     app.fill("[data-testid=api-secret]", &read.secret).await;
+    app.select("[data-testid=key-may-trade]", "no").await;
+    app.select("[data-testid=key-may-withdraw]", "no").await;
     app.click("[data-testid=save-key]").await;
     app.text("[data-testid=message-ok]").await;
     assert_eq!(
@@ -118,9 +131,11 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
         Some("true")
     );
     app.click("[data-testid=nav-connect]").await;
+    // A key whose trading is not known may try; the exchange's first answer tells.
     let trading = world.keys.iter().find(|k| k.name == "trading").unwrap();
     app.fill("[data-testid=api-key]", &trading.key).await;
     app.fill("[data-testid=api-secret]", &trading.secret).await;
+    app.select("[data-testid=key-may-withdraw]", "no").await;
     app.click("[data-testid=save-key]").await;
     app.until("trading enabled", || async {
         app.attr("[data-testid=capability-trading]", "data-allowed")
@@ -129,6 +144,16 @@ async fn a_read_only_key_disables_trading_with_its_reason_and_a_trading_key_enab
             == Some("true")
     })
     .await;
+    assert!(
+        app.text("[data-testid=capability-trading]")
+            .await
+            .contains("not known until first used")
+    );
+    assert_eq!(
+        money_requests().await,
+        before,
+        "no order or withdrawal request was sent to learn what the keys may do"
+    );
     assert_eq!(
         app.attr("[data-testid=capability-withdrawal]", "data-allowed")
             .await

@@ -128,12 +128,51 @@ pub struct World {
     /// How this exchange behaves where the specification is silent.
     #[serde(default)]
     pub readings: Readings,
+    /// The operator's abbreviation in header names and key prefixes (`svc` in the specification).
+    #[serde(default = "spec_operator")]
+    pub operator: String,
     /// The time of the latest request, on the exchange's own clock.
     #[serde(skip)]
     pub seen: Option<DateTime<Utc>>,
 }
 
+fn spec_operator() -> String {
+    "svc".to_owned()
+}
+
+/// Whether `text` is an abbreviation an operator may have: 1 to 16 lower-case letters or digits.
+pub fn is_operator(text: &str) -> bool {
+    (1..=16).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
 impl World {
+    /// Serves as the operator `abbr` (checked with [`is_operator`]): the header names become
+    /// `x-<abbr>-api-…` and every key and secret takes its prefixes. A secret keeps its random
+    /// part, shortened by up to three characters so the complete secret is still whole Base64.
+    pub fn use_operator(&mut self, abbr: &str) {
+        let key_prefix = format!("{abbr}/public/");
+        let secret_prefix = format!("{abbr}/apisecret/");
+        let old_key = format!("{}/public/", self.operator);
+        let old_secret = format!("{}/apisecret/", self.operator);
+        for k in &mut self.keys {
+            let key_rest = k.key.strip_prefix(&old_key).unwrap_or(&k.key).to_owned();
+            let mut body = k
+                .secret
+                .strip_prefix(&old_secret)
+                .unwrap_or(&k.secret)
+                .to_owned();
+            while (secret_prefix.len() + body.len()) % 4 != 0 {
+                body.pop();
+            }
+            k.key = format!("{key_prefix}{key_rest}");
+            k.secret = format!("{secret_prefix}{body}");
+        }
+        abbr.clone_into(&mut self.operator);
+    }
+
     /// A fresh world for `seed` with its seeded history, as of `now`.
     pub fn new(seed: u64, now: DateTime<Utc>) -> Self {
         let mut rng = Rng::new(seed);
@@ -170,6 +209,7 @@ impl World {
             user_volume: BTreeMap::new(),
             next_id: 1,
             readings: Readings::default(),
+            operator: spec_operator(),
             seen: None,
         };
         world.seed_history(now);
