@@ -726,3 +726,29 @@ async fn the_world_survives_a_restart_with_a_state_file() {
         1
     );
 }
+
+#[tokio::test]
+async fn every_error_style_gives_the_user_the_server_s_own_words() {
+    let sb = sandbox().await;
+    let c = key_client(&sb, &sb.info.api_keys.trading);
+    let missing = nordlys_exchange::ids::OrderId::new("or_missing");
+    let said = |e: Error| e.server_message().map(str::to_owned);
+    let grpc = said(c.cancel_order(&missing).await.unwrap_err()).unwrap();
+    assert!(grpc.contains("or_missing"), "{grpc}");
+    for (style, want) in [
+        ("string", grpc.clone()),
+        ("nested", grpc.clone()),
+        ("text", grpc.clone()),
+        ("none", "Not Found".to_owned()),
+    ] {
+        control(
+            &sb,
+            "/sandbox/readings",
+            serde_json::json!({ "errorStyle": style }),
+        )
+        .await;
+        let e = c.cancel_order(&missing).await.unwrap_err();
+        assert!(matches!(e, Error::Http { status: 404, .. }), "{style}: {e}");
+        assert_eq!(said(e).as_deref(), Some(want.as_str()), "{style}");
+    }
+}

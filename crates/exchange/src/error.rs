@@ -8,43 +8,84 @@ use crate::credentials::CredentialError;
 use crate::nonce::NonceError;
 use crate::oauth::OAuthError;
 
-/// The gRPC-gateway error body (`spec/notes.md`): `{"code", "message", "details"}`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// An error body the server sent, in whichever shape it came: the gRPC gateway's
+/// `{"code": 3, "message"}` (`spec/notes.md`), the same with the code's name
+/// (`{"code": "INVALID_ARGUMENT", …}`), either nested under `"error"`, or OAuth's
+/// `{"error": "invalid_grant", "error_description"}` (RFC 6749 5.2).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ApiError {
-    pub code: i64,
+    /// The code's name: a gRPC status name, or OAuth's error code.
+    pub code: String,
     pub message: String,
     #[serde(default)]
     pub details: Vec<serde_json::Value>,
 }
 
-impl ApiError {
-    /// Parses the body when it has the gateway shape; anything else stays raw in the error.
-    pub fn from_body(body: &[u8]) -> Option<Self> {
-        serde_json::from_slice::<Self>(body).ok()
-    }
+/// The gRPC status names, by number.
+const GRPC_NAMES: [&str; 17] = [
+    "OK",
+    "CANCELLED",
+    "UNKNOWN",
+    "INVALID_ARGUMENT",
+    "DEADLINE_EXCEEDED",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION",
+    "ABORTED",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DATA_LOSS",
+    "UNAUTHENTICATED",
+];
 
-    /// The gRPC status name of `code`.
-    pub fn code_name(&self) -> &'static str {
-        match self.code {
-            0 => "OK",
-            1 => "CANCELLED",
-            2 => "UNKNOWN",
-            3 => "INVALID_ARGUMENT",
-            4 => "DEADLINE_EXCEEDED",
-            5 => "NOT_FOUND",
-            6 => "ALREADY_EXISTS",
-            7 => "PERMISSION_DENIED",
-            8 => "RESOURCE_EXHAUSTED",
-            9 => "FAILED_PRECONDITION",
-            10 => "ABORTED",
-            11 => "OUT_OF_RANGE",
-            12 => "UNIMPLEMENTED",
-            13 => "INTERNAL",
-            14 => "UNAVAILABLE",
-            15 => "DATA_LOSS",
-            16 => "UNAUTHENTICATED",
-            _ => "UNRECOGNISED",
+impl ApiError {
+    /// Reads any of the shapes above; `None` for a body that is none of them.
+    pub fn from_body(body: &[u8]) -> Option<Self> {
+        let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+        let object = value.as_object()?;
+        if let Some(serde_json::Value::String(code)) = object.get("error") {
+            let message = object
+                .get("error_description")
+                .and_then(|d| d.as_str())
+                .unwrap_or(code);
+            return Some(Self {
+                code: code.clone(),
+                message: message.to_owned(),
+                details: vec![],
+            });
         }
+        let inner = match object.get("error") {
+            Some(serde_json::Value::Object(nested)) => nested,
+            _ => object,
+        };
+        let message = inner.get("message")?.as_str()?.to_owned();
+        let code = match inner.get("code") {
+            Some(serde_json::Value::Number(n)) => n.as_i64().map_or_else(
+                || n.to_string(),
+                |i| {
+                    usize::try_from(i)
+                        .ok()
+                        .and_then(|i| GRPC_NAMES.get(i))
+                        .map_or_else(|| format!("code {i}"), |name| (*name).to_owned())
+                },
+            ),
+            Some(serde_json::Value::String(name)) => name.clone(),
+            _ => String::new(),
+        };
+        let details = inner
+            .get("details")
+            .and_then(|d| d.as_array())
+            .cloned()
+            .unwrap_or_default();
+        Some(Self {
+            code,
+            message,
+            details,
+        })
     }
 }
 
@@ -115,10 +156,12 @@ pub enum Error {
 }
 
 impl Error {
-    /// The server's own message, when it sent one.
+    /// The server's own message, when it sent one: from an error body of any known shape,
+    /// else the body itself (up to 300 characters), else the HTTP status text.
     pub fn server_message(&self) -> Option<&str> {
         match self {
             Self::Http { api: Some(api), .. } => Some(&api.message),
+            Self::Http { message, .. } => Some(message),
             _ => None,
         }
     }
@@ -131,8 +174,13 @@ impl Error {
         let api = ApiError::from_body(body).map(Box::new);
         let raw = String::from_utf8_lossy(body);
         let message = match &api {
-            Some(a) => format!("{} ({})", a.message, a.code_name()),
-            None if raw.trim().is_empty() => "(empty body)".to_owned(),
+            Some(a) if a.code.is_empty() => a.message.clone(),
+            Some(a) => format!("{} ({})", a.message, a.code),
+            None if raw.trim().is_empty() => reqwest::StatusCode::from_u16(status)
+                .ok()
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or("no reason given")
+                .to_owned(),
             None => raw.chars().take(300).collect(),
         };
         Self::Http {
@@ -159,11 +207,61 @@ mod tests {
         assert_eq!(e.server_message(), Some("amount must be positive"));
         assert!(e.to_string().contains("INVALID_ARGUMENT"), "{e}");
         let e = Error::http("GET /v1/x".into(), 502, b"<html>Bad gateway</html>");
-        assert!(e.server_message().is_none());
+        assert_eq!(e.server_message(), Some("<html>Bad gateway</html>"));
         assert!(e.to_string().contains("Bad gateway"));
         match e {
             Error::Http { body, .. } => assert_eq!(body, "<html>Bad gateway</html>"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn every_error_shape_gives_the_server_s_message() {
+        let cases: [(&[u8], &str, &str); 6] = [
+            (
+                br#"{"code":3,"message":"amount too small"}"#,
+                "amount too small",
+                "INVALID_ARGUMENT",
+            ),
+            (
+                br#"{"code":"FAILED_PRECONDITION","message":"insufficient funds"}"#,
+                "insufficient funds",
+                "FAILED_PRECONDITION",
+            ),
+            (
+                br#"{"error":{"code":7,"message":"no trading permission"}}"#,
+                "no trading permission",
+                "PERMISSION_DENIED",
+            ),
+            (
+                br#"{"error":{"code":"NOT_FOUND","message":"no such order"}}"#,
+                "no such order",
+                "NOT_FOUND",
+            ),
+            (
+                br#"{"error":"invalid_grant","error_description":"code expired"}"#,
+                "code expired",
+                "invalid_grant",
+            ),
+            (br#"{"code":99,"message":"odd"}"#, "odd", "code 99"),
+        ];
+        for (body, message, code) in cases {
+            let e = Error::http("POST /v1/x".into(), 400, body);
+            assert_eq!(e.server_message(), Some(message));
+            assert!(e.to_string().contains(code), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_body_of_no_known_shape_is_shown_cut_and_an_empty_one_by_its_status() {
+        let long = "x".repeat(1000);
+        let e = Error::http("GET /v1/x".into(), 500, long.as_bytes());
+        assert_eq!(e.server_message().map(str::len), Some(300));
+        let e = Error::http("GET /v1/x".into(), 503, b"");
+        assert_eq!(e.server_message(), Some("Service Unavailable"));
+        let e = Error::http("GET /v1/x".into(), 400, br#"{"code":3}"#);
+        assert_eq!(e.server_message(), Some(r#"{"code":3}"#));
+        let e = Error::http("GET /v1/x".into(), 400, b"[1,2]");
+        assert_eq!(e.server_message(), Some("[1,2]"));
     }
 }

@@ -39,7 +39,7 @@
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
-//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
 //! ## Readings
 //! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
@@ -54,6 +54,7 @@
 //! | `--split-fills N` | `splitFills` | a market order fills in N trades (the answer names the first) |
 //! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
+//! | `--error-style grpc\|string\|nested\|text\|none` | `errorStyle` | `/v1/` error bodies: `{"code": 3, "message"}` (default), `{"code": "INVALID_ARGUMENT", …}`, `{"error": {"code", "message"}}`, the message as plain text, or no body |
 //!
 //! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
 //! when the live price, which walks every 2 s, crosses them.
@@ -228,6 +229,10 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             faults::layer,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            error::restyle,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

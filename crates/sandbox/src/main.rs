@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use nordlys_sandbox::world::{Readings, WithdrawalHold};
+use nordlys_sandbox::world::{ErrorStyle, Readings, WithdrawalHold};
 use rust_decimal::Decimal;
 
 #[derive(Debug, Parser)]
@@ -56,10 +56,23 @@ struct Args {
         allow_hyphen_values = true
     )]
     clock_skew: i64,
+    /// The shape of error bodies: the gateway's numeric code (default), its name, nested under
+    /// "error", the message as plain text, or no body.
+    #[arg(long, value_enum, default_value_t = Style::Grpc)]
+    error_style: Style,
     /// Serve as operator ABBR: header names `x-ABBR-api-…`, keys `ABBR/public/…`, secrets
     /// `ABBR/apisecret/…` (1–16 lower-case letters or digits; the specification writes `svc`).
     #[arg(long, value_name = "ABBR")]
     operator: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Style {
+    Grpc,
+    String,
+    Nested,
+    Text,
+    None,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -82,6 +95,13 @@ async fn main() -> ExitCode {
         split_fills: args.split_fills,
         partial_fill: args.partial_fill,
         clock_skew: args.clock_skew,
+        error_style: match args.error_style {
+            Style::Grpc => ErrorStyle::Grpc,
+            Style::String => ErrorStyle::String,
+            Style::Nested => ErrorStyle::Nested,
+            Style::Text => ErrorStyle::Text,
+            Style::None => ErrorStyle::None,
+        },
     };
     if let Some(op) = args.operator.as_deref()
         && !nordlys_sandbox::world::is_operator(op)

@@ -24,7 +24,7 @@ pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
 pub use payments::{
     Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
-pub use readings::{Readings, WithdrawalHold};
+pub use readings::{ErrorStyle, Readings, WithdrawalHold};
 
 /// Request types and tables the HTTP layer needs.
 pub mod orders_api {

@@ -19,6 +19,24 @@ pub enum WithdrawalHold {
     Total,
 }
 
+/// The shape of the body of a `/v1/` error. Our specification's notes show the gRPC gateway's;
+/// the real service's clients have met others.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorStyle {
+    /// `{"code": 3, "message": …, "details": []}`.
+    #[default]
+    Grpc,
+    /// `{"code": "INVALID_ARGUMENT", "message": …, "details": []}`.
+    String,
+    /// `{"error": {"code": 3, "message": …}}`.
+    Nested,
+    /// The message alone, as plain text.
+    Text,
+    /// No body at all.
+    None,
+}
+
 /// One reading of every behaviour the specification does not show. The JSON names are the
 /// command-line switches in camelCase (`--no-note-echo` is `noNoteEcho`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +56,8 @@ pub struct Readings {
     /// Seconds the exchange's clock is ahead (negative: behind): every timestamp it writes and
     /// its `Date` header.
     pub clock_skew: i64,
+    /// The shape of error bodies.
+    pub error_style: ErrorStyle,
 }
 
 impl Default for Readings {
@@ -50,6 +70,7 @@ impl Default for Readings {
             split_fills: 1,
             partial_fill: None,
             clock_skew: 0,
+            error_style: ErrorStyle::Grpc,
         }
     }
 }
