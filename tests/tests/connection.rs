@@ -63,7 +63,7 @@ async fn money_requests(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
         .as_object()
         .unwrap()
         .iter()
-        .filter(|(path, _)| path.starts_with("/v1/orders") || path.starts_with("/v1/withdrawals"))
+        .filter(|(path, _)| path.starts_with("/v1/orders") || *path == "/v1/withdrawals/bitcoin")
         .map(|(_, n)| n.as_u64().unwrap())
         .sum()
 }

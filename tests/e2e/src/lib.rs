@@ -100,6 +100,15 @@ fn workspace() -> PathBuf {
         .unwrap()
 }
 
+/// The name the kernel knows `binary`'s process by (at most 15 characters).
+fn process_name_of(binary: &Path) -> String {
+    let name = binary
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.chars().take(15).collect()
+}
+
 /// The app binary: `NORDLYS_APP` or the workspace's debug build.
 pub fn app_binary() -> PathBuf {
     std::env::var_os("NORDLYS_APP")
@@ -118,6 +127,8 @@ impl App {
 
     /// Starts `binary` (a Tauri app) in a fresh WebDriver session.
     pub async fn start_binary(binary: &Path, extra_env: &[(&str, &str)]) -> Self {
+        // No earlier app may still be running: this one would hand over to it and exit.
+        end_all(&process_name_of(binary));
         // reqwest brings ring and fantoccini aws-lc: name one, or rustls refuses to choose.
         let _ = rustls::crypto::ring::default_provider().install_default();
         // Each test starts with no Nordlys secrets in the keyring.
@@ -203,14 +214,8 @@ impl App {
         }
     }
 
-    /// The name the kernel knows the app's process by (at most 15 characters).
     fn process_name(&self) -> String {
-        let name = self
-            .binary
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        name.chars().take(15).collect()
+        process_name_of(&self.binary)
     }
 
     /// The app's process and its descendants (the WebKit helpers).
@@ -450,16 +455,40 @@ impl App {
     }
 }
 
-/// A failed test must not leave its app running: the app is single-instance, and the next test's
-/// app would hand over to it and exit.
+/// Waits until no process is named `name`, asking it to end (SIGTERM) and after 10 s forcing it
+/// (SIGKILL). The app is single-instance: a next app started while one is still shutting down
+/// hands over to it and exits, and WebKitWebDriver then waits for a window that never comes.
+fn end_all(name: &str) {
+    let alive = || {
+        Command::new("pgrep")
+            .arg("-x")
+            .arg(name)
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut signal = "-TERM";
+    while alive() {
+        if Instant::now() > deadline {
+            signal = "-KILL";
+        }
+        let _ = Command::new("pkill").args([signal, "-x", name]).status();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A failed test must not leave its app running (see [`end_all`]), nor the WebKitWebDriver that
+/// tauri-driver started.
 impl Drop for App {
     fn drop(&mut self) {
+        let _ = Command::new("pkill")
+            .arg("-P")
+            .arg(self.driver.id().to_string())
+            .status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        let _ = Command::new("pkill")
-            .arg("-x")
-            .arg(self.process_name())
-            .status();
+        end_all(&self.process_name());
     }
 }
 

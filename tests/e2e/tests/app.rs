@@ -87,7 +87,8 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
             .as_object()
             .unwrap()
             .iter()
-            .filter(|(p, _)| p.starts_with("/v1/orders") || p.starts_with("/v1/withdrawals"))
+            // A cancel, or a new withdrawal (GET /v1/orders lists, and shares its path with a new order).
+            .filter(|(p, _)| p.starts_with("/v1/orders/") || *p == "/v1/withdrawals/bitcoin")
             .map(|(_, n)| n.as_u64().unwrap())
             .sum::<u64>()
     };
