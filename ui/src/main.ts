@@ -244,7 +244,7 @@ function capabilityLine(label: string, c: { allowed: boolean; reason: string | n
 function connect(): Node {
   if (!app) return h("p", {});
   const c = app.connection;
-  const keyInput = h("input", { id: "api-key", "data-testid": "api-key", autocomplete: "off", spellcheck: "false", placeholder: "svc/public/…" });
+  const keyInput = h("input", { id: "api-key", "data-testid": "api-key", autocomplete: "off", spellcheck: "false", placeholder: `${app.profile.operator}/public/…` });
   const permission = (id: string): HTMLSelectElement =>
     h("select", { "data-testid": id },
       h("option", { value: "" }, t("Not known yet")),
@@ -252,7 +252,7 @@ function connect(): Node {
       h("option", { value: "no" }, t("Not allowed"))) as HTMLSelectElement;
   const mayTrade = permission("key-may-trade");
   const mayWithdraw = permission("key-may-withdraw");
-  const secretInput = h("input", { id: "api-secret", "data-testid": "api-secret", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "svc/apisecret/…" });
+  const secretInput = h("input", { id: "api-secret", "data-testid": "api-secret", type: "password", autocomplete: "off", spellcheck: "false", placeholder: `${app.profile.operator}/apisecret/…` });
   const scopeBoxes = Object.keys(scopeNames).map((s) =>
     h("label", { class: "scope" }, h("input", { type: "checkbox", value: s, checked: true, "data-testid": `scope-${s}` }), " ", scopeName(s), " ", h("code", {}, s)),
   );
