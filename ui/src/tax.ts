@@ -125,7 +125,10 @@ function drawRows(): void {
   const missing = new Set<number>();
   for (let i = first; i < last; i++) {
     const r = rowAt(i);
-    if (!r) missing.add(Math.floor(i / BLOCK) * BLOCK);
+    const block = Math.floor(i / BLOCK) * BLOCK;
+    // A block already here but short (loaded while the sync was still adding rows) is not asked
+    // for again: loading it would return at once and draw again, a loop that never yields.
+    if (!r && !blocks.has(block)) missing.add(block);
     rows.push(r ? rowNode(r, i) : h("div", { class: "tax-row pending" }, "…"));
   }
   window_.replaceChildren(...rows);
