@@ -40,42 +40,39 @@ fn profile_view(p: &Profile) -> ProfileView {
 }
 
 fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) -> Capability {
-    let reason = match (has_key, known, locale) {
-        (_, Some(true), _) => None,
-        (false, _, Locale::En) => Some(format!(
-            "{what} needs an API key with that permission; OAuth access cannot do it"
-        )),
-        (false, _, Locale::Nb) => Some(format!(
-            "{what} krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes"
-        )),
-        (true, Some(false), Locale::En) => {
-            Some(format!("this API key does not have the {what} permission"))
-        }
-        (true, Some(false), Locale::Nb) => {
-            Some(format!("denne API-nøkkelen mangler tillatelsen {what}"))
-        }
+    let (allowed, reason) = match (has_key, known, locale) {
+        (_, Some(true), _) => (true, None),
+        (false, _, Locale::En) => (
+            false,
+            Some(format!(
+                "{what} needs an API key with that permission; OAuth access cannot do it"
+            )),
+        ),
+        (false, _, Locale::Nb) => (
+            false,
+            Some(format!(
+                "{what} krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes"
+            )),
+        ),
+        (true, Some(false), Locale::En) => (
+            false,
+            Some(format!("this API key does not have the {what} permission")),
+        ),
+        (true, Some(false), Locale::Nb) => (
+            false,
+            Some(format!("denne API-nøkkelen mangler tillatelsen {what}")),
+        ),
         // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
-        (true, None, Locale::En) => {
-            return Capability {
-                allowed: true,
-                reason: Some(
-                    "not known until first used: the exchange says whether this key may".into(),
-                ),
-            };
-        }
-        (true, None, Locale::Nb) => {
-            return Capability {
-                allowed: true,
-                reason: Some(
-                    "ukjent til den brukes første gang: børsen sier om nøkkelen har lov".into(),
-                ),
-            };
-        }
+        (true, None, Locale::En) => (
+            true,
+            Some("not known until first used: the exchange says whether this key may".into()),
+        ),
+        (true, None, Locale::Nb) => (
+            true,
+            Some("ukjent til den brukes første gang: børsen sier om nøkkelen har lov".into()),
+        ),
     };
-    Capability {
-        allowed: reason.is_none(),
-        reason,
-    }
+    Capability { allowed, reason }
 }
 
 async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {

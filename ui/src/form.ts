@@ -16,6 +16,11 @@ export function isSameAsUnknown(e: unknown): boolean {
   return hasCode(e, "sameAsUnknown");
 }
 
+/** Whether a refused cancel could concern an unknown order quiet for long (the user may go on). */
+export function isMayBeUnknown(e: unknown): boolean {
+  return hasCode(e, "mayBeUnknown");
+}
+
 /** Whether a refusal says what was sent is not what was reviewed. */
 export function isNotReviewed(e: unknown): boolean {
   return hasCode(e, "notReviewed");

@@ -2,7 +2,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field, isSameAsUnknown } from "./form";
+import { errorText, field, isMayBeUnknown, isSameAsUnknown } from "./form";
 import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 
@@ -169,7 +169,7 @@ async function cancel(id: string, anyway = false): Promise<void> {
   } catch (e) {
     error = errorText(e);
     // An unknown order quiet for long could be this one: the user may cancel anyway.
-    if (e && typeof e === "object" && "code" in e && (e as { code: string }).code === "mayBeUnknown") cancelDoubt = id;
+    if (isMayBeUnknown(e)) cancelDoubt = id;
     orders = await api.openOrders({}).catch(() => orders);
   }
   ctx.rerender();

@@ -136,12 +136,7 @@ impl Store {
     pub fn add_evidence(&self, journal_id: i64, seen: &[Evidence]) -> Result<(), StoreError> {
         let mut db = self.db();
         let tx = db.transaction()?;
-        for e in seen {
-            tx.execute(
-                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
-                params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
-            )?;
-        }
+        insert_evidence(&tx, journal_id, seen)?;
         tx.commit()?;
         Ok(())
     }
@@ -186,12 +181,7 @@ impl Store {
                 )?;
             }
         } else {
-            for e in seen {
-                tx.execute(
-                    "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
-                    params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
-                )?;
-            }
+            insert_evidence(&tx, journal_id, seen)?;
         }
         tx.commit()?;
         Ok(())
@@ -212,6 +202,20 @@ impl Store {
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+fn insert_evidence(
+    tx: &rusqlite::Transaction<'_>,
+    journal_id: i64,
+    seen: &[Evidence],
+) -> Result<(), StoreError> {
+    for e in seen {
+        tx.execute(
+            "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
+            params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
