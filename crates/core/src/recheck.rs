@@ -15,12 +15,16 @@ use crate::{orders, withdrawals};
 pub enum Due {
     /// Every one (the user asked, or is about to act on an open order).
     All,
-    /// Those given up on within the last hour, and older ones not checked for ten minutes.
+    /// Those given up on within the last hour not checked for five seconds, and older ones not
+    /// checked for ten minutes.
     Now,
 }
 
-/// After this long in doubt a request is looked at only every [`SLOW_INTERVAL`].
+/// After this long in doubt a request is looked at only every [`SLOW_INTERVAL`]; before, at most
+/// every [`FRESH_INTERVAL`]. The window asks on every poll (Pay follows payments every 2 s, the
+/// Trade screen and the banner on their own timers): one look serves them all.
 const FRESH: Duration = Duration::hours(1);
+const FRESH_INTERVAL: Duration = Duration::seconds(5);
 const SLOW_INTERVAL: Duration = Duration::minutes(10);
 
 /// Checks the unresolved entries sent to the exchange `client` talks to that are `due`, with one
@@ -38,14 +42,19 @@ pub async fn recheck(
         if store.in_flight(id) {
             return Ok(false);
         }
-        let long_in_doubt =
-            evidence::gave_up(gave_up_at, sent_at, now).is_some_and(|g| now - g >= FRESH);
-        if due == Due::All || !long_in_doubt {
+        if due == Due::All {
             return Ok(true);
         }
+        let long_in_doubt =
+            evidence::gave_up(gave_up_at, sent_at, now).is_some_and(|g| now - g >= FRESH);
+        let interval = if long_in_doubt {
+            SLOW_INTERVAL
+        } else {
+            FRESH_INTERVAL
+        };
         Ok(store
             .last_checked(id)?
-            .is_none_or(|at| now - at >= SLOW_INTERVAL))
+            .is_none_or(|at| now - at >= interval))
     };
     let mut orders = Vec::new();
     for e in store.journal_unresolved()? {
