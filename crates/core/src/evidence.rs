@@ -562,7 +562,11 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
 /// Whether every account's balance is explained by what is listed: nothing held back beyond open
 /// sells, and the total equal to its newest listed row's running balance (or unchanged since
 /// before sending, where no row is listed). `Err` says what is unexplained.
-fn balances_explained(look: &Look, before: &Balances) -> Result<(), String> {
+fn balances_explained(
+    look: &Look,
+    before: &Balances,
+    sent_at: DateTime<Utc>,
+) -> Result<(), String> {
     let now = look.accounts.as_ref().map_err(Clone::clone)?;
     let open = look.open_orders.as_ref().map_err(Clone::clone)?;
     // Open orders do not name their account, so holds are compared over all accounts.
@@ -578,21 +582,25 @@ fn balances_explained(look: &Look, before: &Balances) -> Result<(), String> {
         ));
     }
     for h in now {
-        let newest = look
+        let rows: Vec<&TaxTransaction> = look
             .rows
             .iter()
             .filter(|r| r.account_id.as_ref().is_some_and(|a| a.as_str() == h.id))
-            .max_by_key(|r| r.create_time);
-        match newest {
+            .collect();
+        let was = before.accounts.iter().find(|b| b.id == h.id);
+        match rows.iter().max_by_key(|r| r.create_time) {
             Some(r) if r.running_balance_btc != h.total => {
                 return Err(format!(
                     "{} holds {} BTC, its newest listed row says {}",
                     h.id, h.total, r.running_balance_btc
                 ));
             }
-            Some(_) => {}
+            Some(_) => {
+                if let Some(b) = was {
+                    rows_account_for(&h.id, &rows, b.total, h.total, sent_at)?;
+                }
+            }
             None => {
-                let was = before.accounts.iter().find(|b| b.id == h.id);
                 if was.is_some_and(|b| b.total != h.total) {
                     return Err(format!("{} changed with no row listed", h.id));
                 }
@@ -600,6 +608,53 @@ fn balances_explained(look: &Look, before: &Balances) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The BTC a row moved its account's balance by, under each reading of where a BTC fee is:
+/// beside the amount, or inside it.
+fn btc_moves(row: &TaxTransaction) -> [Decimal; 2] {
+    use crate::tax::gains::amount;
+    use nordlys_exchange::models::CurrencyCode;
+    let btc = |v, c: &Option<CurrencyCode>| amount(v, c.as_ref(), &CurrencyCode::Btc);
+    let net = btc(row.in_amount, &row.in_currency) - btc(row.out_amount, &row.out_currency);
+    [net - btc(row.fee_amount, &row.fee_currency), net]
+}
+
+/// Whether an account's listed `rows` account for every change of its balance since the
+/// request was sent, when it held `was`: `was` plus what the rows made after sending moved is
+/// `total`, under one reading of where a BTC fee is. Which rows near `sent_at` came after is
+/// open by the clock slack, so each split there is tried. A balance that moved with no row
+/// fails: a pending withdrawal debited at once and listed only when it completes, while later
+/// rows carry the debited balance.
+fn rows_account_for(
+    account: &str,
+    rows: &[&TaxTransaction],
+    was: Decimal,
+    total: Decimal,
+    sent_at: DateTime<Utc>,
+) -> Result<(), String> {
+    let mut rows = rows.to_vec();
+    rows.sort_by(|a, b| (a.create_time, a.id.as_str()).cmp(&(b.create_time, b.id.as_str())));
+    // Rows from `i` on came after sending: none before `i` clearly after, none from it clearly
+    // before.
+    let could_split = |i: usize| {
+        (i == 0 || rows[i - 1].create_time <= sent_at + CLOCK_SLACK)
+            && (i == rows.len() || rows[i].create_time >= sent_at - CLOCK_SLACK)
+    };
+    for reading in 0..2 {
+        let mut after = Decimal::ZERO;
+        for i in (0..=rows.len()).rev() {
+            if could_split(i) && was + after == total {
+                return Ok(());
+            }
+            if i > 0 {
+                after += btc_moves(rows[i - 1])[reading];
+            }
+        }
+    }
+    Err(format!(
+        "{account} held {was} BTC when this was sent and holds {total}, which its listed rows do not account for"
+    ))
 }
 
 /// The verdict one look supports for `request`.
@@ -657,7 +712,7 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
             false,
         );
     };
-    if let Err(why) = balances_explained(look, before) {
+    if let Err(why) = balances_explained(look, before, request.sent_at) {
         return unknown(why, false);
     }
     Verdict::NotMade {
@@ -1022,6 +1077,52 @@ mod tests {
         );
         assert!(
             matches!(judged(&r, &l), Verdict::Unknown { .. }),
+            "{:?}",
+            judged(&r, &l)
+        );
+    }
+
+    #[test]
+    fn a_debit_that_later_rows_carry_but_no_row_lists_blocks_not_sent() {
+        let b = before("0.5", "0.5", "5000");
+        let r = request(Kind::Withdrawal, "0.0001", &b);
+        // This payment was debited from the total at once (the exchange committed it although
+        // the answer was lost); a buy of another request followed, its row carrying the debited
+        // balance. The payment's own row comes only when it completes.
+        let buy: TaxTransaction = serde_json::from_value(serde_json::json!({
+            "id": "tr_9", "accountId": "acc_1", "type": BUY, "subType": "",
+            "createTime": t(40).to_rfc3339(), "finalizeTime": "",
+            "inAmount": "0.001", "inCurrency": "BTC", "outAmount": "900", "outCurrency": "NOK",
+            "feeAmount": "", "feeCurrency": "", "rateMarket": "", "isPayment": false,
+            "paymentInfo": "", "note": "", "usdnok": "", "runningBalanceBtc": "0.5009",
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let l = look(
+            30 + 11 * 60,
+            holding("0.5009", "0.5009"),
+            "4100",
+            vec![],
+            vec![buy.clone()],
+        );
+        assert!(
+            matches!(judged(&r, &l), Verdict::Unknown { .. }),
+            "{:?}",
+            judged(&r, &l)
+        );
+        // The same buy when nothing else moved: every change is listed, so silence settles it.
+        let untouched = TaxTransaction {
+            running_balance_btc: d("0.501"),
+            ..buy
+        };
+        let l = look(
+            30 + 11 * 60,
+            holding("0.501", "0.501"),
+            "4100",
+            vec![],
+            vec![untouched],
+        );
+        assert!(
+            matches!(judged(&r, &l), Verdict::NotMade { .. }),
             "{:?}",
             judged(&r, &l)
         );

@@ -106,7 +106,11 @@ pub struct GainsBuilder {
     unknown_types: BTreeMap<String, u32>,
 }
 
-fn amount(value: Option<Decimal>, currency: Option<&CurrencyCode>, want: &CurrencyCode) -> Decimal {
+pub(crate) fn amount(
+    value: Option<Decimal>,
+    currency: Option<&CurrencyCode>,
+    want: &CurrencyCode,
+) -> Decimal {
     match (value, currency) {
         (Some(v), Some(c)) if c == want => v,
         _ => Decimal::ZERO,
