@@ -58,6 +58,7 @@ const nb: Record<string, string> = {
   "Nordlys never sends an order or a withdrawal to find out what a key may do. Say it here, or leave it unknown: the exchange's first answer tells.":
     "Nordlys sender aldri en ordre eller et uttak for å finne ut hva en nøkkel kan gjøre. Si det her, eller la det stå ukjent: børsens første svar forteller det.",
   "Not known yet": "Ikke kjent ennå",
+  "What this key may do": "Hva denne nøkkelen kan gjøre",
   "Allowed": "Tillatt",
   "Not allowed": "Ikke tillatt",
   "Paste the key and secret from the exchange's account settings. They are stored only in the system keyring.":

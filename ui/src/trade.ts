@@ -197,7 +197,7 @@ export function trade(): Node {
   const quoteCard = quote
     ? h("div", { class: "cards" },
         h("div", { class: "card" }, h("label", {}, t("Quote for (NOK)"), quoteFor), h("div", { class: "muted", "data-testid": "quote-for" }, quote.forAmount ?? `${t("default")} 5 000`)),
-        h("div", { class: "card" }, h("div", { class: "label" }, t("Bid"), " / ", t("Ask")), h("div", { class: "big", "data-testid": "quote" }, `${quote.bid} / ${quote.ask}`)),
+        h("div", { class: "card" }, h("div", { class: "label" }, t("Bid"), " / ", t("Ask")), h("div", { class: "big quote", "data-testid": "quote" }, h("div", {}, quote.bid), h("div", {}, quote.ask))),
         h("div", { class: "card" }, h("div", { class: "label" }, t("Bank transfer")), h("div", {}, `${t("Buy")} ${quote.bankBuy}`), h("div", {}, `${t("Sell")} ${quote.bankSell}`)),
         h("div", { class: "card" }, h("div", { class: "label" }, t("Card")), h("div", {}, `${t("Buy")} ${quote.cardBuy}`), h("div", {}, `${t("Sell")} ${quote.cardSell}`)))
     : null;
