@@ -38,6 +38,10 @@ pub const CLOCK_SLACK: Duration = Duration::seconds(125);
 /// orders a moment apart could otherwise add up to another's amount (the soak matrix found one).
 const FILL_SPREAD: Duration = Duration::zero();
 
+/// A fill of an order is listed no earlier than the order was made, less this (two clocks of one
+/// exchange): an open rest is never completed by fills from before it existed.
+const ORDER_FILL_SLACK: Duration = Duration::seconds(1);
+
 /// The rules in force. Only debug builds can shorten the quiet period (for tests), through
 /// [`Rules::with_min_quiet`] or `NORDLYS_MIN_QUIET_SECS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,9 +326,11 @@ impl Kind {
 pub struct Others {
     /// Open-order, trade and row ids other entries hold as theirs.
     pub claimed: HashSet<String>,
-    /// Send times of other entries for the same kind and amount that could own a match not yet
-    /// claimed: made (by the exchange's answer) without a claimed row, or still unresolved.
-    pub rivals: Vec<DateTime<Utc>>,
+    /// Send times and amounts of other entries of the same kind (and direction) that could own
+    /// a match not yet claimed: made (by the exchange's answer) without a claimed row, or still
+    /// unresolved. One of the same amount takes matches in the order sent; one of another amount
+    /// makes a match ambiguous when the match adds up to its amount under either fee reading.
+    pub rivals: Vec<(DateTime<Utc>, Decimal)>,
     /// Send times of unresolved limit orders of the same direction for more: one partly filled
     /// could leave an open rest, or a fill, of exactly this request's amount.
     pub larger: Vec<DateTime<Utc>>,
@@ -348,6 +354,8 @@ pub enum Verdict {
 struct Match {
     at: DateTime<Utc>,
     ids: Vec<String>,
+    /// What the match adds up to under each reading of where the fee is (`None`: not a sum).
+    sums: [Option<Decimal>; 2],
     ambiguous: bool,
 }
 
@@ -417,9 +425,11 @@ fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
                 }
                 sum += m;
                 if sum == want {
+                    let run = &rows[i..=j];
                     found.push(Match {
                         at: rows[i].create_time,
-                        ids: rows[i..=j].iter().map(|r| r.id.to_string()).collect(),
+                        ids: run.iter().map(|r| r.id.to_string()).collect(),
+                        sums: [0, 1].map(|r| run.iter().map(|row| moved(row, kind)[r]).sum()),
                         ambiguous: false,
                     });
                     i = j + 1;
@@ -448,6 +458,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
             return vec![Match {
                 at: first.create_time,
                 ids: echoed.iter().map(|r| r.id.to_string()).collect(),
+                sums: [None, None],
                 ambiguous: false,
             }];
         }
@@ -465,25 +476,44 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 found.push(Match {
                     at: o.created_at,
                     ids: vec![o.order_id.to_string()],
+                    sums: [Some(o.amount); 2],
                     ambiguous: false,
                 });
-            } else if let Some(fills) = runs(&rows, request.amount - o.amount, request.kind)
+                continue;
+            }
+            let since_made: Vec<_> = rows
+                .iter()
+                .copied()
+                .filter(|r| r.create_time >= o.created_at - ORDER_FILL_SLACK)
+                .collect();
+            if let Some(fills) = runs(&since_made, request.amount - o.amount, request.kind)
                 .into_iter()
                 .next()
             {
                 let mut ids = vec![o.order_id.to_string()];
                 ids.extend(fills.ids);
+                // The open order may be another request's whole order, and the fills not its.
+                let whole_of_another = others.rivals.iter().any(|(sent, amount)| {
+                    *amount == o.amount && *sent - CLOCK_SLACK <= o.created_at
+                });
                 found.push(Match {
                     at: o.created_at,
                     ids,
-                    ambiguous: false,
+                    sums: fills.sums.map(|f| f.map(|f| f + o.amount)),
+                    ambiguous: whole_of_another,
                 });
             }
         }
     }
     found.extend(runs(&rows, request.amount, request.kind));
     for m in &mut found {
-        m.ambiguous = others.larger.iter().any(|sent| *sent - CLOCK_SLACK <= m.at);
+        let before_it = |sent: &DateTime<Utc>| *sent - CLOCK_SLACK <= m.at;
+        // Another request's under the other fee reading: a fill of 990 NOK with a 10 NOK fee is
+        // a buy of 990 read one way and of 1000 the other.
+        let fits_another = others.rivals.iter().any(|(sent, amount)| {
+            *amount != request.amount && before_it(sent) && m.sums.contains(&Some(*amount))
+        });
+        m.ambiguous |= fits_another || others.larger.iter().any(before_it);
     }
     found.sort_by_key(|m| m.at);
     found
@@ -660,7 +690,13 @@ fn rows_account_for(
 /// The verdict one look supports for `request`.
 pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules) -> Verdict {
     let found = matches(look, request, others);
-    if let Some(m) = pick(&found, &others.rivals, request.sent_at) {
+    let same_amount: Vec<_> = others
+        .rivals
+        .iter()
+        .filter(|(_, amount)| *amount == request.amount)
+        .map(|(sent, _)| *sent)
+        .collect();
+    if let Some(m) = pick(&found, &same_amount, request.sent_at) {
         let why = format!("matched by {}", m.ids.join(", "));
         return Verdict::Made { ids: m.ids, why };
     }
@@ -1129,6 +1165,76 @@ mod tests {
     }
 
     #[test]
+    fn a_match_that_is_another_requests_amount_under_the_other_fee_reading_is_no_evidence() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::MarketOrder(Side::Buy), "990", &b);
+        // One fill: 990 NOK with a 10 NOK fee. Fee inside, it is a buy of 990; fee beside, a buy
+        // of 1000, and another request of 1000, sent before, is still unknown.
+        let l = look(
+            31,
+            holding("0.51", "0.51"),
+            "4000",
+            vec![],
+            vec![row("tr_1", BUY, 1, "990", "10", "0.51")],
+        );
+        assert_eq!(
+            made(&judged(&buy, &l)),
+            vec!["tr_1"],
+            "alone, it is evidence"
+        );
+        let other = Others {
+            rivals: vec![(t(-5), d("1000"))],
+            ..Others::default()
+        };
+        assert!(
+            matches!(
+                judge(&buy, &l, &other, &Rules::default()),
+                Verdict::Unknown { .. }
+            ),
+            "{:?}",
+            judge(&buy, &l, &other, &Rules::default())
+        );
+    }
+
+    #[test]
+    fn an_open_order_is_completed_only_by_its_own_fills() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::LimitOrder(Side::Buy), "692", &b);
+        // An open 481.20 and a fill of 210.80 (fee inside) add up to 692, but the fill came
+        // 15 s before that order existed: it is another order's.
+        let early = look(
+            31,
+            holding("0.5002", "0.5002"),
+            "4000",
+            vec![open("or_1", "DIRECTION_BUY", "481.20", 20)],
+            vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
+        );
+        assert!(
+            !matches!(judged(&buy, &early), Verdict::Made { .. }),
+            "{:?}",
+            judged(&buy, &early)
+        );
+        // At the same moment, the open order could still be another request's whole order of
+        // 481.20, and the fill a third one's.
+        let at_once = look(
+            31,
+            holding("0.5002", "0.5002"),
+            "4000",
+            vec![open("or_1", "DIRECTION_BUY", "481.20", 5)],
+            vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
+        );
+        assert_eq!(made(&judged(&buy, &at_once)), vec!["or_1", "tr_1"]);
+        let other = Others {
+            rivals: vec![(t(-3), d("481.20"))],
+            ..Others::default()
+        };
+        assert!(matches!(
+            judge(&buy, &at_once, &other, &Rules::default()),
+            Verdict::Unknown { .. }
+        ));
+    }
+
+    #[test]
     fn evidence_another_entry_holds_or_an_earlier_rival_owns_is_not_this_ones() {
         let b = before("0.5", "0.5", "0");
         let r = request(Kind::Withdrawal, "0.001", &b);
@@ -1148,7 +1254,7 @@ mod tests {
             Verdict::Unknown { .. }
         ));
         let rival = Others {
-            rivals: vec![t(-5)],
+            rivals: vec![(t(-5), d("0.001"))],
             ..Others::default()
         };
         assert!(matches!(
@@ -1156,7 +1262,7 @@ mod tests {
             Verdict::Unknown { .. }
         ));
         let later_rival = Others {
-            rivals: vec![t(20)],
+            rivals: vec![(t(20), d("0.001"))],
             ..Others::default()
         };
         assert_eq!(

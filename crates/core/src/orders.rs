@@ -172,16 +172,19 @@ fn side_of(e: &JournalEntry) -> Side {
     }
 }
 
-/// Other entries that could own the same evidence: same exchange, direction and amount, sent in
-/// the day before this one, still unresolved, or placed without a trade that identifies them.
-fn rivals(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+/// Other entries that could own the same evidence, with their amounts: same exchange and
+/// direction, sent in the day before this one, still unresolved, or placed without a trade that
+/// identifies them.
+fn rivals(
+    store: &Store,
+    e: &JournalEntry,
+) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
     Ok(store
         .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
                 && o.direction == e.direction
-                && o.amount == e.amount
                 && o.origin.base_url == e.origin.base_url
                 && match o.state {
                     JournalState::Sending | JournalState::Unknown => true,
@@ -189,15 +192,17 @@ fn rivals(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreEr
                     _ => false,
                 }
         })
-        .map(|o| o.sent_at)
+        .map(|o| (o.sent_at, o.amount))
         .collect())
 }
 
-/// Unresolved limit orders of the same exchange and direction for more, sent in the day before
-/// this one: one partly filled could show an open rest or a fill of exactly this amount.
+/// Limit orders of the same exchange and direction for more, not known by their order, sent in the day before
+/// this one: one partly filled could show an open rest or a fill of exactly this amount. One
+/// placed on evidence alone counts too: its own order is not known, so the rest it left could be
+/// any open order.
 fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
     Ok(store
-        .journal_unresolved()?
+        .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
@@ -205,7 +210,11 @@ fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<U
                 && o.direction == e.direction
                 && o.amount > e.amount
                 && o.origin.base_url == e.origin.base_url
-                && o.sent_at >= e.sent_at - Duration::days(1)
+                && match o.state {
+                    JournalState::Sending | JournalState::Unknown => true,
+                    JournalState::Placed => o.order_id.is_none(),
+                    _ => false,
+                }
         })
         .map(|o| o.sent_at)
         .collect())
@@ -377,5 +386,72 @@ pub async fn settle_not_placed(
                 .journal_entry(journal_id)?
                 .ok_or(OrderError::Unknown(journal_id))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
+    use super::*;
+    use crate::store::{Decision, NewOrderEntry, Origin};
+
+    fn journal(store: &Store, amount: &str, sent_at: DateTime<Utc>) -> i64 {
+        let origin = Origin {
+            base_url: "http://127.0.0.1:1/".into(),
+            key_fingerprint: String::new(),
+        };
+        let new = NewOrderEntry {
+            sent_at,
+            order_type: "limit",
+            direction: "buy",
+            amount: amount.parse().unwrap(),
+            price: None,
+            account_id: None,
+            origin: &origin,
+            request: "{}",
+            reference: "",
+            before: None,
+        };
+        match store.journal_order(&new, true).unwrap() {
+            crate::store::Claim::Journaled(id) => id,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_larger_limit_order_counts_until_its_own_order_is_known() {
+        let store = Store::in_memory().unwrap();
+        let now = Utc::now();
+        let by_fills = journal(&store, "902", now - Duration::seconds(30));
+        let by_order = journal(&store, "903", now - Duration::seconds(20));
+        let me = journal(&store, "802", now);
+        let e = store.journal_entry(me).unwrap().unwrap();
+        assert_eq!(
+            larger_limit_orders(&store, &e).unwrap().len(),
+            2,
+            "both unknown"
+        );
+        // Placed on its fills alone: the rest it may have left is still not known.
+        let fills = ["tr_1".to_owned()];
+        store
+            .journal_decide(
+                by_fills,
+                JournalState::Placed,
+                &fills,
+                "",
+                Decision::Evidence,
+            )
+            .unwrap();
+        let order = ["or_1".to_owned(), "tr_2".to_owned()];
+        store
+            .journal_decide(
+                by_order,
+                JournalState::Placed,
+                &order,
+                "",
+                Decision::Evidence,
+            )
+            .unwrap();
+        assert_eq!(larger_limit_orders(&store, &e).unwrap().len(), 1);
     }
 }

@@ -151,15 +151,14 @@ pub async fn send(
     }
 }
 
-/// Other entries that could own the same evidence: same exchange and amount, sent in the day
-/// before this one, still unresolved, or sent without a row that identifies them.
-fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+/// Other entries that could own the same evidence, with their amounts: same exchange, sent in the
+/// day before this one, still unresolved, or sent without a row that identifies them.
+fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<(DateTime<Utc>, Decimal)>, StoreError> {
     Ok(store
         .withdrawals_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
-                && o.amount_btc == e.amount_btc
                 && o.origin.base_url == e.origin.base_url
                 && match o.state {
                     WithdrawalState::Sending | WithdrawalState::Unknown => true,
@@ -167,7 +166,7 @@ fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<DateTime<Utc>>, Stor
                     _ => false,
                 }
         })
-        .map(|o| o.sent_at)
+        .map(|o| (o.sent_at, o.amount_btc))
         .collect())
 }
 
