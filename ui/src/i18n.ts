@@ -206,6 +206,7 @@ const nb: Record<string, string> = {
   "up to": "fram til",
   unreadable: "uleselige",
   "Not synced in this session": "Ikke synkronisert i denne økten",
+  "Checking…": "Sjekker …",
   "Syncing…": "Synkroniserer…",
   "Up to date": "Oppdatert",
   "Cancelled; the next sync continues where this one stopped": "Avbrutt; neste synkronisering fortsetter der denne stoppet",

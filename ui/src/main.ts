@@ -68,8 +68,16 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
  * A render for background updates: skipped while the user confirms an order, since rebuilding the
  * screen would replace the button under the click. The data is kept; the next render shows it.
  */
+/** The screens that show the price or the balances, and so are drawn again when either changes. */
+const SHOWS_MARKET: ReadonlySet<Screen> = new Set<Screen>(["overview", "trade", "receive", "pay"]);
+
+/**
+ * Draws the screen again for a change the poller found, but only a screen that shows it: a
+ * rebuild replaces every button, and a click whose press and release straddle one is lost (the
+ * tax screen's Sync, pressed while the price moved, did nothing).
+ */
 function backgroundRender(): void {
-  if (!isConfirming() && !isPaying()) render();
+  if (SHOWS_MARKET.has(screen) && !isConfirming() && !isPaying()) render();
 }
 
 async function loadBalances(): Promise<void> {
@@ -230,7 +238,7 @@ async function loadVolume(): Promise<void> {
     const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
     const chart = await api.volumeChart({ width, height: 240, dark });
     volumeChartUrl = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`;
-    render();
+    if (screen === "overview") backgroundRender();
   } catch {
     volume = null;
   }

@@ -26,6 +26,10 @@ let sync: TaxSyncView | null = null;
 let syncTimer: number | undefined;
 /** Whether a status request of the sync is on its way. */
 let polling = false;
+/** Whether the sync was asked to be watched while a status request was on its way. */
+let watchAgain = false;
+/** Counts starts and cancels: a status answer asked for before the latest one is stale. */
+let syncEpoch = 0;
 let facets: TaxFacetsView | null = null;
 let filter: TaxFilterArgs = { year: null, accountId: null, txType: null, subType: null, search: "" };
 let total = 0;
@@ -57,8 +61,10 @@ export function setTaxContext(r: () => void): void {
 export async function refreshTax(): Promise<void> {
   error = null;
   try {
-    sync = await api.taxSyncStatus({});
-    if (sync.state === "running") watchSync();
+    const asked = syncEpoch;
+    const now = await api.taxSyncStatus({});
+    if (asked === syncEpoch) sync = now;
+    if (sync?.state === "running") watchSync();
     await reload();
   } catch (e) {
     error = errorText(e);
@@ -88,13 +94,19 @@ async function resetList(): Promise<void> {
   drawRows();
 }
 
-async function loadBlock(start: number): Promise<void> {
-  if (blocks.has(start) || loading.has(start)) return;
+/**
+ * Fetches the block of rows at `start`. True only when it stored a block of the current list: a
+ * caller draws again only then (drawing again after a call that returned at once, because the
+ * block was already on its way, asked for it again, a loop of microtasks that never yielded to the
+ * answer it waited for).
+ */
+async function loadBlock(start: number): Promise<boolean> {
+  if (blocks.has(start) || loading.has(start)) return false;
   const mine = generation;
   loading.add(start);
   try {
     const page = await api.taxRows({ filter, offset: start, limit: BLOCK });
-    if (mine !== generation) return;
+    if (mine !== generation) return false;
     if (page.total !== null) total = page.total;
     blocks.set(start, page.rows);
     // A long scroll leaves many blocks behind; keep the memory of the list bounded.
@@ -102,9 +114,13 @@ async function loadBlock(start: number): Promise<void> {
       const far = [...blocks.keys()].sort((a, b) => Math.abs(b - start) - Math.abs(a - start))[0];
       blocks.delete(far);
     }
+    return true;
   } catch (e) {
+    // Shown once, and not asked for again until the list is reloaded.
     error = errorText(e);
+    if (mine === generation) blocks.set(start, []);
     rerender();
+    return false;
   } finally {
     loading.delete(start);
   }
@@ -132,7 +148,11 @@ function drawRows(): void {
     rows.push(r ? rowNode(r, i) : h("div", { class: "tax-row pending" }, "…"));
   }
   window_.replaceChildren(...rows);
-  for (const start of missing) void loadBlock(start).then(drawRows);
+  for (const start of missing) {
+    void loadBlock(start).then((stored) => {
+      if (stored) drawRows();
+    });
+  }
 }
 
 function rowNode(r: TaxRowView, i: number): Node {
@@ -152,25 +172,32 @@ function rowNode(r: TaxRowView, i: number): Node {
 
 /**
  * Polls the sync until it ends, one request at a time, then reloads the section once. A call while
- * a poll is on its way does nothing: that poll schedules the next. (Opening the tab and pressing
- * Sync both start watching; two polls in flight both saw the end and reloaded twice, and the
- * second reload put the list back to the top under a user who had already scrolled.)
+ * a poll is on its way only marks that the poll must be followed by another. (Opening the tab and
+ * pressing Sync both start watching; two polls in flight both saw the end and reloaded twice, and
+ * the second reload put the list back to the top under a user who had already scrolled.) An answer
+ * asked for before a start or cancel is dropped: it would show a sync just started as ended.
  */
 function watchSync(): void {
-  if (polling) return;
+  if (polling) {
+    watchAgain = true;
+    return;
+  }
   window.clearTimeout(syncTimer);
   syncTimer = window.setTimeout(async () => {
     polling = true;
+    watchAgain = false;
+    const asked = syncEpoch;
     let now: TaxSyncView | null = null;
     try {
       now = await api.taxSyncStatus({});
-      sync = now;
+      if (asked === syncEpoch) sync = now;
+      else watchAgain = true;
     } catch (e) {
       error = errorText(e);
     }
     polling = false;
     try {
-      if (now?.state === "running") watchSync();
+      if (watchAgain || sync?.state === "running") watchSync();
       else if (now) await reload();
     } catch (e) {
       error = errorText(e);
@@ -181,6 +208,7 @@ function watchSync(): void {
 
 async function startSync(): Promise<void> {
   error = null;
+  syncEpoch += 1;
   try {
     sync = await api.startTaxSync({});
     watchSync();
@@ -191,6 +219,7 @@ async function startSync(): Promise<void> {
 }
 
 async function cancelSync(): Promise<void> {
+  syncEpoch += 1;
   sync = await api.cancelTaxSync({});
   rerender();
 }
@@ -219,6 +248,7 @@ function syncBar(): Node {
     ? `${sync.stored} ${t("new transactions stored")} · ${sync.requests} ${t("requests")}${sync.reached ? ` · ${t("up to")} ${sync.reached}` : ""}${sync.malformed ? ` · ${sync.malformed} ${t("unreadable")}` : ""}`
     : "";
   const state: Record<string, string> = {
+    loading: t("Checking…"),
     idle: t("Not synced in this session"),
     running: t("Syncing…"),
     complete: t("Up to date"),
@@ -232,7 +262,7 @@ function syncBar(): Node {
       ? h("button", { "data-testid": "tax-cancel", onclick: () => void cancelSync() }, t("Cancel"))
       : h("button", { class: "primary", "data-testid": "tax-sync", onclick: () => void startSync() }, t("Sync tax history")),
     h("progress", { max: "1000", value: String(sync?.permille ?? 0), "data-testid": "tax-progress" }),
-    h("span", { "data-testid": "tax-sync-state", "data-state": sync?.state ?? "idle" }, state[sync?.state ?? "idle"] ?? sync?.state ?? ""),
+    h("span", { "data-testid": "tax-sync-state", "data-state": sync?.state ?? "loading" }, state[sync?.state ?? "loading"] ?? sync?.state ?? ""),
     h("span", { class: "muted", "data-testid": "tax-sync-counts" }, counts),
     sync?.message ? h("p", { class: "message error", "data-testid": "tax-sync-error" }, sync.message) : null,
   );

@@ -47,16 +47,20 @@ pub async fn bounded<T>(what: &str, step: impl std::future::Future<Output = T>) 
     }
 }
 
+/// `what` as a file name: letters and digits, the rest dashes, at most 60 characters.
+fn file_name(what: &str) -> String {
+    what.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(60)
+        .collect()
+}
+
 /// Writes a picture of the screen and the state of every process to `target/e2e-screenshots/`
 /// (neither needs WebDriver, which is what hung), and says where.
 fn hang_report(what: &str) -> String {
     let dir = workspace().join("target/e2e-screenshots");
     let _ = std::fs::create_dir_all(&dir);
-    let name: String = what
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .take(60)
-        .collect();
+    let name = file_name(what);
     let png = dir.join(format!("hang-{name}.png"));
     let _ = Command::new("import")
         .args(["-window", "root"])
@@ -365,8 +369,25 @@ impl App {
     {
         let deadline = Instant::now() + limit;
         while !f().await {
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            if Instant::now() >= deadline {
+                let seen = self.what_is_shown().await;
+                self.screenshot(&format!("timeout-{}", file_name(what)))
+                    .await;
+                panic!("timed out waiting for {what}; the window showed: {seen}");
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The screen's heading, its messages and every element's `data-state`, in one line: what a
+    /// failed wait tells CI's log (which keeps no screenshots).
+    async fn what_is_shown(&self) -> String {
+        let js = "const pick = (sel) => [...document.querySelectorAll(sel)]\
+            .map((e) => (e.dataset.testid || e.className) + ': ' + (e.dataset.state ?? e.textContent.trim().slice(0, 200)));\
+            return [...pick('h1, h2'), ...pick('.message, [role=alert]'), ...pick('[data-state]')].join(' | ');";
+        match tokio::time::timeout(Duration::from_secs(10), self.client.execute(js, vec![])).await {
+            Ok(Ok(serde_json::Value::String(s))) => s,
+            other => format!("(nothing readable: {other:?})"),
         }
     }
 

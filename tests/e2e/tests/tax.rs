@@ -76,6 +76,13 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     assert!(all.len() as u64 > BUSY_PAST);
 
     app.click("[data-testid=nav-tax]").await;
+    // The screen is drawn again once it has read the sync's state; a click in that moment is lost.
+    app.until("the tax screen to read the sync's state", || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .is_some_and(|s| s != "loading")
+    })
+    .await;
     app.click("[data-testid=tax-sync]").await;
     // The bar moves while pages arrive.
     app.until("the progress bar to move", || async {
