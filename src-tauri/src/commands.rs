@@ -4,9 +4,11 @@
 use std::time::Duration;
 
 use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind};
-use nordlys_exchange::Operator;
+use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::Scope;
+use nordlys_exchange::{Endpoint, Operator};
 use rust_decimal::Decimal;
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_opener::OpenerExt;
@@ -16,17 +18,30 @@ use crate::state::app;
 use crate::views::*;
 
 fn profile_view(p: &Profile) -> ProfileView {
-    let (kind, base_url, client_id, operator) = match &p.kind {
-        ProfileKind::Sandbox => ("sandbox", String::new(), None, Operator::SPEC.to_owned()),
+    let scopes = asked_scopes(&p.kind)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let (kind, base_url, client_id, operator, oauth_base_url) = match &p.kind {
+        ProfileKind::Sandbox => (
+            "sandbox",
+            String::new(),
+            None,
+            Operator::SPEC.to_owned(),
+            String::new(),
+        ),
         ProfileKind::Exchange {
             base_url,
             client_id,
             operator,
+            oauth_base_url,
+            ..
         } => (
             "exchange",
             base_url.clone(),
             Some(client_id.clone()),
             operator.clone(),
+            oauth_base_url.clone().unwrap_or_default(),
         ),
     };
     ProfileView {
@@ -36,7 +51,45 @@ fn profile_view(p: &Profile) -> ProfileView {
         base_url,
         client_id,
         operator,
+        oauth_base_url,
+        scopes,
     }
+}
+
+fn profile_form(args: &ExchangeProfileArgs) -> ExchangeProfileForm {
+    ExchangeProfileForm {
+        base_url: args.base_url.clone(),
+        oauth_base_url: args.oauth_base_url.clone().unwrap_or_default(),
+        operator: args.operator.clone().unwrap_or_default(),
+        client_id: args.client_id.clone(),
+        scopes: args
+            .scopes
+            .clone()
+            .unwrap_or_else(|| Scope::KNOWN.iter().map(ToString::to_string).collect()),
+    }
+}
+
+fn problems_view(p: &ProfileProblems) -> ProfileProblemsView {
+    let text = |e: Option<&dyn std::fmt::Display>| e.map(ToString::to_string);
+    ProfileProblemsView {
+        base_url: text(p.base_url.as_ref().map(|e| e as _)),
+        oauth_base_url: text(p.oauth_base_url.as_ref().map(|e| e as _)),
+        operator: text(p.operator.as_ref().map(|e| e as _)),
+        client_id: text(p.client_id.as_ref().map(|e| e as _)),
+        scopes: text(p.scopes.as_ref().map(|e| e as _)),
+    }
+}
+
+/// What is wrong with each field of the exchange profile form, for messages at the fields.
+#[tauri::command]
+pub async fn check_exchange_profile<R: Runtime>(
+    _handle: AppHandle<R>,
+    args: ExchangeProfileArgs,
+) -> Answer<ProfileProblemsView> {
+    Ok(match profile_form::check(&profile_form(&args)) {
+        Ok(_) => ProfileProblemsView::default(),
+        Err(p) => problems_view(&p),
+    })
 }
 
 fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) -> Capability {
@@ -73,6 +126,51 @@ fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) ->
         ),
     };
     Capability { allowed, reason }
+}
+
+/// Each reading feature, by the request it makes.
+const FEATURES: [(Feature, Endpoint); 6] = [
+    (Feature::Balances, Endpoint::BitcoinAccounts),
+    (Feature::NokBalance, Endpoint::FiatAccount),
+    (Feature::DepositAddresses, Endpoint::DepositDestinations),
+    (Feature::LightningInvoices, Endpoint::CreateInvoice),
+    (Feature::OrderHistory, Endpoint::ListOrders),
+    (Feature::TaxHistory, Endpoint::TaxTransactions),
+];
+
+fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) -> FeatureView {
+    let (allowed, reason) = match (reach, locale) {
+        (Ok(true), _) => (true, None),
+        (Ok(false), Locale::En) => (
+            true,
+            Some("not known until first used: the exchange's answer tells".to_owned()),
+        ),
+        (Ok(false), Locale::Nb) => (
+            true,
+            Some("ukjent til den brukes første gang: børsens svar viser det".to_owned()),
+        ),
+        (Err(refusal), Locale::En) => (false, Some(refusal.to_string())),
+        (Err(refusal), Locale::Nb) => (false, Some(refusal_nb(&refusal))),
+    };
+    FeatureView {
+        feature,
+        allowed,
+        reason,
+    }
+}
+
+/// A refusal in Norwegian: what the feature needs.
+fn refusal_nb(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::MissingScope { scope, .. } => {
+            format!("krever en API-nøkkel eller OAuth-tilgangen `{scope}`, som ikke ble gitt")
+        }
+        Refusal::NoCredentials { .. } | Refusal::NeedsKey { .. } => {
+            "krever en API-nøkkel; OAuth-tilgang kan ikke brukes".to_owned()
+        }
+        Refusal::TokenExpired { .. } => "tilgangen er utløpt; koble til på nytt".to_owned(),
+        other => other.to_string(),
+    }
 }
 
 async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
@@ -123,7 +221,18 @@ async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
                 send_word,
                 locale,
             ),
-            oauth_scopes: status.oauth_scopes,
+            oauth: status.grant.map(|g| GrantView {
+                scopes: g
+                    .scopes
+                    .map(|s| s.iter().map(ToString::to_string).collect()),
+                refused: g.refused.iter().map(ToString::to_string).collect(),
+            }),
+            features: FEATURES
+                .iter()
+                .map(|(feature, endpoint)| {
+                    feature_view(*feature, connection.client().reach(*endpoint), locale)
+                })
+                .collect(),
             needs_reconnect: status.needs_reconnect,
         },
         notice: app
@@ -337,25 +446,21 @@ pub async fn save_exchange_profile<R: Runtime>(
     args: ExchangeProfileArgs,
 ) -> Answer<AppView> {
     let app = app(&handle);
-    let base = nordlys_exchange::BaseUrl::parse(&args.base_url)
-        .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?;
-    let client_id = args.client_id.trim().to_owned();
-    if client_id.is_empty() || client_id.chars().any(char::is_whitespace) {
-        return Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            "the client id is empty or contains spaces",
-        ));
-    }
-    let operator = match args.operator.as_deref().map(str::trim) {
-        None | Some("") => Operator::default(),
-        Some(text) => Operator::parse(text)
-            .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
-    };
-    let kind = ProfileKind::Exchange {
-        base_url: base.to_string(),
-        client_id,
-        operator: operator.to_string(),
-    };
+    // Nothing is saved unless every field is right.
+    let kind = profile_form::check(&profile_form(&args)).map_err(|p| {
+        let v = problems_view(&p);
+        let all: Vec<String> = [
+            v.base_url,
+            v.oauth_base_url,
+            v.operator,
+            v.client_id,
+            v.scopes,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        IpcError::new(ErrorCode::InvalidInput, all.join("; "))
+    })?;
     {
         let mut settings = app.settings();
         match settings.profile_mut("exchange") {

@@ -27,6 +27,8 @@ pub enum ErrorCode {
     Browser,
     Timeout,
     Declined,
+    /// The exchange will not grant the access asked for (`invalid_scope`); it may grant less.
+    ScopeRefused,
     Reconnect,
     Internal,
 }
@@ -92,6 +94,9 @@ impl From<ConnectError> for IpcError {
             }
             ConnectError::Loopback(LoopbackError::Denied) => {
                 Self::new(ErrorCode::Declined, message)
+            }
+            ConnectError::Loopback(LoopbackError::InvalidScope(_)) => {
+                Self::new(ErrorCode::ScopeRefused, message)
             }
             ConnectError::OAuth(_) | ConnectError::Loopback(_) => {
                 Self::new(ErrorCode::Unauthenticated, message)

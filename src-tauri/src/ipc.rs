@@ -60,6 +60,7 @@ ipc_commands! {
     commands::reset_demo: NoArgs => AppView;
     commands::set_language: SetLanguageArgs => AppView;
     commands::set_unit: SetUnitArgs => AppView;
+    commands::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     commands::save_exchange_profile: ExchangeProfileArgs => AppView;
     commands::switch_profile: SwitchProfileArgs => AppView;
     trading::quote: QuoteArgs => QuoteView;
@@ -128,6 +129,9 @@ pub fn typescript() -> String {
         decl::<ProfileView>(),
         decl::<Capability>(),
         decl::<ConnectionView>(),
+        decl::<GrantView>(),
+        decl::<Feature>(),
+        decl::<FeatureView>(),
         decl::<AppView>(),
         decl::<AccountView>(),
         decl::<BalancesView>(),
@@ -136,6 +140,7 @@ pub fn typescript() -> String {
         decl::<SetLanguageArgs>(),
         decl::<SetUnitArgs>(),
         decl::<ExchangeProfileArgs>(),
+        decl::<ProfileProblemsView>(),
         decl::<SwitchProfileArgs>(),
         decl::<QuoteArgs>(),
         decl::<QuoteView>(),

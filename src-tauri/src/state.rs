@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-use nordlys_core::connection::Connection;
+use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::SecretStore;
 use nordlys_core::settings::{LearnedPermissions, ProfileKind, Settings};
@@ -124,30 +124,38 @@ impl App {
             .active_profile()
             .cloned()
             .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
-        let (base, demo) = match &profile.kind {
+        let invalid = |e: String| IpcError::new(ErrorCode::InvalidInput, e);
+        let (exchange, demo) = match &profile.kind {
             ProfileKind::Sandbox => {
-                let (base, key) = self.sandbox_started().await?;
-                (
-                    base,
-                    Some((
-                        key,
-                        LearnedPermissions {
-                            trading: Some(true),
-                            withdrawal: Some(true),
-                        },
-                    )),
-                )
+                let (api, oauth, key) = self.sandbox_started().await?;
+                let address = ExchangeAddress {
+                    api,
+                    oauth: Some(oauth),
+                    operator: Operator::default(),
+                };
+                let all = LearnedPermissions {
+                    trading: Some(true),
+                    withdrawal: Some(true),
+                };
+                (address, Some((key, all)))
             }
-            ProfileKind::Exchange { base_url, .. } => (
-                BaseUrl::parse(base_url)
-                    .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
-                None,
-            ),
-        };
-        let operator = match &profile.kind {
-            ProfileKind::Sandbox => Operator::default(),
-            ProfileKind::Exchange { operator, .. } => Operator::parse(operator)
-                .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+            ProfileKind::Exchange {
+                base_url,
+                oauth_base_url,
+                operator,
+                ..
+            } => {
+                let address = ExchangeAddress {
+                    api: BaseUrl::parse(base_url).map_err(|e| invalid(e.to_string()))?,
+                    oauth: oauth_base_url
+                        .as_deref()
+                        .map(BaseUrl::parse)
+                        .transpose()
+                        .map_err(|e| invalid(e.to_string()))?,
+                    operator: Operator::parse(operator).map_err(|e| invalid(e.to_string()))?,
+                };
+                (address, None)
+            }
         };
         let nonce_file = self
             .data_dir
@@ -159,8 +167,7 @@ impl App {
         let timeout = self.timing().request_timeout_secs;
         let c = Arc::new(Connection::open(
             &profile.id,
-            base,
-            operator,
+            exchange,
             Arc::clone(&self.secrets),
             demo,
             profile.key_permissions,
@@ -212,7 +219,7 @@ impl App {
     /// Starts the embedded sandbox once, on a random loopback port (or `NORDLYS_SANDBOX_PORT`),
     /// and returns its address and demo key. Its world lives in memory only, so its keys are
     /// never written to disk.
-    async fn sandbox_started(&self) -> Result<(BaseUrl, KeyCredentials), IpcError> {
+    async fn sandbox_started(&self) -> Result<(BaseUrl, BaseUrl, KeyCredentials), IpcError> {
         let mut slot = self.sandbox.lock().await;
         if slot.is_none() {
             let port = std::env::var("NORDLYS_SANDBOX_PORT")
@@ -223,9 +230,11 @@ impl App {
                 .ok()
                 .and_then(|p| p.parse().ok())
                 .unwrap_or(1);
+            // OAuth on a port of its own, as the real exchange serves it from another host.
             let started = nordlys_sandbox::start(SandboxConfig {
                 port,
                 seed,
+                oauth_port: Some(0),
                 ..SandboxConfig::default()
             })
             .await
@@ -243,6 +252,7 @@ impl App {
             .ok_or_else(|| IpcError::new(ErrorCode::Internal, "the sandbox is not running"))?;
         let bad = |e: String| IpcError::new(ErrorCode::Internal, e);
         let base = BaseUrl::parse(sandbox.base_url()).map_err(|e| bad(e.to_string()))?;
+        let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(|e| bad(e.to_string()))?;
         let k = &sandbox.info.api_keys.withdrawal;
         let key = KeyCredentials {
             key: ApiKey::parse(&k.key, &Operator::default()).map_err(|e| bad(e.to_string()))?,
@@ -252,7 +262,7 @@ impl App {
             ),
             permissions: None,
         };
-        Ok((base, key))
+        Ok((base, oauth, key))
     }
 
     /// Puts the demo world back as it was at start.

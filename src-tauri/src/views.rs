@@ -18,6 +18,10 @@ pub struct ProfileView {
     pub client_id: Option<String>,
     /// The operator's abbreviation (`svc` for the sandbox).
     pub operator: String,
+    /// Where OAuth is served; empty when under `baseUrl`.
+    pub oauth_base_url: String,
+    /// The scopes asked for when connecting through OAuth.
+    pub scopes: Vec<String>,
 }
 
 /// Whether an action is possible, and why not.
@@ -35,8 +39,41 @@ pub struct ConnectionView {
     pub key_is_demo: bool,
     pub trading: Capability,
     pub withdrawal: Capability,
-    pub oauth_scopes: Option<Vec<String>>,
+    /// The OAuth grant, when connected through OAuth.
+    pub oauth: Option<GrantView>,
+    /// What each reading feature can do with these credentials, and what it needs when not.
+    pub features: Vec<FeatureView>,
     pub needs_reconnect: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantView {
+    /// What the exchange said it granted; `null` when it did not say (use tells).
+    pub scopes: Option<Vec<String>>,
+    /// Scopes the exchange has refused the token since.
+    pub refused: Vec<String>,
+}
+
+/// A feature that reads from the exchange, by the credential it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Feature {
+    Balances,
+    NokBalance,
+    DepositAddresses,
+    LightningInvoices,
+    OrderHistory,
+    TaxHistory,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureView {
+    pub feature: Feature,
+    pub allowed: bool,
+    /// Why not, and what would allow it; or that only the exchange's first answer will tell.
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -121,6 +158,25 @@ pub struct ExchangeProfileArgs {
     #[serde(default)]
     #[ts(optional)]
     pub operator: Option<String>,
+    /// Where OAuth is served, when not under `baseUrl`.
+    #[serde(default)]
+    #[ts(optional)]
+    pub oauth_base_url: Option<String>,
+    /// The scopes to ask for; every scope of 5.4 when not given.
+    #[serde(default)]
+    #[ts(optional)]
+    pub scopes: Option<Vec<String>>,
+}
+
+/// What is wrong with each field of the exchange profile form; all `null` when it can be saved.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileProblemsView {
+    pub base_url: Option<String>,
+    pub oauth_base_url: Option<String>,
+    pub operator: Option<String>,
+    pub client_id: Option<String>,
+    pub scopes: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -101,20 +101,20 @@ pub async fn control_get(sandbox: &RunningSandbox, path: &str) -> serde_json::Va
 }
 
 /// Plays the user on the sandbox's consent page at `url`: checks the page lists the scopes,
-/// presses `decision` (`approve` or `deny`), and returns where the sandbox sends the browser next.
+/// presses `decision` (`approve` or `deny`), and returns where the sandbox sends the browser next
+/// (at once when the request is refused before any page is shown).
 pub async fn consent(url: &str, decision: &str) -> url::Url {
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("http");
-    let page = http
-        .get(url)
-        .send()
-        .await
-        .expect("consent page")
-        .text()
-        .await
-        .expect("consent page text");
+    let first = http.get(url).send().await.expect("consent page");
+    // Refused before any page (`invalid_scope`): the browser goes straight back to the app.
+    if first.status().is_redirection() {
+        let location = first.headers()["location"].to_str().expect("location");
+        return url::Url::parse(location).expect("redirect URL");
+    }
+    let page = first.text().await.expect("consent page text");
     assert!(
         page.contains("<ul id=\"scopes\"><li>"),
         "the consent page lists the scopes"

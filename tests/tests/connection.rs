@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use nordlys_core::connection::{ConnectError, Connection};
+use nordlys_core::connection::{ConnectError, Connection, ExchangeAddress};
 use nordlys_core::loopback::LoopbackError;
 use nordlys_core::secrets::{MemorySecretStore, SecretItem, SecretStore};
 use nordlys_core::settings::LearnedPermissions;
@@ -31,8 +31,11 @@ fn open_as(
 ) -> Connection {
     Connection::open(
         "p1",
-        BaseUrl::parse(sb.base_url()).unwrap(),
-        operator,
+        ExchangeAddress {
+            api: BaseUrl::parse(sb.base_url()).unwrap(),
+            oauth: Some(BaseUrl::parse(&sb.info.oauth_base_url).unwrap()),
+            operator,
+        },
         store,
         None,
         None,
@@ -183,7 +186,7 @@ async fn oauth_connects_refreshes_and_disconnects() {
         )
         .await
         .unwrap();
-    assert_eq!(granted.len(), 5);
+    assert_eq!(granted.map(|g| g.len()), Some(5));
     c.client().bitcoin_accounts(false).await.unwrap();
     let first = store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap();
 
@@ -203,7 +206,7 @@ async fn oauth_connects_refreshes_and_disconnects() {
         )
         .await
         .unwrap();
-    assert_eq!(granted.len(), 5);
+    assert_eq!(granted.map(|g| g.len()), Some(5));
     c.refresh_if_due().await.unwrap();
     let rotated = store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap();
     assert_ne!(rotated, first);
@@ -260,7 +263,7 @@ async fn deny_and_timeout_end_cleanly() {
         "{e}"
     );
     assert!(store.get("p1", SecretItem::OAuthGrant).unwrap().is_none());
-    assert!(c.status().await.oauth_scopes.is_none());
+    assert!(c.status().await.grant.is_none());
 }
 
 #[tokio::test]
@@ -293,4 +296,121 @@ async fn a_dead_refresh_token_asks_for_reconnect_once() {
     assert!(c.status().await.needs_reconnect);
     assert!(store.get("p1", SecretItem::OAuthGrant).unwrap().is_none());
     c.refresh_if_due().await.unwrap();
+}
+
+/// Requests the sandbox received at `path`.
+async fn requests_at(sb: &nordlys_sandbox::RunningSandbox, path: &str) -> u64 {
+    control_get(sb, "/sandbox/counters").await["requests"][path]
+        .as_u64()
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn narrow_grants_from_another_host_are_what_the_app_uses() {
+    let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
+        oauth_port: Some(0),
+        grants: nordlys_sandbox::GrantPolicy {
+            scopes: Some(vec![nordlys_sandbox::READ_SCOPE.into()]),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .await;
+    assert_ne!(sb.info.oauth_base_url, sb.base_url());
+    let c = open(&sb, Arc::new(MemorySecretStore::default()));
+    let client_id = sb.info.oauth_clients.public.client_id.clone();
+    let connect = |scopes: Vec<Scope>| {
+        let c = &c;
+        let client_id = client_id.clone();
+        async move {
+            c.connect_oauth(
+                &client_id,
+                &scopes,
+                browser("approve"),
+                Duration::from_secs(10),
+            )
+            .await
+        }
+    };
+
+    // Asked for all five, granted one: the app uses what it got and says what the rest needs.
+    let granted = connect(Scope::KNOWN.to_vec()).await.unwrap();
+    assert_eq!(granted, Some(vec![nordlys_sandbox::READ_SCOPE.to_owned()]));
+    c.client().bitcoin_accounts(false).await.unwrap();
+    let tax = nordlys_exchange::Endpoint::TaxTransactions;
+    assert!(matches!(
+        c.client().reach(tax),
+        Err(nordlys_exchange::auth::Refusal::MissingScope { .. })
+    ));
+    let before = requests_at(&sb, "/v1/tax/transactions").await;
+    assert!(
+        c.client()
+            .tax_page(&nordlys_exchange::TaxQuery::new(10))
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        requests_at(&sb, "/v1/tax/transactions").await,
+        before,
+        "refused before sending"
+    );
+
+    // A token response without `scope`: unknown until used, and a 403 teaches it.
+    control(
+        &sb,
+        "/sandbox/oauth/grants",
+        serde_json::json!({ "omitScope": true }),
+    )
+    .await;
+    assert_eq!(connect(Scope::KNOWN.to_vec()).await.unwrap(), None);
+    assert_eq!(c.client().reach(tax), Ok(false), "not known until used");
+    let refused = c
+        .client()
+        .tax_page(&nordlys_exchange::TaxQuery::new(10))
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("403"), "{refused}");
+    assert!(c.client().reach(tax).is_err(), "the refusal was learned");
+    let status = c.status().await.grant.unwrap();
+    assert_eq!(status.scopes, None);
+    assert_eq!(status.refused, vec![Scope::TaxTransactionsRead]);
+    let sent = requests_at(&sb, "/v1/tax/transactions").await;
+    assert!(
+        c.client()
+            .tax_page(&nordlys_exchange::TaxQuery::new(10))
+            .await
+            .is_err()
+    );
+    assert_eq!(requests_at(&sb, "/v1/tax/transactions").await, sent);
+
+    // With a key beside the token, a refused token reads with the key in the same call.
+    let key = &sb.info.api_keys.read;
+    c.set_api_key(&key.key, &key.secret, UNKNOWN).await.unwrap();
+    assert_eq!(connect(Scope::KNOWN.to_vec()).await.unwrap(), None);
+    let sent = requests_at(&sb, "/v1/tax/transactions").await;
+    c.client()
+        .tax_page(&nordlys_exchange::TaxQuery::new(10))
+        .await
+        .unwrap();
+    assert_eq!(
+        requests_at(&sb, "/v1/tax/transactions").await,
+        sent + 2,
+        "the token, refused, then the key"
+    );
+
+    // `invalid_scope` instead of narrowing: refused, and asking for balances alone works.
+    control(
+        &sb,
+        "/sandbox/oauth/grants",
+        serde_json::json!({ "invalidScope": true, "omitScope": false }),
+    )
+    .await;
+    assert!(matches!(
+        connect(Scope::KNOWN.to_vec()).await,
+        Err(ConnectError::Loopback(LoopbackError::InvalidScope(_)))
+    ));
+    assert_eq!(
+        connect(vec![Scope::AccountsBitcoinRead]).await.unwrap(),
+        Some(vec![nordlys_sandbox::READ_SCOPE.to_owned()])
+    );
 }

@@ -11,11 +11,45 @@ kind: string, baseUrl: string, clientId: string | null,
 /**
  * The operator's abbreviation (`svc` for the sandbox).
  */
-operator: string, };
+operator: string, 
+/**
+ * Where OAuth is served; empty when under `baseUrl`.
+ */
+oauthBaseUrl: string, 
+/**
+ * The scopes asked for when connecting through OAuth.
+ */
+scopes: Array<string>, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
-export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, oauthScopes: Array<string> | null, needsReconnect: boolean, };
+export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, 
+/**
+ * The OAuth grant, when connected through OAuth.
+ */
+oauth: GrantView | null, 
+/**
+ * What each reading feature can do with these credentials, and what it needs when not.
+ */
+features: Array<FeatureView>, needsReconnect: boolean, };
+
+export type GrantView = { 
+/**
+ * What the exchange said it granted; `null` when it did not say (use tells).
+ */
+scopes: Array<string> | null, 
+/**
+ * Scopes the exchange has refused the token since.
+ */
+refused: Array<string>, };
+
+export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
+
+export type FeatureView = { feature: Feature, allowed: boolean, 
+/**
+ * Why not, and what would allow it; or that only the exchange's first answer will tell.
+ */
+reason: string | null, };
 
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
@@ -67,7 +101,17 @@ export type ExchangeProfileArgs = { baseUrl: string, clientId: string,
 /**
  * The operator's abbreviation in header names and key prefixes; `svc` when not given.
  */
-operator?: string, };
+operator?: string, 
+/**
+ * Where OAuth is served, when not under `baseUrl`.
+ */
+oauthBaseUrl?: string, 
+/**
+ * The scopes to ask for; every scope of 5.4 when not given.
+ */
+scopes?: Array<string>, };
+
+export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string | null, operator: string | null, clientId: string | null, scopes: string | null, };
 
 export type SwitchProfileArgs = { id: string, };
 
@@ -441,7 +485,7 @@ unresolved: number,
  */
 entries: Array<UnknownEntryView>, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "reconnect" | "internal";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
 
 export type IpcError = { code: ErrorCode, message: string, };
 
@@ -485,6 +529,10 @@ export function setLanguage(args: SetLanguageArgs): Promise<AppView> {
 
 export function setUnit(args: SetUnitArgs): Promise<AppView> {
   return call("set_unit", args);
+}
+
+export function checkExchangeProfile(args: ExchangeProfileArgs): Promise<ProfileProblemsView> {
+  return call("check_exchange_profile", args);
 }
 
 export function saveExchangeProfile(args: ExchangeProfileArgs): Promise<AppView> {

@@ -1,4 +1,6 @@
 // English and Norwegian Bokmål strings. Keys are the English meaning.
+import type { Feature } from "./bindings";
+
 export type Language = "en" | "nb";
 
 const nb: Record<string, string> = {
@@ -82,13 +84,26 @@ const nb: Record<string, string> = {
   "Follow the system": "Følg systemet",
   "Bitcoin unit": "Bitcoin-enhet",
   "Exchange profile": "Børsprofil",
-  "Base URL": "Basisadresse",
+  "API address": "API-adresse",
+  "OAuth address": "OAuth-adresse",
+  "the same as the API": "samme som API-et",
+  "Abbreviation in header names and keys": "Forkortelse i headernavn og nøkler",
+  "Access to ask for when signing in": "Tilgang å be om ved innlogging",
+  "Nothing was saved: correct the marked fields.": "Ingenting ble lagret: rett feltene som er merket.",
+  "The exchange will not grant all of that. It may grant access to see balances only.":
+    "Børsen gir ikke all den tilgangen. Den kan gi tilgang til å se saldo.",
+  "Ask only to see balances": "Be bare om å se saldo",
+  "Connected with OAuth. The exchange did not say what it granted: each feature finds out on first use.":
+    "Koblet til med OAuth. Børsen sa ikke hva den ga: hver funksjon finner det ut første gang den brukes.",
+  "Refused since:": "Avvist siden:",
+  "Not with this connection:": "Ikke med denne tilkoblingen:",
+  "An API key gives all of them.": "En API-nøkkel gir alle.",
   "Client id": "Klient-ID",
   "Save exchange": "Lagre børs",
   "Use this profile": "Bruk denne profilen",
   Active: "Aktiv",
-  "Client registration is arranged with the operator; they give you the base URL and client id.":
-    "Klientregistrering avtales med operatøren; de gir deg basisadresse og klient-ID.",
+  "Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.":
+    "Klientregistrering avtales med operatøren; de gir deg adressene, forkortelsen og klient-ID-en.",
   Saved: "Lagret",
   "Play money: this is a simulated exchange on your computer.": "Lekepenger: dette er en simulert børs på din maskin.",
   Trade: "Handel",
@@ -265,6 +280,19 @@ export const scopeNames: Record<string, { en: string; nb: string }> = {
   "api:deposits:lightning:read": { en: "See Lightning invoices", nb: "Se Lightning-fakturaer" },
   "api:deposits:lightning:write": { en: "Create Lightning invoices", nb: "Lage Lightning-fakturaer" },
 };
+
+const featureNames: Record<Feature, { en: string; nb: string }> = {
+  balances: { en: "Balances", nb: "Saldo" },
+  nokBalance: { en: "NOK balance", nb: "NOK-saldo" },
+  depositAddresses: { en: "Deposit addresses", nb: "Innskuddsadresser" },
+  lightningInvoices: { en: "Lightning invoices", nb: "Lightning-fakturaer" },
+  orderHistory: { en: "Orders", nb: "Ordrer" },
+  taxHistory: { en: "Tax history", nb: "Skattehistorikk" },
+};
+
+export function featureName(feature: Feature): string {
+  return featureNames[feature][current];
+}
 
 export function scopeName(scope: string): string {
   return scopeNames[scope]?.[current] ?? scope;

@@ -1,12 +1,13 @@
 import * as api from "./bindings";
-import type { AppView, BalancesView, IpcError, QuoteView, VolumeView } from "./bindings";
+import type { AppView, BalancesView, GrantView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
 import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
 import { isPaying, pay, refreshPay, setPayContext } from "./pay";
 import { refreshTax, setTaxContext, tax } from "./tax";
 import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
-import { scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
+import { featureName, scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
+import { exchangeProfileForm } from "./exchange_profile";
 
 type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
@@ -171,6 +172,7 @@ function overview(): Node {
           : h("div", { class: "muted", "data-testid": "fiat-unavailable" }, balances.fiatReason ?? "—")),
       h("div", { class: "card" }, h("div", { class: "label" }, t("Price")), h("div", { class: "big", "data-testid": "price" }, quote?.price ?? balances.price ?? "—"), h("div", { class: "muted" }, quote ? `${t("Bid")} ${quote.bid} · ${t("Ask")} ${quote.ask}` : "BTC/NOK")),
     ),
+    needsLine(),
     h("h2", {}, t("Bitcoin accounts"), " ", sandboxTag()),
     h("table", { class: "accounts" },
       h("thead", {}, h("tr", {}, h("th", {}, t("Account")), h("th", { class: "num" }, t("Total")), h("th", { class: "num" }, t("Available")), h("th", { class: "num" }, t("Value (NOK)")))),
@@ -244,6 +246,30 @@ async function loadVolume(): Promise<void> {
   }
 }
 
+/** The one scope the exchange grants third-party applications for now. */
+const READ_SCOPE = "api:accounts:bitcoin:read";
+/** Whether the last sign-in was refused for its scopes, so asking for balances alone is offered. */
+let offerReadOnly = false;
+
+function grantLine(g: GrantView | null): Node {
+  if (!g) return h("p", { class: "muted", "data-testid": "oauth-none" }, t("Not connected with OAuth."));
+  const granted = g.scopes
+    ? [t("Connected with OAuth. Granted:"), " ", g.scopes.map(scopeName).join(", ")]
+    : [t("Connected with OAuth. The exchange did not say what it granted: each feature finds out on first use.")];
+  const refused = g.refused.length ? [" ", t("Refused since:"), " ", g.refused.map(scopeName).join(", ")] : [];
+  return h("p", { "data-testid": "oauth-scopes" }, ...granted, ...refused);
+}
+
+/** What the features this connection cannot use need, in one line under the balances. */
+function needsLine(): Node | null {
+  const missing = app?.connection.features.filter((f) => !f.allowed) ?? [];
+  if (!missing.length) return null;
+  return h("p", { class: "muted", "data-testid": "needs-key" },
+    t("Not with this connection:"), " ", missing.map((f) => featureName(f.feature)).join(", "), ". ",
+    t("An API key gives all of them."), " ",
+    h("button", { class: "link", onclick: () => go("connect") }, t("Connect")));
+}
+
 function capabilityLine(label: string, c: { allowed: boolean; reason: string | null }, id: string): Node {
   return h("li", { "data-testid": `capability-${id}`, "data-allowed": String(c.allowed), class: c.allowed ? "ok" : "no" },
     h("strong", {}, label), ": ", c.allowed && !c.reason ? t("allowed") : (c.reason ?? ""));
@@ -261,8 +287,9 @@ function connect(): Node {
   const mayTrade = permission("key-may-trade");
   const mayWithdraw = permission("key-may-withdraw");
   const secretInput = h("input", { id: "api-secret", "data-testid": "api-secret", type: "password", autocomplete: "off", spellcheck: "false", placeholder: `${app.profile.operator}/apisecret/…` });
+  const asked = app.profile.scopes;
   const scopeBoxes = Object.keys(scopeNames).map((s) =>
-    h("label", { class: "scope" }, h("input", { type: "checkbox", value: s, checked: true, "data-testid": `scope-${s}` }), " ", scopeName(s), " ", h("code", {}, s)),
+    h("label", { class: "scope" }, h("input", { type: "checkbox", value: s, checked: asked.includes(s), "data-testid": `scope-${s}` }), " ", scopeName(s), " ", h("code", {}, s)),
   );
   return h(
     "section",
@@ -271,14 +298,20 @@ function connect(): Node {
     c.needsReconnect ? h("p", { class: "message error", "data-testid": "reconnect" }, t("Access expired or was revoked. Connect again.")) : null,
     h("h2", {}, t("What this connection may do")),
     h("ul", { class: "capabilities" },
-      h("li", { class: c.hasKey || c.oauthScopes ? "ok" : "no" }, h("strong", {}, t("Reading")), ": ", c.hasKey || c.oauthScopes ? t("allowed") : "—"),
+      ...c.features.map((f) => capabilityLine(featureName(f.feature), f, f.feature)),
       capabilityLine(t("Trading"), c.trading, "trading"),
       capabilityLine(t("Withdrawals"), c.withdrawal, "withdrawal"),
     ),
     h("p", { class: "muted", "data-testid": "key-source" }, c.hasKey ? (c.keyIsDemo ? t("Using the sandbox's demo key.") : t("Using your API key.")) : ""),
-    c.oauthScopes
-      ? h("p", { "data-testid": "oauth-scopes" }, t("Connected with OAuth. Granted:"), " ", c.oauthScopes.map(scopeName).join(", "))
-      : h("p", { class: "muted", "data-testid": "oauth-none" }, t("Not connected with OAuth.")),
+    grantLine(c.oauth),
+    offerReadOnly
+      ? h("p", { class: "message error", "data-testid": "offer-read-only" },
+          t("The exchange will not grant all of that. It may grant access to see balances only."), " ",
+          h("button", { "data-testid": "connect-oauth-read-only", disabled: busy, onclick: () => {
+              offerReadOnly = false;
+              void act(() => api.connectOauth({ scopes: [READ_SCOPE] }));
+            } }, t("Ask only to see balances")))
+      : null,
     h("h2", {}, t("API key")),
     h("p", { class: "muted" }, t("Paste the key and secret from the exchange's account settings. They are stored only in the system keyring.")),
     h("form", { class: "stack", onsubmit: (e: Event) => {
@@ -302,7 +335,16 @@ function connect(): Node {
     h("div", { class: "row" },
       h("button", { "data-testid": "connect-oauth", disabled: busy, onclick: () => {
           const scopes = scopeBoxes.map((l) => l.querySelector("input")!).filter((i) => i.checked).map((i) => i.value);
-          void act(() => api.connectOauth({ scopes }));
+          offerReadOnly = false;
+          void act(async () => {
+            try {
+              return await api.connectOauth({ scopes });
+            } catch (e) {
+              // Offered once: asking for balances alone is what the exchange may grant.
+              offerReadOnly = isError(e) && e.code === "scopeRefused" && scopes.some((s) => s !== READ_SCOPE);
+              throw e;
+            }
+          });
         } }, busy ? t("Waiting for the browser…") : t("Connect in browser")),
       h("button", { class: "danger", "data-testid": "disconnect", disabled: busy, onclick: () => void act(() => api.disconnect({})) }, t("Disconnect")),
       app.profile.kind === "sandbox"
@@ -314,9 +356,6 @@ function connect(): Node {
 
 function settings(): Node {
   if (!app) return h("p", {});
-  const exchange = app.profiles.find((p) => p.kind === "exchange");
-  const base = h("input", { "data-testid": "exchange-base-url", value: exchange?.baseUrl ?? "", placeholder: "https://" });
-  const client = h("input", { "data-testid": "exchange-client-id", value: exchange?.clientId ?? "" });
   const lang = h("select", { "data-testid": "language", onchange: (e: Event) => {
       const v = (e.target as HTMLSelectElement).value;
       void act(() => api.setLanguage({ language: v === "auto" ? null : v }));
@@ -336,15 +375,8 @@ function settings(): Node {
     h("label", {}, t("Language"), lang),
     h("label", {}, t("Bitcoin unit"), unit),
     h("h2", {}, t("Exchange profile")),
-    h("p", { class: "muted" }, t("Client registration is arranged with the operator; they give you the base URL and client id.")),
-    h("form", { class: "stack", onsubmit: (e: Event) => {
-        e.preventDefault();
-        void act(() => api.saveExchangeProfile({ baseUrl: base.value, clientId: client.value }), t("Saved"));
-      } },
-      h("label", {}, t("Base URL"), base),
-      h("label", {}, t("Client id"), client),
-      h("button", { type: "submit", "data-testid": "save-exchange" }, t("Save exchange")),
-    ),
+    h("p", { class: "muted" }, t("Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.")),
+    exchangeProfileForm(app, (f) => act(f, t("Saved"))),
     h("ul", { class: "profiles" },
       ...app.profiles.map((p) =>
         h("li", {}, p.name, " ", p.id === app!.profile.id

@@ -61,6 +61,7 @@ pub fn load(operator: &Operator) -> Result<Credentials, String> {
         bearer: token.map(|token| BearerCredentials {
             token,
             scopes: None,
+            refused: std::collections::BTreeSet::new(),
             expires_at: None,
         }),
     })

@@ -46,6 +46,25 @@ pub enum ConnectError {
     Reconnect,
 }
 
+/// Where a profile's exchange is and whose names it uses.
+#[derive(Debug, Clone)]
+pub struct ExchangeAddress {
+    pub api: BaseUrl,
+    /// Where its OAuth endpoints are, when not under `api`.
+    pub oauth: Option<BaseUrl>,
+    /// The abbreviation in header names and key prefixes.
+    pub operator: Operator,
+}
+
+/// What is known of an OAuth grant's scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantStatus {
+    /// What the token response said was granted; `None`: it did not say.
+    pub scopes: Option<Vec<Scope>>,
+    /// Scopes the exchange refused the token since (a 403).
+    pub refused: Vec<Scope>,
+}
+
 /// What the UI shows about a connection. No secret is in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionStatus {
@@ -53,8 +72,8 @@ pub struct ConnectionStatus {
     pub has_key: bool,
     pub key_is_demo: bool,
     pub permissions: LearnedPermissions,
-    /// Scopes of the OAuth grant, when connected through OAuth.
-    pub oauth_scopes: Option<Vec<String>>,
+    /// The OAuth grant, when connected through OAuth.
+    pub grant: Option<GrantStatus>,
     pub needs_reconnect: bool,
 }
 
@@ -95,28 +114,21 @@ fn known(p: LearnedPermissions) -> Option<KeyPermissions> {
 fn bearer(grant: &StoredGrant) -> Result<BearerCredentials, CredentialError> {
     Ok(BearerCredentials {
         token: AccessToken::parse(&grant.access)?,
-        scopes: Some(
-            grant
-                .scopes
-                .iter()
-                .map(|s| Scope::from(s.as_str()))
-                .collect(),
-        ),
+        scopes: grant
+            .scopes
+            .as_ref()
+            .map(|s| s.iter().map(|s| Scope::from(s.as_str())).collect()),
+        refused: std::collections::BTreeSet::new(),
         expires_at: grant.expires_at,
     })
 }
 
 impl Connection {
-    /// Opens `profile` against `base`, with what the store holds. `demo_key` is the sandbox's own
-    /// key, used when the user has not entered one.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "each is one fact about the connection"
-    )]
+    /// Opens `profile` against `exchange`, with what the store holds. `demo_key` is the
+    /// sandbox's own key, used when the user has not entered one.
     pub fn open(
         profile: &str,
-        base: BaseUrl,
-        operator: Operator,
+        exchange: ExchangeAddress,
         store: Arc<dyn SecretStore>,
         demo_key: Option<(KeyCredentials, LearnedPermissions)>,
         learned: Option<LearnedPermissions>,
@@ -130,13 +142,14 @@ impl Connection {
         let (key, permissions, user_key) = match (&stored_key, &demo_key) {
             (Some(k), _) => {
                 let p = learned.unwrap_or_default();
-                (Some(key_credentials(k, p, &operator)?), p, true)
+                (Some(key_credentials(k, p, &exchange.operator)?), p, true)
             }
             (None, Some((k, p))) => (Some(k.clone()), *p, false),
             (None, None) => (None, LearnedPermissions::default(), false),
         };
-        let mut config = ClientConfig::new(base);
-        config.operator = operator;
+        let mut config = ClientConfig::new(exchange.api);
+        config.oauth_base_url = exchange.oauth;
+        config.operator = exchange.operator;
         config.nonces = Some(nonces);
         config.timeout = timeout;
         config.credentials = Credentials {
@@ -166,7 +179,17 @@ impl Connection {
             has_key: creds.key.is_some(),
             key_is_demo: creds.key.is_some() && !self.user_key.load(Ordering::Relaxed),
             permissions: self.permissions(),
-            oauth_scopes: grant.as_ref().map(|g| g.scopes.clone()),
+            grant: grant.as_ref().map(|g| GrantStatus {
+                scopes: g
+                    .scopes
+                    .as_ref()
+                    .map(|s| s.iter().map(|s| Scope::from(s.as_str())).collect()),
+                refused: creds
+                    .bearer
+                    .as_ref()
+                    .map(|b| b.refused.iter().cloned().collect())
+                    .unwrap_or_default(),
+            }),
             needs_reconnect: self.needs_reconnect.load(Ordering::Relaxed),
         }
     }
@@ -233,32 +256,33 @@ impl Connection {
     }
 
     /// Connects through the browser: a loopback listener, the authorize URL with PKCE S256 and a
-    /// fresh state, exactly one redirect, the code exchanged, the grant stored before use.
+    /// fresh state, exactly one redirect, the code exchanged, the grant stored before use. Returns
+    /// the scopes granted, `None` when the exchange did not say (then use tells).
     pub async fn connect_oauth(
         &self,
         client_id: &str,
         scopes: &[Scope],
         open_browser: impl FnOnce(&Url) -> Result<(), String>,
         timeout: Duration,
-    ) -> Result<Vec<String>, ConnectError> {
+    ) -> Result<Option<Vec<String>>, ConnectError> {
         let listener = RedirectListener::bind().await?;
         let app = OAuthApp {
             client_id: client_id.to_owned(),
             client_secret: None,
             redirect_uri: listener.redirect_uri().clone(),
         };
-        let request = authorization_request(self.client.base_url(), &app, scopes)?;
+        let request = authorization_request(self.client.oauth_base_url(), &app, scopes)?;
         open_browser(&request.url).map_err(ConnectError::Browser)?;
         let code = listener.wait(request.state.secret(), timeout).await?;
         let tokens = self
             .client
             .exchange_code(&app, &code, request.verifier)
             .await?;
+        // A response without `scope` is not taken to mean "all asked for": a 403 will tell.
         let granted = tokens
             .scopes
             .as_ref()
-            .map(|s| s.iter().map(ToString::to_string).collect())
-            .unwrap_or_else(|| scopes.iter().map(ToString::to_string).collect());
+            .map(|s| s.iter().map(ToString::to_string).collect());
         self.install_grant(client_id, &tokens, granted).await
     }
 
@@ -266,8 +290,8 @@ impl Connection {
         &self,
         client_id: &str,
         tokens: &TokenSet,
-        scopes: Vec<String>,
-    ) -> Result<Vec<String>, ConnectError> {
+        scopes: Option<Vec<String>>,
+    ) -> Result<Option<Vec<String>>, ConnectError> {
         let grant = StoredGrant {
             client_id: client_id.to_owned(),
             access: tokens.access.expose().to_owned(),
@@ -319,7 +343,7 @@ impl Connection {
                     .scopes
                     .as_ref()
                     .map(|s| s.iter().map(ToString::to_string).collect())
-                    .unwrap_or(grant.scopes);
+                    .or(grant.scopes);
                 self.install_grant(&grant.client_id, &tokens, scopes)
                     .await
                     .map(drop)

@@ -12,6 +12,7 @@ pub mod loopback;
 pub mod order_form;
 pub mod orders;
 pub mod pay_form;
+pub mod profile_form;
 pub mod qr;
 pub mod recheck;
 pub mod secrets;

@@ -23,6 +23,9 @@ pub enum LoopbackError {
     Denied,
     #[error("the exchange refused the sign-in: {0}")]
     Refused(String),
+    /// `invalid_scope`: the exchange will not grant what was asked for (it may grant less).
+    #[error("the exchange will not grant the access asked for: {0}")]
+    InvalidScope(String),
     #[error("the answer did not belong to this sign-in (state mismatch); nothing was changed")]
     StateMismatch,
     #[error("the answer carried no authorization code")]
@@ -132,6 +135,10 @@ pub fn read_redirect(head: &str, expected_state: &str) -> Redirect {
     } else if let Some(error) = get("error") {
         if error == "access_denied" {
             Err(LoopbackError::Denied)
+        } else if error == "invalid_scope" {
+            Err(LoopbackError::InvalidScope(
+                get("error_description").unwrap_or(error),
+            ))
         } else {
             Err(LoopbackError::Refused(
                 get("error_description").unwrap_or(error),

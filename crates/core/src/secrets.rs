@@ -91,7 +91,8 @@ pub struct StoredGrant {
     pub access: String,
     pub refresh: Option<String>,
     pub expires_at: Option<DateTime<Utc>>,
-    pub scopes: Vec<String>,
+    /// What the token response said was granted; `None` when it did not say (known only by use).
+    pub scopes: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for StoredGrant {

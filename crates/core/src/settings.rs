@@ -21,6 +21,12 @@ pub enum ProfileKind {
         /// The operator's abbreviation in header names and key prefixes.
         #[serde(default = "spec_operator")]
         operator: String,
+        /// Where its OAuth endpoints are, when not under `base_url`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth_base_url: Option<String>,
+        /// The scopes to ask for when connecting through OAuth; every scope of 5.4 when empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        scopes: Vec<String>,
     },
 }
 
@@ -149,6 +155,8 @@ mod tests {
                 base_url: "https://api.example.no".into(),
                 client_id: "nordlys".into(),
                 operator: "abc".into(),
+                oauth_base_url: Some("https://auth.example.no".into()),
+                scopes: vec!["api:accounts:bitcoin:read".into()],
             },
             key_permissions: Some(LearnedPermissions {
                 trading: Some(true),

@@ -161,6 +161,7 @@ mod tests {
         BearerCredentials {
             token: AccessToken::parse("t").unwrap(),
             scopes: scopes.map(|s| s.iter().cloned().collect::<BTreeSet<_>>()),
+            refused: BTreeSet::new(),
             expires_at,
         }
     }

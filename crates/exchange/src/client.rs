@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::amount::{self, Unit};
-use crate::auth::{self, AuthChoice};
+use crate::auth::{self, AuthChoice, Refusal};
 use crate::base_url::BaseUrl;
 use crate::credentials::{BearerCredentials, Credentials, KeyCredentials};
 use crate::endpoint::{Endpoint, Repeat};
@@ -35,6 +35,9 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 #[derive(Debug)]
 pub struct ClientConfig {
     pub base_url: BaseUrl,
+    /// Where the OAuth endpoints are, when not under `base_url` (the real exchange serves them
+    /// from another host).
+    pub oauth_base_url: Option<BaseUrl>,
     /// Whose header names the requests carry (5.1).
     pub operator: Operator,
     pub credentials: Credentials,
@@ -52,6 +55,7 @@ impl ClientConfig {
     pub fn new(base_url: BaseUrl) -> Self {
         Self {
             base_url,
+            oauth_base_url: None,
             operator: Operator::default(),
             credentials: Credentials::default(),
             nonces: None,
@@ -73,6 +77,7 @@ pub struct ExchangeClient {
 struct Inner {
     http: reqwest::Client,
     base: BaseUrl,
+    oauth_base: BaseUrl,
     headers: AuthHeaders,
     operator: Operator,
     /// What the exchange's answers to signed requests showed the key may do.
@@ -147,6 +152,29 @@ fn api_path(
     }
 }
 
+/// A request ready to send: the same bytes on every attempt and with every credential.
+struct Prepared {
+    endpoint: Endpoint,
+    url: url::Url,
+    signing_path: String,
+    body: Option<Bytes>,
+}
+
+/// How sending ended without a decoded answer.
+enum Sent {
+    /// The token was refused for the endpoint's scope.
+    ScopeRefused(Error),
+    Failed(Error),
+}
+
+impl Sent {
+    fn into_error(self) -> Error {
+        match self {
+            Self::ScopeRefused(e) | Self::Failed(e) => e,
+        }
+    }
+}
+
 /// One attempt that did not produce an HTTP answer.
 struct Lost {
     failure: Failure,
@@ -172,6 +200,9 @@ impl ExchangeClient {
         Ok(Self {
             inner: Arc::new(Inner {
                 http,
+                oauth_base: config
+                    .oauth_base_url
+                    .unwrap_or_else(|| config.base_url.clone()),
                 base: config.base_url,
                 headers,
                 operator: config.operator,
@@ -188,6 +219,11 @@ impl ExchangeClient {
 
     pub fn base_url(&self) -> &BaseUrl {
         &self.inner.base
+    }
+
+    /// Where the OAuth endpoints are: the API's base unless configured otherwise.
+    pub fn oauth_base_url(&self) -> &BaseUrl {
+        &self.inner.oauth_base
     }
 
     /// Whose header names and key prefixes this client uses.
@@ -256,22 +292,71 @@ impl ExchangeClient {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn learn(&self, endpoint: Endpoint, choice: &AuthChoice<'_>, status: u16) {
-        use crate::endpoint::{Access, KeyPermission};
+    /// Whether this client can make `endpoint`'s request with what it holds now: `Ok(true)` when
+    /// it knows, `Ok(false)` when only the exchange's answer will tell (a token whose scopes were
+    /// not stated, a key whose permissions are unknown), and the refusal otherwise.
+    pub fn reach(&self, endpoint: Endpoint) -> Result<bool, Refusal> {
+        use crate::endpoint::{Access, OAuthAccess};
+        let credentials = self.credentials();
+        let choice = auth::choose(endpoint, &credentials, Utc::now())?;
+        Ok(match (choice, endpoint.access()) {
+            (
+                AuthChoice::Bearer(b),
+                Access::Key {
+                    oauth: OAuthAccess::Scope(s),
+                },
+            ) => b
+                .scopes
+                .as_ref()
+                .is_some_and(|granted| granted.contains(&s)),
+            (AuthChoice::Signed(k), _) => k.permissions.is_some(),
+            _ => true,
+        })
+    }
+
+    /// Learns from an answer: a 403 to a token on an endpoint that needs a scope shows the token
+    /// lacks it (returns true); the answers to signed requests show what the key may do.
+    fn learn(&self, endpoint: Endpoint, choice: &AuthChoice<'_>, status: u16) -> bool {
+        use crate::endpoint::{Access, KeyPermission, OAuthAccess};
+        if let (
+            Access::Key {
+                oauth: OAuthAccess::Scope(scope),
+            },
+            AuthChoice::Bearer(_),
+            403,
+        ) = (endpoint.access(), choice, status)
+        {
+            self.refuse_scope(scope);
+            return true;
+        }
         let (Access::Signed(permission), AuthChoice::Signed(_)) = (endpoint.access(), choice)
         else {
-            return;
+            return false;
         };
         let allowed = match status {
             200 => true,
             403 => false,
-            _ => return,
+            _ => return false,
         };
         let mut learned = self.learned_guard();
         match permission {
             KeyPermission::Trading => learned.trading = Some(allowed),
             KeyPermission::BitcoinWithdrawal => learned.bitcoin_withdrawal = Some(allowed),
         }
+        false
+    }
+
+    fn refuse_scope(&self, scope: Scope) {
+        let mut guard = self
+            .inner
+            .credentials
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = (**guard).clone();
+        if let Some(b) = next.bearer.as_mut() {
+            b.refused.insert(scope);
+        }
+        *guard = Arc::new(next);
     }
 
     // ---- endpoints, in the order of the section 4 table ----
@@ -514,8 +599,6 @@ impl ExchangeClient {
         query: &[(&str, String)],
         body: Option<&impl Serialize>,
     ) -> Result<T, Error> {
-        let credentials = self.credentials();
-        let choice = auth::choose(endpoint, &credentials, Utc::now())?;
         let path = api_path(endpoint, param)?;
         // Serialized once: these bytes are signed and these bytes are sent.
         let body = body
@@ -528,14 +611,55 @@ impl ExchangeClient {
                 .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
         }
         let signing_path = format!("{}{}", self.inner.base.path_prefix(), path.decoded);
+        let request = Prepared {
+            endpoint,
+            url,
+            signing_path,
+            body,
+        };
+        let credentials = self.credentials();
+        let choice = auth::choose(endpoint, &credentials, Utc::now())?;
+        match self.send(&request, &choice).await {
+            // The token lacks the scope, which is now known; a key reads instead when there is
+            // one (a 403 is a positive refusal: nothing happened, so asking again is safe).
+            Err(Sent::ScopeRefused(e)) => {
+                let credentials = self.credentials();
+                match auth::choose(endpoint, &credentials, Utc::now()) {
+                    Ok(key @ AuthChoice::Key(_)) => {
+                        self.send(&request, &key).await.map_err(Sent::into_error)
+                    }
+                    _ => Err(e),
+                }
+            }
+            other => other.map_err(Sent::into_error),
+        }
+    }
+
+    /// Sends a prepared request with `choice`, repeating it as the retry policy allows.
+    async fn send<T: DeserializeOwned>(
+        &self,
+        request: &Prepared,
+        choice: &AuthChoice<'_>,
+    ) -> Result<T, Sent> {
+        let Prepared {
+            endpoint,
+            url,
+            signing_path,
+            body,
+        } = request;
+        let endpoint = *endpoint;
         let name = endpoint.name();
         let mut attempt = 1;
         loop {
             let outcome = self
-                .attempt(endpoint, &choice, &url, &signing_path, body.as_ref())
+                .attempt(endpoint, choice, url, signing_path, body.as_ref())
                 .await;
-            if let Ok((status, _)) = &outcome {
-                self.learn(endpoint, &choice, *status);
+            if let Ok((status, bytes)) = &outcome
+                && self.learn(endpoint, choice, *status)
+            {
+                return Err(Sent::ScopeRefused(
+                    self.status_error(endpoint, *status, bytes),
+                ));
             }
             let failure = match &outcome {
                 Ok((status, _)) if *status == 200 => None,
@@ -552,8 +676,9 @@ impl ExchangeClient {
             return match outcome {
                 Ok((200, bytes)) => self.decode(endpoint, &bytes),
                 Ok((status, bytes)) => Err(self.status_error(endpoint, status, &bytes)),
-                Err(lost) => Err(self.lost_error(endpoint, &url, lost, &name)),
-            };
+                Err(lost) => Err(self.lost_error(endpoint, url, lost, &name)),
+            }
+            .map_err(Sent::Failed);
         }
     }
 

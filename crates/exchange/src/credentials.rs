@@ -174,6 +174,9 @@ pub struct BearerCredentials {
     pub token: AccessToken,
     /// The scopes granted, when the token response said; `None` lets the server decide.
     pub scopes: Option<BTreeSet<Scope>>,
+    /// Scopes the server refused this token (a 403 to a request that needed one): not asked
+    /// with it again.
+    pub refused: BTreeSet<Scope>,
     pub expires_at: Option<DateTime<Utc>>,
 }
 
@@ -183,7 +186,7 @@ impl BearerCredentials {
     }
 
     pub fn may_have(&self, scope: &Scope) -> bool {
-        self.scopes.as_ref().is_none_or(|s| s.contains(scope))
+        !self.refused.contains(scope) && self.scopes.as_ref().is_none_or(|s| s.contains(scope))
     }
 }
 

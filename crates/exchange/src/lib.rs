@@ -24,7 +24,7 @@ pub mod signing;
 mod tax_query;
 pub mod wire;
 
-pub use base_url::BaseUrl;
+pub use base_url::{BaseUrl, BaseUrlError};
 pub use client::{ClientConfig, ExchangeClient, LearnedFromUse};
 pub use credentials::{
     AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, KeyPermissions,

@@ -82,6 +82,7 @@ impl TokenSet {
         BearerCredentials {
             token: self.access.clone(),
             scopes: self.scopes.clone(),
+            refused: std::collections::BTreeSet::new(),
             expires_at: self.expires_at,
         }
     }
@@ -187,7 +188,7 @@ impl ExchangeClient {
         code: &str,
         verifier: PkceCodeVerifier,
     ) -> Result<TokenSet, OAuthError> {
-        let client = configured(self.base_url(), app)?;
+        let client = configured(self.oauth_base_url(), app)?;
         let response = client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .set_pkce_verifier(verifier)
@@ -203,7 +204,7 @@ impl ExchangeClient {
         app: &OAuthApp,
         refresh: &RefreshToken,
     ) -> Result<TokenSet, OAuthError> {
-        let client = configured(self.base_url(), app)?;
+        let client = configured(self.oauth_base_url(), app)?;
         let rt = oauth2::RefreshToken::new(refresh.expose().to_owned());
         let response = client
             .exchange_refresh_token(&rt)

@@ -342,3 +342,55 @@ pub async fn reset(State(app): State<AppState>) -> Answer {
     app.reset();
     Ok(Json(json!({})))
 }
+
+/// GET /sandbox/oauth/grants — what OAuth grants.
+pub async fn grants(State(app): State<AppState>) -> Answer {
+    Ok(Json(grants_json(&app.lock().oauth.policy)))
+}
+
+fn grants_json(p: &crate::GrantPolicy) -> Value {
+    json!({
+        "scopes": p.scopes.as_ref().map(|s| s.join(" ")),
+        "invalidScope": p.invalid_scope,
+        "omitScope": p.omit_scope,
+    })
+}
+
+/// POST /sandbox/oauth/grants `{"scopes"?: "A B" | null, "invalidScope"?, "omitScope"?}` —
+/// changes the named ones (`scopes` null: every scope); answers with all of them.
+pub async fn set_grants(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
+    let patch: Value = body(&raw)?;
+    let Some(fields) = patch.as_object() else {
+        return Err(ApiError::invalid("the body must be a JSON object"));
+    };
+    let mut w = app.lock();
+    let mut next = w.oauth.policy.clone();
+    for (name, value) in fields {
+        match (name.as_str(), value) {
+            ("scopes", Value::Null) => next.scopes = None,
+            ("scopes", Value::String(s)) => {
+                next.scopes = Some(s.split_whitespace().map(str::to_owned).collect());
+            }
+            ("invalidScope", Value::Bool(b)) => next.invalid_scope = *b,
+            ("omitScope", Value::Bool(b)) => next.omit_scope = *b,
+            ("scopes", _) => {
+                return Err(ApiError::invalid(
+                    "scopes must be space-separated scope names, or null for every scope",
+                ));
+            }
+            ("invalidScope" | "omitScope", _) => {
+                return Err(ApiError::invalid(format!("{name} must be true or false")));
+            }
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "unknown field `{name}`; the fields are scopes, invalidScope, omitScope"
+                )));
+            }
+        }
+    }
+    next.check().map_err(ApiError::invalid)?;
+    w.oauth.policy = next.clone();
+    drop(w);
+    app.touch();
+    Ok(Json(grants_json(&next)))
+}

@@ -35,6 +35,7 @@
 //! | `POST /sandbox/withdrawals/{id}/complete` or `/fail` | settles a pending withdrawal (fail refunds) |
 //! | `POST /sandbox/orders/{id}/fill` / `GET /sandbox/orders/{id}` | fills a resting limit order / shows any order's state |
 //! | `POST /sandbox/oauth/expire-tokens`, `POST /sandbox/oauth/token-ttl` `{"seconds"}` | token lifetime control |
+//! | `GET /sandbox/oauth/grants`, `POST /sandbox/oauth/grants` `{"scopes"?, "invalidScope"?, "omitScope"?}` | what OAuth grants (below); a POST changes only the names it gives, `"scopes": null` is every scope |
 //! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
@@ -55,6 +56,14 @@
 //! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
 //! | `--error-style grpc\|string\|nested\|text\|none` | `errorStyle` | `/v1/` error bodies: `{"code": 3, "message"}` (default), `{"code": "INVALID_ARGUMENT", …}`, `{"error": {"code", "message"}}`, the message as plain text, or no body |
+//!
+//! ## OAuth as the real exchange serves it
+//! | switch | effect |
+//! |---|---|
+//! | `--oauth-port P` | OAuth is served on a second loopback port (0: a free one) and not on the API's; the start-up line's `oauthBaseUrl` says where |
+//! | `--oauth-scopes "A B"` | at most these scopes are granted: a request for more is narrowed silently, and the token response's `scope` says what was granted |
+//! | `--oauth-invalid-scope` | a request for a scope not granted is refused with `invalid_scope` instead (without `--oauth-scopes`, only `api:accounts:bitcoin:read` is granted) |
+//! | `--oauth-omit-scope` | token responses leave out `scope` |
 //!
 //! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
 //! when the live price, which walks every 2 s, crosses them.
@@ -83,6 +92,7 @@ use tokio::net::TcpListener;
 
 pub use error::ApiError;
 pub use faults::{FaultKind, FaultRule};
+pub use oauth::{GrantPolicy, READ_SCOPE};
 pub use serve::host_is_loopback;
 use world::World;
 
@@ -122,10 +132,12 @@ impl AppState {
     pub fn reset(&self) {
         let mut w = self.lock();
         let ttl = w.oauth.token_ttl_seconds;
+        let policy = w.oauth.policy.clone();
         let readings = w.readings.clone();
         let operator = w.operator.clone();
         *w = World::new(w.seed, Utc::now());
         w.oauth.token_ttl_seconds = ttl;
+        w.oauth.policy = policy;
         w.readings = readings;
         w.use_operator(&operator);
         drop(w);
@@ -159,8 +171,23 @@ async fn wrong_method(req: axum::extract::Request) -> ApiError {
     ))
 }
 
-/// The whole sandbox as a router, testable without a socket.
+/// The whole sandbox as a router, testable without a socket: the API, OAuth and world control.
 pub fn app(state: AppState) -> Router {
+    served(api_routes().merge(oauth_routes()), state)
+}
+
+/// The OAuth server (5.4) alone, as served on its own port with `--oauth-port`.
+fn oauth_routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/oauth2/v0/authorize",
+            get(oauth::authorize).post(oauth::decide),
+        )
+        .route("/oauth2/v0/token", post(oauth::token))
+}
+
+/// The API of section 4 and world control.
+fn api_routes() -> Router<AppState> {
     use axum::routing::delete;
     Router::new()
         .route(
@@ -190,11 +217,6 @@ pub fn app(state: AppState) -> Router {
         .route("/v1/tax/transactions", get(api::tax_transactions))
         .route("/v1/withdrawals/bitcoin", post(api::create_withdrawal))
         .route("/v1/withdrawals/bitcoin/{id}", get(api::get_withdrawal))
-        .route(
-            "/oauth2/v0/authorize",
-            get(oauth::authorize).post(oauth::decide),
-        )
-        .route("/oauth2/v0/token", post(oauth::token))
         .route("/sandbox/invoices", post(control::other_invoice))
         .route("/sandbox/invoices/{id}/pay", post(control::pay_invoice))
         .route(
@@ -213,6 +235,10 @@ pub fn app(state: AppState) -> Router {
         .route("/sandbox/oauth/expire-tokens", post(control::expire_tokens))
         .route("/sandbox/oauth/token-ttl", post(control::token_ttl))
         .route(
+            "/sandbox/oauth/grants",
+            get(control::grants).post(control::set_grants),
+        )
+        .route(
             "/sandbox/faults",
             post(control::add_fault).delete(control::clear_faults),
         )
@@ -224,6 +250,11 @@ pub fn app(state: AppState) -> Router {
             "/sandbox/readings",
             get(control::readings).post(control::set_readings),
         )
+}
+
+/// `routes` with the fallbacks and the layers every answer passes through.
+fn served(routes: Router<AppState>, state: AppState) -> Router {
+    routes
         .fallback(no_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(axum::middleware::from_fn_with_state(
@@ -256,6 +287,10 @@ pub struct SandboxConfig {
     pub readings: world::Readings,
     /// The operator's abbreviation in header names and key prefixes; `svc` when `None`.
     pub operator: Option<String>,
+    /// Serve OAuth on this second loopback port (0: a free one) and not on the API's.
+    pub oauth_port: Option<u16>,
+    /// What OAuth grants.
+    pub grants: oauth::GrantPolicy,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -299,6 +334,8 @@ pub struct OAuthClients {
 #[serde(rename_all = "camelCase")]
 pub struct StartupInfo {
     pub base_url: String,
+    /// Where the OAuth endpoints are: `baseUrl` unless started with `--oauth-port`.
+    pub oauth_base_url: String,
     pub api_keys: ApiKeys,
     pub oauth_clients: OAuthClients,
     /// The abbreviation in header names and key prefixes.
@@ -310,6 +347,8 @@ pub struct StartupInfo {
 pub enum StartError {
     #[error("the operator's abbreviation must be 1 to 16 lower-case letters or digits; got `{0}`")]
     Operator(String),
+    #[error("the OAuth grants: {0}")]
+    Grants(String),
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
     Bind { port: u16, source: std::io::Error },
     #[error("cannot read the state file {path}: {detail}")]
@@ -366,7 +405,7 @@ fn save(state: &AppState, path: Option<&std::path::Path>) {
     }
 }
 
-fn info_of(world: &World, addr: SocketAddr) -> StartupInfo {
+fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupInfo {
     let key = |name: &str| {
         let k = world.keys.iter().find(|k| k.name == name);
         KeyInfo {
@@ -377,6 +416,7 @@ fn info_of(world: &World, addr: SocketAddr) -> StartupInfo {
     let o = &world.oauth;
     StartupInfo {
         base_url: format!("http://{addr}"),
+        oauth_base_url: format!("http://{oauth_addr}"),
         api_keys: ApiKeys {
             read: key("read"),
             trading: key("trading"),
@@ -399,6 +439,13 @@ fn info_of(world: &World, addr: SocketAddr) -> StartupInfo {
         },
         operator: world.operator.clone(),
     }
+}
+
+async fn listen(port: u16) -> Result<(TcpListener, SocketAddr), StartError> {
+    let bind = |source| StartError::Bind { port, source };
+    let listener = TcpListener::bind(("127.0.0.1", port)).await.map_err(bind)?;
+    let addr = listener.local_addr().map_err(bind)?;
+    Ok((listener, addr))
 }
 
 /// Starts a sandbox on 127.0.0.1.
@@ -429,25 +476,44 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
     if let Some(ttl) = config.token_ttl_seconds {
         state.lock().oauth.token_ttl_seconds = ttl;
     }
-    let listener = TcpListener::bind(("127.0.0.1", config.port))
-        .await
-        .map_err(|source| StartError::Bind {
-            port: config.port,
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| StartError::Bind {
-        port: config.port,
-        source,
-    })?;
-    let info = info_of(&state.lock(), addr);
+    config.grants.check().map_err(StartError::Grants)?;
+    state.lock().oauth.policy = config.grants.clone();
+    let (listener, addr) = listen(config.port).await?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let router = app(state.clone());
+    let (router, oauth, oauth_addr) = match config.oauth_port {
+        Some(port) => {
+            let (listener, oauth_addr) = listen(port).await?;
+            let router = served(oauth_routes(), state.clone());
+            (
+                served(api_routes(), state.clone()),
+                Some((listener, router)),
+                oauth_addr,
+            )
+        }
+        None => (app(state.clone()), None, addr),
+    };
+    let info = info_of(&state.lock(), addr, oauth_addr);
     let saver = state.clone();
     let file = config.state_file.clone();
     let task = tokio::spawn(async move {
-        let serving = serve::serve(listener, router, async {
+        let stopped = async {
             let _ = stopped.await;
-        });
+        };
+        let serving = async {
+            match oauth {
+                Some((listener2, router2)) => {
+                    let (tx, rx) = tokio::sync::watch::channel(());
+                    let both = tokio::spawn(serve::serve(listener2, router2, async move {
+                        let mut rx = rx;
+                        let _ = rx.changed().await;
+                    }));
+                    serve::serve(listener, router, stopped).await;
+                    drop(tx);
+                    let _ = both.await;
+                }
+                None => serve::serve(listener, router, stopped).await,
+            }
+        };
         let saving = async {
             loop {
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;

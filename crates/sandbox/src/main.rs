@@ -1,7 +1,9 @@
 //! `nordlys-sandbox [--port P] [--seed N] [--state FILE] [readings…]`: serves the simulated
 //! exchange on 127.0.0.1 and prints one JSON line with its address, API keys and OAuth clients.
 //! The readings (`--no-note-echo`, `--tax-lag`, …) are described in the crate docs;
-//! `--operator ABBR` serves another operator's header names and key prefixes.
+//! `--operator ABBR` serves another operator's header names and key prefixes; `--oauth-port P`
+//! serves OAuth on a second port, and `--oauth-scopes`, `--oauth-invalid-scope` and
+//! `--oauth-omit-scope` narrow what it grants.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -64,6 +66,21 @@ struct Args {
     /// `ABBR/apisecret/…` (1–16 lower-case letters or digits; the specification writes `svc`).
     #[arg(long, value_name = "ABBR")]
     operator: Option<String>,
+    /// Serve OAuth on this second port (0 picks a free one) and not on the API's; the start-up
+    /// line's `oauthBaseUrl` says where.
+    #[arg(long, value_name = "P")]
+    oauth_port: Option<u16>,
+    /// Grant at most these scopes (space-separated): a request for more is narrowed silently,
+    /// and the token response's `scope` says what was granted.
+    #[arg(long, value_name = "SCOPES")]
+    oauth_scopes: Option<String>,
+    /// Refuse a request for a scope it does not grant with `invalid_scope` instead of narrowing
+    /// it (without --oauth-scopes, only api:accounts:bitcoin:read is granted).
+    #[arg(long)]
+    oauth_invalid_scope: bool,
+    /// Token responses leave out `scope`.
+    #[arg(long)]
+    oauth_omit_scope: bool,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -115,6 +132,17 @@ async fn main() -> ExitCode {
         eprintln!("nordlys-sandbox: {}", e.message);
         return ExitCode::from(2);
     }
+    let grants = nordlys_sandbox::GrantPolicy {
+        scopes: args
+            .oauth_scopes
+            .map(|s| s.split_whitespace().map(str::to_owned).collect()),
+        invalid_scope: args.oauth_invalid_scope,
+        omit_scope: args.oauth_omit_scope,
+    };
+    if let Err(e) = grants.check() {
+        eprintln!("nordlys-sandbox: --oauth-scopes: {e}");
+        return ExitCode::from(2);
+    }
     let config = nordlys_sandbox::SandboxConfig {
         port: args.port,
         seed: args.seed,
@@ -122,6 +150,8 @@ async fn main() -> ExitCode {
         token_ttl_seconds: args.token_ttl,
         readings,
         operator: args.operator,
+        oauth_port: args.oauth_port,
+        grants,
     };
     let sandbox = match nordlys_sandbox::start(config).await {
         Ok(s) => s,

@@ -43,6 +43,74 @@ pub const SCOPES: [(&str, &str); 5] = [
 
 const CODE_LIFETIME_SECONDS: i64 = 600;
 
+/// The scope the real exchange grants third-party applications for now.
+pub const READ_SCOPE: &str = "api:accounts:bitcoin:read";
+
+/// What the exchange grants third-party applications (`--oauth-scopes`, `--oauth-invalid-scope`,
+/// `--oauth-omit-scope`, and `/sandbox/oauth/grants`). Not part of the world: a reset keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantPolicy {
+    /// The scopes granted at most; `None`: every scope of 5.4 (or only [`READ_SCOPE`] when
+    /// `invalid_scope` is set).
+    pub scopes: Option<Vec<String>>,
+    /// A request for a scope outside them is refused with `invalid_scope` instead of narrowed.
+    pub invalid_scope: bool,
+    /// Token responses leave out `scope`.
+    pub omit_scope: bool,
+}
+
+impl GrantPolicy {
+    /// Checks the names: each a scope of 5.4, at least one.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(scopes) = &self.scopes {
+            if scopes.is_empty() {
+                return Err("the granted scopes must name at least one scope".into());
+            }
+            if let Some(bad) = scopes.iter().find(|s| !is_scope(s)) {
+                return Err(format!(
+                    "`{bad}` is not a scope of 5.4; the scopes are {}",
+                    SCOPES.map(|(k, _)| k).join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn grantable(&self, scope: &str) -> bool {
+        match &self.scopes {
+            Some(s) => s.iter().any(|g| g == scope),
+            None => !self.invalid_scope || scope == READ_SCOPE,
+        }
+    }
+
+    /// What a request for `asked` is granted: the part this policy allows, or `invalid_scope`'s
+    /// description when it refuses instead of narrowing (or nothing asked for can be granted).
+    fn grant(&self, asked: &[String]) -> Result<Vec<String>, String> {
+        let granted: Vec<String> = asked
+            .iter()
+            .filter(|s| self.grantable(s))
+            .cloned()
+            .collect();
+        if granted.is_empty() || (self.invalid_scope && granted.len() < asked.len()) {
+            let allowed: Vec<&str> = SCOPES
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|k| self.grantable(k))
+                .collect();
+            return Err(format!(
+                "this application may be granted only: {}",
+                allowed.join(" ")
+            ));
+        }
+        Ok(granted)
+    }
+}
+
+fn is_scope(s: &str) -> bool {
+    SCOPES.iter().any(|(k, _)| *k == s)
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClientRec {
     pub client_id: String,
@@ -99,6 +167,8 @@ pub struct OAuthState {
     access: BTreeMap<String, AccessRec>,
     refresh: BTreeMap<String, RefreshRec>,
     revoked_families: BTreeSet<String>,
+    #[serde(default)]
+    pub policy: GrantPolicy,
 }
 
 impl OAuthState {
@@ -127,6 +197,7 @@ impl OAuthState {
             access: BTreeMap::new(),
             refresh: BTreeMap::new(),
             revoked_families: BTreeSet::new(),
+            policy: GrantPolicy::default(),
         }
     }
 
@@ -208,13 +279,16 @@ impl OAuthState {
                 active: true,
             },
         );
-        serde_json::json!({
+        let mut body = serde_json::json!({
             "access_token": access,
             "token_type": "Bearer",
             "expires_in": self.token_ttl_seconds,
             "refresh_token": refresh,
-            "scope": scopes.join(" "),
-        })
+        });
+        if !self.policy.omit_scope {
+            body["scope"] = scopes.join(" ").into();
+        }
+        body
     }
 }
 
@@ -313,9 +387,14 @@ pub async fn authorize(
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
         .collect();
-    if scopes.is_empty() || scopes.iter().any(|s| !SCOPES.iter().any(|(k, _)| k == s)) {
+    if scopes.is_empty() || scopes.iter().any(|s| !is_scope(s)) {
         return fail("invalid_scope", "unknown or missing scope");
     }
+    // Narrowed silently to what may be granted, or refused (the consent page lists the result).
+    let scopes = match oauth.policy.grant(&scopes) {
+        Ok(granted) => granted,
+        Err(why) => return fail("invalid_scope", &why),
+    };
     let challenge = q.get("code_challenge").cloned().filter(|c| !c.is_empty());
     let method = get("code_challenge_method");
     if challenge.is_some() && method != "S256" {

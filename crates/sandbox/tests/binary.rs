@@ -1,0 +1,129 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! The `nordlys-sandbox` binary as other tools start it: its first line, and its OAuth switches.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the binary with `args` and returns it with its first line.
+fn start(args: &[&str]) -> (Running, serde_json::Value) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nordlys-sandbox"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (Running(child), serde_json::from_str(&line).unwrap())
+}
+
+fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+async fn authorize(base: &str, scope: &str) -> reqwest::Response {
+    http()
+        .get(format!("{base}/oauth2/v0/authorize"))
+        .query(&[
+            ("response_type", "code"),
+            ("client_id", "nordlys-partner"),
+            ("redirect_uri", "http://127.0.0.1:1/callback"),
+            ("scope", scope),
+            ("state", "s1"),
+        ])
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_first_line_keeps_its_keys_and_says_where_oauth_is() {
+    let (_sb, info) = start(&["--oauth-scopes", "api:accounts:bitcoin:read"]);
+    for key in [
+        "baseUrl",
+        "apiKeys",
+        "oauthClients",
+        "operator",
+        "oauthBaseUrl",
+    ] {
+        assert!(info.get(key).is_some(), "{key} in {info}");
+    }
+    assert_eq!(info["oauthBaseUrl"], info["baseUrl"]);
+    // Narrowed silently: the consent page lists only what will be granted.
+    let page = authorize(
+        info["baseUrl"].as_str().unwrap(),
+        "api:accounts:bitcoin:read api:tax:transactions:read",
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
+    assert!(
+        page.contains("<code>api:accounts:bitcoin:read</code>"),
+        "{page}"
+    );
+    assert!(!page.contains("api:tax:transactions:read"), "{page}");
+}
+
+#[tokio::test]
+async fn oauth_on_its_own_port_is_not_on_the_api_s() {
+    let (_sb, info) = start(&["--oauth-port", "0", "--oauth-invalid-scope"]);
+    let api = info["baseUrl"].as_str().unwrap();
+    let oauth = info["oauthBaseUrl"].as_str().unwrap();
+    assert_ne!(api, oauth);
+    assert_eq!(
+        authorize(api, "api:accounts:bitcoin:read")
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+    let price = http()
+        .get(format!("{oauth}/v1/price/nok"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(price.status().as_u16(), 404);
+    assert_eq!(
+        authorize(oauth, "api:accounts:bitcoin:read")
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+    // More than it grants: refused with invalid_scope, back at the redirect URI.
+    let refused = authorize(oauth, "api:accounts:bitcoin:read api:trades:read").await;
+    assert_eq!(refused.status().as_u16(), 303);
+    let location = refused.headers()["location"].to_str().unwrap().to_owned();
+    assert!(location.contains("error=invalid_scope"), "{location}");
+}
+
+#[test]
+fn a_scope_that_does_not_exist_is_refused_at_start() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nordlys-sandbox"))
+        .args(["--oauth-scopes", "api:everything"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("api:everything"), "{err}");
+}
