@@ -6,7 +6,8 @@
 )]
 //! The tax sync against the sandbox: what is stored is exactly what one `pageSize=0` request
 //! returns, a second sync costs one request, and an interrupted or crashed sync resumes without a
-//! gap or a duplicate. The year-end holding rebuilt from the rows matches endpoint 13.
+//! gap or a duplicate. Rows listed pending are stored once and made final in place. The year-end
+//! holding rebuilt from the rows matches endpoint 13.
 
 use std::sync::{Arc, Mutex};
 
@@ -123,7 +124,8 @@ async fn a_second_sync_sends_one_request_and_then_only_what_is_new() {
         .await
         .unwrap();
     assert_eq!(tax_requests(&sandbox).await - before, 1);
-    assert_eq!((last.received, last.stored), (0, 0));
+    // The trailing window is read again; nothing in it is new or changed.
+    assert_eq!((last.stored, last.updated), (0, 0));
     assert_eq!(stored(&store).len(), count);
 
     // Two trades in the same second as each other are new; only they are fetched and stored.
@@ -245,5 +247,61 @@ async fn a_cancelled_sync_stops_and_the_next_one_finishes_the_job() {
     sync::sync(&client, store.clone(), &SyncCancel::default(), |_| {})
         .await
         .unwrap();
+    assert_eq!(stored(&store), everything(&client).await);
+}
+
+#[tokio::test]
+async fn a_row_listed_pending_is_stored_once_and_made_final_by_a_later_sync() {
+    let sandbox = sandbox_with(nordlys_sandbox::SandboxConfig {
+        readings: nordlys_sandbox::world::Readings {
+            pending_rows: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let store = Arc::new(Store::in_memory().unwrap());
+    let cancel = SyncCancel::default();
+    sync::sync(&client, store.clone(), &cancel, |_| {})
+        .await
+        .unwrap();
+    // A trade now: listed pending, without its fee.
+    key_client(&sandbox, &sandbox.info.api_keys.trading)
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
+            amount: Decimal::from(500),
+            account_id: None,
+            description: String::new(),
+            price: None,
+        })
+        .await
+        .unwrap();
+    let mut last = SyncProgress::default();
+    sync::sync(&client, store.clone(), &cancel, |p| last = *p)
+        .await
+        .unwrap();
+    assert_eq!(last.stored, 1);
+    let pending = stored(&store).last().cloned().unwrap();
+    assert_eq!(pending.finalize_time, None);
+    assert_eq!(pending.fee_amount, None);
+    assert!(store.tax_oldest_pending().unwrap().is_some());
+    let count = stored(&store).len();
+
+    // Final once its time has passed: the same row, updated in place, with its fee.
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    sync::sync(&client, store.clone(), &cancel, |p| last = *p)
+        .await
+        .unwrap();
+    assert_eq!((last.stored, last.updated), (0, 1));
+    assert_eq!(stored(&store).len(), count);
+    let fin = stored(&store)
+        .into_iter()
+        .find(|t| t.id == pending.id)
+        .unwrap();
+    assert!(fin.finalize_time.is_some());
+    assert!(fin.fee_amount.is_some());
+    assert_eq!(store.tax_oldest_pending().unwrap(), None);
     assert_eq!(stored(&store), everything(&client).await);
 }

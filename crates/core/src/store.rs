@@ -154,6 +154,11 @@ const MIGRATIONS: &[&str] = &[
     UPDATE withdrawal_journal SET state = 'unknown', gave_up_at_ms = updated_at_ms WHERE state = 'not-sent';
     UPDATE order_journal SET gave_up_at_ms = updated_at_ms WHERE state = 'unknown' AND gave_up_at_ms IS NULL;
     UPDATE withdrawal_journal SET gave_up_at_ms = updated_at_ms WHERE state = 'unknown' AND gave_up_at_ms IS NULL;",
+    // A tax row is one transaction by its id, whatever it says now: it is updated in place when
+    // it changes (pending rows become final), so the newest copy of any duplicate is kept.
+    "DELETE FROM tax_transactions WHERE seq NOT IN (SELECT MAX(seq) FROM tax_transactions GROUP BY id);
+    CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
+    CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
 ];
 
 mod invoices;
@@ -417,7 +422,10 @@ mod tests {
         let mut db = Connection::open(&path).unwrap();
         {
             let tx = db.transaction().unwrap();
-            let before = MIGRATIONS.len() - 1;
+            let before = MIGRATIONS
+                .iter()
+                .position(|m| m.contains("SET state = 'unknown'"))
+                .unwrap();
             for sql in &MIGRATIONS[..before] {
                 tx.execute_batch(sql).unwrap();
             }

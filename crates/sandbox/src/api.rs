@@ -598,10 +598,19 @@ pub async fn tax_transactions(State(app): State<AppState>, req: ApiRequest) -> A
             let before = opt("before")
                 .map(|t| time::parse("before", t))
                 .transpose()?;
+            let now = w.clock();
+            let readings = w.readings.clone();
             let page = w.tax_page(page_size, after, opt("afterId"), before)?;
             let last = page.rows.last();
+            let listed = |r: &&crate::world::TaxRow| {
+                if readings.is_pending(r.create_time, now) {
+                    r.to_pending_json()
+                } else {
+                    r.to_json()
+                }
+            };
             Ok(Json(json!({
-                "transactions": page.rows.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
+                "transactions": page.rows.iter().map(listed).collect::<Vec<_>>(),
                 "hasMore": page.has_more,
                 "nextAfter": last.map(|r| time::format(&r.create_time)).unwrap_or_default(),
                 "nextAfterId": last.map(|r| r.id.clone()).unwrap_or_default(),

@@ -38,6 +38,16 @@ struct Args {
     /// New tax rows are listed only SECONDS after they were created.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     tax_lag: u64,
+    /// Tax rows are listed as pending (no finalizeTime, no fee yet) for SECONDS after they were
+    /// created, then final with their fee (5 when given without a value).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        num_args = 0..=1,
+        default_missing_value = "5"
+    )]
+    pending_rows: u64,
     /// A pending withdrawal is held back from availableBtc, or debited from totalBtc at once.
     #[arg(long, value_enum, default_value_t = Hold::Available)]
     withdrawal_hold: Hold,
@@ -104,6 +114,7 @@ async fn main() -> ExitCode {
     let readings = Readings {
         no_note_echo: args.no_note_echo,
         tax_lag: args.tax_lag,
+        pending_rows: args.pending_rows,
         withdrawal_hold: match args.withdrawal_hold {
             Hold::Available => WithdrawalHold::Available,
             Hold::Total => WithdrawalHold::Total,

@@ -280,3 +280,112 @@ async fn language_and_unit_switch() {
     app.screenshot("overview-nb-sats").await;
     app.quit().await;
 }
+
+/// The exchange as the real one is for third-party apps: OAuth on another host, granting only
+/// `api:accounts:bitcoin:read`. Set up in the profile form (a wrong field first), then connected.
+#[tokio::test]
+async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key() {
+    let exchange = nordlys_sandbox::start(nordlys_sandbox::SandboxConfig {
+        seed: 7,
+        oauth_port: Some(0),
+        grants: nordlys_sandbox::GrantPolicy {
+            scopes: Some(vec![nordlys_sandbox::READ_SCOPE.into()]),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let api = exchange.base_url().to_owned();
+    let oauth = exchange.info.oauth_base_url.clone();
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-settings]").await;
+
+    // Wrong fields: a message at each, and nothing saved.
+    app.fill("[data-testid=exchange-base-url]", &format!("{api}/v1"))
+        .await;
+    app.fill("[data-testid=exchange-operator]", "SVC").await;
+    app.click("[data-testid=save-exchange]").await;
+    let path = app.text("[data-testid=exchange-base-url-error]").await;
+    assert!(path.contains("without a path"), "{path}");
+    app.text("[data-testid=exchange-operator-error]").await;
+    app.text("[data-testid=exchange-client-id-error]").await;
+    assert!(!app.exists("[data-testid=use-profile-exchange]").await);
+    app.screenshot("settings-profile-errors").await;
+
+    app.fill("[data-testid=exchange-base-url]", &api).await;
+    app.fill("[data-testid=exchange-oauth-base-url]", &oauth)
+        .await;
+    app.fill("[data-testid=exchange-operator]", "").await;
+    app.fill(
+        "[data-testid=exchange-client-id]",
+        &exchange.info.oauth_clients.public.client_id,
+    )
+    .await;
+    app.click("[data-testid=save-exchange]").await;
+    app.click("[data-testid=use-profile-exchange]").await;
+
+    // Every scope asked for; the exchange grants balances only, and the app says so.
+    app.click("[data-testid=nav-connect]").await;
+    app.click("[data-testid=connect-oauth]").await;
+    app.until("the browser to be opened", || async {
+        !app.opened_urls().is_empty()
+    })
+    .await;
+    let url = app.opened_urls().last().cloned().unwrap();
+    assert!(
+        url.starts_with(&format!("{oauth}/oauth2/v0/authorize")),
+        "{url}"
+    );
+    play_browser(&url, "approve").await;
+    app.until("the grant to be shown", || async {
+        app.exists("[data-testid=oauth-scopes]").await
+    })
+    .await;
+    let granted = app.text("[data-testid=oauth-scopes]").await;
+    assert!(granted.contains("See balances"), "{granted}");
+    assert!(!granted.contains("tax"), "{granted}");
+    assert_eq!(
+        app.attr("[data-testid=capability-balances]", "data-allowed")
+            .await
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        app.attr("[data-testid=capability-taxHistory]", "data-allowed")
+            .await
+            .as_deref(),
+        Some("false")
+    );
+    let tax = app.text("[data-testid=capability-taxHistory]").await;
+    assert!(tax.contains("api:tax:transactions:read"), "{tax}");
+    let trading = app.text("[data-testid=capability-trading]").await;
+    assert!(trading.contains("API key"), "{trading}");
+    app.screenshot("connect-read-only-oauth").await;
+
+    // The overview shows the exchange's balances, and what else needs a key.
+    app.click("[data-testid=nav-overview]").await;
+    // Its own accounts (ids of another seed than the embedded sandbox's).
+    let accounts: Vec<String> = exchange
+        .state
+        .lock()
+        .accounts
+        .iter()
+        .filter(|a| a.deleted.is_none())
+        .map(|a| a.id.clone())
+        .collect();
+    assert!(!accounts.is_empty());
+    for id in &accounts {
+        app.text(&format!(
+            "[data-testid=account-row][data-account-id='{id}']"
+        ))
+        .await;
+    }
+    let needs = app.text("[data-testid=needs-key]").await;
+    assert!(
+        needs.contains("NOK balance") && needs.contains("API key"),
+        "{needs}"
+    );
+    app.screenshot("overview-read-only-oauth").await;
+    app.quit().await;
+}

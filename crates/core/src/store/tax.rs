@@ -1,9 +1,10 @@
 //! The synced tax history (endpoint 14), the cursor that a sync resumes from, the rows the client
 //! could not read, the account names of endpoint 13, and year-end rates the user entered.
 //!
-//! Rows are stored in the order they were fetched, which is the server's (createTime, id) order,
-//! so `seq` order is the order `runningBalanceBtc` was computed in. `UNIQUE (create_time, id)`
-//! makes a page fetched twice harmless. Amounts are the server's decimal strings, exactly.
+//! A row is one transaction by its id: a page fetched again updates the rows that changed (a
+//! pending row made final, a late fee) and adds the new ones. Rows are read in the server's
+//! (createTime, id) order, the order `runningBalanceBtc` was computed in, whatever order they
+//! arrived in (a row can be listed late). Amounts are the server's decimal strings, exactly.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -26,8 +27,10 @@ pub struct TaxCursor {
 /// What one page changed in the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TaxPageWrite {
-    /// Rows new to the store; a row already there is not counted.
+    /// Rows new to the store.
     pub inserted: usize,
+    /// Rows already stored that the page changed.
+    pub updated: usize,
     pub malformed: usize,
 }
 
@@ -63,6 +66,16 @@ pub struct TaxAccountName {
 const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_time, in_amount, \
     in_currency, out_amount, out_currency, fee_amount, fee_currency, rate_market, is_payment, \
     payment_info, note, usdnok, running_balance_btc";
+
+/// Every column but the id, from the row that was offered.
+const UPDATES: &str = "create_time = excluded.create_time, account_id = excluded.account_id, \
+    type = excluded.type, sub_type = excluded.sub_type, finalize_time = excluded.finalize_time, \
+    in_amount = excluded.in_amount, in_currency = excluded.in_currency, \
+    out_amount = excluded.out_amount, out_currency = excluded.out_currency, \
+    fee_amount = excluded.fee_amount, fee_currency = excluded.fee_currency, \
+    rate_market = excluded.rate_market, is_payment = excluded.is_payment, \
+    payment_info = excluded.payment_info, note = excluded.note, usdnok = excluded.usdnok, \
+    running_balance_btc = excluded.running_balance_btc";
 
 /// A time as stored: fixed width, so text order is time order.
 fn stamp(t: &DateTime<Utc>) -> String {
@@ -247,9 +260,13 @@ impl Store {
         let tx = db.transaction()?;
         let mut written = TaxPageWrite::default();
         {
-            let mut insert = tx.prepare_cached(&format!(
-                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+            let mut known = tx.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM tax_transactions WHERE id = ?1"
+            ))?;
+            let mut upsert = tx.prepare_cached(&format!(
+                "INSERT INTO tax_transactions ({COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) \
+                 ON CONFLICT (id) DO UPDATE SET {UPDATES}"
             ))?;
             let mut bad = tx.prepare_cached(
                 "INSERT OR IGNORE INTO tax_malformed (id, create_time, reason, raw) VALUES (?1, ?2, ?3, ?4)",
@@ -257,7 +274,13 @@ impl Store {
             for row in rows {
                 match row {
                     Ok(t) => {
-                        written.inserted += insert.execute(params![
+                        let stored = known.query_row([t.id.as_str()], raw_row).optional()?;
+                        match stored.map(RawRow::into_transaction).transpose()? {
+                            Some(s) if s == *t => continue,
+                            Some(_) => written.updated += 1,
+                            None => written.inserted += 1,
+                        }
+                        upsert.execute(params![
                             t.id.as_str(),
                             stamp(&t.create_time),
                             opt_text(t.account_id.as_ref()),
@@ -313,7 +336,7 @@ impl Store {
         let first: Option<String> = self
             .db()
             .query_row(
-                "SELECT create_time FROM tax_transactions ORDER BY seq LIMIT 1",
+                "SELECT create_time FROM tax_transactions ORDER BY create_time, id LIMIT 1",
                 [],
                 |r| r.get(0),
             )
@@ -344,7 +367,7 @@ impl Store {
         let raw = {
             let db = self.db();
             let mut q = db.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY seq LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)"
+                "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)"
             ))?;
             q.query_map(params_from_iter(values), raw_row)?
                 .collect::<Result<Vec<_>, _>>()?
@@ -353,8 +376,8 @@ impl Store {
     }
 
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
-    /// history size without holding it all. Each batch starts after the last one's `seq`, so no
-    /// batch skips over the rows before it again.
+    /// history size without holding it all. Each batch starts after the last one's (createTime,
+    /// id), so no batch skips over the rows before it again.
     pub fn each_tax_transaction<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
@@ -363,16 +386,16 @@ impl Store {
         const BATCH: usize = 2_000;
         let (clause, values) = where_clause(filter);
         let clause = if clause.is_empty() {
-            " WHERE seq > ?".to_owned()
+            " WHERE (create_time, id) > (?, ?)".to_owned()
         } else {
-            format!("{clause} AND seq > ?")
+            format!("{clause} AND (create_time, id) > (?, ?)")
         };
-        let mut after = 0_i64;
+        let mut after = (String::new(), String::new());
         loop {
-            let raw = self.batch_after(&clause, &values, after, BATCH)?;
+            let raw = self.batch_after(&clause, &values, &after, BATCH)?;
             let n = raw.len();
-            for (row, seq) in raw {
-                after = seq;
+            for row in raw {
+                after = (row.text[1].clone(), row.text[0].clone());
                 f(row.into_transaction()?)?;
             }
             if n < BATCH {
@@ -381,25 +404,40 @@ impl Store {
         }
     }
 
-    /// Up to `limit` rows with their `seq`, after `after`, for `clause` ending in `seq > ?`.
+    /// Up to `limit` rows after `after` (createTime, id), for `clause` ending in that condition.
     fn batch_after(
         &self,
         clause: &str,
         values: &[String],
-        after: i64,
+        after: &(String, String),
         limit: usize,
-    ) -> Result<Vec<(RawRow, i64)>, StoreError> {
+    ) -> Result<Vec<RawRow>, StoreError> {
         let db = self.db();
         let mut q = db.prepare_cached(&format!(
-            "SELECT {COLUMNS}, seq FROM tax_transactions{clause} ORDER BY seq LIMIT {limit}"
+            "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT {limit}"
         ))?;
-        let params = values.iter().cloned().chain([after.to_string()]);
+        let params = values
+            .iter()
+            .cloned()
+            .chain([after.0.clone(), after.1.clone()]);
         let rows = q
-            .query_map(params_from_iter(params), |r| {
-                Ok((raw_row(r)?, r.get::<_, i64>(18)?))
-            })?
+            .query_map(params_from_iter(params), raw_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
+    }
+
+    /// The creation time of the oldest row that is still pending (no `finalizeTime`).
+    pub fn tax_oldest_pending(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let first: Option<String> = self
+            .db()
+            .query_row(
+                "SELECT MIN(create_time) FROM tax_transactions WHERE finalize_time = ''",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        first.as_deref().map(unstamp).transpose()
     }
 
     pub fn tax_facets(&self) -> Result<TaxFacets, StoreError> {
@@ -597,6 +635,7 @@ mod tests {
                 first,
                 TaxPageWrite {
                     inserted: 3,
+                    updated: 0,
                     malformed: 1
                 }
             );
@@ -611,6 +650,58 @@ mod tests {
         assert_eq!(all[0].in_amount.unwrap().to_string(), "0.50000000");
         assert_eq!(s.tax_malformed().unwrap()[0].id, "tr_4");
         assert_eq!(s.tax_oldest().unwrap(), Some(expected[0].create_time));
+    }
+
+    #[test]
+    fn a_row_that_changes_is_updated_in_place_and_a_late_one_takes_its_place_in_time() {
+        let s = Store::in_memory().unwrap();
+        let mut rows: Vec<TaxTransaction> = page().into_iter().filter_map(Result::ok).collect();
+        for r in &mut rows {
+            r.finalize_time = Some(r.create_time);
+        }
+        // tr_2 is pending when first listed: no finalizeTime, no fee yet.
+        let pending_at = rows[1].create_time;
+        rows[1].finalize_time = None;
+        s.add_tax_page(&rows.iter().cloned().map(Ok).collect::<Vec<_>>(), None)
+            .unwrap();
+        assert_eq!(s.tax_oldest_pending().unwrap(), Some(pending_at));
+
+        // Final now, with its fee; and a row listed late, older than every stored one.
+        let mut fin = rows[1].clone();
+        fin.finalize_time = Some(pending_at + chrono::TimeDelta::seconds(5));
+        fin.fee_amount = Some(Decimal::new(1, 4));
+        fin.fee_currency = Some(nordlys_exchange::models::CurrencyCode::Btc);
+        let mut late = rows[0].clone();
+        late.id = "tr_0".into();
+        late.create_time = "2024-06-01T00:00:00Z".parse().unwrap();
+        late.finalize_time = Some(late.create_time);
+        let write = s
+            .add_tax_page(
+                &[Ok(fin.clone()), Ok(rows[2].clone()), Ok(late.clone())],
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            write,
+            TaxPageWrite {
+                inserted: 1,
+                updated: 1,
+                malformed: 0
+            }
+        );
+        assert_eq!(s.tax_oldest_pending().unwrap(), None);
+        let all = s.tax_transactions(&TaxFilter::default(), 0, 10).unwrap();
+        assert_eq!(all.len(), 4, "each transaction once");
+        assert_eq!(all[0], late, "in time order, not arrival order");
+        assert_eq!(all[2], fin, "the stored row is the final one");
+        let mut seen = Vec::new();
+        s.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+            seen.push(t.id.as_str().to_owned());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, ["tr_0", "tr_1", "tr_2", "tr_3"]);
+        assert_eq!(s.tax_oldest().unwrap(), Some(late.create_time));
     }
 
     #[test]

@@ -1,7 +1,12 @@
 //! Copies the tax history into the local store with the cursor of 4.1: 200 rows a page, oldest
-//! first, starting after the last page stored. Each page is committed with the cursor after it, so
-//! an error, a cancel or a crash loses nothing and the next sync resumes where this one stopped.
-//! The next page is fetched while the previous one is written, and at most two pages are held.
+//! first. Each page is committed with the cursor after it, so an error, a cancel or a crash loses
+//! nothing and the next sync resumes where this one stopped. The next page is fetched while the
+//! previous one is written, and at most two pages are held.
+//!
+//! A row can change after it was listed (pending until final) or be listed late with a
+//! `createTime` before the cursor, so each sync reads again from [`TRAILING_WINDOW`] before the
+//! cursor, or from the oldest pending row when that is older; rows are stored by id, so what is
+//! read again updates them in place.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,6 +21,9 @@ use crate::store::{Store, StoreError, TaxCursor, TaxPageWrite};
 
 /// The largest page 4.1 allows; never more is asked for.
 pub const PAGE_SIZE: u32 = nordlys_exchange::MAX_PAGE_SIZE;
+
+/// How far before the cursor each sync reads again, for rows listed late or changed since.
+pub const TRAILING_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(48);
 
 /// Asks a running sync to stop after the page in hand; what was stored stays.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +47,8 @@ pub struct SyncProgress {
     pub received: u64,
     /// Rows new to the store in this run.
     pub stored: u64,
+    /// Rows already stored that changed (a pending row made final).
+    pub updated: u64,
     /// Rows the client could not read; kept aside with their ids.
     pub malformed: u64,
     /// The creation time of the newest row received.
@@ -78,12 +88,7 @@ pub async fn sync(
     cancel: &SyncCancel,
     mut on_progress: impl FnMut(&SyncProgress),
 ) -> Result<SyncEnd, SyncError> {
-    let cursor = store.tax_cursor()?;
-    let mut query = TaxQuery {
-        after: cursor.as_ref().map(|c| c.after),
-        after_id: cursor.map(|c| c.after_id).filter(|id| !id.is_empty()),
-        ..TaxQuery::new(PAGE_SIZE)
-    };
+    let mut query = first_query(store.tax_cursor()?.as_ref(), store.tax_oldest_pending()?);
     let mut origin = store.tax_oldest()?;
     let mut progress = SyncProgress::default();
     let mut writing: Option<JoinHandle<Result<TaxPageWrite, StoreError>>> = None;
@@ -135,7 +140,23 @@ pub async fn sync(
 impl SyncProgress {
     fn add(&mut self, w: TaxPageWrite) {
         self.stored += w.inserted as u64;
+        self.updated += w.updated as u64;
         self.malformed += w.malformed as u64;
+    }
+}
+
+/// Where a sync starts: from the beginning when nothing is stored; else the trailing window
+/// before the cursor, or the oldest pending row when that is older (a second before it: `after`
+/// is exclusive, and a row read twice is stored once).
+fn first_query(cursor: Option<&TaxCursor>, oldest_pending: Option<DateTime<Utc>>) -> TaxQuery {
+    let Some(cursor) = cursor else {
+        return TaxQuery::new(PAGE_SIZE);
+    };
+    let window = cursor.after - TRAILING_WINDOW;
+    let from = oldest_pending.map_or(window, |p| p.min(window)) - chrono::TimeDelta::seconds(1);
+    TaxQuery {
+        after: Some(from),
+        ..TaxQuery::new(PAGE_SIZE)
     }
 }
 
@@ -177,6 +198,24 @@ fn permille(
 mod tests {
     use super::*;
     use chrono::Duration;
+
+    #[test]
+    fn a_sync_reads_again_from_the_trailing_window_or_the_oldest_pending_row() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(first_query(None, None), TaxQuery::new(PAGE_SIZE));
+        let cursor = TaxCursor {
+            after: at("2026-11-20T12:00:00Z"),
+            after_id: "t9".into(),
+        };
+        let q = first_query(Some(&cursor), None);
+        assert_eq!(q.after, Some(at("2026-11-18T11:59:59Z")));
+        assert_eq!(q.after_id, None);
+        let q = first_query(Some(&cursor), Some(at("2026-11-01T08:00:00Z")));
+        assert_eq!(q.after, Some(at("2026-11-01T07:59:59Z")));
+        // A pending row inside the window does not move the start later.
+        let q = first_query(Some(&cursor), Some(at("2026-11-20T11:00:00Z")));
+        assert_eq!(q.after, Some(at("2026-11-18T11:59:59Z")));
+    }
 
     #[test]
     fn progress_is_the_share_of_time_covered() {

@@ -58,6 +58,9 @@ pub struct Readings {
     pub clock_skew: i64,
     /// The shape of error bodies.
     pub error_style: ErrorStyle,
+    /// A tax row is listed as pending (empty `finalizeTime`, no fee yet) for this many seconds
+    /// after its `createTime`, then final with its fee: a row that changes after it was listed.
+    pub pending_rows: u64,
 }
 
 impl Default for Readings {
@@ -71,6 +74,7 @@ impl Default for Readings {
             partial_fill: None,
             clock_skew: 0,
             error_style: ErrorStyle::Grpc,
+            pending_rows: 0,
         }
     }
 }
@@ -81,9 +85,12 @@ const MAX_SECONDS: u64 = 86_400;
 impl Readings {
     /// Refuses a reading no exchange could have.
     pub fn check(&self) -> Result<(), ApiError> {
-        if self.tax_lag > MAX_SECONDS || self.clock_skew.unsigned_abs() > MAX_SECONDS {
+        if self.tax_lag > MAX_SECONDS
+            || self.pending_rows > MAX_SECONDS
+            || self.clock_skew.unsigned_abs() > MAX_SECONDS
+        {
             return Err(ApiError::invalid(
-                "taxLag and clockSkew are at most 86400 seconds",
+                "taxLag, pendingRows and clockSkew are at most 86400 seconds",
             ));
         }
         if !(1..=20).contains(&self.split_fills) {
@@ -101,6 +108,17 @@ impl Readings {
 
     pub fn skew(&self) -> Duration {
         Duration::seconds(self.clock_skew)
+    }
+
+    /// Whether a row created at `created` is still pending at `now` under the pending-rows
+    /// reading.
+    pub fn is_pending(
+        &self,
+        created: chrono::DateTime<chrono::Utc>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> bool {
+        self.pending_rows > 0
+            && now - created < Duration::seconds(i64::try_from(self.pending_rows).unwrap_or(0))
     }
 
     /// Applies the fields present in `patch` (a JSON object of the same names) to these.

@@ -155,6 +155,15 @@ impl TaxRow {
         })
     }
 
+    /// The row as listed while it is pending: no `finalizeTime`, and no fee yet.
+    pub fn to_pending_json(&self) -> serde_json::Value {
+        let mut v = self.to_json();
+        v["finalizeTime"] = "".into();
+        v["feeAmount"] = "".into();
+        v["feeCurrency"] = "".into();
+        v
+    }
+
     pub(super) fn key(&self) -> (DateTime<Utc>, &str) {
         (self.create_time, self.id.as_str())
     }
