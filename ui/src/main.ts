@@ -89,7 +89,13 @@ async function loadBalances(): Promise<void> {
       backgroundRender();
     }
   } catch (e) {
-    fail(e);
+    // Said once: the poller meets the same problem every 15 s, and drawing the screen again each
+    // time took clicks away (a Connect pressed while it was redrawn did nothing).
+    const text = isError(e) ? e.message : String(e);
+    if (message?.text !== text) {
+      message = { kind: "error", text };
+      backgroundRender();
+    }
   }
 }
 

@@ -9,6 +9,7 @@
     reason = "test rig: a broken set-up must stop the test loudly"
 )]
 
+use std::ops::Not;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -282,7 +283,12 @@ impl App {
             {
                 return v;
             }
-            assert!(Instant::now() < deadline, "no usable element {css}");
+            if Instant::now() >= deadline {
+                let seen = self.what_is_shown().await;
+                self.screenshot(&format!("missing-{}", file_name(css)))
+                    .await;
+                panic!("no usable element {css}; the window showed: {seen}");
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -297,7 +303,18 @@ impl App {
             .await
     }
 
+    /// Clicks `css` once it is enabled, as a user waits for a greyed-out button (a click on a
+    /// disabled one does nothing, and the test would wait for what never comes).
     pub async fn click(&self, css: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline
+            && self
+                .with_element(css, |e| async move { e.is_enabled().await })
+                .await
+                .not()
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         self.with_element(css, |e| async move { e.click().await.map(drop) })
             .await;
     }
@@ -309,7 +326,10 @@ impl App {
             let typed = self
                 .with_element(css, |e| async move {
                     e.clear().await?;
-                    e.send_keys(value).await?;
+                    // WebDriver refuses to send no keys: an empty value is the clearing alone.
+                    if !value.is_empty() {
+                        e.send_keys(value).await?;
+                    }
                     e.prop("value").await
                 })
                 .await;

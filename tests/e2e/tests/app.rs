@@ -386,6 +386,15 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
         needs.contains("NOK balance") && needs.contains("API key"),
         "{needs}"
     );
+    // Not play money: no sandbox badge anywhere on this profile.
+    let badge = app
+        .script(
+            "const b = document.querySelector('[data-testid=sandbox-badge]'); return getComputedStyle(b).display;",
+            vec![],
+        )
+        .await;
+    assert_eq!(badge, "none");
+    assert!(!app.exists("[data-testid=money-sandbox-badge]").await);
     app.screenshot("overview-read-only-oauth").await;
     app.quit().await;
 }
