@@ -222,6 +222,23 @@ fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
     Some(inflow.unwrap_or_default() - outflow.unwrap_or_default())
 }
 
+/// What a report figure that a pending row touches says instead of a number.
+fn not_computable(since: &DateTime<Utc>, locale: Locale) -> String {
+    match locale {
+        Locale::En => format!("not computable: pending since {}", day(since, locale)),
+        Locale::Nb => format!("kan ikke beregnes: venter siden {}", day(since, locale)),
+    }
+}
+
+/// `figure()`, or the words saying it is not computable while a row is pending.
+fn pending_or(
+    since: Option<DateTime<Utc>>,
+    locale: Locale,
+    figure: impl FnOnce() -> String,
+) -> String {
+    since.map_or_else(figure, |t| not_computable(&t, locale))
+}
+
 fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) -> TaxRowView {
     let account = t
         .account_id
@@ -260,6 +277,7 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
         note: t.note.clone(),
         payment_info: t.payment_info.clone(),
         is_payment: t.is_payment,
+        pending: t.finalize_time.is_none(),
     }
 }
 
@@ -439,8 +457,11 @@ pub async fn year_end_report<R: Runtime>(
                         value: nok(h.value_nok),
                     })
                     .collect(),
-                total_btc: format::btc(y.total_btc, unit, locale),
-                total_nok: nok(y.total_nok),
+                total_btc: pending_or(y.pending_since, locale, || {
+                    format::btc(y.total_btc, unit, locale)
+                }),
+                total_nok: pending_or(y.pending_since, locale, || nok(y.total_nok)),
+                not_computable: y.pending_since.map(|t| not_computable(&t, locale)),
             })
             .collect(),
     })
@@ -512,11 +533,12 @@ pub async fn gains_report<R: Runtime>(handle: AppHandle<R>, args: GainsArgs) -> 
             .map(|y| YearGainsView {
                 year: y.year,
                 disposals: y.disposals,
-                proceeds: nok(y.proceeds_nok),
-                cost: nok(y.cost_nok),
-                gains: nok(y.gains_nok),
-                losses: nok(y.losses_nok),
-                net: nok(y.net_nok),
+                proceeds: pending_or(y.pending_since, locale, || nok(y.proceeds_nok)),
+                cost: pending_or(y.pending_since, locale, || nok(y.cost_nok)),
+                gains: pending_or(y.pending_since, locale, || nok(y.gains_nok)),
+                losses: pending_or(y.pending_since, locale, || nok(y.losses_nok)),
+                net: pending_or(y.pending_since, locale, || nok(y.net_nok)),
+                not_computable: y.pending_since.map(|t| not_computable(&t, locale)),
             })
             .collect(),
         disposals: report

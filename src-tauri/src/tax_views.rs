@@ -44,6 +44,8 @@ pub struct TaxRowView {
     pub note: String,
     pub payment_info: String,
     pub is_payment: bool,
+    /// No `finalizeTime` yet: the row may still change.
+    pub pending: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -145,6 +147,9 @@ pub struct YearEndView {
     pub accounts: Vec<HoldingView>,
     pub total_btc: String,
     pub total_nok: String,
+    /// "not computable: pending since …" when a pending row touches the figures (then they say
+    /// so too); `null` otherwise.
+    pub not_computable: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -203,6 +208,9 @@ pub struct YearGainsView {
     pub gains: String,
     pub losses: String,
     pub net: String,
+    /// "not computable: pending since …" when a pending row touches the figures (then they say
+    /// so too); `null` otherwise.
+    pub not_computable: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -345,7 +345,11 @@ btc: string,
 /**
  * NOK in minus NOK out, signed; empty when no NOK moved.
  */
-nok: string, fee: string, rate: string, runningBalance: string, note: string, paymentInfo: string, isPayment: boolean, };
+nok: string, fee: string, rate: string, runningBalance: string, note: string, paymentInfo: string, isPayment: boolean, 
+/**
+ * No `finalizeTime` yet: the row may still change.
+ */
+pending: boolean, };
 
 export type TaxRowsView = { 
 /**
@@ -402,7 +406,12 @@ complete: boolean, rate: string, rateSource: string,
 /**
  * The rate was entered by the user; it can be removed again.
  */
-entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: string, };
+entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: string, 
+/**
+ * "not computable: pending since …" when a pending row touches the figures (then they say
+ * so too); `null` otherwise.
+ */
+notComputable: string | null, };
 
 export type YearEndsView = { years: Array<YearEndView>, };
 
@@ -430,7 +439,12 @@ kind: string, btc: string, proceeds: string, cost: string, gain: string, lots: A
  */
 unmatched: string, };
 
-export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, };
+export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, 
+/**
+ * "not computable: pending since …" when a pending row touches the figures (then they say
+ * so too); `null` otherwise.
+ */
+notComputable: string | null, };
 
 export type GainsView = { method: string, years: Array<YearGainsView>, 
 /**

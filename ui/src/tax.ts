@@ -161,7 +161,7 @@ function rowNode(r: TaxRowView, i: number): Node {
     { class: r.isPayment ? "tax-row payment" : "tax-row", "data-testid": "tax-row", "data-index": String(i), "data-id": r.id },
     h("span", {}, r.time),
     h("span", { class: r.accountDeleted ? "deleted" : "" }, r.account),
-    h("span", { title: r.subType }, r.kind),
+    h("span", { title: r.subType }, r.kind, r.pending ? h("span", { class: "tag", "data-testid": "tax-pending", title: t("Not final yet: the exchange may still change it") }, t("pending")) : null),
     h("span", { class: "num" }, r.btc),
     h("span", { class: "num" }, r.nok),
     h("span", { class: "num" }, r.fee),

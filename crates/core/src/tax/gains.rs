@@ -75,6 +75,9 @@ pub struct YearGains {
     /// Sum of the disposals with a loss, as a negative number.
     pub losses_nok: Decimal,
     pub net_nok: Decimal,
+    /// The oldest row up to this year's end that is still pending: a disposal or the cost of a
+    /// lot may change, so the year's figures are not computable yet.
+    pub pending_since: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,6 +107,8 @@ pub struct GainsBuilder {
     moved_out: u32,
     unpriced: Vec<String>,
     unknown_types: BTreeMap<String, u32>,
+    /// The first pending row read (rows come oldest first).
+    pending_since: Option<DateTime<Utc>>,
 }
 
 pub(crate) fn amount(
@@ -126,6 +131,9 @@ impl GainsBuilder {
     }
 
     pub fn add(&mut self, t: &TaxTransaction) {
+        if t.finalize_time.is_none() {
+            self.pending_since = self.pending_since.or(Some(t.create_time));
+        }
         let btc = |v, c: &Option<CurrencyCode>| amount(v, c.as_ref(), &CurrencyCode::Btc);
         let nok = |v, c: &Option<CurrencyCode>| amount(v, c.as_ref(), &CurrencyCode::Nok);
         let btc_in = btc(t.in_amount, &t.in_currency);
@@ -275,6 +283,13 @@ impl GainsBuilder {
                 y.losses_nok += d.gain_nok;
             }
             y.net_nok += d.gain_nok;
+        }
+        if let Some(since) = self.pending_since {
+            for y in years.values_mut() {
+                if oslo_year(&since) <= y.year {
+                    y.pending_since = Some(since);
+                }
+            }
         }
         let mut notes = vec![format!("Lots matched by {}.", self.method.name())];
         if self.deposits_at_market > 0 {

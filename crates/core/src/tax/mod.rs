@@ -78,7 +78,7 @@ pub(crate) mod tests_support {
             tx_type: format!("TAX_TRANSACTION_TYPE_{kind}").as_str().into(),
             sub_type: TaxSubType::Market,
             create_time: at.parse().unwrap_or_default(),
-            finalize_time: None,
+            finalize_time: at.parse().ok(),
             in_amount: None,
             in_currency: None,
             out_amount: None,

@@ -39,6 +39,9 @@ pub struct YearEnd {
     pub accounts: Vec<AccountHolding>,
     pub total_btc: Decimal,
     pub total_nok: Option<Decimal>,
+    /// The oldest row up to this year's end that is still pending: the figures may change, so
+    /// they are not computable yet.
+    pub pending_since: Option<DateTime<Utc>>,
 }
 
 /// Reads transactions oldest first and closes each year as the next one begins.
@@ -48,6 +51,8 @@ pub struct YearEndBuilder {
     last_rate: Option<(Decimal, String, DateTime<Utc>)>,
     year: Option<i32>,
     closed: Vec<Snapshot>,
+    /// The first pending row read (rows come oldest first).
+    pending_since: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug)]
@@ -55,11 +60,15 @@ struct Snapshot {
     year: i32,
     balances: BTreeMap<String, Decimal>,
     rate: Option<(Decimal, String, DateTime<Utc>)>,
+    pending_since: Option<DateTime<Utc>>,
 }
 
 impl YearEndBuilder {
     pub fn add(&mut self, t: &TaxTransaction) {
         self.close_until(oslo_year(&t.create_time));
+        if t.finalize_time.is_none() {
+            self.pending_since = self.pending_since.or(Some(t.create_time));
+        }
         if let Some(account) = &t.account_id {
             self.balances
                 .insert(account.as_str().to_owned(), t.running_balance_btc);
@@ -80,6 +89,7 @@ impl YearEndBuilder {
                 year: open,
                 balances: self.balances.clone(),
                 rate: self.last_rate.clone(),
+                pending_since: self.pending_since,
             });
             open += 1;
         }
@@ -120,6 +130,7 @@ impl YearEndBuilder {
                     accounts,
                     total_btc,
                     total_nok: value(total_btc),
+                    pending_since: s.pending_since,
                 }
             })
             .collect()
@@ -245,5 +256,39 @@ mod tests {
         assert_eq!(years[0].source, RateSource::Missing);
         assert_eq!(years[0].total_nok, None);
         assert_eq!(years[0].source.describe(), "no rate: enter one");
+    }
+
+    #[test]
+    fn a_pending_row_leaves_its_year_and_the_later_ones_not_computable() {
+        let done = tx(
+            "a1",
+            "2023-03-01T10:00:00Z",
+            "acc_a",
+            "BTC_BUY",
+            "0.5",
+            "300000",
+        );
+        let mut pending = tx(
+            "a2",
+            "2024-05-01T10:00:00Z",
+            "acc_a",
+            "BTC_BUY",
+            "0.6",
+            "310000",
+        );
+        pending.finalize_time = None;
+        let mut b = YearEndBuilder::default();
+        b.add(&done);
+        b.add(&pending);
+        let years = b.finish("2025-02-01T00:00:00Z".parse().unwrap(), &BTreeMap::new());
+        let since: Vec<_> = years.iter().map(|y| (y.year, y.pending_since)).collect();
+        assert_eq!(
+            since,
+            [
+                (2023, None),
+                (2024, Some(pending.create_time)),
+                (2025, Some(pending.create_time))
+            ]
+        );
     }
 }
