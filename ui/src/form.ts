@@ -16,6 +16,11 @@ export function isSameAsUnknown(e: unknown): boolean {
   return hasCode(e, "sameAsUnknown");
 }
 
+/** Whether the exchange (or the app, from what it learned) refused for want of a permission. */
+export function isNotPermitted(e: unknown): boolean {
+  return hasCode(e, "notPermitted");
+}
+
 /** Whether a refused cancel could concern an unknown order quiet for long (the user may go on). */
 export function isMayBeUnknown(e: unknown): boolean {
   return hasCode(e, "mayBeUnknown");

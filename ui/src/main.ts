@@ -81,6 +81,16 @@ function backgroundRender(): void {
   if (SHOWS_MARKET.has(screen) && !isConfirming() && !isPaying()) render();
 }
 
+/** The app's view again, drawn at once: what a refusal just taught shows beside the form. */
+async function reloadApp(): Promise<void> {
+  try {
+    app = await api.appState({});
+    render();
+  } catch (e) {
+    fail(e);
+  }
+}
+
 async function loadBalances(): Promise<void> {
   try {
     const next = await api.balances({});
@@ -422,9 +432,10 @@ function draw(): void {
     setQuoteAmount: (a: string) => { quoteAmount = a; void pollQuote(); },
     rerender: render,
     reloadBalances: loadBalances,
+    reloadApp,
   });
   setReceiveContext({ balances, rerender: render, reloadBalances: loadBalances });
-  setPayContext({ app, balances, rerender: render, reloadBalances: loadBalances });
+  setPayContext({ app, balances, rerender: render, reloadBalances: loadBalances, reloadApp });
   setTaxContext(render);
   setUnknownsContext(render);
   renderChrome();

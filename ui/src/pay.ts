@@ -4,7 +4,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field, isNotReviewed, isSameAsUnknown } from "./form";
+import { errorText, field, isNotReviewed, isNotPermitted, isSameAsUnknown } from "./form";
 import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 import { countdown } from "./receive";
@@ -14,12 +14,14 @@ type Context = {
   balances: BalancesView | null;
   rerender: () => void;
   reloadBalances: () => Promise<void>;
+  /** Reads the app's view again: what a refusal taught (a key without a permission) shows at once. */
+  reloadApp: () => Promise<void>;
 };
 
 const emptyRecipient = { fullName: "", country: "", address: "", nin: "", organisation: false, exchange: "", selfCustody: false };
 const emptyForm = (): PayArgs => ({ destination: "", amount: "", unit: "sats", accountId: null, isPayment: false, description: "", recipient: { ...emptyRecipient }, saveRecipient: true, label: "" });
 
-let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {} };
+let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {} };
 let form: PayArgs = emptyForm();
 let checked: PayCheckView | null = null;
 let confirming = false;
@@ -153,6 +155,7 @@ async function submit(despiteUnknown = false): Promise<void> {
     error = errorText(e);
     confirming = false;
     doubt = isSameAsUnknown(e);
+    if (isNotPermitted(e)) void ctx.reloadApp();
     // Refused as not the form reviewed: check the form as it is, for a new review.
     if (isNotReviewed(e)) scheduleCheck();
   } finally {

@@ -2,7 +2,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field, isMayBeUnknown, isSameAsUnknown } from "./form";
+import { errorText, field, isMayBeUnknown, isNotPermitted, isSameAsUnknown } from "./form";
 import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 
@@ -14,9 +14,11 @@ type Context = {
   setQuoteAmount: (amount: string) => void;
   rerender: () => void;
   reloadBalances: () => Promise<void>;
+  /** Reads the app's view again: what a refusal taught (a key without a permission) shows at once. */
+  reloadApp: () => Promise<void>;
 };
 
-let ctx: Context = { app: null, balances: null, quote: null, quoteAmount: "", setQuoteAmount: () => {}, rerender: () => {}, reloadBalances: async () => {} };
+let ctx: Context = { app: null, balances: null, quote: null, quoteAmount: "", setQuoteAmount: () => {}, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {} };
 let quoteTimer: number | undefined;
 let history: TradesView | null = null;
 let orders: OpenOrdersView | null = null;
@@ -147,6 +149,7 @@ async function submit(despiteUnknown = false): Promise<void> {
     // Nothing stays armed after doubt: a second order needs a new review.
     confirming = false;
     doubt = isSameAsUnknown(e);
+    if (isNotPermitted(e)) void ctx.reloadApp();
   } finally {
     sending = false;
     ctx.rerender();

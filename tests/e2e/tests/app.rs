@@ -165,6 +165,32 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
         keyring_secret("sandbox:api-key").is_some(),
         "the key is in the real keyring"
     );
+    // The read key again, its trading not known: the first order is refused by the exchange,
+    // and the Trade screen says so at once, without leaving it.
+    app.fill("[data-testid=api-key]", &read.key).await;
+    app.fill("[data-testid=api-secret]", &read.secret).await;
+    app.select("[data-testid=key-may-trade]", "").await;
+    app.click("[data-testid=save-key]").await;
+    app.until("trading unknown", || async {
+        app.text("[data-testid=capability-trading]")
+            .await
+            .contains("not known until first used")
+    })
+    .await;
+    app.click("[data-testid=nav-trade]").await;
+    app.fill("[data-testid=order-amount]", "100").await;
+    app.click("[data-testid=order-review]").await;
+    app.click("[data-testid=order-confirm]").await;
+    app.until("the refusal to be shown where it happened", || async {
+        app.exists("[data-testid=trading-disabled]").await
+    })
+    .await;
+    assert!(
+        app.text("[data-testid=trading-disabled]")
+            .await
+            .contains("trading permission")
+    );
+    app.click("[data-testid=nav-connect]").await;
     // A bad secret is refused with a message, and nothing changes.
     app.fill("[data-testid=api-key]", "svc/public/nope").await;
     app.fill("[data-testid=api-secret]", "not base64 at all")
