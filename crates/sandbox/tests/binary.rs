@@ -127,3 +127,73 @@ fn a_scope_that_does_not_exist_is_refused_at_start() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("api:everything"), "{err}");
 }
+
+#[tokio::test]
+async fn pending_rows_is_a_switch_with_an_optional_value() {
+    let (_sb, info) = start(&["--pending-rows"]);
+    let base = info["baseUrl"].as_str().unwrap();
+    let readings: serde_json::Value = http()
+        .get(format!("{base}/sandbox/readings"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(readings["pendingRows"], 5);
+    let (_sb, info) = start(&["--pending-rows", "30"]);
+    let base = info["baseUrl"].as_str().unwrap();
+    let readings: serde_json::Value = http()
+        .get(format!("{base}/sandbox/readings"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(readings["pendingRows"], 30);
+}
+
+#[tokio::test]
+async fn the_grants_control_takes_only_what_it_knows() {
+    let (_sb, info) = start(&[]);
+    let base = info["baseUrl"].as_str().unwrap();
+    let post = |body: &'static str| {
+        let url = format!("{base}/sandbox/oauth/grants");
+        async move {
+            let r = http()
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    for bad in [
+        r#"{"scopes": "api:everything"}"#,
+        r#"{"scopes": ""}"#,
+        r#"{"scopes": 3}"#,
+        r#"{"invalidScope": "yes"}"#,
+        r#"{"grantAll": true}"#,
+        r#"[1, 2]"#,
+        r#"{not json"#,
+    ] {
+        let (status, text) = post(bad).await;
+        assert_eq!(status, 400, "{bad}: {text}");
+    }
+    let (status, text) =
+        post(r#"{"scopes": "api:accounts:bitcoin:read", "omitScope": true}"#).await;
+    assert_eq!(status, 200, "{text}");
+    let now: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(now["scopes"], "api:accounts:bitcoin:read");
+    assert_eq!(now["omitScope"], true);
+    assert_eq!(now["invalidScope"], false);
+    // Nothing half-applied by a refused change.
+    let (status, _) = post(r#"{"invalidScope": true, "scopes": "nope"}"#).await;
+    assert_eq!(status, 400);
+    let (_, text) = post("{}").await;
+    let now: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(now["invalidScope"], false);
+}

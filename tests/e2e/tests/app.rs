@@ -389,6 +389,41 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
     assert!(trading.contains("API key"), "{trading}");
     app.screenshot("connect-read-only-oauth").await;
 
+    // An exchange that refuses instead of narrowing: the app offers once to ask for balances alone.
+    exchange.state.lock().oauth.policy.invalid_scope = true;
+    app.click("[data-testid=connect-oauth]").await;
+    app.until("the browser to be opened again", || async {
+        app.opened_urls().len() >= 2
+    })
+    .await;
+    play_browser(&app.opened_urls()[1], "approve").await;
+    app.text("[data-testid=offer-read-only]").await;
+    app.click("[data-testid=connect-oauth-read-only]").await;
+    app.until("a third sign-in", || async { app.opened_urls().len() >= 3 })
+        .await;
+    let third = app.opened_urls()[2].clone();
+    let asked: Vec<String> = url::Url::parse(&third)
+        .unwrap()
+        .query_pairs()
+        .filter(|(k, _)| k == "scope")
+        .map(|(_, v)| v.into_owned())
+        .collect();
+    assert_eq!(asked, [nordlys_sandbox::READ_SCOPE]);
+    play_browser(&third, "approve").await;
+    app.until("connected again", || async {
+        app.attr("[data-testid=connect-oauth]", "disabled")
+            .await
+            .is_none()
+    })
+    .await;
+    assert!(!app.exists("[data-testid=offer-read-only]").await);
+    assert!(!app.exists("[data-testid=message-error]").await);
+    assert!(
+        app.text("[data-testid=oauth-scopes]")
+            .await
+            .contains("See balances")
+    );
+
     // The overview shows the exchange's balances, and what else needs a key.
     app.click("[data-testid=nav-overview]").await;
     // Its own accounts (ids of another seed than the embedded sandbox's).
