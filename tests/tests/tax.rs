@@ -305,3 +305,56 @@ async fn a_row_listed_pending_is_stored_once_and_made_final_by_a_later_sync() {
     assert_eq!(store.tax_oldest_pending().unwrap(), None);
     assert_eq!(stored(&store), everything(&client).await);
 }
+
+#[tokio::test]
+async fn rows_listed_late_before_the_cursor_are_found_by_the_next_sync() {
+    let sandbox = sandbox_with(nordlys_sandbox::SandboxConfig {
+        readings: nordlys_sandbox::world::Readings {
+            late_rows: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let trade = key_client(&sandbox, &sandbox.info.api_keys.trading);
+    let store = Arc::new(Store::in_memory().unwrap());
+    let cancel = SyncCancel::default();
+    // Enough trades that some are listed late and some after them at once.
+    for _ in 0..9 {
+        trade
+            .create_order(&NewOrderRequest {
+                order_type: OrderType::Market,
+                direction: Direction::Buy,
+                amount: Decimal::from(200),
+                account_id: None,
+                description: String::new(),
+                price: None,
+            })
+            .await
+            .unwrap();
+    }
+    sync::sync(&client, store.clone(), &cancel, |_| {})
+        .await
+        .unwrap();
+    let first = stored(&store).len();
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let all = everything(&client).await;
+    assert!(all.len() > first, "some rows were listed late");
+    let cursor = store.tax_cursor().unwrap().unwrap();
+    let have: std::collections::BTreeSet<String> = stored(&store)
+        .iter()
+        .map(|t| t.id.as_str().to_owned())
+        .collect();
+    assert!(
+        all.iter()
+            .any(|t| t.create_time < cursor.after && !have.contains(t.id.as_str())),
+        "a late row is older than the cursor"
+    );
+    let mut last = SyncProgress::default();
+    sync::sync(&client, store.clone(), &cancel, |p| last = *p)
+        .await
+        .unwrap();
+    assert_eq!(last.stored as usize, all.len() - first);
+    assert_eq!(stored(&store), all, "every row once, in time order");
+}

@@ -40,7 +40,7 @@
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
-//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
 //! ## Readings
 //! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
@@ -50,6 +50,7 @@
 //! |---|---|---|
 //! | `--no-note-echo` | `noNoteEcho` | order and withdrawal descriptions do not reach tax rows' `note` |
 //! | `--tax-lag SECONDS` | `taxLag` | a tax row is listed only SECONDS after its `createTime` |
+//! | `--late-rows SECONDS` | `lateRows` | one tax row in three (by its id) is listed only SECONDS after its `createTime`, the others at once: it arrives with a `createTime` before rows already listed |
 //! | `--pending-rows [SECONDS]` | `pendingRows` | a tax row is listed pending (empty `finalizeTime`, no fee yet) for SECONDS (5 when not given) after its `createTime`, then final with its fee |
 //! | `--withdrawal-hold available\|total` | `withdrawalHold` | a pending withdrawal is held back from `availableBtc` (default), or debited from `totalBtc` at once |
 //! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount, reported inside `outAmount` |

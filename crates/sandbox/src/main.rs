@@ -48,6 +48,10 @@ struct Args {
         default_missing_value = "5"
     )]
     pending_rows: u64,
+    /// One tax row in three is listed only SECONDS after it was created, the others at once: it
+    /// arrives with a createTime before rows already listed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    late_rows: u64,
     /// A pending withdrawal is held back from availableBtc, or debited from totalBtc at once.
     #[arg(long, value_enum, default_value_t = Hold::Available)]
     withdrawal_hold: Hold,
@@ -115,6 +119,7 @@ async fn main() -> ExitCode {
         no_note_echo: args.no_note_echo,
         tax_lag: args.tax_lag,
         pending_rows: args.pending_rows,
+        late_rows: args.late_rows,
         withdrawal_hold: match args.withdrawal_hold {
             Hold::Available => WithdrawalHold::Available,
             Hold::Total => WithdrawalHold::Total,

@@ -223,16 +223,27 @@ impl World {
             }
             _ => end,
         };
-        let matching = self.ledger.get(start..end.max(start)).unwrap_or_default();
-        let take = if page_size == 0 {
-            matching.len()
+        let limit = if page_size == 0 {
+            usize::MAX
         } else {
-            page_size.min(matching.len())
+            page_size
         };
-        Ok(TaxPage {
-            rows: matching[..take].iter().collect(),
-            has_more: take < matching.len(),
-        })
+        // Under the late-rows reading some rows are not listed yet. One row past the page says
+        // whether there are more, without walking the rest of the ledger.
+        let mut rows: Vec<&TaxRow> = self
+            .ledger
+            .get(start..end.max(start))
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| {
+                self.seen
+                    .is_none_or(|now| !self.readings.is_late(&r.id, r.create_time, now))
+            })
+            .take(limit.saturating_add(1))
+            .collect();
+        let has_more = rows.len() > limit;
+        rows.truncate(limit);
+        Ok(TaxPage { rows, has_more })
     }
 
     /// USD/NOK on `date`, between 9.5 and 11.5.
