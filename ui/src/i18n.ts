@@ -96,6 +96,8 @@ const nb: Record<string, string> = {
   "Connected with OAuth. The exchange did not say what it granted: each feature finds out on first use.":
     "Koblet til med OAuth. Børsen sa ikke hva den ga: hver funksjon finner det ut første gang den brukes.",
   "Refused since:": "Avvist siden:",
+  "Nordlys could not start:": "Nordlys kunne ikke starte:",
+  "Trying again…": "Prøver igjen …",
   pending: "venter",
   "Not final yet: the exchange may still change it": "Ikke endelig ennå: børsen kan fortsatt endre den",
   "Not with this connection:": "Ikke med denne tilkoblingen:",

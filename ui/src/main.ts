@@ -81,6 +81,9 @@ function backgroundRender(): void {
   if (SHOWS_MARKET.has(screen) && !isConfirming() && !isPaying()) render();
 }
 
+/** What the balances poller last failed with, so its message goes once it reads again. */
+let balancesProblem: string | null = null;
+
 /** The app's view again, drawn at once: what a refusal just taught shows beside the form. */
 async function reloadApp(): Promise<void> {
   try {
@@ -94,7 +97,11 @@ async function reloadApp(): Promise<void> {
 async function loadBalances(): Promise<void> {
   try {
     const next = await api.balances({});
-    if (JSON.stringify(next) !== JSON.stringify(balances)) {
+    // A problem the poller reported is gone once it reads again.
+    const solved = message?.kind === "error" && message.text === balancesProblem;
+    if (solved) message = null;
+    balancesProblem = null;
+    if (solved || JSON.stringify(next) !== JSON.stringify(balances)) {
       balances = next;
       backgroundRender();
     }
@@ -102,6 +109,7 @@ async function loadBalances(): Promise<void> {
     // Said once: the poller meets the same problem every 15 s, and drawing the screen again each
     // time took clicks away (a Connect pressed while it was redrawn did nothing).
     const text = isError(e) ? e.message : String(e);
+    balancesProblem = text;
     if (message?.text !== text) {
       message = { kind: "error", text };
       backgroundRender();
@@ -164,7 +172,8 @@ function sandboxTag(): Node | null {
 }
 
 function overview(): Node {
-  if (!balances) return h("p", { class: "muted" }, `${t("Loading")}…`);
+  // What stops the balances from coming is said, not hidden behind "Loading".
+  if (!balances) return h("section", {}, messageLine(), message ? null : h("p", { class: "muted" }, `${t("Loading")}…`));
   const rows = balances.accounts
     .filter((a) => showDeleted || !a.deleted)
     .map((a) =>
@@ -445,15 +454,29 @@ function draw(): void {
   replace(main, ...(banner ? [banner, body] : [body]));
 }
 
-async function start(): Promise<void> {
-  try {
-    app = await api.appState({});
-    setLanguage(app.language as Language);
-    render();
-    await loadBalances();
-  } catch (e) {
-    fail(e);
+/**
+ * Reads the app's state until it answers. A failure (the keyring not ready yet, say) is shown
+ * with what failed and tried again every 3 s: it left the window at "Loading…" for good.
+ */
+async function loadApp(): Promise<void> {
+  for (;;) {
+    try {
+      app = await api.appState({});
+      setLanguage(app.language as Language);
+      if (message?.kind === "error") message = null;
+      render();
+      return;
+    } catch (e) {
+      message = { kind: "error", text: `${t("Nordlys could not start:")} ${isError(e) ? e.message : String(e)} ${t("Trying again…")}` };
+      render();
+      await new Promise((done) => window.setTimeout(done, 3_000));
+    }
   }
+}
+
+async function start(): Promise<void> {
+  await loadApp();
+  await loadBalances();
   await pollQuote();
   void refreshUnknowns();
   void loadChart();

@@ -459,3 +459,29 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
     app.screenshot("overview-read-only-oauth").await;
     app.quit().await;
 }
+
+/// A start that fails says why and tries again, instead of "Loading…" for good: the embedded
+/// sandbox's port is taken at first, then freed.
+#[tokio::test]
+async fn a_failed_start_is_shown_and_tried_again() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let app = App::start_binary(&app_binary(), &[("NORDLYS_SANDBOX_PORT", &port)]).await;
+    app.until("the failure to be shown", || async {
+        app.exists("[data-testid=message-error]").await
+    })
+    .await;
+    let said = app.text("[data-testid=message-error]").await;
+    assert!(
+        said.contains("could not start") && said.contains(&port),
+        "{said}"
+    );
+    app.screenshot("start-failed").await;
+    drop(taken);
+    app.until_within("the start to succeed", Duration::from_secs(30), || async {
+        app.exists("[data-testid=total-btc]").await
+    })
+    .await;
+    assert!(!app.exists("[data-testid=message-error]").await);
+    app.quit().await;
+}
