@@ -414,3 +414,64 @@ async fn narrow_grants_from_another_host_are_what_the_app_uses() {
         Some(vec![nordlys_sandbox::READ_SCOPE.to_owned()])
     );
 }
+
+/// Connects `c` to `sb` with every scope, with tokens that are due for refresh at once.
+async fn connected_due(c: &Connection, sb: &nordlys_sandbox::RunningSandbox) {
+    control(
+        sb,
+        "/sandbox/oauth/token-ttl",
+        serde_json::json!({ "seconds": 30 }),
+    )
+    .await;
+    c.connect_oauth(
+        &sb.info.oauth_clients.public.client_id,
+        Scope::KNOWN,
+        browser("approve"),
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn two_refreshes_at_once_make_one_and_the_grant_lives() {
+    let sb = sandbox().await;
+    let c = open(&sb, Arc::new(MemorySecretStore::default()));
+    connected_due(&c, &sb).await;
+    // The refreshed token lives an hour: whoever comes second finds it fresh.
+    control(
+        &sb,
+        "/sandbox/oauth/token-ttl",
+        serde_json::json!({ "seconds": 3600 }),
+    )
+    .await;
+    let before = requests_at(&sb, "/oauth2/v0/token").await;
+    let (a, b) = tokio::join!(c.refresh_if_due(), c.refresh_if_due());
+    a.unwrap();
+    b.unwrap();
+    assert_eq!(
+        requests_at(&sb, "/oauth2/v0/token").await,
+        before + 1,
+        "one refresh; the other caller found the grant fresh"
+    );
+    c.client().bitcoin_accounts(false).await.unwrap();
+    assert!(!c.status().await.needs_reconnect);
+}
+
+#[tokio::test]
+async fn a_refresh_answer_without_a_refresh_token_keeps_the_old_one() {
+    let sb = sandbox().await;
+    control(
+        &sb,
+        "/sandbox/oauth/grants",
+        serde_json::json!({ "keepRefresh": true }),
+    )
+    .await;
+    let c = open(&sb, Arc::new(MemorySecretStore::default()));
+    connected_due(&c, &sb).await;
+    // Still due after each (30 s tokens, refreshed a minute early): two refreshes in a row.
+    c.refresh_if_due().await.unwrap();
+    c.refresh_if_due().await.unwrap();
+    c.client().bitcoin_accounts(false).await.unwrap();
+    assert!(!c.status().await.needs_reconnect);
+}

@@ -87,6 +87,9 @@ pub struct Connection {
     permissions: std::sync::Mutex<LearnedPermissions>,
     user_key: AtomicBool,
     needs_reconnect: AtomicBool,
+    /// One refresh at a time: a second caller waits, then finds the grant fresh. (Two at once
+    /// sent the same refresh token twice, and the exchange revokes a grant whose token is reused.)
+    refreshing: tokio::sync::Mutex<()>,
 }
 
 fn key_credentials(
@@ -165,6 +168,7 @@ impl Connection {
             permissions: std::sync::Mutex::new(permissions),
             user_key: AtomicBool::new(user_key),
             needs_reconnect: AtomicBool::new(false),
+            refreshing: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -315,6 +319,7 @@ impl Connection {
     /// Refreshes the access token when it expires within a minute. A dead grant moves the profile
     /// to "reconnect": the grant is removed and no refresh is tried again.
     pub async fn refresh_if_due(&self) -> Result<(), ConnectError> {
+        let _one = self.refreshing.lock().await;
         let Some(grant) = self.grant.lock().await.clone() else {
             return Ok(());
         };
@@ -335,10 +340,14 @@ impl Connection {
         };
         match self
             .client
-            .refresh_token(&app, &RefreshToken::new(refresh))
+            .refresh_token(&app, &RefreshToken::new(refresh.clone()))
             .await
         {
-            Ok(tokens) => {
+            Ok(mut tokens) => {
+                // An answer without a refresh token leaves the old one in force (RFC 6749 §6).
+                if tokens.refresh.is_none() {
+                    tokens.refresh = Some(RefreshToken::new(refresh));
+                }
                 let scopes = tokens
                     .scopes
                     .as_ref()

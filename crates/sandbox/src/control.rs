@@ -353,10 +353,11 @@ fn grants_json(p: &crate::GrantPolicy) -> Value {
         "scopes": p.scopes.as_ref().map(|s| s.join(" ")),
         "invalidScope": p.invalid_scope,
         "omitScope": p.omit_scope,
+        "keepRefresh": p.keep_refresh,
     })
 }
 
-/// POST /sandbox/oauth/grants `{"scopes"?: "A B" | null, "invalidScope"?, "omitScope"?}` —
+/// POST /sandbox/oauth/grants `{"scopes"?: "A B" | null, "invalidScope"?, "omitScope"?, "keepRefresh"?}` —
 /// changes the named ones (`scopes` null: every scope); answers with all of them.
 pub async fn set_grants(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
     let patch: Value = body(&raw)?;
@@ -373,17 +374,18 @@ pub async fn set_grants(State(app): State<AppState>, raw: axum::body::Bytes) -> 
             }
             ("invalidScope", Value::Bool(b)) => next.invalid_scope = *b,
             ("omitScope", Value::Bool(b)) => next.omit_scope = *b,
+            ("keepRefresh", Value::Bool(b)) => next.keep_refresh = *b,
             ("scopes", _) => {
                 return Err(ApiError::invalid(
                     "scopes must be space-separated scope names, or null for every scope",
                 ));
             }
-            ("invalidScope" | "omitScope", _) => {
+            ("invalidScope" | "omitScope" | "keepRefresh", _) => {
                 return Err(ApiError::invalid(format!("{name} must be true or false")));
             }
             _ => {
                 return Err(ApiError::invalid(format!(
-                    "unknown field `{name}`; the fields are scopes, invalidScope, omitScope"
+                    "unknown field `{name}`; the fields are scopes, invalidScope, omitScope, keepRefresh"
                 )));
             }
         }

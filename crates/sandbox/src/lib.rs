@@ -35,7 +35,7 @@
 //! | `POST /sandbox/withdrawals/{id}/complete` or `/fail` | settles a pending withdrawal (fail refunds) |
 //! | `POST /sandbox/orders/{id}/fill` / `GET /sandbox/orders/{id}` | fills a resting limit order / shows any order's state |
 //! | `POST /sandbox/oauth/expire-tokens`, `POST /sandbox/oauth/token-ttl` `{"seconds"}` | token lifetime control |
-//! | `GET /sandbox/oauth/grants`, `POST /sandbox/oauth/grants` `{"scopes"?, "invalidScope"?, "omitScope"?}` | what OAuth grants (below); a POST changes only the names it gives, `"scopes": null` is every scope |
+//! | `GET /sandbox/oauth/grants`, `POST /sandbox/oauth/grants` `{"scopes"?, "invalidScope"?, "omitScope"?, "keepRefresh"?}` | what OAuth grants (below); a POST changes only the names it gives, `"scopes": null` is every scope |
 //! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
@@ -66,6 +66,7 @@
 //! | `--oauth-scopes "A B"` | at most these scopes are granted: a request for more is narrowed silently, and the token response's `scope` says what was granted |
 //! | `--oauth-invalid-scope` | a request for a scope not granted is refused with `invalid_scope` instead (without `--oauth-scopes`, only `api:accounts:bitcoin:read` is granted) |
 //! | `--oauth-omit-scope` | token responses leave out `scope` |
+//! | `--oauth-keep-refresh` | a refresh keeps the refresh token, and its answer carries none |
 //!
 //! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
 //! when the live price, which walks every 2 s, crosses them.

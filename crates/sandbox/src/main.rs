@@ -95,6 +95,9 @@ struct Args {
     /// Token responses leave out `scope`.
     #[arg(long)]
     oauth_omit_scope: bool,
+    /// A refresh keeps the refresh token, and its answer carries none.
+    #[arg(long)]
+    oauth_keep_refresh: bool,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -154,6 +157,7 @@ async fn main() -> ExitCode {
             .map(|s| s.split_whitespace().map(str::to_owned).collect()),
         invalid_scope: args.oauth_invalid_scope,
         omit_scope: args.oauth_omit_scope,
+        keep_refresh: args.oauth_keep_refresh,
     };
     if let Err(e) = grants.check() {
         eprintln!("nordlys-sandbox: --oauth-scopes: {e}");

@@ -58,6 +58,9 @@ pub struct GrantPolicy {
     pub invalid_scope: bool,
     /// Token responses leave out `scope`.
     pub omit_scope: bool,
+    /// A refresh keeps the refresh token as it is, and its answer carries none (RFC 6749 §6).
+    #[serde(default)]
+    pub keep_refresh: bool,
 }
 
 impl GrantPolicy {
@@ -649,10 +652,19 @@ pub async fn token(
                 }
                 _ => rec.scopes.clone(),
             };
-            if let Some(r) = oauth.refresh.get_mut(get("refresh_token")) {
+            let keep = oauth.policy.keep_refresh;
+            if let Some(r) = oauth.refresh.get_mut(get("refresh_token"))
+                && !keep
+            {
                 r.active = false;
             }
-            let body = oauth.issue(&client.client_id, scopes, rec.family, now);
+            let mut body = oauth.issue(&client.client_id, scopes, rec.family, now);
+            if keep
+                && let Some(serde_json::Value::String(fresh)) =
+                    body.as_object_mut().and_then(|b| b.remove("refresh_token"))
+            {
+                oauth.refresh.remove(&fresh);
+            }
             (
                 StatusCode::OK,
                 [(header::CACHE_CONTROL, "no-store")],
