@@ -70,13 +70,12 @@ fn profile_form(args: &ExchangeProfileArgs) -> ExchangeProfileForm {
 }
 
 fn problems_view(p: &ProfileProblems) -> ProfileProblemsView {
-    let text = |e: Option<&dyn std::fmt::Display>| e.map(ToString::to_string);
     ProfileProblemsView {
-        base_url: text(p.base_url.as_ref().map(|e| e as _)),
-        oauth_base_url: text(p.oauth_base_url.as_ref().map(|e| e as _)),
-        operator: text(p.operator.as_ref().map(|e| e as _)),
-        client_id: text(p.client_id.as_ref().map(|e| e as _)),
-        scopes: text(p.scopes.as_ref().map(|e| e as _)),
+        base_url: p.base_url.as_ref().map(ToString::to_string),
+        oauth_base_url: p.oauth_base_url.as_ref().map(ToString::to_string),
+        operator: p.operator.as_ref().map(ToString::to_string),
+        client_id: p.client_id.as_ref().map(ToString::to_string),
+        scopes: p.scopes.as_ref().map(ToString::to_string),
     }
 }
 

@@ -145,3 +145,18 @@ pub async fn play_browser(url: &str, decision: &str) {
     let next = consent(url, decision).await;
     let _ = reqwest::get(next).await;
 }
+
+/// A market buy of `nok` NOK from the default account: a trade, so a tax row.
+pub async fn market_buy(client: &ExchangeClient, nok: i64) {
+    client
+        .create_order(&nordlys_exchange::models::NewOrderRequest {
+            order_type: nordlys_exchange::models::OrderType::Market,
+            direction: nordlys_exchange::models::Direction::Buy,
+            amount: rust_decimal::Decimal::from(nok),
+            account_id: None,
+            description: String::new(),
+            price: None,
+        })
+        .await
+        .expect("market buy");
+}

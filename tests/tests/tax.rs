@@ -15,7 +15,7 @@ use chrono::Utc;
 use nordlys_core::store::{Store, TaxFilter};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::YearEndBuilder;
-use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType, TaxTransaction};
+use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::{ExchangeClient, TaxQuery};
 use nordlys_sandbox::RunningSandbox;
 use nordlys_tests::*;
@@ -131,17 +131,7 @@ async fn a_second_sync_sends_one_request_and_then_only_what_is_new() {
     // Two trades in the same second as each other are new; only they are fetched and stored.
     let trade = key_client(&sandbox, &sandbox.info.api_keys.trading);
     for _ in 0..2 {
-        trade
-            .create_order(&NewOrderRequest {
-                order_type: OrderType::Market,
-                direction: Direction::Buy,
-                amount: Decimal::from(500),
-                account_id: None,
-                description: String::new(),
-                price: None,
-            })
-            .await
-            .unwrap();
+        market_buy(&trade, 500).await;
     }
     sync::sync(&client, store.clone(), &cancel, |p| last = *p)
         .await
@@ -267,17 +257,7 @@ async fn a_row_listed_pending_is_stored_once_and_made_final_by_a_later_sync() {
         .await
         .unwrap();
     // A trade now: listed pending, without its fee.
-    key_client(&sandbox, &sandbox.info.api_keys.trading)
-        .create_order(&NewOrderRequest {
-            order_type: OrderType::Market,
-            direction: Direction::Buy,
-            amount: Decimal::from(500),
-            account_id: None,
-            description: String::new(),
-            price: None,
-        })
-        .await
-        .unwrap();
+    market_buy(&key_client(&sandbox, &sandbox.info.api_keys.trading), 500).await;
     let mut last = SyncProgress::default();
     sync::sync(&client, store.clone(), &cancel, |p| last = *p)
         .await
@@ -322,17 +302,7 @@ async fn rows_listed_late_before_the_cursor_are_found_by_the_next_sync() {
     let cancel = SyncCancel::default();
     // Enough trades that some are listed late and some after them at once.
     for _ in 0..9 {
-        trade
-            .create_order(&NewOrderRequest {
-                order_type: OrderType::Market,
-                direction: Direction::Buy,
-                amount: Decimal::from(200),
-                account_id: None,
-                description: String::new(),
-                price: None,
-            })
-            .await
-            .unwrap();
+        market_buy(&trade, 200).await;
     }
     sync::sync(&client, store.clone(), &cancel, |_| {})
         .await

@@ -12,9 +12,7 @@ mod app_driver;
 use std::time::Duration;
 
 use app_driver::{call, connected_app};
-use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
 use nordlys_tests::*;
-use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 async fn synced(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) {
@@ -62,17 +60,7 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
     })
     .await;
     let (_app, window, _dir) = connected_app(&sb, None).await;
-    key_client(&sb, &sb.info.api_keys.trading)
-        .create_order(&NewOrderRequest {
-            order_type: OrderType::Market,
-            direction: Direction::Buy,
-            amount: Decimal::from(500),
-            account_id: None,
-            description: String::new(),
-            price: None,
-        })
-        .await
-        .unwrap();
+    market_buy(&key_client(&sb, &sb.info.api_keys.trading), 500).await;
     synced(&window).await;
     let row = newest_row(&window).await;
     assert_eq!(row["pending"], true, "{row}");

@@ -254,28 +254,25 @@ impl ExchangeClient {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(credentials);
     }
 
-    /// Replaces the OAuth grant (after a refresh) and keeps the key.
-    pub fn set_bearer(&self, bearer: Option<BearerCredentials>) {
+    /// Changes the credentials in place: requests already under way keep the ones they took.
+    fn change_credentials(&self, change: impl FnOnce(&mut Credentials)) {
         let mut guard = self
             .inner
             .credentials
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut next = (**guard).clone();
-        next.bearer = bearer;
+        change(&mut next);
         *guard = Arc::new(next);
     }
 
+    /// Replaces the OAuth grant (after a refresh) and keeps the key.
+    pub fn set_bearer(&self, bearer: Option<BearerCredentials>) {
+        self.change_credentials(|c| c.bearer = bearer);
+    }
+
     pub fn set_key(&self, key: Option<KeyCredentials>) {
-        let mut guard = self
-            .inner
-            .credentials
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut next = (**guard).clone();
-        next.key = key;
-        *guard = Arc::new(next);
-        drop(guard);
+        self.change_credentials(|c| c.key = key);
         // What was learned was about the key replaced.
         *self.learned_guard() = LearnedFromUse::default();
     }
@@ -347,16 +344,11 @@ impl ExchangeClient {
     }
 
     fn refuse_scope(&self, scope: Scope) {
-        let mut guard = self
-            .inner
-            .credentials
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut next = (**guard).clone();
-        if let Some(b) = next.bearer.as_mut() {
-            b.refused.insert(scope);
-        }
-        *guard = Arc::new(next);
+        self.change_credentials(|c| {
+            if let Some(b) = c.bearer.as_mut() {
+                b.refused.insert(scope);
+            }
+        });
     }
 
     // ---- endpoints, in the order of the section 4 table ----

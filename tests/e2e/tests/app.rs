@@ -179,7 +179,15 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
     .await;
     app.click("[data-testid=nav-trade]").await;
     app.fill("[data-testid=order-amount]", "100").await;
+    // As the trade tests do: the check has answered, then review, then the summary to confirm.
+    app.until("the review button", || async {
+        app.attr("[data-testid=order-review]", "disabled")
+            .await
+            .is_none()
+    })
+    .await;
     app.click("[data-testid=order-review]").await;
+    app.text("[data-testid=order-summary]").await;
     app.click("[data-testid=order-confirm]").await;
     app.until("the refusal to be shown where it happened", || async {
         app.exists("[data-testid=trading-disabled]").await

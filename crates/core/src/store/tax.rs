@@ -67,15 +67,11 @@ const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_tim
     in_currency, out_amount, out_currency, fee_amount, fee_currency, rate_market, is_payment, \
     payment_info, note, usdnok, running_balance_btc";
 
-/// Every column but the id, from the row that was offered.
-const UPDATES: &str = "create_time = excluded.create_time, account_id = excluded.account_id, \
-    type = excluded.type, sub_type = excluded.sub_type, finalize_time = excluded.finalize_time, \
-    in_amount = excluded.in_amount, in_currency = excluded.in_currency, \
-    out_amount = excluded.out_amount, out_currency = excluded.out_currency, \
-    fee_amount = excluded.fee_amount, fee_currency = excluded.fee_currency, \
-    rate_market = excluded.rate_market, is_payment = excluded.is_payment, \
-    payment_info = excluded.payment_info, note = excluded.note, usdnok = excluded.usdnok, \
-    running_balance_btc = excluded.running_balance_btc";
+/// Every column but the id, set from the parameters of [`COLUMNS`]' order.
+const CHANGES: &str = "create_time = ?2, account_id = ?3, type = ?4, sub_type = ?5, \
+    finalize_time = ?6, in_amount = ?7, in_currency = ?8, out_amount = ?9, out_currency = ?10, \
+    fee_amount = ?11, fee_currency = ?12, rate_market = ?13, is_payment = ?14, \
+    payment_info = ?15, note = ?16, usdnok = ?17, running_balance_btc = ?18";
 
 /// A time as stored: fixed width, so text order is time order.
 fn stamp(t: &DateTime<Utc>) -> String {
@@ -260,13 +256,19 @@ impl Store {
         let tx = db.transaction()?;
         let mut written = TaxPageWrite::default();
         {
-            let mut known = tx.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM tax_transactions WHERE id = ?1"
+            // A new row costs one statement, as before rows could change; a row read again costs
+            // a second, which writes only when something differs.
+            let mut insert = tx.prepare_cached(&format!(
+                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
             ))?;
-            let mut upsert = tx.prepare_cached(&format!(
-                "INSERT INTO tax_transactions ({COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) \
-                 ON CONFLICT (id) DO UPDATE SET {UPDATES}"
+            let mut update = tx.prepare_cached(&format!(
+                "UPDATE tax_transactions SET {CHANGES} WHERE id = ?1 AND ({}) <> ({})",
+                &COLUMNS["id, ".len()..],
+                (2..=18)
+                    .map(|i| format!("?{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))?;
             let mut bad = tx.prepare_cached(
                 "INSERT OR IGNORE INTO tax_malformed (id, create_time, reason, raw) VALUES (?1, ?2, ?3, ?4)",
@@ -274,13 +276,7 @@ impl Store {
             for row in rows {
                 match row {
                     Ok(t) => {
-                        let stored = known.query_row([t.id.as_str()], raw_row).optional()?;
-                        match stored.map(RawRow::into_transaction).transpose()? {
-                            Some(s) if s == *t => continue,
-                            Some(_) => written.updated += 1,
-                            None => written.inserted += 1,
-                        }
-                        upsert.execute(params![
+                        let values = params![
                             t.id.as_str(),
                             stamp(&t.create_time),
                             opt_text(t.account_id.as_ref()),
@@ -308,7 +304,12 @@ impl Store {
                             t.note,
                             opt_text(t.usdnok.as_ref()),
                             t.running_balance_btc.to_string(),
-                        ])?;
+                        ];
+                        if insert.execute(values)? == 1 {
+                            written.inserted += 1;
+                        } else {
+                            written.updated += update.execute(values)?;
+                        }
                     }
                     Err(m) => {
                         written.malformed += bad.execute(params![
