@@ -258,8 +258,6 @@ pub async fn app_state<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answe
 pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<BalancesView> {
     let app = app(&handle);
     let connection = app.connection().await?;
-    // A failed refresh shows as "reconnect" in the app state; balances still try the key.
-    let _ = connection.refresh_if_due().await;
     let client = connection.client();
     let locale = app.locale();
     let unit = app.settings().unit;

@@ -165,7 +165,7 @@ impl App {
         let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
             .map_err(IpcError::internal)?;
         let timeout = self.timing().request_timeout_secs;
-        let c = Arc::new(Connection::open(
+        let c = Connection::open(
             &profile.id,
             exchange,
             Arc::clone(&self.secrets),
@@ -173,7 +173,7 @@ impl App {
             profile.key_permissions,
             Arc::new(nonces),
             std::time::Duration::from_secs(timeout),
-        )?);
+        )?;
         *slot = Some(Arc::clone(&c));
         Ok(c)
     }

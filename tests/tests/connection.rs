@@ -20,7 +20,7 @@ use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{BaseUrl, NonceSource, Operator};
 use nordlys_tests::*;
 
-fn open(sb: &nordlys_sandbox::RunningSandbox, store: Arc<MemorySecretStore>) -> Connection {
+fn open(sb: &nordlys_sandbox::RunningSandbox, store: Arc<MemorySecretStore>) -> Arc<Connection> {
     open_as(sb, store, Operator::default())
 }
 
@@ -28,7 +28,7 @@ fn open_as(
     sb: &nordlys_sandbox::RunningSandbox,
     store: Arc<MemorySecretStore>,
     operator: Operator,
-) -> Connection {
+) -> Arc<Connection> {
     Connection::open(
         "p1",
         ExchangeAddress {
@@ -474,4 +474,105 @@ async fn a_refresh_answer_without_a_refresh_token_keeps_the_old_one() {
     c.refresh_if_due().await.unwrap();
     c.client().bitcoin_accounts(false).await.unwrap();
     assert!(!c.status().await.needs_reconnect);
+}
+
+#[tokio::test]
+async fn every_request_a_token_could_carry_refreshes_a_due_token_first() {
+    let sb = sandbox().await;
+    let store = Arc::new(MemorySecretStore::default());
+    let c = open(&sb, store.clone());
+    connected_due(&c, &sb).await;
+    let first = store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap();
+    let before = requests_at(&sb, "/oauth2/v0/token").await;
+    // Not balances, which refreshed by itself: a tax page, as a long sync asks for.
+    c.client()
+        .tax_page(&nordlys_exchange::TaxQuery::new(10))
+        .await
+        .unwrap();
+    assert_eq!(requests_at(&sb, "/oauth2/v0/token").await, before + 1);
+    let renewed = store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap();
+    assert_ne!(renewed, first, "the renewed grant is stored before use");
+}
+
+#[tokio::test]
+async fn a_disconnect_refreshes_a_lapsed_token_so_that_it_can_revoke() {
+    let sb = sandbox().await;
+    let store = Arc::new(MemorySecretStore::default());
+    let c = open(&sb, store.clone());
+    control(
+        &sb,
+        "/sandbox/oauth/token-ttl",
+        serde_json::json!({ "seconds": 1 }),
+    )
+    .await;
+    c.connect_oauth(
+        &sb.info.oauth_clients.public.client_id,
+        Scope::KNOWN,
+        browser("approve"),
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let refresh: serde_json::Value =
+        serde_json::from_str(&store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap()).unwrap();
+    c.disconnect().await.unwrap();
+    assert!(store.get("p1", SecretItem::OAuthGrant).unwrap().is_none());
+    // The consent is gone at the exchange: not even the old refresh token's family lives on.
+    let answer = reqwest::Client::new()
+        .post(format!("{}/oauth2/v0/token", sb.info.oauth_base_url))
+        .form(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh["refresh"].as_str().unwrap()),
+            ("client_id", sb.info.oauth_clients.public.client_id.as_str()),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 400);
+}
+
+#[tokio::test]
+async fn a_refused_refresh_drops_only_the_grant_it_refused() {
+    let sb = sandbox().await;
+    let store = Arc::new(MemorySecretStore::default());
+    let c = open(&sb, store.clone());
+    connected_due(&c, &sb).await;
+    let client_id = sb.info.oauth_clients.public.client_id.clone();
+    // Consent revoked elsewhere; the refresh that will be refused is slow to be answered...
+    key_client(&sb, &sb.info.api_keys.read)
+        .revoke_consent(&client_id)
+        .await
+        .unwrap();
+    control(
+        &sb,
+        "/sandbox/faults",
+        serde_json::json!({"path": "/oauth2/v0/token", "method": "POST", "kind": "delay",
+                           "count": 1, "delayMs": 2000}),
+    )
+    .await;
+    let refreshing = tokio::spawn({
+        let c = Arc::clone(&c);
+        async move { c.refresh_if_due().await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // ...and meanwhile the user connects anew, with tokens that last.
+    control(
+        &sb,
+        "/sandbox/oauth/token-ttl",
+        serde_json::json!({ "seconds": 3600 }),
+    )
+    .await;
+    c.connect_oauth(
+        &client_id,
+        Scope::KNOWN,
+        browser("approve"),
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    let _ = refreshing.await.unwrap();
+    assert!(!c.status().await.needs_reconnect);
+    assert!(store.get("p1", SecretItem::OAuthGrant).unwrap().is_some());
+    c.client().bitcoin_accounts(false).await.unwrap();
 }

@@ -2,13 +2,14 @@
 //! or both), and the moves that change them — entering a key, connecting through the browser,
 //! refreshing before expiry, disconnecting. Secrets pass only between the store and the client.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use chrono::Utc;
 use nordlys_exchange::credentials::{
-    BearerCredentials, CredentialError, KeyCredentials, RefreshToken,
+    BearerCredentials, BearerRenewal, CredentialError, KeyCredentials, RENEW_MARGIN_SECONDS,
+    RefreshToken,
 };
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::oauth::{OAuthApp, OAuthError, TokenSet, authorization_request};
@@ -21,9 +22,6 @@ use url::Url;
 use crate::loopback::{LoopbackError, RedirectListener};
 use crate::secrets::{self, SecretError, SecretItem, SecretStore, StoredGrant, StoredKey};
 use crate::settings::LearnedPermissions;
-
-/// Refresh this long before the access token expires.
-const REFRESH_MARGIN_SECONDS: i64 = 60;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -126,6 +124,22 @@ fn bearer(grant: &StoredGrant) -> Result<BearerCredentials, CredentialError> {
     })
 }
 
+/// The client's way back to its connection's grant: a due token is refreshed (and stored) before
+/// a request that could carry it.
+#[derive(Debug)]
+struct Renewal(Weak<Connection>);
+
+impl BearerRenewal for Renewal {
+    fn renew(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            if let Some(connection) = self.0.upgrade() {
+                // A failure shows as "reconnect" in the status, or the request fails by itself.
+                let _ = connection.refresh_if_due().await;
+            }
+        })
+    }
+}
+
 impl Connection {
     /// Opens `profile` against `exchange`, with what the store holds. `demo_key` is the
     /// sandbox's own key, used when the user has not entered one.
@@ -137,7 +151,7 @@ impl Connection {
         learned: Option<LearnedPermissions>,
         nonces: Arc<NonceSource>,
         timeout: Duration,
-    ) -> Result<Self, ConnectError> {
+    ) -> Result<Arc<Self>, ConnectError> {
         let stored_key: Option<StoredKey> =
             secrets::read(store.as_ref(), profile, SecretItem::ApiKey)?;
         let grant: Option<StoredGrant> =
@@ -159,17 +173,21 @@ impl Connection {
             key,
             bearer: grant.as_ref().map(bearer).transpose()?,
         };
-        Ok(Self {
-            profile: profile.to_owned(),
-            client: ExchangeClient::new(config)?,
-            store,
-            demo_key: demo_key.map(|(k, _)| k),
-            grant: tokio::sync::Mutex::new(grant),
-            permissions: std::sync::Mutex::new(permissions),
-            user_key: AtomicBool::new(user_key),
-            needs_reconnect: AtomicBool::new(false),
-            refreshing: tokio::sync::Mutex::new(()),
-        })
+        let client = ExchangeClient::new(config)?;
+        Ok(Arc::new_cyclic(|me| {
+            client.set_renewal(Arc::new(Renewal(me.clone())));
+            Self {
+                profile: profile.to_owned(),
+                client,
+                store,
+                demo_key: demo_key.map(|(k, _)| k),
+                grant: tokio::sync::Mutex::new(grant),
+                permissions: std::sync::Mutex::new(permissions),
+                user_key: AtomicBool::new(user_key),
+                needs_reconnect: AtomicBool::new(false),
+                refreshing: tokio::sync::Mutex::new(()),
+            }
+        }))
     }
 
     pub fn client(&self) -> &ExchangeClient {
@@ -325,12 +343,12 @@ impl Connection {
         };
         let due = grant
             .expires_at
-            .is_some_and(|t| t - chrono::Duration::seconds(REFRESH_MARGIN_SECONDS) <= Utc::now());
+            .is_some_and(|t| t - chrono::Duration::seconds(RENEW_MARGIN_SECONDS) <= Utc::now());
         if !due {
             return Ok(());
         }
         let Some(refresh) = grant.refresh.clone() else {
-            return self.drop_grant().await;
+            return self.drop_grant_if_still(&grant).await;
         };
         let app = OAuthApp {
             client_id: grant.client_id.clone(),
@@ -357,14 +375,20 @@ impl Connection {
                     .await
                     .map(drop)
             }
-            Err(e) if e.needs_reconnect() => self.drop_grant().await,
+            Err(e) if e.needs_reconnect() => self.drop_grant_if_still(&grant).await,
             Err(e) => Err(e.into()),
         }
     }
 
-    async fn drop_grant(&self) -> Result<(), ConnectError> {
+    /// Drops `refused` when it is still the grant in force: one connected anew while the refresh
+    /// was on its way is not the one the exchange refused.
+    async fn drop_grant_if_still(&self, refused: &StoredGrant) -> Result<(), ConnectError> {
+        let mut grant = self.grant.lock().await;
+        if grant.as_ref().map(|g| &g.access) != Some(&refused.access) {
+            return Ok(());
+        }
         self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
-        *self.grant.lock().await = None;
+        *grant = None;
         self.client.set_bearer(None);
         self.needs_reconnect.store(true, Ordering::Relaxed);
         Err(ConnectError::Reconnect)
@@ -373,6 +397,8 @@ impl Connection {
     /// Revokes the OAuth consent (endpoint 12) and deletes the profile's secrets. The sandbox
     /// falls back to its demo key.
     pub async fn disconnect(&self) -> Result<(), ConnectError> {
+        // A token about to lapse could not revoke; a refused refresh leaves nothing to revoke.
+        let _ = self.refresh_if_due().await;
         let grant = self.grant.lock().await.take();
         let revoked = match &grant {
             Some(g) => self

@@ -13,8 +13,8 @@ use serde::de::DeserializeOwned;
 use crate::amount::{self, Unit};
 use crate::auth::{self, AuthChoice, Refusal};
 use crate::base_url::BaseUrl;
-use crate::credentials::{BearerCredentials, Credentials, KeyCredentials};
-use crate::endpoint::{Endpoint, Repeat};
+use crate::credentials::{BearerCredentials, BearerRenewal, Credentials, KeyCredentials};
+use crate::endpoint::{Access, Endpoint, OAuthAccess, Repeat};
 use crate::error::{Error, InvalidRequest};
 use crate::ids::{AccountId, OrderId, WithdrawalId};
 use crate::models::*;
@@ -90,6 +90,8 @@ struct Inner {
     timeout: Duration,
     retry: RetryPolicy,
     sign_reads: bool,
+    /// Asked to renew a due bearer token before a request that could carry it.
+    renewal: std::sync::OnceLock<Arc<dyn BearerRenewal>>,
 }
 
 /// What a key may do as its use showed: a request that needs a permission and is answered 403
@@ -213,6 +215,7 @@ impl ExchangeClient {
                 timeout: config.timeout,
                 retry: config.retry,
                 sign_reads: config.sign_reads,
+                renewal: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -267,6 +270,11 @@ impl ExchangeClient {
     }
 
     /// Replaces the OAuth grant (after a refresh) and keeps the key.
+    /// Who renews a due bearer token (the holder of the grant); set once, later calls are ignored.
+    pub fn set_renewal(&self, renewal: Arc<dyn BearerRenewal>) {
+        let _ = self.inner.renewal.set(renewal);
+    }
+
     pub fn set_bearer(&self, bearer: Option<BearerCredentials>) {
         self.change_credentials(|c| c.bearer = bearer);
     }
@@ -293,7 +301,6 @@ impl ExchangeClient {
     /// it knows, `Ok(false)` when only the exchange's answer will tell (a token whose scopes were
     /// not stated, a key whose permissions are unknown), and the refusal otherwise.
     pub fn reach(&self, endpoint: Endpoint) -> Result<bool, Refusal> {
-        use crate::endpoint::{Access, OAuthAccess};
         let credentials = self.credentials();
         let choice = auth::choose(endpoint, &credentials, Utc::now())?;
         Ok(match (choice, endpoint.access()) {
@@ -609,6 +616,7 @@ impl ExchangeClient {
             signing_path,
             body,
         };
+        self.renew_if_due(endpoint).await;
         let credentials = self.credentials();
         let choice = auth::choose(endpoint, &credentials, Utc::now())?;
         match self.send(&request, &choice).await {
@@ -624,6 +632,27 @@ impl ExchangeClient {
                 }
             }
             other => other.map_err(Sent::into_error),
+        }
+    }
+
+    /// Every request a bearer token could carry renews a due token first, not only the calls
+    /// that remember to (a long tax sync outlived its token).
+    async fn renew_if_due(&self, endpoint: Endpoint) {
+        let accepts_token = matches!(
+            endpoint.access(),
+            Access::Key { oauth } if oauth != OAuthAccess::NotAccepted
+        );
+        let due = || {
+            self.credentials()
+                .bearer
+                .as_ref()
+                .is_some_and(|b| b.is_due(Utc::now()))
+        };
+        if let Some(renewal) = self.inner.renewal.get()
+            && accepts_token
+            && due()
+        {
+            renewal.renew().await;
         }
     }
 

@@ -180,14 +180,29 @@ pub struct BearerCredentials {
     pub expires_at: Option<DateTime<Utc>>,
 }
 
+/// Renew a token this long before it expires, so that no request goes out with one about to lapse.
+pub const RENEW_MARGIN_SECONDS: i64 = 60;
+
 impl BearerCredentials {
     pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
         self.expires_at.is_some_and(|t| t <= now)
     }
 
+    /// Expires within [`RENEW_MARGIN_SECONDS`]: time to renew.
+    pub fn is_due(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at
+            .is_some_and(|t| t - chrono::Duration::seconds(RENEW_MARGIN_SECONDS) <= now)
+    }
+
     pub fn may_have(&self, scope: &Scope) -> bool {
         !self.refused.contains(scope) && self.scopes.as_ref().is_none_or(|s| s.contains(scope))
     }
+}
+
+/// Renews the bearer token; the client asks it before a request a token could carry, when the
+/// token is due. Whoever holds the grant implements it (it stores the renewed grant first).
+pub trait BearerRenewal: Send + Sync + std::fmt::Debug {
+    fn renew(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>>;
 }
 
 /// Everything the client may authenticate with. Either, both or neither may be present.
