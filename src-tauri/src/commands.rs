@@ -5,16 +5,17 @@ use std::time::Duration;
 
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
+use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::Scope;
-use nordlys_exchange::{Endpoint, Operator};
+use nordlys_exchange::{BaseUrl, Endpoint, Operator};
 use rust_decimal::Decimal;
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_opener::OpenerExt;
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::app;
+use crate::state::{app, same_exchange};
 use crate::views::*;
 
 fn profile_view(p: &Profile) -> ProfileView {
@@ -44,6 +45,8 @@ fn profile_view(p: &Profile) -> ProfileView {
             oauth_base_url.clone().unwrap_or_default(),
         ),
     };
+    let local = matches!(p.kind, ProfileKind::Exchange { .. })
+        && BaseUrl::parse(&base_url).is_ok_and(|b| b.is_loopback());
     ProfileView {
         id: p.id.clone(),
         name: p.name.clone(),
@@ -53,6 +56,7 @@ fn profile_view(p: &Profile) -> ProfileView {
         operator,
         oauth_base_url,
         scopes,
+        local,
     }
 }
 
@@ -175,7 +179,7 @@ fn refusal_nb(refusal: &Refusal) -> String {
 async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
     let app = app(handle);
     let locale = app.locale();
-    let connection = app.connection().await?;
+    let connection = app.session().await?.connection;
     let status = connection.status().await;
     // What the key's use has shown is kept for the next start.
     if status.has_key && !status.key_is_demo {
@@ -233,6 +237,8 @@ async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
                 })
                 .collect(),
             needs_reconnect: status.needs_reconnect,
+            host: host(connection.client().base_url()),
+            secret_problem: status.secret_problem.map(|p| secret_problem(&p, locale)),
         },
         notice: app
             .notice
@@ -240,6 +246,36 @@ async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone(),
     })
+}
+
+/// `host[:port]` of where requests go.
+fn host(base: &BaseUrl) -> String {
+    let url = base.as_url();
+    match (url.host_str(), url.port()) {
+        (Some(h), Some(p)) => format!("{h}:{p}"),
+        (Some(h), None) => h.to_owned(),
+        (None, _) => base.to_string(),
+    }
+}
+
+/// What the user reads when the keyring let the profile down, and what to do.
+fn secret_problem(problem: &SecretError, locale: Locale) -> String {
+    match (problem, locale) {
+        (SecretError::Unavailable(_), Locale::En) => "The system keyring is locked or not \
+            running, so saved keys and sign-ins cannot be read. Unlock it (your desktop's \
+            \"Passwords and Keys\" or keyring prompt), then restart Nordlys."
+            .to_owned(),
+        (SecretError::Unavailable(_), Locale::Nb) => "Systemets nøkkelring er låst eller kjører \
+            ikke, så lagrede nøkler og pålogginger kan ikke leses. Lås den opp (\"Passord og \
+            nøkler\" eller nøkkelring-spørsmålet på skrivebordet), og start Nordlys på nytt."
+            .to_owned(),
+        (_, Locale::En) => "A saved key or sign-in was damaged and is not used. Disconnect to \
+            clear it, then connect again."
+            .to_owned(),
+        (_, Locale::Nb) => "En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble \
+            fra for å fjerne den, og koble til på nytt."
+            .to_owned(),
+    }
 }
 
 fn lang(l: Locale) -> &'static str {
@@ -257,7 +293,7 @@ pub async fn app_state<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answe
 #[tauri::command]
 pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<BalancesView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
+    let connection = app.session().await?.connection;
     let client = connection.client();
     let locale = app.locale();
     let unit = app.settings().unit;
@@ -313,7 +349,7 @@ pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
 #[tauri::command]
 pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) -> Answer<AppView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
+    let connection = app.session().await?.connection;
     let stated = LearnedPermissions {
         trading: args.may_trade,
         withdrawal: args.may_withdraw,
@@ -359,7 +395,7 @@ pub async fn connect_oauth<R: Runtime>(
         Some(ProfileKind::Exchange { client_id, .. }) => client_id,
         _ => "nordlys-desktop".to_owned(),
     };
-    let connection = app.connection().await?;
+    let connection = app.session().await?.connection;
     let opener = handle.opener();
     connection
         .connect_oauth(
@@ -379,7 +415,7 @@ pub async fn connect_oauth<R: Runtime>(
 #[tauri::command]
 pub async fn disconnect<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
+    let connection = app.session().await?.connection;
     let revoked = connection.disconnect().await;
     let active = app.settings().active.clone();
     if let Some(p) = app.settings().profile_mut(&active) {
@@ -458,6 +494,15 @@ pub async fn save_exchange_profile<R: Runtime>(
         .collect();
         IpcError::new(ErrorCode::InvalidInput, all.join("; "))
     })?;
+    // Another exchange: what was stored for the old one is revoked and forgotten first, so
+    // nothing entered for one host is ever sent to another.
+    let before = app.settings().profile("exchange").cloned();
+    let changed = before.as_ref().is_some_and(|b| b.kind != kind);
+    if let Some(before) = &before
+        && !same_exchange(&before.kind, &kind)
+    {
+        app.forget_secrets(before).await;
+    }
     {
         let mut settings = app.settings();
         match settings.profile_mut("exchange") {
@@ -476,6 +521,9 @@ pub async fn save_exchange_profile<R: Runtime>(
         }
     }
     app.save_settings()?;
+    if changed {
+        app.reopen_session().await;
+    }
     view(&handle).await
 }
 
@@ -484,15 +532,7 @@ pub async fn switch_profile<R: Runtime>(
     handle: AppHandle<R>,
     args: SwitchProfileArgs,
 ) -> Answer<AppView> {
-    let app = app(&handle);
-    if app.settings().profile(&args.id).is_none() {
-        return Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            format!("no profile `{}`", args.id),
-        ));
-    }
-    app.settings().active = args.id;
-    app.save_settings()?;
-    app.close_connection().await;
+    app(&handle).switch_profile(&args.id).await?;
+    crate::tax::forget_sync(&handle);
     view(&handle).await
 }

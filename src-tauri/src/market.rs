@@ -26,7 +26,13 @@ pub async fn volume<R: Runtime>(
 ) -> Result<VolumeView, IpcError> {
     let app = app(&handle);
     let locale = app.locale();
-    let v = app.connection().await?.client().volume(None).await?;
+    let v = app
+        .session()
+        .await?
+        .connection
+        .client()
+        .volume(None)
+        .await?;
     Ok(VolumeView {
         daily: stats(&v.daily, locale),
         monthly: stats(&v.monthly, locale),
@@ -44,7 +50,7 @@ pub async fn trade_history<R: Runtime>(
     let app = app(&handle);
     let locale = app.locale();
     let unit = app.settings().unit;
-    let client = app.connection().await?.client().clone();
+    let client = app.session().await?.connection.client().clone();
     let names: std::collections::HashMap<String, String> = client
         .tax_balance(true)
         .await?
@@ -126,8 +132,9 @@ pub async fn price_chart<R: Runtime>(
         }
     };
     let samples = app
-        .store()
+        .session()
         .await?
+        .store
         .price_samples(since)
         .map_err(IpcError::internal)?;
     let style = ChartStyle {
@@ -152,8 +159,9 @@ pub async fn volume_chart<R: Runtime>(
     use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
     let app = app(&handle);
     let history = app
-        .connection()
+        .session()
         .await?
+        .connection
         .client()
         .volume_historic(None)
         .await?;

@@ -18,7 +18,7 @@ use tauri::{AppHandle, Runtime};
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::notify;
 use crate::payment_views::*;
-use crate::state::{App, app};
+use crate::state::{App, ProfileSession, app};
 use crate::views::NoArgs;
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
@@ -51,7 +51,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 /// Checks the form against the live price, the account's balance and the address book.
 async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
     let mut form = form(args)?;
-    let client = app.connection().await?.client().clone();
+    let client = app.session().await?.connection.client().clone();
     let price = app.mid_price().await?;
     let accounts = client.bitcoin_accounts(false).await?;
     let account = match form.account_id.as_deref() {
@@ -70,7 +70,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         available_btc: account.available_btc,
         account_name: account.name.clone(),
     };
-    let store = app.store().await?;
+    let store = app.session().await?.store;
     let check = pay_form::check(&form, &ctx, |identity| Known {
         saved: store.recipient(identity).ok().flatten(),
         used_before: store.destination_used(identity).unwrap_or(false),
@@ -257,6 +257,7 @@ pub async fn send_payment<R: Runtime>(
     args: PayArgs,
 ) -> Answer<PaymentResultView> {
     let app = app(&handle);
+    let _turn = app.money_turn().await;
     let nb = app.locale() == Locale::Nb;
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
@@ -302,8 +303,9 @@ pub async fn send_payment<R: Runtime>(
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
-    let connection = app.connection().await?;
-    let store = app.store().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     let identity = dest.identity();
     let sending = withdrawals::send(
         connection.client(),
@@ -414,8 +416,9 @@ fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
 #[tauri::command]
 pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<PaymentsView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
-    let store = app.store().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     // One that stays unknown is looked at again on a later call.
     recheck(connection.client(), &store, &app.timing().rules, Due::Now)
         .await
@@ -442,7 +445,7 @@ pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
 
 #[tauri::command]
 pub async fn recipients<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<RecipientsView> {
-    let store = app(&handle).store().await?;
+    let store = app(&handle).session().await?.store;
     Ok(RecipientsView {
         recipients: store
             .recipients()
@@ -460,7 +463,7 @@ pub async fn save_recipient<R: Runtime>(
     args: RecipientView,
 ) -> Answer<RecipientsView> {
     let app = app(&handle);
-    let store = app.store().await?;
+    let store = app.session().await?.store;
     if store
         .recipient(&args.identity)
         .map_err(IpcError::internal)?
@@ -509,8 +512,9 @@ pub async fn delete_recipient<R: Runtime>(
     args: IdentityArgs,
 ) -> Answer<RecipientsView> {
     app(&handle)
-        .store()
+        .session()
         .await?
+        .store
         .delete_recipient(&args.identity)
         .map_err(IpcError::internal)?;
     recipients(handle.clone(), NoArgs {}).await

@@ -39,8 +39,9 @@ pub async fn receive_destinations<R: Runtime>(
 ) -> Answer<ReceiveView> {
     let app = app(&handle);
     let d = app
-        .connection()
+        .session()
         .await?
+        .connection
         .client()
         .deposit_destinations(account(args.account_id.as_deref()).as_ref())
         .await?;
@@ -130,7 +131,7 @@ pub async fn create_invoice<R: Runtime>(
             Entered::Nok(n) => (Currency::Nok, n, format::nok(n, locale)),
         }
     };
-    let client = app.connection().await?.client().clone();
+    let client = app.session().await?.connection.client().clone();
     let created = client
         .create_invoice(&NewLightningInvoiceRequest {
             account_id: account(args.account_id.as_deref()),
@@ -154,8 +155,9 @@ pub async fn create_invoice<R: Runtime>(
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
-    app.store()
+    app.session()
         .await?
+        .store
         .add_invoice(&stored)
         .map_err(IpcError::internal)?;
     let price = app.mid_price().await.ok();
@@ -168,8 +170,8 @@ async fn refresh_status<R: Runtime>(
     app: &App,
     id: &str,
 ) -> Answer<StoredInvoice> {
-    let store = app.store().await?;
-    let answer = app.connection().await?.client().invoice(id).await?;
+    let store = app.session().await?.store;
+    let answer = app.session().await?.connection.client().invoice(id).await?;
     let status = answer.status.to_string();
     let before = store
         .set_invoice_status(id, &status)
@@ -221,7 +223,7 @@ pub async fn recent_invoices<R: Runtime>(
     _args: NoArgs,
 ) -> Answer<InvoicesView> {
     let app = app(&handle);
-    let store = app.store().await?;
+    let store = app.session().await?.store;
     let list = store.recent_invoices(20).map_err(IpcError::internal)?;
     let mut out = Vec::with_capacity(list.len());
     for i in list {

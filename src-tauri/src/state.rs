@@ -1,5 +1,5 @@
-//! The app's state: settings, the secret store, the embedded sandbox when the sandbox profile is
-//! active, and the active profile's connection.
+//! The app's state: settings, the secret store, the embedded sandbox while the sandbox profile is
+//! active, and the active profile's session (its connection and store, opened together).
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::Locale;
-use nordlys_core::secrets::SecretStore;
-use nordlys_core::settings::{LearnedPermissions, ProfileKind, Settings};
+use nordlys_core::secrets::{SecretItem, SecretStore};
+use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings};
 use nordlys_core::store::Store;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
@@ -31,8 +31,10 @@ pub struct App {
     pub os_locale: Locale,
     pub notice: Mutex<Option<String>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
-    connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
-    database: tokio::sync::Mutex<Option<Arc<Store>>>,
+    session: tokio::sync::Mutex<Option<ProfileSession>>,
+    /// Money commands hold it shared while they run; a profile switch holds it alone, so it
+    /// waits for them.
+    money: Arc<tokio::sync::RwLock<()>>,
     /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
@@ -40,6 +42,53 @@ pub struct App {
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
 }
+
+/// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
+/// known only once it runs.
+fn exchange_address(kind: &ProfileKind) -> Result<Option<ExchangeAddress>, IpcError> {
+    let ProfileKind::Exchange {
+        base_url,
+        oauth_base_url,
+        operator,
+        ..
+    } = kind
+    else {
+        return Ok(None);
+    };
+    let invalid = |e: String| IpcError::new(ErrorCode::InvalidInput, e);
+    Ok(Some(ExchangeAddress {
+        api: BaseUrl::parse(base_url).map_err(|e| invalid(e.to_string()))?,
+        oauth: oauth_base_url
+            .as_deref()
+            .map(BaseUrl::parse)
+            .transpose()
+            .map_err(|e| invalid(e.to_string()))?,
+        operator: Operator::parse(operator).map_err(|e| invalid(e.to_string()))?,
+    }))
+}
+
+/// Whether two profile settings name the same exchange (where secrets may be sent).
+pub fn same_exchange(a: &ProfileKind, b: &ProfileKind) -> bool {
+    match (exchange_address(a), exchange_address(b)) {
+        (Ok(Some(a)), Ok(Some(b))) => a.origin() == b.origin(),
+        (Ok(None), Ok(None)) => true,
+        _ => false,
+    }
+}
+
+/// One profile's connection and store, opened together and used together: a command that looked
+/// them up one by one could, across a profile switch, journal one exchange's order in another
+/// profile's store.
+#[derive(Debug, Clone)]
+pub struct ProfileSession {
+    /// The profile as it was when the session opened.
+    pub profile: Profile,
+    pub connection: Arc<Connection>,
+    pub store: Arc<Store>,
+}
+
+/// Held by a money command while it runs: a profile switch waits for it to end.
+pub type MoneyTurn = tokio::sync::OwnedRwLockReadGuard<()>;
 
 /// How long silence must last before it settles a lost request, and how long a request may take.
 #[derive(Debug, Clone, Copy)]
@@ -65,8 +114,8 @@ impl App {
             os_locale,
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
-            connection: tokio::sync::Mutex::new(None),
-            database: tokio::sync::Mutex::new(None),
+            session: tokio::sync::Mutex::new(None),
+            money: Arc::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Mutex::default(),
             timing: Mutex::new(Timing {
@@ -113,20 +162,49 @@ impl App {
         self.settings().language.unwrap_or(self.os_locale)
     }
 
-    /// The active profile's connection, opened on first use.
-    pub async fn connection(&self) -> Result<Arc<Connection>, IpcError> {
-        let mut slot = self.connection.lock().await;
-        if let Some(c) = slot.as_ref() {
-            return Ok(Arc::clone(c));
+    /// The active profile's session, opened on first use.
+    pub async fn session(&self) -> Result<ProfileSession, IpcError> {
+        let mut slot = self.session.lock().await;
+        if let Some(s) = slot.as_ref() {
+            return Ok(s.clone());
         }
         let profile = self
             .settings()
             .active_profile()
             .cloned()
             .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
-        let invalid = |e: String| IpcError::new(ErrorCode::InvalidInput, e);
-        let (exchange, demo) = match &profile.kind {
-            ProfileKind::Sandbox => {
+        let nonce_file = self
+            .data_dir
+            .join("profiles")
+            .join(&profile.id)
+            .join("nonce");
+        let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
+            .map_err(IpcError::internal)?;
+        let connection = self.open_connection(&profile, nonces).await?;
+        let path = self
+            .data_dir
+            .join("profiles")
+            .join(&profile.id)
+            .join("nordlys.sqlite");
+        let store = Arc::new(Store::open(&path).map_err(IpcError::internal)?);
+        let session = ProfileSession {
+            profile,
+            connection,
+            store,
+        };
+        *slot = Some(session.clone());
+        Ok(session)
+    }
+
+    /// A connection to `profile`'s exchange, with its stored secrets.
+    async fn open_connection(
+        &self,
+        profile: &Profile,
+        nonces: NonceSource,
+    ) -> Result<Arc<Connection>, IpcError> {
+        let (exchange, demo) = match exchange_address(&profile.kind)? {
+            Some(address) => (address, None),
+            None => {
                 let (api, oauth, key) = self.sandbox_started().await?;
                 let address = ExchangeAddress {
                     api,
@@ -139,33 +217,9 @@ impl App {
                 };
                 (address, Some((key, all)))
             }
-            ProfileKind::Exchange {
-                base_url,
-                oauth_base_url,
-                operator,
-                ..
-            } => {
-                let address = ExchangeAddress {
-                    api: BaseUrl::parse(base_url).map_err(|e| invalid(e.to_string()))?,
-                    oauth: oauth_base_url
-                        .as_deref()
-                        .map(BaseUrl::parse)
-                        .transpose()
-                        .map_err(|e| invalid(e.to_string()))?,
-                    operator: Operator::parse(operator).map_err(|e| invalid(e.to_string()))?,
-                };
-                (address, None)
-            }
         };
-        let nonce_file = self
-            .data_dir
-            .join("profiles")
-            .join(&profile.id)
-            .join("nonce");
-        let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
-            .map_err(IpcError::internal)?;
         let timeout = self.timing().request_timeout_secs;
-        let c = Connection::open(
+        Ok(Connection::open(
             &profile.id,
             exchange,
             Arc::clone(&self.secrets),
@@ -173,46 +227,87 @@ impl App {
             profile.key_permissions,
             Arc::new(nonces),
             std::time::Duration::from_secs(timeout),
-        )?;
-        *slot = Some(Arc::clone(&c));
-        Ok(c)
+        )?)
     }
 
-    /// Forgets the connection and store (after a profile switch); the next use opens them again.
-    pub async fn close_connection(&self) {
-        *self.connection.lock().await = None;
-        *self.database.lock().await = None;
-    }
-
-    /// The active profile's local database, in its own folder of the data dir.
-    pub async fn store(&self) -> Result<Arc<Store>, IpcError> {
-        let mut slot = self.database.lock().await;
-        if let Some(s) = slot.as_ref() {
-            return Ok(Arc::clone(s));
+    /// Revokes what it can of `old`'s secrets and forgets them: they belong to the exchange its
+    /// settings named, and its settings are about to name another. The session closes, so the
+    /// live connection follows the new settings at once.
+    pub async fn forget_secrets(&self, old: &Profile) {
+        let _alone = self.money.write().await;
+        let open = self.session.lock().await.take();
+        let connection = match open {
+            Some(s) if s.profile.id == old.id => Some(s.connection),
+            // Nothing signed goes out while forgetting: a nonce source in memory does.
+            _ => self
+                .open_connection(old, NonceSource::in_memory(Arc::new(SystemClock)))
+                .await
+                .ok(),
+        };
+        // Revoking may fail (offline, the token long dead); the secrets are forgotten anyway.
+        let revoked = match connection {
+            Some(c) => c.disconnect().await.is_ok(),
+            None => false,
+        };
+        if !revoked {
+            for item in [SecretItem::OAuthGrant, SecretItem::ApiKey] {
+                let _ = self.secrets.delete(&old.id, item);
+            }
         }
-        let id = self.settings().active.clone();
-        let path = self
-            .data_dir
-            .join("profiles")
-            .join(id)
-            .join("nordlys.sqlite");
-        let s = Arc::new(Store::open(&path).map_err(IpcError::internal)?);
-        *slot = Some(Arc::clone(&s));
-        Ok(s)
+    }
+
+    /// Taken first by a command that moves money: until it is dropped no profile switch
+    /// happens, so every session the command looks up is the same profile's, from its checks to
+    /// its journal entry.
+    pub async fn money_turn(&self) -> MoneyTurn {
+        Arc::clone(&self.money).read_owned().await
+    }
+
+    /// Makes `id` the active profile once no money command is running, and closes the old
+    /// session; the next use opens the new one. The embedded sandbox runs only while its
+    /// profile is active.
+    pub async fn switch_profile(&self, id: &str) -> Result<(), IpcError> {
+        let _alone = self.money.write().await;
+        let kind = {
+            let mut settings = self.settings();
+            let kind = settings
+                .profile(id)
+                .map(|p| p.kind.clone())
+                .ok_or_else(|| {
+                    IpcError::new(ErrorCode::InvalidInput, format!("no profile `{id}`"))
+                })?;
+            settings.active = id.to_owned();
+            kind
+        };
+        self.save_settings()?;
+        *self.session.lock().await = None;
+        if kind != ProfileKind::Sandbox
+            && let Some(sandbox) = self.sandbox.lock().await.take()
+        {
+            sandbox.shutdown().await;
+        }
+        Ok(())
+    }
+
+    /// Closes the session after the active profile's settings changed; the next use opens it
+    /// with the new ones.
+    pub async fn reopen_session(&self) {
+        let _alone = self.money.write().await;
+        *self.session.lock().await = None;
     }
 
     /// The mid price: the sample the price poller stored in the last 30 s, else a fresh quote. Form
     /// checks and status polls run often; they need not each ask the exchange again.
     pub async fn mid_price(&self) -> Result<rust_decimal::Decimal, IpcError> {
         let since = chrono::Utc::now() - chrono::Duration::seconds(30);
-        let recent = self
-            .store()
-            .await?
+        let session = self.session().await?;
+        let recent = session
+            .store
             .price_samples(since)
             .map_err(IpcError::internal)?;
         match recent.last() {
             Some(s) => Ok(s.mid),
-            None => Ok(self.connection().await?.client().price(None).await?.price),
+            None => Ok(session.connection.client().price(None).await?.price),
         }
     }
 
@@ -274,13 +369,19 @@ impl App {
         Ok(())
     }
 
-    /// The store, for the tax screens. A sandbox started afresh or reset is a new world: the
-    /// history synced from the old one is forgotten here, on first use, not on the start-up path.
-    pub async fn tax_store(&self) -> Result<Arc<Store>, IpcError> {
-        let store = self.store().await?;
-        if self.sandbox_world_is_new.swap(false, Ordering::SeqCst) {
-            store.forget_tax_history().map_err(IpcError::internal)?;
+    /// The session, for the tax screens. A sandbox started afresh or reset is a new world: the
+    /// history synced from the old one is forgotten here, on first use, not on the start-up path,
+    /// and only in the sandbox profile's own store.
+    pub async fn tax_session(&self) -> Result<ProfileSession, IpcError> {
+        let session = self.session().await?;
+        if session.profile.kind == ProfileKind::Sandbox
+            && self.sandbox_world_is_new.swap(false, Ordering::SeqCst)
+        {
+            session
+                .store
+                .forget_tax_history()
+                .map_err(IpcError::internal)?;
         }
-        Ok(store)
+        Ok(session)
     }
 }

@@ -18,7 +18,7 @@ use rust_decimal::Decimal;
 use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::app;
+use crate::state::{ProfileSession, app};
 use crate::tax_views::*;
 use crate::views::NoArgs;
 
@@ -85,8 +85,9 @@ pub async fn start_tax_sync<R: Runtime>(
 ) -> Answer<TaxSyncView> {
     let a = app(&handle);
     let locale = a.locale();
-    let connection = a.connection().await?;
-    let store = a.tax_store().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = a.tax_session().await?;
     let cancel = SyncCancel::default();
     {
         let mut s = slot(&handle);
@@ -150,6 +151,16 @@ pub async fn cancel_tax_sync<R: Runtime>(
         c.cancel();
     }
     Ok(s.view(locale))
+}
+
+/// After a profile switch: the old profile's sync stops, and its progress is not shown as the
+/// new profile's.
+pub fn forget_sync<R: Runtime>(handle: &AppHandle<R>) {
+    let mut s = slot(handle);
+    if let Some(c) = &s.cancel {
+        c.cancel();
+    }
+    *s = SyncSlot::default();
 }
 
 fn filter(args: &TaxFilterArgs) -> TaxFilter {
@@ -285,7 +296,7 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
 pub async fn tax_rows<R: Runtime>(handle: AppHandle<R>, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.tax_store().await?;
+    let store = a.tax_session().await?.store;
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
     let total = if args.offset == 0 {
@@ -312,7 +323,7 @@ pub async fn tax_rows<R: Runtime>(handle: AppHandle<R>, args: TaxRowsArgs) -> An
 pub async fn tax_facets<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<TaxFacetsView> {
     let a = app(&handle);
     let locale = a.locale();
-    let store = a.tax_store().await?;
+    let store = a.tax_session().await?.store;
     let facets = store.tax_facets().map_err(IpcError::internal)?;
     let names = Names::load(&store).map_err(IpcError::internal)?;
     let deleted = if nb(locale) {
@@ -368,7 +379,7 @@ pub async fn tax_balances<R: Runtime>(
 ) -> Answer<TaxBalancesView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let client = a.connection().await?;
+    let client = a.session().await?.connection;
     let b = client.client().tax_balance(args.include_deleted).await?;
     let fiat = client.client().fiat_account().await?;
     Ok(TaxBalancesView {
@@ -430,7 +441,7 @@ pub async fn year_end_report<R: Runtime>(
 ) -> Answer<YearEndsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.tax_store().await?;
+    let store = a.tax_session().await?.store;
     let names = Names::load(&store).map_err(IpcError::internal)?;
     let years = year_ends(store).await?;
     let nok = |d: Option<Decimal>| {
@@ -495,8 +506,9 @@ pub async fn set_year_end_rate<R: Runtime>(
         Some(r)
     };
     app(&handle)
-        .tax_store()
+        .tax_session()
         .await?
+        .store
         .set_year_end_rate(args.year, rate)
         .map_err(IpcError::internal)?;
     year_end_report(handle, NoArgs {}).await
@@ -522,7 +534,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 pub async fn gains_report<R: Runtime>(handle: AppHandle<R>, args: GainsArgs) -> Answer<GainsView> {
     let a = app(&handle);
     let (locale, unit) = (a.locale(), a.settings().unit);
-    let report = gains(a.tax_store().await?, method(&args.method)).await?;
+    let report = gains(a.tax_session().await?.store, method(&args.method)).await?;
     let nok = |d: Decimal| format::nok(d, locale);
     Ok(GainsView {
         method: report.method.name().to_owned(),
@@ -646,7 +658,7 @@ async fn save_path<R: Runtime>(handle: &AppHandle<R>, name: &str) -> Answer<Opti
 
 #[tauri::command]
 pub async fn export_csv<R: Runtime>(handle: AppHandle<R>, args: ExportArgs) -> Answer<ExportView> {
-    let store = app(&handle).tax_store().await?;
+    let store = app(&handle).tax_session().await?.store;
     let (name, bytes) = export_bytes(store, &args).await?;
     let Some(path) = save_path(&handle, &name).await? else {
         return Ok(ExportView {

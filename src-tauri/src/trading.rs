@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{App, app};
+use crate::state::{App, ProfileSession, app};
 use crate::views::*;
 
 #[tauri::command]
@@ -37,7 +37,10 @@ pub async fn quote<R: Runtime>(handle: AppHandle<R>, args: QuoteArgs) -> Answer<
             .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
         ),
     };
-    let p = app.connection().await?.client().price(amount).await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
+    let p = connection.client().price(amount).await?;
     // The API keeps no price history, so Nordlys keeps its own: one sample per poll.
     let sample = PriceSample {
         at: p.timestamp,
@@ -45,14 +48,11 @@ pub async fn quote<R: Runtime>(handle: AppHandle<R>, args: QuoteArgs) -> Answer<
         bid: p.bid,
         ask: p.ask,
     };
-    if let Err(e) = app
-        .store()
-        .await
-        .and_then(|s| s.add_price_sample(&sample).map_err(IpcError::internal))
-    {
+    if let Err(e) = store.add_price_sample(&sample) {
         *app.notice
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.message);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(IpcError::internal(e).message);
     }
     let f = |d: Decimal| format::nok(d, locale);
     Ok(QuoteView {
@@ -100,7 +100,7 @@ fn form(args: &OrderFormArgs) -> Answer<OrderForm> {
 }
 
 async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
-    let c = app.connection().await?;
+    let c = app.session().await?.connection;
     let client = c.client();
     let price = client.price(None).await?;
     let nok = client.fiat_account().await?.available_nok;
@@ -189,6 +189,7 @@ pub async fn place_order<R: Runtime>(
     args: OrderFormArgs,
 ) -> Answer<OrderResultView> {
     let app = app(&handle);
+    let _turn = app.money_turn().await;
     let locale = app.locale();
     let form = form(&args)?;
     let market = market(&app, args.account_id.as_deref()).await?;
@@ -201,8 +202,9 @@ pub async fn place_order<R: Runtime>(
             .join("; ");
         return Err(IpcError::new(ErrorCode::InvalidInput, why));
     };
-    let connection = app.connection().await?;
-    let store = app.store().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     // The same order while one is unknown is refused unless the user confirmed it a second time.
     let despite = args.despite_unknown.unwrap_or(false);
     let placement = orders::place(connection.client(), &store, &request, despite)
@@ -271,8 +273,9 @@ pub async fn resolve_orders<R: Runtime>(
     _args: NoArgs,
 ) -> Answer<JournalView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
-    let store = app.store().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     // What could not be looked at now stays unknown and is looked at on the next call.
     recheck(connection.client(), &store, &app.timing().rules, Due::Now)
         .await
@@ -374,7 +377,13 @@ pub async fn open_orders<R: Runtime>(
 ) -> Answer<OpenOrdersView> {
     let app = app(&handle);
     let locale = app.locale();
-    let list = app.connection().await?.client().open_orders().await?;
+    let list = app
+        .session()
+        .await?
+        .connection
+        .client()
+        .open_orders()
+        .await?;
     let now = Utc::now();
     Ok(OpenOrdersView {
         orders: list
@@ -415,10 +424,12 @@ pub async fn cancel_order<R: Runtime>(
     args: CancelOrderArgs,
 ) -> Answer<OpenOrdersView> {
     let app = app(&handle);
-    let connection = app.connection().await?;
+    let _turn = app.money_turn().await;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
-    let store = app.store().await?;
     let rules = app.timing().rules;
     recheck(connection.client(), &store, &rules, Due::All)
         .await

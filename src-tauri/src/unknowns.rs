@@ -10,7 +10,7 @@ use nordlys_core::{orders, withdrawals};
 use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{App, app};
+use crate::state::{App, ProfileSession, app};
 use crate::views::{
     EvidenceView, JournalIdArgs, MoneyKind, NoArgs, UnknownEntryView, UnknownsView,
 };
@@ -21,8 +21,9 @@ const RECENT: Duration = Duration::hours(24);
 #[tauri::command]
 pub async fn unknowns<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<UnknownsView> {
     let app = app(&handle);
-    let store = app.store().await?;
-    let connection = app.connection().await?;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     recheck(connection.client(), &store, &app.timing().rules, Due::Now)
         .await
         .map_err(IpcError::internal)?;
@@ -35,8 +36,10 @@ pub async fn settle_unknown<R: Runtime>(
     args: JournalIdArgs,
 ) -> Answer<UnknownsView> {
     let app = app(&handle);
-    let store = app.store().await?;
-    let connection = app.connection().await?;
+    let _turn = app.money_turn().await;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
     let rules = app.timing().rules;
     let id = args.journal_id;
     let settled = match store.journal_kind(id).map_err(IpcError::internal)? {

@@ -22,6 +22,8 @@ pub struct ProfileView {
     pub oauth_base_url: String,
     /// The scopes asked for when connecting through OAuth.
     pub scopes: Vec<String>,
+    /// An exchange profile whose exchange runs on this machine (a test server, a second sandbox).
+    pub local: bool,
 }
 
 /// Whether an action is possible, and why not.
@@ -44,6 +46,10 @@ pub struct ConnectionView {
     /// What each reading feature can do with these credentials, and what it needs when not.
     pub features: Vec<FeatureView>,
     pub needs_reconnect: bool,
+    /// Where requests go, `host[:port]`, shown beside the connection state.
+    pub host: String,
+    /// The keyring could not be read, or held a damaged entry, and what to do about it.
+    pub secret_problem: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -19,7 +19,11 @@ oauthBaseUrl: string,
 /**
  * The scopes asked for when connecting through OAuth.
  */
-scopes: Array<string>, };
+scopes: Array<string>, 
+/**
+ * An exchange profile whose exchange runs on this machine (a test server, a second sandbox).
+ */
+local: boolean, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
@@ -31,7 +35,15 @@ oauth: GrantView | null,
 /**
  * What each reading feature can do with these credentials, and what it needs when not.
  */
-features: Array<FeatureView>, needsReconnect: boolean, };
+features: Array<FeatureView>, needsReconnect: boolean, 
+/**
+ * Where requests go, `host[:port]`, shown beside the connection state.
+ */
+host: string, 
+/**
+ * The keyring could not be read, or held a damaged entry, and what to do about it.
+ */
+secretProblem: string | null, };
 
 export type GrantView = { 
 /**

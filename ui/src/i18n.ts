@@ -110,6 +110,11 @@ const nb: Record<string, string> = {
     "Klientregistrering avtales med operatøren; de gir deg adressene, forkortelsen og klient-ID-en.",
   Saved: "Lagret",
   "Play money: this is a simulated exchange on your computer.": "Lekepenger: dette er en simulert børs på din maskin.",
+  Local: "Lokal",
+  "An exchange on this computer (a test server), not the real exchange.":
+    "En børs på denne maskinen (en testserver), ikke den ekte børsen.",
+  "Where requests go": "Hit går forespørslene",
+  "Requests go to": "Forespørslene går til",
   Trade: "Handel",
   Bid: "Bud",
   Ask: "Tilbud",

@@ -120,10 +120,17 @@ async function loadBalances(): Promise<void> {
 function renderChrome(): void {
   if (!app) return;
   const sandbox = app.profile.kind === "sandbox";
-  badge.hidden = !sandbox;
-  badge.textContent = t("Sandbox");
-  badge.title = t("Play money: this is a simulated exchange on your computer.");
-  profileName.textContent = app.profile.name;
+  // An exchange on this machine is not the real one either: said as plainly as the sandbox.
+  badge.hidden = !sandbox && !app.profile.local;
+  badge.dataset.kind = sandbox ? "sandbox" : "local";
+  badge.textContent = sandbox ? t("Sandbox") : t("Local");
+  badge.title = sandbox
+    ? t("Play money: this is a simulated exchange on your computer.")
+    : t("An exchange on this computer (a test server), not the real exchange.");
+  profileName.replaceChildren(
+    app.profile.name, " ",
+    h("span", { class: "muted host", "data-testid": "connected-host", title: t("Where requests go") }, app.connection.host),
+  );
   notice.hidden = !app.notice;
   notice.textContent = app.notice ?? "";
   const tabs: [Screen, string][] = [
@@ -173,7 +180,7 @@ function sandboxTag(): Node | null {
 
 function overview(): Node {
   // What stops the balances from coming is said, not hidden behind "Loading".
-  if (!balances) return h("section", {}, messageLine(), message ? null : h("p", { class: "muted" }, `${t("Loading")}…`));
+  if (!balances) return h("section", {}, secretProblemLine(), messageLine(), message ? null : h("p", { class: "muted" }, `${t("Loading")}…`));
   const rows = balances.accounts
     .filter((a) => showDeleted || !a.deleted)
     .map((a) =>
@@ -189,6 +196,7 @@ function overview(): Node {
   return h(
     "section",
     {},
+    secretProblemLine(),
     h("div", { class: "cards" },
       h("div", { class: "card" }, h("div", { class: "label" }, t("Total"), " ", sandboxTag()), h("div", { class: "big", "data-testid": "total-btc" }, balances.totalBtc), h("div", { class: "muted" }, balances.totalNok)),
       h("div", { class: "card" }, h("div", { class: "label" }, t("Fiat account"), " ", sandboxTag()),
@@ -295,6 +303,12 @@ function needsLine(): Node | null {
     h("button", { class: "link", onclick: () => go("connect") }, t("Connect")));
 }
 
+/** The keyring let the profile down: what happened and what to do, on the overview and Connect. */
+function secretProblemLine(): Node | null {
+  const problem = app?.connection.secretProblem;
+  return problem ? h("p", { class: "message error", "data-testid": "secret-problem" }, problem) : null;
+}
+
 function capabilityLine(label: string, c: { allowed: boolean; reason: string | null }, id: string): Node {
   return h("li", { "data-testid": `capability-${id}`, "data-allowed": String(c.allowed), class: c.allowed ? "ok" : "no" },
     h("strong", {}, label), ": ", c.allowed && !c.reason ? t("allowed") : (c.reason ?? ""));
@@ -321,6 +335,8 @@ function connect(): Node {
     { class: "connect" },
     messageLine(),
     c.needsReconnect ? h("p", { class: "message error", "data-testid": "reconnect" }, t("Access expired or was revoked. Connect again.")) : null,
+    secretProblemLine(),
+    h("p", { class: "muted", "data-testid": "connection-host" }, t("Requests go to"), " ", h("code", {}, c.host)),
     h("h2", {}, t("What this connection may do")),
     h("ul", { class: "capabilities" },
       ...c.features.map((f) => capabilityLine(featureName(f.feature), f, f.feature)),

@@ -20,7 +20,9 @@ use nordlys_exchange::{
 use url::Url;
 
 use crate::loopback::{LoopbackError, RedirectListener};
-use crate::secrets::{self, SecretError, SecretItem, SecretStore, StoredGrant, StoredKey};
+use crate::secrets::{
+    self, SecretError, SecretItem, SecretOrigin, SecretStore, StoredGrant, StoredKey,
+};
 use crate::settings::LearnedPermissions;
 
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +56,17 @@ pub struct ExchangeAddress {
     pub operator: Operator,
 }
 
+impl ExchangeAddress {
+    /// What a secret entered here is bound to.
+    pub fn origin(&self) -> SecretOrigin {
+        SecretOrigin {
+            api: self.api.to_string(),
+            oauth: self.oauth.as_ref().unwrap_or(&self.api).to_string(),
+            operator: self.operator.to_string(),
+        }
+    }
+}
+
 /// What is known of an OAuth grant's scopes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrantStatus {
@@ -73,11 +86,16 @@ pub struct ConnectionStatus {
     /// The OAuth grant, when connected through OAuth.
     pub grant: Option<GrantStatus>,
     pub needs_reconnect: bool,
+    /// The keyring could not be read, or held a damaged entry: the profile opened without it.
+    pub secret_problem: Option<SecretError>,
 }
 
 #[derive(Debug)]
 pub struct Connection {
     profile: String,
+    /// Where this profile's secrets belong; they are stored with it and sent nowhere else.
+    origin: SecretOrigin,
+    secret_problem: std::sync::Mutex<Option<SecretError>>,
     client: ExchangeClient,
     store: Arc<dyn SecretStore>,
     demo_key: Option<KeyCredentials>,
@@ -110,6 +128,21 @@ fn known(p: LearnedPermissions) -> Option<KeyPermissions> {
         }),
         _ => None,
     }
+}
+
+/// A secret that could not be read counts as absent; the first problem is kept to be shown.
+fn or_absent<T>(
+    read: Result<Option<T>, SecretError>,
+    problem: &mut Option<SecretError>,
+) -> Option<T> {
+    read.unwrap_or_else(|e| {
+        problem.get_or_insert(e);
+        None
+    })
+}
+
+fn damaged(item: SecretItem) -> SecretError {
+    SecretError::Damaged(item.name().to_owned())
 }
 
 fn bearer(grant: &StoredGrant) -> Result<BearerCredentials, CredentialError> {
@@ -152,15 +185,44 @@ impl Connection {
         nonces: Arc<NonceSource>,
         timeout: Duration,
     ) -> Result<Arc<Self>, ConnectError> {
-        let stored_key: Option<StoredKey> =
-            secrets::read(store.as_ref(), profile, SecretItem::ApiKey)?;
-        let grant: Option<StoredGrant> =
-            secrets::read(store.as_ref(), profile, SecretItem::OAuthGrant)?;
-        let (key, permissions, user_key) = match (&stored_key, &demo_key) {
-            (Some(k), _) => {
-                let p = learned.unwrap_or_default();
-                (Some(key_credentials(k, p, &exchange.operator)?), p, true)
-            }
+        // A locked keyring or a damaged entry must not keep the profile from opening: it opens
+        // without the secret, and says why.
+        let origin = exchange.origin();
+        let mut problem = None;
+        let stored_key = or_absent(
+            secrets::read_bound::<StoredKey>(store.as_ref(), profile, SecretItem::ApiKey, &origin),
+            &mut problem,
+        );
+        let user_key = stored_key.and_then(|k| {
+            let p = learned.unwrap_or_default();
+            let parsed = key_credentials(&k, p, &exchange.operator);
+            or_absent(
+                parsed
+                    .map(|c| Some((c, p)))
+                    .map_err(|_| damaged(SecretItem::ApiKey)),
+                &mut problem,
+            )
+        });
+        let grant = or_absent(
+            secrets::read_bound::<StoredGrant>(
+                store.as_ref(),
+                profile,
+                SecretItem::OAuthGrant,
+                &origin,
+            ),
+            &mut problem,
+        );
+        let bearer = grant.as_ref().and_then(|g| {
+            or_absent(
+                bearer(g)
+                    .map(Some)
+                    .map_err(|_| damaged(SecretItem::OAuthGrant)),
+                &mut problem,
+            )
+        });
+        let grant = grant.filter(|_| bearer.is_some());
+        let (key, permissions, user_key) = match (user_key, &demo_key) {
+            (Some((k, p)), _) => (Some(k), p, true),
             (None, Some((k, p))) => (Some(k.clone()), *p, false),
             (None, None) => (None, LearnedPermissions::default(), false),
         };
@@ -169,15 +231,14 @@ impl Connection {
         config.operator = exchange.operator;
         config.nonces = Some(nonces);
         config.timeout = timeout;
-        config.credentials = Credentials {
-            key,
-            bearer: grant.as_ref().map(bearer).transpose()?,
-        };
+        config.credentials = Credentials { key, bearer };
         let client = ExchangeClient::new(config)?;
         Ok(Arc::new_cyclic(|me| {
             client.set_renewal(Arc::new(Renewal(me.clone())));
             Self {
                 profile: profile.to_owned(),
+                origin,
+                secret_problem: std::sync::Mutex::new(problem),
                 client,
                 store,
                 demo_key: demo_key.map(|(k, _)| k),
@@ -213,7 +274,20 @@ impl Connection {
                     .unwrap_or_default(),
             }),
             needs_reconnect: self.needs_reconnect.load(Ordering::Relaxed),
+            secret_problem: self
+                .secret_problem
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone(),
         }
+    }
+
+    /// A secret stored or cleared since: what the keyring held at opening no longer matters.
+    fn clear_secret_problem(&self) {
+        *self
+            .secret_problem
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
 
     /// What the key may do: what its use has shown, else what was known before (stated by the
@@ -242,6 +316,7 @@ impl Connection {
         let stored = StoredKey {
             key: key.trim().to_owned(),
             secret: secret.trim().to_owned(),
+            origin: Some(self.origin.clone()),
         };
         let creds = key_credentials(&stored, stated, self.client.operator())?;
         let mut config = ClientConfig::new(self.client.base_url().clone());
@@ -274,6 +349,7 @@ impl Connection {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = learned;
         self.user_key.store(true, Ordering::Relaxed);
+        self.clear_secret_problem();
         Ok(learned)
     }
 
@@ -320,6 +396,7 @@ impl Connection {
             refresh: tokens.refresh.as_ref().map(|r| r.expose().to_owned()),
             expires_at: tokens.expires_at,
             scopes: scopes.clone(),
+            origin: Some(self.origin.clone()),
         };
         // Stored first: a rotated refresh token that is lost is a dead grant.
         secrets::write(
@@ -331,6 +408,7 @@ impl Connection {
         self.client.set_bearer(Some(bearer(&grant)?));
         *self.grant.lock().await = Some(grant);
         self.needs_reconnect.store(false, Ordering::Relaxed);
+        self.clear_secret_problem();
         Ok(scopes)
     }
 
@@ -410,6 +488,7 @@ impl Connection {
         };
         self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
         self.store.delete(&self.profile, SecretItem::ApiKey)?;
+        self.clear_secret_problem();
         self.client.set_bearer(None);
         self.client.set_key(self.demo_key.clone());
         self.user_key.store(false, Ordering::Relaxed);

@@ -70,11 +70,28 @@ impl SecretStore for MemorySecretStore {
     }
 }
 
+/// Where a secret was entered: the exchange it belongs to, and the only one it is sent to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretOrigin {
+    pub api: String,
+    pub oauth: String,
+    pub operator: String,
+}
+
+/// A stored secret that remembers its origin. `None`: stored before origins were kept.
+pub trait Bound {
+    fn origin(&self) -> Option<&SecretOrigin>;
+    fn bind(&mut self, origin: SecretOrigin);
+}
+
 /// An API key as stored.
 #[derive(Clone, Serialize, Deserialize)]
 pub struct StoredKey {
     pub key: String,
     pub secret: String,
+    #[serde(default)]
+    pub origin: Option<SecretOrigin>,
 }
 
 impl std::fmt::Debug for StoredKey {
@@ -93,6 +110,26 @@ pub struct StoredGrant {
     pub expires_at: Option<DateTime<Utc>>,
     /// What the token response said was granted; `None` when it did not say (known only by use).
     pub scopes: Option<Vec<String>>,
+    #[serde(default)]
+    pub origin: Option<SecretOrigin>,
+}
+
+impl Bound for StoredKey {
+    fn origin(&self) -> Option<&SecretOrigin> {
+        self.origin.as_ref()
+    }
+    fn bind(&mut self, origin: SecretOrigin) {
+        self.origin = Some(origin);
+    }
+}
+
+impl Bound for StoredGrant {
+    fn origin(&self) -> Option<&SecretOrigin> {
+        self.origin.as_ref()
+    }
+    fn bind(&mut self, origin: SecretOrigin) {
+        self.origin = Some(origin);
+    }
 }
 
 impl std::fmt::Debug for StoredGrant {
@@ -117,6 +154,29 @@ pub fn read<T: for<'de> Deserialize<'de>>(
         .transpose()
 }
 
+/// What `profile` stores as `item`, when it belongs to `origin`. One stored before origins were
+/// kept is bound to `origin` now (the profile's settings as they are at the upgrade); one bound
+/// elsewhere is not used here: it is never sent to another exchange.
+pub fn read_bound<T: Bound + Serialize + for<'de> Deserialize<'de>>(
+    store: &dyn SecretStore,
+    profile: &str,
+    item: SecretItem,
+    origin: &SecretOrigin,
+) -> Result<Option<T>, SecretError> {
+    let Some(mut value) = read::<T>(store, profile, item)? else {
+        return Ok(None);
+    };
+    match value.origin() {
+        Some(o) if o == origin => Ok(Some(value)),
+        Some(_) => Ok(None),
+        None => {
+            value.bind(origin.clone());
+            write(store, profile, item, &value)?;
+            Ok(Some(value))
+        }
+    }
+}
+
 pub fn write<T: Serialize>(
     store: &dyn SecretStore,
     profile: &str,
@@ -125,4 +185,58 @@ pub fn write<T: Serialize>(
 ) -> Result<(), SecretError> {
     let text = serde_json::to_string(value).map_err(|e| SecretError::Damaged(e.to_string()))?;
     store.set(profile, item, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+
+    fn origin(api: &str) -> SecretOrigin {
+        SecretOrigin {
+            api: api.into(),
+            oauth: api.into(),
+            operator: "svc".into(),
+        }
+    }
+
+    #[test]
+    fn a_secret_from_before_origins_is_bound_to_the_profile_as_it_is() {
+        let store = MemorySecretStore::default();
+        store
+            .set("p", SecretItem::ApiKey, r#"{"key":"k","secret":"s"}"#)
+            .unwrap();
+        let here = origin("https://api.example");
+        let key: StoredKey = read_bound(&store, "p", SecretItem::ApiKey, &here)
+            .unwrap()
+            .unwrap();
+        assert_eq!(key.origin.as_ref(), Some(&here));
+        // Written back: the binding holds from now on.
+        let again: StoredKey = read(&store, "p", SecretItem::ApiKey).unwrap().unwrap();
+        assert_eq!(again.origin, Some(here));
+    }
+
+    #[test]
+    fn a_secret_bound_elsewhere_is_not_used() {
+        let store = MemorySecretStore::default();
+        let key = StoredKey {
+            key: "k".into(),
+            secret: "s".into(),
+            origin: Some(origin("https://api.example")),
+        };
+        write(&store, "p", SecretItem::ApiKey, &key).unwrap();
+        let elsewhere = origin("https://evil.example");
+        let read: Option<StoredKey> =
+            read_bound(&store, "p", SecretItem::ApiKey, &elsewhere).unwrap();
+        assert!(read.is_none());
+    }
+
+    #[test]
+    fn a_damaged_entry_says_so() {
+        let store = MemorySecretStore::default();
+        store.set("p", SecretItem::OAuthGrant, "{not json").unwrap();
+        let read: Result<Option<StoredGrant>, _> = read(&store, "p", SecretItem::OAuthGrant);
+        assert!(matches!(read, Err(SecretError::Damaged(_))));
+    }
 }

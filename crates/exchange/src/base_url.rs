@@ -1,4 +1,6 @@
-//! Where the exchange is. Only https, or plain http to this machine (the sandbox, tests).
+//! Where the exchange is. Only https, or plain http to this machine by IP literal (the sandbox,
+//! tests): a name such as `localhost` is resolved by whatever the system's resolver says, and
+//! plain http would then carry keys to wherever that is.
 
 use std::net::IpAddr;
 
@@ -9,9 +11,12 @@ use url::Url;
 pub enum BaseUrlError {
     #[error("`{0}` is not a URL")]
     Malformed(String),
-    #[error("the base URL must use https (or http to 127.0.0.1/localhost), not `{0}`")]
+    #[error("the base URL must use https (or http to 127.0.0.1 or [::1]), not `{0}`")]
     Scheme(String),
-    #[error("plain http is allowed only to this machine (loopback); use https for `{0}`")]
+    #[error(
+        "plain http is allowed only to this machine by address (127.0.0.1 or [::1]); use https \
+         for `{0}`"
+    )]
     InsecureRemote(String),
     #[error("the base URL must not carry a user name, password, query or fragment")]
     ExtraParts,
@@ -26,7 +31,7 @@ impl BaseUrl {
         let url = Url::parse(text.trim()).map_err(|_| BaseUrlError::Malformed(text.to_owned()))?;
         match url.scheme() {
             "https" => {}
-            "http" if is_loopback(&url) => {}
+            "http" if is_ip_loopback(&url) => {}
             "http" => {
                 return Err(BaseUrlError::InsecureRemote(
                     url.host_str().unwrap_or_default().to_owned(),
@@ -60,8 +65,10 @@ impl BaseUrl {
         self.0.path().trim_end_matches('/')
     }
 
+    /// On this machine: a loopback address, or the name `localhost`.
     pub fn is_loopback(&self) -> bool {
-        is_loopback(&self.0)
+        is_ip_loopback(&self.0)
+            || matches!(self.0.host(), Some(url::Host::Domain(d)) if d.eq_ignore_ascii_case("localhost"))
     }
 
     pub fn as_url(&self) -> &Url {
@@ -75,12 +82,11 @@ impl std::fmt::Display for BaseUrl {
     }
 }
 
-fn is_loopback(url: &Url) -> bool {
+fn is_ip_loopback(url: &Url) -> bool {
     match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
         Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        None => false,
+        Some(url::Host::Domain(_)) | None => false,
     }
 }
 
@@ -95,7 +101,7 @@ mod tests {
             "https://api.example.no/",
             "http://127.0.0.1:8080",
             "http://[::1]:9/",
-            "http://localhost:3000",
+            "https://localhost:3000",
             "http://127.5.5.5",
         ] {
             assert!(BaseUrl::parse(ok).is_ok(), "{ok}");
@@ -112,6 +118,17 @@ mod tests {
             BaseUrl::parse("http://10.0.0.1"),
             Err(BaseUrlError::InsecureRemote(_))
         ));
+        // A name is whatever the resolver says it is: plain http goes to addresses only.
+        for name in [
+            "http://localhost:3000",
+            "http://LOCALHOST",
+            "http://localhost.:80",
+        ] {
+            assert!(
+                matches!(BaseUrl::parse(name), Err(BaseUrlError::InsecureRemote(_))),
+                "{name}"
+            );
+        }
         assert!(matches!(
             BaseUrl::parse("ftp://127.0.0.1"),
             Err(BaseUrlError::Scheme(_))

@@ -278,8 +278,8 @@ pub async fn clear_faults(State(app): State<AppState>) -> Answer {
     Ok(Json(json!({})))
 }
 
-/// GET /sandbox/counters — orders and withdrawals ever created, API requests per path, and the
-/// injected faults by kind.
+/// GET /sandbox/counters — orders and withdrawals ever created, API requests per path, requests
+/// that carried a credential, and the injected faults by kind.
 pub async fn counters(State(app): State<AppState>) -> Answer {
     let requests = app
         .requests
@@ -292,6 +292,11 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .hits()
         .clone();
+    let credentials_seen = app
+        .credentials_seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
     world(&app, |w| {
         let c = &w.counters;
         Ok(Json(json!({
@@ -300,6 +305,7 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
             "invoicesCreated": c.invoices_created,
             "trades": c.trades,
             "requests": requests,
+            "credentialsSeen": credentials_seen,
             "faults": faults,
         })))
     })

@@ -133,6 +133,28 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .entry(path.clone())
         .or_default() += 1;
+    let headers = req.headers();
+    let carried = [
+        (
+            "apiKey",
+            headers
+                .keys()
+                .any(|name| name.as_str().ends_with("-api-key")),
+        ),
+        (
+            "bearer",
+            headers
+                .get(axum::http::header::AUTHORIZATION)
+                .is_some_and(|v| v.as_bytes().starts_with(b"Bearer ")),
+        ),
+    ];
+    for (kind, _) in carried.iter().filter(|(_, yes)| *yes) {
+        *app.credentials_seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(kind)
+            .or_default() += 1;
+    }
     let picked = app
         .faults
         .lock()

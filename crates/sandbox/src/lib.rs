@@ -38,7 +38,7 @@
 //! | `GET /sandbox/oauth/grants`, `POST /sandbox/oauth/grants` `{"scopes"?, "invalidScope"?, "omitScope"?, "keepRefresh"?}` | what OAuth grants (below); a POST changes only the names it gives, `"scopes": null` is every scope |
 //! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
-//! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created and API requests per path; whether the books balance |
+//! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created, API requests per path, requests that carried a credential (`credentialsSeen`: `apiKey`, `bearer`); whether the books balance |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
 //! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
@@ -106,6 +106,9 @@ pub struct AppState {
     faults: Arc<Mutex<faults::Faults>>,
     /// Requests received per API path, faulted ones included: what a client really sent.
     requests: Arc<Mutex<std::collections::BTreeMap<String, u64>>>,
+    /// Requests that carried a credential, by kind (`apiKey`, `bearer`): a host that was never
+    /// given one must see none.
+    credentials_seen: Arc<Mutex<std::collections::BTreeMap<&'static str, u64>>>,
     dirty: Arc<AtomicBool>,
 }
 
@@ -116,6 +119,7 @@ impl AppState {
             world: Arc::new(Mutex::new(world)),
             faults: Arc::new(Mutex::new(faults::Faults::new(seed))),
             requests: Arc::default(),
+            credentials_seen: Arc::default(),
             dirty: Arc::new(AtomicBool::new(false)),
         }
     }

@@ -213,6 +213,27 @@ async fn withdrawal(
     })
 }
 
+/// The app on Tauri's mock runtime as it first starts (the sandbox profile active), with its data
+/// in a temporary dir and its secrets in `secrets`.
+pub fn app_with(
+    secrets: Arc<dyn nordlys_core::secrets::SecretStore>,
+) -> (
+    tauri::App<MockRuntime>,
+    WebviewWindow<MockRuntime>,
+    tempfile::TempDir,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let app = mock_builder()
+        .invoke_handler(nordlys_app::handler())
+        .build(mock_context(noop_assets()))
+        .unwrap();
+    nordlys_app::manage_state(app.handle(), dir.path().to_path_buf(), secrets, Locale::En);
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    (app, window, dir)
+}
+
 /// The app on Tauri's mock runtime, with its data in a temporary dir and its secrets in memory,
 /// connected as a user would: an exchange profile, then an API key that may trade and withdraw.
 /// `shorten` sets the quiet period and request timeout (seconds) first, as debug builds allow.
@@ -224,23 +245,10 @@ pub async fn connected_app(
     WebviewWindow<MockRuntime>,
     tempfile::TempDir,
 ) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = mock_builder()
-        .invoke_handler(nordlys_app::handler())
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    nordlys_app::manage_state(
-        app.handle(),
-        dir.path().to_path_buf(),
-        Arc::new(MemorySecretStore::default()),
-        Locale::En,
-    );
+    let (app, window, dir) = app_with(Arc::new(MemorySecretStore::default()));
     if let Some((quiet, timeout)) = shorten {
         nordlys_app::shorten_timing(app.handle(), quiet, timeout);
     }
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
     let key = &sb.info.api_keys.withdrawal;
     call(
         &window,

@@ -1,0 +1,286 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! Profiles in their own lanes, through the app's own command handler on Tauri's mock runtime:
+//! secrets go only to the exchange they were entered for, a sandbox reset touches only the
+//! sandbox's store, a profile switch never lets one exchange's order land in another profile's
+//! journal, and a keyring that is locked or holds a damaged entry does not stop the app.
+
+mod app_driver;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use app_driver::{app_with, call, connected_app};
+use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
+use nordlys_core::store::{JournalState, Store};
+use nordlys_tests::*;
+use serde_json::{Value, json};
+
+fn host(sb: &nordlys_sandbox::RunningSandbox) -> String {
+    sb.base_url().trim_start_matches("http://").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
+    let first = sandbox().await;
+    let second = sandbox().await;
+    let (_app, window, _dir) = connected_app(&first, None).await;
+    call(&window, "balances", json!({})).await.unwrap();
+    let seen = control_get(&first, "/sandbox/counters").await;
+    assert!(seen["credentialsSeen"]["apiKey"].as_u64().unwrap() > 0);
+
+    let moved = call(
+        &window,
+        "save_exchange_profile",
+        json!({"baseUrl": second.base_url(), "clientId": "nordlys-soak"}),
+    )
+    .await
+    .unwrap();
+    // The live connection follows at once, and says where it goes.
+    assert_eq!(moved["connection"]["hasKey"], false, "{moved}");
+    assert_eq!(moved["connection"]["host"], host(&second));
+    assert_eq!(moved["profile"]["local"], true);
+    let refused = call(&window, "balances", json!({})).await.unwrap_err();
+    assert!(refused.contains("API key"), "{refused}");
+    let seen = control_get(&second, "/sandbox/counters").await;
+    assert_eq!(seen["credentialsSeen"], json!({}), "{seen}");
+
+    // Back to the first: the key was forgotten, not kept for it either.
+    let back = call(
+        &window,
+        "save_exchange_profile",
+        json!({"baseUrl": first.base_url(), "clientId": "nordlys-soak"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(back["connection"]["hasKey"], false, "{back}");
+}
+
+async fn synced_rows(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> u64 {
+    call(window, "start_tax_sync", json!({})).await.unwrap();
+    let started = Instant::now();
+    loop {
+        let status = call(window, "tax_sync_status", json!({})).await.unwrap();
+        match status["state"].as_str() {
+            Some("complete") => break,
+            Some("running") if started.elapsed() < Duration::from_secs(60) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            _ => panic!("the sync did not complete: {status}"),
+        }
+    }
+    rows(window).await
+}
+
+async fn rows(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> u64 {
+    let filter = json!({"year": null, "accountId": null, "txType": null, "subType": null,
+                        "search": ""});
+    let list = call(
+        window,
+        "tax_rows",
+        json!({"filter": filter, "offset": 0, "limit": 10}),
+    )
+    .await
+    .unwrap();
+    list["total"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_profile_s_tax_rows_survive_a_sandbox_reset() {
+    let sb = sandbox().await;
+    let (_app, window, _dir) = connected_app(&sb, None).await;
+    market_buy(&key_client(&sb, &sb.info.api_keys.withdrawal), 500).await;
+    let before = synced_rows(&window).await;
+    assert!(before > 0);
+    call(&window, "reset_demo", json!({})).await.unwrap();
+    assert_eq!(
+        rows(&window).await,
+        before,
+        "the real profile's history stays"
+    );
+}
+
+/// The profile whose exchange made each order, judged by the exchanges themselves: every entry
+/// in the exchange profile's journal names an order `exchange` made, and no entry in the
+/// sandbox profile's does.
+async fn check_lanes(dir: &std::path::Path, exchange: &nordlys_sandbox::RunningSandbox) -> usize {
+    let placed = |profile: &str| {
+        let store = Store::open(&dir.join(format!("profiles/{profile}/nordlys.sqlite"))).unwrap();
+        store
+            .journal_recent(100_000)
+            .unwrap()
+            .into_iter()
+            .inspect(|e| assert_eq!(e.state, JournalState::Placed, "{e:?}"))
+            .filter_map(|e| e.order_id)
+            .collect::<Vec<_>>()
+    };
+    let made_here = |id: String| async move {
+        reqwest::get(format!("{}/sandbox/orders/{id}", exchange.base_url()))
+            .await
+            .unwrap()
+            .status()
+            .is_success()
+    };
+    let on_exchange = placed("exchange");
+    for id in on_exchange.clone() {
+        assert!(
+            made_here(id.clone()).await,
+            "{id} is in the exchange profile's journal"
+        );
+    }
+    let on_sandbox = placed("sandbox");
+    for id in on_sandbox.clone() {
+        assert!(
+            !made_here(id.clone()).await,
+            "{id} is in the sandbox's journal"
+        );
+    }
+    let counters = control_get(exchange, "/sandbox/counters").await;
+    assert_eq!(
+        counters["ordersCreated"].as_u64(),
+        Some(on_exchange.len() as u64),
+        "every order the exchange made is in the exchange profile's journal"
+    );
+    on_exchange.len() + on_sandbox.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exchange() {
+    let sb = sandbox().await;
+    let (_app, window, dir) = connected_app(&sb, None).await;
+    const SWITCHES: usize = 1000;
+    let switcher = tokio::spawn({
+        let window = window.clone();
+        async move {
+            for i in 0..SWITCHES {
+                let id = if i % 2 == 0 { "sandbox" } else { "exchange" };
+                call(&window, "switch_profile", json!({"id": id}))
+                    .await
+                    .unwrap();
+            }
+        }
+    });
+    let mut lanes = Vec::new();
+    for lane in 0..2 {
+        let window = window.clone();
+        lanes.push(tokio::spawn(async move {
+            let mut placed = 0;
+            let mut n = 0;
+            loop {
+                let args = json!({"orderType": "market", "direction": "buy",
+                                  "amount": format!("{}", 100 + lane * 10_000 + n),
+                                  "price": null, "accountId": null});
+                n += 1;
+                let answer: Result<Value, String> = call(&window, "place_order", args).await;
+                if let Ok(v) = answer {
+                    assert_eq!(v["outcome"], "placed", "{v}");
+                    placed += 1;
+                }
+                if placed >= 150 || n >= 400 {
+                    return placed;
+                }
+            }
+        }));
+    }
+    let mut placed = 0;
+    for lane in lanes {
+        placed += lane.await.unwrap();
+    }
+    switcher.await.unwrap();
+    assert!(placed >= 200, "only {placed} orders went through");
+    assert_eq!(check_lanes(dir.path(), &sb).await, placed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_switch_waits_for_an_order_on_its_way() {
+    let sb = sandbox().await;
+    let (_app, window, dir) = connected_app(&sb, None).await;
+    control(
+        &sb,
+        "/sandbox/faults",
+        json!({"path": "/v1/orders", "method": "POST", "kind": "delay", "count": 1,
+               "delayMs": 1500}),
+    )
+    .await;
+    let order = tokio::spawn({
+        let window = window.clone();
+        async move {
+            let args = json!({"orderType": "market", "direction": "buy", "amount": "777",
+                              "price": null, "accountId": null});
+            let placed = call(&window, "place_order", args).await.unwrap();
+            (placed, Instant::now())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    call(&window, "switch_profile", json!({"id": "sandbox"}))
+        .await
+        .unwrap();
+    let switched = Instant::now();
+    let (placed, ordered) = order.await.unwrap();
+    assert_eq!(placed["outcome"], "placed", "{placed}");
+    assert!(ordered <= switched, "the switch ended before the order did");
+    assert_eq!(check_lanes(dir.path(), &sb).await, 1);
+}
+
+/// A keyring that is locked: every call fails.
+#[derive(Debug)]
+struct LockedKeyring;
+
+impl SecretStore for LockedKeyring {
+    fn get(&self, _: &str, _: SecretItem) -> Result<Option<String>, SecretError> {
+        Err(SecretError::Unavailable("the collection is locked".into()))
+    }
+    fn set(&self, _: &str, _: SecretItem, _: &str) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("the collection is locked".into()))
+    }
+    fn delete(&self, _: &str, _: SecretItem) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("the collection is locked".into()))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
+    let (_app, window, _dir) = app_with(Arc::new(LockedKeyring));
+    let state = call(&window, "app_state", json!({})).await.unwrap();
+    assert_eq!(state["profile"]["kind"], "sandbox");
+    let problem = state["connection"]["secretProblem"].as_str().unwrap();
+    assert!(problem.contains("Unlock"), "{problem}");
+    // The sandbox's demo key is not in the keyring: the overview reads as ever.
+    let balances = call(&window, "balances", json!({})).await.unwrap();
+    assert!(!balances["accounts"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
+    let sb = sandbox().await;
+    let secrets = Arc::new(MemorySecretStore::default());
+    let (_app, window, _dir) = app_with(secrets.clone());
+    call(
+        &window,
+        "save_exchange_profile",
+        json!({"baseUrl": sb.base_url(), "clientId": "nordlys-soak"}),
+    )
+    .await
+    .unwrap();
+    secrets
+        .set("exchange", SecretItem::ApiKey, "{\"key\": 12")
+        .unwrap();
+    let state = call(&window, "switch_profile", json!({"id": "exchange"}))
+        .await
+        .unwrap();
+    assert_eq!(state["connection"]["hasKey"], false, "{state}");
+    let problem = state["connection"]["secretProblem"].as_str().unwrap();
+    assert!(problem.contains("damaged"), "{problem}");
+    let cleared = call(&window, "disconnect", json!({})).await.unwrap();
+    assert_eq!(cleared["connection"]["secretProblem"], Value::Null);
+    assert!(
+        secrets
+            .get("exchange", SecretItem::ApiKey)
+            .unwrap()
+            .is_none()
+    );
+}
