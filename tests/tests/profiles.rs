@@ -252,6 +252,12 @@ async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
     // The sandbox's demo key is not in the keyring: the overview reads as ever.
     let balances = call(&window, "balances", json!({})).await.unwrap();
     assert!(!balances["accounts"].as_array().unwrap().is_empty());
+    // Disconnect says the keyring is locked, and the sandbox goes on with its demo key.
+    let said = call(&window, "disconnect", json!({})).await.unwrap_err();
+    assert!(said.contains("locked"), "{said}");
+    let state = call(&window, "app_state", json!({})).await.unwrap();
+    assert_eq!(state["connection"]["keyIsDemo"], true, "{state}");
+    call(&window, "balances", json!({})).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

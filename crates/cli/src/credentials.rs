@@ -10,6 +10,20 @@ use nordlys_exchange::{
 
 const KEYRING_SERVICE: &str = "nordlys-cli";
 
+// keyring 3 without a store feature keeps secrets in memory and loses them at exit, silently.
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "windows"
+)))]
+compile_error!(
+    "no OS keyring store is enabled for this target: add keyring's feature for it in Cargo.toml \
+     (scripts/check-keyring lists those in use)"
+);
+
 fn from_env_or_keyring(var: &str, entry: &str) -> Option<String> {
     if let Ok(v) = std::env::var(var)
         && !v.trim().is_empty()

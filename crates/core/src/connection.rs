@@ -486,9 +486,8 @@ impl Connection {
                 .map_err(ConnectError::from),
             None => Ok(()),
         };
-        self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
-        self.store.delete(&self.profile, SecretItem::ApiKey)?;
-        self.clear_secret_problem();
+        // This session stops using them whatever the keyring says; what it could not delete
+        // (locked) is reported, and stays bound to this exchange only.
         self.client.set_bearer(None);
         self.client.set_key(self.demo_key.clone());
         self.user_key.store(false, Ordering::Relaxed);
@@ -505,6 +504,9 @@ impl Connection {
             .permissions
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = demo;
+        self.store.delete(&self.profile, SecretItem::OAuthGrant)?;
+        self.store.delete(&self.profile, SecretItem::ApiKey)?;
+        self.clear_secret_problem();
         revoked
     }
 }

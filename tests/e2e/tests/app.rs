@@ -455,15 +455,23 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
         needs.contains("NOK balance") && needs.contains("API key"),
         "{needs}"
     );
-    // Not play money: no sandbox badge anywhere on this profile.
+    // Not the sandbox's play money, but not the real exchange either: an exchange on this machine
+    // is badged "Local", and the host requests go to is shown.
     let badge = app
         .script(
-            "const b = document.querySelector('[data-testid=sandbox-badge]'); return getComputedStyle(b).display;",
+            "const b = document.querySelector('[data-testid=sandbox-badge]'); return getComputedStyle(b).display + ' ' + b.textContent;",
             vec![],
         )
         .await;
-    assert_eq!(badge, "none");
+    assert!(
+        badge
+            .as_str()
+            .is_some_and(|b| b.ends_with(" Local") && !b.starts_with("none")),
+        "{badge}"
+    );
     assert!(!app.exists("[data-testid=money-sandbox-badge]").await);
+    let host = app.text("[data-testid=connected-host]").await;
+    assert_eq!(format!("http://{host}"), api);
     app.screenshot("overview-read-only-oauth").await;
     app.quit().await;
 }
