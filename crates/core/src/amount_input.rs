@@ -101,8 +101,11 @@ pub fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, A
             if compact.contains(',') {
                 let int = compact.split('.').next().unwrap_or_default();
                 let groups: Vec<&str> = int.split(',').collect();
+                // Thousands never follow a leading zero: `0,500` is a decimal comma typed in
+                // English, and reading it as 500 would be a thousand times what was meant.
                 let grouped = groups.len() > 1
                     && (1..=3).contains(&groups[0].len())
+                    && !groups[0].starts_with('0')
                     && groups[1..].iter().all(|g| g.len() == 3);
                 if !grouped {
                     return Err(AmountInputError::Ambiguous(t.to_owned()));
@@ -228,6 +231,44 @@ mod tests {
         );
         for junk in ["abc", "1e5", "NaN", "inf", ".", "1..2", "12kr", "0x10"] {
             assert!(parse_amount(junk, Unit::Nok, Locale::En).is_err(), "{junk}");
+        }
+    }
+
+    #[test]
+    fn ambiguous_inputs_are_refused_and_the_rest_read_as_meant() {
+        use Locale::{En, Nb};
+        let d = |s: &str| Decimal::from_str(s).unwrap();
+        let table: [(&str, Locale, Option<&str>); 18] = [
+            // English: commas group thousands, and only as thousands are grouped.
+            ("0,500", En, None),
+            ("00,500", En, None),
+            ("0,5", En, None),
+            ("1,5", En, None),
+            ("1,50", En, None),
+            ("1,000.5", En, Some("1000.5")),
+            ("1,000", En, Some("1000")),
+            ("12,345,678", En, Some("12345678")),
+            ("1.000,5", En, None),
+            ("0.500", En, Some("0.5")),
+            // Norwegian: one decimal separator, comma or dot; spaces group thousands.
+            ("0,500", Nb, Some("0.5")),
+            ("1 000,5", Nb, Some("1000.5")),
+            ("1.000,5", Nb, None),
+            ("1,000.5", Nb, None),
+            ("1\u{a0}000", Nb, Some("1000")),
+            ("0.5", Nb, Some("0.5")),
+            ("1,2,3", Nb, None),
+            ("1..2", Nb, None),
+        ];
+        for (text, locale, meant) in table {
+            let read = parse_amount(text, Unit::Nok, locale);
+            match meant {
+                Some(m) => assert_eq!(read, Ok(d(m)), "{text} in {locale:?}"),
+                None => assert!(
+                    matches!(read, Err(AmountInputError::Ambiguous(_))),
+                    "{text} in {locale:?}: {read:?}"
+                ),
+            }
         }
     }
 }

@@ -57,6 +57,11 @@ pub enum DestinationError {
     InvoiceNetwork(&'static str),
     #[error("this Lightning invoice has expired")]
     Expired,
+    #[error(
+        "this Lightning invoice says it is valid for {0} seconds, more than a year: it is not a \
+         real invoice"
+    )]
+    AbsurdExpiry(u64),
     #[error("this LNURL is not valid bech32: {0}")]
     BadLnurl(String),
     #[error("`{0}` is not a valid Lightning address (name@domain)")]
@@ -163,6 +168,10 @@ fn parse_invoice(bare: &str, now: SystemTime) -> Result<InvoiceInfo, Destination
     Ok(info)
 }
 
+/// The longest expiry an invoice may state: wallets use an hour to a week; a year is generous, and
+/// keeps every time computed from it within what dates can hold.
+const MAX_INVOICE_EXPIRY: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// Decodes a BOLT11 invoice (lower case, no prefix) for mainnet, expired or not: for showing an
 /// invoice the user created, whose expiry is counted down rather than refused.
 pub fn read_invoice(bare: &str) -> Result<InvoiceInfo, DestinationError> {
@@ -175,7 +184,15 @@ pub fn read_invoice(bare: &str) -> Result<InvoiceInfo, DestinationError> {
         Currency::Simnet => return Err(DestinationError::InvoiceNetwork("simnet")),
         Currency::Signet => return Err(DestinationError::InvoiceNetwork("signet")),
     }
-    let expires_at = UNIX_EPOCH + invoice.duration_since_epoch() + invoice.expiry_time();
+    // Checked: an expiry near u64::MAX seconds overflowed the time it was added to (a panic).
+    let expiry = invoice.expiry_time();
+    if expiry > MAX_INVOICE_EXPIRY {
+        return Err(DestinationError::AbsurdExpiry(expiry.as_secs()));
+    }
+    let expires_at = UNIX_EPOCH
+        .checked_add(invoice.duration_since_epoch())
+        .and_then(|t| t.checked_add(expiry))
+        .ok_or(DestinationError::AbsurdExpiry(expiry.as_secs()))?;
     let (description, description_hash) = match invoice.description() {
         Bolt11InvoiceDescriptionRef::Direct(d) => (Some(d.to_string()), None),
         Bolt11InvoiceDescriptionRef::Hash(h) => (None, Some(h.0.to_string())),
@@ -396,6 +413,24 @@ mod tests {
         b.build_signed(|m| Secp256k1::new().sign_ecdsa_recoverable(m, &key))
             .unwrap()
             .to_string()
+    }
+
+    #[test]
+    fn an_invoice_with_an_absurd_expiry_is_refused_not_a_panic() {
+        for secs in [u64::MAX / 2, 10_000_000_000_000, 365 * 24 * 3600 + 1] {
+            let text = invoice(Currency::Bitcoin, Some(1000), now(), secs);
+            assert!(
+                matches!(parse(&text, now()), Err(DestinationError::AbsurdExpiry(_))),
+                "{secs}"
+            );
+            assert!(matches!(
+                read_invoice(&text),
+                Err(DestinationError::AbsurdExpiry(_))
+            ));
+        }
+        // A week is an invoice as wallets make them.
+        let week = invoice(Currency::Bitcoin, Some(1000), now(), 7 * 24 * 3600);
+        assert!(parse(&week, now()).is_ok());
     }
 
     #[test]

@@ -68,6 +68,18 @@ impl<W: Write> CsvWriter<W> {
     }
 }
 
+/// A text cell a spreadsheet will show, not run: one that starts with `=`, `+`, `-`, `@`, a tab or
+/// a carriage return gets a leading `'` (a note or payment info is whatever somebody typed, and
+/// the exchange's own words could be anything). Numbers, times and booleans are written as they
+/// are: a negative amount stays a number.
+fn inert(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    }
+}
+
 fn text<T: Display>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -75,18 +87,16 @@ fn text<T: Display>(v: Option<T>) -> String {
 /// One transaction as its CSV fields, in [`TRANSACTION_HEADER`] order.
 pub fn transaction_fields(t: &TaxTransaction) -> [String; 18] {
     let currency = |c: &Option<nordlys_exchange::models::CurrencyCode>| {
-        c.as_ref()
-            .map(|c| c.as_str().to_owned())
-            .unwrap_or_default()
+        c.as_ref().map(|c| inert(c.as_str())).unwrap_or_default()
     };
     [
-        t.id.as_str().to_owned(),
+        inert(t.id.as_str()),
         t.account_id
             .as_ref()
-            .map(|a| a.as_str().to_owned())
+            .map(|a| inert(a.as_str()))
             .unwrap_or_default(),
-        t.tx_type.as_str().to_owned(),
-        t.sub_type.as_str().to_owned(),
+        inert(t.tx_type.as_str()),
+        inert(t.sub_type.as_str()),
         format_time(&t.create_time),
         t.finalize_time
             .as_ref()
@@ -100,8 +110,8 @@ pub fn transaction_fields(t: &TaxTransaction) -> [String; 18] {
         currency(&t.fee_currency),
         text(t.rate_market),
         t.is_payment.to_string(),
-        t.payment_info.clone(),
-        t.note.clone(),
+        inert(&t.payment_info),
+        inert(&t.note),
         text(t.usdnok),
         t.running_balance_btc.to_string(),
     ]
@@ -127,13 +137,13 @@ pub fn write_year_end<W: Write>(
     for y in years {
         let year = y.year.to_string();
         let rate = text(y.rate_nok);
-        let source = y.source.describe();
+        let source = inert(&y.source.describe());
         for a in &y.accounts {
             w.row([
                 year.as_str(),
                 &y.complete.to_string(),
-                &a.account_id,
-                &name(&a.account_id),
+                &inert(&a.account_id),
+                &inert(&name(&a.account_id)),
                 &a.balance_btc.to_string(),
                 &rate,
                 &source,
@@ -181,7 +191,7 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
         let head = [
             d.year.to_string(),
             report.method.name().to_owned(),
-            d.id.clone(),
+            inert(&d.id),
             format_time(&d.at),
             kind.to_owned(),
             d.btc.to_string(),
@@ -202,8 +212,8 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
             w.row(
                 head.iter().cloned().chain([
                     lot.acquisition_id
-                        .clone()
-                        .unwrap_or_else(|| "average".into()),
+                        .as_deref()
+                        .map_or_else(|| "average".into(), inert),
                     lot.acquired_at
                         .as_ref()
                         .map(format_time)
@@ -231,6 +241,43 @@ mod tests {
             String::from_utf8(w.into_inner()).unwrap(),
             "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",blåbær\r\n"
         );
+    }
+
+    #[test]
+    fn text_a_spreadsheet_would_run_is_made_inert_and_numbers_stay_numbers() {
+        let mut t = paid(
+            received(
+                tx(
+                    "tr_1",
+                    "2024-01-10T10:00:00Z",
+                    "acc_a",
+                    "BTC_BUY",
+                    "0.10000000",
+                    "912345.60",
+                ),
+                "0.10000000",
+                "BTC",
+            ),
+            "-91234.56",
+            "NOK",
+        );
+        for (note, written) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+47 1234", "'+47 1234"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tcmd", "'\tcmd"),
+            ("\rcmd", "'\rcmd"),
+            ("kaffe = godt", "kaffe = godt"),
+        ] {
+            t.note = note.into();
+            t.payment_info = note.into();
+            let f = transaction_fields(&t);
+            assert_eq!(f[15], written);
+            assert_eq!(f[14], written);
+        }
+        // A negative amount is a number, not a formula.
+        assert_eq!(transaction_fields(&t)[8], "-91234.56");
     }
 
     #[test]
