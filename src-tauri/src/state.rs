@@ -326,10 +326,20 @@ impl App {
                 .and_then(|p| p.parse().ok())
                 .unwrap_or(1);
             // OAuth on a port of its own, as the real exchange serves it from another host.
+            // Tests drive the embedded sandbox's world; only a debug build lets them name the
+            // control token, a release build keeps a random one nobody is told.
+            let control_token = if cfg!(debug_assertions) {
+                std::env::var("NORDLYS_SANDBOX_CONTROL_TOKEN")
+                    .ok()
+                    .filter(|t| !t.trim().is_empty())
+            } else {
+                None
+            };
             let started = nordlys_sandbox::start(SandboxConfig {
                 port,
                 seed,
                 oauth_port: Some(0),
+                control_token,
                 ..SandboxConfig::default()
             })
             .await

@@ -84,6 +84,7 @@ pub async fn control(
 ) -> serde_json::Value {
     let response = reqwest::Client::new()
         .post(format!("{}{path}", sandbox.base_url()))
+        .header("x-sandbox-token", &sandbox.info.control_token)
         .json(&body)
         .send()
         .await
@@ -92,7 +93,10 @@ pub async fn control(
 }
 
 pub async fn control_get(sandbox: &RunningSandbox, path: &str) -> serde_json::Value {
-    reqwest::get(format!("{}{path}", sandbox.base_url()))
+    reqwest::Client::new()
+        .get(format!("{}{path}", sandbox.base_url()))
+        .header("x-sandbox-token", &sandbox.info.control_token)
+        .send()
         .await
         .expect("control request")
         .json()

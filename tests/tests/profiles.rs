@@ -119,7 +119,10 @@ async fn check_lanes(dir: &std::path::Path, exchange: &nordlys_sandbox::RunningS
             .collect::<Vec<_>>()
     };
     let made_here = |id: String| async move {
-        reqwest::get(format!("{}/sandbox/orders/{id}", exchange.base_url()))
+        reqwest::Client::new()
+            .get(format!("{}/sandbox/orders/{id}", exchange.base_url()))
+            .header("x-sandbox-token", &exchange.info.control_token)
+            .send()
             .await
             .unwrap()
             .status()

@@ -168,6 +168,8 @@ async fn a_sync_that_fails_mid_way_keeps_what_it_had_and_resumes_without_gaps() 
                 if runs == 3 {
                     reqwest::Client::new()
                         .delete(format!("{}/sandbox/faults", sandbox.base_url()))
+                        .header("x-sandbox-token", &sandbox.info.control_token)
+                        .json(&serde_json::json!({}))
                         .send()
                         .await
                         .unwrap();

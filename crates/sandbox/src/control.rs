@@ -1,12 +1,16 @@
 //! World control under `/sandbox/` (never under `/v1/` or `/oauth2/`): what a test or a curious
 //! user does to the world from outside — pay an invoice, deposit, move the price, settle a
 //! withdrawal, fill an order, expire tokens, inject faults — and the counters and audit that prove
-//! what happened. No authentication: the sandbox answers only on loopback.
+//! what happened. Loopback only, and not for web pages: each request carries the control token
+//! (a page on any site can reach 127.0.0.1, but cannot read the token, nor send a custom header or
+//! a JSON body without a CORS preflight the sandbox never answers).
 
 use std::str::FromStr;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -19,6 +23,60 @@ use crate::faults::FaultRule;
 use crate::world::{InvoiceOwner, World};
 
 type Answer = Result<Json<Value>, ApiError>;
+
+/// The header that carries the control token.
+pub const TOKEN_HEADER: &str = "x-sandbox-token";
+
+/// A fresh control token: 128 random bits from the OS, as hex.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    // Without the OS's randomness there is no secret to be had; a fixed token would be worse
+    // than none, so the sandbox would refuse every control request with an empty one.
+    if getrandom::fill(&mut bytes).is_err() {
+        return String::new();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Lets through `/sandbox/` requests that carry the token, and for POST and DELETE a JSON body.
+pub async fn guard(State(app): State<AppState>, req: Request, next: Next) -> Response {
+    if !req.uri().path().starts_with("/sandbox/") {
+        return next.run(req).await;
+    }
+    let token = req
+        .headers()
+        .get(TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if app.control_token.is_empty() || !same(token.as_bytes(), app.control_token.as_bytes()) {
+        return ApiError::denied(format!(
+            "world control needs the start-up line's controlToken in {TOKEN_HEADER}"
+        ))
+        .into_response();
+    }
+    let writes = matches!(
+        *req.method(),
+        axum::http::Method::POST | axum::http::Method::DELETE
+    );
+    let json = req
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if writes && !json {
+        return ApiError::unsupported_media(
+            "world control takes Content-Type: application/json (send {} when there is no body)",
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Compares without stopping at the first difference.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
 
 fn body<T: for<'de> Deserialize<'de> + Default>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -116,6 +116,14 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, Code::FailedPrecondition, message)
     }
 
+    pub fn unsupported_media(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Code::InvalidArgument,
+            message,
+        )
+    }
+
     pub fn too_large(message: impl Into<String>) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -24,6 +24,11 @@
 //! endpoint.
 //!
 //! ## World control (`/sandbox/`)
+//! Not open to web pages: every request carries the start-up line's `controlToken` in
+//! `x-sandbox-token` (else 403), and a POST or DELETE is `Content-Type: application/json`, with
+//! `{}` as the body when there is nothing to say (else 415). A page can make neither without a
+//! CORS preflight, which the sandbox never answers.
+//!
 //! | request | effect |
 //! |---|---|
 //! | `POST /sandbox/invoices/{id}/pay` `{"amountBtc"?}` | someone pays the user's invoice (`ded_` id or invoice) |
@@ -62,6 +67,7 @@
 //! ## OAuth as the real exchange serves it
 //! | switch | effect |
 //! |---|---|
+//! | `--control-token TOKEN` | the control API's token instead of a random one (the start-up line's `controlToken` either way) |
 //! | `--oauth-port P` | OAuth is served on a second loopback port (0: a free one) and not on the API's; the start-up line's `oauthBaseUrl` says where |
 //! | `--oauth-scopes "A B"` | at most these scopes are granted: a request for more is narrowed silently, and the token response's `scope` says what was granted |
 //! | `--oauth-invalid-scope` | a request for a scope not granted is refused with `invalid_scope` instead (without `--oauth-scopes`, only `api:accounts:bitcoin:read` is granted) |
@@ -109,6 +115,8 @@ pub struct AppState {
     /// Requests that carried a credential, by kind (`apiKey`, `bearer`): a host that was never
     /// given one must see none.
     credentials_seen: Arc<Mutex<std::collections::BTreeMap<&'static str, u64>>>,
+    /// What every `/sandbox/` request must carry in `x-sandbox-token`.
+    control_token: Arc<str>,
     dirty: Arc<AtomicBool>,
 }
 
@@ -120,6 +128,7 @@ impl AppState {
             faults: Arc::new(Mutex::new(faults::Faults::new(seed))),
             requests: Arc::default(),
             credentials_seen: Arc::default(),
+            control_token: control::new_token().into(),
             dirty: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -276,6 +285,10 @@ fn served(routes: Router<AppState>, state: AppState) -> Router {
             state.clone(),
             serve::date_header,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            control::guard,
+        ))
         .layer(axum::middleware::from_fn(serve::check_host))
         .with_state(state)
 }
@@ -296,6 +309,8 @@ pub struct SandboxConfig {
     pub operator: Option<String>,
     /// Serve OAuth on this second loopback port (0: a free one) and not on the API's.
     pub oauth_port: Option<u16>,
+    /// The control API's token; `None`: a random one. Printed in the start-up line.
+    pub control_token: Option<String>,
     /// What OAuth grants.
     pub grants: oauth::GrantPolicy,
 }
@@ -347,11 +362,15 @@ pub struct StartupInfo {
     pub oauth_clients: OAuthClients,
     /// The abbreviation in header names and key prefixes.
     pub operator: String,
+    /// What `/sandbox/` requests carry in `x-sandbox-token`.
+    pub control_token: String,
 }
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StartError {
+    #[error("the control token must not be empty")]
+    ControlToken,
     #[error("the operator's abbreviation must be 1 to 16 lower-case letters or digits; got `{0}`")]
     Operator(String),
     #[error("the OAuth grants: {0}")]
@@ -445,6 +464,7 @@ fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupIn
             },
         },
         operator: world.operator.clone(),
+        control_token: String::new(),
     }
 }
 
@@ -475,7 +495,13 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
     {
         return Err(StartError::Operator(op.clone()));
     }
-    let state = AppState::new(world);
+    let mut state = AppState::new(world);
+    if let Some(token) = &config.control_token {
+        if token.trim().is_empty() {
+            return Err(StartError::ControlToken);
+        }
+        state.control_token = token.as_str().into();
+    }
     state.lock().readings = config.readings.clone();
     if let Some(op) = &config.operator {
         state.lock().use_operator(op);
@@ -499,7 +525,8 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         }
         None => (app(state.clone()), None, addr),
     };
-    let info = info_of(&state.lock(), addr, oauth_addr);
+    let mut info = info_of(&state.lock(), addr, oauth_addr);
+    info.control_token = state.control_token.to_string();
     let saver = state.clone();
     let file = config.state_file.clone();
     let task = tokio::spawn(async move {

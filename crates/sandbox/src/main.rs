@@ -84,6 +84,10 @@ struct Args {
     /// line's `oauthBaseUrl` says where.
     #[arg(long, value_name = "P")]
     oauth_port: Option<u16>,
+    /// The token `/sandbox/` requests carry in `x-sandbox-token` (default: a random one); the
+    /// start-up line's `controlToken` says it either way.
+    #[arg(long, value_name = "TOKEN")]
+    control_token: Option<String>,
     /// Grant at most these scopes (space-separated): a request for more is narrowed silently,
     /// and the token response's `scope` says what was granted.
     #[arg(long, value_name = "SCOPES")]
@@ -172,6 +176,7 @@ async fn main() -> ExitCode {
         operator: args.operator,
         oauth_port: args.oauth_port,
         grants,
+        control_token: args.control_token,
     };
     let sandbox = match nordlys_sandbox::start(config).await {
         Ok(s) => s,

@@ -64,6 +64,7 @@ async fn the_first_line_keeps_its_keys_and_says_where_oauth_is() {
         "oauthClients",
         "operator",
         "oauthBaseUrl",
+        "controlToken",
     ] {
         assert!(info.get(key).is_some(), "{key} in {info}");
     }
@@ -134,6 +135,7 @@ async fn pending_rows_is_a_switch_with_an_optional_value() {
     let base = info["baseUrl"].as_str().unwrap();
     let readings: serde_json::Value = http()
         .get(format!("{base}/sandbox/readings"))
+        .header("x-sandbox-token", info["controlToken"].as_str().unwrap())
         .send()
         .await
         .unwrap()
@@ -145,6 +147,7 @@ async fn pending_rows_is_a_switch_with_an_optional_value() {
     let base = info["baseUrl"].as_str().unwrap();
     let readings: serde_json::Value = http()
         .get(format!("{base}/sandbox/readings"))
+        .header("x-sandbox-token", info["controlToken"].as_str().unwrap())
         .send()
         .await
         .unwrap()
@@ -158,11 +161,14 @@ async fn pending_rows_is_a_switch_with_an_optional_value() {
 async fn the_grants_control_takes_only_what_it_knows() {
     let (_sb, info) = start(&[]);
     let base = info["baseUrl"].as_str().unwrap();
+    let token = info["controlToken"].as_str().unwrap().to_owned();
     let post = |body: &'static str| {
         let url = format!("{base}/sandbox/oauth/grants");
+        let token = token.clone();
         async move {
             let r = http()
                 .post(url)
+                .header("x-sandbox-token", token)
                 .header("content-type", "application/json")
                 .body(body)
                 .send()
@@ -196,4 +202,70 @@ async fn the_grants_control_takes_only_what_it_knows() {
     let (_, text) = post("{}").await;
     let now: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(now["invalidScope"], false);
+}
+
+#[tokio::test]
+async fn a_web_page_cannot_drive_the_world() {
+    let (_sb, info) = start(&[]);
+    let base = info["baseUrl"].as_str().unwrap();
+    let token = info["controlToken"].as_str().unwrap();
+    assert_eq!(token.len(), 32, "128 random bits, as hex");
+    let (_other, again) = start(&[]);
+    assert_ne!(again["controlToken"], info["controlToken"]);
+    let status = |r: reqwest::Response| r.status().as_u16();
+    // A form post from any site: no token, a simple content type.
+    let form = http()
+        .post(format!("{base}/sandbox/fiat-deposits"))
+        .header("content-type", "text/plain")
+        .body(r#"{"amountNok": "1000000"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(form), 403);
+    let reading = http()
+        .get(format!("{base}/sandbox/counters"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(reading), 403);
+    let wrong = http()
+        .get(format!("{base}/sandbox/counters"))
+        .header("x-sandbox-token", "0".repeat(32))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(wrong), 403);
+    // The token, but not JSON: refused as well.
+    let plain = http()
+        .post(format!("{base}/sandbox/fiat-deposits"))
+        .header("x-sandbox-token", token)
+        .header("content-type", "text/plain")
+        .body(r#"{"amountNok": "1000000"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(plain), 415);
+    let bare = http()
+        .delete(format!("{base}/sandbox/faults"))
+        .header("x-sandbox-token", token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(bare), 415);
+    // As tests and tools send it: taken.
+    let ok = http()
+        .post(format!("{base}/sandbox/fiat-deposits"))
+        .header("x-sandbox-token", token)
+        .json(&serde_json::json!({"amountNok": 1000}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(ok), 200);
+    // The exchange's own API is as ever.
+    let price = http()
+        .get(format!("{base}/v1/price/nok"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status(price), 200);
 }

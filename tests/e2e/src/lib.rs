@@ -18,6 +18,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 
 /// The sandbox seed the app uses in tests; its API keys follow from it.
 pub const SEED: u64 = 1;
+/// The embedded sandbox's control token in the E2E runs (debug builds take it from the environment).
+pub const CONTROL_TOKEN: &str = "nordlys-e2e-control";
 
 #[allow(
     missing_debug_implementations,
@@ -181,6 +183,7 @@ impl App {
             .env("XDG_CACHE_HOME", home.path().join("cache"))
             .env("NORDLYS_SANDBOX_PORT", sandbox_port.to_string())
             .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
+            .env("NORDLYS_SANDBOX_CONTROL_TOKEN", CONTROL_TOKEN)
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         for (k, v) in extra_env {
@@ -420,6 +423,7 @@ impl App {
     pub async fn control(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
         let response = http()
             .post(format!("{}{path}", self.sandbox()))
+            .header("x-sandbox-token", CONTROL_TOKEN)
             .json(&body)
             .send()
             .await
@@ -433,6 +437,7 @@ impl App {
     pub async fn counters(&self) -> serde_json::Value {
         http()
             .get(format!("{}/sandbox/counters", self.sandbox()))
+            .header("x-sandbox-token", CONTROL_TOKEN)
             .send()
             .await
             .unwrap()
