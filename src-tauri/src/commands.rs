@@ -365,13 +365,11 @@ pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) 
     view(&handle).await
 }
 
-/// How long the browser sign-in may take.
+/// How long the browser sign-in may take: 5 minutes; debug builds let tests shorten it
+/// (`NORDLYS_OAUTH_TIMEOUT_SECS`, 1 s to an hour).
 fn oauth_timeout() -> Duration {
-    let secs = std::env::var("NORDLYS_OAUTH_TIMEOUT_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    Duration::from_secs(secs)
+    let asked = crate::test_hooks::number("NORDLYS_OAUTH_TIMEOUT_SECS", 1..=3600);
+    Duration::from_secs(asked.unwrap_or(300))
 }
 
 #[tauri::command]

@@ -13,6 +13,7 @@ mod receive;
 mod state;
 mod tax;
 mod tax_views;
+mod test_hooks;
 mod trading;
 mod unknowns;
 mod views;

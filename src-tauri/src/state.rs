@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::{SecretItem, SecretStore};
-use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings};
+use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings, SettingsError};
 use nordlys_core::store::Store;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
@@ -16,6 +16,7 @@ use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource, Operator};
 use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::error::{ErrorCode, IpcError};
+use crate::test_hooks;
 
 /// The app's state, as every command reaches it.
 pub fn app<R: tauri::Runtime>(handle: &tauri::AppHandle<R>) -> tauri::State<'_, App> {
@@ -102,11 +103,25 @@ impl App {
         let path = data_dir.join("settings.json");
         let (settings, notice) = match Settings::load(&path) {
             Ok(s) => (s, None),
+            // Kept aside, so that the defaults saved next cannot overwrite it.
+            Err(e @ SettingsError::Damaged { .. }) => {
+                let kept = Settings::set_aside(&path, chrono::Utc::now().timestamp());
+                let notice = match kept {
+                    Ok(aside) => format!(
+                        "{e}; they were kept as {} and the defaults are in use",
+                        aside.display()
+                    ),
+                    Err(moved) => format!("{e}; they could not be kept aside ({moved})"),
+                };
+                (Settings::default(), Some(notice))
+            }
             Err(e) => (
                 Settings::default(),
                 Some(format!("{e}; using defaults until you change a setting")),
             ),
         };
+        let request_timeout_secs = test_hooks::number("NORDLYS_REQUEST_TIMEOUT_SECS", 1..=600)
+            .unwrap_or_else(|| settings.request_timeout_secs());
         Self {
             data_dir,
             settings: Mutex::new(settings),
@@ -121,11 +136,7 @@ impl App {
             timing: Mutex::new(Timing {
                 rules: nordlys_core::evidence::Rules::from_env(),
                 // After this long without an answer an order is "outcome unknown".
-                request_timeout_secs: std::env::var("NORDLYS_REQUEST_TIMEOUT_SECS")
-                    .ok()
-                    .and_then(|s| s.parse().ok())
-                    .filter(|s| (1..=600).contains(s))
-                    .unwrap_or(30),
+                request_timeout_secs,
             }),
         }
     }
@@ -317,24 +328,12 @@ impl App {
     async fn sandbox_started(&self) -> Result<(BaseUrl, BaseUrl, KeyCredentials), IpcError> {
         let mut slot = self.sandbox.lock().await;
         if slot.is_none() {
-            let port = std::env::var("NORDLYS_SANDBOX_PORT")
-                .ok()
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(0);
-            let seed = std::env::var("NORDLYS_SANDBOX_SEED")
-                .ok()
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(1);
-            // OAuth on a port of its own, as the real exchange serves it from another host.
-            // Tests drive the embedded sandbox's world; only a debug build lets them name the
-            // control token, a release build keeps a random one nobody is told.
-            let control_token = if cfg!(debug_assertions) {
-                std::env::var("NORDLYS_SANDBOX_CONTROL_TOKEN")
-                    .ok()
-                    .filter(|t| !t.trim().is_empty())
-            } else {
-                None
-            };
+            let port = test_hooks::number("NORDLYS_SANDBOX_PORT", 1024..=u16::MAX).unwrap_or(0);
+            let seed = test_hooks::number("NORDLYS_SANDBOX_SEED", 0..=u64::MAX).unwrap_or(1);
+            // OAuth on a port of its own, as the real exchange serves it from another host. Tests
+            // drive the embedded sandbox's world; only a debug build lets them name the control
+            // token, a release build keeps a random one nobody is told.
+            let control_token = test_hooks::text("NORDLYS_SANDBOX_CONTROL_TOKEN");
             let started = nordlys_sandbox::start(SandboxConfig {
                 port,
                 seed,

@@ -634,11 +634,15 @@ async fn export_bytes(
     }
 }
 
-/// Asks where to save `name`: the system save dialog, or with `NORDLYS_EXPORT_DIR` set (the E2E
-/// rig, which cannot drive a native dialog) that directory.
+/// Asks where to save `name`: the system save dialog, or in a debug build with
+/// `NORDLYS_EXPORT_DIR` naming an existing absolute directory (the E2E rig, which cannot drive a
+/// native dialog) that directory.
 async fn save_path<R: Runtime>(handle: &AppHandle<R>, name: &str) -> Answer<Option<PathBuf>> {
-    if let Some(dir) = std::env::var_os("NORDLYS_EXPORT_DIR") {
-        return Ok(Some(PathBuf::from(dir).join(name)));
+    if let Some(dir) = crate::test_hooks::text("NORDLYS_EXPORT_DIR")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute() && d.is_dir())
+    {
+        return Ok(Some(dir.join(name)));
     }
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();

@@ -1,7 +1,10 @@
 //! The OAuth redirect listener of RFC 8252 §7.3: a socket on 127.0.0.1 at a port the OS picks,
 //! that takes exactly one redirect, checks `state`, answers the browser with a short page, and
-//! gives up after a timeout.
+//! gives up after a timeout. Any local process or web page can connect to it, so no connection
+//! can hold it (each is served on its own, with a short read deadline) and no wrong answer can
+//! end it (one with another `state` is answered and ignored).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -11,6 +14,12 @@ use url::Url;
 /// The path the redirect comes to.
 pub const CALLBACK_PATH: &str = "/callback";
 const MAX_REQUEST_BYTES: usize = 16 * 1024;
+/// How long one connection may take to send its request and be answered.
+const CONNECTION_DEADLINE: Duration = Duration::from_secs(5);
+/// Connections served at once; more wait in the OS's backlog.
+const MAX_CONNECTIONS: usize = 32;
+/// The longest wait for the browser, whatever settings or the environment ask for.
+pub const MAX_WAIT: Duration = Duration::from_secs(3600);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -62,23 +71,42 @@ impl RedirectListener {
     }
 
     /// Waits for the one redirect that carries `state`, and returns its code. Requests to other
-    /// paths or with a foreign Host are answered 404 and ignored.
+    /// paths, with a foreign Host or with another `state` are answered and ignored. `timeout` is
+    /// at most [`MAX_WAIT`].
     pub async fn wait(
         self,
         expected_state: &str,
         timeout: Duration,
     ) -> Result<String, LoopbackError> {
+        let timeout = timeout.min(MAX_WAIT);
         let deadline = tokio::time::Instant::now() + timeout;
+        let expected: Arc<str> = expected_state.into();
+        let (answers, mut answered) = tokio::sync::mpsc::channel(MAX_CONNECTIONS);
+        // Dropped on return: connections still being served are ended with it.
+        let mut serving = tokio::task::JoinSet::new();
         loop {
-            let accepted = tokio::time::timeout_at(deadline, self.listener.accept())
-                .await
-                .map_err(|_| LoopbackError::Timeout(timeout.as_secs()))?;
-            let Ok((stream, _)) = accepted else { continue };
-            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match tokio::time::timeout(remaining, handle(stream, expected_state)).await {
-                Err(_) => return Err(LoopbackError::Timeout(timeout.as_secs())),
-                Ok(None) => continue,
-                Ok(Some(outcome)) => return outcome,
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline) => {
+                    return Err(LoopbackError::Timeout(timeout.as_secs()));
+                }
+                Some(outcome) = answered.recv() => return outcome,
+                accepted = self.listener.accept() => {
+                    while serving.try_join_next().is_some() {}
+                    let Ok((stream, _)) = accepted else { continue };
+                    if serving.len() >= MAX_CONNECTIONS {
+                        continue;
+                    }
+                    let (answers, expected) = (answers.clone(), Arc::clone(&expected));
+                    serving.spawn(async move {
+                        let served = tokio::time::timeout(
+                            CONNECTION_DEADLINE,
+                            handle(stream, &expected),
+                        );
+                        if let Ok(Some(outcome)) = served.await {
+                            let _ = answers.send(outcome).await;
+                        }
+                    });
+                }
             }
         }
     }
@@ -168,6 +196,19 @@ async fn handle(
             .await;
             return None;
         }
+        // Not this sign-in's: a stale tab, or a page that guessed the port. The sign-in in
+        // progress goes on.
+        Redirect::Answer(Err(LoopbackError::StateMismatch)) => {
+            respond(
+                &mut stream,
+                "400 Bad Request",
+                "Not this sign-in",
+                "This answer does not belong to the sign-in Nordlys is waiting for. If you started \
+                 one, finish it in the tab Nordlys opened.",
+            )
+            .await;
+            return None;
+        }
         Redirect::Answer(outcome) => outcome,
     };
     let (title, text) = match &outcome {
@@ -236,7 +277,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn denial_state_mismatch_and_timeout_end_the_wait() {
+    async fn denial_and_timeout_end_the_wait() {
         let l = RedirectListener::bind().await.unwrap();
         let uri = l.redirect_uri().clone();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
@@ -244,16 +285,49 @@ mod tests {
         assert_eq!(waiting.await.unwrap(), Err(LoopbackError::Denied));
 
         let l = RedirectListener::bind().await.unwrap();
-        let uri = l.redirect_uri().clone();
-        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
-        get(&format!("{uri}?code=abc&state=forged")).await;
-        assert_eq!(waiting.await.unwrap(), Err(LoopbackError::StateMismatch));
-
-        let l = RedirectListener::bind().await.unwrap();
         assert_eq!(
             l.wait("s1", Duration::from_millis(200)).await,
             Err(LoopbackError::Timeout(0))
         );
+    }
+
+    #[tokio::test]
+    async fn a_foreign_state_is_answered_and_the_sign_in_goes_on() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
+        let (status, page) = get(&format!("{uri}?code=forged&state=other")).await;
+        assert_eq!(status, 400);
+        assert!(page.contains("does not belong"), "{page}");
+        // A denial under a foreign state is somebody else's too.
+        get(&format!("{uri}?error=access_denied&state=other")).await;
+        get(&format!("{uri}?code=real&state=s1")).await;
+        assert_eq!(waiting.await.unwrap(), Ok("real".to_owned()));
+    }
+
+    #[tokio::test]
+    async fn a_silent_connection_does_not_hold_the_listener() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let port = uri.port().unwrap();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(20)).await });
+        // Connected, and never a byte: before, the redirect waited behind it until the timeout.
+        let _silent = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        let mut half = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        half.write_all(b"GET /callback?code=x&st").await.unwrap();
+        let started = std::time::Instant::now();
+        get(&format!("{uri}?code=real&state=s1")).await;
+        assert_eq!(waiting.await.unwrap(), Ok("real".to_owned()));
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[tokio::test]
+    async fn a_timeout_beyond_reason_is_clamped_not_a_panic() {
+        let l = RedirectListener::bind().await.unwrap();
+        let uri = l.redirect_uri().clone();
+        let waiting = tokio::spawn(async move { l.wait("s1", Duration::MAX).await });
+        get(&format!("{uri}?code=c&state=s1")).await;
+        assert_eq!(waiting.await.unwrap(), Ok("c".to_owned()));
     }
 
     #[test]

@@ -63,7 +63,15 @@ pub struct Settings {
     pub unit: BtcUnit,
     pub active: String,
     pub profiles: Vec<Profile>,
+    /// How long a request may take before its outcome is unknown; `None`: 30 s. Read through
+    /// [`Settings::request_timeout_secs`], which keeps it within reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_timeout_secs: Option<u64>,
 }
+
+/// The request timeout when the settings do not say, and the range they may say.
+pub const REQUEST_TIMEOUT_SECS: u64 = 30;
+pub const REQUEST_TIMEOUT_RANGE: std::ops::RangeInclusive<u64> = 5..=120;
 
 pub const SANDBOX_PROFILE: &str = "sandbox";
 
@@ -79,6 +87,7 @@ impl Default for Settings {
                 kind: ProfileKind::Sandbox,
                 key_permissions: None,
             }],
+            request_timeout_secs: None,
         }
     }
 }
@@ -88,6 +97,8 @@ impl Default for Settings {
 pub enum SettingsError {
     #[error("cannot read settings from {path}: {detail}")]
     Read { path: String, detail: String },
+    #[error("the settings in {path} are damaged: {detail}")]
+    Damaged { path: String, detail: String },
     #[error("cannot save settings to {path}: {detail}")]
     Write { path: String, detail: String },
 }
@@ -97,7 +108,7 @@ impl Settings {
     /// decides, nothing is overwritten silently).
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
         match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| SettingsError::Read {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| SettingsError::Damaged {
                 path: path.display().to_string(),
                 detail: e.to_string(),
             }),
@@ -107,6 +118,26 @@ impl Settings {
                 detail: e.to_string(),
             }),
         }
+    }
+
+    /// The request timeout in force: the setting within [`REQUEST_TIMEOUT_RANGE`], else 30 s.
+    pub fn request_timeout_secs(&self) -> u64 {
+        self.request_timeout_secs
+            .map(|s| s.clamp(*REQUEST_TIMEOUT_RANGE.start(), *REQUEST_TIMEOUT_RANGE.end()))
+            .unwrap_or(REQUEST_TIMEOUT_SECS)
+    }
+
+    /// Moves a damaged settings file aside (`settings.json.damaged-<unix seconds>`) so that the
+    /// defaults saved next never overwrite what the user may still want back. Returns where.
+    pub fn set_aside(path: &Path, now_secs: i64) -> Result<std::path::PathBuf, SettingsError> {
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(format!(".damaged-{now_secs}"));
+        let aside = std::path::PathBuf::from(aside);
+        std::fs::rename(path, &aside).map_err(|e| SettingsError::Write {
+            path: aside.display().to_string(),
+            detail: e.to_string(),
+        })?;
+        Ok(aside)
     }
 
     /// Writes atomically (temporary file, then rename).
@@ -169,7 +200,22 @@ mod tests {
         std::fs::write(&path, "{not json").unwrap();
         assert!(matches!(
             Settings::load(&path),
-            Err(SettingsError::Read { .. })
+            Err(SettingsError::Damaged { .. })
         ));
+        // Kept aside, byte for byte, before anything is saved over it.
+        let aside = Settings::set_aside(&path, 1_700_000_000).unwrap();
+        assert!(aside.ends_with("settings.json.damaged-1700000000"));
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "{not json");
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_request_timeout_stays_within_reason() {
+        let mut s = Settings::default();
+        assert_eq!(s.request_timeout_secs(), 30);
+        for (asked, used) in [(0, 5), (1, 5), (45, 45), (u64::MAX, 120)] {
+            s.request_timeout_secs = Some(asked);
+            assert_eq!(s.request_timeout_secs(), used, "{asked}");
+        }
     }
 }

@@ -1,0 +1,68 @@
+//! Switches the tests set in the environment: the embedded sandbox's port, seed and control
+//! token, shorter timeouts, a folder for exports instead of the save dialog. Read in debug
+//! builds only, and each within its range: a release build does what its settings say, whatever
+//! its environment holds.
+
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+/// Whether the environment is read at all: debug builds only.
+const READ: bool = cfg!(debug_assertions);
+
+/// `name`'s value, when this build reads test switches and it is set.
+pub fn text(name: &str) -> Option<String> {
+    text_in(READ, name)
+}
+
+/// `name`'s value as a number within `range`; anything else is as if unset.
+pub fn number<T: FromStr + PartialOrd>(name: &str, range: RangeInclusive<T>) -> Option<T> {
+    number_in(READ, name, range)
+}
+
+fn text_in(read: bool, name: &str) -> Option<String> {
+    if !read {
+        return None;
+    }
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn number_in<T: FromStr + PartialOrd>(
+    read: bool,
+    name: &str,
+    range: RangeInclusive<T>,
+) -> Option<T> {
+    within(text_in(read, name), range)
+}
+
+/// `value` as a number within `range`; anything else is as if unset.
+fn within<T: FromStr + PartialOrd>(value: Option<String>, range: RangeInclusive<T>) -> Option<T> {
+    value
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|v| range.contains(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_release_build_reads_no_switch() {
+        // PATH is set in every test run: read in a debug build, not in a release one.
+        assert!(text_in(true, "PATH").is_some());
+        assert_eq!(text_in(false, "PATH"), None);
+        assert_eq!(number_in::<u64>(false, "PATH", 0..=u64::MAX), None);
+    }
+
+    #[test]
+    fn a_switch_out_of_range_or_malformed_is_as_if_unset() {
+        let v = |s: &str| Some(s.to_owned());
+        assert_eq!(within(v("30"), 1..=600u64), Some(30));
+        assert_eq!(within(v(" 30 "), 1..=600u64), Some(30));
+        assert_eq!(within(v("0"), 1..=600u64), None);
+        assert_eq!(within(v("18446744073709551615"), 1..=600u64), None);
+        assert_eq!(within(v("99999999999999999999999"), 1..=600u64), None);
+        assert_eq!(within(v("-1"), 1..=600u64), None);
+        assert_eq!(within(v("abc"), 1..=600u64), None);
+        assert_eq!(within::<u64>(None, 1..=600), None);
+    }
+}
