@@ -125,7 +125,8 @@ pub struct BalancesView {
     pub price: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+/// Holds a secret: its `Debug` (in a log, a panic message, an error) shows neither key nor secret.
+#[derive(Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SetApiKeyArgs {
     pub key: String,
@@ -137,6 +138,17 @@ pub struct SetApiKeyArgs {
     #[serde(default)]
     #[ts(optional)]
     pub may_withdraw: Option<bool>,
+}
+
+impl std::fmt::Debug for SetApiKeyArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetApiKeyArgs")
+            .field("key", &"[redacted]")
+            .field("secret", &"[redacted]")
+            .field("may_trade", &self.may_trade)
+            .field("may_withdraw", &self.may_withdraw)
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -407,4 +419,25 @@ pub struct UnknownsView {
     pub unresolved: u32,
     /// The unknown ones and those settled in the last day after a lost answer, newest first.
     pub entries: Vec<UnknownEntryView>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_entry_never_shows_its_secret_in_debug() {
+        let args = SetApiKeyArgs {
+            key: "svc/public/abc123".into(),
+            secret: "svc/apisecret/topsecret".into(),
+            may_trade: Some(true),
+            may_withdraw: None,
+        };
+        let shown = format!("{args:?} {args:#?}");
+        assert!(
+            !shown.contains("abc123") && !shown.contains("topsecret"),
+            "{shown}"
+        );
+        assert!(shown.contains("[redacted]"));
+    }
 }

@@ -258,18 +258,24 @@ fn parse_lightning_address(bare: &str) -> Result<Destination, DestinationError> 
 fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError> {
     let rest = &t["bitcoin:".len()..];
     let (address, query) = rest.split_once('?').unwrap_or((rest, ""));
-    for pair in url::form_urlencoded::parse(query.as_bytes()) {
-        if pair.0.eq_ignore_ascii_case("lightning") {
-            let invoice = pair.1.to_ascii_lowercase();
-            return parse_invoice(invoice.strip_prefix("lightning:").unwrap_or(&invoice), now)
-                .map(Destination::Invoice);
-        }
-        if pair.0.starts_with("req-") {
-            return Err(DestinationError::BadUri(format!(
-                "it requires `{}`, which Nordlys does not understand",
-                pair.0
-            )));
-        }
+    let pairs: Vec<_> = url::form_urlencoded::parse(query.as_bytes()).collect();
+    // BIP21: a `req-` parameter not understood makes the whole URI unusable, wherever it stands
+    // (one after `lightning=` was skipped).
+    if let Some((name, _)) = pairs.iter().find(|(name, _)| {
+        name.get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("req-"))
+    }) {
+        return Err(DestinationError::BadUri(format!(
+            "it requires `{name}`, which Nordlys does not understand"
+        )));
+    }
+    if let Some((_, invoice)) = pairs
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("lightning"))
+    {
+        let invoice = invoice.to_ascii_lowercase();
+        return parse_invoice(invoice.strip_prefix("lightning:").unwrap_or(&invoice), now)
+            .map(Destination::Invoice);
     }
     if address.is_empty() {
         return Err(DestinationError::BadUri("it has no address".into()));
@@ -413,6 +419,36 @@ mod tests {
         b.build_signed(|m| Secp256k1::new().sign_ecdsa_recoverable(m, &key))
             .unwrap()
             .to_string()
+    }
+
+    #[test]
+    fn a_required_parameter_not_understood_refuses_the_uri_wherever_it_stands() {
+        let inv = invoice(Currency::Bitcoin, Some(1000), now(), 3600);
+        let addr = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+        for uri in [
+            format!("bitcoin:{addr}?req-somethingelse=1"),
+            format!("bitcoin:{addr}?lightning={inv}&req-pop=x"),
+            format!("bitcoin:{addr}?REQ-pop=x&lightning={inv}"),
+            format!("bitcoin:?lightning={inv}&Req-x=1"),
+        ] {
+            assert!(
+                matches!(parse(&uri, now()), Err(DestinationError::BadUri(_))),
+                "{uri}"
+            );
+        }
+        // A name that is not ASCII where `req-` would end is just another name, never a panic.
+        for uri in [
+            format!("bitcoin:{addr}?req\u{e9}=1"),
+            format!("bitcoin:{addr}?r\u{e9}q-x=1"),
+        ] {
+            assert!(
+                matches!(parse(&uri, now()), Ok(Destination::Onchain { .. })),
+                "{uri}"
+            );
+        }
+        // Not required: ignored, as BIP21 says.
+        let fine = format!("bitcoin:{addr}?label=Kari&lightning={inv}&somethingelse=1");
+        assert!(matches!(parse(&fine, now()), Ok(Destination::Invoice(_))));
     }
 
     #[test]

@@ -150,10 +150,13 @@ fn read_value(file: &mut File, path: &Path) -> Result<u64, NonceError> {
 }
 
 /// Fixed width, written in place in one call: the file never holds a shorter, older-looking value.
+/// On the disk before the nonce is used: after a power cut, a nonce the exchange has seen must
+/// not be issued again (it would refuse every request until the clock passed it).
 fn write_value(file: &mut File, n: u64) -> Result<(), std::io::Error> {
     file.seek(SeekFrom::Start(0))?;
     file.write_all(format!("{n:0WIDTH$}\n").as_bytes())?;
-    file.flush()
+    file.flush()?;
+    file.sync_data()
 }
 
 #[cfg(test)]
