@@ -3,6 +3,7 @@
 
 mod commands;
 mod error;
+mod file_modes;
 mod ipc;
 mod keyring_store;
 mod market;
@@ -61,8 +62,9 @@ pub fn shorten_timing<R: Runtime>(
     });
 }
 
-/// Runs the app until its window closes.
+/// Runs the app until its window closes. Files it and WebKit make are its user's alone.
 pub fn run() -> Result<(), tauri::Error> {
+    file_modes::private_from_now();
     tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
             if let Some(w) = app.get_webview_window("main") {
@@ -75,6 +77,22 @@ pub fn run() -> Result<(), tauri::Error> {
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;
+            // What an older version (or another umask) left open to others is closed now.
+            let paths = app.path();
+            for dir in [
+                paths.app_data_dir(),
+                paths.app_config_dir(),
+                paths.app_local_data_dir(),
+                paths.app_cache_dir(),
+                paths.app_log_dir(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if let Err(e) = file_modes::make_private(&dir) {
+                    eprintln!("nordlys: could not make {} private: {e}", dir.display());
+                }
+            }
             manage_state(
                 app.handle(),
                 data_dir,

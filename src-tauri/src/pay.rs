@@ -51,7 +51,8 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 /// Checks the form against the live price, the account's balance and the address book.
 async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
     let mut form = form(args)?;
-    let client = app.session().await?.connection.client().clone();
+    let session = app.session().await?;
+    let client = session.connection.client().clone();
     let price = app.mid_price().await?;
     let accounts = client.bitcoin_accounts(false).await?;
     let account = match form.account_id.as_deref() {
@@ -70,7 +71,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         available_btc: account.available_btc,
         account_name: account.name.clone(),
     };
-    let store = app.session().await?.store;
+    let store = session.store;
     let check = pay_form::check(&form, &ctx, |identity| Known {
         saved: store.recipient(identity).ok().flatten(),
         used_before: store.destination_used(identity).unwrap_or(false),

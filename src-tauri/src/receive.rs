@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_core::amount_input::{BitcoinAmountUnit, Entered, parse_in};
-use nordlys_core::destination;
+use nordlys_core::destination::{self, AskedAmount};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
 use nordlys_core::store::StoredInvoice;
@@ -123,15 +123,26 @@ pub async fn create_invoice<R: Runtime>(
     let unit = BitcoinAmountUnit::parse(&args.unit)
         .ok_or_else(|| invalid(format!("unknown unit `{}`", args.unit)))?;
     // An empty amount is an invoice for any amount (sent as 0).
-    let (currency, amount, requested) = if args.amount.trim().is_empty() {
-        (Currency::Btc, Decimal::ZERO, String::new())
+    let (currency, amount, requested, asked) = if args.amount.trim().is_empty() {
+        (
+            Currency::Btc,
+            Decimal::ZERO,
+            String::new(),
+            AskedAmount::Any,
+        )
     } else {
         match parse_in(&args.amount, unit, locale).map_err(|e| invalid(e.to_string()))? {
-            Entered::Btc(b) => (Currency::Btc, b, String::new()),
-            Entered::Nok(n) => (Currency::Nok, n, format::nok(n, locale)),
+            Entered::Btc(b) => (Currency::Btc, b, String::new(), AskedAmount::Btc(b)),
+            Entered::Nok(n) => (
+                Currency::Nok,
+                n,
+                format::nok(n, locale),
+                AskedAmount::Nok(n),
+            ),
         }
     };
-    let client = app.session().await?.connection.client().clone();
+    let session = app.session().await?;
+    let client = session.connection.client().clone();
     let created = client
         .create_invoice(&NewLightningInvoiceRequest {
             account_id: account(args.account_id.as_deref()),
@@ -143,6 +154,13 @@ pub async fn create_invoice<R: Runtime>(
         .await?;
     let info = destination::read_invoice(&created.invoice.trim().to_ascii_lowercase())
         .map_err(|e| IpcError::new(ErrorCode::Server, format!("the exchange's invoice: {e}")))?;
+    // Never shown for paying unless it is the invoice asked for.
+    destination::check_created(&info, &asked, args.public_description.trim()).map_err(|e| {
+        IpcError::new(
+            ErrorCode::Server,
+            format!("the exchange's invoice is not the one asked for: {e}; it is not shown"),
+        )
+    })?;
     let stored = StoredInvoice {
         id: created.deposit_destination_id.to_string(),
         invoice: info.invoice.clone(),
@@ -155,8 +173,7 @@ pub async fn create_invoice<R: Runtime>(
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
-    app.session()
-        .await?
+    session
         .store
         .add_invoice(&stored)
         .map_err(IpcError::internal)?;
@@ -170,8 +187,9 @@ async fn refresh_status<R: Runtime>(
     app: &App,
     id: &str,
 ) -> Answer<StoredInvoice> {
-    let store = app.session().await?.store;
-    let answer = app.session().await?.connection.client().invoice(id).await?;
+    let session = app.session().await?;
+    let store = session.store;
+    let answer = session.connection.client().invoice(id).await?;
     let status = answer.status.to_string();
     let before = store
         .set_invoice_status(id, &status)

@@ -283,6 +283,67 @@ fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError
     parse_address(address)
 }
 
+/// Why an invoice the exchange created is not the one asked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CreatedInvoiceError {
+    #[error("it is for {got} BTC, not the {asked} BTC asked for")]
+    Amount { asked: Decimal, got: Decimal },
+    #[error("it names no amount, but {asked} was asked for")]
+    NoAmount { asked: String },
+    #[error("it is for {got} BTC, but an invoice for any amount was asked for")]
+    Unasked { got: Decimal },
+    #[error("it does not commit to the description given (its description hash differs)")]
+    Description,
+}
+
+/// What was asked of endpoint 2, to hold the invoice it returns against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskedAmount {
+    /// An invoice for any amount (sent as 0).
+    Any,
+    Btc(Decimal),
+    /// Converted by the exchange: any amount will do, but there must be one.
+    Nok(Decimal),
+}
+
+/// Checks an invoice the exchange created against the request: the amount as asked (to the
+/// millisatoshi when asked in BTC), and `publicDescription` committed to through the description
+/// hash (2.x: the memo is left empty). A mismatch is never shown as a payment request: the payer
+/// would pay what the user did not ask for. The network was checked by [`read_invoice`].
+pub fn check_created(
+    info: &InvoiceInfo,
+    asked: &AskedAmount,
+    public_description: &str,
+) -> Result<(), CreatedInvoiceError> {
+    match (asked, info.amount_btc) {
+        (AskedAmount::Any, None) | (AskedAmount::Nok(_), Some(_)) => {}
+        (AskedAmount::Btc(a), Some(got)) if got == *a => {}
+        (AskedAmount::Btc(a), Some(got)) => {
+            return Err(CreatedInvoiceError::Amount { asked: *a, got });
+        }
+        (AskedAmount::Any, Some(got)) => return Err(CreatedInvoiceError::Unasked { got }),
+        (AskedAmount::Btc(a), None) => {
+            return Err(CreatedInvoiceError::NoAmount {
+                asked: format!("{a} BTC"),
+            });
+        }
+        (AskedAmount::Nok(n), None) => {
+            return Err(CreatedInvoiceError::NoAmount {
+                asked: format!("{n} NOK"),
+            });
+        }
+    }
+    use bitcoin::hashes::{Hash, sha256};
+    let expected = sha256::Hash::hash(public_description.as_bytes()).to_string();
+    match (&info.description_hash, &info.description) {
+        (Some(h), _) if *h == expected => Ok(()),
+        // A memo instead of the hash: acceptable only when it is the description itself.
+        (None, Some(memo)) if memo == public_description => Ok(()),
+        _ => Err(CreatedInvoiceError::Description),
+    }
+}
+
 impl Destination {
     /// The text sent as the withdrawal's `destination`.
     pub fn wire(&self) -> String {
@@ -419,6 +480,39 @@ mod tests {
         b.build_signed(|m| Secp256k1::new().sign_ecdsa_recoverable(m, &key))
             .unwrap()
             .to_string()
+    }
+
+    #[test]
+    fn an_invoice_the_exchange_made_is_held_against_the_request() {
+        // The test invoices commit to sha256("kaffe").
+        let read = |msat| read_invoice(&invoice(Currency::Bitcoin, msat, now(), 3600)).unwrap();
+        let btc = |s: &str| AskedAmount::Btc(Decimal::from_str(s).unwrap());
+        assert_eq!(
+            check_created(&read(Some(1_000_000)), &btc("0.00001"), "kaffe"),
+            Ok(())
+        );
+        assert_eq!(
+            check_created(&read(None), &AskedAmount::Any, "kaffe"),
+            Ok(())
+        );
+        let nok = AskedAmount::Nok(Decimal::from(100));
+        assert_eq!(check_created(&read(Some(1_234_000)), &nok, "kaffe"), Ok(()));
+        assert!(matches!(
+            check_created(&read(Some(2_000_000)), &btc("0.00001"), "kaffe"),
+            Err(CreatedInvoiceError::Amount { .. })
+        ));
+        assert!(matches!(
+            check_created(&read(Some(1_000_000)), &AskedAmount::Any, "kaffe"),
+            Err(CreatedInvoiceError::Unasked { .. })
+        ));
+        assert!(matches!(
+            check_created(&read(None), &nok, "kaffe"),
+            Err(CreatedInvoiceError::NoAmount { .. })
+        ));
+        assert_eq!(
+            check_created(&read(Some(1_000_000)), &btc("0.00001"), "te"),
+            Err(CreatedInvoiceError::Description)
+        );
     }
 
     #[test]

@@ -496,6 +496,34 @@ impl App {
         hits
     }
 
+    /// Files and directories under the app's XDG directories (data, config, cache: its own and
+    /// WebKit's) that its group or others may use at all, with their modes.
+    pub fn open_to_others(&self) -> Vec<String> {
+        use std::os::unix::fs::PermissionsExt;
+        fn walk(dir: &Path, found: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
+                    continue;
+                };
+                if meta.file_type().is_symlink() {
+                    continue;
+                }
+                let mode = meta.permissions().mode() & 0o777;
+                if mode & 0o077 != 0 {
+                    found.push(format!("{} {mode:o}", e.path().display()));
+                }
+                if meta.is_dir() {
+                    walk(&e.path(), found);
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for base in ["data", "config", "cache"] {
+            walk(&self.home.path().join(base), &mut found);
+        }
+        found
+    }
+
     pub async fn quit(self) {
         let _ = bounded("closing the session", self.client.clone().close()).await;
     }

@@ -288,6 +288,10 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
     needles.extend([token, refresh]);
     let hits = app.secret_audit(&needles);
     assert!(hits.is_empty(), "secrets left behind: {hits:?}");
+    // What it and WebKit wrote (settings, the SQLite files, WebView storage, caches) is its
+    // user's alone.
+    let open = app.open_to_others();
+    assert!(open.is_empty(), "readable by others: {open:?}");
     app.quit().await;
 }
 
