@@ -7,6 +7,7 @@ mod file_modes;
 mod ipc;
 mod keyring_store;
 mod market;
+mod not_dumpable;
 mod notify;
 mod pay;
 mod payment_views;
@@ -65,6 +66,9 @@ pub fn shorten_timing<R: Runtime>(
 /// Runs the app until its window closes. Files it and WebKit make are its user's alone.
 pub fn run() -> Result<(), tauri::Error> {
     file_modes::private_from_now();
+    if let Err(e) = not_dumpable::from_now() {
+        eprintln!("nordlys: could not keep this process out of core dumps: {e}");
+    }
     tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
             if let Some(w) = app.get_webview_window("main") {
