@@ -1,14 +1,23 @@
-//! Where the CLI finds credentials: the environment first, then the OS keyring. Never argv.
+//! Where the CLI finds credentials: the environment first, then the OS keyring, where `login`
+//! puts them with the exchange they are for (and `logout` takes them away). Never argv.
 
+use std::io::BufRead;
 use std::sync::Arc;
 
 use nordlys_exchange::credentials::BearerCredentials;
 use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{
-    AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, NonceSource, Operator,
+    AccessToken, ApiKey, ApiSecret, BaseUrl, Credentials, KeyCredentials, NonceSource, Operator,
 };
+use serde::{Deserialize, Serialize};
 
 const KEYRING_SERVICE: &str = "nordlys-cli";
+/// The keyring's entries, as `login` writes them.
+const API_KEY: &str = "api-key";
+const API_SECRET: &str = "api-secret";
+const ACCESS_TOKEN: &str = "access-token";
+/// The exchange the stored secrets are for: they are sent nowhere else.
+const ORIGIN: &str = "origin";
 
 // keyring 3 without a store feature keeps secrets in memory and loses them at exit, silently.
 #[cfg(not(any(
@@ -24,22 +33,67 @@ compile_error!(
      (scripts/check-keyring lists those in use)"
 );
 
-fn from_env_or_keyring(var: &str, entry: &str) -> Option<String> {
-    if let Ok(v) = std::env::var(var)
-        && !v.trim().is_empty()
-    {
-        return Some(v);
-    }
-    // A missing or locked keyring is the same as an empty one here: the error that follows names
-    // the environment variables to set.
-    keyring::Entry::new(KEYRING_SERVICE, entry)
-        .ok()?
-        .get_password()
-        .ok()
+/// Where `login` keeps secrets: the OS keyring, or a double in tests.
+pub trait Keyring {
+    /// `None` when absent, or when the keyring cannot be read (locked, missing): the error that
+    /// follows names the environment variables to set.
+    fn get(&self, entry: &str) -> Option<String>;
+    fn set(&self, entry: &str, value: &str) -> Result<(), String>;
+    /// Whether there was one to delete.
+    fn delete(&self, entry: &str) -> Result<bool, String>;
 }
 
-/// The credentials, with the key and secret prefixes of `operator`.
-pub fn load(operator: &Operator) -> Result<Credentials, String> {
+/// The OS keyring, service `nordlys-cli`.
+#[derive(Debug)]
+pub struct OsKeyring;
+
+impl Keyring for OsKeyring {
+    fn get(&self, entry: &str) -> Option<String> {
+        keyring::Entry::new(KEYRING_SERVICE, entry)
+            .ok()?
+            .get_password()
+            .ok()
+    }
+
+    fn set(&self, entry: &str, value: &str) -> Result<(), String> {
+        keyring::Entry::new(KEYRING_SERVICE, entry)
+            .and_then(|e| e.set_password(value))
+            .map_err(|e| format!("the keyring: {e}"))
+    }
+
+    fn delete(&self, entry: &str) -> Result<bool, String> {
+        match keyring::Entry::new(KEYRING_SERVICE, entry).and_then(|e| e.delete_credential()) {
+            Ok(()) => Ok(true),
+            Err(keyring::Error::NoEntry) => Ok(false),
+            Err(e) => Err(format!("the keyring: {e}")),
+        }
+    }
+}
+
+/// The exchange stored secrets belong to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Origin {
+    base_url: String,
+    operator: String,
+}
+
+fn origin_of(base_url: &str, operator: &Operator) -> Result<Origin, String> {
+    let base = BaseUrl::parse(base_url).map_err(|e| e.to_string())?;
+    Ok(Origin {
+        base_url: base.to_string(),
+        operator: operator.to_string(),
+    })
+}
+
+/// The credentials, with the key and secret prefixes of `operator`: from the environment when
+/// any of its variables is set, else from the keyring, and then only when they were stored for
+/// `base_url` and `operator` (secrets entered for one exchange are never sent to another).
+pub fn load(
+    operator: &Operator,
+    base_url: Option<&str>,
+    keyring: &dyn Keyring,
+) -> Result<Credentials, String> {
     let env_set = [
         "NORDLYS_API_KEY",
         "NORDLYS_API_SECRET",
@@ -51,16 +105,32 @@ pub fn load(operator: &Operator) -> Result<Credentials, String> {
         if env_set {
             std::env::var(var).ok().filter(|v| !v.trim().is_empty())
         } else {
-            from_env_or_keyring(var, entry)
+            keyring.get(entry)
         }
     };
-    let key = read("NORDLYS_API_KEY", "api-key")
+    let key = read("NORDLYS_API_KEY", API_KEY);
+    let secret = read("NORDLYS_API_SECRET", API_SECRET);
+    let token = read("NORDLYS_ACCESS_TOKEN", ACCESS_TOKEN);
+    let from_keyring = !env_set && (key.is_some() || secret.is_some() || token.is_some());
+    if from_keyring && let (Some(stored), Some(base)) = (keyring.get(ORIGIN), base_url) {
+        let stored: Origin = serde_json::from_str(&stored)
+            .map_err(|_| "the keyring's record of where its secrets belong is damaged; run `nordlys-cli logout`, then `login`".to_owned())?;
+        let here = origin_of(base, operator)?;
+        if stored != here {
+            return Err(format!(
+                "the keyring holds credentials for {} (operator {}), not for {} (operator {}); run \
+                 `nordlys-cli --base-url {} login` to store some for it",
+                stored.base_url, stored.operator, here.base_url, here.operator, here.base_url
+            ));
+        }
+    }
+    let key = key
         .map(|k| ApiKey::parse(&k, operator).map_err(|e| format!("NORDLYS_API_KEY: {e}")))
         .transpose()?;
-    let secret = read("NORDLYS_API_SECRET", "api-secret")
+    let secret = secret
         .map(|s| ApiSecret::parse(&s, operator).map_err(|e| format!("NORDLYS_API_SECRET: {e}")))
         .transpose()?;
-    let token = read("NORDLYS_ACCESS_TOKEN", "access-token")
+    let token = token
         .map(|t| AccessToken::parse(&t).map_err(|e| format!("NORDLYS_ACCESS_TOKEN: {e}")))
         .transpose()?;
     if secret.is_some() && key.is_none() {
@@ -81,6 +151,84 @@ pub fn load(operator: &Operator) -> Result<Credentials, String> {
     })
 }
 
+/// Asks for one line: the prompt, whether to hide what is typed, and where to read it otherwise.
+pub type Ask<'a> = dyn FnMut(&str, bool, &mut dyn BufRead) -> Result<String, String> + 'a;
+
+/// What `login` stores: an API key and its secret, or an OAuth access token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoginKind {
+    Key,
+    Token,
+}
+
+/// Reads the secrets from `input` (a line each: key, then secret; or the token), checks them,
+/// and only then stores them in `keyring` with the exchange they are for, replacing what was
+/// there. `ask` prompts for a line; given the prompt and whether to hide what is typed.
+pub fn login(
+    kind: LoginKind,
+    base_url: &str,
+    operator: &Operator,
+    keyring: &dyn Keyring,
+    input: &mut dyn BufRead,
+    ask: &mut Ask<'_>,
+) -> Result<serde_json::Value, String> {
+    let origin = origin_of(base_url, operator)?;
+    let stored: Vec<(&str, String)> = match kind {
+        LoginKind::Key => {
+            let key = ask("API key: ", false, input)?;
+            ApiKey::parse(&key, operator).map_err(|e| format!("the API key: {e}"))?;
+            let secret = ask("API secret: ", true, input)?;
+            ApiSecret::parse(&secret, operator).map_err(|e| format!("the API secret: {e}"))?;
+            vec![(API_KEY, key), (API_SECRET, secret)]
+        }
+        LoginKind::Token => {
+            let token = ask("OAuth access token: ", true, input)?;
+            AccessToken::parse(&token).map_err(|e| format!("the access token: {e}"))?;
+            vec![(ACCESS_TOKEN, token)]
+        }
+    };
+    for entry in [API_KEY, API_SECRET, ACCESS_TOKEN, ORIGIN] {
+        keyring.delete(entry)?;
+    }
+    let record = serde_json::to_string(&origin).map_err(|e| e.to_string())?;
+    keyring.set(ORIGIN, &record)?;
+    for (entry, value) in &stored {
+        keyring.set(entry, value)?;
+    }
+    Ok(serde_json::json!({
+        "stored": stored.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+        "baseUrl": origin.base_url,
+        "operator": origin.operator,
+    }))
+}
+
+/// One line of `input`, without its line end; an empty one is refused.
+pub fn read_line(prompt: &str, input: &mut dyn BufRead) -> Result<String, String> {
+    let mut line = String::new();
+    input
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read {}: {e}", prompt.trim_end_matches([':', ' '])))?;
+    let value = line.trim().to_owned();
+    if value.is_empty() {
+        return Err(format!(
+            "no {} given (one line each on standard input)",
+            prompt.trim_end_matches([':', ' '])
+        ));
+    }
+    Ok(value)
+}
+
+/// Removes every secret `login` stored, and where they were for.
+pub fn logout(keyring: &dyn Keyring) -> Result<serde_json::Value, String> {
+    let mut removed = Vec::new();
+    for entry in [API_KEY, API_SECRET, ACCESS_TOKEN, ORIGIN] {
+        if keyring.delete(entry)? {
+            removed.push(entry);
+        }
+    }
+    Ok(serde_json::json!({ "removed": removed }))
+}
+
 /// Nonces for the key survive between runs in the user's state directory, under a name derived
 /// from the key (the key itself is not written down).
 pub fn nonce_source(creds: &Credentials) -> Result<Option<Arc<NonceSource>>, String> {
@@ -93,4 +241,102 @@ pub fn nonce_source(creds: &Credentials) -> Result<Option<Arc<NonceSource>>, Str
     NonceSource::persistent(path, Arc::new(SystemClock))
         .map(|s| Some(Arc::new(s)))
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[derive(Default)]
+    struct MemoryKeyring(Mutex<HashMap<String, String>>);
+
+    impl Keyring for MemoryKeyring {
+        fn get(&self, entry: &str) -> Option<String> {
+            self.0.lock().unwrap().get(entry).cloned()
+        }
+        fn set(&self, entry: &str, value: &str) -> Result<(), String> {
+            self.0.lock().unwrap().insert(entry.into(), value.into());
+            Ok(())
+        }
+        fn delete(&self, entry: &str) -> Result<bool, String> {
+            Ok(self.0.lock().unwrap().remove(entry).is_some())
+        }
+    }
+
+    fn lines(prompt: &str, _hidden: bool, input: &mut dyn BufRead) -> Result<String, String> {
+        read_line(prompt, input)
+    }
+
+    const KEY: &str = "svc/public/0123456789abcdef";
+    /// Base64 as a whole, prefix included, as secrets are.
+    const SECRET: &str = "svc/apisecret/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+    #[test]
+    fn login_stores_checked_secrets_for_one_exchange_and_logout_removes_them() {
+        let keyring = MemoryKeyring::default();
+        let op = Operator::default();
+        let mut input = std::io::Cursor::new(format!("{KEY}\n{SECRET}\n"));
+        let said = login(
+            LoginKind::Key,
+            "http://127.0.0.1:8080/",
+            &op,
+            &keyring,
+            &mut input,
+            &mut lines,
+        )
+        .unwrap();
+        assert_eq!(said["stored"], serde_json::json!(["api-key", "api-secret"]));
+        assert_eq!(said["baseUrl"], "http://127.0.0.1:8080");
+        let here = load(&op, Some("http://127.0.0.1:8080"), &keyring).unwrap();
+        assert!(here.key.is_some_and(|k| k.secret.is_some()));
+        // Another exchange is not given them.
+        let elsewhere = load(&op, Some("https://api.example.no"), &keyring).unwrap_err();
+        assert!(elsewhere.contains("login"), "{elsewhere}");
+        let removed = logout(&keyring).unwrap();
+        assert_eq!(
+            removed["removed"],
+            serde_json::json!(["api-key", "api-secret", "origin"])
+        );
+        assert!(keyring.0.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_malformed_secret_is_refused_and_nothing_is_stored() {
+        let keyring = MemoryKeyring::default();
+        let op = Operator::default();
+        for text in [
+            "not-a-key\nx\n".to_owned(),
+            format!("{KEY}\n\n"),
+            String::new(),
+        ] {
+            let mut input = std::io::Cursor::new(text);
+            let refused = login(
+                LoginKind::Key,
+                "http://127.0.0.1:8080",
+                &op,
+                &keyring,
+                &mut input,
+                &mut lines,
+            );
+            assert!(refused.is_err());
+            assert!(keyring.0.lock().unwrap().is_empty());
+        }
+        let mut input = std::io::Cursor::new(format!("{KEY}\n{SECRET}\n"));
+        assert!(
+            login(
+                LoginKind::Key,
+                "http://evil.example",
+                &op,
+                &keyring,
+                &mut input,
+                &mut lines
+            )
+            .is_err()
+        );
+    }
 }

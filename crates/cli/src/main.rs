@@ -115,6 +115,15 @@ enum Command {
     /// The journal of orders and withdrawals sent from this state directory.
     #[command(subcommand)]
     Journal(JournalCommand),
+    /// Stores an API key and secret (or with --token an OAuth access token) in the OS keyring
+    /// for --base-url and --operator, read from the terminal (hidden) or one line each on
+    /// standard input. Checked first; replaces what was stored.
+    Login {
+        #[arg(long)]
+        token: bool,
+    },
+    /// Removes what `login` stored from the OS keyring.
+    Logout,
 }
 
 #[derive(Debug, Subcommand)]
@@ -346,7 +355,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
     let client = ExchangeClient::new(config)?;
     let empty = serde_json::json!({});
     match cli.command {
-        Command::Journal(JournalCommand::List) => Ok(()),
+        Command::Journal(JournalCommand::List) | Command::Login { .. } | Command::Logout => Ok(()),
         Command::Journal(JournalCommand::Check { id }) => check(&client, id).await,
         Command::Journal(JournalCommand::Settle { id, .. }) => settle(&client, id).await,
         Command::Price { amount } => print(&client.price(amount).await?),
@@ -603,18 +612,73 @@ async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
     print(&entry.into_iter().collect::<Vec<_>>())
 }
 
+/// `login` and `logout`: the keyring alone, no request.
+fn keyring_command(cli: &Cli) -> Option<Result<(), Failure>> {
+    use std::io::IsTerminal;
+    let keyring = credentials::OsKeyring;
+    let done = match cli.command {
+        Command::Logout => credentials::logout(&keyring),
+        Command::Login { token } => {
+            let Some(base) = cli.base_url.as_deref() else {
+                return Some(Err(Failure::Usage(
+                    "--base-url (or NORDLYS_BASE_URL) is required: secrets are stored for one \
+                     exchange"
+                        .into(),
+                )));
+            };
+            let kind = if token {
+                credentials::LoginKind::Token
+            } else {
+                credentials::LoginKind::Key
+            };
+            let terminal = std::io::stdin().is_terminal();
+            let mut ask = |prompt: &str, hidden: bool, input: &mut dyn std::io::BufRead| {
+                if terminal && hidden {
+                    rpassword::prompt_password(prompt)
+                        .map(|s| s.trim().to_owned())
+                        .map_err(|e| format!("cannot read from the terminal: {e}"))
+                } else {
+                    if terminal {
+                        eprint!("{prompt}");
+                    }
+                    credentials::read_line(prompt, input)
+                }
+            };
+            let mut stdin = std::io::stdin().lock();
+            credentials::login(kind, base, &cli.operator, &keyring, &mut stdin, &mut ask)
+        }
+        _ => return None,
+    };
+    Some(done.map_err(Failure::Usage).and_then(|said| print(&said)))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The keyring is read before the runtime starts: its Secret Service backend runs its own.
-    let outcome = credentials::load(&cli.operator)
-        .map_err(Failure::Usage)
-        .and_then(|creds| {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| Failure::Usage(format!("cannot start: {e}")))?;
-            runtime.block_on(run(cli, creds))
-        });
+    let outcome = match keyring_command(&cli) {
+        Some(done) => done,
+        None => run_with_credentials(cli),
+    };
+    exit_code(outcome)
+}
+
+fn run_with_credentials(cli: Cli) -> Result<(), Failure> {
+    credentials::load(
+        &cli.operator,
+        cli.base_url.as_deref(),
+        &credentials::OsKeyring,
+    )
+    .map_err(Failure::Usage)
+    .and_then(|creds| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Usage(format!("cannot start: {e}")))?;
+        runtime.block_on(run(cli, creds))
+    })
+}
+
+fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(message)) => {

@@ -242,6 +242,8 @@ fn help_documents_every_command() {
         "withdrawal",
         "tax",
         "consent",
+        "login",
+        "logout",
     ] {
         assert!(text.contains(cmd), "{cmd} missing from --help");
     }
