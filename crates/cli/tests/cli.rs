@@ -222,6 +222,33 @@ async fn every_command_prints_the_apis_object() {
     result.await.unwrap();
 }
 
+/// A proxy in the environment is not where requests to this machine go: it would see the key of
+/// a plain-http sandbox, and here it does not even answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_configured_proxy_is_bypassed_for_an_exchange_on_this_machine() {
+    let sb = sandbox().await;
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://127.0.0.1:{}", dead.local_addr().unwrap().port());
+    drop(dead);
+    let cli = Cli {
+        base: sb.base_url(),
+        env: [
+            "HTTP_PROXY",
+            "http_proxy",
+            "HTTPS_PROXY",
+            "https_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+        ]
+        .into_iter()
+        .map(|k| (k, proxy.clone()))
+        .chain([("NO_PROXY", String::new()), ("no_proxy", String::new())])
+        .collect(),
+    };
+    let price = cli.ok(&["price"]);
+    assert!(price["price"].is_number(), "{price}");
+}
+
 #[test]
 fn help_documents_every_command() {
     let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))

@@ -185,16 +185,24 @@ struct Lost {
 
 impl ExchangeClient {
     pub fn new(config: ClientConfig) -> Result<Self, Error> {
-        let http = reqwest::Client::builder()
+        let mut http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.connect_timeout)
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("nordlys/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Error::Transport {
-                endpoint: "client set-up".into(),
-                detail: e.to_string(),
-            })?;
+            .user_agent(concat!("nordlys/", env!("CARGO_PKG_VERSION")));
+        // An exchange on this machine is reached directly: a configured HTTP proxy would see
+        // its keys (plain http) or stand between the app and its own sandbox.
+        let oauth_local = config
+            .oauth_base_url
+            .as_ref()
+            .is_none_or(BaseUrl::is_loopback);
+        if config.base_url.is_loopback() && oauth_local {
+            http = http.no_proxy();
+        }
+        let http = http.build().map_err(|e| Error::Transport {
+            endpoint: "client set-up".into(),
+            detail: e.to_string(),
+        })?;
         let nonces = config
             .nonces
             .unwrap_or_else(|| Arc::new(NonceSource::in_memory(Arc::new(SystemClock))));
