@@ -46,7 +46,8 @@ pub fn make_private(_root: &Path) -> std::io::Result<usize> {
     Ok(0)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 

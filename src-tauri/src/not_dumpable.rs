@@ -14,7 +14,8 @@ pub fn from_now() -> std::io::Result<()> {
     Ok(())
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
+#[cfg(target_os = "linux")]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
