@@ -255,14 +255,15 @@ impl App {
                 .await
                 .ok(),
         };
-        // Revoking may fail (offline, the token long dead); the secrets are forgotten anyway.
-        let revoked = match connection {
-            Some(c) => c.disconnect().await.is_ok(),
-            None => false,
-        };
-        if !revoked {
-            for item in [SecretItem::OAuthGrant, SecretItem::ApiKey] {
-                let _ = self.secrets.delete(&old.id, item);
+        // Disconnect deletes them even when revoking fails (offline, the token long dead).
+        match connection {
+            Some(c) => {
+                let _ = c.disconnect().await;
+            }
+            None => {
+                for item in [SecretItem::OAuthGrant, SecretItem::ApiKey] {
+                    let _ = self.secrets.delete(&old.id, item);
+                }
             }
         }
     }

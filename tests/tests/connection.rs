@@ -417,10 +417,15 @@ async fn narrow_grants_from_another_host_are_what_the_app_uses() {
 
 /// Connects `c` to `sb` with every scope, with tokens that are due for refresh at once.
 async fn connected_due(c: &Connection, sb: &nordlys_sandbox::RunningSandbox) {
+    connected_for(c, sb, 30).await;
+}
+
+/// Connects `c` to `sb` with every scope, with tokens that live `seconds`.
+async fn connected_for(c: &Connection, sb: &nordlys_sandbox::RunningSandbox, seconds: i64) {
     control(
         sb,
         "/sandbox/oauth/token-ttl",
-        serde_json::json!({ "seconds": 30 }),
+        serde_json::json!({ "seconds": seconds }),
     )
     .await;
     c.connect_oauth(
@@ -499,20 +504,7 @@ async fn a_disconnect_refreshes_a_lapsed_token_so_that_it_can_revoke() {
     let sb = sandbox().await;
     let store = Arc::new(MemorySecretStore::default());
     let c = open(&sb, store.clone());
-    control(
-        &sb,
-        "/sandbox/oauth/token-ttl",
-        serde_json::json!({ "seconds": 1 }),
-    )
-    .await;
-    c.connect_oauth(
-        &sb.info.oauth_clients.public.client_id,
-        Scope::KNOWN,
-        browser("approve"),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    connected_for(&c, &sb, 1).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let refresh: serde_json::Value =
         serde_json::from_str(&store.get("p1", SecretItem::OAuthGrant).unwrap().unwrap()).unwrap();
@@ -557,20 +549,7 @@ async fn a_refused_refresh_drops_only_the_grant_it_refused() {
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
     // ...and meanwhile the user connects anew, with tokens that last.
-    control(
-        &sb,
-        "/sandbox/oauth/token-ttl",
-        serde_json::json!({ "seconds": 3600 }),
-    )
-    .await;
-    c.connect_oauth(
-        &client_id,
-        Scope::KNOWN,
-        browser("approve"),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    connected_for(&c, &sb, 3600).await;
     let _ = refreshing.await.unwrap();
     assert!(!c.status().await.needs_reconnect);
     assert!(store.get("p1", SecretItem::OAuthGrant).unwrap().is_some());

@@ -14,7 +14,7 @@ mod app_driver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use app_driver::{app_with, call, connected_app};
+use app_driver::{app_with, call, connected_app, save_exchange_profile, tax_rows, tax_synced};
 use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
 use nordlys_core::store::{JournalState, Store};
 use nordlys_tests::*;
@@ -33,13 +33,7 @@ async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
     let seen = control_get(&first, "/sandbox/counters").await;
     assert!(seen["credentialsSeen"]["apiKey"].as_u64().unwrap() > 0);
 
-    let moved = call(
-        &window,
-        "save_exchange_profile",
-        json!({"baseUrl": second.base_url(), "clientId": "nordlys-soak"}),
-    )
-    .await
-    .unwrap();
+    let moved = save_exchange_profile(&window, second.base_url()).await;
     // The live connection follows at once, and says where it goes.
     assert_eq!(moved["connection"]["hasKey"], false, "{moved}");
     assert_eq!(moved["connection"]["host"], host(&second));
@@ -50,43 +44,12 @@ async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
     assert_eq!(seen["credentialsSeen"], json!({}), "{seen}");
 
     // Back to the first: the key was forgotten, not kept for it either.
-    let back = call(
-        &window,
-        "save_exchange_profile",
-        json!({"baseUrl": first.base_url(), "clientId": "nordlys-soak"}),
-    )
-    .await
-    .unwrap();
+    let back = save_exchange_profile(&window, first.base_url()).await;
     assert_eq!(back["connection"]["hasKey"], false, "{back}");
 }
 
-async fn synced_rows(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> u64 {
-    call(window, "start_tax_sync", json!({})).await.unwrap();
-    let started = Instant::now();
-    loop {
-        let status = call(window, "tax_sync_status", json!({})).await.unwrap();
-        match status["state"].as_str() {
-            Some("complete") => break,
-            Some("running") if started.elapsed() < Duration::from_secs(60) => {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            _ => panic!("the sync did not complete: {status}"),
-        }
-    }
-    rows(window).await
-}
-
 async fn rows(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> u64 {
-    let filter = json!({"year": null, "accountId": null, "txType": null, "subType": null,
-                        "search": ""});
-    let list = call(
-        window,
-        "tax_rows",
-        json!({"filter": filter, "offset": 0, "limit": 10}),
-    )
-    .await
-    .unwrap();
-    list["total"].as_u64().unwrap()
+    tax_rows(window, 0, 10).await["total"].as_u64().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -94,7 +57,8 @@ async fn a_real_profile_s_tax_rows_survive_a_sandbox_reset() {
     let sb = sandbox().await;
     let (_app, window, _dir) = connected_app(&sb, None).await;
     market_buy(&key_client(&sb, &sb.info.api_keys.withdrawal), 500).await;
-    let before = synced_rows(&window).await;
+    tax_synced(&window).await;
+    let before = rows(&window).await;
     assert!(before > 0);
     call(&window, "reset_demo", json!({})).await.unwrap();
     assert_eq!(
@@ -268,13 +232,7 @@ async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
     let sb = sandbox().await;
     let secrets = Arc::new(MemorySecretStore::default());
     let (_app, window, _dir) = app_with(secrets.clone());
-    call(
-        &window,
-        "save_exchange_profile",
-        json!({"baseUrl": sb.base_url(), "clientId": "nordlys-soak"}),
-    )
-    .await
-    .unwrap();
+    save_exchange_profile(&window, sb.base_url()).await;
     secrets
         .set("exchange", SecretItem::ApiKey, "{\"key\": 12")
         .unwrap();

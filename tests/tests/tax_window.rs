@@ -11,42 +11,13 @@ mod app_driver;
 
 use std::time::Duration;
 
-use app_driver::{call, connected_app};
+use app_driver::{call, connected_app, tax_rows, tax_synced};
 use nordlys_tests::*;
 use serde_json::{Value, json};
 
-async fn synced(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) {
-    call(window, "start_tax_sync", json!({})).await.unwrap();
-    for _ in 0..200 {
-        let status = call(window, "tax_sync_status", json!({})).await.unwrap();
-        match status["state"].as_str() {
-            Some("running") => tokio::time::sleep(Duration::from_millis(50)).await,
-            Some("complete") => return,
-            other => panic!("the sync ended {other:?}: {status}"),
-        }
-    }
-    panic!("the sync did not end");
-}
-
 async fn newest_row(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    let filter =
-        json!({"year": null, "accountId": null, "txType": null, "subType": null, "search": ""});
-    let first = call(
-        window,
-        "tax_rows",
-        json!({"filter": filter, "offset": 0, "limit": 1}),
-    )
-    .await
-    .unwrap();
-    let total = first["total"].as_u64().unwrap();
-    let last = call(
-        window,
-        "tax_rows",
-        json!({"filter": filter, "offset": total - 1, "limit": 1}),
-    )
-    .await
-    .unwrap();
-    last["rows"][0].clone()
+    let total = tax_rows(window, 0, 1).await["total"].as_u64().unwrap();
+    tax_rows(window, total - 1, 1).await["rows"][0].clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -61,7 +32,7 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
     .await;
     let (_app, window, _dir) = connected_app(&sb, None).await;
     market_buy(&key_client(&sb, &sb.info.api_keys.trading), 500).await;
-    synced(&window).await;
+    tax_synced(&window).await;
     let row = newest_row(&window).await;
     assert_eq!(row["pending"], true, "{row}");
     let years = call(&window, "year_end_report", json!({})).await.unwrap();
@@ -79,7 +50,7 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
 
     // Final now: read again by the next sync, the same row, and the figures are back.
     tokio::time::sleep(Duration::from_millis(3_100)).await;
-    synced(&window).await;
+    tax_synced(&window).await;
     let again = newest_row(&window).await;
     assert_eq!(again["id"], row["id"]);
     assert_eq!(again["pending"], false, "{again}");

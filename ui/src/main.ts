@@ -127,10 +127,11 @@ function renderChrome(): void {
   badge.title = sandbox
     ? t("Play money: this is a simulated exchange on your computer.")
     : t("An exchange on this computer (a test server), not the real exchange.");
-  profileName.replaceChildren(
-    app.profile.name, " ",
-    h("span", { class: "muted host", "data-testid": "connected-host", title: t("Where requests go") }, app.connection.host),
-  );
+  // A real exchange's host says which one this is; the sandbox's random local port says nothing
+  // the badge does not (Connect still shows it).
+  const host = h("span", { class: "muted host", "data-testid": "connected-host", title: t("Where requests go") }, app.connection.host);
+  if (sandbox) profileName.replaceChildren(app.profile.name);
+  else profileName.replaceChildren(app.profile.name, " ", host);
   notice.hidden = !app.notice;
   notice.textContent = app.notice ?? "";
   const tabs: [Screen, string][] = [

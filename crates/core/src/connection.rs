@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use nordlys_exchange::credentials::{
-    BearerCredentials, BearerRenewal, CredentialError, KeyCredentials, RENEW_MARGIN_SECONDS,
-    RefreshToken,
+    BearerCredentials, BearerRenewal, CredentialError, KeyCredentials, RefreshToken, renewal_due,
 };
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::oauth::{OAuthApp, OAuthError, TokenSet, authorization_request};
@@ -419,10 +418,7 @@ impl Connection {
         let Some(grant) = self.grant.lock().await.clone() else {
             return Ok(());
         };
-        let due = grant
-            .expires_at
-            .is_some_and(|t| t - chrono::Duration::seconds(RENEW_MARGIN_SECONDS) <= Utc::now());
-        if !due {
+        if !renewal_due(grant.expires_at, Utc::now()) {
             return Ok(());
         }
         let Some(refresh) = grant.refresh.clone() else {

@@ -7,6 +7,23 @@ use std::sync::Mutex;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+// The app and the CLI keep secrets in the OS keyring through `keyring` 3, which without a store
+// feature for the target falls back to memory and loses them at exit, silently. Both depend on
+// this crate, so a desktop target without a store enabled in their Cargo.toml stops here
+// (scripts/check-keyring shows the features in use).
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "windows"
+)))]
+compile_error!(
+    "no OS keyring store is enabled for this target: add keyring's feature for it to the \
+     target tables of src-tauri/Cargo.toml and crates/cli/Cargo.toml"
+);
+
 /// What is stored, one entry each per profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SecretItem {

@@ -183,6 +183,11 @@ pub struct BearerCredentials {
 /// Renew a token this long before it expires, so that no request goes out with one about to lapse.
 pub const RENEW_MARGIN_SECONDS: i64 = 60;
 
+/// Whether a token expiring at `expires_at` (`None`: not said) is due for renewal at `now`.
+pub fn renewal_due(expires_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
+    expires_at.is_some_and(|t| t - chrono::Duration::seconds(RENEW_MARGIN_SECONDS) <= now)
+}
+
 impl BearerCredentials {
     pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
         self.expires_at.is_some_and(|t| t <= now)
@@ -190,8 +195,7 @@ impl BearerCredentials {
 
     /// Expires within [`RENEW_MARGIN_SECONDS`]: time to renew.
     pub fn is_due(&self, now: DateTime<Utc>) -> bool {
-        self.expires_at
-            .is_some_and(|t| t - chrono::Duration::seconds(RENEW_MARGIN_SECONDS) <= now)
+        renewal_due(self.expires_at, now)
     }
 
     pub fn may_have(&self, scope: &Scope) -> bool {

@@ -250,13 +250,7 @@ pub async fn connected_app(
         nordlys_app::shorten_timing(app.handle(), quiet, timeout);
     }
     let key = &sb.info.api_keys.withdrawal;
-    call(
-        &window,
-        "save_exchange_profile",
-        json!({"baseUrl": sb.base_url(), "clientId": "nordlys-soak"}),
-    )
-    .await
-    .unwrap();
+    save_exchange_profile(&window, sb.base_url()).await;
     call(&window, "switch_profile", json!({"id": "exchange"}))
         .await
         .unwrap();
@@ -268,4 +262,42 @@ pub async fn connected_app(
     .await
     .unwrap();
     (app, window, dir)
+}
+
+/// Saves the exchange profile at `base_url`, as the settings form does, and returns the app view.
+pub async fn save_exchange_profile(window: &WebviewWindow<MockRuntime>, base_url: &str) -> Value {
+    call(
+        window,
+        "save_exchange_profile",
+        json!({"baseUrl": base_url, "clientId": "nordlys-soak"}),
+    )
+    .await
+    .unwrap()
+}
+
+/// Syncs the tax history as the Sync button does, and waits until it is complete.
+pub async fn tax_synced(window: &WebviewWindow<MockRuntime>) {
+    call(window, "start_tax_sync", json!({})).await.unwrap();
+    for _ in 0..600 {
+        let status = call(window, "tax_sync_status", json!({})).await.unwrap();
+        match status["state"].as_str() {
+            Some("running") => tokio::time::sleep(Duration::from_millis(50)).await,
+            Some("complete") => return,
+            other => panic!("the sync ended {other:?}: {status}"),
+        }
+    }
+    panic!("the sync did not end");
+}
+
+/// One block of the tax list, unfiltered: `total` comes with the block at offset 0.
+pub async fn tax_rows(window: &WebviewWindow<MockRuntime>, offset: u64, limit: u64) -> Value {
+    let filter =
+        json!({"year": null, "accountId": null, "txType": null, "subType": null, "search": ""});
+    call(
+        window,
+        "tax_rows",
+        json!({"filter": filter, "offset": offset, "limit": limit}),
+    )
+    .await
+    .unwrap()
 }

@@ -243,9 +243,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn text_a_spreadsheet_would_run_is_made_inert_and_numbers_stay_numbers() {
-        let mut t = paid(
+    /// A buy of 0.1 BTC that paid `nok` NOK.
+    fn bought(nok: &str) -> TaxTransaction {
+        paid(
             received(
                 tx(
                     "tr_1",
@@ -258,9 +258,14 @@ mod tests {
                 "0.10000000",
                 "BTC",
             ),
-            "-91234.56",
+            nok,
             "NOK",
-        );
+        )
+    }
+
+    #[test]
+    fn text_a_spreadsheet_would_run_is_made_inert_and_numbers_stay_numbers() {
+        let mut t = bought("-91234.56");
         for (note, written) in [
             ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
             ("+47 1234", "'+47 1234"),
@@ -282,22 +287,7 @@ mod tests {
 
     #[test]
     fn a_transaction_keeps_its_decimals_exactly() {
-        let mut t = paid(
-            received(
-                tx(
-                    "tr_1",
-                    "2024-01-10T10:00:00Z",
-                    "acc_a",
-                    "BTC_BUY",
-                    "0.10000000",
-                    "912345.60",
-                ),
-                "0.10000000",
-                "BTC",
-            ),
-            "91234.56",
-            "NOK",
-        );
+        let mut t = bought("91234.56");
         t.note = "kjøp, første".into();
         let f = transaction_fields(&t);
         assert_eq!(f[6], "0.10000000");
