@@ -26,6 +26,18 @@ pub enum AmountInputError {
     Ambiguous(String),
     #[error("sats are whole numbers")]
     FractionalSats,
+    #[error("more than {max} {unit} is not an amount anyone can mean")]
+    TooLarge { unit: &'static str, max: Decimal },
+}
+
+/// The most that can be typed in `unit`: every bitcoin there will ever be, and a trillion kroner
+/// (for an amount or a price per bitcoin). Beyond that a typo is likelier than intent, and the
+/// checks' arithmetic stays far from `Decimal`'s own limit.
+fn ceiling(unit: Unit) -> Decimal {
+    match unit {
+        Unit::Btc => Decimal::from(21_000_000),
+        Unit::Nok => Decimal::from(1_000_000_000_000_i64),
+    }
 }
 
 /// The unit a bitcoin amount is typed in.
@@ -66,18 +78,42 @@ pub fn parse_in(
         BitcoinAmountUnit::Btc => parse_amount(text, Unit::Btc, locale).map(Entered::Btc),
         BitcoinAmountUnit::Nok => parse_amount(text, Unit::Nok, locale).map(Entered::Nok),
         BitcoinAmountUnit::Sats => {
-            let sats = parse_amount(text, Unit::Btc, locale)?;
+            let sats = read(text, locale)?;
             if !sats.fract().is_zero() {
                 return Err(AmountInputError::FractionalSats);
             }
-            Ok(Entered::Btc(sats / Decimal::from(100_000_000)))
+            let max = ceiling(Unit::Btc) * SATS_PER_BTC;
+            if sats > max {
+                return Err(AmountInputError::TooLarge { unit: "sats", max });
+            }
+            Ok(Entered::Btc(sats / SATS_PER_BTC))
         }
     }
 }
 
+const SATS_PER_BTC: Decimal = Decimal::from_parts(100_000_000, 0, 0, false, 0);
+
 /// Reads a typed amount in `locale`. Zero and negative amounts are errors here: an order or a
 /// payment of nothing is never what a user means.
 pub fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, AmountInputError> {
+    let value = read(text, locale)?;
+    if value.normalize().scale() > unit.decimals() {
+        return Err(AmountInputError::TooManyDecimals {
+            unit: unit.code(),
+            max: unit.decimals(),
+        });
+    }
+    if value > ceiling(unit) {
+        return Err(AmountInputError::TooLarge {
+            unit: unit.code(),
+            max: ceiling(unit),
+        });
+    }
+    Ok(value)
+}
+
+/// A positive number as typed in `locale`, before any unit's rules.
+fn read(text: &str, locale: Locale) -> Result<Decimal, AmountInputError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(AmountInputError::Empty);
@@ -124,12 +160,6 @@ pub fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, A
         Decimal::from_str(&normalized).map_err(|_| AmountInputError::NotANumber(t.to_owned()))?;
     if value.is_zero() {
         return Err(AmountInputError::Zero);
-    }
-    if value.normalize().scale() > unit.decimals() {
-        return Err(AmountInputError::TooManyDecimals {
-            unit: unit.code(),
-            max: unit.decimals(),
-        });
     }
     Ok(value)
 }
@@ -270,5 +300,29 @@ mod tests {
                 ),
             }
         }
+    }
+
+    #[test]
+    fn amounts_beyond_all_bitcoin_or_a_trillion_kroner_are_refused() {
+        assert_eq!(
+            parse_amount("21000000", Unit::Btc, Locale::En),
+            Ok(d("21000000"))
+        );
+        assert!(matches!(
+            parse_amount("21000000.00000001", Unit::Btc, Locale::En),
+            Err(AmountInputError::TooLarge { unit: "BTC", .. })
+        ));
+        assert_eq!(
+            parse_in("30 000 000", BitcoinAmountUnit::Sats, Locale::Nb),
+            Ok(Entered::Btc(d("0.3")))
+        );
+        assert!(matches!(
+            parse_in("2100000000000001", BitcoinAmountUnit::Sats, Locale::En),
+            Err(AmountInputError::TooLarge { unit: "sats", .. })
+        ));
+        assert!(matches!(
+            parse_amount("1000000000000.01", Unit::Nok, Locale::Nb),
+            Err(AmountInputError::TooLarge { unit: "NOK", .. })
+        ));
     }
 }

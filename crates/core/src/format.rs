@@ -48,8 +48,11 @@ pub fn number(d: Decimal, decimals: u32, locale: Locale) -> String {
         rust_decimal::RoundingStrategy::MidpointAwayFromZero,
     );
     let negative = rounded.is_sign_negative() && !rounded.is_zero();
-    let text = format!("{:.*}", decimals as usize, rounded.abs());
+    // Not `{:.*}`: rust_decimal's fixed-precision Display panics past 32 characters, which a
+    // hostile balance reaches. Rounding leaves at most `decimals` digits; zeros pad the rest.
+    let text = rounded.abs().to_string();
     let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let frac = format!("{frac:0<width$}", width = decimals as usize);
     let (group, point) = match locale {
         Locale::Nb => (NBSP, ','),
         Locale::En => (',', '.'),
@@ -85,10 +88,11 @@ pub fn nok(d: Decimal, locale: Locale) -> String {
 pub fn btc(d: Decimal, unit: BtcUnit, locale: Locale) -> String {
     match unit {
         BtcUnit::Btc => format!("{}{NBSP}BTC", number(d, 8, locale)),
-        BtcUnit::Sats => format!(
-            "{}{NBSP}sats",
-            number(d * Decimal::from(100_000_000), 0, locale)
-        ),
+        // Beyond 7.9·10^20 BTC sats do not fit a Decimal: only a hostile balance gets there.
+        BtcUnit::Sats => match d.checked_mul(Decimal::from(100_000_000)) {
+            Some(sats) => format!("{}{NBSP}sats", number(sats, 0, locale)),
+            None => btc(d, BtcUnit::Btc, locale),
+        },
     }
 }
 
@@ -144,5 +148,10 @@ mod tests {
         ] {
             assert_eq!(Locale::from_os(tag), want, "{tag}");
         }
+    }
+
+    #[test]
+    fn sats_beyond_decimal_are_shown_in_btc() {
+        assert!(btc(Decimal::MAX, BtcUnit::Sats, Locale::En).ends_with("BTC"));
     }
 }

@@ -88,8 +88,17 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     let reference = if buying { market.ask } else { market.bid };
     let at = price.unwrap_or(reference);
     if let Some(p) = price {
-        let mid = (market.bid + market.ask) / Decimal::TWO;
-        if mid > Decimal::ZERO && ((p - mid) / mid).abs() > FAR_FROM_MARKET {
+        // Checked: the quote is the exchange's word, and a hostile one must not panic the form.
+        let mid = market
+            .bid
+            .checked_add(market.ask)
+            .map(|sum| sum / Decimal::TWO)
+            .filter(|mid| *mid > Decimal::ZERO);
+        let far = mid.and_then(|mid| {
+            let off = p.checked_sub(mid)?.checked_div(mid)?.abs();
+            Some((mid, off > FAR_FROM_MARKET))
+        });
+        if let Some((mid, true)) = far {
             out.warning = Some(if nb {
                 format!(
                     "grenseprisen er langt fra markedet ({})",
@@ -121,15 +130,17 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
                 format!("more than available ({shown})")
             });
         } else if at > Decimal::ZERO {
-            out.estimate = Some(if buying {
-                format::btc(
-                    (a / at).round_dp_with_strategy(8, RoundingStrategy::ToZero),
-                    BtcUnit::Btc,
-                    locale,
-                )
+            out.estimate = if buying {
+                a.checked_div(at).map(|btc| {
+                    format::btc(
+                        btc.round_dp_with_strategy(8, RoundingStrategy::ToZero),
+                        BtcUnit::Btc,
+                        locale,
+                    )
+                })
             } else {
-                format::nok(a * at, locale)
-            });
+                a.checked_mul(at).map(|nok| format::nok(nok, locale))
+            };
         }
     }
     if let (Some(a), None, None) = (amount, &out.amount_error, &out.price_error) {
@@ -282,5 +293,35 @@ mod tests {
         assert!(c.warning.unwrap().contains("far from the market"));
         assert!(c.request.is_some());
         assert_eq!(c.estimate.as_deref(), Some("NOK\u{a0}20,000.00"));
+    }
+
+    /// Found by the `order_form` fuzz target: the quote is the exchange's word, and quotes at
+    /// `Decimal`'s edge overflowed the midpoint and the estimate.
+    #[test]
+    fn a_hostile_quote_gives_no_estimate_rather_than_a_panic() {
+        let hostile = Market {
+            bid: Decimal::MAX,
+            ask: Decimal::MAX,
+            available_nok: Decimal::MAX,
+            available_btc: Decimal::from(20_000_000),
+        };
+        let sell = check(
+            &form(OrderType::Limit, Direction::Sell, "10", Some("0.01")),
+            &hostile,
+            Locale::En,
+        );
+        assert!(sell.request.is_some());
+        let tiny = Market {
+            bid: Decimal::new(1, 28),
+            ask: Decimal::new(1, 28),
+            ..hostile
+        };
+        let buy = check(
+            &form(OrderType::Market, Direction::Buy, "1000000000", None),
+            &tiny,
+            Locale::En,
+        );
+        assert_eq!(buy.estimate, None, "a BTC amount beyond Decimal");
+        assert!(buy.request.is_some());
     }
 }

@@ -91,7 +91,11 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
         None => match parse_in(&form.amount, form.unit, ctx.locale) {
             Ok(Entered::Btc(b)) => Some(b),
             Ok(Entered::Nok(n)) if ctx.price > Decimal::ZERO => {
-                let b = (n / ctx.price).round_dp(8);
+                // Checked: the price is the exchange's word, and a hostile one must not panic.
+                let b = n
+                    .checked_div(ctx.price)
+                    .unwrap_or(Decimal::ZERO)
+                    .round_dp(8);
                 if b.is_zero() {
                     out.amount_error =
                         Some(say("that is less than one sat", "det er mindre enn én sat"));
@@ -127,12 +131,11 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
                 )
             });
         }
-        let nok = format::nok((a * ctx.price).round_dp(2), ctx.locale);
-        out.estimate = Some(if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
-            format!("≈ {}", format::btc(a, ctx.btc_unit, ctx.locale))
+        out.estimate = if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
+            Some(format!("≈ {}", format::btc(a, ctx.btc_unit, ctx.locale)))
         } else {
-            format!("≈ {nok}")
-        });
+            nok_value(a, ctx).map(|nok| format!("≈ {nok}"))
+        };
         out.amount_btc = Some(a);
     }
     let k = known(&dest.identity());
@@ -184,6 +187,13 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
     out
 }
 
+/// `amount` in NOK at the context's price; none when the product does not fit a `Decimal`
+/// (only a hostile price gets there).
+fn nok_value(amount: Decimal, ctx: &PayContext) -> Option<String> {
+    let nok = amount.checked_mul(ctx.price)?.round_dp(2);
+    Some(format::nok(nok, ctx.locale))
+}
+
 fn summary(
     dest: &Destination,
     amount: Decimal,
@@ -200,10 +210,7 @@ fn summary(
         ),
         (
             l("Value", "Verdi"),
-            format!(
-                "≈ {}",
-                format::nok((amount * ctx.price).round_dp(2), ctx.locale)
-            ),
+            nok_value(amount, ctx).map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
         ),
         (l("To", "Til"), dest.describe(ctx.now, ctx.locale)),
         (l("Destination", "Mottaker-ID"), dest.wire()),
@@ -376,5 +383,33 @@ mod tests {
             c.destination_error.is_none(),
             "an empty field is not yet an error"
         );
+    }
+
+    /// Found by the `pay_form` fuzz target: a price at `Decimal`'s edge overflowed the NOK value.
+    #[test]
+    fn a_hostile_price_gives_no_value_rather_than_a_panic() {
+        let huge = PayContext {
+            price: Decimal::MAX,
+            available_btc: Decimal::TEN,
+            ..ctx()
+        };
+        let c = check(&form(ADDRESS, "2", BitcoinAmountUnit::Btc), &huge, |_| {
+            Known {
+                used_before: true,
+                ..Known::default()
+            }
+        });
+        assert_eq!(c.estimate, None);
+        assert!(c.summary.iter().any(|(_, v)| v == "—"));
+        let tiny = PayContext {
+            price: Decimal::new(1, 28),
+            ..ctx()
+        };
+        let c = check(
+            &form(ADDRESS, "1000", BitcoinAmountUnit::Nok),
+            &tiny,
+            unknown,
+        );
+        assert!(c.amount_error.is_some(), "more than is available");
     }
 }
