@@ -11,6 +11,7 @@ const COMMANDS: &[&str] = &[
     "reset_demo",
     "set_language",
     "set_unit",
+    "set_request_timeout",
     "check_exchange_profile",
     "save_exchange_profile",
     "switch_profile",

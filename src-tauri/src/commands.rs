@@ -6,7 +6,7 @@ use std::time::Duration;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
 use nordlys_core::secrets::SecretError;
-use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind};
+use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
@@ -15,7 +15,7 @@ use tauri::{AppHandle, Runtime};
 use tauri_plugin_opener::OpenerExt;
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{app, same_exchange};
+use crate::state::{Timing, app, same_exchange};
 use crate::views::*;
 
 fn profile_view(p: &Profile) -> ProfileView {
@@ -209,6 +209,9 @@ async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
             BtcUnit::Btc => "btc".into(),
             BtcUnit::Sats => "sats".into(),
         },
+        request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
+        request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
+        request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
         connection: ConnectionView {
             has_key: status.has_key,
             key_is_demo: status.key_is_demo,
@@ -468,6 +471,38 @@ pub async fn set_unit<R: Runtime>(handle: AppHandle<R>, args: SetUnitArgs) -> An
     };
     app.settings().unit = unit;
     app.save_settings()?;
+    view(&handle).await
+}
+
+/// How long a request may take before its outcome is "unknown": a slow connection wants longer.
+/// The connection is opened again with it; nothing in flight is cut short.
+#[tauri::command]
+pub async fn set_request_timeout<R: Runtime>(
+    handle: AppHandle<R>,
+    args: SetRequestTimeoutArgs,
+) -> Answer<AppView> {
+    let app = app(&handle);
+    let seconds = args.seconds.map(u64::from);
+    if let Some(s) = seconds
+        && !REQUEST_TIMEOUT_RANGE.contains(&s)
+    {
+        let (min, max) = (REQUEST_TIMEOUT_RANGE.start(), REQUEST_TIMEOUT_RANGE.end());
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            match app.locale() {
+                Locale::En => format!("the request timeout must be {min} to {max} seconds"),
+                Locale::Nb => format!("tidsgrensen må være {min} til {max} sekunder"),
+            },
+        ));
+    }
+    app.settings().request_timeout_secs = seconds;
+    app.save_settings()?;
+    let in_force = app.settings().request_timeout_secs();
+    app.set_timing(Timing {
+        request_timeout_secs: in_force,
+        ..app.timing()
+    });
+    app.reopen_session().await;
     view(&handle).await
 }
 

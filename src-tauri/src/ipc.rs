@@ -60,6 +60,7 @@ ipc_commands! {
     commands::reset_demo: NoArgs => AppView;
     commands::set_language: SetLanguageArgs => AppView;
     commands::set_unit: SetUnitArgs => AppView;
+    commands::set_request_timeout: SetRequestTimeoutArgs => AppView;
     commands::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     commands::save_exchange_profile: ExchangeProfileArgs => AppView;
     commands::switch_profile: SwitchProfileArgs => AppView;
@@ -139,6 +140,7 @@ pub fn typescript() -> String {
         decl::<ConnectOauthArgs>(),
         decl::<SetLanguageArgs>(),
         decl::<SetUnitArgs>(),
+        decl::<SetRequestTimeoutArgs>(),
         decl::<ExchangeProfileArgs>(),
         decl::<ProfileProblemsView>(),
         decl::<SwitchProfileArgs>(),

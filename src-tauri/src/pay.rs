@@ -10,7 +10,7 @@ use nordlys_core::destination::Destination;
 use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::recheck::{Due, recheck};
-use nordlys_core::store::{Recipient, Store, WithdrawalEntry, WithdrawalState};
+use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use tauri::{AppHandle, Runtime};
@@ -73,7 +73,12 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     };
     let store = session.store;
     let check = pay_form::check(&form, &ctx, |identity| Known {
-        saved: store.recipient(identity).ok().flatten(),
+        // A recipient whose details are sealed out of reach is not known: the form asks again.
+        saved: store
+            .recipient(identity)
+            .ok()
+            .flatten()
+            .filter(|r| !r.locked),
         used_before: store.destination_used(identity).unwrap_or(false),
     });
     Ok((form, check, ctx))
@@ -119,6 +124,14 @@ fn confirmed_amount(
     Ok(confirmed)
 }
 
+/// A locked keyring is the user's to unlock, not an internal fault.
+fn recipient_error(e: StoreError) -> IpcError {
+    match e {
+        StoreError::RecipientsLocked => IpcError::new(ErrorCode::Keyring, e.to_string()),
+        e => IpcError::internal(e),
+    }
+}
+
 fn recipient_view(r: &Recipient) -> RecipientView {
     RecipientView {
         identity: r.identity.clone(),
@@ -130,6 +143,7 @@ fn recipient_view(r: &Recipient) -> RecipientView {
         nin: r.nin.clone(),
         exchange: r.exchange.clone(),
         self_custody: r.self_custody,
+        locked: r.locked,
     }
 }
 
@@ -321,9 +335,10 @@ pub async fn send_payment<R: Runtime>(
     let (journal_id, message) = match sending {
         Sending::Sent {
             journal_id,
-            mut warning,
+            warning,
             ..
         } => {
+            let mut unsaved = None;
             if args.save_recipient
                 && check.saved_recipient.is_none()
                 && let Ok(info) = travel_rule::check(&form.recipient, app.locale())
@@ -344,12 +359,13 @@ pub async fn send_payment<R: Runtime>(
                     nin: info.nin,
                     exchange: info.exchange,
                     self_custody: info.self_custody,
+                    locked: false,
                 });
                 if let Err(e) = saved {
-                    warning.get_or_insert(e.to_string());
+                    unsaved = Some(e);
                 }
             }
-            let m = match (nb, warning) {
+            let mut m = match (nb, warning) {
                 (true, None) => "Betalingen er sendt.".to_owned(),
                 (false, None) => "The payment was sent.".to_owned(),
                 (true, Some(w)) => format!(
@@ -359,6 +375,13 @@ pub async fn send_payment<R: Runtime>(
                     "The payment was sent. Nordlys could not record it locally ({w}); it will be checked again."
                 ),
             };
+            if let Some(e) = unsaved {
+                m.push_str(&if nb {
+                    format!(" Mottakeren ble ikke lagret: {e}.")
+                } else {
+                    format!(" The recipient was not saved: {e}.")
+                });
+            }
             (journal_id, m)
         }
         Sending::Unknown { journal_id, .. } => {
@@ -502,8 +525,9 @@ pub async fn save_recipient<R: Runtime>(
             nin: info.nin,
             exchange: info.exchange,
             self_custody: info.self_custody,
+            locked: false,
         })
-        .map_err(IpcError::internal)?;
+        .map_err(recipient_error)?;
     recipients(handle.clone(), NoArgs {}).await
 }
 

@@ -195,6 +195,9 @@ pub struct RecipientView {
     pub nin: String,
     pub exchange: String,
     pub self_custody: bool,
+    /// Its details are sealed and the keyring cannot open them now: only the label is known.
+    #[serde(default)]
+    pub locked: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::Locale;
+use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{SecretItem, SecretStore};
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings, SettingsError};
 use nordlys_core::store::Store;
@@ -184,13 +185,15 @@ impl App {
             .active_profile()
             .cloned()
             .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
-        let nonce_file = self
-            .data_dir
-            .join("profiles")
-            .join(&profile.id)
-            .join("nonce");
-        let nonces = NonceSource::persistent(nonce_file, Arc::new(SystemClock))
-            .map_err(IpcError::internal)?;
+        // A file per key, as the CLI keeps them, so both can share this directory; the single
+        // file of earlier versions is where each key's file starts from.
+        let profile_dir = self.data_dir.join("profiles").join(&profile.id);
+        let nonces = NonceSource::per_key(
+            profile_dir.join("nonces"),
+            Some(profile_dir.join("nonce")),
+            Arc::new(SystemClock),
+        )
+        .map_err(IpcError::internal)?;
         let connection = self.open_connection(&profile, nonces).await?;
         let path = self
             .data_dir
@@ -198,6 +201,11 @@ impl App {
             .join(&profile.id)
             .join("nordlys.sqlite");
         let store = Arc::new(Store::open(&path).map_err(IpcError::internal)?);
+        // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
+        // labels only, and Pay asks for their details again, until a later session can unlock.
+        if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {
+            store.unlock_recipients(seal).map_err(IpcError::internal)?;
+        }
         let session = ProfileSession {
             profile,
             connection,

@@ -93,6 +93,11 @@ pub struct AppView {
     pub language_setting: Option<String>,
     /// `btc` or `sats`.
     pub unit: String,
+    /// How long a request to the exchange may take, in seconds; the setting, else the default.
+    pub request_timeout_secs: u32,
+    /// The range the setting takes.
+    pub request_timeout_min_secs: u32,
+    pub request_timeout_max_secs: u32,
     pub connection: ConnectionView,
     /// A problem the user should know about (settings or keyring).
     pub notice: Option<String>,
@@ -126,7 +131,8 @@ pub struct BalancesView {
 }
 
 /// Holds a secret: its `Debug` (in a log, a panic message, an error) shows neither key nor secret.
-#[derive(Clone, Serialize, Deserialize, TS)]
+/// Wiped from memory when dropped: the secret passes through here on its way to the keyring.
+#[derive(Clone, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 #[serde(rename_all = "camelCase")]
 pub struct SetApiKeyArgs {
     pub key: String,
@@ -134,9 +140,11 @@ pub struct SetApiKeyArgs {
     /// What the user says the key may do; unknown until used when not said.
     #[serde(default)]
     #[ts(optional)]
+    #[zeroize(skip)]
     pub may_trade: Option<bool>,
     #[serde(default)]
     #[ts(optional)]
+    #[zeroize(skip)]
     pub may_withdraw: Option<bool>,
 }
 
@@ -165,6 +173,13 @@ pub struct SetLanguageArgs {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SetUnitArgs {
     pub unit: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetRequestTimeoutArgs {
+    /// `None`: back to the default.
+    pub seconds: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

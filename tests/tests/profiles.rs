@@ -14,9 +14,12 @@ mod app_driver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use app_driver::{app_with, call, connected_app, save_exchange_profile, tax_rows, tax_synced};
+use app_driver::{
+    app_in, app_with, call, connected_app, save_exchange_profile, tax_rows, tax_synced,
+};
+use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
-use nordlys_core::store::{JournalState, Store};
+use nordlys_core::store::{JournalState, Recipient, Store};
 use nordlys_tests::*;
 use serde_json::{Value, json};
 
@@ -250,4 +253,162 @@ async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
             .unwrap()
             .is_none()
     );
+}
+
+fn payment_to(destination: &str, save_as: &str) -> Value {
+    json!({
+        "destination": destination, "amount": "1000", "unit": "sats", "accountId": null,
+        "isPayment": false, "description": "",
+        "recipient": {"fullName": "Kari Nordmann", "country": "NO", "address": "Storgata 1, 0155 Oslo",
+                      "nin": "01017012345", "organisation": false, "exchange": "", "selfCustody": false},
+        "saveRecipient": true, "label": save_as
+    })
+}
+
+/// Every byte of the sandbox profile's database and its log.
+fn store_bytes(dir: &std::path::Path) -> String {
+    let base = dir.join("profiles/sandbox/nordlys.sqlite");
+    let mut all = std::fs::read(&base).unwrap();
+    all.extend(std::fs::read(base.with_extension("sqlite-wal")).unwrap_or_default());
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_only() {
+    let keyring = Arc::new(MemorySecretStore::default());
+    let (app, window, dir) = app_with(keyring.clone());
+    let args = payment_to("kari@example.com", "Kari");
+    let checked = call(&window, "check_payment", args.clone()).await.unwrap();
+    let mut send = args;
+    send["reviewed"] = checked["reviewed"].clone();
+    let sent = call(&window, "send_payment", send).await.unwrap();
+    assert_eq!(sent["payment"]["state"], "sent", "{sent}");
+    let book = call(&window, "recipients", json!({})).await.unwrap();
+    assert_eq!(book["recipients"][0]["nin"], "01017012345", "{book}");
+    assert_eq!(book["recipients"][0]["locked"], false);
+    drop((window, app));
+    let bytes = store_bytes(dir.path());
+    assert!(bytes.contains("kari@example.com"));
+    assert!(
+        !bytes.contains("01017012345") && !bytes.contains("Storgata"),
+        "the identity number and address are not readable in the file"
+    );
+    // A second one, saved but never paid: the exchange does not know its recipient yet.
+    {
+        let store = Store::open(&dir.path().join("profiles/sandbox/nordlys.sqlite")).unwrap();
+        store
+            .unlock_recipients(RecipientSeal::for_profile(&*keyring, "sandbox").unwrap())
+            .unwrap();
+        store
+            .save_recipient(&Recipient {
+                identity: "ola@example.com".into(),
+                destination: "ola@example.com".into(),
+                label: "Ola".into(),
+                full_name: "Ola Nordmann".into(),
+                country: "NO".into(),
+                address: "Kirkegata 2, 0153 Oslo".into(),
+                ..Recipient::default()
+            })
+            .unwrap();
+    }
+
+    // Restarted with the keyring locked: labels only, marked locked; Pay asks again.
+    let (app, window) = app_in(dir.path(), Arc::new(LockedKeyring));
+    let book = call(&window, "recipients", json!({})).await.unwrap();
+    let shown = book["recipients"].as_array().unwrap();
+    assert_eq!(shown.len(), 2, "{book}");
+    for r in shown {
+        assert_eq!(r["locked"], true, "{r}");
+        assert_eq!(r["fullName"], "", "{r}");
+        assert_eq!(r["nin"], "", "{r}");
+        assert!(r["label"] == "Kari" || r["label"] == "Ola", "{r}");
+    }
+    let mut to_ola = payment_to("ola@example.com", "Ola");
+    to_ola["recipient"] = json!({"fullName": "", "country": "", "address": "", "nin": "",
+                                 "organisation": false, "exchange": "", "selfCustody": false});
+    let check = call(&window, "check_payment", to_ola).await.unwrap();
+    assert_eq!(check["needsRecipient"], true, "{check}");
+    assert_eq!(check["savedRecipient"], Value::Null, "{check}");
+    let mut edit = shown[0].clone();
+    edit["fullName"] = json!("Kari Nordmann");
+    edit["country"] = json!("NO");
+    edit["address"] = json!("Storgata 1, 0155 Oslo");
+    let refused = call(&window, "save_recipient", edit).await.unwrap_err();
+    assert!(refused.contains("locked"), "{refused}");
+    drop((window, app));
+
+    // Unlocked again: every detail is back.
+    let (_app, window) = app_in(dir.path(), keyring);
+    let book = call(&window, "recipients", json!({})).await.unwrap();
+    let names: Vec<&str> = book["recipients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["fullName"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Kari Nordmann") && names.contains(&"Ola Nordmann"),
+        "{book}"
+    );
+}
+
+/// The value a nonce file holds.
+fn nonce_in(path: &std::path::Path) -> u64 {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
+    let sb = sandbox().await;
+    let (_app, window, dir) = connected_app(&sb, None).await;
+    let buy = |amount: &str| {
+        json!({"orderType": "market", "direction": "buy", "amount": amount,
+               "price": null, "accountId": null})
+    };
+    let placed = call(&window, "place_order", buy("500")).await.unwrap();
+    assert_eq!(placed["outcome"], "placed", "{placed}");
+    // The CLI, pointed at this profile's directory, uses <dir>/nonces/<fingerprint of the key>.
+    let key = &sb.info.api_keys.withdrawal.key;
+    let file = dir
+        .path()
+        .join("profiles/exchange/nonces")
+        .join(nordlys_exchange::credentials::key_fingerprint(key));
+    // The CLI has just signed with a clock an hour ahead of this one.
+    let ahead = nonce_in(&file) + 3_600_000;
+    std::fs::write(&file, format!("{ahead:020}\n")).unwrap();
+    let placed = call(&window, "place_order", buy("600")).await.unwrap();
+    assert_eq!(placed["outcome"], "placed", "{placed}");
+    assert!(
+        nonce_in(&file) > ahead,
+        "the app signed above what the CLI left in the shared file"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_request_timeout_is_a_setting_within_its_range() {
+    let (_app, window, dir) = app_with(Arc::new(MemorySecretStore::default()));
+    let state = call(&window, "app_state", json!({})).await.unwrap();
+    assert_eq!(state["requestTimeoutSecs"], 30);
+    for refused in [0, 4, 121, 100_000] {
+        let said = call(&window, "set_request_timeout", json!({"seconds": refused}))
+            .await
+            .unwrap_err();
+        assert!(said.contains("5 to 120 seconds"), "{refused}: {said}");
+    }
+    let set = call(&window, "set_request_timeout", json!({"seconds": 90}))
+        .await
+        .unwrap();
+    assert_eq!(set["requestTimeoutSecs"], 90);
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    assert!(saved.contains("90"), "{saved}");
+    // Still connected: the session opens again with it.
+    call(&window, "balances", json!({})).await.unwrap();
+    let back = call(&window, "set_request_timeout", json!({"seconds": null}))
+        .await
+        .unwrap();
+    assert_eq!(back["requestTimeoutSecs"], 30);
 }

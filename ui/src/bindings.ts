@@ -75,7 +75,15 @@ languageSetting: string | null,
 /**
  * `btc` or `sats`.
  */
-unit: string, connection: ConnectionView, 
+unit: string, 
+/**
+ * How long a request to the exchange may take, in seconds; the setting, else the default.
+ */
+requestTimeoutSecs: number, 
+/**
+ * The range the setting takes.
+ */
+requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: ConnectionView, 
 /**
  * A problem the user should know about (settings or keyring).
  */
@@ -108,6 +116,12 @@ export type SetLanguageArgs = {
 language: string | null, };
 
 export type SetUnitArgs = { unit: string, };
+
+export type SetRequestTimeoutArgs = { 
+/**
+ * `None`: back to the default.
+ */
+seconds: number | null, };
 
 export type ExchangeProfileArgs = { baseUrl: string, clientId: string, 
 /**
@@ -323,7 +337,11 @@ export type PaymentsView = { payments: Array<PaymentView>, };
 
 export type PaymentResultView = { payment: PaymentView, message: string, };
 
-export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, };
+export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
+/**
+ * Its details are sealed and the keyring cannot open them now: only the label is known.
+ */
+locked: boolean, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
@@ -555,6 +573,10 @@ export function setLanguage(args: SetLanguageArgs): Promise<AppView> {
 
 export function setUnit(args: SetUnitArgs): Promise<AppView> {
   return call("set_unit", args);
+}
+
+export function setRequestTimeout(args: SetRequestTimeoutArgs): Promise<AppView> {
+  return call("set_request_timeout", args);
 }
 
 export function checkExchangeProfile(args: ExchangeProfileArgs): Promise<ProfileProblemsView> {

@@ -218,6 +218,12 @@ const nb: Record<string, string> = {
   "This is a payment for goods or services (counts as a sale for tax)": "Dette er betaling for varer eller tjenester (regnes som salg i skattesammenheng)",
   "Description (for your records)": "Beskrivelse (for ditt eget bruk)",
   "Saved recipient": "Lagret mottaker",
+  Locked: "Låst",
+  "Request timeout (seconds)": "Tidsgrense for forespørsler (sekunder)",
+  "How long Nordlys waits for the exchange before an order or payment counts as unknown and is checked again. A slow connection wants longer.":
+    "Hvor lenge Nordlys venter på børsen før en ordre eller betaling regnes som ukjent og sjekkes igjen. En treg forbindelse trenger lenger tid.",
+  "The system keyring is locked, so this recipient's details cannot be read. Unlock it and restart Nordlys, or enter them again when you pay.":
+    "Systemets nøkkelring er låst, så denne mottakerens opplysninger kan ikke leses. Lås den opp og start Nordlys på nytt, eller fyll dem inn igjen når du betaler.",
   "A payment cannot be undone.": "En betaling kan ikke angres.",
   Send: "Send",
   "Review payment": "Se over betalingen",

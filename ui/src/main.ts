@@ -410,12 +410,26 @@ function settings(): Node {
     h("option", { value: "btc", ...(app.unit === "btc" ? { selected: true } : {}) }, "BTC"),
     h("option", { value: "sats", ...(app.unit === "sats" ? { selected: true } : {}) }, "sats"),
   );
+  const timeout = h("input", {
+    type: "number", inputmode: "numeric", "data-testid": "request-timeout",
+    min: String(app.requestTimeoutMinSecs), max: String(app.requestTimeoutMaxSecs), step: "1",
+    value: String(app.requestTimeoutSecs),
+    onchange: (e: Event) => {
+      // Empty means the default; anything else goes to the app, which says what range it takes.
+      const v = (e.target as HTMLInputElement).value.trim();
+      const n = Number(v);
+      const seconds = v === "" || !Number.isFinite(n) ? null : Math.min(Math.max(0, Math.round(n)), 1_000_000);
+      void act(() => api.setRequestTimeout({ seconds }), t("Saved"));
+    },
+  });
   return h(
     "section",
     { class: "settings" },
     messageLine(),
     h("label", {}, t("Language"), lang),
     h("label", {}, t("Bitcoin unit"), unit),
+    h("label", {}, t("Request timeout (seconds)"), timeout),
+    h("p", { class: "muted" }, t("How long Nordlys waits for the exchange before an order or payment counts as unknown and is checked again. A slow connection wants longer.")),
     h("h2", {}, t("Exchange profile")),
     h("p", { class: "muted" }, t("Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.")),
     exchangeProfileForm(app, (f) => act(f, t("Saved"))),

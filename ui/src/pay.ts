@@ -210,7 +210,11 @@ function addressBook(): Node {
     editing?.identity === r.identity
       ? h("li", { class: "stack" }, recipientEditor(editing))
       : h("li", { "data-testid": "saved-recipient", "data-identity": r.identity },
-          h("strong", {}, r.label || r.destination), " ", h("span", { class: "muted" }, `${r.fullName}${r.country ? ` (${r.country})` : ""}`), " ",
+          h("strong", {}, r.label || r.destination), " ",
+          r.locked
+            ? h("span", { class: "badge", "data-testid": "recipient-locked", title: t("The system keyring is locked, so this recipient's details cannot be read. Unlock it and restart Nordlys, or enter them again when you pay.") }, t("Locked"))
+            : h("span", { class: "muted" }, `${r.fullName}${r.country ? ` (${r.country})` : ""}`),
+          " ",
           h("code", {}, r.destination), " ",
           h("button", { type: "button", "data-testid": `pay-to-${r.identity}`, onclick: () => { set({ destination: r.destination }); window.scrollTo(0, 0); } }, t("Pay")),
           h("button", { type: "button", onclick: () => { editing = { ...r }; ctx.rerender(); } }, t("Edit")),

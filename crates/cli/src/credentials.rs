@@ -215,16 +215,15 @@ pub fn logout(keyring: &dyn Keyring) -> Result<serde_json::Value, String> {
     Ok(serde_json::json!({ "removed": removed }))
 }
 
-/// Nonces for the key survive between runs in the user's state directory, under a name derived
-/// from the key (the key itself is not written down).
+/// Nonces for the key survive between runs in the user's state directory, in a file named by the
+/// key's fingerprint (the key itself is not written down): the one an app profile in the same
+/// directory uses for that key.
 pub fn nonce_source(creds: &Credentials) -> Result<Option<Arc<NonceSource>>, String> {
-    let Some(key) = creds.key.as_ref().filter(|k| k.secret.is_some()) else {
+    if creds.key.as_ref().is_none_or(|k| k.secret.is_none()) {
         return Ok(None);
-    };
+    }
     let dir = crate::journal::state_dir()?;
-    let name = nordlys_core::evidence::key_fingerprint(key.key.expose());
-    let path = dir.join("nonces").join(name);
-    NonceSource::persistent(path, Arc::new(SystemClock))
+    NonceSource::per_key(dir.join("nonces"), None, Arc::new(SystemClock))
         .map(|s| Some(Arc::new(s)))
         .map_err(|e| e.to_string())
 }

@@ -444,7 +444,7 @@ impl Connection {
                     .scopes
                     .as_ref()
                     .map(|s| s.iter().map(ToString::to_string).collect())
-                    .or(grant.scopes);
+                    .or_else(|| grant.scopes.clone());
                 self.install_grant(&grant.client_id, &tokens, scopes)
                     .await
                     .map(drop)

@@ -16,6 +16,7 @@
 //! The rules are pure functions of a [`Look`] at the account, so each is tested against scripted
 //! histories; [`Look::take`] is the one place they meet the exchange.
 
+use nordlys_exchange::credentials::key_fingerprint;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Duration, Utc};
@@ -793,13 +794,6 @@ pub fn origin_of(client: &ExchangeClient) -> crate::store::Origin {
             .map(|k| key_fingerprint(k.key.expose()))
             .unwrap_or_default(),
     }
-}
-
-/// The first 12 bytes of SHA-256 over the API key, in hex: names the key without revealing it.
-pub fn key_fingerprint(key: &str) -> String {
-    use bitcoin::hashes::{Hash, sha256};
-    let digest = sha256::Hash::hash(key.as_bytes()).to_byte_array();
-    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
 /// A reference unique to one request, put in its description: `[nordlys 1a2b3c4d5e6f]`. Used

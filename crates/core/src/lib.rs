@@ -15,6 +15,7 @@ pub mod pay_form;
 pub mod profile_form;
 pub mod qr;
 pub mod recheck;
+pub mod recipient_seal;
 pub mod secrets;
 pub mod settings;
 pub mod store;

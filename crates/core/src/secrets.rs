@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 // The app and the CLI keep secrets in the OS keyring through `keyring` 3, which without a store
 // feature for the target falls back to memory and loses them at exit, silently. Both depend on
@@ -29,6 +30,8 @@ compile_error!(
 pub enum SecretItem {
     ApiKey,
     OAuthGrant,
+    /// The key that seals saved recipients' details (`recipient_seal`).
+    RecipientKey,
 }
 
 impl SecretItem {
@@ -36,6 +39,7 @@ impl SecretItem {
         match self {
             Self::ApiKey => "api-key",
             Self::OAuthGrant => "oauth-grant",
+            Self::RecipientKey => "recipient-key",
         }
     }
 }
@@ -102,12 +106,13 @@ pub trait Bound {
     fn bind(&mut self, origin: SecretOrigin);
 }
 
-/// An API key as stored.
-#[derive(Clone, Serialize, Deserialize)]
+/// An API key as stored; its secret is wiped from memory when dropped.
+#[derive(Clone, Serialize, Deserialize, Zeroize, ZeroizeOnDrop)]
 pub struct StoredKey {
     pub key: String,
     pub secret: String,
     #[serde(default)]
+    #[zeroize(skip)]
     pub origin: Option<SecretOrigin>,
 }
 
@@ -117,17 +122,21 @@ impl std::fmt::Debug for StoredKey {
     }
 }
 
-/// An OAuth grant as stored.
-#[derive(Clone, Serialize, Deserialize)]
+/// An OAuth grant as stored; its tokens are wiped from memory when dropped.
+#[derive(Clone, Serialize, Deserialize, Zeroize, ZeroizeOnDrop)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredGrant {
+    #[zeroize(skip)]
     pub client_id: String,
     pub access: String,
     pub refresh: Option<String>,
+    #[zeroize(skip)]
     pub expires_at: Option<DateTime<Utc>>,
     /// What the token response said was granted; `None` when it did not say (known only by use).
+    #[zeroize(skip)]
     pub scopes: Option<Vec<String>>,
     #[serde(default)]
+    #[zeroize(skip)]
     pub origin: Option<SecretOrigin>,
 }
 

@@ -159,6 +159,9 @@ const MIGRATIONS: &[&str] = &[
     "DELETE FROM tax_transactions WHERE seq NOT IN (SELECT MAX(seq) FROM tax_transactions GROUP BY id);
     CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
     CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
+    // Saved recipients' details sealed at rest (`recipient_seal`); plaintext rows are sealed by
+    // `Store::unlock_recipients` once the key can be read.
+    "ALTER TABLE recipients ADD COLUMN sealed BLOB;",
 ];
 
 mod invoices;
@@ -186,6 +189,12 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
     #[error("the local database holds a damaged journal entry {id}: {detail}")]
     DamagedEntry { id: i64, detail: String },
+    #[error(
+        "the system keyring is locked, so saved recipients' details can be neither read nor saved"
+    )]
+    RecipientsLocked,
+    #[error("saved recipient details could not be sealed: {0}")]
+    Seal(#[from] crate::recipient_seal::SealError),
 }
 
 #[derive(Debug)]
@@ -194,6 +203,8 @@ pub struct Store {
     /// Journal entries whose request this process is sending now: no other path judges them
     /// until the sender has recorded the answer (or its absence).
     in_flight: Mutex<std::collections::HashSet<i64>>,
+    /// The key of saved recipients' details; `None` while the keyring cannot give it.
+    recipient_seal: Mutex<Option<crate::recipient_seal::RecipientSeal>>,
 }
 
 /// One price sample.
@@ -267,6 +278,9 @@ impl Store {
 
     fn migrate(mut db: Connection) -> Result<Self, StoreError> {
         db.pragma_update(None, "journal_mode", "WAL")?;
+        // What is deleted or replaced (a recipient's plaintext details, above all) is overwritten
+        // with zeros, not left in free pages for anyone who reads the file.
+        db.pragma_update(None, "secure_delete", "ON")?;
         // The app and the CLI may share one store: a writer waits for the other's transaction.
         db.busy_timeout(std::time::Duration::from_secs(10))?;
         let version: i64 = db.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -290,6 +304,7 @@ impl Store {
         Ok(Self {
             db: Mutex::new(db),
             in_flight: Mutex::default(),
+            recipient_seal: Mutex::default(),
         })
     }
 

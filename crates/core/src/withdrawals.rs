@@ -61,6 +61,21 @@ pub enum Resolution {
     },
 }
 
+/// The request as the journal keeps it: as sent, but for the recipient's identity number and
+/// address, which the exchange has and the local database must not hold in plaintext (saved
+/// recipients keep theirs sealed).
+fn journal_copy(request: &SendBitcoinRequest) -> String {
+    let mut kept = request.clone();
+    if let Some(info) = kept.tfr_info.as_mut() {
+        for field in [&mut info.nin, &mut info.address] {
+            if !field.is_empty() {
+                *field = "[not kept]".to_owned();
+            }
+        }
+    }
+    serde_json::to_string(&kept).unwrap_or_default()
+}
+
 /// Journals and sends one withdrawal of `amount_btc` to the destination `identity` stands for. A
 /// refusal is an error; a lost answer is [`Sending::Unknown`], never a retry. While the same
 /// payment is unknown it is refused ([`WithdrawalError::SameAsUnknown`]) unless `despite_unknown`.
@@ -77,7 +92,7 @@ pub async fn send(
     let before = Balances::read(client, false).await;
     let mut request = request.clone();
     request.description = evidence::with_reference(&request.description, &reference);
-    let body = serde_json::to_string(&request).unwrap_or_default();
+    let body = journal_copy(&request);
     let origin = evidence::origin_of(client);
     let before_json = before.as_ref().map(Balances::to_json);
     let claim = store.journal_withdrawal(

@@ -749,7 +749,7 @@ impl ExchangeClient {
                     });
                 };
                 let _turn = self.inner.signed_lane.lock().await;
-                let nonce = self.inner.nonces.next().map_err(|e| Lost {
+                let nonce = self.inner.nonces.next(key.key.expose()).map_err(|e| Lost {
                     failure: Failure::Connect,
                     detail: e.to_string(),
                 })?;

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use base64::Engine;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -63,6 +64,17 @@ impl ApiKey {
     }
 }
 
+/// The first 12 bytes of SHA-256 over an API key, in hex: names the key (in journals, and for
+/// its nonce file) without revealing it.
+pub fn key_fingerprint(key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(key.as_bytes())
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 impl fmt::Debug for ApiKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let prefix = self.0.find("/public/").map_or(0, |i| i + "/public/".len());
@@ -71,8 +83,8 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// The API secret, kept only as the HMAC key it decodes to.
-#[derive(Clone)]
+/// The API secret, kept only as the HMAC key it decodes to, and wiped from memory when dropped.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct ApiSecret {
     key: Vec<u8>,
 }
@@ -108,8 +120,8 @@ impl fmt::Debug for ApiSecret {
     }
 }
 
-/// An OAuth access token, sent as `Authorization: Bearer`.
-#[derive(Clone, PartialEq, Eq)]
+/// An OAuth access token, sent as `Authorization: Bearer`; wiped from memory when dropped.
+#[derive(Clone, PartialEq, Eq, Zeroize, ZeroizeOnDrop)]
 pub struct AccessToken(String);
 
 impl AccessToken {
@@ -132,8 +144,8 @@ impl fmt::Debug for AccessToken {
     }
 }
 
-/// An OAuth refresh token.
-#[derive(Clone, PartialEq, Eq)]
+/// An OAuth refresh token; wiped from memory when dropped.
+#[derive(Clone, PartialEq, Eq, Zeroize, ZeroizeOnDrop)]
 pub struct RefreshToken(String);
 
 impl RefreshToken {

@@ -44,8 +44,23 @@ pub enum NonceError {
 #[derive(Debug)]
 pub struct NonceSource {
     last: Mutex<u64>,
-    file: Option<PathBuf>,
+    place: Place,
     clock: Arc<dyn Clock>,
+}
+
+/// Where issued nonces are written down.
+#[derive(Debug)]
+enum Place {
+    Memory,
+    /// One file, whatever the key.
+    File(PathBuf),
+    /// A file per key in `dir`, named by the key's fingerprint: the app and the CLI, sharing a
+    /// directory, take turns on one file for one key. `seed` is a single file from before, whose
+    /// value a key's new file starts above.
+    PerKey {
+        dir: PathBuf,
+        seed: Option<PathBuf>,
+    },
 }
 
 const WIDTH: usize = 20;
@@ -55,7 +70,7 @@ impl NonceSource {
     pub fn in_memory(clock: Arc<dyn Clock>) -> Self {
         Self {
             last: Mutex::new(0),
-            file: None,
+            place: Place::Memory,
             clock,
         }
     }
@@ -63,34 +78,59 @@ impl NonceSource {
     /// Increasing across processes and restarts, through the state file at `path`.
     pub fn persistent(path: impl Into<PathBuf>, clock: Arc<dyn Clock>) -> Result<Self, NonceError> {
         let path = path.into();
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| NonceError::Io {
-                path: path.clone(),
-                source,
-            })?;
-        }
-        let source = Self {
-            last: Mutex::new(0),
-            file: Some(path),
-            clock,
-        };
+        create_parent(&path)?;
         // Reads (and checks) the file now, so a damaged file is reported at configuration time.
-        if let Some(path) = &source.file {
-            with_locked_file(path, |_, last| Ok(last))?;
-        }
-        Ok(source)
+        with_locked_file(&path, |_, last| Ok(last))?;
+        Ok(Self {
+            last: Mutex::new(0),
+            place: Place::File(path),
+            clock,
+        })
     }
 
-    /// The next nonce, written down before it is returned.
-    pub fn next(&self) -> Result<u64, NonceError> {
+    /// Increasing across processes and restarts for each key, through a state file per key in
+    /// `dir`. A key's first file starts above what `seed` (an older single file) holds.
+    pub fn per_key(
+        dir: impl Into<PathBuf>,
+        seed: Option<PathBuf>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, NonceError> {
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir).map_err(|source| NonceError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        Ok(Self {
+            last: Mutex::new(0),
+            place: Place::PerKey { dir, seed },
+            clock,
+        })
+    }
+
+    /// The next nonce for `key` (the complete API key), written down before it is returned.
+    pub fn next(&self, key: &str) -> Result<u64, NonceError> {
         let mut last = self
             .last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let issued = match &self.file {
+        let path = match &self.place {
+            Place::Memory => None,
+            Place::File(path) => Some(path.clone()),
+            Place::PerKey { dir, .. } => Some(dir.join(crate::credentials::key_fingerprint(key))),
+        };
+        let issued = match path {
             None => self.step(*last)?,
-            Some(path) => with_locked_file(path, |file, on_disk| {
-                let n = self.step((*last).max(on_disk))?;
+            Some(path) => with_locked_file(&path, |file, on_disk| {
+                let before = match (&self.place, on_disk) {
+                    (
+                        Place::PerKey {
+                            seed: Some(seed), ..
+                        },
+                        0,
+                    ) => read_seed(seed)?,
+                    _ => on_disk,
+                };
+                let n = self.step((*last).max(before))?;
                 write_value(file, n).map_err(|source| NonceError::Io {
                     path: path.clone(),
                     source,
@@ -105,6 +145,28 @@ impl NonceSource {
     fn step(&self, last: u64) -> Result<u64, NonceError> {
         let after = last.checked_add(1).ok_or(NonceError::Exhausted)?;
         Ok(self.clock.now_ms().max(after))
+    }
+}
+
+fn create_parent(path: &Path) -> Result<(), NonceError> {
+    match path.parent() {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| NonceError::Io {
+            path: path.to_owned(),
+            source,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// What an older single nonce file holds; nothing when there is none.
+fn read_seed(path: &Path) -> Result<u64, NonceError> {
+    match File::open(path) {
+        Ok(mut file) => read_value(&mut file, path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+        Err(source) => Err(NonceError::Io {
+            path: path.to_owned(),
+            source,
+        }),
     }
 }
 
@@ -182,7 +244,9 @@ mod tests {
         let threads: Vec<_> = (0..64)
             .map(|_| {
                 let s = Arc::clone(&source);
-                std::thread::spawn(move || (0..500).map(|_| s.next().unwrap()).collect::<Vec<_>>())
+                std::thread::spawn(move || {
+                    (0..500).map(|_| s.next("k").unwrap()).collect::<Vec<_>>()
+                })
             })
             .collect();
         let mut all = HashSet::new();
@@ -205,12 +269,12 @@ mod tests {
         let first = NonceSource::persistent(&path, clock).unwrap();
         let mut last = 0;
         for _ in 0..10 {
-            last = first.next().unwrap();
+            last = first.next("k").unwrap();
         }
         drop(first);
         let back = Arc::new(FixedClock(AtomicU64::new(1_000)));
         let second = NonceSource::persistent(&path, back).unwrap();
-        assert_eq!(second.next().unwrap(), last + 1);
+        assert_eq!(second.next("k").unwrap(), last + 1);
     }
 
     #[test]
@@ -222,11 +286,11 @@ mod tests {
         let b = Arc::new(NonceSource::persistent(&path, clock).unwrap());
         let ta = {
             let a = a.clone();
-            std::thread::spawn(move || (0..300).map(|_| a.next().unwrap()).collect::<Vec<_>>())
+            std::thread::spawn(move || (0..300).map(|_| a.next("k").unwrap()).collect::<Vec<_>>())
         };
         let tb = {
             let b = b.clone();
-            std::thread::spawn(move || (0..300).map(|_| b.next().unwrap()).collect::<Vec<_>>())
+            std::thread::spawn(move || (0..300).map(|_| b.next("k").unwrap()).collect::<Vec<_>>())
         };
         let mut all: HashSet<u64> = ta.join().unwrap().into_iter().collect();
         all.extend(tb.join().unwrap());
@@ -237,10 +301,10 @@ mod tests {
     fn follows_the_clock_when_it_is_ahead() {
         let clock = Arc::new(FixedClock(AtomicU64::new(100)));
         let s = NonceSource::in_memory(clock.clone());
-        assert_eq!(s.next().unwrap(), 100);
-        assert_eq!(s.next().unwrap(), 101);
+        assert_eq!(s.next("k").unwrap(), 100);
+        assert_eq!(s.next("k").unwrap(), 101);
         clock.0.store(5_000, Ordering::SeqCst);
-        assert_eq!(s.next().unwrap(), 5_000);
+        assert_eq!(s.next("k").unwrap(), 5_000);
     }
 
     #[test]
@@ -250,5 +314,44 @@ mod tests {
         std::fs::write(&path, "12x").unwrap();
         let err = NonceSource::persistent(&path, Arc::new(SystemClock)).unwrap_err();
         assert!(matches!(err, NonceError::Corrupt { .. }), "{err}");
+    }
+
+    #[test]
+    fn per_key_sources_share_a_key_s_file_and_keep_keys_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(FixedClock(AtomicU64::new(10)));
+        let seed = dir.path().join("nonce");
+        std::fs::write(&seed, format!("{:020}\n", 5_000)).unwrap();
+        let app =
+            NonceSource::per_key(dir.path().join("nonces"), Some(seed), clock.clone()).unwrap();
+        let cli = NonceSource::per_key(dir.path().join("nonces"), None, clock).unwrap();
+        assert_eq!(
+            app.next("key-a").unwrap(),
+            5_001,
+            "a new key's file starts above the seed"
+        );
+        assert_eq!(
+            cli.next("key-a").unwrap(),
+            5_002,
+            "the other process takes its turn"
+        );
+        assert_eq!(app.next("key-a").unwrap(), 5_003);
+        assert_eq!(
+            cli.next("key-b").unwrap(),
+            5_003,
+            "its own file, above what this process has issued"
+        );
+        let files = std::fs::read_dir(dir.path().join("nonces"))
+            .unwrap()
+            .count();
+        assert_eq!(files, 2, "one file per key");
+        let named = dir
+            .path()
+            .join("nonces")
+            .join(crate::credentials::key_fingerprint("key-a"));
+        assert_eq!(
+            std::fs::read_to_string(named).unwrap().trim(),
+            "00000000000000005003"
+        );
     }
 }

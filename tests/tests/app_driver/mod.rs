@@ -223,15 +223,24 @@ pub fn app_with(
     tempfile::TempDir,
 ) {
     let dir = tempfile::tempdir().unwrap();
+    let (app, window) = app_in(dir.path(), secrets);
+    (app, window, dir)
+}
+
+/// The app started again on the data in `dir`, as after a restart.
+pub fn app_in(
+    dir: &std::path::Path,
+    secrets: Arc<dyn nordlys_core::secrets::SecretStore>,
+) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let app = mock_builder()
         .invoke_handler(nordlys_app::handler())
         .build(mock_context(noop_assets()))
         .unwrap();
-    nordlys_app::manage_state(app.handle(), dir.path().to_path_buf(), secrets, Locale::En);
+    nordlys_app::manage_state(app.handle(), dir.to_path_buf(), secrets, Locale::En);
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();
-    (app, window, dir)
+    (app, window)
 }
 
 /// The app on Tauri's mock runtime, with its data in a temporary dir and its secrets in memory,

@@ -5,6 +5,7 @@ use chrono::Utc;
 use rusqlite::params;
 
 use super::{Store, StoreError};
+use crate::recipient_seal::{RecipientDetails, RecipientSeal};
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Recipient {
@@ -21,59 +22,152 @@ pub struct Recipient {
     pub nin: String,
     pub exchange: String,
     pub self_custody: bool,
+    /// Its details are sealed and cannot be read now (the keyring is locked, or its key is
+    /// gone): only the label and destination are known, and the details fields are empty.
+    pub locked: bool,
 }
 
-const SELECT: &str = "SELECT identity, destination, label, full_name, country, address, nin, exchange, self_custody FROM recipients";
+impl Recipient {
+    fn details(&self) -> RecipientDetails {
+        RecipientDetails {
+            full_name: self.full_name.clone(),
+            country: self.country.clone(),
+            address: self.address.clone(),
+            nin: self.nin.clone(),
+            exchange: self.exchange.clone(),
+            self_custody: self.self_custody,
+        }
+    }
 
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Recipient> {
-    Ok(Recipient {
-        identity: r.get(0)?,
-        destination: r.get(1)?,
-        label: r.get(2)?,
-        full_name: r.get(3)?,
-        country: r.get(4)?,
-        address: r.get(5)?,
-        nin: r.get(6)?,
-        exchange: r.get(7)?,
-        self_custody: r.get(8)?,
+    fn with_details(mut self, d: RecipientDetails) -> Self {
+        self.full_name = d.full_name;
+        self.country = d.country;
+        self.address = d.address;
+        self.nin = d.nin;
+        self.exchange = d.exchange;
+        self.self_custody = d.self_custody;
+        self
+    }
+}
+
+const SELECT: &str = "SELECT identity, destination, label, full_name, country, address, nin, exchange, self_custody, sealed FROM recipients";
+
+/// A row as stored: plaintext details (from before sealing) or a sealed value.
+struct Row {
+    plain: Recipient,
+    sealed: Option<Vec<u8>>,
+}
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    Ok(Row {
+        plain: Recipient {
+            identity: r.get(0)?,
+            destination: r.get(1)?,
+            label: r.get(2)?,
+            full_name: r.get(3)?,
+            country: r.get(4)?,
+            address: r.get(5)?,
+            nin: r.get(6)?,
+            exchange: r.get(7)?,
+            self_custody: r.get(8)?,
+            locked: false,
+        },
+        sealed: r.get(9)?,
     })
 }
 
 impl Store {
-    /// Adds or replaces the recipient of `identity`, and marks it used now.
+    fn seal(&self) -> std::sync::MutexGuard<'_, Option<RecipientSeal>> {
+        self.recipient_seal
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Gives the store the key of saved recipients' details, and seals every row still in
+    /// plaintext (from before sealing, or saved while the keyring was locked). Returns how many.
+    pub fn unlock_recipients(&self, seal: RecipientSeal) -> Result<usize, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        let plain = {
+            let mut q = tx.prepare(&format!("{SELECT} WHERE sealed IS NULL"))?;
+            q.query_map([], row)?.collect::<Result<Vec<_>, _>>()?
+        };
+        for r in &plain {
+            let sealed = seal.seal(&r.plain.identity, &r.plain.details())?;
+            tx.execute(
+                "UPDATE recipients SET full_name = '', country = '', address = '', nin = '',
+                 exchange = '', self_custody = 0, sealed = ?2 WHERE identity = ?1",
+                params![r.plain.identity, sealed],
+            )?;
+        }
+        tx.commit()?;
+        if !plain.is_empty() {
+            // The plaintext may linger in the write-ahead log until it is folded into the file
+            // (where `secure_delete` zeroes it) and the log is emptied.
+            db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        }
+        drop(db);
+        *self.seal() = Some(seal);
+        Ok(plain.len())
+    }
+
+    /// A stored row as the app sees it: details opened when the key is here and fits.
+    fn opened(&self, r: Row) -> Recipient {
+        let Some(sealed) = r.sealed else {
+            return r.plain;
+        };
+        let opened = self
+            .seal()
+            .as_ref()
+            .and_then(|seal| seal.open(&r.plain.identity, &sealed).ok());
+        match opened {
+            Some(details) => r.plain.with_details(details),
+            None => Recipient {
+                locked: true,
+                ..r.plain
+            },
+        }
+    }
+
+    /// Adds or replaces the recipient of `identity`, and marks it used now. Its details are
+    /// sealed; without the key (a locked keyring) nothing is written.
     pub fn save_recipient(&self, r: &Recipient) -> Result<(), StoreError> {
+        let sealed = match self.seal().as_ref() {
+            Some(seal) => seal.seal(&r.identity, &r.details())?,
+            None => return Err(StoreError::RecipientsLocked),
+        };
         self.db().execute(
-            "INSERT OR REPLACE INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT OR REPLACE INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms, sealed)
+             VALUES (?1, ?2, ?3, '', '', '', '', '', 0, ?4, ?5)",
             params![
                 r.identity,
                 r.destination,
                 r.label,
-                r.full_name,
-                r.country,
-                r.address,
-                r.nin,
-                r.exchange,
-                r.self_custody,
-                Utc::now().timestamp_millis()
+                Utc::now().timestamp_millis(),
+                sealed
             ],
         )?;
         Ok(())
     }
 
     pub fn recipient(&self, identity: &str) -> Result<Option<Recipient>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!("{SELECT} WHERE identity = ?1"))?;
-        let mut rows = q.query_map([identity], row)?;
-        Ok(rows.next().transpose()?)
+        let found = {
+            let db = self.db();
+            let mut q = db.prepare(&format!("{SELECT} WHERE identity = ?1"))?;
+            let mut rows = q.query_map([identity], row)?;
+            rows.next().transpose()?
+        };
+        Ok(found.map(|r| self.opened(r)))
     }
 
     /// Most recently used first.
     pub fn recipients(&self) -> Result<Vec<Recipient>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!("{SELECT} ORDER BY last_used_ms DESC, identity"))?;
-        let rows = q.query_map([], row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = {
+            let db = self.db();
+            let mut q = db.prepare(&format!("{SELECT} ORDER BY last_used_ms DESC, identity"))?;
+            q.query_map([], row)?.collect::<Result<Vec<_>, _>>()?
+        };
+        Ok(rows.into_iter().map(|r| self.opened(r)).collect())
     }
 
     /// Returns whether there was one to delete.
@@ -89,18 +183,30 @@ impl Store {
 mod tests {
     use super::*;
 
-    #[test]
-    fn saved_recipients_can_be_edited_and_deleted() {
-        let s = Store::in_memory().unwrap();
-        let mut r = Recipient {
+    fn kari() -> Recipient {
+        Recipient {
             identity: "bc1qexample".into(),
             destination: "bc1qexample".into(),
             label: "Kari".into(),
             full_name: "Kari Nordmann".into(),
             country: "NO".into(),
             address: "Storgata 1, 0155 Oslo".into(),
+            nin: "01017012345".into(),
             ..Recipient::default()
-        };
+        }
+    }
+
+    fn unlocked() -> Store {
+        let s = Store::in_memory().unwrap();
+        s.unlock_recipients(RecipientSeal::generate().unwrap())
+            .unwrap();
+        s
+    }
+
+    #[test]
+    fn saved_recipients_can_be_edited_and_deleted() {
+        let s = unlocked();
+        let mut r = kari();
         s.save_recipient(&r).unwrap();
         r.address = "Lillegata 2, 0155 Oslo".into();
         s.save_recipient(&r).unwrap();
@@ -113,5 +219,89 @@ mod tests {
         assert!(s.delete_recipient("bc1qexample").unwrap());
         assert!(!s.delete_recipient("bc1qexample").unwrap());
         assert!(s.recipient("bc1qexample").unwrap().is_none());
+    }
+
+    /// Every byte of the database and its log, as a thief who copies them would read them.
+    fn file_bytes(path: &std::path::Path) -> String {
+        let mut all = Vec::new();
+        for suffix in ["", "-wal", "-journal"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            all.extend(std::fs::read(p).unwrap_or_default());
+        }
+        String::from_utf8_lossy(&all).into_owned()
+    }
+
+    #[test]
+    fn plaintext_rows_from_before_are_sealed_at_the_first_unlock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let key = {
+            let s = Store::open(&path).unwrap();
+            // A row as an older Nordlys wrote it.
+            let r = kari();
+            s.db()
+                .execute(
+                    "INSERT INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '', 0, 1)",
+                    params![r.identity, r.destination, r.label, r.full_name, r.country, r.address, r.nin],
+                )
+                .unwrap();
+            assert!(file_bytes(&path).contains("01017012345"));
+            let keyring = crate::secrets::MemorySecretStore::default();
+            let seal = RecipientSeal::for_profile(&keyring, "p").unwrap();
+            assert_eq!(s.unlock_recipients(seal).unwrap(), 1);
+            assert_eq!(s.recipient("bc1qexample").unwrap(), Some(kari()));
+            keyring
+        };
+        let bytes = file_bytes(&path);
+        for plain in ["01017012345", "Storgata", "Kari Nordmann"] {
+            assert!(
+                !bytes.contains(plain),
+                "`{plain}` is still readable in the file"
+            );
+        }
+        assert!(
+            bytes.contains("bc1qexample"),
+            "the destination stays readable"
+        );
+        // Opened again with the same key, nothing changes; nothing is left to seal.
+        let s = Store::open(&path).unwrap();
+        let seal = RecipientSeal::for_profile(&key, "p").unwrap();
+        assert_eq!(s.unlock_recipients(seal).unwrap(), 0);
+        assert_eq!(s.recipients().unwrap(), vec![kari()]);
+    }
+
+    #[test]
+    fn without_the_key_a_recipient_is_its_label_only_and_nothing_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        {
+            let s = Store::open(&path).unwrap();
+            s.unlock_recipients(RecipientSeal::generate().unwrap())
+                .unwrap();
+            s.save_recipient(&kari()).unwrap();
+        }
+        let locked = Recipient {
+            identity: "bc1qexample".into(),
+            destination: "bc1qexample".into(),
+            label: "Kari".into(),
+            locked: true,
+            ..Recipient::default()
+        };
+        // The keyring is locked: no key at all.
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.recipients().unwrap(), vec![locked.clone()]);
+        assert!(matches!(
+            s.save_recipient(&kari()),
+            Err(StoreError::RecipientsLocked)
+        ));
+        // The keyring lost its entry and a new key was made: the old details stay sealed.
+        s.unlock_recipients(RecipientSeal::generate().unwrap())
+            .unwrap();
+        assert_eq!(s.recipient("bc1qexample").unwrap(), Some(locked));
+        // Entered again, they are sealed under the new key.
+        s.save_recipient(&kari()).unwrap();
+        assert_eq!(s.recipient("bc1qexample").unwrap(), Some(kari()));
     }
 }
