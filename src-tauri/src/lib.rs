@@ -7,6 +7,7 @@ mod file_modes;
 mod ipc;
 mod keyring_store;
 mod market;
+mod navigation_guard;
 mod not_dumpable;
 mod notify;
 mod pay;
@@ -103,6 +104,7 @@ pub fn run() -> Result<(), tauri::Error> {
                 Arc::new(keyring_store::KeyringStore),
                 os_locale(),
             );
+            navigation_guard::main_window(app.handle())?;
             Ok(())
         })
         .invoke_handler(ipc::handler())

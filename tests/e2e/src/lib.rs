@@ -419,6 +419,14 @@ impl App {
         bounded(js, self.client.execute(js, args)).await.unwrap()
     }
 
+    /// How many windows the app has open.
+    pub async fn window_count(&self) -> usize {
+        bounded("window handles", self.client.windows())
+            .await
+            .unwrap()
+            .len()
+    }
+
     /// World control of the embedded sandbox: `POST /sandbox/...` with a JSON body.
     pub async fn control(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
         let response = http()

@@ -65,6 +65,22 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
     );
     assert!(app.text("[data-testid=volume]").await.contains("NOK"));
     app.screenshot("overview").await;
+
+    // The navigation guard: a page script cannot take the window elsewhere or open another.
+    let own = app.script("return window.location.href;", vec![]).await;
+    app.script(
+        "window.open('https://example.com/'); window.location.href = 'https://example.com/'; return true;",
+        vec![],
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert_eq!(app.window_count().await, 1, "no new window");
+    assert_eq!(
+        app.script("return window.location.href;", vec![]).await,
+        own,
+        "still on the app's own page"
+    );
+    app.text("[data-testid=account-row]").await;
     app.quit().await;
 }
 
@@ -254,10 +270,11 @@ async fn oauth_connect_deny_timeout_and_disconnect() {
         .unwrap()
         .status();
     assert_eq!(status.as_u16(), 401, "the sandbox refuses the old token");
+    // No credential is left; the key that seals saved recipients stays (it is not one).
+    let entries = keyring_entries();
     assert!(
-        !keyring_entries().contains("sandbox:"),
-        "keyring holds nothing for the profile: {}",
-        keyring_entries()
+        !entries.contains("sandbox:api-key") && !entries.contains("sandbox:oauth-grant"),
+        "keyring holds no credential for the profile: {entries}"
     );
 
     // Deny.
