@@ -20,6 +20,9 @@ pub struct RecipientSeal {
     cipher: XChaCha20Poly1305,
 }
 
+/// The cipher wipes its key when dropped; so, then, does the seal.
+impl zeroize::ZeroizeOnDrop for RecipientSeal {}
+
 impl std::fmt::Debug for RecipientSeal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RecipientSeal([redacted])")

@@ -227,6 +227,23 @@ mod tests {
         }
     }
 
+    /// Compiles only while each stored secret wipes itself when dropped.
+    #[test]
+    fn stored_secrets_are_wiped_from_memory() {
+        fn wiped_on_drop<T: ZeroizeOnDrop>() {}
+        wiped_on_drop::<StoredKey>();
+        wiped_on_drop::<StoredGrant>();
+        wiped_on_drop::<crate::recipient_seal::RecipientSeal>();
+        let mut key = StoredKey {
+            key: "k".into(),
+            secret: "s".into(),
+            origin: Some(origin("https://api.example")),
+        };
+        key.zeroize();
+        assert!(key.secret.is_empty() && key.key.is_empty());
+        assert!(key.origin.is_some(), "where it was for is no secret");
+    }
+
     #[test]
     fn a_secret_from_before_origins_is_bound_to_the_profile_as_it_is() {
         let store = MemorySecretStore::default();

@@ -245,6 +245,19 @@ pub(crate) fn example_secret() -> String {
 mod tests {
     use super::*;
 
+    /// Compiles only while each type that holds a secret wipes it when dropped.
+    #[test]
+    fn secrets_are_wiped_from_memory() {
+        fn wiped_on_drop<T: ZeroizeOnDrop>() {}
+        wiped_on_drop::<ApiSecret>();
+        wiped_on_drop::<AccessToken>();
+        wiped_on_drop::<RefreshToken>();
+        let mut secret = ApiSecret::from_complete_secret(&example_secret()).unwrap();
+        assert!(!secret.hmac_key().is_empty());
+        secret.zeroize();
+        assert!(secret.hmac_key().is_empty());
+    }
+
     #[test]
     fn debug_never_shows_secrets() {
         let svc = Operator::default();
