@@ -1,38 +1,33 @@
-//! The typed IPC surface: one list of commands gives the Tauri handler, a compile-time check of
-//! each command's signature, and the TypeScript bindings the UI imports (`ui/src/bindings.ts`,
-//! generated, checked in; a test fails when it is stale).
+//! The typed IPC surface: one list of use cases gives a one-line command for each, the Tauri
+//! handler, and the TypeScript bindings the UI imports (`ui/src/bindings.ts`, generated, checked
+//! in; a test fails when it is stale).
 
-use std::future::Future;
-
+use nordlys_application::App;
+use nordlys_application::error::{ErrorCode, IpcError};
+use nordlys_application::payment_views::*;
+use nordlys_application::tax_views::*;
+use nordlys_application::views::*;
 use ts_rs::TS;
-
-use crate::error::{ErrorCode, IpcError};
-use crate::payment_views::*;
-use crate::tax_views::*;
-use crate::views::*;
-use crate::{commands, market, pay, receive, tax, trading, unknowns};
-
-/// Fails to compile when a command's signature drifts from its entry in the list.
-fn command_signature<A, R, F, Fut>(_: F)
-where
-    F: Fn(tauri::AppHandle<tauri::Wry>, A) -> Fut,
-    Fut: Future<Output = Result<R, IpcError>>,
-{
-}
 
 macro_rules! ipc_commands {
     ($($module:ident :: $name:ident : $args:ty => $ret:ty;)*) => {
         /// Names of every command, as the UI calls them.
         pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
 
-        /// Every command, for any runtime: the real window's, or the mock one the soak test drives.
-        pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$($module::$name),*]
+        /// Each use case as the command the window calls: the app's state and one argument.
+        mod command {
+            use super::*;
+            $(
+                #[tauri::command]
+                pub async fn $name(app: tauri::State<'_, App>, args: $args) -> Result<$ret, IpcError> {
+                    nordlys_application::$module::$name(&app, args).await
+                }
+            )*
         }
 
-        #[allow(dead_code, reason = "exists to be type-checked")]
-        fn signatures() {
-            $(command_signature::<$args, $ret, _, _>($module::$name::<tauri::Wry>);)*
+        /// Every command, for any runtime: the real window's, or the mock one the soak test drives.
+        pub fn handler<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(command::$name),*]
         }
 
         fn command_functions() -> String {
@@ -52,18 +47,18 @@ macro_rules! ipc_commands {
 }
 
 ipc_commands! {
-    commands::app_state: NoArgs => AppView;
-    commands::balances: NoArgs => BalancesView;
-    commands::set_api_key: SetApiKeyArgs => AppView;
-    commands::connect_oauth: ConnectOauthArgs => AppView;
-    commands::disconnect: NoArgs => AppView;
-    commands::reset_demo: NoArgs => AppView;
-    commands::set_language: SetLanguageArgs => AppView;
-    commands::set_unit: SetUnitArgs => AppView;
-    commands::set_request_timeout: SetRequestTimeoutArgs => AppView;
-    commands::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
-    commands::save_exchange_profile: ExchangeProfileArgs => AppView;
-    commands::switch_profile: SwitchProfileArgs => AppView;
+    profiles::app_state: NoArgs => AppView;
+    profiles::balances: NoArgs => BalancesView;
+    profiles::set_api_key: SetApiKeyArgs => AppView;
+    profiles::connect_oauth: ConnectOauthArgs => AppView;
+    profiles::disconnect: NoArgs => AppView;
+    profiles::reset_demo: NoArgs => AppView;
+    profiles::set_language: SetLanguageArgs => AppView;
+    profiles::set_unit: SetUnitArgs => AppView;
+    profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
+    profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
+    profiles::save_exchange_profile: ExchangeProfileArgs => AppView;
+    profiles::switch_profile: SwitchProfileArgs => AppView;
     trading::quote: QuoteArgs => QuoteView;
     trading::check_order: OrderFormArgs => OrderCheckView;
     trading::place_order: OrderFormArgs => OrderResultView;

@@ -1,29 +1,19 @@
 //! The Nordlys desktop shell: window, plugins, state and the typed commands. Everything else is in
 //! the crates.
 
-mod commands;
-mod error;
 mod file_modes;
 mod ipc;
 mod keyring_store;
-mod market;
 mod navigation_guard;
 mod not_dumpable;
-mod notify;
-mod pay;
-mod payment_views;
-mod receive;
-mod state;
-mod tax;
-mod tax_views;
-mod test_hooks;
-mod trading;
-mod unknowns;
-mod views;
+mod os_desktop;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use nordlys_application::App;
+#[cfg(debug_assertions)]
+use nordlys_application::state::Timing;
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::SecretStore;
 use tauri::{Manager, Runtime};
@@ -46,7 +36,8 @@ pub fn manage_state<R: Runtime>(
     secrets: Arc<dyn SecretStore>,
     locale: Locale,
 ) {
-    app.manage(state::App::new(data_dir, secrets, locale));
+    let desktop = Arc::new(os_desktop::OsDesktop(app.clone()));
+    app.manage(App::new(data_dir, secrets, desktop, locale));
 }
 
 /// Debug builds only: the soak shortens the quiet period after which silence settles a lost
@@ -57,8 +48,7 @@ pub fn shorten_timing<R: Runtime>(
     min_quiet: chrono::Duration,
     request_timeout_secs: u64,
 ) {
-    use tauri::Manager;
-    app.state::<state::App>().set_timing(state::Timing {
+    app.state::<App>().set_timing(Timing {
         rules: nordlys_core::evidence::Rules::with_min_quiet(min_quiet),
         request_timeout_secs,
     });

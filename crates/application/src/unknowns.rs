@@ -7,10 +7,9 @@ use nordlys_core::format::{self, BtcUnit};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
 use nordlys_core::{orders, withdrawals};
-use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{App, ProfileSession, app};
+use crate::state::{App, ProfileSession};
 use crate::views::{
     EvidenceView, JournalIdArgs, MoneyKind, NoArgs, UnknownEntryView, UnknownsView,
 };
@@ -18,24 +17,17 @@ use crate::views::{
 /// How long a settled entry that once was in doubt stays on the list.
 const RECENT: Duration = Duration::hours(24);
 
-#[tauri::command]
-pub async fn unknowns<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<UnknownsView> {
-    let app = app(&handle);
+pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;
     recheck(connection.client(), &store, &app.timing().rules, Due::Now)
         .await
         .map_err(IpcError::internal)?;
-    view(&app, &store)
+    view(app, &store)
 }
 
-#[tauri::command]
-pub async fn settle_unknown<R: Runtime>(
-    handle: AppHandle<R>,
-    args: JournalIdArgs,
-) -> Answer<UnknownsView> {
-    let app = app(&handle);
+pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsView> {
     let _turn = app.money_turn().await;
     let ProfileSession {
         connection, store, ..
@@ -63,7 +55,7 @@ pub async fn settle_unknown<R: Runtime>(
         }
     };
     settled.map_err(|reason| IpcError::new(ErrorCode::Declined, reason))?;
-    view(&app, &store)
+    view(app, &store)
 }
 
 /// Oslo time to the second, as the tax screens show times.

@@ -11,11 +11,9 @@ use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Runtime};
-use tauri_plugin_opener::OpenerExt;
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{Timing, app, same_exchange};
+use crate::state::{App, Timing, same_exchange};
 use crate::views::*;
 
 fn profile_view(p: &Profile) -> ProfileView {
@@ -84,9 +82,8 @@ fn problems_view(p: &ProfileProblems) -> ProfileProblemsView {
 }
 
 /// What is wrong with each field of the exchange profile form, for messages at the fields.
-#[tauri::command]
-pub async fn check_exchange_profile<R: Runtime>(
-    _handle: AppHandle<R>,
+pub async fn check_exchange_profile(
+    _app: &App,
     args: ExchangeProfileArgs,
 ) -> Answer<ProfileProblemsView> {
     Ok(match profile_form::check(&profile_form(&args)) {
@@ -176,8 +173,7 @@ fn refusal_nb(refusal: &Refusal) -> String {
     }
 }
 
-async fn view<R: Runtime>(handle: &AppHandle<R>) -> Answer<AppView> {
-    let app = app(handle);
+async fn view(app: &App) -> Answer<AppView> {
     let locale = app.locale();
     let connection = app.session().await?.connection;
     let status = connection.status().await;
@@ -288,14 +284,11 @@ fn lang(l: Locale) -> &'static str {
     }
 }
 
-#[tauri::command]
-pub async fn app_state<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
-    view(&handle).await
+pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppView> {
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<BalancesView> {
-    let app = app(&handle);
+pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let connection = app.session().await?.connection;
     let client = connection.client();
     let locale = app.locale();
@@ -349,9 +342,7 @@ pub async fn balances<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
     })
 }
 
-#[tauri::command]
-pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
     let connection = app.session().await?.connection;
     let stated = LearnedPermissions {
         trading: args.may_trade,
@@ -365,7 +356,7 @@ pub async fn set_api_key<R: Runtime>(handle: AppHandle<R>, args: SetApiKeyArgs) 
         p.key_permissions = Some(learned);
     }
     app.save_settings()?;
-    view(&handle).await
+    view(app).await
 }
 
 /// How long the browser sign-in may take: 5 minutes; debug builds let tests shorten it
@@ -375,12 +366,7 @@ fn oauth_timeout() -> Duration {
     Duration::from_secs(asked.unwrap_or(300))
 }
 
-#[tauri::command]
-pub async fn connect_oauth<R: Runtime>(
-    handle: AppHandle<R>,
-    args: ConnectOauthArgs,
-) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView> {
     let scopes: Vec<Scope> = args
         .scopes
         .iter()
@@ -397,25 +383,22 @@ pub async fn connect_oauth<R: Runtime>(
         _ => "nordlys-desktop".to_owned(),
     };
     let connection = app.session().await?.connection;
-    let opener = handle.opener();
     connection
         .connect_oauth(
             &client_id,
             &scopes,
             |url| {
-                opener
-                    .open_url(url.as_str(), None::<&str>)
+                app.desktop
+                    .open_url(url.as_str())
                     .map_err(|e| e.to_string())
             },
             oauth_timeout(),
         )
         .await?;
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn disconnect<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppView> {
     let connection = app.session().await?.connection;
     let revoked = connection.disconnect().await;
     let active = app.settings().active.clone();
@@ -424,22 +407,15 @@ pub async fn disconnect<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answ
     }
     app.save_settings()?;
     revoked?;
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn reset_demo<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn reset_demo(app: &App, _args: NoArgs) -> Answer<AppView> {
     app.reset_sandbox().await?;
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn set_language<R: Runtime>(
-    handle: AppHandle<R>,
-    args: SetLanguageArgs,
-) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn set_language(app: &App, args: SetLanguageArgs) -> Answer<AppView> {
     let language = match args.language.as_deref() {
         None | Some("") | Some("auto") => None,
         Some("en") => Some(Locale::En),
@@ -453,12 +429,10 @@ pub async fn set_language<R: Runtime>(
     };
     app.settings().language = language;
     app.save_settings()?;
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn set_unit<R: Runtime>(handle: AppHandle<R>, args: SetUnitArgs) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppView> {
     let unit = match args.unit.as_str() {
         "btc" => BtcUnit::Btc,
         "sats" => BtcUnit::Sats,
@@ -471,17 +445,12 @@ pub async fn set_unit<R: Runtime>(handle: AppHandle<R>, args: SetUnitArgs) -> An
     };
     app.settings().unit = unit;
     app.save_settings()?;
-    view(&handle).await
+    view(app).await
 }
 
 /// How long a request may take before its outcome is "unknown": a slow connection wants longer.
 /// The connection is opened again with it; nothing in flight is cut short.
-#[tauri::command]
-pub async fn set_request_timeout<R: Runtime>(
-    handle: AppHandle<R>,
-    args: SetRequestTimeoutArgs,
-) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answer<AppView> {
     let seconds = args.seconds.map(u64::from);
     if let Some(s) = seconds
         && !REQUEST_TIMEOUT_RANGE.contains(&s)
@@ -503,15 +472,10 @@ pub async fn set_request_timeout<R: Runtime>(
         ..app.timing()
     });
     app.reopen_session().await;
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn save_exchange_profile<R: Runtime>(
-    handle: AppHandle<R>,
-    args: ExchangeProfileArgs,
-) -> Answer<AppView> {
-    let app = app(&handle);
+pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answer<AppView> {
     // Nothing is saved unless every field is right.
     let kind = profile_form::check(&profile_form(&args)).map_err(|p| {
         let v = problems_view(&p);
@@ -557,15 +521,11 @@ pub async fn save_exchange_profile<R: Runtime>(
     if changed {
         app.reopen_session().await;
     }
-    view(&handle).await
+    view(app).await
 }
 
-#[tauri::command]
-pub async fn switch_profile<R: Runtime>(
-    handle: AppHandle<R>,
-    args: SwitchProfileArgs,
-) -> Answer<AppView> {
-    app(&handle).switch_profile(&args.id).await?;
-    crate::tax::forget_sync(&handle);
-    view(&handle).await
+pub async fn switch_profile(app: &App, args: SwitchProfileArgs) -> Answer<AppView> {
+    app.switch_profile(&args.id).await?;
+    crate::tax::forget_sync(app);
+    view(app).await
 }

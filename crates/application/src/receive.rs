@@ -10,12 +10,10 @@ use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::notify;
 use crate::payment_views::*;
-use crate::state::{App, app};
+use crate::state::App;
 use crate::views::NoArgs;
 
 fn account(id: Option<&str>) -> Option<AccountId> {
@@ -32,12 +30,7 @@ fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     })
 }
 
-#[tauri::command]
-pub async fn receive_destinations<R: Runtime>(
-    handle: AppHandle<R>,
-    args: AccountArgs,
-) -> Answer<ReceiveView> {
-    let app = app(&handle);
+pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<ReceiveView> {
     let d = app
         .session()
         .await?
@@ -112,12 +105,7 @@ fn invoice_view(
     })
 }
 
-#[tauri::command]
-pub async fn create_invoice<R: Runtime>(
-    handle: AppHandle<R>,
-    args: InvoiceArgs,
-) -> Answer<InvoiceView> {
-    let app = app(&handle);
+pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView> {
     let locale = app.locale();
     let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
     let unit = BitcoinAmountUnit::parse(&args.unit)
@@ -178,15 +166,11 @@ pub async fn create_invoice<R: Runtime>(
         .add_invoice(&stored)
         .map_err(IpcError::internal)?;
     let price = app.mid_price().await.ok();
-    invoice_view(&app, &stored, true, price)
+    invoice_view(app, &stored, true, price)
 }
 
 /// Asks the exchange for an invoice's status (endpoint 3), records it, and announces a payment.
-async fn refresh_status<R: Runtime>(
-    handle: &AppHandle<R>,
-    app: &App,
-    id: &str,
-) -> Answer<StoredInvoice> {
+async fn refresh_status(app: &App, id: &str) -> Answer<StoredInvoice> {
     let session = app.session().await?;
     let store = session.store;
     let answer = session.connection.client().invoice(id).await?;
@@ -212,20 +196,15 @@ async fn refresh_status<R: Runtime>(
         let body = format!("{amount} {}", stored.public_description)
             .trim()
             .to_owned();
-        notify::announce(handle, title, &body);
+        app.desktop.notify(title, &body);
     }
     Ok(stored)
 }
 
-#[tauri::command]
-pub async fn invoice_status<R: Runtime>(
-    handle: AppHandle<R>,
-    args: InvoiceIdArgs,
-) -> Answer<InvoiceView> {
-    let app = app(&handle);
-    let stored = refresh_status(&handle, &app, &args.id).await?;
+pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceView> {
+    let stored = refresh_status(app, &args.id).await?;
     let price = app.mid_price().await.ok();
-    invoice_view(&app, &stored, true, price)
+    invoice_view(app, &stored, true, price)
 }
 
 fn is_final(status: &str) -> bool {
@@ -235,12 +214,7 @@ fn is_final(status: &str) -> bool {
     )
 }
 
-#[tauri::command]
-pub async fn recent_invoices<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<InvoicesView> {
-    let app = app(&handle);
+pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
     let store = app.session().await?.store;
     let list = store.recent_invoices(20).map_err(IpcError::internal)?;
     let mut out = Vec::with_capacity(list.len());
@@ -249,9 +223,9 @@ pub async fn recent_invoices<R: Runtime>(
         let fresh = if is_final(&i.status) {
             i
         } else {
-            refresh_status(&handle, &app, &i.id).await.unwrap_or(i)
+            refresh_status(app, &i.id).await.unwrap_or(i)
         };
-        out.push(invoice_view(&app, &fresh, false, None)?);
+        out.push(invoice_view(app, &fresh, false, None)?);
     }
     Ok(InvoicesView { invoices: out })
 }

@@ -4,10 +4,9 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_exchange::TaxQuery;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Runtime};
 
 use crate::error::IpcError;
-use crate::state::app;
+use crate::state::App;
 use crate::views::*;
 
 fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
@@ -19,12 +18,7 @@ fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
     }
 }
 
-#[tauri::command]
-pub async fn volume<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Result<VolumeView, IpcError> {
-    let app = app(&handle);
+pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
     let locale = app.locale();
     let v = app
         .session()
@@ -42,12 +36,7 @@ pub async fn volume<R: Runtime>(
 }
 
 /// The user's executed trades (BTC_BUY and BTC_SELL tax transactions), newest first.
-#[tauri::command]
-pub async fn trade_history<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Result<TradesView, IpcError> {
-    let app = app(&handle);
+pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcError> {
     let locale = app.locale();
     let unit = app.settings().unit;
     let client = app.session().await?.connection.client().clone();
@@ -112,13 +101,8 @@ pub async fn trade_history<R: Runtime>(
 }
 
 /// Nordlys' own price history (the API has none), drawn to SVG.
-#[tauri::command]
-pub async fn price_chart<R: Runtime>(
-    handle: AppHandle<R>,
-    args: PriceChartArgs,
-) -> Result<ChartView, IpcError> {
+pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, price_chart};
-    let app = app(&handle);
     let since = match args.range.as_str() {
         "1h" => chrono::Utc::now() - chrono::Duration::hours(1),
         "24h" => chrono::Utc::now() - chrono::Duration::hours(24),
@@ -151,13 +135,8 @@ pub async fn price_chart<R: Runtime>(
 }
 
 /// Daily volume per market over the last month, stacked in the markets' colours, with shares.
-#[tauri::command]
-pub async fn volume_chart<R: Runtime>(
-    handle: AppHandle<R>,
-    args: ChartSizeArgs,
-) -> Result<ChartView, IpcError> {
+pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, IpcError> {
     use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
-    let app = app(&handle);
     let history = app
         .session()
         .await?

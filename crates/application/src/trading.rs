@@ -11,15 +11,12 @@ use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::{Direction, OrderType};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{App, ProfileSession, app};
+use crate::state::{App, ProfileSession};
 use crate::views::*;
 
-#[tauri::command]
-pub async fn quote<R: Runtime>(handle: AppHandle<R>, args: QuoteArgs) -> Answer<QuoteView> {
-    let app = app(&handle);
+pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let locale = app.locale();
     let amount = match args
         .amount_nok
@@ -130,14 +127,9 @@ fn check_view(c: &order_form::OrderCheck) -> OrderCheckView {
     }
 }
 
-#[tauri::command]
-pub async fn check_order<R: Runtime>(
-    handle: AppHandle<R>,
-    args: OrderFormArgs,
-) -> Answer<OrderCheckView> {
-    let app = app(&handle);
+pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
     let form = form(&args)?;
-    let market = market(&app, args.account_id.as_deref()).await?;
+    let market = market(app, args.account_id.as_deref()).await?;
     Ok(check_view(&order_form::check(&form, &market, app.locale())))
 }
 
@@ -183,16 +175,11 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
     }
 }
 
-#[tauri::command]
-pub async fn place_order<R: Runtime>(
-    handle: AppHandle<R>,
-    args: OrderFormArgs,
-) -> Answer<OrderResultView> {
-    let app = app(&handle);
+pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultView> {
     let _turn = app.money_turn().await;
     let locale = app.locale();
     let form = form(&args)?;
-    let market = market(&app, args.account_id.as_deref()).await?;
+    let market = market(app, args.account_id.as_deref()).await?;
     let checked = order_form::check(&form, &market, locale);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
@@ -267,12 +254,7 @@ fn order_error(e: orders::OrderError) -> IpcError {
 
 /// Resolves every order whose outcome is not known (after a lost answer, or a crash while
 /// sending) and returns the recent journal.
-#[tauri::command]
-pub async fn resolve_orders<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<JournalView> {
-    let app = app(&handle);
+pub async fn resolve_orders(app: &App, _args: NoArgs) -> Answer<JournalView> {
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;
@@ -370,12 +352,7 @@ fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
     }
 }
 
-#[tauri::command]
-pub async fn open_orders<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<OpenOrdersView> {
-    let app = app(&handle);
+pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
     let locale = app.locale();
     let list = app
         .session()
@@ -418,12 +395,7 @@ pub async fn open_orders<R: Runtime>(
     })
 }
 
-#[tauri::command]
-pub async fn cancel_order<R: Runtime>(
-    handle: AppHandle<R>,
-    args: CancelOrderArgs,
-) -> Answer<OpenOrdersView> {
-    let app = app(&handle);
+pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrdersView> {
     let _turn = app.money_turn().await;
     let ProfileSession {
         connection, store, ..
@@ -464,5 +436,5 @@ pub async fn cancel_order<R: Runtime>(
         }
         return Err(err);
     }
-    open_orders(handle.clone(), NoArgs {}).await
+    open_orders(app, NoArgs {}).await
 }

@@ -15,10 +15,9 @@ use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, oslo_date, oslo_time};
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
-use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::state::{ProfileSession, app};
+use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
 use crate::views::NoArgs;
 
@@ -53,11 +52,12 @@ impl SyncSlot {
     }
 }
 
-fn slot<R: Runtime>(handle: &AppHandle<R>) -> std::sync::MutexGuard<'_, SyncSlot> {
-    app(handle)
-        .inner()
-        .tax_sync
-        .lock()
+fn slot(app: &App) -> std::sync::MutexGuard<'_, SyncSlot> {
+    lock(&app.tax_sync)
+}
+
+fn lock(slot: &std::sync::Mutex<SyncSlot>) -> std::sync::MutexGuard<'_, SyncSlot> {
+    slot.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -78,19 +78,14 @@ fn minute(t: &DateTime<Utc>) -> String {
     oslo_time(t).format("%Y-%m-%d %H:%M").to_string()
 }
 
-#[tauri::command]
-pub async fn start_tax_sync<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<TaxSyncView> {
-    let a = app(&handle);
-    let locale = a.locale();
+pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
+    let locale = app.locale();
     let ProfileSession {
         connection, store, ..
-    } = a.tax_session().await?;
+    } = app.tax_session().await?;
     let cancel = SyncCancel::default();
     {
-        let mut s = slot(&handle);
+        let mut s = slot(app);
         if s.cancel.is_some() {
             return Ok(s.view(locale));
         }
@@ -100,8 +95,8 @@ pub async fn start_tax_sync<R: Runtime>(
             ..SyncSlot::default()
         };
     }
-    let worker = handle.clone();
-    tauri::async_runtime::spawn(async move {
+    let worker = std::sync::Arc::clone(&app.tax_sync);
+    tokio::spawn(async move {
         let client = connection.client();
         // Names of deleted accounts for old rows; the list falls back to ids when this fails.
         if let Ok(b) = client.tax_balance(true).await {
@@ -116,8 +111,8 @@ pub async fn start_tax_sync<R: Runtime>(
                 .collect();
             let _ = store.set_tax_accounts(&names);
         }
-        let outcome = sync::sync(client, store, &cancel, |p| slot(&worker).progress = *p).await;
-        let mut s = slot(&worker);
+        let outcome = sync::sync(client, store, &cancel, |p| lock(&worker).progress = *p).await;
+        let mut s = lock(&worker);
         s.cancel = None;
         match outcome {
             Ok(SyncEnd::Complete) => s.state = "complete",
@@ -128,25 +123,17 @@ pub async fn start_tax_sync<R: Runtime>(
             }
         }
     });
-    Ok(slot(&handle).view(locale))
+    Ok(slot(app).view(locale))
 }
 
-#[tauri::command]
-pub async fn tax_sync_status<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<TaxSyncView> {
-    let locale = app(&handle).locale();
-    Ok(slot(&handle).view(locale))
+pub async fn tax_sync_status(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
+    let locale = app.locale();
+    Ok(slot(app).view(locale))
 }
 
-#[tauri::command]
-pub async fn cancel_tax_sync<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<TaxSyncView> {
-    let locale = app(&handle).locale();
-    let s = slot(&handle);
+pub async fn cancel_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
+    let locale = app.locale();
+    let s = slot(app);
     if let Some(c) = &s.cancel {
         c.cancel();
     }
@@ -155,8 +142,8 @@ pub async fn cancel_tax_sync<R: Runtime>(
 
 /// After a profile switch: the old profile's sync stops, and its progress is not shown as the
 /// new profile's.
-pub fn forget_sync<R: Runtime>(handle: &AppHandle<R>) {
-    let mut s = slot(handle);
+pub fn forget_sync(app: &App) {
+    let mut s = slot(app);
     if let Some(c) = &s.cancel {
         c.cancel();
     }
@@ -292,11 +279,9 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
     }
 }
 
-#[tauri::command]
-pub async fn tax_rows<R: Runtime>(handle: AppHandle<R>, args: TaxRowsArgs) -> Answer<TaxRowsView> {
-    let a = app(&handle);
-    let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.tax_session().await?.store;
+pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
+    let (locale, unit) = (app.locale(), app.settings().unit);
+    let store = app.tax_session().await?.store;
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
     let total = if args.offset == 0 {
@@ -319,11 +304,9 @@ pub async fn tax_rows<R: Runtime>(handle: AppHandle<R>, args: TaxRowsArgs) -> An
     })
 }
 
-#[tauri::command]
-pub async fn tax_facets<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<TaxFacetsView> {
-    let a = app(&handle);
-    let locale = a.locale();
-    let store = a.tax_session().await?.store;
+pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
+    let locale = app.locale();
+    let store = app.tax_session().await?.store;
     let facets = store.tax_facets().map_err(IpcError::internal)?;
     let names = Names::load(&store).map_err(IpcError::internal)?;
     let deleted = if nb(locale) {
@@ -372,14 +355,9 @@ pub async fn tax_facets<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answ
     })
 }
 
-#[tauri::command]
-pub async fn tax_balances<R: Runtime>(
-    handle: AppHandle<R>,
-    args: TaxBalancesArgs,
-) -> Answer<TaxBalancesView> {
-    let a = app(&handle);
-    let (locale, unit) = (a.locale(), a.settings().unit);
-    let client = a.session().await?.connection;
+pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
+    let (locale, unit) = (app.locale(), app.settings().unit);
+    let client = app.session().await?.connection;
     let b = client.client().tax_balance(args.include_deleted).await?;
     let fiat = client.client().fiat_account().await?;
     Ok(TaxBalancesView {
@@ -409,7 +387,7 @@ async fn each_row<T: Send + 'static>(
     mut state: T,
     f: fn(&mut T, &TaxTransaction),
 ) -> Answer<T> {
-    tauri::async_runtime::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         store
             .each_tax_transaction::<StoreError>(&tx_filter, |t| {
                 f(&mut state, &t);
@@ -434,14 +412,9 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
     Ok(builder.finish(Utc::now(), &entered))
 }
 
-#[tauri::command]
-pub async fn year_end_report<R: Runtime>(
-    handle: AppHandle<R>,
-    _args: NoArgs,
-) -> Answer<YearEndsView> {
-    let a = app(&handle);
-    let (locale, unit) = (a.locale(), a.settings().unit);
-    let store = a.tax_session().await?.store;
+pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
+    let (locale, unit) = (app.locale(), app.settings().unit);
+    let store = app.tax_session().await?.store;
     let names = Names::load(&store).map_err(IpcError::internal)?;
     let years = year_ends(store).await?;
     let nok = |d: Option<Decimal>| {
@@ -478,11 +451,7 @@ pub async fn year_end_report<R: Runtime>(
     })
 }
 
-#[tauri::command]
-pub async fn set_year_end_rate<R: Runtime>(
-    handle: AppHandle<R>,
-    args: YearEndRateArgs,
-) -> Answer<YearEndsView> {
+pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearEndsView> {
     let text = args
         .rate
         .trim()
@@ -505,13 +474,12 @@ pub async fn set_year_end_rate<R: Runtime>(
             })?;
         Some(r)
     };
-    app(&handle)
-        .tax_session()
+    app.tax_session()
         .await?
         .store
         .set_year_end_rate(args.year, rate)
         .map_err(IpcError::internal)?;
-    year_end_report(handle, NoArgs {}).await
+    year_end_report(app, NoArgs {}).await
 }
 
 fn method(text: &str) -> Method {
@@ -530,11 +498,9 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
     Ok(builder.finish())
 }
 
-#[tauri::command]
-pub async fn gains_report<R: Runtime>(handle: AppHandle<R>, args: GainsArgs) -> Answer<GainsView> {
-    let a = app(&handle);
-    let (locale, unit) = (a.locale(), a.settings().unit);
-    let report = gains(a.tax_session().await?.store, method(&args.method)).await?;
+pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
+    let (locale, unit) = (app.locale(), app.settings().unit);
+    let report = gains(app.tax_session().await?.store, method(&args.method)).await?;
     let nok = |d: Decimal| format::nok(d, locale);
     Ok(GainsView {
         method: report.method.name().to_owned(),
@@ -637,34 +603,29 @@ async fn export_bytes(
 /// Asks where to save `name`: the system save dialog, or in a debug build with
 /// `NORDLYS_EXPORT_DIR` naming an existing absolute directory (the E2E rig, which cannot drive a
 /// native dialog) that directory.
-async fn save_path<R: Runtime>(handle: &AppHandle<R>, name: &str) -> Answer<Option<PathBuf>> {
+async fn save_path(app: &App, name: &str) -> Answer<Option<PathBuf>> {
     if let Some(dir) = crate::test_hooks::text("NORDLYS_EXPORT_DIR")
         .map(PathBuf::from)
         .filter(|d| d.is_absolute() && d.is_dir())
     {
         return Ok(Some(dir.join(name)));
     }
-    use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
-    handle
-        .dialog()
-        .file()
-        .set_file_name(name)
-        .add_filter("CSV", &["csv"])
-        .save_file(move |path| {
+    app.desktop.choose_save_path(
+        name,
+        Box::new(move |path| {
             let _ = tx.send(path);
-        });
-    let chosen = rx.await.map_err(IpcError::internal)?;
-    chosen
-        .map(|p| p.into_path().map_err(IpcError::internal))
-        .transpose()
+        }),
+    );
+    rx.await
+        .map_err(IpcError::internal)?
+        .map_err(IpcError::internal)
 }
 
-#[tauri::command]
-pub async fn export_csv<R: Runtime>(handle: AppHandle<R>, args: ExportArgs) -> Answer<ExportView> {
-    let store = app(&handle).tax_session().await?.store;
+pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
+    let store = app.tax_session().await?.store;
     let (name, bytes) = export_bytes(store, &args).await?;
-    let Some(path) = save_path(&handle, &name).await? else {
+    let Some(path) = save_path(app, &name).await? else {
         return Ok(ExportView {
             path: None,
             lines: 0,

@@ -16,20 +16,16 @@ use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource, Operator};
 use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
+use crate::desktop::Desktop;
 use crate::error::{ErrorCode, IpcError};
 use crate::test_hooks;
-
-/// The app's state, as every command reaches it.
-pub fn app<R: tauri::Runtime>(handle: &tauri::AppHandle<R>) -> tauri::State<'_, App> {
-    use tauri::Manager;
-    handle.state::<App>()
-}
 
 #[derive(Debug)]
 pub struct App {
     pub data_dir: PathBuf,
     pub settings: Mutex<Settings>,
     pub secrets: Arc<dyn SecretStore>,
+    pub desktop: Arc<dyn Desktop>,
     pub os_locale: Locale,
     pub notice: Mutex<Option<String>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
@@ -40,7 +36,7 @@ pub struct App {
     /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
-    pub tax_sync: Mutex<crate::tax::SyncSlot>,
+    pub tax_sync: Arc<Mutex<crate::tax::SyncSlot>>,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
 }
@@ -100,7 +96,12 @@ pub struct Timing {
 }
 
 impl App {
-    pub fn new(data_dir: PathBuf, secrets: Arc<dyn SecretStore>, os_locale: Locale) -> Self {
+    pub fn new(
+        data_dir: PathBuf,
+        secrets: Arc<dyn SecretStore>,
+        desktop: Arc<dyn Desktop>,
+        os_locale: Locale,
+    ) -> Self {
         let path = data_dir.join("settings.json");
         let (settings, notice) = match Settings::load(&path) {
             Ok(s) => (s, None),
@@ -127,13 +128,14 @@ impl App {
             data_dir,
             settings: Mutex::new(settings),
             secrets,
+            desktop,
             os_locale,
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
             session: tokio::sync::Mutex::new(None),
             money: Arc::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
-            tax_sync: Mutex::default(),
+            tax_sync: Arc::default(),
             timing: Mutex::new(Timing {
                 rules: nordlys_core::evidence::Rules::from_env(),
                 // After this long without an answer an order is "outcome unknown".

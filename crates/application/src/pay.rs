@@ -13,12 +13,10 @@ use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
-use tauri::{AppHandle, Runtime};
 
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::notify;
 use crate::payment_views::*;
-use crate::state::{App, ProfileSession, app};
+use crate::state::{App, ProfileSession};
 use crate::views::NoArgs;
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
@@ -190,13 +188,8 @@ fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView 
     }
 }
 
-#[tauri::command]
-pub async fn check_payment<R: Runtime>(
-    handle: AppHandle<R>,
-    args: PayArgs,
-) -> Answer<PayCheckView> {
-    let app = app(&handle);
-    let (_, check, ctx) = checked(&app, &args).await?;
+pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
+    let (_, check, ctx) = checked(app, &args).await?;
     Ok(check_view(&check, &ctx, fingerprint(&args)?))
 }
 
@@ -266,12 +259,7 @@ fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
         .ok_or_else(|| IpcError::internal(format!("journal entry {id} is missing")))
 }
 
-#[tauri::command]
-pub async fn send_payment<R: Runtime>(
-    handle: AppHandle<R>,
-    args: PayArgs,
-) -> Answer<PaymentResultView> {
-    let app = app(&handle);
+pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView> {
     let _turn = app.money_turn().await;
     let nb = app.locale() == Locale::Nb;
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
@@ -286,7 +274,7 @@ pub async fn send_payment<R: Runtime>(
             },
         ));
     }
-    let (form, check, _) = checked(&app, &args).await?;
+    let (form, check, _) = checked(app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
@@ -420,7 +408,7 @@ pub async fn send_payment<R: Runtime>(
         }
     };
     Ok(PaymentResultView {
-        payment: payment_view(&entry(&store, journal_id)?, &app),
+        payment: payment_view(&entry(&store, journal_id)?, app),
         message,
     })
 }
@@ -437,9 +425,7 @@ fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
 
 /// Resolves payments whose outcome is unknown, follows sent ones to the end (announcing each
 /// change), and returns the recent ones.
-#[tauri::command]
-pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<PaymentsView> {
-    let app = app(&handle);
+pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;
@@ -457,19 +443,19 @@ pub async fn payments<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer
                 ("WITHDRAWAL_STATUS_FAILED", true) => "Betaling feilet",
                 _ => continue,
             };
-            let v = payment_view(&c.entry, &app);
-            notify::announce(&handle, title, &format!("{} → {}", v.amount, v.destination));
+            let v = payment_view(&c.entry, app);
+            app.desktop
+                .notify(title, &format!("{} → {}", v.amount, v.destination));
         }
     }
     let recent = store.withdrawals_recent(20).map_err(IpcError::internal)?;
     Ok(PaymentsView {
-        payments: recent.iter().map(|e| payment_view(e, &app)).collect(),
+        payments: recent.iter().map(|e| payment_view(e, app)).collect(),
     })
 }
 
-#[tauri::command]
-pub async fn recipients<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answer<RecipientsView> {
-    let store = app(&handle).session().await?.store;
+pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
+    let store = app.session().await?.store;
     Ok(RecipientsView {
         recipients: store
             .recipients()
@@ -481,12 +467,7 @@ pub async fn recipients<R: Runtime>(handle: AppHandle<R>, _args: NoArgs) -> Answ
 }
 
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
-#[tauri::command]
-pub async fn save_recipient<R: Runtime>(
-    handle: AppHandle<R>,
-    args: RecipientView,
-) -> Answer<RecipientsView> {
-    let app = app(&handle);
+pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<RecipientsView> {
     let store = app.session().await?.store;
     if store
         .recipient(&args.identity)
@@ -528,25 +509,19 @@ pub async fn save_recipient<R: Runtime>(
             locked: false,
         })
         .map_err(recipient_error)?;
-    recipients(handle.clone(), NoArgs {}).await
+    recipients(app, NoArgs {}).await
 }
 
-#[tauri::command]
-pub async fn delete_recipient<R: Runtime>(
-    handle: AppHandle<R>,
-    args: IdentityArgs,
-) -> Answer<RecipientsView> {
-    app(&handle)
-        .session()
+pub async fn delete_recipient(app: &App, args: IdentityArgs) -> Answer<RecipientsView> {
+    app.session()
         .await?
         .store
         .delete_recipient(&args.identity)
         .map_err(IpcError::internal)?;
-    recipients(handle.clone(), NoArgs {}).await
+    recipients(app, NoArgs {}).await
 }
 
-#[tauri::command]
-pub async fn countries<R: Runtime>(_handle: AppHandle<R>, _args: NoArgs) -> Answer<CountriesView> {
+pub async fn countries(_app: &App, _args: NoArgs) -> Answer<CountriesView> {
     Ok(CountriesView {
         countries: travel_rule::countries()
             .into_iter()

@@ -1,0 +1,41 @@
+//! What the application asks of the desktop it runs on: notifications, the system browser, the
+//! save dialog. The shell answers with the OS's own; tests with a fake that records.
+
+use std::path::PathBuf;
+
+/// The desktop could not do what was asked (no browser, no dialog).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DesktopError(pub String);
+
+/// Where the user chose to save a file, or `None` when they cancelled.
+pub type SaveChoice = Box<dyn FnOnce(Result<Option<PathBuf>, DesktopError>) + Send>;
+
+/// The OS side effects of the use cases. Calls return at once; the save dialog answers through
+/// its callback, whenever the user is done.
+pub trait Desktop: Send + Sync + std::fmt::Debug {
+    /// Shows a notification; a desktop without a notification service just misses it.
+    fn notify(&self, title: &str, body: &str);
+
+    /// Opens `url` in the system browser.
+    fn open_url(&self, url: &str) -> Result<(), DesktopError>;
+
+    /// Asks where to save a CSV file suggested as `name`.
+    fn choose_save_path(&self, name: &str, chosen: SaveChoice);
+}
+
+/// A desktop with no notifications, browser or dialog: every request to open or save fails.
+#[derive(Debug, Default)]
+pub struct NoDesktop;
+
+impl Desktop for NoDesktop {
+    fn notify(&self, _title: &str, _body: &str) {}
+
+    fn open_url(&self, _url: &str) -> Result<(), DesktopError> {
+        Err(DesktopError("this app has no browser to open".into()))
+    }
+
+    fn choose_save_path(&self, _name: &str, chosen: SaveChoice) {
+        chosen(Err(DesktopError("this app has no save dialog".into())));
+    }
+}

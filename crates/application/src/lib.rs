@@ -1,0 +1,21 @@
+//! The application layer: the session (profile, connection and store taken together) and every
+//! use case the window offers, as plain async functions over it with typed arguments and
+//! results, the data the UI sees, and the one error type it gets. No Tauri here: the shell turns
+//! each use case into a command, and the OS side effects come through [`desktop::Desktop`].
+
+pub mod desktop;
+pub mod error;
+pub mod market;
+pub mod pay;
+pub mod payment_views;
+pub mod profiles;
+pub mod receive;
+pub mod state;
+pub mod tax;
+pub mod tax_views;
+pub mod test_hooks;
+pub mod trading;
+pub mod unknowns;
+pub mod views;
+
+pub use state::App;

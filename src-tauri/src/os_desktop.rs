@@ -1,0 +1,55 @@
+//! The desktop the application layer asks for its side effects: notifications (sent from Rust, so
+//! the webview needs no notification permission), the system browser, the save dialog.
+
+use std::path::PathBuf;
+
+use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
+use tauri::{AppHandle, Manager, Runtime};
+use tauri_plugin_dialog::DialogExt;
+use tauri_plugin_notification::Notification;
+use tauri_plugin_opener::OpenerExt;
+
+/// The OS's own, through Tauri's plugins; a shell without them (the soak's mock runtime) misses
+/// notifications and cannot open or save.
+#[derive(Debug)]
+pub struct OsDesktop<R: Runtime>(pub AppHandle<R>);
+
+impl<R: Runtime> Desktop for OsDesktop<R> {
+    fn notify(&self, title: &str, body: &str) {
+        if let Some(notification) = self.0.try_state::<Notification<R>>() {
+            let _ = notification.builder().title(title).body(body).show();
+        }
+    }
+
+    fn open_url(&self, url: &str) -> Result<(), DesktopError> {
+        self.0
+            .try_state::<tauri_plugin_opener::Opener<R>>()
+            .ok_or_else(|| DesktopError("no system browser here".into()))?;
+        self.0
+            .opener()
+            .open_url(url, None::<&str>)
+            .map_err(|e| DesktopError(e.to_string()))
+    }
+
+    fn choose_save_path(&self, name: &str, chosen: SaveChoice) {
+        if self
+            .0
+            .try_state::<tauri_plugin_dialog::Dialog<R>>()
+            .is_none()
+        {
+            chosen(Err(DesktopError("no save dialog here".into())));
+            return;
+        }
+        self.0
+            .dialog()
+            .file()
+            .set_file_name(name)
+            .add_filter("CSV", &["csv"])
+            .save_file(move |path| {
+                let path: Result<Option<PathBuf>, DesktopError> = path
+                    .map(|p| p.into_path().map_err(|e| DesktopError(e.to_string())))
+                    .transpose();
+                chosen(path);
+            });
+    }
+}
