@@ -7,6 +7,11 @@ use nordlys_application::error::{ErrorCode, IpcError};
 use nordlys_application::payment_views::*;
 use nordlys_application::tax_views::*;
 use nordlys_application::views::*;
+use nordlys_application::vocabulary::*;
+use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::store::{JournalState, WithdrawalState};
+use nordlys_core::tax::gains::{DisposalKind, Method};
 use ts_rs::TS;
 
 macro_rules! ipc_commands {
@@ -121,6 +126,23 @@ pub fn typescript() -> String {
          import { invoke } from \"@tauri-apps/api/core\";\n\n",
     );
     for d in [
+        decl::<Locale>(),
+        decl::<BtcUnit>(),
+        decl::<BitcoinAmountUnit>(),
+        decl::<ProfileType>(),
+        decl::<OrderType>(),
+        decl::<Direction>(),
+        decl::<OrderOutcome>(),
+        decl::<JournalState>(),
+        decl::<WithdrawalState>(),
+        decl::<MoneyState>(),
+        decl::<InvoiceState>(),
+        decl::<NetworkStatus>(),
+        decl::<DestinationKind>(),
+        decl::<SyncState>(),
+        decl::<Report>(),
+        decl::<Method>(),
+        decl::<DisposalKind>(),
         decl::<NoArgs>(),
         decl::<ProfileView>(),
         decl::<Capability>(),

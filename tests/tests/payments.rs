@@ -18,7 +18,7 @@ use nordlys_core::store::{Store, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use nordlys_exchange::ExchangeClient;
-use nordlys_exchange::models::SendBitcoinRequest;
+use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_sandbox::{FaultKind, FaultRule, RunningSandbox};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
@@ -101,22 +101,15 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         panic!("{sent:?}")
     };
     // Another user's invoice may complete at once; otherwise the tracker follows it there.
-    let status = |store: &Store| {
-        store
-            .withdrawal_entry(journal_id)
-            .unwrap()
-            .unwrap()
-            .status
-            .unwrap_or_default()
-    };
+    let status = |store: &Store| store.withdrawal_entry(journal_id).unwrap().unwrap().status;
     for _ in 0..50 {
-        if status(&store) == "WITHDRAWAL_STATUS_COMPLETED" {
+        if status(&store) == Some(WithdrawalStatus::Completed) {
             break;
         }
         withdrawals::track(&client, &store).await.unwrap();
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    assert_eq!(status(&store), "WITHDRAWAL_STATUS_COMPLETED");
+    assert_eq!(status(&store), Some(WithdrawalStatus::Completed));
     assert!(store.withdrawals_in_flight().unwrap().is_empty());
     assert!(store.destination_used(&identity).unwrap());
     assert_eq!(
@@ -149,7 +142,7 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
         let changes = withdrawals::track(&client, &store).await.unwrap();
         completed += changes
             .iter()
-            .filter(|c| c.status == "WITHDRAWAL_STATUS_COMPLETED")
+            .filter(|c| c.status == WithdrawalStatus::Completed)
             .count();
         if completed == 2 {
             break;

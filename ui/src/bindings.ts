@@ -1,13 +1,43 @@
 // Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.
 import { invoke } from "@tauri-apps/api/core";
 
+export type Locale = "en" | "nb";
+
+export type BtcUnit = "btc" | "sats";
+
+export type BitcoinAmountUnit = "btc" | "sats" | "nok";
+
+export type ProfileType = "sandbox" | "exchange";
+
+export type OrderType = "market" | "limit";
+
+export type Direction = "buy" | "sell";
+
+export type OrderOutcome = "placed" | "notPlaced" | "unknown";
+
+export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
+
+export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
+
+export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
+
+export type InvoiceState = "unpaid" | "pending" | "paid" | "expired" | "canceled" | "other";
+
+export type NetworkStatus = "pending" | "completed" | "failed" | "other";
+
+export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
+
+export type SyncState = "idle" | "running" | "complete" | "cancelled" | "failed";
+
+export type Report = "transactions" | "yearEnd" | "gains";
+
+export type Method = "fifo" | "average";
+
+export type DisposalKind = "sale" | "payment";
+
 export type NoArgs = Record<symbol, never>;
 
-export type ProfileView = { id: string, name: string, 
-/**
- * `sandbox` or `exchange`.
- */
-kind: string, baseUrl: string, clientId: string | null, 
+export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, clientId: string | null, 
 /**
  * The operator's abbreviation (`svc` for the sandbox).
  */
@@ -65,17 +95,13 @@ reason: string | null, };
 
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
- * The language in use: `en` or `nb`.
+ * The language in use.
  */
-language: string, 
+language: Locale, 
 /**
  * `None`: follows the OS.
  */
-languageSetting: string | null, 
-/**
- * `btc` or `sats`.
- */
-unit: string, 
+languageSetting: Locale | null, unit: BtcUnit, 
 /**
  * How long a request to the exchange may take, in seconds; the setting, else the default.
  */
@@ -111,11 +137,11 @@ export type ConnectOauthArgs = { scopes: Array<string>, };
 
 export type SetLanguageArgs = { 
 /**
- * `en`, `nb`, or none to follow the OS.
+ * None to follow the OS.
  */
-language: string | null, };
+language: Locale | null, };
 
-export type SetUnitArgs = { unit: string, };
+export type SetUnitArgs = { unit: BtcUnit, };
 
 export type SetRequestTimeoutArgs = { 
 /**
@@ -157,15 +183,7 @@ forAmount: string | null, price: string, bid: string, ask: string, cardBuy: stri
  */
 bidRaw: string, askRaw: string, };
 
-export type OrderFormArgs = { 
-/**
- * `market` or `limit`.
- */
-orderType: string, 
-/**
- * `buy` or `sell`.
- */
-direction: string, amount: string, price: string | null, accountId: string | null, 
+export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, 
 /**
  * The user confirmed a second time that the same order may be sent although one like it
  * is still unknown.
@@ -174,13 +192,13 @@ despiteUnknown?: boolean, };
 
 export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
 
-export type OrderResultView = { 
-/**
- * `placed`, `notPlaced` or `unknown`.
- */
-outcome: string, orderId: string | null, tradeId: string | null, message: string, };
+export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, tradeId: string | null, message: string, };
 
-export type OpenOrderView = { orderId: string, orderType: string, direction: string, amount: string, age: string, };
+export type OpenOrderView = { orderId: string, 
+/**
+ * `None`: a type or direction this version does not know.
+ */
+orderType: OrderType | null, direction: Direction | null, amount: string, age: string, };
 
 export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
@@ -191,11 +209,7 @@ export type CancelOrderArgs = { orderId: string,
  */
 anyway?: boolean, };
 
-export type JournalEntryView = { id: string, 
-/**
- * `sending`, `placed`, `rejected`, `unknown` or `notPlaced`.
- */
-state: string, what: string, note: string, orderId: string | null, tradeId: string | null, };
+export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
 
 export type JournalView = { entries: Array<JournalEntryView>, };
 
@@ -203,11 +217,7 @@ export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercent
 
 export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
 
-export type TradeView = { id: string, time: string, 
-/**
- * `buy` or `sell`.
- */
-direction: string, account: string, btc: string, nok: string, price: string, fee: string, };
+export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
 
 export type TradesView = { trades: Array<TradeView>, };
 
@@ -239,11 +249,7 @@ export type InvoiceArgs = { accountId: string | null,
 /**
  * As typed; empty for any amount.
  */
-amount: string, 
-/**
- * `btc`, `sats` or `nok`.
- */
-unit: string, publicDescription: string, privateNote: string, };
+amount: string, unit: BitcoinAmountUnit, publicDescription: string, privateNote: string, };
 
 export type InvoiceView = { id: string, invoice: string, 
 /**
@@ -257,11 +263,7 @@ amount: string, amountNok: string | null,
 /**
  * What was asked for, when it was NOK.
  */
-requested: string, publicDescription: string, privateNote: string, 
-/**
- * `unpaid`, `pending`, `paid`, `expired`, `canceled`, or the API's own name when unknown.
- */
-status: string, statusText: string, 
+requested: string, publicDescription: string, privateNote: string, status: InvoiceState, statusText: string, 
 /**
  * RFC 3339, for the countdown.
  */
@@ -273,11 +275,7 @@ export type InvoiceIdArgs = { id: string, };
 
 export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
 
-export type PayArgs = { destination: string, amount: string, 
-/**
- * `btc`, `sats` or `nok`.
- */
-unit: string, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
+export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
 /**
  * Remember the recipient in the address book after the payment is sent.
  */
@@ -309,11 +307,7 @@ ok: boolean,
 /**
  * The BTC amount that would be sent, as a plain decimal.
  */
-amountBtcRaw: string | null, destinationError: string | null, recognised: string | null, 
-/**
- * `onchain`, `invoice`, `lightningAddress` or `lnurl`.
- */
-kind: string | null, 
+amountBtcRaw: string | null, destinationError: string | null, recognised: string | null, kind: DestinationKind | null, 
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
@@ -325,13 +319,13 @@ reviewed: string, };
 
 export type PaymentView = { journalId: string, sentAt: string, destination: string, amount: string, 
 /**
- * `sending`, `sent`, `rejected`, `unknown` or `notSent`: what the app knows of the request.
+ * What the app knows of the request.
  */
-state: string, 
+state: WithdrawalState, 
 /**
- * `pending`, `completed`, `failed`, or the API's own name: the network's side, once sent.
+ * The network's side, once sent.
  */
-status: string | null, statusText: string, withdrawalId: string | null, note: string, };
+status: NetworkStatus | null, statusText: string, withdrawalId: string | null, note: string, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
 
@@ -398,11 +392,7 @@ export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>,
  */
 malformed: Array<MalformedView>, stored: number, };
 
-export type TaxSyncView = { 
-/**
- * `idle`, `running`, `complete`, `cancelled` or `failed`.
- */
-state: string, requests: number, received: number, stored: number, malformed: number, 
+export type TaxSyncView = { state: SyncState, requests: number, received: number, stored: number, malformed: number, 
 /**
  * 0–1000: the share of the time from the first transaction to now already covered.
  */
@@ -451,19 +441,11 @@ export type YearEndRateArgs = { year: number,
  */
 rate: string, };
 
-export type GainsArgs = { 
-/**
- * `fifo` (the default) or `average`.
- */
-method: string, };
+export type GainsArgs = { method: Method, };
 
 export type LotView = { id: string, time: string, btc: string, cost: string, };
 
-export type DisposalView = { id: string, time: string, 
-/**
- * `sale` or `payment`.
- */
-kind: string, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
+export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
 /**
  * BTC sold beyond what the history shows was bought; empty when none.
  */
@@ -482,19 +464,15 @@ export type GainsView = { method: string, years: Array<YearGainsView>,
  */
 disposals: Array<DisposalView>, notes: Array<string>, };
 
-export type ExportArgs = { 
-/**
- * `transactions`, `yearEnd` or `gains`.
- */
-kind: string, 
+export type ExportArgs = { kind: Report, 
 /**
  * For `transactions`.
  */
 filter: TaxFilterArgs, 
 /**
- * For `gains`: `fifo` or `average`.
+ * For `gains`.
  */
-method: string, };
+method: Method, };
 
 export type ExportView = { 
 /**
@@ -508,12 +486,7 @@ export type JournalIdArgs = { journalId: number, };
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 
-export type UnknownEntryView = { journalId: number, kind: MoneyKind, 
-/**
- * The journal's state: `sending`, `unknown`, `placed`, `not-placed`, `sent`, `not-sent` or
- * `rejected`.
- */
-state: string, sentAt: string, summary: string, 
+export type UnknownEntryView = { journalId: number, kind: MoneyKind, state: MoneyState, sentAt: string, summary: string, 
 /**
  * Still unknown (the user may settle it).
  */

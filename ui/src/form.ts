@@ -2,6 +2,11 @@
 import type { IpcError } from "./bindings";
 import { h } from "./dom";
 
+/** `v` (a select's value) as one of `values`, the union the backend accepts; else `fallback`. */
+export function oneOf<T extends string>(v: string, values: readonly T[], fallback: T): T {
+  return (values as readonly string[]).includes(v) ? (v as T) : fallback;
+}
+
 /** The message of a command's error, or the thrown value as text. */
 export function errorText(e: unknown): string {
   return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);

@@ -8,6 +8,7 @@ import { refreshTax, setTaxContext, tax } from "./tax";
 import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
 import { featureName, scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 import { exchangeProfileForm } from "./exchange_profile";
+import { oneOf } from "./form";
 
 type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
@@ -400,13 +401,13 @@ function settings(): Node {
   if (!app) return h("p", {});
   const lang = h("select", { "data-testid": "language", onchange: (e: Event) => {
       const v = (e.target as HTMLSelectElement).value;
-      void act(() => api.setLanguage({ language: v === "auto" ? null : v }));
+      void act(() => api.setLanguage({ language: v === "en" || v === "nb" ? v : null }));
     } },
     h("option", { value: "auto", ...(app.languageSetting === null ? { selected: true } : {}) }, t("Follow the system")),
     h("option", { value: "en", ...(app.languageSetting === "en" ? { selected: true } : {}) }, "English"),
     h("option", { value: "nb", ...(app.languageSetting === "nb" ? { selected: true } : {}) }, "Norsk bokmål"),
   );
-  const unit = h("select", { "data-testid": "unit", onchange: (e: Event) => void act(() => api.setUnit({ unit: (e.target as HTMLSelectElement).value })) },
+  const unit = h("select", { "data-testid": "unit", onchange: (e: Event) => void act(() => api.setUnit({ unit: oneOf((e.target as HTMLSelectElement).value, ["btc", "sats"], "btc") })) },
     h("option", { value: "btc", ...(app.unit === "btc" ? { selected: true } : {}) }, "BTC"),
     h("option", { value: "sats", ...(app.unit === "sats" ? { selected: true } : {}) }, "sats"),
   );

@@ -2,9 +2,9 @@
 // sats or NOK, the travel-rule recipient for new destinations, a confirmation, the payment's
 // status until it is settled, and the address book of saved recipients.
 import * as api from "./bindings";
-import type { AppView, BalancesView, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
+import type { AppView, BalancesView, BitcoinAmountUnit, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
-import { errorText, field, isNotReviewed, isNotPermitted, isSameAsUnknown } from "./form";
+import { errorText, field, isNotReviewed, isNotPermitted, isSameAsUnknown, oneOf } from "./form";
 import { refreshUnknowns } from "./unknowns";
 import { t } from "./i18n";
 import { countdown } from "./receive";
@@ -18,6 +18,7 @@ type Context = {
   reloadApp: () => Promise<void>;
 };
 
+const UNITS: BitcoinAmountUnit[] = ["sats", "btc", "nok"];
 const emptyRecipient = { fullName: "", country: "", address: "", nin: "", organisation: false, exchange: "", selfCustody: false };
 const emptyForm = (): PayArgs => ({ destination: "", amount: "", unit: "sats", accountId: null, isPayment: false, description: "", recipient: { ...emptyRecipient }, saveRecipient: true, label: "" });
 
@@ -265,7 +266,7 @@ export function pay(): Node {
   const destination = h("textarea", { "data-testid": "pay-destination", rows: "2", spellcheck: "false", placeholder: t("Address, Lightning invoice, Lightning address or LNURL"), oninput: (e: Event) => set({ destination: (e.target as HTMLTextAreaElement).value }) });
   destination.value = form.destination;
   const amount = h("input", { "data-testid": "pay-amount", inputmode: "decimal", value: form.amount, oninput: (e: Event) => set({ amount: (e.target as HTMLInputElement).value }) });
-  const unit = h("select", { "data-testid": "pay-unit", onchange: (e: Event) => set({ unit: (e.target as HTMLSelectElement).value }) },
+  const unit = h("select", { "data-testid": "pay-unit", onchange: (e: Event) => set({ unit: oneOf((e.target as HTMLSelectElement).value, UNITS, "sats") }) },
     ...[["sats", "sats"], ["btc", "BTC"], ["nok", "NOK"]].map(([v, label]) => h("option", { value: v, ...(form.unit === v ? { selected: true } : {}) }, label)));
   const account = h("select", { "data-testid": "pay-account", onchange: (e: Event) => set({ accountId: (e.target as HTMLSelectElement).value || null }) },
     ...accounts.map((a) => h("option", { value: a.id, ...(form.accountId === a.id ? { selected: true } : {}) }, `${a.name} — ${a.availableBtc}`)));

@@ -1,9 +1,9 @@
 // The receive screen: standing destinations with QR codes, Lightning invoices with live status
 // and expiry countdown, and the recent invoices.
 import * as api from "./bindings";
-import type { BalancesView, InvoiceView, InvoicesView, QrView, ReceiveView } from "./bindings";
+import type { BalancesView, BitcoinAmountUnit, InvoiceView, InvoicesView, QrView, ReceiveView } from "./bindings";
 import { h } from "./dom";
-import { errorText } from "./form";
+import { errorText, oneOf } from "./form";
 import { t } from "./i18n";
 
 type Context = {
@@ -20,7 +20,8 @@ let destinations: ReceiveView | null = null;
 let shown: Standing = "unified";
 let invoice: InvoiceView | null = null;
 let recent: InvoicesView | null = null;
-let form = { amount: "", unit: "sats", publicDescription: "", privateNote: "" };
+const UNITS: BitcoinAmountUnit[] = ["sats", "btc", "nok"];
+let form: { amount: string; unit: BitcoinAmountUnit; publicDescription: string; privateNote: string } = { amount: "", unit: "sats", publicDescription: "", privateNote: "" };
 let error: string | null = null;
 let creating = false;
 let copied: string | null = null;
@@ -162,7 +163,7 @@ export function receive(): Node {
     ...accounts.map((a) => h("option", { value: a.id, ...(accountId === a.id ? { selected: true } : {}) }, a.name)));
   const input = (key: "amount" | "publicDescription" | "privateNote", attrs: Record<string, string> = {}) =>
     h("input", { "data-testid": `invoice-${key}`, value: form[key], ...attrs, oninput: (e: Event) => { form[key] = (e.target as HTMLInputElement).value; } });
-  const unit = h("select", { "data-testid": "invoice-unit", onchange: (e: Event) => { form.unit = (e.target as HTMLSelectElement).value; } },
+  const unit = h("select", { "data-testid": "invoice-unit", onchange: (e: Event) => { form.unit = oneOf((e.target as HTMLSelectElement).value, UNITS, "sats"); } },
     ...[["sats", "sats"], ["btc", "BTC"], ["nok", "NOK"]].map(([v, label]) => h("option", { value: v, ...(form.unit === v ? { selected: true } : {}) }, label)));
   return h("section", { class: "receive" },
     error ? h("p", { class: "message error", "data-testid": "receive-error" }, error) : null,

@@ -3,6 +3,8 @@
 import * as api from "./bindings";
 import type {
   GainsView,
+  Method,
+  Report,
   TaxBalancesView,
   TaxFacetsView,
   TaxFilterArgs,
@@ -11,7 +13,7 @@ import type {
   YearEndsView,
 } from "./bindings";
 import { h } from "./dom";
-import { errorText } from "./form";
+import { errorText, oneOf } from "./form";
 import { t } from "./i18n";
 
 type Section = "transactions" | "balances" | "yearEnd" | "gains";
@@ -41,7 +43,7 @@ let includeDeleted = false;
 let yearEnds: YearEndsView | null = null;
 let rates: Record<number, string> = {};
 let gains: GainsView | null = null;
-let method = "fifo";
+let method: Method = "fifo";
 let error: string | null = null;
 let exported: string | null = null;
 let searchTimer: number | undefined;
@@ -230,7 +232,7 @@ function setFilter(change: Partial<TaxFilterArgs>): void {
   void resetList().then(rerender);
 }
 
-async function exportCsv(kind: string): Promise<void> {
+async function exportCsv(kind: Report): Promise<void> {
   error = null;
   exported = null;
   try {
@@ -363,7 +365,7 @@ function gainsSection(): Node {
   const g = gains;
   return h("div", {},
     h("div", { class: "inline" },
-      select("gains-method", method, [["fifo", "FIFO"], ["average", t("Average cost")]], (v) => { method = v ?? "fifo"; void refreshTax(); }),
+      select("gains-method", method, [["fifo", "FIFO"], ["average", t("Average cost")]], (v) => { method = oneOf(v ?? "", ["fifo", "average"], "fifo"); void refreshTax(); }),
       h("button", { "data-testid": "tax-export-gains", onclick: () => void exportCsv("gains") }, t("Export CSV"))),
     h("p", { "data-testid": "gains-method-name" }, `${t("Method")}: ${g.method}`),
     h("table", { class: "accounts", "data-testid": "gains-years" },

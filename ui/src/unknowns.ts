@@ -1,7 +1,7 @@
 // Orders and payments whose outcome is unknown: a banner on every screen while any is, and one
 // screen with the evidence behind each state and the user's "I checked: it was not sent".
 import * as api from "./bindings";
-import type { EvidenceView, UnknownEntryView, UnknownsView } from "./bindings";
+import type { EvidenceView, MoneyState, UnknownEntryView, UnknownsView } from "./bindings";
 import { h } from "./dom";
 import { errorText } from "./form";
 import { t } from "./i18n";
@@ -40,12 +40,12 @@ export function unknownsBanner(open: () => void): Node | null {
     h("button", { type: "button", "data-testid": "unknowns-banner-open", onclick: open }, t("See what Nordlys checked")));
 }
 
-function stateWord(state: string): string {
+function stateWord(state: MoneyState): string {
   switch (state) {
     case "placed": return t("Placed");
     case "sent": return t("Sent");
-    case "not-placed": return t("Not placed");
-    case "not-sent": return t("Not sent");
+    case "notPlaced": return t("Not placed");
+    case "notSent": return t("Not sent");
     case "rejected": return t("Refused");
     default: return t("Outcome unknown");
   }

@@ -17,5 +17,6 @@ pub mod test_hooks;
 pub mod trading;
 pub mod unknowns;
 pub mod views;
+pub mod vocabulary;
 
 pub use state::App;

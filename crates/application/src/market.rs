@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use crate::error::IpcError;
 use crate::state::App;
 use crate::views::*;
+use crate::vocabulary::Direction;
 
 fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
     VolumeStatsView {
@@ -79,7 +80,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
             TradeView {
                 id: t.id.to_string(),
                 time: t.create_time.format("%Y-%m-%d %H:%M").to_string(),
-                direction: if buy { "buy" } else { "sell" }.into(),
+                direction: if buy { Direction::Buy } else { Direction::Sell },
                 account,
                 btc: btc
                     .map(|b| format::btc(b, unit, locale))

@@ -18,14 +18,10 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::payment_views::*;
 use crate::state::{App, ProfileSession};
 use crate::views::NoArgs;
+use crate::vocabulary::{DestinationKind, NetworkStatus};
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
-    let unit = BitcoinAmountUnit::parse(&args.unit).ok_or_else(|| {
-        IpcError::new(
-            ErrorCode::InvalidInput,
-            format!("unknown unit `{}`", args.unit),
-        )
-    })?;
+    let unit = args.unit;
     let r = &args.recipient;
     Ok(PayForm {
         destination: args.destination.clone(),
@@ -147,13 +143,15 @@ fn recipient_view(r: &Recipient) -> RecipientView {
 
 fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView {
     let (kind, expires_at) = match &c.destination {
-        Some(Destination::Onchain { .. }) => (Some("onchain"), None),
+        Some(Destination::Onchain { .. }) => (Some(DestinationKind::Onchain), None),
         Some(Destination::Invoice(i)) => (
-            Some("invoice"),
+            Some(DestinationKind::Invoice),
             Some(chrono::DateTime::<Utc>::from(i.expires_at).to_rfc3339()),
         ),
-        Some(Destination::LightningAddress { .. }) => (Some("lightningAddress"), None),
-        Some(Destination::Lnurl { .. }) => (Some("lnurl"), None),
+        Some(Destination::LightningAddress { .. }) => {
+            (Some(DestinationKind::LightningAddress), None)
+        }
+        Some(Destination::Lnurl { .. }) => (Some(DestinationKind::Lnurl), None),
         _ => (None, None),
     };
     let e = &c.recipient_errors;
@@ -162,7 +160,7 @@ fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView 
         amount_btc_raw: c.amount_btc.map(|a| a.to_string()),
         destination_error: c.destination_error.clone(),
         recognised: c.recognised.clone(),
-        kind: kind.map(str::to_owned),
+        kind,
         expires_at,
         fixed_amount: c.fixed_amount.clone(),
         amount_error: c.amount_error.clone(),
@@ -193,23 +191,22 @@ pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
     Ok(check_view(&check, &ctx, fingerprint(&args)?))
 }
 
-fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<String>, String) {
+fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, String) {
     let nb = locale == Locale::Nb;
     let l = |en: &str, no: &str| if nb { no } else { en }.to_owned();
-    let status = e.status.as_deref().map(|s| match s {
-        "WITHDRAWAL_STATUS_PENDING" => "pending".to_owned(),
-        "WITHDRAWAL_STATUS_COMPLETED" => "completed".to_owned(),
-        "WITHDRAWAL_STATUS_FAILED" => "failed".to_owned(),
-        other => other.to_owned(),
-    });
-    let text = match (e.state, status.as_deref()) {
-        (WithdrawalState::Sent, Some("completed")) => l("Completed", "Fullført"),
-        (WithdrawalState::Sent, Some("failed")) => l("Failed", "Feilet"),
-        (WithdrawalState::Sent, Some("pending") | None) => l(
+    let status = e.status.as_ref().map(NetworkStatus::from);
+    let text = match (e.state, status) {
+        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => l("Completed", "Fullført"),
+        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => l("Failed", "Feilet"),
+        (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => l(
             "Sent, waiting for the network to confirm",
             "Sendt, venter på bekreftelse fra nettverket",
         ),
-        (WithdrawalState::Sent, Some(other)) => other.to_owned(),
+        (WithdrawalState::Sent, Some(NetworkStatus::Other)) => e
+            .status
+            .as_ref()
+            .map(|s| s.as_str().to_owned())
+            .unwrap_or_default(),
         (WithdrawalState::Sending | WithdrawalState::Unknown, _) => l(
             "Outcome unknown: Nordlys is checking the account. Do not send it again.",
             "Utfallet er ukjent: Nordlys sjekker kontoen. Ikke send på nytt.",
@@ -237,14 +234,7 @@ fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
         sent_at: e.sent_at.to_rfc3339(),
         destination: e.destination.clone(),
         amount: format::btc(e.amount_btc, app.settings().unit, locale),
-        state: match e.state {
-            WithdrawalState::Sending => "sending",
-            WithdrawalState::Sent => "sent",
-            WithdrawalState::Rejected => "rejected",
-            WithdrawalState::Unknown => "unknown",
-            WithdrawalState::NotSent => "notSent",
-        }
-        .into(),
+        state: e.state,
         status,
         status_text,
         withdrawal_id: e.withdrawal_id.clone(),
@@ -436,11 +426,11 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
         let nb = app.locale() == Locale::Nb;
         for c in changes {
-            let title = match (c.status.as_str(), nb) {
-                ("WITHDRAWAL_STATUS_COMPLETED", false) => "Payment completed",
-                ("WITHDRAWAL_STATUS_COMPLETED", true) => "Betaling fullført",
-                ("WITHDRAWAL_STATUS_FAILED", false) => "Payment failed",
-                ("WITHDRAWAL_STATUS_FAILED", true) => "Betaling feilet",
+            let title = match (NetworkStatus::from(&c.status), nb) {
+                (NetworkStatus::Completed, false) => "Payment completed",
+                (NetworkStatus::Completed, true) => "Betaling fullført",
+                (NetworkStatus::Failed, false) => "Payment failed",
+                (NetworkStatus::Failed, true) => "Betaling feilet",
                 _ => continue,
             };
             let v = payment_view(&c.entry, app);

@@ -1,7 +1,11 @@
 //! What crosses IPC for receiving and paying, in the UI's camelCase shapes.
 
+use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::store::WithdrawalState;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::vocabulary::{DestinationKind, InvoiceState, NetworkStatus};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -29,14 +33,13 @@ pub struct ReceiveView {
     pub unified: Option<QrView>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceArgs {
     pub account_id: Option<String>,
     /// As typed; empty for any amount.
     pub amount: String,
-    /// `btc`, `sats` or `nok`.
-    pub unit: String,
+    pub unit: BitcoinAmountUnit,
     pub public_description: String,
     pub private_note: String,
 }
@@ -55,8 +58,7 @@ pub struct InvoiceView {
     pub requested: String,
     pub public_description: String,
     pub private_note: String,
-    /// `unpaid`, `pending`, `paid`, `expired`, `canceled`, or the API's own name when unknown.
-    pub status: String,
+    pub status: InvoiceState,
     pub status_text: String,
     /// RFC 3339, for the countdown.
     pub expires_at: String,
@@ -85,13 +87,12 @@ pub struct RecipientFormArgs {
     pub self_custody: bool,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PayArgs {
     pub destination: String,
     pub amount: String,
-    /// `btc`, `sats` or `nok`.
-    pub unit: String,
+    pub unit: BitcoinAmountUnit,
     pub account_id: Option<String>,
     pub is_payment: bool,
     pub description: String,
@@ -139,8 +140,7 @@ pub struct PayCheckView {
     pub amount_btc_raw: Option<String>,
     pub destination_error: Option<String>,
     pub recognised: Option<String>,
-    /// `onchain`, `invoice`, `lightningAddress` or `lnurl`.
-    pub kind: Option<String>,
+    pub kind: Option<DestinationKind>,
     /// For an invoice, RFC 3339, for the countdown.
     pub expires_at: Option<String>,
     pub fixed_amount: Option<String>,
@@ -162,10 +162,10 @@ pub struct PaymentView {
     pub sent_at: String,
     pub destination: String,
     pub amount: String,
-    /// `sending`, `sent`, `rejected`, `unknown` or `notSent`: what the app knows of the request.
-    pub state: String,
-    /// `pending`, `completed`, `failed`, or the API's own name: the network's side, once sent.
-    pub status: Option<String>,
+    /// What the app knows of the request.
+    pub state: WithdrawalState,
+    /// The network's side, once sent.
+    pub status: Option<NetworkStatus>,
     pub status_text: String,
     pub withdrawal_id: Option<String>,
     pub note: String,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::format::{self, Locale};
 use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
 use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, Timing, same_exchange};
 use crate::views::*;
+use crate::vocabulary::ProfileType;
 
 fn profile_view(p: &Profile) -> ProfileView {
     let scopes = asked_scopes(&p.kind)
@@ -23,7 +24,7 @@ fn profile_view(p: &Profile) -> ProfileView {
         .collect();
     let (kind, base_url, client_id, operator, oauth_base_url) = match &p.kind {
         ProfileKind::Sandbox => (
-            "sandbox",
+            ProfileType::Sandbox,
             String::new(),
             None,
             Operator::SPEC.to_owned(),
@@ -36,7 +37,7 @@ fn profile_view(p: &Profile) -> ProfileView {
             oauth_base_url,
             ..
         } => (
-            "exchange",
+            ProfileType::Exchange,
             base_url.clone(),
             Some(client_id.clone()),
             operator.clone(),
@@ -48,7 +49,7 @@ fn profile_view(p: &Profile) -> ProfileView {
     ProfileView {
         id: p.id.clone(),
         name: p.name.clone(),
-        kind: kind.into(),
+        kind,
         base_url,
         client_id,
         operator,
@@ -199,12 +200,9 @@ async fn view(app: &App) -> Answer<AppView> {
     Ok(AppView {
         profile: profile_view(profile),
         profiles: settings.profiles.iter().map(profile_view).collect(),
-        language: lang(locale).into(),
-        language_setting: settings.language.map(|l| lang(l).into()),
-        unit: match settings.unit {
-            BtcUnit::Btc => "btc".into(),
-            BtcUnit::Sats => "sats".into(),
-        },
+        language: locale,
+        language_setting: settings.language,
+        unit: settings.unit,
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
         request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
@@ -274,13 +272,6 @@ fn secret_problem(problem: &SecretError, locale: Locale) -> String {
         (_, Locale::Nb) => "En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble \
             fra for å fjerne den, og koble til på nytt."
             .to_owned(),
-    }
-}
-
-fn lang(l: Locale) -> &'static str {
-    match l {
-        Locale::En => "en",
-        Locale::Nb => "nb",
     }
 }
 
@@ -416,34 +407,13 @@ pub async fn reset_demo(app: &App, _args: NoArgs) -> Answer<AppView> {
 }
 
 pub async fn set_language(app: &App, args: SetLanguageArgs) -> Answer<AppView> {
-    let language = match args.language.as_deref() {
-        None | Some("") | Some("auto") => None,
-        Some("en") => Some(Locale::En),
-        Some("nb") => Some(Locale::Nb),
-        Some(other) => {
-            return Err(IpcError::new(
-                ErrorCode::InvalidInput,
-                format!("unknown language `{other}`"),
-            ));
-        }
-    };
-    app.settings().language = language;
+    app.settings().language = args.language;
     app.save_settings()?;
     view(app).await
 }
 
 pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppView> {
-    let unit = match args.unit.as_str() {
-        "btc" => BtcUnit::Btc,
-        "sats" => BtcUnit::Sats,
-        other => {
-            return Err(IpcError::new(
-                ErrorCode::InvalidInput,
-                format!("unknown unit `{other}`"),
-            ));
-        }
-    };
-    app.settings().unit = unit;
+    app.settings().unit = args.unit;
     app.save_settings()?;
     view(app).await
 }

@@ -2,19 +2,20 @@
 //! NOK, their live status, and the list of recent invoices kept in the local store.
 
 use chrono::{DateTime, Utc};
-use nordlys_core::amount_input::{BitcoinAmountUnit, Entered, parse_in};
+use nordlys_core::amount_input::{Entered, parse_in};
 use nordlys_core::destination::{self, AskedAmount};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
 use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
-use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
+use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
 use rust_decimal::Decimal;
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::payment_views::*;
 use crate::state::App;
 use crate::views::NoArgs;
+use crate::vocabulary::InvoiceState;
 
 fn account(id: Option<&str>) -> Option<AccountId> {
     id.map(str::trim)
@@ -52,17 +53,18 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
     })
 }
 
-fn status_words(status: &str, locale: Locale) -> (String, String) {
+fn status_words(status: &InvoiceStatus, locale: Locale) -> (InvoiceState, String) {
     let nb = locale == Locale::Nb;
-    let (code, en, no) = match status {
-        "INVOICE_STATUS_UNPAID" => ("unpaid", "Waiting for payment", "Venter på betaling"),
-        "INVOICE_STATUS_PENDING" => ("pending", "Payment on its way", "Betaling underveis"),
-        "INVOICE_STATUS_PAID" => ("paid", "Paid", "Betalt"),
-        "INVOICE_STATUS_EXPIRED" => ("expired", "Expired", "Utløpt"),
-        "INVOICE_STATUS_CANCELED" => ("canceled", "Cancelled", "Kansellert"),
-        other => return (other.to_owned(), other.to_owned()),
+    let state = InvoiceState::from(status);
+    let (en, no) = match state {
+        InvoiceState::Unpaid => ("Waiting for payment", "Venter på betaling"),
+        InvoiceState::Pending => ("Payment on its way", "Betaling underveis"),
+        InvoiceState::Paid => ("Paid", "Betalt"),
+        InvoiceState::Expired => ("Expired", "Utløpt"),
+        InvoiceState::Canceled => ("Cancelled", "Kansellert"),
+        InvoiceState::Other => return (state, status.as_str().to_owned()),
     };
-    (code.to_owned(), if nb { no } else { en }.to_owned())
+    (state, if nb { no } else { en }.to_owned())
 }
 
 fn invoice_view(
@@ -108,8 +110,7 @@ fn invoice_view(
 pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView> {
     let locale = app.locale();
     let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
-    let unit = BitcoinAmountUnit::parse(&args.unit)
-        .ok_or_else(|| invalid(format!("unknown unit `{}`", args.unit)))?;
+    let unit = args.unit;
     // An empty amount is an invoice for any amount (sent as 0).
     let (currency, amount, requested, asked) = if args.amount.trim().is_empty() {
         (
@@ -157,7 +158,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         requested,
         public_description: args.public_description.trim().to_owned(),
         private_note: args.private_note.trim().to_owned(),
-        status: "INVOICE_STATUS_UNPAID".into(),
+        status: InvoiceStatus::Unpaid,
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
@@ -174,15 +175,14 @@ async fn refresh_status(app: &App, id: &str) -> Answer<StoredInvoice> {
     let session = app.session().await?;
     let store = session.store;
     let answer = session.connection.client().invoice(id).await?;
-    let status = answer.status.to_string();
     let before = store
-        .set_invoice_status(id, &status)
+        .set_invoice_status(id, &answer.status)
         .map_err(IpcError::internal)?;
     let stored = store
         .invoice_by_id(id)
         .map_err(IpcError::internal)?
         .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, format!("no invoice {id} here")))?;
-    if status == "INVOICE_STATUS_PAID" && before.as_deref() != Some(status.as_str()) {
+    if answer.status == InvoiceStatus::Paid && before.as_ref() != Some(&answer.status) {
         let locale = app.locale();
         let amount = stored
             .amount_btc
@@ -207,20 +207,13 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
     invoice_view(app, &stored, true, price)
 }
 
-fn is_final(status: &str) -> bool {
-    matches!(
-        status,
-        "INVOICE_STATUS_PAID" | "INVOICE_STATUS_EXPIRED" | "INVOICE_STATUS_CANCELED"
-    )
-}
-
 pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
     let store = app.session().await?.store;
     let list = store.recent_invoices(20).map_err(IpcError::internal)?;
     let mut out = Vec::with_capacity(list.len());
     for i in list {
         // Open invoices are asked about again; a failed check keeps the last known status.
-        let fresh = if is_final(&i.status) {
+        let fresh = if i.status.is_final() {
             i
         } else {
             refresh_status(app, &i.id).await.unwrap_or(i)

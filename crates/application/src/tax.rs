@@ -9,7 +9,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
-use nordlys_core::tax::gains::{DisposalKind, GainsBuilder, GainsReport, Method};
+use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, oslo_date, oslo_time};
@@ -20,13 +20,14 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
 use crate::views::NoArgs;
+use crate::vocabulary::{Report, SyncState};
 
 /// The one sync of the active profile: its cancel switch while it runs, and how it ended.
 #[derive(Debug, Default)]
 pub struct SyncSlot {
     cancel: Option<SyncCancel>,
     progress: SyncProgress,
-    state: &'static str,
+    state: SyncState,
     message: String,
 }
 
@@ -35,12 +36,7 @@ impl SyncSlot {
         let p = &self.progress;
         let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         TaxSyncView {
-            state: if self.state.is_empty() {
-                "idle"
-            } else {
-                self.state
-            }
-            .to_owned(),
+            state: self.state,
             requests: p.requests,
             received: n(p.received),
             stored: n(p.stored),
@@ -91,7 +87,7 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
         }
         *s = SyncSlot {
             cancel: Some(cancel.clone()),
-            state: "running",
+            state: SyncState::Running,
             ..SyncSlot::default()
         };
     }
@@ -115,10 +111,10 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
         let mut s = lock(&worker);
         s.cancel = None;
         match outcome {
-            Ok(SyncEnd::Complete) => s.state = "complete",
-            Ok(SyncEnd::Cancelled) => s.state = "cancelled",
+            Ok(SyncEnd::Complete) => s.state = SyncState::Complete,
+            Ok(SyncEnd::Cancelled) => s.state = SyncState::Cancelled,
             Err(e) => {
-                s.state = "failed";
+                s.state = SyncState::Failed;
                 s.message = e.to_string();
             }
         }
@@ -482,14 +478,6 @@ pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearE
     year_end_report(app, NoArgs {}).await
 }
 
-fn method(text: &str) -> Method {
-    if text == "average" {
-        Method::AverageCost
-    } else {
-        Method::Fifo
-    }
-}
-
 async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
     let builder = each_row(store, TaxFilter::default(), GainsBuilder::new(m), |b, t| {
         b.add(t)
@@ -500,7 +488,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 
 pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
     let (locale, unit) = (app.locale(), app.settings().unit);
-    let report = gains(app.tax_session().await?.store, method(&args.method)).await?;
+    let report = gains(app.tax_session().await?.store, args.method).await?;
     let nok = |d: Decimal| format::nok(d, locale);
     Ok(GainsView {
         method: report.method.name().to_owned(),
@@ -527,11 +515,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .map(|d| DisposalView {
                 id: d.id.clone(),
                 time: minute(&d.at),
-                kind: match d.kind {
-                    DisposalKind::Sale => "sale",
-                    DisposalKind::Payment => "payment",
-                }
-                .into(),
+                kind: d.kind,
                 btc: format::btc(d.btc, unit, locale),
                 proceeds: nok(d.proceeds_nok),
                 cost: nok(d.cost_nok),
@@ -566,8 +550,8 @@ async fn export_bytes(
     args: &ExportArgs,
 ) -> Answer<(String, Vec<u8>)> {
     let io = |e: std::io::Error| IpcError::internal(e);
-    match args.kind.as_str() {
-        "transactions" => {
+    match args.kind {
+        Report::Transactions => {
             let f = filter(&args.filter);
             let name = match f.year {
                 Some(y) => format!("nordlys-transactions-{y}.csv"),
@@ -582,21 +566,17 @@ async fn export_bytes(
             .await?;
             Ok((name, w.into_inner()))
         }
-        "yearEnd" => {
+        Report::YearEnd => {
             let names = Names::load(&store).map_err(IpcError::internal)?;
             let years = year_ends(store).await?;
             let bytes = csv::write_year_end(Vec::new(), &years, |id| names.name(id)).map_err(io)?;
             Ok(("nordlys-year-end.csv".to_owned(), bytes))
         }
-        "gains" => {
-            let report = gains(store, method(&args.method)).await?;
+        Report::Gains => {
+            let report = gains(store, args.method).await?;
             let bytes = csv::write_gains(Vec::new(), &report).map_err(io)?;
             Ok(("nordlys-gains.csv".to_owned(), bytes))
         }
-        other => Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            format!("there is no export called “{other}”"),
-        )),
     }
 }
 

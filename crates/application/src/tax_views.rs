@@ -1,8 +1,11 @@
 //! What crosses IPC for tax and history, in the UI's camelCase shapes. Amounts are formatted for
 //! the user's locale here; exports carry the exact decimals instead.
 
+use nordlys_core::tax::gains::{DisposalKind, Method};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::vocabulary::{Report, SyncState};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -87,8 +90,7 @@ pub struct TaxFacetsView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxSyncView {
-    /// `idle`, `running`, `complete`, `cancelled` or `failed`.
-    pub state: String,
+    pub state: SyncState,
     pub requests: u32,
     pub received: u32,
     pub stored: u32,
@@ -166,11 +168,10 @@ pub struct YearEndRateArgs {
     pub rate: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GainsArgs {
-    /// `fifo` (the default) or `average`.
-    pub method: String,
+    pub method: Method,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -187,8 +188,7 @@ pub struct LotView {
 pub struct DisposalView {
     pub id: String,
     pub time: String,
-    /// `sale` or `payment`.
-    pub kind: String,
+    pub kind: DisposalKind,
     pub btc: String,
     pub proceeds: String,
     pub cost: String,
@@ -223,15 +223,14 @@ pub struct GainsView {
     pub notes: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportArgs {
-    /// `transactions`, `yearEnd` or `gains`.
-    pub kind: String,
+    pub kind: Report,
     /// For `transactions`.
     pub filter: TaxFilterArgs,
-    /// For `gains`: `fifo` or `average`.
-    pub method: String,
+    /// For `gains`.
+    pub method: Method,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -7,14 +7,15 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
-use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
+use nordlys_core::store::{JournalEntry, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
-use nordlys_exchange::models::{Direction, OrderType};
+use nordlys_exchange::models::Direction;
 use rust_decimal::Decimal;
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::views::*;
+use crate::vocabulary::{self, OrderOutcome};
 
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let locale = app.locale();
@@ -67,29 +68,9 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
 }
 
 fn form(args: &OrderFormArgs) -> Answer<OrderForm> {
-    let order_type = match args.order_type.as_str() {
-        "market" => OrderType::Market,
-        "limit" => OrderType::Limit,
-        other => {
-            return Err(IpcError::new(
-                ErrorCode::InvalidInput,
-                format!("unknown order type `{other}`"),
-            ));
-        }
-    };
-    let direction = match args.direction.as_str() {
-        "buy" => Direction::Buy,
-        "sell" => Direction::Sell,
-        other => {
-            return Err(IpcError::new(
-                ErrorCode::InvalidInput,
-                format!("unknown direction `{other}`"),
-            ));
-        }
-    };
     Ok(OrderForm {
-        order_type,
-        direction,
+        order_type: args.order_type.into(),
+        direction: args.direction.into(),
         amount: args.amount.clone(),
         price: args.price.clone(),
         account_id: args.account_id.clone(),
@@ -137,7 +118,7 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
     let nb = locale == Locale::Nb;
     match r {
         Resolution::Placed { order_id, trade_id } => OrderResultView {
-            outcome: "placed".into(),
+            outcome: OrderOutcome::Placed,
             order_id,
             trade_id,
             message: if nb {
@@ -148,7 +129,7 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
             .into(),
         },
         Resolution::NotPlaced => OrderResultView {
-            outcome: "notPlaced".into(),
+            outcome: OrderOutcome::NotPlaced,
             order_id: None,
             trade_id: None,
             message: if nb {
@@ -159,7 +140,7 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
             .into(),
         },
         Resolution::StillUnknown { what_to_check } => OrderResultView {
-            outcome: "unknown".into(),
+            outcome: OrderOutcome::Unknown,
             order_id: None,
             trade_id: None,
             message: if nb {
@@ -337,14 +318,7 @@ fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
     };
     JournalEntryView {
         id: e.id.to_string(),
-        state: match e.state {
-            JournalState::Sending => "sending",
-            JournalState::Placed => "placed",
-            JournalState::Rejected => "rejected",
-            JournalState::Unknown => "unknown",
-            JournalState::NotPlaced => "notPlaced",
-        }
-        .into(),
+        state: e.state,
         what: format!("{} {} {amount}", e.order_type, e.direction),
         note: e.note.clone(),
         order_id: e.order_id.clone(),
@@ -371,13 +345,8 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                 let minutes = (now - o.created_at).num_minutes().max(0);
                 OpenOrderView {
                     order_id: o.order_id.to_string(),
-                    order_type: if o.order_type == OrderType::Limit {
-                        "limit"
-                    } else {
-                        "market"
-                    }
-                    .into(),
-                    direction: if selling { "sell" } else { "buy" }.into(),
+                    order_type: vocabulary::OrderType::from_wire(&o.order_type),
+                    direction: vocabulary::Direction::from_wire(&o.direction),
                     amount: if selling {
                         format::btc(o.amount, BtcUnit::Btc, locale)
                     } else {

@@ -99,7 +99,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         entries.push(UnknownEntryView {
             journal_id: e.id,
             kind: MoneyKind::Order,
-            state: e.state.text().to_owned(),
+            state: e.state.into(),
             sent_at: shown(&e.sent_at),
             summary: format!("{} {} {amount}", e.order_type, e.direction),
             open,
@@ -118,7 +118,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         entries.push(UnknownEntryView {
             journal_id: e.id,
             kind: MoneyKind::Withdrawal,
-            state: e.state.text().to_owned(),
+            state: e.state.into(),
             sent_at: shown(&e.sent_at),
             summary: format!(
                 "{} → {}",

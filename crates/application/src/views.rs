@@ -1,8 +1,12 @@
 //! What crosses IPC, in the UI's own camelCase shapes. Domain types stay behind; no secret is in
 //! anything sent to the webview.
 
+use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::store::JournalState;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::vocabulary::{Direction, MoneyState, OrderOutcome, OrderType, ProfileType};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 pub struct NoArgs {}
@@ -12,8 +16,7 @@ pub struct NoArgs {}
 pub struct ProfileView {
     pub id: String,
     pub name: String,
-    /// `sandbox` or `exchange`.
-    pub kind: String,
+    pub kind: ProfileType,
     pub base_url: String,
     pub client_id: Option<String>,
     /// The operator's abbreviation (`svc` for the sandbox).
@@ -87,12 +90,11 @@ pub struct FeatureView {
 pub struct AppView {
     pub profile: ProfileView,
     pub profiles: Vec<ProfileView>,
-    /// The language in use: `en` or `nb`.
-    pub language: String,
+    /// The language in use.
+    pub language: Locale,
     /// `None`: follows the OS.
-    pub language_setting: Option<String>,
-    /// `btc` or `sats`.
-    pub unit: String,
+    pub language_setting: Option<Locale>,
+    pub unit: BtcUnit,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.
     pub request_timeout_secs: u32,
     /// The range the setting takes.
@@ -166,13 +168,13 @@ pub struct ConnectOauthArgs {
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SetLanguageArgs {
-    /// `en`, `nb`, or none to follow the OS.
-    pub language: Option<String>,
+    /// None to follow the OS.
+    pub language: Option<Locale>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SetUnitArgs {
-    pub unit: String,
+    pub unit: BtcUnit,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -244,10 +246,8 @@ pub struct QuoteView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderFormArgs {
-    /// `market` or `limit`.
-    pub order_type: String,
-    /// `buy` or `sell`.
-    pub direction: String,
+    pub order_type: OrderType,
+    pub direction: Direction,
     pub amount: String,
     pub price: Option<String>,
     pub account_id: Option<String>,
@@ -272,8 +272,7 @@ pub struct OrderCheckView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderResultView {
-    /// `placed`, `notPlaced` or `unknown`.
-    pub outcome: String,
+    pub outcome: OrderOutcome,
     pub order_id: Option<String>,
     pub trade_id: Option<String>,
     pub message: String,
@@ -283,8 +282,9 @@ pub struct OrderResultView {
 #[serde(rename_all = "camelCase")]
 pub struct OpenOrderView {
     pub order_id: String,
-    pub order_type: String,
-    pub direction: String,
+    /// `None`: a type or direction this version does not know.
+    pub order_type: Option<OrderType>,
+    pub direction: Option<Direction>,
     pub amount: String,
     pub age: String,
 }
@@ -310,8 +310,7 @@ pub struct CancelOrderArgs {
 #[serde(rename_all = "camelCase")]
 pub struct JournalEntryView {
     pub id: String,
-    /// `sending`, `placed`, `rejected`, `unknown` or `notPlaced`.
-    pub state: String,
+    pub state: JournalState,
     pub what: String,
     pub note: String,
     pub order_id: Option<String>,
@@ -347,8 +346,7 @@ pub struct VolumeView {
 pub struct TradeView {
     pub id: String,
     pub time: String,
-    /// `buy` or `sell`.
-    pub direction: String,
+    pub direction: Direction,
     pub account: String,
     pub btc: String,
     pub nok: String,
@@ -417,9 +415,7 @@ pub struct UnknownEntryView {
     #[ts(type = "number")]
     pub journal_id: i64,
     pub kind: MoneyKind,
-    /// The journal's state: `sending`, `unknown`, `placed`, `not-placed`, `sent`, `not-sent` or
-    /// `rejected`.
-    pub state: String,
+    pub state: MoneyState,
     pub sent_at: String,
     pub summary: String,
     /// Still unknown (the user may settle it).

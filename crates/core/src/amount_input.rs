@@ -41,7 +41,9 @@ fn ceiling(unit: Unit) -> Decimal {
 }
 
 /// The unit a bitcoin amount is typed in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum BitcoinAmountUnit {
     Btc,
     Sats,

@@ -842,9 +842,16 @@ mod tests {
     }
 
     /// A tax row as the exchange lists it.
-    fn row(id: &str, kind: &str, at: i64, out: &str, fee: &str, running: &str) -> TaxTransaction {
+    fn row(
+        id: &str,
+        kind: TaxTransactionType,
+        at: i64,
+        out: &str,
+        fee: &str,
+        running: &str,
+    ) -> TaxTransaction {
         serde_json::from_value(serde_json::json!({
-            "id": id, "accountId": "acc_1", "type": kind, "subType": "",
+            "id": id, "accountId": "acc_1", "type": kind.as_str(), "subType": "",
             "createTime": t(at).to_rfc3339(), "finalizeTime": "",
             "inAmount": "", "inCurrency": "", "outAmount": out, "outCurrency": "",
             "feeAmount": fee, "feeCurrency": "", "rateMarket": "", "isPayment": false,
@@ -853,9 +860,9 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn open(id: &str, direction: &str, amount: &str, at: i64) -> Order {
+    fn open(id: &str, direction: Direction, amount: &str, at: i64) -> Order {
         serde_json::from_value(serde_json::json!({
-            "orderId": id, "type": "ORDER_TYPE_LIMIT", "direction": direction,
+            "orderId": id, "type": nordlys_exchange::models::OrderType::Limit.as_str(), "direction": direction.as_str(),
             "amount": d(amount), "createdAt": t(at).to_rfc3339(),
         }))
         .unwrap_or_else(|e| panic!("{e}"))
@@ -911,9 +918,9 @@ mod tests {
         }
     }
 
-    const W: &str = "TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL";
-    const BUY: &str = "TAX_TRANSACTION_TYPE_BTC_BUY";
-    const SELL: &str = "TAX_TRANSACTION_TYPE_BTC_SELL";
+    const W: TaxTransactionType = TaxTransactionType::BtcWithdrawal;
+    const BUY: TaxTransactionType = TaxTransactionType::BtcBuy;
+    const SELL: TaxTransactionType = TaxTransactionType::BtcSell;
 
     #[test]
     fn an_instant_withdrawal_without_an_echoed_note_is_found_by_its_amount() {
@@ -979,7 +986,7 @@ mod tests {
             31,
             holding("0.484", "0.49"),
             "5100",
-            vec![open("or_1", "DIRECTION_SELL", "0.006", 1)],
+            vec![open("or_1", Direction::Sell, "0.006", 1)],
             vec![row("tr_1", SELL, 1, "0.004", "0.5", "0.496")],
         );
         assert_eq!(made(&judged(&sell, &l)), vec!["or_1", "tr_1"]);
@@ -1200,7 +1207,7 @@ mod tests {
             31,
             holding("0.5002", "0.5002"),
             "4000",
-            vec![open("or_1", "DIRECTION_BUY", "481.20", 20)],
+            vec![open("or_1", Direction::Buy, "481.20", 20)],
             vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
         );
         assert!(
@@ -1214,7 +1221,7 @@ mod tests {
             31,
             holding("0.5002", "0.5002"),
             "4000",
-            vec![open("or_1", "DIRECTION_BUY", "481.20", 5)],
+            vec![open("or_1", Direction::Buy, "481.20", 5)],
             vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
         );
         assert_eq!(made(&judged(&buy, &at_once)), vec!["or_1", "tr_1"]);
@@ -1333,7 +1340,7 @@ mod tests {
             31,
             holding("0.5", "0.5"),
             "4688",
-            vec![open("or_9", "DIRECTION_BUY", "117", 2)],
+            vec![open("or_9", Direction::Buy, "117", 2)],
             vec![],
         );
         let larger = Others {

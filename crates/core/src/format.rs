@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The UI language, which also decides number format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Locale {
     #[default]
@@ -31,6 +32,7 @@ impl Locale {
 
 /// How bitcoin amounts are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum BtcUnit {
     #[default]

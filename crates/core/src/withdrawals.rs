@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
-use nordlys_exchange::models::SendBitcoinRequest;
+use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_exchange::{Error, ExchangeClient};
 use rust_decimal::Decimal;
 
@@ -39,7 +39,7 @@ pub enum Sending {
     Sent {
         journal_id: i64,
         withdrawal_id: String,
-        status: String,
+        status: WithdrawalStatus,
         network: String,
         /// The exchange took it, but the journal could not record that; a later check will.
         warning: Option<String>,
@@ -118,7 +118,6 @@ pub async fn send(
     store.set_in_flight(id, false);
     match answer {
         Ok(r) => {
-            let status = r.status.to_string();
             // Sent whatever happens to this write: a failure is a warning, and the entry, still
             // "sending", is settled as sent by the next check.
             let warning = store
@@ -126,7 +125,7 @@ pub async fn send(
                     id,
                     WithdrawalState::Sent,
                     Some(r.withdrawal_id.as_str()),
-                    Some(&status),
+                    Some(&r.status),
                     "",
                 )
                 .err()
@@ -134,7 +133,7 @@ pub async fn send(
             Ok(Sending::Sent {
                 journal_id: id,
                 withdrawal_id: r.withdrawal_id.to_string(),
-                status,
+                status: r.status,
                 network: r.network.to_string(),
                 warning,
             })
@@ -263,7 +262,7 @@ pub(crate) fn record(
                 journal_id,
                 WithdrawalState::Sent,
                 &ids,
-                Some("WITHDRAWAL_STATUS_COMPLETED"),
+                Some(&WithdrawalStatus::Completed),
                 &why,
                 Decision::Evidence,
             )?;
@@ -347,7 +346,7 @@ pub async fn settle_not_sent(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusChange {
     pub entry: WithdrawalEntry,
-    pub status: String,
+    pub status: WithdrawalStatus,
 }
 
 /// Asks the exchange for every sent withdrawal not yet settled on its network (endpoint 16) and
@@ -362,10 +361,12 @@ pub async fn track(
             continue;
         };
         let w = client.withdrawal(&WithdrawalId::from(id)).await?;
-        let status = w.status.to_string();
-        let before = store.withdrawal_set_status(e.id, &status)?;
-        if before.as_deref() != Some(status.as_str()) {
-            changed.push(StatusChange { entry: e, status });
+        let before = store.withdrawal_set_status(e.id, &w.status)?;
+        if before.as_ref() != Some(&w.status) {
+            changed.push(StatusChange {
+                entry: e,
+                status: w.status,
+            });
         }
     }
     Ok(changed)

@@ -287,7 +287,7 @@ async fn a_lost_payment_is_shown_unknown_with_its_evidence_then_sent() {
                 .attr("[data-testid=unknown-entry]", "data-state")
                 .await
                 .unwrap_or_default();
-            assert_ne!(state, "not-sent", "called not sent on the way");
+            assert_ne!(state, "notSent", "called not sent on the way");
             state == "sent"
         },
     )

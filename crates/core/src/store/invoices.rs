@@ -2,6 +2,7 @@
 //! (the API has no listing of invoices).
 
 use chrono::{DateTime, Utc};
+use nordlys_exchange::models::InvoiceStatus;
 use rusqlite::params;
 use rust_decimal::Decimal;
 
@@ -19,8 +20,8 @@ pub struct StoredInvoice {
     pub requested: String,
     pub public_description: String,
     pub private_note: String,
-    /// The API's status name as last seen (an open set: unknown names are kept as they are).
-    pub status: String,
+    /// The status as last seen (unknown names are kept as they are).
+    pub status: InvoiceStatus,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
 }
@@ -36,7 +37,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
         requested: r.get(4)?,
         public_description: r.get(5)?,
         private_note: r.get(6)?,
-        status: r.get(7)?,
+        status: InvoiceStatus::from(r.get::<_, String>(7)?.as_str()),
         created_at: time(r.get(8)?),
         expires_at: time(r.get(9)?),
     })
@@ -55,7 +56,7 @@ impl Store {
                 i.requested,
                 i.public_description,
                 i.private_note,
-                i.status,
+                i.status.as_str(),
                 i.created_at.timestamp_millis(),
                 i.expires_at.timestamp_millis()
             ],
@@ -65,7 +66,11 @@ impl Store {
 
     /// Records a status; returns the one it replaces, so a change (to paid, say) can be announced
     /// once.
-    pub fn set_invoice_status(&self, id: &str, status: &str) -> Result<Option<String>, StoreError> {
+    pub fn set_invoice_status(
+        &self,
+        id: &str,
+        status: &InvoiceStatus,
+    ) -> Result<Option<InvoiceStatus>, StoreError> {
         let db = self.db();
         let before: Option<String> = db
             .query_row("SELECT status FROM invoices WHERE id = ?1", [id], |r| {
@@ -74,9 +79,9 @@ impl Store {
             .ok();
         db.execute(
             "UPDATE invoices SET status = ?2, updated_at_ms = ?3 WHERE id = ?1",
-            params![id, status, Utc::now().timestamp_millis()],
+            params![id, status.as_str(), Utc::now().timestamp_millis()],
         )?;
-        Ok(before)
+        Ok(before.map(|s| InvoiceStatus::from(s.as_str())))
     }
 
     pub fn invoice_by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
@@ -114,7 +119,7 @@ mod tests {
                 requested: "0.001 BTC".into(),
                 public_description: "Kaffe".into(),
                 private_note: "bord 4".into(),
-                status: "INVOICE_STATUS_UNPAID".into(),
+                status: InvoiceStatus::Unpaid,
                 created_at: now + chrono::Duration::seconds(n as i64),
                 expires_at: now + chrono::Duration::hours(1),
             })
@@ -124,14 +129,19 @@ mod tests {
         assert_eq!(list[0].id, "ded_b", "newest first");
         assert_eq!(list[1].amount_btc, Some(Decimal::new(1, 3)));
         assert_eq!(
-            s.set_invoice_status("ded_a", "INVOICE_STATUS_PAID")
-                .unwrap()
-                .as_deref(),
-            Some("INVOICE_STATUS_UNPAID")
+            s.set_invoice_status("ded_a", &InvoiceStatus::Paid).unwrap(),
+            Some(InvoiceStatus::Unpaid)
         );
         assert_eq!(
             s.invoice_by_id("ded_a").unwrap().unwrap().status,
-            "INVOICE_STATUS_PAID"
+            InvoiceStatus::Paid
+        );
+        let later = InvoiceStatus::Unknown("a status added later".into());
+        s.set_invoice_status("ded_b", &later).unwrap();
+        assert_eq!(
+            s.invoice_by_id("ded_b").unwrap().unwrap().status,
+            later,
+            "a status this version does not know is kept as it is"
         );
         assert!(s.invoice_by_id("ded_x").unwrap().is_none());
     }

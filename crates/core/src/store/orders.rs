@@ -9,7 +9,9 @@ use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
 /// Where a submitted order stands, as far as the app knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum JournalState {
     /// Written before the request left; seen after a crash it means "unknown".
     Sending,

@@ -575,6 +575,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::tax::tests_support::{received, tx};
+    use nordlys_exchange::models::TaxTransactionType;
 
     fn page() -> Vec<Result<TaxTransaction, MalformedTaxTransaction>> {
         let mut a = received(
@@ -582,7 +583,7 @@ mod tests {
                 "tr_1",
                 "2024-12-31T22:59:59Z",
                 "acc_a",
-                "BTC_BUY",
+                TaxTransactionType::BtcBuy,
                 "0.5",
                 "1",
             ),
@@ -597,7 +598,7 @@ mod tests {
                 "tr_2",
                 "2024-12-31T23:00:00Z",
                 "acc_b",
-                "BTC_SELL",
+                TaxTransactionType::BtcSell,
                 "0",
                 "1",
             )),
@@ -605,7 +606,7 @@ mod tests {
                 "tr_3",
                 "2024-12-31T23:00:00Z",
                 "acc_b",
-                "BTC_NEWKIND",
+                TaxTransactionType::Unknown("a kind added later".into()),
                 "0",
                 "1",
             )),
@@ -734,7 +735,7 @@ mod tests {
         );
         assert_eq!(
             count(TaxFilter {
-                tx_type: Some("TAX_TRANSACTION_TYPE_BTC_NEWKIND".into()),
+                tx_type: Some("a kind added later".into()),
                 ..TaxFilter::default()
             }),
             1

@@ -3,13 +3,16 @@
 //! sending it again.
 
 use chrono::{DateTime, Utc};
+use nordlys_exchange::models::WithdrawalStatus;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, time};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum WithdrawalState {
     /// Written before the request left; seen after a crash it means "unknown".
     Sending,
@@ -59,8 +62,8 @@ pub struct WithdrawalEntry {
     pub reference: String,
     pub state: WithdrawalState,
     pub withdrawal_id: Option<String>,
-    /// The API's status name as last seen (`WITHDRAWAL_STATUS_…`), once known.
-    pub status: Option<String>,
+    /// The network status as last seen (unknown names kept as they are), once known.
+    pub status: Option<WithdrawalStatus>,
     pub note: String,
     pub origin: Origin,
     /// The JSON body sent.
@@ -96,7 +99,9 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreE
         reference: r.get(6)?,
         state,
         withdrawal_id: r.get(8)?,
-        status: r.get(9)?,
+        status: r
+            .get::<_, Option<String>>(9)?
+            .map(|s| WithdrawalStatus::from(s.as_str())),
         note: r.get(10)?,
         origin: Origin {
             base_url: r.get(11)?,
@@ -181,7 +186,7 @@ impl Store {
         id: i64,
         state: WithdrawalState,
         withdrawal_id: Option<&str>,
-        status: Option<&str>,
+        status: Option<&WithdrawalStatus>,
         note: &str,
     ) -> Result<(), StoreError> {
         let now = Utc::now().timestamp_millis();
@@ -194,7 +199,7 @@ impl Store {
                 id,
                 state.text(),
                 withdrawal_id,
-                status,
+                status.map(WithdrawalStatus::as_str),
                 note,
                 now,
                 gave_up,
@@ -211,7 +216,7 @@ impl Store {
         id: i64,
         state: WithdrawalState,
         claimed: &[String],
-        status: Option<&str>,
+        status: Option<&WithdrawalStatus>,
         note: &str,
         by: Decision,
     ) -> Result<bool, StoreError> {
@@ -222,7 +227,7 @@ impl Store {
                 id,
                 state.text(),
                 claimed.join(" "),
-                status,
+                status.map(WithdrawalStatus::as_str),
                 note,
                 Utc::now().timestamp_millis(),
                 by.text()
@@ -258,8 +263,8 @@ impl Store {
     pub fn withdrawal_set_status(
         &self,
         id: i64,
-        status: &str,
-    ) -> Result<Option<String>, StoreError> {
+        status: &WithdrawalStatus,
+    ) -> Result<Option<WithdrawalStatus>, StoreError> {
         let db = self.db();
         let before: Option<Option<String>> = db
             .query_row(
@@ -270,9 +275,9 @@ impl Store {
             .optional()?;
         db.execute(
             "UPDATE withdrawal_journal SET status = ?2, updated_at_ms = ?3 WHERE id = ?1",
-            params![id, status, Utc::now().timestamp_millis()],
+            params![id, status.as_str(), Utc::now().timestamp_millis()],
         )?;
-        Ok(before.flatten())
+        Ok(before.flatten().map(|s| WithdrawalStatus::from(s.as_str())))
     }
 
     pub fn withdrawal_entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
@@ -289,11 +294,17 @@ impl Store {
 
     /// Sent, and not yet completed or failed on the network.
     pub fn withdrawals_in_flight(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.withdrawals_where(
-            "state = 'sent' AND withdrawal_id IS NOT NULL
-             AND (status IS NULL OR status NOT IN ('WITHDRAWAL_STATUS_COMPLETED', 'WITHDRAWAL_STATUS_FAILED')) ORDER BY id",
-            None,
-        )
+        let settled = |s: &WithdrawalStatus| {
+            matches!(s, WithdrawalStatus::Completed | WithdrawalStatus::Failed)
+        };
+        Ok(self
+            .withdrawals_where(
+                "state = 'sent' AND withdrawal_id IS NOT NULL ORDER BY id",
+                None,
+            )?
+            .into_iter()
+            .filter(|e| !e.status.as_ref().is_some_and(settled))
+            .collect())
     }
 
     /// Whether a payment to `identity` has gone through before (so the exchange knows it).
@@ -382,7 +393,7 @@ mod tests {
             id,
             WithdrawalState::Sent,
             Some("wi_1"),
-            Some("WITHDRAWAL_STATUS_PENDING"),
+            Some(&WithdrawalStatus::Pending),
             "",
         )
         .unwrap();
@@ -390,10 +401,9 @@ mod tests {
         assert!(s.destination_used("kari@example.com").unwrap());
         assert_eq!(s.withdrawals_in_flight().unwrap().len(), 1);
         assert_eq!(
-            s.withdrawal_set_status(id, "WITHDRAWAL_STATUS_COMPLETED")
-                .unwrap()
-                .as_deref(),
-            Some("WITHDRAWAL_STATUS_PENDING")
+            s.withdrawal_set_status(id, &WithdrawalStatus::Completed)
+                .unwrap(),
+            Some(WithdrawalStatus::Pending)
         );
         assert!(s.withdrawals_in_flight().unwrap().is_empty());
         let e = s.withdrawal_entry(id).unwrap().unwrap();

@@ -231,6 +231,7 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
 mod tests {
     use super::*;
     use crate::tax::tests_support::{paid, received, tx};
+    use nordlys_exchange::models::TaxTransactionType;
 
     #[test]
     fn fields_are_quoted_only_when_needed_and_lines_end_in_crlf() {
@@ -251,7 +252,7 @@ mod tests {
                     "tr_1",
                     "2024-01-10T10:00:00Z",
                     "acc_a",
-                    "BTC_BUY",
+                    TaxTransactionType::BtcBuy,
                     "0.10000000",
                     "912345.60",
                 ),

@@ -15,10 +15,13 @@ use rust_decimal::Decimal;
 use super::oslo_year;
 
 /// How disposals are matched to acquisitions; named in the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum Method {
     #[default]
     Fifo,
+    #[serde(rename = "average")]
     AverageCost,
 }
 
@@ -31,7 +34,9 @@ impl Method {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum DisposalKind {
     Sale,
     /// Paying with bitcoin counts as a sale at the market rate.
@@ -338,6 +343,7 @@ impl GainsBuilder {
 mod tests {
     use super::*;
     use crate::tax::tests_support::{fee, paid, received, tx};
+    use nordlys_exchange::models::TaxTransactionType;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()
@@ -351,7 +357,7 @@ mod tests {
                     "p1",
                     "2025-02-01T10:00:00Z",
                     "acc_a",
-                    "BTC_WITHDRAWAL",
+                    TaxTransactionType::BtcWithdrawal,
                     "0.1999",
                     "600000",
                 ),
@@ -367,7 +373,7 @@ mod tests {
                 "m1",
                 "2024-08-01T10:00:00Z",
                 "acc_a",
-                "BTC_WITHDRAWAL",
+                TaxTransactionType::BtcWithdrawal,
                 "0",
                 "550000",
             ),
@@ -380,7 +386,7 @@ mod tests {
                 "m2",
                 "2024-08-01T10:00:00Z",
                 "acc_b",
-                "BTC_DEPOSIT",
+                TaxTransactionType::BtcDeposit,
                 "0.4",
                 "550000",
             ),
@@ -396,7 +402,7 @@ mod tests {
                             "b1",
                             "2024-01-10T10:00:00Z",
                             "acc_a",
-                            "BTC_BUY",
+                            TaxTransactionType::BtcBuy,
                             "1",
                             "300000",
                         ),
@@ -416,7 +422,7 @@ mod tests {
                             "b2",
                             "2024-03-01T10:00:00Z",
                             "acc_a",
-                            "BTC_BUY",
+                            TaxTransactionType::BtcBuy,
                             "1.5",
                             "400000",
                         ),
@@ -436,7 +442,7 @@ mod tests {
                             "s1",
                             "2024-06-01T10:00:00Z",
                             "acc_a",
-                            "BTC_SELL",
+                            TaxTransactionType::BtcSell,
                             "0.3",
                             "500000",
                         ),
@@ -454,7 +460,7 @@ mod tests {
                     "g1",
                     "2024-07-01T10:00:00Z",
                     "acc_a",
-                    "BTC_BONUS",
+                    TaxTransactionType::BtcBonus,
                     "0.4",
                     "500000",
                 ),
@@ -464,7 +470,14 @@ mod tests {
             internal_out,
             internal_in,
             received(
-                tx("f1", "2024-09-01T10:00:00Z", "", "FIAT_DEPOSIT", "0.4", "0"),
+                tx(
+                    "f1",
+                    "2024-09-01T10:00:00Z",
+                    "",
+                    TaxTransactionType::FiatDeposit,
+                    "0.4",
+                    "0",
+                ),
                 "10000",
                 "NOK",
             ),
@@ -528,7 +541,14 @@ mod tests {
         let mut b = GainsBuilder::new(Method::Fifo);
         b.add(&paid(
             received(
-                tx("b1", "2024-01-10T10:00:00Z", "acc_a", "BTC_BUY", "0.1", "1"),
+                tx(
+                    "b1",
+                    "2024-01-10T10:00:00Z",
+                    "acc_a",
+                    TaxTransactionType::BtcBuy,
+                    "0.1",
+                    "1",
+                ),
                 "0.1",
                 "BTC",
             ),
@@ -537,7 +557,14 @@ mod tests {
         ));
         b.add(&paid(
             received(
-                tx("s1", "2024-02-10T10:00:00Z", "acc_a", "BTC_SELL", "0", "1"),
+                tx(
+                    "s1",
+                    "2024-02-10T10:00:00Z",
+                    "acc_a",
+                    TaxTransactionType::BtcSell,
+                    "0",
+                    "1",
+                ),
                 "5000",
                 "NOK",
             ),
@@ -548,7 +575,7 @@ mod tests {
             "x1",
             "2024-02-11T10:00:00Z",
             "acc_a",
-            "BTC_STAKING",
+            TaxTransactionType::Unknown("staking, a kind added later".into()),
             "0",
             "1",
         ));
@@ -563,7 +590,7 @@ mod tests {
         assert!(
             r.notes
                 .iter()
-                .any(|n| n.contains("TAX_TRANSACTION_TYPE_BTC_STAKING"))
+                .any(|n| n.contains("staking, a kind added later"))
         );
     }
 }

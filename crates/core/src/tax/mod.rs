@@ -56,26 +56,26 @@ mod tests {
 
 #[cfg(test)]
 pub(crate) mod tests_support {
-    use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction};
+    use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
     use rust_decimal::Decimal;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap_or_default()
     }
 
-    /// A row of `account` of kind `TAX_TRANSACTION_TYPE_{kind}` with its running balance and rate.
+    /// A row of `account` of `kind` with its running balance and rate.
     pub fn tx(
         id: &str,
         at: &str,
         account: &str,
-        kind: &str,
+        kind: TaxTransactionType,
         running: &str,
         rate: &str,
     ) -> TaxTransaction {
         TaxTransaction {
             id: id.into(),
             account_id: Some(account.into()),
-            tx_type: format!("TAX_TRANSACTION_TYPE_{kind}").as_str().into(),
+            tx_type: kind,
             sub_type: TaxSubType::Market,
             create_time: at.parse().unwrap_or_default(),
             finalize_time: at.parse().ok(),

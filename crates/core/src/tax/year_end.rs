@@ -154,6 +154,7 @@ impl RateSource {
 mod tests {
     use super::*;
     use crate::tax::tests_support::tx;
+    use nordlys_exchange::models::TaxTransactionType;
 
     #[test]
     fn each_year_ends_with_the_last_running_balance_of_each_account_and_the_last_rate() {
@@ -162,7 +163,7 @@ mod tests {
                 "a1",
                 "2023-03-01T10:00:00Z",
                 "acc_a",
-                "BTC_BUY",
+                TaxTransactionType::BtcBuy,
                 "0.5",
                 "300000",
             ),
@@ -170,7 +171,7 @@ mod tests {
                 "b1",
                 "2023-06-01T10:00:00Z",
                 "acc_b",
-                "BTC_BUY",
+                TaxTransactionType::BtcBuy,
                 "0.25",
                 "320000",
             ),
@@ -179,7 +180,7 @@ mod tests {
                 "a2",
                 "2023-12-31T22:30:00Z",
                 "acc_a",
-                "BTC_SELL",
+                TaxTransactionType::BtcSell,
                 "0.4",
                 "400000",
             ),
@@ -187,7 +188,7 @@ mod tests {
                 "a3",
                 "2023-12-31T23:30:00Z",
                 "acc_a",
-                "BTC_BUY",
+                TaxTransactionType::BtcBuy,
                 "1.4",
                 "410000",
             ),
@@ -195,7 +196,7 @@ mod tests {
                 "b2",
                 "2025-02-01T10:00:00Z",
                 "acc_b",
-                "BTC_SELL",
+                TaxTransactionType::BtcSell,
                 "0",
                 "900000",
             ),
@@ -245,7 +246,7 @@ mod tests {
             "a1",
             "2023-03-01T10:00:00Z",
             "acc_a",
-            "BTC_DEPOSIT",
+            TaxTransactionType::BtcDeposit,
             "0.5",
             "0",
         );
@@ -264,7 +265,7 @@ mod tests {
             "a1",
             "2023-03-01T10:00:00Z",
             "acc_a",
-            "BTC_BUY",
+            TaxTransactionType::BtcBuy,
             "0.5",
             "300000",
         );
@@ -272,7 +273,7 @@ mod tests {
             "a2",
             "2024-05-01T10:00:00Z",
             "acc_a",
-            "BTC_BUY",
+            TaxTransactionType::BtcBuy,
             "0.6",
             "310000",
         );

@@ -1,0 +1,235 @@
+//! The closed sets the window and the use cases speak in: each an enum that crosses IPC as a
+//! TypeScript union of its names (serde refuses any other value). The exchange's own enums stay
+//! open (`nordlys_exchange::models`); these are what the app offers and shows.
+
+use nordlys_core::store::{JournalState, WithdrawalState};
+use nordlys_exchange::models;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Whose exchange a profile talks to: the embedded sandbox, or a real (or self-run) exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ProfileType {
+    Sandbox,
+    Exchange,
+}
+
+/// The order types the trade form offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum OrderType {
+    Market,
+    Limit,
+}
+
+impl OrderType {
+    /// The exchange's name for it; `None` for a type the form does not offer.
+    pub fn from_wire(t: &models::OrderType) -> Option<Self> {
+        match t {
+            models::OrderType::Market => Some(Self::Market),
+            models::OrderType::Limit => Some(Self::Limit),
+            _ => None,
+        }
+    }
+}
+
+impl From<OrderType> for models::OrderType {
+    fn from(t: OrderType) -> Self {
+        match t {
+            OrderType::Market => Self::Market,
+            OrderType::Limit => Self::Limit,
+        }
+    }
+}
+
+/// Buying spends NOK, selling spends bitcoin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Direction {
+    Buy,
+    Sell,
+}
+
+impl Direction {
+    /// The exchange's name for it; `None` for a direction this version does not know.
+    pub fn from_wire(d: &models::Direction) -> Option<Self> {
+        match d {
+            models::Direction::Buy => Some(Self::Buy),
+            models::Direction::Sell => Some(Self::Sell),
+            _ => None,
+        }
+    }
+}
+
+impl From<Direction> for models::Direction {
+    fn from(d: Direction) -> Self {
+        match d {
+            Direction::Buy => Self::Buy,
+            Direction::Sell => Self::Sell,
+        }
+    }
+}
+
+/// What placing an order came to, as far as the app can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum OrderOutcome {
+    Placed,
+    NotPlaced,
+    /// The answer was lost and nothing yet shows either way.
+    Unknown,
+}
+
+/// An invoice's status as the receive screen shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum InvoiceState {
+    Unpaid,
+    Pending,
+    Paid,
+    Expired,
+    Canceled,
+    /// A status this version does not know; its text shows the exchange's own name.
+    Other,
+}
+
+impl From<&models::InvoiceStatus> for InvoiceState {
+    fn from(s: &models::InvoiceStatus) -> Self {
+        match s {
+            models::InvoiceStatus::Unpaid => Self::Unpaid,
+            models::InvoiceStatus::Pending => Self::Pending,
+            models::InvoiceStatus::Paid => Self::Paid,
+            models::InvoiceStatus::Expired => Self::Expired,
+            models::InvoiceStatus::Canceled => Self::Canceled,
+            _ => Self::Other,
+        }
+    }
+}
+
+/// A journal entry's state, for an order or a payment alike (the unknowns screen lists both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum MoneyState {
+    Sending,
+    Unknown,
+    Placed,
+    NotPlaced,
+    Sent,
+    NotSent,
+    Rejected,
+}
+
+impl From<JournalState> for MoneyState {
+    fn from(s: JournalState) -> Self {
+        match s {
+            JournalState::Sending => Self::Sending,
+            JournalState::Placed => Self::Placed,
+            JournalState::Rejected => Self::Rejected,
+            JournalState::Unknown => Self::Unknown,
+            JournalState::NotPlaced => Self::NotPlaced,
+        }
+    }
+}
+
+impl From<WithdrawalState> for MoneyState {
+    fn from(s: WithdrawalState) -> Self {
+        match s {
+            WithdrawalState::Sending => Self::Sending,
+            WithdrawalState::Sent => Self::Sent,
+            WithdrawalState::Rejected => Self::Rejected,
+            WithdrawalState::Unknown => Self::Unknown,
+            WithdrawalState::NotSent => Self::NotSent,
+        }
+    }
+}
+
+/// A sent payment on the network's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum NetworkStatus {
+    Pending,
+    Completed,
+    Failed,
+    /// A status this version does not know; the payment's text shows the exchange's own name.
+    Other,
+}
+
+impl From<&models::WithdrawalStatus> for NetworkStatus {
+    fn from(s: &models::WithdrawalStatus) -> Self {
+        match s {
+            models::WithdrawalStatus::Pending => Self::Pending,
+            models::WithdrawalStatus::Completed => Self::Completed,
+            models::WithdrawalStatus::Failed => Self::Failed,
+            _ => Self::Other,
+        }
+    }
+}
+
+/// What a pasted destination was recognised as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DestinationKind {
+    Onchain,
+    Invoice,
+    LightningAddress,
+    Lnurl,
+}
+
+/// Where the tax history's sync stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum SyncState {
+    #[default]
+    Idle,
+    Running,
+    Complete,
+    Cancelled,
+    Failed,
+}
+
+/// The tax screen's reports, each with its CSV export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Report {
+    Transactions,
+    YearEnd,
+    Gains,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_outside_a_set_is_refused_not_guessed() {
+        assert!(serde_json::from_str::<OrderType>("\"stop\"").is_err());
+        assert!(
+            serde_json::from_str::<Direction>(
+                &serde_json::to_string(&models::Direction::Buy).unwrap_or_default()
+            )
+            .is_err(),
+            "the wire name is not the window's"
+        );
+        assert!(serde_json::from_str::<Report>("\"taxes\"").is_err());
+        assert!(serde_json::from_str::<nordlys_core::tax::gains::Method>("\"lifo\"").is_err());
+        assert_eq!(
+            serde_json::from_str::<nordlys_core::tax::gains::Method>("\"average\"").ok(),
+            Some(nordlys_core::tax::gains::Method::AverageCost)
+        );
+        assert_eq!(
+            serde_json::from_str::<OrderType>("\"limit\"").ok(),
+            Some(OrderType::Limit)
+        );
+    }
+
+    #[test]
+    fn an_invoice_status_this_version_does_not_know_is_other() {
+        let unknown = models::InvoiceStatus::Unknown("a status added later".into());
+        assert_eq!(InvoiceState::from(&unknown), InvoiceState::Other);
+        assert_eq!(
+            InvoiceState::from(&models::InvoiceStatus::Paid),
+            InvoiceState::Paid
+        );
+    }
+}
