@@ -3,6 +3,7 @@
 
 use nordlys_core::connection::ConnectError;
 use nordlys_core::loopback::LoopbackError;
+use nordlys_core::store::StoreError;
 use nordlys_exchange::Error;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -75,6 +76,13 @@ impl From<Error> for IpcError {
             .map(str::to_owned)
             .unwrap_or_else(|| e.to_string());
         Self::new(code, message)
+    }
+}
+
+/// The local store failing is the app's own failure, never the user's input.
+impl From<StoreError> for IpcError {
+    fn from(e: StoreError) -> Self {
+        Self::internal(e)
     }
 }
 

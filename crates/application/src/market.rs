@@ -116,12 +116,7 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, I
             ));
         }
     };
-    let samples = app
-        .session()
-        .await?
-        .store
-        .price_samples(since)
-        .map_err(IpcError::internal)?;
+    let samples = app.session().await?.store.price_samples(since)?;
     let style = ChartStyle {
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),

@@ -244,8 +244,7 @@ fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
 
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
     store
-        .withdrawal_entry(id)
-        .map_err(IpcError::internal)?
+        .withdrawal_entry(id)?
         .ok_or_else(|| IpcError::internal(format!("journal entry {id} is missing")))
 }
 
@@ -420,9 +419,7 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
         connection, store, ..
     } = app.session().await?;
     // One that stays unknown is looked at again on a later call.
-    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
-        .await
-        .map_err(IpcError::internal)?;
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
         let nb = app.locale() == Locale::Nb;
         for c in changes {
@@ -438,7 +435,7 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
                 .notify(title, &format!("{} → {}", v.amount, v.destination));
         }
     }
-    let recent = store.withdrawals_recent(20).map_err(IpcError::internal)?;
+    let recent = store.withdrawals_recent(20)?;
     Ok(PaymentsView {
         payments: recent.iter().map(|e| payment_view(e, app)).collect(),
     })
@@ -447,23 +444,14 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
 pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
     let store = app.session().await?.store;
     Ok(RecipientsView {
-        recipients: store
-            .recipients()
-            .map_err(IpcError::internal)?
-            .iter()
-            .map(recipient_view)
-            .collect(),
+        recipients: store.recipients()?.iter().map(recipient_view).collect(),
     })
 }
 
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
 pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<RecipientsView> {
     let store = app.session().await?.store;
-    if store
-        .recipient(&args.identity)
-        .map_err(IpcError::internal)?
-        .is_none()
-    {
+    if store.recipient(&args.identity)?.is_none() {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             "no such saved recipient",
@@ -506,8 +494,7 @@ pub async fn delete_recipient(app: &App, args: IdentityArgs) -> Answer<Recipient
     app.session()
         .await?
         .store
-        .delete_recipient(&args.identity)
-        .map_err(IpcError::internal)?;
+        .delete_recipient(&args.identity)?;
     recipients(app, NoArgs {}).await
 }
 

@@ -162,10 +162,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
-    session
-        .store
-        .add_invoice(&stored)
-        .map_err(IpcError::internal)?;
+    session.store.add_invoice(&stored)?;
     let price = app.mid_price().await.ok();
     invoice_view(app, &stored, true, price)
 }
@@ -175,12 +172,9 @@ async fn refresh_status(app: &App, id: &str) -> Answer<StoredInvoice> {
     let session = app.session().await?;
     let store = session.store;
     let answer = session.connection.client().invoice(id).await?;
-    let before = store
-        .set_invoice_status(id, &answer.status)
-        .map_err(IpcError::internal)?;
+    let before = store.set_invoice_status(id, &answer.status)?;
     let stored = store
-        .invoice_by_id(id)
-        .map_err(IpcError::internal)?
+        .invoice_by_id(id)?
         .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, format!("no invoice {id} here")))?;
     if answer.status == InvoiceStatus::Paid && before.as_ref() != Some(&answer.status) {
         let locale = app.locale();
@@ -209,7 +203,7 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
 
 pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
     let store = app.session().await?.store;
-    let list = store.recent_invoices(20).map_err(IpcError::internal)?;
+    let list = store.recent_invoices(20)?;
     let mut out = Vec::with_capacity(list.len());
     for i in list {
         // Open invoices are asked about again; a failed check keeps the last known status.

@@ -137,7 +137,7 @@ impl App {
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Arc::default(),
             timing: Mutex::new(Timing {
-                rules: nordlys_core::evidence::Rules::from_env(),
+                rules: test_hooks::evidence_rules(),
                 // After this long without an answer an order is "outcome unknown".
                 request_timeout_secs,
             }),
@@ -202,11 +202,11 @@ impl App {
             .join("profiles")
             .join(&profile.id)
             .join("nordlys.sqlite");
-        let store = Arc::new(Store::open(&path).map_err(IpcError::internal)?);
+        let store = Arc::new(Store::open(&path)?);
         // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
         // labels only, and Pay asks for their details again, until a later session can unlock.
         if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {
-            store.unlock_recipients(seal).map_err(IpcError::internal)?;
+            store.unlock_recipients(seal)?;
         }
         let session = ProfileSession {
             profile,
@@ -323,10 +323,7 @@ impl App {
     pub async fn mid_price(&self) -> Result<rust_decimal::Decimal, IpcError> {
         let since = chrono::Utc::now() - chrono::Duration::seconds(30);
         let session = self.session().await?;
-        let recent = session
-            .store
-            .price_samples(since)
-            .map_err(IpcError::internal)?;
+        let recent = session.store.price_samples(since)?;
         match recent.last() {
             Some(s) => Ok(s.mid),
             None => Ok(session.connection.client().price(None).await?.price),
@@ -397,10 +394,7 @@ impl App {
         if session.profile.kind == ProfileKind::Sandbox
             && self.sandbox_world_is_new.swap(false, Ordering::SeqCst)
         {
-            session
-                .store
-                .forget_tax_history()
-                .map_err(IpcError::internal)?;
+            session.store.forget_tax_history()?;
         }
         Ok(session)
     }

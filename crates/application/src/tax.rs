@@ -281,15 +281,13 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
     let total = if args.offset == 0 {
-        let n = store.tax_count(&f).map_err(IpcError::internal)?;
+        let n = store.tax_count(&f)?;
         Some(u32::try_from(n).unwrap_or(u32::MAX))
     } else {
         None
     };
-    let rows = store
-        .tax_transactions(&f, u64::from(args.offset), args.limit.min(500))
-        .map_err(IpcError::internal)?;
-    let names = Names::load(&store).map_err(IpcError::internal)?;
+    let rows = store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?;
+    let names = Names::load(&store)?;
     Ok(TaxRowsView {
         total,
         offset: args.offset,
@@ -303,8 +301,8 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
 pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
     let locale = app.locale();
     let store = app.tax_session().await?.store;
-    let facets = store.tax_facets().map_err(IpcError::internal)?;
-    let names = Names::load(&store).map_err(IpcError::internal)?;
+    let facets = store.tax_facets()?;
+    let names = Names::load(&store)?;
     let deleted = if nb(locale) {
         " (slettet)"
     } else {
@@ -334,20 +332,14 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
             .collect(),
         sub_types: facets.sub_types,
         malformed: store
-            .tax_malformed()
-            .map_err(IpcError::internal)?
+            .tax_malformed()?
             .into_iter()
             .map(|m| MalformedView {
                 id: m.id,
                 reason: m.reason,
             })
             .collect(),
-        stored: u32::try_from(
-            store
-                .tax_count(&TaxFilter::default())
-                .map_err(IpcError::internal)?,
-        )
-        .unwrap_or(u32::MAX),
+        stored: u32::try_from(store.tax_count(&TaxFilter::default())?).unwrap_or(u32::MAX),
     })
 }
 
@@ -397,7 +389,7 @@ async fn each_row<T: Send + 'static>(
 }
 
 async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
-    let entered = store.year_end_rates().map_err(IpcError::internal)?;
+    let entered = store.year_end_rates()?;
     let builder = each_row(
         store,
         TaxFilter::default(),
@@ -411,7 +403,7 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
 pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
     let (locale, unit) = (app.locale(), app.settings().unit);
     let store = app.tax_session().await?.store;
-    let names = Names::load(&store).map_err(IpcError::internal)?;
+    let names = Names::load(&store)?;
     let years = year_ends(store).await?;
     let nok = |d: Option<Decimal>| {
         d.map(|d| format::nok(d, locale))
@@ -473,8 +465,7 @@ pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearE
     app.tax_session()
         .await?
         .store
-        .set_year_end_rate(args.year, rate)
-        .map_err(IpcError::internal)?;
+        .set_year_end_rate(args.year, rate)?;
     year_end_report(app, NoArgs {}).await
 }
 
@@ -567,7 +558,7 @@ async fn export_bytes(
             Ok((name, w.into_inner()))
         }
         Report::YearEnd => {
-            let names = Names::load(&store).map_err(IpcError::internal)?;
+            let names = Names::load(&store)?;
             let years = year_ends(store).await?;
             let bytes = csv::write_year_end(Vec::new(), &years, |id| names.name(id)).map_err(io)?;
             Ok(("nordlys-year-end.csv".to_owned(), bytes))

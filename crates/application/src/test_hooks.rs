@@ -1,5 +1,6 @@
-//! Switches the tests set in the environment: the embedded sandbox's port, seed and control
-//! token, shorter timeouts, a folder for exports instead of the save dialog. Read in debug
+//! Switches the tests set in the environment, and the one place `NORDLYS_*` test switches are
+//! read: the embedded sandbox's port, seed and control token, shorter timeouts and quiet
+//! period, a folder for exports instead of the save dialog. Read in debug
 //! builds only, and each within its range: a release build does what its settings say, whatever
 //! its environment holds.
 
@@ -8,6 +9,16 @@ use std::str::FromStr;
 
 /// Whether the environment is read at all: debug builds only.
 const READ: bool = cfg!(debug_assertions);
+
+/// The evidence rules: the standard ones, or in a debug build with the quiet period
+/// `NORDLYS_MIN_QUIET_SECS` gives (0 to 86,400 s).
+pub fn evidence_rules() -> nordlys_core::evidence::Rules {
+    #[cfg(debug_assertions)]
+    if let Some(secs) = number("NORDLYS_MIN_QUIET_SECS", 0..=86_400i64) {
+        return nordlys_core::evidence::Rules::with_min_quiet(chrono::Duration::seconds(secs));
+    }
+    nordlys_core::evidence::Rules::default()
+}
 
 /// `name`'s value, when this build reads test switches and it is set.
 pub fn text(name: &str) -> Option<String> {

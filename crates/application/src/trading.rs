@@ -240,10 +240,8 @@ pub async fn resolve_orders(app: &App, _args: NoArgs) -> Answer<JournalView> {
         connection, store, ..
     } = app.session().await?;
     // What could not be looked at now stays unknown and is looked at on the next call.
-    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
-        .await
-        .map_err(IpcError::internal)?;
-    let recent = store.journal_recent(20).map_err(IpcError::internal)?;
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
+    let recent = store.journal_recent(20)?;
     Ok(JournalView {
         entries: recent
             .iter()
@@ -287,8 +285,7 @@ async fn unknown_could_be(
     };
     let now = chrono::Utc::now();
     let could: Vec<_> = store
-        .journal_unresolved()
-        .map_err(IpcError::internal)?
+        .journal_unresolved()?
         .into_iter()
         .filter(|e| {
             e.direction == direction
@@ -372,9 +369,7 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     // An order whose answer was lost is looked for first: once cancelled it can no longer be seen
     // on the exchange, and its journal entry could not be resolved as placed.
     let rules = app.timing().rules;
-    recheck(connection.client(), &store, &rules, Due::All)
-        .await
-        .map_err(IpcError::internal)?;
+    recheck(connection.client(), &store, &rules, Due::All).await?;
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
         let message = if app.locale() == Locale::Nb {

@@ -21,9 +21,7 @@ pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;
-    recheck(connection.client(), &store, &app.timing().rules, Due::Now)
-        .await
-        .map_err(IpcError::internal)?;
+    recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
     view(app, &store)
 }
 
@@ -34,7 +32,7 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
     } = app.session().await?;
     let rules = app.timing().rules;
     let id = args.journal_id;
-    let settled = match store.journal_kind(id).map_err(IpcError::internal)? {
+    let settled = match store.journal_kind(id)? {
         None => {
             return Err(IpcError::new(
                 ErrorCode::InvalidInput,
@@ -67,8 +65,7 @@ fn shown(t: &chrono::DateTime<Utc>) -> String {
 
 fn evidence(store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
     Ok(store
-        .evidence(id)
-        .map_err(IpcError::internal)?
+        .evidence(id)?
         .into_iter()
         .map(|Evidence { at, read, saw }| EvidenceView {
             at: shown(&at),
@@ -82,7 +79,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     let locale = app.locale();
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
-    for e in store.journal_recent(200).map_err(IpcError::internal)? {
+    for e in store.journal_recent(200)? {
         let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
         if !open && e.sent_at < since {
             continue;
@@ -106,7 +103,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             evidence,
         });
     }
-    for e in store.withdrawals_recent(200).map_err(IpcError::internal)? {
+    for e in store.withdrawals_recent(200)? {
         let open = matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
         if !open && e.sent_at < since {
             continue;

@@ -21,7 +21,6 @@ use std::str::FromStr;
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nordlys_core::destination;
-use nordlys_core::evidence::Rules;
 use nordlys_core::orders::{self, OrderError, Placement};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, Store, StoreError};
@@ -555,7 +554,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
 /// to this exchange, and prints them. A read that fails is recorded in the evidence.
 async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
     let store = store()?;
-    let rules = Rules::from_env();
+    let rules = nordlys_application::test_hooks::evidence_rules();
     let looked: Vec<i64> = match id {
         Some(id) => {
             let kind = store
@@ -592,7 +591,7 @@ async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> 
 /// `journal settle ID --not-sent --checked-on-exchange`.
 async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
     let store = store()?;
-    let rules = Rules::from_env();
+    let rules = nordlys_application::test_hooks::evidence_rules();
     let kind = store
         .journal_kind(id)
         .map_err(stored)?

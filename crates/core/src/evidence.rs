@@ -44,7 +44,7 @@ const FILL_SPREAD: Duration = Duration::zero();
 const ORDER_FILL_SLACK: Duration = Duration::seconds(1);
 
 /// The rules in force. Only debug builds can shorten the quiet period (for tests), through
-/// [`Rules::with_min_quiet`] or `NORDLYS_MIN_QUIET_SECS`.
+/// [`Rules::with_min_quiet`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
     min_quiet: Duration,
@@ -59,19 +59,6 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// The standard rules, or in a debug build the quiet period `NORDLYS_MIN_QUIET_SECS` gives.
-    pub fn from_env() -> Self {
-        #[cfg(debug_assertions)]
-        if let Some(secs) = std::env::var("NORDLYS_MIN_QUIET_SECS")
-            .ok()
-            .and_then(|s| s.trim().parse::<i64>().ok())
-            .filter(|s| (0..=86_400).contains(s))
-        {
-            return Self::with_min_quiet(Duration::seconds(secs));
-        }
-        Self::default()
-    }
-
     #[cfg(debug_assertions)]
     pub fn with_min_quiet(min_quiet: Duration) -> Self {
         Self { min_quiet }

@@ -190,7 +190,7 @@ pub async fn reconcile(
     store: &Store,
     journal_id: i64,
 ) -> Result<Resolution, WithdrawalError> {
-    reconcile_with(client, store, journal_id, &Rules::from_env()).await
+    reconcile_with(client, store, journal_id, &Rules::default()).await
 }
 
 /// Looks at the account once, records what it saw and any verdict it supports. A withdrawal the

@@ -1,4 +1,4 @@
-//! `cargo bench -p nordlys-exchange`: signing cost, and what signing adds to a real round trip.
+//! `cargo bench -p nordlys-tests --bench signing`: signing cost, and what signing adds to a real round trip.
 //!
 //! Baselines are measured in the same run: a bare reqwest GET to the same sandbox, and an
 //! unsigned public GET through the client.
@@ -16,7 +16,7 @@ use nordlys_exchange::{
 
 fn sign_1kib(c: &mut Criterion) {
     let vectors: serde_json::Value =
-        serde_json::from_str(include_str!("../../../../shared/vectors/signatures.json")).unwrap();
+        serde_json::from_str(include_str!("../../../shared/vectors/signatures.json")).unwrap();
     let secret = ApiSecret::parse(
         vectors["cases"][1]["secret"].as_str().unwrap(),
         &nordlys_exchange::Operator::default(),
