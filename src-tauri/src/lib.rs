@@ -16,6 +16,7 @@ use nordlys_application::App;
 use nordlys_application::state::Timing;
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::SecretStore;
+use nordlys_core::time::Tz;
 use tauri::{Manager, Runtime};
 
 pub use ipc::{COMMANDS, handler, typescript};
@@ -28,6 +29,14 @@ fn os_locale() -> Locale {
         .unwrap_or_default()
 }
 
+/// The system's time zone from the tz database; Oslo when the system names none it knows.
+fn os_zone() -> Tz {
+    iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| nordlys_core::time::zone(&name))
+        .unwrap_or(nordlys_core::time::OSLO)
+}
+
 /// Gives `app` the state every command works on: the window passes its data dir and the OS
 /// keyring; the soak test a temporary dir and secrets in memory.
 pub fn manage_state<R: Runtime>(
@@ -35,9 +44,10 @@ pub fn manage_state<R: Runtime>(
     data_dir: PathBuf,
     secrets: Arc<dyn SecretStore>,
     locale: Locale,
+    zone: Tz,
 ) {
     let desktop = Arc::new(os_desktop::OsDesktop(app.clone()));
-    app.manage(App::new(data_dir, secrets, desktop, locale));
+    app.manage(App::new(data_dir, secrets, desktop, locale, zone));
 }
 
 /// Debug builds only: the soak shortens the quiet period after which silence settles a lost
@@ -93,6 +103,7 @@ pub fn run() -> Result<(), tauri::Error> {
                 data_dir,
                 Arc::new(keyring_store::KeyringStore),
                 os_locale(),
+                os_zone(),
             );
             navigation_guard::main_window(app.handle())?;
             Ok(())

@@ -54,10 +54,16 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
   message = null;
   render();
   try {
+    const before = app;
     app = await f();
     setLanguage(app.language as Language);
     if (ok) message = { kind: "ok", text: ok };
     await loadBalances();
+    // Numbers and times arrive formatted: a change of language or unit fetches them again.
+    if (before && (before.language !== app.language || before.unit !== app.unit)) {
+      await Promise.all([loadVolume(), pollQuote()]);
+      refreshScreen(screen);
+    }
   } catch (e) {
     fail(e);
   } finally {
@@ -164,6 +170,11 @@ function go(s: Screen): void {
   screen = s;
   message = null;
   render();
+  refreshScreen(s);
+}
+
+/** Loads what `s` shows afresh: on arrival, and when the language or unit it is written in changes. */
+function refreshScreen(s: Screen): void {
   if (s === "trade") void refreshTrading();
   if (s === "receive") void refreshReceive();
   if (s === "pay") void refreshPay();

@@ -323,7 +323,7 @@ export function pay(): Node {
             h("thead", {}, h("tr", {}, h("th", {}, t("Time")), h("th", { class: "num" }, t("Amount")), h("th", {}, t("To")), h("th", {}, t("Status")))),
             h("tbody", {}, ...payments.payments.map((p) =>
               h("tr", { "data-testid": "payment-row", "data-state": p.state, "data-status": p.status ?? "" },
-                h("td", {}, new Date(p.sentAt).toLocaleString()), h("td", { class: "num" }, p.amount),
+                h("td", {}, p.sentAt), h("td", { class: "num" }, p.amount),
                 h("td", {}, h("code", {}, p.destination.length > 40 ? `${p.destination.slice(0, 24)}…${p.destination.slice(-8)}` : p.destination)),
                 h("td", {}, p.statusText))))))
       : null);

@@ -185,7 +185,7 @@ export function receive(): Node {
             h("thead", {}, h("tr", {}, h("th", {}, t("Created")), h("th", { class: "num" }, t("Amount")), h("th", {}, t("Description")), h("th", {}, t("Status")))),
             h("tbody", {}, ...recent.invoices.map((i) =>
               h("tr", { "data-testid": "recent-invoice", "data-status": i.status },
-                h("td", {}, new Date(i.createdAt).toLocaleString()),
+                h("td", {}, i.createdAt),
                 h("td", { class: "num" }, i.amount),
                 h("td", {}, i.publicDescription || i.privateNote),
                 h("td", {}, i.statusText))))))

@@ -79,7 +79,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
                 .unwrap_or_default();
             TradeView {
                 id: t.id.to_string(),
-                time: t.create_time.format("%Y-%m-%d %H:%M").to_string(),
+                time: format::time(&t.create_time, app.zone, locale),
                 direction: if buy { Direction::Buy } else { Direction::Sell },
                 account,
                 btc: btc

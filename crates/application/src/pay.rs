@@ -231,7 +231,7 @@ fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
     let (status, status_text) = status_words(e, locale);
     PaymentView {
         journal_id: e.id.to_string(),
-        sent_at: e.sent_at.to_rfc3339(),
+        sent_at: format::time(&e.sent_at, app.zone, locale),
         destination: e.destination.clone(),
         amount: format::btc(e.amount_btc, app.settings().unit, locale),
         state: e.state,

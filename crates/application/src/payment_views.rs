@@ -62,6 +62,7 @@ pub struct InvoiceView {
     pub status_text: String,
     /// RFC 3339, for the countdown.
     pub expires_at: String,
+    /// When it was made, on the user's clock.
     pub created_at: String,
 }
 
@@ -159,6 +160,7 @@ pub struct PayCheckView {
 #[serde(rename_all = "camelCase")]
 pub struct PaymentView {
     pub journal_id: String,
+    /// When it was sent, on the user's clock.
     pub sent_at: String,
     pub destination: String,
     pub amount: String,

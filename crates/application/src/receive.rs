@@ -103,7 +103,7 @@ fn invoice_view(
         status,
         status_text,
         expires_at: i.expires_at.to_rfc3339(),
-        created_at: i.created_at.to_rfc3339(),
+        created_at: format::time(&i.created_at, app.zone, locale),
     })
 }
 

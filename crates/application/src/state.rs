@@ -11,6 +11,7 @@ use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{SecretItem, SecretStore};
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings, SettingsError};
 use nordlys_core::store::Store;
+use nordlys_core::time::Tz;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource, Operator};
@@ -27,6 +28,8 @@ pub struct App {
     pub secrets: Arc<dyn SecretStore>,
     pub desktop: Arc<dyn Desktop>,
     pub os_locale: Locale,
+    /// The system's time zone: every time the user reads is on this clock.
+    pub zone: Tz,
     pub notice: Mutex<Option<String>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     session: tokio::sync::Mutex<Option<ProfileSession>>,
@@ -101,6 +104,7 @@ impl App {
         secrets: Arc<dyn SecretStore>,
         desktop: Arc<dyn Desktop>,
         os_locale: Locale,
+        zone: Tz,
     ) -> Self {
         let path = data_dir.join("settings.json");
         let (settings, notice) = match Settings::load(&path) {
@@ -130,6 +134,7 @@ impl App {
             secrets,
             desktop,
             os_locale,
+            zone,
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
             session: tokio::sync::Mutex::new(None),

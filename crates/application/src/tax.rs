@@ -9,10 +9,11 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
+use nordlys_core::tax::csv;
 use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
-use nordlys_core::tax::{csv, oslo_date, oslo_time};
+use nordlys_core::time::Tz;
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
 
@@ -32,7 +33,7 @@ pub struct SyncSlot {
 }
 
 impl SyncSlot {
-    fn view(&self, locale: Locale) -> TaxSyncView {
+    fn view(&self, zone: Tz, locale: Locale) -> TaxSyncView {
         let p = &self.progress;
         let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
         TaxSyncView {
@@ -42,7 +43,7 @@ impl SyncSlot {
             stored: n(p.stored),
             malformed: n(p.malformed),
             permille: p.permille,
-            reached: p.reached.map(|t| day(&t, locale)).unwrap_or_default(),
+            reached: p.reached.map(|t| day(&t, zone, locale)).unwrap_or_default(),
             message: self.message.clone(),
         }
     }
@@ -61,17 +62,8 @@ fn nb(locale: Locale) -> bool {
     locale == Locale::Nb
 }
 
-fn day(t: &DateTime<Utc>, locale: Locale) -> String {
-    let d = oslo_date(t);
-    if nb(locale) {
-        d.format("%d.%m.%Y").to_string()
-    } else {
-        d.to_string()
-    }
-}
-
-fn minute(t: &DateTime<Utc>) -> String {
-    oslo_time(t).format("%Y-%m-%d %H:%M").to_string()
+fn day(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
+    format::date(t.with_timezone(&zone).date_naive(), locale)
 }
 
 pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
@@ -83,7 +75,7 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
     {
         let mut s = slot(app);
         if s.cancel.is_some() {
-            return Ok(s.view(locale));
+            return Ok(s.view(app.zone, locale));
         }
         *s = SyncSlot {
             cancel: Some(cancel.clone()),
@@ -119,12 +111,12 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
             }
         }
     });
-    Ok(slot(app).view(locale))
+    Ok(slot(app).view(app.zone, locale))
 }
 
 pub async fn tax_sync_status(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
     let locale = app.locale();
-    Ok(slot(app).view(locale))
+    Ok(slot(app).view(app.zone, locale))
 }
 
 pub async fn cancel_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
@@ -133,7 +125,7 @@ pub async fn cancel_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
     if let Some(c) = &s.cancel {
         c.cancel();
     }
-    Ok(s.view(locale))
+    Ok(s.view(app.zone, locale))
 }
 
 /// After a profile switch: the old profile's sync stops, and its progress is not shown as the
@@ -217,23 +209,33 @@ fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
 }
 
 /// What a report figure that a pending row touches says instead of a number.
-fn not_computable(since: &DateTime<Utc>, locale: Locale) -> String {
+fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
     match locale {
-        Locale::En => format!("not computable: pending since {}", day(since, locale)),
-        Locale::Nb => format!("kan ikke beregnes: venter siden {}", day(since, locale)),
+        Locale::En => format!("not computable: pending since {}", day(since, zone, locale)),
+        Locale::Nb => format!(
+            "kan ikke beregnes: venter siden {}",
+            day(since, zone, locale)
+        ),
     }
 }
 
 /// `figure()`, or the words saying it is not computable while a row is pending.
 fn pending_or(
     since: Option<DateTime<Utc>>,
+    zone: Tz,
     locale: Locale,
     figure: impl FnOnce() -> String,
 ) -> String {
-    since.map_or_else(figure, |t| not_computable(&t, locale))
+    since.map_or_else(figure, |t| not_computable(&t, zone, locale))
 }
 
-fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) -> TaxRowView {
+fn row_view(
+    t: &TaxTransaction,
+    names: &Names,
+    zone: Tz,
+    locale: Locale,
+    unit: BtcUnit,
+) -> TaxRowView {
     let account = t
         .account_id
         .as_ref()
@@ -247,7 +249,7 @@ fn row_view(t: &TaxTransaction, names: &Names, locale: Locale, unit: BtcUnit) ->
     };
     TaxRowView {
         id: t.id.as_str().to_owned(),
-        time: minute(&t.create_time),
+        time: format::time(&t.create_time, zone, locale),
         account: if account.is_empty() {
             "NOK".into()
         } else {
@@ -293,7 +295,7 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
         offset: args.offset,
         rows: rows
             .iter()
-            .map(|t| row_view(t, &names, locale, unit))
+            .map(|t| row_view(t, &names, app.zone, locale, unit))
             .collect(),
     })
 }
@@ -344,7 +346,7 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
 }
 
 pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
-    let (locale, unit) = (app.locale(), app.settings().unit);
+    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
     let client = app.session().await?.connection;
     let b = client.client().tax_balance(args.include_deleted).await?;
     let fiat = client.client().fiat_account().await?;
@@ -362,7 +364,10 @@ pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalance
                 id: acc.id.as_str().to_owned(),
                 name: acc.name.clone(),
                 balance: format::btc(acc.balance_btc, unit, locale),
-                deleted: acc.delete_time.map(|t| day(&t, locale)).unwrap_or_default(),
+                deleted: acc
+                    .delete_time
+                    .map(|t| day(&t, zone, locale))
+                    .unwrap_or_default(),
             })
             .collect(),
     })
@@ -401,7 +406,7 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
 }
 
 pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
-    let (locale, unit) = (app.locale(), app.settings().unit);
+    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
     let store = app.tax_session().await?.store;
     let names = Names::load(&store)?;
     let years = year_ends(store).await?;
@@ -429,11 +434,11 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                         value: nok(h.value_nok),
                     })
                     .collect(),
-                total_btc: pending_or(y.pending_since, locale, || {
+                total_btc: pending_or(y.pending_since, zone, locale, || {
                     format::btc(y.total_btc, unit, locale)
                 }),
-                total_nok: pending_or(y.pending_since, locale, || nok(y.total_nok)),
-                not_computable: y.pending_since.map(|t| not_computable(&t, locale)),
+                total_nok: pending_or(y.pending_since, zone, locale, || nok(y.total_nok)),
+                not_computable: y.pending_since.map(|t| not_computable(&t, zone, locale)),
             })
             .collect(),
     })
@@ -478,7 +483,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 }
 
 pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
-    let (locale, unit) = (app.locale(), app.settings().unit);
+    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
     let report = gains(app.tax_session().await?.store, args.method).await?;
     let nok = |d: Decimal| format::nok(d, locale);
     Ok(GainsView {
@@ -490,12 +495,12 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .map(|y| YearGainsView {
                 year: y.year,
                 disposals: y.disposals,
-                proceeds: pending_or(y.pending_since, locale, || nok(y.proceeds_nok)),
-                cost: pending_or(y.pending_since, locale, || nok(y.cost_nok)),
-                gains: pending_or(y.pending_since, locale, || nok(y.gains_nok)),
-                losses: pending_or(y.pending_since, locale, || nok(y.losses_nok)),
-                net: pending_or(y.pending_since, locale, || nok(y.net_nok)),
-                not_computable: y.pending_since.map(|t| not_computable(&t, locale)),
+                proceeds: pending_or(y.pending_since, zone, locale, || nok(y.proceeds_nok)),
+                cost: pending_or(y.pending_since, zone, locale, || nok(y.cost_nok)),
+                gains: pending_or(y.pending_since, zone, locale, || nok(y.gains_nok)),
+                losses: pending_or(y.pending_since, zone, locale, || nok(y.losses_nok)),
+                net: pending_or(y.pending_since, zone, locale, || nok(y.net_nok)),
+                not_computable: y.pending_since.map(|t| not_computable(&t, zone, locale)),
             })
             .collect(),
         disposals: report
@@ -505,7 +510,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .take(500)
             .map(|d| DisposalView {
                 id: d.id.clone(),
-                time: minute(&d.at),
+                time: format::time(&d.at, zone, locale),
                 kind: d.kind,
                 btc: format::btc(d.btc, unit, locale),
                 proceeds: nok(d.proceeds_nok),
@@ -519,7 +524,11 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                             .acquisition_id
                             .clone()
                             .unwrap_or_else(|| report.method.name().to_owned()),
-                        time: l.acquired_at.as_ref().map(minute).unwrap_or_default(),
+                        time: l
+                            .acquired_at
+                            .as_ref()
+                            .map(|t| format::time(t, zone, locale))
+                            .unwrap_or_default(),
                         btc: format::btc(l.btc, unit, locale),
                         cost: nok(l.cost_nok),
                     })

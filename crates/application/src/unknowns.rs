@@ -56,19 +56,12 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
     view(app, &store)
 }
 
-/// Oslo time to the second, as the tax screens show times.
-fn shown(t: &chrono::DateTime<Utc>) -> String {
-    nordlys_core::tax::oslo_time(t)
-        .format("%Y-%m-%d %H:%M:%S")
-        .to_string()
-}
-
-fn evidence(store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
+fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
     Ok(store
         .evidence(id)?
         .into_iter()
         .map(|Evidence { at, read, saw }| EvidenceView {
-            at: shown(&at),
+            at: format::time_to_second(&at, app.zone, app.locale()),
             read,
             saw,
         })
@@ -84,7 +77,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(store, e.id)?;
+        let evidence = evidence(app, store, e.id)?;
         if !open && evidence.is_empty() {
             continue;
         }
@@ -97,7 +90,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             journal_id: e.id,
             kind: MoneyKind::Order,
             state: e.state.into(),
-            sent_at: shown(&e.sent_at),
+            sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
             summary: format!("{} {} {amount}", e.order_type, e.direction),
             open,
             evidence,
@@ -108,7 +101,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(store, e.id)?;
+        let evidence = evidence(app, store, e.id)?;
         if !open && evidence.is_empty() {
             continue;
         }
@@ -116,7 +109,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             journal_id: e.id,
             kind: MoneyKind::Withdrawal,
             state: e.state.into(),
-            sent_at: shown(&e.sent_at),
+            sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
             summary: format!(
                 "{} → {}",
                 format::btc(e.amount_btc, app.settings().unit, locale),

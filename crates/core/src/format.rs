@@ -1,7 +1,11 @@
-//! Amounts as people read them: Norwegian Bokmål (CLDR `nb`: decimal comma, no-break space between
-//! thousands, U+2212 minus, `1 234,56 kr`) or English (`NOK 1,234.56`), BTC or sats.
+//! Amounts and times as people read them: Norwegian Bokmål (CLDR `nb`: decimal comma, no-break
+//! space between thousands, U+2212 minus, `1 234,56 kr`, `22.11.2026 19:44`) or English
+//! (`NOK 1,234.56`, `2026-11-22 19:44`), BTC or sats, times on the reader's own clock.
 
+use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
+
+use crate::time::Tz;
 use serde::{Deserialize, Serialize};
 
 /// The UI language, which also decides number format.
@@ -98,6 +102,34 @@ pub fn btc(d: Decimal, unit: BtcUnit, locale: Locale) -> String {
     }
 }
 
+/// A day: `22.11.2026` (nb) or `2026-11-22` (en).
+pub fn date(d: NaiveDate, locale: Locale) -> String {
+    match locale {
+        Locale::Nb => d.format("%d.%m.%Y").to_string(),
+        Locale::En => d.format("%Y-%m-%d").to_string(),
+    }
+}
+
+/// An instant to the minute on the clock of `zone`: `22.11.2026 19:44` or `2026-11-22 19:44`.
+pub fn time(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
+    let local = t.with_timezone(&zone);
+    format!(
+        "{} {}",
+        date(local.date_naive(), locale),
+        local.format("%H:%M")
+    )
+}
+
+/// [`time`] to the second, where seconds matter (what a check read, and when).
+pub fn time_to_second(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
+    let local = t.with_timezone(&zone);
+    format!(
+        "{} {}",
+        date(local.date_naive(), locale),
+        local.format("%H:%M:%S")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::str::FromStr;
@@ -155,5 +187,59 @@ mod tests {
     #[test]
     fn sats_beyond_decimal_are_shown_in_btc() {
         assert!(btc(Decimal::MAX, BtcUnit::Sats, Locale::En).ends_with("BTC"));
+    }
+
+    /// Instants on both sides of each daylight-saving change in Oslo (last Sunday of March and
+    /// of October 2026): every screen shows them through [`time`], so this table is theirs.
+    #[test]
+    fn times_follow_daylight_saving_on_the_readers_clock() {
+        let oslo = crate::time::OSLO;
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).map(|t| t.with_timezone(&Utc));
+        let table = [
+            (
+                "2026-03-29T00:59:00Z",
+                "29.03.2026 01:59",
+                "2026-03-29 01:59",
+            ),
+            (
+                "2026-03-29T01:00:00Z",
+                "29.03.2026 03:00",
+                "2026-03-29 03:00",
+            ),
+            (
+                "2026-07-15T12:54:00Z",
+                "15.07.2026 14:54",
+                "2026-07-15 14:54",
+            ),
+            (
+                "2026-10-25T00:59:00Z",
+                "25.10.2026 02:59",
+                "2026-10-25 02:59",
+            ),
+            (
+                "2026-10-25T01:00:00Z",
+                "25.10.2026 02:00",
+                "2026-10-25 02:00",
+            ),
+            (
+                "2026-11-22T12:54:00Z",
+                "22.11.2026 13:54",
+                "2026-11-22 13:54",
+            ),
+            (
+                "2026-12-31T23:30:00Z",
+                "01.01.2027 00:30",
+                "2027-01-01 00:30",
+            ),
+        ];
+        for (utc, nb, en) in table {
+            let t = at(utc).unwrap();
+            assert_eq!(time(&t, oslo, Locale::Nb), nb, "{utc}");
+            assert_eq!(time(&t, oslo, Locale::En), en, "{utc}");
+        }
+        let t = at("2026-07-15T12:54:07Z").unwrap();
+        assert_eq!(time_to_second(&t, oslo, Locale::Nb), "15.07.2026 14:54:07");
+        let utc = crate::time::zone("UTC").unwrap();
+        assert_eq!(time(&t, utc, Locale::En), "2026-07-15 12:54");
     }
 }

@@ -20,5 +20,6 @@ pub mod secrets;
 pub mod settings;
 pub mod store;
 pub mod tax;
+pub mod time;
 pub mod travel_rule;
 pub mod withdrawals;

@@ -236,7 +236,13 @@ pub fn app_in(
         .invoke_handler(nordlys_app::handler())
         .build(mock_context(noop_assets()))
         .unwrap();
-    nordlys_app::manage_state(app.handle(), dir.to_path_buf(), secrets, Locale::En);
+    nordlys_app::manage_state(
+        app.handle(),
+        dir.to_path_buf(),
+        secrets,
+        Locale::En,
+        nordlys_core::time::OSLO,
+    );
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();

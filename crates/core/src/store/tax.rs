@@ -15,7 +15,7 @@ use rusqlite::{OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::{Store, StoreError, dec};
-use crate::tax::{oslo_year, year_start};
+use crate::time::{oslo_year, year_start};
 
 /// Where the next sync starts: the `nextAfter`/`nextAfterId` of the last page stored.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
 
-use super::oslo_year;
+use crate::time::oslo_year;
 
 /// How disposals are matched to acquisitions; named in the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

@@ -1,58 +1,12 @@
 //! Tax time in Norway: the synced history (`sync`), the year-end holding for wealth tax
 //! (`year_end`), realised gains with matched lots (`gains`) and CSV exports (`csv`).
 //!
-//! Years are Norwegian calendar years. Norway is on UTC+1 in winter, with no daylight saving
-//! around New Year, so a year starts at 23:00 UTC on 31 December of the year before.
+//! Years are Norwegian calendar years (`crate::time`).
 
 pub mod csv;
 pub mod gains;
 pub mod sync;
 pub mod year_end;
-
-use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDate, Offset, Utc};
-
-/// Europe/Oslo at New Year.
-fn oslo_winter() -> FixedOffset {
-    FixedOffset::east_opt(3_600).unwrap_or(Utc.fix())
-}
-
-/// The first instant of Norwegian `year`.
-pub fn year_start(year: i32) -> DateTime<Utc> {
-    NaiveDate::from_ymd_opt(year, 1, 1)
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map_or(DateTime::<Utc>::MIN_UTC, |t| {
-            t.and_utc() - Duration::hours(1)
-        })
-}
-
-/// `t` on Norwegian clocks at New Year (UTC+1): what the reports and lists show.
-pub fn oslo_time(t: &DateTime<Utc>) -> DateTime<FixedOffset> {
-    t.with_timezone(&oslo_winter())
-}
-
-/// The Norwegian year `t` falls in.
-pub fn oslo_year(t: &DateTime<Utc>) -> i32 {
-    oslo_time(t).year()
-}
-
-/// The Norwegian date of `t`.
-pub fn oslo_date(t: &DateTime<Utc>) -> NaiveDate {
-    oslo_time(t).date_naive()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_year_starts_at_midnight_in_oslo() {
-        let start = year_start(2025);
-        assert_eq!(start.to_rfc3339(), "2024-12-31T23:00:00+00:00");
-        assert_eq!(oslo_year(&start), 2025);
-        assert_eq!(oslo_year(&(start - Duration::seconds(1))), 2024);
-        assert_eq!(oslo_date(&start).to_string(), "2025-01-01");
-    }
-}
 
 #[cfg(test)]
 pub(crate) mod tests_support {

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
 use rust_decimal::Decimal;
 
-use super::{oslo_date, oslo_year};
+use crate::time::{oslo_date, oslo_year};
 
 /// Where a year's rate comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
