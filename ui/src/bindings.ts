@@ -267,7 +267,11 @@ requested: string, publicDescription: string, privateNote: string, status: Invoi
 /**
  * RFC 3339, for the countdown.
  */
-expiresAt: string, createdAt: string, };
+expiresAt: string, 
+/**
+ * When it was made, on the user's clock.
+ */
+createdAt: string, };
 
 export type InvoicesView = { invoices: Array<InvoiceView>, };
 
@@ -317,7 +321,11 @@ expiresAt: string | null, fixedAmount: string | null, amountError: string | null
  */
 reviewed: string, };
 
-export type PaymentView = { journalId: string, sentAt: string, destination: string, amount: string, 
+export type PaymentView = { journalId: string, 
+/**
+ * When it was sent, on the user's clock.
+ */
+sentAt: string, destination: string, amount: string, 
 /**
  * What the app knows of the request.
  */

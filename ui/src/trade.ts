@@ -143,6 +143,8 @@ async function submit(despiteUnknown = false): Promise<void> {
     checked = null;
     await ctx.reloadBalances();
     [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);
+    // A fill shows in the history at once (it stayed as it was until the screen was left).
+    history = await api.tradeHistory({});
     void refreshUnknowns();
   } catch (e) {
     error = errorText(e);

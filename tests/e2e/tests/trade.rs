@@ -71,6 +71,7 @@ async fn a_market_buy_changes_the_balances_shown() {
         .unwrap();
     app.click("[data-testid=nav-trade]").await;
     let default_quote = app.text("[data-testid=quote]").await;
+    let newest_before = app.text("[data-testid=trade-row]").await;
     // A quote for the amount the user means to trade: larger amounts move the price.
     app.fill("[data-testid=quote-amount]", "2000000").await;
     app.until("the quote for 2,000,000", || async {
@@ -100,6 +101,12 @@ async fn a_market_buy_changes_the_balances_shown() {
     let (shown, text) = outcome(&app).await;
     assert_eq!(shown, "order-placed", "{text}");
     assert!(text.contains("placed"), "{text}");
+    // The fill is in the trade history without leaving the screen, on the user's clock.
+    app.until("the buy in the trade history", || async {
+        let newest = app.text("[data-testid=trade-row]").await;
+        newest != newest_before && newest.contains("Buy")
+    })
+    .await;
     app.click("[data-testid=nav-overview]").await;
     app.until("the fiat balance to drop by the amount", || async {
         let now: f64 = app
