@@ -3,21 +3,18 @@
 //! in; a test fails when it is stale).
 
 use nordlys_application::App;
-use nordlys_application::error::{ErrorCode, IpcError};
+use nordlys_application::error::IpcError;
 use nordlys_application::payment_views::*;
 use nordlys_application::tax_views::*;
 use nordlys_application::views::*;
-use nordlys_application::vocabulary::*;
-use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::format::{BtcUnit, Locale};
-use nordlys_core::store::{JournalState, WithdrawalState};
-use nordlys_core::tax::gains::{DisposalKind, Method};
-use ts_rs::TS;
+#[cfg(test)]
+use ts_rs::{TS, TypeVisitor};
 
 macro_rules! ipc_commands {
     ($($module:ident :: $name:ident : $args:ty => $ret:ty;)*) => {
         /// Names of every command, as the UI calls them.
-        pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
+        #[cfg(test)]
+        const COMMANDS: &[&str] = &[$(stringify!($name)),*];
 
         /// Each use case as the command the window calls: the app's state and one argument.
         mod command {
@@ -35,6 +32,19 @@ macro_rules! ipc_commands {
             tauri::generate_handler![$(command::$name),*]
         }
 
+        /// Every type the commands take or return, declared once each, then the error type.
+        #[cfg(test)]
+        fn bound_types() -> Vec<String> {
+            let mut declarations = Declarations::default();
+            $(
+                declarations.visit::<$args>();
+                declarations.visit::<$ret>();
+            )*
+            declarations.visit::<IpcError>();
+            declarations.out
+        }
+
+        #[cfg(test)]
         fn command_functions() -> String {
             let mut out = String::new();
             $(
@@ -99,6 +109,7 @@ ipc_commands! {
     unknowns::settle_unknown: JournalIdArgs => UnknownsView;
 }
 
+#[cfg(test)]
 fn camel(snake: &str) -> String {
     let mut out = String::new();
     let mut upper = false;
@@ -115,119 +126,39 @@ fn camel(snake: &str) -> String {
     out
 }
 
-fn decl<T: TS>() -> String {
-    format!("export {}\n\n", T::decl(&Default::default()))
+/// Collects the declaration of every type a command takes or returns, and of the types those
+/// hold, once each, in the order first met: the bindings need no list of their own.
+#[cfg(test)]
+#[derive(Default)]
+struct Declarations {
+    seen: std::collections::HashSet<std::any::TypeId>,
+    out: Vec<String>,
+}
+
+#[cfg(test)]
+impl TypeVisitor for Declarations {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        // Types with no file of their own (strings, numbers, Option, Vec) are not declared;
+        // what they wrap may be.
+        if T::output_path().is_some() {
+            if !self.seen.insert(std::any::TypeId::of::<T>()) {
+                return;
+            }
+            self.out
+                .push(format!("export {}\n\n", T::decl(&Default::default())));
+        }
+        T::visit_dependencies(self);
+    }
 }
 
 /// The whole bindings file.
-pub fn typescript() -> String {
+#[cfg(test)]
+fn typescript() -> String {
     let mut out = String::from(
         "// Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.\n\
          import { invoke } from \"@tauri-apps/api/core\";\n\n",
     );
-    for d in [
-        decl::<Locale>(),
-        decl::<BtcUnit>(),
-        decl::<BitcoinAmountUnit>(),
-        decl::<ProfileType>(),
-        decl::<OrderType>(),
-        decl::<Direction>(),
-        decl::<OrderOutcome>(),
-        decl::<JournalState>(),
-        decl::<WithdrawalState>(),
-        decl::<MoneyState>(),
-        decl::<InvoiceState>(),
-        decl::<NetworkStatus>(),
-        decl::<DestinationKind>(),
-        decl::<SyncState>(),
-        decl::<Report>(),
-        decl::<Method>(),
-        decl::<DisposalKind>(),
-        decl::<NoArgs>(),
-        decl::<ProfileView>(),
-        decl::<Capability>(),
-        decl::<ConnectionView>(),
-        decl::<GrantView>(),
-        decl::<Feature>(),
-        decl::<FeatureView>(),
-        decl::<AppView>(),
-        decl::<AccountView>(),
-        decl::<BalancesView>(),
-        decl::<SetApiKeyArgs>(),
-        decl::<ConnectOauthArgs>(),
-        decl::<SetLanguageArgs>(),
-        decl::<SetUnitArgs>(),
-        decl::<SetRequestTimeoutArgs>(),
-        decl::<ExchangeProfileArgs>(),
-        decl::<ProfileProblemsView>(),
-        decl::<SwitchProfileArgs>(),
-        decl::<QuoteArgs>(),
-        decl::<QuoteView>(),
-        decl::<OrderFormArgs>(),
-        decl::<OrderCheckView>(),
-        decl::<OrderResultView>(),
-        decl::<OpenOrderView>(),
-        decl::<OpenOrdersView>(),
-        decl::<CancelOrderArgs>(),
-        decl::<JournalEntryView>(),
-        decl::<JournalView>(),
-        decl::<VolumeStatsView>(),
-        decl::<VolumeView>(),
-        decl::<TradeView>(),
-        decl::<TradesView>(),
-        decl::<PriceChartArgs>(),
-        decl::<ChartView>(),
-        decl::<ChartSizeArgs>(),
-        decl::<AccountArgs>(),
-        decl::<QrView>(),
-        decl::<ReceiveView>(),
-        decl::<InvoiceArgs>(),
-        decl::<InvoiceView>(),
-        decl::<InvoicesView>(),
-        decl::<InvoiceIdArgs>(),
-        decl::<RecipientFormArgs>(),
-        decl::<PayArgs>(),
-        decl::<RecipientErrorsView>(),
-        decl::<SummaryLine>(),
-        decl::<PayCheckView>(),
-        decl::<PaymentView>(),
-        decl::<PaymentsView>(),
-        decl::<PaymentResultView>(),
-        decl::<RecipientView>(),
-        decl::<RecipientsView>(),
-        decl::<IdentityArgs>(),
-        decl::<CountryView>(),
-        decl::<CountriesView>(),
-        decl::<TaxFilterArgs>(),
-        decl::<TaxRowsArgs>(),
-        decl::<TaxRowView>(),
-        decl::<TaxRowsView>(),
-        decl::<ChoiceView>(),
-        decl::<MalformedView>(),
-        decl::<TaxFacetsView>(),
-        decl::<TaxSyncView>(),
-        decl::<TaxBalancesArgs>(),
-        decl::<TaxBalanceView>(),
-        decl::<TaxBalancesView>(),
-        decl::<HoldingView>(),
-        decl::<YearEndView>(),
-        decl::<YearEndsView>(),
-        decl::<YearEndRateArgs>(),
-        decl::<GainsArgs>(),
-        decl::<LotView>(),
-        decl::<DisposalView>(),
-        decl::<YearGainsView>(),
-        decl::<GainsView>(),
-        decl::<ExportArgs>(),
-        decl::<ExportView>(),
-        decl::<MoneyKind>(),
-        decl::<JournalIdArgs>(),
-        decl::<EvidenceView>(),
-        decl::<UnknownEntryView>(),
-        decl::<UnknownsView>(),
-        decl::<ErrorCode>(),
-        decl::<IpcError>(),
-    ] {
+    for d in bound_types() {
         out.push_str(&d);
     }
     out.push_str(
@@ -260,19 +191,46 @@ mod tests {
         );
     }
 
+    /// The build script reads the same list this file's macro expands, and the capability it
+    /// wrote allows each command, and nothing else.
     #[test]
-    fn build_rs_registers_every_command() {
-        let build = include_str!("../build.rs");
-        let caps = include_str!("../capabilities/main.json");
-        for c in COMMANDS {
-            assert!(
-                build.contains(&format!("\"{c}\"")),
-                "{c} missing from build.rs"
-            );
-            assert!(
-                caps.contains(&format!("\"allow-{}\"", c.replace('_', "-"))),
-                "{c} missing from the capability"
-            );
+    fn the_build_and_the_capability_follow_the_command_list() {
+        let read = crate::command_list::command_names(include_str!("ipc.rs"));
+        assert_eq!(
+            read, COMMANDS,
+            "build.rs reads another list than ipc_commands!"
+        );
+        let on_disk = include_str!("../capabilities/main.json");
+        assert_eq!(
+            on_disk,
+            crate::command_list::capability(COMMANDS),
+            "capabilities/main.json is not the one build.rs writes: build again"
+        );
+    }
+
+    /// Every type a command takes or returns is declared once in the bindings: without it the UI
+    /// would not compile against them.
+    #[test]
+    fn every_bound_type_is_declared_once() {
+        let bindings = typescript();
+        let declared: Vec<&str> = bindings
+            .lines()
+            .filter_map(|l| l.strip_prefix("export type "))
+            .filter_map(|l| l.split([' ', '<']).next())
+            .collect();
+        let mut unique = declared.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), declared.len(), "declared twice: {declared:?}");
+        for needed in [
+            "OrderFormArgs",
+            "OrderResultView",
+            "OrderOutcome",
+            "TaxRowView",
+            "IpcError",
+            "ErrorCode",
+        ] {
+            assert!(declared.contains(&needed), "{needed} is not declared");
         }
     }
 

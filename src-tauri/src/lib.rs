@@ -1,6 +1,8 @@
 //! The Nordlys desktop shell: window, plugins, state and the typed commands. Everything else is in
 //! the crates.
 
+#[cfg(test)]
+mod command_list;
 mod file_modes;
 mod ipc;
 mod keyring_store;
@@ -12,14 +14,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use nordlys_application::App;
-#[cfg(debug_assertions)]
-use nordlys_application::state::Timing;
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::SecretStore;
 use nordlys_core::time::Tz;
 use tauri::{Manager, Runtime};
-
-pub use ipc::{COMMANDS, handler, typescript};
 
 fn os_locale() -> Locale {
     ["LC_ALL", "LC_MESSAGES", "LANG"]
@@ -37,9 +35,9 @@ fn os_zone() -> Tz {
         .unwrap_or(nordlys_core::time::OSLO)
 }
 
-/// Gives `app` the state every command works on: the window passes its data dir and the OS
-/// keyring; the soak test a temporary dir and secrets in memory.
-pub fn manage_state<R: Runtime>(
+/// Gives `app` the state every command works on, with its data in `data_dir` and its secrets in
+/// `secrets`.
+fn manage_state<R: Runtime>(
     app: &tauri::AppHandle<R>,
     data_dir: PathBuf,
     secrets: Arc<dyn SecretStore>,
@@ -48,20 +46,6 @@ pub fn manage_state<R: Runtime>(
 ) {
     let desktop = Arc::new(os_desktop::OsDesktop(app.clone()));
     app.manage(App::new(data_dir, secrets, desktop, locale, zone));
-}
-
-/// Debug builds only: the soak shortens the quiet period after which silence settles a lost
-/// request, and the request timeout, before it connects.
-#[cfg(debug_assertions)]
-pub fn shorten_timing<R: Runtime>(
-    app: &tauri::AppHandle<R>,
-    min_quiet: chrono::Duration,
-    request_timeout_secs: u64,
-) {
-    app.state::<App>().set_timing(Timing {
-        rules: nordlys_core::evidence::Rules::with_min_quiet(min_quiet),
-        request_timeout_secs,
-    });
 }
 
 /// Runs the app until its window closes. Files it and WebKit make are its user's alone.

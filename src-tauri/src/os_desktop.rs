@@ -9,7 +9,7 @@ use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_notification::Notification;
 use tauri_plugin_opener::OpenerExt;
 
-/// The OS's own, through Tauri's plugins; a shell without them (the soak's mock runtime) misses
+/// The OS's own, through Tauri's plugins; a shell started without one of them misses
 /// notifications and cannot open or save.
 #[derive(Debug)]
 pub struct OsDesktop<R: Runtime>(pub AppHandle<R>);

@@ -4,7 +4,7 @@
     clippy::panic,
     reason = "integration tests: a failed step is the failure being reported"
 )]
-//! Profiles in their own lanes, through the app's own command handler on Tauri's mock runtime:
+//! Profiles in their own lanes, through the app's own use cases:
 //! secrets go only to the exchange they were entered for, a sandbox reset touches only the
 //! sandbox's store, a profile switch never lets one exchange's order land in another profile's
 //! journal, and a keyring that is locked or holds a damaged entry does not stop the app.
@@ -15,13 +15,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use app_driver::{
-    app_in, app_with, call, connected_app, save_exchange_profile, tax_rows, tax_synced,
+    app_in, app_with, connected_app, order, save_exchange_profile, switch_profile, tax_rows,
+    tax_synced,
 };
+use nordlys_application::App;
+use nordlys_application::payment_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::views::{NoArgs, SetRequestTimeoutArgs};
+use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
+use nordlys_application::{pay, profiles, trading};
+use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
-use nordlys_core::store::{JournalState, Recipient, Store};
+use nordlys_core::store::{JournalState, Recipient, Store, WithdrawalState};
 use nordlys_tests::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
 fn host(sb: &nordlys_sandbox::RunningSandbox) -> String {
     sb.base_url().trim_start_matches("http://").to_owned()
@@ -31,44 +38,42 @@ fn host(sb: &nordlys_sandbox::RunningSandbox) -> String {
 async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
     let first = sandbox().await;
     let second = sandbox().await;
-    let (_app, window, _dir) = connected_app(&first, None).await;
-    call(&window, "balances", json!({})).await.unwrap();
+    let (app, _dir) = connected_app(&first, None).await;
+    profiles::balances(&app, NoArgs {}).await.unwrap();
     let seen = control_get(&first, "/sandbox/counters").await;
     assert!(seen["credentialsSeen"]["apiKey"].as_u64().unwrap() > 0);
 
-    let moved = save_exchange_profile(&window, second.base_url()).await;
+    let moved = save_exchange_profile(&app, second.base_url())
+        .await
+        .unwrap();
     // The live connection follows at once, and says where it goes.
-    assert_eq!(moved["connection"]["hasKey"], false, "{moved}");
-    assert_eq!(moved["connection"]["host"], host(&second));
-    assert_eq!(moved["profile"]["local"], true);
-    let refused = call(&window, "balances", json!({})).await.unwrap_err();
-    assert!(refused.contains("API key"), "{refused}");
+    assert!(!moved.connection.has_key, "{moved:?}");
+    assert_eq!(moved.connection.host, host(&second));
+    assert!(moved.profile.local);
+    let refused = profiles::balances(&app, NoArgs {}).await.unwrap_err();
+    assert!(refused.message.contains("API key"), "{refused:?}");
     let seen = control_get(&second, "/sandbox/counters").await;
     assert_eq!(seen["credentialsSeen"], json!({}), "{seen}");
 
     // Back to the first: the key was forgotten, not kept for it either.
-    let back = save_exchange_profile(&window, first.base_url()).await;
-    assert_eq!(back["connection"]["hasKey"], false, "{back}");
+    let back = save_exchange_profile(&app, first.base_url()).await.unwrap();
+    assert!(!back.connection.has_key, "{back:?}");
 }
 
-async fn rows(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> u64 {
-    tax_rows(window, 0, 10).await["total"].as_u64().unwrap()
+async fn rows(app: &App) -> u32 {
+    tax_rows(app, 0, 10).await.total.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_profile_s_tax_rows_survive_a_sandbox_reset() {
     let sb = sandbox().await;
-    let (_app, window, _dir) = connected_app(&sb, None).await;
+    let (app, _dir) = connected_app(&sb, None).await;
     market_buy(&key_client(&sb, &sb.info.api_keys.withdrawal), 500).await;
-    tax_synced(&window).await;
-    let before = rows(&window).await;
+    tax_synced(&app).await;
+    let before = rows(&app).await;
     assert!(before > 0);
-    call(&window, "reset_demo", json!({})).await.unwrap();
-    assert_eq!(
-        rows(&window).await,
-        before,
-        "the real profile's history stays"
-    );
+    profiles::reset_demo(&app, NoArgs {}).await.unwrap();
+    assert_eq!(rows(&app).await, before, "the real profile's history stays");
 }
 
 /// The profile whose exchange made each order, judged by the exchanges themselves: every entry
@@ -121,33 +126,28 @@ async fn check_lanes(dir: &std::path::Path, exchange: &nordlys_sandbox::RunningS
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exchange() {
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb, None).await;
+    let (app, dir) = connected_app(&sb, None).await;
     const SWITCHES: usize = 1000;
     let switcher = tokio::spawn({
-        let window = window.clone();
+        let app = app.clone();
         async move {
             for i in 0..SWITCHES {
                 let id = if i % 2 == 0 { "sandbox" } else { "exchange" };
-                call(&window, "switch_profile", json!({"id": id}))
-                    .await
-                    .unwrap();
+                switch_profile(&app, id).await.unwrap();
             }
         }
     });
     let mut lanes = Vec::new();
     for lane in 0..2 {
-        let window = window.clone();
+        let app = app.clone();
         lanes.push(tokio::spawn(async move {
             let mut placed = 0;
             let mut n = 0;
             loop {
-                let args = json!({"orderType": "market", "direction": "buy",
-                                  "amount": format!("{}", 100 + lane * 10_000 + n),
-                                  "price": null, "accountId": null});
+                let args = order(Direction::Buy, 100 + lane * 10_000 + n, None);
                 n += 1;
-                let answer: Result<Value, String> = call(&window, "place_order", args).await;
-                if let Ok(v) = answer {
-                    assert_eq!(v["outcome"], "placed", "{v}");
+                if let Ok(v) = trading::place_order(&app, args).await {
+                    assert_eq!(v.outcome, OrderOutcome::Placed, "{v:?}");
                     placed += 1;
                 }
                 if placed >= 150 || n >= 400 {
@@ -168,7 +168,7 @@ async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exch
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_switch_waits_for_an_order_on_its_way() {
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb, None).await;
+    let (app, dir) = connected_app(&sb, None).await;
     control(
         &sb,
         "/sandbox/faults",
@@ -176,22 +176,19 @@ async fn a_switch_waits_for_an_order_on_its_way() {
                "delayMs": 1500}),
     )
     .await;
-    let order = tokio::spawn({
-        let window = window.clone();
+    let placing = tokio::spawn({
+        let app = app.clone();
         async move {
-            let args = json!({"orderType": "market", "direction": "buy", "amount": "777",
-                              "price": null, "accountId": null});
-            let placed = call(&window, "place_order", args).await.unwrap();
+            let args = order(Direction::Buy, 777, None);
+            let placed = trading::place_order(&app, args).await.unwrap();
             (placed, Instant::now())
         }
     });
     tokio::time::sleep(Duration::from_millis(400)).await;
-    call(&window, "switch_profile", json!({"id": "sandbox"}))
-        .await
-        .unwrap();
+    switch_profile(&app, "sandbox").await.unwrap();
     let switched = Instant::now();
-    let (placed, ordered) = order.await.unwrap();
-    assert_eq!(placed["outcome"], "placed", "{placed}");
+    let (placed, ordered) = placing.await.unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
     assert!(ordered <= switched, "the switch ended before the order did");
     assert_eq!(check_lanes(dir.path(), &sb).await, 1);
 }
@@ -214,39 +211,37 @@ impl SecretStore for LockedKeyring {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
-    let (_app, window, _dir) = app_with(Arc::new(LockedKeyring));
-    let state = call(&window, "app_state", json!({})).await.unwrap();
-    assert_eq!(state["profile"]["kind"], "sandbox");
-    let problem = state["connection"]["secretProblem"].as_str().unwrap();
+    let (app, _dir) = app_with(Arc::new(LockedKeyring));
+    let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
+    assert_eq!(state.profile.kind, ProfileType::Sandbox);
+    let problem = state.connection.secret_problem.unwrap();
     assert!(problem.contains("Unlock"), "{problem}");
     // The sandbox's demo key is not in the keyring: the overview reads as ever.
-    let balances = call(&window, "balances", json!({})).await.unwrap();
-    assert!(!balances["accounts"].as_array().unwrap().is_empty());
+    let balances = profiles::balances(&app, NoArgs {}).await.unwrap();
+    assert!(!balances.accounts.is_empty());
     // Disconnect says the keyring is locked, and the sandbox goes on with its demo key.
-    let said = call(&window, "disconnect", json!({})).await.unwrap_err();
-    assert!(said.contains("locked"), "{said}");
-    let state = call(&window, "app_state", json!({})).await.unwrap();
-    assert_eq!(state["connection"]["keyIsDemo"], true, "{state}");
-    call(&window, "balances", json!({})).await.unwrap();
+    let said = profiles::disconnect(&app, NoArgs {}).await.unwrap_err();
+    assert!(said.message.contains("locked"), "{said:?}");
+    let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
+    assert!(state.connection.key_is_demo, "{state:?}");
+    profiles::balances(&app, NoArgs {}).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
     let sb = sandbox().await;
     let secrets = Arc::new(MemorySecretStore::default());
-    let (_app, window, _dir) = app_with(secrets.clone());
-    save_exchange_profile(&window, sb.base_url()).await;
+    let (app, _dir) = app_with(secrets.clone());
+    save_exchange_profile(&app, sb.base_url()).await.unwrap();
     secrets
         .set("exchange", SecretItem::ApiKey, "{\"key\": 12")
         .unwrap();
-    let state = call(&window, "switch_profile", json!({"id": "exchange"}))
-        .await
-        .unwrap();
-    assert_eq!(state["connection"]["hasKey"], false, "{state}");
-    let problem = state["connection"]["secretProblem"].as_str().unwrap();
+    let state = switch_profile(&app, "exchange").await.unwrap();
+    assert!(!state.connection.has_key, "{state:?}");
+    let problem = state.connection.secret_problem.unwrap();
     assert!(problem.contains("damaged"), "{problem}");
-    let cleared = call(&window, "disconnect", json!({})).await.unwrap();
-    assert_eq!(cleared["connection"]["secretProblem"], Value::Null);
+    let cleared = profiles::disconnect(&app, NoArgs {}).await.unwrap();
+    assert_eq!(cleared.connection.secret_problem, None);
     assert!(
         secrets
             .get("exchange", SecretItem::ApiKey)
@@ -255,14 +250,18 @@ async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
     );
 }
 
-fn payment_to(destination: &str, save_as: &str) -> Value {
-    json!({
-        "destination": destination, "amount": "1000", "unit": "sats", "accountId": null,
-        "isPayment": false, "description": "",
-        "recipient": {"fullName": "Kari Nordmann", "country": "NO", "address": "Storgata 1, 0155 Oslo",
-                      "nin": "01017012345", "organisation": false, "exchange": "", "selfCustody": false},
-        "saveRecipient": true, "label": save_as
-    })
+fn payment_to(destination: &str, save_as: &str) -> PayArgs {
+    let kari = RecipientFormArgs {
+        full_name: "Kari Nordmann".into(),
+        country: "NO".into(),
+        address: "Storgata 1, 0155 Oslo".into(),
+        nin: "01017012345".into(),
+        ..RecipientFormArgs::default()
+    };
+    let mut args = app_driver::payment(destination, 1000, BitcoinAmountUnit::Sats, kari);
+    args.save_recipient = true;
+    args.label = save_as.into();
+    args
 }
 
 /// Every byte of the sandbox profile's database and its log.
@@ -276,17 +275,17 @@ fn store_bytes(dir: &std::path::Path) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_only() {
     let keyring = Arc::new(MemorySecretStore::default());
-    let (app, window, dir) = app_with(keyring.clone());
+    let (app, dir) = app_with(keyring.clone());
     let args = payment_to("kari@example.com", "Kari");
-    let checked = call(&window, "check_payment", args.clone()).await.unwrap();
+    let checked = pay::check_payment(&app, args.clone()).await.unwrap();
     let mut send = args;
-    send["reviewed"] = checked["reviewed"].clone();
-    let sent = call(&window, "send_payment", send).await.unwrap();
-    assert_eq!(sent["payment"]["state"], "sent", "{sent}");
-    let book = call(&window, "recipients", json!({})).await.unwrap();
-    assert_eq!(book["recipients"][0]["nin"], "01017012345", "{book}");
-    assert_eq!(book["recipients"][0]["locked"], false);
-    drop((window, app));
+    send.reviewed = Some(checked.reviewed);
+    let sent = pay::send_payment(&app, send).await.unwrap();
+    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    let book = pay::recipients(&app, NoArgs {}).await.unwrap();
+    assert_eq!(book.recipients[0].nin, "01017012345", "{book:?}");
+    assert!(!book.recipients[0].locked);
+    drop(app);
     let bytes = store_bytes(dir.path());
     assert!(bytes.contains("kari@example.com"));
     assert!(
@@ -313,42 +312,40 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     }
 
     // Restarted with the keyring locked: labels only, marked locked; Pay asks again.
-    let (app, window) = app_in(dir.path(), Arc::new(LockedKeyring));
-    let book = call(&window, "recipients", json!({})).await.unwrap();
-    let shown = book["recipients"].as_array().unwrap();
-    assert_eq!(shown.len(), 2, "{book}");
+    let app = app_in(dir.path(), Arc::new(LockedKeyring));
+    let book = pay::recipients(&app, NoArgs {}).await.unwrap();
+    let shown = &book.recipients;
+    assert_eq!(shown.len(), 2, "{book:?}");
     for r in shown {
-        assert_eq!(r["locked"], true, "{r}");
-        assert_eq!(r["fullName"], "", "{r}");
-        assert_eq!(r["nin"], "", "{r}");
-        assert!(r["label"] == "Kari" || r["label"] == "Ola", "{r}");
+        assert!(r.locked, "{r:?}");
+        assert_eq!(r.full_name, "", "{r:?}");
+        assert_eq!(r.nin, "", "{r:?}");
+        assert!(r.label == "Kari" || r.label == "Ola", "{r:?}");
     }
     let mut to_ola = payment_to("ola@example.com", "Ola");
-    to_ola["recipient"] = json!({"fullName": "", "country": "", "address": "", "nin": "",
-                                 "organisation": false, "exchange": "", "selfCustody": false});
-    let check = call(&window, "check_payment", to_ola).await.unwrap();
-    assert_eq!(check["needsRecipient"], true, "{check}");
-    assert_eq!(check["savedRecipient"], Value::Null, "{check}");
+    to_ola.recipient = RecipientFormArgs::default();
+    let check = pay::check_payment(&app, to_ola).await.unwrap();
+    assert!(check.needs_recipient, "{check:?}");
+    assert!(check.saved_recipient.is_none(), "{check:?}");
     let mut edit = shown[0].clone();
-    edit["fullName"] = json!("Kari Nordmann");
-    edit["country"] = json!("NO");
-    edit["address"] = json!("Storgata 1, 0155 Oslo");
-    let refused = call(&window, "save_recipient", edit).await.unwrap_err();
-    assert!(refused.contains("locked"), "{refused}");
-    drop((window, app));
+    edit.full_name = "Kari Nordmann".into();
+    edit.country = "NO".into();
+    edit.address = "Storgata 1, 0155 Oslo".into();
+    let refused = pay::save_recipient(&app, edit).await.unwrap_err();
+    assert!(refused.message.contains("locked"), "{refused:?}");
+    drop(app);
 
     // Unlocked again: every detail is back.
-    let (_app, window) = app_in(dir.path(), keyring);
-    let book = call(&window, "recipients", json!({})).await.unwrap();
-    let names: Vec<&str> = book["recipients"]
-        .as_array()
-        .unwrap()
+    let app = app_in(dir.path(), keyring);
+    let book = pay::recipients(&app, NoArgs {}).await.unwrap();
+    let names: Vec<&str> = book
+        .recipients
         .iter()
-        .map(|r| r["fullName"].as_str().unwrap())
+        .map(|r| r.full_name.as_str())
         .collect();
     assert!(
         names.contains(&"Kari Nordmann") && names.contains(&"Ola Nordmann"),
-        "{book}"
+        "{book:?}"
     );
 }
 
@@ -364,13 +361,10 @@ fn nonce_in(path: &std::path::Path) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb, None).await;
-    let buy = |amount: &str| {
-        json!({"orderType": "market", "direction": "buy", "amount": amount,
-               "price": null, "accountId": null})
-    };
-    let placed = call(&window, "place_order", buy("500")).await.unwrap();
-    assert_eq!(placed["outcome"], "placed", "{placed}");
+    let (app, dir) = connected_app(&sb, None).await;
+    let buy = |amount: u32| order(Direction::Buy, amount, None);
+    let placed = trading::place_order(&app, buy(500)).await.unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
     // The CLI, pointed at this profile's directory, uses <dir>/nonces/<fingerprint of the key>.
     let key = &sb.info.api_keys.withdrawal.key;
     let file = dir
@@ -380,8 +374,8 @@ async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
     // The CLI has just signed with a clock an hour ahead of this one.
     let ahead = nonce_in(&file) + 3_600_000;
     std::fs::write(&file, format!("{ahead:020}\n")).unwrap();
-    let placed = call(&window, "place_order", buy("600")).await.unwrap();
-    assert_eq!(placed["outcome"], "placed", "{placed}");
+    let placed = trading::place_order(&app, buy(600)).await.unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
     assert!(
         nonce_in(&file) > ahead,
         "the app signed above what the CLI left in the shared file"
@@ -390,25 +384,29 @@ async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_request_timeout_is_a_setting_within_its_range() {
-    let (_app, window, dir) = app_with(Arc::new(MemorySecretStore::default()));
-    let state = call(&window, "app_state", json!({})).await.unwrap();
-    assert_eq!(state["requestTimeoutSecs"], 30);
+    let (app, dir) = app_with(Arc::new(MemorySecretStore::default()));
+    let timeout = |seconds: Option<u32>| SetRequestTimeoutArgs { seconds };
+    let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
+    assert_eq!(state.request_timeout_secs, 30);
     for refused in [0, 4, 121, 100_000] {
-        let said = call(&window, "set_request_timeout", json!({"seconds": refused}))
+        let said = profiles::set_request_timeout(&app, timeout(Some(refused)))
             .await
             .unwrap_err();
-        assert!(said.contains("5 to 120 seconds"), "{refused}: {said}");
+        assert!(
+            said.message.contains("5 to 120 seconds"),
+            "{refused}: {said:?}"
+        );
     }
-    let set = call(&window, "set_request_timeout", json!({"seconds": 90}))
+    let set = profiles::set_request_timeout(&app, timeout(Some(90)))
         .await
         .unwrap();
-    assert_eq!(set["requestTimeoutSecs"], 90);
+    assert_eq!(set.request_timeout_secs, 90);
     let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
     assert!(saved.contains("90"), "{saved}");
     // Still connected: the session opens again with it.
-    call(&window, "balances", json!({})).await.unwrap();
-    let back = call(&window, "set_request_timeout", json!({"seconds": null}))
+    profiles::balances(&app, NoArgs {}).await.unwrap();
+    let back = profiles::set_request_timeout(&app, timeout(None))
         .await
         .unwrap();
-    assert_eq!(back["requestTimeoutSecs"], 30);
+    assert_eq!(back.request_timeout_secs, 30);
 }

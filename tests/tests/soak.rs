@@ -6,7 +6,7 @@
     reason = "a soak test: a failed step is the failure being reported, and its figures are printed"
 )]
 //! The fault soak: 1,000 mixed operations (orders, cancels, invoices, withdrawals, reads) through
-//! the app's own command handler, the one the window calls, on Tauri's mock runtime, against a
+//! the app's own use cases, the ones the window's commands call, against a
 //! sandbox on loopback that faults about one request in five: 500s, delays, dropped connections,
 //! and "commit, then never answer". Afterwards the sandbox's counters must equal the app's
 //! journals (no order or withdrawal made twice, none lost), every operation must have ended as
@@ -18,11 +18,15 @@ mod app_driver;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use app_driver::{Ended, LANES, call, connected_app, lane};
+use app_driver::{Ended, LANES, connected_app, lane, order, within};
+use nordlys_application::error::ErrorCode;
+use nordlys_application::views::{CancelOrderArgs, NoArgs, QuoteArgs};
+use nordlys_application::vocabulary::{Direction, OrderOutcome};
+use nordlys_application::{pay, profiles, trading};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const OPERATIONS: usize = 1000;
 
@@ -60,11 +64,9 @@ fn faults() -> Vec<FaultRule> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb, None).await;
-    let quote = call(&window, "quote", json!({"amountNok": null}))
-        .await
-        .unwrap();
-    let bid: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
+    let (app, dir) = connected_app(&sb, None).await;
+    let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
+    let bid: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
     let low = (bid * rust_decimal::Decimal::new(8, 1))
         .round_dp(2)
         .to_string();
@@ -84,12 +86,13 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
         ..open_orders_fail()
     });
     sb.state.add_fault(open_orders_fail());
-    let args = json!({"orderType": "limit", "direction": "buy", "amount": "321",
-                      "price": low, "accountId": null});
+    let args = order(Direction::Buy, 321, Some(low));
     // A lost answer whose check also failed is "unknown", never an error the user would answer
     // by ordering again.
-    let placed = call(&window, "place_order", args).await.unwrap();
-    assert_eq!(placed["outcome"], "unknown", "{placed}");
+    let placed = within("place_order", trading::place_order(&app, args))
+        .await
+        .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Unknown, "{placed:?}");
     sb.state.clear_faults();
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);
     let open = client.open_orders().await.unwrap();
@@ -97,17 +100,20 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
 
     // Cancelling it while the app still cannot look is refused, and the order stays.
     sb.state.add_fault(open_orders_fail());
-    let refused = call(&window, "cancel_order", json!({"orderId": made}))
+    let cancel = CancelOrderArgs {
+        order_id: made.clone(),
+        anyway: None,
+    };
+    let refused = trading::cancel_order(&app, cancel.clone())
         .await
         .unwrap_err();
-    assert!(refused.contains("still checking"), "{refused}");
+    assert!(refused.message.contains("still checking"), "{refused:?}");
+    assert_eq!(refused.code, ErrorCode::Network, "{refused:?}");
     sb.state.clear_faults();
     assert_eq!(client.open_orders().await.unwrap().orders.len(), 1);
 
     // Once it can look, the lost order is found, and the cancel goes through.
-    call(&window, "cancel_order", json!({"orderId": made}))
-        .await
-        .unwrap();
+    trading::cancel_order(&app, cancel).await.unwrap();
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     let journal = store.journal_recent(10).unwrap();
     assert_eq!(journal[0].state, JournalState::Placed, "{journal:?}");
@@ -125,21 +131,19 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     }));
     let started = Instant::now();
     let sb = sandbox().await;
-    let (_app, window, dir) = connected_app(&sb, None).await;
+    let (app, dir) = connected_app(&sb, None).await;
     let key = &sb.info.api_keys.withdrawal;
-    let quote = call(&window, "quote", json!({"amountNok": null}))
-        .await
-        .unwrap();
-    let price: rust_decimal::Decimal = quote["bidRaw"]
-        .as_str()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no bid in {quote}"));
+    let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
+    let price: rust_decimal::Decimal = quote
+        .bid_raw
+        .parse()
+        .unwrap_or_else(|_| panic!("no bid in {quote:?}"));
 
     for rule in faults() {
         sb.state.add_fault(rule);
     }
     let lanes: Vec<_> = (0..LANES)
-        .map(|l| tokio::spawn(lane(window.clone(), l, OPERATIONS / LANES, price)))
+        .map(|l| tokio::spawn(lane(app.clone(), l, OPERATIONS / LANES, price)))
         .collect();
     let mut ended = vec![];
     for l in lanes {
@@ -153,8 +157,8 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     tokio::time::sleep(Duration::from_secs(6)).await;
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     for _ in 0..5 {
-        call(&window, "resolve_orders", json!({})).await.unwrap();
-        call(&window, "payments", json!({})).await.unwrap();
+        trading::resolve_orders(&app, NoArgs {}).await.unwrap();
+        pay::payments(&app, NoArgs {}).await.unwrap();
         if store.journal_unresolved().unwrap().is_empty()
             && store.withdrawals_unresolved().unwrap().is_empty()
         {
@@ -214,26 +218,27 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     // The books balance, and the app shows the exchange's balances.
     let audit = control_get(&sb, "/sandbox/audit").await;
     assert_eq!(audit["ok"], true, "{audit}");
-    let shown = call(&window, "balances", json!({})).await.unwrap();
+    let shown = profiles::balances(&app, NoArgs {}).await.unwrap();
     let client = key_client(&sb, key);
     let accounts = client.bitcoin_accounts(false).await.unwrap();
     for a in &accounts.accounts {
-        let view = shown["accounts"]
-            .as_array()
-            .unwrap()
+        let view = shown
+            .accounts
             .iter()
-            .find(|v| v["id"] == a.id.as_str())
-            .unwrap_or_else(|| panic!("{} not shown: {shown}", a.id));
-        assert_eq!(view["totalBtcRaw"], a.total_btc.to_string(), "{shown}");
+            .find(|v| v.id == a.id.as_str())
+            .unwrap_or_else(|| panic!("{} not shown: {shown:?}", a.id));
+        assert_eq!(view.total_btc_raw, a.total_btc.to_string(), "{shown:?}");
     }
     assert_eq!(
-        shown["fiatRaw"],
-        client
-            .fiat_account()
-            .await
-            .unwrap()
-            .available_nok
-            .to_string()
+        shown.fiat_raw,
+        Some(
+            client
+                .fiat_account()
+                .await
+                .unwrap()
+                .available_nok
+                .to_string()
+        )
     );
     assert_eq!(PANICS.load(Ordering::SeqCst), 0, "a panic happened");
 

@@ -7,7 +7,7 @@
 )]
 //! The fault soak under every reading of what the specification leaves open: each sandbox
 //! switch alone, the commit-late fault, and all of them at once. In each cell the app's own
-//! command handler runs mixed operations against a sandbox that faults about one request in
+//! use cases run mixed operations against a sandbox that faults about one request in
 //! five; afterwards every journal entry is held against what the sandbox made, by the reference
 //! each request carries in its description:
 //! - duplicates: a request the sandbox made twice, or made without a journal entry;
@@ -24,7 +24,9 @@ mod app_driver;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use app_driver::{LANES, call, connected_app, lane};
+use app_driver::{LANES, connected_app, lane};
+use nordlys_application::views::{NoArgs, QuoteArgs};
+use nordlys_application::{pay, trading};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -204,16 +206,14 @@ async fn cell(
         world.readings = world.readings.patched(&readings).unwrap();
     }
     let shorten = (chrono::Duration::seconds(quiet as i64), 3);
-    let (_app, window, dir) = connected_app(&sb, Some(shorten)).await;
-    let quote = call(&window, "quote", json!({"amountNok": null}))
-        .await
-        .unwrap();
-    let price: rust_decimal::Decimal = quote["bidRaw"].as_str().unwrap().parse().unwrap();
+    let (app, dir) = connected_app(&sb, Some(shorten)).await;
+    let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
+    let price: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
     for rule in faults(commit_late) {
         sb.state.add_fault(rule);
     }
     let lanes: Vec<_> = (0..LANES)
-        .map(|l| tokio::spawn(lane(window.clone(), l, operations / LANES, price)))
+        .map(|l| tokio::spawn(lane(app.clone(), l, operations / LANES, price)))
         .collect();
     for l in lanes {
         l.await.unwrap();
@@ -224,8 +224,8 @@ async fn cell(
     tokio::time::sleep(Duration::from_secs(quiet + lag + 6)).await;
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     for _ in 0..2 {
-        call(&window, "resolve_orders", json!({})).await.unwrap();
-        call(&window, "payments", json!({})).await.unwrap();
+        trading::resolve_orders(&app, NoArgs {}).await.unwrap();
+        pay::payments(&app, NoArgs {}).await.unwrap();
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     let f = judge(&sb, &store);

@@ -4,20 +4,22 @@
     clippy::panic,
     reason = "integration tests: a failed step is the failure being reported"
 )]
-//! The tax screen through the app's own command handler, against an exchange that lists new rows
+//! The tax screen through the app's own use cases, against an exchange that lists new rows
 //! as pending: the row says so, and the year's figures say they cannot be computed yet.
 
 mod app_driver;
 
 use std::time::Duration;
 
-use app_driver::{call, connected_app, tax_rows, tax_synced};
+use app_driver::{connected_app, tax_rows, tax_synced};
+use nordlys_application::tax;
+use nordlys_application::tax_views::TaxRowView;
+use nordlys_application::views::NoArgs;
 use nordlys_tests::*;
-use serde_json::{Value, json};
 
-async fn newest_row(window: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    let total = tax_rows(window, 0, 1).await["total"].as_u64().unwrap();
-    tax_rows(window, total - 1, 1).await["rows"][0].clone()
+async fn newest_row(app: &nordlys_application::App) -> TaxRowView {
+    let total = tax_rows(app, 0, 1).await.total.unwrap();
+    tax_rows(app, total - 1, 1).await.rows.remove(0)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -30,30 +32,30 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
         ..Default::default()
     })
     .await;
-    let (_app, window, _dir) = connected_app(&sb, None).await;
+    let (app, _dir) = connected_app(&sb, None).await;
     market_buy(&key_client(&sb, &sb.info.api_keys.trading), 500).await;
-    tax_synced(&window).await;
-    let row = newest_row(&window).await;
-    assert_eq!(row["pending"], true, "{row}");
-    let years = call(&window, "year_end_report", json!({})).await.unwrap();
-    let this_year = &years["years"][0];
-    let total = this_year["totalNok"].as_str().unwrap();
+    tax_synced(&app).await;
+    let row = newest_row(&app).await;
+    assert!(row.pending, "{row:?}");
+    let years = tax::year_end_report(&app, NoArgs {}).await.unwrap();
+    let this_year = &years.years[0];
+    let total = this_year.total_nok.as_str();
     assert!(
         total.starts_with("not computable: pending since"),
-        "{this_year}"
+        "{this_year:?}"
     );
-    assert_eq!(this_year["notComputable"].as_str(), Some(total));
+    assert_eq!(this_year.not_computable.as_deref(), Some(total));
     assert!(
-        years["years"][1]["notComputable"].is_null(),
-        "the years before it are final: {years}"
+        years.years[1].not_computable.is_none(),
+        "the years before it are final: {years:?}"
     );
 
     // Final now: read again by the next sync, the same row, and the figures are back.
     tokio::time::sleep(Duration::from_millis(3_100)).await;
-    tax_synced(&window).await;
-    let again = newest_row(&window).await;
-    assert_eq!(again["id"], row["id"]);
-    assert_eq!(again["pending"], false, "{again}");
-    let years = call(&window, "year_end_report", json!({})).await.unwrap();
-    assert!(years["years"][0]["notComputable"].is_null(), "{years}");
+    tax_synced(&app).await;
+    let again = newest_row(&app).await;
+    assert_eq!(again.id, row.id);
+    assert!(!again.pending, "{again:?}");
+    let years = tax::year_end_report(&app, NoArgs {}).await.unwrap();
+    assert!(years.years[0].not_computable.is_none(), "{years:?}");
 }

@@ -1,41 +1,29 @@
 // Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.
 import { invoke } from "@tauri-apps/api/core";
 
-export type Locale = "en" | "nb";
-
-export type BtcUnit = "btc" | "sats";
-
-export type BitcoinAmountUnit = "btc" | "sats" | "nok";
-
-export type ProfileType = "sandbox" | "exchange";
-
-export type OrderType = "market" | "limit";
-
-export type Direction = "buy" | "sell";
-
-export type OrderOutcome = "placed" | "notPlaced" | "unknown";
-
-export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
-
-export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
-
-export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
-
-export type InvoiceState = "unpaid" | "pending" | "paid" | "expired" | "canceled" | "other";
-
-export type NetworkStatus = "pending" | "completed" | "failed" | "other";
-
-export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
-
-export type SyncState = "idle" | "running" | "complete" | "cancelled" | "failed";
-
-export type Report = "transactions" | "yearEnd" | "gains";
-
-export type Method = "fifo" | "average";
-
-export type DisposalKind = "sale" | "payment";
-
 export type NoArgs = Record<symbol, never>;
+
+export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
+/**
+ * The language in use.
+ */
+language: Locale, 
+/**
+ * `None`: follows the OS.
+ */
+languageSetting: Locale | null, unit: BtcUnit, 
+/**
+ * How long a request to the exchange may take, in seconds; the setting, else the default.
+ */
+requestTimeoutSecs: number, 
+/**
+ * The range the setting takes.
+ */
+requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: ConnectionView, 
+/**
+ * A problem the user should know about (settings or keyring).
+ */
+notice: string | null, };
 
 export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, clientId: string | null, 
 /**
@@ -55,7 +43,11 @@ scopes: Array<string>,
  */
 local: boolean, };
 
-export type Capability = { allowed: boolean, reason: string | null, };
+export type ProfileType = "sandbox" | "exchange";
+
+export type BtcUnit = "btc" | "sats";
+
+export type Locale = "en" | "nb";
 
 export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, 
 /**
@@ -85,47 +77,27 @@ scopes: Array<string> | null,
  */
 refused: Array<string>, };
 
-export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
-
 export type FeatureView = { feature: Feature, allowed: boolean, 
 /**
  * Why not, and what would allow it; or that only the exchange's first answer will tell.
  */
 reason: string | null, };
 
-export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
-/**
- * The language in use.
- */
-language: Locale, 
-/**
- * `None`: follows the OS.
- */
-languageSetting: Locale | null, unit: BtcUnit, 
-/**
- * How long a request to the exchange may take, in seconds; the setting, else the default.
- */
-requestTimeoutSecs: number, 
-/**
- * The range the setting takes.
- */
-requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: ConnectionView, 
-/**
- * A problem the user should know about (settings or keyring).
- */
-notice: string | null, };
+export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
 
-export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
-/**
- * The exact decimal, for tests and copy.
- */
-totalBtcRaw: string, deleted: boolean, };
+export type Capability = { allowed: boolean, reason: string | null, };
 
 export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
 fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
+
+export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
+/**
+ * The exact decimal, for tests and copy.
+ */
+totalBtcRaw: string, deleted: boolean, };
 
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
@@ -190,17 +162,29 @@ export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount
  */
 despiteUnknown?: boolean, };
 
+export type Direction = "buy" | "sell";
+
+export type OrderType = "market" | "limit";
+
 export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
 
 export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, tradeId: string | null, message: string, };
+
+export type OrderOutcome = "placed" | "notPlaced" | "unknown";
+
+export type JournalView = { entries: Array<JournalEntryView>, };
+
+export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
+
+export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
+
+export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
 export type OpenOrderView = { orderId: string, 
 /**
  * `None`: a type or direction this version does not know.
  */
 orderType: OrderType | null, direction: Direction | null, amount: string, age: string, };
-
-export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
 export type CancelOrderArgs = { orderId: string, 
 /**
@@ -209,17 +193,13 @@ export type CancelOrderArgs = { orderId: string,
  */
 anyway?: boolean, };
 
-export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
-
-export type JournalView = { entries: Array<JournalEntryView>, };
+export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
 
 export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
 
-export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
+export type TradesView = { trades: Array<TradeView>, };
 
 export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
-
-export type TradesView = { trades: Array<TradeView>, };
 
 export type PriceChartArgs = { 
 /**
@@ -237,19 +217,21 @@ export type AccountArgs = {
  */
 accountId: string | null, };
 
-export type QrView = { text: string, uri: string, svg: string, };
-
 export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: QrView, 
 /**
  * Address and LNURL in one BIP21 code, when the address is bech32.
  */
 unified: QrView | null, };
 
+export type QrView = { text: string, uri: string, svg: string, };
+
 export type InvoiceArgs = { accountId: string | null, 
 /**
  * As typed; empty for any amount.
  */
 amount: string, unit: BitcoinAmountUnit, publicDescription: string, privateNote: string, };
+
+export type BitcoinAmountUnit = "btc" | "sats" | "nok";
 
 export type InvoiceView = { id: string, invoice: string, 
 /**
@@ -273,11 +255,11 @@ expiresAt: string,
  */
 createdAt: string, };
 
-export type InvoicesView = { invoices: Array<InvoiceView>, };
+export type InvoiceState = "unpaid" | "pending" | "paid" | "expired" | "canceled" | "other";
 
 export type InvoiceIdArgs = { id: string, };
 
-export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
+export type InvoicesView = { invoices: Array<InvoiceView>, };
 
 export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
 /**
@@ -299,9 +281,7 @@ confirmedAmountBtc?: string,
  */
 reviewed?: string, };
 
-export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
-
-export type SummaryLine = { label: string, value: string, };
+export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
 
 export type PayCheckView = { 
 /**
@@ -321,6 +301,20 @@ expiresAt: string | null, fixedAmount: string | null, amountError: string | null
  */
 reviewed: string, };
 
+export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
+/**
+ * Its details are sealed and the keyring cannot open them now: only the label is known.
+ */
+locked: boolean, };
+
+export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
+
+export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
+
+export type SummaryLine = { label: string, value: string, };
+
+export type PaymentResultView = { payment: PaymentView, message: string, };
+
 export type PaymentView = { journalId: string, 
 /**
  * When it was sent, on the user's clock.
@@ -335,31 +329,50 @@ state: WithdrawalState,
  */
 status: NetworkStatus | null, statusText: string, withdrawalId: string | null, note: string, };
 
+export type NetworkStatus = "pending" | "completed" | "failed" | "other";
+
+export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
+
 export type PaymentsView = { payments: Array<PaymentView>, };
-
-export type PaymentResultView = { payment: PaymentView, message: string, };
-
-export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
-/**
- * Its details are sealed and the keyring cannot open them now: only the label is known.
- */
-locked: boolean, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
 export type IdentityArgs = { identity: string, };
 
-export type CountryView = { code: string, name: string, };
-
 export type CountriesView = { countries: Array<CountryView>, };
 
-export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
+export type CountryView = { code: string, name: string, };
+
+export type TaxSyncView = { state: SyncState, requests: number, received: number, stored: number, malformed: number, 
+/**
+ * 0–1000: the share of the time from the first transaction to now already covered.
+ */
+permille: number, 
+/**
+ * The date reached, for "synced up to …".
+ */
+reached: string, 
+/**
+ * Why a sync failed, or a short summary of one that ended.
+ */
+message: string, };
+
+export type SyncState = "idle" | "running" | "complete" | "cancelled" | "failed";
 
 export type TaxRowsArgs = { filter: TaxFilterArgs, offset: number, 
 /**
  * At most 500.
  */
 limit: number, };
+
+export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
+
+export type TaxRowsView = { 
+/**
+ * Rows matching the filter, all of them, for the list's scroll height; given with the block
+ * at offset 0 only.
+ */
+total: number | null, offset: number, rows: Array<TaxRowView>, };
 
 export type TaxRowView = { id: string, 
 /**
@@ -383,38 +396,19 @@ nok: string, fee: string, rate: string, runningBalance: string, note: string, pa
  */
 pending: boolean, };
 
-export type TaxRowsView = { 
-/**
- * Rows matching the filter, all of them, for the list's scroll height; given with the block
- * at offset 0 only.
- */
-total: number | null, offset: number, rows: Array<TaxRowView>, };
-
-export type ChoiceView = { value: string, label: string, };
-
-export type MalformedView = { id: string, reason: string, };
-
 export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<string>, 
 /**
  * Rows the exchange sent that could not be read, with their ids.
  */
 malformed: Array<MalformedView>, stored: number, };
 
-export type TaxSyncView = { state: SyncState, requests: number, received: number, stored: number, malformed: number, 
-/**
- * 0–1000: the share of the time from the first transaction to now already covered.
- */
-permille: number, 
-/**
- * The date reached, for "synced up to …".
- */
-reached: string, 
-/**
- * Why a sync failed, or a short summary of one that ended.
- */
-message: string, };
+export type MalformedView = { id: string, reason: string, };
+
+export type ChoiceView = { value: string, label: string, };
 
 export type TaxBalancesArgs = { includeDeleted: boolean, };
+
+export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
 
 export type TaxBalanceView = { id: string, name: string, balance: string, 
 /**
@@ -422,7 +416,7 @@ export type TaxBalanceView = { id: string, name: string, balance: string,
  */
 deleted: string, };
 
-export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
+export type YearEndsView = { years: Array<YearEndView>, };
 
 export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
 
@@ -441,8 +435,6 @@ entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: stri
  */
 notComputable: string | null, };
 
-export type YearEndsView = { years: Array<YearEndView>, };
-
 export type YearEndRateArgs = { year: number, 
 /**
  * NOK per BTC as typed; empty to go back to the transactions' rate.
@@ -451,13 +443,13 @@ rate: string, };
 
 export type GainsArgs = { method: Method, };
 
-export type LotView = { id: string, time: string, btc: string, cost: string, };
+export type Method = "fifo" | "average";
 
-export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
+export type GainsView = { method: string, years: Array<YearGainsView>, 
 /**
- * BTC sold beyond what the history shows was bought; empty when none.
+ * The newest first, at most 500; the export has them all.
  */
-unmatched: string, };
+disposals: Array<DisposalView>, notes: Array<string>, };
 
 export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, 
 /**
@@ -466,11 +458,15 @@ export type YearGainsView = { year: number, disposals: number, proceeds: string,
  */
 notComputable: string | null, };
 
-export type GainsView = { method: string, years: Array<YearGainsView>, 
+export type DisposalKind = "sale" | "payment";
+
+export type LotView = { id: string, time: string, btc: string, cost: string, };
+
+export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
 /**
- * The newest first, at most 500; the export has them all.
+ * BTC sold beyond what the history shows was bought; empty when none.
  */
-disposals: Array<DisposalView>, notes: Array<string>, };
+unmatched: string, };
 
 export type ExportArgs = { kind: Report, 
 /**
@@ -482,23 +478,13 @@ filter: TaxFilterArgs,
  */
 method: Method, };
 
+export type Report = "transactions" | "yearEnd" | "gains";
+
 export type ExportView = { 
 /**
  * Where the file went; none when the user closed the dialog.
  */
 path: string | null, lines: number, bytes: number, };
-
-export type MoneyKind = "order" | "withdrawal";
-
-export type JournalIdArgs = { journalId: number, };
-
-export type EvidenceView = { at: string, read: string, saw: string, };
-
-export type UnknownEntryView = { journalId: number, kind: MoneyKind, state: MoneyState, sentAt: string, summary: string, 
-/**
- * Still unknown (the user may settle it).
- */
-open: boolean, evidence: Array<EvidenceView>, };
 
 export type UnknownsView = { 
 /**
@@ -510,9 +496,23 @@ unresolved: number,
  */
 entries: Array<UnknownEntryView>, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
+export type MoneyKind = "order" | "withdrawal";
+
+export type EvidenceView = { at: string, read: string, saw: string, };
+
+export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
+
+export type UnknownEntryView = { journalId: number, kind: MoneyKind, state: MoneyState, sentAt: string, summary: string, 
+/**
+ * Still unknown (the user may settle it).
+ */
+open: boolean, evidence: Array<EvidenceView>, };
+
+export type JournalIdArgs = { journalId: number, };
 
 export type IpcError = { code: ErrorCode, message: string, };
+
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
 
 /** Every command fails with an IpcError; anything else is wrapped as `internal`. */
 async function call<T>(command: string, args: unknown): Promise<T> {

@@ -1,52 +1,40 @@
-//! Drives the app's own command handler, the one the window calls, on Tauri's mock runtime: a
-//! connected app, one command at a time as the UI sends it, and lanes of mixed operations as
-//! users' clicks. Shared by the fault soak, its readings matrix and the Pay window's tests.
+//! Drives the app's own use cases, the ones the window's commands call, with typed arguments: a
+//! connected app, one use case at a time as the UI asks for it, and lanes of mixed operations
+//! as users' clicks. Shared by the fault soak, its readings matrix and the window-level tests.
 #![allow(
     dead_code,
     reason = "each test file that includes this module uses part of it"
 )]
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use nordlys_application::App;
+use nordlys_application::desktop::NoDesktop;
+use nordlys_application::error::IpcError;
+use nordlys_application::payment_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
+use nordlys_application::views::{
+    AppView, CancelOrderArgs, ExchangeProfileArgs, NoArgs, OrderFormArgs, SetApiKeyArgs,
+    SwitchProfileArgs,
+};
+use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncState};
+use nordlys_application::{pay, profiles, receive, tax, trading};
+use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
-use nordlys_core::secrets::MemorySecretStore;
+use nordlys_core::secrets::{MemorySecretStore, SecretStore};
+use nordlys_core::store::WithdrawalState;
 use nordlys_sandbox::world::rng::Rng;
-use serde_json::{Value, json};
-use tauri::WebviewWindow;
-use tauri::test::{INVOKE_KEY, MockRuntime, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
 
 /// Operations run side by side.
 pub const LANES: usize = 8;
 
-/// Calls one command as the UI does (`invoke(cmd, { args })`), waiting at most `limit`.
-pub async fn call(
-    window: &WebviewWindow<MockRuntime>,
-    cmd: &str,
-    args: Value,
-) -> Result<Value, String> {
-    let window = window.clone();
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: tauri::ipc::CallbackFn(0),
-        error: tauri::ipc::CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: tauri::ipc::InvokeBody::Json(json!({ "args": args })),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    let answer = tokio::time::timeout(
-        Duration::from_secs(90),
-        tokio::task::spawn_blocking(move || tauri::test::get_ipc_response(&window, request)),
-    )
-    .await
-    .unwrap_or_else(|_| panic!("`{cmd}` did not answer within 90 s"))
-    .unwrap();
-    match answer {
-        Ok(body) => Ok(body.deserialize::<Value>().unwrap()),
-        Err(e) => Err(e.to_string()),
-    }
+/// Waits for a use case's answer as the window does, at most 90 s (then the test says which).
+pub async fn within<T>(what: &str, answer: impl Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(90), answer)
+        .await
+        .unwrap_or_else(|_| panic!("`{what}` did not answer within 90 s"))
 }
 
 /// What an operation ended as, as the user saw it.
@@ -71,9 +59,59 @@ pub enum Operation {
     Read,
 }
 
+/// The trade form as filled in: a market order when `price` is `None`.
+pub fn order(direction: Direction, amount: impl ToString, price: Option<String>) -> OrderFormArgs {
+    OrderFormArgs {
+        order_type: if price.is_some() {
+            OrderType::Limit
+        } else {
+            OrderType::Market
+        },
+        direction,
+        amount: amount.to_string(),
+        price,
+        account_id: None,
+        despite_unknown: None,
+    }
+}
+
+/// Kari, a private person at an address in Oslo, paying to her own wallet.
+pub fn kari() -> RecipientFormArgs {
+    RecipientFormArgs {
+        full_name: "Kari Nordmann".into(),
+        country: "NO".into(),
+        address: "Storgata 1, Oslo".into(),
+        self_custody: true,
+        ..RecipientFormArgs::default()
+    }
+}
+
+/// The Pay form as filled in, for `recipient`, not yet reviewed.
+pub fn payment(
+    destination: &str,
+    amount: impl ToString,
+    unit: BitcoinAmountUnit,
+    recipient: RecipientFormArgs,
+) -> PayArgs {
+    PayArgs {
+        destination: destination.into(),
+        amount: amount.to_string(),
+        unit,
+        account_id: None,
+        is_payment: false,
+        description: String::new(),
+        recipient,
+        save_recipient: false,
+        label: String::new(),
+        despite_unknown: None,
+        confirmed_amount_btc: None,
+        reviewed: None,
+    }
+}
+
 /// One lane of operations, in order, as one user's clicks; `LANES` run side by side.
 pub async fn lane(
-    window: WebviewWindow<MockRuntime>,
+    app: Arc<App>,
     lane: usize,
     count: usize,
     price: rust_decimal::Decimal,
@@ -93,94 +131,85 @@ pub async fn lane(
             _ => Operation::Read,
         };
         let result = match op {
-            Operation::MarketBuy => {
-                order(&window, "market", "buy", format!("{}", 100 + n), None).await
-            }
+            Operation::MarketBuy => place(&app, order(Direction::Buy, 100 + n, None)).await,
             Operation::MarketSell => {
-                order(&window, "market", "sell", format!("0.0001{n:04}"), None).await
+                place(&app, order(Direction::Sell, format!("0.0001{n:04}"), None)).await
             }
             Operation::LimitBuy => {
                 let p = (price * rust_decimal::Decimal::new(8, 1)).round_dp(2);
-                order(
-                    &window,
-                    "limit",
-                    "buy",
-                    format!("{}", 100 + n),
-                    Some(p.to_string()),
-                )
-                .await
+                place(&app, order(Direction::Buy, 100 + n, Some(p.to_string()))).await
             }
-            Operation::Cancel => cancel(&window).await,
-            Operation::Invoice => call(
-                &window,
-                "create_invoice",
-                json!({"accountId": null, "amount": format!("0.0000{n:04}"), "unit": "btc",
-                       "publicDescription": "soak", "privateNote": ""}),
-            )
-            .await
-            .map(|_| Ended::Done)
-            .or(Ok(Ended::Failed)),
-            Operation::Withdrawal => withdrawal(&window, n, rng.chance(50)).await,
-            Operation::Read => {
-                let cmd = [
-                    "balances",
-                    "open_orders",
-                    "payments",
-                    "recent_invoices",
-                    "trade_history",
-                    "resolve_orders",
-                ][rng.below(6) as usize];
-                call(&window, cmd, json!({}))
-                    .await
-                    .map(|_| Ended::Done)
-                    .or(Ok(Ended::Failed))
+            Operation::Cancel => cancel(&app).await,
+            Operation::Invoice => {
+                let args = nordlys_application::payment_views::InvoiceArgs {
+                    account_id: None,
+                    amount: format!("0.0000{n:04}"),
+                    unit: BitcoinAmountUnit::Btc,
+                    public_description: "soak".into(),
+                    private_note: String::new(),
+                };
+                done_or_failed(within("create_invoice", receive::create_invoice(&app, args)).await)
             }
+            Operation::Withdrawal => withdrawal(&app, n, rng.chance(50)).await,
+            Operation::Read => read(&app, rng.below(6)).await,
         };
-        ended.push((op, result.unwrap_or_else(|e: String| panic!("{e}"))));
+        ended.push((op, result));
     }
     ended
 }
 
-async fn order(
-    window: &WebviewWindow<MockRuntime>,
-    order_type: &str,
-    direction: &str,
-    amount: String,
-    price: Option<String>,
-) -> Result<Ended, String> {
-    let args = json!({"orderType": order_type, "direction": direction, "amount": amount,
-                      "price": price, "accountId": null});
-    Ok(match call(window, "place_order", args).await {
+fn done_or_failed<T>(answer: Result<T, IpcError>) -> Ended {
+    if answer.is_ok() {
+        Ended::Done
+    } else {
+        Ended::Failed
+    }
+}
+
+/// One of the reads the screens make, chosen by `which` (0–5).
+async fn read(app: &App, which: u64) -> Ended {
+    use nordlys_application::market;
+    match which {
+        0 => done_or_failed(within("balances", profiles::balances(app, NoArgs {})).await),
+        1 => done_or_failed(within("open_orders", trading::open_orders(app, NoArgs {})).await),
+        2 => done_or_failed(within("payments", pay::payments(app, NoArgs {})).await),
+        3 => done_or_failed(
+            within("recent_invoices", receive::recent_invoices(app, NoArgs {})).await,
+        ),
+        4 => done_or_failed(within("trade_history", market::trade_history(app, NoArgs {})).await),
+        _ => {
+            done_or_failed(within("resolve_orders", trading::resolve_orders(app, NoArgs {})).await)
+        }
+    }
+}
+
+/// Places an order as the Trade screen does; what the user was told.
+pub async fn place(app: &App, args: OrderFormArgs) -> Ended {
+    match within("place_order", trading::place_order(app, args)).await {
         Err(_) => Ended::Failed,
-        Ok(v) => match v["outcome"].as_str() {
-            Some("placed") => Ended::Done,
-            Some("notPlaced") => Ended::Reconciled,
-            Some("unknown") => Ended::UnknownForNow,
-            other => return Err(format!("place_order said {other:?}: {v}")),
+        Ok(v) => match v.outcome {
+            OrderOutcome::Placed => Ended::Done,
+            OrderOutcome::NotPlaced => Ended::Reconciled,
+            OrderOutcome::Unknown => Ended::UnknownForNow,
         },
-    })
+    }
 }
 
-async fn cancel(window: &WebviewWindow<MockRuntime>) -> Result<Ended, String> {
-    let Ok(open) = call(window, "open_orders", json!({})).await else {
-        return Ok(Ended::Failed);
+async fn cancel(app: &App) -> Ended {
+    let Ok(open) = within("open_orders", trading::open_orders(app, NoArgs {})).await else {
+        return Ended::Failed;
     };
-    let Some(id) = open["orders"][0]["orderId"].as_str() else {
-        return Ok(Ended::Done);
+    let Some(first) = open.orders.first() else {
+        return Ended::Done;
     };
-    Ok(
-        match call(window, "cancel_order", json!({"orderId": id})).await {
-            Ok(_) => Ended::Done,
-            Err(_) => Ended::Failed,
-        },
-    )
+    let args = CancelOrderArgs {
+        order_id: first.order_id.clone(),
+        anyway: None,
+    };
+    done_or_failed(within("cancel_order", trading::cancel_order(app, args)).await)
 }
 
-async fn withdrawal(
-    window: &WebviewWindow<MockRuntime>,
-    n: usize,
-    onchain: bool,
-) -> Result<Ended, String> {
+async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
     let (destination, amount) = if onchain {
         (
             "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
@@ -189,130 +218,118 @@ async fn withdrawal(
     } else {
         ("kari@example.com", format!("0.0000{n:04}"))
     };
-    let args = json!({
-        "destination": destination, "amount": amount, "unit": "btc", "accountId": null,
-        "isPayment": true, "description": "soak",
-        "recipient": {"fullName": "Kari Nordmann", "country": "NO", "address": "Storgata 1, Oslo",
-                      "nin": "", "organisation": false, "exchange": "", "selfCustody": true},
-        "saveRecipient": false, "label": ""
-    });
+    let mut args = payment(destination, amount, BitcoinAmountUnit::Btc, kari());
+    args.is_payment = true;
+    args.description = "soak".into();
     // Reviewed first, as in the window: a payment is sent only with its check's fingerprint.
-    let Ok(check) = call(window, "check_payment", args.clone()).await else {
-        return Ok(Ended::Failed);
+    let Ok(check) = within("check_payment", pay::check_payment(app, args.clone())).await else {
+        return Ended::Failed;
     };
-    let mut args = args;
-    args["reviewed"] = check["reviewed"].clone();
-    Ok(match call(window, "send_payment", args).await {
+    args.reviewed = Some(check.reviewed);
+    match within("send_payment", pay::send_payment(app, args)).await {
         Err(_) => Ended::Failed,
-        Ok(v) => match v["payment"]["state"].as_str() {
-            Some("sent") => Ended::Done,
-            Some("notSent") => Ended::Reconciled,
-            Some("unknown" | "sending") => Ended::UnknownForNow,
-            other => return Err(format!("send_payment said {other:?}: {v}")),
+        Ok(v) => match v.payment.state {
+            WithdrawalState::Sent => Ended::Done,
+            WithdrawalState::NotSent => Ended::Reconciled,
+            WithdrawalState::Unknown | WithdrawalState::Sending => Ended::UnknownForNow,
+            WithdrawalState::Rejected => panic!("send_payment answered a rejection: {v:?}"),
         },
-    })
+    }
 }
 
-/// The app on Tauri's mock runtime as it first starts (the sandbox profile active), with its data
-/// in a temporary dir and its secrets in `secrets`.
-pub fn app_with(
-    secrets: Arc<dyn nordlys_core::secrets::SecretStore>,
-) -> (
-    tauri::App<MockRuntime>,
-    WebviewWindow<MockRuntime>,
-    tempfile::TempDir,
-) {
+/// The app as it first starts (the sandbox profile active), with its data in a temporary dir
+/// and its secrets in `secrets`.
+pub fn app_with(secrets: Arc<dyn SecretStore>) -> (Arc<App>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let (app, window) = app_in(dir.path(), secrets);
-    (app, window, dir)
+    let app = app_in(dir.path(), secrets);
+    (app, dir)
 }
 
 /// The app started again on the data in `dir`, as after a restart.
-pub fn app_in(
-    dir: &std::path::Path,
-    secrets: Arc<dyn nordlys_core::secrets::SecretStore>,
-) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let app = mock_builder()
-        .invoke_handler(nordlys_app::handler())
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    nordlys_app::manage_state(
-        app.handle(),
+pub fn app_in(dir: &std::path::Path, secrets: Arc<dyn SecretStore>) -> Arc<App> {
+    Arc::new(App::new(
         dir.to_path_buf(),
         secrets,
+        Arc::new(NoDesktop),
         Locale::En,
         nordlys_core::time::OSLO,
-    );
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    (app, window)
+    ))
 }
 
-/// The app on Tauri's mock runtime, with its data in a temporary dir and its secrets in memory,
-/// connected as a user would: an exchange profile, then an API key that may trade and withdraw.
-/// `shorten` sets the quiet period and request timeout (seconds) first, as debug builds allow.
+/// The app with its data in a temporary dir and its secrets in memory, connected as a user
+/// would: an exchange profile, then an API key that may trade and withdraw. `shorten` sets the
+/// quiet period and request timeout (seconds) first, as debug builds allow.
 pub async fn connected_app(
     sb: &nordlys_sandbox::RunningSandbox,
     shorten: Option<(chrono::Duration, u64)>,
-) -> (
-    tauri::App<MockRuntime>,
-    WebviewWindow<MockRuntime>,
-    tempfile::TempDir,
-) {
-    let (app, window, dir) = app_with(Arc::new(MemorySecretStore::default()));
+) -> (Arc<App>, tempfile::TempDir) {
+    let (app, dir) = app_with(Arc::new(MemorySecretStore::default()));
     if let Some((quiet, timeout)) = shorten {
-        nordlys_app::shorten_timing(app.handle(), quiet, timeout);
+        app.set_timing(nordlys_application::state::Timing {
+            rules: nordlys_core::evidence::Rules::with_min_quiet(quiet),
+            request_timeout_secs: timeout,
+        });
     }
     let key = &sb.info.api_keys.withdrawal;
-    save_exchange_profile(&window, sb.base_url()).await;
-    call(&window, "switch_profile", json!({"id": "exchange"}))
+    save_exchange_profile(&app, sb.base_url()).await.unwrap();
+    switch_profile(&app, "exchange").await.unwrap();
+    let args = SetApiKeyArgs {
+        key: key.key.clone(),
+        secret: key.secret.clone(),
+        may_trade: None,
+        may_withdraw: None,
+    };
+    within("set_api_key", profiles::set_api_key(&app, args))
         .await
         .unwrap();
-    call(
-        &window,
-        "set_api_key",
-        json!({"key": key.key, "secret": key.secret}),
-    )
-    .await
-    .unwrap();
-    (app, window, dir)
+    (app, dir)
 }
 
-/// Saves the exchange profile at `base_url`, as the settings form does, and returns the app view.
-pub async fn save_exchange_profile(window: &WebviewWindow<MockRuntime>, base_url: &str) -> Value {
-    call(
-        window,
+/// Saves the exchange profile at `base_url`, as the settings form does.
+pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView, IpcError> {
+    let args = ExchangeProfileArgs {
+        base_url: base_url.into(),
+        client_id: "nordlys-soak".into(),
+        operator: None,
+        oauth_base_url: None,
+        scopes: None,
+    };
+    within(
         "save_exchange_profile",
-        json!({"baseUrl": base_url, "clientId": "nordlys-soak"}),
+        profiles::save_exchange_profile(app, args),
     )
     .await
-    .unwrap()
+}
+
+pub async fn switch_profile(app: &App, id: &str) -> Result<AppView, IpcError> {
+    let args = SwitchProfileArgs { id: id.into() };
+    within("switch_profile", profiles::switch_profile(app, args)).await
 }
 
 /// Syncs the tax history as the Sync button does, and waits until it is complete.
-pub async fn tax_synced(window: &WebviewWindow<MockRuntime>) {
-    call(window, "start_tax_sync", json!({})).await.unwrap();
+pub async fn tax_synced(app: &App) {
+    within("start_tax_sync", tax::start_tax_sync(app, NoArgs {}))
+        .await
+        .unwrap();
     for _ in 0..600 {
-        let status = call(window, "tax_sync_status", json!({})).await.unwrap();
-        match status["state"].as_str() {
-            Some("running") => tokio::time::sleep(Duration::from_millis(50)).await,
-            Some("complete") => return,
-            other => panic!("the sync ended {other:?}: {status}"),
+        let status = within("tax_sync_status", tax::tax_sync_status(app, NoArgs {}))
+            .await
+            .unwrap();
+        match status.state {
+            SyncState::Running => tokio::time::sleep(Duration::from_millis(50)).await,
+            SyncState::Complete => return,
+            other => panic!("the sync ended {other:?}: {status:?}"),
         }
     }
     panic!("the sync did not end");
 }
 
 /// One block of the tax list, unfiltered: `total` comes with the block at offset 0.
-pub async fn tax_rows(window: &WebviewWindow<MockRuntime>, offset: u64, limit: u64) -> Value {
-    let filter =
-        json!({"year": null, "accountId": null, "txType": null, "subType": null, "search": ""});
-    call(
-        window,
-        "tax_rows",
-        json!({"filter": filter, "offset": offset, "limit": limit}),
-    )
-    .await
-    .unwrap()
+pub async fn tax_rows(app: &App, offset: u32, limit: u32) -> TaxRowsView {
+    let args = TaxRowsArgs {
+        offset,
+        limit,
+        ..TaxRowsArgs::default()
+    };
+    within("tax_rows", tax::tax_rows(app, args)).await.unwrap()
 }
