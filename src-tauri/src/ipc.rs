@@ -41,7 +41,7 @@ macro_rules! ipc_commands {
                 declarations.visit::<$ret>();
             )*
             declarations.visit::<IpcError>();
-            declarations.out
+            declarations.by_name.into_values().collect()
         }
 
         #[cfg(test)]
@@ -127,12 +127,13 @@ fn camel(snake: &str) -> String {
 }
 
 /// Collects the declaration of every type a command takes or returns, and of the types those
-/// hold, once each, in the order first met: the bindings need no list of their own.
+/// hold, once each, by name (ts-rs visits a type's fields in no fixed order): the bindings need
+/// no list of their own.
 #[cfg(test)]
 #[derive(Default)]
 struct Declarations {
     seen: std::collections::HashSet<std::any::TypeId>,
-    out: Vec<String>,
+    by_name: std::collections::BTreeMap<String, String>,
 }
 
 #[cfg(test)]
@@ -144,8 +145,17 @@ impl TypeVisitor for Declarations {
             if !self.seen.insert(std::any::TypeId::of::<T>()) {
                 return;
             }
-            self.out
-                .push(format!("export {}\n\n", T::decl(&Default::default())));
+            let cfg = Default::default();
+            let decl = format!("export {}\n\n", T::decl(&cfg));
+            // Two Rust types of one name would be one TypeScript type: the second is kept
+            // beside the first, so the bindings declare the name twice and a test fails.
+            let name = T::ident(&cfg);
+            let key = if self.by_name.contains_key(&name) {
+                format!("{name}~{}", self.by_name.len())
+            } else {
+                name
+            };
+            self.by_name.insert(key, decl);
         }
         T::visit_dependencies(self);
     }

@@ -1,7 +1,17 @@
 // Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.
 import { invoke } from "@tauri-apps/api/core";
 
-export type NoArgs = Record<symbol, never>;
+export type AccountArgs = { 
+/**
+ * Empty or none: the default account.
+ */
+accountId: string | null, };
+
+export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
+/**
+ * The exact decimal, for tests and copy.
+ */
+totalBtcRaw: string, deleted: boolean, };
 
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
@@ -25,29 +35,32 @@ requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: Connec
  */
 notice: string | null, };
 
-export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, clientId: string | null, 
+export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
 /**
- * The operator's abbreviation (`svc` for the sandbox).
+ * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
-operator: string, 
-/**
- * Where OAuth is served; empty when under `baseUrl`.
- */
-oauthBaseUrl: string, 
-/**
- * The scopes asked for when connecting through OAuth.
- */
-scopes: Array<string>, 
-/**
- * An exchange profile whose exchange runs on this machine (a test server, a second sandbox).
- */
-local: boolean, };
+fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
 
-export type ProfileType = "sandbox" | "exchange";
+export type BitcoinAmountUnit = "btc" | "sats" | "nok";
 
 export type BtcUnit = "btc" | "sats";
 
-export type Locale = "en" | "nb";
+export type CancelOrderArgs = { orderId: string, 
+/**
+ * The user read the warning that an order whose outcome is still unknown, quiet for longer
+ * than the quiet period, could be this one, and cancels anyway.
+ */
+anyway?: boolean, };
+
+export type Capability = { allowed: boolean, reason: string | null, };
+
+export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
+
+export type ChartView = { svg: string, samples: number, };
+
+export type ChoiceView = { value: string, label: string, };
+
+export type ConnectOauthArgs = { scopes: Array<string>, };
 
 export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, 
 /**
@@ -67,59 +80,25 @@ host: string,
  */
 secretProblem: string | null, };
 
-export type GrantView = { 
+export type CountriesView = { countries: Array<CountryView>, };
+
+export type CountryView = { code: string, name: string, };
+
+export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
+
+export type Direction = "buy" | "sell";
+
+export type DisposalKind = "sale" | "payment";
+
+export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
 /**
- * What the exchange said it granted; `null` when it did not say (use tells).
+ * BTC sold beyond what the history shows was bought; empty when none.
  */
-scopes: Array<string> | null, 
-/**
- * Scopes the exchange has refused the token since.
- */
-refused: Array<string>, };
+unmatched: string, };
 
-export type FeatureView = { feature: Feature, allowed: boolean, 
-/**
- * Why not, and what would allow it; or that only the exchange's first answer will tell.
- */
-reason: string | null, };
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
 
-export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
-
-export type Capability = { allowed: boolean, reason: string | null, };
-
-export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
-/**
- * `None` with `fiatReason` when the credentials cannot read the fiat account.
- */
-fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
-
-export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
-/**
- * The exact decimal, for tests and copy.
- */
-totalBtcRaw: string, deleted: boolean, };
-
-export type SetApiKeyArgs = { key: string, secret: string, 
-/**
- * What the user says the key may do; unknown until used when not said.
- */
-mayTrade?: boolean, mayWithdraw?: boolean, };
-
-export type ConnectOauthArgs = { scopes: Array<string>, };
-
-export type SetLanguageArgs = { 
-/**
- * None to follow the OS.
- */
-language: Locale | null, };
-
-export type SetUnitArgs = { unit: BtcUnit, };
-
-export type SetRequestTimeoutArgs = { 
-/**
- * `None`: back to the default.
- */
-seconds: number | null, };
+export type EvidenceView = { at: string, read: string, saw: string, };
 
 export type ExchangeProfileArgs = { baseUrl: string, clientId: string, 
 /**
@@ -135,95 +114,51 @@ oauthBaseUrl?: string,
  */
 scopes?: Array<string>, };
 
-export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string | null, operator: string | null, clientId: string | null, scopes: string | null, };
-
-export type SwitchProfileArgs = { id: string, };
-
-export type QuoteArgs = { 
+export type ExportArgs = { kind: Report, 
 /**
- * NOK to quote for, as typed; none for the exchange's default (5000).
+ * For `transactions`.
  */
-amountNok: string | null, };
-
-export type QuoteView = { 
+filter: TaxFilterArgs, 
 /**
- * The NOK amount this quote is for, formatted; none for the default.
+ * For `gains`.
  */
-forAmount: string | null, price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+method: Method, };
+
+export type ExportView = { 
 /**
- * Plain decimals, to pre-fill a limit price.
+ * Where the file went; none when the user closed the dialog.
  */
-bidRaw: string, askRaw: string, };
+path: string | null, lines: number, bytes: number, };
 
-export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, 
+export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
+
+export type FeatureView = { feature: Feature, allowed: boolean, 
 /**
- * The user confirmed a second time that the same order may be sent although one like it
- * is still unknown.
+ * Why not, and what would allow it; or that only the exchange's first answer will tell.
  */
-despiteUnknown?: boolean, };
+reason: string | null, };
 
-export type Direction = "buy" | "sell";
+export type GainsArgs = { method: Method, };
 
-export type OrderType = "market" | "limit";
-
-export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
-
-export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, tradeId: string | null, message: string, };
-
-export type OrderOutcome = "placed" | "notPlaced" | "unknown";
-
-export type JournalView = { entries: Array<JournalEntryView>, };
-
-export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
-
-export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
-
-export type OpenOrdersView = { orders: Array<OpenOrderView>, };
-
-export type OpenOrderView = { orderId: string, 
+export type GainsView = { method: string, years: Array<YearGainsView>, 
 /**
- * `None`: a type or direction this version does not know.
+ * The newest first, at most 500; the export has them all.
  */
-orderType: OrderType | null, direction: Direction | null, amount: string, age: string, };
+disposals: Array<DisposalView>, notes: Array<string>, };
 
-export type CancelOrderArgs = { orderId: string, 
+export type GrantView = { 
 /**
- * The user read the warning that an order whose outcome is still unknown, quiet for longer
- * than the quiet period, could be this one, and cancels anyway.
+ * What the exchange said it granted; `null` when it did not say (use tells).
  */
-anyway?: boolean, };
-
-export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
-
-export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
-
-export type TradesView = { trades: Array<TradeView>, };
-
-export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
-
-export type PriceChartArgs = { 
+scopes: Array<string> | null, 
 /**
- * `1h`, `24h`, `7d` or `all`.
+ * Scopes the exchange has refused the token since.
  */
-range: string, width: number, height: number, dark: boolean, };
+refused: Array<string>, };
 
-export type ChartView = { svg: string, samples: number, };
+export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
 
-export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
-
-export type AccountArgs = { 
-/**
- * Empty or none: the default account.
- */
-accountId: string | null, };
-
-export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: QrView, 
-/**
- * Address and LNURL in one BIP21 code, when the address is bech32.
- */
-unified: QrView | null, };
-
-export type QrView = { text: string, uri: string, svg: string, };
+export type IdentityArgs = { identity: string, };
 
 export type InvoiceArgs = { accountId: string | null, 
 /**
@@ -231,7 +166,9 @@ export type InvoiceArgs = { accountId: string | null,
  */
 amount: string, unit: BitcoinAmountUnit, publicDescription: string, privateNote: string, };
 
-export type BitcoinAmountUnit = "btc" | "sats" | "nok";
+export type InvoiceIdArgs = { id: string, };
+
+export type InvoiceState = "unpaid" | "pending" | "paid" | "expired" | "canceled" | "other";
 
 export type InvoiceView = { id: string, invoice: string, 
 /**
@@ -255,11 +192,56 @@ expiresAt: string,
  */
 createdAt: string, };
 
-export type InvoiceState = "unpaid" | "pending" | "paid" | "expired" | "canceled" | "other";
-
-export type InvoiceIdArgs = { id: string, };
-
 export type InvoicesView = { invoices: Array<InvoiceView>, };
+
+export type IpcError = { code: ErrorCode, message: string, };
+
+export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
+
+export type JournalIdArgs = { journalId: number, };
+
+export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
+
+export type JournalView = { entries: Array<JournalEntryView>, };
+
+export type Locale = "en" | "nb";
+
+export type LotView = { id: string, time: string, btc: string, cost: string, };
+
+export type MalformedView = { id: string, reason: string, };
+
+export type Method = "fifo" | "average";
+
+export type MoneyKind = "order" | "withdrawal";
+
+export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
+
+export type NetworkStatus = "pending" | "completed" | "failed" | "other";
+
+export type NoArgs = Record<symbol, never>;
+
+export type OpenOrderView = { orderId: string, 
+/**
+ * `None`: a type or direction this version does not know.
+ */
+orderType: OrderType | null, direction: Direction | null, amount: string, age: string, };
+
+export type OpenOrdersView = { orders: Array<OpenOrderView>, };
+
+export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
+
+export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, 
+/**
+ * The user confirmed a second time that the same order may be sent although one like it
+ * is still unknown.
+ */
+despiteUnknown?: boolean, };
+
+export type OrderOutcome = "placed" | "notPlaced" | "unknown";
+
+export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, tradeId: string | null, message: string, };
+
+export type OrderType = "market" | "limit";
 
 export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
 /**
@@ -281,8 +263,6 @@ confirmedAmountBtc?: string,
  */
 reviewed?: string, };
 
-export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
-
 export type PayCheckView = { 
 /**
  * Everything is valid: the send button may be enabled.
@@ -301,18 +281,6 @@ expiresAt: string | null, fixedAmount: string | null, amountError: string | null
  */
 reviewed: string, };
 
-export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
-/**
- * Its details are sealed and the keyring cannot open them now: only the label is known.
- */
-locked: boolean, };
-
-export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
-
-export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
-
-export type SummaryLine = { label: string, value: string, };
-
 export type PaymentResultView = { payment: PaymentView, message: string, };
 
 export type PaymentView = { journalId: string, 
@@ -329,50 +297,117 @@ state: WithdrawalState,
  */
 status: NetworkStatus | null, statusText: string, withdrawalId: string | null, note: string, };
 
-export type NetworkStatus = "pending" | "completed" | "failed" | "other";
-
-export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
-
 export type PaymentsView = { payments: Array<PaymentView>, };
+
+export type PriceChartArgs = { 
+/**
+ * `1h`, `24h`, `7d` or `all`.
+ */
+range: string, width: number, height: number, dark: boolean, };
+
+export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string | null, operator: string | null, clientId: string | null, scopes: string | null, };
+
+export type ProfileType = "sandbox" | "exchange";
+
+export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, clientId: string | null, 
+/**
+ * The operator's abbreviation (`svc` for the sandbox).
+ */
+operator: string, 
+/**
+ * Where OAuth is served; empty when under `baseUrl`.
+ */
+oauthBaseUrl: string, 
+/**
+ * The scopes asked for when connecting through OAuth.
+ */
+scopes: Array<string>, 
+/**
+ * An exchange profile whose exchange runs on this machine (a test server, a second sandbox).
+ */
+local: boolean, };
+
+export type QrView = { text: string, uri: string, svg: string, };
+
+export type QuoteArgs = { 
+/**
+ * NOK to quote for, as typed; none for the exchange's default (5000).
+ */
+amountNok: string | null, };
+
+export type QuoteView = { 
+/**
+ * The NOK amount this quote is for, formatted; none for the default.
+ */
+forAmount: string | null, price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+/**
+ * Plain decimals, to pre-fill a limit price.
+ */
+bidRaw: string, askRaw: string, };
+
+export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: QrView, 
+/**
+ * Address and LNURL in one BIP21 code, when the address is bech32.
+ */
+unified: QrView | null, };
+
+export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
+
+export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
+
+export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
+/**
+ * Its details are sealed and the keyring cannot open them now: only the label is known.
+ */
+locked: boolean, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
-export type IdentityArgs = { identity: string, };
+export type Report = "transactions" | "yearEnd" | "gains";
 
-export type CountriesView = { countries: Array<CountryView>, };
+export type SetApiKeyArgs = { key: string, secret: string, 
+/**
+ * What the user says the key may do; unknown until used when not said.
+ */
+mayTrade?: boolean, mayWithdraw?: boolean, };
 
-export type CountryView = { code: string, name: string, };
+export type SetLanguageArgs = { 
+/**
+ * None to follow the OS.
+ */
+language: Locale | null, };
 
-export type TaxSyncView = { state: SyncState, requests: number, received: number, stored: number, malformed: number, 
+export type SetRequestTimeoutArgs = { 
 /**
- * 0–1000: the share of the time from the first transaction to now already covered.
+ * `None`: back to the default.
  */
-permille: number, 
-/**
- * The date reached, for "synced up to …".
- */
-reached: string, 
-/**
- * Why a sync failed, or a short summary of one that ended.
- */
-message: string, };
+seconds: number | null, };
+
+export type SetUnitArgs = { unit: BtcUnit, };
+
+export type SummaryLine = { label: string, value: string, };
+
+export type SwitchProfileArgs = { id: string, };
 
 export type SyncState = "idle" | "running" | "complete" | "cancelled" | "failed";
 
-export type TaxRowsArgs = { filter: TaxFilterArgs, offset: number, 
+export type TaxBalanceView = { id: string, name: string, balance: string, 
 /**
- * At most 500.
+ * Empty unless the account is deleted.
  */
-limit: number, };
+deleted: string, };
+
+export type TaxBalancesArgs = { includeDeleted: boolean, };
+
+export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
+
+export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<string>, 
+/**
+ * Rows the exchange sent that could not be read, with their ids.
+ */
+malformed: Array<MalformedView>, stored: number, };
 
 export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
-
-export type TaxRowsView = { 
-/**
- * Rows matching the filter, all of them, for the list's scroll height; given with the block
- * at offset 0 only.
- */
-total: number | null, offset: number, rows: Array<TaxRowView>, };
 
 export type TaxRowView = { id: string, 
 /**
@@ -396,29 +431,64 @@ nok: string, fee: string, rate: string, runningBalance: string, note: string, pa
  */
 pending: boolean, };
 
-export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<string>, 
+export type TaxRowsArgs = { filter: TaxFilterArgs, offset: number, 
 /**
- * Rows the exchange sent that could not be read, with their ids.
+ * At most 500.
  */
-malformed: Array<MalformedView>, stored: number, };
+limit: number, };
 
-export type MalformedView = { id: string, reason: string, };
-
-export type ChoiceView = { value: string, label: string, };
-
-export type TaxBalancesArgs = { includeDeleted: boolean, };
-
-export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
-
-export type TaxBalanceView = { id: string, name: string, balance: string, 
+export type TaxRowsView = { 
 /**
- * Empty unless the account is deleted.
+ * Rows matching the filter, all of them, for the list's scroll height; given with the block
+ * at offset 0 only.
  */
-deleted: string, };
+total: number | null, offset: number, rows: Array<TaxRowView>, };
 
-export type YearEndsView = { years: Array<YearEndView>, };
+export type TaxSyncView = { state: SyncState, requests: number, received: number, stored: number, malformed: number, 
+/**
+ * 0–1000: the share of the time from the first transaction to now already covered.
+ */
+permille: number, 
+/**
+ * The date reached, for "synced up to …".
+ */
+reached: string, 
+/**
+ * Why a sync failed, or a short summary of one that ended.
+ */
+message: string, };
 
-export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
+export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
+
+export type TradesView = { trades: Array<TradeView>, };
+
+export type UnknownEntryView = { journalId: number, kind: MoneyKind, state: MoneyState, sentAt: string, summary: string, 
+/**
+ * Still unknown (the user may settle it).
+ */
+open: boolean, evidence: Array<EvidenceView>, };
+
+export type UnknownsView = { 
+/**
+ * How many are still unknown.
+ */
+unresolved: number, 
+/**
+ * The unknown ones and those settled in the last day after a lost answer, newest first.
+ */
+entries: Array<UnknownEntryView>, };
+
+export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
+
+export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
+
+export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
+
+export type YearEndRateArgs = { year: number, 
+/**
+ * NOK per BTC as typed; empty to go back to the transactions' rate.
+ */
+rate: string, };
 
 export type YearEndView = { year: number, 
 /**
@@ -435,21 +505,7 @@ entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: stri
  */
 notComputable: string | null, };
 
-export type YearEndRateArgs = { year: number, 
-/**
- * NOK per BTC as typed; empty to go back to the transactions' rate.
- */
-rate: string, };
-
-export type GainsArgs = { method: Method, };
-
-export type Method = "fifo" | "average";
-
-export type GainsView = { method: string, years: Array<YearGainsView>, 
-/**
- * The newest first, at most 500; the export has them all.
- */
-disposals: Array<DisposalView>, notes: Array<string>, };
+export type YearEndsView = { years: Array<YearEndView>, };
 
 export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, 
 /**
@@ -457,62 +513,6 @@ export type YearGainsView = { year: number, disposals: number, proceeds: string,
  * so too); `null` otherwise.
  */
 notComputable: string | null, };
-
-export type DisposalKind = "sale" | "payment";
-
-export type LotView = { id: string, time: string, btc: string, cost: string, };
-
-export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
-/**
- * BTC sold beyond what the history shows was bought; empty when none.
- */
-unmatched: string, };
-
-export type ExportArgs = { kind: Report, 
-/**
- * For `transactions`.
- */
-filter: TaxFilterArgs, 
-/**
- * For `gains`.
- */
-method: Method, };
-
-export type Report = "transactions" | "yearEnd" | "gains";
-
-export type ExportView = { 
-/**
- * Where the file went; none when the user closed the dialog.
- */
-path: string | null, lines: number, bytes: number, };
-
-export type UnknownsView = { 
-/**
- * How many are still unknown.
- */
-unresolved: number, 
-/**
- * The unknown ones and those settled in the last day after a lost answer, newest first.
- */
-entries: Array<UnknownEntryView>, };
-
-export type MoneyKind = "order" | "withdrawal";
-
-export type EvidenceView = { at: string, read: string, saw: string, };
-
-export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
-
-export type UnknownEntryView = { journalId: number, kind: MoneyKind, state: MoneyState, sentAt: string, summary: string, 
-/**
- * Still unknown (the user may settle it).
- */
-open: boolean, evidence: Array<EvidenceView>, };
-
-export type JournalIdArgs = { journalId: number, };
-
-export type IpcError = { code: ErrorCode, message: string, };
-
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
 
 /** Every command fails with an IpcError; anything else is wrapped as `internal`. */
 async function call<T>(command: string, args: unknown): Promise<T> {

@@ -5,17 +5,16 @@ use chrono::Utc;
 use nordlys_core::connection::Connection;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
-use nordlys_core::orders::{self, Placement, Resolution};
+use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
-use nordlys_exchange::models::Direction;
 use rust_decimal::Decimal;
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::views::*;
-use crate::vocabulary::{self, OrderOutcome};
+use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
 
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let locale = app.locale();
@@ -250,22 +249,8 @@ pub async fn resolve_orders(app: &App, _args: NoArgs) -> Answer<JournalView> {
     })
 }
 
-/// What unknown orders say about cancelling an open order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CancelDoubt {
-    /// The open orders cannot be read, so it cannot be told.
-    CannotLook,
-    /// No unknown order could be it.
-    None,
-    /// One could be it, and it gave up less than the quiet period ago: still being checked.
-    Young,
-    /// Every one that could be it has been quiet for longer than the quiet period.
-    Old,
-}
-
-/// Whether an order whose outcome is still unknown could be the open order `id`: same direction,
-/// an amount it could have left open, sent no later than two minutes after the open order was
-/// made.
+/// What unknown orders say about cancelling the open order `id`; it cannot be told while the
+/// open orders cannot be read.
 async fn unknown_could_be(
     connection: &Connection,
     store: &Store,
@@ -278,45 +263,34 @@ async fn unknown_could_be(
     let Some(o) = open.orders.iter().find(|o| o.order_id.as_str() == id) else {
         return Ok(CancelDoubt::None);
     };
-    let direction = if o.direction == nordlys_exchange::models::Direction::Sell {
-        "sell"
-    } else {
-        "buy"
+    let unresolved = store.journal_unresolved()?;
+    Ok(orders::cancel_doubt(o, &unresolved, rules, Utc::now()))
+}
+
+/// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
+pub fn order_summary(e: &JournalEntry, locale: Locale) -> String {
+    let amount = match e.direction {
+        Direction::Buy => format::nok(e.amount, locale),
+        Direction::Sell => format::btc(e.amount, BtcUnit::Btc, locale),
     };
-    let now = chrono::Utc::now();
-    let could: Vec<_> = store
-        .journal_unresolved()?
-        .into_iter()
-        .filter(|e| {
-            e.direction == direction
-                && e.amount >= o.amount
-                && e.sent_at <= o.created_at + chrono::Duration::minutes(2)
-        })
-        .collect();
-    if could.is_empty() {
-        return Ok(CancelDoubt::None);
-    }
-    let quiet = could.iter().all(|e| {
-        nordlys_core::evidence::gave_up(e.gave_up_at, e.sent_at, now)
-            .is_some_and(|g| now - g >= rules.min_quiet())
-    });
-    Ok(if quiet {
-        CancelDoubt::Old
-    } else {
-        CancelDoubt::Young
-    })
+    let what = match (locale, e.order_type, e.direction) {
+        (Locale::En, OrderType::Market, Direction::Buy) => "Market buy",
+        (Locale::En, OrderType::Market, Direction::Sell) => "Market sell",
+        (Locale::En, OrderType::Limit, Direction::Buy) => "Limit buy",
+        (Locale::En, OrderType::Limit, Direction::Sell) => "Limit sell",
+        (Locale::Nb, OrderType::Market, Direction::Buy) => "Markedskjøp",
+        (Locale::Nb, OrderType::Market, Direction::Sell) => "Markedssalg",
+        (Locale::Nb, OrderType::Limit, Direction::Buy) => "Limitkjøp",
+        (Locale::Nb, OrderType::Limit, Direction::Sell) => "Limitsalg",
+    };
+    format!("{what}, {amount}")
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
-    let amount = if e.direction == "buy" {
-        format::nok(e.amount, locale)
-    } else {
-        format::btc(e.amount, BtcUnit::Btc, locale)
-    };
     JournalEntryView {
         id: e.id.to_string(),
         state: e.state,
-        what: format!("{} {} {amount}", e.order_type, e.direction),
+        what: order_summary(e, locale),
         note: e.note.clone(),
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
@@ -338,7 +312,7 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
             .orders
             .iter()
             .map(|o| {
-                let selling = o.direction == Direction::Sell;
+                let selling = Direction::Sell.is(&o.direction);
                 let minutes = (now - o.created_at).num_minutes().max(0);
                 OpenOrderView {
                     order_id: o.order_id.to_string(),
@@ -401,4 +375,58 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
         return Err(err);
     }
     open_orders(app, NoArgs {}).await
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "tests: a failed step is the failure"
+    )]
+    use nordlys_core::store::{Claim, NewOrderEntry, Origin};
+
+    use super::*;
+
+    fn entry(order_type: OrderType, direction: Direction, amount: &str) -> JournalEntry {
+        let store = Store::in_memory().unwrap();
+        let new = NewOrderEntry {
+            sent_at: Utc::now(),
+            order_type,
+            direction,
+            amount: amount.parse().unwrap(),
+            price: None,
+            account_id: None,
+            origin: &Origin::default(),
+            request: "{}",
+            reference: "",
+            before: None,
+        };
+        let Claim::Journaled(id) = store.journal_order(&new, true).unwrap() else {
+            panic!("refused")
+        };
+        store.journal_entry(id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn an_order_reads_in_the_user_s_language_with_its_amount_in_its_unit() {
+        let buy = entry(OrderType::Market, Direction::Buy, "500");
+        let sell = entry(OrderType::Limit, Direction::Sell, "0.015");
+        assert_eq!(
+            order_summary(&buy, Locale::En),
+            "Market buy, NOK\u{a0}500.00"
+        );
+        assert_eq!(
+            order_summary(&buy, Locale::Nb),
+            "Markedskjøp, 500,00\u{a0}kr"
+        );
+        assert_eq!(
+            order_summary(&sell, Locale::En),
+            "Limit sell, 0.01500000\u{a0}BTC"
+        );
+        assert_eq!(
+            order_summary(&sell, Locale::Nb),
+            "Limitsalg, 0,01500000\u{a0}BTC"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! behind its state, and settled by the user when they have checked the exchange's history.
 
 use chrono::{Duration, Utc};
-use nordlys_core::format::{self, BtcUnit};
+use nordlys_core::format;
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
 use nordlys_core::{orders, withdrawals};
@@ -81,17 +81,12 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         if !open && evidence.is_empty() {
             continue;
         }
-        let amount = if e.direction == "buy" {
-            format::nok(e.amount, locale)
-        } else {
-            format::btc(e.amount, BtcUnit::Btc, locale)
-        };
         entries.push(UnknownEntryView {
             journal_id: e.id,
             kind: MoneyKind::Order,
             state: e.state.into(),
             sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: format!("{} {} {amount}", e.order_type, e.direction),
+            summary: crate::trading::order_summary(&e, locale),
             open,
             evidence,
         });

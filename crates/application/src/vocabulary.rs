@@ -15,61 +15,7 @@ pub enum ProfileType {
     Exchange,
 }
 
-/// The order types the trade form offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum OrderType {
-    Market,
-    Limit,
-}
-
-impl OrderType {
-    /// The exchange's name for it; `None` for a type the form does not offer.
-    pub fn from_wire(t: &models::OrderType) -> Option<Self> {
-        match t {
-            models::OrderType::Market => Some(Self::Market),
-            models::OrderType::Limit => Some(Self::Limit),
-            _ => None,
-        }
-    }
-}
-
-impl From<OrderType> for models::OrderType {
-    fn from(t: OrderType) -> Self {
-        match t {
-            OrderType::Market => Self::Market,
-            OrderType::Limit => Self::Limit,
-        }
-    }
-}
-
-/// Buying spends NOK, selling spends bitcoin.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum Direction {
-    Buy,
-    Sell,
-}
-
-impl Direction {
-    /// The exchange's name for it; `None` for a direction this version does not know.
-    pub fn from_wire(d: &models::Direction) -> Option<Self> {
-        match d {
-            models::Direction::Buy => Some(Self::Buy),
-            models::Direction::Sell => Some(Self::Sell),
-            _ => None,
-        }
-    }
-}
-
-impl From<Direction> for models::Direction {
-    fn from(d: Direction) -> Self {
-        match d {
-            Direction::Buy => Self::Buy,
-            Direction::Sell => Self::Sell,
-        }
-    }
-}
+pub use nordlys_core::order_terms::{Direction, OrderType};
 
 /// What placing an order came to, as far as the app can tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

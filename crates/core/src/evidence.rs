@@ -20,11 +20,12 @@ use nordlys_exchange::credentials::key_fingerprint;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Duration, Utc};
-use nordlys_exchange::models::{Direction, Order, TaxTransaction, TaxTransactionType};
+use nordlys_exchange::models::{self, Order, TaxTransaction, TaxTransactionType};
 use nordlys_exchange::{ExchangeClient, TaxQuery};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::order_terms::Direction;
 use crate::store::Evidence;
 
 /// How long after giving up on an answer silence may settle a request as not made: longer than a
@@ -271,29 +272,13 @@ pub struct Request<'a> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    MarketOrder(Side),
-    LimitOrder(Side),
+    MarketOrder(Direction),
+    LimitOrder(Direction),
     Withdrawal,
 }
 
-/// An order's direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Buy,
-    Sell,
-}
-
-impl Side {
-    fn is(self, d: &Direction) -> bool {
-        match self {
-            Self::Buy => *d == Direction::Buy,
-            Self::Sell => *d == Direction::Sell,
-        }
-    }
-}
-
 impl Kind {
-    fn direction(self) -> Option<Side> {
+    fn direction(self) -> Option<Direction> {
         match self {
             Self::MarketOrder(d) | Self::LimitOrder(d) => Some(d),
             Self::Withdrawal => None,
@@ -302,8 +287,8 @@ impl Kind {
 
     fn row_type(self) -> TaxTransactionType {
         match self.direction() {
-            Some(Side::Buy) => TaxTransactionType::BtcBuy,
-            Some(Side::Sell) => TaxTransactionType::BtcSell,
+            Some(Direction::Buy) => TaxTransactionType::BtcBuy,
+            Some(Direction::Sell) => TaxTransactionType::BtcSell,
             None => TaxTransactionType::BtcWithdrawal,
         }
     }
@@ -353,9 +338,9 @@ fn moved(row: &TaxTransaction, kind: Kind) -> [Option<Decimal>; 2] {
     let fee = row.fee_amount.unwrap_or_default();
     match kind.direction() {
         // A buy spends `amount` NOK in all.
-        Some(Side::Buy) => [out.map(|o| o + fee), out],
+        Some(Direction::Buy) => [out.map(|o| o + fee), out],
         // A sell pays out `amount` BTC.
-        Some(Side::Sell) => [out, None],
+        Some(Direction::Sell) => [out, None],
         // A withdrawal sends `amount`; a fee is beside it, or inside `outAmount`.
         None => [out, out.map(|o| o - fee).filter(|_| fee > Decimal::ZERO)],
     }
@@ -540,7 +525,7 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
         Kind::Withdrawal => drop >= a && drop <= a + fee_cap,
         _ => drop == a,
     };
-    if request.kind.direction() == Some(Side::Buy) {
+    if request.kind.direction() == Some(Direction::Buy) {
         return match (before.fiat, &look.fiat) {
             (Some(was), Some(Ok(now))) => {
                 could(was - *now).then(|| format!("available NOK fell by {}", was - *now))
@@ -590,7 +575,7 @@ fn balances_explained(
     // Open orders do not name their account, so holds are compared over all accounts.
     let sells: Decimal = open
         .iter()
-        .filter(|o| o.direction == Direction::Sell)
+        .filter(|o| o.direction == models::Direction::Sell)
         .map(|o| o.amount)
         .sum();
     let held: Decimal = now.iter().map(|h| h.total - h.available).sum();
@@ -847,7 +832,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn open(id: &str, direction: Direction, amount: &str, at: i64) -> Order {
+    fn open(id: &str, direction: models::Direction, amount: &str, at: i64) -> Order {
         serde_json::from_value(serde_json::json!({
             "orderId": id, "type": nordlys_exchange::models::OrderType::Limit.as_str(), "direction": direction.as_str(),
             "amount": d(amount), "createdAt": t(at).to_rfc3339(),
@@ -935,7 +920,7 @@ mod tests {
             vec![row("u-1", W, 1, "0.00102", "0.00002", "0.49898")],
         );
         assert_eq!(made(&judged(&w, &inside)), vec!["u-1"]);
-        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "1000", &b);
         for (out, fee) in [("1000", "10"), ("990", "10")] {
             let l = look(
                 31,
@@ -951,7 +936,7 @@ mod tests {
     #[test]
     fn a_market_order_filled_in_two_trades_is_one_match() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "1000", &b);
         let l = look(
             31,
             holding("0.51", "0.51"),
@@ -968,12 +953,12 @@ mod tests {
     #[test]
     fn a_partly_filled_limit_order_is_its_open_rest_and_its_fill() {
         let b = before("0.5", "0.5", "5000");
-        let sell = request(Kind::LimitOrder(Side::Sell), "0.01", &b);
+        let sell = request(Kind::LimitOrder(Direction::Sell), "0.01", &b);
         let l = look(
             31,
             holding("0.484", "0.49"),
             "5100",
-            vec![open("or_1", Direction::Sell, "0.006", 1)],
+            vec![open("or_1", models::Direction::Sell, "0.006", 1)],
             vec![row("tr_1", SELL, 1, "0.004", "0.5", "0.496")],
         );
         assert_eq!(made(&judged(&sell, &l)), vec!["or_1", "tr_1"]);
@@ -1018,7 +1003,7 @@ mod tests {
     #[test]
     fn a_commit_after_the_give_up_is_made_when_it_shows() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "1000", &b);
         let l = look(
             90,
             holding("0.51", "0.51"),
@@ -1052,7 +1037,7 @@ mod tests {
     #[test]
     fn a_limit_order_placed_then_cancelled_stays_unknown() {
         let b = before("0.5", "0.5", "5000");
-        let r = request(Kind::LimitOrder(Side::Buy), "1000", &b);
+        let r = request(Kind::LimitOrder(Direction::Buy), "1000", &b);
         let after = look(30 + 11 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
         assert!(matches!(judged(&r, &after), Verdict::Unknown { .. }));
     }
@@ -1060,7 +1045,7 @@ mod tests {
     #[test]
     fn silence_settles_a_market_order_only_after_the_quiet_period_with_every_read_done() {
         let b = before("0.5", "0.5", "5000");
-        let r = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let r = request(Kind::MarketOrder(Direction::Buy), "1000", &b);
         let soon = look(30 + 5 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
         assert!(matches!(judged(&r, &soon), Verdict::Unknown { .. }));
         let later = look(30 + 11 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
@@ -1155,7 +1140,7 @@ mod tests {
     #[test]
     fn a_match_that_is_another_requests_amount_under_the_other_fee_reading_is_no_evidence() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::MarketOrder(Side::Buy), "990", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "990", &b);
         // One fill: 990 NOK with a 10 NOK fee. Fee inside, it is a buy of 990; fee beside, a buy
         // of 1000, and another request of 1000, sent before, is still unknown.
         let l = look(
@@ -1187,14 +1172,14 @@ mod tests {
     #[test]
     fn an_open_order_is_completed_only_by_its_own_fills() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::LimitOrder(Side::Buy), "692", &b);
+        let buy = request(Kind::LimitOrder(Direction::Buy), "692", &b);
         // An open 481.20 and a fill of 210.80 (fee inside) add up to 692, but the fill came
         // 15 s before that order existed: it is another order's.
         let early = look(
             31,
             holding("0.5002", "0.5002"),
             "4000",
-            vec![open("or_1", Direction::Buy, "481.20", 20)],
+            vec![open("or_1", models::Direction::Buy, "481.20", 20)],
             vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
         );
         assert!(
@@ -1208,7 +1193,7 @@ mod tests {
             31,
             holding("0.5002", "0.5002"),
             "4000",
-            vec![open("or_1", Direction::Buy, "481.20", 5)],
+            vec![open("or_1", models::Direction::Buy, "481.20", 5)],
             vec![row("tr_1", BUY, 5, "209.75", "1.05", "0.5002")],
         );
         assert_eq!(made(&judged(&buy, &at_once)), vec!["or_1", "tr_1"]);
@@ -1278,7 +1263,7 @@ mod tests {
             "{:?}",
             judged(&r, &l)
         );
-        let buy = request(Kind::MarketOrder(Side::Buy), "1000", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "1000", &b);
         let apart = look(
             31,
             holding("0.51", "0.51"),
@@ -1298,7 +1283,7 @@ mod tests {
     #[test]
     fn the_other_fills_of_an_order_another_entry_holds_are_not_evidence() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::MarketOrder(Side::Buy), "200", &b);
+        let buy = request(Kind::MarketOrder(Direction::Buy), "200", &b);
         // Another entry's order filled in three trades of 100; the entry holds the first.
         let l = look(
             31,
@@ -1322,12 +1307,12 @@ mod tests {
     #[test]
     fn an_open_rest_of_exactly_this_amount_is_no_evidence_while_a_larger_limit_order_is_unknown() {
         let b = before("0.5", "0.5", "5000");
-        let buy = request(Kind::LimitOrder(Side::Buy), "117", &b);
+        let buy = request(Kind::LimitOrder(Direction::Buy), "117", &b);
         let l = look(
             31,
             holding("0.5", "0.5"),
             "4688",
-            vec![open("or_9", Direction::Buy, "117", 2)],
+            vec![open("or_9", models::Direction::Buy, "117", 2)],
             vec![],
         );
         let larger = Others {

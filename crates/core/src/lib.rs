@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod format;
 pub mod loopback;
 pub mod order_form;
+pub mod order_terms;
 pub mod orders;
 pub mod pay_form;
 pub mod profile_form;

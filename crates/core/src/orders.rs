@@ -6,10 +6,11 @@
 
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::AccountId;
-use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_exchange::models::NewOrderRequest;
 use nordlys_exchange::{Error, ExchangeClient};
 
-use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Side, Verdict};
+use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::order_terms;
 use crate::store::{
     Claim, Decision, Evidence, JournalEntry, JournalState, NewOrderEntry, Store, StoreError,
 };
@@ -27,6 +28,8 @@ pub enum OrderError {
         "the same order (journal entry {0}) may already have been placed: its outcome is still unknown"
     )]
     SameAsUnknown(i64),
+    #[error("this version does not place orders of this kind: {0}")]
+    NotOffered(String),
     #[error("journal entry {id} cannot be settled: {reason}")]
     CannotSettle { id: i64, reason: String },
 }
@@ -59,18 +62,16 @@ pub enum Placement {
     Unknown { journal_id: i64, reason: String },
 }
 
-fn words(request: &NewOrderRequest) -> (&'static str, &'static str) {
-    let t = if request.order_type == OrderType::Limit {
-        "limit"
-    } else {
-        "market"
-    };
-    let d = if request.direction == Direction::Sell {
-        "sell"
-    } else {
-        "buy"
-    };
-    (t, d)
+/// The request's type and direction as the journal keeps them; one this version does not
+/// offer is refused before anything is written or sent.
+fn terms(
+    request: &NewOrderRequest,
+) -> Result<(order_terms::OrderType, order_terms::Direction), OrderError> {
+    let t = order_terms::OrderType::from_wire(&request.order_type)
+        .ok_or_else(|| OrderError::NotOffered(request.order_type.to_string()))?;
+    let d = order_terms::Direction::from_wire(&request.direction)
+        .ok_or_else(|| OrderError::NotOffered(request.direction.to_string()))?;
+    Ok((t, d))
 }
 
 /// Journals and sends one order. A refusal or rejection is an error; a lost answer is
@@ -82,7 +83,7 @@ pub async fn place(
     request: &NewOrderRequest,
     despite_unknown: bool,
 ) -> Result<Placement, OrderError> {
-    let (order_type, direction) = words(request);
+    let (order_type, direction) = terms(request)?;
     let account = request.account_id.as_ref().map(AccountId::as_str);
     let before = Balances::read(client, true).await;
     let reference = evidence::new_reference();
@@ -164,14 +165,6 @@ pub async fn place(
     }
 }
 
-fn side_of(e: &JournalEntry) -> Side {
-    if e.direction == "sell" {
-        Side::Sell
-    } else {
-        Side::Buy
-    }
-}
-
 /// Other entries that could own the same evidence, with their amounts: same exchange and
 /// direction, sent in the day before this one, still unresolved, or placed without a trade that
 /// identifies them.
@@ -206,7 +199,7 @@ fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<U
         .into_iter()
         .filter(|o| {
             o.id != e.id
-                && o.order_type == "limit"
+                && o.order_type == order_terms::OrderType::Limit
                 && o.direction == e.direction
                 && o.amount > e.amount
                 && o.origin.base_url == e.origin.base_url
@@ -218,6 +211,53 @@ fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<U
         })
         .map(|o| o.sent_at)
         .collect())
+}
+
+/// What unknown orders say about cancelling an open order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CancelDoubt {
+    /// The open orders cannot be read, so it cannot be told.
+    CannotLook,
+    /// No unknown order could be it.
+    None,
+    /// One could be it, and it gave up less than the quiet period ago: still being checked, so
+    /// the cancel waits (once cancelled, the order could no longer be found, and the unknown one
+    /// would be taken as never placed).
+    Young,
+    /// Every one that could be it has been quiet for longer than the quiet period: the user may
+    /// cancel anyway, after a warning.
+    Old,
+}
+
+/// Whether an order whose outcome is still unknown (`unresolved`) could be the open order
+/// `open`: same direction, an amount it could have left open, sent no later than two minutes
+/// after the open order was made.
+pub fn cancel_doubt(
+    open: &nordlys_exchange::models::Order,
+    unresolved: &[JournalEntry],
+    rules: &Rules,
+    now: DateTime<Utc>,
+) -> CancelDoubt {
+    let could: Vec<&JournalEntry> = unresolved
+        .iter()
+        .filter(|e| {
+            e.direction.is(&open.direction)
+                && e.amount >= open.amount
+                && e.sent_at <= open.created_at + Duration::minutes(2)
+        })
+        .collect();
+    if could.is_empty() {
+        return CancelDoubt::None;
+    }
+    let quiet = could.iter().all(|e| {
+        evidence::gave_up(e.gave_up_at, e.sent_at, now)
+            .is_some_and(|g| now - g >= rules.min_quiet())
+    });
+    if quiet {
+        CancelDoubt::Old
+    } else {
+        CancelDoubt::Young
+    }
 }
 
 /// Resolves an "unknown" (or crash-interrupted "sending") journal entry with the standard rules.
@@ -317,11 +357,9 @@ fn judge(
     look: &Look,
     rules: &Rules,
 ) -> Result<Verdict, StoreError> {
-    let side = side_of(e);
-    let kind = if e.order_type == "limit" {
-        Kind::LimitOrder(side)
-    } else {
-        Kind::MarketOrder(side)
+    let kind = match e.order_type {
+        order_terms::OrderType::Limit => Kind::LimitOrder(e.direction),
+        order_terms::OrderType::Market => Kind::MarketOrder(e.direction),
     };
     let before = Balances::from_json(e.before.as_deref());
     let request = evidence::Request {
@@ -402,8 +440,8 @@ mod tests {
         };
         let new = NewOrderEntry {
             sent_at,
-            order_type: "limit",
-            direction: "buy",
+            order_type: order_terms::OrderType::Limit,
+            direction: order_terms::Direction::Buy,
             amount: amount.parse().unwrap(),
             price: None,
             account_id: None,
@@ -416,6 +454,58 @@ mod tests {
             crate::store::Claim::Journaled(id) => id,
             other => panic!("{other:?}"),
         }
+    }
+
+    fn open_buy(amount: &str, created_at: DateTime<Utc>) -> nordlys_exchange::models::Order {
+        serde_json::from_value(serde_json::json!({
+            "orderId": "or_1",
+            "type": nordlys_exchange::models::OrderType::Limit.as_str(),
+            "direction": nordlys_exchange::models::Direction::Buy.as_str(),
+            "amount": amount,
+            "createdAt": created_at.to_rfc3339(),
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cancel_waits_for_an_unknown_order_that_could_be_the_one_cancelled() {
+        let store = Store::in_memory().unwrap();
+        let now = Utc::now();
+        let rules = Rules::with_min_quiet(Duration::minutes(10));
+        let sent = now - Duration::minutes(1);
+        journal(&store, "500", sent);
+        let unresolved = store.journal_unresolved().unwrap();
+        // A rest of 300 of an unknown buy of 500, made just after it was sent: it could be it.
+        let rest = open_buy("300", sent + Duration::seconds(5));
+        assert_eq!(
+            cancel_doubt(&rest, &unresolved, &rules, now),
+            CancelDoubt::Young
+        );
+        // Quiet for longer than the quiet period: the user may cancel anyway.
+        let later = now + Duration::minutes(20);
+        assert_eq!(
+            cancel_doubt(&rest, &unresolved, &rules, later),
+            CancelDoubt::Old
+        );
+        // More than the unknown order could have left open, or made long before it was sent, or
+        // a sell: not it.
+        for other in [
+            open_buy("501", sent),
+            open_buy("300", sent - Duration::minutes(3)),
+        ] {
+            assert_eq!(
+                cancel_doubt(&other, &unresolved, &rules, now),
+                CancelDoubt::None,
+                "{other:?}"
+            );
+        }
+        let mut sell = open_buy("300", sent);
+        sell.direction = nordlys_exchange::models::Direction::Sell;
+        assert_eq!(
+            cancel_doubt(&sell, &unresolved, &rules, now),
+            CancelDoubt::None
+        );
+        assert_eq!(cancel_doubt(&rest, &[], &rules, now), CancelDoubt::None);
     }
 
     #[test]

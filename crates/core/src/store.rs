@@ -393,8 +393,8 @@ mod tests {
             .journal_order(
                 &NewOrderEntry {
                     sent_at: at,
-                    order_type: "market",
-                    direction: "buy",
+                    order_type: crate::order_terms::OrderType::Market,
+                    direction: crate::order_terms::Direction::Buy,
                     amount: Decimal::new(100050, 2),
                     price: None,
                     account_id: None,

@@ -5,6 +5,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use crate::order_terms::{Direction, OrderType};
+
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
@@ -53,10 +55,8 @@ impl JournalState {
 pub struct JournalEntry {
     pub id: i64,
     pub sent_at: DateTime<Utc>,
-    /// `market` or `limit`.
-    pub order_type: String,
-    /// `buy` or `sell`.
-    pub direction: String,
+    pub order_type: OrderType,
+    pub direction: Direction,
     pub amount: Decimal,
     pub price: Option<Decimal>,
     pub account_id: Option<String>,
@@ -84,8 +84,8 @@ pub struct JournalEntry {
 #[derive(Debug, Clone)]
 pub struct NewOrderEntry<'a> {
     pub sent_at: DateTime<Utc>,
-    pub order_type: &'a str,
-    pub direction: &'a str,
+    pub order_type: OrderType,
+    pub direction: Direction,
     pub amount: Decimal,
     pub price: Option<Decimal>,
     pub account_id: Option<&'a str>,
@@ -107,11 +107,25 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreErro
             detail: format!("unknown state `{state}`"),
         }));
     };
+    let order_type: String = r.get(2)?;
+    let Some(order_type) = OrderType::parse(&order_type) else {
+        return Ok(Err(StoreError::DamagedEntry {
+            id,
+            detail: format!("unknown order type `{order_type}`"),
+        }));
+    };
+    let direction: String = r.get(3)?;
+    let Some(direction) = Direction::parse(&direction) else {
+        return Ok(Err(StoreError::DamagedEntry {
+            id,
+            detail: format!("unknown direction `{direction}`"),
+        }));
+    };
     Ok(Ok(JournalEntry {
         id,
         sent_at: time(r.get(1)?),
-        order_type: r.get(2)?,
-        direction: r.get(3)?,
+        order_type,
+        direction,
         amount: dec(r, 4)?,
         price: dec_opt(r, 5)?,
         account_id: r.get(6)?,
@@ -149,7 +163,7 @@ impl Store {
                  AND base_url = ?1 AND direction = ?2 ORDER BY id",
             )?;
             let same = q
-                .query_map(params![new.origin.base_url, new.direction], |r| {
+                .query_map(params![new.origin.base_url, new.direction.text()], |r| {
                     Ok((r.get::<_, i64>(0)?, dec(r, 1)?))
                 })?
                 .collect::<Result<Vec<_>, _>>()?
@@ -168,8 +182,8 @@ impl Store {
             params![
                 id,
                 new.sent_at.timestamp_millis(),
-                new.order_type,
-                new.direction,
+                new.order_type.text(),
+                new.direction.text(),
                 new.amount.to_string(),
                 new.price.map(|p| p.to_string()),
                 new.account_id,
@@ -314,8 +328,8 @@ mod tests {
     fn new<'a>(origin: &'a Origin, amount: i64) -> NewOrderEntry<'a> {
         NewOrderEntry {
             sent_at: Utc::now(),
-            order_type: "market",
-            direction: "buy",
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
             amount: Decimal::from(amount),
             price: None,
             account_id: None,
@@ -390,5 +404,38 @@ mod tests {
             Err(StoreError::DamagedEntry { .. })
         ));
         assert!(s.journal_unresolved().is_ok());
+    }
+
+    #[test]
+    fn a_damaged_order_type_or_direction_is_reported_not_guessed() {
+        let s = Store::in_memory().unwrap();
+        let here = Origin::default();
+        for (i, set) in ["order_type = 'stop'", "direction = 'Sell'"]
+            .iter()
+            .enumerate()
+        {
+            let Claim::Journaled(id) = s.journal_order(&new(&here, 10 + i as i64), false).unwrap()
+            else {
+                panic!("refused")
+            };
+            s.db()
+                .execute(
+                    &format!("UPDATE order_journal SET {set} WHERE id = ?1"),
+                    [id],
+                )
+                .unwrap();
+            assert!(
+                matches!(s.journal_entry(id), Err(StoreError::DamagedEntry { .. })),
+                "{set}"
+            );
+        }
+        let Claim::Journaled(id) = s.journal_order(&new(&here, 20), false).unwrap() else {
+            panic!("refused")
+        };
+        let e = s.journal_entry(id).unwrap().unwrap();
+        assert_eq!(
+            (e.order_type, e.direction),
+            (OrderType::Market, Direction::Buy)
+        );
     }
 }
