@@ -59,3 +59,52 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
     let years = tax::year_end_report(&app, NoArgs {}).await.unwrap();
     assert!(years.years[0].not_computable.is_none(), "{years:?}");
 }
+
+/// Found trying the app as a new user: a trade just placed did not show in Trade history, and a
+/// payment just sent did not reach the tax list until "Sync" was pressed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
+    use app_driver::{kari, order, payment};
+    use nordlys_application::vocabulary::{Direction, OrderOutcome, SyncState};
+    use nordlys_application::{market, pay, trading};
+    use nordlys_core::amount_input::BitcoinAmountUnit;
+
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let before = market::trade_history(&app, NoArgs {}).await.unwrap().trades;
+    let placed = trading::place_order(&app, order(Direction::Buy, 777, None))
+        .await
+        .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    let after = market::trade_history(&app, NoArgs {}).await.unwrap().trades;
+    let newest = &after[0];
+    assert!(
+        before.iter().all(|t| t.id != newest.id),
+        "the newest trade is the one just placed: {newest:?}"
+    );
+    assert_eq!(newest.direction, Direction::Buy);
+    // 777 kroner spent: the amount bought with plus the fee.
+    assert_eq!(
+        (newest.nok.as_str(), newest.fee.as_str()),
+        ("NOK\u{a0}773.13", "NOK\u{a0}3.87")
+    );
+
+    let rows = tax_rows(&app, 0, 1).await.total.unwrap();
+    let mut args = payment("kari@example.com", 1000, BitcoinAmountUnit::Sats, kari());
+    let check = pay::check_payment(&app, args.clone()).await.unwrap();
+    args.reviewed = Some(check.reviewed);
+    pay::send_payment(&app, args).await.unwrap();
+    // The exchange lists a payment once it has left; the Pay screen follows it there, and the
+    // history's tail is read then. The Tax screen sees that read end.
+    let mut rows_now = rows;
+    for _ in 0..200 {
+        pay::payments(&app, NoArgs {}).await.unwrap();
+        let status = tax::tax_sync_status(&app, NoArgs {}).await.unwrap();
+        rows_now = tax_rows(&app, 0, 1).await.total.unwrap();
+        if status.state != SyncState::Running && rows_now > rows {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(rows_now, rows + 1, "the payment's row is in the tax list");
+}

@@ -1,7 +1,6 @@
 //! Market commands: volume statistics and the user's own trade history.
 
 use nordlys_core::format::{self, BtcUnit, Locale};
-use nordlys_exchange::TaxQuery;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use rust_decimal::Decimal;
 
@@ -36,30 +35,21 @@ pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
     })
 }
 
-/// The user's executed trades (BTC_BUY and BTC_SELL tax transactions), newest first.
+/// The user's executed trades (buys and sells of the tax history), newest first: the history's
+/// tail is read first, so a trade just made is among them.
 pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcError> {
     let locale = app.locale();
     let unit = app.settings().unit;
-    let client = app.session().await?.connection.client().clone();
-    let names: std::collections::HashMap<String, String> = client
-        .tax_balance(true)
-        .await?
-        .bitcoin_accounts
+    crate::tax::read_tail(app).await?;
+    let store = app.tax_session().await?.store;
+    let names: std::collections::HashMap<String, String> = store
+        .tax_accounts()?
         .into_iter()
-        .map(|a| (a.id.to_string(), a.name))
+        .map(|a| (a.id, a.name))
         .collect();
-    let all = client.all_tax_transactions(TaxQuery::new(200)).await?;
-    let trades = all
-        .transactions
+    let trades = store
+        .tax_trades_newest(200)?
         .iter()
-        .rev()
-        .filter(|t| {
-            matches!(
-                t.tx_type,
-                TaxTransactionType::BtcBuy | TaxTransactionType::BtcSell
-            )
-        })
-        .take(200)
         .map(|t| {
             let buy = t.tx_type == TaxTransactionType::BtcBuy;
             let (btc, nok) = if buy {

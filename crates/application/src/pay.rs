@@ -359,6 +359,8 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                     format!(" The recipient was not saved: {e}.")
                 });
             }
+            // Its row is read into the history now, so the tax list shows it.
+            crate::tax::begin_sync(app).await.ok();
             (journal_id, m)
         }
         Sending::Unknown { journal_id, .. } => {
@@ -422,6 +424,10 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
         let nb = app.locale() == Locale::Nb;
+        if !changes.is_empty() {
+            // A payment that ended has its row in the history now: the tax list shows it.
+            crate::tax::begin_sync(app).await.ok();
+        }
         for c in changes {
             let title = match (NetworkStatus::from(&c.status), nb) {
                 (NetworkStatus::Completed, false) => "Payment completed",

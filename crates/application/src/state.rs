@@ -40,6 +40,8 @@ pub struct App {
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
     pub tax_sync: Arc<Mutex<crate::tax::SyncSlot>>,
+    /// Told when a tax sync ends, so that a read of the tail can wait for it.
+    pub tax_sync_ended: Arc<tokio::sync::Notify>,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
 }
@@ -141,6 +143,7 @@ impl App {
             money: Arc::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Arc::default(),
+            tax_sync_ended: Arc::default(),
             timing: Mutex::new(Timing {
                 rules: test_hooks::evidence_rules(),
                 // After this long without an answer an order is "outcome unknown".

@@ -67,7 +67,13 @@ fn day(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
 }
 
 pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
-    let locale = app.locale();
+    begin_sync(app).await?;
+    Ok(slot(app).view(app.zone, app.locale()))
+}
+
+/// Starts a sync of the active profile's tax history in the background, from where the last one
+/// ended (new rows, and pending rows again), unless one is running.
+pub async fn begin_sync(app: &App) -> Answer<()> {
     let ProfileSession {
         connection, store, ..
     } = app.tax_session().await?;
@@ -75,7 +81,7 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
     {
         let mut s = slot(app);
         if s.cancel.is_some() {
-            return Ok(s.view(app.zone, locale));
+            return Ok(());
         }
         *s = SyncSlot {
             cancel: Some(cancel.clone()),
@@ -84,6 +90,7 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
         };
     }
     let worker = std::sync::Arc::clone(&app.tax_sync);
+    let ended = std::sync::Arc::clone(&app.tax_sync_ended);
     tokio::spawn(async move {
         let client = connection.client();
         // Names of deleted accounts for old rows; the list falls back to ids when this fails.
@@ -100,18 +107,48 @@ pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
             let _ = store.set_tax_accounts(&names);
         }
         let outcome = sync::sync(client, store, &cancel, |p| lock(&worker).progress = *p).await;
-        let mut s = lock(&worker);
-        s.cancel = None;
-        match outcome {
-            Ok(SyncEnd::Complete) => s.state = SyncState::Complete,
-            Ok(SyncEnd::Cancelled) => s.state = SyncState::Cancelled,
-            Err(e) => {
-                s.state = SyncState::Failed;
-                s.message = e.to_string();
+        {
+            let mut s = lock(&worker);
+            s.cancel = None;
+            match outcome {
+                Ok(SyncEnd::Complete) => s.state = SyncState::Complete,
+                Ok(SyncEnd::Cancelled) => s.state = SyncState::Cancelled,
+                Err(e) => {
+                    s.state = SyncState::Failed;
+                    s.message = e.to_string();
+                }
             }
         }
+        ended.notify_waiters();
     });
-    Ok(slot(app).view(app.zone, locale))
+    Ok(())
+}
+
+/// Reads the tax history's tail and waits for it, at most `TAIL_WAIT`: what was just traded or
+/// paid is then in the store. A sync already running is waited for instead of started twice.
+pub async fn read_tail(app: &App) -> Answer<()> {
+    const TAIL_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+    begin_sync(app).await?;
+    let until = tokio::time::Instant::now() + TAIL_WAIT;
+    loop {
+        let ended = app.tax_sync_ended.notified();
+        tokio::pin!(ended);
+        // Registered before the state is read, so an end between the two is not missed.
+        ended.as_mut().enable();
+        {
+            let s = slot(app);
+            if s.cancel.is_none() {
+                return match s.state {
+                    SyncState::Failed => Err(IpcError::new(ErrorCode::Network, s.message.clone())),
+                    _ => Ok(()),
+                };
+            }
+        }
+        if tokio::time::timeout_at(until, ended).await.is_err() {
+            // Still running (a first sync of a long history): what is stored so far is shown.
+            return Ok(());
+        }
+    }
 }
 
 pub async fn tax_sync_status(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {

@@ -206,6 +206,9 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
                     )
                 };
             }
+            // Its trade is read into the history now, so Trade history and the tax list show
+            // it; a history that cannot be read (no permission) just is not.
+            crate::tax::begin_sync(app).await.ok();
             Ok(view)
         }
         Placement::Unknown { journal_id, .. } => {

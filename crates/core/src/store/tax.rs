@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use nordlys_exchange::models::{MalformedTaxTransaction, TaxTransaction};
+use nordlys_exchange::models::{MalformedTaxTransaction, TaxTransaction, TaxTransactionType};
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
 
@@ -376,6 +376,26 @@ impl Store {
         raw.into_iter().map(RawRow::into_transaction).collect()
     }
 
+    /// The newest `limit` buys and sells, newest first: Trade history.
+    pub fn tax_trades_newest(&self, limit: u32) -> Result<Vec<TaxTransaction>, StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM tax_transactions WHERE type IN (?1, ?2) ORDER BY create_time DESC, id DESC LIMIT ?3"
+            ))?;
+            q.query_map(
+                params![
+                    TaxTransactionType::BtcBuy.as_str(),
+                    TaxTransactionType::BtcSell.as_str(),
+                    limit
+                ],
+                raw_row,
+            )?
+            .collect::<Result<Vec<_>, _>>()?
+        };
+        raw.into_iter().map(RawRow::into_transaction).collect()
+    }
+
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
     /// history size without holding it all. Each batch starts after the last one's (createTime,
     /// id), so no batch skips over the rows before it again.
@@ -624,6 +644,20 @@ mod tests {
             after: "2024-12-31T23:00:00Z".parse().unwrap(),
             after_id: "tr_4".into(),
         }
+    }
+
+    #[test]
+    fn trade_history_is_the_buys_and_sells_newest_first() {
+        let s = Store::in_memory().unwrap();
+        s.add_tax_page(&page(), Some(&cursor())).unwrap();
+        let ids: Vec<String> = s
+            .tax_trades_newest(10)
+            .unwrap()
+            .iter()
+            .map(|t| t.id.to_string())
+            .collect();
+        assert_eq!(ids, ["tr_2", "tr_1"], "the unknown kind is not a trade");
+        assert_eq!(s.tax_trades_newest(1).unwrap().len(), 1);
     }
 
     #[test]
