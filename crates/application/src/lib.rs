@@ -18,5 +18,6 @@ pub mod trading;
 pub mod unknowns;
 pub mod views;
 pub mod vocabulary;
+pub mod wording;
 
 pub use state::App;

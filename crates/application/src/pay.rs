@@ -11,7 +11,7 @@ use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
-use nordlys_core::travel_rule::{self, RecipientForm};
+use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -19,6 +19,7 @@ use crate::payment_views::*;
 use crate::state::{App, ProfileSession};
 use crate::views::NoArgs;
 use crate::vocabulary::{DestinationKind, NetworkStatus};
+use crate::wording;
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
     let unit = args.unit;
@@ -155,24 +156,33 @@ fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView 
         _ => (None, None),
     };
     let e = &c.recipient_errors;
+    let locale = ctx.locale;
+    let field =
+        |p: &Option<RecipientProblem>| p.as_ref().map(|p| wording::recipient_problem(p, locale));
     PayCheckView {
         ok: c.request.is_some(),
         amount_btc_raw: c.amount_btc.map(|a| a.to_string()),
-        destination_error: c.destination_error.clone(),
+        destination_error: c
+            .destination_error
+            .as_ref()
+            .map(|e| wording::destination_problem(e, locale)),
         recognised: c.recognised.clone(),
         kind,
         expires_at,
         fixed_amount: c.fixed_amount.clone(),
-        amount_error: c.amount_error.clone(),
+        amount_error: c
+            .amount_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, locale, ctx.btc_unit)),
         estimate: c.estimate.clone(),
         available: format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale),
         needs_recipient: c.needs_recipient,
         saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
         recipient_errors: RecipientErrorsView {
-            full_name: e.full_name.clone(),
-            country: e.country.clone(),
-            address: e.address.clone(),
-            nin: e.nin.clone(),
+            full_name: field(&e.full_name),
+            country: field(&e.country),
+            address: field(&e.address),
+            nin: field(&e.nin),
         },
         summary: c
             .summary
@@ -263,13 +273,21 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             },
         ));
     }
-    let (form, check, _) = checked(app, &args).await?;
+    let (form, check, ctx) = checked(app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
         check.amount_btc,
     ) else {
-        let why = [check.destination_error, check.amount_error]
+        let destination = check
+            .destination_error
+            .as_ref()
+            .map(|e| wording::destination_problem(e, ctx.locale));
+        let amount = check
+            .amount_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, ctx.locale, ctx.btc_unit));
+        let why = [destination, amount]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>();
@@ -318,7 +336,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             let mut unsaved = None;
             if args.save_recipient
                 && check.saved_recipient.is_none()
-                && let Ok(info) = travel_rule::check(&form.recipient, app.locale())
+                && let Ok(info) = travel_rule::check(&form.recipient)
             {
                 let label = if args.label.trim().is_empty() {
                     dest.wire()
@@ -472,10 +490,12 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
         exchange: args.exchange.clone(),
         self_custody: args.self_custody,
     };
-    let info = travel_rule::check(&form, app.locale()).map_err(|e| {
+    let locale = app.locale();
+    let info = travel_rule::check(&form).map_err(|e| {
         let all = [e.full_name, e.address, e.country, e.nin]
             .into_iter()
             .flatten()
+            .map(|p| wording::recipient_problem(&p, locale))
             .collect::<Vec<_>>();
         IpcError::new(ErrorCode::InvalidInput, all.join("; "))
     })?;

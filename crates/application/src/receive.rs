@@ -120,7 +120,9 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
             AskedAmount::Any,
         )
     } else {
-        match parse_in(&args.amount, unit, locale).map_err(|e| invalid(e.to_string()))? {
+        match parse_in(&args.amount, unit, locale)
+            .map_err(|e| invalid(crate::wording::amount_input_problem(e, locale)))?
+        {
             Entered::Btc(b) => (Currency::Btc, b, String::new(), AskedAmount::Btc(b)),
             Entered::Nok(n) => (
                 Currency::Nok,

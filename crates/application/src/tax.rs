@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
+use nordlys_core::amount_input::parse_amount;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
 use nordlys_core::tax::csv;
@@ -14,6 +14,7 @@ use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::time::Tz;
+use nordlys_exchange::amount::Unit;
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
 
@@ -482,26 +483,17 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
 }
 
 pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearEndsView> {
-    let text = args
-        .rate
-        .trim()
-        .replace([' ', '\u{a0}'], "")
-        .replace(',', ".");
-    let rate = if text.is_empty() {
+    // NOK per BTC, read like every amount the user types.
+    let rate = if args.rate.trim().is_empty() {
         None
     } else {
-        let r = Decimal::from_str(&text)
-            .ok()
-            .filter(|r| *r > Decimal::ZERO)
-            .ok_or_else(|| {
-                IpcError::new(
-                    ErrorCode::InvalidInput,
-                    format!(
-                        "“{}” is not a rate: give NOK per BTC, for example 950000",
-                        args.rate.trim()
-                    ),
-                )
-            })?;
+        let locale = app.locale();
+        let r = parse_amount(&args.rate, Unit::Nok, locale).map_err(|e| {
+            IpcError::new(
+                ErrorCode::InvalidInput,
+                crate::wording::amount_input_problem(e, locale),
+            )
+        })?;
         Some(r)
     };
     app.tax_session()

@@ -2,6 +2,7 @@
 //! when the answer is lost), open orders and cancelling.
 
 use chrono::Utc;
+use nordlys_core::amount_input::AmountProblem;
 use nordlys_core::connection::Connection;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
@@ -15,6 +16,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
+use crate::wording;
 
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let locale = app.locale();
@@ -31,7 +33,12 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
                 nordlys_exchange::amount::Unit::Nok,
                 locale,
             )
-            .map_err(|e| IpcError::new(ErrorCode::InvalidInput, e.to_string()))?,
+            .map_err(|e| {
+                IpcError::new(
+                    ErrorCode::InvalidInput,
+                    wording::amount_input_problem(e, locale),
+                )
+            })?,
         ),
     };
     let ProfileSession {
@@ -96,12 +103,20 @@ async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
     })
 }
 
-fn check_view(c: &order_form::OrderCheck) -> OrderCheckView {
+/// Amounts are typed in NOK when buying and in BTC when selling, so a problem shows BTC as BTC.
+fn amount_problem(p: &AmountProblem, locale: Locale) -> String {
+    wording::amount_problem(p, locale, BtcUnit::Btc)
+}
+
+fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
     OrderCheckView {
         ok: c.request.is_some(),
-        amount_error: c.amount_error.clone(),
-        price_error: c.price_error.clone(),
-        warning: c.warning.clone(),
+        amount_error: c.amount_error.as_ref().map(|p| amount_problem(p, locale)),
+        price_error: c.price_error.as_ref().map(|p| amount_problem(p, locale)),
+        warning: c
+            .warning
+            .as_ref()
+            .map(|w| wording::order_warning(w, locale)),
         estimate: c.estimate.clone(),
         summary: c.summary.clone(),
     }
@@ -110,7 +125,11 @@ fn check_view(c: &order_form::OrderCheck) -> OrderCheckView {
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
     let form = form(&args)?;
     let market = market(app, args.account_id.as_deref()).await?;
-    Ok(check_view(&order_form::check(&form, &market, app.locale())))
+    let locale = app.locale();
+    Ok(check_view(
+        &order_form::check(&form, &market, locale),
+        locale,
+    ))
 }
 
 fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
@@ -165,6 +184,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
         let why = [checked.amount_error, checked.price_error]
             .into_iter()
             .flatten()
+            .map(|p| amount_problem(&p, locale))
             .collect::<Vec<_>>()
             .join("; ");
         return Err(IpcError::new(ErrorCode::InvalidInput, why));

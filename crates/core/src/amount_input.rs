@@ -10,7 +10,6 @@ use rust_decimal::Decimal;
 use crate::format::Locale;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum AmountInputError {
     #[error("enter an amount")]
     Empty,
@@ -28,6 +27,28 @@ pub enum AmountInputError {
     FractionalSats,
     #[error("more than {max} {unit} is not an amount anyone can mean")]
     TooLarge { unit: &'static str, max: Decimal },
+}
+
+/// What is wrong with an amount or price field, with its data: the window words it in the
+/// user's language (the forms return these, never sentences).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AmountProblem {
+    /// What was typed is not an amount.
+    Input(AmountInputError),
+    /// More than the account holds; `available` is in `unit`.
+    AboveAvailable { available: Decimal, unit: Unit },
+    /// An amount in NOK that is less than one satoshi at the price.
+    BelowOneSat,
+    /// An amount in NOK with no price yet to convert it.
+    NoPrice,
+    /// A limit order with no price.
+    NoLimitPrice,
+}
+
+impl From<AmountInputError> for AmountProblem {
+    fn from(e: AmountInputError) -> Self {
+        Self::Input(e)
+    }
 }
 
 /// The most that can be typed in `unit`: every bitcoin there will ever be, and a trillion kroner

@@ -43,7 +43,6 @@ pub struct InvoiceInfo {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum DestinationError {
     #[error("enter an address, invoice, Lightning address or LNURL")]
     Empty,

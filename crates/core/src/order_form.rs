@@ -7,7 +7,7 @@ use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use crate::amount_input::parse_amount;
+use crate::amount_input::{AmountProblem, parse_amount};
 use crate::format::{self, BtcUnit, Locale};
 
 /// What the user typed.
@@ -30,13 +30,20 @@ pub struct Market {
     pub available_btc: Decimal,
 }
 
-/// The outcome: a request ready to confirm, or messages for the fields.
+/// A limit price that may well be a typo: said, but not refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderWarning {
+    /// More than 10 % from the market's mid price, `mid`.
+    FarFromMarket { mid: Decimal },
+}
+
+/// The outcome: a request ready to confirm, or what is wrong with the fields.
 #[derive(Debug, Clone, Default)]
 pub struct OrderCheck {
     pub request: Option<NewOrderRequest>,
-    pub amount_error: Option<String>,
-    pub price_error: Option<String>,
-    pub warning: Option<String>,
+    pub amount_error: Option<AmountProblem>,
+    pub price_error: Option<AmountProblem>,
+    pub warning: Option<OrderWarning>,
     /// The other unit, estimated from the quote before fees: BTC when buying, NOK when selling.
     pub estimate: Option<String>,
     /// What will happen, in words, for the confirmation step.
@@ -54,7 +61,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     let amount = match parse_amount(&form.amount, unit, locale) {
         Ok(a) => Some(a),
         Err(e) => {
-            out.amount_error = Some(e.to_string());
+            out.amount_error = Some(e.into());
             None
         }
     };
@@ -67,18 +74,11 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
         {
             Some(Ok(p)) => Some(p),
             Some(Err(e)) => {
-                out.price_error = Some(e.to_string());
+                out.price_error = Some(e.into());
                 None
             }
             None => {
-                out.price_error = Some(
-                    if nb {
-                        "oppgi en grensepris"
-                    } else {
-                        "enter a limit price"
-                    }
-                    .into(),
-                );
+                out.price_error = Some(AmountProblem::NoLimitPrice);
                 None
             }
         }
@@ -99,17 +99,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
             Some((mid, off > FAR_FROM_MARKET))
         });
         if let Some((mid, true)) = far {
-            out.warning = Some(if nb {
-                format!(
-                    "grenseprisen er langt fra markedet ({})",
-                    format::nok(mid, locale)
-                )
-            } else {
-                format!(
-                    "the limit price is far from the market ({})",
-                    format::nok(mid, locale)
-                )
-            });
+            out.warning = Some(OrderWarning::FarFromMarket { mid });
         }
     }
     if let Some(a) = amount {
@@ -119,16 +109,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
             market.available_btc
         };
         if a > available {
-            let shown = if buying {
-                format::nok(available, locale)
-            } else {
-                format::btc(available, BtcUnit::Btc, locale)
-            };
-            out.amount_error = Some(if nb {
-                format!("mer enn tilgjengelig ({shown})")
-            } else {
-                format!("more than available ({shown})")
-            });
+            out.amount_error = Some(AmountProblem::AboveAvailable { available, unit });
         } else if at > Decimal::ZERO {
             out.estimate = if buying {
                 a.checked_div(at).map(|btc| {
@@ -206,6 +187,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::amount_input::AmountInputError;
 
     fn market() -> Market {
         Market {
@@ -255,32 +237,50 @@ mod tests {
             &market(),
             Locale::En,
         );
-        assert!(c.amount_error.unwrap().contains("more than available"));
+        assert_eq!(
+            c.amount_error,
+            Some(AmountProblem::AboveAvailable {
+                available: market().available_nok,
+                unit: Unit::Nok
+            })
+        );
         assert!(c.request.is_none());
         let c = check(
             &form(OrderType::Market, Direction::Sell, "0.000000001", None),
             &market(),
             Locale::En,
         );
-        assert!(c.amount_error.unwrap().contains("at most 8 decimals"));
+        assert_eq!(
+            c.amount_error,
+            Some(AmountProblem::Input(AmountInputError::TooManyDecimals {
+                unit: "BTC",
+                max: 8
+            }))
+        );
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", None),
             &market(),
             Locale::En,
         );
-        assert_eq!(c.price_error.as_deref(), Some("enter a limit price"));
+        assert_eq!(c.price_error, Some(AmountProblem::NoLimitPrice));
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", Some("-5")),
             &market(),
             Locale::En,
         );
-        assert!(c.price_error.unwrap().contains("negative"));
+        assert_eq!(
+            c.price_error,
+            Some(AmountProblem::Input(AmountInputError::Negative))
+        );
         let c = check(
             &form(OrderType::Market, Direction::Buy, "", None),
             &market(),
             Locale::En,
         );
-        assert_eq!(c.amount_error.as_deref(), Some("enter an amount"));
+        assert_eq!(
+            c.amount_error,
+            Some(AmountProblem::Input(AmountInputError::Empty))
+        );
     }
 
     #[test]
@@ -290,7 +290,10 @@ mod tests {
             &market(),
             Locale::En,
         );
-        assert!(c.warning.unwrap().contains("far from the market"));
+        assert!(matches!(
+            c.warning,
+            Some(OrderWarning::FarFromMarket { mid }) if mid > Decimal::ZERO
+        ));
         assert!(c.request.is_some());
         assert_eq!(c.estimate.as_deref(), Some("NOK\u{a0}20,000.00"));
     }

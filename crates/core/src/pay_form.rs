@@ -4,12 +4,13 @@
 
 use std::time::SystemTime;
 
+use nordlys_exchange::amount::Unit;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::SendBitcoinRequest;
 use rust_decimal::Decimal;
 
-use crate::amount_input::{BitcoinAmountUnit, Entered, parse_in};
-use crate::destination::{self, Destination};
+use crate::amount_input::{AmountProblem, BitcoinAmountUnit, Entered, parse_in};
+use crate::destination::{self, Destination, DestinationError};
 use crate::format::{self, BtcUnit, Locale};
 use crate::store::Recipient;
 use crate::travel_rule::{self, RecipientErrors, RecipientForm};
@@ -48,12 +49,12 @@ pub struct Known {
 #[derive(Debug, Clone, Default)]
 pub struct PayCheck {
     pub destination: Option<Destination>,
-    pub destination_error: Option<String>,
+    pub destination_error: Option<DestinationError>,
     /// What was recognised, in words.
     pub recognised: Option<String>,
     /// The invoice's own amount, when it has one: the amount field is then not used.
     pub fixed_amount: Option<String>,
-    pub amount_error: Option<String>,
+    pub amount_error: Option<AmountProblem>,
     pub amount_btc: Option<Decimal>,
     /// The amount in the other unit.
     pub estimate: Option<String>,
@@ -66,14 +67,12 @@ pub struct PayCheck {
 }
 
 pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) -> PayCheck {
-    let nb = ctx.locale == Locale::Nb;
-    let say = |en: &str, no: &str| if nb { no } else { en }.to_owned();
     let mut out = PayCheck::default();
     let dest = match destination::parse(&form.destination, ctx.now) {
         Ok(d) => d,
         Err(e) => {
             if !form.destination.trim().is_empty() {
-                out.destination_error = Some(e.to_string());
+                out.destination_error = Some(e);
             }
             return out;
         }
@@ -97,38 +96,27 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
                     .unwrap_or(Decimal::ZERO)
                     .round_dp(8);
                 if b.is_zero() {
-                    out.amount_error =
-                        Some(say("that is less than one sat", "det er mindre enn én sat"));
+                    out.amount_error = Some(AmountProblem::BelowOneSat);
                     None
                 } else {
                     Some(b)
                 }
             }
             Ok(Entered::Nok(_)) => {
-                out.amount_error = Some(say(
-                    "no price yet to convert NOK",
-                    "ingen kurs ennå å regne om NOK med",
-                ));
+                out.amount_error = Some(AmountProblem::NoPrice);
                 None
             }
             Err(e) => {
-                out.amount_error = Some(e.to_string());
+                out.amount_error = Some(e.into());
                 None
             }
         },
     };
     if let Some(a) = amount {
         if a > ctx.available_btc {
-            out.amount_error = Some(if nb {
-                format!(
-                    "mer enn de {} som er tilgjengelig",
-                    format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale)
-                )
-            } else {
-                format!(
-                    "more than the {} available",
-                    format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale)
-                )
+            out.amount_error = Some(AmountProblem::AboveAvailable {
+                available: ctx.available_btc,
+                unit: Unit::Btc,
             });
         }
         out.estimate = if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
@@ -156,7 +144,7 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
             exchange: r.exchange.clone(),
             self_custody: r.self_custody,
         }),
-        None if out.needs_recipient => match travel_rule::check(&form.recipient, ctx.locale) {
+        None if out.needs_recipient => match travel_rule::check(&form.recipient) {
             Ok(info) => Some(info),
             Err(errors) => {
                 out.recipient_errors = errors;
@@ -375,9 +363,20 @@ mod tests {
             &ctx(),
             unknown,
         );
-        assert!(c.amount_error.unwrap().contains("available"));
+        assert_eq!(
+            c.amount_error,
+            Some(AmountProblem::AboveAvailable {
+                available: ctx().available_btc,
+                unit: Unit::Btc
+            })
+        );
         let c = check(&form(ADDRESS, "", BitcoinAmountUnit::Btc), &ctx(), unknown);
-        assert_eq!(c.amount_error.as_deref(), Some("enter an amount"));
+        assert_eq!(
+            c.amount_error,
+            Some(AmountProblem::Input(
+                crate::amount_input::AmountInputError::Empty
+            ))
+        );
         let c = check(&form("", "1", BitcoinAmountUnit::Btc), &ctx(), unknown);
         assert!(
             c.destination_error.is_none(),

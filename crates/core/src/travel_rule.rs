@@ -6,8 +6,6 @@
 use isocountry::CountryCode;
 use nordlys_exchange::models::TravelRuleInfo;
 
-use crate::format::Locale;
-
 /// The form as typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecipientForm {
@@ -21,13 +19,27 @@ pub struct RecipientForm {
     pub self_custody: bool,
 }
 
-/// A message per field; all `None` means the form is complete.
+/// What is missing or wrong in one field of the recipient form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecipientProblem {
+    NameMissing,
+    OrganisationNameMissing,
+    AddressMissing,
+    /// The code as typed (upper-cased) is no ISO 3166-1 alpha-2 code.
+    NotACountry(String),
+    /// An organisation number is 9 digits.
+    OrganisationNumberDigits,
+    /// A Norwegian national identity number is 11 digits.
+    NationalIdDigits,
+}
+
+/// A problem per field; all `None` means the form is complete.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecipientErrors {
-    pub full_name: Option<String>,
-    pub country: Option<String>,
-    pub address: Option<String>,
-    pub nin: Option<String>,
+    pub full_name: Option<RecipientProblem>,
+    pub country: Option<RecipientProblem>,
+    pub address: Option<RecipientProblem>,
+    pub nin: Option<RecipientProblem>,
 }
 
 impl RecipientErrors {
@@ -40,47 +52,29 @@ impl RecipientErrors {
 }
 
 /// Checks the form and returns what is sent as `tfrInfo`.
-pub fn check(form: &RecipientForm, locale: Locale) -> Result<TravelRuleInfo, RecipientErrors> {
-    let nb = locale == Locale::Nb;
-    let say = |en: &str, no: &str| Some(if nb { no } else { en }.to_owned());
+pub fn check(form: &RecipientForm) -> Result<TravelRuleInfo, RecipientErrors> {
     let mut errors = RecipientErrors::default();
     if form.full_name.trim().is_empty() {
-        errors.full_name = if form.organisation {
-            say(
-                "enter the organisation's registered name",
-                "skriv organisasjonens registrerte navn",
-            )
+        errors.full_name = Some(if form.organisation {
+            RecipientProblem::OrganisationNameMissing
         } else {
-            say(
-                "enter the recipient's full name",
-                "skriv mottakerens fulle navn",
-            )
-        };
+            RecipientProblem::NameMissing
+        });
     }
     if form.address.trim().is_empty() {
-        errors.address = say("enter the recipient's address", "skriv mottakerens adresse");
+        errors.address = Some(RecipientProblem::AddressMissing);
     }
     let country = form.country.trim().to_ascii_uppercase();
     if !country.is_empty() && CountryCode::for_alpha2(&country).is_err() {
-        errors.country = Some(if nb {
-            format!("«{country}» er ikke en landkode (ISO 3166-1, f.eks. NO)")
-        } else {
-            format!("`{country}` is not a country code (ISO 3166-1, such as NO)")
-        });
+        errors.country = Some(RecipientProblem::NotACountry(country.clone()));
     }
     let nin: String = form.nin.chars().filter(|c| !c.is_whitespace()).collect();
     if !nin.is_empty() {
         let digits = nin.chars().all(|c| c.is_ascii_digit());
         if form.organisation && !(digits && nin.len() == 9) {
-            errors.nin = say(
-                "an organisation number has 9 digits",
-                "et organisasjonsnummer har 9 sifre",
-            );
+            errors.nin = Some(RecipientProblem::OrganisationNumberDigits);
         } else if !form.organisation && country == "NO" && !(digits && nin.len() == 11) {
-            errors.nin = say(
-                "a Norwegian national identity number has 11 digits",
-                "et norsk fødselsnummer har 11 sifre",
-            );
+            errors.nin = Some(RecipientProblem::NationalIdDigits);
         }
     }
     if !errors.is_empty() {
@@ -120,7 +114,7 @@ mod tests {
 
     #[test]
     fn a_complete_form_becomes_tfr_info() {
-        let info = check(&kari(), Locale::En).unwrap();
+        let info = check(&kari()).unwrap();
         assert_eq!(
             (info.full_name.as_str(), info.country.as_str()),
             ("Kari Nordmann", "NO")
@@ -134,11 +128,11 @@ mod tests {
             nin: "923 609 016".into(),
             ..RecipientForm::default()
         };
-        let e = check(&org, Locale::En).unwrap_err();
+        let e = check(&org).unwrap_err();
         assert!(e.full_name.is_some() && e.address.is_some() && e.nin.is_none());
         org.full_name = "Nordlys AS".into();
         org.address = "Postboks 1".into();
-        assert_eq!(check(&org, Locale::En).unwrap().nin, "923609016");
+        assert_eq!(check(&org).unwrap().nin, "923609016");
     }
 
     #[test]
@@ -154,18 +148,15 @@ mod tests {
                 organisation,
                 ..kari()
             };
-            assert!(check(&f, Locale::En).unwrap_err().nin.is_some(), "{nin}");
+            assert!(check(&f).unwrap_err().nin.is_some(), "{nin}");
         }
         let f = RecipientForm {
             country: "XX".into(),
             ..kari()
         };
-        assert!(
-            check(&f, Locale::Nb)
-                .unwrap_err()
-                .country
-                .unwrap()
-                .contains("XX")
+        assert_eq!(
+            check(&f).unwrap_err().country,
+            Some(RecipientProblem::NotACountry("XX".into()))
         );
         let list = countries();
         assert!(list.len() > 240 && list.iter().any(|c| c.0 == "NO"));

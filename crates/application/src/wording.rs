@@ -1,0 +1,376 @@
+//! The sentences the window shows that carry data, from one Fluent catalog per language
+//! (`locales/en.ftl`, `locales/nb.ftl`). The domain returns typed problems; this is where they
+//! become words, once, for the UI's language. Interface labels live in the UI's own catalog.
+
+use std::sync::LazyLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+use nordlys_core::amount_input::{AmountInputError, AmountProblem};
+use nordlys_core::destination::DestinationError;
+use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::order_form::OrderWarning;
+use nordlys_core::travel_rule::RecipientProblem;
+use nordlys_exchange::amount::Unit;
+
+const EN: &str = include_str!("../locales/en.ftl");
+const NB: &str = include_str!("../locales/nb.ftl");
+
+/// Both catalogs, parsed once.
+struct Catalog {
+    en: FluentBundle<FluentResource>,
+    nb: FluentBundle<FluentResource>,
+}
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog {
+    en: bundle("en", EN),
+    nb: bundle("nb", NB),
+});
+
+/// A bundle of `source`. The catalogs are part of the build and a test parses them; should one
+/// still not parse, what did parse is kept and a missing message shows as its key.
+fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
+    let lang = tag.parse().unwrap_or_default();
+    let mut bundle = FluentBundle::new_concurrent(vec![lang]);
+    // Values are already formatted for the language; no bidi isolation marks around them.
+    bundle.set_use_isolating(false);
+    let resource =
+        FluentResource::try_new(source.to_owned()).unwrap_or_else(|(partial, _)| partial);
+    let _overrides = bundle.add_resource(resource);
+    bundle
+}
+
+/// One message of the catalog: its key and the values it is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Message {
+    fn new(key: &'static str) -> Self {
+        Self { key, args: vec![] }
+    }
+
+    fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// The message in `locale`.
+    pub fn render(&self, locale: Locale) -> String {
+        let catalog = &*CATALOG;
+        let bundle = match locale {
+            Locale::En => &catalog.en,
+            Locale::Nb => &catalog.nb,
+        };
+        let Some(pattern) = bundle.get_message(self.key).and_then(|m| m.value()) else {
+            return self.key.to_owned();
+        };
+        let mut args = FluentArgs::new();
+        for (name, value) in &self.args {
+            args.set(*name, value.clone());
+        }
+        let mut errors = vec![];
+        bundle
+            .format_pattern(pattern, Some(&args), &mut errors)
+            .into_owned()
+    }
+}
+
+/// What is wrong with an amount or price field. `btc_unit` is the unit bitcoin amounts are shown
+/// in on that form.
+pub fn amount_problem(p: &AmountProblem, locale: Locale, btc_unit: BtcUnit) -> String {
+    let m = match p {
+        AmountProblem::Input(e) => amount_input(e, locale),
+        AmountProblem::AboveAvailable { available, unit } => {
+            let shown = match unit {
+                Unit::Nok => format::nok(*available, locale),
+                Unit::Btc => format::btc(*available, btc_unit, locale),
+            };
+            Message::new("amount-above-available").with("available", shown)
+        }
+        AmountProblem::BelowOneSat => Message::new("amount-below-one-sat"),
+        AmountProblem::NoPrice => Message::new("amount-no-price"),
+        AmountProblem::NoLimitPrice => Message::new("price-missing"),
+    };
+    m.render(locale)
+}
+
+/// What is wrong with a typed amount, rate or price, before anything else is known of it.
+pub fn amount_input_problem(e: AmountInputError, locale: Locale) -> String {
+    amount_input(&e, locale).render(locale)
+}
+
+fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
+    match e {
+        AmountInputError::Empty => Message::new("amount-empty"),
+        AmountInputError::NotANumber(text) => {
+            Message::new("amount-not-a-number").with("text", text.as_str())
+        }
+        AmountInputError::Negative => Message::new("amount-negative"),
+        AmountInputError::Zero => Message::new("amount-zero"),
+        AmountInputError::TooManyDecimals { unit, max } => Message::new("amount-too-many-decimals")
+            .with("unit", *unit)
+            .with("max", max.to_string()),
+        AmountInputError::Ambiguous(text) => {
+            Message::new("amount-ambiguous").with("text", text.as_str())
+        }
+        AmountInputError::FractionalSats => Message::new("amount-fractional-sats"),
+        AmountInputError::TooLarge { unit, max } => Message::new("amount-too-large")
+            .with("unit", *unit)
+            .with("max", format::number(*max, 0, locale)),
+    }
+}
+
+/// Why a pasted destination cannot be paid.
+pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
+    let m = match e {
+        DestinationError::Empty => Message::new("destination-empty"),
+        DestinationError::BadChecksum => Message::new("destination-bad-checksum"),
+        DestinationError::WrongNetwork(network) => {
+            Message::new("destination-wrong-network").with("network", *network)
+        }
+        DestinationError::BadInvoice(detail) => {
+            Message::new("destination-bad-invoice").with("detail", detail.as_str())
+        }
+        DestinationError::InvoiceNetwork(network) => {
+            Message::new("destination-invoice-network").with("network", *network)
+        }
+        DestinationError::Expired => Message::new("destination-expired"),
+        DestinationError::AbsurdExpiry(seconds) => Message::new("destination-absurd-expiry").with(
+            "seconds",
+            format::number(rust_decimal::Decimal::from(*seconds), 0, locale),
+        ),
+        DestinationError::BadLnurl(detail) => {
+            Message::new("destination-bad-lnurl").with("detail", detail.as_str())
+        }
+        DestinationError::BadLightningAddress(text) => {
+            Message::new("destination-bad-lightning-address").with("text", text.as_str())
+        }
+        DestinationError::BadUri(detail) => {
+            Message::new("destination-bad-uri").with("detail", detail.as_str())
+        }
+        DestinationError::Unknown => Message::new("destination-unknown"),
+    };
+    m.render(locale)
+}
+
+/// What is missing or wrong in a field of the travel-rule recipient.
+pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
+    let m = match p {
+        RecipientProblem::NameMissing => Message::new("recipient-name-missing"),
+        RecipientProblem::OrganisationNameMissing => {
+            Message::new("recipient-organisation-name-missing")
+        }
+        RecipientProblem::AddressMissing => Message::new("recipient-address-missing"),
+        RecipientProblem::NotACountry(code) => {
+            Message::new("recipient-not-a-country").with("code", code.as_str())
+        }
+        RecipientProblem::OrganisationNumberDigits => {
+            Message::new("recipient-organisation-number-digits")
+        }
+        RecipientProblem::NationalIdDigits => Message::new("recipient-national-id-digits"),
+    };
+    m.render(locale)
+}
+
+/// A warning on the order form.
+pub fn order_warning(w: &OrderWarning, locale: Locale) -> String {
+    match w {
+        OrderWarning::FarFromMarket { mid } => Message::new("order-far-from-market")
+            .with("mid", format::nok(*mid, locale))
+            .render(locale),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "tests: a failed step is the failure"
+    )]
+    use rust_decimal::Decimal;
+
+    use super::*;
+
+    /// Every problem the forms can return, one of each kind, with data.
+    fn every_problem(locale: Locale) -> Vec<(String, String)> {
+        let inputs = [
+            AmountInputError::Empty,
+            AmountInputError::NotANumber("12x".into()),
+            AmountInputError::Negative,
+            AmountInputError::Zero,
+            AmountInputError::TooManyDecimals {
+                unit: "BTC",
+                max: 8,
+            },
+            AmountInputError::Ambiguous("1.234,5".into()),
+            AmountInputError::FractionalSats,
+            AmountInputError::TooLarge {
+                unit: "BTC",
+                max: Decimal::from(21_000_000),
+            },
+        ];
+        let amounts = inputs.into_iter().map(AmountProblem::Input).chain([
+            AmountProblem::AboveAvailable {
+                available: Decimal::new(1250, 2),
+                unit: Unit::Nok,
+            },
+            AmountProblem::AboveAvailable {
+                available: Decimal::new(15, 3),
+                unit: Unit::Btc,
+            },
+            AmountProblem::BelowOneSat,
+            AmountProblem::NoPrice,
+            AmountProblem::NoLimitPrice,
+        ]);
+        let destinations = [
+            DestinationError::Empty,
+            DestinationError::BadChecksum,
+            DestinationError::WrongNetwork("testnet"),
+            DestinationError::BadInvoice("bad checksum".into()),
+            DestinationError::InvoiceNetwork("signet"),
+            DestinationError::Expired,
+            DestinationError::AbsurdExpiry(99_999_999),
+            DestinationError::BadLnurl("bad checksum".into()),
+            DestinationError::BadLightningAddress("kari@".into()),
+            DestinationError::BadUri("no address".into()),
+            DestinationError::Unknown,
+        ];
+        let recipients = [
+            RecipientProblem::NameMissing,
+            RecipientProblem::OrganisationNameMissing,
+            RecipientProblem::AddressMissing,
+            RecipientProblem::NotACountry("XX".into()),
+            RecipientProblem::OrganisationNumberDigits,
+            RecipientProblem::NationalIdDigits,
+        ];
+        let mut out: Vec<(String, String)> = amounts
+            .map(|p| (format!("{p:?}"), amount_problem(&p, locale, BtcUnit::Btc)))
+            .collect();
+        out.extend(
+            destinations
+                .iter()
+                .map(|e| (format!("{e:?}"), destination_problem(e, locale))),
+        );
+        out.extend(
+            recipients
+                .iter()
+                .map(|p| (format!("{p:?}"), recipient_problem(p, locale))),
+        );
+        let far = OrderWarning::FarFromMarket {
+            mid: Decimal::from(1_000_000),
+        };
+        out.push((format!("{far:?}"), order_warning(&far, locale)));
+        out
+    }
+
+    /// A new variant must be added to `every_problem`: these matches stop compiling without it.
+    #[test]
+    fn every_problem_lists_each_kind() {
+        let counted = every_problem(Locale::En).len();
+        let kinds = |p: &AmountProblem| match p {
+            AmountProblem::Input(e) => match e {
+                AmountInputError::Empty
+                | AmountInputError::NotANumber(_)
+                | AmountInputError::Negative
+                | AmountInputError::Zero
+                | AmountInputError::TooManyDecimals { .. }
+                | AmountInputError::Ambiguous(_)
+                | AmountInputError::FractionalSats
+                | AmountInputError::TooLarge { .. } => 8,
+            },
+            // AboveAvailable is listed in both units.
+            AmountProblem::AboveAvailable { .. }
+            | AmountProblem::BelowOneSat
+            | AmountProblem::NoPrice
+            | AmountProblem::NoLimitPrice => 5,
+        };
+        let destinations = |e: &DestinationError| match e {
+            DestinationError::Empty
+            | DestinationError::BadChecksum
+            | DestinationError::WrongNetwork(_)
+            | DestinationError::BadInvoice(_)
+            | DestinationError::InvoiceNetwork(_)
+            | DestinationError::Expired
+            | DestinationError::AbsurdExpiry(_)
+            | DestinationError::BadLnurl(_)
+            | DestinationError::BadLightningAddress(_)
+            | DestinationError::BadUri(_)
+            | DestinationError::Unknown => 11,
+        };
+        let recipients = |p: &RecipientProblem| match p {
+            RecipientProblem::NameMissing
+            | RecipientProblem::OrganisationNameMissing
+            | RecipientProblem::AddressMissing
+            | RecipientProblem::NotACountry(_)
+            | RecipientProblem::OrganisationNumberDigits
+            | RecipientProblem::NationalIdDigits => 6,
+        };
+        let warnings = |w: &OrderWarning| match w {
+            OrderWarning::FarFromMarket { .. } => 1,
+        };
+        let expected = kinds(&AmountProblem::NoPrice)
+            + kinds(&AmountProblem::Input(AmountInputError::Empty))
+            + destinations(&DestinationError::Empty)
+            + recipients(&RecipientProblem::NameMissing)
+            + warnings(&OrderWarning::FarFromMarket { mid: Decimal::ONE });
+        assert_eq!(counted, expected);
+    }
+
+    /// Entries whose Norwegian is rightly the English: none today; each needs its reason.
+    const SAME_IN_BOTH: &[(&str, &str)] = &[];
+
+    #[test]
+    fn every_problem_reads_in_norwegian_and_english_and_they_differ() {
+        let en = every_problem(Locale::En);
+        let nb = every_problem(Locale::Nb);
+        for ((what, en), (_, nb)) in en.iter().zip(&nb) {
+            for text in [en, nb] {
+                // A missing message shows as its key, which has no space.
+                assert!(text.contains(' '), "{what} has no message: {text}");
+            }
+            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| what.starts_with(k));
+            assert!(allowed || en != nb, "{what} reads the same in both: {en}");
+        }
+    }
+
+    #[test]
+    fn the_catalogs_parse_and_have_the_same_keys() {
+        fn keys(source: &str) -> Vec<&str> {
+            if let Err((_, e)) = FluentResource::try_new(source.to_owned()) {
+                panic!("{e:?}");
+            }
+            let mut keys: Vec<&str> = source
+                .lines()
+                .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+                .filter(|k| !k.starts_with('#') && !k.starts_with(' '))
+                .collect();
+            keys.sort_unstable();
+            keys
+        }
+        assert_eq!(keys(EN), keys(NB));
+    }
+
+    #[test]
+    fn a_problem_carries_its_data_into_the_sentence() {
+        let p = AmountProblem::AboveAvailable {
+            available: Decimal::new(150050, 2),
+            unit: Unit::Nok,
+        };
+        assert_eq!(
+            amount_problem(&p, Locale::Nb, BtcUnit::Btc),
+            "mer enn tilgjengelig (1\u{a0}500,50\u{a0}kr)"
+        );
+        assert_eq!(
+            amount_problem(&p, Locale::En, BtcUnit::Btc),
+            "more than available (NOK\u{a0}1,500.50)"
+        );
+        assert_eq!(
+            recipient_problem(&RecipientProblem::NotACountry("XX".into()), Locale::Nb),
+            "«XX» er ikke en landkode (ISO 3166-1, f.eks. NO)"
+        );
+    }
+}
