@@ -40,3 +40,81 @@ recipient-address-missing = enter the recipient's address
 recipient-not-a-country = `{ $code }` is not a country code (ISO 3166-1, such as NO)
 recipient-organisation-number-digits = an organisation number has 9 digits
 recipient-national-id-digits = a Norwegian national identity number has 11 digits
+
+## Orders
+
+order-placed = The order was placed.
+order-not-placed = The order was not placed. Nothing was taken.
+order-unknown = The outcome is not known yet. Do not send it again; Nordlys is checking { $what }.
+order-placed-not-recorded = The order was placed. Nordlys could not record it locally ({ $reason }); it will be checked again.
+order-market-buy = Market buy, { $amount }
+order-market-sell = Market sell, { $amount }
+order-limit-buy = Limit buy, { $amount }
+order-limit-sell = Limit sell, { $amount }
+order-age-minutes = { $minutes } min
+order-age-hours = { $hours } h
+cancel-may-be-unknown = An order whose outcome is unknown could be this one, and Nordlys has found no trace of it for a long time. Cancelling is safe for your money, but that order may then never be found. Cancel anyway?
+cancel-still-checking = Nordlys is still checking an order whose answer was lost and could not reach the exchange just now. Try cancelling again in a moment.
+cancel-failed = Could not cancel: { $reason }
+
+## Payments
+
+payment-price-moved = The price moved since you reviewed the payment; review it again.
+payment-changed = The payment changed after you reviewed it; review it again.
+payment-recipient-incomplete = complete the recipient's details
+payment-sent = The payment was sent.
+payment-sent-not-recorded = The payment was sent. Nordlys could not record it locally ({ $reason }); it will be checked again.
+payment-recipient-not-saved = The recipient was not saved: { $reason }.
+payment-found-sent = The answer was lost, but the payment is in the account: it was sent.
+payment-not-sent = The payment was not sent. Nothing was taken.
+payment-unknown = The outcome is not known yet. Do not send it again: Nordlys is checking the account.
+payment-status-completed = Completed
+payment-status-failed = Failed
+payment-status-pending = Sent, waiting for the network to confirm
+payment-status-unknown = Outcome unknown: Nordlys is checking the account. Do not send it again.
+payment-status-not-sent = Not sent: nothing was taken
+payment-status-refused = Refused: { $reason }
+payment-completed-title = Payment completed
+payment-failed-title = Payment failed
+
+## Connections and settings
+
+permission-trading = trading
+permission-withdrawal = withdrawal
+capability-oauth-cannot = { $what } needs an API key with that permission; OAuth access cannot do it
+capability-key-lacks = this API key does not have the { $what } permission
+capability-unknown-until-used = not known until first used: the exchange says whether this key may
+feature-unknown-until-used = not known until first used: the exchange's answer tells
+refusal-needs-key = needs an API key; OAuth access cannot be used for it
+refusal-needs-secret = needs the API secret to sign; only the key is saved
+refusal-key-lacks = needs an API key with the { $permission } permission; this key does not have it
+refusal-missing-scope = needs an API key or the OAuth access `{ $scope }`, which was not granted
+refusal-token-expired = the access has expired; connect again
+refusal-other = these credentials cannot be used for it
+secret-keyring-locked = The system keyring is locked or not running, so saved keys and sign-ins cannot be read. Unlock it (your desktop's "Passwords and Keys" or keyring prompt), then restart Nordlys.
+secret-damaged = A saved key or sign-in was damaged and is not used. Disconnect to clear it, then connect again.
+request-timeout-range = the request timeout must be { $min } to { $max } seconds
+
+## Receiving
+
+invoice-unpaid = Waiting for payment
+invoice-pending = Payment on its way
+invoice-paid = Paid
+invoice-expired = Expired
+invoice-cancelled = Cancelled
+invoice-any-amount = any amount
+invoice-paid-title = Invoice paid
+
+## Tax history
+
+tax-kind-buy = Buy
+tax-kind-sell = Sell
+tax-kind-withdrawal = Withdrawal
+tax-kind-deposit = Deposit
+tax-kind-bonus = Bonus
+tax-kind-nok-deposit = NOK deposit
+tax-kind-nok-withdrawal = NOK withdrawal
+tax-kind-btc-adjustment = BTC adjustment
+tax-kind-nok-adjustment = NOK adjustment
+tax-not-computable = not computable: pending since { $since }
+tax-account-deleted = { $name } (deleted)

@@ -39,3 +39,81 @@ recipient-address-missing = skriv mottakerens adresse
 recipient-not-a-country = «{ $code }» er ikke en landkode (ISO 3166-1, f.eks. NO)
 recipient-organisation-number-digits = et organisasjonsnummer har 9 sifre
 recipient-national-id-digits = et norsk fødselsnummer har 11 sifre
+
+## Ordrer
+
+order-placed = Ordren ble lagt inn.
+order-not-placed = Ordren ble ikke lagt inn. Ingenting ble trukket.
+order-unknown = Utfallet er ukjent ennå. Send ikke ordren på nytt; Nordlys sjekker { $what }.
+order-placed-not-recorded = Ordren ble lagt inn. Nordlys kunne ikke lagre det lokalt ({ $reason }); den sjekkes igjen.
+order-market-buy = Markedskjøp, { $amount }
+order-market-sell = Markedssalg, { $amount }
+order-limit-buy = Limitkjøp, { $amount }
+order-limit-sell = Limitsalg, { $amount }
+order-age-minutes = { $minutes } min
+order-age-hours = { $hours } t
+cancel-may-be-unknown = En ordre med ukjent utfall kan være denne, og Nordlys har ikke funnet spor av den på lenge. Å kansellere er trygt for pengene dine, men da finnes den kanskje aldri. Kanseller likevel?
+cancel-still-checking = Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt.
+cancel-failed = Kunne ikke kansellere: { $reason }
+
+## Betalinger
+
+payment-price-moved = Kursen har endret seg siden du så over betalingen; se over den på nytt.
+payment-changed = Betalingen er endret siden du så over den; se over den på nytt.
+payment-recipient-incomplete = fyll ut mottakerens opplysninger
+payment-sent = Betalingen er sendt.
+payment-sent-not-recorded = Betalingen er sendt. Nordlys kunne ikke lagre det lokalt ({ $reason }); den sjekkes igjen.
+payment-recipient-not-saved = Mottakeren ble ikke lagret: { $reason }.
+payment-found-sent = Svaret kom ikke frem, men betalingen er funnet på kontoen: den er sendt.
+payment-not-sent = Betalingen ble ikke sendt. Ingenting ble trukket.
+payment-unknown = Utfallet er ukjent ennå. Ikke send på nytt: Nordlys sjekker kontoen.
+payment-status-completed = Fullført
+payment-status-failed = Feilet
+payment-status-pending = Sendt, venter på bekreftelse fra nettverket
+payment-status-unknown = Utfallet er ukjent: Nordlys sjekker kontoen. Ikke send på nytt.
+payment-status-not-sent = Ikke sendt: ingenting ble trukket
+payment-status-refused = Avvist: { $reason }
+payment-completed-title = Betaling fullført
+payment-failed-title = Betaling feilet
+
+## Tilkoblinger og innstillinger
+
+permission-trading = handel
+permission-withdrawal = uttak
+capability-oauth-cannot = { $what } krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes
+capability-key-lacks = denne API-nøkkelen mangler tillatelsen { $what }
+capability-unknown-until-used = ukjent til den brukes første gang: børsen sier om nøkkelen har lov
+feature-unknown-until-used = ukjent til den brukes første gang: børsens svar viser det
+refusal-needs-key = krever en API-nøkkel; OAuth-tilgang kan ikke brukes
+refusal-needs-secret = krever API-hemmeligheten for å signere; bare nøkkelen er lagret
+refusal-key-lacks = krever en API-nøkkel med tillatelsen { $permission }; denne nøkkelen har den ikke
+refusal-missing-scope = krever en API-nøkkel eller OAuth-tilgangen `{ $scope }`, som ikke ble gitt
+refusal-token-expired = tilgangen er utløpt; koble til på nytt
+refusal-other = denne tilgangen kan ikke brukes til det
+secret-keyring-locked = Systemets nøkkelring er låst eller kjører ikke, så lagrede nøkler og pålogginger kan ikke leses. Lås den opp («Passord og nøkler» eller nøkkelring-spørsmålet på skrivebordet), og start Nordlys på nytt.
+secret-damaged = En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble fra for å fjerne den, og koble til på nytt.
+request-timeout-range = tidsgrensen må være { $min } til { $max } sekunder
+
+## Motta
+
+invoice-unpaid = Venter på betaling
+invoice-pending = Betaling underveis
+invoice-paid = Betalt
+invoice-expired = Utløpt
+invoice-cancelled = Kansellert
+invoice-any-amount = valgfritt beløp
+invoice-paid-title = Faktura betalt
+
+## Skattehistorikk
+
+tax-kind-buy = Kjøp
+tax-kind-sell = Salg
+tax-kind-withdrawal = Uttak
+tax-kind-deposit = Innskudd
+tax-kind-bonus = Bonus
+tax-kind-nok-deposit = NOK-innskudd
+tax-kind-nok-withdrawal = NOK-uttak
+tax-kind-btc-adjustment = BTC-justering
+tax-kind-nok-adjustment = NOK-justering
+tax-not-computable = kan ikke beregnes: venter siden { $since }
+tax-account-deleted = { $name } (slettet)

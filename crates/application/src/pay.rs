@@ -19,7 +19,7 @@ use crate::payment_views::*;
 use crate::state::{App, ProfileSession};
 use crate::views::NoArgs;
 use crate::vocabulary::{DestinationKind, NetworkStatus};
-use crate::wording;
+use crate::wording::{self, Message};
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
     let unit = args.unit;
@@ -100,7 +100,7 @@ fn fingerprint(args: &PayArgs) -> Answer<String> {
 fn confirmed_amount(
     text: &str,
     now: rust_decimal::Decimal,
-    nb: bool,
+    locale: Locale,
 ) -> Answer<rust_decimal::Decimal> {
     use std::str::FromStr;
     let invalid = |m: &str| IpcError::new(ErrorCode::InvalidInput, m);
@@ -110,11 +110,7 @@ fn confirmed_amount(
         .ok_or_else(|| invalid("the confirmed amount is not a BTC amount"))?;
     let drift = ((confirmed - now) / now).abs();
     if drift > rust_decimal::Decimal::new(2, 2) {
-        return Err(invalid(if nb {
-            "Kursen har endret seg siden du så over betalingen; se over den på nytt."
-        } else {
-            "The price moved since you reviewed the payment; review it again."
-        }));
+        return Err(invalid(&wording::say("payment-price-moved", locale)));
     }
     Ok(confirmed)
 }
@@ -202,36 +198,24 @@ pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
 }
 
 fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, String) {
-    let nb = locale == Locale::Nb;
-    let l = |en: &str, no: &str| if nb { no } else { en }.to_owned();
+    let say = |key| wording::say(key, locale);
     let status = e.status.as_ref().map(NetworkStatus::from);
     let text = match (e.state, status) {
-        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => l("Completed", "Fullført"),
-        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => l("Failed", "Feilet"),
-        (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => l(
-            "Sent, waiting for the network to confirm",
-            "Sendt, venter på bekreftelse fra nettverket",
-        ),
+        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => say("payment-status-completed"),
+        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => say("payment-status-failed"),
+        (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => {
+            say("payment-status-pending")
+        }
         (WithdrawalState::Sent, Some(NetworkStatus::Other)) => e
             .status
             .as_ref()
             .map(|s| s.as_str().to_owned())
             .unwrap_or_default(),
-        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => l(
-            "Outcome unknown: Nordlys is checking the account. Do not send it again.",
-            "Utfallet er ukjent: Nordlys sjekker kontoen. Ikke send på nytt.",
-        ),
-        (WithdrawalState::NotSent, _) => l(
-            "Not sent: nothing was taken",
-            "Ikke sendt: ingenting ble trukket",
-        ),
-        (WithdrawalState::Rejected, _) => {
-            if nb {
-                format!("Avvist: {}", e.note)
-            } else {
-                format!("Refused: {}", e.note)
-            }
-        }
+        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => say("payment-status-unknown"),
+        (WithdrawalState::NotSent, _) => say("payment-status-not-sent"),
+        (WithdrawalState::Rejected, _) => Message::new("payment-status-refused")
+            .with("reason", e.note.as_str())
+            .render(locale),
     };
     (status, text)
 }
@@ -260,17 +244,13 @@ fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
 
 pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView> {
     let _turn = app.money_turn().await;
-    let nb = app.locale() == Locale::Nb;
+    let locale = app.locale();
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
     if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
         return Err(IpcError::new(
             ErrorCode::NotReviewed,
-            if nb {
-                "Betalingen er endret siden du så over den; se over den på nytt."
-            } else {
-                "The payment changed after you reviewed it; review it again."
-            },
+            wording::say("payment-changed", locale),
         ));
     }
     let (form, check, ctx) = checked(app, &args).await?;
@@ -292,12 +272,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             .flatten()
             .collect::<Vec<_>>();
         let why = if why.is_empty() {
-            if nb {
-                "fyll ut mottakerens opplysninger"
-            } else {
-                "complete the recipient's details"
-            }
-            .to_owned()
+            wording::say("payment-recipient-incomplete", locale)
         } else {
             why.join("; ")
         };
@@ -309,7 +284,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         && request.amount_btc.is_some()
         && let Some(text) = args.confirmed_amount_btc.as_deref()
     {
-        let confirmed = confirmed_amount(text, amount, nb)?;
+        let confirmed = confirmed_amount(text, amount, locale)?;
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
@@ -360,22 +335,19 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                     unsaved = Some(e);
                 }
             }
-            let mut m = match (nb, warning) {
-                (true, None) => "Betalingen er sendt.".to_owned(),
-                (false, None) => "The payment was sent.".to_owned(),
-                (true, Some(w)) => format!(
-                    "Betalingen er sendt. Nordlys kunne ikke lagre det lokalt ({w}); den sjekkes igjen."
-                ),
-                (false, Some(w)) => format!(
-                    "The payment was sent. Nordlys could not record it locally ({w}); it will be checked again."
-                ),
+            let mut m = match warning {
+                None => wording::say("payment-sent", locale),
+                Some(w) => Message::new("payment-sent-not-recorded")
+                    .with("reason", w)
+                    .render(locale),
             };
             if let Some(e) = unsaved {
-                m.push_str(&if nb {
-                    format!(" Mottakeren ble ikke lagret: {e}.")
-                } else {
-                    format!(" The recipient was not saved: {e}.")
-                });
+                m.push(' ');
+                m.push_str(
+                    &Message::new("payment-recipient-not-saved")
+                        .with("reason", e.to_string())
+                        .render(locale),
+                );
             }
             // Its row is read into the history now, so the tax list shows it.
             crate::tax::begin_sync(app).await.ok();
@@ -390,30 +362,12 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                 &app.timing().rules,
             )
             .await;
-            let m = match r {
-                Ok(Resolution::Sent { .. }) => {
-                    if nb {
-                        "Svaret kom ikke frem, men betalingen er funnet på kontoen: den er sendt."
-                    } else {
-                        "The answer was lost, but the payment is in the account: it was sent."
-                    }
-                }
-                Ok(Resolution::NotSent) => {
-                    if nb {
-                        "Betalingen ble ikke sendt. Ingenting ble trukket."
-                    } else {
-                        "The payment was not sent. Nothing was taken."
-                    }
-                }
-                _ => {
-                    if nb {
-                        "Utfallet er ukjent ennå. Ikke send på nytt: Nordlys sjekker kontoen."
-                    } else {
-                        "The outcome is not known yet. Do not send it again: Nordlys is checking the account."
-                    }
-                }
+            let key = match r {
+                Ok(Resolution::Sent { .. }) => "payment-found-sent",
+                Ok(Resolution::NotSent) => "payment-not-sent",
+                _ => "payment-unknown",
             };
-            (journal_id, m.to_owned())
+            (journal_id, wording::say(key, locale))
         }
     };
     Ok(PaymentResultView {
@@ -441,22 +395,20 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     // One that stays unknown is looked at again on a later call.
     recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
     if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
-        let nb = app.locale() == Locale::Nb;
+        let locale = app.locale();
         if !changes.is_empty() {
             // A payment that ended has its row in the history now: the tax list shows it.
             crate::tax::begin_sync(app).await.ok();
         }
         for c in changes {
-            let title = match (NetworkStatus::from(&c.status), nb) {
-                (NetworkStatus::Completed, false) => "Payment completed",
-                (NetworkStatus::Completed, true) => "Betaling fullført",
-                (NetworkStatus::Failed, false) => "Payment failed",
-                (NetworkStatus::Failed, true) => "Betaling feilet",
+            let title = match NetworkStatus::from(&c.status) {
+                NetworkStatus::Completed => wording::say("payment-completed-title", locale),
+                NetworkStatus::Failed => wording::say("payment-failed-title", locale),
                 _ => continue,
             };
             let v = payment_view(&c.entry, app);
             app.desktop
-                .notify(title, &format!("{} → {}", v.amount, v.destination));
+                .notify(&title, &format!("{} → {}", v.amount, v.destination));
         }
     }
     let recent = store.withdrawals_recent(20)?;

@@ -16,6 +16,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, Timing, same_exchange};
 use crate::views::*;
 use crate::vocabulary::ProfileType;
+use crate::wording::{self, Message};
 
 fn profile_view(p: &Profile) -> ProfileView {
     let scopes = asked_scopes(&p.kind)
@@ -94,39 +95,23 @@ pub async fn check_exchange_profile(
 }
 
 fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) -> Capability {
-    let (allowed, reason) = match (has_key, known, locale) {
-        (_, Some(true), _) => (true, None),
-        (false, _, Locale::En) => (
+    let (allowed, reason) = match (has_key, known) {
+        (_, Some(true)) => (true, None),
+        (false, _) => (
             false,
-            Some(format!(
-                "{what} needs an API key with that permission; OAuth access cannot do it"
-            )),
+            Some(Message::new("capability-oauth-cannot").with("what", what)),
         ),
-        (false, _, Locale::Nb) => (
+        (true, Some(false)) => (
             false,
-            Some(format!(
-                "{what} krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes"
-            )),
-        ),
-        (true, Some(false), Locale::En) => (
-            false,
-            Some(format!("this API key does not have the {what} permission")),
-        ),
-        (true, Some(false), Locale::Nb) => (
-            false,
-            Some(format!("denne API-nøkkelen mangler tillatelsen {what}")),
+            Some(Message::new("capability-key-lacks").with("what", what)),
         ),
         // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
-        (true, None, Locale::En) => (
-            true,
-            Some("not known until first used: the exchange says whether this key may".into()),
-        ),
-        (true, None, Locale::Nb) => (
-            true,
-            Some("ukjent til den brukes første gang: børsen sier om nøkkelen har lov".into()),
-        ),
+        (true, None) => (true, Some(Message::new("capability-unknown-until-used"))),
     };
-    Capability { allowed, reason }
+    Capability {
+        allowed,
+        reason: reason.map(|m| m.render(locale)),
+    }
 }
 
 /// Each reading feature, by the request it makes.
@@ -140,18 +125,13 @@ const FEATURES: [(Feature, Endpoint); 6] = [
 ];
 
 fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) -> FeatureView {
-    let (allowed, reason) = match (reach, locale) {
-        (Ok(true), _) => (true, None),
-        (Ok(false), Locale::En) => (
+    let (allowed, reason) = match reach {
+        Ok(true) => (true, None),
+        Ok(false) => (
             true,
-            Some("not known until first used: the exchange's answer tells".to_owned()),
+            Some(wording::say("feature-unknown-until-used", locale)),
         ),
-        (Ok(false), Locale::Nb) => (
-            true,
-            Some("ukjent til den brukes første gang: børsens svar viser det".to_owned()),
-        ),
-        (Err(refusal), Locale::En) => (false, Some(refusal.to_string())),
-        (Err(refusal), Locale::Nb) => (false, Some(refusal_nb(&refusal))),
+        Err(refusal) => (false, Some(refusal_words(&refusal).render(locale))),
     };
     FeatureView {
         feature,
@@ -160,17 +140,23 @@ fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) 
     }
 }
 
-/// A refusal in Norwegian: what the feature needs.
-fn refusal_nb(refusal: &Refusal) -> String {
+/// What a feature the credentials cannot reach needs.
+fn refusal_words(refusal: &Refusal) -> Message {
     match refusal {
+        Refusal::NeedsSignedKey { permission, .. }
+        | Refusal::KeyLacksPermission { permission, .. } => {
+            Message::new("refusal-key-lacks").with("permission", *permission)
+        }
+        Refusal::NeedsSecret { .. } => Message::new("refusal-needs-secret"),
+        Refusal::NeedsKey { .. } | Refusal::NoCredentials { .. } => {
+            Message::new("refusal-needs-key")
+        }
         Refusal::MissingScope { scope, .. } => {
-            format!("krever en API-nøkkel eller OAuth-tilgangen `{scope}`, som ikke ble gitt")
+            Message::new("refusal-missing-scope").with("scope", scope.as_str())
         }
-        Refusal::NoCredentials { .. } | Refusal::NeedsKey { .. } => {
-            "krever en API-nøkkel; OAuth-tilgang kan ikke brukes".to_owned()
-        }
-        Refusal::TokenExpired { .. } => "tilgangen er utløpt; koble til på nytt".to_owned(),
-        other => other.to_string(),
+        Refusal::TokenExpired { .. } => Message::new("refusal-token-expired"),
+        // A refusal a later client adds.
+        _ => Message::new("refusal-other"),
     }
 }
 
@@ -193,10 +179,10 @@ async fn view(app: &App) -> Answer<AppView> {
     let profile = settings
         .active_profile()
         .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
-    let (trade_word, send_word) = match locale {
-        Locale::En => ("trading", "withdrawal"),
-        Locale::Nb => ("handel", "uttak"),
-    };
+    let (trade_word, send_word) = (
+        wording::say("permission-trading", locale),
+        wording::say("permission-withdrawal", locale),
+    );
     Ok(AppView {
         profile: profile_view(profile),
         profiles: settings.profiles.iter().map(profile_view).collect(),
@@ -212,13 +198,13 @@ async fn view(app: &App) -> Answer<AppView> {
             trading: capability(
                 status.permissions.trading,
                 status.has_key,
-                trade_word,
+                &trade_word,
                 locale,
             ),
             withdrawal: capability(
                 status.permissions.withdrawal,
                 status.has_key,
-                send_word,
+                &send_word,
                 locale,
             ),
             oauth: status.grant.map(|g| GrantView {
@@ -257,21 +243,9 @@ fn host(base: &BaseUrl) -> String {
 
 /// What the user reads when the keyring let the profile down, and what to do.
 fn secret_problem(problem: &SecretError, locale: Locale) -> String {
-    match (problem, locale) {
-        (SecretError::Unavailable(_), Locale::En) => "The system keyring is locked or not \
-            running, so saved keys and sign-ins cannot be read. Unlock it (your desktop's \
-            \"Passwords and Keys\" or keyring prompt), then restart Nordlys."
-            .to_owned(),
-        (SecretError::Unavailable(_), Locale::Nb) => "Systemets nøkkelring er låst eller kjører \
-            ikke, så lagrede nøkler og pålogginger kan ikke leses. Lås den opp (\"Passord og \
-            nøkler\" eller nøkkelring-spørsmålet på skrivebordet), og start Nordlys på nytt."
-            .to_owned(),
-        (_, Locale::En) => "A saved key or sign-in was damaged and is not used. Disconnect to \
-            clear it, then connect again."
-            .to_owned(),
-        (_, Locale::Nb) => "En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble \
-            fra for å fjerne den, og koble til på nytt."
-            .to_owned(),
+    match problem {
+        SecretError::Unavailable(_) => wording::say("secret-keyring-locked", locale),
+        _ => wording::say("secret-damaged", locale),
     }
 }
 
@@ -428,10 +402,10 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
         let (min, max) = (REQUEST_TIMEOUT_RANGE.start(), REQUEST_TIMEOUT_RANGE.end());
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            match app.locale() {
-                Locale::En => format!("the request timeout must be {min} to {max} seconds"),
-                Locale::Nb => format!("tidsgrensen må være {min} til {max} sekunder"),
-            },
+            Message::new("request-timeout-range")
+                .with("min", min.to_string())
+                .with("max", max.to_string())
+                .render(app.locale()),
         ));
     }
     app.settings().request_timeout_secs = seconds;

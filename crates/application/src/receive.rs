@@ -54,17 +54,16 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
 }
 
 fn status_words(status: &InvoiceStatus, locale: Locale) -> (InvoiceState, String) {
-    let nb = locale == Locale::Nb;
     let state = InvoiceState::from(status);
-    let (en, no) = match state {
-        InvoiceState::Unpaid => ("Waiting for payment", "Venter på betaling"),
-        InvoiceState::Pending => ("Payment on its way", "Betaling underveis"),
-        InvoiceState::Paid => ("Paid", "Betalt"),
-        InvoiceState::Expired => ("Expired", "Utløpt"),
-        InvoiceState::Canceled => ("Cancelled", "Kansellert"),
+    let key = match state {
+        InvoiceState::Unpaid => "invoice-unpaid",
+        InvoiceState::Pending => "invoice-pending",
+        InvoiceState::Paid => "invoice-paid",
+        InvoiceState::Expired => "invoice-expired",
+        InvoiceState::Canceled => "invoice-cancelled",
         InvoiceState::Other => return (state, status.as_str().to_owned()),
     };
-    (state, if nb { no } else { en }.to_owned())
+    (state, crate::wording::say(key, locale))
 }
 
 fn invoice_view(
@@ -76,11 +75,7 @@ fn invoice_view(
     let locale = app.locale();
     let unit = app.settings().unit;
     let (status, status_text) = status_words(&i.status, locale);
-    let any = if locale == Locale::Nb {
-        "valgfritt beløp"
-    } else {
-        "any amount"
-    };
+    let any = crate::wording::say("invoice-any-amount", locale);
     Ok(InvoiceView {
         id: i.id.clone(),
         invoice: i.invoice.clone(),
@@ -92,7 +87,7 @@ fn invoice_view(
         amount: i
             .amount_btc
             .map(|a| format::btc(a, unit, locale))
-            .unwrap_or_else(|| any.to_owned()),
+            .unwrap_or(any),
         amount_nok: i
             .amount_btc
             .zip(price)
@@ -184,15 +179,11 @@ async fn refresh_status(app: &App, id: &str) -> Answer<StoredInvoice> {
             .amount_btc
             .map(|a| format::btc(a, app.settings().unit, locale))
             .unwrap_or_default();
-        let title = if locale == Locale::Nb {
-            "Faktura betalt"
-        } else {
-            "Invoice paid"
-        };
+        let title = crate::wording::say("invoice-paid-title", locale);
         let body = format!("{amount} {}", stored.public_description)
             .trim()
             .to_owned();
-        app.desktop.notify(title, &body);
+        app.desktop.notify(&title, &body);
     }
     Ok(stored)
 }

@@ -59,10 +59,6 @@ fn lock(slot: &std::sync::Mutex<SyncSlot>) -> std::sync::MutexGuard<'_, SyncSlot
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn nb(locale: Locale) -> bool {
-    locale == Locale::Nb
-}
-
 fn day(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
     format::date(t.with_timezone(&zone).date_naive(), locale)
 }
@@ -193,19 +189,19 @@ fn filter(args: &TaxFilterArgs) -> TaxFilter {
 
 fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
     use TaxTransactionType as T;
-    let (en, no) = match kind {
-        T::BtcBuy => ("Buy", "Kjøp"),
-        T::BtcSell => ("Sell", "Salg"),
-        T::BtcWithdrawal => ("Withdrawal", "Uttak"),
-        T::BtcDeposit => ("Deposit", "Innskudd"),
-        T::BtcBonus => ("Bonus", "Bonus"),
-        T::FiatDeposit => ("NOK deposit", "NOK-innskudd"),
-        T::FiatWithdrawal => ("NOK withdrawal", "NOK-uttak"),
-        T::BtcAdjustment => ("BTC adjustment", "BTC-justering"),
-        T::FiatAdjustment => ("NOK adjustment", "NOK-justering"),
+    let key = match kind {
+        T::BtcBuy => "tax-kind-buy",
+        T::BtcSell => "tax-kind-sell",
+        T::BtcWithdrawal => "tax-kind-withdrawal",
+        T::BtcDeposit => "tax-kind-deposit",
+        T::BtcBonus => "tax-kind-bonus",
+        T::FiatDeposit => "tax-kind-nok-deposit",
+        T::FiatWithdrawal => "tax-kind-nok-withdrawal",
+        T::BtcAdjustment => "tax-kind-btc-adjustment",
+        T::FiatAdjustment => "tax-kind-nok-adjustment",
         other => return other.as_str().to_owned(),
     };
-    if nb(locale) { no } else { en }.to_owned()
+    crate::wording::say(key, locale)
 }
 
 /// Account names from endpoint 13, kept at each sync.
@@ -248,13 +244,9 @@ fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
 
 /// What a report figure that a pending row touches says instead of a number.
 fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
-    match locale {
-        Locale::En => format!("not computable: pending since {}", day(since, zone, locale)),
-        Locale::Nb => format!(
-            "kan ikke beregnes: venter siden {}",
-            day(since, zone, locale)
-        ),
-    }
+    crate::wording::Message::new("tax-not-computable")
+        .with("since", day(since, zone, locale))
+        .render(locale)
 }
 
 /// `figure()`, or the words saying it is not computable while a row is pending.
@@ -343,11 +335,6 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
     let store = app.tax_session().await?.store;
     let facets = store.tax_facets()?;
     let names = Names::load(&store)?;
-    let deleted = if nb(locale) {
-        " (slettet)"
-    } else {
-        " (deleted)"
-    };
     Ok(TaxFacetsView {
         years: facets.years,
         accounts: facets
@@ -355,11 +342,13 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
             .iter()
             .map(|id| ChoiceView {
                 value: id.clone(),
-                label: format!(
-                    "{}{}",
-                    names.name(id),
-                    if names.deleted(id) { deleted } else { "" }
-                ),
+                label: if names.deleted(id) {
+                    crate::wording::Message::new("tax-account-deleted")
+                        .with("name", names.name(id))
+                        .render(locale)
+                } else {
+                    names.name(id)
+                },
             })
             .collect(),
         types: facets

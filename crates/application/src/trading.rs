@@ -16,7 +16,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
-use crate::wording;
+use crate::wording::{self, Message};
 
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let locale = app.locale();
@@ -133,43 +133,26 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckVie
 }
 
 fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
-    let nb = locale == Locale::Nb;
     match r {
         Resolution::Placed { order_id, trade_id } => OrderResultView {
             outcome: OrderOutcome::Placed,
             order_id,
             trade_id,
-            message: if nb {
-                "Ordren ble lagt inn."
-            } else {
-                "The order was placed."
-            }
-            .into(),
+            message: wording::say("order-placed", locale),
         },
         Resolution::NotPlaced => OrderResultView {
             outcome: OrderOutcome::NotPlaced,
             order_id: None,
             trade_id: None,
-            message: if nb {
-                "Ordren ble ikke lagt inn. Ingenting ble trukket."
-            } else {
-                "The order was not placed. Nothing was taken."
-            }
-            .into(),
+            message: wording::say("order-not-placed", locale),
         },
         Resolution::StillUnknown { what_to_check } => OrderResultView {
             outcome: OrderOutcome::Unknown,
             order_id: None,
             trade_id: None,
-            message: if nb {
-                format!(
-                    "Utfallet er ukjent ennå. Send ikke ordren på nytt; Nordlys sjekker {what_to_check}."
-                )
-            } else {
-                format!(
-                    "The outcome is not known yet. Do not send it again; Nordlys is checking {what_to_check}."
-                )
-            },
+            message: Message::new("order-unknown")
+                .with("what", what_to_check)
+                .render(locale),
         },
     }
 }
@@ -214,17 +197,9 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             // Placed whatever happened to the journal's write; never an error to answer by
             // ordering again.
             if let Some(w) = warning {
-                view.message = if locale == Locale::Nb {
-                    format!(
-                        "{} Nordlys kunne ikke lagre det lokalt ({w}); den sjekkes igjen.",
-                        view.message
-                    )
-                } else {
-                    format!(
-                        "{} Nordlys could not record it locally ({w}); it will be checked again.",
-                        view.message
-                    )
-                };
+                view.message = Message::new("order-placed-not-recorded")
+                    .with("reason", w)
+                    .render(locale);
             }
             // Its trade is read into the history now, so Trade history and the tax list show
             // it; a history that cannot be read (no permission) just is not.
@@ -296,17 +271,13 @@ pub fn order_summary(e: &JournalEntry, locale: Locale) -> String {
         Direction::Buy => format::nok(e.amount, locale),
         Direction::Sell => format::btc(e.amount, BtcUnit::Btc, locale),
     };
-    let what = match (locale, e.order_type, e.direction) {
-        (Locale::En, OrderType::Market, Direction::Buy) => "Market buy",
-        (Locale::En, OrderType::Market, Direction::Sell) => "Market sell",
-        (Locale::En, OrderType::Limit, Direction::Buy) => "Limit buy",
-        (Locale::En, OrderType::Limit, Direction::Sell) => "Limit sell",
-        (Locale::Nb, OrderType::Market, Direction::Buy) => "Markedskjøp",
-        (Locale::Nb, OrderType::Market, Direction::Sell) => "Markedssalg",
-        (Locale::Nb, OrderType::Limit, Direction::Buy) => "Limitkjøp",
-        (Locale::Nb, OrderType::Limit, Direction::Sell) => "Limitsalg",
+    let key = match (e.order_type, e.direction) {
+        (OrderType::Market, Direction::Buy) => "order-market-buy",
+        (OrderType::Market, Direction::Sell) => "order-market-sell",
+        (OrderType::Limit, Direction::Buy) => "order-limit-buy",
+        (OrderType::Limit, Direction::Sell) => "order-limit-sell",
     };
-    format!("{what}, {amount}")
+    Message::new(key).with("amount", amount).render(locale)
 }
 
 fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
@@ -346,12 +317,12 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                     } else {
                         format::nok(o.amount, locale)
                     },
-                    age: match (minutes, locale) {
-                        (m, Locale::En) if m < 60 => format!("{m} min"),
-                        (m, Locale::Nb) if m < 60 => format!("{m} min"),
-                        (m, Locale::En) => format!("{} h", m / 60),
-                        (m, Locale::Nb) => format!("{} t", m / 60),
-                    },
+                    age: if minutes < 60 {
+                        Message::new("order-age-minutes").with("minutes", minutes.to_string())
+                    } else {
+                        Message::new("order-age-hours").with("hours", (minutes / 60).to_string())
+                    }
+                    .render(locale),
                 }
             })
             .collect(),
@@ -368,20 +339,13 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     let rules = app.timing().rules;
     recheck(connection.client(), &store, &rules, Due::All).await?;
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
+    let locale = app.locale();
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
-        let message = if app.locale() == Locale::Nb {
-            "En ordre med ukjent utfall kan være denne, og Nordlys har ikke funnet spor av den på lenge. Å kansellere er trygt for pengene dine, men da finnes den kanskje aldri. Kanseller likevel?"
-        } else {
-            "An order whose outcome is unknown could be this one, and Nordlys has found no trace of it for a long time. Cancelling is safe for your money, but that order may then never be found. Cancel anyway?"
-        };
+        let message = wording::say("cancel-may-be-unknown", locale);
         return Err(IpcError::new(ErrorCode::MayBeUnknown, message));
     }
     if matches!(doubt, CancelDoubt::CannotLook | CancelDoubt::Young) {
-        let message = if app.locale() == Locale::Nb {
-            "Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt."
-        } else {
-            "Nordlys is still checking an order whose answer was lost and could not reach the exchange just now. Try cancelling again in a moment."
-        };
+        let message = wording::say("cancel-still-checking", locale);
         return Err(IpcError::new(ErrorCode::Network, message));
     }
     let result = connection
@@ -390,11 +354,9 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
         .await;
     if let Err(e) = result {
         let mut err = IpcError::from(e);
-        if app.locale() == Locale::Nb {
-            err.message = format!("Kunne ikke kansellere: {}", err.message);
-        } else {
-            err.message = format!("Could not cancel: {}", err.message);
-        }
+        err.message = Message::new("cancel-failed")
+            .with("reason", err.message)
+            .render(locale);
         return Err(err);
     }
     open_orders(app, NoArgs {}).await
