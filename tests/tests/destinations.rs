@@ -58,8 +58,7 @@ async fn everything_the_sandbox_issues_is_recognised() {
         "the memo is empty; the description goes into the hash"
     );
     assert!(
-        parsed
-            .describe(SystemTime::now(), Locale::En)
+        nordlys_application::wording::destination(&parsed, SystemTime::now(), Locale::En)
             .starts_with("Lightning invoice for 12,500\u{a0}sats, expires in")
     );
 }

@@ -51,8 +51,6 @@ order-market-buy = Market buy, { $amount }
 order-market-sell = Market sell, { $amount }
 order-limit-buy = Limit buy, { $amount }
 order-limit-sell = Limit sell, { $amount }
-order-age-minutes = { $minutes } min
-order-age-hours = { $hours } h
 cancel-may-be-unknown = An order whose outcome is unknown could be this one, and Nordlys has found no trace of it for a long time. Cancelling is safe for your money, but that order may then never be found. Cancel anyway?
 cancel-still-checking = Nordlys is still checking an order whose answer was lost and could not reach the exchange just now. Try cancelling again in a moment.
 cancel-failed = Could not cancel: { $reason }
@@ -118,3 +116,42 @@ tax-kind-btc-adjustment = BTC adjustment
 tax-kind-nok-adjustment = NOK adjustment
 tax-not-computable = not computable: pending since { $since }
 tax-account-deleted = { $name } (deleted)
+
+## Durations
+
+duration-minutes = { $minutes } min
+duration-hours = { $hours } h
+
+## What a destination was recognised as
+
+address-legacy = legacy
+address-nested-segwit = nested segwit (P2SH)
+address-segwit = native segwit
+address-taproot = taproot
+address-witness = witness
+destination-onchain = Bitcoin address ({ $kind }), on-chain
+destination-invoice = Lightning invoice for { $amount }, expires in { $expiry }
+destination-lightning-address = Lightning address { $address }
+destination-lnurl = LNURL payment to { $host }
+
+## Confirmations
+
+summary-amount = Amount
+summary-value = Value
+summary-to = To
+summary-destination = Destination
+summary-from = From
+summary-recipient = Recipient
+summary-marked-as = Marked as
+summary-payment = payment
+summary-network-fee = Network fee
+summary-network-fee-note = set by the exchange, taken from the account
+order-summary-market-buy = Buy bitcoin for { $amount } at the market price (about { $estimate } before fees).
+order-summary-market-sell = Sell { $amount } at the market price (about { $estimate } before fees).
+order-summary-limit-buy = Place a limit order to buy bitcoin for { $amount } at { $price } per BTC or less. It stays open until filled or cancelled.
+order-summary-limit-sell = Place a limit order to sell { $amount } at { $price } per BTC or more. It stays open until filled or cancelled.
+
+## Charts
+
+chart-collecting = Collecting prices – the chart fills in as Nordlys runs
+chart-no-volume = No volume in this period

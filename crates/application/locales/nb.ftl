@@ -50,8 +50,6 @@ order-market-buy = Markedskjøp, { $amount }
 order-market-sell = Markedssalg, { $amount }
 order-limit-buy = Limitkjøp, { $amount }
 order-limit-sell = Limitsalg, { $amount }
-order-age-minutes = { $minutes } min
-order-age-hours = { $hours } t
 cancel-may-be-unknown = En ordre med ukjent utfall kan være denne, og Nordlys har ikke funnet spor av den på lenge. Å kansellere er trygt for pengene dine, men da finnes den kanskje aldri. Kanseller likevel?
 cancel-still-checking = Nordlys sjekker fortsatt en ordre der svaret ble borte, og kunne ikke nå børsen nå. Prøv å kansellere igjen om litt.
 cancel-failed = Kunne ikke kansellere: { $reason }
@@ -117,3 +115,42 @@ tax-kind-btc-adjustment = BTC-justering
 tax-kind-nok-adjustment = NOK-justering
 tax-not-computable = kan ikke beregnes: venter siden { $since }
 tax-account-deleted = { $name } (slettet)
+
+## Varigheter
+
+duration-minutes = { $minutes } min
+duration-hours = { $hours } t
+
+## Hva en mottaker ble gjenkjent som
+
+address-legacy = eldre type
+address-nested-segwit = segwit i P2SH
+address-segwit = segwit
+address-taproot = taproot
+address-witness = witness
+destination-onchain = Bitcoin-adresse ({ $kind }), on-chain
+destination-invoice = Lightning-faktura for { $amount }, utløper om { $expiry }
+destination-lightning-address = Lightning-adresse { $address }
+destination-lnurl = LNURL-betaling til { $host }
+
+## Bekreftelser
+
+summary-amount = Beløp
+summary-value = Verdi
+summary-to = Til
+summary-destination = Mottaker-ID
+summary-from = Fra
+summary-recipient = Mottaker
+summary-marked-as = Merket som
+summary-payment = betaling
+summary-network-fee = Nettverksgebyr
+summary-network-fee-note = settes av børsen, trekkes fra kontoen
+order-summary-market-buy = Kjøp bitcoin for { $amount } til markedspris (omtrent { $estimate } før gebyr).
+order-summary-market-sell = Selg { $amount } til markedspris (omtrent { $estimate } før gebyr).
+order-summary-limit-buy = Legg inn en grenseordre om å kjøpe bitcoin for { $amount } til { $price } per BTC eller lavere. Den står åpen til den fylles eller kanselleres.
+order-summary-limit-sell = Legg inn en grenseordre om å selge { $amount } til { $price } per BTC eller høyere. Den står åpen til den fylles eller kanselleres.
+
+## Grafer
+
+chart-collecting = Kursen samles inn – grafen fylles etter hvert
+chart-no-volume = Ingen volum i perioden

@@ -113,7 +113,8 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, I
         theme: if args.dark { Theme::Dark } else { Theme::Light },
         locale: app.locale(),
     };
-    let svg = price_chart(&samples, style).map_err(IpcError::internal)?;
+    let empty = crate::wording::say("chart-collecting", app.locale());
+    let svg = price_chart(&samples, style, &empty).map_err(IpcError::internal)?;
     Ok(ChartView {
         svg,
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
@@ -136,7 +137,8 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         theme: if args.dark { Theme::Dark } else { Theme::Light },
         locale: app.locale(),
     };
-    let svg = volume_chart(&history, style)
+    let empty = crate::wording::say("chart-no-volume", app.locale());
+    let svg = volume_chart(&history, style, &empty)
         .map_err(|e| IpcError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
     Ok(ChartView {
         svg,

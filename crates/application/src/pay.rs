@@ -138,7 +138,55 @@ fn recipient_view(r: &Recipient) -> RecipientView {
     }
 }
 
-fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView {
+/// The confirmation's lines, for a form ready to send: what goes where, from which account.
+fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
+    let (Some(request), Some(dest), Some(amount)) = (&c.request, &c.destination, c.amount_btc)
+    else {
+        return vec![];
+    };
+    let locale = ctx.locale;
+    let line = |label, value| SummaryLine {
+        label: wording::say(label, locale),
+        value,
+    };
+    let mut lines = vec![
+        line("summary-amount", format::btc(amount, ctx.btc_unit, locale)),
+        line(
+            "summary-value",
+            pay_form::nok_value(amount, ctx)
+                .map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
+        ),
+        line("summary-to", wording::destination(dest, ctx.now, locale)),
+        line("summary-destination", dest.wire()),
+        line("summary-from", ctx.account_name.clone()),
+    ];
+    if let Some(r) = &request.tfr_info {
+        let country = if r.country.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", r.country)
+        };
+        lines.push(line(
+            "summary-recipient",
+            format!("{}{country}", r.full_name),
+        ));
+    }
+    if form.is_payment {
+        lines.push(line(
+            "summary-marked-as",
+            wording::say("summary-payment", locale),
+        ));
+    }
+    if !dest.is_lightning() {
+        lines.push(line(
+            "summary-network-fee",
+            wording::say("summary-network-fee-note", locale),
+        ));
+    }
+    lines
+}
+
+fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) -> PayCheckView {
     let (kind, expires_at) = match &c.destination {
         Some(Destination::Onchain { .. }) => (Some(DestinationKind::Onchain), None),
         Some(Destination::Invoice(i)) => (
@@ -162,7 +210,10 @@ fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView 
             .destination_error
             .as_ref()
             .map(|e| wording::destination_problem(e, locale)),
-        recognised: c.recognised.clone(),
+        recognised: c
+            .destination
+            .as_ref()
+            .map(|d| wording::destination(d, ctx.now, locale)),
         kind,
         expires_at,
         fixed_amount: c.fixed_amount.clone(),
@@ -180,21 +231,14 @@ fn check_view(c: &PayCheck, ctx: &PayContext, reviewed: String) -> PayCheckView 
             address: field(&e.address),
             nin: field(&e.nin),
         },
-        summary: c
-            .summary
-            .iter()
-            .map(|(label, value)| SummaryLine {
-                label: label.clone(),
-                value: value.clone(),
-            })
-            .collect(),
+        summary: summary(c, ctx, form),
         reviewed,
     }
 }
 
 pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
-    let (_, check, ctx) = checked(app, &args).await?;
-    Ok(check_view(&check, &ctx, fingerprint(&args)?))
+    let (form, check, ctx) = checked(app, &args).await?;
+    Ok(check_view(&check, &ctx, &form, fingerprint(&args)?))
 }
 
 fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, String) {
@@ -486,4 +530,96 @@ pub async fn countries(_app: &App, _args: NoArgs) -> Answer<CountriesView> {
             })
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
+    use nordlys_core::format::BtcUnit;
+
+    use super::*;
+
+    fn ctx(locale: Locale, price: rust_decimal::Decimal) -> PayContext {
+        PayContext {
+            now: SystemTime::now(),
+            locale,
+            btc_unit: BtcUnit::Btc,
+            price,
+            available_btc: rust_decimal::Decimal::TEN,
+            account_name: "Hovedkonto".into(),
+        }
+    }
+
+    fn form(amount: &str, is_payment: bool) -> PayForm {
+        PayForm {
+            destination: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4".into(),
+            amount: amount.into(),
+            unit: BitcoinAmountUnit::Btc,
+            account_id: None,
+            is_payment,
+            description: String::new(),
+            recipient: RecipientForm::default(),
+        }
+    }
+
+    fn lines(
+        locale: Locale,
+        price: rust_decimal::Decimal,
+        amount: &str,
+        is_payment: bool,
+    ) -> Vec<(String, String)> {
+        let (f, c) = (form(amount, is_payment), ctx(locale, price));
+        let known = |_: &str| Known {
+            saved: None,
+            used_before: true,
+        };
+        let check = pay_form::check(&f, &c, known);
+        summary(&check, &c, &f)
+            .into_iter()
+            .map(|l| (l.label, l.value))
+            .collect()
+    }
+
+    #[test]
+    fn the_confirmation_says_what_goes_where_in_the_user_s_language() {
+        let nb = lines(
+            Locale::Nb,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            true,
+        );
+        let labels: Vec<&str> = nb.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "Beløp",
+                "Verdi",
+                "Til",
+                "Mottaker-ID",
+                "Fra",
+                "Merket som",
+                "Nettverksgebyr"
+            ]
+        );
+        assert_eq!(nb[1].1, "≈ 10\u{a0}000,00\u{a0}kr");
+        assert_eq!(nb[2].1, "Bitcoin-adresse (segwit), on-chain");
+        let en = lines(
+            Locale::En,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            false,
+        );
+        assert_eq!(
+            en[0],
+            ("Amount".to_owned(), "0.01000000\u{a0}BTC".to_owned())
+        );
+        assert!(en.iter().all(|(l, _)| l != "Marked as"));
+    }
+
+    /// Found by the `pay_form` fuzz target: a price at `Decimal`'s edge has no NOK value to show.
+    #[test]
+    fn a_value_beyond_reckoning_shows_as_a_dash() {
+        let en = lines(Locale::En, rust_decimal::Decimal::MAX, "2", false);
+        assert_eq!(en[1], ("Value".to_owned(), "—".to_owned()));
+    }
 }

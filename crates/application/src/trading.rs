@@ -108,6 +108,29 @@ fn amount_problem(p: &AmountProblem, locale: Locale) -> String {
     wording::amount_problem(p, locale, BtcUnit::Btc)
 }
 
+/// What will happen, in words, for the confirmation step of a form ready to send.
+fn order_summary_line(c: &order_form::OrderCheck, locale: Locale) -> Option<String> {
+    let r = c.request.as_ref()?;
+    let buying = Direction::Buy.is(&r.direction);
+    let amount = if buying {
+        format::nok(r.amount, locale)
+    } else {
+        format::btc(r.amount, BtcUnit::Btc, locale)
+    };
+    let estimate = c.estimate.clone().unwrap_or_default();
+    let m = match (buying, r.price) {
+        (true, None) => Message::new("order-summary-market-buy").with("estimate", estimate),
+        (false, None) => Message::new("order-summary-market-sell").with("estimate", estimate),
+        (true, Some(p)) => {
+            Message::new("order-summary-limit-buy").with("price", format::nok(p, locale))
+        }
+        (false, Some(p)) => {
+            Message::new("order-summary-limit-sell").with("price", format::nok(p, locale))
+        }
+    };
+    Some(m.with("amount", amount).render(locale))
+}
+
 fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
     OrderCheckView {
         ok: c.request.is_some(),
@@ -118,7 +141,7 @@ fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
             .as_ref()
             .map(|w| wording::order_warning(w, locale)),
         estimate: c.estimate.clone(),
-        summary: c.summary.clone(),
+        summary: order_summary_line(c, locale),
     }
 }
 
@@ -317,12 +340,7 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                     } else {
                         format::nok(o.amount, locale)
                     },
-                    age: if minutes < 60 {
-                        Message::new("order-age-minutes").with("minutes", minutes.to_string())
-                    } else {
-                        Message::new("order-age-hours").with("hours", (minutes / 60).to_string())
-                    }
-                    .render(locale),
+                    age: wording::duration(minutes.unsigned_abs() * 60, locale),
                 }
             })
             .collect(),
@@ -391,6 +409,44 @@ mod tests {
             panic!("refused")
         };
         store.journal_entry(id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn the_confirmation_says_what_will_happen_in_the_user_s_language() {
+        let market = Market {
+            bid: Decimal::from(980_000),
+            ask: Decimal::from(1_000_000),
+            available_nok: Decimal::from(10_000),
+            available_btc: Decimal::new(5, 2),
+        };
+        let form =
+            |order_type: OrderType, direction: Direction, amount: &str, price: Option<&str>| {
+                OrderForm {
+                    order_type: order_type.into(),
+                    direction: direction.into(),
+                    amount: amount.into(),
+                    price: price.map(Into::into),
+                    account_id: None,
+                }
+            };
+        let say = |f: &OrderForm, locale| {
+            order_summary_line(&order_form::check(f, &market, locale), locale).unwrap()
+        };
+        let buy = form(OrderType::Market, Direction::Buy, "1 000,50", None);
+        assert_eq!(
+            say(&buy, Locale::Nb),
+            "Kjøp bitcoin for 1\u{a0}000,50\u{a0}kr til markedspris (omtrent 0,00100050\u{a0}BTC før gebyr)."
+        );
+        let sell = form(OrderType::Limit, Direction::Sell, "0.01", Some("1200000"));
+        assert_eq!(
+            say(&sell, Locale::En),
+            "Place a limit order to sell 0.01000000\u{a0}BTC at NOK\u{a0}1,200,000.00 per BTC or more. It stays open until filled or cancelled."
+        );
+        let empty = form(OrderType::Market, Direction::Buy, "", None);
+        assert_eq!(
+            order_summary_line(&order_form::check(&empty, &market, Locale::En), Locale::En),
+            None
+        );
     }
 
     #[test]

@@ -3,11 +3,12 @@
 //! become words, once, for the UI's language. Interface labels live in the UI's own catalog.
 
 use std::sync::LazyLock;
+use std::time::{Duration, SystemTime};
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use nordlys_core::amount_input::{AmountInputError, AmountProblem};
-use nordlys_core::destination::DestinationError;
+use nordlys_core::destination::{AddressKind, Destination, DestinationError};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::travel_rule::RecipientProblem;
@@ -181,6 +182,62 @@ pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
     m.render(locale)
 }
 
+/// A duration a person reads: minutes under an hour, whole hours above.
+pub fn duration(seconds: u64, locale: Locale) -> String {
+    if seconds >= 3600 {
+        Message::new("duration-hours").with("hours", (seconds / 3600).to_string())
+    } else {
+        Message::new("duration-minutes").with("minutes", seconds.div_ceil(60).to_string())
+    }
+    .render(locale)
+}
+
+/// What a pasted destination was recognised as ("Lightning invoice for 12 500 sats, expires in
+/// 9 min"), as of `now`.
+pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
+    let m = match d {
+        Destination::Onchain { kind, .. } => {
+            let kind = say(
+                match kind {
+                    AddressKind::Legacy => "address-legacy",
+                    AddressKind::NestedSegwit => "address-nested-segwit",
+                    AddressKind::Segwit => "address-segwit",
+                    AddressKind::Taproot => "address-taproot",
+                    AddressKind::OtherWitness => "address-witness",
+                },
+                locale,
+            );
+            Message::new("destination-onchain").with("kind", kind)
+        }
+        Destination::Invoice(i) => {
+            let left = i
+                .expires_at
+                .duration_since(now)
+                .unwrap_or(Duration::ZERO)
+                .as_secs();
+            let amount = i.amount_btc.map_or_else(
+                || say("invoice-any-amount", locale),
+                |a| format::btc(a, BtcUnit::Sats, locale),
+            );
+            Message::new("destination-invoice")
+                .with("amount", amount)
+                .with("expiry", duration(left, locale))
+        }
+        Destination::LightningAddress { user, domain } => {
+            Message::new("destination-lightning-address")
+                .with("address", format!("{user}@{domain}"))
+        }
+        Destination::Lnurl { url, .. } => {
+            let host = url::Url::parse(url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_owned))
+                .unwrap_or_default();
+            Message::new("destination-lnurl").with("host", host)
+        }
+    };
+    m.render(locale)
+}
+
 /// A warning on the order form.
 pub fn order_warning(w: &OrderWarning, locale: Locale) -> String {
     match w {
@@ -329,10 +386,18 @@ mod tests {
     /// Entries whose Norwegian is rightly the English, each with its reason.
     const SAME_IN_BOTH: &[(&str, &str)] = &[
         (
-            "order-age-minutes",
+            "duration-minutes",
             "`min` is the abbreviation for minutes in both languages",
         ),
         ("tax-kind-bonus", "Norwegian says bonus too"),
+        (
+            "address-taproot",
+            "the name of an address type, not translated",
+        ),
+        (
+            "address-witness",
+            "the name of an address type, not translated",
+        ),
     ];
 
     /// The message keys of a catalog's source, in order.
@@ -398,6 +463,74 @@ mod tests {
             keys
         }
         assert_eq!(sorted_keys(EN), sorted_keys(NB));
+    }
+
+    #[test]
+    fn a_destination_reads_as_what_it_is_in_both_languages() {
+        let now = SystemTime::now();
+        let invoice = |amount_btc, seconds| {
+            Destination::Invoice(nordlys_core::destination::InvoiceInfo {
+                invoice: "lnbc1".into(),
+                amount_btc,
+                expires_at: now + Duration::from_secs(seconds),
+                description: None,
+                description_hash: None,
+                payee: "02ab".into(),
+            })
+        };
+        let cases = [
+            (
+                invoice(Some(Decimal::new(12_500, 8)), 600),
+                "Lightning invoice for 12,500\u{a0}sats, expires in 10 min",
+                "Lightning-faktura for 12\u{a0}500\u{a0}sats, utløper om 10 min",
+            ),
+            (
+                invoice(None, 7200),
+                "Lightning invoice for any amount, expires in 2 h",
+                "Lightning-faktura for valgfritt beløp, utløper om 2 t",
+            ),
+            (
+                // Expired already, and for more bitcoin than exists: words, not a panic.
+                invoice(Some(Decimal::MAX), 0),
+                "",
+                "",
+            ),
+            (
+                Destination::Onchain {
+                    address: "bc1q".into(),
+                    kind: AddressKind::Segwit,
+                },
+                "Bitcoin address (native segwit), on-chain",
+                "Bitcoin-adresse (segwit), on-chain",
+            ),
+            (
+                Destination::LightningAddress {
+                    user: "kari".into(),
+                    domain: "example.com".into(),
+                },
+                "Lightning address kari@example.com",
+                "Lightning-adresse kari@example.com",
+            ),
+            (
+                Destination::Lnurl {
+                    encoded: "lnurl1".into(),
+                    url: "https://pay.example.com/x".into(),
+                },
+                "LNURL payment to pay.example.com",
+                "LNURL-betaling til pay.example.com",
+            ),
+        ];
+        for (d, en, nb) in cases {
+            let (said_en, said_nb) = (
+                destination(&d, now, Locale::En),
+                destination(&d, now, Locale::Nb),
+            );
+            if en.is_empty() {
+                assert!(said_en.contains("expires in 0 min"), "{said_en}");
+                continue;
+            }
+            assert_eq!((said_en.as_str(), said_nb.as_str()), (en, nb));
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ fn charts(c: &mut Criterion) {
         locale: Locale::Nb,
     };
     c.bench_function("price chart, 10,000 samples, to SVG", |b| {
-        b.iter(|| price_chart(&data, style).unwrap())
+        b.iter(|| price_chart(&data, style, "").unwrap())
     });
     c.bench_function("baseline: format 10,000 prices as nb text", |b| {
         b.iter(|| {

@@ -133,7 +133,12 @@ fn time_label(seconds: f64, span_seconds: f64) -> String {
 }
 
 /// The price line (mid) over the bid/ask band.
-pub fn price_chart(samples: &[PriceSample], style: ChartStyle) -> Result<String, ChartError> {
+/// `empty` is what the chart says while it has too few samples to draw, in the caller's words.
+pub fn price_chart(
+    samples: &[PriceSample],
+    style: ChartStyle,
+    empty: &str,
+) -> Result<String, ChartError> {
     let p = palette(style.theme);
     let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
     let mut svg = String::new();
@@ -143,11 +148,7 @@ pub fn price_chart(samples: &[PriceSample], style: ChartStyle) -> Result<String,
         root.fill(&p.background).map_err(|e| err(&e))?;
         let points = buckets(samples, style.width.max(200) as usize);
         if points.len() < 2 {
-            let message = match style.locale {
-                Locale::Nb => "Kursen samles inn – grafen fylles etter hvert",
-                Locale::En => "Collecting prices – the chart fills in as Nordlys runs",
-            };
-            notice(&root, message, &p)?;
+            notice(&root, empty, &p)?;
             drop(root);
             return Ok(svg);
         }
@@ -210,9 +211,11 @@ fn hex_colour(text: &str) -> RGBColor {
 
 /// Daily volume (NOK) stacked per market in the markets' own colours, with each market's share of
 /// the period in the legend (endpoint 9).
+/// `empty` is what the chart says when the period has no volume, in the caller's words.
 pub fn volume_chart(
     history: &VolumeHistoricResponse,
     style: ChartStyle,
+    empty: &str,
 ) -> Result<String, ChartError> {
     let p = palette(style.theme);
     let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
@@ -238,12 +241,7 @@ pub fn volume_chart(
             .map(|d| d.stats.values().map(|m| f(m.volume_nok)).sum::<f64>())
             .fold(0.0, f64::max);
         if days == 0 || top <= 0.0 {
-            let message = if style.locale == Locale::Nb {
-                "Ingen volum i perioden"
-            } else {
-                "No volume in this period"
-            };
-            notice(&root, message, &p)?;
+            notice(&root, empty, &p)?;
             drop(root);
             return Ok(svg);
         }
@@ -351,7 +349,7 @@ mod tests {
             theme: Theme::Dark,
             locale: Locale::Nb,
         };
-        let svg = price_chart(&samples(3600), style).unwrap();
+        let svg = price_chart(&samples(3600), style, "").unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
         assert!(svg.contains("<polyline") || svg.contains("<path"), "a line");
         assert!(svg.contains("<polygon"), "the bid/ask band");
@@ -368,12 +366,12 @@ mod tests {
             locale: Locale::En,
         };
         assert!(
-            price_chart(&[], style)
+            price_chart(&[], style, "Collecting prices")
                 .unwrap()
                 .contains("Collecting prices")
         );
         assert!(
-            price_chart(&samples(1), style)
+            price_chart(&samples(1), style, "Collecting prices")
                 .unwrap()
                 .contains("Collecting prices")
         );
@@ -403,7 +401,7 @@ mod tests {
             theme: Theme::Light,
             locale: Locale::Nb,
         };
-        let svg = volume_chart(&history, style).unwrap();
+        let svg = volume_chart(&history, style, "").unwrap();
         assert!(
             svg.to_ascii_lowercase().contains("#f7931a"),
             "the market's own colour"
@@ -415,6 +413,10 @@ mod tests {
         );
         let empty: VolumeHistoricResponse =
             serde_json::from_str(r#"{"dailyVolume":[],"shareOfTotalVolume":{}}"#).unwrap();
-        assert!(volume_chart(&empty, style).unwrap().contains("Ingen volum"));
+        assert!(
+            volume_chart(&empty, style, "Ingen volum")
+                .unwrap()
+                .contains("Ingen volum")
+        );
     }
 }

@@ -46,15 +46,12 @@ pub struct OrderCheck {
     pub warning: Option<OrderWarning>,
     /// The other unit, estimated from the quote before fees: BTC when buying, NOK when selling.
     pub estimate: Option<String>,
-    /// What will happen, in words, for the confirmation step.
-    pub summary: Option<String>,
 }
 
 /// How far (as a fraction of the market) a limit price may be before the form warns.
 const FAR_FROM_MARKET: Decimal = Decimal::from_parts(10, 0, 0, false, 2);
 
 pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
-    let nb = locale == Locale::Nb;
     let buying = form.direction == Direction::Buy;
     let unit = if buying { Unit::Nok } else { Unit::Btc };
     let mut out = OrderCheck::default();
@@ -125,49 +122,6 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
         }
     }
     if let (Some(a), None, None) = (amount, &out.amount_error, &out.price_error) {
-        let what = match (buying, limit, nb) {
-            (true, false, false) => format!(
-                "Buy bitcoin for {} at the market price (about {} before fees).",
-                format::nok(a, locale),
-                out.estimate.clone().unwrap_or_default()
-            ),
-            (false, false, false) => format!(
-                "Sell {} at the market price (about {} before fees).",
-                format::btc(a, BtcUnit::Btc, locale),
-                out.estimate.clone().unwrap_or_default()
-            ),
-            (true, true, false) => format!(
-                "Place a limit order to buy bitcoin for {} at {} per BTC or less. It stays open until filled or cancelled.",
-                format::nok(a, locale),
-                format::nok(at, locale)
-            ),
-            (false, true, false) => format!(
-                "Place a limit order to sell {} at {} per BTC or more. It stays open until filled or cancelled.",
-                format::btc(a, BtcUnit::Btc, locale),
-                format::nok(at, locale)
-            ),
-            (true, false, true) => format!(
-                "Kjøp bitcoin for {} til markedspris (omtrent {} før gebyr).",
-                format::nok(a, locale),
-                out.estimate.clone().unwrap_or_default()
-            ),
-            (false, false, true) => format!(
-                "Selg {} til markedspris (omtrent {} før gebyr).",
-                format::btc(a, BtcUnit::Btc, locale),
-                out.estimate.clone().unwrap_or_default()
-            ),
-            (true, true, true) => format!(
-                "Legg inn en grenseordre om å kjøpe bitcoin for {} til {} per BTC eller lavere. Den står åpen til den fylles eller kanselleres.",
-                format::nok(a, locale),
-                format::nok(at, locale)
-            ),
-            (false, true, true) => format!(
-                "Legg inn en grenseordre om å selge {} til {} per BTC eller høyere. Den står åpen til den fylles eller kanselleres.",
-                format::btc(a, BtcUnit::Btc, locale),
-                format::nok(at, locale)
-            ),
-        };
-        out.summary = Some(what);
         out.request = Some(NewOrderRequest {
             order_type: form.order_type.clone(),
             direction: form.direction.clone(),
@@ -214,7 +168,7 @@ mod tests {
     }
 
     #[test]
-    fn a_good_market_buy_has_an_estimate_and_a_summary() {
+    fn a_good_market_buy_has_an_estimate_and_a_request() {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "1 000,50", None),
             &market(),
@@ -222,11 +176,6 @@ mod tests {
         );
         assert!(c.amount_error.is_none() && c.price_error.is_none());
         assert_eq!(c.estimate.as_deref(), Some("0,00100050\u{a0}BTC"));
-        assert!(
-            c.summary
-                .unwrap()
-                .starts_with("Kjøp bitcoin for 1\u{a0}000,50\u{a0}kr")
-        );
         assert_eq!(c.request.unwrap().amount, Decimal::new(100050, 2));
     }
 

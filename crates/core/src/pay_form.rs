@@ -50,8 +50,6 @@ pub struct Known {
 pub struct PayCheck {
     pub destination: Option<Destination>,
     pub destination_error: Option<DestinationError>,
-    /// What was recognised, in words.
-    pub recognised: Option<String>,
     /// The invoice's own amount, when it has one: the amount field is then not used.
     pub fixed_amount: Option<String>,
     pub amount_error: Option<AmountProblem>,
@@ -62,8 +60,6 @@ pub struct PayCheck {
     pub saved_recipient: Option<Recipient>,
     pub recipient_errors: RecipientErrors,
     pub request: Option<SendBitcoinRequest>,
-    /// Label and value pairs for the confirmation.
-    pub summary: Vec<(String, String)>,
 }
 
 pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) -> PayCheck {
@@ -77,7 +73,6 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
             return out;
         }
     };
-    out.recognised = Some(dest.describe(ctx.now, ctx.locale));
     let fixed = match &dest {
         Destination::Invoice(i) => i.amount_btc,
         _ => None,
@@ -157,7 +152,6 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
         && amount.is_some()
         && (!out.needs_recipient || tfr_info.is_some());
     if ready && let Some(a) = amount {
-        out.summary = summary(&dest, a, ctx, form, tfr_info.as_ref());
         out.request = Some(SendBitcoinRequest {
             destination: dest.wire(),
             amount_btc: if fixed.is_some() { None } else { Some(a) },
@@ -177,57 +171,9 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
 
 /// `amount` in NOK at the context's price; none when the product does not fit a `Decimal`
 /// (only a hostile price gets there).
-fn nok_value(amount: Decimal, ctx: &PayContext) -> Option<String> {
+pub fn nok_value(amount: Decimal, ctx: &PayContext) -> Option<String> {
     let nok = amount.checked_mul(ctx.price)?.round_dp(2);
     Some(format::nok(nok, ctx.locale))
-}
-
-fn summary(
-    dest: &Destination,
-    amount: Decimal,
-    ctx: &PayContext,
-    form: &PayForm,
-    recipient: Option<&nordlys_exchange::models::TravelRuleInfo>,
-) -> Vec<(String, String)> {
-    let nb = ctx.locale == Locale::Nb;
-    let l = |en: &str, no: &str| if nb { no } else { en }.to_owned();
-    let mut lines = vec![
-        (
-            l("Amount", "Beløp"),
-            format::btc(amount, ctx.btc_unit, ctx.locale),
-        ),
-        (
-            l("Value", "Verdi"),
-            nok_value(amount, ctx).map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
-        ),
-        (l("To", "Til"), dest.describe(ctx.now, ctx.locale)),
-        (l("Destination", "Mottaker-ID"), dest.wire()),
-        (l("From", "Fra"), ctx.account_name.clone()),
-    ];
-    if let Some(r) = recipient {
-        let country = if r.country.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", r.country)
-        };
-        lines.push((
-            l("Recipient", "Mottaker"),
-            format!("{}{country}", r.full_name),
-        ));
-    }
-    if form.is_payment {
-        lines.push((l("Marked as", "Merket som"), l("payment", "betaling")));
-    }
-    if !dest.is_lightning() {
-        lines.push((
-            l("Network fee", "Nettverksgebyr"),
-            l(
-                "set by the exchange, taken from the account",
-                "settes av børsen, trekkes fra kontoen",
-            ),
-        ));
-    }
-    lines
 }
 
 #[cfg(test)]
@@ -283,7 +229,6 @@ mod tests {
         let r = c.request.unwrap();
         assert_eq!(r.amount_btc, Some(Decimal::new(50_000, 8)));
         assert_eq!(r.tfr_info.unwrap().full_name, "Kari Nordmann");
-        assert!(c.summary.iter().any(|(_, v)| v.contains("Kari Nordmann")));
     }
 
     #[test]
@@ -399,7 +344,10 @@ mod tests {
             }
         });
         assert_eq!(c.estimate, None);
-        assert!(c.summary.iter().any(|(_, v)| v == "—"));
+        assert!(
+            c.request.is_some(),
+            "sent at the amount typed, its value unknown"
+        );
         let tiny = PayContext {
             price: Decimal::new(1, 28),
             ..ctx()
