@@ -36,7 +36,18 @@ async fn order(
         None
     };
     app.click("[data-testid=order-review]").await;
-    app.text("[data-testid=order-summary]").await;
+    // The window rebuilds its page on every update (until the component rebuild of issue 21), so
+    // an update landing with the click can swallow it; the user then clicks again.
+    app.until("the order summary", || async {
+        if app.exists("[data-testid=order-summary]").await {
+            return true;
+        }
+        if app.exists("[data-testid=order-review]").await {
+            app.click("[data-testid=order-review]").await;
+        }
+        false
+    })
+    .await;
     app.click("[data-testid=order-confirm]").await;
     warning
 }
