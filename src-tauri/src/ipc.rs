@@ -3,10 +3,14 @@
 //! in; a test fails when it is stale).
 
 use nordlys_application::App;
+use nordlys_application::NoArgs;
 use nordlys_application::error::IpcError;
-use nordlys_application::payment_views::*;
+use nordlys_application::pay_views::*;
+use nordlys_application::profile_views::*;
+use nordlys_application::receive_views::*;
 use nordlys_application::tax_views::*;
-use nordlys_application::views::*;
+use nordlys_application::trade_views::*;
+use nordlys_application::unknown_views::*;
 #[cfg(test)]
 use ts_rs::{TS, TypeVisitor};
 

@@ -10,8 +10,8 @@
 mod app_driver;
 
 use app_driver::{connected_app, kari, order};
-use nordlys_application::payment_views::{PayArgs, PayCheckView};
-use nordlys_application::views::{CancelOrderArgs, QuoteArgs};
+use nordlys_application::pay_views::{PayArgs, PayCheckView};
+use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
 use nordlys_application::{pay, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;

@@ -19,8 +19,9 @@ use app_driver::{
     tax_synced,
 };
 use nordlys_application::App;
-use nordlys_application::payment_views::{PayArgs, RecipientFormArgs};
-use nordlys_application::views::{NoArgs, SetRequestTimeoutArgs};
+use nordlys_application::NoArgs;
+use nordlys_application::pay_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::profile_views::SetRequestTimeoutArgs;
 use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;

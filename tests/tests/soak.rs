@@ -19,8 +19,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use app_driver::{Ended, LANES, connected_app, lane, order, within};
+use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
-use nordlys_application::views::{CancelOrderArgs, NoArgs, QuoteArgs};
+use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};

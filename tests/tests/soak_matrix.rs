@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use app_driver::{LANES, connected_app, lane};
-use nordlys_application::views::{NoArgs, QuoteArgs};
+use nordlys_application::NoArgs;
+use nordlys_application::trade_views::QuoteArgs;
 use nordlys_application::{pay, trading};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};

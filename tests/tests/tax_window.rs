@@ -12,9 +12,9 @@ mod app_driver;
 use std::time::Duration;
 
 use app_driver::{connected_app, tax_rows, tax_synced};
+use nordlys_application::NoArgs;
 use nordlys_application::tax;
 use nordlys_application::tax_views::TaxRowView;
-use nordlys_application::views::NoArgs;
 use nordlys_tests::*;
 
 async fn newest_row(app: &nordlys_application::App) -> TaxRowView {

@@ -7,17 +7,24 @@ pub mod desktop;
 pub mod error;
 pub mod market;
 pub mod pay;
-pub mod payment_views;
+pub mod pay_views;
+pub mod profile_views;
 pub mod profiles;
 pub mod receive;
+pub mod receive_views;
 pub mod state;
 pub mod tax;
 pub mod tax_views;
 pub mod test_hooks;
+pub mod trade_views;
 pub mod trading;
+pub mod unknown_views;
 pub mod unknowns;
-pub mod views;
 pub mod vocabulary;
 pub mod wording;
 
 pub use state::App;
+
+/// The argument of a use case that takes none.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+pub struct NoArgs {}

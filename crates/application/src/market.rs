@@ -4,9 +4,10 @@ use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use rust_decimal::Decimal;
 
+use crate::NoArgs;
 use crate::error::IpcError;
 use crate::state::App;
-use crate::views::*;
+use crate::trade_views::*;
 use crate::vocabulary::Direction;
 
 fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {

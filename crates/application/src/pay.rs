@@ -14,10 +14,10 @@ use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, Withdra
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::payment_views::*;
+use crate::pay_views::*;
 use crate::state::{App, ProfileSession};
-use crate::views::NoArgs;
 use crate::vocabulary::{DestinationKind, NetworkStatus};
 use crate::wording::{self, Message};
 

@@ -12,9 +12,10 @@ use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
 use rust_decimal::Decimal;
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
+use crate::profile_views::*;
 use crate::state::{App, Timing, same_exchange};
-use crate::views::*;
 use crate::vocabulary::ProfileType;
 use crate::wording::{self, Message};
 

@@ -11,10 +11,10 @@ use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
 use rust_decimal::Decimal;
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::payment_views::*;
+use crate::receive_views::*;
 use crate::state::App;
-use crate::views::NoArgs;
 use crate::vocabulary::InvoiceState;
 
 fn account(id: Option<&str>) -> Option<AccountId> {

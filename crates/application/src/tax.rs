@@ -18,10 +18,10 @@ use nordlys_exchange::amount::Unit;
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use rust_decimal::Decimal;
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
-use crate::views::NoArgs;
 use crate::vocabulary::{Report, SyncState};
 
 /// The one sync of the active profile: its cancel switch while it runs, and how it ended.

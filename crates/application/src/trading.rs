@@ -12,9 +12,10 @@ use nordlys_core::store::{JournalEntry, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use rust_decimal::Decimal;
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
-use crate::views::*;
+use crate::trade_views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
 use crate::wording::{self, Message};
 

@@ -8,10 +8,11 @@ use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
 use nordlys_core::{orders, withdrawals};
 
+use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::{App, ProfileSession};
-use crate::views::{
-    EvidenceView, JournalIdArgs, MoneyKind, NoArgs, UnknownEntryView, UnknownsView,
+use crate::unknown_views::{
+    EvidenceView, JournalIdArgs, MoneyKind, UnknownEntryView, UnknownsView,
 };
 
 /// How long a settled entry that once was in doubt stays on the list.

@@ -11,14 +11,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use nordlys_application::App;
+use nordlys_application::NoArgs;
 use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::IpcError;
-use nordlys_application::payment_views::{PayArgs, RecipientFormArgs};
-use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
-use nordlys_application::views::{
-    AppView, CancelOrderArgs, ExchangeProfileArgs, NoArgs, OrderFormArgs, SetApiKeyArgs,
-    SwitchProfileArgs,
+use nordlys_application::pay_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::profile_views::{
+    AppView, ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs,
 };
+use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
+use nordlys_application::trade_views::{CancelOrderArgs, OrderFormArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncState};
 use nordlys_application::{pay, profiles, receive, tax, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
@@ -141,7 +142,7 @@ pub async fn lane(
             }
             Operation::Cancel => cancel(&app).await,
             Operation::Invoice => {
-                let args = nordlys_application::payment_views::InvoiceArgs {
+                let args = nordlys_application::receive_views::InvoiceArgs {
                     account_id: None,
                     amount: format!("0.0000{n:04}"),
                     unit: BitcoinAmountUnit::Btc,

@@ -1,0 +1,174 @@
+//! What the Trade screen exchanges with the use cases of `trading` and `market`: the quote,
+//! the order form and its outcome, open orders, the order journal, volume, trades and charts.
+
+use nordlys_core::store::JournalState;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::vocabulary::{Direction, OrderOutcome, OrderType};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteArgs {
+    /// NOK to quote for, as typed; none for the exchange's default (5000).
+    pub amount_nok: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteView {
+    /// The NOK amount this quote is for, formatted; none for the default.
+    pub for_amount: Option<String>,
+    pub price: String,
+    pub bid: String,
+    pub ask: String,
+    pub card_buy: String,
+    pub card_sell: String,
+    pub bank_buy: String,
+    pub bank_sell: String,
+    /// Plain decimals, to pre-fill a limit price.
+    pub bid_raw: String,
+    pub ask_raw: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderFormArgs {
+    pub order_type: OrderType,
+    pub direction: Direction,
+    pub amount: String,
+    pub price: Option<String>,
+    pub account_id: Option<String>,
+    /// The user confirmed a second time that the same order may be sent although one like it
+    /// is still unknown.
+    #[serde(default)]
+    #[ts(optional)]
+    pub despite_unknown: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderCheckView {
+    pub ok: bool,
+    pub amount_error: Option<String>,
+    pub price_error: Option<String>,
+    pub warning: Option<String>,
+    pub estimate: Option<String>,
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderResultView {
+    pub outcome: OrderOutcome,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOrderView {
+    pub order_id: String,
+    /// `None`: a type or direction this version does not know.
+    pub order_type: Option<OrderType>,
+    pub direction: Option<Direction>,
+    pub amount: String,
+    pub age: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenOrdersView {
+    pub orders: Vec<OpenOrderView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelOrderArgs {
+    pub order_id: String,
+    /// The user read the warning that an order whose outcome is still unknown, quiet for longer
+    /// than the quiet period, could be this one, and cancels anyway.
+    #[serde(default)]
+    #[ts(optional)]
+    pub anyway: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalEntryView {
+    pub id: String,
+    pub state: JournalState,
+    pub what: String,
+    pub note: String,
+    pub order_id: Option<String>,
+    pub trade_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalView {
+    pub entries: Vec<JournalEntryView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeStatsView {
+    pub amount_nok: String,
+    pub amount_btc: String,
+    pub buy_percentage: String,
+    pub number_of_trades: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeView {
+    pub daily: VolumeStatsView,
+    pub monthly: VolumeStatsView,
+    pub yearly: VolumeStatsView,
+    pub last24h: VolumeStatsView,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TradeView {
+    pub id: String,
+    pub time: String,
+    pub direction: Direction,
+    pub account: String,
+    pub btc: String,
+    pub nok: String,
+    pub price: String,
+    pub fee: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TradesView {
+    pub trades: Vec<TradeView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceChartArgs {
+    /// `1h`, `24h`, `7d` or `all`.
+    pub range: String,
+    pub width: u32,
+    pub height: u32,
+    pub dark: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartView {
+    pub svg: String,
+    pub samples: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartSizeArgs {
+    pub width: u32,
+    pub height: u32,
+    pub dark: bool,
+}
