@@ -11,6 +11,8 @@ use nordlys_exchange::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::environment::{self, EnvCredentials};
+
 const KEYRING_SERVICE: &str = "nordlys-cli";
 /// The keyring's entries, as `login` writes them.
 const API_KEY: &str = "api-key";
@@ -79,24 +81,15 @@ pub fn load(
     operator: &Operator,
     base_url: Option<&str>,
     keyring: &dyn Keyring,
+    env: EnvCredentials,
 ) -> Result<Credentials, String> {
-    let env_set = [
-        "NORDLYS_API_KEY",
-        "NORDLYS_API_SECRET",
-        "NORDLYS_ACCESS_TOKEN",
-    ]
-    .iter()
-    .any(|v| std::env::var(v).is_ok_and(|x| !x.trim().is_empty()));
-    let read = |var: &str, entry: &str| {
-        if env_set {
-            std::env::var(var).ok().filter(|v| !v.trim().is_empty())
-        } else {
-            keyring.get(entry)
-        }
+    let env_set = env.any();
+    let read = |set: Option<String>, entry: &str| {
+        if env_set { set } else { keyring.get(entry) }
     };
-    let key = read("NORDLYS_API_KEY", API_KEY);
-    let secret = read("NORDLYS_API_SECRET", API_SECRET);
-    let token = read("NORDLYS_ACCESS_TOKEN", ACCESS_TOKEN);
+    let key = read(env.key, API_KEY);
+    let secret = read(env.secret, API_SECRET);
+    let token = read(env.token, ACCESS_TOKEN);
     let from_keyring = !env_set && (key.is_some() || secret.is_some() || token.is_some());
     if from_keyring && let (Some(stored), Some(base)) = (keyring.get(ORIGIN), base_url) {
         let stored: Origin = serde_json::from_str(&stored)
@@ -111,16 +104,22 @@ pub fn load(
         }
     }
     let key = key
-        .map(|k| ApiKey::parse(&k, operator).map_err(|e| format!("NORDLYS_API_KEY: {e}")))
+        .map(|k| ApiKey::parse(&k, operator).map_err(|e| format!("{}: {e}", environment::API_KEY)))
         .transpose()?;
     let secret = secret
-        .map(|s| ApiSecret::parse(&s, operator).map_err(|e| format!("NORDLYS_API_SECRET: {e}")))
+        .map(|s| {
+            ApiSecret::parse(&s, operator).map_err(|e| format!("{}: {e}", environment::API_SECRET))
+        })
         .transpose()?;
     let token = token
-        .map(|t| AccessToken::parse(&t).map_err(|e| format!("NORDLYS_ACCESS_TOKEN: {e}")))
+        .map(|t| AccessToken::parse(&t).map_err(|e| format!("{}: {e}", environment::ACCESS_TOKEN)))
         .transpose()?;
     if secret.is_some() && key.is_none() {
-        return Err("NORDLYS_API_SECRET is set but NORDLYS_API_KEY is not".into());
+        return Err(format!(
+            "{} is set but {} is not",
+            environment::API_SECRET,
+            environment::API_KEY
+        ));
     }
     Ok(Credentials {
         key: key.map(|key| KeyCredentials {
@@ -222,7 +221,7 @@ pub fn nonce_source(creds: &Credentials) -> Result<Option<Arc<NonceSource>>, Str
     if creds.key.as_ref().is_none_or(|k| k.secret.is_none()) {
         return Ok(None);
     }
-    let dir = crate::journal::state_dir()?;
+    let dir = environment::state_dir()?;
     NonceSource::per_key(dir.join("nonces"), None, Arc::new(SystemClock))
         .map(|s| Some(Arc::new(s)))
         .map_err(|e| e.to_string())
@@ -284,10 +283,22 @@ mod tests {
         .unwrap();
         assert_eq!(said["stored"], serde_json::json!(["api-key", "api-secret"]));
         assert_eq!(said["baseUrl"], "http://127.0.0.1:8080");
-        let here = load(&op, Some("http://127.0.0.1:8080"), &keyring).unwrap();
+        let here = load(
+            &op,
+            Some("http://127.0.0.1:8080"),
+            &keyring,
+            EnvCredentials::default(),
+        )
+        .unwrap();
         assert!(here.key.is_some_and(|k| k.secret.is_some()));
         // Another exchange is not given them.
-        let elsewhere = load(&op, Some("https://api.example.no"), &keyring).unwrap_err();
+        let elsewhere = load(
+            &op,
+            Some("https://api.example.no"),
+            &keyring,
+            EnvCredentials::default(),
+        )
+        .unwrap_err();
         assert!(elsewhere.contains("login"), "{elsewhere}");
         let removed = logout(&keyring).unwrap();
         assert_eq!(

@@ -1,32 +1,14 @@
 //! The CLI's journal: every order and withdrawal is written to the store before it is sent, with
 //! the same code as the app; `journal list|check|settle` print entries in one JSON shape.
 
-use std::path::PathBuf;
-
 use chrono::SecondsFormat;
 use nordlys_core::store::{Evidence, JournalKind, Store, StoreError};
 use serde_json::{Value, json};
 
-/// `$NORDLYS_STATE_DIR`, else `${XDG_STATE_HOME:-$HOME/.local/state}/nordlys-cli`: the same
-/// layout as an app profile's directory, so both can share one store.
-pub fn state_dir() -> Result<PathBuf, String> {
-    if let Some(d) = std::env::var_os("NORDLYS_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(d));
-    }
-    let base = match std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => std::env::var_os("HOME")
-            .filter(|d| !d.is_empty())
-            .map(|h| PathBuf::from(h).join(".local").join("state"))
-            .ok_or("no state directory: set NORDLYS_STATE_DIR or HOME")?,
-    };
-    Ok(base.join("nordlys-cli"))
-}
-
 /// Opens the store in the state directory (created 0700). A store that cannot be opened stops
 /// a money command before anything is sent.
 pub fn open_store() -> Result<Store, String> {
-    let dir = state_dir()?;
+    let dir = crate::environment::state_dir()?;
     create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join("nordlys.sqlite");
     Store::open(&path).map_err(|e| format!("the journal at {} cannot be used: {e}", path.display()))

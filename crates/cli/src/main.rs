@@ -13,6 +13,7 @@
 //! (`x-ABBR-api-key`, …) and key and secret prefixes (`ABBR/public/`, `ABBR/apisecret/`) apply.
 
 mod credentials;
+mod environment;
 mod journal;
 
 use std::process::ExitCode;
@@ -47,15 +48,15 @@ use serde::Serialize;
 )]
 struct Cli {
     /// The exchange's base URL (https, or http to 127.0.0.1); needed by commands that talk to it.
-    #[arg(long, env = "NORDLYS_BASE_URL", global = true)]
+    #[arg(long, env = environment::BASE_URL, global = true)]
     base_url: Option<String>,
     /// Seconds every HTTP request may take, reads included (1–600).
-    #[arg(long, env = "NORDLYS_TIMEOUT", global = true, default_value_t = 30,
+    #[arg(long, env = environment::TIMEOUT, global = true, default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=600))]
     timeout: u64,
     /// The operator's abbreviation in header names and key prefixes (1–16 lower-case letters or
     /// digits).
-    #[arg(long, env = "NORDLYS_OPERATOR", global = true, default_value = "svc")]
+    #[arg(long, env = environment::OPERATOR, global = true, default_value = "svc")]
     operator: Operator,
     #[command(subcommand)]
     command: Command,
@@ -666,6 +667,7 @@ fn run_with_credentials(cli: Cli) -> Result<(), Failure> {
         &cli.operator,
         cli.base_url.as_deref(),
         &credentials::OsKeyring,
+        environment::EnvCredentials::read(),
     )
     .map_err(Failure::Usage)
     .and_then(|creds| {
