@@ -19,15 +19,21 @@ pub fn command_names(ipc_source: &str) -> Vec<String> {
         .collect()
 }
 
-/// The main window's capability: the app's own commands and nothing else.
+/// What the window may do besides calling the app's commands: listen to the `changed` event the
+/// backend's watcher emits.
+const EVENTS: [&str; 2] = ["core:event:allow-listen", "core:event:allow-unlisten"];
+
+/// The main window's capability: the app's own commands, its events, and nothing else.
 pub fn capability(names: &[impl AsRef<str>]) -> String {
     let permissions: Vec<String> = names
         .iter()
-        .map(|n| format!("    \"allow-{}\"", n.as_ref().replace('_', "-")))
+        .map(|n| format!("allow-{}", n.as_ref().replace('_', "-")))
+        .chain(EVENTS.iter().map(|e| (*e).to_owned()))
+        .map(|p| format!("    \"{p}\""))
         .collect();
     format!(
         "{{\n  \"$schema\": \"../gen/schemas/desktop-schema.json\",\n  \"identifier\": \"main\",\n  \
-         \"description\": \"Written by build.rs from the command list in src/ipc.rs. The main window may call the app's own commands and nothing else: no file system, no shell, no HTTP from the webview.\",\n  \
+         \"description\": \"Written by build.rs from the command list in src/ipc.rs. The main window may call the app's own commands and listen to its events, and nothing else: no file system, no shell, no HTTP from the webview.\",\n  \
          \"windows\": [\n    \"main\"\n  ],\n  \"permissions\": [\n{}\n  ]\n}}\n",
         permissions.join(",\n")
     )

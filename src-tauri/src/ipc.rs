@@ -45,6 +45,7 @@ macro_rules! ipc_commands {
                 declarations.visit::<$ret>();
             )*
             declarations.visit::<IpcError>();
+            declarations.visit::<nordlys_application::watcher::Change>();
             declarations.by_name.into_values().collect()
         }
 

@@ -90,6 +90,12 @@ pub fn run() -> Result<(), tauri::Error> {
                 os_zone(),
             );
             navigation_guard::main_window(app.handle())?;
+            // The one poller of money in motion, for as long as the app runs.
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                let app = handle.state::<App>();
+                nordlys_application::watcher::run(&app).await;
+            });
             Ok(())
         })
         .invoke_handler(ipc::handler())

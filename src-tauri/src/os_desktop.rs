@@ -1,10 +1,12 @@
 //! The desktop the application layer asks for its side effects: notifications (sent from Rust, so
-//! the webview needs no notification permission), the system browser, the save dialog.
+//! the webview needs no notification permission), the system browser, the save dialog, and the
+//! `changed` event the window listens to.
 
 use std::path::PathBuf;
 
 use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
-use tauri::{AppHandle, Manager, Runtime};
+use nordlys_application::watcher::Change;
+use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_notification::Notification;
 use tauri_plugin_opener::OpenerExt;
@@ -52,4 +54,12 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
                 chosen(path);
             });
     }
+
+    fn changed(&self, what: Change) {
+        // A window that is gone has nothing to read again.
+        let _ = self.0.emit(CHANGED, what);
+    }
 }
+
+/// The event the window listens to (`ui/src/main.ts`); its payload is a `Change`.
+pub const CHANGED: &str = "changed";

@@ -23,7 +23,7 @@ use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
-use nordlys_application::{pay, profiles, trading};
+use nordlys_application::{profiles, trading, watcher};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -159,7 +159,7 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     for _ in 0..5 {
         trading::resolve_orders(&app, NoArgs {}).await.unwrap();
-        pay::payments(&app, NoArgs {}).await.unwrap();
+        watcher::look(&app).await.unwrap();
         if store.journal_unresolved().unwrap().is_empty()
             && store.withdrawals_unresolved().unwrap().is_empty()
         {

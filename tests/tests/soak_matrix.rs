@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use app_driver::{LANES, connected_app, lane};
 use nordlys_application::NoArgs;
 use nordlys_application::trade_views::QuoteArgs;
-use nordlys_application::{pay, trading};
+use nordlys_application::{trading, watcher};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -226,7 +226,7 @@ async fn cell(
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     for _ in 0..2 {
         trading::resolve_orders(&app, NoArgs {}).await.unwrap();
-        pay::payments(&app, NoArgs {}).await.unwrap();
+        watcher::look(&app).await.unwrap();
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     let f = judge(&sb, &store);

@@ -66,7 +66,7 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
 async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     use app_driver::{kari, order, payment};
     use nordlys_application::vocabulary::{Direction, OrderOutcome, SyncState};
-    use nordlys_application::{market, pay, trading};
+    use nordlys_application::{market, pay, trading, watcher};
     use nordlys_core::amount_input::BitcoinAmountUnit;
 
     let sb = sandbox().await;
@@ -94,11 +94,11 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     let check = pay::check_payment(&app, args.clone()).await.unwrap();
     args.reviewed = Some(check.reviewed);
     pay::send_payment(&app, args).await.unwrap();
-    // The exchange lists a payment once it has left; the Pay screen follows it there, and the
+    // The exchange lists a payment once it has left; the watcher follows it there, and the
     // history's tail is read then. The Tax screen sees that read end.
     let mut rows_now = rows;
     for _ in 0..200 {
-        pay::payments(&app, NoArgs {}).await.unwrap();
+        watcher::look(&app).await.unwrap();
         let status = tax::tax_sync_status(&app, NoArgs {}).await.unwrap();
         rows_now = tax_rows(&app, 0, 1).await.total.unwrap();
         if status.state != SyncState::Running && rows_now > rows {

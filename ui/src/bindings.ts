@@ -54,6 +54,8 @@ anyway?: boolean, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
+export type Change = "invoices" | "payments";
+
 export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
 
 export type ChartView = { svg: string, samples: number, };

@@ -2,8 +2,9 @@ import * as api from "./bindings";
 import type { AppView, BalancesView, GrantView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
 import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
-import { receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
-import { isPaying, pay, refreshPay, setPayContext } from "./pay";
+import { listen } from "@tauri-apps/api/event";
+import { invoicesChanged, receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
+import { isPaying, pay, paymentsChanged, refreshPay, setPayContext } from "./pay";
 import { refreshTax, setTaxContext, tax } from "./tax";
 import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
 import { featureName, scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
@@ -517,7 +518,23 @@ async function loadApp(): Promise<void> {
   }
 }
 
+/** The backend's watcher says what changed in the store; the screens showing it read it again. */
+async function followChanges(): Promise<void> {
+  await listen<api.Change>("changed", (event) => {
+    switch (event.payload) {
+      case "invoices":
+        void invoicesChanged();
+        break;
+      case "payments":
+        void paymentsChanged();
+        void refreshUnknowns();
+        break;
+    }
+  });
+}
+
 async function start(): Promise<void> {
+  await followChanges();
   await loadApp();
   await loadBalances();
   await pollQuote();

@@ -38,7 +38,6 @@ let editing: RecipientView | null = null;
 let deleteArmed: string | null = null;
 let error: string | null = null;
 let checkTimer: number | undefined;
-let followTimer: number | undefined;
 
 export function setPayContext(c: Context): void {
   ctx = c;
@@ -54,7 +53,6 @@ export async function refreshPay(): Promise<void> {
   try {
     if (countries.length === 0) countries = (await api.countries({})).countries;
     [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
-    followPayments();
   } catch (e) {
     error = errorText(e);
   }
@@ -106,31 +104,19 @@ function setRecipient(patch: Partial<PayArgs["recipient"]>): void {
   set({ recipient: { ...form.recipient, ...patch } });
 }
 
-function unsettled(p: PaymentsView | null): boolean {
-  return !!p?.payments.some((x) => x.state === "sending" || x.state === "unknown" || (x.state === "sent" && (x.status === null || x.status === "pending")));
-}
-
-/** Follows payments that are in flight or whose outcome is unknown, until each is settled. */
-function followPayments(): void {
-  window.clearTimeout(followTimer);
-  if (!unsettled(payments)) return;
-  followTimer = window.setTimeout(async () => {
-    try {
-      const before = JSON.stringify(payments);
-      payments = await api.payments({});
-      if (result) {
-        const mine = payments.payments.find((p) => p.journalId === result!.payment.journalId);
-        if (mine) result = { ...result, payment: mine };
-      }
-      if (JSON.stringify(payments) !== before) {
-        await ctx.reloadBalances();
-        ctx.rerender();
-      }
-    } catch {
-      // Tried again on the next tick.
+/** The backend settled a payment or saw one end on its network: the list is read again. */
+export async function paymentsChanged(): Promise<void> {
+  try {
+    payments = await api.payments({});
+    if (result) {
+      const mine = payments.payments.find((p) => p.journalId === result!.payment.journalId);
+      if (mine) result = { ...result, payment: mine };
     }
-    followPayments();
-  }, 2000);
+    await ctx.reloadBalances();
+  } catch {
+    // Read again on the next change.
+  }
+  ctx.rerender();
 }
 
 async function submit(despiteUnknown = false): Promise<void> {
@@ -149,7 +135,6 @@ async function submit(despiteUnknown = false): Promise<void> {
     form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
     checked = null;
     [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
-    followPayments();
     void refreshUnknowns();
     await ctx.reloadBalances();
   } catch (e) {

@@ -25,7 +25,6 @@ let form: { amount: string; unit: BitcoinAmountUnit; publicDescription: string; 
 let error: string | null = null;
 let creating = false;
 let copied: string | null = null;
-let statusTimer: number | undefined;
 
 export function setReceiveContext(c: Context): void {
   ctx = c;
@@ -87,26 +86,19 @@ function isOpen(i: InvoiceView): boolean {
   return i.status === "unpaid" || i.status === "pending";
 }
 
-/** Polls the invoice on screen until it is paid, expired or cancelled. */
-function followInvoice(): void {
-  window.clearTimeout(statusTimer);
-  if (!invoice || !isOpen(invoice)) return;
-  statusTimer = window.setTimeout(async () => {
-    if (!invoice) return;
-    try {
+/** The backend saw an invoice change (paid, expired…): the one on screen and the list are read again. */
+export async function invoicesChanged(): Promise<void> {
+  try {
+    if (invoice) {
       const next = await api.invoiceStatus({ id: invoice.id });
-      const changed = next.status !== invoice.status;
+      if (next.status === "paid" && invoice.status !== "paid") await ctx.reloadBalances();
       invoice = next;
-      if (changed) {
-        if (next.status === "paid") await ctx.reloadBalances();
-        recent = await api.recentInvoices({});
-        ctx.rerender();
-      }
-    } catch {
-      // Checked again on the next tick; the last known status stays on screen.
     }
-    followInvoice();
-  }, 2000);
+    recent = await api.recentInvoices({});
+  } catch {
+    // Read again on the next change; the last known status stays on screen.
+  }
+  ctx.rerender();
 }
 
 async function create(): Promise<void> {
@@ -117,7 +109,6 @@ async function create(): Promise<void> {
   try {
     invoice = await api.createInvoice({ accountId, ...form });
     recent = await api.recentInvoices({});
-    followInvoice();
   } catch (e) {
     error = errorText(e);
   } finally {

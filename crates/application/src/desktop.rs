@@ -1,5 +1,5 @@
 //! What the application asks of the desktop it runs on: notifications, the system browser, the
-//! save dialog. The shell answers with the OS's own; tests with a fake that records.
+//! save dialog, and word to the window that something changed. The shell answers with the OS's own; tests with a fake that records.
 
 use std::path::PathBuf;
 
@@ -22,6 +22,9 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
 
     /// Asks where to save a CSV file suggested as `name`.
     fn choose_save_path(&self, name: &str, chosen: SaveChoice);
+
+    /// Tells the window that `what` changed in the store, so it reads it again.
+    fn changed(&self, what: crate::watcher::Change);
 }
 
 /// A desktop with no notifications, browser or dialog: every request to open or save fails.
@@ -38,4 +41,6 @@ impl Desktop for NoDesktop {
     fn choose_save_path(&self, _name: &str, chosen: SaveChoice) {
         chosen(Err(DesktopError("this app has no save dialog".into())));
     }
+
+    fn changed(&self, _what: crate::watcher::Change) {}
 }

@@ -21,6 +21,7 @@ pub mod trading;
 pub mod unknown_views;
 pub mod unknowns;
 pub mod vocabulary;
+pub mod watcher;
 pub mod wording;
 
 pub use state::App;

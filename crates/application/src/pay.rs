@@ -9,7 +9,6 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
 use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
-use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
@@ -420,7 +419,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     })
 }
 
-fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
+pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
     match e {
         withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
         e @ withdrawals::WithdrawalError::SameAsUnknown(_) => {
@@ -430,31 +429,9 @@ fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
     }
 }
 
-/// Resolves payments whose outcome is unknown, follows sent ones to the end (announcing each
-/// change), and returns the recent ones.
+/// The recent payments as the store has them; the watcher keeps them current.
 pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
-    let ProfileSession {
-        connection, store, ..
-    } = app.session().await?;
-    // One that stays unknown is looked at again on a later call.
-    recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
-    if let Ok(changes) = withdrawals::track(connection.client(), &store).await {
-        let locale = app.locale();
-        if !changes.is_empty() {
-            // A payment that ended has its row in the history now: the tax list shows it.
-            crate::tax::begin_sync(app).await.ok();
-        }
-        for c in changes {
-            let title = match NetworkStatus::from(&c.status) {
-                NetworkStatus::Completed => wording::say("payment-completed-title", locale),
-                NetworkStatus::Failed => wording::say("payment-failed-title", locale),
-                _ => continue,
-            };
-            let v = payment_view(&c.entry, app);
-            app.desktop
-                .notify(&title, &format!("{} → {}", v.amount, v.destination));
-        }
-    }
+    let store = app.session().await?.store;
     let recent = store.withdrawals_recent(20)?;
     Ok(PaymentsView {
         payments: recent.iter().map(|e| payment_view(e, app)).collect(),

@@ -164,48 +164,30 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
     invoice_view(app, &stored, true, price)
 }
 
-/// Asks the exchange for an invoice's status (endpoint 3), records it, and announces a payment.
-async fn refresh_status(app: &App, id: &str) -> Answer<StoredInvoice> {
-    let session = app.session().await?;
-    let store = session.store;
-    let answer = session.connection.client().invoice(id).await?;
-    let before = store.set_invoice_status(id, &answer.status)?;
-    let stored = store
-        .invoice_by_id(id)?
-        .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, format!("no invoice {id} here")))?;
-    if answer.status == InvoiceStatus::Paid && before.as_ref() != Some(&answer.status) {
-        let locale = app.locale();
-        let amount = stored
-            .amount_btc
-            .map(|a| format::btc(a, app.settings().unit, locale))
-            .unwrap_or_default();
-        let title = crate::wording::say("invoice-paid-title", locale);
-        let body = format!("{amount} {}", stored.public_description)
-            .trim()
-            .to_owned();
-        app.desktop.notify(&title, &body);
-    }
-    Ok(stored)
-}
-
+/// An invoice as the store has it; the watcher keeps its status current.
 pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceView> {
-    let stored = refresh_status(app, &args.id).await?;
+    let stored = app
+        .session()
+        .await?
+        .store
+        .invoice_by_id(&args.id)?
+        .ok_or_else(|| {
+            IpcError::new(
+                ErrorCode::InvalidInput,
+                format!("no invoice {} here", args.id),
+            )
+        })?;
     let price = app.mid_price().await.ok();
     invoice_view(app, &stored, true, price)
 }
 
+/// The recent invoices as the store has them; the watcher keeps open ones current.
 pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
     let store = app.session().await?.store;
-    let list = store.recent_invoices(20)?;
-    let mut out = Vec::with_capacity(list.len());
-    for i in list {
-        // Open invoices are asked about again; a failed check keeps the last known status.
-        let fresh = if i.status.is_final() {
-            i
-        } else {
-            refresh_status(app, &i.id).await.unwrap_or(i)
-        };
-        out.push(invoice_view(app, &fresh, false, None)?);
-    }
-    Ok(InvoicesView { invoices: out })
+    let invoices = store
+        .recent_invoices(20)?
+        .iter()
+        .map(|i| invoice_view(app, i, false, None))
+        .collect::<Answer<_>>()?;
+    Ok(InvoicesView { invoices })
 }

@@ -21,7 +21,7 @@ use nordlys_application::profile_views::{
 use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
 use nordlys_application::trade_views::{CancelOrderArgs, OrderFormArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncState};
-use nordlys_application::{pay, profiles, receive, tax, trading};
+use nordlys_application::{pay, profiles, receive, tax, trading, watcher};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
 use nordlys_core::secrets::{MemorySecretStore, SecretStore};
@@ -173,7 +173,8 @@ async fn read(app: &App, which: u64) -> Ended {
     match which {
         0 => done_or_failed(within("balances", profiles::balances(app, NoArgs {})).await),
         1 => done_or_failed(within("open_orders", trading::open_orders(app, NoArgs {})).await),
-        2 => done_or_failed(within("payments", pay::payments(app, NoArgs {})).await),
+        // The watcher's look, as the running app makes every 2 s, under the same faults.
+        2 => done_or_failed(within("watcher look", watcher::look(app)).await),
         3 => done_or_failed(
             within("recent_invoices", receive::recent_invoices(app, NoArgs {})).await,
         ),
@@ -248,10 +249,19 @@ pub fn app_with(secrets: Arc<dyn SecretStore>) -> (Arc<App>, tempfile::TempDir) 
 
 /// The app started again on the data in `dir`, as after a restart.
 pub fn app_in(dir: &std::path::Path, secrets: Arc<dyn SecretStore>) -> Arc<App> {
+    app_on(dir, secrets, Arc::new(NoDesktop))
+}
+
+/// The app on `desktop`, with its data in `dir`.
+pub fn app_on(
+    dir: &std::path::Path,
+    secrets: Arc<dyn SecretStore>,
+    desktop: Arc<dyn nordlys_application::desktop::Desktop>,
+) -> Arc<App> {
     Arc::new(App::new(
         dir.to_path_buf(),
         secrets,
-        Arc::new(NoDesktop),
+        desktop,
         Locale::En,
         nordlys_core::time::OSLO,
     ))
@@ -271,19 +281,25 @@ pub async fn connected_app(
             request_timeout_secs: timeout,
         });
     }
+    connect(&app, sb).await;
+    (app, dir)
+}
+
+/// Connects `app` as a user would: an exchange profile, then an API key that may trade and
+/// withdraw.
+pub async fn connect(app: &App, sb: &nordlys_sandbox::RunningSandbox) {
     let key = &sb.info.api_keys.withdrawal;
-    save_exchange_profile(&app, sb.base_url()).await.unwrap();
-    switch_profile(&app, "exchange").await.unwrap();
+    save_exchange_profile(app, sb.base_url()).await.unwrap();
+    switch_profile(app, "exchange").await.unwrap();
     let args = SetApiKeyArgs {
         key: key.key.clone(),
         secret: key.secret.clone(),
         may_trade: None,
         may_withdraw: None,
     };
-    within("set_api_key", profiles::set_api_key(&app, args))
+    within("set_api_key", profiles::set_api_key(app, args))
         .await
         .unwrap();
-    (app, dir)
 }
 
 /// Saves the exchange profile at `base_url`, as the settings form does.

@@ -92,6 +92,23 @@ impl Store {
     }
 
     /// The newest first.
+    /// Invoices that may still be paid: unpaid or pending, and not expired before `since`.
+    pub fn invoices_open(&self, since: DateTime<Utc>) -> Result<Vec<StoredInvoice>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!(
+            "{SELECT} WHERE status IN (?1, ?2) AND expires_at_ms > ?3 ORDER BY created_at_ms DESC"
+        ))?;
+        let rows = q.query_map(
+            rusqlite::params![
+                InvoiceStatus::Unpaid.as_str(),
+                InvoiceStatus::Pending.as_str(),
+                since.timestamp_millis()
+            ],
+            row,
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     pub fn recent_invoices(&self, limit: u32) -> Result<Vec<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!(
@@ -127,6 +144,13 @@ mod tests {
         }
         let list = s.recent_invoices(10).unwrap();
         assert_eq!(list[0].id, "ded_b", "newest first");
+        assert_eq!(s.invoices_open(now).unwrap().len(), 2, "both still payable");
+        assert!(
+            s.invoices_open(now + chrono::Duration::hours(2))
+                .unwrap()
+                .is_empty(),
+            "expired before then"
+        );
         assert_eq!(list[1].amount_btc, Some(Decimal::new(1, 3)));
         assert_eq!(
             s.set_invoice_status("ded_a", &InvoiceStatus::Paid).unwrap(),
@@ -136,6 +160,13 @@ mod tests {
             s.invoice_by_id("ded_a").unwrap().unwrap().status,
             InvoiceStatus::Paid
         );
+        let open: Vec<String> = s
+            .invoices_open(now)
+            .unwrap()
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
+        assert_eq!(open, ["ded_b"], "a paid invoice is no longer watched");
         let later = InvoiceStatus::Unknown("a status added later".into());
         s.set_invoice_status("ded_b", &later).unwrap();
         assert_eq!(
