@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
+use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::watcher::Change;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_dialog::DialogExt;
@@ -59,7 +60,13 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
         // A window that is gone has nothing to read again.
         let _ = self.0.emit(CHANGED, what);
     }
+
+    fn tax_sync(&self, progress: &TaxSyncView) {
+        let _ = self.0.emit(TAX_SYNC, progress);
+    }
 }
 
-/// The event the window listens to (`ui/src/main.ts`); its payload is a `Change`.
+/// The events the window listens to (`ui/src/main.ts`): a `Change`, and the tax sync's
+/// progress as a `TaxSyncView`.
 pub const CHANGED: &str = "changed";
+pub const TAX_SYNC: &str = "taxSync";

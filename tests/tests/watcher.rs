@@ -4,9 +4,10 @@
     clippy::panic,
     reason = "integration tests: a failed step is the failure being reported"
 )]
-//! The watcher is the app's one poller of money in motion: the screens' reads are reads of the
-//! store, and what the exchange says reaches them, the desktop's notifications and the window's
-//! `changed` event only through the watcher's looks.
+//! The backend tells, the window listens: the watcher is the app's one poller of money in motion
+//! (the screens' reads are reads of the store, and what the exchange says reaches them, the
+//! desktop's notifications and the window's `changed` event only through its looks), and a tax
+//! sync tells its progress as it goes.
 
 mod app_driver;
 
@@ -17,7 +18,8 @@ use nordlys_application::NoArgs;
 use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
 use nordlys_application::receive;
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
-use nordlys_application::vocabulary::InvoiceState;
+use nordlys_application::tax_views::TaxSyncView;
+use nordlys_application::vocabulary::{InvoiceState, SyncState};
 use nordlys_application::watcher::{self, Change};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::secrets::MemorySecretStore;
@@ -29,6 +31,7 @@ use serde_json::json;
 struct Recorded {
     notified: Mutex<Vec<String>>,
     changed: Mutex<Vec<Change>>,
+    synced: Mutex<Vec<TaxSyncView>>,
 }
 
 impl Desktop for Recorded {
@@ -47,11 +50,16 @@ impl Desktop for Recorded {
     fn changed(&self, what: Change) {
         self.changed.lock().unwrap().push(what);
     }
+    fn tax_sync(&self, progress: &TaxSyncView) {
+        self.synced.lock().unwrap().push(progress.clone());
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_only() {
-    let sb = sandbox().await;
+fn recorded_app() -> (
+    Arc<nordlys_application::App>,
+    Arc<Recorded>,
+    tempfile::TempDir,
+) {
     let dir = tempfile::tempdir().unwrap();
     let desktop = Arc::new(Recorded::default());
     let app = app_on(
@@ -59,6 +67,34 @@ async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_
         Arc::new(MemorySecretStore::default()),
         desktop.clone(),
     );
+    (app, desktop, dir)
+}
+
+/// The window is told the sync's progress page by page and its end, without asking.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tax_sync_tells_the_window_each_step_and_its_end() {
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    app_driver::tax_synced(&app).await;
+    let told = desktop.synced.lock().unwrap().clone();
+    let last = told.last().expect("told at least once");
+    assert_eq!(last.state, SyncState::Complete, "{told:?}");
+    assert!(
+        told[..told.len() - 1]
+            .iter()
+            .all(|v| v.state == SyncState::Running),
+        "{told:?}"
+    );
+    let stored: Vec<u32> = told.iter().map(|v| v.stored).collect();
+    assert!(stored.windows(2).all(|w| w[0] <= w[1]), "{stored:?}");
+    assert!(last.stored > 0 && told.len() >= 2, "{told:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_only() {
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
     connect(&app, &sb).await;
     let invoice = receive::create_invoice(
         &app,

@@ -5,7 +5,7 @@ import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { listen } from "@tauri-apps/api/event";
 import { invoicesChanged, receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
 import { isPaying, pay, paymentsChanged, refreshPay, setPayContext } from "./pay";
-import { refreshTax, setTaxContext, tax } from "./tax";
+import { refreshTax, setTaxContext, tax, taxSyncProgress } from "./tax";
 import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
 import { featureName, scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 import { exchangeProfileForm } from "./exchange_profile";
@@ -518,8 +518,12 @@ async function loadApp(): Promise<void> {
   }
 }
 
-/** The backend's watcher says what changed in the store; the screens showing it read it again. */
+/**
+ * The backend says what changed in the store (its watcher) and how the tax sync stands; the
+ * screens showing it read it again.
+ */
 async function followChanges(): Promise<void> {
+  await listen<api.TaxSyncView>("taxSync", (event) => taxSyncProgress(event.payload, screen === "tax"));
   await listen<api.Change>("changed", (event) => {
     switch (event.payload) {
       case "invoices":

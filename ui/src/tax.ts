@@ -25,13 +25,10 @@ const VISIBLE = 24;
 let rerender: () => void = () => {};
 let section: Section = "transactions";
 let sync: TaxSyncView | null = null;
-let syncTimer: number | undefined;
-/** Whether a status request of the sync is on its way. */
-let polling = false;
-/** Whether the sync was asked to be watched while a status request was on its way. */
-let watchAgain = false;
-/** Counts starts and cancels: a status answer asked for before the latest one is stale. */
-let syncEpoch = 0;
+/** Counts the backend's word on the sync: an answer asked for before the latest word is stale. */
+let told = 0;
+/** The user started the sync, or opened the screen while it ran: its end reloads the list once. */
+let following = false;
 let facets: TaxFacetsView | null = null;
 let filter: TaxFilterArgs = { year: null, accountId: null, txType: null, subType: null, search: "" };
 let total = 0;
@@ -63,10 +60,10 @@ export function setTaxContext(r: () => void): void {
 export async function refreshTax(): Promise<void> {
   error = null;
   try {
-    const asked = syncEpoch;
+    const asked = told;
     const now = await api.taxSyncStatus({});
-    if (asked === syncEpoch) sync = now;
-    if (sync?.state === "running") watchSync();
+    if (asked === told) sync = now;
+    following = sync?.state === "running";
     await reload();
   } catch (e) {
     error = errorText(e);
@@ -173,47 +170,35 @@ function rowNode(r: TaxRowView, i: number): Node {
 }
 
 /**
- * Polls the sync until it ends, one request at a time, then reloads the section once. A call while
- * a poll is on its way only marks that the poll must be followed by another. (Opening the tab and
- * pressing Sync both start watching; two polls in flight both saw the end and reloaded twice, and
- * the second reload put the list back to the top under a user who had already scrolled.) An answer
- * asked for before a start or cancel is dropped: it would show a sync just started as ended.
+ * The backend tells how the sync stands at each page and at its end. A sync the user follows
+ * reloads the section once when it ends; one running in the background (after an order or a
+ * payment) only updates the progress, so a list the user has scrolled stays where it is.
  */
-function watchSync(): void {
-  if (polling) {
-    watchAgain = true;
-    return;
+export function taxSyncProgress(view: TaxSyncView, shown: boolean): void {
+  told += 1;
+  sync = view;
+  if (view.state !== "running" && following) {
+    following = false;
+    void reload()
+      .catch((e: unknown) => {
+        error = errorText(e);
+      })
+      .then(() => {
+        if (shown) rerender();
+      });
   }
-  window.clearTimeout(syncTimer);
-  syncTimer = window.setTimeout(async () => {
-    polling = true;
-    watchAgain = false;
-    const asked = syncEpoch;
-    let now: TaxSyncView | null = null;
-    try {
-      now = await api.taxSyncStatus({});
-      if (asked === syncEpoch) sync = now;
-      else watchAgain = true;
-    } catch (e) {
-      error = errorText(e);
-    }
-    polling = false;
-    try {
-      if (watchAgain || sync?.state === "running") watchSync();
-      else if (now) await reload();
-    } catch (e) {
-      error = errorText(e);
-    }
-    rerender();
-  }, 300);
+  // Another screen is not drawn again for it: the Tax screen reads the state when it opens.
+  if (shown) rerender();
 }
 
 async function startSync(): Promise<void> {
   error = null;
-  syncEpoch += 1;
+  following = true;
+  const asked = told;
   try {
-    sync = await api.startTaxSync({});
-    watchSync();
+    const answer = await api.startTaxSync({});
+    // Word that came while asking is newer than the answer.
+    if (asked === told) sync = answer;
   } catch (e) {
     error = errorText(e);
   }
@@ -221,8 +206,9 @@ async function startSync(): Promise<void> {
 }
 
 async function cancelSync(): Promise<void> {
-  syncEpoch += 1;
-  sync = await api.cancelTaxSync({});
+  const asked = told;
+  const answer = await api.cancelTaxSync({});
+  if (asked === told) sync = answer;
   rerender();
 }
 

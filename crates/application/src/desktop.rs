@@ -25,6 +25,9 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
 
     /// Tells the window that `what` changed in the store, so it reads it again.
     fn changed(&self, what: crate::watcher::Change);
+
+    /// Tells the window how the tax sync stands, at each page and at its end.
+    fn tax_sync(&self, progress: &crate::tax_views::TaxSyncView);
 }
 
 /// A desktop with no notifications, browser or dialog: every request to open or save fails.
@@ -43,4 +46,6 @@ impl Desktop for NoDesktop {
     }
 
     fn changed(&self, _what: crate::watcher::Change) {}
+
+    fn tax_sync(&self, _progress: &crate::tax_views::TaxSyncView) {}
 }

@@ -88,6 +88,13 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
     }
     let worker = std::sync::Arc::clone(&app.tax_sync);
     let ended = std::sync::Arc::clone(&app.tax_sync_ended);
+    let desktop = std::sync::Arc::clone(&app.desktop);
+    let (zone, locale) = (app.zone, app.locale());
+    // Every step is told to the window as it happens: it shows the progress without asking.
+    let tell = move |worker: &std::sync::Mutex<SyncSlot>| {
+        let view = lock(worker).view(zone, locale);
+        desktop.tax_sync(&view);
+    };
     tokio::spawn(async move {
         let client = connection.client();
         // Names of deleted accounts for old rows; the list falls back to ids when this fails.
@@ -103,7 +110,11 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
                 .collect();
             let _ = store.set_tax_accounts(&names);
         }
-        let outcome = sync::sync(client, store, &cancel, |p| lock(&worker).progress = *p).await;
+        let outcome = sync::sync(client, store, &cancel, |p| {
+            lock(&worker).progress = *p;
+            tell(&worker);
+        })
+        .await;
         {
             let mut s = lock(&worker);
             s.cancel = None;
@@ -116,6 +127,7 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
                 }
             }
         }
+        tell(&worker);
         ended.notify_waiters();
     });
     Ok(())

@@ -37,13 +37,16 @@ async fn order(
     };
     app.click("[data-testid=order-review]").await;
     // The window rebuilds its page on every update (until the component rebuild of issue 21), so
-    // an update landing with the click can swallow it; the user then clicks again.
+    // an update landing with the click can swallow it; the user then clicks again, after a second.
+    let waited = std::sync::atomic::AtomicU32::new(0);
     app.until("the order summary", || async {
         if app.exists("[data-testid=order-summary]").await {
             return true;
         }
-        if app.exists("[data-testid=order-review]").await {
-            app.click("[data-testid=order-review]").await;
+        if waited.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 10 == 9 {
+            let again = "const b = document.querySelector('[data-testid=order-review]'); \
+                         if (b && !b.disabled) b.click(); return true;";
+            app.script(again, vec![]).await;
         }
         false
     })
