@@ -110,7 +110,7 @@ fn amount_problem(p: &AmountProblem, locale: Locale) -> String {
 }
 
 /// What will happen, in words, for the confirmation step of a form ready to send.
-fn order_summary_line(c: &order_form::OrderCheck, locale: Locale) -> Option<String> {
+fn order_confirmation(c: &order_form::OrderCheck, locale: Locale) -> Option<String> {
     let r = c.request.as_ref()?;
     let buying = Direction::Buy.is(&r.direction);
     let amount = if buying {
@@ -142,7 +142,7 @@ fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
             .as_ref()
             .map(|w| wording::order_warning(w, locale)),
         estimate: c.estimate.clone(),
-        summary: order_summary_line(c, locale),
+        summary: order_confirmation(c, locale),
     }
 }
 
@@ -290,7 +290,7 @@ async fn unknown_could_be(
 }
 
 /// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
-pub fn order_summary(e: &JournalEntry, locale: Locale) -> String {
+pub fn journaled_order_words(e: &JournalEntry, locale: Locale) -> String {
     let amount = match e.direction {
         Direction::Buy => format::nok(e.amount, locale),
         Direction::Sell => format::btc(e.amount, BtcUnit::Btc, locale),
@@ -308,7 +308,7 @@ fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
     JournalEntryView {
         id: e.id.to_string(),
         state: e.state,
-        what: order_summary(e, locale),
+        what: journaled_order_words(e, locale),
         note: e.note.clone(),
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
@@ -431,7 +431,7 @@ mod tests {
                 }
             };
         let say = |f: &OrderForm, locale| {
-            order_summary_line(&order_form::check(f, &market, locale), locale).unwrap()
+            order_confirmation(&order_form::check(f, &market, locale), locale).unwrap()
         };
         let buy = form(OrderType::Market, Direction::Buy, "1 000,50", None);
         assert_eq!(
@@ -445,7 +445,7 @@ mod tests {
         );
         let empty = form(OrderType::Market, Direction::Buy, "", None);
         assert_eq!(
-            order_summary_line(&order_form::check(&empty, &market, Locale::En), Locale::En),
+            order_confirmation(&order_form::check(&empty, &market, Locale::En), Locale::En),
             None
         );
     }
@@ -455,19 +455,19 @@ mod tests {
         let buy = entry(OrderType::Market, Direction::Buy, "500");
         let sell = entry(OrderType::Limit, Direction::Sell, "0.015");
         assert_eq!(
-            order_summary(&buy, Locale::En),
+            journaled_order_words(&buy, Locale::En),
             "Market buy, NOK\u{a0}500.00"
         );
         assert_eq!(
-            order_summary(&buy, Locale::Nb),
+            journaled_order_words(&buy, Locale::Nb),
             "Markedskjøp, 500,00\u{a0}kr"
         );
         assert_eq!(
-            order_summary(&sell, Locale::En),
+            journaled_order_words(&sell, Locale::En),
             "Limit sell, 0.01500000\u{a0}BTC"
         );
         assert_eq!(
-            order_summary(&sell, Locale::Nb),
+            journaled_order_words(&sell, Locale::Nb),
             "Limitsalg, 0,01500000\u{a0}BTC"
         );
     }

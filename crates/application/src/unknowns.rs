@@ -87,7 +87,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             kind: MoneyKind::Order,
             state: e.state.into(),
             sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: crate::trading::order_summary(&e, locale),
+            summary: crate::trading::journaled_order_words(&e, locale),
             open,
             evidence,
         });

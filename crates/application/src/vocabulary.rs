@@ -143,6 +143,16 @@ pub enum Report {
     Gains,
 }
 
+/// What changed in the store, for the window to read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Change {
+    /// An invoice's status changed (paid, expired…).
+    Invoices,
+    /// A payment was settled or ended on its network.
+    Payments,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

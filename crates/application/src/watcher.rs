@@ -8,25 +8,15 @@ use std::time::Duration;
 use chrono::Utc;
 use nordlys_core::format;
 use nordlys_core::recheck::{Due, recheck};
+use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
 use nordlys_exchange::models::InvoiceStatus;
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::error::Answer;
 use crate::state::App;
+pub use crate::vocabulary::Change;
 use crate::vocabulary::NetworkStatus;
 use crate::wording;
-
-/// What changed in the store, for the window to read again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum Change {
-    /// An invoice's status changed (paid, expired…).
-    Invoices,
-    /// A payment was settled or ended on its network.
-    Payments,
-}
 
 /// How often money in motion is looked at, and the longest wait after errors.
 const EVERY: Duration = Duration::from_secs(2);
@@ -87,9 +77,15 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     }
 
     // One that stays unknown is looked at again on the next look.
-    let unknown_before = store.withdrawals_unresolved()?.len();
-    recheck(client, store, &app.timing().rules, Due::Now).await?;
-    let settled = store.withdrawals_unresolved()?.len() != unknown_before;
+    let looked = recheck(client, store, &app.timing().rules, Due::Now).await?;
+    let mut settled = false;
+    for (id, kind) in looked {
+        if kind == JournalKind::Withdrawal
+            && let Some(e) = store.withdrawal_entry(id)?
+        {
+            settled |= !matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
+        }
+    }
     let ended = withdrawals::track(client, store)
         .await
         .map_err(crate::pay::withdrawal_error)?;

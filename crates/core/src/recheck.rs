@@ -21,8 +21,8 @@ pub enum Due {
 }
 
 /// After this long in doubt a request is looked at only every [`SLOW_INTERVAL`]; before, at most
-/// every [`FRESH_INTERVAL`]. The window asks on every poll (Pay follows payments every 2 s, the
-/// Trade screen and the banner on their own timers): one look serves them all.
+/// every [`FRESH_INTERVAL`]. It is asked often (the watcher every 2 s, the Trade screen and the
+/// banner on their own timers): one look serves them all.
 const FRESH: Duration = Duration::hours(1);
 const FRESH_INTERVAL: Duration = Duration::seconds(5);
 const SLOW_INTERVAL: Duration = Duration::minutes(10);
