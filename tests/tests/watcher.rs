@@ -13,16 +13,18 @@ mod app_driver;
 
 use std::sync::{Arc, Mutex};
 
-use app_driver::{app_on, connect};
+use app_driver::{app_on, connect, connected_app, order};
 use nordlys_application::NoArgs;
 use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
-use nordlys_application::receive;
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
 use nordlys_application::tax_views::TaxSyncView;
-use nordlys_application::vocabulary::{InvoiceState, SyncState};
+use nordlys_application::trade_views::QuoteArgs;
+use nordlys_application::vocabulary::{Direction, InvoiceState, OrderOutcome, SyncState};
 use nordlys_application::watcher::{self, Change};
+use nordlys_application::{receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::secrets::MemorySecretStore;
+use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::json;
 
@@ -139,4 +141,126 @@ async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_
     // Announced once: the next look finds nothing new.
     assert!(watcher::look(&app).await.unwrap().is_empty());
     assert_eq!(desktop.notified.lock().unwrap().len(), 1);
+}
+
+fn price_reads(counters: &serde_json::Value) -> u64 {
+    counters["requests"]["/v1/price/nok"].as_u64().unwrap_or(0)
+}
+
+/// The price the window reads is the watcher's last look, not a request of its own; a balance
+/// that changed is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_reads_what_the_watcher_saw_and_is_told_what_moved() {
+    let sb = sandbox().await;
+    let (app, _desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+
+    assert_eq!(
+        watcher::look_at_price(&app).await.unwrap(),
+        [Change::Price],
+        "the first price is news to the window"
+    );
+    let before = price_reads(&control_get(&sb, "/sandbox/counters").await);
+    let quote = trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap();
+    assert!(!quote.price.is_empty());
+    assert_eq!(
+        price_reads(&control_get(&sb, "/sandbox/counters").await),
+        before,
+        "the window's read asked the exchange again"
+    );
+    // A quote for an amount is the exchange's to give.
+    trading::quote(
+        &app,
+        QuoteArgs {
+            amount_nok: Some("1000".into()),
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        price_reads(&control_get(&sb, "/sandbox/counters").await),
+        before + 1
+    );
+    control(&sb, "/sandbox/price", json!({"movePercent": 10})).await;
+    assert_eq!(watcher::look_at_price(&app).await.unwrap(), [Change::Price]);
+
+    assert!(
+        watcher::look_at_balances(&app).await.unwrap().is_empty(),
+        "a first look is not a change"
+    );
+    assert!(watcher::look_at_market(&app).await.unwrap().is_empty());
+    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.01 })).await;
+    assert_eq!(
+        watcher::look_at_balances(&app).await.unwrap(),
+        [Change::Balances]
+    );
+}
+
+/// An on-chain deposit that lands in the history is announced once; what was in the history
+/// when the app first read it is not news.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deposit_is_announced_once_when_its_row_arrives() {
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.02 })).await;
+    watcher::look_at_history(&app).await.unwrap();
+    assert!(
+        desktop.notified.lock().unwrap().is_empty(),
+        "the first read brought old news: {:?}",
+        desktop.notified.lock().unwrap()
+    );
+
+    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.015 })).await;
+    let changes = watcher::look_at_history(&app).await.unwrap();
+    assert_eq!(changes, [Change::History]);
+    let notified = desktop.notified.lock().unwrap().clone();
+    assert_eq!(notified, ["Bitcoin received: 0.01500000\u{a0}BTC"]);
+    assert!(watcher::look_at_history(&app).await.unwrap().is_empty());
+    assert_eq!(desktop.notified.lock().unwrap().len(), 1);
+}
+
+/// The Unknowns list is a read of the journal: checking again is the watcher's work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_order_is_settled_by_the_watcher_and_the_window_told() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(1), 5))).await;
+    // A market buy whose answer is lost before the exchange took it.
+    sb.state.add_fault(FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let lost = trading::place_order(&app, order(Direction::Buy, 100, None))
+        .await
+        .unwrap();
+    assert_eq!(lost.outcome, OrderOutcome::Unknown, "{lost:?}");
+    let unresolved = || async {
+        unknowns::unknowns(&app, NoArgs {})
+            .await
+            .unwrap()
+            .unresolved
+    };
+    assert_eq!(unresolved().await, 1);
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(
+        unresolved().await,
+        1,
+        "a read settled it without the watcher"
+    );
+    let mut told = vec![];
+    for _ in 0..50 {
+        told.extend(watcher::look(&app).await.unwrap());
+        if unresolved().await == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(unresolved().await, 0);
+    assert!(told.contains(&Change::Unknowns), "{told:?}");
 }

@@ -54,7 +54,7 @@ anyway?: boolean, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
-export type Change = "invoices" | "payments";
+export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history";
 
 export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
 

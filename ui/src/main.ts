@@ -1,7 +1,7 @@
 import * as api from "./bindings";
 import type { AppView, BalancesView, GrantView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
-import { isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
+import { historyChanged, isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { listen } from "@tauri-apps/api/event";
 import { invoicesChanged, receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
 import { isPaying, pay, paymentsChanged, refreshPay, setPayContext } from "./pay";
@@ -62,7 +62,7 @@ async function run(f: () => Promise<AppView>, ok?: string): Promise<void> {
     await loadBalances();
     // Numbers and times arrive formatted: a change of language or unit fetches them again.
     if (before && (before.language !== app.language || before.unit !== app.unit)) {
-      await Promise.all([loadVolume(), pollQuote()]);
+      await Promise.all([loadVolume(), readQuote()]);
       refreshScreen(screen);
     }
   } catch (e) {
@@ -267,8 +267,8 @@ async function loadChart(): Promise<void> {
   }
 }
 
-/** One poller for the price, shared by every screen; also feeds Nordlys' own price history. */
-async function pollQuote(): Promise<void> {
+/** Reads the price the watcher saw last (or the quote for the amount typed), for every screen. */
+async function readQuote(): Promise<void> {
   try {
     const next = await api.quote({ amountNok: quoteAmount.trim() || null });
     if (JSON.stringify(next) !== JSON.stringify(quote)) {
@@ -482,7 +482,7 @@ function draw(): void {
     balances,
     quote,
     quoteAmount,
-    setQuoteAmount: (a: string) => { quoteAmount = a; void pollQuote(); },
+    setQuoteAmount: (a: string) => { quoteAmount = a; void readQuote(); },
     rerender: render,
     reloadBalances: loadBalances,
     reloadApp,
@@ -518,22 +518,59 @@ async function loadApp(): Promise<void> {
   }
 }
 
+/** When the price chart was last drawn: it is drawn again at most every 30 s. */
+let chartDrawn = 0;
+
+/** What each change from the watcher makes the window read again. */
+function readAgain(change: api.Change): void {
+  switch (change) {
+    case "invoices":
+      void invoicesChanged();
+      break;
+    case "payments":
+      void paymentsChanged();
+      void refreshUnknowns();
+      break;
+    case "unknowns":
+      void refreshUnknowns();
+      break;
+    case "price":
+      void readQuote();
+      // Drawing the chart on every price move is most of the idle CPU.
+      if (screen === "overview" && Date.now() - chartDrawn >= 30_000) {
+        chartDrawn = Date.now();
+        void loadChart();
+      }
+      break;
+    case "balances":
+      if (!busy) void loadBalances();
+      break;
+    case "market":
+      void loadVolume();
+      break;
+    case "history":
+      if (screen === "trade") void historyChanged();
+      break;
+  }
+}
+
+/** Changes told while the window was hidden, read when it is shown again. */
+const missed = new Set<api.Change>();
+
 /**
- * The backend says what changed in the store (its watcher) and how the tax sync stands; the
- * screens showing it read it again.
+ * The backend tells what changed (its watcher is the app's one poller) and how the tax sync
+ * stands; the screens showing it read it again. A hidden window reads nothing until it is shown.
  */
 async function followChanges(): Promise<void> {
   await listen<api.TaxSyncView>("taxSync", (event) => taxSyncProgress(event.payload, screen === "tax"));
   await listen<api.Change>("changed", (event) => {
-    switch (event.payload) {
-      case "invoices":
-        void invoicesChanged();
-        break;
-      case "payments":
-        void paymentsChanged();
-        void refreshUnknowns();
-        break;
-    }
+    if (document.visibilityState === "visible") readAgain(event.payload);
+    else missed.add(event.payload);
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    for (const change of missed) readAgain(change);
+    missed.clear();
   });
 }
 
@@ -541,27 +578,15 @@ async function start(): Promise<void> {
   await followChanges();
   await loadApp();
   await loadBalances();
-  await pollQuote();
+  await readQuote();
   void refreshUnknowns();
+  chartDrawn = Date.now();
   void loadChart();
   void loadVolume();
-  // One poller per resource, paused while the window is hidden: price every 5 s, the chart every
-  // 30 s, balances every 15 s, volume every minute.
-  let tick = 0;
+  // The countdowns of open invoices and quotes tick on the window's own clock.
   setInterval(() => {
     if (document.visibilityState === "visible") tickCountdowns();
   }, 1_000);
-  setInterval(() => {
-    if (document.visibilityState !== "visible") return;
-    tick += 1;
-    void pollQuote();
-    // The chart is redrawn every 30 s: drawing it on every price tick is most of the idle CPU.
-    if (tick % 6 === 0 && screen === "overview") void loadChart();
-    if (tick % 3 === 0 && !busy) void loadBalances();
-    // Every unknown order or payment is checked again, and the banner follows.
-    if (tick % 3 === 0) void refreshUnknowns();
-    if (tick % 12 === 0) void loadVolume();
-  }, 5_000);
 }
 
 void start();

@@ -49,6 +49,16 @@ export function setTradeContext(c: Context): void {
 }
 
 
+/** Rows new to the history: a trade made elsewhere, or the fill of an open order. */
+export async function historyChanged(): Promise<void> {
+  try {
+    history = await api.tradeHistory({});
+    ctx.rerender();
+  } catch {
+    // The screen keeps what it showed; the next change reads it again.
+  }
+}
+
 export async function refreshTrading(): Promise<void> {
   try {
     [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);

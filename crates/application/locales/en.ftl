@@ -102,6 +102,7 @@ invoice-expired = Expired
 invoice-cancelled = Cancelled
 invoice-any-amount = any amount
 invoice-paid-title = Invoice paid
+deposit-received-title = Bitcoin received
 
 ## Tax history
 

@@ -101,6 +101,7 @@ invoice-expired = Utløpt
 invoice-cancelled = Kansellert
 invoice-any-amount = valgfritt beløp
 invoice-paid-title = Faktura betalt
+deposit-received-title = Bitcoin mottatt
 
 ## Skattehistorikk
 

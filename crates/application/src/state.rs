@@ -44,6 +44,8 @@ pub struct App {
     pub tax_sync_ended: Arc<tokio::sync::Notify>,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
+    /// What the watcher saw last, so that it tells only changes.
+    pub(crate) seen: Mutex<crate::watcher::Seen>,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -149,6 +151,7 @@ impl App {
                 // After this long without an answer an order is "outcome unknown".
                 request_timeout_secs,
             }),
+            seen: Mutex::default(),
         }
     }
 

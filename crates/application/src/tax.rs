@@ -135,7 +135,8 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
 
 /// Reads the tax history's tail and waits for it, at most `TAIL_WAIT`: what was just traded or
 /// paid is then in the store. A sync already running is waited for instead of started twice.
-pub async fn read_tail(app: &App) -> Answer<()> {
+/// Answers whether the sync ended (`false`: a long first sync is still running).
+pub async fn read_tail(app: &App) -> Answer<bool> {
     const TAIL_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
     begin_sync(app).await?;
     let until = tokio::time::Instant::now() + TAIL_WAIT;
@@ -149,13 +150,13 @@ pub async fn read_tail(app: &App) -> Answer<()> {
             if s.cancel.is_none() {
                 return match s.state {
                     SyncState::Failed => Err(IpcError::new(ErrorCode::Network, s.message.clone())),
-                    _ => Ok(()),
+                    _ => Ok(true),
                 };
             }
         }
         if tokio::time::timeout_at(until, ended).await.is_err() {
             // Still running (a first sync of a long history): what is stored so far is shown.
-            return Ok(());
+            return Ok(false);
         }
     }
 }

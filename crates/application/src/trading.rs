@@ -10,6 +10,7 @@ use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
+use nordlys_exchange::models::PriceResponse;
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -43,22 +44,22 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
         ),
     };
     let ProfileSession {
-        connection, store, ..
+        connection,
+        store,
+        profile,
     } = app.session().await?;
-    let p = connection.client().price(amount).await?;
-    // The API keeps no price history, so Nordlys keeps its own: one sample per poll.
-    let sample = PriceSample {
-        at: p.timestamp,
-        mid: p.price,
-        bid: p.bid,
-        ask: p.ask,
+    // The watcher's last look is the price of the moment; an amount asks the exchange for its own.
+    let p = match amount
+        .is_none()
+        .then(|| crate::watcher::last_price(app, &profile.id))
+    {
+        Some(Some(p)) => p,
+        _ => {
+            let p = connection.client().price(amount).await?;
+            keep_sample(app, &store, &p);
+            p
+        }
     };
-    if let Err(e) = store.add_price_sample(&sample) {
-        *app.notice
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(IpcError::internal(e).message);
-    }
     let f = |d: Decimal| format::nok(d, locale);
     Ok(QuoteView {
         for_amount: amount.map(|a| format::nok(a, locale)),
@@ -72,6 +73,23 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
         bid_raw: p.bid.to_string(),
         ask_raw: p.ask.to_string(),
     })
+}
+
+/// Keeps a fetched price as a sample of Nordlys' own price history (the API keeps none); a
+/// sample that cannot be written is told once, as a notice.
+pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
+    let sample = PriceSample {
+        at: p.timestamp,
+        mid: p.price,
+        bid: p.bid,
+        ask: p.ask,
+    };
+    if let Err(e) = store.add_price_sample(&sample) {
+        *app.notice
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(IpcError::internal(e).message);
+    }
 }
 
 fn form(args: &OrderFormArgs) -> Answer<OrderForm> {

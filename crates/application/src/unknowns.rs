@@ -1,10 +1,9 @@
 //! Orders and payments whose outcome is unknown, in one place: each re-checked against the
-//! exchange when the list is read (the window reads it on a timer), shown with the evidence
+//! exchange by the watcher (the window reads the list when it says so), shown with the evidence
 //! behind its state, and settled by the user when they have checked the exchange's history.
 
 use chrono::{Duration, Utc};
 use nordlys_core::format;
-use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
 use nordlys_core::{orders, withdrawals};
 
@@ -19,11 +18,7 @@ use crate::unknown_views::{
 const RECENT: Duration = Duration::hours(24);
 
 pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
-    let ProfileSession {
-        connection, store, ..
-    } = app.session().await?;
-    recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
-    view(app, &store)
+    view(app, &app.session().await?.store)
 }
 
 pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsView> {

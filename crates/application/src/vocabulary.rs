@@ -151,6 +151,16 @@ pub enum Change {
     Invoices,
     /// A payment was settled or ended on its network.
     Payments,
+    /// An order or payment of unknown outcome was looked at again (and perhaps settled).
+    Unknowns,
+    /// The price moved.
+    Price,
+    /// A balance changed.
+    Balances,
+    /// The volume statistics changed.
+    Market,
+    /// Rows new to the history were stored: a trade, payment or deposit.
+    History,
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! The app's one poller of money in motion: it follows the active profile's open invoices and its
-//! payments not yet settled, records what the exchange says, notifies the user of what arrived
-//! or ended, and tells the window what changed. The screens read the store; they do not poll the
-//! exchange themselves.
+//! The app's one poller. It follows, each on its own rhythm, money in motion (open invoices,
+//! payments not yet settled, orders and payments whose outcome is unknown), the price, the
+//! balances, the market's volume and the history's tail (which brings new deposits); records
+//! what the exchange says, notifies the user of what arrived or ended, and tells the window what
+//! changed. The screens read the store and what the watcher last saw; they poll nothing.
 
 use std::time::Duration;
 
@@ -10,7 +11,11 @@ use nordlys_core::format;
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
-use nordlys_exchange::models::InvoiceStatus;
+use nordlys_exchange::models::{
+    InvoiceStatus, ListBitcoinAccountsResponse, PriceResponse, TaxSubType, TaxTransactionType,
+    VolumeResponse,
+};
+use rust_decimal::Decimal;
 
 use crate::error::Answer;
 use crate::state::App;
@@ -18,31 +23,212 @@ pub use crate::vocabulary::Change;
 use crate::vocabulary::NetworkStatus;
 use crate::wording;
 
-/// How often money in motion is looked at, and the longest wait after errors.
-const EVERY: Duration = Duration::from_secs(2);
+/// The longest wait after errors.
 const LONGEST: Duration = Duration::from_secs(60);
 
-/// Runs until the app ends: one look every 2 s, backing off (doubling, up to a minute) while the
-/// exchange cannot be reached.
+/// What the watcher follows, each at its own pace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watch {
+    /// Open invoices, unsettled payments, unknown outcomes: a user is waiting on these.
+    Money,
+    Price,
+    Balances,
+    /// Volume statistics, which the exchange updates slowly.
+    Market,
+    /// The history's tail: new deposits, and rows of trades and payments made elsewhere.
+    History,
+}
+
+impl Watch {
+    fn every(self) -> Duration {
+        Duration::from_secs(match self {
+            Self::Money => 2,
+            Self::Price => 5,
+            Self::Balances => 15,
+            Self::Market | Self::History => 60,
+        })
+    }
+}
+
+/// What the watcher last saw of each thing it compares, per profile (a switch starts afresh).
+#[derive(Debug, Default)]
+pub struct Seen {
+    profile: String,
+    /// The price and when it was read, on this machine's clock.
+    price: Option<(PriceResponse, std::time::Instant)>,
+    balances: Option<(ListBitcoinAccountsResponse, Option<Decimal>)>,
+    volume: Option<VolumeResponse>,
+    /// The history's end when last looked at; `None` until first looked at.
+    history: Option<i64>,
+}
+
+/// Runs until the app ends: each thing followed at its pace, backing off (doubling, up to a
+/// minute) while the exchange cannot be reached, without holding the others back.
 pub async fn run(app: &App) {
-    let mut wait = EVERY;
+    tokio::join!(
+        follow(app, Watch::Money),
+        follow(app, Watch::Price),
+        follow(app, Watch::Balances),
+        follow(app, Watch::Market),
+        follow(app, Watch::History),
+    );
+}
+
+async fn follow(app: &App, watch: Watch) {
+    let mut wait = watch.every();
     loop {
         tokio::time::sleep(wait).await;
-        wait = match look(app).await {
+        let looked = match watch {
+            Watch::Money => look(app).await,
+            Watch::Price => look_at_price(app).await,
+            Watch::Balances => look_at_balances(app).await,
+            Watch::Market => look_at_market(app).await,
+            Watch::History => look_at_history(app).await,
+        };
+        wait = match looked {
             Ok(changes) => {
                 for c in changes {
                     app.desktop.changed(c);
                 }
-                EVERY
+                watch.every()
             }
             Err(_) => (wait * 2).min(LONGEST),
         };
     }
 }
 
-/// One look: open invoices asked for their status (a payment is announced), payments whose
-/// outcome is unknown checked against the account, sent ones followed on their network (an end
-/// is announced, and the history's tail read so the tax list shows it). Returns what changed.
+/// What the watcher saw for the active profile, cleared when the profile changed.
+fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
+    let mut seen = app
+        .seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.profile != profile {
+        *seen = Seen {
+            profile: profile.to_owned(),
+            ..Seen::default()
+        };
+    }
+    seen
+}
+
+/// How old the watcher's price may be and still be shown as the price of the moment.
+const FRESH: Duration = Duration::from_secs(15);
+
+/// The price the watcher saw last for the active profile, if it saw one lately.
+pub(crate) fn last_price(app: &App, profile: &str) -> Option<PriceResponse> {
+    seen(app, profile)
+        .price
+        .as_ref()
+        .filter(|(_, at)| at.elapsed() < FRESH)
+        .map(|(p, _)| p.clone())
+}
+
+/// One look at the price: kept as a sample of Nordlys' own price history (the API keeps none),
+/// and told when it moved.
+pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
+    let session = app.session().await?;
+    let p = session.connection.client().price(None).await?;
+    crate::trading::keep_sample(app, &session.store, &p);
+    let mut seen = seen(app, &session.profile.id);
+    let moved = seen.price.as_ref().is_none_or(|(before, _)| {
+        (
+            before.price,
+            before.bid,
+            before.ask,
+            &before.card,
+            &before.bank,
+        ) != (p.price, p.bid, p.ask, &p.card, &p.bank)
+    });
+    seen.price = Some((p, std::time::Instant::now()));
+    Ok(if moved { vec![Change::Price] } else { vec![] })
+}
+
+/// One look at the accounts and the NOK balance; told when any changed.
+pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
+    let session = app.session().await?;
+    let client = session.connection.client();
+    let accounts = client.bitcoin_accounts(true).await?;
+    // A key that may not read the NOK account still has its bitcoin accounts followed.
+    let fiat = client.fiat_account().await.ok().map(|f| f.available_nok);
+    let now = Some((accounts, fiat));
+    let mut seen = seen(app, &session.profile.id);
+    let changed = seen.balances.is_some() && seen.balances != now;
+    seen.balances = now;
+    Ok(if changed {
+        vec![Change::Balances]
+    } else {
+        vec![]
+    })
+}
+
+/// One look at the volume statistics; told when they changed.
+pub async fn look_at_market(app: &App) -> Answer<Vec<Change>> {
+    let session = app.session().await?;
+    let volume = session.connection.client().volume(None).await?;
+    let mut seen = seen(app, &session.profile.id);
+    let changed = seen.volume.as_ref().is_some_and(|v| *v != volume);
+    seen.volume = Some(volume);
+    Ok(if changed {
+        vec![Change::Market]
+    } else {
+        vec![]
+    })
+}
+
+/// One read of the history's tail. Rows new to the store are told to the window (Trade history
+/// and the tax list show them), and a bitcoin deposit among them is announced; a Lightning one is
+/// not, as the invoice it paid was announced already. Nothing is announced from the first read of
+/// a profile's history, nor while a first sync of a long history is still bringing old rows.
+pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
+    let session = app.tax_session().await?;
+    let (store, profile) = (session.store, session.profile.id);
+    let last = seen(app, &profile).history;
+    let before = store.tax_mark()?;
+    let ended = crate::tax::read_tail(app).await?;
+    // A history forgotten and read again starts afresh, like a first read.
+    let Some(from) = last.filter(|m| *m <= before) else {
+        let now = store.tax_mark()?;
+        seen(app, &profile).history = ended.then_some(now);
+        return Ok(if now == before {
+            vec![]
+        } else {
+            vec![Change::History]
+        });
+    };
+    let (rows, next) = store.tax_stored_after(from)?;
+    seen(app, &profile).history = Some(next);
+    let locale = app.locale();
+    let unit = app.settings().unit;
+    for t in &rows {
+        let lightning = matches!(
+            t.sub_type,
+            TaxSubType::Lightning
+                | TaxSubType::LightningPaymentRequest
+                | TaxSubType::LightningAddress
+                | TaxSubType::LightningLnurl
+        );
+        if t.tx_type == TaxTransactionType::BtcDeposit
+            && !lightning
+            && let Some(amount) = t.in_amount
+        {
+            app.desktop.notify(
+                &wording::say("deposit-received-title", locale),
+                &format::btc(amount, unit, locale),
+            );
+        }
+    }
+    Ok(if rows.is_empty() {
+        vec![]
+    } else {
+        vec![Change::History]
+    })
+}
+
+/// One look at money in motion: open invoices asked for their status (a payment is announced),
+/// orders and payments whose outcome is unknown checked against the account, sent payments
+/// followed on their network (an end is announced, and the history's tail read so the tax list
+/// shows it). Returns what changed.
 pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let (client, store) = (session.connection.client(), &session.store);
@@ -78,6 +264,10 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
 
     // One that stays unknown is looked at again on the next look.
     let looked = recheck(client, store, &app.timing().rules, Due::Now).await?;
+    if !looked.is_empty() {
+        // Each look is evidence the Unknowns screen shows, and may have settled one.
+        changes.push(Change::Unknowns);
+    }
     let mut settled = false;
     for (id, kind) in looked {
         if kind == JournalKind::Withdrawal

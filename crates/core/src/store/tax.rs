@@ -396,6 +396,34 @@ impl Store {
         raw.into_iter().map(RawRow::into_transaction).collect()
     }
 
+    /// Where the stored history ends now: rows stored later come after this mark.
+    pub fn tax_mark(&self) -> Result<i64, StoreError> {
+        Ok(self.db().query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM tax_transactions",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Rows first stored after `mark`, in the order they were stored, and the new mark. A row
+    /// read again (a pending one made final) keeps its place: it is not new.
+    pub fn tax_stored_after(&self, mark: i64) -> Result<(Vec<TaxTransaction>, i64), StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(&format!(
+                "SELECT {COLUMNS}, seq FROM tax_transactions WHERE seq > ?1 ORDER BY seq LIMIT 1000"
+            ))?;
+            q.query_map(params![mark], |r| Ok((raw_row(r)?, r.get::<_, i64>(18)?)))?
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let last = raw.last().map_or(mark, |(_, seq)| *seq);
+        let rows = raw
+            .into_iter()
+            .map(|(row, _)| row.into_transaction())
+            .collect::<Result<_, _>>()?;
+        Ok((rows, last))
+    }
+
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
     /// history size without holding it all. Each batch starts after the last one's (createTime,
     /// id), so no batch skips over the rows before it again.
@@ -644,6 +672,26 @@ mod tests {
             after: "2024-12-31T23:00:00Z".parse().unwrap(),
             after_id: "tr_4".into(),
         }
+    }
+
+    #[test]
+    fn rows_stored_after_a_mark_are_the_new_ones_not_those_read_again() {
+        let s = Store::in_memory().unwrap();
+        assert_eq!(s.tax_mark().unwrap(), 0);
+        let rows = page();
+        s.add_tax_page(&rows[..1], None).unwrap();
+        let mark = s.tax_mark().unwrap();
+        // The first row again (changed) and two new ones.
+        let mut again = rows.clone();
+        if let Ok(t) = &mut again[0] {
+            t.note = "final now".into();
+        }
+        s.add_tax_page(&again, Some(&cursor())).unwrap();
+        let (new, next) = s.tax_stored_after(mark).unwrap();
+        let ids: Vec<String> = new.iter().map(|t| t.id.to_string()).collect();
+        assert_eq!(ids, ["tr_2", "tr_3"]);
+        assert_eq!(next, s.tax_mark().unwrap());
+        assert!(s.tax_stored_after(next).unwrap().0.is_empty());
     }
 
     #[test]
