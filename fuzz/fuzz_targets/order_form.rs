@@ -6,7 +6,7 @@ use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use nordlys_core::format::Locale;
 use nordlys_core::order_form::{self, Market, OrderForm};
-use nordlys_exchange::models::{Direction, OrderType};
+use nordlys_core::order_terms::{Direction, OrderType};
 use rust_decimal::Decimal;
 
 /// Any decimal a decoded quote or balance could hold, negative and zero included.
@@ -18,8 +18,8 @@ fn decimal(u: &mut Unstructured) -> Result<Decimal> {
 
 fn case(u: &mut Unstructured) -> Result<(OrderForm, Market, Locale)> {
     let form = OrderForm {
-        order_type: u.choose(&[OrderType::Market, OrderType::Limit])?.clone(),
-        direction: u.choose(&[Direction::Buy, Direction::Sell])?.clone(),
+        order_type: *u.choose(&[OrderType::Market, OrderType::Limit])?,
+        direction: *u.choose(&[Direction::Buy, Direction::Sell])?,
         amount: u.arbitrary()?,
         price: u.arbitrary()?,
         account_id: u.arbitrary()?,

@@ -20,7 +20,7 @@ use app_driver::{
 };
 use nordlys_application::App;
 use nordlys_application::NoArgs;
-use nordlys_application::pay_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::pay_views::PayArgs;
 use nordlys_application::profile_views::SetRequestTimeoutArgs;
 use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
 use nordlys_application::{pay, profiles, trading};
@@ -28,6 +28,7 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
 use nordlys_core::store::{JournalState, Recipient, Store, WithdrawalState};
+use nordlys_core::travel_rule::RecipientForm;
 use nordlys_tests::*;
 use serde_json::json;
 
@@ -252,12 +253,12 @@ async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
 }
 
 fn payment_to(destination: &str, save_as: &str) -> PayArgs {
-    let kari = RecipientFormArgs {
+    let kari = RecipientForm {
         full_name: "Kari Nordmann".into(),
         country: "NO".into(),
         address: "Storgata 1, 0155 Oslo".into(),
         nin: "01017012345".into(),
-        ..RecipientFormArgs::default()
+        ..RecipientForm::default()
     };
     let mut args = app_driver::payment(destination, 1000, BitcoinAmountUnit::Sats, kari);
     args.save_recipient = true;
@@ -324,7 +325,7 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
         assert!(r.label == "Kari" || r.label == "Ola", "{r:?}");
     }
     let mut to_ola = payment_to("ola@example.com", "Ola");
-    to_ola.recipient = RecipientFormArgs::default();
+    to_ola.recipient = RecipientForm::default();
     let check = pay::check_payment(&app, to_ola).await.unwrap();
     assert!(check.needs_recipient, "{check:?}");
     assert!(check.saved_recipient.is_none(), "{check:?}");

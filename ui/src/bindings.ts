@@ -232,12 +232,12 @@ export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
 export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
 
-export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, 
+export type OrderFormArgs = { 
 /**
  * The user confirmed a second time that the same order may be sent although one like it
  * is still unknown.
  */
-despiteUnknown?: boolean, };
+despiteUnknown?: boolean, orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, };
 
 export type OrderOutcome = "placed" | "notPlaced" | "unknown";
 
@@ -245,7 +245,7 @@ export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, t
 
 export type OrderType = "market" | "limit";
 
-export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientFormArgs, 
+export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientForm, 
 /**
  * Remember the recipient in the address book after the payment is sent.
  */
@@ -355,7 +355,11 @@ unified: QrView | null, };
 
 export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
 
-export type RecipientFormArgs = { fullName: string, country: string, address: string, nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
+export type RecipientForm = { fullName: string, country: string, address: string, 
+/**
+ * National identity number, or the organisation number when `organisation` is set.
+ */
+nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
 
 export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
 /**

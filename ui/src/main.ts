@@ -536,8 +536,9 @@ function readAgain(change: api.Change): void {
       break;
     case "price":
       void readQuote();
-      // Drawing the chart on every price move is most of the idle CPU.
-      if (screen === "overview" && Date.now() - chartDrawn >= 30_000) {
+      // Drawing the chart on every price move is most of the idle CPU; one still collecting
+      // its first prices is drawn as soon as it has a line to show.
+      if (screen === "overview" && (chartSamples < 2 || Date.now() - chartDrawn >= 30_000)) {
         chartDrawn = Date.now();
         void loadChart();
       }

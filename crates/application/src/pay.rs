@@ -22,7 +22,6 @@ use crate::wording::{self, Message};
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
     let unit = args.unit;
-    let r = &args.recipient;
     Ok(PayForm {
         destination: args.destination.clone(),
         amount: args.amount.clone(),
@@ -30,15 +29,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
         account_id: args.account_id.clone().filter(|a| !a.is_empty()),
         is_payment: args.is_payment,
         description: args.description.clone(),
-        recipient: RecipientForm {
-            full_name: r.full_name.clone(),
-            country: r.country.clone(),
-            address: r.address.clone(),
-            nin: r.nin.clone(),
-            organisation: r.organisation,
-            exchange: r.exchange.clone(),
-            self_custody: r.self_custody,
-        },
+        recipient: args.recipient.clone(),
     })
 }
 

@@ -3,22 +3,11 @@
 
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::store::WithdrawalState;
+use nordlys_core::travel_rule::RecipientForm;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::vocabulary::{DestinationKind, NetworkStatus};
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct RecipientFormArgs {
-    pub full_name: String,
-    pub country: String,
-    pub address: String,
-    pub nin: String,
-    pub organisation: bool,
-    pub exchange: String,
-    pub self_custody: bool,
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +18,7 @@ pub struct PayArgs {
     pub account_id: Option<String>,
     pub is_payment: bool,
     pub description: String,
-    pub recipient: RecipientFormArgs,
+    pub recipient: RecipientForm,
     /// Remember the recipient in the address book after the payment is sent.
     pub save_recipient: bool,
     pub label: String,

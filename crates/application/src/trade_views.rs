@@ -1,6 +1,7 @@
 //! What the Trade screen exchanges with the use cases of `trading` and `market`: the quote,
 //! the order form and its outcome, open orders, the order journal, volume, trades and charts.
 
+use nordlys_core::order_form::OrderForm;
 use nordlys_core::store::JournalState;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -34,11 +35,9 @@ pub struct QuoteView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderFormArgs {
-    pub order_type: OrderType,
-    pub direction: Direction,
-    pub amount: String,
-    pub price: Option<String>,
-    pub account_id: Option<String>,
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub form: OrderForm,
     /// The user confirmed a second time that the same order may be sent although one like it
     /// is still unknown.
     #[serde(default)]

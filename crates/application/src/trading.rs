@@ -5,7 +5,7 @@ use chrono::Utc;
 use nordlys_core::amount_input::AmountProblem;
 use nordlys_core::connection::Connection;
 use nordlys_core::format::{self, BtcUnit, Locale};
-use nordlys_core::order_form::{self, Market, OrderForm};
+use nordlys_core::order_form::{self, Market};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, PriceSample, Store};
@@ -49,12 +49,13 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
         profile,
     } = app.session().await?;
     // The watcher's last look is the price of the moment; an amount asks the exchange for its own.
-    let p = match amount
-        .is_none()
-        .then(|| crate::watcher::last_price(app, &profile.id))
-    {
-        Some(Some(p)) => p,
-        _ => {
+    let seen = match amount {
+        None => crate::watcher::last_price(app, &profile.id),
+        Some(_) => None,
+    };
+    let p = match seen {
+        Some(p) => p,
+        None => {
             let p = connection.client().price(amount).await?;
             keep_sample(app, &store, &p);
             p
@@ -90,16 +91,6 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
             Some(IpcError::internal(e).message);
     }
-}
-
-fn form(args: &OrderFormArgs) -> Answer<OrderForm> {
-    Ok(OrderForm {
-        order_type: args.order_type.into(),
-        direction: args.direction.into(),
-        amount: args.amount.clone(),
-        price: args.price.clone(),
-        account_id: args.account_id.clone(),
-    })
 }
 
 async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
@@ -165,8 +156,8 @@ fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
 }
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
-    let form = form(&args)?;
-    let market = market(app, args.account_id.as_deref()).await?;
+    let form = args.form;
+    let market = market(app, form.account_id.as_deref()).await?;
     let locale = app.locale();
     Ok(check_view(
         &order_form::check(&form, &market, locale),
@@ -202,9 +193,9 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
 pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultView> {
     let _turn = app.money_turn().await;
     let locale = app.locale();
-    let form = form(&args)?;
-    let market = market(app, args.account_id.as_deref()).await?;
-    let checked = order_form::check(&form, &market, locale);
+    let form = &args.form;
+    let market = market(app, form.account_id.as_deref()).await?;
+    let checked = order_form::check(form, &market, locale);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
             .into_iter()
@@ -406,6 +397,7 @@ mod tests {
         clippy::panic,
         reason = "tests: a failed step is the failure"
     )]
+    use nordlys_core::order_form::OrderForm;
     use nordlys_core::store::{Claim, NewOrderEntry, Origin};
 
     use super::*;
@@ -441,8 +433,8 @@ mod tests {
         let form =
             |order_type: OrderType, direction: Direction, amount: &str, price: Option<&str>| {
                 OrderForm {
-                    order_type: order_type.into(),
-                    direction: direction.into(),
+                    order_type,
+                    direction,
                     amount: amount.into(),
                     price: price.map(Into::into),
                     account_id: None,

@@ -4,14 +4,17 @@
 
 use nordlys_exchange::amount::Unit;
 use nordlys_exchange::ids::AccountId;
-use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_exchange::models::NewOrderRequest;
 use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::amount_input::{AmountProblem, parse_amount};
 use crate::format::{self, BtcUnit, Locale};
+use crate::order_terms::{Direction, OrderType};
 
-/// What the user typed.
-#[derive(Debug, Clone)]
+/// What the user typed; the window sends it as it is.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct OrderForm {
     pub order_type: OrderType,
     pub direction: Direction,
@@ -123,8 +126,8 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     }
     if let (Some(a), None, None) = (amount, &out.amount_error, &out.price_error) {
         out.request = Some(NewOrderRequest {
-            order_type: form.order_type.clone(),
-            direction: form.direction.clone(),
+            order_type: form.order_type.into(),
+            direction: form.direction.into(),
             amount: a,
             account_id: form
                 .account_id

@@ -6,8 +6,10 @@
 use isocountry::CountryCode;
 use nordlys_exchange::models::TravelRuleInfo;
 
-/// The form as typed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The form as typed; the window sends it as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct RecipientForm {
     pub full_name: String,
     pub country: String,

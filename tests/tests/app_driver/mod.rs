@@ -14,7 +14,7 @@ use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::IpcError;
-use nordlys_application::pay_views::{PayArgs, RecipientFormArgs};
+use nordlys_application::pay_views::PayArgs;
 use nordlys_application::profile_views::{
     AppView, ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs,
 };
@@ -24,8 +24,10 @@ use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncSt
 use nordlys_application::{pay, profiles, receive, tax, trading, watcher};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
+use nordlys_core::order_form::OrderForm;
 use nordlys_core::secrets::{MemorySecretStore, SecretStore};
 use nordlys_core::store::WithdrawalState;
+use nordlys_core::travel_rule::RecipientForm;
 use nordlys_sandbox::world::rng::Rng;
 
 /// Operations run side by side.
@@ -63,27 +65,29 @@ pub enum Operation {
 /// The trade form as filled in: a market order when `price` is `None`.
 pub fn order(direction: Direction, amount: impl ToString, price: Option<String>) -> OrderFormArgs {
     OrderFormArgs {
-        order_type: if price.is_some() {
-            OrderType::Limit
-        } else {
-            OrderType::Market
+        form: OrderForm {
+            order_type: if price.is_some() {
+                OrderType::Limit
+            } else {
+                OrderType::Market
+            },
+            direction,
+            amount: amount.to_string(),
+            price,
+            account_id: None,
         },
-        direction,
-        amount: amount.to_string(),
-        price,
-        account_id: None,
         despite_unknown: None,
     }
 }
 
 /// Kari, a private person at an address in Oslo, paying to her own wallet.
-pub fn kari() -> RecipientFormArgs {
-    RecipientFormArgs {
+pub fn kari() -> RecipientForm {
+    RecipientForm {
         full_name: "Kari Nordmann".into(),
         country: "NO".into(),
         address: "Storgata 1, Oslo".into(),
         self_custody: true,
-        ..RecipientFormArgs::default()
+        ..RecipientForm::default()
     }
 }
 
@@ -92,7 +96,7 @@ pub fn payment(
     destination: &str,
     amount: impl ToString,
     unit: BitcoinAmountUnit,
-    recipient: RecipientFormArgs,
+    recipient: RecipientForm,
 ) -> PayArgs {
     PayArgs {
         destination: destination.into(),
