@@ -492,9 +492,27 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
     found
 }
 
-/// Matches go to requests in the order they were sent, each taking the first match made after
-/// it (less the clock slack): the match left for this request, if any.
+/// This request's match, when it certainly has one: more matches it could own than requests of
+/// the same amount (`rivals`) could take from them, however they are shared. The order requests
+/// were sent in is no evidence of the order they were made in (one may commit late, clocks
+/// differ), so a match that a rival could own as well leaves both unknown. Which of its matches
+/// is this request's own is then given in the order sent; that one of them is, is certain.
 fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<Match> {
+    let usable = |m: &Match, sent: DateTime<Utc>| !m.ambiguous && m.at >= sent - CLOCK_SLACK;
+    let mine: Vec<&Match> = found.iter().filter(|m| usable(m, me)).collect();
+    // The most of them the rivals can take: what a later rival could own an earlier one could
+    // too, so each, latest first, taking any one it could own is the most.
+    let mut latest_first = rivals.to_vec();
+    latest_first.sort_by(|a, b| b.cmp(a));
+    let mut taken = vec![false; mine.len()];
+    for sent in latest_first {
+        if let Some(i) = (0..mine.len()).find(|i| !taken[*i] && usable(mine[*i], sent)) {
+            taken[i] = true;
+        }
+    }
+    if taken.iter().all(|t| *t) {
+        return None;
+    }
     let mut senders: Vec<(DateTime<Utc>, bool)> = rivals.iter().map(|t| (*t, false)).collect();
     senders.push((me, true));
     senders.sort_by_key(|(t, mine)| (*t, *mine));
@@ -503,7 +521,7 @@ fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<
         let free = found
             .iter()
             .enumerate()
-            .find(|(i, m)| !taken[*i] && !m.ambiguous && m.at >= sent - CLOCK_SLACK);
+            .find(|(i, m)| !taken[*i] && usable(m, sent));
         if let Some((i, m)) = free {
             if mine {
                 return Some(m.clone());
@@ -1208,7 +1226,7 @@ mod tests {
     }
 
     #[test]
-    fn evidence_another_entry_holds_or_an_earlier_rival_owns_is_not_this_ones() {
+    fn evidence_another_entry_holds_or_a_rival_could_own_is_not_this_ones() {
         let b = before("0.5", "0.5", "0");
         let r = request(Kind::Withdrawal, "0.001", &b);
         let l = look(
@@ -1234,14 +1252,37 @@ mod tests {
             judge(&r, &l, &rival, &Rules::default()),
             Verdict::Unknown { .. }
         ));
+        // Sent 20 s after the row was made, on clocks that may differ by more: it may be that
+        // one's, and the order sent is no evidence (the soak matrix found a wrong "placed" by it).
         let later_rival = Others {
             rivals: vec![(t(20), d("0.001"))],
             ..Others::default()
         };
+        assert!(matches!(
+            judge(&r, &l, &later_rival, &Rules::default()),
+            Verdict::Unknown { .. }
+        ));
+        // Sent well after, beyond any clock difference: it cannot be that one's.
+        let much_later_rival = Others {
+            rivals: vec![(t(1) + CLOCK_SLACK + Duration::seconds(1), d("0.001"))],
+            ..Others::default()
+        };
         assert_eq!(
-            made(&judge(&r, &l, &later_rival, &Rules::default())),
+            made(&judge(&r, &l, &much_later_rival, &Rules::default())),
             vec!["u-1"]
         );
+        // Two rows and one rival: whichever is the rival's, one is this one's.
+        let two = look(
+            31,
+            holding("0.498", "0.498"),
+            "0",
+            vec![],
+            vec![
+                row("u-1", W, 1, "0.001", "", "0.499"),
+                row("u-2", W, 2, "0.001", "", "0.498"),
+            ],
+        );
+        assert_eq!(made(&judge(&r, &two, &rival, &Rules::default())).len(), 1);
     }
 
     #[test]
