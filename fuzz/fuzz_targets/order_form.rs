@@ -7,13 +7,15 @@ use libfuzzer_sys::fuzz_target;
 use nordlys_core::format::Locale;
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::order_terms::{Direction, OrderType};
+use nordlys_money::Quantity;
 use rust_decimal::Decimal;
 
 /// Any decimal a decoded quote or balance could hold, negative and zero included.
-fn decimal(u: &mut Unstructured) -> Result<Decimal> {
+/// Any figure in any unit: the exchange's word, hostile or not.
+fn decimal<Q: Quantity>(u: &mut Unstructured) -> Result<Q> {
     let mantissa: i64 = u.arbitrary()?;
     let scale = u.int_in_range(0..=28)?;
-    Ok(Decimal::new(mantissa, scale))
+    Ok(Q::computed(Decimal::new(mantissa, scale)))
 }
 
 fn case(u: &mut Unstructured) -> Result<(OrderForm, Market, Locale)> {
@@ -42,9 +44,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(out.amount_error.is_none() && out.price_error.is_none());
         assert!(request.amount > Decimal::ZERO, "an order for {}", request.amount);
         let available = if form.direction == Direction::Buy {
-            market.available_nok
+            market.available_nok.decimal()
         } else {
-            market.available_btc
+            market.available_btc.decimal()
         };
         assert!(request.amount <= available, "an order beyond the balance");
     }

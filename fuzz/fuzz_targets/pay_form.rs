@@ -8,14 +8,16 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::{BtcUnit, Locale};
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::travel_rule::RecipientForm;
+use nordlys_money::Quantity;
 use rust_decimal::Decimal;
 use std::time::{Duration, UNIX_EPOCH};
 
 /// Any decimal the context could hold, negative and zero included.
-fn decimal(u: &mut Unstructured) -> Result<Decimal> {
+/// Any figure in any unit: the exchange's word, hostile or not.
+fn decimal<Q: Quantity>(u: &mut Unstructured) -> Result<Q> {
     let mantissa: i64 = u.arbitrary()?;
     let scale = u.int_in_range(0..=28)?;
-    Ok(Decimal::new(mantissa, scale))
+    Ok(Q::computed(Decimal::new(mantissa, scale)))
 }
 
 fn case(u: &mut Unstructured) -> Result<(PayForm, PayContext, bool)> {
@@ -62,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(request) = &out.request {
         assert!(out.amount_error.is_none(), "a request despite an amount error");
         if let Some(amount) = request.amount_btc {
-            assert!(amount > Decimal::ZERO, "a request for {amount}");
+            assert!(amount.is_positive(), "a request for {amount}");
             assert!(amount <= ctx.available_btc, "a request beyond the balance");
         }
     }

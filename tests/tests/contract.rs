@@ -11,11 +11,18 @@ use std::str::FromStr;
 use base64::Engine;
 use nordlys_exchange::models::*;
 use nordlys_exchange::{Credentials, Error, TaxQuery};
+use nordlys_money::{NokPerBtc, Quantity};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
 
-fn d(s: &str) -> Decimal {
-    Decimal::from_str(s).unwrap()
+/// A figure in whichever unit its place wants.
+fn d<Q: Quantity>(s: &str) -> Q {
+    Q::computed(Decimal::from_str(s).unwrap())
+}
+
+/// A limit price `factor` times `price`, to the øre.
+fn times(price: NokPerBtc, factor: &str) -> NokPerBtc {
+    NokPerBtc::computed((price.decimal() * d::<Decimal>(factor)).round_dp(2))
 }
 
 #[tokio::test]
@@ -49,7 +56,7 @@ async fn every_endpoint_answers_through_the_client() {
     let all = read.bitcoin_accounts(true).await.unwrap();
     assert_eq!(all.accounts.iter().filter(|a| a.is_deleted()).count(), 1);
     let fiat = read.fiat_account().await.unwrap();
-    assert!(fiat.available_nok > Decimal::ZERO);
+    assert!(fiat.available_nok.is_positive());
     let tax = read.tax_balance(true).await.unwrap();
     assert_eq!(tax.bitcoin_accounts.len(), 3);
     assert_eq!(
@@ -144,7 +151,7 @@ async fn every_endpoint_answers_through_the_client() {
             amount: d("0.001"),
             account_id: None,
             description: String::new(),
-            price: Some(price.ask * d("2")),
+            price: Some(times(price.ask, "2")),
         })
         .await
         .unwrap();
@@ -658,7 +665,7 @@ async fn a_resting_limit_order_fills_when_the_price_crosses_it() {
             amount: d("0.001"),
             account_id: None,
             description: String::new(),
-            price: Some((price.bid * d("1.05")).round_dp(2)),
+            price: Some(times(price.bid, "1.05")),
         })
         .await
         .unwrap();

@@ -49,10 +49,7 @@ async fn everything_the_sandbox_issues_is_recognised() {
     let Destination::Invoice(info) = &parsed else {
         panic!("{parsed:?}")
     };
-    assert_eq!(
-        info.amount_btc,
-        Some(Decimal::from_str("0.000125").unwrap())
-    );
+    assert_eq!(info.amount_btc, Some(nordlys_money::Btc::from_sats(12_500)));
     assert!(
         info.description.is_none(),
         "the memo is empty; the description goes into the hash"

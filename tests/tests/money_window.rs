@@ -167,7 +167,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
             amount: rust_decimal::Decimal::from(300),
             account_id: None,
             description: String::new(),
-            price: Some(low),
+            price: Some(nordlys_money::NokPerBtc::computed(low)),
         })
         .await
         .unwrap()

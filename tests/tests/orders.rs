@@ -14,6 +14,7 @@ use nordlys_core::evidence::Rules;
 use nordlys_core::orders::{Placement, Resolution, place, reconcile, reconcile_with};
 use nordlys_core::store::{JournalState, Store};
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_money::NokPerBtc;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
@@ -22,7 +23,7 @@ fn order(
     order_type: OrderType,
     direction: Direction,
     amount: &str,
-    price: Option<Decimal>,
+    price: Option<NokPerBtc>,
 ) -> NewOrderRequest {
     NewOrderRequest {
         order_type,
@@ -121,7 +122,9 @@ async fn a_lost_limit_order_is_found_among_open_orders() {
             OrderType::Limit,
             Direction::Sell,
             "0.0021",
-            Some((price.ask * Decimal::TWO).round_dp(2)),
+            Some(NokPerBtc::computed(
+                (price.ask.decimal() * Decimal::TWO).round_dp(2),
+            )),
         ),
         false,
     )

@@ -19,6 +19,7 @@ use nordlys_core::travel_rule::RecipientForm;
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use nordlys_exchange::ExchangeClient;
 use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
+use nordlys_money::{Btc, NokPerBtc};
 use nordlys_sandbox::{FaultKind, FaultRule, RunningSandbox};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
@@ -28,8 +29,8 @@ fn ctx() -> PayContext {
         now: SystemTime::now(),
         locale: Locale::En,
         btc_unit: BtcUnit::Sats,
-        price: Decimal::from(1_000_000),
-        available_btc: Decimal::ONE,
+        price: NokPerBtc::computed(Decimal::from(1_000_000)),
+        available_btc: Btc::from_sats(100_000_000),
         account_name: "Main".into(),
     }
 }
@@ -43,11 +44,7 @@ fn kari() -> RecipientForm {
     }
 }
 
-fn request(
-    store: &Store,
-    destination: &str,
-    amount: &str,
-) -> (SendBitcoinRequest, String, Decimal) {
+fn request(store: &Store, destination: &str, amount: &str) -> (SendBitcoinRequest, String, Btc) {
     let form = PayForm {
         destination: destination.into(),
         amount: amount.into(),
@@ -89,7 +86,7 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
     let invoice = other["invoice"].as_str().unwrap();
     let (req, identity, amount) =
         request(&store, &format!("lightning:{}", invoice.to_uppercase()), "");
-    assert_eq!(amount, Decimal::new(12_500, 8));
+    assert_eq!(amount, Btc::from_sats(12_500));
     assert_eq!(
         req.amount_btc, None,
         "an invoice's amount comes from the invoice"
@@ -265,7 +262,7 @@ async fn an_invoice_created_in_nok_is_paid_by_the_sandbox() {
         panic!()
     };
     assert!(
-        info.amount_btc.unwrap() > Decimal::ZERO,
+        info.amount_btc.unwrap().is_positive(),
         "NOK became a fixed BTC amount"
     );
     control(

@@ -19,7 +19,6 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::{ExchangeClient, TaxQuery};
 use nordlys_sandbox::RunningSandbox;
 use nordlys_tests::*;
-use rust_decimal::Decimal;
 
 async fn everything(client: &ExchangeClient) -> Vec<TaxTransaction> {
     client
@@ -103,7 +102,7 @@ async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
         .unwrap();
     let years = years.finish(Utc::now(), &Default::default());
     let today = client.tax_balance(true).await.unwrap();
-    let total: Decimal = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
+    let total: nordlys_money::Btc = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
     assert_eq!(years.last().unwrap().total_btc, total);
 }
 

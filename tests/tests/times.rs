@@ -18,7 +18,6 @@ use nordlys_core::format::Locale;
 use nordlys_core::store::{NewWithdrawalEntry, Origin, StoredInvoice};
 use nordlys_exchange::models::{InvoiceStatus, TaxTransaction};
 use nordlys_tests::*;
-use rust_decimal::Decimal;
 
 /// Around Oslo's changes in 2026: 29 March, 02:00 → 03:00, and 25 October, 03:00 → 02:00.
 /// Each instant with how it reads in Norwegian and in English.
@@ -82,7 +81,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
                     sent_at: at,
                     destination: &destination,
                     identity: &destination,
-                    amount_btc: Decimal::new(1, 4),
+                    amount_btc: nordlys_money::Btc::from_sats(10_000),
                     account_id: None,
                     reference: &reference,
                     origin: &origin,

@@ -1,7 +1,8 @@
 //! Market commands: volume statistics and the user's own trade history.
 
 use nordlys_core::format::{self, BtcUnit, Locale};
-use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
+use nordlys_exchange::models::{CurrencyCode, TaxTransactionType, VolumeStats};
+use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -74,16 +75,20 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
                 direction: if buy { Direction::Buy } else { Direction::Sell },
                 account,
                 btc: btc
-                    .map(|b| format::btc(b, unit, locale))
+                    .map(|b| format::btc(Btc::computed(b), unit, locale))
                     .unwrap_or_default(),
-                nok: nok.map(|n| format::nok(n, locale)).unwrap_or_default(),
+                nok: nok
+                    .map(|n| format::nok(Nok::computed(n), locale))
+                    .unwrap_or_default(),
                 price: t
                     .rate_market
-                    .map(|r| format::nok(r, locale))
+                    .map(|r| format::price(r, locale))
                     .unwrap_or_default(),
-                fee: match (t.fee_amount, t.fee_currency.as_ref().map(|c| c.as_str())) {
-                    (Some(f), Some("BTC")) => format::btc(f, unit, locale),
-                    (Some(f), _) => format::nok(f, locale),
+                fee: match (t.fee_amount, &t.fee_currency) {
+                    (Some(f), Some(CurrencyCode::Btc)) => {
+                        format::btc(Btc::computed(f), unit, locale)
+                    }
+                    (Some(f), _) => format::nok(Nok::computed(f), locale),
                     (None, _) => String::new(),
                 },
             }

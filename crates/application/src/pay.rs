@@ -12,6 +12,7 @@ use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
+use nordlys_money::Btc;
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -87,19 +88,17 @@ fn fingerprint(args: &PayArgs) -> Answer<String> {
 }
 
 /// The BTC amount confirmed for a payment typed in NOK, if it is still within 2 % of `now`.
-fn confirmed_amount(
-    text: &str,
-    now: rust_decimal::Decimal,
-    locale: Locale,
-) -> Answer<rust_decimal::Decimal> {
+fn confirmed_amount(text: &str, now: Btc, locale: Locale) -> Answer<Btc> {
+    use rust_decimal::Decimal;
     use std::str::FromStr;
     let invalid = |m: &str| IpcError::new(ErrorCode::InvalidInput, m);
-    let confirmed = rust_decimal::Decimal::from_str(text.trim())
+    let confirmed = Decimal::from_str(text.trim())
         .ok()
-        .filter(|d| *d > rust_decimal::Decimal::ZERO && d.scale() <= 8)
+        .and_then(|d| Btc::new(d).ok())
+        .filter(|b| b.is_positive())
         .ok_or_else(|| invalid("the confirmed amount is not a BTC amount"))?;
-    let drift = ((confirmed - now) / now).abs();
-    if drift > rust_decimal::Decimal::new(2, 2) {
+    let drift = (confirmed - now).ratio(now).map(|d| d.abs());
+    if drift.is_none_or(|d| d > Decimal::new(2, 2)) {
         return Err(invalid(&wording::say("payment-price-moved", locale)));
     }
     Ok(confirmed)
@@ -512,8 +511,8 @@ mod tests {
             now: SystemTime::now(),
             locale,
             btc_unit: BtcUnit::Btc,
-            price,
-            available_btc: rust_decimal::Decimal::TEN,
+            price: nordlys_money::NokPerBtc::computed(price),
+            available_btc: Btc::from_sats(1_000_000_000),
             account_name: "Hovedkonto".into(),
         }
     }

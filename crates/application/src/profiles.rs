@@ -10,7 +10,7 @@ use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_T
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -276,14 +276,14 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         .price(None)
         .await
         .ok()
-        .map(|p| format::nok(p.price, locale));
+        .map(|p| format::price(p.price, locale));
     let live: Vec<_> = accounts
         .accounts
         .iter()
         .filter(|a| !a.is_deleted())
         .collect();
-    let total_btc: Decimal = live.iter().map(|a| a.total_btc).sum();
-    let total_nok: Decimal = live.iter().map(|a| a.total_nok).sum();
+    let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
+    let total_nok: Nok = live.iter().map(|a| a.total_nok).sum();
     Ok(BalancesView {
         sandbox,
         accounts: accounts
@@ -295,7 +295,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 total_btc: format::btc(a.total_btc, unit, locale),
                 available_btc: format::btc(a.available_btc, unit, locale),
                 total_nok: format::nok(a.total_nok, locale),
-                total_btc_raw: a.total_btc.normalize().to_string(),
+                total_btc_raw: a.total_btc.decimal().normalize().to_string(),
                 deleted: a.is_deleted(),
             })
             .collect(),

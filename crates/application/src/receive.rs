@@ -2,13 +2,14 @@
 //! NOK, their live status, and the list of recent invoices kept in the local store.
 
 use chrono::{DateTime, Utc};
-use nordlys_core::amount_input::{Entered, parse_in};
+use nordlys_core::amount_input::parse_in;
 use nordlys_core::destination::{self, AskedAmount};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
 use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
+use nordlys_money::{Amount, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -70,7 +71,7 @@ fn invoice_view(
     app: &App,
     i: &StoredInvoice,
     with_qr: bool,
-    price: Option<Decimal>,
+    price: Option<NokPerBtc>,
 ) -> Answer<InvoiceView> {
     let locale = app.locale();
     let unit = app.settings().unit;
@@ -91,7 +92,8 @@ fn invoice_view(
         amount_nok: i
             .amount_btc
             .zip(price)
-            .map(|(a, p)| format!("≈ {}", format::nok((a * p).round_dp(2), locale))),
+            .and_then(|(a, p)| a.value_at(p))
+            .map(|nok| format!("≈ {}", format::nok(nok, locale))),
         requested: i.requested.clone(),
         public_description: i.public_description.clone(),
         private_note: i.private_note.clone(),
@@ -118,10 +120,15 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         match parse_in(&args.amount, unit, locale)
             .map_err(|e| invalid(crate::wording::amount_input_problem(e, locale)))?
         {
-            Entered::Btc(b) => (Currency::Btc, b, String::new(), AskedAmount::Btc(b)),
-            Entered::Nok(n) => (
+            Amount::Btc(b) => (
+                Currency::Btc,
+                b.decimal(),
+                String::new(),
+                AskedAmount::Btc(b),
+            ),
+            Amount::Nok(n) => (
                 Currency::Nok,
-                n,
+                n.decimal(),
                 format::nok(n, locale),
                 AskedAmount::Nok(n),
             ),

@@ -331,7 +331,7 @@ impl App {
 
     /// The mid price: the sample the price poller stored in the last 30 s, else a fresh quote. Form
     /// checks and status polls run often; they need not each ask the exchange again.
-    pub async fn mid_price(&self) -> Result<rust_decimal::Decimal, IpcError> {
+    pub async fn mid_price(&self) -> Result<nordlys_money::NokPerBtc, IpcError> {
         let since = chrono::Utc::now() - chrono::Duration::seconds(30);
         let session = self.session().await?;
         let recent = session.store.price_samples(since)?;

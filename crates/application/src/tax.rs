@@ -6,16 +6,16 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use nordlys_core::amount_input::parse_amount;
+use nordlys_core::amount_input::parse_price;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
-use nordlys_core::tax::csv;
 use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
+use nordlys_core::tax::{csv, row_amount};
 use nordlys_core::time::Tz;
-use nordlys_exchange::amount::Unit;
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
+use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -285,9 +285,10 @@ fn row_view(
         .map(|a| a.as_str())
         .unwrap_or_default();
     let fee = match (t.fee_amount, &t.fee_currency) {
-        (Some(f), Some(CurrencyCode::Btc)) if !f.is_zero() => format::btc(f, unit, locale),
-        (Some(f), Some(CurrencyCode::Nok)) if !f.is_zero() => format::nok(f, locale),
-        (Some(f), Some(c)) if !f.is_zero() => format!("{f} {}", c.as_str()),
+        (Some(f), Some(c)) if !f.is_zero() => match row_amount(f, c) {
+            Some(a) => format::amount(a, unit, locale),
+            None => format!("{f} {}", c.as_str()),
+        },
         _ => String::new(),
     };
     TaxRowView {
@@ -302,15 +303,15 @@ fn row_view(
         kind: kind_words(&t.tx_type, locale),
         sub_type: t.sub_type.as_str().to_owned(),
         btc: net(t, &CurrencyCode::Btc)
-            .map(|d| format::btc(d, unit, locale))
+            .map(|d| format::btc(Btc::computed(d), unit, locale))
             .unwrap_or_default(),
         nok: net(t, &CurrencyCode::Nok)
-            .map(|d| format::nok(d, locale))
+            .map(|d| format::nok(Nok::computed(d), locale))
             .unwrap_or_default(),
         fee,
         rate: t
             .rate_market
-            .map(|r| format::nok(r, locale))
+            .map(|r| format::price(r, locale))
             .unwrap_or_default(),
         running_balance: format::btc(t.running_balance_btc, unit, locale),
         note: t.note.clone(),
@@ -450,7 +451,7 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
     let store = app.tax_session().await?.store;
     let names = Names::load(&store)?;
     let years = year_ends(store).await?;
-    let nok = |d: Option<Decimal>| {
+    let nok = |d: Option<Nok>| {
         d.map(|d| format::nok(d, locale))
             .unwrap_or_else(|| "—".into())
     };
@@ -461,7 +462,10 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
             .map(|y| YearEndView {
                 year: y.year,
                 complete: y.complete,
-                rate: nok(y.rate_nok),
+                rate: y
+                    .rate_nok
+                    .map(|r| format::price(r, locale))
+                    .unwrap_or_else(|| "—".into()),
                 rate_source: y.source.describe(),
                 entered: y.source == RateSource::Entered,
                 accounts: y
@@ -490,7 +494,7 @@ pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearE
         None
     } else {
         let locale = app.locale();
-        let r = parse_amount(&args.rate, Unit::Nok, locale).map_err(|e| {
+        let r = parse_price(&args.rate, locale).map_err(|e| {
             IpcError::new(
                 ErrorCode::InvalidInput,
                 crate::wording::amount_input_problem(e, locale),
@@ -516,7 +520,7 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
     let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
     let report = gains(app.tax_session().await?.store, args.method).await?;
-    let nok = |d: Decimal| format::nok(d, locale);
+    let nok = |d: Nok| format::nok(d, locale);
     Ok(GainsView {
         method: report.method.name().to_owned(),
         years: report

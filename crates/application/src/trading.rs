@@ -11,7 +11,7 @@ use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::PriceResponse;
-use rust_decimal::Decimal;
+use nordlys_money::NokPerBtc;
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -30,12 +30,7 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     {
         None => None,
         Some(text) => Some(
-            nordlys_core::amount_input::parse_amount(
-                text,
-                nordlys_exchange::amount::Unit::Nok,
-                locale,
-            )
-            .map_err(|e| {
+            nordlys_core::amount_input::parse_nok(text, locale).map_err(|e| {
                 IpcError::new(
                     ErrorCode::InvalidInput,
                     wording::amount_input_problem(e, locale),
@@ -61,7 +56,7 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
             p
         }
     };
-    let f = |d: Decimal| format::nok(d, locale);
+    let f = |p: NokPerBtc| format::price(p, locale);
     Ok(QuoteView {
         for_amount: amount.map(|a| format::nok(a, locale)),
         price: f(p.price),
@@ -122,20 +117,20 @@ fn amount_problem(p: &AmountProblem, locale: Locale) -> String {
 fn order_confirmation(c: &order_form::OrderCheck, locale: Locale) -> Option<String> {
     let r = c.request.as_ref()?;
     let buying = Direction::Buy.is(&r.direction);
-    let amount = if buying {
-        format::nok(r.amount, locale)
-    } else {
-        format::btc(r.amount, BtcUnit::Btc, locale)
-    };
+    let amount = format::amount(
+        Direction::amount_of(&r.direction, r.amount),
+        BtcUnit::Btc,
+        locale,
+    );
     let estimate = c.estimate.clone().unwrap_or_default();
     let m = match (buying, r.price) {
         (true, None) => Message::new("order-summary-market-buy").with("estimate", estimate),
         (false, None) => Message::new("order-summary-market-sell").with("estimate", estimate),
         (true, Some(p)) => {
-            Message::new("order-summary-limit-buy").with("price", format::nok(p, locale))
+            Message::new("order-summary-limit-buy").with("price", format::price(p, locale))
         }
         (false, Some(p)) => {
-            Message::new("order-summary-limit-sell").with("price", format::nok(p, locale))
+            Message::new("order-summary-limit-sell").with("price", format::price(p, locale))
         }
     };
     Some(m.with("amount", amount).render(locale))
@@ -300,10 +295,7 @@ async fn unknown_could_be(
 
 /// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
 pub fn journaled_order_words(e: &JournalEntry, locale: Locale) -> String {
-    let amount = match e.direction {
-        Direction::Buy => format::nok(e.amount, locale),
-        Direction::Sell => format::btc(e.amount, BtcUnit::Btc, locale),
-    };
+    let amount = format::amount(e.direction.amount(e.amount), BtcUnit::Btc, locale);
     let key = match (e.order_type, e.direction) {
         (OrderType::Market, Direction::Buy) => "order-market-buy",
         (OrderType::Market, Direction::Sell) => "order-market-sell",
@@ -339,17 +331,16 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
             .orders
             .iter()
             .map(|o| {
-                let selling = Direction::Sell.is(&o.direction);
                 let minutes = (now - o.created_at).num_minutes().max(0);
                 OpenOrderView {
                     order_id: o.order_id.to_string(),
                     order_type: vocabulary::OrderType::from_wire(&o.order_type),
                     direction: vocabulary::Direction::from_wire(&o.direction),
-                    amount: if selling {
-                        format::btc(o.amount, BtcUnit::Btc, locale)
-                    } else {
-                        format::nok(o.amount, locale)
-                    },
+                    amount: format::amount(
+                        Direction::amount_of(&o.direction, o.amount),
+                        BtcUnit::Btc,
+                        locale,
+                    ),
                     age: wording::duration(minutes.unsigned_abs() * 60, locale),
                 }
             })
@@ -425,10 +416,10 @@ mod tests {
     #[test]
     fn the_confirmation_says_what_will_happen_in_the_user_s_language() {
         let market = Market {
-            bid: Decimal::from(980_000),
-            ask: Decimal::from(1_000_000),
-            available_nok: Decimal::from(10_000),
-            available_btc: Decimal::new(5, 2),
+            bid: NokPerBtc::computed(980_000.into()),
+            ask: NokPerBtc::computed(1_000_000.into()),
+            available_nok: nordlys_money::Nok::computed(10_000.into()),
+            available_btc: nordlys_money::Btc::from_sats(5_000_000),
         };
         let form =
             |order_type: OrderType, direction: Direction, amount: &str, price: Option<&str>| {

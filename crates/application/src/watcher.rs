@@ -15,7 +15,7 @@ use nordlys_exchange::models::{
     InvoiceStatus, ListBitcoinAccountsResponse, PriceResponse, TaxSubType, TaxTransactionType,
     VolumeResponse,
 };
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok};
 
 use crate::error::Answer;
 use crate::state::App;
@@ -56,7 +56,7 @@ pub struct Seen {
     profile: String,
     /// The price and when it was read, on this machine's clock.
     price: Option<(PriceResponse, std::time::Instant)>,
-    balances: Option<(ListBitcoinAccountsResponse, Option<Decimal>)>,
+    balances: Option<(ListBitcoinAccountsResponse, Option<Nok>)>,
     volume: Option<VolumeResponse>,
     /// The history's end when last looked at; `None` until first looked at.
     history: Option<i64>,
@@ -214,7 +214,7 @@ pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
         {
             app.desktop.notify(
                 &wording::say("deposit-received-title", locale),
-                &format::btc(amount, unit, locale),
+                &format::btc(Btc::computed(amount), unit, locale),
             );
         }
     }

@@ -12,7 +12,6 @@ use nordlys_core::destination::{AddressKind, Destination, DestinationError};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::travel_rule::RecipientProblem;
-use nordlys_exchange::amount::Unit;
 
 const EN: &str = include_str!("../locales/en.ftl");
 const NB: &str = include_str!("../locales/nb.ftl");
@@ -90,13 +89,8 @@ pub fn say(key: &'static str, locale: Locale) -> String {
 pub fn amount_problem(p: &AmountProblem, locale: Locale, btc_unit: BtcUnit) -> String {
     let m = match p {
         AmountProblem::Input(e) => amount_input(e, locale),
-        AmountProblem::AboveAvailable { available, unit } => {
-            let shown = match unit {
-                Unit::Nok => format::nok(*available, locale),
-                Unit::Btc => format::btc(*available, btc_unit, locale),
-            };
-            Message::new("amount-above-available").with("available", shown)
-        }
+        AmountProblem::AboveAvailable { available } => Message::new("amount-above-available")
+            .with("available", format::amount(*available, btc_unit, locale)),
         AmountProblem::BelowOneSat => Message::new("amount-below-one-sat"),
         AmountProblem::NoPrice => Message::new("amount-no-price"),
         AmountProblem::NoLimitPrice => Message::new("price-missing"),
@@ -242,7 +236,7 @@ pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
 pub fn order_warning(w: &OrderWarning, locale: Locale) -> String {
     match w {
         OrderWarning::FarFromMarket { mid } => Message::new("order-far-from-market")
-            .with("mid", format::nok(*mid, locale))
+            .with("mid", format::price(*mid, locale))
             .render(locale),
     }
 }
@@ -254,6 +248,7 @@ mod tests {
         clippy::panic,
         reason = "tests: a failed step is the failure"
     )]
+    use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
     use rust_decimal::Decimal;
 
     use super::*;
@@ -278,12 +273,10 @@ mod tests {
         ];
         let amounts = inputs.into_iter().map(AmountProblem::Input).chain([
             AmountProblem::AboveAvailable {
-                available: Decimal::new(1250, 2),
-                unit: Unit::Nok,
+                available: Amount::Nok(Nok::computed(Decimal::new(1250, 2))),
             },
             AmountProblem::AboveAvailable {
-                available: Decimal::new(15, 3),
-                unit: Unit::Btc,
+                available: Amount::Btc(Btc::from_sats(1_500_000)),
             },
             AmountProblem::BelowOneSat,
             AmountProblem::NoPrice,
@@ -324,7 +317,7 @@ mod tests {
                 .map(|p| (format!("{p:?}"), recipient_problem(p, locale))),
         );
         let far = OrderWarning::FarFromMarket {
-            mid: Decimal::from(1_000_000),
+            mid: NokPerBtc::computed(Decimal::from(1_000_000)),
         };
         out.push((format!("{far:?}"), order_warning(&far, locale)));
         out
@@ -379,7 +372,9 @@ mod tests {
             + kinds(&AmountProblem::Input(AmountInputError::Empty))
             + destinations(&DestinationError::Empty)
             + recipients(&RecipientProblem::NameMissing)
-            + warnings(&OrderWarning::FarFromMarket { mid: Decimal::ONE });
+            + warnings(&OrderWarning::FarFromMarket {
+                mid: NokPerBtc::computed(Decimal::ONE),
+            });
         assert_eq!(counted, expected);
     }
 
@@ -480,7 +475,7 @@ mod tests {
         };
         let cases = [
             (
-                invoice(Some(Decimal::new(12_500, 8)), 600),
+                invoice(Some(Btc::from_sats(12_500)), 600),
                 "Lightning invoice for 12,500\u{a0}sats, expires in 10 min",
                 "Lightning-faktura for 12\u{a0}500\u{a0}sats, utløper om 10 min",
             ),
@@ -491,7 +486,7 @@ mod tests {
             ),
             (
                 // Expired already, and for more bitcoin than exists: words, not a panic.
-                invoice(Some(Decimal::MAX), 0),
+                invoice(Some(Btc::computed(Decimal::MAX)), 0),
                 "",
                 "",
             ),
@@ -536,8 +531,7 @@ mod tests {
     #[test]
     fn a_problem_carries_its_data_into_the_sentence() {
         let p = AmountProblem::AboveAvailable {
-            available: Decimal::new(150050, 2),
-            unit: Unit::Nok,
+            available: Amount::Nok(Nok::computed(Decimal::new(150050, 2))),
         };
         assert_eq!(
             amount_problem(&p, Locale::Nb, BtcUnit::Btc),

@@ -34,6 +34,7 @@ use nordlys_exchange::models::{
 use nordlys_exchange::{
     BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, Operator, TaxQuery,
 };
+use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -358,7 +359,8 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
         Command::Journal(JournalCommand::List) | Command::Login { .. } | Command::Logout => Ok(()),
         Command::Journal(JournalCommand::Check { id }) => check(&client, id).await,
         Command::Journal(JournalCommand::Settle { id, .. }) => settle(&client, id).await,
-        Command::Price { amount } => print(&client.price(amount).await?),
+        // Typed as given: the client refuses a negative or too precise amount with the API's words.
+        Command::Price { amount } => print(&client.price(amount.map(Nok::computed)).await?),
         Command::Volume { date } => print(&client.volume(date).await?),
         Command::VolumeHistoric { date } => print(&client.volume_historic(date).await?),
         Command::Accounts { include_deleted } => {
@@ -412,7 +414,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 amount,
                 account_id: account(a),
                 description,
-                price,
+                price: price.map(NokPerBtc::computed),
             };
             let store = store()?;
             match orders::place(&client, &store, &request, despite_unknown).await {
@@ -466,8 +468,8 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
             let identity = parsed
                 .as_ref()
                 .map_or_else(|| w.destination.to_ascii_lowercase(), |d| d.identity());
-            let amount = w
-                .amount_btc
+            let amount_btc = w.amount_btc.map(Btc::computed);
+            let amount = amount_btc
                 .or(match &parsed {
                     Some(destination::Destination::Invoice(i)) => i.amount_btc,
                     _ => None,
@@ -475,7 +477,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 .unwrap_or_default();
             let request = SendBitcoinRequest {
                 destination: w.destination,
-                amount_btc: w.amount_btc,
+                amount_btc,
                 account_id: account(w.account),
                 is_payment: w.payment,
                 description: w.description,

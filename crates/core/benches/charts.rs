@@ -7,6 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nordlys_core::chart::{ChartStyle, Theme, price_chart};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::store::PriceSample;
+use nordlys_money::NokPerBtc;
 use rust_decimal::Decimal;
 
 fn samples(n: usize) -> Vec<PriceSample> {
@@ -16,9 +17,9 @@ fn samples(n: usize) -> Vec<PriceSample> {
             let mid = Decimal::from(950_000 + (i as i64 * 7919) % 60_000);
             PriceSample {
                 at: start + Duration::seconds(i as i64 * 60),
-                mid,
-                bid: mid - Decimal::from(900),
-                ask: mid + Decimal::from(900),
+                mid: NokPerBtc::computed(mid),
+                bid: NokPerBtc::computed(mid - Decimal::from(900)),
+                ask: NokPerBtc::computed(mid + Decimal::from(900)),
             }
         })
         .collect()
@@ -38,7 +39,7 @@ fn charts(c: &mut Criterion) {
     c.bench_function("baseline: format 10,000 prices as nb text", |b| {
         b.iter(|| {
             data.iter()
-                .map(|s| format::nok(s.mid, Locale::Nb).len())
+                .map(|s| format::price(s.mid, Locale::Nb).len())
                 .sum::<usize>()
         })
     });

@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use nordlys_exchange::amount::Unit;
+use nordlys_money::{Amount, Btc, Nok, NokPerBtc, Unit};
 use rust_decimal::Decimal;
 
 use crate::format::Locale;
@@ -35,8 +35,8 @@ pub enum AmountInputError {
 pub enum AmountProblem {
     /// What was typed is not an amount.
     Input(AmountInputError),
-    /// More than the account holds; `available` is in `unit`.
-    AboveAvailable { available: Decimal, unit: Unit },
+    /// More than the account holds.
+    AboveAvailable { available: Amount },
     /// An amount in NOK that is less than one satoshi at the price.
     BelowOneSat,
     /// An amount in NOK with no price yet to convert it.
@@ -84,22 +84,15 @@ impl BitcoinAmountUnit {
     }
 }
 
-/// An amount as typed: bitcoin (sats already converted to BTC) or NOK.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entered {
-    Btc(Decimal),
-    Nok(Decimal),
-}
-
-/// Reads an amount typed in BTC, sats or NOK.
+/// Reads an amount typed in BTC, sats or NOK (sats come back as BTC).
 pub fn parse_in(
     text: &str,
     unit: BitcoinAmountUnit,
     locale: Locale,
-) -> Result<Entered, AmountInputError> {
+) -> Result<Amount, AmountInputError> {
     match unit {
-        BitcoinAmountUnit::Btc => parse_amount(text, Unit::Btc, locale).map(Entered::Btc),
-        BitcoinAmountUnit::Nok => parse_amount(text, Unit::Nok, locale).map(Entered::Nok),
+        BitcoinAmountUnit::Btc => parse_btc(text, locale).map(Amount::Btc),
+        BitcoinAmountUnit::Nok => parse_nok(text, locale).map(Amount::Nok),
         BitcoinAmountUnit::Sats => {
             let sats = read(text, locale)?;
             if !sats.fract().is_zero() {
@@ -109,16 +102,32 @@ pub fn parse_in(
             if sats > max {
                 return Err(AmountInputError::TooLarge { unit: "sats", max });
             }
-            Ok(Entered::Btc(sats / SATS_PER_BTC))
+            Ok(Amount::Btc(Btc::computed(sats / SATS_PER_BTC)))
         }
     }
 }
 
 const SATS_PER_BTC: Decimal = Decimal::from_parts(100_000_000, 0, 0, false, 0);
 
-/// Reads a typed amount in `locale`. Zero and negative amounts are errors here: an order or a
-/// payment of nothing is never what a user means.
-pub fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, AmountInputError> {
+/// Reads an amount of bitcoin typed in `locale`.
+pub fn parse_btc(text: &str, locale: Locale) -> Result<Btc, AmountInputError> {
+    parse_amount(text, Unit::Btc, locale).map(Btc::computed)
+}
+
+/// Reads an amount of kroner typed in `locale`.
+pub fn parse_nok(text: &str, locale: Locale) -> Result<Nok, AmountInputError> {
+    parse_amount(text, Unit::Nok, locale).map(Nok::computed)
+}
+
+/// Reads a price per bitcoin (a limit, a year-end rate) typed in `locale`: whole øre.
+pub fn parse_price(text: &str, locale: Locale) -> Result<NokPerBtc, AmountInputError> {
+    parse_amount(text, Unit::Nok, locale).map(NokPerBtc::computed)
+}
+
+/// Reads a typed amount in `locale`, at most `unit`'s decimals (so the typed constructors above
+/// hold exact values). Zero and negative amounts are errors here: an order or a payment of
+/// nothing is never what a user means.
+fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, AmountInputError> {
     let value = read(text, locale)?;
     if value.normalize().scale() > unit.decimals() {
         return Err(AmountInputError::TooManyDecimals {
@@ -229,7 +238,7 @@ mod tests {
     fn sats_and_nok_are_read_in_their_own_terms() {
         assert_eq!(
             parse_in("12 500", BitcoinAmountUnit::Sats, Locale::Nb),
-            Ok(Entered::Btc(d("0.000125")))
+            Ok(Amount::Btc(Btc::from_sats(12_500)))
         );
         assert_eq!(
             parse_in("1.5", BitcoinAmountUnit::Sats, Locale::En),
@@ -237,7 +246,7 @@ mod tests {
         );
         assert_eq!(
             parse_in("250,50", BitcoinAmountUnit::Nok, Locale::Nb),
-            Ok(Entered::Nok(d("250.50")))
+            Ok(Amount::Nok(Nok::new(d("250.50")).unwrap()))
         );
         assert_eq!(
             BitcoinAmountUnit::parse("sats"),
@@ -337,7 +346,7 @@ mod tests {
         ));
         assert_eq!(
             parse_in("30 000 000", BitcoinAmountUnit::Sats, Locale::Nb),
-            Ok(Entered::Btc(d("0.3")))
+            Ok(Amount::Btc(Btc::from_sats(30_000_000)))
         );
         assert!(matches!(
             parse_in("2100000000000001", BitcoinAmountUnit::Sats, Locale::En),

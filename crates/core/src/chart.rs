@@ -7,6 +7,7 @@
 )]
 
 use chrono::{DateTime, Local, TimeZone};
+use nordlys_money::{Nok, NokPerBtc};
 use plotters::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
@@ -71,7 +72,7 @@ fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)>
         bid: f64,
         ask: f64,
     }
-    let f = |d: Decimal| d.to_f64().unwrap_or(0.0);
+    let f = |p: NokPerBtc| p.decimal().to_f64().unwrap_or(0.0);
     let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
         return vec![];
     };
@@ -171,7 +172,7 @@ pub fn price_chart(
             .x_label_formatter(&|x| time_label(*x, span))
             .y_label_formatter(&|y| {
                 Decimal::from_f64(*y)
-                    .map(|d| format::nok(d.round(), locale))
+                    .map(|d| format::price(NokPerBtc::computed(d.round()), locale))
                     .unwrap_or_default()
             })
             .label_style(("sans-serif", 12).into_font().color(&p.text))
@@ -219,7 +220,7 @@ pub fn volume_chart(
 ) -> Result<String, ChartError> {
     let p = palette(style.theme);
     let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
-    let f = |d: Decimal| d.to_f64().unwrap_or(0.0);
+    let f = |n: Nok| n.decimal().to_f64().unwrap_or(0.0);
     let mut markets: Vec<(String, RGBColor)> = vec![];
     for day in &history.daily_volume {
         for (name, m) in &day.stats {
@@ -265,7 +266,7 @@ pub fn volume_chart(
             .y_labels(5)
             .y_label_formatter(&|y| {
                 Decimal::from_f64(*y)
-                    .map(|d| format::nok(d.round(), locale))
+                    .map(|d| format::nok(Nok::computed(d.round()), locale))
                     .unwrap_or_default()
             })
             .label_style(("sans-serif", 12).into_font().color(&p.text))
@@ -333,9 +334,9 @@ mod tests {
                 let mid = Decimal::from(980_000 + (i % 97) as i64 * 37);
                 PriceSample {
                     at: start + Duration::seconds(i as i64),
-                    mid,
-                    bid: mid - Decimal::from(1000),
-                    ask: mid + Decimal::from(1000),
+                    mid: NokPerBtc::computed(mid),
+                    bid: NokPerBtc::computed(mid - Decimal::from(1000)),
+                    ask: NokPerBtc::computed(mid + Decimal::from(1000)),
                 }
             })
             .collect()

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescriptionRef, Currency};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok};
 
 /// What a destination was recognised as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct InvoiceInfo {
     /// The invoice as it is sent (lower case, no prefix).
     pub invoice: String,
     /// `None`: any amount (the payer chooses).
-    pub amount_btc: Option<Decimal>,
+    pub amount_btc: Option<Btc>,
     pub expires_at: SystemTime,
     /// The memo, or none when the invoice commits to a description hash only.
     pub description: Option<String>,
@@ -197,9 +197,7 @@ pub fn read_invoice(bare: &str) -> Result<InvoiceInfo, DestinationError> {
     };
     Ok(InvoiceInfo {
         invoice: bare.to_owned(),
-        amount_btc: invoice
-            .amount_milli_satoshis()
-            .map(|m| Decimal::from(m) / Decimal::from(100_000_000_000u64)),
+        amount_btc: invoice.amount_milli_satoshis().map(Btc::from_msats),
         expires_at,
         description,
         description_hash,
@@ -286,11 +284,11 @@ fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError
 #[non_exhaustive]
 pub enum CreatedInvoiceError {
     #[error("it is for {got} BTC, not the {asked} BTC asked for")]
-    Amount { asked: Decimal, got: Decimal },
+    Amount { asked: Btc, got: Btc },
     #[error("it names no amount, but {asked} was asked for")]
     NoAmount { asked: String },
     #[error("it is for {got} BTC, but an invoice for any amount was asked for")]
-    Unasked { got: Decimal },
+    Unasked { got: Btc },
     #[error("it does not commit to the description given (its description hash differs)")]
     Description,
 }
@@ -300,9 +298,9 @@ pub enum CreatedInvoiceError {
 pub enum AskedAmount {
     /// An invoice for any amount (sent as 0).
     Any,
-    Btc(Decimal),
+    Btc(Btc),
     /// Converted by the exchange: any amount will do, but there must be one.
-    Nok(Decimal),
+    Nok(Nok),
 }
 
 /// Checks an invoice the exchange created against the request: the amount as asked (to the
@@ -380,6 +378,7 @@ mod tests {
     use lightning_invoice::{InvoiceBuilder, PaymentSecret};
 
     use super::*;
+    use rust_decimal::Decimal;
 
     fn now() -> SystemTime {
         SystemTime::now()
@@ -411,7 +410,7 @@ mod tests {
     fn an_invoice_the_exchange_made_is_held_against_the_request() {
         // The test invoices commit to sha256("kaffe").
         let read = |msat| read_invoice(&invoice(Currency::Bitcoin, msat, now(), 3600)).unwrap();
-        let btc = |s: &str| AskedAmount::Btc(Decimal::from_str(s).unwrap());
+        let btc = |s: &str| AskedAmount::Btc(Btc::new(Decimal::from_str(s).unwrap()).unwrap());
         assert_eq!(
             check_created(&read(Some(1_000_000)), &btc("0.00001"), "kaffe"),
             Ok(())
@@ -420,7 +419,7 @@ mod tests {
             check_created(&read(None), &AskedAmount::Any, "kaffe"),
             Ok(())
         );
-        let nok = AskedAmount::Nok(Decimal::from(100));
+        let nok = AskedAmount::Nok(Nok::new(Decimal::from(100)).unwrap());
         assert_eq!(check_created(&read(Some(1_234_000)), &nok, "kaffe"), Ok(()));
         assert!(matches!(
             check_created(&read(Some(2_000_000)), &btc("0.00001"), "kaffe"),
@@ -538,7 +537,7 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(i.amount_btc, Some(Decimal::new(12_500, 8)));
+        assert_eq!(i.amount_btc, Some(Btc::from_sats(12_500)));
         assert_eq!(
             i.description_hash.as_deref(),
             Some(sha256::Hash::hash(b"kaffe").to_string().as_str())
@@ -587,7 +586,7 @@ mod tests {
             let Ok(Destination::Invoice(i)) = parse(&text, then) else {
                 panic!("{text}")
             };
-            assert_eq!(i.amount_btc, Some(Decimal::new(25, 3)));
+            assert_eq!(i.amount_btc, Some(Btc::from_sats(2_500_000)));
             assert_eq!(i.description.as_deref(), Some("coffee beans"));
         }
         let p2wsh = "lnbc20m1pvjluezhp58yjmdan79s6qqdhdzgynm4zwqd5d7xmw5fk98klysy043l2ahrqspp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqfp4qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q28j0v3rwgy9pvjnd48ee2pl8xrpxysd5g44td63g6xcjcu003j3qe8878hluqlvl3km8rm92f5stamd3jw763n3hck0ct7p8wwj463cql26ava";

@@ -22,6 +22,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::models::{self, Order, TaxTransaction, TaxTransactionType};
 use nordlys_exchange::{ExchangeClient, TaxQuery};
+use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -74,8 +75,8 @@ impl Rules {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holding {
     pub id: String,
-    pub available: Decimal,
-    pub total: Decimal,
+    pub available: Btc,
+    pub total: Btc,
 }
 
 /// Every balance a request could move, read just before it was sent.
@@ -83,7 +84,7 @@ pub struct Holding {
 pub struct Balances {
     pub accounts: Vec<Holding>,
     /// Available NOK; read for orders only.
-    pub fiat: Option<Decimal>,
+    pub fiat: Option<Nok>,
 }
 
 impl Balances {
@@ -129,7 +130,7 @@ pub struct Look {
     pub at: DateTime<Utc>,
     pub accounts: Result<Vec<Holding>, String>,
     /// Read for orders only (`None` for a withdrawal's look).
-    pub fiat: Option<Result<Decimal, String>>,
+    pub fiat: Option<Result<Nok, String>>,
     pub open_orders: Result<Vec<Order>, String>,
     /// Every tax row since the window opened that could be read.
     pub rows: Vec<TaxTransaction>,
@@ -545,9 +546,8 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
     };
     if request.kind.direction() == Some(Direction::Buy) {
         return match (before.fiat, &look.fiat) {
-            (Some(was), Some(Ok(now))) => {
-                could(was - *now).then(|| format!("available NOK fell by {}", was - *now))
-            }
+            (Some(was), Some(Ok(now))) => could((was - *now).decimal())
+                .then(|| format!("available NOK fell by {}", was - *now)),
             _ => None,
         };
     }
@@ -572,7 +572,7 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
             ],
         };
         for (what, drop) in moves {
-            if could(drop) {
+            if could(drop.decimal()) {
                 return Some(format!("{what} BTC of {} fell by {drop}", h.id));
             }
         }
@@ -596,8 +596,8 @@ fn balances_explained(
         .filter(|o| o.direction == models::Direction::Sell)
         .map(|o| o.amount)
         .sum();
-    let held: Decimal = now.iter().map(|h| h.total - h.available).sum();
-    if held != sells {
+    let held: Btc = now.iter().map(|h| h.total - h.available).sum();
+    if held.decimal() != sells {
         return Err(format!(
             "{held} BTC is held back where open sells explain {sells}: a withdrawal may be pending"
         ));
@@ -650,8 +650,8 @@ fn btc_moves(row: &TaxTransaction) -> [Decimal; 2] {
 fn rows_account_for(
     account: &str,
     rows: &[&TaxTransaction],
-    was: Decimal,
-    total: Decimal,
+    was: Btc,
+    total: Btc,
     sent_at: DateTime<Utc>,
 ) -> Result<(), String> {
     let mut rows = rows.to_vec();
@@ -665,7 +665,7 @@ fn rows_account_for(
     for reading in 0..2 {
         let mut after = Decimal::ZERO;
         for i in (0..=rows.len()).rev() {
-            if could_split(i) && was + after == total {
+            if could_split(i) && was.decimal() + after == total.decimal() {
                 return Ok(());
             }
             if i > 0 {
@@ -827,8 +827,9 @@ mod tests {
         DateTime::from_timestamp(1_795_000_000 + seconds, 0).unwrap_or_default()
     }
 
-    fn d(text: &str) -> Decimal {
-        text.parse().unwrap_or_default()
+    /// A figure in whichever unit its place wants.
+    fn d<Q: nordlys_money::Quantity>(text: &str) -> Q {
+        Q::computed(text.parse().unwrap_or_default())
     }
 
     /// A tax row as the exchange lists it.
@@ -853,7 +854,7 @@ mod tests {
     fn open(id: &str, direction: models::Direction, amount: &str, at: i64) -> Order {
         serde_json::from_value(serde_json::json!({
             "orderId": id, "type": nordlys_exchange::models::OrderType::Limit.as_str(), "direction": direction.as_str(),
-            "amount": d(amount), "createdAt": t(at).to_rfc3339(),
+            "amount": d::<Decimal>(amount), "createdAt": t(at).to_rfc3339(),
         }))
         .unwrap_or_else(|e| panic!("{e}"))
     }

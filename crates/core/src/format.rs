@@ -3,6 +3,7 @@
 //! (`NOK 1,234.56`, `2026-11-22 19:44`), BTC or sats, times on the reader's own clock.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::time::Tz;
@@ -82,22 +83,48 @@ pub fn number(d: Decimal, decimals: u32, locale: Locale) -> String {
     }
 }
 
-/// `1 234,56 kr` (nb) or `NOK 1,234.56` (en).
-pub fn nok(d: Decimal, locale: Locale) -> String {
+/// `1 234,56 kr` (nb) or `NOK 1,234.56` (en), rounded to the øre.
+pub fn nok(amount: Nok, locale: Locale) -> String {
+    kroner(amount.decimal(), locale)
+}
+
+/// A price per bitcoin, written as kroner: `987 654,32 kr` or `NOK 987,654.32`.
+pub fn price(price: NokPerBtc, locale: Locale) -> String {
+    kroner(price.decimal(), locale)
+}
+
+/// An amount in its own unit.
+pub fn amount(amount: Amount, unit: BtcUnit, locale: Locale) -> String {
+    match amount {
+        Amount::Btc(b) => btc(b, unit, locale),
+        Amount::Nok(n) => nok(n, locale),
+    }
+}
+
+fn kroner(d: Decimal, locale: Locale) -> String {
     match locale {
         Locale::Nb => format!("{}{NBSP}kr", number(d, 2, locale)),
         Locale::En => format!("NOK{NBSP}{}", number(d, 2, locale)),
     }
 }
 
-/// `0,12345678 BTC` or `12 345 678 sats`.
-pub fn btc(d: Decimal, unit: BtcUnit, locale: Locale) -> String {
+/// `0,12345678 BTC` or `12 345 678 sats`, rounded to the satoshi.
+///
+/// Only bitcoin can be handed to it:
+///
+/// ```compile_fail
+/// use nordlys_core::format::{btc, BtcUnit, Locale};
+/// let kroner = nordlys_money::Nok::ZERO;
+/// btc(kroner, BtcUnit::Btc, Locale::En);
+/// ```
+pub fn btc(amount: Btc, unit: BtcUnit, locale: Locale) -> String {
+    let d = amount.decimal();
     match unit {
         BtcUnit::Btc => format!("{}{NBSP}BTC", number(d, 8, locale)),
         // Beyond 7.9·10^20 BTC sats do not fit a Decimal: only a hostile balance gets there.
         BtcUnit::Sats => match d.checked_mul(Decimal::from(100_000_000)) {
             Some(sats) => format!("{}{NBSP}sats", number(sats, 0, locale)),
-            None => btc(d, BtcUnit::Btc, locale),
+            None => btc(amount, BtcUnit::Btc, locale),
         },
     }
 }
@@ -143,28 +170,43 @@ mod tests {
     #[test]
     fn norwegian_format_follows_cldr_nb() {
         assert_eq!(
-            nok(d("-1234567.5"), Locale::Nb),
+            nok(Nok::computed(d("-1234567.5")), Locale::Nb),
             "\u{2212}1\u{a0}234\u{a0}567,50\u{a0}kr"
         );
-        assert_eq!(nok(d("1234.56"), Locale::Nb), "1\u{a0}234,56\u{a0}kr");
-        assert_eq!(nok(d("0"), Locale::Nb), "0,00\u{a0}kr");
         assert_eq!(
-            btc(d("0.1234"), BtcUnit::Btc, Locale::Nb),
+            nok(Nok::computed(d("1234.56")), Locale::Nb),
+            "1\u{a0}234,56\u{a0}kr"
+        );
+        assert_eq!(nok(Nok::computed(d("0")), Locale::Nb), "0,00\u{a0}kr");
+        assert_eq!(
+            btc(Btc::computed(d("0.1234")), BtcUnit::Btc, Locale::Nb),
             "0,12340000\u{a0}BTC"
         );
         assert_eq!(
-            btc(d("0.12345678"), BtcUnit::Sats, Locale::Nb),
+            btc(Btc::computed(d("0.12345678")), BtcUnit::Sats, Locale::Nb),
             "12\u{a0}345\u{a0}678\u{a0}sats"
         );
     }
 
     #[test]
     fn english_format() {
-        assert_eq!(nok(d("1234567.505"), Locale::En), "NOK\u{a0}1,234,567.51");
-        assert_eq!(nok(d("-5"), Locale::En), "NOK\u{a0}-5.00");
         assert_eq!(
-            btc(d("21"), BtcUnit::Btc, Locale::En),
+            nok(Nok::computed(d("1234567.505")), Locale::En),
+            "NOK\u{a0}1,234,567.51"
+        );
+        assert_eq!(nok(Nok::computed(d("-5")), Locale::En), "NOK\u{a0}-5.00");
+        assert_eq!(
+            btc(Btc::computed(d("21")), BtcUnit::Btc, Locale::En),
             "21.00000000\u{a0}BTC"
+        );
+        // What is shown is rounded to the satoshi and the øre, half away from zero.
+        assert_eq!(
+            btc(Btc::computed(d("0.000000015")), BtcUnit::Btc, Locale::En),
+            "0.00000002\u{a0}BTC"
+        );
+        assert_eq!(
+            price(NokPerBtc::computed(d("987654.325")), Locale::En),
+            "NOK\u{a0}987,654.33"
         );
         assert_eq!(number(d("999"), 0, Locale::En), "999");
         assert_eq!(number(d("1000"), 0, Locale::En), "1,000");
@@ -186,7 +228,7 @@ mod tests {
 
     #[test]
     fn sats_beyond_decimal_are_shown_in_btc() {
-        assert!(btc(Decimal::MAX, BtcUnit::Sats, Locale::En).ends_with("BTC"));
+        assert!(btc(Btc::computed(Decimal::MAX), BtcUnit::Sats, Locale::En).ends_with("BTC"));
     }
 
     /// Instants on both sides of each daylight-saving change in Oslo (last Sunday of March and

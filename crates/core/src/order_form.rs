@@ -2,12 +2,12 @@
 //! when buying, BTC when selling), within the available balance, a limit price that is positive
 //! and (a warning only) near the market, and the other unit shown as an estimate from the quote.
 
-use nordlys_exchange::amount::Unit;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::NewOrderRequest;
-use rust_decimal::{Decimal, RoundingStrategy};
+use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
+use rust_decimal::Decimal;
 
-use crate::amount_input::{AmountProblem, parse_amount};
+use crate::amount_input::{AmountProblem, parse_btc, parse_nok, parse_price};
 use crate::format::{self, BtcUnit, Locale};
 use crate::order_terms::{Direction, OrderType};
 
@@ -26,18 +26,18 @@ pub struct OrderForm {
 /// What the form is checked against.
 #[derive(Debug, Clone, Copy)]
 pub struct Market {
-    pub bid: Decimal,
-    pub ask: Decimal,
-    pub available_nok: Decimal,
+    pub bid: NokPerBtc,
+    pub ask: NokPerBtc,
+    pub available_nok: Nok,
     /// Of the chosen account.
-    pub available_btc: Decimal,
+    pub available_btc: Btc,
 }
 
 /// A limit price that may well be a typo: said, but not refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OrderWarning {
     /// More than 10 % from the market's mid price, `mid`.
-    FarFromMarket { mid: Decimal },
+    FarFromMarket { mid: NokPerBtc },
 }
 
 /// The outcome: a request ready to confirm, or what is wrong with the fields.
@@ -56,9 +56,14 @@ const FAR_FROM_MARKET: Decimal = Decimal::from_parts(10, 0, 0, false, 2);
 
 pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     let buying = form.direction == Direction::Buy;
-    let unit = if buying { Unit::Nok } else { Unit::Btc };
     let mut out = OrderCheck::default();
-    let amount = match parse_amount(&form.amount, unit, locale) {
+    // NOK to spend when buying, BTC to sell when selling.
+    let amount = if buying {
+        parse_nok(&form.amount, locale).map(Amount::Nok)
+    } else {
+        parse_btc(&form.amount, locale).map(Amount::Btc)
+    };
+    let amount = match amount {
         Ok(a) => Some(a),
         Err(e) => {
             out.amount_error = Some(e.into());
@@ -67,11 +72,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     };
     let limit = form.order_type == OrderType::Limit;
     let price = if limit {
-        match form
-            .price
-            .as_deref()
-            .map(|p| parse_amount(p, Unit::Nok, locale))
-        {
+        match form.price.as_deref().map(|p| parse_price(p, locale)) {
             Some(Ok(p)) => Some(p),
             Some(Err(e)) => {
                 out.price_error = Some(e.into());
@@ -89,13 +90,9 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     let at = price.unwrap_or(reference);
     if let Some(p) = price {
         // Checked: the quote is the exchange's word, and a hostile one must not panic the form.
-        let mid = market
-            .bid
-            .checked_add(market.ask)
-            .map(|sum| sum / Decimal::TWO)
-            .filter(|mid| *mid > Decimal::ZERO);
+        let mid = market.bid.mid(market.ask).filter(|mid| mid.is_positive());
         let far = mid.and_then(|mid| {
-            let off = p.checked_sub(mid)?.checked_div(mid)?.abs();
+            let off = p.distance_from(mid)?.abs();
             Some((mid, off > FAR_FROM_MARKET))
         });
         if let Some((mid, true)) = far {
@@ -103,24 +100,23 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
         }
     }
     if let Some(a) = amount {
-        let available = if buying {
-            market.available_nok
-        } else {
-            market.available_btc
+        let above = match a {
+            Amount::Nok(nok) => {
+                (nok > market.available_nok).then_some(Amount::Nok(market.available_nok))
+            }
+            Amount::Btc(btc) => {
+                (btc > market.available_btc).then_some(Amount::Btc(market.available_btc))
+            }
         };
-        if a > available {
-            out.amount_error = Some(AmountProblem::AboveAvailable { available, unit });
-        } else if at > Decimal::ZERO {
-            out.estimate = if buying {
-                a.checked_div(at).map(|btc| {
-                    format::btc(
-                        btc.round_dp_with_strategy(8, RoundingStrategy::ToZero),
-                        BtcUnit::Btc,
-                        locale,
-                    )
-                })
-            } else {
-                a.checked_mul(at).map(|nok| format::nok(nok, locale))
+        if let Some(available) = above {
+            out.amount_error = Some(AmountProblem::AboveAvailable { available });
+        } else if at.is_positive() {
+            out.estimate = match a {
+                // Down to the satoshi: an estimate never promises more bitcoin than a fill gives.
+                Amount::Nok(nok) => nok
+                    .buys_at(at)
+                    .map(|btc| format::btc(btc.round_down_to_sat(), BtcUnit::Btc, locale)),
+                Amount::Btc(btc) => btc.value_at(at).map(|nok| format::nok(nok, locale)),
             };
         }
     }
@@ -128,7 +124,7 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
         out.request = Some(NewOrderRequest {
             order_type: form.order_type.into(),
             direction: form.direction.into(),
-            amount: a,
+            amount: a.decimal(),
             account_id: form
                 .account_id
                 .as_deref()
@@ -148,10 +144,10 @@ mod tests {
 
     fn market() -> Market {
         Market {
-            bid: Decimal::from(980_000),
-            ask: Decimal::from(1_000_000),
-            available_nok: Decimal::from(10_000),
-            available_btc: Decimal::new(5, 2),
+            bid: NokPerBtc::computed(Decimal::from(980_000)),
+            ask: NokPerBtc::computed(Decimal::from(1_000_000)),
+            available_nok: Nok::computed(Decimal::from(10_000)),
+            available_btc: Btc::computed(Decimal::new(5, 2)),
         }
     }
 
@@ -192,8 +188,7 @@ mod tests {
         assert_eq!(
             c.amount_error,
             Some(AmountProblem::AboveAvailable {
-                available: market().available_nok,
-                unit: Unit::Nok
+                available: Amount::Nok(market().available_nok),
             })
         );
         assert!(c.request.is_none());
@@ -244,7 +239,7 @@ mod tests {
         );
         assert!(matches!(
             c.warning,
-            Some(OrderWarning::FarFromMarket { mid }) if mid > Decimal::ZERO
+            Some(OrderWarning::FarFromMarket { mid }) if mid.is_positive()
         ));
         assert!(c.request.is_some());
         assert_eq!(c.estimate.as_deref(), Some("NOK\u{a0}20,000.00"));
@@ -255,10 +250,10 @@ mod tests {
     #[test]
     fn a_hostile_quote_gives_no_estimate_rather_than_a_panic() {
         let hostile = Market {
-            bid: Decimal::MAX,
-            ask: Decimal::MAX,
-            available_nok: Decimal::MAX,
-            available_btc: Decimal::from(20_000_000),
+            bid: NokPerBtc::computed(Decimal::MAX),
+            ask: NokPerBtc::computed(Decimal::MAX),
+            available_nok: Nok::computed(Decimal::MAX),
+            available_btc: Btc::computed(Decimal::from(20_000_000)),
         };
         let sell = check(
             &form(OrderType::Limit, Direction::Sell, "10", Some("0.01")),
@@ -267,8 +262,8 @@ mod tests {
         );
         assert!(sell.request.is_some());
         let tiny = Market {
-            bid: Decimal::new(1, 28),
-            ask: Decimal::new(1, 28),
+            bid: NokPerBtc::computed(Decimal::new(1, 28)),
+            ask: NokPerBtc::computed(Decimal::new(1, 28)),
             ..hostile
         };
         let buy = check(

@@ -2,6 +2,8 @@
 //! unlike the exchange's open enums, which may name ones this version does not know.
 
 use nordlys_exchange::models;
+use nordlys_money::{Amount, Btc, Nok};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 /// The order types the trade form offers.
@@ -81,6 +83,22 @@ impl Direction {
 
     pub fn parse(s: &str) -> Option<Self> {
         [Self::Buy, Self::Sell].into_iter().find(|d| d.text() == s)
+    }
+
+    /// An order's amount in its unit: the NOK a buy spends, the BTC a sell sells.
+    pub fn amount(self, amount: Decimal) -> Amount {
+        match self {
+            Self::Buy => Amount::Nok(Nok::computed(amount)),
+            Self::Sell => Amount::Btc(Btc::computed(amount)),
+        }
+    }
+
+    /// [`Direction::amount`] of an order as the exchange lists it; a direction this version
+    /// does not know is read as a buy, in NOK (it says so beside the amount).
+    pub fn amount_of(direction: &models::Direction, amount: Decimal) -> Amount {
+        Self::from_wire(direction)
+            .unwrap_or(Self::Buy)
+            .amount(amount)
     }
 }
 

@@ -4,12 +4,11 @@
 
 use std::time::SystemTime;
 
-use nordlys_exchange::amount::Unit;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::SendBitcoinRequest;
-use rust_decimal::Decimal;
+use nordlys_money::{Amount, Btc, NokPerBtc};
 
-use crate::amount_input::{AmountProblem, BitcoinAmountUnit, Entered, parse_in};
+use crate::amount_input::{AmountProblem, BitcoinAmountUnit, parse_in};
 use crate::destination::{self, Destination, DestinationError};
 use crate::format::{self, BtcUnit, Locale};
 use crate::store::Recipient;
@@ -33,8 +32,8 @@ pub struct PayContext {
     pub locale: Locale,
     pub btc_unit: BtcUnit,
     /// NOK per BTC, for NOK input and the NOK value shown.
-    pub price: Decimal,
-    pub available_btc: Decimal,
+    pub price: NokPerBtc,
+    pub available_btc: Btc,
     pub account_name: String,
 }
 
@@ -53,7 +52,7 @@ pub struct PayCheck {
     /// The invoice's own amount, when it has one: the amount field is then not used.
     pub fixed_amount: Option<String>,
     pub amount_error: Option<AmountProblem>,
-    pub amount_btc: Option<Decimal>,
+    pub amount_btc: Option<Btc>,
     /// The amount in the other unit.
     pub estimate: Option<String>,
     pub needs_recipient: bool,
@@ -83,13 +82,11 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
             Some(a)
         }
         None => match parse_in(&form.amount, form.unit, ctx.locale) {
-            Ok(Entered::Btc(b)) => Some(b),
-            Ok(Entered::Nok(n)) if ctx.price > Decimal::ZERO => {
-                // Checked: the price is the exchange's word, and a hostile one must not panic.
-                let b = n
-                    .checked_div(ctx.price)
-                    .unwrap_or(Decimal::ZERO)
-                    .round_dp(8);
+            Ok(Amount::Btc(b)) => Some(b),
+            Ok(Amount::Nok(n)) if ctx.price.is_positive() => {
+                // What is sent: to the satoshi. Checked: the price is the exchange's word, and a
+                // hostile one must not panic.
+                let b = n.buys_at(ctx.price).unwrap_or(Btc::ZERO).round_to_sat();
                 if b.is_zero() {
                     out.amount_error = Some(AmountProblem::BelowOneSat);
                     None
@@ -97,7 +94,7 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
                     Some(b)
                 }
             }
-            Ok(Entered::Nok(_)) => {
+            Ok(Amount::Nok(_)) => {
                 out.amount_error = Some(AmountProblem::NoPrice);
                 None
             }
@@ -110,8 +107,7 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
     if let Some(a) = amount {
         if a > ctx.available_btc {
             out.amount_error = Some(AmountProblem::AboveAvailable {
-                available: ctx.available_btc,
-                unit: Unit::Btc,
+                available: Amount::Btc(ctx.available_btc),
             });
         }
         out.estimate = if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
@@ -171,14 +167,14 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
 
 /// `amount` in NOK at the context's price; none when the product does not fit a `Decimal`
 /// (only a hostile price gets there).
-pub fn nok_value(amount: Decimal, ctx: &PayContext) -> Option<String> {
-    let nok = amount.checked_mul(ctx.price)?.round_dp(2);
-    Some(format::nok(nok, ctx.locale))
+pub fn nok_value(amount: Btc, ctx: &PayContext) -> Option<String> {
+    Some(format::nok(amount.value_at(ctx.price)?, ctx.locale))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rust_decimal::Decimal;
 
     const ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
@@ -187,8 +183,8 @@ mod tests {
             now: SystemTime::now(),
             locale: Locale::En,
             btc_unit: BtcUnit::Btc,
-            price: Decimal::from(1_000_000),
-            available_btc: Decimal::new(1, 2),
+            price: NokPerBtc::computed(Decimal::from(1_000_000)),
+            available_btc: Btc::from_sats(1_000_000),
             account_name: "Main".into(),
         }
     }
@@ -217,7 +213,7 @@ mod tests {
         assert!(c.recipient_errors.full_name.is_some());
         assert_eq!(
             c.amount_btc,
-            Some(Decimal::new(50_000, 8)),
+            Some(Btc::from_sats(50_000)),
             "500 NOK at 1 000 000"
         );
         f.recipient = RecipientForm {
@@ -227,7 +223,7 @@ mod tests {
         };
         let c = check(&f, &ctx(), unknown);
         let r = c.request.unwrap();
-        assert_eq!(r.amount_btc, Some(Decimal::new(50_000, 8)));
+        assert_eq!(r.amount_btc, Some(Btc::from_sats(50_000)));
         assert_eq!(r.tfr_info.unwrap().full_name, "Kari Nordmann");
     }
 
@@ -262,7 +258,7 @@ mod tests {
         let coffee = "lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q5sqqqqqqqqqqqqqqqpqsq67gye39hfg3zd8rgc80k32tvy9xk2xunwm5lzexnvpx6fd77en8qaq424dxgt56cag2dpt359k3ssyhetktkpqh24jqnjyw6uqd08sgptq44qu";
         let then = PayContext {
             now: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_496_314_700),
-            available_btc: Decimal::ONE,
+            available_btc: Btc::from_sats(100_000_000),
             ..ctx()
         };
         let mut f = form(coffee, "", BitcoinAmountUnit::Sats);
@@ -311,8 +307,7 @@ mod tests {
         assert_eq!(
             c.amount_error,
             Some(AmountProblem::AboveAvailable {
-                available: ctx().available_btc,
-                unit: Unit::Btc
+                available: Amount::Btc(ctx().available_btc),
             })
         );
         let c = check(&form(ADDRESS, "", BitcoinAmountUnit::Btc), &ctx(), unknown);
@@ -333,8 +328,8 @@ mod tests {
     #[test]
     fn a_hostile_price_gives_no_value_rather_than_a_panic() {
         let huge = PayContext {
-            price: Decimal::MAX,
-            available_btc: Decimal::TEN,
+            price: NokPerBtc::computed(Decimal::MAX),
+            available_btc: Btc::from_sats(1_000_000_000),
             ..ctx()
         };
         let c = check(&form(ADDRESS, "2", BitcoinAmountUnit::Btc), &huge, |_| {
@@ -349,7 +344,7 @@ mod tests {
             "sent at the amount typed, its value unknown"
         );
         let tiny = PayContext {
-            price: Decimal::new(1, 28),
+            price: NokPerBtc::computed(Decimal::new(1, 28)),
             ..ctx()
         };
         let c = check(

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
+use nordlys_money::{NokPerBtc, Quantity};
 use rusqlite::{Connection, params};
 use rust_decimal::Decimal;
 
@@ -211,9 +212,9 @@ pub struct Store {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PriceSample {
     pub at: DateTime<Utc>,
-    pub mid: Decimal,
-    pub bid: Decimal,
-    pub ask: Decimal,
+    pub mid: NokPerBtc,
+    pub bid: NokPerBtc,
+    pub ask: NokPerBtc,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -251,12 +252,14 @@ impl rusqlite::types::FromSql for StoredDecimal {
     }
 }
 
-fn dec(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Decimal> {
-    Ok(r.get::<_, StoredDecimal>(column)?.0)
+/// A stored figure, as this app wrote it (a computed one keeps its precision).
+fn dec<Q: Quantity>(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Q> {
+    Ok(Q::computed(r.get::<_, StoredDecimal>(column)?.0))
 }
 
-fn dec_opt(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Option<Decimal>> {
-    Ok(r.get::<_, Option<StoredDecimal>>(column)?.map(|d| d.0))
+fn dec_opt<Q: Quantity>(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<Option<Q>> {
+    Ok(r.get::<_, Option<StoredDecimal>>(column)?
+        .map(|d| Q::computed(d.0)))
 }
 
 fn time(ms: i64) -> DateTime<Utc> {
@@ -383,9 +386,9 @@ mod tests {
         let at = Utc::now();
         s.add_price_sample(&PriceSample {
             at,
-            mid: Decimal::new(98_243_135, 2),
-            bid: Decimal::ONE,
-            ask: Decimal::TWO,
+            mid: NokPerBtc::computed(Decimal::new(98_243_135, 2)),
+            bid: NokPerBtc::computed(Decimal::ONE),
+            ask: NokPerBtc::computed(Decimal::TWO),
         })
         .unwrap();
         let origin = Origin::default();

@@ -8,6 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
 use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_exchange::{Error, ExchangeClient};
+use nordlys_money::Btc;
 use rust_decimal::Decimal;
 
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
@@ -84,7 +85,7 @@ pub async fn send(
     store: &Store,
     request: &SendBitcoinRequest,
     identity: &str,
-    amount_btc: Decimal,
+    amount_btc: Btc,
     despite_unknown: bool,
 ) -> Result<Sending, WithdrawalError> {
     let reference = evidence::new_reference();
@@ -180,7 +181,7 @@ fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<(DateTime<Utc>, Deci
                     _ => false,
                 }
         })
-        .map(|o| (o.sent_at, o.amount_btc))
+        .map(|o| (o.sent_at, o.amount_btc.decimal()))
         .collect())
 }
 
@@ -238,7 +239,7 @@ pub(crate) fn record(
     let before = Balances::from_json(e.before.as_deref());
     let request = evidence::Request {
         kind: Kind::Withdrawal,
-        amount: e.amount_btc,
+        amount: e.amount_btc.decimal(),
         account: e.account_id.as_deref().filter(|a| !a.is_empty()),
         sent_at: e.sent_at,
         gave_up_at: evidence::gave_up(e.gave_up_at, e.sent_at, look.at),

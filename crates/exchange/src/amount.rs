@@ -2,28 +2,7 @@
 
 use rust_decimal::Decimal;
 
-/// The unit an amount is in; each has the precision the exchange keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    Btc,
-    Nok,
-}
-
-impl Unit {
-    pub fn decimals(self) -> u32 {
-        match self {
-            Self::Btc => 8,
-            Self::Nok => 2,
-        }
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Btc => "BTC",
-            Self::Nok => "NOK",
-        }
-    }
-}
+pub use nordlys_money::Unit;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

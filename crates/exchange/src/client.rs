@@ -6,7 +6,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use chrono::{NaiveDate, Utc};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use rust_decimal::Decimal;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -23,6 +22,7 @@ use crate::operator::Operator;
 use crate::retry::{Failure, RetryPolicy};
 use crate::signing;
 use crate::tax_query::TaxQuery;
+use nordlys_money::Nok;
 
 /// Characters escaped in a path segment: everything but unreserved ones (RFC 3986).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -444,7 +444,7 @@ impl ExchangeClient {
                 return Err(InvalidRequest::Other("a limit order needs a price".into()).into());
             }
             (OrderType::Limit, Some(p)) => {
-                amount::check_positive(p, Unit::Nok, "the limit price")
+                amount::check_positive(p.decimal(), Unit::Nok, "the limit price")
                     .map_err(InvalidRequest::from)?;
             }
             (_, Some(_)) => {
@@ -472,12 +472,12 @@ impl ExchangeClient {
     }
 
     /// 7. The price for trading `amount_nok` (server default 5000).
-    pub async fn price(&self, amount_nok: Option<Decimal>) -> Result<PriceResponse, Error> {
+    pub async fn price(&self, amount_nok: Option<Nok>) -> Result<PriceResponse, Error> {
         let mut query = vec![];
         if let Some(a) = amount_nok {
-            amount::check_positive(a, Unit::Nok, "the quote amount")
+            amount::check_positive(a.decimal(), Unit::Nok, "the quote amount")
                 .map_err(InvalidRequest::from)?;
-            query.push(("amount", a.normalize().to_string()));
+            query.push(("amount", a.decimal().normalize().to_string()));
         }
         self.call(Endpoint::Price, None, &query, None::<&()>).await
     }
@@ -569,7 +569,8 @@ impl ExchangeClient {
             return Err(InvalidRequest::Empty("the destination").into());
         }
         if let Some(a) = request.amount_btc {
-            amount::check_positive(a, Unit::Btc, "the amount").map_err(InvalidRequest::from)?;
+            amount::check_positive(a.decimal(), Unit::Btc, "the amount")
+                .map_err(InvalidRequest::from)?;
         }
         if let Some(info) = &request.tfr_info {
             if info.full_name.trim().is_empty() {

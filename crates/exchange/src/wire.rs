@@ -8,6 +8,7 @@
 use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDateTime, SecondsFormat, Utc};
+use nordlys_money::Quantity;
 use rust_decimal::Decimal;
 use serde::de::{self, Visitor};
 use serde::{Deserializer, Serializer};
@@ -61,16 +62,76 @@ fn write_number<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64(f)
 }
 
-/// A required JSON double as `Decimal`.
+/// An exact value: refused past its unit's decimals (a satoshi, an øre).
+fn exact<Q: Quantity, E: de::Error>(d: Decimal) -> Result<Q, E> {
+    Q::exact(d).map_err(|e| E::custom(format!("`{d}`: {e}")))
+}
+
+/// Reads an optional number or decimal string: none for null, absence or (`empty_is_none`) the
+/// empty string.
+fn read_optional<'de, D: Deserializer<'de>>(
+    d: D,
+    empty_is_none: bool,
+) -> Result<Option<Decimal>, D::Error> {
+    struct OptVisitor(bool);
+    impl<'de> Visitor<'de> for OptVisitor {
+        type Value = Option<Decimal>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number, a decimal string or null")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            if self.0 && v.trim().is_empty() {
+                Ok(None)
+            } else {
+                decimal_from_text(v).map(Some)
+            }
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            NumberVisitor.visit_f64(v).map(Some)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(Decimal::from(v)))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(Decimal::from(v)))
+        }
+    }
+    d.deserialize_option(OptVisitor(empty_is_none))
+}
+
+/// A required JSON double: an amount the exchange holds, refused past its unit's decimals.
 pub mod number {
     use super::*;
 
-    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
-        write_number(d, s)
+    pub fn serialize<S: Serializer, Q: Quantity>(q: &Q, s: S) -> Result<S::Ok, S::Error> {
+        write_number(&q.decimal(), s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
-        d.deserialize_any(NumberVisitor)
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(d: D) -> Result<Q, D::Error> {
+        exact(d.deserialize_any(NumberVisitor)?)
+    }
+}
+
+/// A required JSON double the exchange computed (a valuation, a price, volume): kept at the
+/// precision it came with.
+pub mod computed_number {
+    use super::*;
+
+    pub fn serialize<S: Serializer, Q: Quantity>(q: &Q, s: S) -> Result<S::Ok, S::Error> {
+        write_number(&q.decimal(), s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(d: D) -> Result<Q, D::Error> {
+        d.deserialize_any(NumberVisitor).map(Q::computed)
     }
 }
 
@@ -78,31 +139,17 @@ pub mod number {
 pub mod opt_number {
     use super::*;
 
-    pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
-        match d {
-            Some(d) => write_number(d, s),
+    pub fn serialize<S: Serializer, Q: Quantity>(q: &Option<Q>, s: S) -> Result<S::Ok, S::Error> {
+        match q {
+            Some(q) => write_number(&q.decimal(), s),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
-        struct OptVisitor;
-        impl<'de> Visitor<'de> for OptVisitor {
-            type Value = Option<Decimal>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number or null")
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
-                d.deserialize_any(NumberVisitor).map(Some)
-            }
-        }
-        d.deserialize_option(OptVisitor)
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(
+        d: D,
+    ) -> Result<Option<Q>, D::Error> {
+        read_optional(d, false)?.map(exact).transpose()
     }
 }
 
@@ -110,12 +157,12 @@ pub mod opt_number {
 pub mod decimal_string {
     use super::*;
 
-    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&d.to_string())
+    pub fn serialize<S: Serializer, Q: Quantity>(q: &Q, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&q.decimal().to_string())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
-        d.deserialize_any(NumberVisitor)
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(d: D) -> Result<Q, D::Error> {
+        exact(d.deserialize_any(NumberVisitor)?)
     }
 }
 
@@ -123,47 +170,30 @@ pub mod decimal_string {
 pub mod opt_decimal_string {
     use super::*;
 
-    pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
-        match d {
-            Some(d) => s.serialize_str(&d.to_string()),
+    pub fn serialize<S: Serializer, Q: Quantity>(q: &Option<Q>, s: S) -> Result<S::Ok, S::Error> {
+        match q {
+            Some(q) => s.serialize_str(&q.decimal().to_string()),
             None => s.serialize_str(""),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
-        struct OptVisitor;
-        impl<'de> Visitor<'de> for OptVisitor {
-            type Value = Option<Decimal>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a decimal string, an empty string or null")
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
-                d.deserialize_any(self)
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                if v.trim().is_empty() {
-                    Ok(None)
-                } else {
-                    decimal_from_text(v).map(Some)
-                }
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                NumberVisitor.visit_f64(v).map(Some)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(Some(Decimal::from(v)))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(Some(Decimal::from(v)))
-            }
-        }
-        d.deserialize_option(OptVisitor)
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(
+        d: D,
+    ) -> Result<Option<Q>, D::Error> {
+        read_optional(d, true)?.map(exact).transpose()
+    }
+}
+
+/// [`opt_decimal_string`] for a figure the exchange computed (a rate), kept as it came.
+pub mod opt_computed_decimal_string {
+    use super::*;
+
+    pub use super::opt_decimal_string::serialize;
+
+    pub fn deserialize<'de, D: Deserializer<'de>, Q: Quantity>(
+        d: D,
+    ) -> Result<Option<Q>, D::Error> {
+        Ok(read_optional(d, true)?.map(Q::computed))
     }
 }
 
@@ -287,6 +317,36 @@ mod tests {
                 "{json}"
             );
         }
+    }
+
+    #[test]
+    fn a_held_amount_past_its_units_decimals_is_refused_and_a_computed_one_kept() {
+        use nordlys_money::{Btc, Nok};
+        #[derive(Deserialize)]
+        struct Balance {
+            #[serde(with = "number")]
+            btc: Btc,
+            #[serde(with = "computed_number")]
+            value: Nok,
+            #[serde(with = "opt_decimal_string", default)]
+            fee: Option<Nok>,
+        }
+        let ok: Balance =
+            serde_json::from_str(r#"{"btc":0.00000001,"value":0.123456,"fee":"1.50"}"#).unwrap();
+        assert_eq!(ok.btc, Btc::from_sats(1));
+        assert_eq!(ok.value.decimal().to_string(), "0.123456");
+        assert_eq!(
+            ok.fee.map(Nok::decimal).map(|d| d.to_string()).as_deref(),
+            Some("1.50")
+        );
+        let err = serde_json::from_str::<Balance>(r#"{"btc":1e-9,"value":1}"#)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("BTC allows at most 8 decimals"), "{err}");
+        assert!(serde_json::from_str::<Balance>(r#"{"btc":1,"value":1,"fee":"0.001"}"#).is_err());
+        let none: Balance = serde_json::from_str(r#"{"btc":1,"value":1,"fee":""}"#).unwrap();
+        assert_eq!(none.fee, None);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::InvoiceStatus;
+use nordlys_money::Btc;
 use rusqlite::params;
-use rust_decimal::Decimal;
 
 use super::{Store, StoreError, dec_opt, time};
 
@@ -15,7 +15,7 @@ pub struct StoredInvoice {
     pub invoice: String,
     pub account_id: Option<String>,
     /// `None`: any amount.
-    pub amount_btc: Option<Decimal>,
+    pub amount_btc: Option<Btc>,
     /// What the user asked for, as sent: `"500 NOK"`, `"0.001 BTC"`, or empty for any amount.
     pub requested: String,
     pub public_description: String,
@@ -132,7 +132,7 @@ mod tests {
                 id: (*id).into(),
                 invoice: format!("lnbc{n}"),
                 account_id: None,
-                amount_btc: (n == 0).then(|| Decimal::new(1, 3)),
+                amount_btc: (n == 0).then(|| Btc::from_sats(100_000)),
                 requested: "0.001 BTC".into(),
                 public_description: "Kaffe".into(),
                 private_note: "bord 4".into(),
@@ -151,7 +151,7 @@ mod tests {
                 .is_empty(),
             "expired before then"
         );
-        assert_eq!(list[1].amount_btc, Some(Decimal::new(1, 3)));
+        assert_eq!(list[1].amount_btc, Some(Btc::from_sats(100_000)));
         assert_eq!(
             s.set_invoice_status("ded_a", &InvoiceStatus::Paid).unwrap(),
             Some(InvoiceStatus::Unpaid)

@@ -2,6 +2,7 @@
 //! unknown outcome survives a restart and is settled by evidence, never by sending it again.
 
 use chrono::{DateTime, Utc};
+use nordlys_money::NokPerBtc;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
@@ -58,7 +59,7 @@ pub struct JournalEntry {
     pub order_type: OrderType,
     pub direction: Direction,
     pub amount: Decimal,
-    pub price: Option<Decimal>,
+    pub price: Option<NokPerBtc>,
     pub account_id: Option<String>,
     pub state: JournalState,
     pub order_id: Option<String>,
@@ -87,7 +88,7 @@ pub struct NewOrderEntry<'a> {
     pub order_type: OrderType,
     pub direction: Direction,
     pub amount: Decimal,
-    pub price: Option<Decimal>,
+    pub price: Option<NokPerBtc>,
     pub account_id: Option<&'a str>,
     pub origin: &'a Origin,
     pub request: &'a str,
@@ -164,7 +165,7 @@ impl Store {
             )?;
             let same = q
                 .query_map(params![new.origin.base_url, new.direction.text()], |r| {
-                    Ok((r.get::<_, i64>(0)?, dec(r, 1)?))
+                    Ok((r.get::<_, i64>(0)?, dec::<Decimal>(r, 1)?))
                 })?
                 .collect::<Result<Vec<_>, _>>()?
                 .into_iter()

@@ -11,6 +11,7 @@ use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{MalformedTaxTransaction, TaxTransaction, TaxTransactionType};
+use nordlys_money::{Btc, NokPerBtc, Quantity};
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
 
@@ -100,12 +101,12 @@ fn opt_text<T: ToString>(v: Option<&T>) -> String {
     v.map(ToString::to_string).unwrap_or_default()
 }
 
-fn opt_dec(text: &str) -> Result<Option<Decimal>, StoreError> {
+fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
     if text.is_empty() {
         return Ok(None);
     }
     Decimal::from_str(text)
-        .map(Some)
+        .map(|d| Some(Q::computed(d)))
         .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a decimal")))
 }
 
@@ -113,7 +114,7 @@ fn opt_dec(text: &str) -> Result<Option<Decimal>, StoreError> {
 struct RawRow {
     text: [String; 16],
     is_payment: bool,
-    running: Decimal,
+    running: Btc,
 }
 
 fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
@@ -599,7 +600,7 @@ impl Store {
     }
 
     /// The user's own year-end rate for `year`, or `None` to go back to the transactions' rate.
-    pub fn set_year_end_rate(&self, year: i32, rate: Option<Decimal>) -> Result<(), StoreError> {
+    pub fn set_year_end_rate(&self, year: i32, rate: Option<NokPerBtc>) -> Result<(), StoreError> {
         let db = self.db();
         match rate {
             Some(r) => db.execute(
@@ -611,7 +612,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn year_end_rates(&self) -> Result<BTreeMap<i32, Decimal>, StoreError> {
+    pub fn year_end_rates(&self) -> Result<BTreeMap<i32, NokPerBtc>, StoreError> {
         let db = self.db();
         let mut q = db.prepare("SELECT year, rate FROM year_end_rates")?;
         let rows = q.query_map([], |r| Ok((r.get::<_, i32>(0)?, dec(r, 1)?)))?;
@@ -874,7 +875,8 @@ mod tests {
     fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
         let s = Store::in_memory().unwrap();
         s.add_tax_page(&page(), Some(&cursor())).unwrap();
-        s.set_year_end_rate(2024, Some(Decimal::ONE)).unwrap();
+        s.set_year_end_rate(2024, Some(NokPerBtc::computed(Decimal::ONE)))
+            .unwrap();
         s.forget_tax_history().unwrap();
         assert_eq!(s.tax_cursor().unwrap(), None);
         assert_eq!(s.tax_count(&TaxFilter::default()).unwrap(), 0);
@@ -885,11 +887,11 @@ mod tests {
     #[test]
     fn year_end_rates_are_kept_and_removed() {
         let s = Store::in_memory().unwrap();
-        s.set_year_end_rate(2024, Some(Decimal::from(1_000_000)))
+        s.set_year_end_rate(2024, Some(NokPerBtc::computed(Decimal::from(1_000_000))))
             .unwrap();
         assert_eq!(
             s.year_end_rates().unwrap().get(&2024),
-            Some(&Decimal::from(1_000_000))
+            Some(&NokPerBtc::computed(Decimal::from(1_000_000)))
         );
         s.set_year_end_rate(2024, None).unwrap();
         assert!(s.year_end_rates().unwrap().is_empty());

@@ -4,8 +4,8 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::WithdrawalStatus;
+use nordlys_money::Btc;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
-use rust_decimal::Decimal;
 
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, time};
@@ -55,7 +55,7 @@ pub struct WithdrawalEntry {
     pub sent_at: DateTime<Utc>,
     pub destination: String,
     pub identity: String,
-    pub amount_btc: Decimal,
+    pub amount_btc: Btc,
     pub account_id: Option<String>,
     /// Put in the request's description, so the withdrawal can be found in the account's
     /// transactions when its answer is lost.
@@ -121,7 +121,7 @@ pub struct NewWithdrawalEntry<'a> {
     pub sent_at: DateTime<Utc>,
     pub destination: &'a str,
     pub identity: &'a str,
-    pub amount_btc: Decimal,
+    pub amount_btc: Btc,
     pub account_id: Option<&'a str>,
     pub reference: &'a str,
     pub origin: &'a Origin,
@@ -147,7 +147,11 @@ impl Store {
             )?;
             let same = q
                 .query_map([&w.origin.base_url], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, dec(r, 2)?))
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        dec::<Btc>(r, 2)?,
+                    ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?
                 .into_iter()
@@ -361,7 +365,7 @@ mod tests {
             sent_at: Utc::now(),
             destination: "kari@example.com",
             identity: "kari@example.com",
-            amount_btc: Decimal::new(12_500, 8),
+            amount_btc: Btc::from_sats(12_500),
             account_id: None,
             reference: "nordlys:ab12",
             origin: &origin,

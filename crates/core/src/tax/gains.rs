@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
+use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
 use crate::time::oslo_year;
@@ -49,8 +50,8 @@ pub struct MatchedLot {
     /// The acquisition's transaction id; `None` for the average-cost pool.
     pub acquisition_id: Option<String>,
     pub acquired_at: Option<DateTime<Utc>>,
-    pub btc: Decimal,
-    pub cost_nok: Decimal,
+    pub btc: Btc,
+    pub cost_nok: Nok,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,26 +61,26 @@ pub struct Disposal {
     pub year: i32,
     pub kind: DisposalKind,
     /// BTC that left, a BTC fee included.
-    pub btc: Decimal,
-    pub proceeds_nok: Decimal,
-    pub cost_nok: Decimal,
-    pub gain_nok: Decimal,
+    pub btc: Btc,
+    pub proceeds_nok: Nok,
+    pub cost_nok: Nok,
+    pub gain_nok: Nok,
     pub lots: Vec<MatchedLot>,
     /// BTC for which no acquisition was found (history incomplete); counted at zero cost.
-    pub unmatched_btc: Decimal,
+    pub unmatched_btc: Btc,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct YearGains {
     pub year: i32,
     pub disposals: u32,
-    pub proceeds_nok: Decimal,
-    pub cost_nok: Decimal,
+    pub proceeds_nok: Nok,
+    pub cost_nok: Nok,
     /// Sum of the disposals with a gain.
-    pub gains_nok: Decimal,
+    pub gains_nok: Nok,
     /// Sum of the disposals with a loss, as a negative number.
-    pub losses_nok: Decimal,
-    pub net_nok: Decimal,
+    pub losses_nok: Nok,
+    pub net_nok: Nok,
     /// The oldest row up to this year's end that is still pending: a disposal or the cost of a
     /// lot may change, so the year's figures are not computable yet.
     pub pending_since: Option<DateTime<Utc>>,
@@ -98,8 +99,8 @@ pub struct GainsReport {
 struct Lot {
     id: String,
     at: DateTime<Utc>,
-    btc: Decimal,
-    cost: Decimal,
+    btc: Btc,
+    cost: Nok,
 }
 
 /// Reads transactions oldest first.
@@ -139,8 +140,10 @@ impl GainsBuilder {
         if t.finalize_time.is_none() {
             self.pending_since = self.pending_since.or(Some(t.create_time));
         }
-        let btc = |v, c: &Option<CurrencyCode>| amount(v, c.as_ref(), &CurrencyCode::Btc);
-        let nok = |v, c: &Option<CurrencyCode>| amount(v, c.as_ref(), &CurrencyCode::Nok);
+        let btc =
+            |v, c: &Option<CurrencyCode>| Btc::computed(amount(v, c.as_ref(), &CurrencyCode::Btc));
+        let nok =
+            |v, c: &Option<CurrencyCode>| Nok::computed(amount(v, c.as_ref(), &CurrencyCode::Nok));
         let btc_in = btc(t.in_amount, &t.in_currency);
         let btc_out = btc(t.out_amount, &t.out_currency);
         let btc_fee = btc(t.fee_amount, &t.fee_currency);
@@ -168,14 +171,14 @@ impl GainsBuilder {
             TaxTransactionType::BtcDeposit
             | TaxTransactionType::BtcBonus
             | TaxTransactionType::BtcAdjustment => {
-                if btc_in > Decimal::ZERO {
+                if btc_in.is_positive() {
                     if t.tx_type == TaxTransactionType::BtcDeposit {
                         self.deposits_at_market += 1;
                     }
                     let cost = self.market_value(t, btc_in);
                     self.acquire(t, btc_in, cost);
                 }
-                if btc_out > Decimal::ZERO {
+                if btc_out.is_positive() {
                     self.moved_out += 1;
                     self.take(btc_out);
                 }
@@ -192,18 +195,22 @@ impl GainsBuilder {
         }
     }
 
-    fn market_value(&mut self, t: &TaxTransaction, btc: Decimal) -> Decimal {
-        match t.rate_market {
-            Some(rate) if rate > Decimal::ZERO => btc * rate,
-            _ => {
+    fn market_value(&mut self, t: &TaxTransaction, btc: Btc) -> Nok {
+        match t
+            .rate_market
+            .filter(|r| r.is_positive())
+            .and_then(|r| btc.value_at(r))
+        {
+            Some(value) => value,
+            None => {
                 self.unpriced.push(t.id.as_str().to_owned());
-                Decimal::ZERO
+                Nok::ZERO
             }
         }
     }
 
-    fn acquire(&mut self, t: &TaxTransaction, btc: Decimal, cost: Decimal) {
-        if btc <= Decimal::ZERO {
+    fn acquire(&mut self, t: &TaxTransaction, btc: Btc, cost: Nok) {
+        if !btc.is_positive() {
             return;
         }
         let lot = Lot {
@@ -222,9 +229,9 @@ impl GainsBuilder {
     }
 
     /// Removes `btc` from the holding, oldest lots first (average cost: from the one pool).
-    fn take(&mut self, mut btc: Decimal) -> (Vec<MatchedLot>, Decimal) {
+    fn take(&mut self, mut btc: Btc) -> (Vec<MatchedLot>, Btc) {
         let mut matched = vec![];
-        while btc > Decimal::ZERO {
+        while btc.is_positive() {
             let Some(lot) = self.lots.front_mut() else {
                 break;
             };
@@ -232,7 +239,11 @@ impl GainsBuilder {
             let cost = if part == lot.btc {
                 lot.cost
             } else {
-                lot.cost * part / lot.btc
+                // The consumed share of the lot's cost; a hostile figure past `Decimal`'s range
+                // costs nothing rather than panicking.
+                part.ratio(lot.btc)
+                    .and_then(|share| lot.cost.scaled(share))
+                    .unwrap_or(Nok::ZERO)
             };
             lot.btc -= part;
             lot.cost -= cost;
@@ -245,19 +256,21 @@ impl GainsBuilder {
                 acquisition_id: id,
                 acquired_at: at,
                 btc: part,
-                cost_nok: cost.round_dp(2),
+                // A tax figure: to the øre.
+                cost_nok: cost.round_to_ore(),
             });
-            if lot.btc <= Decimal::ZERO {
+            if !lot.btc.is_positive() {
                 self.lots.pop_front();
             }
         }
         (matched, btc)
     }
 
-    fn dispose(&mut self, t: &TaxTransaction, kind: DisposalKind, btc: Decimal, proceeds: Decimal) {
+    fn dispose(&mut self, t: &TaxTransaction, kind: DisposalKind, btc: Btc, proceeds: Nok) {
         let (lots, unmatched) = self.take(btc);
-        let cost: Decimal = lots.iter().map(|l| l.cost_nok).sum();
-        let proceeds = proceeds.round_dp(2);
+        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
+        // A tax figure: to the øre.
+        let proceeds = proceeds.round_to_ore();
         self.disposals.push(Disposal {
             id: t.id.as_str().to_owned(),
             at: t.create_time,
@@ -282,7 +295,7 @@ impl GainsBuilder {
             y.disposals += 1;
             y.proceeds_nok += d.proceeds_nok;
             y.cost_nok += d.cost_nok;
-            if d.gain_nok >= Decimal::ZERO {
+            if !d.gain_nok.is_negative() {
                 y.gains_nok += d.gain_nok;
             } else {
                 y.losses_nok += d.gain_nok;
@@ -312,7 +325,7 @@ impl GainsBuilder {
         let unmatched = self
             .disposals
             .iter()
-            .filter(|d| d.unmatched_btc > Decimal::ZERO)
+            .filter(|d| d.unmatched_btc.is_positive())
             .count();
         if unmatched > 0 {
             notes.push(format!(
@@ -345,8 +358,9 @@ mod tests {
     use crate::tax::tests_support::{fee, paid, received, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
-    fn d(s: &str) -> Decimal {
-        s.parse().unwrap()
+    /// A figure in whichever unit the comparison wants.
+    fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
+        Q::computed(s.parse().unwrap())
     }
 
     /// A small scripted history; the expectations below are worked out by hand.
@@ -516,7 +530,7 @@ mod tests {
         assert_eq!(p1.cost_nok, d("80200.08"));
         assert_eq!(p1.proceeds_nok, d("120000"));
         assert_eq!(p1.gain_nok, d("39799.92"));
-        assert_eq!(p1.unmatched_btc, Decimal::ZERO);
+        assert_eq!(p1.unmatched_btc, Btc::ZERO);
         assert_eq!(r.years.len(), 2);
         assert_eq!((r.years[0].year, r.years[0].net_nok), (2024, d("219240")));
         assert_eq!((r.years[1].year, r.years[1].net_nok), (2025, d("39799.92")));

@@ -8,13 +8,27 @@ pub mod gains;
 pub mod sync;
 pub mod year_end;
 
+use nordlys_exchange::models::CurrencyCode;
+use nordlys_money::{Amount, Btc, Nok};
+use rust_decimal::Decimal;
+
+/// A row's figure in the unit its currency names; `None` for a currency this app does not know
+/// (shown as it came).
+pub fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
+    match currency {
+        CurrencyCode::Btc => Some(Amount::Btc(Btc::computed(value))),
+        CurrencyCode::Nok => Some(Amount::Nok(Nok::computed(value))),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests_support {
     use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-    use rust_decimal::Decimal;
 
-    fn d(s: &str) -> Decimal {
-        s.parse().unwrap_or_default()
+    /// A figure in whichever unit its place wants.
+    fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
+        Q::computed(s.parse().unwrap_or_default())
     }
 
     /// A row of `account` of `kind` with its running balance and rate.

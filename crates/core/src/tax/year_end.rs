@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok, NokPerBtc};
 
 use crate::time::{oslo_date, oslo_year};
 
@@ -24,9 +24,9 @@ pub enum RateSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountHolding {
     pub account_id: String,
-    pub balance_btc: Decimal,
-    /// `balance_btc` × the year's rate, to 2 decimals.
-    pub value_nok: Option<Decimal>,
+    pub balance_btc: Btc,
+    /// `balance_btc` × the year's rate, to the øre.
+    pub value_nok: Option<Nok>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,11 +34,11 @@ pub struct YearEnd {
     pub year: i32,
     /// Whether 31 December of this year has passed; if not, the figures are "so far".
     pub complete: bool,
-    pub rate_nok: Option<Decimal>,
+    pub rate_nok: Option<NokPerBtc>,
     pub source: RateSource,
     pub accounts: Vec<AccountHolding>,
-    pub total_btc: Decimal,
-    pub total_nok: Option<Decimal>,
+    pub total_btc: Btc,
+    pub total_nok: Option<Nok>,
     /// The oldest row up to this year's end that is still pending: the figures may change, so
     /// they are not computable yet.
     pub pending_since: Option<DateTime<Utc>>,
@@ -47,8 +47,8 @@ pub struct YearEnd {
 /// Reads transactions oldest first and closes each year as the next one begins.
 #[derive(Debug, Default)]
 pub struct YearEndBuilder {
-    balances: BTreeMap<String, Decimal>,
-    last_rate: Option<(Decimal, String, DateTime<Utc>)>,
+    balances: BTreeMap<String, Btc>,
+    last_rate: Option<(NokPerBtc, String, DateTime<Utc>)>,
     year: Option<i32>,
     closed: Vec<Snapshot>,
     /// The first pending row read (rows come oldest first).
@@ -58,8 +58,8 @@ pub struct YearEndBuilder {
 #[derive(Debug)]
 struct Snapshot {
     year: i32,
-    balances: BTreeMap<String, Decimal>,
-    rate: Option<(Decimal, String, DateTime<Utc>)>,
+    balances: BTreeMap<String, Btc>,
+    rate: Option<(NokPerBtc, String, DateTime<Utc>)>,
     pending_since: Option<DateTime<Utc>>,
 }
 
@@ -73,7 +73,7 @@ impl YearEndBuilder {
             self.balances
                 .insert(account.as_str().to_owned(), t.running_balance_btc);
         }
-        if let Some(rate) = t.rate_market.filter(|r| *r > Decimal::ZERO) {
+        if let Some(rate) = t.rate_market.filter(|r| r.is_positive()) {
             self.last_rate = Some((rate, t.id.as_str().to_owned(), t.create_time));
         }
     }
@@ -98,7 +98,11 @@ impl YearEndBuilder {
 
     /// One [`YearEnd`] for every year from the first transaction's to `now`'s; `entered` rates
     /// replace the transactions' rate for their years.
-    pub fn finish(mut self, now: DateTime<Utc>, entered: &BTreeMap<i32, Decimal>) -> Vec<YearEnd> {
+    pub fn finish(
+        mut self,
+        now: DateTime<Utc>,
+        entered: &BTreeMap<i32, NokPerBtc>,
+    ) -> Vec<YearEnd> {
         let this_year = oslo_year(&now);
         if self.year.is_some() {
             self.close_until(this_year + 1);
@@ -111,7 +115,12 @@ impl YearEndBuilder {
                     (None, Some((r, id, at))) => (Some(r), RateSource::Transaction { id, at }),
                     (None, None) => (None, RateSource::Missing),
                 };
-                let value = |btc: Decimal| rate_nok.map(|r| (btc * r).round_dp(2));
+                // A tax figure: to the øre. `None` also past `Decimal`'s range (a hostile rate).
+                let value = |btc: Btc| {
+                    rate_nok
+                        .and_then(|r| btc.value_at(r))
+                        .map(Nok::round_to_ore)
+                };
                 let accounts: Vec<_> = s
                     .balances
                     .into_iter()
@@ -155,6 +164,7 @@ mod tests {
     use super::*;
     use crate::tax::tests_support::tx;
     use nordlys_exchange::models::TaxTransactionType;
+    use rust_decimal::Decimal;
 
     #[test]
     fn each_year_ends_with_the_last_running_balance_of_each_account_and_the_last_rate() {
@@ -206,7 +216,7 @@ mod tests {
             b.add(r);
         }
         let now = "2025-06-01T00:00:00Z".parse().unwrap();
-        let entered = BTreeMap::from([(2024, Decimal::from(1_000_000))]);
+        let entered = BTreeMap::from([(2024, NokPerBtc::computed(Decimal::from(1_000_000)))]);
         let years = b.finish(now, &entered);
         assert_eq!(
             years.iter().map(|y| y.year).collect::<Vec<_>>(),
@@ -215,7 +225,10 @@ mod tests {
 
         let y23 = &years[0];
         assert!(y23.complete);
-        assert_eq!(y23.rate_nok, Some(Decimal::from(400_000)));
+        assert_eq!(
+            y23.rate_nok,
+            Some(NokPerBtc::computed(Decimal::from(400_000)))
+        );
         assert_eq!(
             y23.source,
             RateSource::Transaction {
@@ -224,20 +237,26 @@ mod tests {
             }
         );
         // a: 0.4 after a2; b: 0.25. Total 0.65 at 400 000 = 260 000.
-        assert_eq!(y23.accounts[0].balance_btc, Decimal::new(4, 1));
-        assert_eq!(y23.accounts[0].value_nok, Some(Decimal::from(160_000)));
-        assert_eq!(y23.total_btc, Decimal::new(65, 2));
-        assert_eq!(y23.total_nok, Some(Decimal::from(260_000)));
+        assert_eq!(
+            y23.accounts[0].balance_btc,
+            Btc::computed(Decimal::new(4, 1))
+        );
+        assert_eq!(
+            y23.accounts[0].value_nok,
+            Some(Nok::computed(Decimal::from(160_000)))
+        );
+        assert_eq!(y23.total_btc, Btc::computed(Decimal::new(65, 2)));
+        assert_eq!(y23.total_nok, Some(Nok::computed(Decimal::from(260_000))));
 
         // 2024 has no transaction of its own after a3: the holding carries over, rate entered.
         let y24 = &years[1];
         assert_eq!(y24.source, RateSource::Entered);
-        assert_eq!(y24.total_btc, Decimal::new(165, 2));
-        assert_eq!(y24.total_nok, Some(Decimal::from(1_650_000)));
+        assert_eq!(y24.total_btc, Btc::computed(Decimal::new(165, 2)));
+        assert_eq!(y24.total_nok, Some(Nok::computed(Decimal::from(1_650_000))));
 
         let y25 = &years[2];
         assert!(!y25.complete);
-        assert_eq!(y25.total_btc, Decimal::new(14, 1));
+        assert_eq!(y25.total_btc, Btc::computed(Decimal::new(14, 1)));
     }
 
     #[test]

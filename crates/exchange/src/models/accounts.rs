@@ -1,5 +1,5 @@
 use chrono::{DateTime, Utc};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok};
 use serde::{Deserialize, Serialize};
 
 use crate::ids::AccountId;
@@ -13,12 +13,12 @@ pub struct BitcoinAccount {
     /// BTC usable for trading or withdrawals: the total less what open orders and pending
     /// withdrawals reserve.
     #[serde(with = "wire::number")]
-    pub available_btc: Decimal,
+    pub available_btc: Btc,
     #[serde(with = "wire::number")]
-    pub total_btc: Decimal,
+    pub total_btc: Btc,
     /// NOK value at request time.
-    #[serde(with = "wire::number")]
-    pub total_nok: Decimal,
+    #[serde(with = "wire::computed_number")]
+    pub total_nok: Nok,
     pub name: String,
     #[serde(with = "wire::time")]
     pub create_time: DateTime<Utc>,
@@ -38,9 +38,9 @@ impl BitcoinAccount {
 pub struct ListBitcoinAccountsResponse {
     pub accounts: Vec<BitcoinAccount>,
     #[serde(with = "wire::number")]
-    pub total_btc: Decimal,
-    #[serde(with = "wire::number")]
-    pub total_nok: Decimal,
+    pub total_btc: Btc,
+    #[serde(with = "wire::computed_number")]
+    pub total_nok: Nok,
 }
 
 /// 2.4: the user's one fiat account.
@@ -48,5 +48,5 @@ pub struct ListBitcoinAccountsResponse {
 #[serde(rename_all = "camelCase")]
 pub struct GetFiatAccountResponse {
     #[serde(with = "wire::number")]
-    pub available_nok: Decimal,
+    pub available_nok: Nok,
 }

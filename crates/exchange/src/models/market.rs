@@ -1,6 +1,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
+use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -10,22 +11,22 @@ use crate::wire;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPrice {
-    #[serde(with = "wire::number")]
-    pub buy: Decimal,
-    #[serde(with = "wire::number")]
-    pub sell: Decimal,
+    #[serde(with = "wire::computed_number")]
+    pub buy: NokPerBtc,
+    #[serde(with = "wire::computed_number")]
+    pub sell: NokPerBtc,
 }
 
 /// 2.9. `bid` and `ask` are without fees; `card` and `bank` are what a user pays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PriceResponse {
-    #[serde(with = "wire::number")]
-    pub price: Decimal,
-    #[serde(with = "wire::number")]
-    pub bid: Decimal,
-    #[serde(with = "wire::number")]
-    pub ask: Decimal,
+    #[serde(with = "wire::computed_number")]
+    pub price: NokPerBtc,
+    #[serde(with = "wire::computed_number")]
+    pub bid: NokPerBtc,
+    #[serde(with = "wire::computed_number")]
+    pub ask: NokPerBtc,
     #[serde(with = "wire::time")]
     pub timestamp: DateTime<Utc>,
     pub card: UserPrice,
@@ -36,10 +37,10 @@ pub struct PriceResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeStats {
-    #[serde(with = "wire::number")]
-    pub amount_nok: Decimal,
-    #[serde(with = "wire::number")]
-    pub amount_btc: Decimal,
+    #[serde(with = "wire::computed_number")]
+    pub amount_nok: Nok,
+    #[serde(with = "wire::computed_number")]
+    pub amount_btc: Btc,
     /// Percent, 0..100.
     #[serde(with = "wire::number")]
     pub buy_percentage: Decimal,
@@ -61,10 +62,10 @@ pub struct MarketStats {
     pub name: String,
     /// Hex colour, e.g. `#f7931a`.
     pub color: String,
-    #[serde(with = "wire::number")]
-    pub volume_nok: Decimal,
-    #[serde(with = "wire::number")]
-    pub volume_btc: Decimal,
+    #[serde(with = "wire::computed_number")]
+    pub volume_nok: Nok,
+    #[serde(with = "wire::computed_number")]
+    pub volume_btc: Btc,
     /// Fraction 0..1.
     #[serde(with = "wire::number")]
     pub share_of_total_volume: Decimal,

@@ -1,4 +1,5 @@
 use chrono::{DateTime, Utc};
+use nordlys_money::NokPerBtc;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +25,7 @@ pub struct NewOrderRequest {
         skip_serializing_if = "Option::is_none",
         default
     )]
-    pub price: Option<Decimal>,
+    pub price: Option<NokPerBtc>,
 }
 
 /// `tradeId` is set only for a market order.

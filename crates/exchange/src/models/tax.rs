@@ -1,4 +1,5 @@
 use chrono::{DateTime, Utc};
+use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +14,7 @@ pub struct TaxAccountBalance {
     pub id: AccountId,
     pub name: String,
     #[serde(with = "wire::decimal_string")]
-    pub balance_btc: Decimal,
+    pub balance_btc: Btc,
     #[serde(with = "wire::opt_time", default)]
     pub delete_time: Option<DateTime<Utc>>,
 }
@@ -22,7 +23,7 @@ pub struct TaxAccountBalance {
 #[serde(rename_all = "camelCase")]
 pub struct GetTaxBalanceResponse {
     #[serde(with = "wire::decimal_string")]
-    pub balance_nok: Decimal,
+    pub balance_nok: Nok,
     pub bitcoin_accounts: Vec<TaxAccountBalance>,
 }
 
@@ -55,19 +56,19 @@ pub struct TaxTransaction {
     pub fee_amount: Option<Decimal>,
     #[serde(with = "wire::opt_string", default)]
     pub fee_currency: Option<CurrencyCode>,
-    #[serde(with = "wire::opt_decimal_string", default)]
-    pub rate_market: Option<Decimal>,
+    #[serde(with = "wire::opt_computed_decimal_string", default)]
+    pub rate_market: Option<NokPerBtc>,
     #[serde(default)]
     pub is_payment: bool,
     #[serde(default)]
     pub payment_info: String,
     #[serde(default)]
     pub note: String,
-    #[serde(with = "wire::opt_decimal_string", default)]
+    #[serde(with = "wire::opt_computed_decimal_string", default)]
     pub usdnok: Option<Decimal>,
     /// Correct only because listing is oldest first.
     #[serde(with = "wire::decimal_string")]
-    pub running_balance_btc: Decimal,
+    pub running_balance_btc: Btc,
 }
 
 fn unspecified_sub_type() -> TaxSubType {

@@ -1,5 +1,5 @@
 use chrono::{DateTime, Utc};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok};
 use serde::{Deserialize, Serialize};
 
 use super::{Network, WithdrawalStatus};
@@ -32,7 +32,7 @@ pub struct SendBitcoinRequest {
         skip_serializing_if = "Option::is_none",
         default
     )]
-    pub amount_btc: Option<Decimal>,
+    pub amount_btc: Option<Btc>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub account_id: Option<AccountId>,
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -59,9 +59,9 @@ pub struct GetBitcoinWithdrawalResponse {
     pub destination: String,
     pub network: Network,
     #[serde(with = "wire::number")]
-    pub amount_btc: Decimal,
-    #[serde(with = "wire::number")]
-    pub amount_nok: Decimal,
+    pub amount_btc: Btc,
+    #[serde(with = "wire::computed_number")]
+    pub amount_nok: Nok,
     pub status: WithdrawalStatus,
     #[serde(with = "wire::time")]
     pub created_at: DateTime<Utc>,

@@ -1,0 +1,16 @@
+//! Money as types. A [`Btc`] amount, a [`Nok`] amount and a [`NokPerBtc`] price cannot be mixed
+//! up: sums take one unit, and the only ways across units are [`Btc::value_at`],
+//! [`Nok::buys_at`] and [`Nok::per`].
+//!
+//! Precision: what a user types and what the exchange holds has at most 8 (BTC) or 2 (NOK)
+//! decimals, and [`Btc::new`]/[`Nok::new`]/[`NokPerBtc::new`] refuse more. A value the exchange
+//! or this app *computes* (a NOK valuation, an amount bought at a price) keeps full precision
+//! ([`Quantity::computed`]) until it is rounded at a named point: [`Btc::to_sat`] and
+//! [`Nok::to_ore`] for what is sent or stored, `format` for what is shown, and the tax figures'
+//! own rounding.
+
+mod amount;
+mod price;
+
+pub use amount::{Amount, Btc, Nok, Quantity, TooPrecise, Unit};
+pub use price::NokPerBtc;
