@@ -227,6 +227,28 @@ mod tests {
         assert_eq!(r.tfr_info.unwrap().full_name, "Kari Nordmann");
     }
 
+    /// What is sent is rounded to the satoshi half away from zero: 0,05 kr at 2 000 000 is
+    /// 2.5 sats and sends 3 (banker's rounding sent 2), and 1 øre is half a satoshi and sends one.
+    #[test]
+    fn a_payment_typed_in_nok_sends_whole_satoshis_rounded_half_away_from_zero() {
+        let at = PayContext {
+            price: NokPerBtc::computed(Decimal::from(2_000_000)),
+            ..ctx()
+        };
+        let known = |_: &str| Known {
+            saved: None,
+            used_before: true,
+        };
+        let sent = |nok: &str| {
+            check(&form(ADDRESS, nok, BitcoinAmountUnit::Nok), &at, known)
+                .request
+                .and_then(|r| r.amount_btc)
+        };
+        assert_eq!(sent("0.05"), Some(Btc::from_sats(3)));
+        assert_eq!(sent("0.01"), Some(Btc::from_sats(1)));
+        assert_eq!(sent("0.03"), Some(Btc::from_sats(2)));
+    }
+
     #[test]
     fn a_known_destination_needs_nothing_more() {
         let f = form(ADDRESS, "12500", BitcoinAmountUnit::Sats);

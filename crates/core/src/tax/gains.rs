@@ -550,6 +550,35 @@ mod tests {
         assert_eq!(r.notes[0], "Lots matched by average cost.");
     }
 
+    /// Each tax figure is rounded to the øre half away from zero: half of a lot that cost
+    /// 0,01 kr costs 0,01 (banker's rounding made it 0,00), and proceeds of 0,125 are 0,13.
+    #[test]
+    fn a_lots_cost_and_the_proceeds_are_rounded_to_the_ore_half_away_from_zero() {
+        let mut b = GainsBuilder::new(Method::Fifo);
+        let buy = tx(
+            "b1",
+            "2024-01-10T10:00:00Z",
+            "acc_a",
+            TaxTransactionType::BtcBuy,
+            "2",
+            "1",
+        );
+        b.add(&paid(received(buy, "2", "BTC"), "0.01", "NOK"));
+        let sell = tx(
+            "s1",
+            "2024-02-10T10:00:00Z",
+            "acc_a",
+            TaxTransactionType::BtcSell,
+            "1",
+            "1",
+        );
+        b.add(&paid(received(sell, "0.125", "NOK"), "1", "BTC"));
+        let r = b.finish();
+        assert_eq!(r.disposals[0].lots[0].cost_nok, d("0.01"));
+        assert_eq!(r.disposals[0].proceeds_nok, d("0.13"));
+        assert_eq!(r.disposals[0].gain_nok, d("0.12"));
+    }
+
     #[test]
     fn selling_more_than_was_bought_is_reported_not_hidden() {
         let mut b = GainsBuilder::new(Method::Fifo);
