@@ -56,6 +56,8 @@ export type Capability = { allowed: boolean, reason: string | null, };
 
 export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history";
 
+export type ChartRange = "1h" | "24h" | "7d" | "all";
+
 export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
 
 export type ChartView = { svg: string, samples: number, };
@@ -301,11 +303,7 @@ status: NetworkStatus | null, statusText: string, withdrawalId: string | null, n
 
 export type PaymentsView = { payments: Array<PaymentView>, };
 
-export type PriceChartArgs = { 
-/**
- * `1h`, `24h`, `7d` or `all`.
- */
-range: string, width: number, height: number, dark: boolean, };
+export type PriceChartArgs = { range: ChartRange, width: number, height: number, dark: boolean, };
 
 export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string | null, operator: string | null, clientId: string | null, scopes: string | null, };
 

@@ -1,5 +1,5 @@
 import * as api from "./bindings";
-import type { AppView, BalancesView, GrantView, IpcError, QuoteView, VolumeView } from "./bindings";
+import type { AppView, BalancesView, ChartRange, GrantView, IpcError, QuoteView, VolumeView } from "./bindings";
 import { h, replace } from "./dom";
 import { historyChanged, isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
 import { listen } from "@tauri-apps/api/event";
@@ -22,7 +22,7 @@ let busy = false;
 let quote: QuoteView | null = null;
 let quoteAmount = "";
 let volume: VolumeView | null = null;
-let chartRange = "1h";
+let chartRange: ChartRange = "1h";
 let chartUrl: string | null = null;
 let chartSamples = 0;
 let volumeChartUrl: string | null = null;
@@ -247,7 +247,7 @@ function volumeTable(v: VolumeView): Node {
 }
 
 function priceChart(): Node {
-  const ranges = ["1h", "24h", "7d", "all"];
+  const ranges: ChartRange[] = ["1h", "24h", "7d", "all"];
   return h("div", { class: "chart" },
     h("div", { class: "row" }, h("h2", {}, t("Price")), ...ranges.map((r) =>
       h("button", { class: r === chartRange ? "tab active" : "tab", "data-testid": `chart-${r}`, onclick: () => { chartRange = r; void loadChart(); } }, r === "all" ? t("All") : r))),

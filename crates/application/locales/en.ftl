@@ -118,6 +118,40 @@ tax-kind-nok-adjustment = NOK adjustment
 tax-not-computable = not computable: pending since { $since }
 tax-account-deleted = { $name } (deleted)
 
+## Gains and the year end
+
+gains-method-fifo = FIFO (first in, first out)
+gains-method-average = average cost
+gains-matched-by = Lots matched by { $method }.
+gains-deposits-at-market = Deposits from outside the exchange ({ $count }) are taken at their market value when they arrived, as their purchase price is not known here.
+gains-moved-out = Withdrawals not marked as payments ({ $count }) left the holding with their cost and no gain.
+gains-sold-more = Disposals that sold more than the history shows was bought ({ $count }): that part is counted at zero cost.
+gains-unpriced = No market rate on { $ids }: valued at zero.
+gains-unknown-type = Transactions of unknown type { $kind } ({ $count }) are not counted.
+rate-source-transaction = market rate of transaction { $id } on { $date }
+rate-source-entered = entered by the user
+rate-source-missing = no rate: enter one
+
+## What a command could not do
+
+no-such-account = There is no such bitcoin account.
+no-such-recipient = There is no such saved recipient.
+no-such-invoice = There is no invoice { $id } here.
+no-such-profile = There is no profile { $id }.
+no-such-journal-entry = There is no journal entry { $id }.
+no-active-profile = No profile is chosen.
+choose-a-scope = Choose at least one of the known scopes.
+confirmed-amount-not-btc = The confirmed amount is not a bitcoin amount.
+sandbox-did-not-start = The sandbox did not start: { $reason }
+sandbox-not-running = The sandbox is not running.
+export-not-written = Could not write { $path }: { $reason }
+invoice-unreadable = The exchange's invoice could not be read: { $reason }
+created-invoice-amount = The exchange's invoice is for { $got }, not the { $asked } asked for; it is not shown.
+created-invoice-no-amount = The exchange's invoice names no amount, but { $asked } was asked for; it is not shown.
+created-invoice-unasked = The exchange's invoice is for { $got }, but one for any amount was asked for; it is not shown.
+created-invoice-description = The exchange's invoice does not commit to the description given; it is not shown.
+created-invoice-other = The exchange's invoice is not the one asked for; it is not shown.
+
 ## Durations
 
 duration-minutes = { $minutes } min

@@ -117,6 +117,40 @@ tax-kind-nok-adjustment = NOK-justering
 tax-not-computable = kan ikke beregnes: venter siden { $since }
 tax-account-deleted = { $name } (slettet)
 
+## Gevinster og årsslutt
+
+gains-method-fifo = FIFO (først inn, først ut)
+gains-method-average = gjennomsnittlig kostpris
+gains-matched-by = Partier matchet etter { $method }.
+gains-deposits-at-market = Innskudd fra utenfor børsen ({ $count }) er satt til markedsverdien da de kom inn, siden kjøpsprisen ikke er kjent her.
+gains-moved-out = Uttak som ikke er merket som betaling ({ $count }), forlot beholdningen med sin kostpris og uten gevinst.
+gains-sold-more = Realisasjoner som solgte mer enn historikken viser ble kjøpt ({ $count }): den delen regnes med null i kostpris.
+gains-unpriced = Ingen markedskurs på { $ids }: verdsatt til null.
+gains-unknown-type = Transaksjoner av ukjent type { $kind } ({ $count }) er ikke tatt med.
+rate-source-transaction = markedskurs for transaksjon { $id } den { $date }
+rate-source-entered = lagt inn av brukeren
+rate-source-missing = ingen kurs: legg inn en
+
+## Hva en kommando ikke fikk gjort
+
+no-such-account = Det finnes ingen slik bitcoinkonto.
+no-such-recipient = Det finnes ingen slik lagret mottaker.
+no-such-invoice = Det finnes ingen faktura { $id } her.
+no-such-profile = Det finnes ingen profil { $id }.
+no-such-journal-entry = Det finnes ingen journalpost { $id }.
+no-active-profile = Ingen profil er valgt.
+choose-a-scope = Velg minst én av de kjente tilgangene.
+confirmed-amount-not-btc = Det bekreftede beløpet er ikke et bitcoinbeløp.
+sandbox-did-not-start = Sandkassen startet ikke: { $reason }
+sandbox-not-running = Sandkassen kjører ikke.
+export-not-written = Kunne ikke skrive { $path }: { $reason }
+invoice-unreadable = Børsens faktura kunne ikke leses: { $reason }
+created-invoice-amount = Børsens faktura gjelder { $got }, ikke de { $asked } som ble bedt om; den vises ikke.
+created-invoice-no-amount = Børsens faktura oppgir ikke noe beløp, men { $asked } ble bedt om; den vises ikke.
+created-invoice-unasked = Børsens faktura gjelder { $got }, men en for valgfritt beløp ble bedt om; den vises ikke.
+created-invoice-description = Børsens faktura binder seg ikke til beskrivelsen som ble gitt; den vises ikke.
+created-invoice-other = Børsens faktura er ikke den som ble bedt om; den vises ikke.
+
 ## Varigheter
 
 duration-minutes = { $minutes } min

@@ -99,18 +99,13 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
 
 /// Nordlys' own price history (the API has none), drawn to SVG.
 pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, IpcError> {
+    use crate::vocabulary::ChartRange;
     use nordlys_core::chart::{ChartStyle, Theme, price_chart};
-    let since = match args.range.as_str() {
-        "1h" => chrono::Utc::now() - chrono::Duration::hours(1),
-        "24h" => chrono::Utc::now() - chrono::Duration::hours(24),
-        "7d" => chrono::Utc::now() - chrono::Duration::days(7),
-        "all" => chrono::DateTime::<chrono::Utc>::MIN_UTC,
-        other => {
-            return Err(IpcError::new(
-                crate::error::ErrorCode::InvalidInput,
-                format!("unknown range `{other}`"),
-            ));
-        }
+    let since = match args.range {
+        ChartRange::Hour => chrono::Utc::now() - chrono::Duration::hours(1),
+        ChartRange::Day => chrono::Utc::now() - chrono::Duration::hours(24),
+        ChartRange::Week => chrono::Utc::now() - chrono::Duration::days(7),
+        ChartRange::All => chrono::DateTime::<chrono::Utc>::MIN_UTC,
     };
     let samples = app.session().await?.store.price_samples(since)?;
     let style = ChartStyle {

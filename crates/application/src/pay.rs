@@ -45,7 +45,12 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
         None => accounts.accounts.first(),
     }
-    .ok_or_else(|| IpcError::new(ErrorCode::InvalidInput, "no such bitcoin account"))?;
+    .ok_or_else(|| {
+        IpcError::new(
+            ErrorCode::InvalidInput,
+            wording::say("no-such-account", app.locale()),
+        )
+    })?;
     // The account shown is the account sent: never empty, which would leave the choice to the
     // exchange's idea of a default.
     form.account_id = Some(account.id.to_string());
@@ -96,7 +101,7 @@ fn confirmed_amount(text: &str, now: Btc, locale: Locale) -> Answer<Btc> {
         .ok()
         .and_then(|d| Btc::new(d).ok())
         .filter(|b| b.is_positive())
-        .ok_or_else(|| invalid("the confirmed amount is not a BTC amount"))?;
+        .ok_or_else(|| invalid(&wording::say("confirmed-amount-not-btc", locale)))?;
     let drift = (confirmed - now).ratio(now).map(|d| d.abs());
     if drift.is_none_or(|d| d > Decimal::new(2, 2)) {
         return Err(invalid(&wording::say("payment-price-moved", locale)));
@@ -441,7 +446,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
     if store.recipient(&args.identity)?.is_none() {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            "no such saved recipient",
+            wording::say("no-such-recipient", app.locale()),
         ));
     }
     let form = RecipientForm {

@@ -177,9 +177,12 @@ async fn view(app: &App) -> Answer<AppView> {
         }
     }
     let settings = app.settings().clone();
-    let profile = settings
-        .active_profile()
-        .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
+    let profile = settings.active_profile().ok_or_else(|| {
+        IpcError::new(
+            ErrorCode::Internal,
+            wording::say("no-active-profile", locale),
+        )
+    })?;
     let (trade_word, send_word) = (
         wording::say("permission-trading", locale),
         wording::say("permission-withdrawal", locale),
@@ -341,7 +344,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
     if scopes.is_empty() || scopes.iter().any(|s| !s.is_known()) {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            "choose at least one of the known scopes",
+            wording::say("choose-a-scope", app.locale()),
         ));
     }
     let client_id = match app.settings().active_profile().map(|p| p.kind.clone()) {

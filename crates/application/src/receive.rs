@@ -145,13 +145,20 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
             internal_description: args.private_note.trim().to_owned(),
         })
         .await?;
-    let info = destination::read_invoice(&created.invoice.trim().to_ascii_lowercase())
-        .map_err(|e| IpcError::new(ErrorCode::Server, format!("the exchange's invoice: {e}")))?;
+    let info =
+        destination::read_invoice(&created.invoice.trim().to_ascii_lowercase()).map_err(|e| {
+            IpcError::new(
+                ErrorCode::Server,
+                crate::wording::Message::new("invoice-unreadable")
+                    .with("reason", crate::wording::destination_problem(&e, locale))
+                    .render(locale),
+            )
+        })?;
     // Never shown for paying unless it is the invoice asked for.
     destination::check_created(&info, &asked, args.public_description.trim()).map_err(|e| {
         IpcError::new(
             ErrorCode::Server,
-            format!("the exchange's invoice is not the one asked for: {e}; it is not shown"),
+            crate::wording::created_invoice_problem(&e, app.settings().unit, locale),
         )
     })?;
     let stored = StoredInvoice {
@@ -181,7 +188,9 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
         .ok_or_else(|| {
             IpcError::new(
                 ErrorCode::InvalidInput,
-                format!("no invoice {} here", args.id),
+                crate::wording::Message::new("no-such-invoice")
+                    .with("id", args.id.clone())
+                    .render(app.locale()),
             )
         })?;
     let price = app.mid_price().await.ok();

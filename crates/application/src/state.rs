@@ -193,11 +193,12 @@ impl App {
         if let Some(s) = slot.as_ref() {
             return Ok(s.clone());
         }
-        let profile = self
-            .settings()
-            .active_profile()
-            .cloned()
-            .ok_or_else(|| IpcError::new(ErrorCode::Internal, "no active profile"))?;
+        let profile = self.settings().active_profile().cloned().ok_or_else(|| {
+            IpcError::new(
+                ErrorCode::Internal,
+                crate::wording::say("no-active-profile", self.locale()),
+            )
+        })?;
         // A file per key, as the CLI keeps them, so both can share this directory; the single
         // file of earlier versions is where each key's file starts from.
         let profile_dir = self.data_dir.join("profiles").join(&profile.id);
@@ -307,7 +308,12 @@ impl App {
                 .profile(id)
                 .map(|p| p.kind.clone())
                 .ok_or_else(|| {
-                    IpcError::new(ErrorCode::InvalidInput, format!("no profile `{id}`"))
+                    IpcError::new(
+                        ErrorCode::InvalidInput,
+                        crate::wording::Message::new("no-such-profile")
+                            .with("id", id.to_owned())
+                            .render(self.locale()),
+                    )
                 })?;
             settings.active = id.to_owned();
             kind
@@ -364,15 +370,20 @@ impl App {
             .map_err(|e| {
                 IpcError::new(
                     ErrorCode::Internal,
-                    format!("the sandbox did not start: {e}"),
+                    crate::wording::Message::new("sandbox-did-not-start")
+                        .with("reason", e.to_string())
+                        .render(self.locale()),
                 )
             })?;
             *slot = Some(started);
             self.sandbox_world_is_new.store(true, Ordering::SeqCst);
         }
-        let sandbox = slot
-            .as_ref()
-            .ok_or_else(|| IpcError::new(ErrorCode::Internal, "the sandbox is not running"))?;
+        let sandbox = slot.as_ref().ok_or_else(|| {
+            IpcError::new(
+                ErrorCode::Internal,
+                crate::wording::say("sandbox-not-running", self.locale()),
+            )
+        })?;
         let bad = |e: String| IpcError::new(ErrorCode::Internal, e);
         let base = BaseUrl::parse(sandbox.base_url()).map_err(|e| bad(e.to_string()))?;
         let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(|e| bad(e.to_string()))?;

@@ -466,7 +466,7 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                     .rate_nok
                     .map(|r| format::price(r, locale))
                     .unwrap_or_else(|| "—".into()),
-                rate_source: y.source.describe(),
+                rate_source: crate::wording::rate_source(&y.source, locale),
                 entered: y.source == RateSource::Entered,
                 accounts: y
                     .accounts
@@ -522,7 +522,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
     let report = gains(app.tax_session().await?.store, args.method).await?;
     let nok = |d: Nok| format::nok(d, locale);
     Ok(GainsView {
-        method: report.method.name().to_owned(),
+        method: crate::wording::method_name(report.method, locale),
         years: report
             .years
             .iter()
@@ -558,7 +558,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                         id: l
                             .acquisition_id
                             .clone()
-                            .unwrap_or_else(|| report.method.name().to_owned()),
+                            .unwrap_or_else(|| crate::wording::method_name(report.method, locale)),
                         time: l
                             .acquired_at
                             .as_ref()
@@ -575,14 +575,20 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                 },
             })
             .collect(),
-        notes: report.notes,
+        notes: report
+            .notes
+            .iter()
+            .map(|n| crate::wording::gains_note(n, locale))
+            .collect(),
     })
 }
 
 /// The CSV bytes of an export, and its name.
+/// The file's bytes; its descriptive cells (a rate's source, the method) in `locale`.
 async fn export_bytes(
     store: std::sync::Arc<Store>,
     args: &ExportArgs,
+    locale: Locale,
 ) -> Answer<(String, Vec<u8>)> {
     let io = |e: std::io::Error| IpcError::internal(e);
     match args.kind {
@@ -604,12 +610,19 @@ async fn export_bytes(
         Report::YearEnd => {
             let names = Names::load(&store)?;
             let years = year_ends(store).await?;
-            let bytes = csv::write_year_end(Vec::new(), &years, |id| names.name(id)).map_err(io)?;
+            let bytes = csv::write_year_end(
+                Vec::new(),
+                &years,
+                |id| names.name(id),
+                |s| crate::wording::rate_source(s, locale),
+            )
+            .map_err(io)?;
             Ok(("nordlys-year-end.csv".to_owned(), bytes))
         }
         Report::Gains => {
             let report = gains(store, args.method).await?;
-            let bytes = csv::write_gains(Vec::new(), &report).map_err(io)?;
+            let method = crate::wording::method_name(report.method, locale);
+            let bytes = csv::write_gains(Vec::new(), &report, &method).map_err(io)?;
             Ok(("nordlys-gains.csv".to_owned(), bytes))
         }
     }
@@ -639,7 +652,7 @@ async fn save_path(app: &App, name: &str) -> Answer<Option<PathBuf>> {
 
 pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
     let store = app.tax_session().await?.store;
-    let (name, bytes) = export_bytes(store, &args).await?;
+    let (name, bytes) = export_bytes(store, &args, app.locale()).await?;
     let Some(path) = save_path(app, &name).await? else {
         return Ok(ExportView {
             path: None,
@@ -654,7 +667,10 @@ pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
         let _ = std::fs::remove_file(&part);
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            format!("could not write {}: {e}", path.display()),
+            crate::wording::Message::new("export-not-written")
+                .with("path", path.display().to_string())
+                .with("reason", e.to_string())
+                .render(app.locale()),
         ));
     }
     Ok(ExportView {

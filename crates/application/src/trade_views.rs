@@ -150,8 +150,7 @@ pub struct TradesView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PriceChartArgs {
-    /// `1h`, `24h`, `7d` or `all`.
-    pub range: String,
+    pub range: crate::vocabulary::ChartRange,
     pub width: u32,
     pub height: u32,
     pub dark: bool,

@@ -32,7 +32,9 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
         None => {
             return Err(IpcError::new(
                 ErrorCode::InvalidInput,
-                format!("no journal entry {id}"),
+                crate::wording::Message::new("no-such-journal-entry")
+                    .with("id", id.to_string())
+                    .render(app.locale()),
             ));
         }
         Some(JournalKind::Order) => {

@@ -134,6 +134,19 @@ pub enum SyncState {
     Failed,
 }
 
+/// How far back the price chart reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub enum ChartRange {
+    #[serde(rename = "1h")]
+    Hour,
+    #[serde(rename = "24h")]
+    Day,
+    #[serde(rename = "7d")]
+    Week,
+    #[serde(rename = "all")]
+    All,
+}
+
 /// The tax screen's reports, each with its CSV export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

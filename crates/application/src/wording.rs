@@ -8,9 +8,12 @@ use std::time::{Duration, SystemTime};
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use nordlys_core::amount_input::{AmountInputError, AmountProblem};
-use nordlys_core::destination::{AddressKind, Destination, DestinationError};
+use nordlys_core::destination::{AddressKind, CreatedInvoiceError, Destination, DestinationError};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::OrderWarning;
+use nordlys_core::tax::gains::{GainsNote, Method};
+use nordlys_core::tax::year_end::RateSource;
+use nordlys_core::time::oslo_date;
 use nordlys_core::travel_rule::RecipientProblem;
 
 const EN: &str = include_str!("../locales/en.ftl");
@@ -232,6 +235,74 @@ pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
     m.render(locale)
 }
 
+/// Why an invoice the exchange created is not shown: it is not the one asked for.
+pub fn created_invoice_problem(
+    e: &CreatedInvoiceError,
+    btc_unit: BtcUnit,
+    locale: Locale,
+) -> String {
+    let btc = |b: &nordlys_money::Btc| format::btc(*b, btc_unit, locale);
+    let m = match e {
+        CreatedInvoiceError::Amount { asked, got } => Message::new("created-invoice-amount")
+            .with("asked", btc(asked))
+            .with("got", btc(got)),
+        CreatedInvoiceError::NoAmount { asked } => Message::new("created-invoice-no-amount")
+            .with("asked", format::amount(*asked, btc_unit, locale)),
+        CreatedInvoiceError::Unasked { got } => {
+            Message::new("created-invoice-unasked").with("got", btc(got))
+        }
+        CreatedInvoiceError::Description => Message::new("created-invoice-description"),
+        _ => Message::new("created-invoice-other"),
+    };
+    m.render(locale)
+}
+
+/// A gains matching method, as the report names it.
+pub fn method_name(m: Method, locale: Locale) -> String {
+    say(
+        match m {
+            Method::Fifo => "gains-method-fifo",
+            Method::AverageCost => "gains-method-average",
+        },
+        locale,
+    )
+}
+
+/// What a gains report rests on or leaves out.
+pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
+    let m = match n {
+        GainsNote::MatchedBy(method) => {
+            Message::new("gains-matched-by").with("method", method_name(*method, locale))
+        }
+        GainsNote::DepositsAtMarket(count) => {
+            Message::new("gains-deposits-at-market").with("count", count.to_string())
+        }
+        GainsNote::MovedOut(count) => {
+            Message::new("gains-moved-out").with("count", count.to_string())
+        }
+        GainsNote::SoldMoreThanBought(count) => {
+            Message::new("gains-sold-more").with("count", count.to_string())
+        }
+        GainsNote::Unpriced(ids) => Message::new("gains-unpriced").with("ids", ids.join(", ")),
+        GainsNote::UnknownType { kind, count } => Message::new("gains-unknown-type")
+            .with("kind", kind.clone())
+            .with("count", count.to_string()),
+    };
+    m.render(locale)
+}
+
+/// Where a year-end rate comes from; the day is Oslo's, as the tax year is.
+pub fn rate_source(s: &RateSource, locale: Locale) -> String {
+    match s {
+        RateSource::Transaction { id, at } => Message::new("rate-source-transaction")
+            .with("id", id.clone())
+            .with("date", format::date(oslo_date(at), locale))
+            .render(locale),
+        RateSource::Entered => say("rate-source-entered", locale),
+        RateSource::Missing => say("rate-source-missing", locale),
+    }
+}
+
 /// A warning on the order form.
 pub fn order_warning(w: &OrderWarning, locale: Locale) -> String {
     match w {
@@ -321,6 +392,96 @@ mod tests {
         };
         out.push((format!("{far:?}"), order_warning(&far, locale)));
         out
+    }
+
+    /// Why a created invoice is not shown, in both languages, with its amounts in the unit
+    /// the user reads.
+    #[test]
+    fn a_created_invoice_that_is_not_the_one_asked_for_says_why_in_both_languages() {
+        let errors = [
+            CreatedInvoiceError::Amount {
+                asked: Btc::from_sats(12_500),
+                got: Btc::from_sats(12_000),
+            },
+            CreatedInvoiceError::NoAmount {
+                asked: Amount::Nok(Nok::computed(Decimal::from(100))),
+            },
+            CreatedInvoiceError::Unasked {
+                got: Btc::from_sats(1),
+            },
+            CreatedInvoiceError::Description,
+        ];
+        for e in &errors {
+            let en = created_invoice_problem(e, BtcUnit::Sats, Locale::En);
+            let nb = created_invoice_problem(e, BtcUnit::Sats, Locale::Nb);
+            assert!(en != nb && !en.contains("created-invoice"), "{en} / {nb}");
+        }
+        assert_eq!(
+            created_invoice_problem(&errors[0], BtcUnit::Sats, Locale::Nb),
+            "Børsens faktura gjelder 12\u{a0}000\u{a0}sats, ikke de 12\u{a0}500\u{a0}sats som ble bedt om; den vises ikke."
+        );
+    }
+
+    /// Every note a gains report can carry and every source of a year-end rate, in both
+    /// languages; the English reads as the report did before it had a catalog.
+    #[test]
+    fn the_tax_reports_notes_and_rate_sources_read_in_both_languages() {
+        let notes = [
+            GainsNote::MatchedBy(Method::Fifo),
+            GainsNote::MatchedBy(Method::AverageCost),
+            GainsNote::DepositsAtMarket(2),
+            GainsNote::MovedOut(1),
+            GainsNote::SoldMoreThanBought(1),
+            GainsNote::Unpriced(vec!["tr_1".into(), "tr_2".into()]),
+            GainsNote::UnknownType {
+                kind: "staking".into(),
+                count: 3,
+            },
+        ];
+        // A new note must be listed above: this match stops compiling without it.
+        let listed = |n: &GainsNote| match n {
+            GainsNote::MatchedBy(_)
+            | GainsNote::DepositsAtMarket(_)
+            | GainsNote::MovedOut(_)
+            | GainsNote::SoldMoreThanBought(_)
+            | GainsNote::Unpriced(_)
+            | GainsNote::UnknownType { .. } => true,
+        };
+        let at = "2024-12-31T23:30:00Z".parse().unwrap();
+        let sources = [
+            RateSource::Transaction {
+                id: "tr_9".into(),
+                at,
+            },
+            RateSource::Entered,
+            RateSource::Missing,
+        ];
+        let mut words: Vec<(String, String)> = notes
+            .iter()
+            .filter(|n| listed(n))
+            .map(|n| (gains_note(n, Locale::En), gains_note(n, Locale::Nb)))
+            .collect();
+        words.extend(
+            sources
+                .iter()
+                .map(|s| (rate_source(s, Locale::En), rate_source(s, Locale::Nb))),
+        );
+        for (en, nb) in &words {
+            assert!(
+                en.contains(' ') && nb.contains(' ') && en != nb,
+                "{en} / {nb}"
+            );
+        }
+        assert_eq!(words[0].0, "Lots matched by FIFO (first in, first out).");
+        assert_eq!(words[1].0, "Lots matched by average cost.");
+        assert_eq!(words[5].0, "No market rate on tr_1, tr_2: valued at zero.");
+        // The last day of 2024 in Oslo, where 23:30 UTC is already 2025.
+        assert_eq!(words[7].0, "market rate of transaction tr_9 on 2025-01-01");
+        assert_eq!(
+            words[7].1,
+            "markedskurs for transaksjon tr_9 den 01.01.2025"
+        );
+        assert_eq!(words[9].0, "no rate: enter one");
     }
 
     /// A new variant must be added to `every_problem`: these matches stop compiling without it.

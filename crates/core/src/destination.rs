@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescriptionRef, Currency};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Amount, Btc, Nok};
 
 /// What a destination was recognised as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -285,8 +285,8 @@ fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError
 pub enum CreatedInvoiceError {
     #[error("it is for {got} BTC, not the {asked} BTC asked for")]
     Amount { asked: Btc, got: Btc },
-    #[error("it names no amount, but {asked} was asked for")]
-    NoAmount { asked: String },
+    #[error("it names no amount, but {} {} was asked for", asked.decimal(), asked.unit().code())]
+    NoAmount { asked: Amount },
     #[error("it is for {got} BTC, but an invoice for any amount was asked for")]
     Unasked { got: Btc },
     #[error("it does not commit to the description given (its description hash differs)")]
@@ -321,12 +321,12 @@ pub fn check_created(
         (AskedAmount::Any, Some(got)) => return Err(CreatedInvoiceError::Unasked { got }),
         (AskedAmount::Btc(a), None) => {
             return Err(CreatedInvoiceError::NoAmount {
-                asked: format!("{a} BTC"),
+                asked: Amount::Btc(*a),
             });
         }
         (AskedAmount::Nok(n), None) => {
             return Err(CreatedInvoiceError::NoAmount {
-                asked: format!("{n} NOK"),
+                asked: Amount::Nok(*n),
             });
         }
     }

@@ -9,7 +9,7 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
 
 use super::gains::{DisposalKind, GainsReport};
-use super::year_end::YearEnd;
+use super::year_end::{RateSource, YearEnd};
 
 /// The API's field names, in its order (2.11).
 pub const TRANSACTION_HEADER: [&str; 18] = [
@@ -118,10 +118,12 @@ pub fn transaction_fields(t: &TaxTransaction) -> [String; 18] {
 }
 
 /// The year-end report: one line per account and year, then the year's total.
+/// `name` gives an account's name and `source` a rate's source in the user's words.
 pub fn write_year_end<W: Write>(
     out: W,
     years: &[YearEnd],
     name: impl Fn(&str) -> String,
+    source: impl Fn(&RateSource) -> String,
 ) -> io::Result<W> {
     let mut w = CsvWriter::new(out);
     w.row([
@@ -137,7 +139,7 @@ pub fn write_year_end<W: Write>(
     for y in years {
         let year = y.year.to_string();
         let rate = text(y.rate_nok);
-        let source = inert(&y.source.describe());
+        let source = inert(&source(&y.source));
         for a in &y.accounts {
             w.row([
                 year.as_str(),
@@ -165,7 +167,8 @@ pub fn write_year_end<W: Write>(
 }
 
 /// The gains report: one line per matched lot of each disposal, so every figure can be traced.
-pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
+/// `method` is the matching method in the user's words.
+pub fn write_gains<W: Write>(out: W, report: &GainsReport, method: &str) -> io::Result<W> {
     let mut w = CsvWriter::new(out);
     w.row([
         "year",
@@ -190,7 +193,7 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport) -> io::Result<W> {
         };
         let head = [
             d.year.to_string(),
-            report.method.name().to_owned(),
+            method.to_owned(),
             inert(&d.id),
             format_time(&d.at),
             kind.to_owned(),

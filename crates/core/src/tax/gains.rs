@@ -26,13 +26,21 @@ pub enum Method {
     AverageCost,
 }
 
-impl Method {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Fifo => "FIFO (first in, first out)",
-            Self::AverageCost => "average cost",
-        }
-    }
+/// What the figures rest on or leave out; the application layer words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GainsNote {
+    /// How lots were matched.
+    MatchedBy(Method),
+    /// Deposits from outside the exchange, taken at their market value when they arrived.
+    DepositsAtMarket(u32),
+    /// Withdrawals not marked as payments: they left the holding with their cost, no gain.
+    MovedOut(u32),
+    /// Disposals that sold more than the history shows was bought (that part at zero cost).
+    SoldMoreThanBought(u32),
+    /// Rows with no market rate, valued at zero.
+    Unpriced(Vec<String>),
+    /// Rows of a type this version does not know, not counted.
+    UnknownType { kind: String, count: u32 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -91,8 +99,8 @@ pub struct GainsReport {
     pub method: Method,
     pub disposals: Vec<Disposal>,
     pub years: Vec<YearGains>,
-    /// What the figures rest on or leave out, in words.
-    pub notes: Vec<String>,
+    /// What the figures rest on or leave out.
+    pub notes: Vec<GainsNote>,
 }
 
 #[derive(Debug, Clone)]
@@ -309,18 +317,12 @@ impl GainsBuilder {
                 }
             }
         }
-        let mut notes = vec![format!("Lots matched by {}.", self.method.name())];
+        let mut notes = vec![GainsNote::MatchedBy(self.method)];
         if self.deposits_at_market > 0 {
-            notes.push(format!(
-                "{} deposit(s) from outside the exchange are taken at their market value when they arrived, as their purchase price is not known here.",
-                self.deposits_at_market
-            ));
+            notes.push(GainsNote::DepositsAtMarket(self.deposits_at_market));
         }
         if self.moved_out > 0 {
-            notes.push(format!(
-                "{} withdrawal(s) not marked as payments left the holding with their cost and no gain.",
-                self.moved_out
-            ));
+            notes.push(GainsNote::MovedOut(self.moved_out));
         }
         let unmatched = self
             .disposals
@@ -328,20 +330,15 @@ impl GainsBuilder {
             .filter(|d| d.unmatched_btc.is_positive())
             .count();
         if unmatched > 0 {
-            notes.push(format!(
-                "{unmatched} disposal(s) sold more than the history shows was bought; that part is counted at zero cost."
+            notes.push(GainsNote::SoldMoreThanBought(
+                u32::try_from(unmatched).unwrap_or(u32::MAX),
             ));
         }
         if !self.unpriced.is_empty() {
-            notes.push(format!(
-                "No market rate on {}: valued at zero.",
-                self.unpriced.join(", ")
-            ));
+            notes.push(GainsNote::Unpriced(self.unpriced));
         }
-        for (kind, n) in &self.unknown_types {
-            notes.push(format!(
-                "{n} transaction(s) of unknown type {kind} are not counted."
-            ));
+        for (kind, count) in self.unknown_types {
+            notes.push(GainsNote::UnknownType { kind, count });
         }
         GainsReport {
             method: self.method,
@@ -534,7 +531,7 @@ mod tests {
         assert_eq!(r.years.len(), 2);
         assert_eq!((r.years[0].year, r.years[0].net_nok), (2024, d("219240")));
         assert_eq!((r.years[1].year, r.years[1].net_nok), (2025, d("39799.92")));
-        assert_eq!(r.notes[0], "Lots matched by FIFO (first in, first out).");
+        assert_eq!(r.notes[0], GainsNote::MatchedBy(Method::Fifo));
     }
 
     #[test]
@@ -547,7 +544,7 @@ mod tests {
         assert_eq!(r.disposals[1].cost_nok, d("75137.55"));
         assert_eq!(r.disposals[1].gain_nok, d("44862.45"));
         assert_eq!(r.disposals[1].lots[0].acquisition_id, None);
-        assert_eq!(r.notes[0], "Lots matched by average cost.");
+        assert_eq!(r.notes[0], GainsNote::MatchedBy(Method::AverageCost));
     }
 
     /// Each tax figure is rounded to the øre half away from zero: half of a lot that cost
@@ -625,15 +622,10 @@ mod tests {
         let r = b.finish();
         assert_eq!(r.disposals[0].unmatched_btc, d("0.4"));
         assert_eq!(r.disposals[0].gain_nok, d("4000"));
-        assert!(
-            r.notes
-                .iter()
-                .any(|n| n.contains("more than the history shows"))
-        );
-        assert!(
-            r.notes
-                .iter()
-                .any(|n| n.contains("staking, a kind added later"))
-        );
+        assert!(r.notes.contains(&GainsNote::SoldMoreThanBought(1)));
+        assert!(r.notes.contains(&GainsNote::UnknownType {
+            kind: "staking, a kind added later".into(),
+            count: 1
+        }));
     }
 }

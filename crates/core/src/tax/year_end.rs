@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 
-use crate::time::{oslo_date, oslo_year};
+use crate::time::oslo_year;
 
 /// Where a year's rate comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,19 +146,6 @@ impl YearEndBuilder {
     }
 }
 
-impl RateSource {
-    /// In words, for the report and its export.
-    pub fn describe(&self) -> String {
-        match self {
-            Self::Transaction { id, at } => {
-                format!("market rate of transaction {id} on {}", oslo_date(at))
-            }
-            Self::Entered => "entered by the user".into(),
-            Self::Missing => "no rate: enter one".into(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,7 +262,6 @@ mod tests {
         let years = b.finish("2024-02-01T00:00:00Z".parse().unwrap(), &BTreeMap::new());
         assert_eq!(years[0].source, RateSource::Missing);
         assert_eq!(years[0].total_nok, None);
-        assert_eq!(years[0].source.describe(), "no rate: enter one");
     }
 
     #[test]
