@@ -2,6 +2,7 @@
 //! carry. Bech32 text is put in upper case: a QR code's alphanumeric mode holds upper-case letters
 //! and digits only, and is about a third smaller than byte mode, so the code stays easy to scan.
 
+use nordlys_money::Btc;
 use qrcode::canvas::{Canvas, MaskPattern};
 use qrcode::types::Color;
 use qrcode::{EcLevel, bits, ec};
@@ -181,18 +182,18 @@ pub fn lightning_uri(invoice_or_lnurl_or_address: &str) -> String {
 /// A unified BIP21 URI: on-chain address, optional amount, and the Lightning invoice or LNURL that
 /// wallets which can pay Lightning prefer. `None` when the address is base58: upper-casing it would
 /// break it, and in mixed case the code loses most of the alphanumeric saving.
-pub fn unified_uri(
-    address: &str,
-    amount_btc: Option<rust_decimal::Decimal>,
-    lightning: &str,
-) -> Option<String> {
+pub fn unified_uri(address: &str, amount_btc: Option<Btc>, lightning: &str) -> Option<String> {
     if !is_bech32_address(address) || lightning.contains('@') {
         return None;
     }
     let mut uri = bitcoin_uri(address);
     let mut sep = '?';
     if let Some(a) = amount_btc.filter(|a| !a.is_zero()) {
-        uri.push_str(&format!("{sep}AMOUNT={}", a.normalize()));
+        // What a payer's wallet will send: whole satoshis.
+        uri.push_str(&format!(
+            "{sep}AMOUNT={}",
+            a.round_to_sat().decimal().normalize()
+        ));
         sep = '&';
     }
     uri.push_str(&format!(
@@ -207,7 +208,6 @@ mod tests {
     use std::time::SystemTime;
 
     use qrcode::QrCode;
-    use rust_decimal::Decimal;
 
     use super::*;
     use crate::destination::{self, Destination};
@@ -274,7 +274,7 @@ mod tests {
         let lud01 = "LNURL1DP68GURN8GHJ7UM9WFMXJCM99E3K7MF0V9CXJ0M385EKVCENXC6R2C35XVUKXEFCV5MKVV34X5EKZD3EV56NYD3HXQURZEPEXEJXXEPNXSCRVWFNV9NXZCN9XQ6XYEFHVGCXXCMYXYMNSERXFQ5FNS";
         let uri = unified_uri(
             "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
-            Some(Decimal::new(12_500, 8)),
+            Some(Btc::from_sats(12_500)),
             lud01,
         )
         .unwrap();

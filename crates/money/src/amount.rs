@@ -62,7 +62,8 @@ impl Quantity for Decimal {
     }
 }
 
-fn fits(d: Decimal, unit: Unit) -> Result<Decimal, TooPrecise> {
+/// `d` when it has no more decimals than `unit` keeps.
+pub(crate) fn fits(d: Decimal, unit: Unit) -> Result<Decimal, TooPrecise> {
     if d.normalize().scale() > unit.decimals() {
         Err(TooPrecise { unit })
     } else {

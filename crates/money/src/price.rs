@@ -5,7 +5,7 @@ use std::fmt;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::amount::{Quantity, TooPrecise, Unit};
+use crate::amount::{Quantity, TooPrecise, Unit, fits};
 
 /// NOK per BTC: a market price, a limit or the rate a trade was made at.
 #[derive(
@@ -17,11 +17,7 @@ pub struct NokPerBtc(Decimal);
 impl NokPerBtc {
     /// A price a user typed (a limit): whole øre, as the exchange takes it.
     pub fn new(d: Decimal) -> Result<Self, TooPrecise> {
-        if d.normalize().scale() > Unit::Nok.decimals() {
-            Err(TooPrecise { unit: Unit::Nok })
-        } else {
-            Ok(Self(d))
-        }
+        fits(d, Unit::Nok).map(Self)
     }
 
     /// A price the exchange or this app computed (a rate), kept as it came.

@@ -306,6 +306,21 @@ impl App {
             .await
     }
 
+    /// Chooses the radio button `css` and waits until it shows chosen. The window rebuilds its
+    /// page on every update (until the component rebuild of issue 21), and a click landing with a
+    /// rebuild is lost; the user then sees the old choice and clicks again, as this does.
+    pub async fn choose(&self, css: &str) {
+        let checked = "const e = document.querySelector(arguments[0]); return !!(e && e.checked);";
+        for _ in 0..10 {
+            self.click(css).await;
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            if self.script(checked, vec![css.into()]).await == serde_json::Value::Bool(true) {
+                return;
+            }
+        }
+        panic!("{css} does not stay chosen");
+    }
+
     /// Clicks `css` once it is enabled, as a user waits for a greyed-out button (a click on a
     /// disabled one does nothing, and the test would wait for what never comes).
     pub async fn click(&self, css: &str) {

@@ -17,8 +17,8 @@ async fn order(
     amount: &str,
     price: Option<&str>,
 ) -> Option<String> {
-    app.click(&format!("[data-testid=type-{kind}]")).await;
-    app.click(&format!("[data-testid=direction-{direction}]"))
+    app.choose(&format!("[data-testid=type-{kind}]")).await;
+    app.choose(&format!("[data-testid=direction-{direction}]"))
         .await;
     if let Some(p) = price {
         app.fill("[data-testid=order-price]", p).await;
