@@ -10,11 +10,14 @@
 mod app_driver;
 
 use app_driver::{connected_app, kari, order};
+use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::{PayArgs, PayCheckView};
+use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
-use nordlys_application::{pay, trading};
+use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::format::Locale;
 use nordlys_core::store::{Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -158,6 +161,22 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         .await
         .unwrap();
     assert_eq!(lost.outcome, OrderOutcome::Unknown, "{lost:?}");
+    // The same order again is refused, in the user's language (it was English in Norwegian).
+    let norwegian = |on: bool| SetLanguageArgs {
+        language: Some(if on { Locale::Nb } else { Locale::En }),
+    };
+    profiles::set_language(&app, norwegian(true)).await.unwrap();
+    let again = trading::place_order(&app, order(Direction::Buy, 500, Some(low.to_string())))
+        .await
+        .unwrap_err();
+    assert_eq!(again.code, ErrorCode::SameAsUnknown, "{again:?}");
+    assert!(
+        again.message.starts_with("Den samme ordren (journalpost "),
+        "{again:?}"
+    );
+    profiles::set_language(&app, norwegian(false))
+        .await
+        .unwrap();
     // Another open buy, of 300, made elsewhere: the lost one could be its rest.
     let client = key_client(&sb, &sb.info.api_keys.trading);
     let other = client

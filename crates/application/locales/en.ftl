@@ -152,6 +152,13 @@ created-invoice-unasked = The exchange's invoice is for { $got }, but one for an
 created-invoice-description = The exchange's invoice does not commit to the description given; it is not shown.
 created-invoice-other = The exchange's invoice is not the one asked for; it is not shown.
 
+order-same-as-unknown = The same order (journal entry { $id }) may already have been placed: its outcome is still unknown.
+payment-same-as-unknown = The same payment (journal entry { $id }) may already have been sent: its outcome is still unknown.
+settle-refused-placed = Journal entry { $id } cannot be settled as not placed: the exchange shows it was placed.
+settle-refused-sent = Journal entry { $id } cannot be settled as not sent: the exchange shows it was sent.
+settle-refused-settled = Journal entry { $id } is already settled.
+settle-refused-meanwhile = Journal entry { $id } was settled meanwhile.
+
 ## Durations
 
 duration-minutes = { $minutes } min

@@ -151,6 +151,13 @@ created-invoice-unasked = Børsens faktura gjelder { $got }, men en for valgfrit
 created-invoice-description = Børsens faktura binder seg ikke til beskrivelsen som ble gitt; den vises ikke.
 created-invoice-other = Børsens faktura er ikke den som ble bedt om; den vises ikke.
 
+order-same-as-unknown = Den samme ordren (journalpost { $id }) kan allerede være lagt inn: utfallet er fortsatt ukjent.
+payment-same-as-unknown = Den samme betalingen (journalpost { $id }) kan allerede være sendt: utfallet er fortsatt ukjent.
+settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn: børsen viser at den ble lagt inn.
+settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
+settle-refused-settled = Journalpost { $id } er allerede avgjort.
+settle-refused-meanwhile = Journalpost { $id } ble avgjort i mellomtiden.
+
 ## Varigheter
 
 duration-minutes = { $minutes } min

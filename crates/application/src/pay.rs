@@ -339,7 +339,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         args.despite_unknown.unwrap_or(false),
     )
     .await
-    .map_err(withdrawal_error)?;
+    .map_err(|e| withdrawal_error(e, app.locale()))?;
     let (journal_id, message) = match sending {
         Sending::Sent {
             journal_id,
@@ -414,12 +414,15 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     })
 }
 
-pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> IpcError {
+pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError, locale: Locale) -> IpcError {
     match e {
         withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
-        e @ withdrawals::WithdrawalError::SameAsUnknown(_) => {
-            IpcError::new(ErrorCode::SameAsUnknown, e.to_string())
-        }
+        withdrawals::WithdrawalError::SameAsUnknown(id) => IpcError::new(
+            ErrorCode::SameAsUnknown,
+            wording::Message::new("payment-same-as-unknown")
+                .with("id", id.to_string())
+                .render(locale),
+        ),
         other => IpcError::internal(other),
     }
 }

@@ -207,7 +207,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let despite = args.despite_unknown.unwrap_or(false);
     let placement = orders::place(connection.client(), &store, &request, despite)
         .await
-        .map_err(order_error)?;
+        .map_err(|e| order_error(e, app.locale()))?;
     match placement {
         Placement::Placed {
             order_id,
@@ -242,18 +242,21 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
                 &app.timing().rules,
             )
             .await
-            .map_err(order_error)?;
+            .map_err(|e| order_error(e, locale))?;
             Ok(resolution_view(r, locale))
         }
     }
 }
 
-fn order_error(e: orders::OrderError) -> IpcError {
+fn order_error(e: orders::OrderError, locale: Locale) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => inner.into(),
-        e @ orders::OrderError::SameAsUnknown(_) => {
-            IpcError::new(ErrorCode::SameAsUnknown, e.to_string())
-        }
+        orders::OrderError::SameAsUnknown(id) => IpcError::new(
+            ErrorCode::SameAsUnknown,
+            wording::Message::new("order-same-as-unknown")
+                .with("id", id.to_string())
+                .render(locale),
+        ),
         other => IpcError::internal(other),
     }
 }

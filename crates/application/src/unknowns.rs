@@ -38,19 +38,28 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
             ));
         }
         Some(JournalKind::Order) => {
-            orders::settle_not_placed(connection.client(), &store, id, &rules)
-                .await
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            match orders::settle_not_placed(connection.client(), &store, id, &rules).await {
+                Ok(_) => Ok(()),
+                Err(orders::OrderError::CannotSettle { why, .. }) => Err(why),
+                Err(orders::OrderError::Exchange(e)) => return Err(e.into()),
+                Err(e) => return Err(IpcError::internal(e)),
+            }
         }
         Some(JournalKind::Withdrawal) => {
-            withdrawals::settle_not_sent(connection.client(), &store, id, &rules)
-                .await
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            match withdrawals::settle_not_sent(connection.client(), &store, id, &rules).await {
+                Ok(_) => Ok(()),
+                Err(withdrawals::WithdrawalError::CannotSettle { why, .. }) => Err(why),
+                Err(withdrawals::WithdrawalError::Exchange(e)) => return Err(e.into()),
+                Err(e) => return Err(IpcError::internal(e)),
+            }
         }
     };
-    settled.map_err(|reason| IpcError::new(ErrorCode::Declined, reason))?;
+    settled.map_err(|why| {
+        IpcError::new(
+            ErrorCode::Declined,
+            crate::wording::settle_refusal(id, why, app.locale()),
+        )
+    })?;
     view(app, &store)
 }
 

@@ -11,6 +11,7 @@ use nordlys_core::amount_input::{AmountInputError, AmountProblem};
 use nordlys_core::destination::{AddressKind, CreatedInvoiceError, Destination, DestinationError};
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::order_form::OrderWarning;
+use nordlys_core::orders::SettleRefusal;
 use nordlys_core::tax::gains::{GainsNote, Method};
 use nordlys_core::tax::year_end::RateSource;
 use nordlys_core::time::oslo_date;
@@ -233,6 +234,17 @@ pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
         }
     };
     m.render(locale)
+}
+
+/// Why journal entry `id` cannot be settled as not made.
+pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
+    let key = match why {
+        SettleRefusal::Placed => "settle-refused-placed",
+        SettleRefusal::Sent => "settle-refused-sent",
+        SettleRefusal::AlreadySettled(_) => "settle-refused-settled",
+        SettleRefusal::SettledMeanwhile => "settle-refused-meanwhile",
+    };
+    Message::new(key).with("id", id.to_string()).render(locale)
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.

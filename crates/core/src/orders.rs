@@ -30,8 +30,22 @@ pub enum OrderError {
     SameAsUnknown(i64),
     #[error("this version does not place orders of this kind: {0}")]
     NotOffered(String),
-    #[error("journal entry {id} cannot be settled: {reason}")]
-    CannotSettle { id: i64, reason: String },
+    #[error("journal entry {id} cannot be settled: {why}")]
+    CannotSettle { id: i64, why: SettleRefusal },
+}
+
+/// Why the user cannot settle an entry as not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SettleRefusal {
+    #[error("the exchange shows it was placed")]
+    Placed,
+    #[error("the exchange shows it was sent")]
+    Sent,
+    /// Settled already, as the state named.
+    #[error("it is already settled as {0}")]
+    AlreadySettled(&'static str),
+    #[error("it was settled meanwhile")]
+    SettledMeanwhile,
 }
 
 /// What became of an order.
@@ -392,16 +406,13 @@ pub async fn settle_not_placed(
     let e = store
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
-    let refuse = |reason: String| OrderError::CannotSettle {
+    let refuse = |why: SettleRefusal| OrderError::CannotSettle {
         id: journal_id,
-        reason,
+        why,
     };
     match resolution {
-        Resolution::Placed { .. } => Err(refuse("the exchange shows it was placed".to_owned())),
-        Resolution::NotPlaced => Err(refuse(format!(
-            "it is already settled as {}",
-            e.state.text()
-        ))),
+        Resolution::Placed { .. } => Err(refuse(SettleRefusal::Placed)),
+        Resolution::NotPlaced => Err(refuse(SettleRefusal::AlreadySettled(e.state.text()))),
         Resolution::StillUnknown { .. } => {
             if !store.journal_decide(
                 journal_id,
@@ -410,7 +421,7 @@ pub async fn settle_not_placed(
                 "the user checked the exchange's history: not placed",
                 Decision::User,
             )? {
-                return Err(refuse("it was settled meanwhile".to_owned()));
+                return Err(refuse(SettleRefusal::SettledMeanwhile));
             }
             store.add_evidence(
                 journal_id,

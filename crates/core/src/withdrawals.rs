@@ -9,6 +9,8 @@ use nordlys_exchange::ids::{AccountId, WithdrawalId};
 use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_exchange::{Error, ExchangeClient};
 use nordlys_money::Btc;
+
+pub use crate::orders::SettleRefusal;
 use rust_decimal::Decimal;
 
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
@@ -30,8 +32,8 @@ pub enum WithdrawalError {
         "the same payment (journal entry {0}) may already have been sent: its outcome is still unknown"
     )]
     SameAsUnknown(i64),
-    #[error("journal entry {id} cannot be settled: {reason}")]
-    CannotSettle { id: i64, reason: String },
+    #[error("journal entry {id} cannot be settled: {why}")]
+    CannotSettle { id: i64, why: SettleRefusal },
 }
 
 /// How a withdrawal ended when it was sent.
@@ -304,18 +306,18 @@ pub async fn settle_not_sent(
     rules: &Rules,
 ) -> Result<WithdrawalEntry, WithdrawalError> {
     let resolution = reconcile_with(client, store, journal_id, rules).await?;
-    let refuse = |reason: String| WithdrawalError::CannotSettle {
+    let refuse = |why: SettleRefusal| WithdrawalError::CannotSettle {
         id: journal_id,
-        reason,
+        why,
     };
     match resolution {
-        Resolution::Sent { .. } => Err(refuse("the exchange shows it was sent".to_owned())),
+        Resolution::Sent { .. } => Err(refuse(SettleRefusal::Sent)),
         Resolution::NotSent => {
             let state = store
                 .withdrawal_entry(journal_id)?
                 .map(|e| e.state.text())
                 .unwrap_or("gone");
-            Err(refuse(format!("it is already settled as {state}")))
+            Err(refuse(SettleRefusal::AlreadySettled(state)))
         }
         Resolution::StillUnknown { .. } => {
             if !store.withdrawal_decide(
@@ -326,7 +328,7 @@ pub async fn settle_not_sent(
                 "the user checked the exchange's history: not sent",
                 Decision::User,
             )? {
-                return Err(refuse("it was settled meanwhile".to_owned()));
+                return Err(refuse(SettleRefusal::SettledMeanwhile));
             }
             store.add_evidence(
                 journal_id,
