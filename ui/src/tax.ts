@@ -159,7 +159,7 @@ function rowNode(r: TaxRowView, i: number): Node {
     "div",
     { class: r.isPayment ? "tax-row payment" : "tax-row", "data-testid": "tax-row", "data-index": String(i), "data-id": r.id },
     h("span", {}, r.time),
-    h("span", { class: r.accountDeleted ? "deleted" : "" }, r.account),
+    h("span", { class: r.accountDeleted ? "deleted" : "", title: r.account }, r.account),
     h("span", { title: r.subType }, r.kind, r.pending ? h("span", { class: "tag", "data-testid": "tax-pending", title: t("Not final yet: the exchange may still change it") }, t("pending")) : null),
     h("span", { class: "num" }, r.btc),
     h("span", { class: "num" }, r.nok),
@@ -288,7 +288,10 @@ function transactions(): Node {
     h("button", { "data-testid": "tax-export", onclick: () => void exportCsv("transactions") }, t("Export CSV")),
   );
   const head = h("div", { class: "tax-row head" },
-    ...[t("Time"), t("Account"), t("Type"), "BTC", "NOK", t("Fee"), t("Balance"), t("Note")].map((c) => h("span", {}, c)));
+    ...[t("Time"), t("Account"), t("Type")].map((c) => h("span", {}, c)),
+    // Figures are right-aligned, and so are their headings.
+    ...["BTC", "NOK", t("Fee"), t("Balance")].map((c) => h("span", { class: "num" }, c)),
+    h("span", {}, t("Note")));
   const malformed = f && f.malformed.length
     ? h("details", { class: "message error", "data-testid": "tax-malformed" },
         h("summary", {}, `${f.malformed.length} ${t("transactions from the exchange could not be read")}`),

@@ -1,7 +1,8 @@
 //! Market commands: volume statistics and the user's own trade history.
 
 use nordlys_core::format::{self, BtcUnit, Locale};
-use nordlys_exchange::models::{CurrencyCode, TaxTransactionType, VolumeStats};
+use nordlys_core::tax::row_amount;
+use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
@@ -85,10 +86,12 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
                     .map(|r| format::price(r, locale))
                     .unwrap_or_default(),
                 fee: match (t.fee_amount, &t.fee_currency) {
-                    (Some(f), Some(CurrencyCode::Btc)) => {
-                        format::btc(Btc::computed(f), unit, locale)
-                    }
-                    (Some(f), _) => format::nok(Nok::computed(f), locale),
+                    (Some(f), Some(c)) => match row_amount(f, c) {
+                        Some(a) => format::amount(a, unit, locale),
+                        None => format!("{f} {}", c.as_str()),
+                    },
+                    // A fee with no currency named is in NOK, as a trade's is.
+                    (Some(f), None) => format::nok(Nok::computed(f), locale),
                     (None, _) => String::new(),
                 },
             }

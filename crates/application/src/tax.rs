@@ -583,8 +583,8 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
     })
 }
 
-/// The CSV bytes of an export, and its name.
-/// The file's bytes; its descriptive cells (a rate's source, the method) in `locale`.
+/// An export's file name and bytes; its descriptive cells (a rate's source, the method) are in
+/// `locale`.
 async fn export_bytes(
     store: std::sync::Arc<Store>,
     args: &ExportArgs,

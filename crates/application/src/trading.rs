@@ -207,7 +207,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let despite = args.despite_unknown.unwrap_or(false);
     let placement = orders::place(connection.client(), &store, &request, despite)
         .await
-        .map_err(|e| order_error(e, app.locale()))?;
+        .map_err(|e| order_error(e, locale))?;
     match placement {
         Placement::Placed {
             order_id,

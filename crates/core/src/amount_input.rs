@@ -129,7 +129,7 @@ pub fn parse_price(text: &str, locale: Locale) -> Result<NokPerBtc, AmountInputE
 /// nothing is never what a user means.
 fn parse_amount(text: &str, unit: Unit, locale: Locale) -> Result<Decimal, AmountInputError> {
     let value = read(text, locale)?;
-    if value.normalize().scale() > unit.decimals() {
+    if !unit.holds(value) {
         return Err(AmountInputError::TooManyDecimals {
             unit: unit.code(),
             max: unit.decimals(),

@@ -43,15 +43,14 @@ pub fn check_non_negative(
 }
 
 fn check_decimals(amount: Decimal, unit: Unit, what: &'static str) -> Result<(), AmountError> {
-    let max = unit.decimals();
-    if amount.normalize().scale() > max {
-        return Err(AmountError::TooManyDecimals {
-            what,
-            unit: unit.code(),
-            max,
-        });
+    if unit.holds(amount) {
+        return Ok(());
     }
-    Ok(())
+    Err(AmountError::TooManyDecimals {
+        what,
+        unit: unit.code(),
+        max: unit.decimals(),
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::iter::Sum;
-use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Sub, SubAssign};
 
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,12 @@ impl Unit {
             Self::Btc => "BTC",
             Self::Nok => "NOK",
         }
+    }
+
+    /// Whether `d` has no more decimals than this unit keeps (trailing zeros do not count):
+    /// the one precision rule for what is typed, what the wire carries and what is sent.
+    pub fn holds(self, d: Decimal) -> bool {
+        d.normalize().scale() <= self.decimals()
     }
 }
 
@@ -62,12 +68,12 @@ impl Quantity for Decimal {
     }
 }
 
-/// `d` when it has no more decimals than `unit` keeps.
+/// `d` when `unit` holds it.
 pub(crate) fn fits(d: Decimal, unit: Unit) -> Result<Decimal, TooPrecise> {
-    if d.normalize().scale() > unit.decimals() {
-        Err(TooPrecise { unit })
-    } else {
+    if unit.holds(d) {
         Ok(d)
+    } else {
+        Err(TooPrecise { unit })
     }
 }
 
@@ -110,24 +116,6 @@ macro_rules! amount {
             /// Less than zero.
             pub fn is_negative(self) -> bool {
                 self.0 < Decimal::ZERO
-            }
-
-            pub fn abs(self) -> Self {
-                Self(self.0.abs())
-            }
-
-            /// Whether it has no more decimals than the unit keeps.
-            pub fn is_exact(self) -> bool {
-                fits(self.0, Self::UNIT).is_ok()
-            }
-
-            /// `None` past `Decimal`'s range (only a hostile value gets there).
-            pub fn checked_add(self, other: Self) -> Option<Self> {
-                self.0.checked_add(other.0).map(Self)
-            }
-
-            pub fn checked_sub(self, other: Self) -> Option<Self> {
-                self.0.checked_sub(other.0).map(Self)
             }
 
             /// This amount scaled by a plain number (a share of a lot, a fee rate).
@@ -188,21 +176,8 @@ macro_rules! amount {
             }
         }
 
-        impl Neg for $name {
-            type Output = Self;
-            fn neg(self) -> Self {
-                Self(-self.0)
-            }
-        }
-
         impl Sum for $name {
             fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-                Self(iter.map(|a| a.0).sum())
-            }
-        }
-
-        impl<'a> Sum<&'a $name> for $name {
-            fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
                 Self(iter.map(|a| a.0).sum())
             }
         }
@@ -257,15 +232,6 @@ impl Btc {
         )
     }
 
-    /// Whole satoshis, rounded as [`Btc::round_to_sat`]; `None` past `i64` (a hostile value).
-    pub fn to_sats(self) -> Option<i64> {
-        let sats = self
-            .round_to_sat()
-            .0
-            .checked_mul(Decimal::from(SATS_PER_BTC))?;
-        i64::try_from(sats).ok()
-    }
-
     /// What this much bitcoin is worth at `price`, unrounded; `None` past `Decimal`'s range.
     pub fn value_at(self, price: NokPerBtc) -> Option<Nok> {
         self.0.checked_mul(price.decimal()).map(Nok)
@@ -278,23 +244,9 @@ impl Nok {
         self.rounded()
     }
 
-    /// Rounded to whole kroner (half away from zero): the tax return's boxes.
-    pub fn round_to_krone(self) -> Self {
-        Self(
-            self.0
-                .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
-                .normalize(),
-        )
-    }
-
     /// How much bitcoin this buys at `price`, unrounded; `None` when the price is zero.
     pub fn buys_at(self, price: NokPerBtc) -> Option<Btc> {
         self.0.checked_div(price.decimal()).map(Btc)
-    }
-
-    /// The price paid when this much NOK bought `btc`; `None` when `btc` is zero.
-    pub fn per(self, btc: Btc) -> Option<NokPerBtc> {
-        self.0.checked_div(btc.0).map(NokPerBtc::computed)
     }
 }
 
@@ -354,7 +306,7 @@ mod tests {
     #[test]
     fn sums_keep_full_precision_and_one_unit() {
         let third = Btc::computed(d("1") / d("3"));
-        let sum: Btc = [third, third, third].iter().sum();
+        let sum: Btc = [third, third, third].into_iter().sum();
         assert_eq!(sum.round_to_sat(), Btc::from_sats(100_000_000));
         assert_eq!(
             Nok::new(d("10.10")).unwrap() - Nok::new(d("0.20")).unwrap(),
@@ -372,7 +324,10 @@ mod tests {
             Btc::computed(d("-0.000000005")).round_to_sat(),
             Btc::from_sats(-1)
         );
-        assert_eq!(Btc::computed(d("0.000000015")).to_sats(), Some(2));
+        assert_eq!(
+            Btc::computed(d("0.000000015")).round_to_sat(),
+            Btc::from_sats(2)
+        );
         assert_eq!(
             Btc::computed(d("0.000000019")).round_down_to_sat(),
             Btc::from_sats(1)
@@ -381,13 +336,8 @@ mod tests {
             Nok::computed(d("2.345")).round_to_ore(),
             Nok::new(d("2.35")).unwrap()
         );
-        assert_eq!(
-            Nok::computed(d("2.5")).round_to_krone(),
-            Nok::new(d("3")).unwrap()
-        );
-        assert_eq!(Btc::computed(Decimal::MAX).to_sats(), None);
         let msat = Btc::from_msats(1);
-        assert!(!msat.is_exact());
+        assert!(Btc::new(msat.decimal()).is_err(), "finer than a satoshi");
         assert_eq!(msat.decimal().to_string(), "0.00000000001");
     }
 
@@ -399,8 +349,6 @@ mod tests {
         let nok = Nok::new(d("100")).unwrap();
         assert_eq!(nok.buys_at(price), Some(Btc::from_sats(10_000)));
         assert_eq!(nok.buys_at(NokPerBtc::computed(Decimal::ZERO)), None);
-        assert_eq!(nok.per(Btc::from_sats(10_000)), Some(price));
-        assert_eq!(nok.per(Btc::ZERO), None);
         let third = Nok::new(d("100"))
             .unwrap()
             .buys_at(NokPerBtc::new(d("3")).unwrap());

@@ -1,13 +1,12 @@
 //! Money as types. A [`Btc`] amount, a [`Nok`] amount and a [`NokPerBtc`] price cannot be mixed
-//! up: sums take one unit, and the only ways across units are [`Btc::value_at`],
-//! [`Nok::buys_at`] and [`Nok::per`].
+//! up: sums take one unit, and the only ways across units are [`Btc::value_at`] and
+//! [`Nok::buys_at`].
 //!
 //! Precision: what a user types and what the exchange holds has at most 8 (BTC) or 2 (NOK)
 //! decimals, and [`Btc::new`]/[`Nok::new`]/[`NokPerBtc::new`] refuse more. A value the exchange
 //! or this app *computes* (a NOK valuation, an amount bought at a price) keeps full precision
-//! ([`Quantity::computed`]) until it is rounded at a named point: [`Btc::to_sat`] and
-//! [`Nok::to_ore`] for what is sent or stored, `format` for what is shown, and the tax figures'
-//! own rounding.
+//! ([`Quantity::computed`]) until it is rounded at a named point: [`Btc::round_to_sat`] for what
+//! is sent, `format` for what is shown, [`Nok::round_to_ore`] for each tax figure.
 
 mod amount;
 mod price;
