@@ -100,7 +100,7 @@ export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: 
  */
 unmatched: string, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal" | "fault";
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 

@@ -1,15 +1,19 @@
 // What every form on every screen shares: a field with its own message, and an error's text.
 import type { IpcError } from "./bindings";
 import { h } from "./dom";
+import { t } from "./i18n";
 
 /** `v` (a select's value) as one of `values`, the union the backend accepts; else `fallback`. */
 export function oneOf<T extends string>(v: string, values: readonly T[], fallback: T): T {
   return (values as readonly string[]).includes(v) ? (v as T) : fallback;
 }
 
-/** The message of a command's error, or the thrown value as text. */
+/** The message of a command's error, or the thrown value as text. A fault of Nordlys itself
+ * carries technical detail only; the frame around it is in the user's language. */
 export function errorText(e: unknown): string {
-  return e && typeof e === "object" && "message" in e ? (e as IpcError).message : String(e);
+  if (!(e && typeof e === "object" && "message" in e)) return String(e);
+  const error = e as IpcError;
+  return error.code === "fault" ? `${t("Something went wrong inside Nordlys:")} ${error.message}` : error.message;
 }
 
 function hasCode(e: unknown, code: IpcError["code"]): boolean {

@@ -9,6 +9,7 @@ const nb: Record<string, string> = {
   "orders or payments have an unknown outcome. Do not send them again until they are settled.":
     "ordrer eller betalinger har ukjent utfall. Ikke send dem på nytt før de er avklart.",
   "See what Nordlys checked": "Se hva Nordlys har sjekket",
+  "Something went wrong inside Nordlys:": "Noe gikk galt inne i Nordlys:",
   "In doubt": "Uavklart",
   "Orders and payments in doubt": "Uavklarte ordrer og betalinger",
   "Last checked": "Sist sjekket",

@@ -9,7 +9,7 @@ import { refreshTax, setTaxContext, tax, taxSyncProgress } from "./tax";
 import { refreshUnknowns, setUnknownsContext, unknownsBanner, unknownsScreen } from "./unknowns";
 import { featureName, scopeName, scopeNames, setLanguage, t, type Language } from "./i18n";
 import { exchangeProfileForm } from "./exchange_profile";
-import { oneOf } from "./form";
+import { errorText, oneOf } from "./form";
 
 type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
@@ -38,7 +38,7 @@ function isError(e: unknown): e is IpcError {
 }
 
 function fail(e: unknown): void {
-  message = { kind: "error", text: isError(e) ? e.message : String(e) };
+  message = { kind: "error", text: errorText(e) };
   render();
 }
 
@@ -116,7 +116,7 @@ async function loadBalances(): Promise<void> {
   } catch (e) {
     // Said once: the poller meets the same problem every 15 s, and drawing the screen again each
     // time took clicks away (a Connect pressed while it was redrawn did nothing).
-    const text = isError(e) ? e.message : String(e);
+    const text = errorText(e);
     balancesProblem = text;
     if (message?.text !== text) {
       message = { kind: "error", text };
@@ -511,7 +511,7 @@ async function loadApp(): Promise<void> {
       render();
       return;
     } catch (e) {
-      message = { kind: "error", text: `${t("Nordlys could not start:")} ${isError(e) ? e.message : String(e)} ${t("Trying again…")}` };
+      message = { kind: "error", text: `${t("Nordlys could not start:")} ${errorText(e)} ${t("Trying again…")}` };
       render();
       await new Promise((done) => window.setTimeout(done, 3_000));
     }

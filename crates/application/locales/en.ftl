@@ -87,8 +87,13 @@ refusal-needs-key = needs an API key; OAuth access cannot be used for it
 refusal-needs-secret = needs the API secret to sign; only the key is saved
 refusal-key-lacks = needs an API key with the { $permission } permission; this key does not have it
 refusal-missing-scope = needs an API key or the OAuth access `{ $scope }`, which was not granted
-refusal-token-expired = the access has expired; connect again
-refusal-other = these credentials cannot be used for it
+refusal-token-expired = needs new access: the sign-in has expired; connect again
+refusal-other = cannot be done with these credentials
+refusal-oauth-cannot = needs an API key with the { $permission } permission; OAuth access cannot do it
+refusal-no-credentials = { $oauth ->
+    [yes] needs an API key or OAuth access, and neither is connected
+   *[no] needs an API key, and none is connected
+}
 secret-keyring-locked = The system keyring is locked or not running, so saved keys and sign-ins cannot be read. Unlock it (your desktop's "Passwords and Keys" or keyring prompt), then restart Nordlys.
 secret-damaged = A saved key or sign-in was damaged and is not used. Disconnect to clear it, then connect again.
 request-timeout-range = the request timeout must be { $min } to { $max } seconds
@@ -158,6 +163,72 @@ settle-refused-placed = Journal entry { $id } cannot be settled as not placed: t
 settle-refused-sent = Journal entry { $id } cannot be settled as not sent: the exchange shows it was sent.
 settle-refused-settled = Journal entry { $id } is already settled.
 settle-refused-meanwhile = Journal entry { $id } was settled meanwhile.
+
+## Errors of the exchange and of connecting
+
+error-refused = { $action } { $reason }.
+action-deposit-destinations = Fetching deposit addresses
+action-create-invoice = Creating Lightning invoices
+action-get-invoice = Reading Lightning invoices
+action-list-orders = Listing open orders
+action-create-order = Placing orders
+action-cancel-order = Cancelling orders
+action-price = Reading the price
+action-volume = Reading volume statistics
+action-volume-historic = Reading historic volume
+action-bitcoin-accounts = Reading the bitcoin accounts
+action-fiat-account = Reading the NOK account
+action-revoke-consent = Revoking an app's access
+action-tax-balance = Reading tax balances
+action-tax-transactions = Reading the tax history
+action-create-withdrawal = Sending bitcoin
+action-get-withdrawal = Reading payments
+error-not-sent = Nordlys did not send the request: it is not valid ({ $detail }). Nothing was changed.
+error-connect = Could not reach the exchange at { $url }. Check the internet connection and try again.
+error-transport = The connection to the exchange broke. Try again.
+error-timeout = The exchange did not answer within { $seconds } s. Try again.
+error-outcome-unknown = The exchange's answer was lost, so the request may have been carried out. Check { $check ->
+    [orders] the open orders and balances
+   *[withdrawals] the payments and balances
+} before trying again: sending it again could do it twice.
+error-unauthenticated = The exchange did not accept the sign-in: { $message }
+error-forbidden = The exchange does not allow this: { $message }
+error-rate-limited = The exchange asks Nordlys to slow down: { $message }. Try again in a moment.
+error-rejected = The exchange refused the request (HTTP { $status }): { $message }
+error-server = The exchange failed (HTTP { $status }): { $message }. Try again later.
+error-unreadable = The exchange's answer could not be read (at `{ $field }`). Try again later; if it goes on, Nordlys may need an update.
+error-said = the exchange said: { $message }
+error-other = Something went wrong: { $detail }
+error-nonce-file = Nordlys cannot use its nonce file { $path }, so it sends no signed requests.
+error-nonce-damaged = The nonce file { $path } is damaged. Signed requests stop rather than risk reusing a nonce; remove the file only if the API key has been replaced.
+error-nonce-exhausted = The request counter (nonce) has run out. Create a new API key.
+error-key-prefix = The API key must start with `{ $prefix }`.
+error-key-empty = The API key has nothing after `{ $prefix }`.
+error-key-characters = The API key contains spaces or control characters.
+error-secret-prefix = The API secret must start with `{ $prefix }`.
+error-secret-base64 = The API secret is not valid Base64 (its prefix included).
+error-token-malformed = The access token is empty or contains spaces.
+error-url-malformed = `{ $url }` is not a web address.
+error-url-scheme = The exchange's address must use https (or http to 127.0.0.1 or [::1]), not `{ $url }`.
+error-url-insecure = Plain http is allowed only to this machine by its address (127.0.0.1 or [::1]); use https for `{ $url }`.
+error-url-extra = The exchange's address must not hold a user name, password, query or fragment.
+error-oauth-rejected = The exchange refused the sign-in: { $description }
+error-oauth-transport = Could not reach the exchange's sign-in service. Try again.
+error-oauth-malformed = The sign-in service's answer could not be read. Try again later.
+error-oauth-config = The sign-in settings are not valid: { $detail }
+error-key-rejected = The exchange did not accept the key: { $reason }
+error-browser = Could not open the web browser for the sign-in.
+error-reconnect = The connection to the exchange was lost. Connect again.
+error-sign-in-listen = Could not wait on this machine (127.0.0.1) for the sign-in's answer.
+error-sign-in-timeout = There was no answer from the browser within { $seconds } seconds. Start again when you are ready.
+error-sign-in-denied = You declined access in the browser.
+error-sign-in-refused = The exchange refused the sign-in: { $reason }
+error-sign-in-scope = The exchange will not grant the access asked for: { $reason }
+error-sign-in-mismatch = The answer did not belong to this sign-in, so nothing was changed.
+error-sign-in-no-code = The browser's answer held no authorization code.
+sync-failed-exchange = { $reason } The { $stored } new rows before it are kept, and the next sync goes on from there.
+sync-failed-store = The tax history could not be stored: { $detail }
+sync-failed-interrupted = The sync stopped before its last page was stored. The next sync goes on from there.
 
 ## Durations
 

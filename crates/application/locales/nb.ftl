@@ -86,8 +86,13 @@ refusal-needs-key = krever en API-nøkkel; OAuth-tilgang kan ikke brukes
 refusal-needs-secret = krever API-hemmeligheten for å signere; bare nøkkelen er lagret
 refusal-key-lacks = krever en API-nøkkel med tillatelsen { $permission }; denne nøkkelen har den ikke
 refusal-missing-scope = krever en API-nøkkel eller OAuth-tilgangen `{ $scope }`, som ikke ble gitt
-refusal-token-expired = tilgangen er utløpt; koble til på nytt
-refusal-other = denne tilgangen kan ikke brukes til det
+refusal-token-expired = krever ny tilgang: påloggingen er utløpt; koble til på nytt
+refusal-other = kan ikke gjøres med denne tilgangen
+refusal-oauth-cannot = krever en API-nøkkel med tillatelsen { $permission }; OAuth-tilgang kan ikke brukes
+refusal-no-credentials = { $oauth ->
+    [yes] krever en API-nøkkel eller OAuth-tilgang, og ingen av dem er koblet til
+   *[no] krever en API-nøkkel, og ingen er koblet til
+}
 secret-keyring-locked = Systemets nøkkelring er låst eller kjører ikke, så lagrede nøkler og pålogginger kan ikke leses. Lås den opp («Passord og nøkler» eller nøkkelring-spørsmålet på skrivebordet), og start Nordlys på nytt.
 secret-damaged = En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble fra for å fjerne den, og koble til på nytt.
 request-timeout-range = tidsgrensen må være { $min } til { $max } sekunder
@@ -157,6 +162,72 @@ settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn
 settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
 settle-refused-settled = Journalpost { $id } er allerede avgjort.
 settle-refused-meanwhile = Journalpost { $id } ble avgjort i mellomtiden.
+
+## Feil fra børsen og ved tilkobling
+
+error-refused = { $action } { $reason }.
+action-deposit-destinations = Å hente innskuddsadresser
+action-create-invoice = Å lage Lightning-fakturaer
+action-get-invoice = Å lese Lightning-fakturaer
+action-list-orders = Å vise åpne ordrer
+action-create-order = Å legge inn ordrer
+action-cancel-order = Å kansellere ordrer
+action-price = Å lese prisen
+action-volume = Å lese volumstatistikk
+action-volume-historic = Å lese historisk volum
+action-bitcoin-accounts = Å lese bitcoinkontoene
+action-fiat-account = Å lese NOK-kontoen
+action-revoke-consent = Å trekke tilbake en apps tilgang
+action-tax-balance = Å lese skattesaldoer
+action-tax-transactions = Å lese skattehistorikken
+action-create-withdrawal = Å sende bitcoin
+action-get-withdrawal = Å lese betalinger
+error-not-sent = Nordlys sendte ikke forespørselen fordi den ikke er gyldig ({ $detail }). Ingenting ble endret.
+error-connect = Fikk ikke kontakt med børsen på { $url }. Sjekk internettforbindelsen og prøv igjen.
+error-transport = Forbindelsen til børsen brøt. Prøv igjen.
+error-timeout = Børsen svarte ikke innen { $seconds } s. Prøv igjen.
+error-outcome-unknown = Børsens svar gikk tapt, så forespørselen kan ha blitt utført. Sjekk { $check ->
+    [orders] åpne ordrer og saldoer
+   *[withdrawals] betalinger og saldoer
+} før du prøver igjen: sender du den på nytt, kan det skje to ganger.
+error-unauthenticated = Børsen godtok ikke påloggingen: { $message }
+error-forbidden = Børsen tillater ikke dette: { $message }
+error-rate-limited = Børsen ber Nordlys sende færre forespørsler: { $message }. Prøv igjen om litt.
+error-rejected = Børsen avviste forespørselen (HTTP { $status }): { $message }
+error-server = Børsen feilet (HTTP { $status }): { $message }. Prøv igjen senere.
+error-unreadable = Børsens svar kunne ikke leses (ved `{ $field }`). Prøv igjen senere; fortsetter det, kan Nordlys trenge en oppdatering.
+error-said = børsen sa: { $message }
+error-other = Noe gikk galt: { $detail }
+error-nonce-file = Nordlys kan ikke bruke nonce-filen { $path }, så den sender ingen signerte forespørsler.
+error-nonce-damaged = Nonce-filen { $path } er skadet. Signerte forespørsler stanses heller enn å risikere å bruke en nonce om igjen; fjern filen bare hvis API-nøkkelen er byttet ut.
+error-nonce-exhausted = Telleren for forespørsler (nonce) er brukt opp. Lag en ny API-nøkkel.
+error-key-prefix = API-nøkkelen må begynne med `{ $prefix }`.
+error-key-empty = API-nøkkelen har ingenting etter `{ $prefix }`.
+error-key-characters = API-nøkkelen inneholder mellomrom eller kontrolltegn.
+error-secret-prefix = API-hemmeligheten må begynne med `{ $prefix }`.
+error-secret-base64 = API-hemmeligheten er ikke gyldig Base64 (med prefikset).
+error-token-malformed = Tilgangstokenet er tomt eller inneholder mellomrom.
+error-url-malformed = `{ $url }` er ikke en nettadresse.
+error-url-scheme = Børsens adresse må bruke https (eller http til 127.0.0.1 eller [::1]), ikke `{ $url }`.
+error-url-insecure = Vanlig http er bare tillatt til denne maskinen med adresse (127.0.0.1 eller [::1]); bruk https for `{ $url }`.
+error-url-extra = Børsens adresse kan ikke ha brukernavn, passord, spørring eller fragment.
+error-oauth-rejected = Børsen avviste påloggingen: { $description }
+error-oauth-transport = Fikk ikke kontakt med børsens påloggingstjeneste. Prøv igjen.
+error-oauth-malformed = Svaret fra påloggingstjenesten kunne ikke leses. Prøv igjen senere.
+error-oauth-config = Innstillingene for pålogging er ikke gyldige: { $detail }
+error-key-rejected = Børsen godtok ikke nøkkelen: { $reason }
+error-browser = Kunne ikke åpne nettleseren for påloggingen.
+error-reconnect = Forbindelsen til børsen gikk tapt. Koble til på nytt.
+error-sign-in-listen = Kunne ikke vente på denne maskinen (127.0.0.1) på svaret fra påloggingen.
+error-sign-in-timeout = Nettleseren svarte ikke innen { $seconds } sekunder. Begynn på nytt når du er klar.
+error-sign-in-denied = Du avslo tilgang i nettleseren.
+error-sign-in-refused = Børsen avviste påloggingen: { $reason }
+error-sign-in-scope = Børsen vil ikke gi tilgangen som ble bedt om: { $reason }
+error-sign-in-mismatch = Svaret hørte ikke til denne påloggingen, så ingenting ble endret.
+error-sign-in-no-code = Svaret fra nettleseren hadde ingen autorisasjonskode.
+sync-failed-exchange = { $reason } De { $stored } nye radene før det er beholdt, og neste synkronisering fortsetter derfra.
+sync-failed-store = Skattehistorikken kunne ikke lagres: { $detail }
+sync-failed-interrupted = Synkroniseringen stoppet før siste side var lagret. Neste synkronisering fortsetter derfra.
 
 ## Varigheter
 

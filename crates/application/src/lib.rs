@@ -5,6 +5,8 @@
 
 pub mod desktop;
 pub mod error;
+pub mod error_words;
+pub mod journal;
 pub mod market;
 pub mod pay;
 pub mod pay_views;

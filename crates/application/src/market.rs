@@ -29,7 +29,8 @@ pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
         .connection
         .client()
         .volume(None)
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     Ok(VolumeView {
         daily: stats(&v.daily, locale),
         monthly: stats(&v.monthly, locale),
@@ -134,7 +135,8 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         .connection
         .client()
         .volume_historic(None)
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     let style = ChartStyle {
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),
@@ -142,8 +144,7 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         locale: app.locale(),
     };
     let empty = crate::wording::say("chart-no-volume", app.locale());
-    let svg = volume_chart(&history, style, &empty)
-        .map_err(|e| IpcError::new(crate::error::ErrorCode::Internal, e.to_string()))?;
+    let svg = volume_chart(&history, style, &empty).map_err(IpcError::internal)?;
     Ok(ChartView {
         svg,
         samples: u32::try_from(history.daily_volume.len()).unwrap_or(u32::MAX),

@@ -40,7 +40,10 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     let session = app.session().await?;
     let client = session.connection.client().clone();
     let price = app.mid_price().await?;
-    let accounts = client.bitcoin_accounts(false).await?;
+    let accounts = client
+        .bitcoin_accounts(false)
+        .await
+        .map_err(|e| app.error(e))?;
     let account = match form.account_id.as_deref() {
         Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
         None => accounts.accounts.first(),
@@ -110,9 +113,12 @@ fn confirmed_amount(text: &str, now: Btc, locale: Locale) -> Answer<Btc> {
 }
 
 /// A locked keyring is the user's to unlock, not an internal fault.
-fn recipient_error(e: StoreError) -> IpcError {
+fn recipient_error(e: StoreError, locale: Locale) -> IpcError {
     match e {
-        StoreError::RecipientsLocked => IpcError::new(ErrorCode::Keyring, e.to_string()),
+        StoreError::RecipientsLocked => IpcError::new(
+            ErrorCode::Keyring,
+            wording::say("secret-keyring-locked", locale),
+        ),
         e => IpcError::internal(e),
     }
 }
@@ -416,7 +422,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
 
 pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError, locale: Locale) -> IpcError {
     match e {
-        withdrawals::WithdrawalError::Exchange(inner) => inner.into(),
+        withdrawals::WithdrawalError::Exchange(inner) => IpcError::of(&inner, locale),
         withdrawals::WithdrawalError::SameAsUnknown(id) => IpcError::new(
             ErrorCode::SameAsUnknown,
             wording::Message::new("payment-same-as-unknown")
@@ -483,7 +489,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             self_custody: info.self_custody,
             locked: false,
         })
-        .map_err(recipient_error)?;
+        .map_err(|e| recipient_error(e, app.locale()))?;
     recipients(app, NoArgs {}).await
 }
 

@@ -14,6 +14,7 @@ use nordlys_money::{Btc, Nok};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error_words::refusal_reason;
 use crate::profile_views::*;
 use crate::state::{App, Timing, same_exchange};
 use crate::vocabulary::ProfileType;
@@ -132,32 +133,12 @@ fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) 
             true,
             Some(wording::say("feature-unknown-until-used", locale)),
         ),
-        Err(refusal) => (false, Some(refusal_words(&refusal).render(locale))),
+        Err(refusal) => (false, Some(refusal_reason(&refusal).render(locale))),
     };
     FeatureView {
         feature,
         allowed,
         reason,
-    }
-}
-
-/// What a feature the credentials cannot reach needs.
-fn refusal_words(refusal: &Refusal) -> Message {
-    match refusal {
-        Refusal::NeedsSignedKey { permission, .. }
-        | Refusal::KeyLacksPermission { permission, .. } => {
-            Message::new("refusal-key-lacks").with("permission", *permission)
-        }
-        Refusal::NeedsSecret { .. } => Message::new("refusal-needs-secret"),
-        Refusal::NeedsKey { .. } | Refusal::NoCredentials { .. } => {
-            Message::new("refusal-needs-key")
-        }
-        Refusal::MissingScope { scope, .. } => {
-            Message::new("refusal-missing-scope").with("scope", scope.as_str())
-        }
-        Refusal::TokenExpired { .. } => Message::new("refusal-token-expired"),
-        // A refusal a later client adds.
-        _ => Message::new("refusal-other"),
     }
 }
 
@@ -266,14 +247,17 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         app.settings().active_profile().map(|p| &p.kind),
         Some(ProfileKind::Sandbox)
     );
-    let accounts = client.bitcoin_accounts(true).await?;
+    let accounts = client
+        .bitcoin_accounts(true)
+        .await
+        .map_err(|e| app.error(e))?;
     let (fiat, fiat_raw, fiat_reason) = match client.fiat_account().await {
         Ok(f) => (
             Some(format::nok(f.available_nok, locale)),
             Some(f.available_nok.to_string()),
             None,
         ),
-        Err(e) => (None, None, Some(IpcError::from(e).message)),
+        Err(e) => (None, None, Some(IpcError::of(&e, locale).message)),
     };
     let price = client
         .price(None)
@@ -319,7 +303,8 @@ pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
     };
     let learned = connection
         .set_api_key(&args.key, &args.secret, stated)
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     let active = app.settings().active.clone();
     if let Some(p) = app.settings().profile_mut(&active) {
         p.key_permissions = Some(learned);
@@ -363,7 +348,8 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
             },
             oauth_timeout(),
         )
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     view(app).await
 }
 
@@ -375,7 +361,7 @@ pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppView> {
         p.key_permissions = None;
     }
     app.save_settings()?;
-    revoked?;
+    revoked.map_err(|e| app.error(e))?;
     view(app).await
 }
 

@@ -39,7 +39,8 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
         .connection
         .client()
         .deposit_destinations(account(args.account_id.as_deref()).as_ref())
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     let address = d.onchain_address.destination.trim();
     let lnurl = d.lnurl_pay.destination.trim();
     let ln_address = d.lightning_address.destination.trim();
@@ -144,7 +145,8 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
             public_description: args.public_description.trim().to_owned(),
             internal_description: args.private_note.trim().to_owned(),
         })
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     let info =
         destination::read_invoice(&created.invoice.trim().to_ascii_lowercase()).map_err(|e| {
             IpcError::new(

@@ -187,6 +187,11 @@ impl App {
         self.settings().language.unwrap_or(self.os_locale)
     }
 
+    /// An error of the exchange or of connecting, in the user's language.
+    pub fn error(&self, error: impl crate::error_words::Worded) -> IpcError {
+        IpcError::of(&error, self.locale())
+    }
+
     /// The active profile's session, opened on first use.
     pub async fn session(&self) -> Result<ProfileSession, IpcError> {
         let mut slot = self.session.lock().await;
@@ -252,7 +257,7 @@ impl App {
             }
         };
         let timeout = self.timing().request_timeout_secs;
-        Ok(Connection::open(
+        Connection::open(
             &profile.id,
             exchange,
             Arc::clone(&self.secrets),
@@ -260,7 +265,8 @@ impl App {
             profile.key_permissions,
             Arc::new(nonces),
             std::time::Duration::from_secs(timeout),
-        )?)
+        )
+        .map_err(|e| self.error(e))
     }
 
     /// Revokes what it can of `old`'s secrets and forgets them: they belong to the exchange its
@@ -343,7 +349,13 @@ impl App {
         let recent = session.store.price_samples(since)?;
         match recent.last() {
             Some(s) => Ok(s.mid),
-            None => Ok(session.connection.client().price(None).await?.price),
+            None => Ok(session
+                .connection
+                .client()
+                .price(None)
+                .await
+                .map_err(|e| self.error(e))?
+                .price),
         }
     }
 
@@ -384,15 +396,13 @@ impl App {
                 crate::wording::say("sandbox-not-running", self.locale()),
             )
         })?;
-        let bad = |e: String| IpcError::new(ErrorCode::Internal, e);
-        let base = BaseUrl::parse(sandbox.base_url()).map_err(|e| bad(e.to_string()))?;
-        let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(|e| bad(e.to_string()))?;
+        let base = BaseUrl::parse(sandbox.base_url()).map_err(IpcError::internal)?;
+        let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(IpcError::internal)?;
         let k = &sandbox.info.api_keys.withdrawal;
         let key = KeyCredentials {
-            key: ApiKey::parse(&k.key, &Operator::default()).map_err(|e| bad(e.to_string()))?,
+            key: ApiKey::parse(&k.key, &Operator::default()).map_err(IpcError::internal)?,
             secret: Some(
-                ApiSecret::parse(&k.secret, &Operator::default())
-                    .map_err(|e| bad(e.to_string()))?,
+                ApiSecret::parse(&k.secret, &Operator::default()).map_err(IpcError::internal)?,
             ),
             permissions: None,
         };

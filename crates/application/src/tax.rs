@@ -10,7 +10,7 @@ use nordlys_core::amount_input::parse_price;
 use nordlys_core::format::{self, BtcUnit, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
 use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
-use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncProgress};
+use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, row_amount};
 use nordlys_core::time::Tz;
@@ -20,9 +20,11 @@ use rust_decimal::Decimal;
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error_words::Worded;
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
 use crate::vocabulary::{Report, SyncState};
+use crate::wording::Message;
 
 /// The one sync of the active profile: its cancel switch while it runs, and how it ended.
 #[derive(Debug, Default)]
@@ -30,7 +32,8 @@ pub struct SyncSlot {
     cancel: Option<SyncCancel>,
     progress: SyncProgress,
     state: SyncState,
-    message: String,
+    /// Why the last sync failed, in no language yet.
+    failure: Option<(ErrorCode, Message)>,
 }
 
 impl SyncSlot {
@@ -45,7 +48,11 @@ impl SyncSlot {
             malformed: n(p.malformed),
             permille: p.permille,
             reached: p.reached.map(|t| day(&t, zone, locale)).unwrap_or_default(),
-            message: self.message.clone(),
+            message: self
+                .failure
+                .as_ref()
+                .map(|(_, m)| m.render(locale))
+                .unwrap_or_default(),
         }
     }
 }
@@ -123,7 +130,7 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
                 Ok(SyncEnd::Cancelled) => s.state = SyncState::Cancelled,
                 Err(e) => {
                     s.state = SyncState::Failed;
-                    s.message = e.to_string();
+                    s.failure = Some(sync_failure(&e));
                 }
             }
         }
@@ -131,6 +138,24 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         ended.notify_waiters();
     });
     Ok(())
+}
+
+/// Why a sync stopped, and what of it is kept.
+fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
+    match e {
+        SyncError::Exchange { source, progress } => {
+            let (code, reason) = source.words();
+            let m = Message::new("sync-failed-exchange")
+                .nest("reason", reason)
+                .with("stored", progress.stored.to_string());
+            (code, m)
+        }
+        SyncError::Store(e) => (
+            ErrorCode::Internal,
+            Message::new("sync-failed-store").with("detail", e.to_string()),
+        ),
+        SyncError::Interrupted(_) => (ErrorCode::Internal, Message::new("sync-failed-interrupted")),
+    }
 }
 
 /// Reads the tax history's tail and waits for it, at most `TAIL_WAIT`: what was just traded or
@@ -149,7 +174,10 @@ pub async fn read_tail(app: &App) -> Answer<bool> {
             let s = slot(app);
             if s.cancel.is_none() {
                 return match s.state {
-                    SyncState::Failed => Err(IpcError::new(ErrorCode::Network, s.message.clone())),
+                    SyncState::Failed => Err(match &s.failure {
+                        Some((code, m)) => IpcError::new(*code, m.render(app.locale())),
+                        None => IpcError::new(ErrorCode::Network, String::new()),
+                    }),
                     _ => Ok(true),
                 };
             }
@@ -389,8 +417,16 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
 pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
     let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
     let client = app.session().await?.connection;
-    let b = client.client().tax_balance(args.include_deleted).await?;
-    let fiat = client.client().fiat_account().await?;
+    let b = client
+        .client()
+        .tax_balance(args.include_deleted)
+        .await
+        .map_err(|e| app.error(e))?;
+    let fiat = client
+        .client()
+        .fiat_account()
+        .await
+        .map_err(|e| app.error(e))?;
     Ok(TaxBalancesView {
         fiat: format::nok(fiat.available_nok, locale),
         total_btc: format::btc(

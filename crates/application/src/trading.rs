@@ -15,6 +15,7 @@ use nordlys_money::NokPerBtc;
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error_words::Worded;
 use crate::state::{App, ProfileSession};
 use crate::trade_views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
@@ -51,7 +52,11 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let p = match seen {
         Some(p) => p,
         None => {
-            let p = connection.client().price(amount).await?;
+            let p = connection
+                .client()
+                .price(amount)
+                .await
+                .map_err(|e| app.error(e))?;
             keep_sample(app, &store, &p);
             p
         }
@@ -91,9 +96,16 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
 async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
     let c = app.session().await?.connection;
     let client = c.client();
-    let price = client.price(None).await?;
-    let nok = client.fiat_account().await?.available_nok;
-    let accounts = client.bitcoin_accounts(false).await?;
+    let price = client.price(None).await.map_err(|e| app.error(e))?;
+    let nok = client
+        .fiat_account()
+        .await
+        .map_err(|e| app.error(e))?
+        .available_nok;
+    let accounts = client
+        .bitcoin_accounts(false)
+        .await
+        .map_err(|e| app.error(e))?;
     let btc = accounts
         .accounts
         .iter()
@@ -250,7 +262,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
 
 fn order_error(e: orders::OrderError, locale: Locale) -> IpcError {
     match e {
-        orders::OrderError::Exchange(inner) => inner.into(),
+        orders::OrderError::Exchange(inner) => IpcError::of(&inner, locale),
         orders::OrderError::SameAsUnknown(id) => IpcError::new(
             ErrorCode::SameAsUnknown,
             wording::Message::new("order-same-as-unknown")
@@ -327,7 +339,8 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
         .connection
         .client()
         .open_orders()
-        .await?;
+        .await
+        .map_err(|e| app.error(e))?;
     let now = Utc::now();
     Ok(OpenOrdersView {
         orders: list
@@ -375,11 +388,9 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
         .cancel_order(&OrderId::from(args.order_id.as_str()))
         .await;
     if let Err(e) = result {
-        let mut err = IpcError::from(e);
-        err.message = Message::new("cancel-failed")
-            .with("reason", err.message)
-            .render(locale);
-        return Err(err);
+        let (code, reason) = e.words();
+        let message = Message::new("cancel-failed").nest("reason", reason);
+        return Err(IpcError::new(code, message.render(locale)));
     }
     open_orders(app, NoArgs {}).await
 }

@@ -4,15 +4,16 @@
 
 use chrono::{Duration, Utc};
 use nordlys_core::format;
-use nordlys_core::store::{Evidence, JournalKind, JournalState, Store, WithdrawalState};
-use nordlys_core::{orders, withdrawals};
+use nordlys_core::store::{Evidence, JournalState, Store, WithdrawalState};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
+use crate::journal::{self, JournalError};
 use crate::state::{App, ProfileSession};
 use crate::unknown_views::{
     EvidenceView, JournalIdArgs, MoneyKind, UnknownEntryView, UnknownsView,
 };
+use crate::wording;
 
 /// How long a settled entry that once was in doubt stays on the list.
 const RECENT: Duration = Duration::hours(24);
@@ -28,38 +29,23 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
     } = app.session().await?;
     let rules = app.timing().rules;
     let id = args.journal_id;
-    let settled = match store.journal_kind(id)? {
-        None => {
-            return Err(IpcError::new(
+    let locale = app.locale();
+    journal::settle_not_made(connection.client(), &store, &rules, id)
+        .await
+        .map_err(|e| match e {
+            JournalError::NoSuchEntry(id) => IpcError::new(
                 ErrorCode::InvalidInput,
-                crate::wording::Message::new("no-such-journal-entry")
+                wording::Message::new("no-such-journal-entry")
                     .with("id", id.to_string())
-                    .render(app.locale()),
-            ));
-        }
-        Some(JournalKind::Order) => {
-            match orders::settle_not_placed(connection.client(), &store, id, &rules).await {
-                Ok(_) => Ok(()),
-                Err(orders::OrderError::CannotSettle { why, .. }) => Err(why),
-                Err(orders::OrderError::Exchange(e)) => return Err(e.into()),
-                Err(e) => return Err(IpcError::internal(e)),
-            }
-        }
-        Some(JournalKind::Withdrawal) => {
-            match withdrawals::settle_not_sent(connection.client(), &store, id, &rules).await {
-                Ok(_) => Ok(()),
-                Err(withdrawals::WithdrawalError::CannotSettle { why, .. }) => Err(why),
-                Err(withdrawals::WithdrawalError::Exchange(e)) => return Err(e.into()),
-                Err(e) => return Err(IpcError::internal(e)),
-            }
-        }
-    };
-    settled.map_err(|why| {
-        IpcError::new(
-            ErrorCode::Declined,
-            crate::wording::settle_refusal(id, why, app.locale()),
-        )
-    })?;
+                    .render(locale),
+            ),
+            JournalError::Refused { id, why } => IpcError::new(
+                ErrorCode::Declined,
+                wording::settle_refusal(id, why, locale),
+            ),
+            JournalError::Exchange(e) => app.error(e),
+            other => IpcError::internal(other),
+        })?;
     view(app, &store)
 }
 

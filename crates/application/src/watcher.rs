@@ -128,7 +128,12 @@ pub(crate) fn last_price(app: &App, profile: &str) -> Option<PriceResponse> {
 /// and told when it moved.
 pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
-    let p = session.connection.client().price(None).await?;
+    let p = session
+        .connection
+        .client()
+        .price(None)
+        .await
+        .map_err(|e| app.error(e))?;
     crate::trading::keep_sample(app, &session.store, &p);
     let mut seen = seen(app, &session.profile.id);
     let moved = seen.price.as_ref().is_none_or(|(before, _)| {
@@ -148,7 +153,10 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let client = session.connection.client();
-    let accounts = client.bitcoin_accounts(true).await?;
+    let accounts = client
+        .bitcoin_accounts(true)
+        .await
+        .map_err(|e| app.error(e))?;
     // A key that may not read the NOK account still has its bitcoin accounts followed.
     let fiat = client.fiat_account().await.ok().map(|f| f.available_nok);
     let now = Some((accounts, fiat));
@@ -165,7 +173,12 @@ pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
 /// One look at the volume statistics; told when they changed.
 pub async fn look_at_market(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
-    let volume = session.connection.client().volume(None).await?;
+    let volume = session
+        .connection
+        .client()
+        .volume(None)
+        .await
+        .map_err(|e| app.error(e))?;
     let mut seen = seen(app, &session.profile.id);
     let changed = seen.volume.as_ref().is_some_and(|v| *v != volume);
     seen.volume = Some(volume);
@@ -240,7 +253,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let since = Utc::now() - chrono::Duration::days(30);
     let mut invoices_changed = false;
     for i in store.invoices_open(since)? {
-        let answer = client.invoice(&i.id).await?;
+        let answer = client.invoice(&i.id).await.map_err(|e| app.error(e))?;
         let before = store.set_invoice_status(&i.id, &answer.status)?;
         if before.as_ref() == Some(&answer.status) {
             continue;

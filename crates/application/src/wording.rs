@@ -48,7 +48,15 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     pub key: &'static str,
-    pub args: Vec<(&'static str, String)>,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// A value of a message: text already formatted for the language, or another message rendered
+/// in the same language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    Text(String),
+    Message(Message),
 }
 
 impl Message {
@@ -58,7 +66,13 @@ impl Message {
 
     /// Gives the message the value of `$name`, formatted for the language already.
     pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
-        self.args.push((name, value.into()));
+        self.args.push((name, Arg::Text(value.into())));
+        self
+    }
+
+    /// Gives the message the value of `$name` as another message, in the same language.
+    pub fn nest(mut self, name: &'static str, value: Message) -> Self {
+        self.args.push((name, Arg::Message(value)));
         self
     }
 
@@ -74,7 +88,11 @@ impl Message {
         };
         let mut args = FluentArgs::new();
         for (name, value) in &self.args {
-            args.set(*name, value.clone());
+            let value = match value {
+                Arg::Text(text) => text.clone(),
+                Arg::Message(m) => m.render(locale),
+            };
+            args.set(*name, value);
         }
         let mut errors = vec![];
         bundle
@@ -558,6 +576,10 @@ mod tests {
             "`min` is the abbreviation for minutes in both languages",
         ),
         ("tax-kind-bonus", "Norwegian says bonus too"),
+        (
+            "error-refused",
+            "only its two parts, each a message translated on its own",
+        ),
         (
             "address-taproot",
             "the name of an address type, not translated",

@@ -21,10 +21,10 @@ use std::str::FromStr;
 
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nordlys_application::journal::{self as cases, JournalError};
 use nordlys_core::destination;
 use nordlys_core::orders::{self, OrderError, Placement};
-use nordlys_core::recheck::{Due, recheck};
-use nordlys_core::store::{JournalKind, Store, StoreError};
+use nordlys_core::store::{Store, StoreError};
 use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use nordlys_exchange::ids::{AccountId, OrderId, WithdrawalId};
 use nordlys_exchange::models::{
@@ -322,6 +322,15 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<JournalError> for Failure {
+    fn from(e: JournalError) -> Self {
+        match e {
+            JournalError::Exchange(e) => Self::Call(e),
+            other => Self::Refused(other.to_string()),
+        }
+    }
+}
+
 fn print(value: &impl Serialize) -> Result<(), Failure> {
     let text = serde_json::to_string(value).map_err(|e| Failure::Usage(e.to_string()))?;
     use std::io::Write;
@@ -558,32 +567,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
 async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
     let store = store()?;
     let rules = nordlys_application::test_hooks::evidence_rules();
-    let looked: Vec<i64> = match id {
-        Some(id) => {
-            let kind = store
-                .journal_kind(id)
-                .map_err(stored)?
-                .ok_or_else(|| Failure::Refused(format!("no journal entry {id}")))?;
-            let checked = match kind {
-                JournalKind::Order => orders::reconcile_with(client, &store, id, &rules)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| e.to_string()),
-                JournalKind::Withdrawal => withdrawals::reconcile_with(client, &store, id, &rules)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| e.to_string()),
-            };
-            checked.map_err(Failure::Refused)?;
-            vec![id]
-        }
-        None => recheck(client, &store, &rules, Due::All)
-            .await
-            .map_err(stored)?
-            .into_iter()
-            .map(|(id, _)| id)
-            .collect(),
-    };
+    let looked = cases::check(client, &store, &rules, id).await?;
     let mut out = Vec::new();
     for id in looked {
         out.extend(journal::entry_json(&store, id).map_err(stored)?);
@@ -595,21 +579,7 @@ async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> 
 async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
     let store = store()?;
     let rules = nordlys_application::test_hooks::evidence_rules();
-    let kind = store
-        .journal_kind(id)
-        .map_err(stored)?
-        .ok_or_else(|| Failure::Refused(format!("no journal entry {id}")))?;
-    let settled = match kind {
-        JournalKind::Order => orders::settle_not_placed(client, &store, id, &rules)
-            .await
-            .map(|_| ())
-            .map_err(|e| e.to_string()),
-        JournalKind::Withdrawal => withdrawals::settle_not_sent(client, &store, id, &rules)
-            .await
-            .map(|_| ())
-            .map_err(|e| e.to_string()),
-    };
-    settled.map_err(Failure::Refused)?;
+    cases::settle_not_made(client, &store, &rules, id).await?;
     let entry = journal::entry_json(&store, id).map_err(stored)?;
     print(&entry.into_iter().collect::<Vec<_>>())
 }

@@ -39,8 +39,8 @@ pub enum ConnectError {
     OAuth(#[from] OAuthError),
     #[error("could not open the browser: {0}")]
     Browser(String),
-    #[error("the key was not accepted by the exchange: {0}")]
-    KeyRejected(String),
+    #[error("the key was not accepted by the exchange: {}", .0.server_message().map_or_else(|| .0.to_string(), str::to_owned))]
+    KeyRejected(Error),
     #[error("the connection to the exchange was lost; connect again")]
     Reconnect,
 }
@@ -325,13 +325,10 @@ impl Connection {
             bearer: None,
         };
         let probe = ExchangeClient::new(config)?;
-        probe.fiat_account().await.map_err(|e| {
-            ConnectError::KeyRejected(
-                e.server_message()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| e.to_string()),
-            )
-        })?;
+        probe
+            .fiat_account()
+            .await
+            .map_err(ConnectError::KeyRejected)?;
         let learned = stated;
         secrets::write(
             self.store.as_ref(),

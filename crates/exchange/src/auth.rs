@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 
 use crate::credentials::{BearerCredentials, Credentials, KeyCredentials};
 use crate::endpoint::{Access, Endpoint, KeyPermission, OAuthAccess};
+use crate::models::Scope;
 
 /// How one request is authenticated.
 #[derive(Debug)]
@@ -22,30 +23,36 @@ pub enum AuthChoice<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
-    #[error("{action} needs an API key with {permission}; OAuth tokens cannot do this")]
+    #[error("{} needs an API key with {}; OAuth tokens cannot do this", endpoint.action(), permission.describe())]
     NeedsSignedKey {
-        action: &'static str,
-        permission: &'static str,
+        endpoint: Endpoint,
+        permission: KeyPermission,
     },
-    #[error("{action} needs the API secret to sign the request; only the key is configured")]
-    NeedsSecret { action: &'static str },
-    #[error("{action} needs an API key with {permission}; this key does not have it")]
+    #[error("{} needs the API secret to sign the request; only the key is configured", endpoint.action())]
+    NeedsSecret { endpoint: Endpoint },
+    #[error("{} needs an API key with {}; this key does not have it", endpoint.action(), permission.describe())]
     KeyLacksPermission {
-        action: &'static str,
-        permission: &'static str,
+        endpoint: Endpoint,
+        permission: KeyPermission,
     },
-    #[error("{action} needs an API key; OAuth tokens are not accepted for it")]
-    NeedsKey { action: &'static str },
+    #[error("{} needs an API key; OAuth tokens are not accepted for it", endpoint.action())]
+    NeedsKey { endpoint: Endpoint },
     #[error(
-        "{action} needs an API key or an OAuth token with scope `{scope}`; the token was not granted it"
+        "{} needs an API key or an OAuth token with scope `{scope}`; the token was not granted it",
+        endpoint.action()
     )]
-    MissingScope { action: &'static str, scope: String },
-    #[error("{action} needs credentials: {what}")]
-    NoCredentials { action: &'static str, what: String },
+    MissingScope { endpoint: Endpoint, scope: Scope },
+    /// No credentials at all that this endpoint accepts.
+    #[error("{} needs credentials: {}", endpoint.action(), accepts.describe())]
+    NoCredentials {
+        endpoint: Endpoint,
+        accepts: OAuthAccess,
+    },
     #[error(
-        "the OAuth access token expired at {at}; {action} needs a fresh token (refresh or reconnect)"
+        "the OAuth access token expired at {at}; {} needs a fresh token (refresh or reconnect)",
+        endpoint.action()
     )]
-    TokenExpired { action: &'static str, at: String },
+    TokenExpired { endpoint: Endpoint, at: String },
 }
 
 pub fn choose(
@@ -53,10 +60,9 @@ pub fn choose(
     creds: &Credentials,
     now: DateTime<Utc>,
 ) -> Result<AuthChoice<'_>, Refusal> {
-    let action = endpoint.action();
     match endpoint.access() {
         Access::Public => Ok(AuthChoice::None),
-        Access::Signed(permission) => signed(action, permission, creds),
+        Access::Signed(permission) => signed(endpoint, permission, creds),
         Access::Key { oauth } => {
             if let Some(bearer) = &creds.bearer {
                 let usable = match &oauth {
@@ -72,33 +78,25 @@ pub fn choose(
                 return Ok(AuthChoice::Key(key));
             }
             Err(match (&creds.bearer, &oauth) {
-                (None, OAuthAccess::NotAccepted) => Refusal::NoCredentials {
-                    action,
-                    what: "an API key".into(),
+                (None, accepts) => Refusal::NoCredentials {
+                    endpoint,
+                    accepts: accepts.clone(),
                 },
-                (None, OAuthAccess::Scope(s)) => Refusal::NoCredentials {
-                    action,
-                    what: format!("an API key or an OAuth token with scope `{s}`"),
-                },
-                (None, OAuthAccess::AnyToken) => Refusal::NoCredentials {
-                    action,
-                    what: "an API key or an OAuth token".into(),
-                },
-                (Some(_), OAuthAccess::NotAccepted) => Refusal::NeedsKey { action },
-                (Some(b), OAuthAccess::Scope(s)) if b.may_have(s) => expired(action, b),
+                (Some(_), OAuthAccess::NotAccepted) => Refusal::NeedsKey { endpoint },
+                (Some(b), OAuthAccess::Scope(s)) if b.may_have(s) => expired(endpoint, b),
                 (Some(_), OAuthAccess::Scope(s)) => Refusal::MissingScope {
-                    action,
-                    scope: s.to_string(),
+                    endpoint,
+                    scope: s.clone(),
                 },
-                (Some(b), OAuthAccess::AnyToken) => expired(action, b),
+                (Some(b), OAuthAccess::AnyToken) => expired(endpoint, b),
             })
         }
     }
 }
 
-fn expired(action: &'static str, bearer: &BearerCredentials) -> Refusal {
+fn expired(endpoint: Endpoint, bearer: &BearerCredentials) -> Refusal {
     Refusal::TokenExpired {
-        action,
+        endpoint,
         at: bearer
             .expires_at
             .map(|t| crate::wire::format_time(&t))
@@ -107,18 +105,18 @@ fn expired(action: &'static str, bearer: &BearerCredentials) -> Refusal {
 }
 
 fn signed<'a>(
-    action: &'static str,
+    endpoint: Endpoint,
     permission: KeyPermission,
     creds: &'a Credentials,
 ) -> Result<AuthChoice<'a>, Refusal> {
     let Some(key) = &creds.key else {
         return Err(Refusal::NeedsSignedKey {
-            action,
-            permission: permission.describe(),
+            endpoint,
+            permission,
         });
     };
     if key.secret.is_none() {
-        return Err(Refusal::NeedsSecret { action });
+        return Err(Refusal::NeedsSecret { endpoint });
     }
     if let Some(p) = key.permissions {
         let has = match permission {
@@ -127,8 +125,8 @@ fn signed<'a>(
         };
         if !has {
             return Err(Refusal::KeyLacksPermission {
-                action,
-                permission: permission.describe(),
+                endpoint,
+                permission,
             });
         }
     }

@@ -14,7 +14,7 @@ use crate::auth::{self, AuthChoice, Refusal};
 use crate::base_url::BaseUrl;
 use crate::credentials::{BearerCredentials, BearerRenewal, Credentials, KeyCredentials};
 use crate::endpoint::{Access, Endpoint, OAuthAccess, Repeat};
-use crate::error::{Error, InvalidRequest};
+use crate::error::{Check, Error, InvalidRequest};
 use crate::ids::{AccountId, OrderId, WithdrawalId};
 use crate::models::*;
 use crate::nonce::{NonceSource, SystemClock};
@@ -863,10 +863,10 @@ fn err_message(e: &Error) -> String {
     }
 }
 
-fn check_hint(endpoint: Endpoint) -> &'static str {
+fn check_hint(endpoint: Endpoint) -> Check {
     match endpoint {
-        Endpoint::CreateWithdrawal => "the account's withdrawals and balances",
-        _ => "open orders and balances",
+        Endpoint::CreateWithdrawal => Check::Withdrawals,
+        _ => Check::OpenOrders,
     }
 }
 

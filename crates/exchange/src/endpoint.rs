@@ -31,6 +31,17 @@ pub enum KeyPermission {
     BitcoinWithdrawal,
 }
 
+impl OAuthAccess {
+    /// What credentials the endpoint accepts, for an English error.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::NotAccepted => "an API key".into(),
+            Self::Scope(s) => format!("an API key or an OAuth token with scope `{s}`"),
+            Self::AnyToken => "an API key or an OAuth token".into(),
+        }
+    }
+}
+
 impl KeyPermission {
     pub fn describe(self) -> &'static str {
         match self {

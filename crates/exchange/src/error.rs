@@ -89,6 +89,22 @@ impl ApiError {
     }
 }
 
+/// Where to look after a lost answer, to learn whether the request was carried out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    OpenOrders,
+    Withdrawals,
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::OpenOrders => "open orders and balances",
+            Self::Withdrawals => "the account's withdrawals and balances",
+        })
+    }
+}
+
 /// A request the client will not send because it is wrong on its face.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -127,7 +143,7 @@ pub enum Error {
     OutcomeUnknown {
         endpoint: String,
         reason: String,
-        check: &'static str,
+        check: Check,
     },
     #[error("{endpoint}: the exchange answered HTTP {status}: {message}")]
     Http {

@@ -30,7 +30,7 @@ pub use credentials::{
     AccessToken, ApiKey, ApiSecret, Credentials, KeyCredentials, KeyPermissions,
 };
 pub use endpoint::Endpoint;
-pub use error::{ApiError, Error, InvalidRequest};
+pub use error::{ApiError, Check, Error, InvalidRequest};
 pub use nonce::NonceSource;
 pub use operator::Operator;
 pub use tax_query::{MAX_PAGE_SIZE, TaxQuery};

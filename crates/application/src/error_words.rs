@@ -1,0 +1,556 @@
+//! What the exchange's and the connection's errors mean to the user, as a code the UI acts on
+//! and a catalog message. The client's own `Display` text is English and for logs and the CLI;
+//! the window shows these. The exchange's own `message` is passed on as it came, framed.
+
+use nordlys_core::connection::ConnectError;
+use nordlys_core::loopback::LoopbackError;
+use nordlys_core::secrets::SecretError;
+use nordlys_exchange::auth::Refusal;
+use nordlys_exchange::credentials::CredentialError;
+use nordlys_exchange::endpoint::{KeyPermission, OAuthAccess};
+use nordlys_exchange::nonce::NonceError;
+use nordlys_exchange::oauth::OAuthError;
+use nordlys_exchange::{BaseUrlError, Check, Endpoint, Error};
+
+use crate::error::ErrorCode;
+use crate::wording::Message;
+
+/// An error that can say, in the user's words, what happened and what to do.
+pub trait Worded {
+    fn words(&self) -> (ErrorCode, Message);
+}
+
+impl Worded for Error {
+    fn words(&self) -> (ErrorCode, Message) {
+        match self {
+            Error::Refused(r) => (ErrorCode::NotPermitted, refused(r)),
+            Error::Invalid(detail) => (
+                ErrorCode::InvalidInput,
+                Message::new("error-not-sent").with("detail", detail.to_string()),
+            ),
+            Error::Connect { url, .. } => (
+                ErrorCode::Network,
+                Message::new("error-connect").with("url", url.as_str()),
+            ),
+            Error::Transport { .. } => (ErrorCode::Network, Message::new("error-transport")),
+            Error::Timeout { seconds, .. } => (
+                ErrorCode::Timeout,
+                Message::new("error-timeout").with("seconds", seconds.to_string()),
+            ),
+            Error::OutcomeUnknown { check, .. } => (
+                ErrorCode::OutcomeUnknown,
+                Message::new("error-outcome-unknown").with(
+                    "check",
+                    match check {
+                        Check::OpenOrders => "orders",
+                        Check::Withdrawals => "withdrawals",
+                    },
+                ),
+            ),
+            Error::Http { status, .. } => {
+                let said = self.server_message().unwrap_or_default();
+                let (code, key) = match status {
+                    401 => (ErrorCode::Unauthenticated, "error-unauthenticated"),
+                    403 => (ErrorCode::NotPermitted, "error-forbidden"),
+                    429 => (ErrorCode::InvalidInput, "error-rate-limited"),
+                    s if *s < 500 => (ErrorCode::InvalidInput, "error-rejected"),
+                    _ => (ErrorCode::Server, "error-server"),
+                };
+                (
+                    code,
+                    Message::new(key)
+                        .with("status", status.to_string())
+                        .with("message", said),
+                )
+            }
+            Error::Decode { field, .. } => (
+                ErrorCode::Server,
+                Message::new("error-unreadable").with("field", field.as_str()),
+            ),
+            Error::Nonce(e) => (ErrorCode::Internal, nonce(e)),
+            Error::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
+            Error::BaseUrl(e) => (ErrorCode::InvalidInput, base_url(e)),
+            Error::OAuth(e) => (ErrorCode::Server, oauth(e)),
+            // An error a later client adds: its English text, framed.
+            other => (
+                ErrorCode::Server,
+                Message::new("error-other").with("detail", other.to_string()),
+            ),
+        }
+    }
+}
+
+impl Worded for ConnectError {
+    fn words(&self) -> (ErrorCode, Message) {
+        match self {
+            ConnectError::Exchange(e) => e.words(),
+            ConnectError::Secret(SecretError::Unavailable(_)) => {
+                (ErrorCode::Keyring, Message::new("secret-keyring-locked"))
+            }
+            ConnectError::Secret(SecretError::Damaged(_)) => {
+                (ErrorCode::Keyring, Message::new("secret-damaged"))
+            }
+            ConnectError::Secret(other) => (
+                ErrorCode::Keyring,
+                Message::new("error-other").with("detail", other.to_string()),
+            ),
+            ConnectError::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
+            ConnectError::KeyRejected(e) => {
+                let reason = match e.server_message() {
+                    Some(said) => Message::new("error-said").with("message", said),
+                    None => e.words().1,
+                };
+                (
+                    ErrorCode::InvalidInput,
+                    Message::new("error-key-rejected").nest("reason", reason),
+                )
+            }
+            ConnectError::Browser(_) => (ErrorCode::Browser, Message::new("error-browser")),
+            ConnectError::Reconnect => (ErrorCode::Reconnect, Message::new("error-reconnect")),
+            ConnectError::Loopback(e) => loopback(e),
+            ConnectError::OAuth(e) => (ErrorCode::Unauthenticated, oauth(e)),
+            other => (
+                ErrorCode::Internal,
+                Message::new("error-other").with("detail", other.to_string()),
+            ),
+        }
+    }
+}
+
+/// "Placing orders needs …": what was refused, then why.
+fn refused(refusal: &Refusal) -> Message {
+    let Some(endpoint) = refused_endpoint(refusal) else {
+        return Message::new("error-other").with("detail", refusal.to_string());
+    };
+    Message::new("error-refused")
+        .nest("action", Message::new(action(endpoint)))
+        .nest("reason", refusal_reason(refusal))
+}
+
+fn refused_endpoint(refusal: &Refusal) -> Option<Endpoint> {
+    match refusal {
+        Refusal::NeedsSignedKey { endpoint, .. }
+        | Refusal::KeyLacksPermission { endpoint, .. }
+        | Refusal::NeedsSecret { endpoint }
+        | Refusal::NeedsKey { endpoint }
+        | Refusal::MissingScope { endpoint, .. }
+        | Refusal::NoCredentials { endpoint, .. }
+        | Refusal::TokenExpired { endpoint, .. } => Some(*endpoint),
+        _ => None,
+    }
+}
+
+/// Why the credentials cannot do it, as the rest of a sentence whose subject is the action.
+pub(crate) fn refusal_reason(refusal: &Refusal) -> Message {
+    match refusal {
+        Refusal::NeedsSignedKey { permission, .. } => {
+            Message::new("refusal-oauth-cannot").nest("permission", permission_name(*permission))
+        }
+        Refusal::KeyLacksPermission { permission, .. } => {
+            Message::new("refusal-key-lacks").nest("permission", permission_name(*permission))
+        }
+        Refusal::NeedsSecret { .. } => Message::new("refusal-needs-secret"),
+        Refusal::NeedsKey { .. } => Message::new("refusal-needs-key"),
+        Refusal::NoCredentials { accepts, .. } => Message::new("refusal-no-credentials").with(
+            "oauth",
+            match accepts {
+                OAuthAccess::NotAccepted => "no",
+                _ => "yes",
+            },
+        ),
+        Refusal::MissingScope { scope, .. } => {
+            Message::new("refusal-missing-scope").with("scope", scope.as_str())
+        }
+        Refusal::TokenExpired { .. } => Message::new("refusal-token-expired"),
+        // A refusal a later client adds.
+        _ => Message::new("refusal-other"),
+    }
+}
+
+pub(crate) fn permission_name(permission: KeyPermission) -> Message {
+    Message::new(match permission {
+        KeyPermission::Trading => "permission-trading",
+        KeyPermission::BitcoinWithdrawal => "permission-withdrawal",
+    })
+}
+
+/// What a request does, as the subject of a sentence.
+fn action(endpoint: Endpoint) -> &'static str {
+    match endpoint {
+        Endpoint::DepositDestinations => "action-deposit-destinations",
+        Endpoint::CreateInvoice => "action-create-invoice",
+        Endpoint::GetInvoice => "action-get-invoice",
+        Endpoint::ListOrders => "action-list-orders",
+        Endpoint::CreateOrder => "action-create-order",
+        Endpoint::CancelOrder => "action-cancel-order",
+        Endpoint::Price => "action-price",
+        Endpoint::Volume => "action-volume",
+        Endpoint::VolumeHistoric => "action-volume-historic",
+        Endpoint::BitcoinAccounts => "action-bitcoin-accounts",
+        Endpoint::FiatAccount => "action-fiat-account",
+        Endpoint::RevokeConsent => "action-revoke-consent",
+        Endpoint::TaxBalance => "action-tax-balance",
+        Endpoint::TaxTransactions => "action-tax-transactions",
+        Endpoint::CreateWithdrawal => "action-create-withdrawal",
+        Endpoint::GetWithdrawal => "action-get-withdrawal",
+    }
+}
+
+fn nonce(e: &NonceError) -> Message {
+    match e {
+        NonceError::Io { path, .. } => {
+            Message::new("error-nonce-file").with("path", path.display().to_string())
+        }
+        NonceError::Corrupt { path, .. } => {
+            Message::new("error-nonce-damaged").with("path", path.display().to_string())
+        }
+        NonceError::Exhausted => Message::new("error-nonce-exhausted"),
+        other => Message::new("error-other").with("detail", other.to_string()),
+    }
+}
+
+fn credential(e: &CredentialError) -> Message {
+    match e {
+        CredentialError::KeyPrefix(prefix) => {
+            Message::new("error-key-prefix").with("prefix", prefix.as_str())
+        }
+        CredentialError::KeyEmpty(prefix) => {
+            Message::new("error-key-empty").with("prefix", prefix.as_str())
+        }
+        CredentialError::KeyCharacters => Message::new("error-key-characters"),
+        CredentialError::SecretPrefix(prefix) => {
+            Message::new("error-secret-prefix").with("prefix", prefix.as_str())
+        }
+        CredentialError::SecretBase64(_) => Message::new("error-secret-base64"),
+        CredentialError::TokenMalformed => Message::new("error-token-malformed"),
+        other => Message::new("error-other").with("detail", other.to_string()),
+    }
+}
+
+fn base_url(e: &BaseUrlError) -> Message {
+    match e {
+        BaseUrlError::Malformed(url) => {
+            Message::new("error-url-malformed").with("url", url.as_str())
+        }
+        BaseUrlError::Scheme(url) => Message::new("error-url-scheme").with("url", url.as_str()),
+        BaseUrlError::InsecureRemote(url) => {
+            Message::new("error-url-insecure").with("url", url.as_str())
+        }
+        BaseUrlError::ExtraParts => Message::new("error-url-extra"),
+        other => Message::new("error-other").with("detail", other.to_string()),
+    }
+}
+
+fn oauth(e: &OAuthError) -> Message {
+    match e {
+        OAuthError::Rejected { error, description } => Message::new("error-oauth-rejected")
+            .with("error", error.as_str())
+            .with("description", description.as_deref().unwrap_or(error)),
+        OAuthError::Transport(_) => Message::new("error-oauth-transport"),
+        OAuthError::Malformed(_) => Message::new("error-oauth-malformed"),
+        OAuthError::Config(detail) => {
+            Message::new("error-oauth-config").with("detail", detail.as_str())
+        }
+        other => Message::new("error-other").with("detail", other.to_string()),
+    }
+}
+
+fn loopback(e: &LoopbackError) -> (ErrorCode, Message) {
+    match e {
+        LoopbackError::Listen(_) => (
+            ErrorCode::Unauthenticated,
+            Message::new("error-sign-in-listen"),
+        ),
+        LoopbackError::Timeout(seconds) => (
+            ErrorCode::Timeout,
+            Message::new("error-sign-in-timeout").with("seconds", seconds.to_string()),
+        ),
+        LoopbackError::Denied => (ErrorCode::Declined, Message::new("error-sign-in-denied")),
+        LoopbackError::Refused(reason) => (
+            ErrorCode::Unauthenticated,
+            Message::new("error-sign-in-refused").with("reason", reason.as_str()),
+        ),
+        LoopbackError::InvalidScope(reason) => (
+            ErrorCode::ScopeRefused,
+            Message::new("error-sign-in-scope").with("reason", reason.as_str()),
+        ),
+        LoopbackError::StateMismatch => (
+            ErrorCode::Unauthenticated,
+            Message::new("error-sign-in-mismatch"),
+        ),
+        LoopbackError::MissingCode => (
+            ErrorCode::Unauthenticated,
+            Message::new("error-sign-in-no-code"),
+        ),
+        other => (
+            ErrorCode::Unauthenticated,
+            Message::new("error-other").with("detail", other.to_string()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nordlys_exchange::InvalidRequest;
+    use nordlys_exchange::models::Scope;
+
+    use super::*;
+    use crate::error::IpcError;
+    use nordlys_core::format::Locale;
+
+    fn exchange_errors() -> Vec<Error> {
+        let endpoint = || "POST /orders".to_owned();
+        let http = |status: u16| Error::Http {
+            endpoint: endpoint(),
+            status,
+            api: None,
+            body: String::new(),
+            message: "insufficient funds".into(),
+        };
+        let order = Endpoint::CreateOrder;
+        let refusals = [
+            Refusal::NeedsSignedKey {
+                endpoint: order,
+                permission: KeyPermission::Trading,
+            },
+            Refusal::KeyLacksPermission {
+                endpoint: Endpoint::CreateWithdrawal,
+                permission: KeyPermission::BitcoinWithdrawal,
+            },
+            Refusal::NeedsSecret { endpoint: order },
+            Refusal::NeedsKey {
+                endpoint: Endpoint::ListOrders,
+            },
+            Refusal::MissingScope {
+                endpoint: Endpoint::TaxTransactions,
+                scope: Scope::TaxTransactionsRead,
+            },
+            Refusal::NoCredentials {
+                endpoint: Endpoint::BitcoinAccounts,
+                accepts: OAuthAccess::Scope(Scope::AccountsBitcoinRead),
+            },
+            Refusal::NoCredentials {
+                endpoint: Endpoint::FiatAccount,
+                accepts: OAuthAccess::NotAccepted,
+            },
+            Refusal::TokenExpired {
+                endpoint: Endpoint::GetInvoice,
+                at: "2026-11-24T10:00:00Z".into(),
+            },
+        ];
+        let mut errors: Vec<Error> = refusals.into_iter().map(Error::Refused).collect();
+        errors.extend([
+            Error::Invalid(InvalidRequest::Empty("destination")),
+            Error::Connect {
+                endpoint: endpoint(),
+                url: "https://api.example.no".into(),
+                detail: "connection refused".into(),
+            },
+            Error::Transport {
+                endpoint: endpoint(),
+                detail: "reset".into(),
+            },
+            Error::Timeout {
+                endpoint: endpoint(),
+                seconds: 20,
+            },
+            Error::OutcomeUnknown {
+                endpoint: endpoint(),
+                reason: "no answer".into(),
+                check: Check::OpenOrders,
+            },
+            Error::OutcomeUnknown {
+                endpoint: endpoint(),
+                reason: "no answer".into(),
+                check: Check::Withdrawals,
+            },
+            http(401),
+            http(403),
+            http(429),
+            http(400),
+            http(503),
+            Error::Decode {
+                endpoint: endpoint(),
+                field: "price".into(),
+                reason: "not a number".into(),
+            },
+            Error::Nonce(NonceError::Io {
+                path: "/tmp/nonce".into(),
+                source: std::io::Error::other("denied"),
+            }),
+            Error::Nonce(NonceError::Corrupt {
+                path: "/tmp/nonce".into(),
+                content: "x".into(),
+            }),
+            Error::Nonce(NonceError::Exhausted),
+            Error::OAuth(OAuthError::Rejected {
+                error: "invalid_grant".into(),
+                description: Some("the grant was revoked".into()),
+            }),
+            Error::OAuth(OAuthError::Transport("reset".into())),
+            Error::OAuth(OAuthError::Malformed("eof".into())),
+            Error::OAuth(OAuthError::Config("no client id".into())),
+        ]);
+        errors.extend(
+            [
+                CredentialError::KeyPrefix("svc/public/".into()),
+                CredentialError::KeyEmpty("svc/public/".into()),
+                CredentialError::KeyCharacters,
+                CredentialError::SecretPrefix("svc/secret/".into()),
+                CredentialError::SecretBase64("bad padding".into()),
+                CredentialError::TokenMalformed,
+            ]
+            .map(Error::Credential),
+        );
+        errors.extend(
+            [
+                BaseUrlError::Malformed("api".into()),
+                BaseUrlError::Scheme("ftp://api".into()),
+                BaseUrlError::InsecureRemote("http://api.example.no".into()),
+                BaseUrlError::ExtraParts,
+            ]
+            .map(Error::BaseUrl),
+        );
+        errors
+    }
+
+    fn connect_errors() -> Vec<ConnectError> {
+        let mut errors = vec![
+            ConnectError::Secret(SecretError::Unavailable("locked".into())),
+            ConnectError::Secret(SecretError::Damaged("bad json".into())),
+            ConnectError::Browser("xdg-open failed".into()),
+            ConnectError::KeyRejected(Error::Http {
+                endpoint: "GET /fiat".into(),
+                status: 401,
+                api: None,
+                body: String::new(),
+                message: "unknown key".into(),
+            }),
+            ConnectError::KeyRejected(Error::Timeout {
+                endpoint: "GET /fiat".into(),
+                seconds: 20,
+            }),
+            ConnectError::Reconnect,
+            ConnectError::OAuth(OAuthError::Transport("reset".into())),
+        ];
+        errors.extend(
+            [
+                LoopbackError::Listen("in use".into()),
+                LoopbackError::Timeout(300),
+                LoopbackError::Denied,
+                LoopbackError::Refused("server_error".into()),
+                LoopbackError::InvalidScope("tax:read".into()),
+                LoopbackError::StateMismatch,
+                LoopbackError::MissingCode,
+            ]
+            .map(ConnectError::Loopback),
+        );
+        errors
+    }
+
+    fn rendered() -> Vec<(String, String, String)> {
+        let both = |what: String, (_, m): (ErrorCode, Message)| {
+            (what, m.render(Locale::En), m.render(Locale::Nb))
+        };
+        let exchange = exchange_errors()
+            .into_iter()
+            .map(|e| both(format!("{e:?}"), e.words()));
+        let connect = connect_errors()
+            .into_iter()
+            .map(|e| both(format!("{e:?}"), e.words()));
+        exchange.chain(connect).collect()
+    }
+
+    #[test]
+    fn every_error_of_the_exchange_and_of_connecting_reads_in_both_languages() {
+        for (what, en, nb) in rendered() {
+            for text in [&en, &nb] {
+                // A missing message shows as its key, and a missing value in braces.
+                assert!(
+                    text.contains(' ') && !text.contains('{') && !text.contains("error-"),
+                    "{what}: {text}"
+                );
+            }
+            assert_ne!(en, nb, "{what} reads the same in both");
+            // English text of the client would show through as its own words.
+            for english in ["not sent:", "outcome unknown", "needs credentials"] {
+                assert!(!nb.contains(english), "{what}: {nb}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_what_was_refused_and_why() {
+        let e = Error::Refused(Refusal::NeedsSignedKey {
+            endpoint: Endpoint::CreateOrder,
+            permission: KeyPermission::Trading,
+        });
+        let said = |l| IpcError::of(&e, l);
+        assert_eq!(said(Locale::En).code, ErrorCode::NotPermitted);
+        assert_eq!(
+            said(Locale::En).message,
+            "Placing orders needs an API key with the trading permission; OAuth access cannot do it."
+        );
+        assert_eq!(
+            said(Locale::Nb).message,
+            "Å legge inn ordrer krever en API-nøkkel med tillatelsen handel; OAuth-tilgang kan ikke brukes."
+        );
+    }
+
+    #[test]
+    fn the_exchanges_own_words_are_passed_on_framed() {
+        let e = Error::Http {
+            endpoint: "POST /orders".into(),
+            status: 400,
+            api: None,
+            body: String::new(),
+            message: "insufficient funds".into(),
+        };
+        let nb = IpcError::of(&e, Locale::Nb);
+        assert_eq!(nb.code, ErrorCode::InvalidInput);
+        assert_eq!(
+            nb.message,
+            "Børsen avviste forespørselen (HTTP 400): insufficient funds"
+        );
+        let lost = IpcError::of(
+            &Error::Timeout {
+                endpoint: "GET /price".into(),
+                seconds: 20,
+            },
+            Locale::Nb,
+        );
+        assert_eq!(
+            (lost.code, lost.message.as_str()),
+            (
+                ErrorCode::Timeout,
+                "Børsen svarte ikke innen 20 s. Prøv igjen."
+            )
+        );
+    }
+
+    #[test]
+    fn a_lost_sign_in_and_a_locked_keyring_keep_the_codes_the_window_acts_on() {
+        let code = |e: ConnectError| e.words().0;
+        assert_eq!(
+            code(ConnectError::Loopback(LoopbackError::Denied)),
+            ErrorCode::Declined
+        );
+        assert_eq!(
+            code(ConnectError::Loopback(LoopbackError::InvalidScope(
+                "x".into()
+            ))),
+            ErrorCode::ScopeRefused
+        );
+        assert_eq!(
+            code(ConnectError::Loopback(LoopbackError::Timeout(300))),
+            ErrorCode::Timeout
+        );
+        assert_eq!(code(ConnectError::Reconnect), ErrorCode::Reconnect);
+        assert_eq!(
+            code(ConnectError::Secret(SecretError::Unavailable(
+                "locked".into()
+            ))),
+            ErrorCode::Keyring
+        );
+    }
+}

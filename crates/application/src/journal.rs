@@ -1,0 +1,132 @@
+//! The journal's use cases over a client and a store, for both clients of this layer: the window
+//! (through a session) and `nordlys-cli journal check|settle` (through its own credentials and
+//! state directory). Which kind an entry is decides which rules look at it, here and only here.
+
+use nordlys_core::evidence::Rules;
+use nordlys_core::orders::{self, OrderError, SettleRefusal};
+use nordlys_core::recheck::{Due, recheck};
+use nordlys_core::store::{JournalKind, Store, StoreError};
+use nordlys_core::withdrawals::{self, WithdrawalError};
+use nordlys_exchange::{Error, ExchangeClient};
+
+/// Why a journal use case did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("no journal entry {0}")]
+    NoSuchEntry(i64),
+    /// The user may not settle it as not made; nothing was changed.
+    #[error("journal entry {id} cannot be settled: {why}")]
+    Refused { id: i64, why: SettleRefusal },
+    #[error(transparent)]
+    Exchange(#[from] Error),
+    #[error("the journal: {0}")]
+    Store(#[from] StoreError),
+    /// An error of placing or sending, which looking and settling do not meet.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<OrderError> for JournalError {
+    fn from(e: OrderError) -> Self {
+        match e {
+            OrderError::Exchange(e) => Self::Exchange(e),
+            OrderError::Store(e) => Self::Store(e),
+            OrderError::CannotSettle { id, why } => Self::Refused { id, why },
+            OrderError::Unknown(id) => Self::NoSuchEntry(id),
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<WithdrawalError> for JournalError {
+    fn from(e: WithdrawalError) -> Self {
+        match e {
+            WithdrawalError::Exchange(e) => Self::Exchange(e),
+            WithdrawalError::Store(e) => Self::Store(e),
+            WithdrawalError::CannotSettle { id, why } => Self::Refused { id, why },
+            WithdrawalError::Unknown(id) => Self::NoSuchEntry(id),
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
+fn kind(store: &Store, id: i64) -> Result<JournalKind, JournalError> {
+    store.journal_kind(id)?.ok_or(JournalError::NoSuchEntry(id))
+}
+
+/// Looks at the exchange once more for entry `id`, or for every unresolved entry sent to this
+/// client's exchange, recording what it saw; answers the ids looked at.
+pub async fn check(
+    client: &ExchangeClient,
+    store: &Store,
+    rules: &Rules,
+    id: Option<i64>,
+) -> Result<Vec<i64>, JournalError> {
+    let Some(id) = id else {
+        let looked = recheck(client, store, rules, Due::All).await?;
+        return Ok(looked.into_iter().map(|(id, _)| id).collect());
+    };
+    match kind(store, id)? {
+        JournalKind::Order => {
+            orders::reconcile_with(client, store, id, rules).await?;
+        }
+        JournalKind::Withdrawal => {
+            withdrawals::reconcile_with(client, store, id, rules).await?;
+        }
+    }
+    Ok(vec![id])
+}
+
+/// The user says they checked the exchange's history and entry `id` was not made. Checked once
+/// more first, and refused when the exchange shows it was made or it is settled already.
+pub async fn settle_not_made(
+    client: &ExchangeClient,
+    store: &Store,
+    rules: &Rules,
+    id: i64,
+) -> Result<(), JournalError> {
+    match kind(store, id)? {
+        JournalKind::Order => {
+            orders::settle_not_placed(client, store, id, rules).await?;
+        }
+        JournalKind::Withdrawal => {
+            withdrawals::settle_not_sent(client, store, id, rules).await?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use nordlys_exchange::{BaseUrl, ClientConfig};
+
+    use super::*;
+
+    /// A client of an exchange nobody answers at: nothing here may reach it.
+    fn unreachable() -> ExchangeClient {
+        let base = BaseUrl::parse("http://127.0.0.1:9").expect("a loopback address");
+        ExchangeClient::new(ClientConfig::new(base)).expect("a client")
+    }
+
+    #[tokio::test]
+    async fn an_entry_that_is_not_in_the_journal_is_named_and_nothing_is_asked() {
+        let store = Store::in_memory().expect("a store");
+        let rules = Rules::default();
+        let client = unreachable();
+        let settled = settle_not_made(&client, &store, &rules, 42).await;
+        assert!(
+            matches!(settled, Err(JournalError::NoSuchEntry(42))),
+            "{settled:?}"
+        );
+        let checked = check(&client, &store, &rules, Some(7)).await;
+        assert!(
+            matches!(checked, Err(JournalError::NoSuchEntry(7))),
+            "{checked:?}"
+        );
+        // With nothing unresolved, checking everything looks at nothing.
+        assert_eq!(
+            check(&client, &store, &rules, None).await.ok(),
+            Some(vec![])
+        );
+    }
+}
