@@ -164,3 +164,18 @@ pub async fn market_buy(client: &ExchangeClient, nok: i64) {
         .await
         .expect("market buy");
 }
+
+/// A size or seed a long run sets in the environment; `default` for the tests' short form.
+pub fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The `[nordlys …]` reference a journaled request carries in its description.
+pub fn reference(text: &str) -> Option<&str> {
+    let start = text.find("[nordlys ")?;
+    let end = start + text[start..].find(']')?;
+    Some(&text[start..=end])
+}

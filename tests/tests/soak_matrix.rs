@@ -33,13 +33,6 @@ use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The cells: a name, the readings, and whether requests that move money may commit late.
 fn cells(lag: u64) -> Vec<(&'static str, Value, bool)> {
     vec![
@@ -92,13 +85,6 @@ fn faults(commit_late: bool) -> Vec<FaultRule> {
     rules
 }
 
-/// The `[nordlys …]` reference in a description.
-fn reference(text: &str) -> Option<&str> {
-    let start = text.find("[nordlys ")?;
-    let end = start + text[start..].find(']')?;
-    Some(&text[start..=end])
-}
-
 #[derive(Debug, Default)]
 struct Figures {
     entries: usize,
@@ -124,7 +110,7 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
     let mut figures = Figures::default();
     for d in descriptions {
         figures.made += 1;
-        match reference(d) {
+        match nordlys_tests::reference(d) {
             Some(r) => *made.entry(r.to_owned()).or_default() += 1,
             None => figures.unjournaled += 1,
         }
@@ -253,9 +239,9 @@ async fn cell(
 /// The cells run side by side: most of a cell's time is the quiet period, spent waiting.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_reading_of_the_open_questions_leaves_no_duplicate_and_no_wrong_verdict() {
-    let operations = env_number("SOAK_MATRIX_OPERATIONS", 150) as usize;
-    let quiet = env_number("SOAK_MATRIX_QUIET_SECS", 3);
-    let lag = env_number("SOAK_MATRIX_LAG_SECS", 2);
+    let operations = nordlys_tests::env_number("SOAK_MATRIX_OPERATIONS", 150) as usize;
+    let quiet = nordlys_tests::env_number("SOAK_MATRIX_QUIET_SECS", 3);
+    let lag = nordlys_tests::env_number("SOAK_MATRIX_LAG_SECS", 2);
     let started = Instant::now();
     let cells: Vec<_> = cells(lag)
         .into_iter()

@@ -50,12 +50,16 @@ const ORDER_FILL_SLACK: Duration = Duration::seconds(1);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
     min_quiet: Duration,
+    /// How long a sender that never said it gave up (it died) may still have been waiting for
+    /// the answer: longer than any request timeout the settings allow.
+    longest_wait: Duration,
 }
 
 impl Default for Rules {
     fn default() -> Self {
         Self {
             min_quiet: MIN_QUIET,
+            longest_wait: Duration::minutes(10),
         }
     }
 }
@@ -63,11 +67,35 @@ impl Default for Rules {
 impl Rules {
     #[cfg(debug_assertions)]
     pub fn with_min_quiet(min_quiet: Duration) -> Self {
-        Self { min_quiet }
+        Self {
+            min_quiet,
+            ..Self::default()
+        }
+    }
+
+    /// For a test whose senders time out sooner than the settings allow (debug builds only).
+    #[cfg(debug_assertions)]
+    pub fn with_longest_wait(self, longest_wait: Duration) -> Self {
+        Self {
+            longest_wait,
+            ..self
+        }
     }
 
     pub fn min_quiet(&self) -> Duration {
         self.min_quiet
+    }
+
+    /// When the answer to an entry still `sending` can no longer come: its sender gave up, or
+    /// died and would have given up by now.
+    pub fn gave_up(
+        &self,
+        gave_up_at: Option<DateTime<Utc>>,
+        sent_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let longest = self.longest_wait;
+        gave_up_at.or_else(|| (now - sent_at > longest).then_some(sent_at + longest))
     }
 }
 
@@ -806,22 +834,25 @@ pub fn new_reference() -> String {
     format!("[nordlys {}]", &hex[..12])
 }
 
-/// When the answer to an entry still `sending` can no longer come: its sender gave up, died, or
-/// waited the longest timeout there is.
-pub fn gave_up(
-    gave_up_at: Option<DateTime<Utc>>,
-    sent_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Option<DateTime<Utc>> {
-    const LONGEST_TIMEOUT: Duration = Duration::minutes(10);
-    gave_up_at.or_else(|| (now - sent_at > LONGEST_TIMEOUT).then_some(sent_at + LONGEST_TIMEOUT))
-}
-
 #[cfg(test)]
 mod tests {
     //! Scripted histories, one per reading the specification leaves open. Each asserts the exact
     //! verdict; none may call a made request "not made" or a missing one "made".
     use super::*;
+
+    #[test]
+    fn a_sender_that_died_is_taken_to_have_given_up_after_the_longest_wait_only() {
+        let rules = Rules::default();
+        // Said it gave up: that moment, whenever it is looked at.
+        assert_eq!(rules.gave_up(Some(t(40)), t(0), t(50)), Some(t(40)));
+        // Died while sending: not before the longest wait, then at its end.
+        assert_eq!(rules.gave_up(None, t(0), t(599)), None);
+        assert_eq!(rules.gave_up(None, t(0), t(601)), Some(t(600)));
+        let short =
+            Rules::with_min_quiet(Duration::seconds(2)).with_longest_wait(Duration::seconds(5));
+        assert_eq!(short.gave_up(None, t(0), t(6)), Some(t(5)));
+        assert_eq!(short.min_quiet(), Duration::seconds(2));
+    }
 
     fn t(seconds: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(1_795_000_000 + seconds, 0).unwrap_or_default()

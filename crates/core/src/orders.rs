@@ -264,7 +264,8 @@ pub fn cancel_doubt(
         return CancelDoubt::None;
     }
     let quiet = could.iter().all(|e| {
-        evidence::gave_up(e.gave_up_at, e.sent_at, now)
+        rules
+            .gave_up(e.gave_up_at, e.sent_at, now)
             .is_some_and(|g| now - g >= rules.min_quiet())
     });
     if quiet {
@@ -381,7 +382,7 @@ fn judge(
         amount: e.amount,
         account: e.account_id.as_deref(),
         sent_at: e.sent_at,
-        gave_up_at: evidence::gave_up(e.gave_up_at, e.sent_at, look.at),
+        gave_up_at: rules.gave_up(e.gave_up_at, e.sent_at, look.at),
         reference: &e.reference,
         before: before.as_ref(),
         stirred: e.stirred,

@@ -45,8 +45,9 @@ pub async fn recheck(
         if due == Due::All {
             return Ok(true);
         }
-        let long_in_doubt =
-            evidence::gave_up(gave_up_at, sent_at, now).is_some_and(|g| now - g >= FRESH);
+        let long_in_doubt = rules
+            .gave_up(gave_up_at, sent_at, now)
+            .is_some_and(|g| now - g >= FRESH);
         let interval = if long_in_doubt {
             SLOW_INTERVAL
         } else {

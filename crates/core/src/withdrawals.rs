@@ -244,7 +244,7 @@ pub(crate) fn record(
         amount: e.amount_btc.decimal(),
         account: e.account_id.as_deref().filter(|a| !a.is_empty()),
         sent_at: e.sent_at,
-        gave_up_at: evidence::gave_up(e.gave_up_at, e.sent_at, look.at),
+        gave_up_at: rules.gave_up(e.gave_up_at, e.sent_at, look.at),
         reference: &e.reference,
         before: before.as_ref(),
         stirred: e.stirred,

@@ -369,6 +369,26 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
     })
 }
 
+/// GET /sandbox/made — every order and withdrawal this exchange made, with the description it
+/// was given: what a client's journal is held against when the client itself cannot be asked.
+pub async fn made(State(app): State<AppState>) -> Answer {
+    world(&app, |w| {
+        let orders: Vec<Value> = w
+            .orders
+            .iter()
+            .map(|o| json!({ "id": o.id, "description": o.description }))
+            .collect();
+        let withdrawals: Vec<Value> = w
+            .withdrawals
+            .iter()
+            .map(|x| json!({ "id": x.id, "description": x.description }))
+            .collect();
+        Ok(Json(
+            json!({ "orders": orders, "withdrawals": withdrawals }),
+        ))
+    })
+}
+
 /// GET /sandbox/audit — whether the books balance.
 pub async fn audit(State(app): State<AppState>) -> Answer {
     world(&app, |w| {

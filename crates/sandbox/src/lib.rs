@@ -44,6 +44,7 @@
 //! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created, API requests per path, requests that carried a credential (`credentialsSeen`: `apiKey`, `bearer`); whether the books balance |
+//! | `GET /sandbox/made` | every order and withdrawal made (`orders`, `withdrawals`: `id`, `description`) |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
 //! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
@@ -261,6 +262,7 @@ fn api_routes() -> Router<AppState> {
         .route("/sandbox/history", post(control::busy_past))
         .route("/sandbox/counters", get(control::counters))
         .route("/sandbox/audit", get(control::audit))
+        .route("/sandbox/made", get(control::made))
         .route("/sandbox/reset", post(control::reset))
         .route(
             "/sandbox/readings",

@@ -292,8 +292,12 @@ pub async fn connected_app(
 /// Connects `app` as a user would: an exchange profile, then an API key that may trade and
 /// withdraw.
 pub async fn connect(app: &App, sb: &nordlys_sandbox::RunningSandbox) {
-    let key = &sb.info.api_keys.withdrawal;
-    save_exchange_profile(app, sb.base_url()).await.unwrap();
+    connect_to(app, sb.base_url(), &sb.info.api_keys.withdrawal).await;
+}
+
+/// Connects `app` to the exchange at `base_url` with `key`, as a user would.
+pub async fn connect_to(app: &App, base_url: &str, key: &nordlys_sandbox::KeyInfo) {
+    save_exchange_profile(app, base_url).await.unwrap();
     switch_profile(app, "exchange").await.unwrap();
     let args = SetApiKeyArgs {
         key: key.key.clone(),
