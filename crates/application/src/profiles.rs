@@ -8,13 +8,14 @@ use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, ask
 use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_exchange::auth::Refusal;
+use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
 use nordlys_money::{Btc, Nok};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
-use crate::error_words::refusal_reason;
+use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
 use crate::state::{App, Timing, same_exchange};
 use crate::vocabulary::ProfileType;
@@ -96,16 +97,22 @@ pub async fn check_exchange_profile(
     })
 }
 
-fn capability(known: Option<bool>, has_key: bool, what: &str, locale: Locale) -> Capability {
+fn capability(
+    known: Option<bool>,
+    has_key: bool,
+    permission: KeyPermission,
+    locale: Locale,
+) -> Capability {
+    let what = || permission_name(permission);
     let (allowed, reason) = match (has_key, known) {
         (_, Some(true)) => (true, None),
         (false, _) => (
             false,
-            Some(Message::new("capability-oauth-cannot").with("what", what)),
+            Some(Message::new("capability-oauth-cannot").nest("what", what())),
         ),
         (true, Some(false)) => (
             false,
-            Some(Message::new("capability-key-lacks").with("what", what)),
+            Some(Message::new("capability-key-lacks").nest("what", what())),
         ),
         // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
         (true, None) => (true, Some(Message::new("capability-unknown-until-used"))),
@@ -164,10 +171,6 @@ async fn view(app: &App) -> Answer<AppView> {
             wording::say("no-active-profile", locale),
         )
     })?;
-    let (trade_word, send_word) = (
-        wording::say("permission-trading", locale),
-        wording::say("permission-withdrawal", locale),
-    );
     Ok(AppView {
         profile: profile_view(profile),
         profiles: settings.profiles.iter().map(profile_view).collect(),
@@ -183,13 +186,13 @@ async fn view(app: &App) -> Answer<AppView> {
             trading: capability(
                 status.permissions.trading,
                 status.has_key,
-                &trade_word,
+                KeyPermission::Trading,
                 locale,
             ),
             withdrawal: capability(
                 status.permissions.withdrawal,
                 status.has_key,
-                &send_word,
+                KeyPermission::BitcoinWithdrawal,
                 locale,
             ),
             oauth: status.grant.map(|g| GrantView {

@@ -173,11 +173,10 @@ pub async fn read_tail(app: &App) -> Answer<bool> {
         {
             let s = slot(app);
             if s.cancel.is_none() {
-                return match s.state {
-                    SyncState::Failed => Err(match &s.failure {
-                        Some((code, m)) => IpcError::new(*code, m.render(app.locale())),
-                        None => IpcError::new(ErrorCode::Network, String::new()),
-                    }),
+                return match (s.state, &s.failure) {
+                    (SyncState::Failed, Some((code, m))) => {
+                        Err(IpcError::new(*code, m.render(app.locale())))
+                    }
                     _ => Ok(true),
                 };
             }
