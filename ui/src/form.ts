@@ -1,7 +1,7 @@
 // What every form on every screen shares: a field with its own message, and an error's text.
 import type { IpcError } from "./bindings";
 import { h } from "./dom";
-import { t } from "./i18n";
+import { t } from "./lib/i18n.svelte";
 
 /** `v` (a select's value) as one of `values`, the union the backend accepts; else `fallback`. */
 export function oneOf<T extends string>(v: string, values: readonly T[], fallback: T): T {

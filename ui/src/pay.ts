@@ -5,8 +5,7 @@ import * as api from "./bindings";
 import type { AppView, BalancesView, BitcoinAmountUnit, CountryView, PayArgs, PayCheckView, PaymentResultView, PaymentsView, RecipientView, RecipientsView } from "./bindings";
 import { h } from "./dom";
 import { errorText, field, isNotReviewed, isNotPermitted, isSameAsUnknown, oneOf } from "./form";
-import { refreshUnknowns } from "./unknowns";
-import { t } from "./i18n";
+import { t } from "./lib/i18n.svelte";
 import { countdown } from "./receive";
 
 type Context = {
@@ -16,13 +15,15 @@ type Context = {
   reloadBalances: () => Promise<void>;
   /** Reads the app's view again: what a refusal taught (a key without a permission) shows at once. */
   reloadApp: () => Promise<void>;
+  /** Reads the unknown orders and payments again, for the banner. */
+  refreshUnknowns: () => Promise<void>;
 };
 
 const UNITS: BitcoinAmountUnit[] = ["sats", "btc", "nok"];
 const emptyRecipient = { fullName: "", country: "", address: "", nin: "", organisation: false, exchange: "", selfCustody: false };
 const emptyForm = (): PayArgs => ({ destination: "", amount: "", unit: "sats", accountId: null, isPayment: false, description: "", recipient: { ...emptyRecipient }, saveRecipient: true, label: "" });
 
-let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {} };
+let ctx: Context = { app: null, balances: null, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {}, refreshUnknowns: async () => {} };
 let form: PayArgs = emptyForm();
 let checked: PayCheckView | null = null;
 let confirming = false;
@@ -135,7 +136,7 @@ async function submit(despiteUnknown = false): Promise<void> {
     form = { ...emptyForm(), unit: form.unit, accountId: form.accountId };
     checked = null;
     [payments, book] = await Promise.all([api.payments({}), api.recipients({})]);
-    void refreshUnknowns();
+    void ctx.refreshUnknowns();
     await ctx.reloadBalances();
   } catch (e) {
     error = errorText(e);

@@ -4,7 +4,7 @@ import * as api from "./bindings";
 import type { BalancesView, BitcoinAmountUnit, InvoiceView, InvoicesView, QrView, ReceiveView } from "./bindings";
 import { h } from "./dom";
 import { errorText, oneOf } from "./form";
-import { t } from "./i18n";
+import { t } from "./lib/i18n.svelte";
 
 type Context = {
   balances: BalancesView | null;

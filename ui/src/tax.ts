@@ -14,7 +14,7 @@ import type {
 } from "./bindings";
 import { h } from "./dom";
 import { errorText, oneOf } from "./form";
-import { t } from "./i18n";
+import { t } from "./lib/i18n.svelte";
 
 type Section = "transactions" | "balances" | "yearEnd" | "gains";
 

@@ -3,8 +3,7 @@ import * as api from "./bindings";
 import type { AppView, BalancesView, JournalView, OpenOrdersView, OrderCheckView, OrderFormArgs, OrderResultView, QuoteView, TradesView } from "./bindings";
 import { h } from "./dom";
 import { errorText, field, isMayBeUnknown, isNotPermitted, isSameAsUnknown } from "./form";
-import { refreshUnknowns } from "./unknowns";
-import { t } from "./i18n";
+import { t } from "./lib/i18n.svelte";
 
 type Context = {
   app: AppView | null;
@@ -16,9 +15,11 @@ type Context = {
   reloadBalances: () => Promise<void>;
   /** Reads the app's view again: what a refusal taught (a key without a permission) shows at once. */
   reloadApp: () => Promise<void>;
+  /** Reads the unknown orders and payments again, for the banner. */
+  refreshUnknowns: () => Promise<void>;
 };
 
-let ctx: Context = { app: null, balances: null, quote: null, quoteAmount: "", setQuoteAmount: () => {}, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {} };
+let ctx: Context = { app: null, balances: null, quote: null, quoteAmount: "", setQuoteAmount: () => {}, rerender: () => {}, reloadBalances: async () => {}, reloadApp: async () => {}, refreshUnknowns: async () => {} };
 let quoteTimer: number | undefined;
 let history: TradesView | null = null;
 let orders: OpenOrdersView | null = null;
@@ -155,7 +156,7 @@ async function submit(despiteUnknown = false): Promise<void> {
     [orders, journal] = await Promise.all([api.openOrders({}), api.resolveOrders({})]);
     // A fill shows in the history at once (it stayed as it was until the screen was left).
     history = await api.tradeHistory({});
-    void refreshUnknowns();
+    void ctx.refreshUnknowns();
   } catch (e) {
     error = errorText(e);
     // Nothing stays armed after doubt: a second order needs a new review.

@@ -337,18 +337,27 @@ impl App {
             .await;
     }
 
-    /// Types `value` into the field, again if a re-render between clearing and typing put the
-    /// old text back (WebDriver's clear fires no input event, so the screen's state keeps it).
+    /// Types `value` into the field, again if an update between clearing and typing put the old
+    /// text back. WebDriver's clear fires no input event, as a user's deleting does: it is told
+    /// here, or the screen's state would keep the old text.
     pub async fn fill(&self, css: &str, value: &str) {
+        let told = "arguments[0].dispatchEvent(new Event('input', { bubbles: true }));";
         for _ in 0..5 {
+            let client = self.client.clone();
             let typed = self
-                .with_element(css, |e| async move {
-                    e.clear().await?;
-                    // WebDriver refuses to send no keys: an empty value is the clearing alone.
-                    if !value.is_empty() {
-                        e.send_keys(value).await?;
+                .with_element(css, |e| {
+                    let client = client.clone();
+                    async move {
+                        e.clear().await?;
+                        let element = serde_json::to_value(&e)
+                            .map_err(|e| fantoccini::error::CmdError::Json(e))?;
+                        client.execute(told, vec![element]).await?;
+                        // WebDriver refuses to send no keys: an empty value is the clearing alone.
+                        if !value.is_empty() {
+                            e.send_keys(value).await?;
+                        }
+                        e.prop("value").await
                     }
-                    e.prop("value").await
                 })
                 .await;
             if typed.as_deref() == Some(value) {
@@ -547,8 +556,19 @@ impl App {
         found
     }
 
+    /// Ends the session, failing the test if the content security policy blocked anything the
+    /// window tried (a style attribute in a template, an inline script): the window records each
+    /// `securitypolicyviolation` from its first script on.
     pub async fn quit(self) {
+        let blocked = self
+            .script("return window.nordlysPolicyViolations ?? null;", vec![])
+            .await;
         let _ = bounded("closing the session", self.client.clone().close()).await;
+        assert_eq!(
+            blocked,
+            serde_json::json!([]),
+            "the content security policy blocked what the window tried (null: the window never watched)"
+        );
     }
 }
 

@@ -1,5 +1,5 @@
 // English and Norwegian Bokmål strings. Keys are the English meaning.
-import type { Feature } from "./bindings";
+import type { Feature } from "../bindings";
 
 export type Language = "en" | "nb";
 
@@ -62,7 +62,7 @@ const nb: Record<string, string> = {
     "Nordlys sender aldri en ordre eller et uttak for å finne ut hva en nøkkel kan gjøre. Si det her, eller la det stå ukjent: børsens første svar forteller det.",
   "Not known yet": "Ikke kjent ennå",
   "What this key may do": "Hva denne nøkkelen kan gjøre",
-  "Allowed": "Tillatt",
+  Allowed: "Tillatt",
   "Not allowed": "Ikke tillatt",
   "Paste the key and secret from the exchange's account settings. They are stored only in the system keyring.":
     "Lim inn nøkkelen og hemmeligheten fra kontoinnstillingene hos børsen. De lagres bare i systemets nøkkelring.",
@@ -173,7 +173,8 @@ const nb: Record<string, string> = {
   "On-chain address": "On-chain-adresse",
   "Lightning address": "Lightning-adresse",
   "These always work, for any amount.": "Disse virker alltid, for alle beløp.",
-  "This is your newest address. It changes after each deposit; older addresses stay valid.": "Dette er den nyeste adressen din. Den byttes etter hvert innskudd; eldre adresser virker fortsatt.",
+  "This is your newest address. It changes after each deposit; older addresses stay valid.":
+    "Dette er den nyeste adressen din. Den byttes etter hvert innskudd; eldre adresser virker fortsatt.",
   "Expires in": "Utløper om",
   Description: "Beskrivelse",
   "Private note": "Privat notat",
@@ -182,9 +183,11 @@ const nb: Record<string, string> = {
   "Lightning invoice": "Lightning-faktura",
   "Amount (empty: any amount)": "Beløp (tomt: valgfritt beløp)",
   Unit: "Enhet",
-  "The exchange converts NOK to a fixed bitcoin amount when the invoice is made.": "Børsen regner om NOK til et fast bitcoin-beløp når fakturaen lages.",
+  "The exchange converts NOK to a fixed bitcoin amount when the invoice is made.":
+    "Børsen regner om NOK til et fast bitcoin-beløp når fakturaen lages.",
   "Public description": "Offentlig beskrivelse",
-  "It goes into the invoice as a hash: most wallets will not show it to the payer.": "Den legges i fakturaen som en hash: de fleste lommebøker viser den ikke til betaleren.",
+  "It goes into the invoice as a hash: most wallets will not show it to the payer.":
+    "Den legges i fakturaen som en hash: de fleste lommebøker viser den ikke til betaleren.",
   "Private note (only you see it)": "Privat notat (bare du ser det)",
   "Creating…": "Lager …",
   "Create invoice": "Lag faktura",
@@ -204,7 +207,8 @@ const nb: Record<string, string> = {
   "Save in the address book": "Lagre i adresseboken",
   "Name in the address book": "Navn i adresseboken",
   Reference: "Referanse",
-  "No saved recipients yet: they are added when you pay a new destination.": "Ingen lagrede mottakere ennå: de legges til når du betaler til en ny mottaker.",
+  "No saved recipients yet: they are added when you pay a new destination.":
+    "Ingen lagrede mottakere ennå: de legges til når du betaler til en ny mottaker.",
   Edit: "Rediger",
   Delete: "Slett",
   "Confirm delete": "Bekreft sletting",
@@ -216,7 +220,8 @@ const nb: Record<string, string> = {
   "time left": "tid igjen",
   "Amount from the invoice": "Beløp fra fakturaen",
   "From account": "Fra konto",
-  "This is a payment for goods or services (counts as a sale for tax)": "Dette er betaling for varer eller tjenester (regnes som salg i skattesammenheng)",
+  "This is a payment for goods or services (counts as a sale for tax)":
+    "Dette er betaling for varer eller tjenester (regnes som salg i skattesammenheng)",
   "Description (for your records)": "Beskrivelse (for ditt eget bruk)",
   "Saved recipient": "Lagret mottaker",
   Locked: "Låst",
@@ -240,7 +245,8 @@ const nb: Record<string, string> = {
   "Checking…": "Sjekker …",
   "Syncing…": "Synkroniserer…",
   "Up to date": "Oppdatert",
-  "Cancelled; the next sync continues where this one stopped": "Avbrutt; neste synkronisering fortsetter der denne stoppet",
+  "Cancelled; the next sync continues where this one stopped":
+    "Avbrutt; neste synkronisering fortsetter der denne stoppet",
   Stopped: "Stoppet",
   "Sync tax history": "Synkroniser skattehistorikk",
   "Search notes": "Søk i notater",
@@ -251,7 +257,8 @@ const nb: Record<string, string> = {
   "transactions from the exchange could not be read": "transaksjoner fra børsen kunne ikke leses",
   Deleted: "Slettet",
   "NOK account": "NOK-konto",
-  "Your bitcoin at 31 December, for the wealth tax, rebuilt from the running balances of the transactions.": "Bitcoin-beholdningen din 31. desember, til formuesskatten, regnet ut fra saldoene i transaksjonene.",
+  "Your bitcoin at 31 December, for the wealth tax, rebuilt from the running balances of the transactions.":
+    "Bitcoin-beholdningen din 31. desember, til formuesskatten, regnet ut fra saldoene i transaksjonene.",
   "so far": "hittil",
   Rate: "Kurs",
   "Your own rate, NOK per BTC": "Egen kurs, NOK per BTC",
@@ -278,15 +285,16 @@ const nb: Record<string, string> = {
   "Year end": "Årsslutt",
 };
 
-let current: Language = "en";
+/** The language in use: reactive, so every text a component shows follows a change at once. */
+const language = $state<{ current: Language }>({ current: "en" });
 
 export function setLanguage(l: Language): void {
-  current = l;
+  language.current = l;
   document.documentElement.lang = l === "nb" ? "nb" : "en";
 }
 
 export function t(key: string): string {
-  return current === "nb" ? (nb[key] ?? key) : key;
+  return language.current === "nb" ? (nb[key] ?? key) : key;
 }
 
 export const scopeNames: Record<string, { en: string; nb: string }> = {
@@ -307,9 +315,9 @@ const featureNames: Record<Feature, { en: string; nb: string }> = {
 };
 
 export function featureName(feature: Feature): string {
-  return featureNames[feature][current];
+  return featureNames[feature][language.current];
 }
 
 export function scopeName(scope: string): string {
-  return scopeNames[scope]?.[current] ?? scope;
+  return scopeNames[scope]?.[language.current] ?? scope;
 }

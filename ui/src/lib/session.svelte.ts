@@ -1,0 +1,300 @@
+// What the whole window shares: the app's view, the balances, the price, the exchange's volume,
+// the unknown orders and payments, the screen shown and the one message line. Fed by the backend's
+// events; screens read it and never keep their own copy.
+import type {
+  AppView,
+  BalancesView,
+  Change,
+  ChartRange,
+  QuoteView,
+  TaxSyncView,
+  UnknownsView,
+  VolumeView,
+} from "../bindings";
+import type { Backend } from "./backend";
+import { errorText } from "./errors";
+import { setLanguage, t } from "./i18n.svelte";
+
+export const SCREENS = ["overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings"] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export type Message = { kind: "error" | "ok"; text: string };
+
+/** An SVG drawn by the backend, as an image address the CSP allows (`img-src data:`). */
+export function svgUrl(svg: string): string {
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+type Listener<T> = (payload: T) => void;
+
+export class Session {
+  app = $state<AppView | null>(null);
+  balances = $state<BalancesView | null>(null);
+  quote = $state<QuoteView | null>(null);
+  /** The NOK amount the quote is for; empty: the exchange's default. */
+  quoteAmount = $state("");
+  volume = $state<VolumeView | null>(null);
+  volumeChart = $state<string | null>(null);
+  chartRange = $state<ChartRange>("1h");
+  priceChart = $state<{ url: string; samples: number } | null>(null);
+  unknowns = $state<UnknownsView | null>(null);
+  screen = $state<Screen>("overview");
+  message = $state<Message | null>(null);
+  busy = $state(false);
+  /** The width the main column has for charts, in CSS pixels. */
+  width = $state(960);
+  /** The window's clock, a tick a second: countdowns follow it. */
+  now = $state(Date.now());
+
+  /** What the balances poller last failed with, so its message goes once it reads again. */
+  #balancesProblem: string | null = null;
+  #queue: Promise<void> = Promise.resolve();
+  /** When the price chart was last drawn: it is drawn again at most every 30 s. */
+  #chartDrawn = 0;
+  // Bookkeeping, not state on screen: plain sets.
+  /* eslint-disable svelte/prefer-svelte-reactivity */
+  /** Changes told while the window was hidden, read when it is shown again. */
+  #missed = new Set<Change>();
+  #changeListeners = new Set<Listener<Change | "reformatted">>();
+  #taxListeners = new Set<Listener<TaxSyncView>>();
+  #kept = new Map<unknown, unknown>();
+  /* eslint-enable svelte/prefer-svelte-reactivity */
+
+  constructor(readonly backend: Backend) {}
+
+  /** The sandbox badge beside money: play money says so wherever an amount is. */
+  get sandbox(): boolean {
+    return this.balances?.sandbox ?? false;
+  }
+
+  /** Accounts the user can pick for an order, an invoice or a payment. */
+  get liveAccounts() {
+    return (this.balances?.accounts ?? []).filter((a) => !a.deleted);
+  }
+
+  /**
+   * The state of a screen, made once in this session: it outlives the screen's component, so a
+   * form half filled in is there when the user comes back, and the backend's events reach it
+   * while another screen is shown.
+   */
+  keep<T>(make: new (session: Session) => T): T {
+    const found = this.#kept.get(make) as T | undefined;
+    if (found) return found;
+    const made = new make(this);
+    this.#kept.set(make, made);
+    return made;
+  }
+
+  /** Runs user actions one after another: a change made while another is in flight waits its turn. */
+  act(f: () => Promise<AppView>, ok?: string): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#run(f, ok));
+    return this.#queue;
+  }
+
+  async #run(f: () => Promise<AppView>, ok?: string): Promise<void> {
+    this.busy = true;
+    this.message = null;
+    try {
+      const before = this.app;
+      const app = await f();
+      this.app = app;
+      setLanguage(app.language);
+      if (ok) this.message = { kind: "ok", text: ok };
+      await this.loadBalances();
+      // Numbers and times arrive formatted: a change of language or unit fetches them again.
+      if (before && (before.language !== app.language || before.unit !== app.unit)) {
+        await Promise.all([this.loadVolume(), this.readQuote(), this.loadChart()]);
+        this.#tell("reformatted");
+      }
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  fail(e: unknown): void {
+    this.message = { kind: "error", text: errorText(e) };
+  }
+
+  go(screen: Screen): void {
+    this.screen = screen;
+    this.message = null;
+  }
+
+  /** The app's view again: what a refusal just taught shows beside the form. */
+  async reloadApp(): Promise<void> {
+    try {
+      this.app = await this.backend.appState({});
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async loadBalances(): Promise<void> {
+    try {
+      const next = await this.backend.balances({});
+      // A problem the poller reported is gone once it reads again.
+      if (this.message?.kind === "error" && this.message.text === this.#balancesProblem) this.message = null;
+      this.#balancesProblem = null;
+      if (JSON.stringify(next) !== JSON.stringify(this.balances)) this.balances = next;
+    } catch (e) {
+      // Said once: the poller meets the same problem every 15 s.
+      const text = errorText(e);
+      this.#balancesProblem = text;
+      if (this.message?.text !== text) this.message = { kind: "error", text };
+    }
+  }
+
+  /** Reads the price the watcher saw last (or the quote for the amount typed), for every screen. */
+  async readQuote(): Promise<void> {
+    try {
+      const next = await this.backend.quote({ amountNok: this.quoteAmount.trim() || null });
+      if (JSON.stringify(next) !== JSON.stringify(this.quote)) this.quote = next;
+    } catch {
+      // The balances poller reports connection problems; the price just stays as it was.
+    }
+  }
+
+  setQuoteAmount(amount: string): void {
+    this.quoteAmount = amount;
+    void this.readQuote();
+  }
+
+  #chartSize(height: number) {
+    const width = Math.max(320, Math.min(1600, Math.round(this.width)));
+    const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+    return { width, height, dark };
+  }
+
+  async loadChart(): Promise<void> {
+    try {
+      const chart = await this.backend.priceChart({ range: this.chartRange, ...this.#chartSize(260) });
+      this.priceChart = { url: svgUrl(chart.svg), samples: chart.samples };
+    } catch {
+      this.priceChart = null;
+    }
+  }
+
+  showRange(range: ChartRange): void {
+    this.chartRange = range;
+    void this.loadChart();
+  }
+
+  async loadVolume(): Promise<void> {
+    try {
+      this.volume = await this.backend.volume({});
+      const chart = await this.backend.volumeChart(this.#chartSize(240));
+      this.volumeChart = svgUrl(chart.svg);
+    } catch {
+      this.volume = null;
+    }
+  }
+
+  /** Reads the list; the backend first checks every unknown entry against the exchange again. */
+  async refreshUnknowns(): Promise<void> {
+    try {
+      const next = await this.backend.unknowns({});
+      if (JSON.stringify(next) !== JSON.stringify(this.unknowns)) this.unknowns = next;
+    } catch {
+      // Tried again on the next change.
+    }
+  }
+
+  /** `f` runs on each change the backend tells while the window is shown; returns its removal. */
+  onChange(f: Listener<Change | "reformatted">): () => void {
+    this.#changeListeners.add(f);
+    return () => this.#changeListeners.delete(f);
+  }
+
+  onTaxSync(f: Listener<TaxSyncView>): () => void {
+    this.#taxListeners.add(f);
+    return () => this.#taxListeners.delete(f);
+  }
+
+  #tell(change: Change | "reformatted"): void {
+    for (const f of this.#changeListeners) f(change);
+  }
+
+  /** What each change from the watcher makes the window read again. */
+  #readAgain(change: Change): void {
+    switch (change) {
+      case "payments":
+      case "unknowns":
+        void this.refreshUnknowns();
+        break;
+      case "price":
+        void this.readQuote();
+        // Drawing the chart on every price move is most of the idle CPU; one still collecting
+        // its first prices is drawn as soon as it has a line to show.
+        if (
+          this.screen === "overview" &&
+          ((this.priceChart?.samples ?? 0) < 2 || Date.now() - this.#chartDrawn >= 30_000)
+        ) {
+          this.#chartDrawn = Date.now();
+          void this.loadChart();
+        }
+        break;
+      case "balances":
+        if (!this.busy) void this.loadBalances();
+        break;
+      case "market":
+        void this.loadVolume();
+        break;
+      default:
+        break;
+    }
+    this.#tell(change);
+  }
+
+  /**
+   * Reads the app's state until it answers. A failure (the keyring not ready yet, say) is shown
+   * with what failed and tried again every 3 s.
+   */
+  async #loadApp(): Promise<void> {
+    for (;;) {
+      try {
+        const app = await this.backend.appState({});
+        this.app = app;
+        setLanguage(app.language);
+        if (this.message?.kind === "error") this.message = null;
+        return;
+      } catch (e) {
+        this.message = {
+          kind: "error",
+          text: `${t("Nordlys could not start:")} ${errorText(e)} ${t("Trying again…")}`,
+        };
+        await new Promise((done) => window.setTimeout(done, 3_000));
+      }
+    }
+  }
+
+  /**
+   * Follows the backend's events and loads what every screen shows. A hidden window reads
+   * nothing until it is shown.
+   */
+  async start(): Promise<void> {
+    await this.backend.listen("taxSync", (view) => {
+      for (const f of this.#taxListeners) f(view);
+    });
+    await this.backend.listen("changed", (change) => {
+      if (document.visibilityState === "visible") this.#readAgain(change);
+      else this.#missed.add(change);
+    });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState !== "visible") return;
+      for (const change of this.#missed) this.#readAgain(change);
+      this.#missed.clear();
+    });
+    await this.#loadApp();
+    await this.loadBalances();
+    await this.readQuote();
+    void this.refreshUnknowns();
+    this.#chartDrawn = Date.now();
+    void this.loadChart();
+    void this.loadVolume();
+    window.setInterval(() => {
+      if (document.visibilityState === "visible") this.now = Date.now();
+    }, 1_000);
+  }
+}

@@ -1,0 +1,86 @@
+// What the sandbox profile's views look like, for component tests.
+import type { AppView, BalancesView, QuoteView } from "../bindings";
+
+export function appView(change: Partial<AppView> = {}): AppView {
+  const profile = {
+    id: "sandbox",
+    name: "Sandbox",
+    kind: "sandbox" as const,
+    baseUrl: "http://127.0.0.1:1",
+    clientId: null,
+    operator: "svc",
+    oauthBaseUrl: "",
+    scopes: ["api:accounts:bitcoin:read"],
+    local: true,
+  };
+  return {
+    profile,
+    profiles: [profile],
+    language: "en",
+    languageSetting: null,
+    unit: "btc",
+    requestTimeoutSecs: 30,
+    requestTimeoutMinSecs: 5,
+    requestTimeoutMaxSecs: 600,
+    connection: {
+      hasKey: true,
+      keyIsDemo: true,
+      trading: { allowed: true, reason: null },
+      withdrawal: { allowed: true, reason: null },
+      oauth: null,
+      features: [{ feature: "balances", allowed: true, reason: null }],
+      needsReconnect: false,
+      host: "127.0.0.1:1",
+      secretProblem: null,
+    },
+    notice: null,
+    ...change,
+  };
+}
+
+export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
+  return {
+    sandbox: true,
+    accounts: [
+      {
+        id: "a1",
+        name: "Main",
+        totalBtc: "0.50000000 BTC",
+        availableBtc: "0.40000000 BTC",
+        totalNok: "500 000,00 NOK",
+        totalBtcRaw: "0.5",
+        deleted: false,
+      },
+      {
+        id: "a2",
+        name: "Savings",
+        totalBtc: "0.10000000 BTC",
+        availableBtc: "0.10000000 BTC",
+        totalNok: "100 000,00 NOK",
+        totalBtcRaw: "0.1",
+        deleted: false,
+      },
+    ],
+    totalBtc: "0.60000000 BTC",
+    totalNok: "600 000,00 NOK",
+    fiat: "10 000,00 NOK",
+    fiatRaw: "10000",
+    fiatReason: null,
+    price,
+  };
+}
+
+export function quoteView(price = "1 000 000,00"): QuoteView {
+  return {
+    forAmount: null,
+    price,
+    bid: "999 000,00",
+    ask: "1 001 000,00",
+    cardBuy: "1 010 000,00",
+    cardSell: "990 000,00",
+    bankBuy: "1 002 000,00",
+    bankSell: "998 000,00",
+    bidRaw: "999000",
+    askRaw: "1001000",
+  };
+}
