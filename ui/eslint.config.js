@@ -14,7 +14,6 @@ export default ts.config(
       "src/dom.ts",
       "src/form.ts",
       "src/pay.ts",
-      "src/receive.ts",
       "src/tax.ts",
       "src/trade.ts",
     ],

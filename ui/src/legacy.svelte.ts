@@ -2,14 +2,14 @@
 // the move goes on, screen by screen. Removed once the last one has moved.
 import type { Session } from "./lib/session.svelte";
 import { historyChanged, isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
-import { invoicesChanged, receive, refreshReceive, setReceiveContext, tickCountdowns } from "./receive";
+import { tickCountdowns } from "./legacy_countdown";
 import { isPaying, pay, paymentsChanged, refreshPay, setPayContext } from "./pay";
 import { refreshTax, setTaxContext, tax, taxSyncProgress } from "./tax";
 
-export type LegacyScreen = "trade" | "receive" | "pay" | "tax";
+export type LegacyScreen = "trade" | "pay" | "tax";
 
 export function isLegacy(s: string): s is LegacyScreen {
-  return s === "trade" || s === "receive" || s === "pay" || s === "tax";
+  return s === "trade" || s === "pay" || s === "tax";
 }
 
 /** Counts the old modules' requests to be drawn again. */
@@ -36,7 +36,6 @@ export function draw(screen: LegacyScreen, session: Session): Node {
     reloadApp: () => session.reloadApp(),
     refreshUnknowns: () => session.refreshUnknowns(),
   });
-  setReceiveContext({ balances: session.balances, rerender, reloadBalances: () => session.loadBalances() });
   setPayContext({
     app: session.app,
     balances: session.balances,
@@ -46,14 +45,13 @@ export function draw(screen: LegacyScreen, session: Session): Node {
     refreshUnknowns: () => session.refreshUnknowns(),
   });
   setTaxContext(rerender);
-  const screens: Record<LegacyScreen, () => Node> = { trade, receive, pay, tax };
+  const screens: Record<LegacyScreen, () => Node> = { trade, pay, tax };
   return screens[screen]();
 }
 
 /** Loads what `s` shows afresh: on arrival, and when the language or unit it is written in changes. */
 export function refreshScreen(s: LegacyScreen): void {
   if (s === "trade") void refreshTrading();
-  if (s === "receive") void refreshReceive();
   if (s === "pay") void refreshPay();
   if (s === "tax") void refreshTax();
 }
@@ -62,9 +60,6 @@ export function refreshScreen(s: LegacyScreen): void {
 export function attachLegacy(session: Session): void {
   session.onChange((change) => {
     switch (change) {
-      case "invoices":
-        void invoicesChanged();
-        break;
       case "payments":
         void paymentsChanged();
         break;

@@ -6,7 +6,7 @@ import type { AppView, BalancesView, BitcoinAmountUnit, CountryView, PayArgs, Pa
 import { h } from "./dom";
 import { errorText, field, isNotReviewed, isNotPermitted, isSameAsUnknown, oneOf } from "./form";
 import { t } from "./lib/i18n.svelte";
-import { countdown } from "./receive";
+import { countdown } from "./legacy_countdown";
 
 type Context = {
   app: AppView | null;

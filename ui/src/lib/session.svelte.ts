@@ -12,6 +12,7 @@ import type {
   VolumeView,
 } from "../bindings";
 import type { Backend } from "./backend";
+import { distinct } from "./distinct";
 import { errorText } from "./errors";
 import { setLanguage, t } from "./i18n.svelte";
 
@@ -69,7 +70,7 @@ export class Session {
 
   /** Accounts the user can pick for an order, an invoice or a payment. */
   get liveAccounts() {
-    return (this.balances?.accounts ?? []).filter((a) => !a.deleted);
+    return distinct(this.balances?.accounts ?? [], (a) => a.id).filter((a) => !a.deleted);
   }
 
   /**

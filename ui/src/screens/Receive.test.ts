@@ -1,0 +1,76 @@
+import { fireEvent, screen } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { tick } from "svelte";
+import { describe, expect, it, vi } from "vitest";
+import type { InvoiceView, QrView } from "../bindings";
+import { balancesView } from "../test/fixtures";
+import { mountScreen, sandboxBackend } from "../test/harness";
+import Receive from "./Receive.svelte";
+
+const qr = (text: string): QrView => ({ text, uri: `bitcoin:${text}`, svg: "<svg/>" });
+
+function invoice(status: InvoiceView["status"]): InvoiceView {
+  return {
+    id: "inv1",
+    invoice: "lnbc1…",
+    qr: qr("lnbc1…"),
+    amount: "1 000 sats",
+    amountNok: "10,00 kr",
+    requested: "",
+    publicDescription: "coffee",
+    privateNote: "",
+    status,
+    statusText: status === "paid" ? "Paid" : "Waiting for payment",
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    createdAt: "10:00",
+  };
+}
+
+function receiveBackend() {
+  let status: InvoiceView["status"] = "unpaid";
+  const fake = sandboxBackend({
+    receiveDestinations: () => ({
+      onchain: qr("bc1q…"),
+      lightningAddress: qr("me@x"),
+      lnurl: qr("lnurl1…"),
+      unified: null,
+    }),
+    recentInvoices: () => ({ invoices: [] }),
+    createInvoice: () => invoice("unpaid"),
+    invoiceStatus: () => invoice(status),
+  });
+  return { fake, pay: () => (status = "paid") };
+}
+
+describe("Receive", () => {
+  it("makes an invoice from the form as typed and follows it to paid", async () => {
+    const { fake, pay } = receiveBackend();
+    await mountScreen(Receive, fake);
+    await userEvent.type(screen.getByTestId("invoice-publicDescription"), "coffee");
+    await userEvent.type(screen.getAllByTestId("invoice-amount")[0], "1000");
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => screen.getByTestId("invoice"));
+    expect(fake.callsOf("createInvoice")).toEqual([
+      { accountId: null, amount: "1000", unit: "sats", publicDescription: "coffee", privateNote: "" },
+    ]);
+    expect(screen.getByTestId("invoice-countdown").textContent).toMatch(/^(9|10):\d\d$/);
+    pay();
+    fake.emit("changed", "invoices");
+    await vi.waitFor(() => expect(screen.getByTestId("invoice").dataset.status).toBe("paid"));
+  });
+
+  it("keeps the note being typed, its caret and focus while an invoice and the balances change", async () => {
+    const { fake } = receiveBackend();
+    const { session } = await mountScreen(Receive, fake);
+    const note = screen.getByTestId<HTMLInputElement>("invoice-privateNote");
+    await userEvent.type(note, "for the bike");
+    note.setSelectionRange(3, 7);
+    fake.emit("changed", "invoices");
+    session.balances = balancesView("2 000 000,00 NOK");
+    await tick();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.activeElement).toBe(note);
+    expect(note.value).toBe("for the bike");
+    expect([note.selectionStart, note.selectionEnd]).toEqual([3, 7]);
+  });
+});

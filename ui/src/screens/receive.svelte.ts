@@ -1,0 +1,78 @@
+// What the Receive screen shows and keeps: standing destinations, the invoice made last with its
+// live status, the recent invoices and the invoice form as typed.
+import type { BitcoinAmountUnit, InvoiceView, InvoicesView, ReceiveView } from "../bindings";
+import { errorText } from "../lib/errors";
+import type { Session } from "../lib/session.svelte";
+
+export type Standing = "unified" | "onchain" | "lightningAddress" | "lnurl";
+
+export class ReceiveState {
+  accountId = $state<string | null>(null);
+  destinations = $state<ReceiveView | null>(null);
+  shown = $state<Standing>("unified");
+  invoice = $state<InvoiceView | null>(null);
+  recent = $state<InvoicesView | null>(null);
+  form = $state<{ amount: string; unit: BitcoinAmountUnit; publicDescription: string; privateNote: string }>({
+    amount: "",
+    unit: "sats",
+    publicDescription: "",
+    privateNote: "",
+  });
+  error = $state<string | null>(null);
+  creating = $state(false);
+
+  constructor(readonly session: Session) {
+    session.onChange((change) => {
+      if (change === "invoices") void this.invoicesChanged();
+      if (change === "reformatted") void this.refresh();
+    });
+  }
+
+  async refresh(): Promise<void> {
+    this.error = null;
+    try {
+      this.destinations = await this.session.backend.receiveDestinations({ accountId: this.accountId });
+      if (!this.destinations.unified && this.shown === "unified") this.shown = "onchain";
+      this.recent = await this.session.backend.recentInvoices({});
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  pickAccount(id: string | null): void {
+    this.accountId = id;
+    void this.refresh();
+  }
+
+  /** The backend saw an invoice change (paid, expired…): the one on screen and the list are read again. */
+  async invoicesChanged(): Promise<void> {
+    try {
+      if (this.invoice) {
+        const next = await this.session.backend.invoiceStatus({ id: this.invoice.id });
+        if (next.status === "paid" && this.invoice.status !== "paid") await this.session.loadBalances();
+        this.invoice = next;
+      }
+      this.recent = await this.session.backend.recentInvoices({});
+    } catch {
+      // Read again on the next change; the last known status stays on screen.
+    }
+  }
+
+  async create(): Promise<void> {
+    if (this.creating) return;
+    this.creating = true;
+    this.error = null;
+    try {
+      this.invoice = await this.session.backend.createInvoice({ accountId: this.accountId, ...this.form });
+      this.recent = await this.session.backend.recentInvoices({});
+    } catch (e) {
+      this.error = errorText(e);
+    } finally {
+      this.creating = false;
+    }
+  }
+}
+
+export function isOpen(i: InvoiceView): boolean {
+  return i.status === "unpaid" || i.status === "pending";
+}
