@@ -2,14 +2,12 @@
 // the move goes on, screen by screen. Removed once the last one has moved.
 import type { Session } from "./lib/session.svelte";
 import { historyChanged, isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
-import { tickCountdowns } from "./legacy_countdown";
-import { isPaying, pay, paymentsChanged, refreshPay, setPayContext } from "./pay";
 import { refreshTax, setTaxContext, tax, taxSyncProgress } from "./tax";
 
-export type LegacyScreen = "trade" | "pay" | "tax";
+export type LegacyScreen = "trade" | "tax";
 
 export function isLegacy(s: string): s is LegacyScreen {
-  return s === "trade" || s === "pay" || s === "tax";
+  return s === "trade" || s === "tax";
 }
 
 /** Counts the old modules' requests to be drawn again. */
@@ -19,9 +17,9 @@ function rerender(): void {
   redraws.count += 1;
 }
 
-/** Whether the user is confirming an order or a payment: background updates wait until it is over. */
+/** Whether the user is confirming an order: background updates wait until it is over. */
 export function holdingStill(): boolean {
-  return isConfirming() || isPaying();
+  return isConfirming();
 }
 
 export function draw(screen: LegacyScreen, session: Session): Node {
@@ -36,23 +34,14 @@ export function draw(screen: LegacyScreen, session: Session): Node {
     reloadApp: () => session.reloadApp(),
     refreshUnknowns: () => session.refreshUnknowns(),
   });
-  setPayContext({
-    app: session.app,
-    balances: session.balances,
-    rerender,
-    reloadBalances: () => session.loadBalances(),
-    reloadApp: () => session.reloadApp(),
-    refreshUnknowns: () => session.refreshUnknowns(),
-  });
   setTaxContext(rerender);
-  const screens: Record<LegacyScreen, () => Node> = { trade, pay, tax };
+  const screens: Record<LegacyScreen, () => Node> = { trade, tax };
   return screens[screen]();
 }
 
 /** Loads what `s` shows afresh: on arrival, and when the language or unit it is written in changes. */
 export function refreshScreen(s: LegacyScreen): void {
   if (s === "trade") void refreshTrading();
-  if (s === "pay") void refreshPay();
   if (s === "tax") void refreshTax();
 }
 
@@ -60,9 +49,6 @@ export function refreshScreen(s: LegacyScreen): void {
 export function attachLegacy(session: Session): void {
   session.onChange((change) => {
     switch (change) {
-      case "payments":
-        void paymentsChanged();
-        break;
       case "history":
         if (session.screen === "trade") void historyChanged();
         break;
@@ -74,7 +60,4 @@ export function attachLegacy(session: Session): void {
     }
   });
   session.onTaxSync((view) => taxSyncProgress(view, session.screen === "tax"));
-  window.setInterval(() => {
-    if (document.visibilityState === "visible") tickCountdowns();
-  }, 1_000);
 }

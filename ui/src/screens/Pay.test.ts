@@ -1,0 +1,97 @@
+import { fireEvent, screen } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { tick } from "svelte";
+import { describe, expect, it, vi } from "vitest";
+import type { PayArgs, PayCheckView } from "../bindings";
+import { balancesView, quoteView } from "../test/fixtures";
+import { mountScreen, sandboxBackend } from "../test/harness";
+import Pay from "./Pay.svelte";
+
+function check(form: PayArgs): PayCheckView {
+  const ok = form.destination.startsWith("bc1") && form.amount !== "";
+  return {
+    ok,
+    amountBtcRaw: ok ? "0.00001" : null,
+    destinationError: form.destination.startsWith("bc1") ? null : "not an address",
+    recognised: form.destination.startsWith("bc1") ? "Bitcoin address" : null,
+    kind: form.destination.startsWith("bc1") ? "onchain" : null,
+    expiresAt: null,
+    fixedAmount: null,
+    amountError: null,
+    estimate: null,
+    available: "0.4 BTC",
+    needsRecipient: false,
+    savedRecipient: null,
+    recipientErrors: { fullName: null, country: null, address: null, nin: null },
+    summary: [{ label: "To", value: form.destination }],
+    reviewed: `${form.destination}/${form.amount}`,
+  };
+}
+
+function payBackend() {
+  return sandboxBackend({
+    countries: () => ({ countries: [{ code: "NO", name: "Norway" }] }),
+    payments: () => ({ payments: [] }),
+    recipients: () => ({ recipients: [] }),
+    checkPayment: check,
+    sendPayment: () => {
+      throw { code: "sameAsUnknown", message: "The same payment is still unknown." };
+    },
+  });
+}
+
+describe("Pay", () => {
+  it("keeps the destination being typed, its caret and focus while prices and balances arrive", async () => {
+    const fake = payBackend();
+    const { session } = await mountScreen(Pay, fake);
+    const to = screen.getByTestId<HTMLTextAreaElement>("pay-destination");
+    await userEvent.type(to, "bc1qxyz");
+    to.setSelectionRange(2, 2);
+    for (let i = 0; i < 5; i++) {
+      session.quote = quoteView(`1 00${i} 000,00`);
+      session.balances = balancesView(`1 00${i} 000,00 NOK`);
+      await tick();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.activeElement).toBe(to);
+    expect(to.value).toBe("bc1qxyz");
+    expect([to.selectionStart, to.selectionEnd]).toEqual([2, 2]);
+  });
+
+  it("keeps focus on the review button while background updates arrive", async () => {
+    const fake = payBackend();
+    const { session } = await mountScreen(Pay, fake);
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    const review = screen.getByTestId("pay-review");
+    await vi.waitFor(() => expect(review).not.toHaveProperty("disabled", true));
+    review.focus();
+    session.balances = balancesView("2 000 000,00 NOK");
+    fake.emit("changed", "payments");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.activeElement).toBe(review);
+  });
+
+  it("reviews only the form as checked, and after a same-as-unknown refusal asks again before sending", async () => {
+    const fake = payBackend();
+    await mountScreen(Pay, fake);
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    const review = screen.getByTestId("pay-review");
+    await vi.waitFor(() => expect(review).toHaveProperty("disabled", false));
+    // A change since the check takes the review away until the new check answers.
+    await userEvent.type(screen.getByTestId("pay-amount"), "0");
+    expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", true);
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() => screen.getByTestId("pay-doubt"));
+    expect(fake.callsOf("sendPayment")).toHaveLength(1);
+    expect(fake.callsOf("sendPayment")[0]).toMatchObject({ amount: "10000", reviewed: "bc1qxyz/10000" });
+    // Nothing is armed: the confirmation is gone, and another payment needs the second word.
+    expect(screen.queryByTestId("pay-confirm")).toBeNull();
+    await fireEvent.click(screen.getByTestId("pay-despite-unknown"));
+    await tick();
+    expect(fake.callsOf("sendPayment")[1]).toMatchObject({ despiteUnknown: true });
+  });
+});
