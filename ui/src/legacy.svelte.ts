@@ -2,12 +2,11 @@
 // the move goes on, screen by screen. Removed once the last one has moved.
 import type { Session } from "./lib/session.svelte";
 import { historyChanged, isConfirming, trade, refreshTrading, setTradeContext } from "./trade";
-import { refreshTax, setTaxContext, tax, taxSyncProgress } from "./tax";
 
-export type LegacyScreen = "trade" | "tax";
+export type LegacyScreen = "trade";
 
 export function isLegacy(s: string): s is LegacyScreen {
-  return s === "trade" || s === "tax";
+  return s === "trade";
 }
 
 /** Counts the old modules' requests to be drawn again. */
@@ -34,15 +33,13 @@ export function draw(screen: LegacyScreen, session: Session): Node {
     reloadApp: () => session.reloadApp(),
     refreshUnknowns: () => session.refreshUnknowns(),
   });
-  setTaxContext(rerender);
-  const screens: Record<LegacyScreen, () => Node> = { trade, tax };
+  const screens: Record<LegacyScreen, () => Node> = { trade };
   return screens[screen]();
 }
 
 /** Loads what `s` shows afresh: on arrival, and when the language or unit it is written in changes. */
 export function refreshScreen(s: LegacyScreen): void {
   if (s === "trade") void refreshTrading();
-  if (s === "tax") void refreshTax();
 }
 
 /** The old modules' share of the backend's events, for as long as the window lives. */
@@ -59,5 +56,4 @@ export function attachLegacy(session: Session): void {
         break;
     }
   });
-  session.onTaxSync((view) => taxSyncProgress(view, session.screen === "tax"));
 }

@@ -1,0 +1,90 @@
+import { fireEvent, screen } from "@testing-library/svelte";
+import { tick } from "svelte";
+import { describe, expect, it, vi } from "vitest";
+import type { TaxRowView, TaxSyncView } from "../bindings";
+import { mountScreen, sandboxBackend } from "../test/harness";
+import Tax from "./Tax.svelte";
+
+const TOTAL = 1000;
+
+function row(i: number): TaxRowView {
+  return {
+    id: `r${i}`,
+    time: "2025-01-01 10:00",
+    account: "Main",
+    accountDeleted: false,
+    kind: "Buy",
+    subType: "",
+    btc: "0.001",
+    nok: "1 000,00",
+    fee: "",
+    rate: "1 000 000",
+    runningBalance: String(i),
+    note: "",
+    paymentInfo: "",
+    isPayment: false,
+    pending: false,
+  };
+}
+
+function sync(state: TaxSyncView["state"], stored: number): TaxSyncView {
+  return { state, requests: 3, received: stored, stored, malformed: 0, permille: 500, reached: "", message: "" };
+}
+
+function taxBackend() {
+  return sandboxBackend({
+    taxSyncStatus: () => sync("running", 10),
+    taxFacets: () => ({ years: [2025], accounts: [], types: [], subTypes: [], malformed: [], stored: TOTAL }),
+    // As the backend does: the total comes with the first block only.
+    taxRows: ({ filter, offset, limit }) => {
+      const total = filter.year === null ? TOTAL : 10;
+      const end = Math.min(total, offset + limit);
+      const rows = Array.from({ length: Math.max(0, end - offset) }, (_, k) => row(offset + k));
+      return { rows, offset, total: offset === 0 ? total : null };
+    },
+  });
+}
+
+describe("Tax", () => {
+  it("draws only the rows in view, and the rows further down once scrolled there", async () => {
+    const fake = taxBackend();
+    await mountScreen(Tax, fake);
+    await vi.waitFor(() => expect(screen.getAllByTestId("tax-row").length).toBeGreaterThan(0));
+    expect(screen.getAllByTestId("tax-row").length).toBeLessThan(50);
+    const list = screen.getByTestId("tax-list");
+    list.scrollTop = 900 * 30;
+    await fireEvent.scroll(list);
+    await vi.waitFor(() => expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("896"));
+    expect(fake.callsOf("taxRows").map((c) => c.offset)).toContain(800);
+  });
+
+  it("keeps the scroll position and the rows while the sync reports progress", async () => {
+    const fake = taxBackend();
+    await mountScreen(Tax, fake);
+    await vi.waitFor(() => screen.getAllByTestId("tax-row"));
+    const list = screen.getByTestId("tax-list");
+    list.scrollTop = 300 * 30;
+    await fireEvent.scroll(list);
+    await vi.waitFor(() => expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("296"));
+    const shown = screen.getAllByTestId("tax-row")[0];
+    fake.emit("taxSync", sync("running", 20));
+    fake.emit("changed", "price");
+    await tick();
+    expect(list.scrollTop).toBe(300 * 30);
+    expect(screen.getAllByTestId("tax-row")[0]).toBe(shown);
+    expect(screen.getByTestId("tax-sync-counts").textContent).toContain("20");
+  });
+
+  it("a new filter starts the list at the top", async () => {
+    const fake = taxBackend();
+    await mountScreen(Tax, fake);
+    await vi.waitFor(() => screen.getAllByTestId("tax-row"));
+    const list = screen.getByTestId("tax-list");
+    list.scrollTop = 300 * 30;
+    await fireEvent.scroll(list);
+    await fireEvent.change(screen.getByTestId("tax-year"), { target: { value: "2025" } });
+    await vi.waitFor(() => expect(screen.getByTestId("tax-count").dataset.total).toBe("10"));
+    expect(list.scrollTop).toBe(0);
+    expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("0");
+  });
+});

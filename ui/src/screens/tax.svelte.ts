@@ -1,0 +1,198 @@
+// What the Tax screen shows and keeps: the sync of the tax history, the transaction list read in
+// blocks as it is scrolled, its filters, the balances, the year-end and gains reports, exports.
+import { SvelteMap } from "svelte/reactivity";
+import type {
+  GainsView,
+  Method,
+  Report,
+  TaxBalancesView,
+  TaxFacetsView,
+  TaxFilterArgs,
+  TaxRowView,
+  TaxSyncView,
+  YearEndsView,
+} from "../bindings";
+import { errorText } from "../lib/errors";
+import { t } from "../lib/i18n.svelte";
+import type { Session } from "../lib/session.svelte";
+
+export type Section = "transactions" | "balances" | "yearEnd" | "gains";
+
+/** Rows fetched at once; a list keeps at most `KEPT_BLOCKS` of them. */
+export const BLOCK = 200;
+const KEPT_BLOCKS = 40;
+
+export class TaxState {
+  section = $state<Section>("transactions");
+  sync = $state<TaxSyncView | null>(null);
+  facets = $state<TaxFacetsView | null>(null);
+  filter = $state.raw<TaxFilterArgs>({ year: null, accountId: null, txType: null, subType: null, search: "" });
+  /** How many rows the list has, as the backend last said. */
+  total = $state(0);
+  /** Counts the lists: a block asked for by an earlier list is dropped, and a new list starts at the top. */
+  generation = $state(0);
+  blocks = new SvelteMap<number, TaxRowView[]>();
+  /** Where the list is scrolled to, kept while another screen is shown. */
+  scrollTop = $state(0);
+  balances = $state<TaxBalancesView | null>(null);
+  includeDeleted = $state(false);
+  yearEnds = $state<YearEndsView | null>(null);
+  /** The year-end rates being typed, by year. */
+  rates = $state<Record<number, string>>({});
+  gains = $state<GainsView | null>(null);
+  method = $state<Method>("fifo");
+  error = $state<string | null>(null);
+  exported = $state<string | null>(null);
+  /** Counts the backend's word on the sync: an answer asked for before the latest word is stale. */
+  #told = 0;
+  /** The user started the sync, or opened the screen while it ran: its end reloads the section once. */
+  #following = false;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping of requests in flight, not shown
+  #loading = new Set<number>();
+
+  constructor(readonly session: Session) {
+    session.onTaxSync((view) => this.#heard(view));
+    session.onChange((change) => {
+      if (change === "reformatted" && session.screen === "tax") void this.refresh();
+    });
+  }
+
+  /**
+   * The backend tells how the sync stands at each page and at its end. A sync the user follows
+   * reloads the section once when it ends; one running in the background (after an order or a
+   * payment) only updates the progress, so a list the user has scrolled stays where it is.
+   */
+  #heard(view: TaxSyncView): void {
+    this.#told += 1;
+    this.sync = view;
+    if (view.state !== "running" && this.#following) {
+      this.#following = false;
+      this.#reload().catch((e: unknown) => (this.error = errorText(e)));
+    }
+  }
+
+  async refresh(): Promise<void> {
+    this.error = null;
+    try {
+      const asked = this.#told;
+      const now = await this.session.backend.taxSyncStatus({});
+      if (asked === this.#told) this.sync = now;
+      this.#following = this.sync?.state === "running";
+      await this.#reload();
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  show(section: Section): void {
+    this.section = section;
+    void this.refresh();
+  }
+
+  async #reload(): Promise<void> {
+    if (this.section === "transactions") {
+      this.facets = await this.session.backend.taxFacets({});
+      await this.#resetList();
+    } else if (this.section === "balances") {
+      this.balances = await this.session.backend.taxBalances({ includeDeleted: this.includeDeleted });
+    } else if (this.section === "yearEnd") {
+      this.yearEnds = await this.session.backend.yearEndReport({});
+    } else {
+      this.gains = await this.session.backend.gainsReport({ method: this.method });
+    }
+  }
+
+  async #resetList(): Promise<void> {
+    this.generation += 1;
+    this.blocks.clear();
+    this.#loading.clear();
+    await this.loadBlock(0);
+  }
+
+  setFilter(change: Partial<TaxFilterArgs>): void {
+    this.filter = { ...this.filter, ...change };
+    this.exported = null;
+    void this.#resetList();
+  }
+
+  rowAt(i: number): TaxRowView | undefined {
+    const start = Math.floor(i / BLOCK) * BLOCK;
+    return this.blocks.get(start)?.[i - start];
+  }
+
+  /** Fetches the blocks rows `first` to `last` are in, when missing. */
+  need(first: number, last: number): void {
+    for (let start = Math.floor(first / BLOCK) * BLOCK; start < last; start += BLOCK) void this.loadBlock(start);
+  }
+
+  /**
+   * Fetches the block of rows at `start`, unless it is here or on its way. A block here but short
+   * (loaded while the sync was still adding rows) is not asked for again.
+   */
+  async loadBlock(start: number): Promise<void> {
+    if (this.blocks.has(start) || this.#loading.has(start)) return;
+    const mine = this.generation;
+    this.#loading.add(start);
+    try {
+      const page = await this.session.backend.taxRows({ filter: this.filter, offset: start, limit: BLOCK });
+      if (mine !== this.generation) return;
+      if (page.total !== null) this.total = page.total;
+      this.blocks.set(start, page.rows);
+      // A long scroll leaves many blocks behind; keep the memory of the list bounded.
+      if (this.blocks.size > KEPT_BLOCKS) {
+        const far = [...this.blocks.keys()].sort((a, b) => Math.abs(b - start) - Math.abs(a - start))[0];
+        this.blocks.delete(far);
+      }
+    } catch (e) {
+      // Shown once, and not asked for again until the list is reloaded.
+      this.error = errorText(e);
+      if (mine === this.generation) this.blocks.set(start, []);
+    } finally {
+      this.#loading.delete(start);
+    }
+  }
+
+  async startSync(): Promise<void> {
+    this.error = null;
+    this.#following = true;
+    const asked = this.#told;
+    try {
+      const answer = await this.session.backend.startTaxSync({});
+      // Word that came while asking is newer than the answer.
+      if (asked === this.#told) this.sync = answer;
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  async cancelSync(): Promise<void> {
+    const asked = this.#told;
+    try {
+      const answer = await this.session.backend.cancelTaxSync({});
+      if (asked === this.#told) this.sync = answer;
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  async exportCsv(kind: Report): Promise<void> {
+    this.error = null;
+    this.exported = null;
+    try {
+      const done = await this.session.backend.exportCsv({ kind, filter: this.filter, method: this.method });
+      this.exported = done.path ? `${t("Saved")} ${done.lines} ${t("lines to")} ${done.path}` : null;
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  async saveRate(year: number, rate: string): Promise<void> {
+    this.error = null;
+    try {
+      this.yearEnds = await this.session.backend.setYearEndRate({ year, rate });
+      this.rates = Object.fromEntries(Object.entries(this.rates).filter(([typed]) => Number(typed) !== year));
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+}
