@@ -5,17 +5,7 @@ import ts from "typescript-eslint";
 import svelteConfig from "./svelte.config.js";
 
 export default ts.config(
-  {
-    ignores: [
-      "dist/",
-      "node_modules/",
-      "src/bindings.ts",
-      // The screens still drawn by their old modules, until they move to components.
-      "src/dom.ts",
-      "src/form.ts",
-      "src/trade.ts",
-    ],
-  },
+  { ignores: ["dist/", "node_modules/", "src/bindings.ts"] },
   js.configs.recommended,
   ...ts.configs.strict,
   ...svelte.configs.recommended,

@@ -306,19 +306,14 @@ impl App {
             .await
     }
 
-    /// Chooses the radio button `css` and waits until it shows chosen. The window rebuilds its
-    /// page on every update (until the component rebuild of issue 21), and a click landing with a
-    /// rebuild is lost; the user then sees the old choice and clicks again, as this does.
+    /// Chooses the radio button `css` and waits until it shows chosen.
     pub async fn choose(&self, css: &str) {
         let checked = "const e = document.querySelector(arguments[0]); return !!(e && e.checked);";
-        for _ in 0..10 {
-            self.click(css).await;
-            tokio::time::sleep(Duration::from_millis(150)).await;
-            if self.script(checked, vec![css.into()]).await == serde_json::Value::Bool(true) {
-                return;
-            }
-        }
-        panic!("{css} does not stay chosen");
+        self.click(css).await;
+        self.until(&format!("{css} to show chosen"), || async {
+            self.script(checked, vec![css.into()]).await == serde_json::Value::Bool(true)
+        })
+        .await;
     }
 
     /// Clicks `css` once it is enabled, as a user waits for a greyed-out button (a click on a
@@ -384,6 +379,50 @@ impl App {
             assert!(Instant::now() < deadline, "no element {css} to paste into");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Presses Tab where the keyboard focus is, as a keyboard user moves through a screen.
+    pub async fn press_tab(&self) {
+        let tab: char = fantoccini::key::Key::Tab.into();
+        let focused = bounded("the focused element", self.client.active_element())
+            .await
+            .expect("an element with the keyboard focus");
+        bounded("pressing Tab", focused.send_keys(&tab.to_string()))
+            .await
+            .expect("Tab pressed");
+    }
+
+    /// Types `text` where the keyboard focus is.
+    pub async fn type_keys(&self, text: &str) {
+        let focused = bounded("the focused element", self.client.active_element())
+            .await
+            .expect("an element with the keyboard focus");
+        bounded("typing", focused.send_keys(text))
+            .await
+            .expect("keys typed");
+    }
+
+    /// The `data-testid` of the element with the keyboard focus; empty when it is the page.
+    pub async fn focused(&self) -> String {
+        let js = "const e = document.activeElement; return e && e !== document.body ? (e.dataset.testid ?? e.tagName) : '';";
+        match self.script(js, vec![]).await {
+            serde_json::Value::String(s) => s,
+            other => panic!("no answer about the focus: {other:?}"),
+        }
+    }
+
+    /// Presses Tab until the element `testid` has the focus; fails after `limit` presses.
+    pub async fn tab_to(&self, testid: &str, limit: usize) {
+        let mut passed = Vec::new();
+        for _ in 0..limit {
+            let now = self.focused().await;
+            if now == testid {
+                return;
+            }
+            passed.push(now);
+            self.press_tab().await;
+        }
+        panic!("Tab never reached {testid}; it went through {passed:?}");
     }
 
     /// Picks the option with `value` in the `<select>` `css` matches.

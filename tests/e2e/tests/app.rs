@@ -522,3 +522,58 @@ async fn a_failed_start_is_shown_and_tried_again() {
     assert!(!app.exists("[data-testid=message-error]").await);
     app.quit().await;
 }
+
+/// A keyboard user moves through Pay and Trade while prices arrive every few seconds: the focus
+/// stays where they left it (on a button too), and what they type stays typed. Before the window
+/// moved to components, each price redraw threw the focus back to the page.
+#[tokio::test]
+async fn the_keyboard_focus_stays_put_through_live_prices() {
+    let app = App::start(&[]).await;
+    let quote = || async { app.text("[data-testid=quote]").await };
+
+    app.click("[data-testid=nav-pay]").await;
+    app.tab_to("pay-destination", 40).await;
+    app.type_keys("bc1q").await;
+    app.press_tab().await;
+    let next = app.focused().await;
+    assert_ne!(next, "", "Tab from the destination went nowhere");
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(app.focused().await, next, "the focus left Pay's form");
+    assert_eq!(
+        app.script(
+            "return document.querySelector('[data-testid=pay-destination]').value;",
+            vec![]
+        )
+        .await,
+        serde_json::json!("bc1q")
+    );
+
+    app.click("[data-testid=nav-trade]").await;
+    let first = quote().await;
+    // A button in the navigation keeps the focus while prices redraw.
+    app.tab_to("nav-receive", 20).await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(
+        app.focused().await,
+        "nav-receive",
+        "the focus left the navigation"
+    );
+    app.tab_to("order-amount", 40).await;
+    app.type_keys("5000").await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(
+        app.focused().await,
+        "order-amount",
+        "the focus left Trade's form"
+    );
+    assert_eq!(
+        app.script("return document.activeElement.value;", vec![])
+            .await,
+        serde_json::json!("5000")
+    );
+    // Prices did arrive meanwhile: the quote moved.
+    app.until("the quote to move", || async { quote().await != first })
+        .await;
+    assert_eq!(app.focused().await, "order-amount");
+    app.quit().await;
+}

@@ -1,0 +1,93 @@
+import { fireEvent, screen } from "@testing-library/svelte";
+import userEvent from "@testing-library/user-event";
+import { tick } from "svelte";
+import { describe, expect, it, vi } from "vitest";
+import type { OrderFormArgs, OrderResultView } from "../bindings";
+import { balancesView, quoteView } from "../test/fixtures";
+import { mountScreen, sandboxBackend } from "../test/harness";
+import Trade from "./Trade.svelte";
+
+function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
+  return sandboxBackend({
+    openOrders: () => ({
+      orders: [
+        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", age: "1 min" },
+        // An exchange that lists an order twice: the screen still draws.
+        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", age: "1 min" },
+      ],
+    }),
+    resolveOrders: () => ({ entries: [] }),
+    tradeHistory: () => ({ trades: [] }),
+    checkOrder: (f) => ({
+      ok: f.amount !== "" && !Number.isNaN(Number(f.amount)),
+      amountError: Number.isNaN(Number(f.amount)) ? "not a number" : null,
+      priceError: null,
+      warning: null,
+      estimate: `${f.amount} NOK`,
+      summary: `Buy for ${f.amount} NOK`,
+    }),
+    placeOrder: place,
+  });
+}
+
+describe("Trade", () => {
+  it("keeps the amount being typed, its caret and focus while prices redraw", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    const { session } = await mountScreen(Trade, fake);
+    const amount = screen.getByTestId<HTMLInputElement>("order-amount");
+    await userEvent.type(amount, "5000");
+    amount.setSelectionRange(1, 3);
+    for (let i = 0; i < 5; i++) {
+      session.quote = quoteView(`1 00${i} 000,00`);
+      session.balances = balancesView();
+      fake.emit("changed", "price");
+      await tick();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.activeElement).toBe(amount);
+    expect(amount.value).toBe("5000");
+    expect([amount.selectionStart, amount.selectionEnd]).toEqual([1, 3]);
+    expect(screen.getAllByTestId("open-order")).toHaveLength(1);
+  });
+
+  it("keeps focus on an open order's cancel button while prices redraw", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    const { session } = await mountScreen(Trade, fake);
+    const cancel = await screen.findByTestId("cancel-o1");
+    cancel.focus();
+    session.quote = quoteView("1 234 000,00");
+    fake.emit("changed", "price");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.activeElement).toBe(cancel);
+  });
+
+  it("a limit order starts at the bid, or the ask for a sale", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    await mountScreen(Trade, fake);
+    await fireEvent.click(screen.getByTestId("type-limit"));
+    expect(screen.getByTestId<HTMLInputElement>("order-price").value).toBe("999000");
+    await fireEvent.click(screen.getByTestId("direction-sell"));
+    expect(screen.getByTestId<HTMLInputElement>("order-price").value).toBe("1001000");
+  });
+
+  it("sends the order reviewed once, shows an unknown outcome and arms nothing after it", async () => {
+    const fake = tradeBackend(() => ({
+      outcome: "unknown",
+      orderId: null,
+      tradeId: null,
+      message: "The exchange's answer was lost.",
+    }));
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("order-review"));
+    expect(screen.getByTestId("order-summary").textContent).toBe("Buy for 5000 NOK");
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    await vi.waitFor(() => screen.getByTestId("order-unknown"));
+    expect(fake.callsOf("placeOrder")).toEqual([
+      { orderType: "market", direction: "buy", amount: "5000", price: null, accountId: null },
+    ]);
+    expect(screen.queryByTestId("order-confirm")).toBeNull();
+    expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
+  });
+});

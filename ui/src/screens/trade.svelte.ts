@@ -1,0 +1,183 @@
+// What the Trade screen shows and keeps: the order form as typed and the check of it, the
+// confirmation, the last order's outcome (followed until known), open orders, trades and the
+// recent orders of the journal.
+import type {
+  JournalView,
+  OpenOrdersView,
+  OrderCheckView,
+  OrderFormArgs,
+  OrderResultView,
+  TradesView,
+} from "../bindings";
+import { errorText, hasCode } from "../lib/errors";
+import { t } from "../lib/i18n.svelte";
+import type { Session } from "../lib/session.svelte";
+
+export class TradeState {
+  /** The form as typed; replaced whole on each change, so a check knows which form it was for. */
+  form = $state.raw<OrderFormArgs>({ orderType: "market", direction: "buy", amount: "", price: null, accountId: null });
+  checked = $state.raw<OrderCheckView | null>(null);
+  /** The form `checked` was for: the order sent is always the one reviewed. */
+  checkedForm = $state.raw<OrderFormArgs | null>(null);
+  confirming = $state(false);
+  /** The last order was refused because the same one is still unknown: a second confirmation is offered. */
+  doubt = $state(false);
+  sending = $state(false);
+  result = $state<OrderResultView | null>(null);
+  error = $state<string | null>(null);
+  history = $state<TradesView | null>(null);
+  orders = $state<OpenOrdersView | null>(null);
+  journal = $state<JournalView | null>(null);
+  /** The open order whose cancel waits for the user's second click. */
+  cancelArmed = $state<string | null>(null);
+  /** The open order whose cancel was held back by an unknown order quiet for long. */
+  cancelDoubt = $state<string | null>(null);
+  #checkTimer: number | undefined;
+  #resolveTimer: number | undefined;
+
+  constructor(readonly session: Session) {
+    session.onChange((change) => {
+      if (change === "history" && session.screen === "trade") void this.historyChanged();
+      if (change === "reformatted") void this.refresh();
+    });
+  }
+
+  /** Whether the checks on screen are for the form as it is now: only then can it be reviewed. */
+  get checkIsCurrent(): boolean {
+    return this.checked !== null && this.checkedForm === this.form;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      [this.orders, this.journal] = await Promise.all([
+        this.session.backend.openOrders({}),
+        this.session.backend.resolveOrders({}),
+      ]);
+      this.history = await this.session.backend.tradeHistory({});
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  /** Rows new to the history: a trade made elsewhere, or the fill of an open order. */
+  async historyChanged(): Promise<void> {
+    try {
+      this.history = await this.session.backend.tradeHistory({});
+    } catch {
+      // The screen keeps what it showed; the next change reads it again.
+    }
+  }
+
+  set(patch: Partial<OrderFormArgs>): void {
+    this.form = { ...this.form, ...patch };
+    this.confirming = false;
+    this.result = null;
+    window.clearTimeout(this.#checkTimer);
+    this.#checkTimer = window.setTimeout(() => void this.#check(), 200);
+  }
+
+  /** A limit order starts from the price on the side it would rest on. */
+  setWithPrice(patch: Partial<OrderFormArgs>): void {
+    const form = { ...this.form, ...patch };
+    const quote = this.session.quote;
+    const price =
+      form.orderType === "limit" && quote ? (form.direction === "buy" ? quote.bidRaw : quote.askRaw) : form.price;
+    this.set({ ...patch, price: form.orderType === "market" ? null : price });
+  }
+
+  async #check(): Promise<void> {
+    const asked = this.form;
+    if (!asked.amount.trim()) {
+      this.checked = null;
+      return;
+    }
+    try {
+      const answer = await this.session.backend.checkOrder(asked);
+      // An answer for a form since changed is dropped: the next check is on its way.
+      if (this.form === asked) {
+        this.checked = answer;
+        this.checkedForm = asked;
+      }
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
+  /** After "unknown", the app keeps checking the account itself until it knows. */
+  #followUnknown(): void {
+    window.clearTimeout(this.#resolveTimer);
+    this.#resolveTimer = window.setTimeout(async () => {
+      try {
+        this.journal = await this.session.backend.resolveOrders({});
+        const latest = this.journal.entries[0];
+        if (latest && latest.state !== "unknown" && latest.state !== "sending") {
+          const placed = latest.state === "placed";
+          this.result = {
+            outcome: placed ? "placed" : "notPlaced",
+            orderId: latest.orderId,
+            tradeId: latest.tradeId,
+            message: placed ? t("The order was placed.") : t("The order was not placed. Nothing was taken."),
+          };
+          await this.session.loadBalances();
+          this.orders = await this.session.backend.openOrders({});
+        } else {
+          this.#followUnknown();
+        }
+      } catch (e) {
+        this.error = errorText(e);
+        this.#followUnknown();
+      }
+    }, 2000);
+  }
+
+  async submit(despiteUnknown = false): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    this.error = null;
+    this.doubt = false;
+    const form = this.form;
+    try {
+      this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
+      this.confirming = false;
+      if (this.result.outcome === "unknown") this.#followUnknown();
+      else this.form = { ...form, amount: "" };
+      this.checked = null;
+      await this.session.loadBalances();
+      [this.orders, this.journal] = await Promise.all([
+        this.session.backend.openOrders({}),
+        this.session.backend.resolveOrders({}),
+      ]);
+      // A fill shows in the history at once.
+      this.history = await this.session.backend.tradeHistory({});
+      void this.session.refreshUnknowns();
+    } catch (e) {
+      this.error = errorText(e);
+      // Nothing stays armed after doubt: a second order needs a new review.
+      this.confirming = false;
+      this.doubt = hasCode(e, "sameAsUnknown");
+      if (hasCode(e, "notPermitted")) void this.session.reloadApp();
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async cancel(id: string, anyway = false): Promise<void> {
+    if (this.cancelArmed !== id && !anyway) {
+      this.cancelArmed = id;
+      return;
+    }
+    this.cancelArmed = null;
+    this.cancelDoubt = null;
+    try {
+      this.orders = await this.session.backend.cancelOrder(anyway ? { orderId: id, anyway: true } : { orderId: id });
+      this.result = null;
+      this.error = null;
+      await this.session.loadBalances();
+    } catch (e) {
+      this.error = errorText(e);
+      // An unknown order quiet for long could be this one: the user may cancel anyway.
+      if (hasCode(e, "mayBeUnknown")) this.cancelDoubt = id;
+      this.orders = await this.session.backend.openOrders({}).catch(() => this.orders);
+    }
+  }
+}
