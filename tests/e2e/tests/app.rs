@@ -523,13 +523,25 @@ async fn a_failed_start_is_shown_and_tried_again() {
     app.quit().await;
 }
 
-/// A keyboard user moves through Pay and Trade while prices arrive every few seconds: the focus
-/// stays where they left it (on a button too), and what they type stays typed. Before the window
-/// moved to components, each price redraw threw the focus back to the page.
+/// A keyboard user moves through the overview, Pay and Trade while prices arrive every few
+/// seconds: the focus stays where they left it, on a button too, and what they type stays typed.
+/// Before the window moved to components, a price redraw replaced the screen's buttons and threw
+/// the focus back to the page.
 #[tokio::test]
 async fn the_keyboard_focus_stays_put_through_live_prices() {
     let app = App::start(&[]).await;
     let quote = || async { app.text("[data-testid=quote]").await };
+    let stays = |testid: &'static str, what: &'static str| {
+        let app = &app;
+        async move {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            assert_eq!(app.focused().await, testid, "the focus left {what}");
+        }
+    };
+
+    // A button on a screen the price redraws.
+    app.tab_to("chart-24h", 60).await;
+    stays("chart-24h", "the chart's range button").await;
 
     app.click("[data-testid=nav-pay]").await;
     app.tab_to("pay-destination", 40).await;
@@ -550,30 +562,30 @@ async fn the_keyboard_focus_stays_put_through_live_prices() {
 
     app.click("[data-testid=nav-trade]").await;
     let first = quote().await;
-    // A button in the navigation keeps the focus while prices redraw.
-    app.tab_to("nav-receive", 20).await;
-    tokio::time::sleep(Duration::from_secs(10)).await;
-    assert_eq!(
-        app.focused().await,
-        "nav-receive",
-        "the focus left the navigation"
-    );
-    app.tab_to("order-amount", 40).await;
+    app.tab_to("order-amount", 60).await;
     app.type_keys("5000").await;
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    app.until("the order to be checked", || async {
+        app.script(
+            "return !document.querySelector('[data-testid=order-review]').disabled;",
+            vec![],
+        )
+        .await
+            == serde_json::json!(true)
+    })
+    .await;
+    app.tab_to("order-review", 10).await;
+    stays("order-review", "Trade's review button").await;
     assert_eq!(
-        app.focused().await,
-        "order-amount",
-        "the focus left Trade's form"
-    );
-    assert_eq!(
-        app.script("return document.activeElement.value;", vec![])
-            .await,
+        app.script(
+            "return document.querySelector('[data-testid=order-amount]').value;",
+            vec![]
+        )
+        .await,
         serde_json::json!("5000")
     );
     // Prices did arrive meanwhile: the quote moved.
     app.until("the quote to move", || async { quote().await != first })
         .await;
-    assert_eq!(app.focused().await, "order-amount");
+    assert_eq!(app.focused().await, "order-review");
     app.quit().await;
 }
