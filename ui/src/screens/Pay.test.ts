@@ -95,3 +95,61 @@ describe("Pay", () => {
     expect(fake.callsOf("sendPayment")[1]).toMatchObject({ despiteUnknown: true });
   });
 });
+
+describe("Pay: the recipient and NOK", () => {
+  it("prefills a saved recipient only into an empty recipient form, and sends the BTC amount shown for NOK", async () => {
+    const saved = {
+      identity: "id1",
+      destination: "lnbc1…",
+      label: "Kari",
+      fullName: "Kari Nordmann",
+      country: "NO",
+      address: "Storgata 1",
+      nin: "",
+      exchange: "",
+      selfCustody: true,
+      locked: false,
+    };
+    const fake = payBackend();
+    fake.script.checkPayment = (form) => ({
+      ...check({ ...form, destination: "bc1q" }),
+      needsRecipient: true,
+      savedRecipient: saved,
+      ok: form.recipient.fullName !== "",
+      amountBtcRaw: "0.00012345",
+    });
+    fake.script.sendPayment = () => ({
+      message: "Sent",
+      payment: {
+        journalId: "1",
+        sentAt: "10:00",
+        destination: "bc1q",
+        amount: "12 345 sats",
+        state: "sent",
+        status: "pending",
+        statusText: "On its way",
+        withdrawalId: "w1",
+        note: "",
+      },
+    });
+    await mountScreen(Pay, fake);
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1q");
+    await userEvent.selectOptions(screen.getByTestId("pay-unit"), "nok");
+    await userEvent.type(screen.getByTestId("pay-amount"), "100");
+    await vi.waitFor(() => expect(screen.getByTestId<HTMLInputElement>("recipient-name").value).toBe("Kari Nordmann"));
+    expect(screen.getByTestId("pay-prefilled-recipient")).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() => screen.getByTestId("payment-status"));
+    expect(fake.callsOf("sendPayment")[0]).toMatchObject({
+      unit: "nok",
+      amount: "100",
+      confirmedAmountBtc: "0.00012345",
+      recipient: { fullName: "Kari Nordmann", country: "NO", address: "Storgata 1", selfCustody: true },
+    });
+    // The form is empty again for the next payment, in the same unit.
+    expect(screen.getByTestId<HTMLTextAreaElement>("pay-destination").value).toBe("");
+    expect(screen.getByTestId<HTMLSelectElement>("pay-unit").value).toBe("nok");
+  });
+});

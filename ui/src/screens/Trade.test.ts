@@ -91,3 +91,25 @@ describe("Trade", () => {
     expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
   });
 });
+
+describe("Trade: cancelling", () => {
+  it("cancels only on the second click, and offers 'cancel anyway' when an unknown order could be this one", async () => {
+    let refused = true;
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    fake.script.cancelOrder = (args) => {
+      if (refused && !args.anyway) throw { code: "mayBeUnknown", message: "An unknown order could be this one." };
+      refused = false;
+      return { orders: [] };
+    };
+    await mountScreen(Trade, fake);
+    await fireEvent.click(await screen.findByTestId("cancel-o1"));
+    expect(fake.callsOf("cancelOrder")).toEqual([]);
+    expect(screen.getByTestId("cancel-o1").textContent).toBe("Confirm cancel");
+    await fireEvent.click(screen.getByTestId("cancel-o1"));
+    await vi.waitFor(() => screen.getByTestId("cancel-anyway-o1"));
+    expect(screen.getByTestId("trade-error").textContent).toContain("unknown order");
+    await fireEvent.click(screen.getByTestId("cancel-anyway-o1"));
+    await vi.waitFor(() => screen.getByTestId("no-open-orders"));
+    expect(fake.callsOf("cancelOrder")).toEqual([{ orderId: "o1" }, { orderId: "o1", anyway: true }]);
+  });
+});

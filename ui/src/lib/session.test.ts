@@ -1,0 +1,59 @@
+import { describe, expect, it, vi } from "vitest";
+import { appView, balancesView } from "../test/fixtures";
+import { sandboxBackend } from "../test/harness";
+import { Session } from "./session.svelte";
+
+describe("Session", () => {
+  it("reads the balances again when the backend says they changed, and a hidden window only once shown", async () => {
+    let price = "1";
+    const fake = sandboxBackend({ balances: () => balancesView(price) });
+    const session = new Session(fake.backend);
+    await session.start();
+    price = "2";
+    fake.emit("changed", "balances");
+    await vi.waitFor(() => expect(session.balances?.price).toBe("2"));
+
+    const hidden = vi.spyOn(document, "visibilityState", "get").mockReturnValue("hidden");
+    price = "3";
+    fake.emit("changed", "balances");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(session.balances?.price).toBe("2");
+    hidden.mockReturnValue("visible");
+    document.dispatchEvent(new Event("visibilitychange"));
+    await vi.waitFor(() => expect(session.balances?.price).toBe("3"));
+    hidden.mockRestore();
+  });
+
+  it("runs actions one after another, and a change of language reads the formatted figures again", async () => {
+    const fake = sandboxBackend({ setLanguage: () => appView({ language: "nb" }) });
+    const session = new Session(fake.backend);
+    await session.start();
+    const quotesBefore = fake.callsOf("quote").length;
+    const told: string[] = [];
+    session.onChange((c) => told.push(c));
+    await Promise.all([
+      session.act(() => fake.backend.setLanguage({ language: "nb" })),
+      session.act(() => fake.backend.setLanguage({ language: "nb" })),
+    ]);
+    expect(document.documentElement.lang).toBe("nb");
+    expect(fake.callsOf("quote").length).toBeGreaterThan(quotesBefore);
+    // Once: the second action found the language already changed.
+    expect(told).toEqual(["reformatted"]);
+  });
+
+  it("says once what stops the balances, and takes it back when they read again", async () => {
+    let down = true;
+    const fake = sandboxBackend({
+      balances: () => {
+        if (down) throw { code: "network", message: "The exchange cannot be reached." };
+        return balancesView();
+      },
+    });
+    const session = new Session(fake.backend);
+    await session.start();
+    expect(session.message).toEqual({ kind: "error", text: "The exchange cannot be reached." });
+    down = false;
+    await session.loadBalances();
+    expect(session.message).toBeNull();
+  });
+});
