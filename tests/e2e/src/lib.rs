@@ -344,8 +344,8 @@ impl App {
                     let client = client.clone();
                     async move {
                         e.clear().await?;
-                        let element = serde_json::to_value(&e)
-                            .map_err(|e| fantoccini::error::CmdError::Json(e))?;
+                        let element =
+                            serde_json::to_value(&e).map_err(fantoccini::error::CmdError::Json)?;
                         client.execute(told, vec![element]).await?;
                         // WebDriver refuses to send no keys: an empty value is the clearing alone.
                         if !value.is_empty() {
