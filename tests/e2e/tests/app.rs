@@ -524,7 +524,8 @@ async fn a_failed_start_is_shown_and_tried_again() {
 }
 
 /// A keyboard user moves through the overview, Pay and Trade while prices arrive every few
-/// seconds: the focus stays where they left it, on a button too, and what they type stays typed.
+/// seconds: the focus stays where they left it, on a button too, and what they type stays typed;
+/// Ctrl+<n> opens a screen.
 /// Before the window moved to components, a price redraw replaced the screen's buttons and threw
 /// the focus back to the page.
 #[tokio::test]
@@ -587,5 +588,17 @@ async fn the_keyboard_focus_stays_put_through_live_prices() {
     app.until("the quote to move", || async { quote().await != first })
         .await;
     assert_eq!(app.focused().await, "order-review");
+
+    // Ctrl+5 opens the fifth screen of the navigation, Tax.
+    let control: char = fantoccini::key::Key::Control.into();
+    app.type_keys(&format!("{control}5")).await;
+    app.until("Ctrl+5 to open Tax", || async {
+        app.attr("[data-testid=nav-tax]", "aria-current")
+            .await
+            .as_deref()
+            == Some("page")
+    })
+    .await;
+    app.text("[data-testid=tax-sync]").await;
     app.quit().await;
 }

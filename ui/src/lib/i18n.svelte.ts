@@ -281,6 +281,12 @@ const nb: Record<string, string> = {
   "without a known purchase": "uten kjent kjøp",
   for: "for",
   Transactions: "Transaksjoner",
+  Screens: "Skjermbilder",
+  "The tax history is up to date.": "Skattehistorikken er oppdatert.",
+  Subtype: "Undertype",
+  "Type an amount to check the order.": "Skriv inn et beløp for å sjekke ordren.",
+  "Correct what is marked above.": "Rett det som er markert over.",
+  "Type where to and how much to check the payment.": "Skriv inn mottaker og beløp for å sjekke betalingen.",
   Balances: "Saldoer",
   "Year end": "Årsslutt",
 };
@@ -291,6 +297,11 @@ const language = $state<{ current: Language }>({ current: "en" });
 export function setLanguage(l: Language): void {
   language.current = l;
   document.documentElement.lang = l === "nb" ? "nb" : "en";
+}
+
+/** Whether `key` has its Norwegian words (a test reads every key the window uses). */
+export function hasNorwegian(key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(nb, key);
 }
 
 export function t(key: string): string {

@@ -44,6 +44,8 @@ export class Session {
   busy = $state(false);
   /** The width the main column has for charts, in CSS pixels. */
   width = $state(960);
+  /** What a screen reader announces: an order placed, a payment completed, a sync finished. */
+  announcement = $state("");
   /** The window's clock, a tick a second: countdowns follow it. */
   now = $state(Date.now());
 
@@ -112,6 +114,21 @@ export class Session {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Says `text` through the live region, even when it is what was said last. */
+  announce(text: string): void {
+    this.announcement = "";
+    queueMicrotask(() => (this.announcement = text));
+  }
+
+  /** Ctrl+1…Ctrl+8 open the screens in the navigation's order; true when `e` was one. */
+  shortcut(e: KeyboardEvent): boolean {
+    if (!e.ctrlKey || e.altKey || e.metaKey || e.shiftKey) return false;
+    const n = Number(e.key);
+    if (!Number.isInteger(n) || n < 1 || n > SCREENS.length) return false;
+    this.go(SCREENS[n - 1]);
+    return true;
   }
 
   fail(e: unknown): void {

@@ -77,9 +77,12 @@ describe("Trade", () => {
       tradeId: null,
       message: "The exchange's answer was lost.",
     }));
-    await mountScreen(Trade, fake);
+    const { session } = await mountScreen(Trade, fake);
+    // A disabled Review says why.
+    expect(screen.getByTestId("order-review-why").textContent).toBe("Type an amount to check the order.");
     await userEvent.type(screen.getByTestId("order-amount"), "5000");
     await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    expect(screen.queryByTestId("order-review-why")).toBeNull();
     await fireEvent.click(screen.getByTestId("order-review"));
     expect(screen.getByTestId("order-summary").textContent).toBe("Buy for 5000 NOK");
     await fireEvent.click(screen.getByTestId("order-confirm"));
@@ -89,6 +92,8 @@ describe("Trade", () => {
     ]);
     expect(screen.queryByTestId("order-confirm")).toBeNull();
     expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
+    // A screen reader hears the outcome.
+    await vi.waitFor(() => expect(session.announcement).toBe("The exchange's answer was lost."));
   });
 });
 

@@ -125,7 +125,11 @@ export class PayState {
       this.payments = await this.session.backend.payments({});
       const result = this.result;
       const mine = result && this.payments.payments.find((p) => p.journalId === result.payment.journalId);
-      if (result && mine) this.result = { ...result, payment: mine };
+      if (result && mine) {
+        // A payment that ended on its network is said, once.
+        if (mine.status !== result.payment.status && mine.status !== "pending") this.session.announce(mine.statusText);
+        this.result = { ...result, payment: mine };
+      }
       await this.session.loadBalances();
     } catch {
       // Read again on the next change.
@@ -145,12 +149,14 @@ export class PayState {
       const confirmed =
         form.unit === "nok" && checked?.amountBtcRaw ? { confirmedAmountBtc: checked.amountBtcRaw } : {};
       const reviewed = checked ? { reviewed: checked.reviewed } : {};
-      this.result = await this.session.backend.sendPayment({
+      const result = await this.session.backend.sendPayment({
         ...form,
         ...confirmed,
         ...reviewed,
         ...(despiteUnknown ? { despiteUnknown: true } : {}),
       });
+      this.result = result;
+      this.session.announce(result.message);
       this.confirming = false;
       this.form = { ...emptyPayForm(), unit: form.unit, accountId: form.accountId };
       this.checked = null;

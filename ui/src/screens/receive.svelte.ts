@@ -49,7 +49,10 @@ export class ReceiveState {
     try {
       if (this.invoice) {
         const next = await this.session.backend.invoiceStatus({ id: this.invoice.id });
-        if (next.status === "paid" && this.invoice.status !== "paid") await this.session.loadBalances();
+        if (next.status === "paid" && this.invoice.status !== "paid") {
+          this.session.announce(next.statusText);
+          await this.session.loadBalances();
+        }
         this.invoice = next;
       }
       this.recent = await this.session.backend.recentInvoices({});

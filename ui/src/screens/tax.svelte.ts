@@ -22,6 +22,13 @@ export type Section = "transactions" | "balances" | "yearEnd" | "gains";
 export const BLOCK = 200;
 const KEPT_BLOCKS = 40;
 
+/** What the end of a sync is called, for the announcement. */
+function syncEnded(view: TaxSyncView): string {
+  if (view.state === "complete") return t("The tax history is up to date.");
+  if (view.state === "cancelled") return t("Cancelled; the next sync continues where this one stopped");
+  return view.message || t("Stopped");
+}
+
 export class TaxState {
   section = $state<Section>("transactions");
   sync = $state<TaxSyncView | null>(null);
@@ -64,6 +71,7 @@ export class TaxState {
    */
   #heard(view: TaxSyncView): void {
     this.#told += 1;
+    if (this.sync?.state === "running" && view.state !== "running") this.session.announce(syncEnded(view));
     this.sync = view;
     if (view.state !== "running" && this.#following) {
       this.#following = false;

@@ -118,6 +118,7 @@ export class TradeState {
             tradeId: latest.tradeId,
             message: placed ? t("The order was placed.") : t("The order was not placed. Nothing was taken."),
           };
+          this.session.announce(this.result.message);
           await this.session.loadBalances();
           this.orders = await this.session.backend.openOrders({});
         } else {
@@ -138,6 +139,7 @@ export class TradeState {
     const form = this.form;
     try {
       this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
+      this.session.announce(this.result.message);
       this.confirming = false;
       if (this.result.outcome === "unknown") this.#followUnknown();
       else this.form = { ...form, amount: "" };
