@@ -1,8 +1,9 @@
-import { fireEvent, screen } from "@testing-library/svelte";
+import { fireEvent, render, screen } from "@testing-library/svelte";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { TaxRowView, TaxSyncView } from "../bindings";
 import { mountScreen, sandboxBackend } from "../test/harness";
+import Harness from "../test/Harness.svelte";
 import Tax from "./Tax.svelte";
 
 const TOTAL = 1000;
@@ -86,5 +87,25 @@ describe("Tax", () => {
     await vi.waitFor(() => expect(screen.getByTestId("tax-count").dataset.total).toBe("10"));
     expect(list.scrollTop).toBe(0);
     expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("0");
+  });
+});
+
+describe("Tax: coming back", () => {
+  it("finds the list where the user left it after another screen was shown", async () => {
+    const fake = taxBackend();
+    const { session, unmount } = await mountScreen(Tax, fake);
+    await vi.waitFor(() => screen.getAllByTestId("tax-row"));
+    const list = screen.getByTestId("tax-list");
+    list.scrollTop = 500 * 30;
+    await fireEvent.scroll(list);
+    await vi.waitFor(() => expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("496"));
+    unmount();
+    const reads = fake.callsOf("taxRows").length;
+    render(Harness, { props: { session, screen: Tax } });
+    // Arriving reads the list again; once it has, the list is still where it was.
+    await vi.waitFor(() => expect(fake.callsOf("taxRows").length).toBeGreaterThan(reads));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByTestId("tax-list").scrollTop).toBe(500 * 30);
+    expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("496");
   });
 });

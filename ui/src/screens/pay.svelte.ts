@@ -58,7 +58,7 @@ export class PayState {
   constructor(readonly session: Session) {
     session.onChange((change) => {
       if (change === "payments") void this.paymentsChanged();
-      if (change === "reformatted") void this.refresh();
+      if (change === "reformatted" && session.screen === "pay") void this.refresh();
     });
   }
 

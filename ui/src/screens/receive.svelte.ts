@@ -24,7 +24,7 @@ export class ReceiveState {
   constructor(readonly session: Session) {
     session.onChange((change) => {
       if (change === "invoices") void this.invoicesChanged();
-      if (change === "reformatted") void this.refresh();
+      if (change === "reformatted" && session.screen === "receive") void this.refresh();
     });
   }
 

@@ -60,7 +60,7 @@ export class TaxState {
   constructor(readonly session: Session) {
     session.onTaxSync((view) => this.#heard(view));
     session.onChange((change) => {
-      if (change === "reformatted" && session.screen === "tax") void this.refresh();
+      if (change === "reformatted" && session.screen === "tax") void this.refresh(true);
     });
   }
 
@@ -79,14 +79,18 @@ export class TaxState {
     }
   }
 
-  async refresh(): Promise<void> {
+  /**
+   * Reads the sync's state and the section again. On arriving at the screen (`keepPlace`) the list
+   * is read again where the user left it; a new section or filter starts at the top.
+   */
+  async refresh(keepPlace = false): Promise<void> {
     this.error = null;
     try {
       const asked = this.#told;
       const now = await this.session.backend.taxSyncStatus({});
       if (asked === this.#told) this.sync = now;
       this.#following = this.sync?.state === "running";
-      await this.#reload();
+      await this.#reload(keepPlace);
     } catch (e) {
       this.error = errorText(e);
     }
@@ -97,10 +101,11 @@ export class TaxState {
     void this.refresh();
   }
 
-  async #reload(): Promise<void> {
+  async #reload(keepPlace = false): Promise<void> {
     if (this.section === "transactions") {
       this.facets = await this.session.backend.taxFacets({});
-      await this.#resetList();
+      if (keepPlace) await this.#readAgain();
+      else await this.#resetList();
     } else if (this.section === "balances") {
       this.balances = await this.session.backend.taxBalances({ includeDeleted: this.includeDeleted });
     } else if (this.section === "yearEnd") {
@@ -114,6 +119,12 @@ export class TaxState {
     this.generation += 1;
     this.blocks.clear();
     this.#loading.clear();
+    await this.loadBlock(0);
+  }
+
+  /** The same list read afresh, drawn where it is scrolled to. */
+  async #readAgain(): Promise<void> {
+    this.blocks.clear();
     await this.loadBlock(0);
   }
 

@@ -38,7 +38,7 @@ export class TradeState {
   constructor(readonly session: Session) {
     session.onChange((change) => {
       if (change === "history" && session.screen === "trade") void this.historyChanged();
-      if (change === "reformatted") void this.refresh();
+      if (change === "reformatted" && session.screen === "trade") void this.refresh();
     });
   }
 
