@@ -75,6 +75,7 @@ ipc_commands! {
     profiles::reset_demo: NoArgs => AppView;
     profiles::set_language: SetLanguageArgs => AppView;
     profiles::set_unit: SetUnitArgs => AppView;
+    profiles::set_theme: SetThemeArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
     profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     profiles::save_exchange_profile: ExchangeProfileArgs => AppView;

@@ -23,6 +23,10 @@ language: Locale,
  */
 languageSetting: Locale | null, unit: BtcUnit, 
 /**
+ * Light or dark; `None`: follows the OS.
+ */
+themeSetting: Theme | null, 
+/**
  * How long a request to the exchange may take, in seconds; the setting, else the default.
  */
 requestTimeoutSecs: number, 
@@ -387,6 +391,12 @@ export type SetRequestTimeoutArgs = {
  */
 seconds: number | null, };
 
+export type SetThemeArgs = { 
+/**
+ * None to follow the OS.
+ */
+theme: Theme | null, };
+
 export type SetUnitArgs = { unit: BtcUnit, };
 
 export type SummaryLine = { label: string, value: string, };
@@ -461,6 +471,8 @@ reached: string,
  * Why a sync failed, or a short summary of one that ended.
  */
 message: string, };
+
+export type Theme = "light" | "dark";
 
 export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
 
@@ -558,6 +570,10 @@ export function setLanguage(args: SetLanguageArgs): Promise<AppView> {
 
 export function setUnit(args: SetUnitArgs): Promise<AppView> {
   return call("set_unit", args);
+}
+
+export function setTheme(args: SetThemeArgs): Promise<AppView> {
+  return call("set_theme", args);
 }
 
 export function setRequestTimeout(args: SetRequestTimeoutArgs): Promise<AppView> {

@@ -2,6 +2,7 @@
 //! the profile and its connection, balances, and the settings' forms. No secret is in anything
 //! sent to the webview.
 
+use nordlys_core::chart::Theme;
 use nordlys_core::format::{BtcUnit, Locale};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -92,6 +93,8 @@ pub struct AppView {
     /// `None`: follows the OS.
     pub language_setting: Option<Locale>,
     pub unit: BtcUnit,
+    /// Light or dark; `None`: follows the OS.
+    pub theme_setting: Option<Theme>,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.
     pub request_timeout_secs: u32,
     /// The range the setting takes.
@@ -172,6 +175,12 @@ pub struct SetLanguageArgs {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SetUnitArgs {
     pub unit: BtcUnit,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetThemeArgs {
+    /// None to follow the OS.
+    pub theme: Option<Theme>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

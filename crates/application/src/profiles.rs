@@ -177,6 +177,7 @@ async fn view(app: &App) -> Answer<AppView> {
         language: locale,
         language_setting: settings.language,
         unit: settings.unit,
+        theme_setting: settings.theme,
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
         request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
@@ -381,6 +382,13 @@ pub async fn set_language(app: &App, args: SetLanguageArgs) -> Answer<AppView> {
 
 pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppView> {
     app.settings().unit = args.unit;
+    app.save_settings()?;
+    view(app).await
+}
+
+/// Light, dark, or as the OS says: the window follows it at once and remembers it.
+pub async fn set_theme(app: &App, args: SetThemeArgs) -> Answer<AppView> {
+    app.settings().theme = args.theme;
     app.save_settings()?;
     view(app).await
 }

@@ -17,7 +17,10 @@ use nordlys_exchange::models::VolumeHistoricResponse;
 
 use crate::store::PriceSample;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Light or dark: the window's colours and the charts drawn for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum Theme {
     Light,
     Dark,

@@ -67,6 +67,9 @@ pub struct Settings {
     /// [`Settings::request_timeout_secs`], which keeps it within reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_timeout_secs: Option<u64>,
+    /// Light or dark; `None`: follow the OS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<crate::chart::Theme>,
 }
 
 /// The request timeout when the settings do not say, and the range they may say.
@@ -88,6 +91,7 @@ impl Default for Settings {
                 key_permissions: None,
             }],
             request_timeout_secs: None,
+            theme: None,
         }
     }
 }
@@ -207,6 +211,29 @@ mod tests {
         assert!(aside.ends_with("settings.json.damaged-1700000000"));
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), "{not json");
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_theme_is_remembered_and_none_follows_the_system() {
+        let older: Settings =
+            serde_json::from_str(r#"{"active":"sandbox","profiles":[]}"#).unwrap();
+        assert_eq!(
+            older.theme, None,
+            "settings from before themes follow the system"
+        );
+        let dark = Settings {
+            theme: Some(crate::chart::Theme::Dark),
+            ..Settings::default()
+        };
+        let text = serde_json::to_string(&dark).unwrap();
+        assert!(text.contains(r#""theme":"dark""#), "{text}");
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.theme, Some(crate::chart::Theme::Dark));
+        assert!(
+            !serde_json::to_string(&Settings::default())
+                .unwrap()
+                .contains("theme")
+        );
     }
 
     #[test]

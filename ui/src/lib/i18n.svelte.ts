@@ -282,6 +282,12 @@ const nb: Record<string, string> = {
   for: "for",
   Transactions: "Transaksjoner",
   Screens: "Skjermbilder",
+  Theme: "Utseende",
+  Light: "Lyst",
+  Dark: "Mørkt",
+  "No transactions are stored yet. Sync the tax history to fetch them from the exchange.":
+    "Ingen transaksjoner er lagret ennå. Synkroniser skattehistorikken for å hente dem fra børsen.",
+  "No transactions match these filters.": "Ingen transaksjoner passer med disse filtrene.",
   "The tax history is up to date.": "Skattehistorikken er oppdatert.",
   Subtype: "Undertype",
   "Type an amount to check the order.": "Skriv inn et beløp for å sjekke ordren.",

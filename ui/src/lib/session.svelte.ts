@@ -108,6 +108,9 @@ export class Session {
       if (before && (before.language !== app.language || before.unit !== app.unit)) {
         await Promise.all([this.loadVolume(), this.readQuote(), this.loadChart()]);
         this.#tell("reformatted");
+      } else if (before && before.themeSetting !== app.themeSetting) {
+        // The charts are drawn in the theme's colours.
+        await Promise.all([this.loadVolume(), this.loadChart()]);
       }
     } catch (e) {
       this.fail(e);
@@ -179,10 +182,16 @@ export class Session {
     void this.readQuote();
   }
 
+  /** Whether the window is dark: as chosen in Settings, else as the OS says. */
+  get dark(): boolean {
+    const chosen = this.app?.themeSetting;
+    if (chosen) return chosen === "dark";
+    return window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  }
+
   #chartSize(height: number) {
     const width = Math.max(320, Math.min(1600, Math.round(this.width)));
-    const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
-    return { width, height, dark };
+    return { width, height, dark: this.dark };
   }
 
   async loadChart(): Promise<void> {

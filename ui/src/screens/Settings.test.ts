@@ -1,8 +1,9 @@
-import { screen } from "@testing-library/svelte";
+import { fireEvent, render, screen } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { appView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
+import App from "../App.svelte";
 import Settings from "./Settings.svelte";
 
 describe("Settings", () => {
@@ -18,5 +19,24 @@ describe("Settings", () => {
     expect(fake.callsOf("setLanguage")).toEqual([{ language: "nb" }]);
     expect(fake.callsOf("setUnit")).toEqual([{ unit: "sats" }]);
     expect(screen.getByTestId<HTMLSelectElement>("unit").value).toBe("sats");
+  });
+});
+
+describe("Settings: theme", () => {
+  it("applies the theme chosen at once, and follows the system again when asked", async () => {
+    const fake = sandboxBackend({
+      setTheme: ({ theme }) => appView({ themeSetting: theme }),
+      priceChart: () => ({ svg: "<svg/>", samples: 3 }),
+    });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+    await fireEvent.click(screen.getByTestId("nav-settings"));
+    await userEvent.selectOptions(screen.getByTestId("theme"), "dark");
+    await vi.waitFor(() => expect(document.documentElement.dataset.theme).toBe("dark"));
+    // The charts are drawn again, dark.
+    await vi.waitFor(() => expect(fake.callsOf("priceChart").at(-1)?.dark).toBe(true));
+    await userEvent.selectOptions(screen.getByTestId("theme"), "auto");
+    await vi.waitFor(() => expect(document.documentElement.dataset.theme).toBeUndefined());
+    expect(fake.callsOf("setTheme")).toEqual([{ theme: "dark" }, { theme: null }]);
   });
 });

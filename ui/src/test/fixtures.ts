@@ -19,6 +19,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
     language: "en",
     languageSetting: null,
     unit: "btc",
+    themeSetting: null,
     requestTimeoutSecs: 30,
     requestTimeoutMinSecs: 5,
     requestTimeoutMaxSecs: 600,
