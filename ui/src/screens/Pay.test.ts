@@ -153,3 +153,51 @@ describe("Pay: the recipient and NOK", () => {
     expect(screen.getByTestId<HTMLSelectElement>("pay-unit").value).toBe("nok");
   });
 });
+
+describe("Pay: the address book", () => {
+  it("edits a saved recipient, deletes only on the second click, and pays to one", async () => {
+    let recipients = [
+      {
+        identity: "id1",
+        destination: "bc1qsaved",
+        label: "Kari",
+        fullName: "Kari Nordmann",
+        country: "NO",
+        address: "Storgata 1",
+        nin: "",
+        exchange: "",
+        selfCustody: true,
+        locked: false,
+      },
+    ];
+    const fake = payBackend();
+    fake.script.recipients = () => ({ recipients });
+    fake.script.saveRecipient = (r) => {
+      recipients = [r];
+      return { recipients };
+    };
+    fake.script.deleteRecipient = () => {
+      recipients = [];
+      return { recipients };
+    };
+    await mountScreen(Pay, fake);
+    await fireEvent.click(await screen.findByText("Edit"));
+    const editor = screen.getByTestId("recipient-editor");
+    const name = editor.querySelectorAll("input")[1];
+    await userEvent.clear(name);
+    await userEvent.type(name, "Kari N. Nordmann");
+    await fireEvent.submit(editor);
+    await vi.waitFor(() => expect(screen.queryByTestId("recipient-editor")).toBeNull());
+    expect(fake.callsOf("saveRecipient")[0]).toMatchObject({ identity: "id1", fullName: "Kari N. Nordmann" });
+    expect(screen.getByTestId("saved-recipient").textContent).toContain("Kari N. Nordmann");
+
+    await fireEvent.click(screen.getByTestId("pay-to-id1"));
+    expect(screen.getByTestId<HTMLTextAreaElement>("pay-destination").value).toBe("bc1qsaved");
+
+    await fireEvent.click(screen.getByText("Delete"));
+    expect(fake.callsOf("deleteRecipient")).toEqual([]);
+    await fireEvent.click(screen.getByText("Confirm delete"));
+    await vi.waitFor(() => screen.getByTestId("address-book-empty"));
+    expect(fake.callsOf("deleteRecipient")).toEqual([{ identity: "id1" }]);
+  });
+});

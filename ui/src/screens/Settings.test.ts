@@ -40,3 +40,23 @@ describe("Settings: theme", () => {
     expect(fake.callsOf("setTheme")).toEqual([{ theme: "dark" }, { theme: null }]);
   });
 });
+
+describe("Settings: request timeout", () => {
+  it("saves the seconds typed, empty for the default, and shows the range refused", async () => {
+    const fake = sandboxBackend({
+      setRequestTimeout: ({ seconds }) => {
+        if (seconds !== null && seconds > 120) throw { code: "invalidInput", message: "Between 5 and 120 seconds." };
+        return appView({ requestTimeoutSecs: seconds ?? 30 });
+      },
+    });
+    await mountScreen(Settings, fake);
+    const field = screen.getByTestId<HTMLInputElement>("request-timeout");
+    await fireEvent.change(field, { target: { value: "600" } });
+    await vi.waitFor(() => expect(screen.getByTestId("message-error").textContent).toContain("120"));
+    await fireEvent.change(field, { target: { value: "45" } });
+    await vi.waitFor(() => screen.getByTestId("message-ok"));
+    await fireEvent.change(field, { target: { value: "" } });
+    await vi.waitFor(() => expect(fake.callsOf("setRequestTimeout")).toHaveLength(3));
+    expect(fake.callsOf("setRequestTimeout")).toEqual([{ seconds: 600 }, { seconds: 45 }, { seconds: null }]);
+  });
+});

@@ -109,3 +109,49 @@ describe("Tax: coming back", () => {
     expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("496");
   });
 });
+
+describe("Tax: the year-end rate", () => {
+  it("uses the rate typed for its year, says what was refused, and goes back to the transactions' rate", async () => {
+    const year = (rate: string, entered: boolean) => ({
+      years: [
+        {
+          year: 2025,
+          complete: true,
+          rate,
+          rateSource: entered ? "your rate" : "the transactions' rate",
+          entered,
+          accounts: [],
+          totalBtc: "0.1 BTC",
+          totalNok: "100 000 kr",
+          notComputable: null,
+        },
+      ],
+    });
+    const fake = taxBackend();
+    fake.script.yearEndReport = () => year("900 000", false);
+    fake.script.setYearEndRate = ({ rate }) => {
+      if (rate === "abc") throw { code: "invalidInput", message: "A rate is a number of NOK per BTC." };
+      return rate ? year(rate, true) : year("900 000", false);
+    };
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-yearEnd"));
+    const input = await screen.findByTestId<HTMLInputElement>("year-end-rate-input");
+    await fireEvent.input(input, { target: { value: "abc" } });
+    await fireEvent.click(screen.getByTestId("year-end-rate-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("tax-error").textContent).toContain("NOK per BTC"));
+    // What was typed stays to be corrected.
+    expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("abc");
+    await fireEvent.input(input, { target: { value: "950000" } });
+    await fireEvent.click(screen.getByTestId("year-end-rate-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("950000"));
+    expect(screen.queryByTestId("tax-error")).toBeNull();
+    expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("");
+    await fireEvent.click(screen.getByText("Use the transactions' rate"));
+    await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("900 000"));
+    expect(fake.callsOf("setYearEndRate")).toEqual([
+      { year: 2025, rate: "abc" },
+      { year: 2025, rate: "950000" },
+      { year: 2025, rate: "" },
+    ]);
+  });
+});
