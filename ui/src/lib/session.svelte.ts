@@ -110,7 +110,7 @@ export class Session {
         this.#tell("reformatted");
       } else if (before && before.themeSetting !== app.themeSetting) {
         // The charts are drawn in the theme's colours.
-        await Promise.all([this.loadVolume(), this.loadChart()]);
+        await Promise.all([this.#drawVolumeChart(), this.loadChart()]);
       }
     } catch (e) {
       this.fail(e);
@@ -211,10 +211,19 @@ export class Session {
   async loadVolume(): Promise<void> {
     try {
       this.volume = await this.backend.volume({});
+      await this.#drawVolumeChart();
+    } catch {
+      this.volume = null;
+    }
+  }
+
+  /** Draws the volume per market; one that cannot be drawn leaves the last drawing. */
+  async #drawVolumeChart(): Promise<void> {
+    try {
       const chart = await this.backend.volumeChart(this.#chartSize(240));
       this.volumeChart = svgUrl(chart.svg);
     } catch {
-      this.volume = null;
+      // The table above it still shows the volume.
     }
   }
 

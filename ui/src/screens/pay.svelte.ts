@@ -10,6 +10,7 @@ import type {
   RecipientView,
   RecipientsView,
 } from "../bindings";
+import { CheckedForm } from "../lib/checked_form.svelte";
 import { errorText, hasCode } from "../lib/errors";
 import type { Session } from "../lib/session.svelte";
 
@@ -36,11 +37,8 @@ export const emptyPayForm = (): PayArgs => ({
 });
 
 export class PayState {
-  /** The form as typed; replaced whole on each change, so a check knows which form it was for. */
-  form = $state.raw<PayArgs>(emptyPayForm());
-  checked = $state.raw<PayCheckView | null>(null);
-  /** The form `checked` was for: a payment is confirmed only as checked. */
-  checkedForm = $state.raw<PayArgs | null>(null);
+  /** The payment as typed and checked: a payment is confirmed only as checked. */
+  payment: CheckedForm<PayArgs, PayCheckView>;
   confirming = $state(false);
   /** The last payment was refused because the same one is still unknown: a second confirmation is offered. */
   doubt = $state(false);
@@ -53,69 +51,54 @@ export class PayState {
   editing = $state<RecipientView | null>(null);
   deleteArmed = $state<string | null>(null);
   error = $state<string | null>(null);
-  #checkTimer: number | undefined;
 
   constructor(readonly session: Session) {
+    this.payment = new CheckedForm<PayArgs, PayCheckView>(
+      emptyPayForm(),
+      (form) => (form.destination.trim() || form.amount.trim() ? session.backend.checkPayment(form) : null),
+      (answer, form) => this.#checked(answer, form),
+      (e) => (this.error = errorText(e)),
+    );
     session.onChange((change) => {
       if (change === "payments") void this.paymentsChanged();
       if (change === "reformatted" && session.screen === "pay") void this.refresh();
     });
   }
 
-  /** Whether the checks on screen are for the form as it is now: only then can it be confirmed. */
-  get checkIsCurrent(): boolean {
-    return this.checked !== null && this.checkedForm === this.form;
-  }
-
   async refresh(): Promise<void> {
     try {
       if (this.countries.length === 0) this.countries = (await this.session.backend.countries({})).countries;
-      [this.payments, this.book] = await Promise.all([
-        this.session.backend.payments({}),
-        this.session.backend.recipients({}),
-      ]);
+      await this.#readLists();
     } catch (e) {
       this.error = errorText(e);
     }
+  }
+
+  /** The recent payments and the address book. */
+  async #readLists(): Promise<void> {
+    [this.payments, this.book] = await Promise.all([
+      this.session.backend.payments({}),
+      this.session.backend.recipients({}),
+    ]);
   }
 
   set(patch: Partial<PayArgs>): void {
-    this.form = { ...this.form, ...patch };
+    this.payment.change(patch);
     this.confirming = false;
     this.result = null;
-    this.#scheduleCheck();
   }
 
   setRecipient(patch: Partial<RecipientForm>): void {
-    this.set({ recipient: { ...this.form.recipient, ...patch } });
+    this.set({ recipient: { ...this.payment.form.recipient, ...patch } });
   }
 
-  #scheduleCheck(): void {
-    window.clearTimeout(this.#checkTimer);
-    this.#checkTimer = window.setTimeout(() => void this.#check(), 200);
-  }
-
-  async #check(): Promise<void> {
-    const asked = this.form;
-    if (!asked.destination.trim() && !asked.amount.trim()) {
-      this.checked = null;
-      return;
-    }
-    try {
-      const answer = await this.session.backend.checkPayment(asked);
-      // An answer for a form since changed is dropped: the next check is on its way.
-      if (this.form !== asked) return;
-      this.checked = answer;
-      this.checkedForm = asked;
-      this.error = null;
-      // An invoice's payee node serves many people: a saved recipient only prefills the form.
-      const saved = answer.needsRecipient ? answer.savedRecipient : null;
-      if (saved && !asked.recipient.fullName.trim() && !asked.recipient.address.trim()) {
-        const { fullName, country, address, nin, exchange, selfCustody } = saved;
-        this.setRecipient({ fullName, country, address, nin, exchange, selfCustody });
-      }
-    } catch (e) {
-      this.error = errorText(e);
+  #checked(answer: PayCheckView, form: PayArgs): void {
+    this.error = null;
+    // An invoice's payee node serves many people: a saved recipient only prefills the form.
+    const saved = answer.needsRecipient ? answer.savedRecipient : null;
+    if (saved && !form.recipient.fullName.trim() && !form.recipient.address.trim()) {
+      const { fullName, country, address, nin, exchange, selfCustody } = saved;
+      this.setRecipient({ fullName, country, address, nin, exchange, selfCustody });
     }
   }
 
@@ -141,8 +124,8 @@ export class PayState {
     this.sending = true;
     this.error = null;
     this.doubt = false;
-    const form = this.form;
-    const checked = this.checked;
+    const form = this.payment.form;
+    const checked = this.payment.checked;
     try {
       // Sent as confirmed: the form the check was for (the app refuses any other), and for an
       // amount in NOK the BTC amount shown.
@@ -158,12 +141,8 @@ export class PayState {
       this.result = result;
       this.session.announce(result.message);
       this.confirming = false;
-      this.form = { ...emptyPayForm(), unit: form.unit, accountId: form.accountId };
-      this.checked = null;
-      [this.payments, this.book] = await Promise.all([
-        this.session.backend.payments({}),
-        this.session.backend.recipients({}),
-      ]);
+      this.payment.reset({ ...emptyPayForm(), unit: form.unit, accountId: form.accountId });
+      await this.#readLists();
       void this.session.refreshUnknowns();
       await this.session.loadBalances();
     } catch (e) {
@@ -172,7 +151,7 @@ export class PayState {
       this.doubt = hasCode(e, "sameAsUnknown");
       if (hasCode(e, "notPermitted")) void this.session.reloadApp();
       // Refused as not the form reviewed: check the form as it is, for a new review.
-      if (hasCode(e, "notReviewed")) this.#scheduleCheck();
+      if (hasCode(e, "notReviewed")) this.payment.recheck();
     } finally {
       this.sending = false;
     }

@@ -9,16 +9,14 @@ import type {
   OrderResultView,
   TradesView,
 } from "../bindings";
+import { CheckedForm } from "../lib/checked_form.svelte";
 import { errorText, hasCode } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 import type { Session } from "../lib/session.svelte";
 
 export class TradeState {
-  /** The form as typed; replaced whole on each change, so a check knows which form it was for. */
-  form = $state.raw<OrderFormArgs>({ orderType: "market", direction: "buy", amount: "", price: null, accountId: null });
-  checked = $state.raw<OrderCheckView | null>(null);
-  /** The form `checked` was for: the order sent is always the one reviewed. */
-  checkedForm = $state.raw<OrderFormArgs | null>(null);
+  /** The order as typed and checked: the order sent is always the one reviewed. */
+  order: CheckedForm<OrderFormArgs, OrderCheckView>;
   confirming = $state(false);
   /** The last order was refused because the same one is still unknown: a second confirmation is offered. */
   doubt = $state(false);
@@ -32,19 +30,19 @@ export class TradeState {
   cancelArmed = $state<string | null>(null);
   /** The open order whose cancel was held back by an unknown order quiet for long. */
   cancelDoubt = $state<string | null>(null);
-  #checkTimer: number | undefined;
   #resolveTimer: number | undefined;
 
   constructor(readonly session: Session) {
+    this.order = new CheckedForm<OrderFormArgs, OrderCheckView>(
+      { orderType: "market", direction: "buy", amount: "", price: null, accountId: null },
+      (form) => (form.amount.trim() ? session.backend.checkOrder(form) : null),
+      () => {},
+      (e) => (this.error = errorText(e)),
+    );
     session.onChange((change) => {
       if (change === "history" && session.screen === "trade") void this.historyChanged();
       if (change === "reformatted" && session.screen === "trade") void this.refresh();
     });
-  }
-
-  /** Whether the checks on screen are for the form as it is now: only then can it be reviewed. */
-  get checkIsCurrent(): boolean {
-    return this.checked !== null && this.checkedForm === this.form;
   }
 
   async refresh(): Promise<void> {
@@ -69,38 +67,18 @@ export class TradeState {
   }
 
   set(patch: Partial<OrderFormArgs>): void {
-    this.form = { ...this.form, ...patch };
+    this.order.change(patch);
     this.confirming = false;
     this.result = null;
-    window.clearTimeout(this.#checkTimer);
-    this.#checkTimer = window.setTimeout(() => void this.#check(), 200);
   }
 
   /** A limit order starts from the price on the side it would rest on. */
   setWithPrice(patch: Partial<OrderFormArgs>): void {
-    const form = { ...this.form, ...patch };
+    const form = { ...this.order.form, ...patch };
     const quote = this.session.quote;
     const price =
       form.orderType === "limit" && quote ? (form.direction === "buy" ? quote.bidRaw : quote.askRaw) : form.price;
     this.set({ ...patch, price: form.orderType === "market" ? null : price });
-  }
-
-  async #check(): Promise<void> {
-    const asked = this.form;
-    if (!asked.amount.trim()) {
-      this.checked = null;
-      return;
-    }
-    try {
-      const answer = await this.session.backend.checkOrder(asked);
-      // An answer for a form since changed is dropped: the next check is on its way.
-      if (this.form === asked) {
-        this.checked = answer;
-        this.checkedForm = asked;
-      }
-    } catch (e) {
-      this.error = errorText(e);
-    }
   }
 
   /** After "unknown", the app keeps checking the account itself until it knows. */
@@ -136,21 +114,16 @@ export class TradeState {
     this.sending = true;
     this.error = null;
     this.doubt = false;
-    const form = this.form;
+    const form = this.order.form;
     try {
       this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
       this.session.announce(this.result.message);
       this.confirming = false;
       if (this.result.outcome === "unknown") this.#followUnknown();
-      else this.form = { ...form, amount: "" };
-      this.checked = null;
+      this.order.reset(this.result.outcome === "unknown" ? form : { ...form, amount: "" });
       await this.session.loadBalances();
-      [this.orders, this.journal] = await Promise.all([
-        this.session.backend.openOrders({}),
-        this.session.backend.resolveOrders({}),
-      ]);
       // A fill shows in the history at once.
-      this.history = await this.session.backend.tradeHistory({});
+      await this.refresh();
       void this.session.refreshUnknowns();
     } catch (e) {
       this.error = errorText(e);
