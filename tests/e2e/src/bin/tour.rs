@@ -1,5 +1,6 @@
-//! `tour DIR`: starts the app through the E2E rig and writes a screenshot of each main screen to
-//! DIR. What `scripts/run` does on a machine with no display.
+//! `tour DIR`: starts the app through the E2E rig and writes a screenshot of each main screen,
+//! light and dark, at the window's first size and at its smallest, to DIR. What `scripts/run`
+//! does on a machine with no display.
 #![allow(
     clippy::print_stdout,
     reason = "a tool run by a script: it prints the files it wrote"
@@ -23,32 +24,52 @@ async fn main() -> ExitCode {
     }
     let app = App::start(&[]).await;
     app.text("[data-testid=account-row]").await;
+    // The tax history is synced once, so the Tax screen shows rows in every picture.
+    app.click("[data-testid=nav-tax]").await;
+    app.click("[data-testid=tax-sync]").await;
+    app.until("the tax history to sync", || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .as_deref()
+            == Some("complete")
+    })
+    .await;
     let mut status = ExitCode::SUCCESS;
-    for screen in [
-        "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
-    ] {
-        app.click(&format!("[data-testid=nav-{screen}]")).await;
-        if screen == "tax" {
-            app.click("[data-testid=tax-sync]").await;
-            app.until("the tax history to sync", || async {
-                app.attr("[data-testid=tax-sync-state]", "data-state")
-                    .await
-                    .as_deref()
-                    == Some("complete")
-            })
-            .await;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        let path = dir.join(format!("{screen}.png"));
-        let written = match bounded("a screenshot", app.client.screenshot()).await {
-            Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        match written {
-            Ok(()) => println!("{}", path.display()),
-            Err(e) => {
-                eprintln!("tour: no screenshot of {screen}: {e}");
+    // Each screen in both themes, at the window's first size and at its smallest.
+    for theme in ["light", "dark"] {
+        app.click("[data-testid=nav-settings]").await;
+        app.select("[data-testid=theme]", theme).await;
+        app.until("the theme to apply", || async {
+            app.script(
+                "return document.documentElement.dataset.theme ?? '';",
+                vec![],
+            )
+            .await
+                == serde_json::json!(theme)
+        })
+        .await;
+        for (width, height) in [(1100, 760), (720, 520)] {
+            if let Err(e) = bounded("resizing", app.client.set_window_size(width, height)).await {
+                eprintln!("tour: cannot resize the window to {width}×{height}: {e}");
                 status = ExitCode::FAILURE;
+            }
+            for screen in [
+                "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
+            ] {
+                app.click(&format!("[data-testid=nav-{screen}]")).await;
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                let path = dir.join(format!("{screen}-{theme}-{width}x{height}.png"));
+                let written = match bounded("a screenshot", app.client.screenshot()).await {
+                    Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                match written {
+                    Ok(()) => println!("{}", path.display()),
+                    Err(e) => {
+                        eprintln!("tour: no screenshot of {screen}: {e}");
+                        status = ExitCode::FAILURE;
+                    }
+                }
             }
         }
     }
