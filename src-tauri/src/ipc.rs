@@ -76,6 +76,8 @@ ipc_commands! {
     profiles::set_language: SetLanguageArgs => AppView;
     profiles::set_unit: SetUnitArgs => AppView;
     profiles::set_theme: SetThemeArgs => AppView;
+    profiles::set_privacy: SetPrivacyArgs => AppView;
+    profiles::set_start_hidden: SetStartHiddenArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
     profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     profiles::save_exchange_profile: ExchangeProfileArgs => AppView;

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use std::time::SystemTime;
 
 use nordlys_core::destination::{AddressKind, Destination, parse};
-use nordlys_core::format::Locale;
+use nordlys_core::format::{BtcUnit, Figures, Locale};
 use nordlys_exchange::models::{Currency, NewLightningInvoiceRequest};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
@@ -54,8 +54,13 @@ async fn everything_the_sandbox_issues_is_recognised() {
         info.description.is_none(),
         "the memo is empty; the description goes into the hash"
     );
+    let figures = Figures {
+        locale: Locale::En,
+        unit: BtcUnit::Btc,
+        hidden: false,
+    };
     assert!(
-        nordlys_application::wording::destination(&parsed, SystemTime::now(), Locale::En)
+        nordlys_application::wording::destination(&parsed, SystemTime::now(), figures)
             .starts_with("Lightning invoice for 12,500\u{a0}sats, expires in")
     );
 }

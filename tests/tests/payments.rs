@@ -27,8 +27,11 @@ use rust_decimal::Decimal;
 fn ctx() -> PayContext {
     PayContext {
         now: SystemTime::now(),
-        locale: Locale::En,
-        btc_unit: BtcUnit::Sats,
+        figures: nordlys_core::format::Figures {
+            locale: Locale::En,
+            unit: BtcUnit::Sats,
+            hidden: false,
+        },
         price: NokPerBtc::computed(Decimal::from(1_000_000)),
         available_btc: Btc::from_sats(100_000_000),
         account_name: "Main".into(),

@@ -412,3 +412,89 @@ async fn the_request_timeout_is_a_setting_within_its_range() {
         .unwrap();
     assert_eq!(back.request_timeout_secs, 30);
 }
+
+/// A figure as privacy mode writes it: its unit beside a mask, and not one digit of it.
+fn hidden(figure: &str) -> bool {
+    figure.contains(nordlys_core::format::MASK) && !figure.chars().any(|c| c.is_ascii_digit())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart() {
+    use nordlys_application::profile_views::{SetPrivacyArgs, SetStartHiddenArgs};
+    use nordlys_application::tax_views::GainsArgs;
+    use nordlys_application::trade_views::QuoteArgs;
+    use nordlys_application::{market, tax};
+
+    let secrets: Arc<dyn SecretStore> = Arc::new(MemorySecretStore::default());
+    let (app, dir) = app_with(secrets.clone());
+    tax_synced(&app).await;
+    let on = profiles::set_privacy(&app, SetPrivacyArgs { hidden: true })
+        .await
+        .unwrap();
+    assert!(on.privacy);
+
+    let b = profiles::balances(&app, NoArgs {}).await.unwrap();
+    let mut figures = vec![b.total_btc.clone(), b.total_nok.clone()];
+    figures.extend(b.fiat.clone());
+    figures.extend(b.price.clone());
+    for a in &b.accounts {
+        figures.extend([
+            a.total_btc.clone(),
+            a.available_btc.clone(),
+            a.total_nok.clone(),
+        ]);
+        assert_eq!(a.total_btc_raw, None, "no exact figure leaves the backend");
+    }
+    assert_eq!(b.fiat_raw, None);
+    let q = trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap();
+    figures.extend([q.price, q.bid, q.ask, q.bank_buy, q.card_sell]);
+    let v = market::volume(&app, NoArgs {}).await.unwrap();
+    figures.extend([v.daily.amount_nok, v.daily.amount_btc]);
+    let rows = tax_rows(&app, 0, 200).await.rows;
+    assert!(!rows.is_empty(), "the sandbox has a history to hide");
+    for r in &rows {
+        figures.push(r.running_balance.clone());
+        figures.extend(
+            [&r.btc, &r.nok, &r.fee, &r.rate]
+                .into_iter()
+                .filter(|f| !f.is_empty())
+                .cloned(),
+        );
+    }
+    let gains = tax::gains_report(
+        &app,
+        GainsArgs {
+            method: nordlys_core::tax::gains::Method::Fifo,
+        },
+    )
+    .await
+    .unwrap();
+    for y in &gains.years {
+        figures.extend([y.proceeds.clone(), y.cost.clone(), y.net.clone()]);
+    }
+    for d in &gains.disposals {
+        figures.extend([d.btc.clone(), d.proceeds.clone(), d.gain.clone()]);
+    }
+    let shown: Vec<_> = figures.iter().filter(|f| !hidden(f)).collect();
+    assert!(shown.is_empty(), "amounts shown in privacy mode: {shown:?}");
+
+    // Remembered across a restart; then shown again, and hidden at every start when asked.
+    drop(app);
+    let again = app_in(dir.path(), secrets.clone());
+    let state = profiles::app_state(&again, NoArgs {}).await.unwrap();
+    assert!(state.privacy, "privacy mode is remembered");
+    profiles::set_privacy(&again, SetPrivacyArgs { hidden: false })
+        .await
+        .unwrap();
+    let b = profiles::balances(&again, NoArgs {}).await.unwrap();
+    assert!(!hidden(&b.total_btc) && b.fiat_raw.is_some(), "{b:?}");
+    profiles::set_start_hidden(&again, SetStartHiddenArgs { start_hidden: true })
+        .await
+        .unwrap();
+    drop(again);
+    let third = app_in(dir.path(), secrets);
+    let state = profiles::app_state(&third, NoArgs {}).await.unwrap();
+    assert!(state.privacy && state.start_hidden, "{state:?}");
+}

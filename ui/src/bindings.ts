@@ -9,9 +9,9 @@ accountId: string | null, };
 
 export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
 /**
- * The exact decimal, for tests and copy.
+ * The exact decimal, for tests and copy; none in privacy mode.
  */
-totalBtcRaw: string, deleted: boolean, };
+totalBtcRaw: string | null, deleted: boolean, };
 
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
@@ -26,6 +26,14 @@ languageSetting: Locale | null, unit: BtcUnit,
  * Light or dark; `None`: follows the OS.
  */
 themeSetting: Theme | null, 
+/**
+ * Privacy mode: every amount arrives masked.
+ */
+privacy: boolean, 
+/**
+ * Every start begins in privacy mode.
+ */
+startHidden: boolean, 
 /**
  * How long a request to the exchange may take, in seconds; the setting, else the default.
  */
@@ -385,11 +393,15 @@ export type SetLanguageArgs = {
  */
 language: Locale | null, };
 
+export type SetPrivacyArgs = { hidden: boolean, };
+
 export type SetRequestTimeoutArgs = { 
 /**
  * `None`: back to the default.
  */
 seconds: number | null, };
+
+export type SetStartHiddenArgs = { startHidden: boolean, };
 
 export type SetThemeArgs = { 
 /**
@@ -574,6 +586,14 @@ export function setUnit(args: SetUnitArgs): Promise<AppView> {
 
 export function setTheme(args: SetThemeArgs): Promise<AppView> {
   return call("set_theme", args);
+}
+
+export function setPrivacy(args: SetPrivacyArgs): Promise<AppView> {
+  return call("set_privacy", args);
+}
+
+export function setStartHidden(args: SetStartHiddenArgs): Promise<AppView> {
+  return call("set_start_hidden", args);
 }
 
 export function setRequestTimeout(args: SetRequestTimeoutArgs): Promise<AppView> {

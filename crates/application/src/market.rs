@@ -1,6 +1,6 @@
 //! Market commands: volume statistics and the user's own trade history.
 
-use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::format::{self, BtcUnit, Figures};
 use nordlys_core::tax::row_amount;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use nordlys_money::{Btc, Nok};
@@ -12,17 +12,18 @@ use crate::state::App;
 use crate::trade_views::*;
 use crate::vocabulary::Direction;
 
-fn stats(s: &VolumeStats, locale: Locale) -> VolumeStatsView {
+fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
+    let locale = figures.locale;
     VolumeStatsView {
-        amount_nok: format::nok(s.amount_nok, locale),
-        amount_btc: format::btc(s.amount_btc, BtcUnit::Btc, locale),
+        amount_nok: figures.nok(s.amount_nok),
+        amount_btc: figures.btc_in(s.amount_btc, BtcUnit::Btc),
         buy_percentage: format!("{}\u{a0}%", format::number(s.buy_percentage, 1, locale)),
         number_of_trades: format::number(Decimal::from(s.number_of_trades), 0, locale),
     }
 }
 
 pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
-    let locale = app.locale();
+    let figures = app.figures();
     let v = app
         .session()
         .await?
@@ -32,18 +33,17 @@ pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
         .await
         .map_err(|e| app.error(e))?;
     Ok(VolumeView {
-        daily: stats(&v.daily, locale),
-        monthly: stats(&v.monthly, locale),
-        yearly: stats(&v.yearly, locale),
-        last24h: stats(&v.last24h, locale),
+        daily: stats(&v.daily, figures),
+        monthly: stats(&v.monthly, figures),
+        yearly: stats(&v.yearly, figures),
+        last24h: stats(&v.last24h, figures),
     })
 }
 
 /// The user's executed trades (buys and sells of the tax history), newest first: the history's
 /// tail is read first, so a trade just made is among them.
 pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcError> {
-    let locale = app.locale();
-    let unit = app.settings().unit;
+    let figures = app.figures();
     crate::tax::read_tail(app).await?;
     let store = app.tax_session().await?.store;
     let names: std::collections::HashMap<String, String> = store
@@ -73,26 +73,23 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
                 .unwrap_or_default();
             TradeView {
                 id: t.id.to_string(),
-                time: format::time(&t.create_time, app.zone, locale),
+                time: format::time(&t.create_time, app.zone, figures.locale),
                 direction: if buy { Direction::Buy } else { Direction::Sell },
                 account,
                 btc: btc
-                    .map(|b| format::btc(Btc::computed(b), unit, locale))
+                    .map(|b| figures.btc(Btc::computed(b)))
                     .unwrap_or_default(),
                 nok: nok
-                    .map(|n| format::nok(Nok::computed(n), locale))
+                    .map(|n| figures.nok(Nok::computed(n)))
                     .unwrap_or_default(),
-                price: t
-                    .rate_market
-                    .map(|r| format::price(r, locale))
-                    .unwrap_or_default(),
+                price: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
                 fee: match (t.fee_amount, &t.fee_currency) {
                     (Some(f), Some(c)) => match row_amount(f, c) {
-                        Some(a) => format::amount(a, unit, locale),
-                        None => format!("{f} {}", c.as_str()),
+                        Some(a) => figures.amount(a),
+                        None => figures.foreign(f, c.as_str()),
                     },
                     // A fee with no currency named is in NOK, as a trade's is.
-                    (Some(f), None) => format::nok(Nok::computed(f), locale),
+                    (Some(f), None) => figures.nok(Nok::computed(f)),
                     (None, _) => String::new(),
                 },
             }
@@ -116,7 +113,7 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, I
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),
         theme: if args.dark { Theme::Dark } else { Theme::Light },
-        locale: app.locale(),
+        figures: app.figures(),
     };
     let empty = crate::wording::say("chart-collecting", app.locale());
     let svg = price_chart(&samples, style, &empty).map_err(IpcError::internal)?;
@@ -141,7 +138,7 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),
         theme: if args.dark { Theme::Dark } else { Theme::Light },
-        locale: app.locale(),
+        figures: app.figures(),
     };
     let empty = crate::wording::say("chart-no-volume", app.locale());
     let svg = volume_chart(&history, style, &empty).map_err(IpcError::internal)?;

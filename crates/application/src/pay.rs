@@ -59,8 +59,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     form.account_id = Some(account.id.to_string());
     let ctx = PayContext {
         now: SystemTime::now(),
-        locale: app.locale(),
-        btc_unit: app.settings().unit,
+        figures: app.figures(),
         price,
         available_btc: account.available_btc,
         account_name: account.name.clone(),
@@ -144,19 +143,22 @@ fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
     else {
         return vec![];
     };
-    let locale = ctx.locale;
+    let locale = ctx.figures.locale;
     let line = |label, value| SummaryLine {
         label: wording::say(label, locale),
         value,
     };
     let mut lines = vec![
-        line("summary-amount", format::btc(amount, ctx.btc_unit, locale)),
+        line("summary-amount", ctx.figures.btc(amount)),
         line(
             "summary-value",
             pay_form::nok_value(amount, ctx)
                 .map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
         ),
-        line("summary-to", wording::destination(dest, ctx.now, locale)),
+        line(
+            "summary-to",
+            wording::destination(dest, ctx.now, ctx.figures),
+        ),
         line("summary-destination", dest.wire()),
         line("summary-from", ctx.account_name.clone()),
     ];
@@ -200,7 +202,7 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         _ => (None, None),
     };
     let e = &c.recipient_errors;
-    let locale = ctx.locale;
+    let locale = ctx.figures.locale;
     let field =
         |p: &Option<RecipientProblem>| p.as_ref().map(|p| wording::recipient_problem(p, locale));
     PayCheckView {
@@ -213,16 +215,16 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         recognised: c
             .destination
             .as_ref()
-            .map(|d| wording::destination(d, ctx.now, locale)),
+            .map(|d| wording::destination(d, ctx.now, ctx.figures)),
         kind,
         expires_at,
         fixed_amount: c.fixed_amount.clone(),
         amount_error: c
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem(p, locale, ctx.btc_unit)),
+            .map(|p| wording::amount_problem(p, ctx.figures)),
         estimate: c.estimate.clone(),
-        available: format::btc(ctx.available_btc, ctx.btc_unit, ctx.locale),
+        available: ctx.figures.btc(ctx.available_btc),
         needs_recipient: c.needs_recipient,
         saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
         recipient_errors: RecipientErrorsView {
@@ -271,7 +273,7 @@ fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
         journal_id: e.id.to_string(),
         sent_at: format::time(&e.sent_at, app.zone, locale),
         destination: e.destination.clone(),
-        amount: format::btc(e.amount_btc, app.settings().unit, locale),
+        amount: app.figures().btc(e.amount_btc),
         state: e.state,
         status,
         status_text,
@@ -306,11 +308,11 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         let destination = check
             .destination_error
             .as_ref()
-            .map(|e| wording::destination_problem(e, ctx.locale));
+            .map(|e| wording::destination_problem(e, ctx.figures.locale));
         let amount = check
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem(p, ctx.locale, ctx.btc_unit));
+            .map(|p| wording::amount_problem(p, ctx.figures));
         let why = [destination, amount]
             .into_iter()
             .flatten()
@@ -523,8 +525,11 @@ mod tests {
     fn ctx(locale: Locale, price: rust_decimal::Decimal) -> PayContext {
         PayContext {
             now: SystemTime::now(),
-            locale,
-            btc_unit: BtcUnit::Btc,
+            figures: nordlys_core::format::Figures {
+                locale,
+                unit: BtcUnit::Btc,
+                hidden: false,
+            },
             price: nordlys_money::NokPerBtc::computed(price),
             available_btc: Btc::from_sats(1_000_000_000),
             account_name: "Hovedkonto".into(),

@@ -95,6 +95,10 @@ pub struct AppView {
     pub unit: BtcUnit,
     /// Light or dark; `None`: follows the OS.
     pub theme_setting: Option<Theme>,
+    /// Privacy mode: every amount arrives masked.
+    pub privacy: bool,
+    /// Every start begins in privacy mode.
+    pub start_hidden: bool,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.
     pub request_timeout_secs: u32,
     /// The range the setting takes.
@@ -113,8 +117,8 @@ pub struct AccountView {
     pub total_btc: String,
     pub available_btc: String,
     pub total_nok: String,
-    /// The exact decimal, for tests and copy.
-    pub total_btc_raw: String,
+    /// The exact decimal, for tests and copy; none in privacy mode.
+    pub total_btc_raw: Option<String>,
     pub deleted: bool,
 }
 
@@ -181,6 +185,17 @@ pub struct SetUnitArgs {
 pub struct SetThemeArgs {
     /// None to follow the OS.
     pub theme: Option<Theme>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetPrivacyArgs {
+    pub hidden: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetStartHiddenArgs {
+    pub start_hidden: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

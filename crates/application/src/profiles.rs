@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use nordlys_core::format::{self, Locale};
+use nordlys_core::format::Locale;
 use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
 use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
@@ -178,6 +178,8 @@ async fn view(app: &App) -> Answer<AppView> {
         language_setting: settings.language,
         unit: settings.unit,
         theme_setting: settings.theme,
+        privacy: settings.privacy,
+        start_hidden: settings.start_hidden,
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
         request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
@@ -245,8 +247,7 @@ pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppView> {
 pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let connection = app.session().await?.connection;
     let client = connection.client();
-    let locale = app.locale();
-    let unit = app.settings().unit;
+    let figures = app.figures();
     let sandbox = matches!(
         app.settings().active_profile().map(|p| &p.kind),
         Some(ProfileKind::Sandbox)
@@ -257,17 +258,17 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         .map_err(|e| app.error(e))?;
     let (fiat, fiat_raw, fiat_reason) = match client.fiat_account().await {
         Ok(f) => (
-            Some(format::nok(f.available_nok, locale)),
-            Some(f.available_nok.to_string()),
+            Some(figures.nok(f.available_nok)),
+            figures.raw(|| f.available_nok.to_string()),
             None,
         ),
-        Err(e) => (None, None, Some(IpcError::of(&e, locale).message)),
+        Err(e) => (None, None, Some(IpcError::of(&e, figures.locale).message)),
     };
     let price = client
         .price(None)
         .await
         .ok()
-        .map(|p| format::price(p.price, locale));
+        .map(|p| figures.price(p.price));
     let live: Vec<_> = accounts
         .accounts
         .iter()
@@ -283,15 +284,15 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
             .map(|a| AccountView {
                 id: a.id.to_string(),
                 name: a.name.clone(),
-                total_btc: format::btc(a.total_btc, unit, locale),
-                available_btc: format::btc(a.available_btc, unit, locale),
-                total_nok: format::nok(a.total_nok, locale),
-                total_btc_raw: a.total_btc.decimal().normalize().to_string(),
+                total_btc: figures.btc(a.total_btc),
+                available_btc: figures.btc(a.available_btc),
+                total_nok: figures.nok(a.total_nok),
+                total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),
             })
             .collect(),
-        total_btc: format::btc(total_btc, unit, locale),
-        total_nok: format::nok(total_nok, locale),
+        total_btc: figures.btc(total_btc),
+        total_nok: figures.nok(total_nok),
         fiat,
         fiat_raw,
         fiat_reason,
@@ -389,6 +390,20 @@ pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppView> {
 /// Light, dark, or as the OS says: the window follows it at once and remembers it.
 pub async fn set_theme(app: &App, args: SetThemeArgs) -> Answer<AppView> {
     app.settings().theme = args.theme;
+    app.save_settings()?;
+    view(app).await
+}
+
+/// Privacy mode on or off: every amount is written again, masked or shown.
+pub async fn set_privacy(app: &App, args: SetPrivacyArgs) -> Answer<AppView> {
+    app.settings().privacy = args.hidden;
+    app.save_settings()?;
+    view(app).await
+}
+
+/// Whether every start begins with amounts hidden.
+pub async fn set_start_hidden(app: &App, args: SetStartHiddenArgs) -> Answer<AppView> {
+    app.settings().start_hidden = args.start_hidden;
     app.save_settings()?;
     view(app).await
 }

@@ -9,7 +9,7 @@ use nordlys_core::qr;
 use nordlys_core::store::StoredInvoice;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
-use nordlys_money::{Amount, NokPerBtc};
+use nordlys_money::{Amount, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -74,8 +74,8 @@ fn invoice_view(
     with_qr: bool,
     price: Option<NokPerBtc>,
 ) -> Answer<InvoiceView> {
-    let locale = app.locale();
-    let unit = app.settings().unit;
+    let figures = app.figures();
+    let locale = figures.locale;
     let (status, status_text) = status_words(&i.status, locale);
     let any = crate::wording::say("invoice-any-amount", locale);
     Ok(InvoiceView {
@@ -86,16 +86,18 @@ fn invoice_view(
         } else {
             None
         },
-        amount: i
-            .amount_btc
-            .map(|a| format::btc(a, unit, locale))
-            .unwrap_or(any),
+        amount: i.amount_btc.map(|a| figures.btc(a)).unwrap_or(any),
         amount_nok: i
             .amount_btc
             .zip(price)
             .and_then(|(a, p)| a.value_at(p))
-            .map(|nok| format!("≈ {}", format::nok(nok, locale))),
-        requested: i.requested.clone(),
+            .map(|nok| format!("≈ {}", figures.nok(nok))),
+        // Kept as the words written when it was asked for; hidden as any NOK amount is.
+        requested: if figures.hidden && !i.requested.is_empty() {
+            figures.nok(Nok::ZERO)
+        } else {
+            i.requested.clone()
+        },
         public_description: i.public_description.clone(),
         private_note: i.private_note.clone(),
         status,
@@ -160,7 +162,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
     destination::check_created(&info, &asked, args.public_description.trim()).map_err(|e| {
         IpcError::new(
             ErrorCode::Server,
-            crate::wording::created_invoice_problem(&e, app.settings().unit, locale),
+            crate::wording::created_invoice_problem(&e, app.figures()),
         )
     })?;
     let stored = StoredInvoice {

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::{Connection, ExchangeAddress};
-use nordlys_core::format::Locale;
+use nordlys_core::format::{Figures, Locale};
 use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::secrets::{SecretItem, SecretStore};
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings, SettingsError};
@@ -112,7 +112,7 @@ impl App {
     ) -> Self {
         let path = data_dir.join("settings.json");
         let (settings, notice) = match Settings::load(&path) {
-            Ok(s) => (s, None),
+            Ok(s) => (s.started(), None),
             // Kept aside, so that the defaults saved next cannot overwrite it.
             Err(e @ SettingsError::Damaged { .. }) => {
                 let kept = Settings::set_aside(&path, chrono::Utc::now().timestamp());
@@ -185,6 +185,16 @@ impl App {
 
     pub fn locale(&self) -> Locale {
         self.settings().language.unwrap_or(self.os_locale)
+    }
+
+    /// How views write amounts now: language, unit and privacy mode.
+    pub fn figures(&self) -> Figures {
+        let settings = self.settings();
+        Figures {
+            locale: settings.language.unwrap_or(self.os_locale),
+            unit: settings.unit,
+            hidden: settings.privacy,
+        }
     }
 
     /// An error of the exchange or of connecting, in the user's language.

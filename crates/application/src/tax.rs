@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use nordlys_core::amount_input::parse_price;
-use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
 use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
@@ -299,13 +299,8 @@ fn pending_or(
     since.map_or_else(figure, |t| not_computable(&t, zone, locale))
 }
 
-fn row_view(
-    t: &TaxTransaction,
-    names: &Names,
-    zone: Tz,
-    locale: Locale,
-    unit: BtcUnit,
-) -> TaxRowView {
+fn row_view(t: &TaxTransaction, names: &Names, zone: Tz, figures: Figures) -> TaxRowView {
+    let locale = figures.locale;
     let account = t
         .account_id
         .as_ref()
@@ -313,8 +308,8 @@ fn row_view(
         .unwrap_or_default();
     let fee = match (t.fee_amount, &t.fee_currency) {
         (Some(f), Some(c)) if !f.is_zero() => match row_amount(f, c) {
-            Some(a) => format::amount(a, unit, locale),
-            None => format!("{f} {}", c.as_str()),
+            Some(a) => figures.amount(a),
+            None => figures.foreign(f, c.as_str()),
         },
         _ => String::new(),
     };
@@ -330,17 +325,14 @@ fn row_view(
         kind: kind_words(&t.tx_type, locale),
         sub_type: t.sub_type.as_str().to_owned(),
         btc: net(t, &CurrencyCode::Btc)
-            .map(|d| format::btc(Btc::computed(d), unit, locale))
+            .map(|d| figures.btc(Btc::computed(d)))
             .unwrap_or_default(),
         nok: net(t, &CurrencyCode::Nok)
-            .map(|d| format::nok(Nok::computed(d), locale))
+            .map(|d| figures.nok(Nok::computed(d)))
             .unwrap_or_default(),
         fee,
-        rate: t
-            .rate_market
-            .map(|r| format::price(r, locale))
-            .unwrap_or_default(),
-        running_balance: format::btc(t.running_balance_btc, unit, locale),
+        rate: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
+        running_balance: figures.btc(t.running_balance_btc),
         note: t.note.clone(),
         payment_info: t.payment_info.clone(),
         is_payment: t.is_payment,
@@ -349,7 +341,7 @@ fn row_view(
 }
 
 pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
-    let (locale, unit) = (app.locale(), app.settings().unit);
+    let figures = app.figures();
     let store = app.tax_session().await?.store;
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
@@ -366,7 +358,7 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
         offset: args.offset,
         rows: rows
             .iter()
-            .map(|t| row_view(t, &names, app.zone, locale, unit))
+            .map(|t| row_view(t, &names, app.zone, figures))
             .collect(),
     })
 }
@@ -414,7 +406,8 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
 }
 
 pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
-    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
+    let (figures, zone) = (app.figures(), app.zone);
+    let locale = figures.locale;
     let client = app.session().await?.connection;
     let b = client
         .client()
@@ -427,19 +420,15 @@ pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalance
         .await
         .map_err(|e| app.error(e))?;
     Ok(TaxBalancesView {
-        fiat: format::nok(fiat.available_nok, locale),
-        total_btc: format::btc(
-            b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum(),
-            unit,
-            locale,
-        ),
+        fiat: figures.nok(fiat.available_nok),
+        total_btc: figures.btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
         accounts: b
             .bitcoin_accounts
             .iter()
             .map(|acc| TaxBalanceView {
                 id: acc.id.as_str().to_owned(),
                 name: acc.name.clone(),
-                balance: format::btc(acc.balance_btc, unit, locale),
+                balance: figures.btc(acc.balance_btc),
                 deleted: acc
                     .delete_time
                     .map(|t| day(&t, zone, locale))
@@ -482,14 +471,12 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
 }
 
 pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
-    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
+    let (figures, zone) = (app.figures(), app.zone);
+    let locale = figures.locale;
     let store = app.tax_session().await?.store;
     let names = Names::load(&store)?;
     let years = year_ends(store).await?;
-    let nok = |d: Option<Nok>| {
-        d.map(|d| format::nok(d, locale))
-            .unwrap_or_else(|| "—".into())
-    };
+    let nok = |d: Option<Nok>| d.map(|d| figures.nok(d)).unwrap_or_else(|| "—".into());
     Ok(YearEndsView {
         years: years
             .iter()
@@ -499,7 +486,7 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                 complete: y.complete,
                 rate: y
                     .rate_nok
-                    .map(|r| format::price(r, locale))
+                    .map(|r| figures.price(r))
                     .unwrap_or_else(|| "—".into()),
                 rate_source: crate::wording::rate_source(&y.source, locale),
                 entered: y.source == RateSource::Entered,
@@ -509,13 +496,11 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                     .map(|h| HoldingView {
                         account: names.name(&h.account_id),
                         deleted: names.deleted(&h.account_id),
-                        balance: format::btc(h.balance_btc, unit, locale),
+                        balance: figures.btc(h.balance_btc),
                         value: nok(h.value_nok),
                     })
                     .collect(),
-                total_btc: pending_or(y.pending_since, zone, locale, || {
-                    format::btc(y.total_btc, unit, locale)
-                }),
+                total_btc: pending_or(y.pending_since, zone, locale, || figures.btc(y.total_btc)),
                 total_nok: pending_or(y.pending_since, zone, locale, || nok(y.total_nok)),
                 not_computable: y.pending_since.map(|t| not_computable(&t, zone, locale)),
             })
@@ -553,9 +538,10 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
 }
 
 pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
-    let (locale, unit, zone) = (app.locale(), app.settings().unit, app.zone);
+    let (figures, zone) = (app.figures(), app.zone);
+    let locale = figures.locale;
     let report = gains(app.tax_session().await?.store, args.method).await?;
-    let nok = |d: Nok| format::nok(d, locale);
+    let nok = |d: Nok| figures.nok(d);
     Ok(GainsView {
         method: crate::wording::method_name(report.method, locale),
         years: report
@@ -582,7 +568,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                 id: d.id.clone(),
                 time: format::time(&d.at, zone, locale),
                 kind: d.kind,
-                btc: format::btc(d.btc, unit, locale),
+                btc: figures.btc(d.btc),
                 proceeds: nok(d.proceeds_nok),
                 cost: nok(d.cost_nok),
                 gain: nok(d.gain_nok),
@@ -599,14 +585,14 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                             .as_ref()
                             .map(|t| format::time(t, zone, locale))
                             .unwrap_or_default(),
-                        btc: format::btc(l.btc, unit, locale),
+                        btc: figures.btc(l.btc),
                         cost: nok(l.cost_nok),
                     })
                     .collect(),
                 unmatched: if d.unmatched_btc.is_zero() {
                     String::new()
                 } else {
-                    format::btc(d.unmatched_btc, unit, locale)
+                    figures.btc(d.unmatched_btc)
                 },
             })
             .collect(),

@@ -2,9 +2,8 @@
 //! when the answer is lost), open orders and cancelling.
 
 use chrono::Utc;
-use nordlys_core::amount_input::AmountProblem;
 use nordlys_core::connection::Connection;
-use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::format::{BtcUnit, Figures, Locale};
 use nordlys_core::order_form::{self, Market};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
@@ -21,8 +20,18 @@ use crate::trade_views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
 use crate::wording::{self, Message};
 
+/// How the trading screen writes amounts: bitcoin in BTC whatever the unit setting, as its
+/// amounts are typed in NOK when buying and in BTC when selling.
+fn order_figures(app: &App) -> Figures {
+    Figures {
+        unit: BtcUnit::Btc,
+        ..app.figures()
+    }
+}
+
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
-    let locale = app.locale();
+    let figures = order_figures(app);
+    let locale = figures.locale;
     let amount = match args
         .amount_nok
         .as_deref()
@@ -61,9 +70,9 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
             p
         }
     };
-    let f = |p: NokPerBtc| format::price(p, locale);
+    let f = |p: NokPerBtc| figures.price(p);
     Ok(QuoteView {
-        for_amount: amount.map(|a| format::nok(a, locale)),
+        for_amount: amount.map(|a| figures.nok(a)),
         price: f(p.price),
         bid: f(p.bid),
         ask: f(p.ask),
@@ -120,55 +129,50 @@ async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
     })
 }
 
-/// Amounts are typed in NOK when buying and in BTC when selling, so a problem shows BTC as BTC.
-fn amount_problem(p: &AmountProblem, locale: Locale) -> String {
-    wording::amount_problem(p, locale, BtcUnit::Btc)
-}
-
 /// What will happen, in words, for the confirmation step of a form ready to send.
-fn order_confirmation(c: &order_form::OrderCheck, locale: Locale) -> Option<String> {
+fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<String> {
     let r = c.request.as_ref()?;
     let buying = Direction::Buy.is(&r.direction);
-    let amount = format::amount(
-        Direction::amount_of(&r.direction, r.amount),
-        BtcUnit::Btc,
-        locale,
-    );
+    let amount = figures.amount(Direction::amount_of(&r.direction, r.amount));
     let estimate = c.estimate.clone().unwrap_or_default();
     let m = match (buying, r.price) {
         (true, None) => Message::new("order-summary-market-buy").with("estimate", estimate),
         (false, None) => Message::new("order-summary-market-sell").with("estimate", estimate),
-        (true, Some(p)) => {
-            Message::new("order-summary-limit-buy").with("price", format::price(p, locale))
-        }
+        (true, Some(p)) => Message::new("order-summary-limit-buy").with("price", figures.price(p)),
         (false, Some(p)) => {
-            Message::new("order-summary-limit-sell").with("price", format::price(p, locale))
+            Message::new("order-summary-limit-sell").with("price", figures.price(p))
         }
     };
-    Some(m.with("amount", amount).render(locale))
+    Some(m.with("amount", amount).render(figures.locale))
 }
 
-fn check_view(c: &order_form::OrderCheck, locale: Locale) -> OrderCheckView {
+fn check_view(c: &order_form::OrderCheck, figures: Figures) -> OrderCheckView {
     OrderCheckView {
         ok: c.request.is_some(),
-        amount_error: c.amount_error.as_ref().map(|p| amount_problem(p, locale)),
-        price_error: c.price_error.as_ref().map(|p| amount_problem(p, locale)),
+        amount_error: c
+            .amount_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, figures)),
+        price_error: c
+            .price_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, figures)),
         warning: c
             .warning
             .as_ref()
-            .map(|w| wording::order_warning(w, locale)),
+            .map(|w| wording::order_warning(w, figures)),
         estimate: c.estimate.clone(),
-        summary: order_confirmation(c, locale),
+        summary: order_confirmation(c, figures),
     }
 }
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
     let form = args.form;
     let market = market(app, form.account_id.as_deref()).await?;
-    let locale = app.locale();
+    let figures = order_figures(app);
     Ok(check_view(
-        &order_form::check(&form, &market, locale),
-        locale,
+        &order_form::check(&form, &market, figures),
+        figures,
     ))
 }
 
@@ -199,15 +203,16 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
 
 pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultView> {
     let _turn = app.money_turn().await;
-    let locale = app.locale();
+    let figures = order_figures(app);
+    let locale = figures.locale;
     let form = &args.form;
     let market = market(app, form.account_id.as_deref()).await?;
-    let checked = order_form::check(form, &market, locale);
+    let checked = order_form::check(form, &market, figures);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
             .into_iter()
             .flatten()
-            .map(|p| amount_problem(&p, locale))
+            .map(|p| wording::amount_problem(&p, figures))
             .collect::<Vec<_>>()
             .join("; ");
         return Err(IpcError::new(ErrorCode::InvalidInput, why));
@@ -285,7 +290,7 @@ pub async fn resolve_orders(app: &App, _args: NoArgs) -> Answer<JournalView> {
     Ok(JournalView {
         entries: recent
             .iter()
-            .map(|e| journal_view(e, app.locale()))
+            .map(|e| journal_view(e, order_figures(app)))
             .collect(),
     })
 }
@@ -309,22 +314,24 @@ async fn unknown_could_be(
 }
 
 /// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
-pub fn journaled_order_words(e: &JournalEntry, locale: Locale) -> String {
-    let amount = format::amount(e.direction.amount(e.amount), BtcUnit::Btc, locale);
+pub fn journaled_order_words(e: &JournalEntry, figures: Figures) -> String {
+    let amount = figures.amount_in(e.direction.amount(e.amount), BtcUnit::Btc);
     let key = match (e.order_type, e.direction) {
         (OrderType::Market, Direction::Buy) => "order-market-buy",
         (OrderType::Market, Direction::Sell) => "order-market-sell",
         (OrderType::Limit, Direction::Buy) => "order-limit-buy",
         (OrderType::Limit, Direction::Sell) => "order-limit-sell",
     };
-    Message::new(key).with("amount", amount).render(locale)
+    Message::new(key)
+        .with("amount", amount)
+        .render(figures.locale)
 }
 
-fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
+fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
     JournalEntryView {
         id: e.id.to_string(),
         state: e.state,
-        what: journaled_order_words(e, locale),
+        what: journaled_order_words(e, figures),
         note: e.note.clone(),
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
@@ -332,7 +339,7 @@ fn journal_view(e: &JournalEntry, locale: Locale) -> JournalEntryView {
 }
 
 pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
-    let locale = app.locale();
+    let figures = order_figures(app);
     let list = app
         .session()
         .await?
@@ -352,12 +359,8 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                     order_id: o.order_id.to_string(),
                     order_type: vocabulary::OrderType::from_wire(&o.order_type),
                     direction: vocabulary::Direction::from_wire(&o.direction),
-                    amount: format::amount(
-                        Direction::amount_of(&o.direction, o.amount),
-                        BtcUnit::Btc,
-                        locale,
-                    ),
-                    age: wording::duration(minutes.unsigned_abs() * 60, locale),
+                    amount: figures.amount(Direction::amount_of(&o.direction, o.amount)),
+                    age: wording::duration(minutes.unsigned_abs() * 60, figures.locale),
                 }
             })
             .collect(),
@@ -407,6 +410,14 @@ mod tests {
 
     use super::*;
 
+    fn shown(locale: Locale) -> Figures {
+        Figures {
+            locale,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        }
+    }
+
     fn entry(order_type: OrderType, direction: Direction, amount: &str) -> JournalEntry {
         let store = Store::in_memory().unwrap();
         let new = NewOrderEntry {
@@ -446,7 +457,8 @@ mod tests {
                 }
             };
         let say = |f: &OrderForm, locale| {
-            order_confirmation(&order_form::check(f, &market, locale), locale).unwrap()
+            order_confirmation(&order_form::check(f, &market, shown(locale)), shown(locale))
+                .unwrap()
         };
         let buy = form(OrderType::Market, Direction::Buy, "1 000,50", None);
         assert_eq!(
@@ -460,7 +472,10 @@ mod tests {
         );
         let empty = form(OrderType::Market, Direction::Buy, "", None);
         assert_eq!(
-            order_confirmation(&order_form::check(&empty, &market, Locale::En), Locale::En),
+            order_confirmation(
+                &order_form::check(&empty, &market, shown(Locale::En)),
+                shown(Locale::En)
+            ),
             None
         );
     }
@@ -470,19 +485,19 @@ mod tests {
         let buy = entry(OrderType::Market, Direction::Buy, "500");
         let sell = entry(OrderType::Limit, Direction::Sell, "0.015");
         assert_eq!(
-            journaled_order_words(&buy, Locale::En),
+            journaled_order_words(&buy, shown(Locale::En)),
             "Market buy, NOK\u{a0}500.00"
         );
         assert_eq!(
-            journaled_order_words(&buy, Locale::Nb),
+            journaled_order_words(&buy, shown(Locale::Nb)),
             "Markedskjøp, 500,00\u{a0}kr"
         );
         assert_eq!(
-            journaled_order_words(&sell, Locale::En),
+            journaled_order_words(&sell, shown(Locale::En)),
             "Limit sell, 0.01500000\u{a0}BTC"
         );
         assert_eq!(
-            journaled_order_words(&sell, Locale::Nb),
+            journaled_order_words(&sell, shown(Locale::Nb)),
             "Limitsalg, 0,01500000\u{a0}BTC"
         );
     }

@@ -62,7 +62,8 @@ fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
 }
 
 fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
-    let locale = app.locale();
+    let figures = app.figures();
+    let locale = figures.locale;
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {
@@ -79,7 +80,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             kind: MoneyKind::Order,
             state: e.state.into(),
             sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: crate::trading::journaled_order_words(&e, locale),
+            summary: crate::trading::journaled_order_words(&e, figures),
             open,
             evidence,
         });
@@ -98,11 +99,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             kind: MoneyKind::Withdrawal,
             state: e.state.into(),
             sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: format!(
-                "{} → {}",
-                format::btc(e.amount_btc, app.settings().unit, locale),
-                e.destination
-            ),
+            summary: format!("{} → {}", figures.btc(e.amount_btc), e.destination),
             open,
             evidence,
         });

@@ -7,7 +7,6 @@
 use std::time::Duration;
 
 use chrono::Utc;
-use nordlys_core::format;
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
@@ -212,7 +211,7 @@ pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
     let (rows, next) = store.tax_stored_after(from)?;
     seen(app, &profile).history = Some(next);
     let locale = app.locale();
-    let unit = app.settings().unit;
+    let figures = app.figures();
     for t in &rows {
         let lightning = matches!(
             t.sub_type,
@@ -227,7 +226,7 @@ pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
         {
             app.desktop.notify(
                 &wording::say("deposit-received-title", locale),
-                &format::btc(Btc::computed(amount), unit, locale),
+                &figures.btc(Btc::computed(amount)),
             );
         }
     }
@@ -262,7 +261,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
         if answer.status == InvoiceStatus::Paid {
             let amount = i
                 .amount_btc
-                .map(|a| format::btc(a, app.settings().unit, locale))
+                .map(|a| app.figures().btc(a))
                 .unwrap_or_default();
             let body = format!("{amount} {}", i.public_description)
                 .trim()
@@ -298,7 +297,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             NetworkStatus::Failed => "payment-failed-title",
             _ => continue,
         };
-        let amount = format::btc(c.entry.amount_btc, app.settings().unit, locale);
+        let amount = app.figures().btc(c.entry.amount_btc);
         app.desktop.notify(
             &wording::say(title, locale),
             &format!("{amount} → {}", c.entry.destination),

@@ -9,7 +9,7 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use nordlys_core::amount_input::{AmountInputError, AmountProblem};
 use nordlys_core::destination::{AddressKind, CreatedInvoiceError, Destination, DestinationError};
-use nordlys_core::format::{self, BtcUnit, Locale};
+use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::orders::SettleRefusal;
 use nordlys_core::tax::gains::{GainsNote, Method};
@@ -106,13 +106,15 @@ pub fn say(key: &'static str, locale: Locale) -> String {
     Message::new(key).render(locale)
 }
 
-/// What is wrong with an amount or price field. `btc_unit` is the unit bitcoin amounts are shown
-/// in on that form.
-pub fn amount_problem(p: &AmountProblem, locale: Locale, btc_unit: BtcUnit) -> String {
+/// What is wrong with an amount or price field, with bitcoin in the unit of `figures` (that of
+/// the form).
+pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
+    let locale = figures.locale;
     let m = match p {
         AmountProblem::Input(e) => amount_input(e, locale),
-        AmountProblem::AboveAvailable { available } => Message::new("amount-above-available")
-            .with("available", format::amount(*available, btc_unit, locale)),
+        AmountProblem::AboveAvailable { available } => {
+            Message::new("amount-above-available").with("available", figures.amount(*available))
+        }
         AmountProblem::BelowOneSat => Message::new("amount-below-one-sat"),
         AmountProblem::NoPrice => Message::new("amount-no-price"),
         AmountProblem::NoLimitPrice => Message::new("price-missing"),
@@ -210,7 +212,8 @@ pub fn duration(seconds: u64, locale: Locale) -> String {
 
 /// What a pasted destination was recognised as ("Lightning invoice for 12 500 sats, expires in
 /// 9 min"), as of `now`.
-pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
+pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String {
+    let locale = figures.locale;
     let m = match d {
         Destination::Onchain { kind, .. } => {
             let kind = say(
@@ -233,7 +236,7 @@ pub fn destination(d: &Destination, now: SystemTime, locale: Locale) -> String {
                 .as_secs();
             let amount = i.amount_btc.map_or_else(
                 || say("invoice-any-amount", locale),
-                |a| format::btc(a, BtcUnit::Sats, locale),
+                |a| figures.btc_in(a, BtcUnit::Sats),
             );
             Message::new("destination-invoice")
                 .with("amount", amount)
@@ -266,25 +269,22 @@ pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.
-pub fn created_invoice_problem(
-    e: &CreatedInvoiceError,
-    btc_unit: BtcUnit,
-    locale: Locale,
-) -> String {
-    let btc = |b: &nordlys_money::Btc| format::btc(*b, btc_unit, locale);
+pub fn created_invoice_problem(e: &CreatedInvoiceError, figures: Figures) -> String {
+    let btc = |b: &nordlys_money::Btc| figures.btc(*b);
     let m = match e {
         CreatedInvoiceError::Amount { asked, got } => Message::new("created-invoice-amount")
             .with("asked", btc(asked))
             .with("got", btc(got)),
-        CreatedInvoiceError::NoAmount { asked } => Message::new("created-invoice-no-amount")
-            .with("asked", format::amount(*asked, btc_unit, locale)),
+        CreatedInvoiceError::NoAmount { asked } => {
+            Message::new("created-invoice-no-amount").with("asked", figures.amount(*asked))
+        }
         CreatedInvoiceError::Unasked { got } => {
             Message::new("created-invoice-unasked").with("got", btc(got))
         }
         CreatedInvoiceError::Description => Message::new("created-invoice-description"),
         _ => Message::new("created-invoice-other"),
     };
-    m.render(locale)
+    m.render(figures.locale)
 }
 
 /// A gains matching method, as the report names it.
@@ -334,11 +334,11 @@ pub fn rate_source(s: &RateSource, locale: Locale) -> String {
 }
 
 /// A warning on the order form.
-pub fn order_warning(w: &OrderWarning, locale: Locale) -> String {
+pub fn order_warning(w: &OrderWarning, figures: Figures) -> String {
     match w {
         OrderWarning::FarFromMarket { mid } => Message::new("order-far-from-market")
-            .with("mid", format::price(*mid, locale))
-            .render(locale),
+            .with("mid", figures.price(*mid))
+            .render(figures.locale),
     }
 }
 
@@ -353,6 +353,15 @@ mod tests {
     use rust_decimal::Decimal;
 
     use super::*;
+
+    /// Figures shown, as outside privacy mode.
+    fn shown(locale: Locale, unit: BtcUnit) -> Figures {
+        Figures {
+            locale,
+            unit,
+            hidden: false,
+        }
+    }
 
     /// Every problem the forms can return, one of each kind, with data.
     fn every_problem(locale: Locale) -> Vec<(String, String)> {
@@ -405,7 +414,12 @@ mod tests {
             RecipientProblem::NationalIdDigits,
         ];
         let mut out: Vec<(String, String)> = amounts
-            .map(|p| (format!("{p:?}"), amount_problem(&p, locale, BtcUnit::Btc)))
+            .map(|p| {
+                (
+                    format!("{p:?}"),
+                    amount_problem(&p, shown(locale, BtcUnit::Btc)),
+                )
+            })
             .collect();
         out.extend(
             destinations
@@ -420,7 +434,10 @@ mod tests {
         let far = OrderWarning::FarFromMarket {
             mid: NokPerBtc::computed(Decimal::from(1_000_000)),
         };
-        out.push((format!("{far:?}"), order_warning(&far, locale)));
+        out.push((
+            format!("{far:?}"),
+            order_warning(&far, shown(locale, BtcUnit::Btc)),
+        ));
         out
     }
 
@@ -442,12 +459,12 @@ mod tests {
             CreatedInvoiceError::Description,
         ];
         for e in &errors {
-            let en = created_invoice_problem(e, BtcUnit::Sats, Locale::En);
-            let nb = created_invoice_problem(e, BtcUnit::Sats, Locale::Nb);
+            let en = created_invoice_problem(e, shown(Locale::En, BtcUnit::Sats));
+            let nb = created_invoice_problem(e, shown(Locale::Nb, BtcUnit::Sats));
             assert!(en != nb && !en.contains("created-invoice"), "{en} / {nb}");
         }
         assert_eq!(
-            created_invoice_problem(&errors[0], BtcUnit::Sats, Locale::Nb),
+            created_invoice_problem(&errors[0], shown(Locale::Nb, BtcUnit::Sats)),
             "Børsens faktura gjelder 12\u{a0}000\u{a0}sats, ikke de 12\u{a0}500\u{a0}sats som ble bedt om; den vises ikke."
         );
     }
@@ -712,8 +729,8 @@ mod tests {
         ];
         for (d, en, nb) in cases {
             let (said_en, said_nb) = (
-                destination(&d, now, Locale::En),
-                destination(&d, now, Locale::Nb),
+                destination(&d, now, shown(Locale::En, BtcUnit::Btc)),
+                destination(&d, now, shown(Locale::Nb, BtcUnit::Btc)),
             );
             if en.is_empty() {
                 assert!(said_en.contains("expires in 0 min"), "{said_en}");
@@ -729,11 +746,11 @@ mod tests {
             available: Amount::Nok(Nok::computed(Decimal::new(150050, 2))),
         };
         assert_eq!(
-            amount_problem(&p, Locale::Nb, BtcUnit::Btc),
+            amount_problem(&p, shown(Locale::Nb, BtcUnit::Btc)),
             "mer enn tilgjengelig (1\u{a0}500,50\u{a0}kr)"
         );
         assert_eq!(
-            amount_problem(&p, Locale::En, BtcUnit::Btc),
+            amount_problem(&p, shown(Locale::En, BtcUnit::Btc)),
             "more than available (NOK\u{a0}1,500.50)"
         );
         assert_eq!(

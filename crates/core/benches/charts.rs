@@ -5,7 +5,7 @@
 use chrono::{Duration, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use nordlys_core::chart::{ChartStyle, Theme, price_chart};
-use nordlys_core::format::{self, Locale};
+use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::store::PriceSample;
 use nordlys_money::NokPerBtc;
 use rust_decimal::Decimal;
@@ -31,7 +31,11 @@ fn charts(c: &mut Criterion) {
         width: 1000,
         height: 300,
         theme: Theme::Dark,
-        locale: Locale::Nb,
+        figures: Figures {
+            locale: Locale::Nb,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        },
     };
     c.bench_function("price chart, 10,000 samples, to SVG", |b| {
         b.iter(|| price_chart(&data, style, "").unwrap())

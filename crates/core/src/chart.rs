@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
-use crate::format::{self, Locale};
+use crate::format::{self, Figures};
 use nordlys_exchange::models::VolumeHistoricResponse;
 
 use crate::store::PriceSample;
@@ -31,7 +31,8 @@ pub struct ChartStyle {
     pub width: u32,
     pub height: u32,
     pub theme: Theme,
-    pub locale: Locale,
+    /// The language of the labels; in privacy mode the amount axis has none.
+    pub figures: Figures,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -163,19 +164,19 @@ pub fn price_chart(
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
             .x_label_area_size(28)
-            .y_label_area_size(96)
+            .y_label_area_size(if style.figures.hidden { 12 } else { 96 })
             .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..(hi + pad))
             .map_err(|e| err(&e))?;
         let span = t1 - t0;
-        let locale = style.locale;
+        let figures = style.figures;
         chart
             .configure_mesh()
             .x_labels(6)
-            .y_labels(5)
+            .y_labels(if figures.hidden { 0 } else { 5 })
             .x_label_formatter(&|x| time_label(*x, span))
             .y_label_formatter(&|y| {
                 Decimal::from_f64(*y)
-                    .map(|d| format::price(NokPerBtc::computed(d.round()), locale))
+                    .map(|d| figures.price(NokPerBtc::computed(d.round())))
                     .unwrap_or_default()
             })
             .label_style(("sans-serif", 12).into_font().color(&p.text))
@@ -249,7 +250,7 @@ pub fn volume_chart(
             drop(root);
             return Ok(svg);
         }
-        let locale = style.locale;
+        let figures = style.figures;
         let dates: Vec<String> = history
             .daily_volume
             .iter()
@@ -258,7 +259,7 @@ pub fn volume_chart(
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
             .x_label_area_size(28)
-            .y_label_area_size(110)
+            .y_label_area_size(if style.figures.hidden { 12 } else { 110 })
             .build_cartesian_2d(0.0..days as f64, 0.0..top * 1.1)
             .map_err(|e| err(&e))?;
         chart
@@ -266,10 +267,10 @@ pub fn volume_chart(
             .disable_x_mesh()
             .x_labels(days.min(8))
             .x_label_formatter(&|x| dates.get(x.floor() as usize).cloned().unwrap_or_default())
-            .y_labels(5)
+            .y_labels(if figures.hidden { 0 } else { 5 })
             .y_label_formatter(&|y| {
                 Decimal::from_f64(*y)
-                    .map(|d| format::nok(Nok::computed(d.round()), locale))
+                    .map(|d| figures.nok(Nok::computed(d.round())))
                     .unwrap_or_default()
             })
             .label_style(("sans-serif", 12).into_font().color(&p.text))
@@ -300,7 +301,7 @@ pub fn volume_chart(
                 .unwrap_or_default();
             let label = format!(
                 "{name} {}\u{a0}%",
-                format::number(share * Decimal::ONE_HUNDRED, 1, locale)
+                format::number(share * Decimal::ONE_HUNDRED, 1, figures.locale)
             );
             let legend_colour = *colour;
             chart
@@ -329,6 +330,7 @@ mod tests {
     use chrono::{Duration, Utc};
 
     use super::*;
+    use crate::format::Locale;
 
     fn samples(n: usize) -> Vec<PriceSample> {
         let start = Utc::now() - Duration::hours(1);
@@ -345,13 +347,42 @@ mod tests {
             .collect()
     }
 
+    fn shown(locale: Locale) -> Figures {
+        Figures {
+            locale,
+            unit: crate::format::BtcUnit::Btc,
+            hidden: false,
+        }
+    }
+
+    #[test]
+    fn privacy_mode_draws_no_amount_on_either_chart() {
+        let hidden = ChartStyle {
+            width: 800,
+            height: 300,
+            theme: Theme::Light,
+            figures: Figures {
+                hidden: true,
+                ..shown(Locale::Nb)
+            },
+        };
+        let prices = price_chart(&samples(3600), hidden, "").unwrap();
+        assert!(!prices.contains("kr"), "no price on the axis");
+        assert!(prices.contains("<polygon"), "the band is still drawn");
+        let json = r##"{"dailyVolume":[{"date":"2026-11-01","stats":{"App":{"name":"App","color":"#f7931a","volumeNok":900,"volumeBtc":0.001,"shareOfTotalVolume":1}}}],"shareOfTotalVolume":{"App":1}}"##;
+        let history: VolumeHistoricResponse = serde_json::from_str(json).unwrap();
+        let volume = volume_chart(&history, hidden, "").unwrap();
+        assert!(!volume.contains("kr"), "no volume on the axis");
+        assert!(volume.contains("App 100,0"), "shares are not amounts");
+    }
+
     #[test]
     fn draws_a_line_over_a_band_with_locale_labels() {
         let style = ChartStyle {
             width: 800,
             height: 300,
             theme: Theme::Dark,
-            locale: Locale::Nb,
+            figures: shown(Locale::Nb),
         };
         let svg = price_chart(&samples(3600), style, "").unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
@@ -367,7 +398,7 @@ mod tests {
             width: 400,
             height: 200,
             theme: Theme::Light,
-            locale: Locale::En,
+            figures: shown(Locale::En),
         };
         assert!(
             price_chart(&[], style, "Collecting prices")
@@ -403,7 +434,7 @@ mod tests {
             width: 600,
             height: 240,
             theme: Theme::Light,
-            locale: Locale::Nb,
+            figures: shown(Locale::Nb),
         };
         let svg = volume_chart(&history, style, "").unwrap();
         assert!(

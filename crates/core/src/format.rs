@@ -129,6 +129,79 @@ pub fn btc(amount: Btc, unit: BtcUnit, locale: Locale) -> String {
     }
 }
 
+/// What privacy mode shows in place of a figure: no digit of it, and the same for every amount.
+pub const MASK: &str = "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}";
+
+/// How one view writes money: the language, the bitcoin unit, and whether amounts are hidden.
+///
+/// Views take their figures from one of these rather than from the functions above, so that
+/// privacy mode reaches every amount the backend writes: a hidden amount leaves the backend as
+/// [`MASK`] beside its unit, never as digits the window would have to cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Figures {
+    pub locale: Locale,
+    pub unit: BtcUnit,
+    pub hidden: bool,
+}
+
+impl Figures {
+    /// Bitcoin in the user's unit.
+    pub fn btc(self, amount: Btc) -> String {
+        self.btc_in(amount, self.unit)
+    }
+
+    /// Bitcoin in a unit the view fixes (the exchange's own figures in BTC).
+    pub fn btc_in(self, amount: Btc, unit: BtcUnit) -> String {
+        match (self.hidden, unit) {
+            (false, _) => btc(amount, unit, self.locale),
+            (true, BtcUnit::Btc) => format!("{MASK}{NBSP}BTC"),
+            (true, BtcUnit::Sats) => format!("{MASK}{NBSP}sats"),
+        }
+    }
+
+    pub fn nok(self, amount: Nok) -> String {
+        self.kroner(|| nok(amount, self.locale))
+    }
+
+    /// A price is hidden too: next to a hidden amount it would tell the amount's worth.
+    pub fn price(self, p: NokPerBtc) -> String {
+        self.kroner(|| price(p, self.locale))
+    }
+
+    pub fn amount(self, a: Amount) -> String {
+        self.amount_in(a, self.unit)
+    }
+
+    pub fn amount_in(self, a: Amount, unit: BtcUnit) -> String {
+        match a {
+            Amount::Btc(b) => self.btc_in(b, unit),
+            Amount::Nok(n) => self.nok(n),
+        }
+    }
+
+    /// An amount in a currency Nordlys does not know, as the exchange wrote it.
+    pub fn foreign(self, value: Decimal, code: &str) -> String {
+        if self.hidden {
+            format!("{MASK} {code}")
+        } else {
+            format!("{value} {code}")
+        }
+    }
+
+    /// The exact figure for a machine (a form's value, a data attribute); none while hidden.
+    pub fn raw(self, text: impl FnOnce() -> String) -> Option<String> {
+        (!self.hidden).then(text)
+    }
+
+    fn kroner(self, shown: impl FnOnce() -> String) -> String {
+        match (self.hidden, self.locale) {
+            (false, _) => shown(),
+            (true, Locale::Nb) => format!("{MASK}{NBSP}kr"),
+            (true, Locale::En) => format!("NOK{NBSP}{MASK}"),
+        }
+    }
+}
+
 /// A day: `22.11.2026` (nb) or `2026-11-22` (en).
 pub fn date(d: NaiveDate, locale: Locale) -> String {
     match locale {
@@ -224,6 +297,43 @@ mod tests {
         ] {
             assert_eq!(Locale::from_os(tag), want, "{tag}");
         }
+    }
+
+    #[test]
+    fn hidden_figures_show_their_unit_and_no_digit() {
+        let hidden = |locale| Figures {
+            locale,
+            unit: BtcUnit::Sats,
+            hidden: true,
+        };
+        let written = [
+            hidden(Locale::Nb).btc(Btc::computed(d("0.5"))),
+            hidden(Locale::Nb).btc_in(Btc::computed(d("0.5")), BtcUnit::Btc),
+            hidden(Locale::Nb).nok(Nok::computed(d("1234"))),
+            hidden(Locale::En).price(NokPerBtc::computed(d("987654"))),
+            hidden(Locale::En).amount(Amount::Nok(Nok::computed(d("-5")))),
+        ];
+        assert_eq!(
+            written,
+            [
+                "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{a0}sats",
+                "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{a0}BTC",
+                "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{a0}kr",
+                "NOK\u{a0}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}",
+                "NOK\u{a0}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}",
+            ]
+        );
+        assert_eq!(hidden(Locale::En).raw(|| "0.5".into()), None);
+        assert_eq!(
+            hidden(Locale::En).foreign(d("12"), "ETH"),
+            "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022} ETH"
+        );
+        let shown = Figures {
+            hidden: false,
+            ..hidden(Locale::Nb)
+        };
+        assert_eq!(shown.nok(Nok::computed(d("1234"))), "1\u{a0}234,00\u{a0}kr");
+        assert_eq!(shown.raw(|| "0.5".into()).as_deref(), Some("0.5"));
     }
 
     #[test]

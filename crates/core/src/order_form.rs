@@ -8,7 +8,7 @@ use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::amount_input::{AmountProblem, parse_btc, parse_nok, parse_price};
-use crate::format::{self, BtcUnit, Locale};
+use crate::format::{BtcUnit, Figures};
 use crate::order_terms::{Direction, OrderType};
 
 /// What the user typed; the window sends it as it is.
@@ -54,7 +54,8 @@ pub struct OrderCheck {
 /// How far (as a fraction of the market) a limit price may be before the form warns.
 const FAR_FROM_MARKET: Decimal = Decimal::from_parts(10, 0, 0, false, 2);
 
-pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
+pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck {
+    let locale = figures.locale;
     let buying = form.direction == Direction::Buy;
     let mut out = OrderCheck::default();
     // NOK to spend when buying, BTC to sell when selling.
@@ -115,8 +116,8 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
                 // Down to the satoshi: an estimate never promises more bitcoin than a fill gives.
                 Amount::Nok(nok) => nok
                     .buys_at(at)
-                    .map(|btc| format::btc(btc.round_down_to_sat(), BtcUnit::Btc, locale)),
-                Amount::Btc(btc) => btc.value_at(at).map(|nok| format::nok(nok, locale)),
+                    .map(|btc| figures.btc_in(btc.round_down_to_sat(), BtcUnit::Btc)),
+                Amount::Btc(btc) => btc.value_at(at).map(|nok| figures.nok(nok)),
             };
         }
     }
@@ -140,6 +141,15 @@ pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Locale;
+
+    fn shown(locale: Locale) -> Figures {
+        Figures {
+            locale,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        }
+    }
     use crate::amount_input::AmountInputError;
 
     fn market() -> Market {
@@ -171,7 +181,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "1 000,50", None),
             &market(),
-            Locale::Nb,
+            shown(Locale::Nb),
         );
         assert!(c.amount_error.is_none() && c.price_error.is_none());
         assert_eq!(c.estimate.as_deref(), Some("0,00100050\u{a0}BTC"));
@@ -183,7 +193,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "20000", None),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(
             c.amount_error,
@@ -195,7 +205,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Sell, "0.000000001", None),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(
             c.amount_error,
@@ -207,13 +217,13 @@ mod tests {
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", None),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(c.price_error, Some(AmountProblem::NoLimitPrice));
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", Some("-5")),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(
             c.price_error,
@@ -222,7 +232,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "", None),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(
             c.amount_error,
@@ -235,7 +245,7 @@ mod tests {
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", Some("2000000")),
             &market(),
-            Locale::En,
+            shown(Locale::En),
         );
         assert!(matches!(
             c.warning,
@@ -258,7 +268,7 @@ mod tests {
         let sell = check(
             &form(OrderType::Limit, Direction::Sell, "10", Some("0.01")),
             &hostile,
-            Locale::En,
+            shown(Locale::En),
         );
         assert!(sell.request.is_some());
         let tiny = Market {
@@ -269,7 +279,7 @@ mod tests {
         let buy = check(
             &form(OrderType::Market, Direction::Buy, "1000000000", None),
             &tiny,
-            Locale::En,
+            shown(Locale::En),
         );
         assert_eq!(buy.estimate, None, "a BTC amount beyond Decimal");
         assert!(buy.request.is_some());

@@ -10,7 +10,7 @@ use nordlys_money::{Amount, Btc, NokPerBtc};
 
 use crate::amount_input::{AmountProblem, BitcoinAmountUnit, parse_in};
 use crate::destination::{self, Destination, DestinationError};
-use crate::format::{self, BtcUnit, Locale};
+use crate::format::Figures;
 use crate::store::Recipient;
 use crate::travel_rule::{self, RecipientErrors, RecipientForm};
 
@@ -29,8 +29,8 @@ pub struct PayForm {
 #[derive(Debug, Clone)]
 pub struct PayContext {
     pub now: SystemTime,
-    pub locale: Locale,
-    pub btc_unit: BtcUnit,
+    /// How amounts are written: language, unit, privacy mode.
+    pub figures: Figures,
     /// NOK per BTC, for NOK input and the NOK value shown.
     pub price: NokPerBtc,
     pub available_btc: Btc,
@@ -78,10 +78,10 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
     };
     let amount = match fixed {
         Some(a) => {
-            out.fixed_amount = Some(format::btc(a, ctx.btc_unit, ctx.locale));
+            out.fixed_amount = Some(ctx.figures.btc(a));
             Some(a)
         }
-        None => match parse_in(&form.amount, form.unit, ctx.locale) {
+        None => match parse_in(&form.amount, form.unit, ctx.figures.locale) {
             Ok(Amount::Btc(b)) => Some(b),
             Ok(Amount::Nok(n)) if ctx.price.is_positive() => {
                 // What is sent: to the satoshi. Checked: the price is the exchange's word, and a
@@ -111,7 +111,7 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
             });
         }
         out.estimate = if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
-            Some(format!("≈ {}", format::btc(a, ctx.btc_unit, ctx.locale)))
+            Some(format!("≈ {}", ctx.figures.btc(a)))
         } else {
             nok_value(a, ctx).map(|nok| format!("≈ {nok}"))
         };
@@ -168,12 +168,13 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
 /// `amount` in NOK at the context's price; none when the product does not fit a `Decimal`
 /// (only a hostile price gets there).
 pub fn nok_value(amount: Btc, ctx: &PayContext) -> Option<String> {
-    Some(format::nok(amount.value_at(ctx.price)?, ctx.locale))
+    Some(ctx.figures.nok(amount.value_at(ctx.price)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::{BtcUnit, Locale};
     use rust_decimal::Decimal;
 
     const ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
@@ -181,8 +182,11 @@ mod tests {
     fn ctx() -> PayContext {
         PayContext {
             now: SystemTime::now(),
-            locale: Locale::En,
-            btc_unit: BtcUnit::Btc,
+            figures: Figures {
+                locale: Locale::En,
+                unit: BtcUnit::Btc,
+                hidden: false,
+            },
             price: NokPerBtc::computed(Decimal::from(1_000_000)),
             available_btc: Btc::from_sats(1_000_000),
             account_name: "Main".into(),

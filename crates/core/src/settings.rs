@@ -70,6 +70,12 @@ pub struct Settings {
     /// Light or dark; `None`: follow the OS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<crate::chart::Theme>,
+    /// Privacy mode: every amount hidden behind a mask. Remembered across restarts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub privacy: bool,
+    /// Start with amounts hidden, whatever privacy mode was when the app last closed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub start_hidden: bool,
 }
 
 /// The request timeout when the settings do not say, and the range they may say.
@@ -92,6 +98,8 @@ impl Default for Settings {
             }],
             request_timeout_secs: None,
             theme: None,
+            privacy: false,
+            start_hidden: false,
         }
     }
 }
@@ -122,6 +130,13 @@ impl Settings {
                 detail: e.to_string(),
             }),
         }
+    }
+
+    /// The settings a start of the app begins with: hidden amounts when the user asked every
+    /// start to hide them.
+    pub fn started(mut self) -> Self {
+        self.privacy |= self.start_hidden;
+        self
     }
 
     /// The request timeout in force: the setting within [`REQUEST_TIMEOUT_RANGE`], else 30 s.
@@ -234,6 +249,32 @@ mod tests {
                 .unwrap()
                 .contains("theme")
         );
+    }
+
+    #[test]
+    fn privacy_mode_is_remembered_and_can_be_where_every_start_begins() {
+        let older: Settings =
+            serde_json::from_str(r#"{"active":"sandbox","profiles":[]}"#).unwrap();
+        assert!(!older.privacy && !older.start_hidden, "shown by default");
+        let hidden = Settings {
+            privacy: true,
+            ..Settings::default()
+        };
+        let back: Settings =
+            serde_json::from_str(&serde_json::to_string(&hidden).unwrap()).unwrap();
+        assert!(
+            back.clone().started().privacy,
+            "remembered across a restart"
+        );
+        let shown_at_close = Settings {
+            start_hidden: true,
+            ..Settings::default()
+        };
+        assert!(
+            shown_at_close.started().privacy,
+            "starts hidden when asked to"
+        );
+        assert!(!Settings::default().started().privacy);
     }
 
     #[test]
