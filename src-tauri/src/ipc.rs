@@ -78,6 +78,7 @@ ipc_commands! {
     profiles::set_theme: SetThemeArgs => AppView;
     profiles::set_privacy: SetPrivacyArgs => AppView;
     profiles::set_start_hidden: SetStartHiddenArgs => AppView;
+    profiles::dismiss_welcome: NoArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
     profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     profiles::save_exchange_profile: ExchangeProfileArgs => AppView;

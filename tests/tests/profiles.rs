@@ -390,6 +390,11 @@ async fn the_request_timeout_is_a_setting_within_its_range() {
     let timeout = |seconds: Option<u32>| SetRequestTimeoutArgs { seconds };
     let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
     assert_eq!(state.request_timeout_secs, 30);
+    assert!(state.welcome, "a first start on the sandbox is welcomed");
+    let state = profiles::dismiss_welcome(&app, NoArgs {}).await.unwrap();
+    assert!(!state.welcome, "put away");
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    assert!(saved.contains(r#""welcomed": true"#), "for good: {saved}");
     for refused in [0, 4, 121, 100_000] {
         let said = profiles::set_request_timeout(&app, timeout(Some(refused)))
             .await

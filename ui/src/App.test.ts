@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import App from "./App.svelte";
 import { sandboxBackend } from "./test/harness";
+import { appView, balancesView } from "./test/fixtures";
 
 describe("App", () => {
   it("opens the screens with Ctrl+1…Ctrl+8 in the navigation's order, and ignores other chords", async () => {
@@ -35,5 +36,50 @@ describe("App", () => {
     await fireEvent.keyDown(window, { key: "1" });
     expect(current()).toBe("nav-tax");
     await vi.waitFor(() => screen.getByTestId("tax-sync"));
+  });
+
+  it("hides every amount with the header's eye or Ctrl+Shift+H, reading the figures again each time", async () => {
+    let hidden = false;
+    const fake = sandboxBackend({
+      appState: () => appView({ privacy: hidden }),
+      setPrivacy: (args) => {
+        hidden = args.hidden;
+        return appView({ privacy: hidden });
+      },
+      balances: () =>
+        hidden ? { ...balancesView(), totalBtc: "••••• BTC", fiat: "••••• NOK", fiatRaw: null } : balancesView(),
+    });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => expect(screen.getByTestId("total-btc").textContent).toBe("0.60000000 BTC"));
+    const eye = screen.getByTestId("privacy");
+    expect(eye.getAttribute("aria-pressed")).toBe("false");
+    await fireEvent.click(eye);
+    await vi.waitFor(() => expect(screen.getByTestId("total-btc").textContent).toBe("••••• BTC"));
+    expect(eye.getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("fiat").dataset.raw).toBeUndefined();
+    await fireEvent.keyDown(window, { key: "H", ctrlKey: true, shiftKey: true });
+    await vi.waitFor(() => expect(screen.getByTestId("total-btc").textContent).toBe("0.60000000 BTC"));
+    expect(fake.callsOf("setPrivacy")).toEqual([{ hidden: true }, { hidden: false }]);
+  });
+
+  it("welcomes a first start on the sandbox, says once that the money is play money, and leads on", async () => {
+    let welcome = true;
+    const fake = sandboxBackend({
+      appState: () => appView({ welcome }),
+      dismissWelcome: () => {
+        welcome = false;
+        return appView({ welcome });
+      },
+    });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("welcome"));
+    expect(document.querySelectorAll(".badge")).toHaveLength(1);
+    expect(screen.getByTestId("sandbox-strip").textContent).toContain("nothing you do here is real");
+    await fireEvent.click(screen.getByTestId("welcome-keep"));
+    await vi.waitFor(() => expect(screen.queryByTestId("welcome")).toBeNull());
+    expect(fake.callsOf("dismissWelcome")).toHaveLength(1);
+    await fireEvent.click(screen.getByTestId("strip-connect"));
+    await vi.waitFor(() => screen.getByTestId("connect-steps"));
+    expect(document.querySelector("nav [aria-current=page]")?.getAttribute("data-testid")).toBe("nav-connect");
   });
 });

@@ -35,6 +35,10 @@ privacy: boolean,
  */
 startHidden: boolean, 
 /**
+ * The first run's welcome is to be shown: on the sandbox, until put away.
+ */
+welcome: boolean, 
+/**
  * How long a request to the exchange may take, in seconds; the setting, else the default.
  */
 requestTimeoutSecs: number, 
@@ -47,7 +51,7 @@ requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: Connec
  */
 notice: string | null, };
 
-export type BalancesView = { sandbox: boolean, accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
+export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
@@ -594,6 +598,10 @@ export function setPrivacy(args: SetPrivacyArgs): Promise<AppView> {
 
 export function setStartHidden(args: SetStartHiddenArgs): Promise<AppView> {
   return call("set_start_hidden", args);
+}
+
+export function dismissWelcome(args: NoArgs): Promise<AppView> {
+  return call("dismiss_welcome", args);
 }
 
 export function setRequestTimeout(args: SetRequestTimeoutArgs): Promise<AppView> {

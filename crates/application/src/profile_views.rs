@@ -99,6 +99,8 @@ pub struct AppView {
     pub privacy: bool,
     /// Every start begins in privacy mode.
     pub start_hidden: bool,
+    /// The first run's welcome is to be shown: on the sandbox, until put away.
+    pub welcome: bool,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.
     pub request_timeout_secs: u32,
     /// The range the setting takes.
@@ -125,7 +127,6 @@ pub struct AccountView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct BalancesView {
-    pub sandbox: bool,
     pub accounts: Vec<AccountView>,
     pub total_btc: String,
     pub total_nok: String,

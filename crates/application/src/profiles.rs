@@ -180,6 +180,7 @@ async fn view(app: &App) -> Answer<AppView> {
         theme_setting: settings.theme,
         privacy: settings.privacy,
         start_hidden: settings.start_hidden,
+        welcome: !settings.welcomed && matches!(profile.kind, ProfileKind::Sandbox),
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
         request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
@@ -248,10 +249,6 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let connection = app.session().await?.connection;
     let client = connection.client();
     let figures = app.figures();
-    let sandbox = matches!(
-        app.settings().active_profile().map(|p| &p.kind),
-        Some(ProfileKind::Sandbox)
-    );
     let accounts = client
         .bitcoin_accounts(true)
         .await
@@ -277,7 +274,6 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
     let total_nok: Nok = live.iter().map(|a| a.total_nok).sum();
     Ok(BalancesView {
-        sandbox,
         accounts: accounts
             .accounts
             .iter()
@@ -397,6 +393,13 @@ pub async fn set_theme(app: &App, args: SetThemeArgs) -> Answer<AppView> {
 /// Privacy mode on or off: every amount is written again, masked or shown.
 pub async fn set_privacy(app: &App, args: SetPrivacyArgs) -> Answer<AppView> {
     app.settings().privacy = args.hidden;
+    app.save_settings()?;
+    view(app).await
+}
+
+/// Puts the first run's welcome away for good.
+pub async fn dismiss_welcome(app: &App, _args: NoArgs) -> Answer<AppView> {
+    app.settings().welcomed = true;
     app.save_settings()?;
     view(app).await
 }

@@ -76,6 +76,9 @@ pub struct Settings {
     /// Start with amounts hidden, whatever privacy mode was when the app last closed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub start_hidden: bool,
+    /// The first run's welcome was put away: it is not shown again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub welcomed: bool,
 }
 
 /// The request timeout when the settings do not say, and the range they may say.
@@ -100,6 +103,7 @@ impl Default for Settings {
             theme: None,
             privacy: false,
             start_hidden: false,
+            welcomed: false,
         }
     }
 }

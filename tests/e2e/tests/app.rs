@@ -49,11 +49,22 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
         shown.parse::<f64>().unwrap(),
         fiat["availableNok"].as_f64().unwrap()
     );
+    // Said once, across the window, and explained in words rather than a tooltip.
     assert!(
-        app.text("[data-testid=money-sandbox-badge]")
+        app.text("[data-testid=sandbox-strip]")
             .await
-            .contains("Sandbox"),
-        "badged where money is shown"
+            .contains("nothing you do here is real"),
+        "the strip says what the sandbox is"
+    );
+    assert_eq!(
+        app.script("return document.querySelectorAll('.badge').length;", vec![])
+            .await,
+        1,
+        "no sandbox tag on every card"
+    );
+    assert!(
+        app.exists("[data-testid=welcome]").await,
+        "a first start is welcomed"
     );
     let chart = app
         .attr("[data-testid=volume-chart]", "src")
@@ -490,7 +501,7 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
             .is_some_and(|b| b.ends_with(" Local") && !b.starts_with("none")),
         "{badge}"
     );
-    assert!(!app.exists("[data-testid=money-sandbox-badge]").await);
+    assert!(!app.exists("[data-testid=strip-connect]").await);
     let host = app.text("[data-testid=connected-host]").await;
     assert_eq!(format!("http://{host}"), api);
     app.screenshot("overview-read-only-oauth").await;
@@ -600,5 +611,88 @@ async fn the_keyboard_focus_stays_put_through_live_prices() {
     })
     .await;
     app.text("[data-testid=tax-sync]").await;
+    app.quit().await;
+}
+
+/// An amount as the window would write one: digits beside a unit, or NOK before digits.
+const AMOUNT_ON_SCREEN: &str = r"
+    const text = document.body.innerText;
+    const found = text.match(/\d[\d\u00a0 .,\u2212-]*\u00a0(BTC|sats|kr)|NOK\u00a0[\u2212-]?\d/);
+    return found ? found[0] : '';";
+
+/// What a chart drawn by the backend says about money, from its image.
+const CHART_AMOUNTS: &str = r"
+    const img = document.querySelector(arguments[0]);
+    if (!img) return 'no chart';
+    const svg = decodeURIComponent(img.getAttribute('src').split(',')[1] ?? '');
+    return /kr|NOK/.test(svg) ? svg.slice(0, 200) : '';";
+
+#[tokio::test]
+async fn privacy_mode_hides_every_amount_on_every_screen() {
+    let app = App::start(&[]).await;
+    app.text("[data-testid=account-row]").await;
+    app.click("[data-testid=nav-tax]").await;
+    app.click("[data-testid=tax-sync]").await;
+    app.text("[data-testid=tax-row]").await;
+    app.click("[data-testid=nav-overview]").await;
+    assert_ne!(
+        app.script(AMOUNT_ON_SCREEN, vec![]).await,
+        serde_json::json!(""),
+        "amounts are shown before"
+    );
+
+    app.click("[data-testid=privacy]").await;
+    app.until("the balances to be hidden", || async {
+        app.text("[data-testid=total-btc]")
+            .await
+            .contains('\u{2022}')
+    })
+    .await;
+    assert_eq!(
+        app.attr("[data-testid=privacy]", "aria-pressed")
+            .await
+            .as_deref(),
+        Some("true")
+    );
+    for screen in [
+        "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
+    ] {
+        app.click(&format!("[data-testid=nav-{screen}]")).await;
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        assert_eq!(
+            app.script(AMOUNT_ON_SCREEN, vec![]).await,
+            serde_json::json!(""),
+            "an amount on {screen} in privacy mode"
+        );
+        app.screenshot(&format!("privacy-{screen}")).await;
+    }
+    app.click("[data-testid=nav-overview]").await;
+    app.until("the charts to be drawn without amounts", || async {
+        app.script(
+            CHART_AMOUNTS,
+            vec![serde_json::json!("[data-testid=price-chart]")],
+        )
+        .await
+            == serde_json::json!("")
+            && app
+                .script(
+                    CHART_AMOUNTS,
+                    vec![serde_json::json!("[data-testid=volume-chart]")],
+                )
+                .await
+                == serde_json::json!("")
+    })
+    .await;
+
+    // Ctrl+Shift+H shows them again.
+    let control: char = fantoccini::key::Key::Control.into();
+    let shift: char = fantoccini::key::Key::Shift.into();
+    app.type_keys(&format!("{control}{shift}h")).await;
+    app.until("the balances to be shown again", || async {
+        !app.text("[data-testid=total-btc]")
+            .await
+            .contains('\u{2022}')
+    })
+    .await;
     app.quit().await;
 }

@@ -110,7 +110,30 @@ const nb: Record<string, string> = {
   "Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.":
     "Klientregistrering avtales med operatøren; de gir deg adressene, forkortelsen og klient-ID-en.",
   Saved: "Lagret",
-  "Play money: this is a simulated exchange on your computer.": "Lekepenger: dette er en simulert børs på din maskin.",
+  "Play money on a simulated exchange on this computer: nothing you do here is real.":
+    "Lekepenger på en simulert børs på denne maskinen: ingenting du gjør her, er ekte.",
+  "Connect your account": "Koble til kontoen din",
+  "Profile in use": "Profil i bruk",
+  "Hide amounts": "Skjul beløp",
+  "Show amounts": "Vis beløp",
+  "Start with amounts hidden": "Start med beløp skjult",
+  "Hide amounts on every screen with the eye in the header or Ctrl+Shift+H; Nordlys remembers it.":
+    "Skjul beløp på alle skjermer med øyet øverst eller Ctrl+Shift+H; Nordlys husker det.",
+  "Welcome to Nordlys": "Velkommen til Nordlys",
+  "You are in the sandbox: a simulated exchange on your computer, with play money. Buy, sell, receive and pay as you would for real; nothing here touches a real account.":
+    "Du er i sandkassen: en simulert børs på maskinen din, med lekepenger. Kjøp, selg, motta og betal som du ville gjort på ekte; ingenting her rører en ekte konto.",
+  "When you are ready, connect your account at the exchange: sign in through your browser, or paste an API key. Your secrets stay in your system's keyring.":
+    "Når du er klar, kobler du til kontoen din hos børsen: logg inn i nettleseren, eller lim inn en API-nøkkel. Hemmelighetene dine blir i systemets nøkkelring.",
+  "Keep playing with play money": "Fortsett med lekepenger",
+  "Add your exchange as a profile: its address and, to sign in through the browser, the client id the operator gives.":
+    "Legg til børsen din som en profil: adressen og, for innlogging i nettleseren, klient-ID-en operatøren gir deg.",
+  "Add the exchange": "Legg til børsen",
+  "Switch to it with the profile switcher at the top of the window.":
+    "Bytt til den med profilvelgeren øverst i vinduet.",
+  "Sign in through your browser to see your balances; or paste an API key you create in the exchange's account settings, which can also trade and pay if you allow it.":
+    "Logg inn i nettleseren for å se saldoene dine; eller lim inn en API-nøkkel du lager i kontoinnstillingene hos børsen, som også kan handle og betale om du tillater det.",
+  "Secrets and sign-in tokens are kept only in your system's keyring.":
+    "Hemmeligheter og innloggingsnøkler lagres bare i systemets nøkkelring.",
   Local: "Lokal",
   "An exchange on this computer (a test server), not the real exchange.":
     "En børs på denne maskinen (en testserver), ikke den ekte børsen.",

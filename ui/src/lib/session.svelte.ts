@@ -65,11 +65,6 @@ export class Session {
 
   constructor(readonly backend: Backend) {}
 
-  /** The sandbox badge beside money: play money says so wherever an amount is. */
-  get sandbox(): boolean {
-    return this.balances?.sandbox ?? false;
-  }
-
   /** Accounts the user can pick for an order, an invoice or a payment. */
   get liveAccounts() {
     return distinct(this.balances?.accounts ?? [], (a) => a.id).filter((a) => !a.deleted);
@@ -104,8 +99,8 @@ export class Session {
       setLanguage(app.language);
       if (ok) this.message = { kind: "ok", text: ok };
       await this.loadBalances();
-      // Numbers and times arrive formatted: a change of language or unit fetches them again.
-      if (before && (before.language !== app.language || before.unit !== app.unit)) {
+      // Numbers and times arrive formatted: a change of language, unit or privacy mode fetches them again.
+      if (before && (before.language !== app.language || before.unit !== app.unit || before.privacy !== app.privacy)) {
         await Promise.all([this.loadVolume(), this.readQuote(), this.loadChart()]);
         this.#tell("reformatted");
       } else if (before && before.themeSetting !== app.themeSetting) {
@@ -125,9 +120,23 @@ export class Session {
     queueMicrotask(() => (this.announcement = text));
   }
 
-  /** Ctrl+1…Ctrl+8 open the screens in the navigation's order; true when `e` was one. */
+  /** Hides every amount, or shows them again; remembered by the backend. */
+  togglePrivacy(): Promise<void> {
+    const hidden = !(this.app?.privacy ?? false);
+    return this.act(() => this.backend.setPrivacy({ hidden }));
+  }
+
+  /**
+   * Ctrl+1…Ctrl+8 open the screens in the navigation's order, Ctrl+Shift+H hides or shows
+   * amounts; true when `e` was one of them.
+   */
   shortcut(e: KeyboardEvent): boolean {
-    if (!e.ctrlKey || e.altKey || e.metaKey || e.shiftKey) return false;
+    if (!e.ctrlKey || e.altKey || e.metaKey) return false;
+    if (e.shiftKey) {
+      if (e.key.toLowerCase() !== "h") return false;
+      void this.togglePrivacy();
+      return true;
+    }
     const n = Number(e.key);
     if (!Number.isInteger(n) || n < 1 || n > SCREENS.length) return false;
     this.go(SCREENS[n - 1]);

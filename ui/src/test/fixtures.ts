@@ -20,6 +20,9 @@ export function appView(change: Partial<AppView> = {}): AppView {
     languageSetting: null,
     unit: "btc",
     themeSetting: null,
+    privacy: false,
+    startHidden: false,
+    welcome: false,
     requestTimeoutSecs: 30,
     requestTimeoutMinSecs: 5,
     requestTimeoutMaxSecs: 600,
@@ -41,7 +44,6 @@ export function appView(change: Partial<AppView> = {}): AppView {
 
 export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
   return {
-    sandbox: true,
     accounts: [
       {
         id: "a1",
