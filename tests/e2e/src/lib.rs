@@ -431,6 +431,62 @@ impl App {
             .await;
     }
 
+    /// The serious and critical WCAG 2.1 A/AA violations axe-core finds in the window as it is,
+    /// each as "rule: help — where". axe-core comes from the UI's own dev dependencies.
+    pub async fn accessibility_violations(&self) -> Vec<String> {
+        let loaded = self
+            .script("return typeof window.axe === 'object';", vec![])
+            .await;
+        if loaded != serde_json::json!(true) {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../ui/node_modules/axe-core/axe.min.js");
+            let source = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("axe-core at {}: {e} (npm ci in ui/)", path.display()));
+            self.script(&source, vec![]).await;
+        }
+        let run = r"
+            const done = arguments[arguments.length - 1];
+            const only = { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
+            axe.run(document, { runOnly: only, resultTypes: ['violations'] }).then(
+              (r) => done(r.violations
+                .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 4)
+                  .map((n) => `${n.target.join(' ')} (${(n.failureSummary || '').split('\n').slice(1, 2).join('')})`)
+                  .join('; ')}`)),
+              (e) => done([`axe-core failed: ${e}`]));";
+        let found = bounded("axe-core", self.client.execute_async(run, vec![]))
+            .await
+            .unwrap();
+        serde_json::from_value(found).unwrap_or_else(|e| vec![format!("unreadable: {e}")])
+    }
+
+    /// What does not fit the window: the page scrolling sideways, and every shown element with
+    /// text of its own that is wider than its box (an ellipsis counts) without scrolling itself.
+    pub async fn overflows(&self) -> Vec<String> {
+        let found = self
+            .script(
+                r"
+            const out = [];
+            const root = document.documentElement;
+            if (root.scrollWidth > root.clientWidth + 1)
+              out.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+            for (const el of document.body.querySelectorAll('*')) {
+              if (el.closest('.visually-hidden') || el.getClientRects().length === 0) continue;
+              const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+              if (!text || el.scrollWidth <= el.clientWidth + 1) continue;
+              const style = getComputedStyle(el);
+              if (style.display === 'inline') continue;
+              if (style.overflowX === 'auto' || style.overflowX === 'scroll') continue;
+              const id = el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : el.className ? `.${String(el.className).split(' ')[0]}` : '';
+              out.push(`${el.tagName.toLowerCase()}${id} '${el.textContent.trim().slice(0, 40)}': ${el.scrollWidth} > ${el.clientWidth}`);
+            }
+            return out;",
+                vec![],
+            )
+            .await;
+        serde_json::from_value(found).unwrap_or_else(|e| vec![format!("unreadable: {e}")])
+    }
+
     /// Whether anything matches `css` right now.
     pub async fn exists(&self, css: &str) -> bool {
         bounded(css, self.client.find(Locator::Css(css)))

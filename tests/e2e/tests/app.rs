@@ -696,3 +696,75 @@ async fn privacy_mode_hides_every_amount_on_every_screen() {
     .await;
     app.quit().await;
 }
+
+/// Every screen in both themes and both languages passes axe-core (no serious or critical WCAG
+/// 2.1 A/AA violation), and at 720×520 and 1920×1080 nothing is cut off or scrolls the page
+/// sideways.
+#[tokio::test]
+async fn every_screen_is_accessible_and_fits_from_720x520_to_1920x1080() {
+    const SCREENS: [&str; 8] = [
+        "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
+    ];
+    let app = App::start(&[]).await;
+    app.text("[data-testid=account-row]").await;
+    app.click("[data-testid=nav-tax]").await;
+    app.click("[data-testid=tax-sync]").await;
+    app.text("[data-testid=tax-row]").await;
+    let mut found = vec![];
+    for (theme, language) in [
+        ("light", "en"),
+        ("dark", "nb"),
+        ("light", "nb"),
+        ("dark", "en"),
+    ] {
+        app.click("[data-testid=nav-settings]").await;
+        app.select("[data-testid=theme]", theme).await;
+        app.select("[data-testid=language]", language).await;
+        app.until("the language and theme to apply", || async {
+            app.script("return document.documentElement.dataset.theme + ' ' + document.documentElement.lang;", vec![])
+                .await
+                .as_str()
+                .is_some_and(|s| s.starts_with(theme))
+        })
+        .await;
+        for screen in SCREENS {
+            app.click(&format!("[data-testid=nav-{screen}]")).await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for v in app.accessibility_violations().await {
+                found.push(format!("{screen}, {theme}, {language}: {v}"));
+            }
+        }
+    }
+    for (width, height) in [(720, 520), (1920, 1080)] {
+        bounded("resizing", app.client.set_window_size(width, height))
+            .await
+            .unwrap();
+        let inner = app
+            .script("return [window.innerWidth, window.innerHeight];", vec![])
+            .await;
+        assert_eq!(
+            inner,
+            serde_json::json!([width, height]),
+            "the window took the size"
+        );
+        for language in ["nb", "en"] {
+            app.click("[data-testid=nav-settings]").await;
+            app.select("[data-testid=language]", language).await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            for screen in SCREENS {
+                app.click(&format!("[data-testid=nav-{screen}]")).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                for o in app.overflows().await {
+                    found.push(format!("{screen} at {width}×{height}, {language}: {o}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} problems:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+    app.quit().await;
+}

@@ -125,6 +125,7 @@ const nb: Record<string, string> = {
   "When you are ready, connect your account at the exchange: sign in through your browser, or paste an API key. Your secrets stay in your system's keyring.":
     "Når du er klar, kobler du til kontoen din hos børsen: logg inn i nettleseren, eller lim inn en API-nøkkel. Hemmelighetene dine blir i systemets nøkkelring.",
   "Keep playing with play money": "Fortsett med lekepenger",
+  "Gains and losses per year": "Gevinst og tap per år",
   "Add your exchange as a profile: its address and, to sign in through the browser, the client id the operator gives.":
     "Legg til børsen din som en profil: adressen og, for innlogging i nettleseren, klient-ID-en operatøren gir deg.",
   "Add the exchange": "Legg til børsen",
