@@ -35,7 +35,7 @@ async fn main() -> ExitCode {
     })
     .await;
     let mut status = ExitCode::SUCCESS;
-    // Each screen in both themes, at the window's first size and at its smallest.
+    // Each screen in both themes, at the largest size the window is made for and at its smallest.
     for theme in ["light", "dark"] {
         app.click("[data-testid=nav-settings]").await;
         app.select("[data-testid=theme]", theme).await;
@@ -48,7 +48,7 @@ async fn main() -> ExitCode {
                 == serde_json::json!(theme)
         })
         .await;
-        for (width, height) in [(1100, 760), (720, 520)] {
+        for (width, height) in [(1920, 1080), (720, 520)] {
             if let Err(e) = bounded("resizing", app.client.set_window_size(width, height)).await {
                 eprintln!("tour: cannot resize the window to {width}×{height}: {e}");
                 status = ExitCode::FAILURE;
