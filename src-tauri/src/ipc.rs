@@ -91,7 +91,7 @@ ipc_commands! {
     trading::cancel_order: CancelOrderArgs => OpenOrdersView;
     market::volume: NoArgs => VolumeView;
     market::trade_history: NoArgs => TradesView;
-    market::price_chart: PriceChartArgs => ChartView;
+    market::price_chart: PriceChartArgs => PriceChartView;
     market::volume_chart: ChartSizeArgs => ChartView;
     receive::receive_destinations: AccountArgs => ReceiveView;
     receive::create_invoice: InvoiceArgs => InvoiceView;

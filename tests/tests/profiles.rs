@@ -419,7 +419,7 @@ async fn the_request_timeout_is_a_setting_within_its_range() {
 }
 
 /// A figure as privacy mode writes it: its unit beside a mask, and not one digit of it.
-fn hidden(figure: &str) -> bool {
+fn hidden_figure(figure: &str) -> bool {
     figure.contains(nordlys_core::format::MASK) && !figure.chars().any(|c| c.is_ascii_digit())
 }
 
@@ -482,7 +482,7 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
     for d in &gains.disposals {
         figures.extend([d.btc.clone(), d.proceeds.clone(), d.gain.clone()]);
     }
-    let shown: Vec<_> = figures.iter().filter(|f| !hidden(f)).collect();
+    let shown: Vec<_> = figures.iter().filter(|f| !hidden_figure(f)).collect();
     assert!(shown.is_empty(), "amounts shown in privacy mode: {shown:?}");
 
     // Remembered across a restart; then shown again, and hidden at every start when asked.
@@ -494,7 +494,10 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .await
         .unwrap();
     let b = profiles::balances(&again, NoArgs {}).await.unwrap();
-    assert!(!hidden(&b.total_btc) && b.fiat_raw.is_some(), "{b:?}");
+    assert!(
+        !hidden_figure(&b.total_btc) && b.fiat_raw.is_some(),
+        "{b:?}"
+    );
     profiles::set_start_hidden(&again, SetStartHiddenArgs { start_hidden: true })
         .await
         .unwrap();
@@ -502,4 +505,60 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
     let third = app_in(dir.path(), secrets);
     let state = profiles::app_state(&third, NoArgs {}).await.unwrap();
     assert!(state.privacy && state.start_hidden, "{state:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_point() {
+    use nordlys_application::market;
+    use nordlys_application::profile_views::SetPrivacyArgs;
+    use nordlys_application::trade_views::PriceChartArgs;
+    use nordlys_application::vocabulary::ChartRange;
+
+    let (app, _dir) = app_with(Arc::new(MemorySecretStore::default()));
+    let chart = |range| {
+        market::price_chart(
+            &app,
+            PriceChartArgs {
+                range,
+                width: 800,
+                height: 260,
+                dark: false,
+            },
+        )
+    };
+    // A first start has no sample of its own: the hour is still collecting.
+    let hour = chart(ChartRange::Hour).await.unwrap();
+    assert!(
+        hour.svg.contains("Collecting prices"),
+        "{}",
+        &hour.svg[..200]
+    );
+    assert!(hour.readout.is_empty());
+    let month = chart(ChartRange::Month).await.unwrap();
+    assert!(
+        month.daily >= 2,
+        "days from the exchange's volume: {}",
+        month.daily
+    );
+    assert!(!month.svg.contains("Collecting prices"));
+    assert!(
+        month.svg.contains("Daily: the exchange"),
+        "labelled as such"
+    );
+    assert!(month.readout.len() >= 2);
+    assert!(
+        month.readout.iter().all(|p| p.price.starts_with("NOK")),
+        "{:?}",
+        month.readout
+    );
+    assert!(0.0 < month.plot_left && month.plot_left < month.plot_right && month.plot_right < 1.0);
+    profiles::set_privacy(&app, SetPrivacyArgs { hidden: true })
+        .await
+        .unwrap();
+    let hidden = chart(ChartRange::Month).await.unwrap();
+    assert!(
+        hidden.readout.iter().all(|p| hidden_figure(&p.price)),
+        "the readout hides its prices: {:?}",
+        hidden.readout
+    );
 }

@@ -72,7 +72,13 @@ export type Capability = { allowed: boolean, reason: string | null, };
 
 export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history";
 
-export type ChartRange = "1h" | "24h" | "7d" | "all";
+export type ChartPointView = { time: string, price: string, 
+/**
+ * Where it is across the plot, 0 (left) to 1 (right).
+ */
+x: number, };
+
+export type ChartRange = "1h" | "24h" | "7d" | "30d" | "all";
 
 export type ChartSizeArgs = { width: number, height: number, dark: boolean, };
 
@@ -320,6 +326,24 @@ status: NetworkStatus | null, statusText: string, withdrawalId: string | null, n
 export type PaymentsView = { payments: Array<PaymentView>, };
 
 export type PriceChartArgs = { range: ChartRange, width: number, height: number, dark: boolean, };
+
+export type PriceChartView = { svg: string, 
+/**
+ * Nordlys' own samples in the range.
+ */
+samples: number, 
+/**
+ * Daily prices from the exchange's volume and the user's transactions in the range.
+ */
+daily: number, 
+/**
+ * What a pointer or the arrow keys over the chart name, oldest first.
+ */
+readout: Array<ChartPointView>, 
+/**
+ * Where the plot lies across the image, as fractions of its width.
+ */
+plotLeft: number, plotRight: number, };
 
 export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string | null, operator: string | null, clientId: string | null, scopes: string | null, };
 
@@ -652,7 +676,7 @@ export function tradeHistory(args: NoArgs): Promise<TradesView> {
   return call("trade_history", args);
 }
 
-export function priceChart(args: PriceChartArgs): Promise<ChartView> {
+export function priceChart(args: PriceChartArgs): Promise<PriceChartView> {
   return call("price_chart", args);
 }
 

@@ -267,4 +267,6 @@ order-summary-limit-sell = Place a limit order to sell { $amount } at { $price }
 ## Charts
 
 chart-collecting = Collecting prices – the chart fills in as Nordlys runs
+chart-daily = Daily: the exchange's volume and your own trades
+chart-samples = Sampled by Nordlys
 chart-no-volume = No volume in this period

@@ -266,4 +266,6 @@ order-summary-limit-sell = Legg inn en grenseordre om å selge { $amount } til {
 ## Grafer
 
 chart-collecting = Kursen samles inn – grafen fylles etter hvert
+chart-daily = Daglig: børsens volum og dine egne handler
+chart-samples = Målt av Nordlys
 chart-no-volume = Ingen volum i perioden

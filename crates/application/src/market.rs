@@ -1,13 +1,16 @@
 //! Market commands: volume statistics and the user's own trade history.
 
+use nordlys_core::daily_prices::{self, DailyPrice};
 use nordlys_core::format::{self, BtcUnit, Figures};
+use nordlys_core::store::TaxFilter;
 use nordlys_core::tax::row_amount;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
+use std::sync::PoisonError;
 
 use crate::NoArgs;
-use crate::error::IpcError;
+use crate::error::{Answer, IpcError};
 use crate::state::App;
 use crate::trade_views::*;
 use crate::vocabulary::Direction;
@@ -98,28 +101,130 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
     Ok(TradesView { trades })
 }
 
-/// Nordlys' own price history (the API has none), drawn to SVG.
-pub async fn price_chart(app: &App, args: PriceChartArgs) -> Result<ChartView, IpcError> {
+/// How long daily prices are kept before they are read again: they change once a day, and the
+/// chart is drawn again every half minute.
+const DAILY_PRICES_KEPT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Daily prices, kept for [`DAILY_PRICES_KEPT`], per profile and first day.
+#[derive(Debug, Default)]
+pub struct DailyPricesKept {
+    kept: Option<(
+        String,
+        chrono::NaiveDate,
+        std::time::Instant,
+        Vec<DailyPrice>,
+    )>,
+}
+
+/// A price per day from `from` on: the exchange's public daily volume where it has the day, the
+/// market rates of the user's own transactions where it does not. A volume history that cannot
+/// be read leaves the user's own rates; a history that cannot be read either, nothing.
+async fn daily_prices(app: &App, from: chrono::NaiveDate) -> Answer<Vec<DailyPrice>> {
+    let profile = app.session().await?.profile.id;
+    {
+        let kept = app
+            .daily_prices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((p, f, at, prices)) = &kept.kept
+            && *p == profile
+            && *f == from
+            && at.elapsed() < DAILY_PRICES_KEPT
+        {
+            return Ok(prices.clone());
+        }
+    }
+    let client = app.session().await?.connection.client().clone();
+    let volume = client
+        .volume_historic(Some(from))
+        .await
+        .map(|h| daily_prices::from_volume(&h))
+        .unwrap_or_default();
+    let since = from.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
+    let rates = match app.tax_session().await {
+        Ok(s) => {
+            let (_, rates) = crate::tax::each_row(
+                s.store,
+                TaxFilter::default(),
+                (since, vec![]),
+                |(since, rates), t| {
+                    if let Some(r) = t.rate_market
+                        && since.is_none_or(|s| t.create_time >= s)
+                    {
+                        rates.push((t.create_time, r));
+                    }
+                },
+            )
+            .await?;
+            rates
+        }
+        Err(_) => vec![],
+    };
+    let prices = daily_prices::merged(volume, daily_prices::from_rates(&rates));
+    app.daily_prices
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .kept = Some((profile, from, std::time::Instant::now(), prices.clone()));
+    Ok(prices)
+}
+
+/// Nordlys' own price history (the API has none), drawn to SVG; over a week or more, with the
+/// daily prices before it.
+pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartView> {
     use crate::vocabulary::ChartRange;
-    use nordlys_core::chart::{ChartStyle, Theme, price_chart};
+    use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart};
+    let now = chrono::Utc::now();
     let since = match args.range {
-        ChartRange::Hour => chrono::Utc::now() - chrono::Duration::hours(1),
-        ChartRange::Day => chrono::Utc::now() - chrono::Duration::hours(24),
-        ChartRange::Week => chrono::Utc::now() - chrono::Duration::days(7),
+        ChartRange::Hour => now - chrono::Duration::hours(1),
+        ChartRange::Day => now - chrono::Duration::hours(24),
+        ChartRange::Week => now - chrono::Duration::days(7),
+        ChartRange::Month => now - chrono::Duration::days(30),
         ChartRange::All => chrono::DateTime::<chrono::Utc>::MIN_UTC,
     };
     let samples = app.session().await?.store.price_samples(since)?;
+    // Days say nothing within a day; "all" reaches back a year of the exchange's volume.
+    let daily = match args.range {
+        ChartRange::Hour | ChartRange::Day => vec![],
+        ChartRange::Week | ChartRange::Month => daily_prices(app, since.date_naive()).await?,
+        ChartRange::All => {
+            daily_prices(app, (now - chrono::Duration::days(365)).date_naive()).await?
+        }
+    };
+    let figures = app.figures();
+    let width = args.width.clamp(200, 4000);
     let style = ChartStyle {
-        width: args.width.clamp(200, 4000),
+        width,
         height: args.height.clamp(120, 2000),
         theme: if args.dark { Theme::Dark } else { Theme::Light },
-        figures: app.figures(),
+        figures,
     };
-    let empty = crate::wording::say("chart-collecting", app.locale());
-    let svg = price_chart(&samples, style, &empty).map_err(IpcError::internal)?;
-    Ok(ChartView {
-        svg,
+    let say = |key| crate::wording::say(key, figures.locale);
+    let (empty, daily_words, samples_words) = (
+        say("chart-collecting"),
+        say("chart-daily"),
+        say("chart-samples"),
+    );
+    let words = PriceChartWords {
+        empty: &empty,
+        daily: &daily_words,
+        samples: &samples_words,
+    };
+    let chart = price_chart(&samples, &daily, style, words).map_err(IpcError::internal)?;
+    Ok(PriceChartView {
+        svg: chart.svg,
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
+        daily: u32::try_from(daily.len()).unwrap_or(u32::MAX),
+        readout: chart
+            .points
+            .iter()
+            .map(|p| ChartPointView {
+                time: format::time(&p.at, app.zone, figures.locale),
+                price: figures.price(p.price),
+                x: p.x,
+            })
+            .collect(),
+        plot_left: chart.plot_left,
+        plot_right: chart.plot_right,
     })
 }
 

@@ -46,6 +46,8 @@ pub struct App {
     timing: Mutex<Timing>,
     /// What the watcher saw last, so that it tells only changes.
     pub(crate) seen: Mutex<crate::watcher::Seen>,
+    /// The price chart's daily prices, read at most every ten minutes.
+    pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -152,6 +154,7 @@ impl App {
                 request_timeout_secs,
             }),
             seen: Mutex::default(),
+            daily_prices: Mutex::default(),
         }
     }
 

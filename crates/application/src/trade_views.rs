@@ -165,6 +165,31 @@ pub struct ChartView {
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+pub struct PriceChartView {
+    pub svg: String,
+    /// Nordlys' own samples in the range.
+    pub samples: u32,
+    /// Daily prices from the exchange's volume and the user's transactions in the range.
+    pub daily: u32,
+    /// What a pointer or the arrow keys over the chart name, oldest first.
+    pub readout: Vec<ChartPointView>,
+    /// Where the plot lies across the image, as fractions of its width.
+    pub plot_left: f64,
+    pub plot_right: f64,
+}
+
+/// One point of the price chart, as the readout says it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartPointView {
+    pub time: String,
+    pub price: String,
+    /// Where it is across the plot, 0 (left) to 1 (right).
+    pub x: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct ChartSizeArgs {
     pub width: u32,
     pub height: u32,

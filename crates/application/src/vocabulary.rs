@@ -143,6 +143,8 @@ pub enum ChartRange {
     Day,
     #[serde(rename = "7d")]
     Week,
+    #[serde(rename = "30d")]
+    Month,
     #[serde(rename = "all")]
     All,
 }

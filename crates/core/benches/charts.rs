@@ -4,7 +4,7 @@
 
 use chrono::{Duration, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
-use nordlys_core::chart::{ChartStyle, Theme, price_chart};
+use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::store::PriceSample;
 use nordlys_money::NokPerBtc;
@@ -37,8 +37,13 @@ fn charts(c: &mut Criterion) {
             hidden: false,
         },
     };
+    let words = PriceChartWords {
+        empty: "",
+        daily: "Daily",
+        samples: "Sampled",
+    };
     c.bench_function("price chart, 10,000 samples, to SVG", |b| {
-        b.iter(|| price_chart(&data, style, "").unwrap())
+        b.iter(|| price_chart(&data, &[], style, words).unwrap())
     });
     c.bench_function("baseline: format 10,000 prices as nb text", |b| {
         b.iter(|| {

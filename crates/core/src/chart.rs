@@ -6,7 +6,7 @@
     reason = "plot coordinates are pixels, not money"
 )]
 
-use chrono::{DateTime, Local, TimeZone};
+use chrono::{DateTime, Local, TimeZone, Utc};
 use nordlys_money::{Nok, NokPerBtc};
 use plotters::prelude::*;
 use rust_decimal::Decimal;
@@ -15,6 +15,7 @@ use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 use crate::format::{self, Figures};
 use nordlys_exchange::models::VolumeHistoricResponse;
 
+use crate::daily_prices::DailyPrice;
 use crate::store::PriceSample;
 
 /// Light or dark: the window's colours and the charts drawn for it.
@@ -137,34 +138,98 @@ fn time_label(seconds: f64, span_seconds: f64) -> String {
     }
 }
 
-/// The price line (mid) over the bid/ask band.
-/// `empty` is what the chart says while it has too few samples to draw, in the caller's words.
+/// What the price chart says in words, in the caller's language.
+#[derive(Debug, Clone, Copy)]
+pub struct PriceChartWords<'a> {
+    /// Shown while there is too little to draw.
+    pub empty: &'a str,
+    /// The legend of the daily prices (from the exchange's volume and the user's transactions).
+    pub daily: &'a str,
+    /// The legend of Nordlys' own samples.
+    pub samples: &'a str,
+}
+
+/// A drawn price chart, with the points a readout can name (oldest first, at most
+/// [`READOUT_POINTS`]) and where the plot lies across the image, as fractions of its width.
+#[derive(Debug, Clone)]
+pub struct PriceChart {
+    pub svg: String,
+    pub points: Vec<ReadoutPoint>,
+    pub plot_left: f64,
+    pub plot_right: f64,
+}
+
+/// A point of the chart as a readout names it, and where it is across the plot (0 to 1).
+#[derive(Debug, Clone, Copy)]
+pub struct ReadoutPoint {
+    pub at: DateTime<Utc>,
+    pub price: NokPerBtc,
+    pub x: f64,
+}
+
+/// How many points a readout names at most: more than a pointer can tell apart.
+pub const READOUT_POINTS: usize = 300;
+
+const MARGIN: u32 = 12;
+
+/// Nordlys' samples as a line (mid) over the bid/ask band, and the daily prices before them
+/// (or beside them) as dots on a thinner line.
 pub fn price_chart(
     samples: &[PriceSample],
+    daily: &[DailyPrice],
     style: ChartStyle,
-    empty: &str,
-) -> Result<String, ChartError> {
+    words: PriceChartWords<'_>,
+) -> Result<PriceChart, ChartError> {
     let p = palette(style.theme);
     let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
+    let width = style.width.max(200);
+    let y_area = if style.figures.hidden { MARGIN } else { 96 };
     let mut svg = String::new();
+    let points = buckets(samples, width as usize);
+    let days: Vec<(f64, f64)> = daily
+        .iter()
+        .filter_map(|d| {
+            let noon = d.day.and_hms_opt(12, 0, 0)?.and_utc().timestamp() as f64;
+            Some((noon, d.price.decimal().to_f64()?))
+        })
+        .collect();
+    let mut readout: Vec<(f64, f64)> = days
+        .iter()
+        .copied()
+        .chain(points.iter().map(|b| (b.0, b.1)))
+        .collect();
+    readout.sort_by(|a, b| a.0.total_cmp(&b.0));
     {
-        let root = SVGBackend::with_string(&mut svg, (style.width.max(200), style.height.max(120)))
-            .into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (width, style.height.max(120))).into_drawing_area();
         root.fill(&p.background).map_err(|e| err(&e))?;
-        let points = buckets(samples, style.width.max(200) as usize);
-        if points.len() < 2 {
-            notice(&root, empty, &p)?;
+        if points.len() < 2 && days.len() < 2 {
+            notice(&root, words.empty, &p)?;
             drop(root);
-            return Ok(svg);
+            return Ok(PriceChart {
+                svg,
+                points: vec![],
+                plot_left: 0.0,
+                plot_right: 1.0,
+            });
         }
-        let (t0, t1) = (points[0].0, points[points.len() - 1].0);
-        let lo = points.iter().map(|b| b.2).fold(f64::MAX, f64::min);
-        let hi = points.iter().map(|b| b.3).fold(f64::MIN, f64::max);
+        let t0 = readout.first().map_or(0.0, |r| r.0);
+        let t1 = readout.last().map_or(0.0, |r| r.0);
+        let lo = points
+            .iter()
+            .map(|b| b.2)
+            .chain(days.iter().map(|d| d.1))
+            .fold(f64::MAX, f64::min);
+        let hi = points
+            .iter()
+            .map(|b| b.3)
+            .chain(days.iter().map(|d| d.1))
+            .fold(f64::MIN, f64::max);
         let pad = ((hi - lo) * 0.08).max(1.0);
         let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+            .margin(MARGIN)
             .x_label_area_size(28)
-            .y_label_area_size(if style.figures.hidden { 12 } else { 96 })
+            .y_label_area_size(y_area)
             .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..(hi + pad))
             .map_err(|e| err(&e))?;
         let span = t1 - t0;
@@ -185,23 +250,72 @@ pub fn price_chart(
             .light_line_style(p.background)
             .draw()
             .map_err(|e| err(&e))?;
-        let band: Vec<(f64, f64)> = points
-            .iter()
-            .map(|b| (b.0, b.3))
-            .chain(points.iter().rev().map(|b| (b.0, b.2)))
-            .collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, p.band.mix(0.25))))
-            .map_err(|e| err(&e))?;
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|b| (b.0, b.1)),
-                p.line.stroke_width(2),
-            ))
-            .map_err(|e| err(&e))?;
+        if days.len() >= 2 {
+            let band = p.band;
+            chart
+                .draw_series(LineSeries::new(days.iter().copied(), band.stroke_width(1)))
+                .map_err(|e| err(&e))?
+                .label(words.daily)
+                .legend(move |(x, y)| Circle::new((x + 5, y), 3, band.filled()));
+            chart
+                .draw_series(days.iter().map(|d| Circle::new(*d, 2, p.band.filled())))
+                .map_err(|e| err(&e))?;
+        }
+        if points.len() >= 2 {
+            let band: Vec<(f64, f64)> = points
+                .iter()
+                .map(|b| (b.0, b.3))
+                .chain(points.iter().rev().map(|b| (b.0, b.2)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, p.band.mix(0.25))))
+                .map_err(|e| err(&e))?;
+            let line = p.line;
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|b| (b.0, b.1)),
+                    line.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?
+                .label(words.samples)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 10, y)], line.stroke_width(2))
+                });
+        }
+        if days.len() >= 2 {
+            chart
+                .configure_series_labels()
+                .background_style(p.background.mix(0.85))
+                .border_style(p.grid)
+                .label_font(("sans-serif", 12).into_font().color(&p.text))
+                .position(SeriesLabelPosition::UpperLeft)
+                .draw()
+                .map_err(|e| err(&e))?;
+        }
         root.present().map_err(|e| err(&e))?;
     }
-    Ok(svg)
+    let step = readout.len().div_ceil(READOUT_POINTS).max(1);
+    let (t0, t1) = (
+        readout.first().map_or(0.0, |r| r.0),
+        readout.last().map_or(0.0, |r| r.0),
+    );
+    let points = readout
+        .iter()
+        .step_by(step)
+        .filter_map(|(t, v)| {
+            Some(ReadoutPoint {
+                at: DateTime::from_timestamp(*t as i64, 0)?,
+                price: NokPerBtc::computed(Decimal::from_f64(*v)?.round_dp(2)),
+                x: (t - t0) / (t1 - t0).max(1.0),
+            })
+        })
+        .collect();
+    Ok(PriceChart {
+        svg,
+        points,
+        plot_left: f64::from(MARGIN + y_area) / f64::from(width),
+        plot_right: f64::from(width - MARGIN) / f64::from(width),
+    })
 }
 
 /// A market's colour from the API's hex text; anything malformed is drawn grey, never an error.
@@ -347,12 +461,58 @@ mod tests {
             .collect()
     }
 
+    fn words(empty: &str) -> PriceChartWords<'_> {
+        PriceChartWords {
+            empty,
+            daily: "Daily",
+            samples: "Sampled",
+        }
+    }
+
     fn shown(locale: Locale) -> Figures {
         Figures {
             locale,
             unit: crate::format::BtcUnit::Btc,
             hidden: false,
         }
+    }
+
+    #[test]
+    fn daily_prices_draw_a_chart_before_any_sample_and_the_readout_names_every_point() {
+        use crate::daily_prices::{DailyPrice, DailySource};
+        let day = |d: u32, price: i64| DailyPrice {
+            day: chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap(),
+            price: NokPerBtc::computed(Decimal::from(price)),
+            source: DailySource::ExchangeVolume,
+        };
+        let daily = [day(1, 950_000), day(2, 990_000), day(3, 1_010_000)];
+        let style = ChartStyle {
+            width: 600,
+            height: 240,
+            theme: Theme::Light,
+            figures: shown(Locale::En),
+        };
+        let chart = price_chart(&[], &daily, style, words("Collecting")).unwrap();
+        assert!(!chart.svg.contains("Collecting"), "drawn, not collecting");
+        assert!(chart.svg.contains("Daily"), "the daily points are labelled");
+        let prices: Vec<_> = chart.points.iter().map(|p| p.price.decimal()).collect();
+        assert_eq!(prices, [950_000, 990_000, 1_010_000].map(Decimal::from));
+        assert_eq!(chart.points[0].at.to_rfc3339(), "2026-11-01T12:00:00+00:00");
+        let across: Vec<_> = chart.points.iter().map(|p| p.x).collect();
+        assert_eq!(across, [0.0, 0.5, 1.0], "where each is across the plot");
+        assert!(
+            chart.plot_left > 0.02 && chart.plot_right == 0.98,
+            "{}..{}",
+            chart.plot_left,
+            chart.plot_right
+        );
+        let both = price_chart(&samples(3600), &daily, style, words("")).unwrap();
+        assert!(both.svg.contains("Sampled") && both.svg.contains("Daily"));
+        assert!(both.points.len() <= READOUT_POINTS, "{}", both.points.len());
+        assert!(
+            both.points.windows(2).all(|w| w[0].at <= w[1].at),
+            "oldest first"
+        );
     }
 
     #[test]
@@ -366,7 +526,9 @@ mod tests {
                 ..shown(Locale::Nb)
             },
         };
-        let prices = price_chart(&samples(3600), hidden, "").unwrap();
+        let prices = price_chart(&samples(3600), &[], hidden, words(""))
+            .unwrap()
+            .svg;
         assert!(!prices.contains("kr"), "no price on the axis");
         assert!(prices.contains("<polygon"), "the band is still drawn");
         let json = r##"{"dailyVolume":[{"date":"2026-11-01","stats":{"App":{"name":"App","color":"#f7931a","volumeNok":900,"volumeBtc":0.001,"shareOfTotalVolume":1}}}],"shareOfTotalVolume":{"App":1}}"##;
@@ -384,7 +546,9 @@ mod tests {
             theme: Theme::Dark,
             figures: shown(Locale::Nb),
         };
-        let svg = price_chart(&samples(3600), style, "").unwrap();
+        let svg = price_chart(&samples(3600), &[], style, words(""))
+            .unwrap()
+            .svg;
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
         assert!(svg.contains("<polyline") || svg.contains("<path"), "a line");
         assert!(svg.contains("<polygon"), "the bid/ask band");
@@ -401,13 +565,15 @@ mod tests {
             figures: shown(Locale::En),
         };
         assert!(
-            price_chart(&[], style, "Collecting prices")
+            price_chart(&[], &[], style, words("Collecting prices"))
                 .unwrap()
+                .svg
                 .contains("Collecting prices")
         );
         assert!(
-            price_chart(&samples(1), style, "Collecting prices")
+            price_chart(&samples(1), &[], style, words("Collecting prices"))
                 .unwrap()
+                .svg
                 .contains("Collecting prices")
         );
     }

@@ -5,6 +5,7 @@
 pub mod amount_input;
 pub mod chart;
 pub mod connection;
+pub mod daily_prices;
 pub mod destination;
 pub mod evidence;
 pub mod format;

@@ -126,6 +126,9 @@ const nb: Record<string, string> = {
     "Når du er klar, kobler du til kontoen din hos børsen: logg inn i nettleseren, eller lim inn en API-nøkkel. Hemmelighetene dine blir i systemets nøkkelring.",
   "Keep playing with play money": "Fortsett med lekepenger",
   "Gains and losses per year": "Gevinst og tap per år",
+  "Price chart: the arrow keys read its points": "Kursgraf: piltastene leser punktene",
+  "Point at the chart, or focus it and use the arrow keys, to read a price.":
+    "Pek på grafen, eller flytt fokus dit og bruk piltastene, for å lese en kurs.",
   "Add your exchange as a profile: its address and, to sign in through the browser, the client id the operator gives.":
     "Legg til børsen din som en profil: adressen og, for innlogging i nettleseren, klient-ID-en operatøren gir deg.",
   "Add the exchange": "Legg til børsen",

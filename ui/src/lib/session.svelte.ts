@@ -6,6 +6,7 @@ import type {
   BalancesView,
   Change,
   ChartRange,
+  PriceChartView,
   QuoteView,
   TaxSyncView,
   UnknownsView,
@@ -36,8 +37,9 @@ export class Session {
   quoteAmount = $state("");
   volume = $state<VolumeView | null>(null);
   volumeChart = $state<string | null>(null);
-  chartRange = $state<ChartRange>("1h");
-  priceChart = $state<{ url: string; samples: number } | null>(null);
+  /** A month on first start: the daily prices fill it before Nordlys has samples of its own. */
+  chartRange = $state<ChartRange>("30d");
+  priceChart = $state<(Omit<PriceChartView, "svg"> & { url: string }) | null>(null);
   unknowns = $state<UnknownsView | null>(null);
   screen = $state<Screen>("overview");
   message = $state<Message | null>(null);
@@ -206,7 +208,8 @@ export class Session {
   async loadChart(): Promise<void> {
     try {
       const chart = await this.backend.priceChart({ range: this.chartRange, ...this.#chartSize(260) });
-      this.priceChart = { url: svgUrl(chart.svg), samples: chart.samples };
+      const { svg, ...rest } = chart;
+      this.priceChart = { url: svgUrl(svg), ...rest };
     } catch {
       this.priceChart = null;
     }

@@ -26,7 +26,7 @@ describe("Settings: theme", () => {
   it("applies the theme chosen at once, and follows the system again when asked", async () => {
     const fake = sandboxBackend({
       setTheme: ({ theme }) => appView({ themeSetting: theme }),
-      priceChart: () => ({ svg: "<svg/>", samples: 3 }),
+      priceChart: () => ({ svg: "<svg/>", samples: 3, daily: 0, readout: [], plotLeft: 0.1, plotRight: 0.9 }),
     });
     render(App, { props: { backend: fake.backend } });
     await vi.waitFor(() => screen.getByTestId("total-btc"));

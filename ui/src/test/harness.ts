@@ -13,7 +13,7 @@ export function sandboxBackend(script: ConstructorParameters<typeof FakeBackend>
     balances: () => balancesView(),
     quote: () => quoteView(),
     unknowns: () => ({ unresolved: 0, entries: [] }),
-    priceChart: () => ({ svg: "<svg/>", samples: 3 }),
+    priceChart: () => ({ svg: "<svg/>", samples: 3, daily: 0, readout: [], plotLeft: 0.1, plotRight: 0.9 }),
     volume: () => {
       throw { code: "network", message: "not in this test" };
     },
