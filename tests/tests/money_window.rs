@@ -207,3 +207,25 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         .unwrap();
     assert!(client.open_orders().await.unwrap().orders.is_empty());
 }
+
+/// A payment's NOK value is at the bid, what the bitcoin paid away is worth, not at the mid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_s_nok_value_is_at_the_bid() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let quote = nordlys_application::trading::quote(
+        &app,
+        nordlys_application::trade_views::QuoteArgs { amount_nok: None },
+    )
+    .await
+    .unwrap();
+    let bid: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
+    let checked = pay::check_payment(&app, payment("0.01", BitcoinAmountUnit::Btc, None))
+        .await
+        .unwrap();
+    let at_bid = nordlys_core::format::nok(
+        nordlys_money::Nok::computed(bid * rust_decimal::Decimal::new(1, 2)),
+        nordlys_core::format::Locale::En,
+    );
+    assert_eq!(checked.estimate, Some(format!("≈ {at_bid}")), "{checked:?}");
+}

@@ -57,9 +57,10 @@ fn request(store: &Store, destination: &str, amount: &str) -> (SendBitcoinReques
         description: "test".into(),
         recipient: kari(),
     };
-    let c = pay_form::check(&form, &ctx(), |identity| Known {
-        saved: store.recipient(identity).unwrap(),
-        used_before: store.destination_used(identity).unwrap(),
+    let c = pay_form::check(&form, &ctx(), |dest| Known {
+        saved: store.recipient(&dest.identity()).unwrap(),
+        used_before: store.destination_used(&dest.identity()).unwrap(),
+        own_invoice: false,
     });
     let d = c.destination.clone().expect("recognised");
     (

@@ -264,3 +264,43 @@ async fn an_unknown_order_is_settled_by_the_watcher_and_the_window_told() {
     assert_eq!(unresolved().await, 0);
     assert!(told.contains(&Change::Unknowns), "{told:?}");
 }
+
+/// Paying one's own invoice is refused when it is pasted, before the recipient form, not by the
+/// exchange after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_s_own_invoice_is_refused_when_pasted() {
+    use nordlys_application::pay;
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let invoice = receive::create_invoice(
+        &app,
+        InvoiceArgs {
+            account_id: None,
+            amount: "0.0001".into(),
+            unit: BitcoinAmountUnit::Btc,
+            public_description: "kaffe".into(),
+            private_note: String::new(),
+        },
+    )
+    .await
+    .unwrap();
+    let pasted = format!("  {}  ", invoice.invoice.to_ascii_uppercase());
+    let check = pay::check_payment(
+        &app,
+        app_driver::payment(&pasted, "", BitcoinAmountUnit::Btc, Default::default()),
+    )
+    .await
+    .unwrap();
+    assert!(!check.ok);
+    assert!(
+        !check.needs_recipient,
+        "no recipient form for it: {check:?}"
+    );
+    assert!(
+        check
+            .destination_error
+            .as_deref()
+            .is_some_and(|e| e.contains("invoice you created")),
+        "{check:?}"
+    );
+}

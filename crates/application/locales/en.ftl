@@ -31,6 +31,7 @@ destination-bad-lnurl = this LNURL is not valid bech32: { $detail }
 destination-bad-lightning-address = `{ $text }` is not a valid Lightning address (name@domain)
 destination-bad-uri = the bitcoin: link is malformed: { $detail }
 destination-unknown = not recognised: expected a bitcoin address, a Lightning invoice, a Lightning address or an LNURL
+destination-own-invoice = this is an invoice you created to receive: it is for the payer, not for you to pay
 
 ## The travel-rule recipient
 
@@ -257,8 +258,9 @@ summary-from = From
 summary-recipient = Recipient
 summary-marked-as = Marked as
 summary-payment = payment
-summary-network-fee = Network fee
-summary-network-fee-note = set by the exchange, taken from the account
+summary-fee = Fee
+summary-fee-lightning = not stated by the exchange before sending; the routing fee is taken from the account and shows in your history afterwards
+summary-fee-onchain = not stated by the exchange before sending; the network fee is taken from the account and shows in your history afterwards
 order-summary-market-buy = Buy bitcoin for { $amount } at the market price (about { $estimate } before fees).
 order-summary-market-sell = Sell { $amount } at the market price (about { $estimate } before fees).
 order-summary-limit-buy = Place a limit order to buy bitcoin for { $amount } at { $price } per BTC or less. It stays open until filled or cancelled.

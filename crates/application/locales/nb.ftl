@@ -30,6 +30,7 @@ destination-bad-lnurl = denne LNURL-en er ikke gyldig bech32: { $detail }
 destination-bad-lightning-address = «{ $text }» er ikke en gyldig Lightning-adresse (navn@domene)
 destination-bad-uri = bitcoin:-lenken er feilformet: { $detail }
 destination-unknown = ikke gjenkjent: ventet en bitcoinadresse, en Lightning-faktura, en Lightning-adresse eller en LNURL
+destination-own-invoice = dette er en faktura du laget for å motta: den er til den som skal betale, ikke til deg
 
 ## Mottakeren etter reiseregelen
 
@@ -256,8 +257,9 @@ summary-from = Fra
 summary-recipient = Mottaker
 summary-marked-as = Merket som
 summary-payment = betaling
-summary-network-fee = Nettverksgebyr
-summary-network-fee-note = settes av børsen, trekkes fra kontoen
+summary-fee = Gebyr
+summary-fee-lightning = oppgis ikke av børsen før sending; rutingsgebyret trekkes fra kontoen og vises i historikken etterpå
+summary-fee-onchain = oppgis ikke av børsen før sending; nettverksgebyret trekkes fra kontoen og vises i historikken etterpå
 order-summary-market-buy = Kjøp bitcoin for { $amount } til markedspris (omtrent { $estimate } før gebyr).
 order-summary-market-sell = Selg { $amount } til markedspris (omtrent { $estimate } før gebyr).
 order-summary-limit-buy = Legg inn en grenseordre om å kjøpe bitcoin for { $amount } til { $price } per BTC eller lavere. Den står åpen til den fylles eller kanselleres.

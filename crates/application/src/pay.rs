@@ -39,7 +39,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     let mut form = form(args)?;
     let session = app.session().await?;
     let client = session.connection.client().clone();
-    let price = app.mid_price().await?;
+    let price = app.bid_price().await?;
     let accounts = client
         .bitcoin_accounts(false)
         .await
@@ -65,14 +65,21 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         account_name: account.name.clone(),
     };
     let store = session.store;
-    let check = pay_form::check(&form, &ctx, |identity| Known {
-        // A recipient whose details are sealed out of reach is not known: the form asks again.
-        saved: store
-            .recipient(identity)
-            .ok()
-            .flatten()
-            .filter(|r| !r.locked),
-        used_before: store.destination_used(identity).unwrap_or(false),
+    let check = pay_form::check(&form, &ctx, |dest| {
+        let identity = dest.identity();
+        Known {
+            // A recipient whose details are sealed out of reach is not known: the form asks again.
+            saved: store
+                .recipient(&identity)
+                .ok()
+                .flatten()
+                .filter(|r| !r.locked),
+            used_before: store.destination_used(&identity).unwrap_or(false),
+            own_invoice: match dest {
+                Destination::Invoice(i) => store.is_own_invoice(&i.invoice).unwrap_or(false),
+                _ => false,
+            },
+        }
     });
     Ok((form, check, ctx))
 }
@@ -179,12 +186,19 @@ fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
             wording::say("summary-payment", locale),
         ));
     }
-    if !dest.is_lightning() {
-        lines.push(line(
-            "summary-network-fee",
-            wording::say("summary-network-fee-note", locale),
-        ));
-    }
+    // The API states no fee before a withdrawal is sent: the confirmation says so rather than
+    // leave the fee out.
+    lines.push(line(
+        "summary-fee",
+        wording::say(
+            if dest.is_lightning() {
+                "summary-fee-lightning"
+            } else {
+                "summary-fee-onchain"
+            },
+            locale,
+        ),
+    ));
     lines
 }
 
@@ -555,9 +569,10 @@ mod tests {
         is_payment: bool,
     ) -> Vec<(String, String)> {
         let (f, c) = (form(amount, is_payment), ctx(locale, price));
-        let known = |_: &str| Known {
+        let known = |_: &Destination| Known {
             saved: None,
             used_before: true,
+            own_invoice: false,
         };
         let check = pay_form::check(&f, &c, known);
         summary(&check, &c, &f)
@@ -584,8 +599,13 @@ mod tests {
                 "Mottaker-ID",
                 "Fra",
                 "Merket som",
-                "Nettverksgebyr"
+                "Gebyr"
             ]
+        );
+        assert!(
+            nb[6].1.starts_with("oppgis ikke av børsen"),
+            "the fee the exchange does not state is said to be unstated: {}",
+            nb[6].1
         );
         assert_eq!(nb[1].1, "≈ 10\u{a0}000,00\u{a0}kr");
         assert_eq!(nb[2].1, "Bitcoin-adresse (segwit), on-chain");

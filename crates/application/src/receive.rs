@@ -178,7 +178,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         expires_at: DateTime::<Utc>::from(info.expires_at),
     };
     session.store.add_invoice(&stored)?;
-    let price = app.mid_price().await.ok();
+    let price = app.bid_price().await.ok();
     invoice_view(app, &stored, true, price)
 }
 
@@ -197,7 +197,7 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
                     .render(app.locale()),
             )
         })?;
-    let price = app.mid_price().await.ok();
+    let price = app.bid_price().await.ok();
     invoice_view(app, &stored, true, price)
 }
 

@@ -354,21 +354,22 @@ impl App {
         *self.session.lock().await = None;
     }
 
-    /// The mid price: the sample the price poller stored in the last 30 s, else a fresh quote. Form
-    /// checks and status polls run often; they need not each ask the exchange again.
-    pub async fn mid_price(&self) -> Result<nordlys_money::NokPerBtc, IpcError> {
+    /// The bid, what bitcoin held or paid is worth: from the sample the price poller stored in the
+    /// last 30 s, else a fresh quote. Form checks and status polls run often; they need not each
+    /// ask the exchange again.
+    pub async fn bid_price(&self) -> Result<nordlys_money::NokPerBtc, IpcError> {
         let since = chrono::Utc::now() - chrono::Duration::seconds(30);
         let session = self.session().await?;
         let recent = session.store.price_samples(since)?;
         match recent.last() {
-            Some(s) => Ok(s.mid),
+            Some(s) => Ok(s.bid),
             None => Ok(session
                 .connection
                 .client()
                 .price(None)
                 .await
                 .map_err(|e| self.error(e))?
-                .price),
+                .bid),
         }
     }
 

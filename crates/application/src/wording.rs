@@ -177,6 +177,7 @@ pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
             Message::new("destination-bad-uri").with("detail", detail.as_str())
         }
         DestinationError::Unknown => Message::new("destination-unknown"),
+        DestinationError::OwnInvoice => Message::new("destination-own-invoice"),
     };
     m.render(locale)
 }
@@ -404,6 +405,7 @@ mod tests {
             DestinationError::BadLightningAddress("kari@".into()),
             DestinationError::BadUri("no address".into()),
             DestinationError::Unknown,
+            DestinationError::OwnInvoice,
         ];
         let recipients = [
             RecipientProblem::NameMissing,
@@ -563,7 +565,8 @@ mod tests {
             | DestinationError::BadLnurl(_)
             | DestinationError::BadLightningAddress(_)
             | DestinationError::BadUri(_)
-            | DestinationError::Unknown => 11,
+            | DestinationError::Unknown
+            | DestinationError::OwnInvoice => 12,
         };
         let recipients = |p: &RecipientProblem| match p {
             RecipientProblem::NameMissing

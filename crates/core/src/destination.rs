@@ -70,6 +70,8 @@ pub enum DestinationError {
         "not recognised: expected a bitcoin address, a Lightning invoice, a Lightning address or an LNURL"
     )]
     Unknown,
+    #[error("this is an invoice you created to receive: it is for the payer, not for you to pay")]
+    OwnInvoice,
 }
 
 /// Parses what the user pasted, as of `now`.

@@ -31,7 +31,8 @@ pub struct PayContext {
     pub now: SystemTime,
     /// How amounts are written: language, unit, privacy mode.
     pub figures: Figures,
-    /// NOK per BTC, for NOK input and the NOK value shown.
+    /// NOK per BTC at the bid (what the bitcoin paid is worth), for NOK input and the NOK value
+    /// shown.
     pub price: NokPerBtc,
     pub available_btc: Btc,
     pub account_name: String,
@@ -43,6 +44,9 @@ pub struct Known {
     pub saved: Option<Recipient>,
     /// A payment to it has gone through before, so the exchange has its recipient already.
     pub used_before: bool,
+    /// An invoice the user created to receive: paying it from the same user moves nothing, and
+    /// the exchange refuses it only after the recipient form.
+    pub own_invoice: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -61,7 +65,7 @@ pub struct PayCheck {
     pub request: Option<SendBitcoinRequest>,
 }
 
-pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) -> PayCheck {
+pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> Known) -> PayCheck {
     let mut out = PayCheck::default();
     let dest = match destination::parse(&form.destination, ctx.now) {
         Ok(d) => d,
@@ -72,6 +76,11 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
             return out;
         }
     };
+    let k = known(&dest);
+    if k.own_invoice {
+        out.destination_error = Some(DestinationError::OwnInvoice);
+        return out;
+    }
     let fixed = match &dest {
         Destination::Invoice(i) => i.amount_btc,
         _ => None,
@@ -117,7 +126,6 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&str) -> Known) ->
         };
         out.amount_btc = Some(a);
     }
-    let k = known(&dest.identity());
     out.saved_recipient = k.saved.clone();
     // An invoice is known by its payee node, and one node serves many people: a saved
     // recipient only prefills the form there, it is never sent unasked.
@@ -205,7 +213,7 @@ mod tests {
         }
     }
 
-    fn unknown(_: &str) -> Known {
+    fn unknown(_: &Destination) -> Known {
         Known::default()
     }
 
@@ -239,9 +247,10 @@ mod tests {
             price: NokPerBtc::computed(Decimal::from(2_000_000)),
             ..ctx()
         };
-        let known = |_: &str| Known {
+        let known = |_: &Destination| Known {
             saved: None,
             used_before: true,
+            own_invoice: false,
         };
         let sent = |nok: &str| {
             check(&form(ADDRESS, nok, BitcoinAmountUnit::Nok), &at, known)
@@ -259,6 +268,7 @@ mod tests {
         let c = check(&f, &ctx(), |_| Known {
             saved: None,
             used_before: true,
+            own_invoice: false,
         });
         assert!(!c.needs_recipient);
         assert!(c.request.unwrap().tfr_info.is_none());
@@ -270,6 +280,7 @@ mod tests {
         let c = check(&f, &ctx(), |_| Known {
             saved: Some(saved.clone()),
             used_before: false,
+            own_invoice: false,
         });
         assert_eq!(
             c.request.unwrap().tfr_info.unwrap().full_name,
@@ -293,9 +304,10 @@ mod tests {
             address: "Gata 2".into(),
             ..Recipient::default()
         };
-        let known = |_: &str| Known {
+        let known = |_: &Destination| Known {
             saved: Some(saved.clone()),
             used_before: false,
+            own_invoice: false,
         };
         let c = check(&f, &then, known);
         assert!(c.needs_recipient, "the form is asked for");

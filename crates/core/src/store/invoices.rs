@@ -84,6 +84,13 @@ impl Store {
         Ok(before.map(|s| InvoiceStatus::from(s.as_str())))
     }
 
+    /// Whether `invoice` (as read from what was pasted) is one this profile created.
+    pub fn is_own_invoice(&self, invoice: &str) -> Result<bool, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare("SELECT 1 FROM invoices WHERE invoice = ?1 LIMIT 1")?;
+        Ok(q.exists([invoice.trim().to_ascii_lowercase()])?)
+    }
+
     pub fn invoice_by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
