@@ -5,7 +5,7 @@
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::format::{BtcUnit, Figures, Locale};
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_money::Quantity;
@@ -44,8 +44,11 @@ fn case(u: &mut Unstructured) -> Result<(PayForm, PayContext, bool)> {
     };
     let ctx = PayContext {
         now: UNIX_EPOCH + Duration::from_secs(u.int_in_range(0..=8_000_000_000)?),
-        locale: *u.choose(&[Locale::En, Locale::Nb])?,
-        btc_unit: *u.choose(&[BtcUnit::Btc, BtcUnit::Sats])?,
+        figures: Figures {
+            locale: *u.choose(&[Locale::En, Locale::Nb])?,
+            unit: *u.choose(&[BtcUnit::Btc, BtcUnit::Sats])?,
+            hidden: u.arbitrary()?,
+        },
         price: decimal(u)?,
         available_btc: decimal(u)?,
         account_name: u.arbitrary()?,
@@ -60,6 +63,7 @@ fuzz_target!(|data: &[u8]| {
     let out = pay_form::check(&form, &ctx, |_| Known {
         saved: None,
         used_before,
+        own_invoice: false,
     });
     if let Some(request) = &out.request {
         assert!(out.amount_error.is_none(), "a request despite an amount error");
