@@ -1,4 +1,4 @@
-import { fireEvent, screen } from "@testing-library/svelte";
+import { fireEvent, screen, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
@@ -199,5 +199,40 @@ describe("Pay: the address book", () => {
     await fireEvent.click(screen.getByText("Confirm delete"));
     await vi.waitFor(() => screen.getByTestId("address-book-empty"));
     expect(fake.callsOf("deleteRecipient")).toEqual([{ identity: "id1" }]);
+  });
+
+  it("shortens a long destination in the list, never cutting it, and copies it whole", async () => {
+    const destination = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    const fake = sandboxBackend({
+      countries: () => ({ countries: [] }),
+      recipients: () => ({ recipients: [] }),
+      payments: () => ({
+        payments: [
+          {
+            journalId: "7",
+            sentAt: "2026-11-24 07:03",
+            destination,
+            amount: "0.00100000 BTC",
+            state: "sent",
+            status: "completed",
+            statusText: "Completed",
+            withdrawalId: null,
+            note: "",
+          },
+        ],
+      }),
+    });
+    const written: string[] = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: async (text: string) => void written.push(text) },
+    });
+    await mountScreen(Pay, fake);
+    const row = await vi.waitFor(() => screen.getByTestId("payment-row"));
+    const code = row.querySelector("code");
+    expect(code?.textContent).toBe("bc1qw508…f3t4");
+    expect(code?.getAttribute("title")).toBe(destination);
+    await fireEvent.click(within(row).getByRole("button", { name: /Copy/ }));
+    expect(written).toEqual([destination]);
   });
 });
