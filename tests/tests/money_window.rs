@@ -229,3 +229,42 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     );
     assert_eq!(checked.estimate, Some(format!("≈ {at_bid}")), "{checked:?}");
 }
+
+/// Bitcoin held is valued at the bid, and the overview says at which bid and when.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn holdings_are_valued_at_the_bid_with_its_time() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let shown = nordlys_application::profiles::balances(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let bid: rust_decimal::Decimal = nordlys_application::trading::quote(
+        &app,
+        nordlys_application::trade_views::QuoteArgs { amount_nok: None },
+    )
+    .await
+    .unwrap()
+    .bid_raw
+    .parse()
+    .unwrap();
+    let said = shown.valued_at.clone().unwrap_or_default();
+    assert!(said.starts_with("at the bid, NOK"), "{said}");
+    let read = |nok: &str| -> rust_decimal::Decimal {
+        nok.trim_start_matches("NOK\u{a0}")
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    for a in shown.accounts.iter().filter(|a| !a.deleted) {
+        let btc: rust_decimal::Decimal = a.total_btc_raw.as_deref().unwrap().parse().unwrap();
+        let expected = btc * bid;
+        let off = (read(&a.total_nok) - expected).abs();
+        // The price may take a step (0.015 %) between the two reads; the mid is 0.1 % away.
+        assert!(
+            off <= expected * rust_decimal::Decimal::new(5, 4) + rust_decimal::Decimal::ONE,
+            "{}: {} is not {btc} at the bid {bid}",
+            a.name,
+            a.total_nok
+        );
+    }
+}

@@ -7,7 +7,11 @@ export type AccountArgs = {
  */
 accountId: string | null, };
 
-export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, totalNok: string, 
+export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, 
+/**
+ * What it would sell for now, at the bid.
+ */
+totalNok: string, 
 /**
  * The exact decimal, for tests and copy; none in privacy mode.
  */
@@ -55,7 +59,12 @@ export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, tot
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
-fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, };
+fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, 
+/**
+ * What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read
+ * and the values are the exchange's own.
+ */
+valuedAt: string | null, };
 
 export type BitcoinAmountUnit = "btc" | "sats" | "nok";
 

@@ -271,4 +271,5 @@ order-summary-limit-sell = Place a limit order to sell { $amount } at { $price }
 chart-collecting = Collecting prices – the chart fills in as Nordlys runs
 chart-daily = Daily: the exchange's volume and your own trades
 chart-samples = Sampled by Nordlys
+valued-at-bid = at the bid, { $price }, { $time }
 chart-no-volume = No volume in this period

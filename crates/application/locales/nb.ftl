@@ -270,4 +270,5 @@ order-summary-limit-sell = Legg inn en grenseordre om å selge { $amount } til {
 chart-collecting = Kursen samles inn – grafen fylles etter hvert
 chart-daily = Daglig: børsens volum og dine egne handler
 chart-samples = Målt av Nordlys
+valued-at-bid = til budkurs, { $price }, { $time }
 chart-no-volume = Ingen volum i perioden

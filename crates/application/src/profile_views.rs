@@ -118,6 +118,7 @@ pub struct AccountView {
     pub name: String,
     pub total_btc: String,
     pub available_btc: String,
+    /// What it would sell for now, at the bid.
     pub total_nok: String,
     /// The exact decimal, for tests and copy; none in privacy mode.
     pub total_btc_raw: Option<String>,
@@ -135,6 +136,9 @@ pub struct BalancesView {
     pub fiat_raw: Option<String>,
     pub fiat_reason: Option<String>,
     pub price: Option<String>,
+    /// What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read
+    /// and the values are the exchange's own.
+    pub valued_at: Option<String>,
 }
 
 /// Holds a secret: its `Debug` (in a log, a panic message, an error) shows neither key nor secret.

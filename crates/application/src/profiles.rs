@@ -261,18 +261,32 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         ),
         Err(e) => (None, None, Some(IpcError::of(&e, figures.locale).message)),
     };
-    let price = client
-        .price(None)
-        .await
-        .ok()
-        .map(|p| figures.price(p.price));
+    let quote = client.price(None).await.ok();
+    let price = quote.as_ref().map(|p| figures.price(p.price));
+    // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a quote,
+    // the exchange's own figure, whose price it does not state.
+    let worth = |a: &nordlys_exchange::models::BitcoinAccount| {
+        quote
+            .as_ref()
+            .and_then(|q| a.total_btc.value_at(q.bid))
+            .unwrap_or(a.total_nok)
+    };
+    let valued_at = quote.as_ref().map(|q| {
+        Message::new("valued-at-bid")
+            .with("price", figures.price(q.bid))
+            .with(
+                "time",
+                nordlys_core::format::time_to_second(&q.timestamp, app.zone, figures.locale),
+            )
+            .render(figures.locale)
+    });
     let live: Vec<_> = accounts
         .accounts
         .iter()
         .filter(|a| !a.is_deleted())
         .collect();
     let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
-    let total_nok: Nok = live.iter().map(|a| a.total_nok).sum();
+    let total_nok: Nok = live.iter().map(|a| worth(a)).sum();
     Ok(BalancesView {
         accounts: accounts
             .accounts
@@ -282,7 +296,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 name: a.name.clone(),
                 total_btc: figures.btc(a.total_btc),
                 available_btc: figures.btc(a.available_btc),
-                total_nok: figures.nok(a.total_nok),
+                total_nok: figures.nok(worth(a)),
                 total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),
             })
@@ -293,6 +307,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         fiat_raw,
         fiat_reason,
         price,
+        valued_at,
     })
 }
 

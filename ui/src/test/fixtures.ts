@@ -70,6 +70,7 @@ export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
     fiatRaw: "10000",
     fiatReason: null,
     price,
+    valuedAt: "at the bid, NOK 999,000.00, 2026-11-24 07:03:12",
   };
 }
 
