@@ -93,13 +93,12 @@ async fn a_tax_sync_tells_the_window_each_step_and_its_end() {
     assert!(last.stored > 0 && told.len() >= 2, "{told:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_only() {
-    let sb = sandbox().await;
-    let (app, desktop, _dir) = recorded_app();
-    connect(&app, &sb).await;
-    let invoice = receive::create_invoice(
-        &app,
+/// An invoice for 0.0001 BTC, "kaffe", made in the app.
+async fn coffee_invoice(
+    app: &nordlys_application::App,
+) -> nordlys_application::receive_views::InvoiceView {
+    receive::create_invoice(
+        app,
         InvoiceArgs {
             account_id: None,
             amount: "0.0001".into(),
@@ -109,7 +108,15 @@ async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_
         },
     )
     .await
-    .unwrap();
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_only() {
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    let invoice = coffee_invoice(&app).await;
     assert!(
         watcher::look(&app).await.unwrap().is_empty(),
         "nothing moved yet"
@@ -272,18 +279,7 @@ async fn one_s_own_invoice_is_refused_when_pasted() {
     use nordlys_application::pay;
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, None).await;
-    let invoice = receive::create_invoice(
-        &app,
-        InvoiceArgs {
-            account_id: None,
-            amount: "0.0001".into(),
-            unit: BitcoinAmountUnit::Btc,
-            public_description: "kaffe".into(),
-            private_note: String::new(),
-        },
-    )
-    .await
-    .unwrap();
+    let invoice = coffee_invoice(&app).await;
     let pasted = format!("  {}  ", invoice.invoice.to_ascii_uppercase());
     let check = pay::check_payment(
         &app,

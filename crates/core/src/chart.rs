@@ -8,6 +8,7 @@
 
 use chrono::{DateTime, Local, TimeZone, Utc};
 use nordlys_money::{Nok, NokPerBtc};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
@@ -108,6 +109,21 @@ fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)>
     out.iter()
         .map(|b| (b.t / 1000.0, b.mid_sum / b.n as f64, b.bid, b.ask))
         .collect()
+}
+
+/// The series' legend, in the same place and style on every chart.
+fn legend<'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &Palette,
+) -> Result<(), ChartError> {
+    chart
+        .configure_series_labels()
+        .background_style(p.background.mix(0.85))
+        .border_style(p.grid)
+        .label_font(("sans-serif", 12).into_font().color(&p.text))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| ChartError(e.to_string()))
 }
 
 /// Says in words why there is nothing to draw yet.
@@ -283,14 +299,7 @@ pub fn price_chart(
                 });
         }
         if days.len() >= 2 {
-            chart
-                .configure_series_labels()
-                .background_style(p.background.mix(0.85))
-                .border_style(p.grid)
-                .label_font(("sans-serif", 12).into_font().color(&p.text))
-                .position(SeriesLabelPosition::UpperLeft)
-                .draw()
-                .map_err(|e| err(&e))?;
+            legend(&mut chart, &p)?;
         }
         root.present().map_err(|e| err(&e))?;
     }
@@ -426,14 +435,7 @@ pub fn volume_chart(
                     Rectangle::new([(x, y - 5), (x + 10, y + 5)], legend_colour.filled())
                 });
         }
-        chart
-            .configure_series_labels()
-            .background_style(p.background.mix(0.85))
-            .border_style(p.grid)
-            .label_font(("sans-serif", 12).into_font().color(&p.text))
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| err(&e))?;
+        legend(&mut chart, &p)?;
         root.present().map_err(|e| err(&e))?;
     }
     Ok(svg)
