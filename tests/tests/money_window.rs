@@ -228,6 +228,18 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
         nordlys_core::format::Locale::En,
     );
     assert_eq!(checked.estimate, Some(format!("≈ {at_bid}")), "{checked:?}");
+    // Listed with its worth at the bid of the price last read, as the list reads the store only.
+    let sent = pay::send_payment(
+        &app,
+        as_reviewed(payment("0.01", BitcoinAmountUnit::Btc, None), &checked),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sent.payment.amount_nok, Some(format!("≈ {at_bid}")));
+    let listed = pay::payments(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    assert_eq!(listed.payments[0].amount_nok, Some(format!("≈ {at_bid}")));
 }
 
 /// Bitcoin held is valued at the bid, and the overview says at which bid and when.
@@ -267,4 +279,43 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
             a.total_nok
         );
     }
+}
+
+/// A payment in doubt says what it is worth beside its bitcoin, as every listed payment does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_in_doubt_shows_its_nok_worth() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(60), 5))).await;
+    trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap();
+    sb.state.add_fault(FaultRule {
+        path: "/v1/withdrawals/bitcoin".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
+        .await
+        .unwrap();
+    let sent = pay::send_payment(
+        &app,
+        as_reviewed(payment("0.001", BitcoinAmountUnit::Btc, None), &checked),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sent.payment.state, WithdrawalState::Unknown, "{sent:?}");
+    let listed = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let entry = &listed.entries[0];
+    assert!(
+        entry
+            .summary
+            .starts_with("0.00100000\u{a0}BTC (≈ NOK\u{a0}"),
+        "{}",
+        entry.summary
+    );
 }

@@ -324,6 +324,10 @@ export type PaymentView = { journalId: string,
  */
 sentAt: string, destination: string, amount: string, 
 /**
+ * What it is worth now, at the bid; none before the first price is read.
+ */
+amountNok: string | null, 
+/**
  * What the app knows of the request.
  */
 state: WithdrawalState, 

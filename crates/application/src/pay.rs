@@ -12,7 +12,7 @@ use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
-use nordlys_money::Btc;
+use nordlys_money::{Btc, NokPerBtc};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -280,14 +280,19 @@ fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, 
     (status, text)
 }
 
-fn payment_view(e: &WithdrawalEntry, app: &App) -> PaymentView {
-    let locale = app.locale();
+/// A payment as listed; `bid` values its amount in NOK, as bitcoin paid away is worth.
+fn payment_view(e: &WithdrawalEntry, app: &App, bid: Option<NokPerBtc>) -> PaymentView {
+    let figures = app.figures();
+    let locale = figures.locale;
     let (status, status_text) = status_words(e, locale);
     PaymentView {
         journal_id: e.id.to_string(),
         sent_at: format::time(&e.sent_at, app.zone, locale),
         destination: e.destination.clone(),
-        amount: app.figures().btc(e.amount_btc),
+        amount: figures.btc(e.amount_btc),
+        amount_nok: bid
+            .and_then(|b| e.amount_btc.value_at(b))
+            .map(|n| format!("≈ {}", figures.nok(n))),
         state: e.state,
         status,
         status_text,
@@ -431,7 +436,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         }
     };
     Ok(PaymentResultView {
-        payment: payment_view(&entry(&store, journal_id)?, app),
+        payment: payment_view(&entry(&store, journal_id)?, app, app.stored_bid(&store)),
         message,
     })
 }
@@ -453,8 +458,9 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError, locale: Locale) 
 pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     let store = app.session().await?.store;
     let recent = store.withdrawals_recent(20)?;
+    let bid = app.stored_bid(&store);
     Ok(PaymentsView {
-        payments: recent.iter().map(|e| payment_view(e, app)).collect(),
+        payments: recent.iter().map(|e| payment_view(e, app, bid)).collect(),
     })
 }
 

@@ -85,6 +85,8 @@ pub struct PaymentView {
     pub sent_at: String,
     pub destination: String,
     pub amount: String,
+    /// What it is worth now, at the bid; none before the first price is read.
+    pub amount_nok: Option<String>,
     /// What the app knows of the request.
     pub state: WithdrawalState,
     /// The network's side, once sent.

@@ -354,6 +354,13 @@ impl App {
         *self.session.lock().await = None;
     }
 
+    /// The bid of the price poller's last sample of the past five minutes, from the store alone:
+    /// views the window reads on every change value bitcoin with it without asking the exchange.
+    pub fn stored_bid(&self, store: &Store) -> Option<nordlys_money::NokPerBtc> {
+        let since = chrono::Utc::now() - chrono::Duration::minutes(5);
+        store.price_samples(since).ok()?.last().map(|s| s.bid)
+    }
+
     /// The bid, what bitcoin held or paid is worth: from the sample the price poller stored in the
     /// last 30 s, else a fresh quote. Form checks and status polls run often; they need not each
     /// ask the exchange again.

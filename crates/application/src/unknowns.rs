@@ -64,6 +64,8 @@ fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
 fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     let figures = app.figures();
     let locale = figures.locale;
+    // What a payment is worth, at the bid, beside its bitcoin.
+    let bid = app.stored_bid(store);
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {
@@ -99,7 +101,15 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
             kind: MoneyKind::Withdrawal,
             state: e.state.into(),
             sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: format!("{} → {}", figures.btc(e.amount_btc), e.destination),
+            summary: match bid.and_then(|b| e.amount_btc.value_at(b)) {
+                Some(nok) => format!(
+                    "{} (≈ {}) → {}",
+                    figures.btc(e.amount_btc),
+                    figures.nok(nok),
+                    e.destination
+                ),
+                None => format!("{} → {}", figures.btc(e.amount_btc), e.destination),
+            },
             open,
             evidence,
         });

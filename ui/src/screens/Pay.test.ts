@@ -125,6 +125,7 @@ describe("Pay: the recipient and NOK", () => {
         sentAt: "10:00",
         destination: "bc1q",
         amount: "12 345 sats",
+        amountNok: null,
         state: "sent",
         status: "pending",
         statusText: "On its way",
@@ -213,6 +214,7 @@ describe("Pay: the address book", () => {
             sentAt: "2026-11-24 07:03",
             destination,
             amount: "0.00100000 BTC",
+            amountNok: "≈ NOK 1,014.03",
             state: "sent",
             status: "completed",
             statusText: "Completed",
@@ -232,6 +234,7 @@ describe("Pay: the address book", () => {
     const code = row.querySelector("code");
     expect(code?.textContent).toBe("bc1qw508…f3t4");
     expect(code?.getAttribute("title")).toBe(destination);
+    expect(row.textContent).toContain("≈ NOK 1,014.03");
     await fireEvent.click(within(row).getByRole("button", { name: /Copy/ }));
     expect(written).toEqual([destination]);
   });
