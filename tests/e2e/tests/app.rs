@@ -739,14 +739,14 @@ async fn every_screen_is_accessible_and_fits_from_720x520_to_1920x1080() {
         bounded("resizing", app.client.set_window_size(width, height))
             .await
             .unwrap();
-        let inner = app
-            .script("return [window.innerWidth, window.innerHeight];", vec![])
-            .await;
-        assert_eq!(
-            inner,
-            serde_json::json!([width, height]),
-            "the window took the size"
-        );
+        // The resize is applied after the command answers: a loaded machine shows the old size
+        // for a moment.
+        app.until("the window to take the size", || async {
+            app.script("return [window.innerWidth, window.innerHeight];", vec![])
+                .await
+                == serde_json::json!([width, height])
+        })
+        .await;
         for language in ["nb", "en"] {
             app.click("[data-testid=nav-settings]").await;
             app.select("[data-testid=language]", language).await;
