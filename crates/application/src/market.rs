@@ -2,7 +2,6 @@
 
 use nordlys_core::daily_prices::{self, DailyPrice};
 use nordlys_core::format::{self, BtcUnit, Figures};
-use nordlys_core::store::TaxFilter;
 use nordlys_core::tax::row_amount;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use nordlys_money::{Btc, Nok};
@@ -120,51 +119,42 @@ pub struct DailyPricesKept {
 /// market rates of the user's own transactions where it does not. A volume history that cannot
 /// be read leaves the user's own rates; a history that cannot be read either, nothing.
 async fn daily_prices(app: &App, from: chrono::NaiveDate) -> Answer<Vec<DailyPrice>> {
-    let profile = app.session().await?.profile.id;
+    let session = app.session().await?;
     {
         let kept = app
             .daily_prices
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some((p, f, at, prices)) = &kept.kept
-            && *p == profile
+            && *p == session.profile.id
             && *f == from
             && at.elapsed() < DAILY_PRICES_KEPT
         {
             return Ok(prices.clone());
         }
     }
-    let client = app.session().await?.connection.client().clone();
-    let volume = client
+    let volume = session
+        .connection
+        .client()
         .volume_historic(Some(from))
         .await
         .map(|h| daily_prices::from_volume(&h))
         .unwrap_or_default();
     let since = from.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
-    let rates = match app.tax_session().await {
-        Ok(s) => {
-            let (_, rates) = crate::tax::each_row(
-                s.store,
-                TaxFilter::default(),
-                (since, vec![]),
-                |(since, rates), t| {
-                    if let Some(r) = t.rate_market
-                        && since.is_none_or(|s| t.create_time >= s)
-                    {
-                        rates.push((t.create_time, r));
-                    }
-                },
-            )
-            .await?;
-            rates
-        }
-        Err(_) => vec![],
+    let rates = match (app.tax_session().await, since) {
+        (Ok(s), Some(since)) => s.store.market_rates_since(since)?,
+        _ => vec![],
     };
     let prices = daily_prices::merged(volume, daily_prices::from_rates(&rates));
     app.daily_prices
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .kept = Some((profile, from, std::time::Instant::now(), prices.clone()));
+        .kept = Some((
+        session.profile.id,
+        from,
+        std::time::Instant::now(),
+        prices.clone(),
+    ));
     Ok(prices)
 }
 

@@ -436,7 +436,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         }
     };
     Ok(PaymentResultView {
-        payment: payment_view(&entry(&store, journal_id)?, app, app.stored_bid(&store)),
+        payment: payment_view(&entry(&store, journal_id)?, app, app.listing_bid(&store)),
         message,
     })
 }
@@ -458,7 +458,7 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError, locale: Locale) 
 pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     let store = app.session().await?.store;
     let recent = store.withdrawals_recent(20)?;
-    let bid = app.stored_bid(&store);
+    let bid = app.listing_bid(&store);
     Ok(PaymentsView {
         payments: recent.iter().map(|e| payment_view(e, app, bid)).collect(),
     })

@@ -354,10 +354,19 @@ impl App {
         *self.session.lock().await = None;
     }
 
-    /// The bid of the price poller's last sample of the past five minutes, from the store alone:
-    /// views the window reads on every change value bitcoin with it without asking the exchange.
-    pub fn stored_bid(&self, store: &Store) -> Option<nordlys_money::NokPerBtc> {
-        let since = chrono::Utc::now() - chrono::Duration::minutes(5);
+    /// The bid lists value payments at: the price poller's last sample of the past five minutes.
+    pub fn listing_bid(&self, store: &Store) -> Option<nordlys_money::NokPerBtc> {
+        self.stored_bid(store, chrono::Duration::minutes(5))
+    }
+
+    /// The bid of the price poller's last sample within `recent`, from the store alone: views the
+    /// window reads on every change value bitcoin with it without asking the exchange.
+    fn stored_bid(
+        &self,
+        store: &Store,
+        recent: chrono::Duration,
+    ) -> Option<nordlys_money::NokPerBtc> {
+        let since = chrono::Utc::now() - recent;
         store.price_samples(since).ok()?.last().map(|s| s.bid)
     }
 
@@ -365,11 +374,9 @@ impl App {
     /// last 30 s, else a fresh quote. Form checks and status polls run often; they need not each
     /// ask the exchange again.
     pub async fn bid_price(&self) -> Result<nordlys_money::NokPerBtc, IpcError> {
-        let since = chrono::Utc::now() - chrono::Duration::seconds(30);
         let session = self.session().await?;
-        let recent = session.store.price_samples(since)?;
-        match recent.last() {
-            Some(s) => Ok(s.bid),
+        match self.stored_bid(&session.store, chrono::Duration::seconds(30)) {
+            Some(bid) => Ok(bid),
             None => Ok(session
                 .connection
                 .client()

@@ -65,7 +65,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     let figures = app.figures();
     let locale = figures.locale;
     // What a payment is worth, at the bid, beside its bitcoin.
-    let bid = app.stored_bid(store);
+    let bid = app.listing_bid(store);
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {

@@ -397,6 +397,34 @@ impl Store {
         raw.into_iter().map(RawRow::into_transaction).collect()
     }
 
+    /// The market rate of each stored row made at or after `since`, oldest first, without reading
+    /// the rest of the row: the price chart's daily prices take them from the user's history.
+    pub fn market_rates_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<(DateTime<Utc>, NokPerBtc)>, StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(
+                "SELECT create_time, rate_market FROM tax_transactions \
+                 WHERE create_time >= ?1 AND rate_market != '' ORDER BY create_time, id",
+            )?;
+            q.query_map([stamp(&since)], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?
+        };
+        raw.into_iter()
+            .filter_map(
+                |(at, rate)| match (unstamp(&at), opt_dec::<NokPerBtc>(&rate)) {
+                    (Ok(at), Ok(Some(rate))) => Some(Ok((at, rate))),
+                    (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+                    (Ok(_), Ok(None)) => None,
+                },
+            )
+            .collect()
+    }
+
     /// Where the stored history ends now: rows stored later come after this mark.
     pub fn tax_mark(&self) -> Result<i64, StoreError> {
         Ok(self.db().query_row(
@@ -693,6 +721,26 @@ mod tests {
         assert_eq!(ids, ["tr_2", "tr_3"]);
         assert_eq!(next, s.tax_mark().unwrap());
         assert!(s.tax_stored_after(next).unwrap().0.is_empty());
+    }
+
+    #[test]
+    fn market_rates_are_read_from_a_time_on_without_the_rows_that_have_none() {
+        let s = Store::in_memory().unwrap();
+        let mut rows = page();
+        if let Ok(t) = &mut rows[2] {
+            t.rate_market = None;
+        }
+        s.add_tax_page(&rows, Some(&cursor())).unwrap();
+        let since = "2024-12-31T23:00:00Z".parse().unwrap();
+        let rates = s.market_rates_since(since).unwrap();
+        let times: Vec<String> = rates.iter().map(|(t, _)| t.to_rfc3339()).collect();
+        assert_eq!(
+            times,
+            ["2024-12-31T23:00:00+00:00"],
+            "the row before and the row without a rate are left out"
+        );
+        let all = s.market_rates_since(DateTime::<Utc>::MIN_UTC).unwrap();
+        assert_eq!(all.len(), 2);
     }
 
     #[test]
