@@ -113,6 +113,10 @@ const nb: Record<string, string> = {
   "Play money on a simulated exchange on this computer: nothing you do here is real.":
     "Lekepenger på en simulert børs på denne maskinen: ingenting du gjør her, er ekte.",
   "Connect your account": "Koble til kontoen din",
+  "Play money: nothing you do here is real.": "Lekepenger: ingenting du gjør her, er ekte.",
+  "A test server, not the real exchange.": "En testserver, ikke den ekte børsen.",
+  request: "forespørsel",
+  "new transaction stored": "ny transaksjon lagret",
   "Profile in use": "Profil i bruk",
   "Hide amounts": "Skjul beløp",
   "Show amounts": "Vis beløp",
