@@ -278,7 +278,83 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
             a.name,
             a.total_nok
         );
+        // The available part beside it, at the same bid.
+        let available: rust_decimal::Decimal = a
+            .available_btc
+            .trim_end_matches("\u{a0}BTC")
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        let expected = available * bid;
+        let shown_nok = read(a.available_nok.as_deref().unwrap_or_default());
+        assert!(
+            (shown_nok - expected).abs()
+                <= expected * rust_decimal::Decimal::new(5, 4) + rust_decimal::Decimal::ONE,
+            "{}: {:?} is not {available} at the bid {bid}",
+            a.name,
+            a.available_nok
+        );
     }
+}
+
+/// An order's estimate says what it is at: the ask with the quote's time when buying, the bid
+/// when selling, the limit price for a limit order; an open sell order shows its worth at the bid,
+/// and the pay form's available balance its worth beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_estimate_says_its_price_and_sells_show_their_worth() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let basis = |args| {
+        let app = &app;
+        async move {
+            trading::check_order(app, args)
+                .await
+                .unwrap()
+                .estimate_basis
+                .unwrap_or_default()
+        }
+    };
+    let buy = basis(order(Direction::Buy, "1000", None)).await;
+    assert!(buy.starts_with("at the ask, NOK\u{a0}"), "{buy}");
+    let sell = basis(order(Direction::Sell, "0.001", None)).await;
+    assert!(sell.starts_with("at the bid, NOK\u{a0}"), "{sell}");
+    let limit = basis(order(Direction::Sell, "0.001", Some("2000000".into()))).await;
+    assert_eq!(limit, "at your limit price");
+    let nothing = trading::check_order(&app, order(Direction::Buy, "", None))
+        .await
+        .unwrap();
+    assert_eq!(nothing.estimate_basis, None);
+
+    // A quote read stores the price sample the lists value bitcoin with.
+    trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap();
+    let placed = trading::place_order(
+        &app,
+        order(Direction::Sell, "0.002", Some("9000000".into())),
+    )
+    .await
+    .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    let open = trading::open_orders(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let sold = open
+        .orders
+        .iter()
+        .find(|o| Some(&o.order_id) == placed.order_id.as_ref())
+        .unwrap();
+    let worth = sold.amount_nok.clone().unwrap_or_default();
+    assert!(worth.starts_with("≈ NOK\u{a0}"), "{sold:?}");
+
+    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
+        .await
+        .unwrap();
+    assert!(
+        checked.available.contains("\u{a0}BTC (≈ NOK\u{a0}"),
+        "{}",
+        checked.available
+    );
 }
 
 /// A payment in doubt says what it is worth beside its bitcoin, as every listed payment does.

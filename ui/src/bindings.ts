@@ -9,6 +9,11 @@ accountId: string | null, };
 
 export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, 
 /**
+ * What the available bitcoin would sell for now, at the bid; none without a quote (the
+ * exchange states no value for it).
+ */
+availableNok: string | null, 
+/**
  * What it would sell for now, at the bid.
  */
 totalNok: string, 
@@ -259,11 +264,21 @@ export type OpenOrderView = { orderId: string,
 /**
  * `None`: a type or direction this version does not know.
  */
-orderType: OrderType | null, direction: Direction | null, amount: string, age: string, };
+orderType: OrderType | null, direction: Direction | null, amount: string, 
+/**
+ * For a sell, what the bitcoin is worth at the bid; none for a buy (its amount is NOK) or
+ * before the first price is read.
+ */
+amountNok: string | null, age: string, };
 
 export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
-export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, summary: string | null, };
+export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, 
+/**
+ * What the estimate is at: the ask (buying) or bid (selling) with the quote's time, or the
+ * limit price.
+ */
+estimateBasis: string | null, summary: string | null, };
 
 export type OrderFormArgs = { 
 /**
@@ -310,7 +325,11 @@ amountBtcRaw: string | null, destinationError: string | null, recognised: string
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
-expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
+expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, 
+/**
+ * The account's available bitcoin, with what it is worth at the bid.
+ */
+available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
 /**
  * Names the form this check was for; sending asks for it back.
  */
@@ -393,6 +412,10 @@ export type QuoteView = {
  * The NOK amount this quote is for, formatted; none for the default.
  */
 forAmount: string | null, price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+/**
+ * When the exchange quoted it, on the user's clock, to the second.
+ */
+quotedAt: string, 
 /**
  * Plain decimals, to pre-fill a limit price.
  */

@@ -272,4 +272,6 @@ chart-collecting = Collecting prices – the chart fills in as Nordlys runs
 chart-daily = Daily: the exchange's volume and your own trades
 chart-samples = Sampled by Nordlys
 valued-at-bid = at the bid, { $price }, { $time }
+estimate-at-ask = at the ask, { $price }, { $time }
+estimate-at-limit = at your limit price
 chart-no-volume = No volume in this period

@@ -271,4 +271,6 @@ chart-collecting = Kursen samles inn – grafen fylles etter hvert
 chart-daily = Daglig: børsens volum og dine egne handler
 chart-samples = Målt av Nordlys
 valued-at-bid = til budkurs, { $price }, { $time }
+estimate-at-ask = til tilbudskurs, { $price }, { $time }
+estimate-at-limit = til grenseprisen din
 chart-no-volume = Ingen volum i perioden

@@ -238,7 +238,14 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
             .as_ref()
             .map(|p| wording::amount_problem(p, ctx.figures)),
         estimate: c.estimate.clone(),
-        available: ctx.figures.btc(ctx.available_btc),
+        available: match ctx.available_btc.value_at(ctx.price) {
+            Some(nok) => format!(
+                "{} (≈ {})",
+                ctx.figures.btc(ctx.available_btc),
+                ctx.figures.nok(nok)
+            ),
+            None => ctx.figures.btc(ctx.available_btc),
+        },
         needs_recipient: c.needs_recipient,
         saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
         recipient_errors: RecipientErrorsView {

@@ -68,6 +68,7 @@ pub struct PayCheckView {
     pub fixed_amount: Option<String>,
     pub amount_error: Option<String>,
     pub estimate: Option<String>,
+    /// The account's available bitcoin, with what it is worth at the bid.
     pub available: String,
     pub needs_recipient: bool,
     pub saved_recipient: Option<RecipientView>,

@@ -118,6 +118,9 @@ pub struct AccountView {
     pub name: String,
     pub total_btc: String,
     pub available_btc: String,
+    /// What the available bitcoin would sell for now, at the bid; none without a quote (the
+    /// exchange states no value for it).
+    pub available_nok: Option<String>,
     /// What it would sell for now, at the bid.
     pub total_nok: String,
     /// The exact decimal, for tests and copy; none in privacy mode.

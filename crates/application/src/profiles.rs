@@ -271,6 +271,12 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
             .and_then(|q| a.total_btc.value_at(q.bid))
             .unwrap_or(a.total_nok)
     };
+    let available_worth = |a: &nordlys_exchange::models::BitcoinAccount| {
+        quote
+            .as_ref()
+            .and_then(|q| a.available_btc.value_at(q.bid))
+            .map(|n| figures.nok(n))
+    };
     let valued_at = quote.as_ref().map(|q| {
         Message::new("valued-at-bid")
             .with("price", figures.price(q.bid))
@@ -296,6 +302,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 name: a.name.clone(),
                 total_btc: figures.btc(a.total_btc),
                 available_btc: figures.btc(a.available_btc),
+                available_nok: available_worth(a),
                 total_nok: figures.nok(worth(a)),
                 total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),

@@ -27,6 +27,8 @@ pub struct QuoteView {
     pub card_sell: String,
     pub bank_buy: String,
     pub bank_sell: String,
+    /// When the exchange quoted it, on the user's clock, to the second.
+    pub quoted_at: String,
     /// Plain decimals, to pre-fill a limit price.
     pub bid_raw: String,
     pub ask_raw: String,
@@ -53,6 +55,9 @@ pub struct OrderCheckView {
     pub price_error: Option<String>,
     pub warning: Option<String>,
     pub estimate: Option<String>,
+    /// What the estimate is at: the ask (buying) or bid (selling) with the quote's time, or the
+    /// limit price.
+    pub estimate_basis: Option<String>,
     pub summary: Option<String>,
 }
 
@@ -73,6 +78,9 @@ pub struct OpenOrderView {
     pub order_type: Option<OrderType>,
     pub direction: Option<Direction>,
     pub amount: String,
+    /// For a sell, what the bitcoin is worth at the bid; none for a buy (its amount is NOK) or
+    /// before the first price is read.
+    pub amount_nok: Option<String>,
     pub age: String,
 }
 

@@ -1,10 +1,10 @@
 //! Trading commands: the quote, the order form's checks, placing (journaled, sent once, reconciled
 //! when the answer is lost), open orders and cancelling.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use nordlys_core::connection::Connection;
 use nordlys_core::format::{BtcUnit, Figures, Locale};
-use nordlys_core::order_form::{self, Market};
+use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, PriceSample, Store};
@@ -80,6 +80,7 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
         card_sell: f(p.card.sell),
         bank_buy: f(p.bank.buy),
         bank_sell: f(p.bank.sell),
+        quoted_at: nordlys_core::format::time_to_second(&p.timestamp, app.zone, locale),
         bid_raw: p.bid.to_string(),
         ask_raw: p.ask.to_string(),
     })
@@ -102,7 +103,8 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
     }
 }
 
-async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
+/// The market the form is checked against, and when the exchange quoted it.
+async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Utc>)> {
     let c = app.session().await?.connection;
     let client = c.client();
     let price = client.price(None).await.map_err(|e| app.error(e))?;
@@ -121,12 +123,38 @@ async fn market(app: &App, account: Option<&str>) -> Answer<Market> {
         .find(|a| account.is_none_or(|id| id.is_empty() || a.id.as_str() == id))
         .map(|a| a.available_btc)
         .unwrap_or_default();
-    Ok(Market {
+    let market = Market {
         bid: price.bid,
         ask: price.ask,
         available_nok: nok,
         available_btc: btc,
-    })
+    };
+    Ok((market, price.timestamp))
+}
+
+/// What an estimate is at: the limit price typed, else the side of the quote a market order
+/// fills against (the ask when buying, the bid when selling) with the quote's time.
+fn estimate_basis(
+    form: &OrderForm,
+    market: &Market,
+    quoted_at: &DateTime<Utc>,
+    app: &App,
+    figures: Figures,
+) -> String {
+    if form.order_type == OrderType::Limit {
+        return wording::say("estimate-at-limit", figures.locale);
+    }
+    let (key, price) = match form.direction {
+        Direction::Buy => ("estimate-at-ask", market.ask),
+        Direction::Sell => ("valued-at-bid", market.bid),
+    };
+    Message::new(key)
+        .with("price", figures.price(price))
+        .with(
+            "time",
+            nordlys_core::format::time_to_second(quoted_at, app.zone, figures.locale),
+        )
+        .render(figures.locale)
 }
 
 /// What will happen, in words, for the confirmation step of a form ready to send.
@@ -146,7 +174,11 @@ fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<St
     Some(m.with("amount", amount).render(figures.locale))
 }
 
-fn check_view(c: &order_form::OrderCheck, figures: Figures) -> OrderCheckView {
+fn check_view(
+    c: &order_form::OrderCheck,
+    figures: Figures,
+    estimate_basis: Option<String>,
+) -> OrderCheckView {
     OrderCheckView {
         ok: c.request.is_some(),
         amount_error: c
@@ -162,18 +194,21 @@ fn check_view(c: &order_form::OrderCheck, figures: Figures) -> OrderCheckView {
             .as_ref()
             .map(|w| wording::order_warning(w, figures)),
         estimate: c.estimate.clone(),
+        estimate_basis,
         summary: order_confirmation(c, figures),
     }
 }
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
     let form = args.form;
-    let market = market(app, form.account_id.as_deref()).await?;
+    let (market, quoted_at) = market(app, form.account_id.as_deref()).await?;
     let figures = order_figures(app);
-    Ok(check_view(
-        &order_form::check(&form, &market, figures),
-        figures,
-    ))
+    let check = order_form::check(&form, &market, figures);
+    let basis = check
+        .estimate
+        .as_ref()
+        .map(|_| estimate_basis(&form, &market, &quoted_at, app, figures));
+    Ok(check_view(&check, figures, basis))
 }
 
 fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
@@ -206,7 +241,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let figures = order_figures(app);
     let locale = figures.locale;
     let form = &args.form;
-    let market = market(app, form.account_id.as_deref()).await?;
+    let (market, _) = market(app, form.account_id.as_deref()).await?;
     let checked = order_form::check(form, &market, figures);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
@@ -340,14 +375,14 @@ fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
 
 pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
     let figures = order_figures(app);
-    let list = app
-        .session()
-        .await?
+    let session = app.session().await?;
+    let list = session
         .connection
         .client()
         .open_orders()
         .await
         .map_err(|e| app.error(e))?;
+    let bid = app.listing_bid(&session.store);
     let now = Utc::now();
     Ok(OpenOrdersView {
         orders: list
@@ -360,6 +395,12 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                     order_type: vocabulary::OrderType::from_wire(&o.order_type),
                     direction: vocabulary::Direction::from_wire(&o.direction),
                     amount: figures.amount(Direction::amount_of(&o.direction, o.amount)),
+                    amount_nok: match Direction::amount_of(&o.direction, o.amount) {
+                        nordlys_money::Amount::Btc(btc) => bid
+                            .and_then(|b| btc.value_at(b))
+                            .map(|n| format!("≈ {}", figures.nok(n))),
+                        nordlys_money::Amount::Nok(_) => None,
+                    },
                     age: wording::duration(minutes.unsigned_abs() * 60, figures.locale),
                 }
             })

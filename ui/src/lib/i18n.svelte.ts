@@ -150,6 +150,7 @@ const nb: Record<string, string> = {
   Trade: "Handel",
   Bid: "Bud",
   Ask: "Tilbud",
+  Quoted: "Notert",
   "Bank transfer": "Bankoverføring",
   Card: "Kort",
   Buy: "Kjøp",
@@ -164,7 +165,8 @@ const nb: Record<string, string> = {
   "Sending…": "Sender …",
   Back: "Tilbake",
   "Open orders": "Åpne ordrer",
-  "No open orders.": "Ingen åpne ordrer.",
+  "No open orders. A limit order stays here until it is filled or you cancel it.":
+    "Ingen åpne ordrer. En limitordre står her til den er fylt eller du kansellerer den.",
   Type: "Type",
   Direction: "Retning",
   Age: "Alder",
@@ -186,7 +188,12 @@ const nb: Record<string, string> = {
   Buys: "Kjøp",
   Trades: "Handler",
   "Trade history": "Handelshistorikk",
-  "No trades yet.": "Ingen handler ennå.",
+  "No trades yet. Your buys and sells appear here once filled.":
+    "Ingen handler ennå. Kjøp og salg vises her når de er fylt.",
+  "No payments yet. What you send appears here with its status on the network.":
+    "Ingen betalinger ennå. Det du sender vises her med status i nettverket.",
+  "No invoices yet. Create one above; it shows here until it is paid or expires.":
+    "Ingen fakturaer ennå. Lag en over; den vises her til den er betalt eller utløper.",
   Time: "Tid",
   Fee: "Gebyr",
   All: "Alt",

@@ -11,9 +11,16 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
   return sandboxBackend({
     openOrders: () => ({
       orders: [
-        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", age: "1 min" },
+        {
+          orderId: "o1",
+          orderType: "limit",
+          direction: "sell",
+          amount: "0.1 BTC",
+          amountNok: "≈ 100 000,00 NOK",
+          age: "1 min",
+        },
         // An exchange that lists an order twice: the screen still draws.
-        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", age: "1 min" },
+        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", amountNok: null, age: "1 min" },
       ],
     }),
     resolveOrders: () => ({ entries: [] }),
@@ -24,6 +31,7 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
       priceError: null,
       warning: null,
       estimate: `${f.amount} NOK`,
+      estimateBasis: "at the ask, NOK 1,000,000.00, 12:00:00",
       summary: `Buy for ${f.amount} NOK`,
     }),
     placeOrder: place,

@@ -50,6 +50,7 @@ export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
         name: "Main",
         totalBtc: "0.50000000 BTC",
         availableBtc: "0.40000000 BTC",
+        availableNok: "400 000,00 NOK",
         totalNok: "500 000,00 NOK",
         totalBtcRaw: "0.5",
         deleted: false,
@@ -59,6 +60,7 @@ export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
         name: "Savings",
         totalBtc: "0.10000000 BTC",
         availableBtc: "0.10000000 BTC",
+        availableNok: "100 000,00 NOK",
         totalNok: "100 000,00 NOK",
         totalBtcRaw: "0.1",
         deleted: false,
@@ -84,6 +86,7 @@ export function quoteView(price = "1 000 000,00"): QuoteView {
     cardSell: "990 000,00",
     bankBuy: "1 002 000,00",
     bankSell: "998 000,00",
+    quotedAt: "12:00:00",
     bidRaw: "999000",
     askRaw: "1001000",
   };
