@@ -394,4 +394,33 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         "{}",
         entry.summary
     );
+    // The balances the checks read are amounts too: privacy mode hides them with the rest.
+    let balance_reads = |e: &nordlys_application::unknown_views::UnknownEntryView| {
+        e.evidence
+            .iter()
+            .filter(|seen| nordlys_core::evidence::states_balances(&seen.read))
+            .map(|seen| seen.saw.clone())
+            .collect::<Vec<_>>()
+    };
+    let shown = balance_reads(entry);
+    assert!(
+        !shown.is_empty() && shown.iter().all(|saw| saw.contains("available")),
+        "{:?}",
+        entry.evidence
+    );
+    profiles::set_privacy(
+        &app,
+        nordlys_application::profile_views::SetPrivacyArgs { hidden: true },
+    )
+    .await
+    .unwrap();
+    let hidden = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let masked = balance_reads(&hidden.entries[0]);
+    assert_eq!(masked.len(), shown.len());
+    assert!(
+        masked.iter().all(|saw| saw == nordlys_core::format::MASK),
+        "{masked:?}"
+    );
 }

@@ -55,8 +55,13 @@ fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
         .into_iter()
         .map(|Evidence { at, read, saw }| EvidenceView {
             at: format::time_to_second(&at, app.zone, app.locale()),
+            // A balance read says amounts; in privacy mode it is masked like every other amount.
+            saw: if app.figures().hidden && nordlys_core::evidence::states_balances(&read) {
+                format::MASK.to_owned()
+            } else {
+                saw
+            },
             read,
-            saw,
         })
         .collect())
 }

@@ -166,6 +166,15 @@ pub struct Look {
     pub rows_complete: Result<(), String>,
 }
 
+/// The reads whose evidence states balances: privacy mode hides what they saw.
+const ACCOUNTS_READ: &str = "GET /v1/user/bitcoin-accounts";
+const FIAT_READ: &str = "GET /v1/user/fiat-account";
+
+/// Whether what `read` saw states amounts of money (balances), which privacy mode hides.
+pub fn states_balances(read: &str) -> bool {
+    read == ACCOUNTS_READ || read == FIAT_READ
+}
+
 impl Look {
     /// Reads balances, open orders and the tax rows created since `since` (our clock; the
     /// window opens [`CLOCK_SLACK`] earlier). Balances are read before the rows, so a withdrawal
@@ -215,7 +224,7 @@ impl Look {
             });
         };
         add(
-            "GET /v1/user/bitcoin-accounts",
+            ACCOUNTS_READ,
             match &self.accounts {
                 Ok(a) => a
                     .iter()
@@ -226,8 +235,8 @@ impl Look {
             },
         );
         match &self.fiat {
-            Some(Ok(f)) => add("GET /v1/user/fiat-account", format!("available {f} NOK")),
-            Some(Err(e)) => add("GET /v1/user/fiat-account", format!("failed: {e}")),
+            Some(Ok(f)) => add(FIAT_READ, format!("available {f} NOK")),
+            Some(Err(e)) => add(FIAT_READ, format!("failed: {e}")),
             None => {}
         }
         add(
@@ -907,6 +916,24 @@ mod tests {
             rows,
             rows_complete: Ok(()),
         }
+    }
+
+    #[test]
+    fn privacy_mode_knows_which_reads_state_balances() {
+        let seen = look(0, holding("0.5", "0.75"), "1200", vec![], vec![]).evidence();
+        let stating: Vec<_> = seen
+            .iter()
+            .filter(|e| states_balances(&e.read))
+            .map(|e| e.saw.as_str())
+            .collect();
+        assert_eq!(stating.len(), 2, "{seen:?}");
+        assert!(stating.iter().all(|saw| saw.contains("available")));
+        // The others say counts, which privacy mode leaves alone.
+        assert!(
+            seen.iter()
+                .filter(|e| !states_balances(&e.read))
+                .all(|e| e.saw.ends_with("open orders") || e.saw.ends_with("in the window"))
+        );
     }
 
     fn before(available: &str, total: &str, fiat: &str) -> Balances {
