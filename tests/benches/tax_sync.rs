@@ -129,7 +129,7 @@ async fn writer_alone(client: &ExchangeClient) -> Duration {
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.add_tax_page(&page.rows(), cursor.as_ref()).unwrap();
+        store.add_tax_page(&page.listed(), cursor.as_ref()).unwrap();
     }
     t.elapsed()
 }

@@ -68,7 +68,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
     let rows: Vec<_> = TABLE
         .iter()
         .enumerate()
-        .map(|(n, (at, _, _))| Ok(row(&format!("tr_{n}"), at)))
+        .map(|(n, (at, _, _))| Ok(row(&format!("tr_{n}"), at).into()))
         .collect();
     store.add_tax_page(&rows, None).unwrap();
     for (n, (at, _, _)) in TABLE.iter().enumerate() {

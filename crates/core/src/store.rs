@@ -163,6 +163,16 @@ const MIGRATIONS: &[&str] = &[
     // Saved recipients' details sealed at rest (`recipient_seal`); plaintext rows are sealed by
     // `Store::unlock_recipients` once the key can be read.
     "ALTER TABLE recipients ADD COLUMN sealed BLOB;",
+    // Each tax row's JSON as the server sent it, which tax exports name by its hash. Rows stored
+    // before have none: the cursor is dropped so the next sync reads the history again and fills
+    // it in (rows are stored by id, so nothing is doubled). Deposits' costs as the user entered them.
+    "ALTER TABLE tax_transactions ADD COLUMN raw TEXT NOT NULL DEFAULT '';
+    DELETE FROM tax_sync;
+    CREATE TABLE deposit_costs (
+        id TEXT PRIMARY KEY,
+        acquired_at TEXT NOT NULL,
+        cost_nok TEXT NOT NULL
+    );",
 ];
 
 mod invoices;

@@ -244,6 +244,15 @@ impl Nok {
         self.rounded()
     }
 
+    /// Rounded to whole kroner (half away from zero): what the tax return's card takes.
+    pub fn round_to_krone(self) -> Self {
+        Self(
+            self.0
+                .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
+                .normalize(),
+        )
+    }
+
     /// How much bitcoin this buys at `price`, unrounded; `None` when the price is zero.
     pub fn buys_at(self, price: NokPerBtc) -> Option<Btc> {
         self.0.checked_div(price.decimal()).map(Btc)
@@ -312,6 +321,15 @@ mod tests {
             Nok::new(d("10.10")).unwrap() - Nok::new(d("0.20")).unwrap(),
             Nok::new(d("9.9")).unwrap()
         );
+    }
+
+    #[test]
+    fn whole_kroner_are_rounded_half_away_from_zero() {
+        let k = |s: &str| Nok::computed(s.parse().unwrap_or_default()).round_to_krone();
+        assert_eq!(k("1234.5"), k("1235"));
+        assert_eq!(k("1234.49"), k("1234"));
+        assert_eq!(k("-0.5"), k("-1"));
+        assert_eq!(k("2.5").to_string(), "3");
     }
 
     #[test]

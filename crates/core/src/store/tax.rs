@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use nordlys_exchange::models::{MalformedTaxTransaction, TaxTransaction, TaxTransactionType};
+use nordlys_exchange::models::{
+    ListedTaxTransaction, MalformedTaxTransaction, TaxTransaction, TaxTransactionType,
+};
 use nordlys_money::{Btc, NokPerBtc, Quantity};
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
@@ -237,7 +239,7 @@ impl Store {
     /// there or neither, so a resumed sync has no gap and no duplicate.
     pub fn add_tax_page(
         &self,
-        rows: &[Result<TaxTransaction, MalformedTaxTransaction>],
+        rows: &[Result<ListedTaxTransaction, MalformedTaxTransaction>],
         cursor: Option<&TaxCursor>,
     ) -> Result<TaxPageWrite, StoreError> {
         let mut db = self.db();
@@ -251,7 +253,7 @@ impl Store {
 
     fn insert_tax_page(
         db: &mut rusqlite::Connection,
-        rows: &[Result<TaxTransaction, MalformedTaxTransaction>],
+        rows: &[Result<ListedTaxTransaction, MalformedTaxTransaction>],
         cursor: Option<&TaxCursor>,
     ) -> Result<TaxPageWrite, StoreError> {
         let tx = db.transaction()?;
@@ -260,13 +262,13 @@ impl Store {
             // A new row costs one statement, as before rows could change; a row read again costs
             // a second, which writes only when something differs.
             let mut insert = tx.prepare_cached(&format!(
-                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}, raw) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
             ))?;
             let mut update = tx.prepare_cached(&format!(
-                "UPDATE tax_transactions SET {CHANGES} WHERE id = ?1 AND ({}) <> ({})",
+                "UPDATE tax_transactions SET {CHANGES}, raw = ?19 WHERE id = ?1 AND ({}, raw) <> ({})",
                 &COLUMNS["id, ".len()..],
-                (2..=18)
+                (2..=19)
                     .map(|i| format!("?{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -276,7 +278,10 @@ impl Store {
             )?;
             for row in rows {
                 match row {
-                    Ok(t) => {
+                    Ok(ListedTaxTransaction {
+                        transaction: t,
+                        raw,
+                    }) => {
                         let values = params![
                             t.id.as_str(),
                             stamp(&t.create_time),
@@ -305,6 +310,7 @@ impl Store {
                             t.note,
                             opt_text(t.usdnok.as_ref()),
                             t.running_balance_btc.to_string(),
+                            raw,
                         ];
                         if insert.execute(values)? == 1 {
                             written.inserted += 1;
@@ -504,6 +510,101 @@ impl Store {
         Ok(rows)
     }
 
+    /// Every row created before `end`, oldest first in the server's order, with the JSON the
+    /// server sent for it (empty for a row stored before Nordlys kept it): what a tax year's
+    /// figures rest on, a bounded batch at a time.
+    pub fn each_tax_row_before<E: From<StoreError>>(
+        &self,
+        end: &DateTime<Utc>,
+        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        const BATCH: usize = 2_000;
+        let end = stamp(end);
+        let mut after = (String::new(), String::new());
+        loop {
+            let rows = {
+                let db = self.db();
+                let mut q = db
+                    .prepare_cached(&format!(
+                        "SELECT {COLUMNS}, raw FROM tax_transactions \
+                     WHERE create_time < ?1 AND (create_time, id) > (?2, ?3) \
+                     ORDER BY create_time, id LIMIT {BATCH}"
+                    ))
+                    .map_err(StoreError::from)?;
+                q.query_map(params![end, after.0, after.1], |r| {
+                    Ok((raw_row(r)?, r.get::<_, String>(18)?))
+                })
+                .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+                .map_err(StoreError::from)?
+            };
+            let n = rows.len();
+            for (row, raw) in rows {
+                after = (row.text[1].clone(), row.text[0].clone());
+                f(row.into_transaction()?, raw)?;
+            }
+            if n < BATCH {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Rows the client could not read, created before `end` or at an unknown time: each makes
+    /// the figures up to `end` not computable.
+    pub fn tax_malformed_before(
+        &self,
+        end: &DateTime<Utc>,
+    ) -> Result<Vec<MalformedTaxTransaction>, StoreError> {
+        Ok(self
+            .tax_malformed()?
+            .into_iter()
+            .filter(|m| m.create_time.is_none_or(|t| t < *end))
+            .collect())
+    }
+
+    /// What the user entered for a deposit from outside: when it was acquired and what it cost.
+    pub fn set_deposit_cost(
+        &self,
+        id: &str,
+        cost: Option<&crate::tax::gains::EnteredCost>,
+    ) -> Result<(), StoreError> {
+        let db = self.db();
+        match cost {
+            Some(c) => db.execute(
+                "INSERT OR REPLACE INTO deposit_costs (id, acquired_at, cost_nok) VALUES (?1, ?2, ?3)",
+                params![id, stamp(&c.acquired_at), c.cost_nok.to_string()],
+            )?,
+            None => db.execute("DELETE FROM deposit_costs WHERE id = ?1", [id])?,
+        };
+        Ok(())
+    }
+
+    pub fn deposit_costs(
+        &self,
+    ) -> Result<BTreeMap<String, crate::tax::gains::EnteredCost>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare("SELECT id, acquired_at, cost_nok FROM deposit_costs")?;
+        let rows = q
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(id, at, cost)| {
+                Ok((
+                    id,
+                    crate::tax::gains::EnteredCost {
+                        acquired_at: unstamp(&at)?,
+                        cost_nok: opt_dec(&cost)?.unwrap_or_default(),
+                    },
+                ))
+            })
+            .collect()
+    }
+
     /// The creation time of the oldest row that is still pending (no `finalizeTime`).
     pub fn tax_oldest_pending(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let first: Option<String> = self
@@ -696,6 +797,13 @@ mod tests {
         ]
     }
 
+    /// Rows as a page lists them, each with its JSON.
+    fn listed(
+        rows: &[Result<TaxTransaction, MalformedTaxTransaction>],
+    ) -> Vec<Result<ListedTaxTransaction, MalformedTaxTransaction>> {
+        rows.iter().cloned().map(|r| r.map(Into::into)).collect()
+    }
+
     fn cursor() -> TaxCursor {
         TaxCursor {
             after: "2024-12-31T23:00:00Z".parse().unwrap(),
@@ -708,14 +816,14 @@ mod tests {
         let s = Store::in_memory().unwrap();
         assert_eq!(s.tax_mark().unwrap(), 0);
         let rows = page();
-        s.add_tax_page(&rows[..1], None).unwrap();
+        s.add_tax_page(&listed(&rows[..1]), None).unwrap();
         let mark = s.tax_mark().unwrap();
         // The first row again (changed) and two new ones.
         let mut again = rows.clone();
         if let Ok(t) = &mut again[0] {
             t.note = "final now".into();
         }
-        s.add_tax_page(&again, Some(&cursor())).unwrap();
+        s.add_tax_page(&listed(&again), Some(&cursor())).unwrap();
         let (new, next) = s.tax_stored_after(mark).unwrap();
         let ids: Vec<String> = new.iter().map(|t| t.id.to_string()).collect();
         assert_eq!(ids, ["tr_2", "tr_3"]);
@@ -730,7 +838,7 @@ mod tests {
         if let Ok(t) = &mut rows[2] {
             t.rate_market = None;
         }
-        s.add_tax_page(&rows, Some(&cursor())).unwrap();
+        s.add_tax_page(&listed(&rows), Some(&cursor())).unwrap();
         let since = "2024-12-31T23:00:00Z".parse().unwrap();
         let rates = s.market_rates_since(since).unwrap();
         let times: Vec<String> = rates.iter().map(|(t, _)| t.to_rfc3339()).collect();
@@ -746,7 +854,7 @@ mod tests {
     #[test]
     fn trade_history_is_the_buys_and_sells_newest_first() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&page(), Some(&cursor())).unwrap();
+        s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
         let ids: Vec<String> = s
             .tax_trades_newest(10)
             .unwrap()
@@ -763,7 +871,7 @@ mod tests {
         let path = dir.path().join("s.sqlite");
         {
             let s = Store::open(&path).unwrap();
-            let first = s.add_tax_page(&page(), Some(&cursor())).unwrap();
+            let first = s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
             assert_eq!(
                 first,
                 TaxPageWrite {
@@ -772,7 +880,7 @@ mod tests {
                     malformed: 1
                 }
             );
-            let again = s.add_tax_page(&page(), Some(&cursor())).unwrap();
+            let again = s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
             assert_eq!(again, TaxPageWrite::default());
         }
         let s = Store::open(&path).unwrap();
@@ -795,8 +903,11 @@ mod tests {
         // tr_2 is pending when first listed: no finalizeTime, no fee yet.
         let pending_at = rows[1].create_time;
         rows[1].finalize_time = None;
-        s.add_tax_page(&rows.iter().cloned().map(Ok).collect::<Vec<_>>(), None)
-            .unwrap();
+        s.add_tax_page(
+            &listed(&rows.iter().cloned().map(Ok).collect::<Vec<_>>()),
+            None,
+        )
+        .unwrap();
         assert_eq!(s.tax_oldest_pending().unwrap(), Some(pending_at));
 
         // Final now, with its fee; and a row listed late, older than every stored one.
@@ -810,7 +921,7 @@ mod tests {
         late.finalize_time = Some(late.create_time);
         let write = s
             .add_tax_page(
-                &[Ok(fin.clone()), Ok(rows[2].clone()), Ok(late.clone())],
+                &listed(&[Ok(fin.clone()), Ok(rows[2].clone()), Ok(late.clone())]),
                 None,
             )
             .unwrap();
@@ -840,7 +951,7 @@ mod tests {
     #[test]
     fn filters_use_norwegian_years_and_search_takes_wildcards_literally() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&page(), None).unwrap();
+        s.add_tax_page(&listed(&page()), None).unwrap();
         assert_eq!(s.tax_cursor().unwrap(), None);
         let count = |f: TaxFilter| s.tax_count(&f).unwrap();
         assert_eq!(
@@ -903,7 +1014,7 @@ mod tests {
     #[test]
     fn a_damaged_row_is_reported_not_read_as_zero() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&page(), None).unwrap();
+        s.add_tax_page(&listed(&page()), None).unwrap();
         s.db()
             .execute(
                 "UPDATE tax_transactions SET in_amount = 'lots' WHERE id = 'tr_1'",
@@ -922,7 +1033,7 @@ mod tests {
     #[test]
     fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&page(), Some(&cursor())).unwrap();
+        s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
         s.set_year_end_rate(2024, Some(NokPerBtc::computed(Decimal::ONE)))
             .unwrap();
         s.forget_tax_history().unwrap();

@@ -1,16 +1,18 @@
 //! Realised gains and losses in NOK: each disposal (a sell, or a payment marked `isPayment`) is
 //! matched to acquisitions by FIFO, or by average cost when the user chooses it, fees included,
-//! with the lots it consumed. All accounts form one holding, as for the taxpayer.
+//! with the lots it consumed. All accounts form one holding, as for the taxpayer. Figures are kept
+//! exactly; they are rounded only where they are shown or filed.
 //!
-//! Our reading of the amounts (the specification does not say): `inAmount` is what arrived after
-//! any fee and `outAmount` what left before it. So a buy costs `outAmount` + a NOK fee, a sell
-//! yields `inAmount`, and a fee in BTC leaves the holding besides `outAmount`.
+//! Where a trade's fee is (the specification does not say) is read from the row itself: a buy's
+//! `outAmount` either is the bitcoin's price (the fee beside it) or includes the fee, and a sell's
+//! `inAmount` either is net of the fee or not; the row's market rate tells which. A row that does
+//! not tell makes the figures it feeds not computable rather than guessed.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::time::oslo_year;
@@ -24,6 +26,23 @@ pub enum Method {
     Fifo,
     #[serde(rename = "average")]
     AverageCost,
+}
+
+/// What a deposit from outside the exchange cost: the history does not say.
+#[derive(Debug, Clone, Default)]
+pub enum DepositCosts {
+    /// Taken at its market value when it arrived, said in a note (the overview's report).
+    #[default]
+    AtMarket,
+    /// Not known unless the user entered it (by the deposit's id): the tax return's figures.
+    Entered(BTreeMap<String, EnteredCost>),
+}
+
+/// A deposit's acquisition as the user entered it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnteredCost {
+    pub acquired_at: DateTime<Utc>,
+    pub cost_nok: Nok,
 }
 
 /// What the figures rest on or leave out; the application layer words it.
@@ -52,6 +71,17 @@ pub enum DisposalKind {
     Payment,
 }
 
+/// Why a figure the history should give is not known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unknown {
+    /// A deposit from outside: its cost is the user's to enter.
+    DepositCost { deposit_id: String },
+    /// The row has no market rate to value it at.
+    NoRate { id: String },
+    /// The row does not show whether its fee is inside its amount.
+    FeePlacement { id: String },
+}
+
 /// The part of one acquisition a disposal consumed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchedLot {
@@ -59,12 +89,15 @@ pub struct MatchedLot {
     pub acquisition_id: Option<String>,
     pub acquired_at: Option<DateTime<Utc>>,
     pub btc: Btc,
+    /// Zero when `unknown` says why it is not known.
     pub cost_nok: Nok,
+    pub unknown: Option<Unknown>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disposal {
     pub id: String,
+    pub account_id: Option<String>,
     pub at: DateTime<Utc>,
     pub year: i32,
     pub kind: DisposalKind,
@@ -76,6 +109,20 @@ pub struct Disposal {
     pub lots: Vec<MatchedLot>,
     /// BTC for which no acquisition was found (history incomplete); counted at zero cost.
     pub unmatched_btc: Btc,
+    /// Why the proceeds or a consumed lot's cost are not known: the gain is not computable.
+    pub unknown: Vec<Unknown>,
+}
+
+/// Bitcoin received as a bonus: capital income at its market value when received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Income {
+    pub id: String,
+    pub account_id: Option<String>,
+    pub at: DateTime<Utc>,
+    pub year: i32,
+    pub btc: Btc,
+    /// `None` when the row has no market rate.
+    pub value_nok: Option<Nok>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -98,6 +145,7 @@ pub struct YearGains {
 pub struct GainsReport {
     pub method: Method,
     pub disposals: Vec<Disposal>,
+    pub income: Vec<Income>,
     pub years: Vec<YearGains>,
     /// What the figures rest on or leave out.
     pub notes: Vec<GainsNote>,
@@ -109,14 +157,18 @@ struct Lot {
     at: DateTime<Utc>,
     btc: Btc,
     cost: Nok,
+    /// Why `cost` is not known; in the average-cost pool, the first such lot poured in.
+    unknown: Option<Unknown>,
 }
 
 /// Reads transactions oldest first.
 #[derive(Debug, Default)]
 pub struct GainsBuilder {
     method: Method,
+    deposits: DepositCosts,
     lots: VecDeque<Lot>,
     disposals: Vec<Disposal>,
+    income: Vec<Income>,
     deposits_at_market: u32,
     moved_out: u32,
     unpriced: Vec<String>,
@@ -136,12 +188,41 @@ pub(crate) fn amount(
     }
 }
 
+/// Whether a trade's NOK fee is inside its NOK amount, from its market rate: the reading whose
+/// rest is nearer the bitcoin's worth, when one is clearly nearer (within a quarter of the fee).
+/// `None` when the row cannot tell; `Some(false)` for a row without a fee.
+fn fee_inside(btc: Btc, nok: Nok, fee: Nok, rate: Option<NokPerBtc>, buying: bool) -> Option<bool> {
+    if !fee.is_positive() {
+        return Some(false);
+    }
+    let worth = btc.value_at(rate.filter(|r| r.is_positive())?)?;
+    // Buying: `nok` is the worth, or the worth and the fee. Selling: `nok` is the worth less the
+    // fee (inside), or the worth.
+    let (beside, inside) = if buying {
+        (nok - worth, nok - fee - worth)
+    } else {
+        (nok - worth, nok + fee - worth)
+    };
+    let (beside, inside) = (beside.decimal().abs(), inside.decimal().abs());
+    let near = fee.decimal() / Decimal::from(4);
+    match (inside < beside, inside.min(beside) <= near) {
+        (_, false) => None,
+        (inside_nearer, true) => Some(inside_nearer),
+    }
+}
+
 impl GainsBuilder {
     pub fn new(method: Method) -> Self {
         Self {
             method,
             ..Self::default()
         }
+    }
+
+    /// Deposits from outside cost what `deposits` says.
+    pub fn with_deposit_costs(mut self, deposits: DepositCosts) -> Self {
+        self.deposits = deposits;
+        self
     }
 
     pub fn add(&mut self, t: &TaxTransaction) {
@@ -157,13 +238,25 @@ impl GainsBuilder {
         let btc_fee = btc(t.fee_amount, &t.fee_currency);
         let nok_fee = nok(t.fee_amount, &t.fee_currency);
         let internal = t.sub_type == TaxSubType::Internal;
+        let unclear = || Unknown::FeePlacement {
+            id: t.id.as_str().to_owned(),
+        };
         match &t.tx_type {
             TaxTransactionType::BtcBuy => {
-                let cost = nok(t.out_amount, &t.out_currency) + nok_fee;
-                self.acquire(t, btc_in, cost);
+                let paid = nok(t.out_amount, &t.out_currency);
+                match fee_inside(btc_in, paid, nok_fee, t.rate_market, true) {
+                    Some(true) => self.acquire(t, btc_in, Ok(paid)),
+                    Some(false) => self.acquire(t, btc_in, Ok(paid + nok_fee)),
+                    None => self.acquire(t, btc_in, Err(unclear())),
+                }
             }
             TaxTransactionType::BtcSell => {
-                let proceeds = nok(t.in_amount, &t.in_currency);
+                let got = nok(t.in_amount, &t.in_currency);
+                let proceeds = match fee_inside(btc_out, got, nok_fee, t.rate_market, false) {
+                    Some(true) => Ok(got),
+                    Some(false) => Ok(got - nok_fee),
+                    None => Err(unclear()),
+                };
                 self.dispose(t, DisposalKind::Sale, btc_out + btc_fee, proceeds);
             }
             TaxTransactionType::BtcWithdrawal if internal => {}
@@ -180,10 +273,17 @@ impl GainsBuilder {
             | TaxTransactionType::BtcBonus
             | TaxTransactionType::BtcAdjustment => {
                 if btc_in.is_positive() {
-                    if t.tx_type == TaxTransactionType::BtcDeposit {
-                        self.deposits_at_market += 1;
+                    let cost = self.cost_on_arrival(t, btc_in);
+                    if t.tx_type == TaxTransactionType::BtcBonus {
+                        self.income.push(Income {
+                            id: t.id.as_str().to_owned(),
+                            account_id: t.account_id.as_ref().map(|a| a.as_str().to_owned()),
+                            at: t.create_time,
+                            year: oslo_year(&t.create_time),
+                            btc: btc_in,
+                            value_nok: cost.clone().ok(),
+                        });
                     }
-                    let cost = self.market_value(t, btc_in);
                     self.acquire(t, btc_in, cost);
                 }
                 if btc_out.is_positive() {
@@ -203,34 +303,64 @@ impl GainsBuilder {
         }
     }
 
-    fn market_value(&mut self, t: &TaxTransaction, btc: Btc) -> Nok {
-        match t
-            .rate_market
-            .filter(|r| r.is_positive())
-            .and_then(|r| btc.value_at(r))
-        {
-            Some(value) => value,
-            None => {
-                self.unpriced.push(t.id.as_str().to_owned());
-                Nok::ZERO
+    /// What bitcoin arriving from outside a trade cost: a deposit what the user entered (or, for
+    /// the overview's report, its market value); a bonus or an adjustment its market value.
+    fn cost_on_arrival(&mut self, t: &TaxTransaction, btc: Btc) -> Result<Nok, Unknown> {
+        if t.tx_type != TaxTransactionType::BtcDeposit {
+            return self.market_value(t, btc);
+        }
+        match &self.deposits {
+            DepositCosts::AtMarket => {
+                self.deposits_at_market += 1;
+                self.market_value(t, btc)
             }
+            DepositCosts::Entered(entered) => entered
+                .get(t.id.as_str())
+                .map(|e| e.cost_nok)
+                .ok_or_else(|| Unknown::DepositCost {
+                    deposit_id: t.id.as_str().to_owned(),
+                }),
         }
     }
 
-    fn acquire(&mut self, t: &TaxTransaction, btc: Btc, cost: Nok) {
+    fn market_value(&mut self, t: &TaxTransaction, btc: Btc) -> Result<Nok, Unknown> {
+        t.rate_market
+            .filter(|r| r.is_positive())
+            .and_then(|r| btc.value_at(r))
+            .ok_or_else(|| {
+                self.unpriced.push(t.id.as_str().to_owned());
+                Unknown::NoRate {
+                    id: t.id.as_str().to_owned(),
+                }
+            })
+    }
+
+    fn acquire(&mut self, t: &TaxTransaction, btc: Btc, cost: Result<Nok, Unknown>) {
         if !btc.is_positive() {
             return;
         }
+        let acquired_at = match (&self.deposits, &t.tx_type) {
+            (DepositCosts::Entered(e), TaxTransactionType::BtcDeposit) => e
+                .get(t.id.as_str())
+                .map_or(t.create_time, |e| e.acquired_at),
+            _ => t.create_time,
+        };
+        let (cost, unknown) = match cost {
+            Ok(c) => (c, None),
+            Err(u) => (Nok::ZERO, Some(u)),
+        };
         let lot = Lot {
             id: t.id.as_str().to_owned(),
-            at: t.create_time,
+            at: acquired_at,
             btc,
             cost,
+            unknown,
         };
         match (self.method, self.lots.back_mut()) {
             (Method::AverageCost, Some(pool)) => {
                 pool.btc += lot.btc;
                 pool.cost += lot.cost;
+                pool.unknown = pool.unknown.take().or(lot.unknown);
             }
             _ => self.lots.push_back(lot),
         }
@@ -247,11 +377,13 @@ impl GainsBuilder {
             let cost = if part == lot.btc {
                 lot.cost
             } else {
-                // The consumed share of the lot's cost; a hostile figure past `Decimal`'s range
+                // The consumed share of the lot's cost, multiplied before it is divided so that a
+                // share that divides evenly stays exact; a hostile figure past `Decimal`'s range
                 // costs nothing rather than panicking.
-                part.ratio(lot.btc)
-                    .and_then(|share| lot.cost.scaled(share))
-                    .unwrap_or(Nok::ZERO)
+                lot.cost
+                    .scaled(part.decimal())
+                    .and_then(|c| c.decimal().checked_div(lot.btc.decimal()))
+                    .map_or(Nok::ZERO, Nok::computed)
             };
             lot.btc -= part;
             lot.cost -= cost;
@@ -264,8 +396,8 @@ impl GainsBuilder {
                 acquisition_id: id,
                 acquired_at: at,
                 btc: part,
-                // A tax figure: to the øre.
-                cost_nok: cost.round_to_ore(),
+                cost_nok: cost,
+                unknown: lot.unknown.clone(),
             });
             if !lot.btc.is_positive() {
                 self.lots.pop_front();
@@ -274,13 +406,24 @@ impl GainsBuilder {
         (matched, btc)
     }
 
-    fn dispose(&mut self, t: &TaxTransaction, kind: DisposalKind, btc: Btc, proceeds: Nok) {
+    fn dispose(
+        &mut self,
+        t: &TaxTransaction,
+        kind: DisposalKind,
+        btc: Btc,
+        proceeds: Result<Nok, Unknown>,
+    ) {
         let (lots, unmatched) = self.take(btc);
         let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
-        // A tax figure: to the øre.
-        let proceeds = proceeds.round_to_ore();
+        let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
+        let proceeds = proceeds.unwrap_or_else(|u| {
+            unknown.insert(0, u);
+            Nok::ZERO
+        });
+        unknown.dedup();
         self.disposals.push(Disposal {
             id: t.id.as_str().to_owned(),
+            account_id: t.account_id.as_ref().map(|a| a.as_str().to_owned()),
             at: t.create_time,
             year: oslo_year(&t.create_time),
             kind,
@@ -290,6 +433,7 @@ impl GainsBuilder {
             gain_nok: proceeds - cost,
             lots,
             unmatched_btc: unmatched,
+            unknown,
         });
     }
 
@@ -343,6 +487,7 @@ impl GainsBuilder {
         GainsReport {
             method: self.method,
             disposals: self.disposals,
+            income: self.income,
             years: years.into_values().collect(),
             notes,
         }
@@ -457,7 +602,8 @@ mod tests {
                             "0.3",
                             "500000",
                         ),
-                        "600000",
+                        // 1.2 at 500 000 less the fee, as the exchange nets a sale's fee.
+                        "598800",
                         "NOK",
                     ),
                     "1.2",
@@ -517,8 +663,8 @@ mod tests {
             (s1.lots[1].btc, s1.lots[1].cost_nok),
             (d("0.2"), d("80160"))
         );
-        assert_eq!(s1.proceeds_nok, d("600000"));
-        assert_eq!(s1.gain_nok, d("219240"));
+        assert_eq!(s1.proceeds_nok, d("598800"));
+        assert_eq!(s1.gain_nok, d("218040"));
         // The payment: 0.2 + 0.0001 fee from what is left of b2 (0.3 for 120 240), at 600 000.
         let p1 = &r.disposals[1];
         assert_eq!(p1.kind, DisposalKind::Payment);
@@ -529,7 +675,7 @@ mod tests {
         assert_eq!(p1.gain_nok, d("39799.92"));
         assert_eq!(p1.unmatched_btc, Btc::ZERO);
         assert_eq!(r.years.len(), 2);
-        assert_eq!((r.years[0].year, r.years[0].net_nok), (2024, d("219240")));
+        assert_eq!((r.years[0].year, r.years[0].net_nok), (2024, d("218040")));
         assert_eq!((r.years[1].year, r.years[1].net_nok), (2025, d("39799.92")));
         assert_eq!(r.notes[0], GainsNote::MatchedBy(Method::Fifo));
     }
@@ -539,7 +685,7 @@ mod tests {
         let r = run(Method::AverageCost);
         // Pool 1.5 BTC for 501 000: 1.2 cost 400 800.
         assert_eq!(r.disposals[0].cost_nok, d("400800"));
-        assert_eq!(r.disposals[0].gain_nok, d("199200"));
+        assert_eq!(r.disposals[0].gain_nok, d("198000"));
         // Left 0.3 for 100 200, + bonus 0.1 at 50 000: 0.4 for 150 200; 0.2001 costs 75 137.55.
         assert_eq!(r.disposals[1].cost_nok, d("75137.55"));
         assert_eq!(r.disposals[1].gain_nok, d("44862.45"));
@@ -547,10 +693,10 @@ mod tests {
         assert_eq!(r.notes[0], GainsNote::MatchedBy(Method::AverageCost));
     }
 
-    /// Each tax figure is rounded to the øre half away from zero: half of a lot that cost
-    /// 0,01 kr costs 0,01 (banker's rounding made it 0,00), and proceeds of 0,125 are 0,13.
+    /// Figures are kept exactly: half of a lot that cost 0,01 kr costs 0,005, and proceeds of
+    /// 0,125 stay 0,125; they are rounded only where shown or filed.
     #[test]
-    fn a_lots_cost_and_the_proceeds_are_rounded_to_the_ore_half_away_from_zero() {
+    fn a_lots_cost_and_the_proceeds_are_kept_exactly() {
         let mut b = GainsBuilder::new(Method::Fifo);
         let buy = tx(
             "b1",
@@ -571,9 +717,148 @@ mod tests {
         );
         b.add(&paid(received(sell, "0.125", "NOK"), "1", "BTC"));
         let r = b.finish();
-        assert_eq!(r.disposals[0].lots[0].cost_nok, d("0.01"));
-        assert_eq!(r.disposals[0].proceeds_nok, d("0.13"));
+        assert_eq!(r.disposals[0].lots[0].cost_nok, d("0.005"));
+        assert_eq!(r.disposals[0].proceeds_nok, d("0.125"));
         assert_eq!(r.disposals[0].gain_nok, d("0.12"));
+    }
+
+    /// A buy of 0.01 BTC at 1 000 000 with a fee of 50: `outAmount` 10 000 is the price with the
+    /// fee beside it (cost 10 050), 10 050 has the fee inside (cost 10 050 too); 10 025 sits
+    /// between the readings and is refused. A sale's `inAmount` of 9 950 is net (proceeds
+    /// 9 950), of 10 000 gross (proceeds 9 950).
+    #[test]
+    fn a_trade_s_fee_is_placed_by_what_its_row_shows_or_the_figure_is_refused() {
+        let buy = |id: &str, out: &str| {
+            fee(
+                paid(
+                    received(
+                        tx(
+                            id,
+                            "2024-01-10T10:00:00Z",
+                            "a",
+                            TaxTransactionType::BtcBuy,
+                            "0",
+                            "1000000",
+                        ),
+                        "0.01",
+                        "BTC",
+                    ),
+                    out,
+                    "NOK",
+                ),
+                "50",
+                "NOK",
+            )
+        };
+        let sell = |id: &str, got: &str| {
+            fee(
+                paid(
+                    received(
+                        tx(
+                            id,
+                            "2024-02-10T10:00:00Z",
+                            "a",
+                            TaxTransactionType::BtcSell,
+                            "0",
+                            "1000000",
+                        ),
+                        got,
+                        "NOK",
+                    ),
+                    "0.01",
+                    "BTC",
+                ),
+                "50",
+                "NOK",
+            )
+        };
+        for (out, got) in [("10000", "9950"), ("10050", "10000")] {
+            let mut b = GainsBuilder::new(Method::Fifo);
+            b.add(&buy("b", out));
+            b.add(&sell("s", got));
+            let r = b.finish();
+            let s = &r.disposals[0];
+            assert_eq!(
+                (s.cost_nok, s.proceeds_nok),
+                (d("10050"), d("9950")),
+                "{out} {got}"
+            );
+            assert!(s.unknown.is_empty());
+        }
+        let mut b = GainsBuilder::new(Method::Fifo);
+        b.add(&buy("b", "10025"));
+        b.add(&sell("s", "10025"));
+        let r = b.finish();
+        assert_eq!(
+            r.disposals[0].unknown,
+            vec![
+                Unknown::FeePlacement { id: "s".into() },
+                Unknown::FeePlacement { id: "b".into() }
+            ]
+        );
+    }
+
+    /// For the tax return a deposit from outside has no cost until the user enters one, and a
+    /// sale that uses it is not computable; the entered cost and date make it so.
+    #[test]
+    fn a_deposit_from_outside_costs_what_the_user_entered_or_is_unknown() {
+        let rows = [
+            received(
+                tx(
+                    "de_1",
+                    "2024-01-10T10:00:00Z",
+                    "a",
+                    TaxTransactionType::BtcDeposit,
+                    "0.1",
+                    "500000",
+                ),
+                "0.1",
+                "BTC",
+            ),
+            paid(
+                received(
+                    tx(
+                        "s1",
+                        "2024-03-10T10:00:00Z",
+                        "a",
+                        TaxTransactionType::BtcSell,
+                        "0",
+                        "600000",
+                    ),
+                    "60000",
+                    "NOK",
+                ),
+                "0.1",
+                "BTC",
+            ),
+        ];
+        let run = |deposits: DepositCosts| {
+            let mut b = GainsBuilder::new(Method::Fifo).with_deposit_costs(deposits);
+            rows.iter().for_each(|t| b.add(t));
+            b.finish()
+        };
+        let unknown = run(DepositCosts::Entered(BTreeMap::new()));
+        assert_eq!(
+            unknown.disposals[0].unknown,
+            vec![Unknown::DepositCost {
+                deposit_id: "de_1".into()
+            }]
+        );
+        let entered = run(DepositCosts::Entered(BTreeMap::from([(
+            "de_1".to_owned(),
+            EnteredCost {
+                acquired_at: "2021-05-01T00:00:00Z".parse().unwrap(),
+                cost_nok: d("35000"),
+            },
+        )])));
+        let s = &entered.disposals[0];
+        assert!(s.unknown.is_empty());
+        assert_eq!((s.cost_nok, s.gain_nok), (d("35000"), d("25000")));
+        assert_eq!(s.lots[0].acquired_at, "2021-05-01T00:00:00Z".parse().ok());
+        // The overview's report takes it at its market value when it arrived, and says so.
+        let market = run(DepositCosts::AtMarket);
+        assert_eq!(market.disposals[0].gain_nok, d("10000"));
+        assert!(market.notes.contains(&GainsNote::DepositsAtMarket(1)));
     }
 
     #[test]

@@ -169,7 +169,7 @@ fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, S
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.add_tax_page(&page.rows(), cursor.as_ref())
+        store.add_tax_page(&page.listed(), cursor.as_ref())
     })
 }
 

@@ -125,6 +125,21 @@ impl TaxPage {
             .collect()
     }
 
+    /// Every row, decoded, with the JSON the server sent for it.
+    pub fn listed(&self) -> Vec<Result<ListedTaxTransaction, MalformedTaxTransaction>> {
+        self.transactions
+            .iter()
+            .map(|raw| {
+                serde_json::from_str::<TaxTransaction>(raw.get())
+                    .map(|transaction| ListedTaxTransaction {
+                        transaction,
+                        raw: raw.get().to_owned(),
+                    })
+                    .map_err(|_| malformed(raw.get()))
+            })
+            .collect()
+    }
+
     /// The creation time of the first (`last` false) or last row, when it can be read.
     pub fn create_time(&self, last: bool) -> Option<DateTime<Utc>> {
         #[derive(Deserialize)]
@@ -141,6 +156,23 @@ impl TaxPage {
         serde_json::from_str::<Created>(raw.get())
             .ok()
             .map(|c| c.create_time)
+    }
+}
+
+/// A row as listed: what the client read, and the JSON the server sent for it, exactly, which
+/// tax exports name by its hash.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedTaxTransaction {
+    pub transaction: TaxTransaction,
+    pub raw: String,
+}
+
+impl From<TaxTransaction> for ListedTaxTransaction {
+    /// A row made here rather than listed (tests, benchmarks): its own JSON stands for the
+    /// server's.
+    fn from(transaction: TaxTransaction) -> Self {
+        let raw = serde_json::to_string(&transaction).unwrap_or_default();
+        Self { transaction, raw }
     }
 }
 
@@ -205,6 +237,12 @@ mod tests {
         );
         let rows = page.rows();
         assert_eq!(rows.len(), 4);
+        // Kept as the server sent it, for the exports' hash.
+        let listed = page.listed();
+        assert_eq!(
+            listed[0].as_ref().map(|l| l.raw.as_str()).ok(),
+            Some(body["transactions"][0].to_string().as_str())
+        );
         assert!(rows[0].is_ok());
         let bad = rows[1].as_ref().unwrap_err();
         assert_eq!(bad.id, "tr_2");
