@@ -275,3 +275,25 @@ valued-at-bid = at the bid, { $price }, { $time }
 estimate-at-ask = at the ask, { $price }, { $time }
 estimate-at-limit = at your limit price
 chart-no-volume = No volume in this period
+
+## The tax return's card: why a figure is not computable, and how to fix it
+
+card-why-no-rate = no year-end rate for { $year }
+card-fix-no-rate = enter Skatteetaten's rate for 1 January { $next } (or another documented market rate at year end)
+card-why-pending = transaction { $id } of { $time } is still pending at the exchange
+card-fix-pending = sync again once the exchange has settled it
+card-why-unknown-type = transaction { $id } is of a kind this version does not know ({ $kind })
+card-fix-unknown-type = update Nordlys; it will not guess what the transaction did
+card-why-malformed = transaction { $id } could not be read ({ $reason })
+card-fix-malformed = sync again; if it stays unreadable, report it to the exchange
+card-why-oversold = sale { $id } of { $time } sold { $btc } more than the history shows was bought
+card-fix-oversold = sync the whole history, or enter the cost of bitcoin that came from outside the exchange
+card-why-deposit-cost = sale { $id } used bitcoin deposited from outside the exchange ({ $deposit }), whose cost is not known
+card-fix-deposit-cost = enter that deposit's acquisition date and NOK cost
+card-why-no-row-rate = transaction { $id } has no market rate to value it at
+card-fix-no-row-rate = ask the exchange for its value; Nordlys will not guess it
+card-why-fee = transaction { $id } does not show whether its fee is inside its amount
+card-fix-fee = check the trade on the exchange's website; Nordlys will not guess where the fee is
+card-rate-entered = entered by you
+card-rate-last-market = the last market rate in your history ({ $id }, { $time })
+card-rate-sample = Nordlys' own price at { $time }

@@ -274,3 +274,25 @@ valued-at-bid = til budkurs, { $price }, { $time }
 estimate-at-ask = til tilbudskurs, { $price }, { $time }
 estimate-at-limit = til grenseprisen din
 chart-no-volume = Ingen volum i perioden
+
+## Skattemeldingens kort: hvorfor et tall ikke kan regnes ut, og hva som løser det
+
+card-why-no-rate = ingen kurs ved årsslutt for { $year }
+card-fix-no-rate = legg inn Skatteetatens kurs per 1. januar { $next } (eller en annen dokumentert markedskurs ved årsslutt)
+card-why-pending = transaksjon { $id } fra { $time } er ikke ferdig hos børsen
+card-fix-pending = synkroniser igjen når børsen har gjort den ferdig
+card-why-unknown-type = transaksjon { $id } er av en type denne versjonen ikke kjenner ({ $kind })
+card-fix-unknown-type = oppdater Nordlys; den gjetter ikke hva transaksjonen gjorde
+card-why-malformed = transaksjon { $id } kunne ikke leses ({ $reason })
+card-fix-malformed = synkroniser igjen; meld fra til børsen om den fortsatt ikke kan leses
+card-why-oversold = salg { $id } fra { $time } solgte { $btc } mer enn historikken viser kjøpt
+card-fix-oversold = synkroniser hele historikken, eller legg inn kostpris for bitcoin som kom utenfra børsen
+card-why-deposit-cost = salg { $id } brukte bitcoin satt inn utenfra børsen ({ $deposit }) med ukjent kostpris
+card-fix-deposit-cost = legg inn anskaffelsesdato og kostpris i NOK for innskuddet
+card-why-no-row-rate = transaksjon { $id } har ingen markedskurs å verdsette den etter
+card-fix-no-row-rate = spør børsen om verdien; Nordlys gjetter den ikke
+card-why-fee = transaksjon { $id } viser ikke om gebyret er med i beløpet
+card-fix-fee = sjekk handelen på børsens nettside; Nordlys gjetter ikke hvor gebyret er
+card-rate-entered = lagt inn av deg
+card-rate-last-market = siste markedskurs i historikken din ({ $id }, { $time })
+card-rate-sample = Nordlys' egen kurs { $time }

@@ -16,6 +16,7 @@ pub mod receive;
 pub mod receive_views;
 pub mod state;
 pub mod tax;
+pub mod tax_card;
 pub mod tax_views;
 pub mod test_hooks;
 pub mod trade_views;

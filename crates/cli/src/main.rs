@@ -263,6 +263,51 @@ enum TaxCommand {
         #[arg(long)]
         all: bool,
     },
+    /// Copies the tax history into this state directory's store, as the app's sync does (resumes
+    /// where the last one stopped; re-reads rows that may have changed). Prints the counts.
+    Sync,
+    /// The tax return's card for virtual assets for YEAR, from the synced history (no request is
+    /// made). Exit 1 when nothing is synced or YEAR is outside the synced history.
+    Card(CardArgs),
+}
+
+#[derive(Debug, Args)]
+struct CardArgs {
+    /// The income year (Europe/Oslo calendar year).
+    #[arg(long)]
+    year: i32,
+    /// How sales are matched to purchases.
+    #[arg(long, value_enum, default_value = "fifo")]
+    method: MethodArg,
+    /// NOK per BTC at year end (Skatteetaten's rate for 1 January, or another documented one);
+    /// else the rate stored for the year, else the wealth value is not computable.
+    #[arg(long, value_parser = positive_rate)]
+    year_end_rate: Option<Decimal>,
+    /// One entry per account (`kontonummer` the account id) instead of one for all.
+    #[arg(long)]
+    per_account: bool,
+    /// Print the `virtuellEiendel` elements (schema v14) instead of JSON.
+    #[arg(long)]
+    xml: bool,
+    /// The exchange's name for `boersnavn`; the base URL's host when left out.
+    #[arg(long)]
+    exchange_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum MethodArg {
+    Fifo,
+    Average,
+}
+
+/// A year-end rate: a positive decimal.
+fn positive_rate(text: &str) -> Result<Decimal, String> {
+    let d = decimal(text)?;
+    if d > Decimal::ZERO {
+        Ok(d)
+    } else {
+        Err(format!("`{text}` is not a positive rate in NOK per BTC"))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -350,6 +395,9 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
     if let Command::Journal(JournalCommand::List) = cli.command {
         let store = store()?;
         return print(&journal::all_json(&store).map_err(stored)?);
+    }
+    if let Command::Tax(TaxCommand::Card(args)) = &cli.command {
+        return tax_card(args, cli.base_url.as_deref());
     }
     let base = cli
         .base_url
@@ -555,11 +603,87 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 print(&client.tax_transactions(&query).await?)
             }
         }
+        Command::Tax(TaxCommand::Sync) => tax_sync(&client).await,
+        Command::Tax(TaxCommand::Card(_)) => Ok(()),
         Command::Consent(ConsentCommand::Revoke { client_id }) => {
             client.revoke_consent(&client_id).await?;
             print(&empty)
         }
     }
+}
+
+/// `tax sync`: the app's sync, into the state directory's store.
+async fn tax_sync(client: &ExchangeClient) -> Result<(), Failure> {
+    use nordlys_core::tax::sync::{SyncCancel, SyncError, sync};
+    let store = std::sync::Arc::new(store()?);
+    let mut last = Default::default();
+    let ended = sync(client, store, &SyncCancel::default(), |p| last = *p).await;
+    let p: nordlys_core::tax::sync::SyncProgress = last;
+    match ended {
+        Ok(_) => print(&serde_json::json!({
+            "requests": p.requests,
+            "received": p.received,
+            "stored": p.stored,
+            "updated": p.updated,
+            "malformed": p.malformed,
+        })),
+        Err(SyncError::Exchange { source, .. }) => Err(Failure::Call(source)),
+        Err(e) => Err(Failure::Refused(e.to_string())),
+    }
+}
+
+/// `tax card`: the tax return's card from the stored history.
+fn tax_card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
+    use nordlys_core::tax::card::{CardError, CardRequest, RateSource, YearEndRate, card};
+    use nordlys_core::tax::gains::Method;
+    let store = store()?;
+    let rate = match args.year_end_rate {
+        Some(r) => Some(NokPerBtc::computed(r)),
+        None => store
+            .year_end_rates()
+            .map_err(stored)?
+            .get(&args.year)
+            .copied(),
+    };
+    let request = CardRequest {
+        year: args.year,
+        method: match args.method {
+            MethodArg::Fifo => Method::Fifo,
+            MethodArg::Average => Method::AverageCost,
+        },
+        per_account: args.per_account,
+        rate: rate.map(|nok_per_btc| YearEndRate {
+            nok_per_btc,
+            source: RateSource::Entered,
+        }),
+        now: chrono::Utc::now(),
+    };
+    let made = card(&store, &request).map_err(|e| match e {
+        CardError::Store(e) => stored(e),
+        other => Failure::Refused(other.to_string()),
+    })?;
+    let exchange = args
+        .exchange_name
+        .clone()
+        .or_else(|| {
+            base_url
+                .and_then(|b| url::Url::parse(b).ok())
+                .and_then(|u| u.host_str().map(str::to_owned))
+        })
+        .unwrap_or_else(|| "the exchange".to_owned());
+    if args.xml {
+        use std::io::Write;
+        let xml = nordlys_application::tax_card::card_xml(&made, &exchange);
+        return write!(std::io::stdout().lock(), "{xml}")
+            .map_err(|e| Failure::Usage(format!("cannot write to stdout: {e}")));
+    }
+    let words = nordlys_application::tax_card::Words {
+        locale: nordlys_core::format::Locale::En,
+        zone: nordlys_core::time::OSLO,
+    };
+    print(&nordlys_application::tax_card::card_json(
+        &made, &exchange, words,
+    ))
 }
 
 /// `journal check [ID]`: looks at the exchange for entry ID, or for every unresolved entry sent

@@ -488,3 +488,135 @@ async fn another_operator_is_named_with_operator_or_its_environment_variable() {
     let (code, _, err) = cli.run(&["--operator", "A-B", "accounts"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `tax sync` then `tax card`: the card of the running year in the schema's field names, whole
+/// kroner and 10 decimals; its XML valid against the v14 schema's `VirtuellEiendel`; and clear
+/// refusals for a year outside the history (1), a bad rate or method (2), and nothing synced (1).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tax_card_comes_from_the_synced_history() {
+    let sb = sandbox().await;
+    let state = tempfile::tempdir().unwrap();
+    let keys = sb.info.api_keys.read.clone();
+    let cli = Cli {
+        base: sb.base_url(),
+        env: vec![
+            ("NORDLYS_API_KEY", keys.key.clone()),
+            ("NORDLYS_API_SECRET", keys.secret.clone()),
+            ("NORDLYS_STATE_DIR", state.path().display().to_string()),
+        ],
+    };
+    let year = nordlys_core::time::oslo_year(&chrono::Utc::now()).to_string();
+    let (code, _, err) = cli.run(&["tax", "card", "--year", &year]);
+    assert_eq!(code, 1, "nothing synced yet: {err}");
+    assert!(err.contains("sync"), "{err}");
+
+    let synced = cli.ok(&["tax", "sync"]);
+    assert!(synced["stored"].as_u64().unwrap() > 0, "{synced}");
+    let card = cli.ok(&[
+        "tax",
+        "card",
+        "--year",
+        &year,
+        "--year-end-rate",
+        "1000000",
+        "--exchange-name",
+        "Sandbox exchange",
+    ]);
+    assert_eq!(card["year"].to_string(), year);
+    assert_eq!(card["method"], "fifo");
+    assert_eq!(card["final"], false);
+    assert_eq!(card["yearEndRate"]["nokPerBtc"], "1000000");
+    assert_eq!(card["rowsSha256"].as_str().unwrap().len(), 64);
+    assert!(card["notComputable"].is_array());
+    let entry = &card["virtuellEiendel"][0];
+    assert_eq!(entry["landkode"], "NO");
+    assert_eq!(entry["navn"], "Bitcoin");
+    assert_eq!(entry["boers"][0]["boersnavn"], "Sandbox exchange");
+    assert!(entry.get("gjelderFlereVirtuelleEiendeler").is_none());
+    let antall = entry["antall"].as_str().unwrap();
+    assert_eq!(antall.split('.').nth(1).map(str::len), Some(10), "{antall}");
+    // The wealth value is the units at the rate, in whole kroner, half away from zero.
+    let units: rust_decimal::Decimal = antall.parse().unwrap();
+    let wealth = (units * rust_decimal::Decimal::from(1_000_000))
+        .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    assert_eq!(
+        entry["formuesverdiForVirtuellEiendel"],
+        wealth.normalize().to_string()
+    );
+    // The same history gives the same card, hash included.
+    let again = cli.ok(&[
+        "tax",
+        "card",
+        "--year",
+        &year,
+        "--year-end-rate",
+        "1000000",
+        "--exchange-name",
+        "Sandbox exchange",
+    ]);
+    assert_eq!(again, card);
+
+    // Per account, as XML valid against the schema.
+    let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
+        .args([
+            "tax",
+            "card",
+            "--year",
+            &year,
+            "--year-end-rate",
+            "1000000",
+            "--per-account",
+            "--xml",
+        ])
+        .env("NORDLYS_STATE_DIR", state.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert!(xml.matches("<virtuellEiendel ").count() >= 1, "{xml}");
+    let wrapped = state.path().join("card.xml");
+    std::fs::write(
+        &wrapped,
+        format!(
+            "<virtuelleEiendeler xmlns=\"{}\">{xml}</virtuelleEiendeler>",
+            nordlys_application::tax_card::NAMESPACE
+        ),
+    )
+    .unwrap();
+    let schema = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/skattemelding-v14/virtuell_eiendel.xsd"
+    );
+    let lint = Command::new("xmllint")
+        .args(["--noout", "--schema", schema])
+        .arg(&wrapped)
+        .output()
+        .expect("xmllint (Debian libxml2-utils) runs");
+    assert!(
+        lint.status.success(),
+        "{}\n{xml}",
+        String::from_utf8_lossy(&lint.stderr)
+    );
+
+    for (args, expected) in [
+        (vec!["tax", "card", "--year", "1999"], 1),
+        (
+            vec!["tax", "card", "--year", &year, "--year-end-rate", "0"],
+            2,
+        ),
+        (
+            vec!["tax", "card", "--year", &year, "--year-end-rate", "-5"],
+            2,
+        ),
+        (vec!["tax", "card", "--year", &year, "--method", "lifo"], 2),
+    ] {
+        let (code, _, err) = cli.run(&args);
+        assert_eq!(code, expected, "{args:?}: {err}");
+        assert!(!err.trim().is_empty(), "{args:?} says why");
+    }
+}

@@ -1,0 +1,264 @@
+//! The tax return's card in the forms it leaves Nordlys: the CLI's JSON (schema field names, NOK
+//! in whole kroner, `antall` with 10 decimals) and an XML fragment of `virtuellEiendel` elements
+//! for the v14 schema. Refusals are worded here, each with its fix.
+
+use nordlys_core::format::{self, Locale};
+use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, RateSource, Why};
+use nordlys_core::tax::gains::{Method, Unknown};
+use nordlys_core::time::Tz;
+use serde::Serialize;
+
+use crate::wording::Message;
+
+/// The card's namespace (schema "Skattemelding personlige skattepliktige v14").
+pub const NAMESPACE: &str =
+    "urn:no:skatteetaten:fastsetting:formueinntekt:skattemelding:ekstern:v14";
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CardJson {
+    pub year: i32,
+    pub method: Method,
+    #[serde(rename = "final")]
+    pub complete: bool,
+    pub year_end_rate: Option<RateJson>,
+    pub rows_sha256: String,
+    pub virtuell_eiendel: Vec<EntryJson>,
+    pub not_computable: Vec<RefusalJson>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct RateJson {
+    pub nok_per_btc: String,
+    pub source: String,
+}
+
+/// One `VirtuellEiendel` in the schema's order; a figure that is not computable is left out.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryJson {
+    pub landkode: &'static str,
+    pub id: String,
+    pub navn: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kontonummer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub antall: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub formuesverdi_for_virtuell_eiendel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skattepliktig_gevinst_ved_realisasjon_av_virtuell_eiendel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skattepliktig_tap_ved_realisasjon_av_virtuell_eiendel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annen_skattepliktig_kapitalinntekt_fra_virtuell_eiendel: Option<String>,
+    pub boers: Vec<BoersJson>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BoersJson {
+    pub id: String,
+    pub boersnavn: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RefusalJson {
+    pub entry: String,
+    pub field: &'static str,
+    pub reason: String,
+    pub fix: String,
+}
+
+/// Where the card's words and times are written.
+#[derive(Debug, Clone, Copy)]
+pub struct Words {
+    pub locale: Locale,
+    pub zone: Tz,
+}
+
+/// Why a figure is not computable, and how to fix it.
+pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
+    let time = |t| format::time(t, words.zone, words.locale);
+    let (why, fix) = match why {
+        Why::NoYearEndRate => (
+            Message::new("card-why-no-rate").with("year", year.to_string()),
+            Message::new("card-fix-no-rate").with("next", (year + 1).to_string()),
+        ),
+        Why::Pending { id, at } => (
+            Message::new("card-why-pending")
+                .with("id", id.as_str())
+                .with("time", time(at)),
+            Message::new("card-fix-pending"),
+        ),
+        Why::UnknownType { id, kind } => (
+            Message::new("card-why-unknown-type")
+                .with("id", id.as_str())
+                .with("kind", kind.as_str()),
+            Message::new("card-fix-unknown-type"),
+        ),
+        Why::Malformed { id, reason } => (
+            Message::new("card-why-malformed")
+                .with("id", id.as_str())
+                .with("reason", reason.as_str()),
+            Message::new("card-fix-malformed"),
+        ),
+        Why::SoldMoreThanBought { id, at, btc } => (
+            Message::new("card-why-oversold")
+                .with("id", id.as_str())
+                .with("time", time(at))
+                .with("btc", format::btc(*btc, format::BtcUnit::Btc, words.locale)),
+            Message::new("card-fix-oversold"),
+        ),
+        Why::Unknown { row, unknown } => match unknown {
+            Unknown::DepositCost { deposit_id } => (
+                Message::new("card-why-deposit-cost")
+                    .with("id", row.as_str())
+                    .with("deposit", deposit_id.as_str()),
+                Message::new("card-fix-deposit-cost"),
+            ),
+            Unknown::NoRate { id } => (
+                Message::new("card-why-no-row-rate").with("id", id.as_str()),
+                Message::new("card-fix-no-row-rate"),
+            ),
+            Unknown::FeePlacement { id } => (
+                Message::new("card-why-fee").with("id", id.as_str()),
+                Message::new("card-fix-fee"),
+            ),
+        },
+    };
+    (why.render(words.locale), fix.render(words.locale))
+}
+
+/// Where the year-end rate came from, in words.
+pub fn rate_source(source: &RateSource, words: Words) -> String {
+    let time = |t| format::time(t, words.zone, words.locale);
+    match source {
+        RateSource::Entered => Message::new("card-rate-entered"),
+        RateSource::LastMarketRate { id, at } => Message::new("card-rate-last-market")
+            .with("id", id.as_str())
+            .with("time", time(at)),
+        RateSource::NordlysSample { at } => Message::new("card-rate-sample").with("time", time(at)),
+    }
+    .render(words.locale)
+}
+
+fn filed(e: &CardEntry, f: Field) -> Option<String> {
+    e.figure(f).map(FieldValue::filed)
+}
+
+pub fn card_json(card: &Card, exchange: &str, words: Words) -> CardJson {
+    CardJson {
+        year: card.year,
+        method: card.method,
+        complete: card.complete,
+        year_end_rate: card.rate.as_ref().map(|r| RateJson {
+            nok_per_btc: r.nok_per_btc.decimal().normalize().to_string(),
+            source: rate_source(&r.source, words),
+        }),
+        rows_sha256: card.rows_sha256.clone(),
+        virtuell_eiendel: card
+            .entries
+            .iter()
+            .map(|e| EntryJson {
+                landkode: nordlys_core::tax::card::COUNTRY,
+                id: e.id.clone(),
+                navn: nordlys_core::tax::card::ASSET_NAME,
+                kontonummer: e.kontonummer.clone(),
+                antall: filed(e, Field::Antall),
+                formuesverdi_for_virtuell_eiendel: filed(e, Field::Formuesverdi),
+                skattepliktig_gevinst_ved_realisasjon_av_virtuell_eiendel: filed(e, Field::Gevinst),
+                skattepliktig_tap_ved_realisasjon_av_virtuell_eiendel: filed(e, Field::Tap),
+                annen_skattepliktig_kapitalinntekt_fra_virtuell_eiendel: filed(
+                    e,
+                    Field::AnnenKapitalinntekt,
+                ),
+                boers: vec![BoersJson {
+                    id: "boers-1".into(),
+                    boersnavn: exchange.to_owned(),
+                }],
+            })
+            .collect(),
+        not_computable: card
+            .not_computable
+            .iter()
+            .map(|n| {
+                let (reason, fix) = refusal(&n.why, card.year, words);
+                RefusalJson {
+                    entry: n.entry.clone(),
+                    field: n.field.schema_name(),
+                    reason,
+                    fix,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Text as XML character data.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// An amount as the schema's `BeloepIValutaMedSkattemessigeEgenskaper` (NOK, whole kroner).
+fn amount(name: &str, kroner: &str) -> String {
+    format!(
+        "<{name}><beloep><beloepINok><beloepSomHeltall>{kroner}</beloepSomHeltall></beloepINok>\
+         <beloepIValuta><beloep>{kroner}</beloep></beloepIValuta>\
+         <valutakode><valutakode>NOK</valutakode></valutakode></beloep></{name}>"
+    )
+}
+
+/// The card as `virtuellEiendel` elements, one per entry, each in the schema's namespace and
+/// order; a figure that is not computable is left out.
+pub fn card_xml(card: &Card, exchange: &str) -> String {
+    let mut out = String::new();
+    for e in &card.entries {
+        out.push_str(&format!("<virtuellEiendel xmlns=\"{NAMESPACE}\">"));
+        out.push_str(&format!(
+            "<landkode><landkode>{}</landkode></landkode>",
+            nordlys_core::tax::card::COUNTRY
+        ));
+        out.push_str(&format!("<id>{}</id>", escaped(&e.id)));
+        out.push_str(&format!(
+            "<navn><tekst>{}</tekst></navn>",
+            nordlys_core::tax::card::ASSET_NAME
+        ));
+        if let Some(k) = &e.kontonummer {
+            out.push_str(&format!(
+                "<kontonummer><tekst>{}</tekst></kontonummer>",
+                escaped(k)
+            ));
+        }
+        if let Some(a) = filed(e, Field::Antall) {
+            out.push_str(&format!("<antall><desimaltall>{a}</desimaltall></antall>"));
+        }
+        if let Some(v) = filed(e, Field::Formuesverdi) {
+            out.push_str(&amount(Field::Formuesverdi.schema_name(), &v));
+        }
+        if let Some(v) = filed(e, Field::Gevinst) {
+            out.push_str(&amount(Field::Gevinst.schema_name(), &v));
+        }
+        if let Some(v) = filed(e, Field::Tap) {
+            // A deduction: the amount deductible.
+            out.push_str(&format!(
+                "<{n}><fradragsberettigetBeloep><beloep><beloepSomHeltall>{v}</beloepSomHeltall>\
+                 </beloep></fradragsberettigetBeloep></{n}>",
+                n = Field::Tap.schema_name()
+            ));
+        }
+        if let Some(v) = filed(e, Field::AnnenKapitalinntekt) {
+            out.push_str(&amount(Field::AnnenKapitalinntekt.schema_name(), &v));
+        }
+        out.push_str(&format!(
+            "<boers><id>boers-1</id><boersnavn><tekst>{}</tekst></boersnavn></boers>",
+            escaped(exchange)
+        ));
+        out.push_str("</virtuellEiendel>\n");
+    }
+    out
+}
