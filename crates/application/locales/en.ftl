@@ -294,6 +294,3 @@ card-why-no-row-rate = transaction { $id } has no market rate to value it at
 card-fix-no-row-rate = ask the exchange for its value; Nordlys will not guess it
 card-why-fee = transaction { $id } does not show whether its fee is inside its amount
 card-fix-fee = check the trade on the exchange's website; Nordlys will not guess where the fee is
-card-rate-entered = entered by you
-card-rate-last-market = the last market rate in your history ({ $id }, { $time })
-card-rate-sample = Nordlys' own price at { $time }

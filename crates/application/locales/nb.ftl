@@ -293,6 +293,3 @@ card-why-no-row-rate = transaksjon { $id } har ingen markedskurs å verdsette de
 card-fix-no-row-rate = spør børsen om verdien; Nordlys gjetter den ikke
 card-why-fee = transaksjon { $id } viser ikke om gebyret er med i beløpet
 card-fix-fee = sjekk handelen på børsens nettside; Nordlys gjetter ikke hvor gebyret er
-card-rate-entered = lagt inn av deg
-card-rate-last-market = siste markedskurs i historikken din ({ $id }, { $time })
-card-rate-sample = Nordlys' egen kurs { $time }

@@ -220,6 +220,7 @@ fn filter(args: &TaxFilterArgs) -> TaxFilter {
     };
     TaxFilter {
         year: args.year,
+        before: None,
         account_id: some(&args.account_id),
         tx_type: some(&args.tx_type),
         sub_type: some(&args.sub_type),

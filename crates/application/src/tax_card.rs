@@ -3,7 +3,7 @@
 //! for the v14 schema. Refusals are worded here, each with its fix.
 
 use nordlys_core::format::{self, Locale};
-use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, RateSource, Why};
+use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, Why};
 use nordlys_core::tax::gains::{Method, Unknown};
 use nordlys_core::time::Tz;
 use serde::Serialize;
@@ -13,6 +13,9 @@ use crate::wording::Message;
 /// The card's namespace (schema "Skattemelding personlige skattepliktige v14").
 pub const NAMESPACE: &str =
     "urn:no:skatteetaten:fastsetting:formueinntekt:skattemelding:ekstern:v14";
+
+/// The one exchange an entry names, by the id the schema requires of each `boers`.
+const BOERS_ID: &str = "boers-1";
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
@@ -131,19 +134,6 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
     (why.render(words.locale), fix.render(words.locale))
 }
 
-/// Where the year-end rate came from, in words.
-pub fn rate_source(source: &RateSource, words: Words) -> String {
-    let time = |t| format::time(t, words.zone, words.locale);
-    match source {
-        RateSource::Entered => Message::new("card-rate-entered"),
-        RateSource::LastMarketRate { id, at } => Message::new("card-rate-last-market")
-            .with("id", id.as_str())
-            .with("time", time(at)),
-        RateSource::NordlysSample { at } => Message::new("card-rate-sample").with("time", time(at)),
-    }
-    .render(words.locale)
-}
-
 fn filed(e: &CardEntry, f: Field) -> Option<String> {
     e.figure(f).map(FieldValue::filed)
 }
@@ -155,7 +145,7 @@ pub fn card_json(card: &Card, exchange: &str, words: Words) -> CardJson {
         complete: card.complete,
         year_end_rate: card.rate.as_ref().map(|r| RateJson {
             nok_per_btc: r.nok_per_btc.decimal().normalize().to_string(),
-            source: rate_source(&r.source, words),
+            source: crate::wording::rate_source(&r.source, words.locale),
         }),
         rows_sha256: card.rows_sha256.clone(),
         virtuell_eiendel: card
@@ -175,7 +165,7 @@ pub fn card_json(card: &Card, exchange: &str, words: Words) -> CardJson {
                     Field::AnnenKapitalinntekt,
                 ),
                 boers: vec![BoersJson {
-                    id: "boers-1".into(),
+                    id: BOERS_ID.into(),
                     boersnavn: exchange.to_owned(),
                 }],
             })
@@ -255,7 +245,7 @@ pub fn card_xml(card: &Card, exchange: &str) -> String {
             out.push_str(&amount(Field::AnnenKapitalinntekt.schema_name(), &v));
         }
         out.push_str(&format!(
-            "<boers><id>boers-1</id><boersnavn><tekst>{}</tekst></boersnavn></boers>",
+            "<boers><id>{BOERS_ID}</id><boersnavn><tekst>{}</tekst></boersnavn></boers>",
             escaped(exchange)
         ));
         out.push_str("</virtuellEiendel>\n");

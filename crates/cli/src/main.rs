@@ -614,11 +614,10 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
 
 /// `tax sync`: the app's sync, into the state directory's store.
 async fn tax_sync(client: &ExchangeClient) -> Result<(), Failure> {
-    use nordlys_core::tax::sync::{SyncCancel, SyncError, sync};
+    use nordlys_core::tax::sync::{SyncCancel, SyncError, SyncProgress, sync};
     let store = std::sync::Arc::new(store()?);
-    let mut last = Default::default();
-    let ended = sync(client, store, &SyncCancel::default(), |p| last = *p).await;
-    let p: nordlys_core::tax::sync::SyncProgress = last;
+    let mut p = SyncProgress::default();
+    let ended = sync(client, store, &SyncCancel::default(), |now| p = *now).await;
     match ended {
         Ok(_) => print(&serde_json::json!({
             "requests": p.requests,

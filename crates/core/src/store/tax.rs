@@ -42,6 +42,8 @@ pub struct TaxPageWrite {
 pub struct TaxFilter {
     /// A Norwegian calendar year (Europe/Oslo).
     pub year: Option<i32>,
+    /// Rows created before this instant: what a tax year's figures rest on, up to its end.
+    pub before: Option<DateTime<Utc>>,
     pub account_id: Option<String>,
     pub tx_type: Option<String>,
     pub sub_type: Option<String>,
@@ -187,6 +189,10 @@ fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
         terms.push("create_time >= ? AND create_time < ?");
         values.push(stamp(&year_start(y)));
         values.push(stamp(&year_start(y + 1)));
+    }
+    if let Some(end) = &filter.before {
+        terms.push("create_time < ?");
+        values.push(stamp(end));
     }
     for (column, value) in [
         ("account_id = ?", &filter.account_id),
@@ -460,12 +466,32 @@ impl Store {
     }
 
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
-    /// history size without holding it all. Each batch starts after the last one's (createTime,
-    /// id), so no batch skips over the rows before it again.
+    /// history size without holding it all.
     pub fn each_tax_transaction<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         mut f: impl FnMut(TaxTransaction) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.each_row(filter, false, |t, _| f(t))
+    }
+
+    /// [`Self::each_tax_transaction`] with each row's JSON as the server sent it (empty for a row
+    /// stored before Nordlys kept it), for what names the rows it rests on by their hash.
+    pub fn each_tax_row_as_sent<E: From<StoreError>>(
+        &self,
+        filter: &TaxFilter,
+        f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.each_row(filter, true, f)
+    }
+
+    /// Each batch starts after the last one's (createTime, id), so no batch skips over the rows
+    /// before it again; the JSON as sent is read only when asked for.
+    fn each_row<E: From<StoreError>>(
+        &self,
+        filter: &TaxFilter,
+        as_sent: bool,
+        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
     ) -> Result<(), E> {
         const BATCH: usize = 2_000;
         let (clause, values) = where_clause(filter);
@@ -474,69 +500,14 @@ impl Store {
         } else {
             format!("{clause} AND (create_time, id) > (?, ?)")
         };
+        let columns = if as_sent {
+            format!("{COLUMNS}, raw")
+        } else {
+            format!("{COLUMNS}, ''")
+        };
         let mut after = (String::new(), String::new());
         loop {
-            let raw = self.batch_after(&clause, &values, &after, BATCH)?;
-            let n = raw.len();
-            for row in raw {
-                after = (row.text[1].clone(), row.text[0].clone());
-                f(row.into_transaction()?)?;
-            }
-            if n < BATCH {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Up to `limit` rows after `after` (createTime, id), for `clause` ending in that condition.
-    fn batch_after(
-        &self,
-        clause: &str,
-        values: &[String],
-        after: &(String, String),
-        limit: usize,
-    ) -> Result<Vec<RawRow>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT {limit}"
-        ))?;
-        let params = values
-            .iter()
-            .cloned()
-            .chain([after.0.clone(), after.1.clone()]);
-        let rows = q
-            .query_map(params_from_iter(params), raw_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
-    }
-
-    /// Every row created before `end`, oldest first in the server's order, with the JSON the
-    /// server sent for it (empty for a row stored before Nordlys kept it): what a tax year's
-    /// figures rest on, a bounded batch at a time.
-    pub fn each_tax_row_before<E: From<StoreError>>(
-        &self,
-        end: &DateTime<Utc>,
-        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
-    ) -> Result<(), E> {
-        const BATCH: usize = 2_000;
-        let end = stamp(end);
-        let mut after = (String::new(), String::new());
-        loop {
-            let rows = {
-                let db = self.db();
-                let mut q = db
-                    .prepare_cached(&format!(
-                        "SELECT {COLUMNS}, raw FROM tax_transactions \
-                     WHERE create_time < ?1 AND (create_time, id) > (?2, ?3) \
-                     ORDER BY create_time, id LIMIT {BATCH}"
-                    ))
-                    .map_err(StoreError::from)?;
-                q.query_map(params![end, after.0, after.1], |r| {
-                    Ok((raw_row(r)?, r.get::<_, String>(18)?))
-                })
-                .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-                .map_err(StoreError::from)?
-            };
+            let rows = self.batch_after(&columns, &clause, &values, &after, BATCH)?;
             let n = rows.len();
             for (row, raw) in rows {
                 after = (row.text[1].clone(), row.text[0].clone());
@@ -546,6 +517,30 @@ impl Store {
                 return Ok(());
             }
         }
+    }
+
+    /// Up to `limit` rows after `after` (createTime, id), for `clause` ending in that condition,
+    /// each with the text of the column after [`COLUMNS`] in `columns`.
+    fn batch_after(
+        &self,
+        columns: &str,
+        clause: &str,
+        values: &[String],
+        after: &(String, String),
+        limit: usize,
+    ) -> Result<Vec<(RawRow, String)>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare_cached(&format!(
+            "SELECT {columns} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT {limit}"
+        ))?;
+        let params = values
+            .iter()
+            .cloned()
+            .chain([after.0.clone(), after.1.clone()]);
+        let rows = q
+            .query_map(params_from_iter(params), |r| Ok((raw_row(r)?, r.get(18)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
     }
 
     /// Rows the client could not read, created before `end` or at an unknown time: each makes
@@ -752,22 +747,19 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tax::tests_support::{received, tx};
+    use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
     fn page() -> Vec<Result<TaxTransaction, MalformedTaxTransaction>> {
-        let mut a = received(
-            tx(
-                "tr_1",
-                "2024-12-31T22:59:59Z",
-                "acc_a",
-                TaxTransactionType::BtcBuy,
-                "0.5",
-                "1",
-            ),
-            "0.50000000",
-            "BTC",
-        );
+        let mut a = tx(
+            "tr_1",
+            "2024-12-31T22:59:59Z",
+            "acc_a",
+            TaxTransactionType::BtcBuy,
+            "0.5",
+            "1",
+        )
+        .received("0.50000000", "BTC");
         a.note = "100% kaffe_penger".into();
         vec![
             Ok(a),

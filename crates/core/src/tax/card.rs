@@ -16,7 +16,8 @@ use nordlys_money::{Btc, Nok, NokPerBtc};
 use sha2::{Digest, Sha256};
 
 use super::gains::{DepositCosts, GainsBuilder, Method, Unknown};
-use crate::store::{Store, StoreError};
+pub use super::year_end::RateSource;
+use crate::store::{Store, StoreError, TaxFilter};
 use crate::time::{oslo_year, year_start};
 
 /// The asset's name on the card.
@@ -29,16 +30,6 @@ pub const COUNTRY: &str = "NO";
 pub struct YearEndRate {
     pub nok_per_btc: NokPerBtc,
     pub source: RateSource,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RateSource {
-    /// Entered by the user (Skatteetaten's published rate, or another documented one).
-    Entered,
-    /// The market rate of the last row of the user's own history up to year end.
-    LastMarketRate { id: String, at: DateTime<Utc> },
-    /// Nordlys' own price sample at 31 December 23:00 UTC.
-    NordlysSample { at: DateTime<Utc> },
 }
 
 /// The card's fields that carry figures, by their schema names.
@@ -258,13 +249,17 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         });
     }
     let end = year_start(request.year + 1);
+    let up_to_year_end = TaxFilter {
+        before: Some(end),
+        ..TaxFilter::default()
+    };
     let mut hash = RowsHash::default();
     let mut rows = 0u64;
     let mut balances: BTreeMap<String, (Btc, String)> = BTreeMap::new();
     let mut blockers = Blockers::default();
     let mut gains = GainsBuilder::new(request.method)
         .with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
-    store.each_tax_row_before(&end, |t, raw| {
+    store.each_tax_row_as_sent(&up_to_year_end, |t, raw| {
         if raw.is_empty() {
             hash.add(&ListedTaxTransaction::from(t.clone()).raw);
         } else {
@@ -445,7 +440,7 @@ mod tests {
     //! Scripted histories with each figure worked out by hand in the comments.
     use super::*;
     use crate::tax::gains::EnteredCost;
-    use crate::tax::tests_support::{fee, paid, received, tx};
+    use crate::tax::tests_support::{RowParts, tx};
     use TaxTransactionType::{BtcBonus, BtcBuy, BtcDeposit, BtcSell, BtcWithdrawal};
 
     fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
@@ -454,98 +449,60 @@ mod tests {
 
     /// Two accounts through 2024, and a buy at 23:30 UTC on 31 December, which is 2025 in Oslo.
     fn history() -> Vec<TaxTransaction> {
-        let mut pay = fee(
-            paid(
-                tx(
-                    "p1",
-                    "2024-09-01T10:00:00Z",
-                    "b",
-                    BtcWithdrawal,
-                    "0.2099",
-                    "250000",
-                ),
-                "0.3",
-                "BTC",
-            ),
-            "0.0001",
-            "BTC",
-        );
+        let mut pay = tx(
+            "p1",
+            "2024-09-01T10:00:00Z",
+            "b",
+            BtcWithdrawal,
+            "0.2099",
+            "250000",
+        )
+        .paid("0.3", "BTC")
+        .fee("0.0001", "BTC");
         pay.is_payment = true;
         vec![
             // 1 BTC for 300 000 and a fee of 600: a lot costing 300 600.
-            fee(
-                paid(
-                    received(
-                        tx("b1", "2024-01-10T10:00:00Z", "a", BtcBuy, "1", "300000"),
-                        "1",
-                        "BTC",
-                    ),
-                    "300000",
-                    "NOK",
-                ),
-                "600",
-                "NOK",
-            ),
+            tx("b1", "2024-01-10T10:00:00Z", "a", BtcBuy, "1", "300000")
+                .received("1", "BTC")
+                .paid("300000", "NOK")
+                .fee("600", "NOK"),
             // 0.5 BTC for 200 000 and 400: 200 400.
-            fee(
-                paid(
-                    received(
-                        tx("b2", "2024-03-01T10:00:00Z", "b", BtcBuy, "0.5", "400000"),
-                        "0.5",
-                        "BTC",
-                    ),
-                    "200000",
-                    "NOK",
-                ),
-                "400",
-                "NOK",
-            ),
+            tx("b2", "2024-03-01T10:00:00Z", "b", BtcBuy, "0.5", "400000")
+                .received("0.5", "BTC")
+                .paid("200000", "NOK")
+                .fee("400", "NOK"),
             // 0.4 BTC at 500 000 less a fee of 1 000: proceeds 199 000; 0.4 of b1 cost 120 240;
             // gain 78 760.
-            fee(
-                paid(
-                    received(
-                        tx("s1", "2024-06-01T10:00:00Z", "a", BtcSell, "0.6", "500000"),
-                        "199000",
-                        "NOK",
-                    ),
-                    "0.4",
-                    "BTC",
-                ),
-                "1000",
-                "NOK",
-            ),
+            tx("s1", "2024-06-01T10:00:00Z", "a", BtcSell, "0.6", "500000")
+                .received("199000", "NOK")
+                .paid("0.4", "BTC")
+                .fee("1000", "NOK"),
             // A bonus of 0.01 BTC at 450 000: income 4 500.
-            received(
-                tx(
-                    "g1",
-                    "2024-07-01T10:00:00Z",
-                    "b",
-                    BtcBonus,
-                    "0.51",
-                    "450000",
-                ),
-                "0.01",
-                "BTC",
-            ),
+            tx(
+                "g1",
+                "2024-07-01T10:00:00Z",
+                "b",
+                BtcBonus,
+                "0.51",
+                "450000",
+            )
+            .received("0.01", "BTC"),
             // A payment of 0.3 BTC at 250 000 (proceeds 75 000) and a fee of 0.0001: 0.3001 of
             // what is left of b1 (0.6 for 180 360) costs 90 210.06; a loss of 15 210.06.
             pay,
             // 31 December 23:30 UTC is 00:30 on 1 January in Oslo: a 2025 row.
-            fee(
-                paid(
-                    received(
-                        tx("b3", "2024-12-31T23:30:00Z", "a", BtcBuy, "0.7", "300000"),
-                        "0.1",
-                        "BTC",
-                    ),
-                    "30000",
-                    "NOK",
-                ),
-                "0",
-                "NOK",
-            ),
+            tx("b3", "2024-12-31T23:30:00Z", "a", BtcBuy, "0.7", "300000")
+                .received("0.1", "BTC")
+                .paid("30000", "NOK")
+                .fee("0", "NOK"),
         ]
+    }
+
+    /// 0.1 BTC sold for 60 000 on 10 March 2024, with no fee.
+    fn sale_of_a_tenth() -> TaxTransaction {
+        tx("s1", "2024-03-10T10:00:00Z", "a", BtcSell, "0", "600000")
+            .received("60000", "NOK")
+            .paid("0.1", "BTC")
     }
 
     fn store_of(rows: Vec<TaxTransaction>) -> Store {
@@ -667,27 +624,16 @@ mod tests {
     #[test]
     fn a_sale_of_a_deposit_without_a_cost_is_refused_until_the_user_enters_it() {
         let rows = vec![
-            received(
-                tx(
-                    "de_1",
-                    "2024-01-10T10:00:00Z",
-                    "a",
-                    BtcDeposit,
-                    "0.1",
-                    "500000",
-                ),
+            tx(
+                "de_1",
+                "2024-01-10T10:00:00Z",
+                "a",
+                BtcDeposit,
                 "0.1",
-                "BTC",
-            ),
-            paid(
-                received(
-                    tx("s1", "2024-03-10T10:00:00Z", "a", BtcSell, "0", "600000"),
-                    "60000",
-                    "NOK",
-                ),
-                "0.1",
-                "BTC",
-            ),
+                "500000",
+            )
+            .received("0.1", "BTC"),
+            sale_of_a_tenth(),
         ];
         let store = store_of(rows);
         let refused =
@@ -724,15 +670,7 @@ mod tests {
 
     #[test]
     fn selling_more_than_the_history_shows_bought_is_refused() {
-        let rows = vec![paid(
-            received(
-                tx("s1", "2024-03-10T10:00:00Z", "a", BtcSell, "0", "600000"),
-                "60000",
-                "NOK",
-            ),
-            "0.1",
-            "BTC",
-        )];
+        let rows = vec![sale_of_a_tenth()];
         let card = card(&store_of(rows), &request(2024, false, Some("1")))
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(matches!(
