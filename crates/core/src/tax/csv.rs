@@ -233,7 +233,7 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport, method: &str) -> io::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tax::tests_support::{paid, received, tx};
+    use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
     #[test]
@@ -249,22 +249,16 @@ mod tests {
 
     /// A buy of 0.1 BTC that paid `nok` NOK.
     fn bought(nok: &str) -> TaxTransaction {
-        paid(
-            received(
-                tx(
-                    "tr_1",
-                    "2024-01-10T10:00:00Z",
-                    "acc_a",
-                    TaxTransactionType::BtcBuy,
-                    "0.10000000",
-                    "912345.60",
-                ),
-                "0.10000000",
-                "BTC",
-            ),
-            nok,
-            "NOK",
+        tx(
+            "tr_1",
+            "2024-01-10T10:00:00Z",
+            "acc_a",
+            TaxTransactionType::BtcBuy,
+            "0.10000000",
+            "912345.60",
         )
+        .received("0.10000000", "BTC")
+        .paid(nok, "NOK")
     }
 
     #[test]

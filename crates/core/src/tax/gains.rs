@@ -497,7 +497,7 @@ impl GainsBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tax::tests_support::{fee, paid, received, tx};
+    use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
     /// A figure in whichever unit the comparison wants.
@@ -507,137 +507,94 @@ mod tests {
 
     /// A small scripted history; the expectations below are worked out by hand.
     fn history() -> Vec<TaxTransaction> {
-        let mut pay = fee(
-            paid(
-                tx(
-                    "p1",
-                    "2025-02-01T10:00:00Z",
-                    "acc_a",
-                    TaxTransactionType::BtcWithdrawal,
-                    "0.1999",
-                    "600000",
-                ),
-                "0.2",
-                "BTC",
-            ),
-            "0.0001",
-            "BTC",
-        );
+        let mut pay = tx(
+            "p1",
+            "2025-02-01T10:00:00Z",
+            "acc_a",
+            TaxTransactionType::BtcWithdrawal,
+            "0.1999",
+            "600000",
+        )
+        .paid("0.2", "BTC")
+        .fee("0.0001", "BTC");
         pay.is_payment = true;
-        let mut internal_out = paid(
-            tx(
-                "m1",
-                "2024-08-01T10:00:00Z",
-                "acc_a",
-                TaxTransactionType::BtcWithdrawal,
-                "0",
-                "550000",
-            ),
-            "0.4",
-            "BTC",
-        );
+        let mut internal_out = tx(
+            "m1",
+            "2024-08-01T10:00:00Z",
+            "acc_a",
+            TaxTransactionType::BtcWithdrawal,
+            "0",
+            "550000",
+        )
+        .paid("0.4", "BTC");
         internal_out.sub_type = TaxSubType::Internal;
-        let mut internal_in = received(
-            tx(
-                "m2",
-                "2024-08-01T10:00:00Z",
-                "acc_b",
-                TaxTransactionType::BtcDeposit,
-                "0.4",
-                "550000",
-            ),
+        let mut internal_in = tx(
+            "m2",
+            "2024-08-01T10:00:00Z",
+            "acc_b",
+            TaxTransactionType::BtcDeposit,
             "0.4",
-            "BTC",
-        );
+            "550000",
+        )
+        .received("0.4", "BTC");
         internal_in.sub_type = TaxSubType::Internal;
         vec![
-            fee(
-                paid(
-                    received(
-                        tx(
-                            "b1",
-                            "2024-01-10T10:00:00Z",
-                            "acc_a",
-                            TaxTransactionType::BtcBuy,
-                            "1",
-                            "300000",
-                        ),
-                        "1",
-                        "BTC",
-                    ),
-                    "300000",
-                    "NOK",
-                ),
-                "600",
-                "NOK",
-            ),
-            fee(
-                paid(
-                    received(
-                        tx(
-                            "b2",
-                            "2024-03-01T10:00:00Z",
-                            "acc_a",
-                            TaxTransactionType::BtcBuy,
-                            "1.5",
-                            "400000",
-                        ),
-                        "0.5",
-                        "BTC",
-                    ),
-                    "200000",
-                    "NOK",
-                ),
-                "400",
-                "NOK",
-            ),
-            fee(
-                paid(
-                    received(
-                        tx(
-                            "s1",
-                            "2024-06-01T10:00:00Z",
-                            "acc_a",
-                            TaxTransactionType::BtcSell,
-                            "0.3",
-                            "500000",
-                        ),
-                        // 1.2 at 500 000 less the fee, as the exchange nets a sale's fee.
-                        "598800",
-                        "NOK",
-                    ),
-                    "1.2",
-                    "BTC",
-                ),
-                "1200",
-                "NOK",
-            ),
-            received(
-                tx(
-                    "g1",
-                    "2024-07-01T10:00:00Z",
-                    "acc_a",
-                    TaxTransactionType::BtcBonus,
-                    "0.4",
-                    "500000",
-                ),
-                "0.1",
-                "BTC",
-            ),
+            tx(
+                "b1",
+                "2024-01-10T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcBuy,
+                "1",
+                "300000",
+            )
+            .received("1", "BTC")
+            .paid("300000", "NOK")
+            .fee("600", "NOK"),
+            tx(
+                "b2",
+                "2024-03-01T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcBuy,
+                "1.5",
+                "400000",
+            )
+            .received("0.5", "BTC")
+            .paid("200000", "NOK")
+            .fee("400", "NOK"),
+            tx(
+                "s1",
+                "2024-06-01T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcSell,
+                "0.3",
+                "500000",
+            )
+            .received(
+                // 1.2 at 500 000 less the fee, as the exchange nets a sale's fee.
+                "598800", "NOK",
+            )
+            .paid("1.2", "BTC")
+            .fee("1200", "NOK"),
+            tx(
+                "g1",
+                "2024-07-01T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcBonus,
+                "0.4",
+                "500000",
+            )
+            .received("0.1", "BTC"),
             internal_out,
             internal_in,
-            received(
-                tx(
-                    "f1",
-                    "2024-09-01T10:00:00Z",
-                    "",
-                    TaxTransactionType::FiatDeposit,
-                    "0.4",
-                    "0",
-                ),
-                "10000",
-                "NOK",
-            ),
+            tx(
+                "f1",
+                "2024-09-01T10:00:00Z",
+                "",
+                TaxTransactionType::FiatDeposit,
+                "0.4",
+                "0",
+            )
+            .received("10000", "NOK"),
             pay,
         ]
     }
@@ -706,7 +663,7 @@ mod tests {
             "2",
             "1",
         );
-        b.add(&paid(received(buy, "2", "BTC"), "0.01", "NOK"));
+        b.add(&buy.received("2", "BTC").paid("0.01", "NOK"));
         let sell = tx(
             "s1",
             "2024-02-10T10:00:00Z",
@@ -715,7 +672,7 @@ mod tests {
             "1",
             "1",
         );
-        b.add(&paid(received(sell, "0.125", "NOK"), "1", "BTC"));
+        b.add(&sell.received("0.125", "NOK").paid("1", "BTC"));
         let r = b.finish();
         assert_eq!(r.disposals[0].lots[0].cost_nok, d("0.005"));
         assert_eq!(r.disposals[0].proceeds_nok, d("0.125"));
@@ -729,48 +686,30 @@ mod tests {
     #[test]
     fn a_trade_s_fee_is_placed_by_what_its_row_shows_or_the_figure_is_refused() {
         let buy = |id: &str, out: &str| {
-            fee(
-                paid(
-                    received(
-                        tx(
-                            id,
-                            "2024-01-10T10:00:00Z",
-                            "a",
-                            TaxTransactionType::BtcBuy,
-                            "0",
-                            "1000000",
-                        ),
-                        "0.01",
-                        "BTC",
-                    ),
-                    out,
-                    "NOK",
-                ),
-                "50",
-                "NOK",
+            tx(
+                id,
+                "2024-01-10T10:00:00Z",
+                "a",
+                TaxTransactionType::BtcBuy,
+                "0",
+                "1000000",
             )
+            .received("0.01", "BTC")
+            .paid(out, "NOK")
+            .fee("50", "NOK")
         };
         let sell = |id: &str, got: &str| {
-            fee(
-                paid(
-                    received(
-                        tx(
-                            id,
-                            "2024-02-10T10:00:00Z",
-                            "a",
-                            TaxTransactionType::BtcSell,
-                            "0",
-                            "1000000",
-                        ),
-                        got,
-                        "NOK",
-                    ),
-                    "0.01",
-                    "BTC",
-                ),
-                "50",
-                "NOK",
+            tx(
+                id,
+                "2024-02-10T10:00:00Z",
+                "a",
+                TaxTransactionType::BtcSell,
+                "0",
+                "1000000",
             )
+            .received(got, "NOK")
+            .paid("0.01", "BTC")
+            .fee("50", "NOK")
         };
         for (out, got) in [("10000", "9950"), ("10050", "10000")] {
             let mut b = GainsBuilder::new(Method::Fifo);
@@ -803,34 +742,25 @@ mod tests {
     #[test]
     fn a_deposit_from_outside_costs_what_the_user_entered_or_is_unknown() {
         let rows = [
-            received(
-                tx(
-                    "de_1",
-                    "2024-01-10T10:00:00Z",
-                    "a",
-                    TaxTransactionType::BtcDeposit,
-                    "0.1",
-                    "500000",
-                ),
+            tx(
+                "de_1",
+                "2024-01-10T10:00:00Z",
+                "a",
+                TaxTransactionType::BtcDeposit,
                 "0.1",
-                "BTC",
-            ),
-            paid(
-                received(
-                    tx(
-                        "s1",
-                        "2024-03-10T10:00:00Z",
-                        "a",
-                        TaxTransactionType::BtcSell,
-                        "0",
-                        "600000",
-                    ),
-                    "60000",
-                    "NOK",
-                ),
-                "0.1",
-                "BTC",
-            ),
+                "500000",
+            )
+            .received("0.1", "BTC"),
+            tx(
+                "s1",
+                "2024-03-10T10:00:00Z",
+                "a",
+                TaxTransactionType::BtcSell,
+                "0",
+                "600000",
+            )
+            .received("60000", "NOK")
+            .paid("0.1", "BTC"),
         ];
         let run = |deposits: DepositCosts| {
             let mut b = GainsBuilder::new(Method::Fifo).with_deposit_costs(deposits);
@@ -864,38 +794,30 @@ mod tests {
     #[test]
     fn selling_more_than_was_bought_is_reported_not_hidden() {
         let mut b = GainsBuilder::new(Method::Fifo);
-        b.add(&paid(
-            received(
-                tx(
-                    "b1",
-                    "2024-01-10T10:00:00Z",
-                    "acc_a",
-                    TaxTransactionType::BtcBuy,
-                    "0.1",
-                    "1",
-                ),
+        b.add(
+            &tx(
+                "b1",
+                "2024-01-10T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcBuy,
                 "0.1",
-                "BTC",
-            ),
-            "1000",
-            "NOK",
-        ));
-        b.add(&paid(
-            received(
-                tx(
-                    "s1",
-                    "2024-02-10T10:00:00Z",
-                    "acc_a",
-                    TaxTransactionType::BtcSell,
-                    "0",
-                    "1",
-                ),
-                "5000",
-                "NOK",
-            ),
-            "0.5",
-            "BTC",
-        ));
+                "1",
+            )
+            .received("0.1", "BTC")
+            .paid("1000", "NOK"),
+        );
+        b.add(
+            &tx(
+                "s1",
+                "2024-02-10T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcSell,
+                "0",
+                "1",
+            )
+            .received("5000", "NOK")
+            .paid("0.5", "BTC"),
+        );
         b.add(&tx(
             "x1",
             "2024-02-11T10:00:00Z",

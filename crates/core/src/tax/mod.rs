@@ -63,23 +63,33 @@ pub(crate) mod tests_support {
         }
     }
 
-    /// `amount` of `currency` received.
-    pub fn received(mut t: TaxTransaction, amount: &str, currency: &str) -> TaxTransaction {
-        t.in_amount = Some(d(amount));
-        t.in_currency = Some(CurrencyCode::from(currency));
-        t
+    /// A row's amounts, written in the order they read: `tx(…).received("1", "BTC")
+    /// .paid("300000", "NOK").fee("600", "NOK")`.
+    pub trait RowParts {
+        /// `amount` of `currency` received.
+        fn received(self, amount: &str, currency: &str) -> Self;
+        /// `amount` of `currency` paid out.
+        fn paid(self, amount: &str, currency: &str) -> Self;
+        fn fee(self, amount: &str, currency: &str) -> Self;
     }
 
-    /// `amount` of `currency` paid out.
-    pub fn paid(mut t: TaxTransaction, amount: &str, currency: &str) -> TaxTransaction {
-        t.out_amount = Some(d(amount));
-        t.out_currency = Some(CurrencyCode::from(currency));
-        t
-    }
+    impl RowParts for TaxTransaction {
+        fn received(mut self, amount: &str, currency: &str) -> Self {
+            self.in_amount = Some(d(amount));
+            self.in_currency = Some(CurrencyCode::from(currency));
+            self
+        }
 
-    pub fn fee(mut t: TaxTransaction, amount: &str, currency: &str) -> TaxTransaction {
-        t.fee_amount = Some(d(amount));
-        t.fee_currency = Some(CurrencyCode::from(currency));
-        t
+        fn paid(mut self, amount: &str, currency: &str) -> Self {
+            self.out_amount = Some(d(amount));
+            self.out_currency = Some(CurrencyCode::from(currency));
+            self
+        }
+
+        fn fee(mut self, amount: &str, currency: &str) -> Self {
+            self.fee_amount = Some(d(amount));
+            self.fee_currency = Some(CurrencyCode::from(currency));
+            self
+        }
     }
 }
