@@ -512,7 +512,7 @@ async fn the_tax_card_comes_from_the_synced_history() {
 
     let synced = cli.ok(&["tax", "sync"]);
     assert!(synced["stored"].as_u64().unwrap() > 0, "{synced}");
-    let card = cli.ok(&[
+    let card_args = [
         "tax",
         "card",
         "--year",
@@ -521,7 +521,8 @@ async fn the_tax_card_comes_from_the_synced_history() {
         "1000000",
         "--exchange-name",
         "Sandbox exchange",
-    ]);
+    ];
+    let card = cli.ok(&card_args);
     assert_eq!(card["year"].to_string(), year);
     assert_eq!(card["method"], "fifo");
     assert_eq!(card["final"], false);
@@ -544,16 +545,7 @@ async fn the_tax_card_comes_from_the_synced_history() {
         wealth.normalize().to_string()
     );
     // The same history gives the same card, hash included.
-    let again = cli.ok(&[
-        "tax",
-        "card",
-        "--year",
-        &year,
-        "--year-end-rate",
-        "1000000",
-        "--exchange-name",
-        "Sandbox exchange",
-    ]);
+    let again = cli.ok(&card_args);
     assert_eq!(again, card);
 
     // Per account, as XML valid against the schema.
