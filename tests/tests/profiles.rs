@@ -552,6 +552,14 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
         month.readout
     );
     assert!(0.0 < month.plot_left && month.plot_left < month.plot_right && month.plot_right < 1.0);
+    // The week is the month's last days, read from the same kept year.
+    let week = chart(ChartRange::Week).await.unwrap();
+    assert!(
+        1 <= week.daily && week.daily <= 8 && week.daily < month.daily,
+        "{} {}",
+        week.daily,
+        month.daily
+    );
     profiles::set_privacy(&app, SetPrivacyArgs { hidden: true })
         .await
         .unwrap();

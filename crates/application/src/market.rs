@@ -104,7 +104,12 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
 /// chart is drawn again every half minute.
 const DAILY_PRICES_KEPT: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// Daily prices, kept for [`DAILY_PRICES_KEPT`], per profile and first day.
+/// How far back the daily prices reach: the longest range drawn ("all"). Every range is a
+/// slice of the same year, so switching ranges asks the exchange nothing.
+const DAILY_PRICES_DAYS: i64 = 365;
+
+/// Daily prices of the last [`DAILY_PRICES_DAYS`], kept for [`DAILY_PRICES_KEPT`], per profile
+/// and first day.
 #[derive(Debug, Default)]
 pub struct DailyPricesKept {
     kept: Option<(
@@ -115,10 +120,18 @@ pub struct DailyPricesKept {
     )>,
 }
 
-/// A price per day from `from` on: the exchange's public daily volume where it has the day, the
+/// A price per day from `since` on: the exchange's public daily volume where it has the day, the
 /// market rates of the user's own transactions where it does not. A volume history that cannot
 /// be read leaves the user's own rates; a history that cannot be read either, nothing.
-async fn daily_prices(app: &App, from: chrono::NaiveDate) -> Answer<Vec<DailyPrice>> {
+async fn daily_prices(
+    app: &App,
+    now: chrono::DateTime<chrono::Utc>,
+    since: chrono::NaiveDate,
+) -> Answer<Vec<DailyPrice>> {
+    let in_range = |prices: &[DailyPrice]| -> Vec<DailyPrice> {
+        prices.iter().filter(|p| p.day >= since).cloned().collect()
+    };
+    let from = (now - chrono::Duration::days(DAILY_PRICES_DAYS)).date_naive();
     let session = app.session().await?;
     {
         let kept = app
@@ -130,7 +143,7 @@ async fn daily_prices(app: &App, from: chrono::NaiveDate) -> Answer<Vec<DailyPri
             && *f == from
             && at.elapsed() < DAILY_PRICES_KEPT
         {
-            return Ok(prices.clone());
+            return Ok(in_range(prices));
         }
     }
     let volume = session
@@ -146,16 +159,12 @@ async fn daily_prices(app: &App, from: chrono::NaiveDate) -> Answer<Vec<DailyPri
         _ => vec![],
     };
     let prices = daily_prices::merged(volume, daily_prices::from_rates(&rates));
+    let shown = in_range(&prices);
     app.daily_prices
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .kept = Some((
-        session.profile.id,
-        from,
-        std::time::Instant::now(),
-        prices.clone(),
-    ));
-    Ok(prices)
+        .kept = Some((session.profile.id, from, std::time::Instant::now(), prices));
+    Ok(shown)
 }
 
 /// Nordlys' own price history (the API has none), drawn to SVG; over a week or more, with the
@@ -175,10 +184,8 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
     // Days say nothing within a day; "all" reaches back a year of the exchange's volume.
     let daily = match args.range {
         ChartRange::Hour | ChartRange::Day => vec![],
-        ChartRange::Week | ChartRange::Month => daily_prices(app, since.date_naive()).await?,
-        ChartRange::All => {
-            daily_prices(app, (now - chrono::Duration::days(365)).date_naive()).await?
-        }
+        ChartRange::Week | ChartRange::Month => daily_prices(app, now, since.date_naive()).await?,
+        ChartRange::All => daily_prices(app, now, chrono::NaiveDate::MIN).await?,
     };
     let figures = app.figures();
     let width = args.width.clamp(200, 4000);
