@@ -238,12 +238,8 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
             .as_ref()
             .map(|p| wording::amount_problem(p, ctx.figures)),
         estimate: c.estimate.clone(),
-        available: match ctx.available_btc.value_at(ctx.price) {
-            Some(nok) => format!(
-                "{} (≈ {})",
-                ctx.figures.btc(ctx.available_btc),
-                ctx.figures.nok(nok)
-            ),
+        available: match pay_form::nok_value(ctx.available_btc, ctx) {
+            Some(nok) => format!("{} (≈ {nok})", ctx.figures.btc(ctx.available_btc)),
             None => ctx.figures.btc(ctx.available_btc),
         },
         needs_recipient: c.needs_recipient,

@@ -265,18 +265,9 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let price = quote.as_ref().map(|p| figures.price(p.price));
     // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a quote,
     // the exchange's own figure, whose price it does not state.
-    let worth = |a: &nordlys_exchange::models::BitcoinAccount| {
-        quote
-            .as_ref()
-            .and_then(|q| a.total_btc.value_at(q.bid))
-            .unwrap_or(a.total_nok)
-    };
-    let available_worth = |a: &nordlys_exchange::models::BitcoinAccount| {
-        quote
-            .as_ref()
-            .and_then(|q| a.available_btc.value_at(q.bid))
-            .map(|n| figures.nok(n))
-    };
+    let at_bid = |btc: Btc| quote.as_ref().and_then(|q| btc.value_at(q.bid));
+    let worth =
+        |a: &nordlys_exchange::models::BitcoinAccount| at_bid(a.total_btc).unwrap_or(a.total_nok);
     let valued_at = quote.as_ref().map(|q| {
         Message::new("valued-at-bid")
             .with("price", figures.price(q.bid))
@@ -302,7 +293,8 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 name: a.name.clone(),
                 total_btc: figures.btc(a.total_btc),
                 available_btc: figures.btc(a.available_btc),
-                available_nok: available_worth(a),
+                // The exchange states no value for the available part: none without a quote.
+                available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
                 total_nok: figures.nok(worth(a)),
                 total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),

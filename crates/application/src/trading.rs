@@ -390,12 +390,13 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
             .iter()
             .map(|o| {
                 let minutes = (now - o.created_at).num_minutes().max(0);
+                let amount = Direction::amount_of(&o.direction, o.amount);
                 OpenOrderView {
                     order_id: o.order_id.to_string(),
                     order_type: vocabulary::OrderType::from_wire(&o.order_type),
                     direction: vocabulary::Direction::from_wire(&o.direction),
-                    amount: figures.amount(Direction::amount_of(&o.direction, o.amount)),
-                    amount_nok: match Direction::amount_of(&o.direction, o.amount) {
+                    amount: figures.amount(amount),
+                    amount_nok: match amount {
                         nordlys_money::Amount::Btc(btc) => bid
                             .and_then(|b| btc.value_at(b))
                             .map(|n| format!("≈ {}", figures.nok(n))),

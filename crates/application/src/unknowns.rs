@@ -50,13 +50,14 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
 }
 
 fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
+    let hidden = app.figures().hidden;
     Ok(store
         .evidence(id)?
         .into_iter()
         .map(|Evidence { at, read, saw }| EvidenceView {
             at: format::time_to_second(&at, app.zone, app.locale()),
             // A balance read says amounts; in privacy mode it is masked like every other amount.
-            saw: if app.figures().hidden && nordlys_core::evidence::states_balances(&read) {
+            saw: if hidden && nordlys_core::evidence::states_balances(&read) {
                 format::MASK.to_owned()
             } else {
                 saw
