@@ -198,7 +198,8 @@ impl App {
             "tauri:options".into(),
             serde_json::json!({ "application": binary }),
         );
-        let deadline = Instant::now() + Duration::from_secs(20);
+        // A loaded 2-core machine can take a while to start WebKitWebDriver and the app.
+        let deadline = Instant::now() + Duration::from_secs(60);
         let client = loop {
             let mut builder = ClientBuilder::rustls().expect("tls");
             builder.capabilities(caps.clone());
