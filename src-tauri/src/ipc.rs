@@ -4,6 +4,7 @@
 
 use nordlys_application::App;
 use nordlys_application::NoArgs;
+use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
 use nordlys_application::pay_views::*;
 use nordlys_application::profile_views::*;
@@ -111,9 +112,13 @@ ipc_commands! {
     tax::tax_facets: NoArgs => TaxFacetsView;
     tax::tax_balances: TaxBalancesArgs => TaxBalancesView;
     tax::year_end_report: NoArgs => YearEndsView;
-    tax::set_year_end_rate: YearEndRateArgs => YearEndsView;
+    card::set_year_end_choice: YearEndChoiceArgs => YearEndsView;
     tax::gains_report: GainsArgs => GainsView;
     tax::export_csv: ExportArgs => ExportView;
+    card::tax_card: CardArgs => CardView;
+    card::set_deposit_cost: DepositCostArgs => NoArgs;
+    card::tax_rows_as_sent: RowIdsArgs => RawRowsView;
+    card::export_card: CardExportArgs => ExportView;
     unknowns::unknowns: NoArgs => UnknownsView;
     unknowns::settle_unknown: JournalIdArgs => UnknownsView;
 }

@@ -84,6 +84,81 @@ anyway?: boolean, };
 
 export type Capability = { allowed: boolean, reason: string | null, };
 
+export type CardArgs = { 
+/**
+ * `null`: last year (or the first year of the history, when it began this year).
+ */
+year: number | null, method: Method, perAccount: boolean, };
+
+export type CardEntryView = { id: string, 
+/**
+ * The account's name, for an entry per account.
+ */
+account: string | null, fields: Array<CardFieldView>, };
+
+export type CardExportArgs = { card: CardArgs, format: CardFormat, };
+
+export type CardField = "landkode" | "navn" | "kontonummer" | "antall" | "formuesverdi" | "gevinst" | "tap" | "annenKapitalinntekt" | "boersnavn";
+
+export type CardFieldView = { field: CardField, 
+/**
+ * The schema's name (`formuesverdiForVirtuellEiendel`).
+ */
+schema: string, 
+/**
+ * The field's name on the tax return, in the user's language.
+ */
+label: string, 
+/**
+ * What is typed into the tax return (whole kroner, 10 decimals); `null` when not
+ * computable, or hidden by privacy mode.
+ */
+filed: string | null, 
+/**
+ * As the window shows it: the filed value, or the mask.
+ */
+shown: string, 
+/**
+ * The exact figure, to the øre (NOK) or the satoshi; empty for a text field.
+ */
+exact: string, 
+/**
+ * The rows the figure came from, by id.
+ */
+sources: Array<string>, refusal: RefusalView | null, };
+
+export type CardFormat = "xml" | "attachmentPdf" | "attachmentCsv";
+
+export type CardView = { 
+/**
+ * The years the card can be made for, newest first.
+ */
+years: Array<number>, year: number, method: Method, 
+/**
+ * The method's name, printed beside the gains.
+ */
+methodName: string, 
+/**
+ * The year has ended; the running year is computed as of now.
+ */
+complete: boolean, rateKind: RateKind, 
+/**
+ * The chosen rate, formatted; `null` when there is none.
+ */
+rate: string | null, 
+/**
+ * Where the rate comes from, printed beside the wealth value; or why there is none.
+ */
+rateSource: string, offers: Array<RateOfferView>, 
+/**
+ * The figures Skatteetaten's rates were entered as, for the form.
+ */
+enteredNokPerBtc: string, enteredUsdPerBtc: string, enteredNokPerUsd: string, ruleSet: string, rowsSha256: string, rows: number, entries: Array<CardEntryView>, 
+/**
+ * The year's disposals and the lots they consumed, to the øre.
+ */
+disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
+
 export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history";
 
 export type ChartPointView = { time: string, price: string, 
@@ -123,6 +198,22 @@ secretProblem: string | null, };
 export type CountriesView = { countries: Array<CountryView>, };
 
 export type CountryView = { code: string, name: string, };
+
+export type DepositCostArgs = { id: string, 
+/**
+ * `YYYY-MM-DD`, the day it was acquired (Oslo); empty with an empty cost to forget it.
+ */
+acquiredOn: string, 
+/**
+ * NOK as typed.
+ */
+costNok: string, };
+
+export type DepositCostView = { id: string, time: string, btc: string, 
+/**
+ * As entered, for the form: `2021-03-04` and the NOK figure; empty when not entered.
+ */
+acquiredOn: string, costNok: string, };
 
 export type DestinationKind = "onchain" | "invoice" | "lightningAddress" | "lnurl";
 
@@ -421,6 +512,26 @@ quotedAt: string,
  */
 bidRaw: string, askRaw: string, };
 
+export type RateKind = "none" | "nokPerBtc" | "viaUsd" | "lastTransaction" | "sample";
+
+export type RateOfferView = { kind: RateKind, 
+/**
+ * The rate, formatted; `null` when this source has none for the year.
+ */
+rate: string | null, 
+/**
+ * Where it comes from, or why it has none.
+ */
+source: string, };
+
+export type RawRowView = { id: string, 
+/**
+ * The row's JSON as the exchange sent it.
+ */
+raw: string, };
+
+export type RawRowsView = { rows: Array<RawRowView>, };
+
 export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: QrView, 
 /**
  * Address and LNURL in one BIP21 code, when the address is bech32.
@@ -443,7 +554,11 @@ locked: boolean, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
+export type RefusalView = { reason: string, fix: string, };
+
 export type Report = "transactions" | "yearEnd" | "gains";
+
+export type RowIdsArgs = { ids: Array<string>, };
 
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
@@ -576,11 +691,15 @@ export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yea
 
 export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
 
-export type YearEndRateArgs = { year: number, 
+export type YearEndChoiceArgs = { year: number, kind: RateKind, 
 /**
- * NOK per BTC as typed; empty to go back to the transactions' rate.
+ * For `nokPerBtc`, as typed.
  */
-rate: string, };
+nokPerBtc: string, 
+/**
+ * For `viaUsd`, as typed.
+ */
+usdPerBtc: string, nokPerUsd: string, };
 
 export type YearEndView = { year: number, 
 /**
@@ -792,8 +911,8 @@ export function yearEndReport(args: NoArgs): Promise<YearEndsView> {
   return call("year_end_report", args);
 }
 
-export function setYearEndRate(args: YearEndRateArgs): Promise<YearEndsView> {
-  return call("set_year_end_rate", args);
+export function setYearEndChoice(args: YearEndChoiceArgs): Promise<YearEndsView> {
+  return call("set_year_end_choice", args);
 }
 
 export function gainsReport(args: GainsArgs): Promise<GainsView> {
@@ -802,6 +921,22 @@ export function gainsReport(args: GainsArgs): Promise<GainsView> {
 
 export function exportCsv(args: ExportArgs): Promise<ExportView> {
   return call("export_csv", args);
+}
+
+export function taxCard(args: CardArgs): Promise<CardView> {
+  return call("tax_card", args);
+}
+
+export function setDepositCost(args: DepositCostArgs): Promise<NoArgs> {
+  return call("set_deposit_cost", args);
+}
+
+export function taxRowsAsSent(args: RowIdsArgs): Promise<RawRowsView> {
+  return call("tax_rows_as_sent", args);
+}
+
+export function exportCard(args: CardExportArgs): Promise<ExportView> {
+  return call("export_card", args);
 }
 
 export function unknowns(args: NoArgs): Promise<UnknownsView> {

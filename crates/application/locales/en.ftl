@@ -135,7 +135,9 @@ gains-sold-more = Disposals that sold more than the history shows was bought ({ 
 gains-unpriced = No market rate on { $ids }: valued at zero.
 gains-unknown-type = Transactions of unknown type { $kind } ({ $count }) are not counted.
 rate-source-transaction = market rate of transaction { $id } on { $date }
-rate-source-entered = entered by the user
+rate-source-entered = Skatteetaten's rate, entered by you (NOK per BTC)
+rate-source-entered-usd = Skatteetaten's rates, entered by you: { $usd } USD per BTC × { $nok } NOK per USD
+rate-source-sample = Nordlys' own price sample at { $time } UTC (mid price)
 rate-source-missing = no rate: enter one
 
 ## What a command could not do
@@ -278,8 +280,14 @@ chart-no-volume = No volume in this period
 
 ## The tax return's card: why a figure is not computable, and how to fix it
 
-card-why-no-rate = no year-end rate for { $year }
-card-fix-no-rate = enter Skatteetaten's rate for 1 January { $next } (or another documented market rate at year end)
+card-why-no-rate = no source of the year-end rate is chosen for { $year }
+card-fix-no-rate = enter Skatteetaten's rate for 1 January { $next }, or choose the last market rate in your history or Nordlys' own price sample
+card-why-no-transaction-rate = no transaction up to the end of { $year } carries a market rate
+card-fix-no-transaction-rate = enter Skatteetaten's rate for 1 January { $next }
+card-why-no-sample = Nordlys took no price sample within 10 minutes of midnight in Oslo on 31 December { $year }
+card-fix-no-sample = enter Skatteetaten's rate for 1 January { $next }, or choose the last market rate in your history
+card-why-rate-out-of-range = the entered USD rates multiply past what Nordlys can count
+card-fix-rate-out-of-range = check the two rates against Skatteetaten's table
 card-why-pending = transaction { $id } of { $time } is still pending at the exchange
 card-fix-pending = sync again once the exchange has settled it
 card-why-unknown-type = transaction { $id } is of a kind this version does not know ({ $kind })
@@ -294,3 +302,35 @@ card-why-no-row-rate = transaction { $id } has no market rate to value it at
 card-fix-no-row-rate = ask the exchange for its value; Nordlys will not guess it
 card-why-fee = transaction { $id } does not show whether its fee is inside its amount
 card-fix-fee = check the trade on the exchange's website; Nordlys will not guess where the fee is
+
+## The tax return's card in the window, and its attachment
+card-nothing-synced = No tax history is stored yet: sync it first, then open the card.
+card-year-outside = { $year } is outside the synced history, which runs from { $first } to { $last }.
+card-field-landkode = Country
+card-field-navn = Name of the virtual asset
+card-field-kontonummer = Account number
+card-field-antall = Number of units
+card-field-formuesverdi = Wealth value
+card-field-gevinst = Taxable gain on realisation
+card-field-tap = Deductible loss on realisation
+card-field-annen = Other taxable capital income
+card-field-boersnavn = Exchange
+deposit-cost-bad-date = `{ $date }` is not a date: write it as 2021-03-04.
+deposit-cost-future = { $date } has not come yet: a deposit's bitcoin was acquired before it arrived.
+attachment-title = Attachment to the tax return: virtual assets, income year { $year }
+attachment-final = The income year has ended.
+attachment-so-far = The income year has not ended: the figures are as of now.
+attachment-method = Method: { $method }
+attachment-rule-set = Rule set: { $version }
+attachment-rows = Rows used: { $count }; SHA-256 over their JSON as the exchange sent it, one per line: { $hash }
+attachment-rate = Year-end rate: { $rate } ({ $source })
+attachment-no-rate = Year-end rate: none chosen
+attachment-exchange = Exchange: { $name }
+attachment-not-computable = not computable: { $reason }; { $fix }
+attachment-figures = Figures as filed (whole kroner), exact in brackets
+attachment-disposals = Disposals and the lots they consumed (proceeds - cost = gain)
+attachment-income = Bonuses (other capital income), at the market rate when received
+attachment-deposits = Deposits from outside the exchange
+attachment-not-entered = cost not entered
+attachment-entered = entered by the user: acquired { $date }, cost { $cost }
+attachment-rows-title = Rows from the exchange, as sent, in stored order

@@ -134,7 +134,9 @@ gains-sold-more = Realisasjoner som solgte mer enn historikken viser ble kjøpt 
 gains-unpriced = Ingen markedskurs på { $ids }: verdsatt til null.
 gains-unknown-type = Transaksjoner av ukjent type { $kind } ({ $count }) er ikke tatt med.
 rate-source-transaction = markedskurs for transaksjon { $id } den { $date }
-rate-source-entered = lagt inn av brukeren
+rate-source-entered = Skatteetatens kurs, lagt inn av deg (NOK per BTC)
+rate-source-entered-usd = Skatteetatens kurser, lagt inn av deg: { $usd } USD per BTC × { $nok } NOK per USD
+rate-source-sample = Nordlys' egen kursmåling { $time } UTC (midtkurs)
 rate-source-missing = ingen kurs: legg inn en
 
 ## Hva en kommando ikke fikk gjort
@@ -277,8 +279,14 @@ chart-no-volume = Ingen volum i perioden
 
 ## Skattemeldingens kort: hvorfor et tall ikke kan regnes ut, og hva som løser det
 
-card-why-no-rate = ingen kurs ved årsslutt for { $year }
-card-fix-no-rate = legg inn Skatteetatens kurs per 1. januar { $next } (eller en annen dokumentert markedskurs ved årsslutt)
+card-why-no-rate = ingen kilde for kursen ved årsslutt er valgt for { $year }
+card-fix-no-rate = legg inn Skatteetatens kurs per 1. januar { $next }, eller velg siste markedskurs i historikken din eller Nordlys' egen kursmåling
+card-why-no-transaction-rate = ingen transaksjon fram til slutten av { $year } har markedskurs
+card-fix-no-transaction-rate = legg inn Skatteetatens kurs per 1. januar { $next }
+card-why-no-sample = Nordlys målte ingen kurs innen 10 minutter fra midnatt i Oslo 31. desember { $year }
+card-fix-no-sample = legg inn Skatteetatens kurs per 1. januar { $next }, eller velg siste markedskurs i historikken din
+card-why-rate-out-of-range = de innlagte USD-kursene gir et produkt Nordlys ikke kan regne med
+card-fix-rate-out-of-range = sjekk de to kursene mot Skatteetatens tabell
 card-why-pending = transaksjon { $id } fra { $time } er ikke ferdig hos børsen
 card-fix-pending = synkroniser igjen når børsen har gjort den ferdig
 card-why-unknown-type = transaksjon { $id } er av en type denne versjonen ikke kjenner ({ $kind })
@@ -293,3 +301,35 @@ card-why-no-row-rate = transaksjon { $id } har ingen markedskurs å verdsette de
 card-fix-no-row-rate = spør børsen om verdien; Nordlys gjetter den ikke
 card-why-fee = transaksjon { $id } viser ikke om gebyret er med i beløpet
 card-fix-fee = sjekk handelen på børsens nettside; Nordlys gjetter ikke hvor gebyret er
+
+## Skattemeldingens kort i vinduet, og vedlegget
+card-nothing-synced = Ingen skattehistorikk er lagret ennå: synkroniser den først, og åpne så kortet.
+card-year-outside = { $year } ligger utenfor den synkroniserte historikken, som går fra { $first } til { $last }.
+card-field-landkode = Land
+card-field-navn = Navn på virtuell eiendel
+card-field-kontonummer = Kontonummer
+card-field-antall = Antall
+card-field-formuesverdi = Formuesverdi
+card-field-gevinst = Skattepliktig gevinst ved realisasjon
+card-field-tap = Fradragsberettiget tap ved realisasjon
+card-field-annen = Annen skattepliktig kapitalinntekt
+card-field-boersnavn = Børs
+deposit-cost-bad-date = `{ $date }` er ikke en dato: skriv den som 2021-03-04.
+deposit-cost-future = { $date } har ikke kommet ennå: bitcoinene i et innskudd ble anskaffet før de kom inn.
+attachment-title = Vedlegg til skattemeldingen: virtuelle eiendeler, inntektsåret { $year }
+attachment-final = Inntektsåret er slutt.
+attachment-so-far = Inntektsåret er ikke slutt: tallene gjelder per nå.
+attachment-method = Metode: { $method }
+attachment-rule-set = Regelsett: { $version }
+attachment-rows = Rader brukt: { $count }; SHA-256 over JSON-en slik børsen sendte den, én per linje: { $hash }
+attachment-rate = Kurs ved årsslutt: { $rate } ({ $source })
+attachment-no-rate = Kurs ved årsslutt: ingen valgt
+attachment-exchange = Børs: { $name }
+attachment-not-computable = kan ikke beregnes: { $reason }; { $fix }
+attachment-figures = Tallene slik de føres (hele kroner), eksakt i parentes
+attachment-disposals = Realisasjoner og partiene de brukte (vederlag - kostpris = gevinst)
+attachment-income = Bonuser (annen kapitalinntekt), til markedskurs da de kom
+attachment-deposits = Innskudd fra utenfor børsen
+attachment-not-entered = kostpris ikke lagt inn
+attachment-entered = lagt inn av brukeren: anskaffet { $date }, kostpris { $cost }
+attachment-rows-title = Radene fra børsen, slik de ble sendt, i lagret rekkefølge

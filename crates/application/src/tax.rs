@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use nordlys_core::amount_input::parse_price;
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
-use nordlys_core::tax::gains::{GainsBuilder, GainsReport, Method};
+use nordlys_core::tax::gains::{Disposal, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, row_amount};
@@ -246,7 +245,11 @@ fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
 }
 
 /// Account names from endpoint 13, kept at each sync.
-struct Names(BTreeMap<String, TaxAccountName>);
+pub(crate) struct Names(BTreeMap<String, TaxAccountName>);
+
+pub(crate) fn account_names(store: &Store) -> Result<Names, StoreError> {
+    Names::load(store)
+}
 
 impl Names {
     fn load(store: &Store) -> Result<Self, StoreError> {
@@ -259,7 +262,7 @@ impl Names {
         ))
     }
 
-    fn name(&self, id: &str) -> String {
+    pub(crate) fn name(&self, id: &str) -> String {
         self.0
             .get(id)
             .map_or_else(|| id.to_owned(), |a| a.name.clone())
@@ -460,7 +463,7 @@ async fn each_row<T: Send + 'static>(
 }
 
 async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
-    let entered = store.year_end_rates()?;
+    let chosen = nordlys_core::tax::year_end_rate::chosen(&store)?;
     let builder = each_row(
         store,
         TaxFilter::default(),
@@ -468,7 +471,7 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
         |b, t| b.add(t),
     )
     .await?;
-    Ok(builder.finish(Utc::now(), &entered))
+    Ok(builder.finish(Utc::now(), &chosen))
 }
 
 pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
@@ -490,7 +493,12 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                     .map(|r| figures.price(r))
                     .unwrap_or_else(|| "—".into()),
                 rate_source: crate::wording::rate_source(&y.source, locale),
-                entered: y.source == RateSource::Entered,
+                entered: matches!(
+                    y.source,
+                    RateSource::Entered
+                        | RateSource::EnteredViaUsd { .. }
+                        | RateSource::Sample { .. }
+                ),
                 accounts: y
                     .accounts
                     .iter()
@@ -507,27 +515,6 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
             })
             .collect(),
     })
-}
-
-pub async fn set_year_end_rate(app: &App, args: YearEndRateArgs) -> Answer<YearEndsView> {
-    // NOK per BTC, read like every amount the user types.
-    let rate = if args.rate.trim().is_empty() {
-        None
-    } else {
-        let locale = app.locale();
-        let r = parse_price(&args.rate, locale).map_err(|e| {
-            IpcError::new(
-                ErrorCode::InvalidInput,
-                crate::wording::amount_input_problem(e, locale),
-            )
-        })?;
-        Some(r)
-    };
-    app.tax_session()
-        .await?
-        .store
-        .set_year_end_rate(args.year, rate)?;
-    year_end_report(app, NoArgs {}).await
 }
 
 async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
@@ -565,37 +552,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .iter()
             .rev()
             .take(500)
-            .map(|d| DisposalView {
-                id: d.id.clone(),
-                time: format::time(&d.at, zone, locale),
-                kind: d.kind,
-                btc: figures.btc(d.btc),
-                proceeds: nok(d.proceeds_nok),
-                cost: nok(d.cost_nok),
-                gain: nok(d.gain_nok),
-                lots: d
-                    .lots
-                    .iter()
-                    .map(|l| LotView {
-                        id: l
-                            .acquisition_id
-                            .clone()
-                            .unwrap_or_else(|| crate::wording::method_name(report.method, locale)),
-                        time: l
-                            .acquired_at
-                            .as_ref()
-                            .map(|t| format::time(t, zone, locale))
-                            .unwrap_or_default(),
-                        btc: figures.btc(l.btc),
-                        cost: nok(l.cost_nok),
-                    })
-                    .collect(),
-                unmatched: if d.unmatched_btc.is_zero() {
-                    String::new()
-                } else {
-                    figures.btc(d.unmatched_btc)
-                },
-            })
+            .map(|d| disposal_view(d, report.method, figures, zone))
             .collect(),
         notes: report
             .notes
@@ -603,6 +560,48 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .map(|n| crate::wording::gains_note(n, locale))
             .collect(),
     })
+}
+
+/// A disposal and the lots it consumed, each figure to the øre.
+pub(crate) fn disposal_view(
+    d: &Disposal,
+    method: Method,
+    figures: Figures,
+    zone: Tz,
+) -> DisposalView {
+    let locale = figures.locale;
+    let nok = |d: Nok| figures.nok(d);
+    DisposalView {
+        id: d.id.clone(),
+        time: format::time(&d.at, zone, locale),
+        kind: d.kind,
+        btc: figures.btc(d.btc),
+        proceeds: nok(d.proceeds_nok),
+        cost: nok(d.cost_nok),
+        gain: nok(d.gain_nok),
+        lots: d
+            .lots
+            .iter()
+            .map(|l| LotView {
+                id: l
+                    .acquisition_id
+                    .clone()
+                    .unwrap_or_else(|| crate::wording::method_name(method, locale)),
+                time: l
+                    .acquired_at
+                    .as_ref()
+                    .map(|t| format::time(t, zone, locale))
+                    .unwrap_or_default(),
+                btc: figures.btc(l.btc),
+                cost: nok(l.cost_nok),
+            })
+            .collect(),
+        unmatched: if d.unmatched_btc.is_zero() {
+            String::new()
+        } else {
+            figures.btc(d.unmatched_btc)
+        },
+    }
 }
 
 /// An export's file name and bytes; its descriptive cells (a rate's source, the method) are in
@@ -675,16 +674,23 @@ async fn save_path(app: &App, name: &str) -> Answer<Option<PathBuf>> {
 pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
     let store = app.tax_session().await?.store;
     let (name, bytes) = export_bytes(store, &args, app.locale()).await?;
-    let Some(path) = save_path(app, &name).await? else {
+    save_file(app, &name, &bytes).await
+}
+
+/// Asks where to save `name` and writes `bytes` there: beside the target first and renamed, so a
+/// failed write never leaves half a file.
+pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<ExportView> {
+    let Some(path) = save_path(app, name).await? else {
         return Ok(ExportView {
             path: None,
             lines: 0,
             bytes: 0,
         });
     };
-    // Written beside the target and renamed, so a failed write never leaves half a file.
-    let part = path.with_extension("csv.part");
-    let written = std::fs::write(&part, &bytes).and_then(|()| std::fs::rename(&part, &path));
+    let mut part = path.clone().into_os_string();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    let written = std::fs::write(&part, bytes).and_then(|()| std::fs::rename(&part, &path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&part);
         return Err(IpcError::new(

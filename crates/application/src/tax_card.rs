@@ -3,7 +3,7 @@
 //! for the v14 schema. Refusals are worded here, each with its fix.
 
 use nordlys_core::format::{self, Locale};
-use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, Why};
+use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, NoRate, Why};
 use nordlys_core::tax::gains::{Method, Unknown};
 use nordlys_core::time::Tz;
 use serde::Serialize;
@@ -85,10 +85,21 @@ pub struct Words {
 pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
     let time = |t| format::time(t, words.zone, words.locale);
     let (why, fix) = match why {
-        Why::NoYearEndRate => (
-            Message::new("card-why-no-rate").with("year", year.to_string()),
-            Message::new("card-fix-no-rate").with("next", (year + 1).to_string()),
-        ),
+        Why::NoYearEndRate(no) => {
+            let (why, fix) = match no {
+                NoRate::NotChosen => ("card-why-no-rate", "card-fix-no-rate"),
+                NoRate::NoTransaction => (
+                    "card-why-no-transaction-rate",
+                    "card-fix-no-transaction-rate",
+                ),
+                NoRate::NoSample => ("card-why-no-sample", "card-fix-no-sample"),
+                NoRate::OutOfRange => ("card-why-rate-out-of-range", "card-fix-rate-out-of-range"),
+            };
+            (
+                Message::new(why).with("year", year.to_string()),
+                Message::new(fix).with("next", (year + 1).to_string()),
+            )
+        }
         Why::Pending { id, at } => (
             Message::new("card-why-pending")
                 .with("id", id.as_str())

@@ -160,14 +160,6 @@ pub struct YearEndsView {
     pub years: Vec<YearEndView>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct YearEndRateArgs {
-    pub year: i32,
-    /// NOK per BTC as typed; empty to go back to the transactions' rate.
-    pub rate: String,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GainsArgs {

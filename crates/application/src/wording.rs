@@ -330,6 +330,19 @@ pub fn rate_source(s: &RateSource, locale: Locale) -> String {
             .with("date", format::date(oslo_date(at), locale))
             .render(locale),
         RateSource::Entered => say("rate-source-entered", locale),
+        RateSource::EnteredViaUsd {
+            usd_per_btc,
+            nok_per_usd,
+        } => Message::new("rate-source-entered-usd")
+            .with("usd", usd_per_btc.normalize().to_string())
+            .with("nok", nok_per_usd.normalize().to_string())
+            .render(locale),
+        RateSource::Sample { at } => Message::new("rate-source-sample")
+            .with(
+                "time",
+                format::time(at, nordlys_core::time::Tz::UTC, locale),
+            )
+            .render(locale),
         RateSource::Missing => say("rate-source-missing", locale),
     }
 }
@@ -503,6 +516,11 @@ mod tests {
                 at,
             },
             RateSource::Entered,
+            RateSource::EnteredViaUsd {
+                usd_per_btc: "93429.2".parse().unwrap(),
+                nok_per_usd: "11.3521".parse().unwrap(),
+            },
+            RateSource::Sample { at },
             RateSource::Missing,
         ];
         let mut words: Vec<(String, String)> = notes
@@ -530,7 +548,15 @@ mod tests {
             words[7].1,
             "markedskurs for transaksjon tr_9 den 01.01.2025"
         );
-        assert_eq!(words[9].0, "no rate: enter one");
+        assert_eq!(
+            words[9].0,
+            "Skatteetaten's rates, entered by you: 93429.2 USD per BTC × 11.3521 NOK per USD"
+        );
+        assert_eq!(
+            words[10].1,
+            "Nordlys' egen kursmåling 31.12.2024 23:30 UTC (midtkurs)"
+        );
+        assert_eq!(words[11].0, "no rate: enter one");
     }
 
     /// A new variant must be added to `every_problem`: these matches stop compiling without it.

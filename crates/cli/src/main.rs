@@ -637,12 +637,11 @@ fn tax_card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
     use nordlys_core::tax::gains::Method;
     let store = store()?;
     let rate = match args.year_end_rate {
-        Some(r) => Some(NokPerBtc::computed(r)),
-        None => store
-            .year_end_rates()
-            .map_err(stored)?
-            .get(&args.year)
-            .copied(),
+        Some(r) => Ok(YearEndRate {
+            nok_per_btc: NokPerBtc::computed(r),
+            source: RateSource::Entered,
+        }),
+        None => nordlys_core::tax::year_end_rate::stored(&store, args.year).map_err(stored)?,
     };
     let request = CardRequest {
         year: args.year,
@@ -651,10 +650,7 @@ fn tax_card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
             MethodArg::Average => Method::AverageCost,
         },
         per_account: args.per_account,
-        rate: rate.map(|nok_per_btc| YearEndRate {
-            nok_per_btc,
-            source: RateSource::Entered,
-        }),
+        rate,
         now: chrono::Utc::now(),
     };
     let made = card(&store, &request).map_err(|e| match e {

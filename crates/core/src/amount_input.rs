@@ -124,6 +124,17 @@ pub fn parse_price(text: &str, locale: Locale) -> Result<NokPerBtc, AmountInputE
     parse_amount(text, Unit::Nok, locale).map(NokPerBtc::computed)
 }
 
+/// Reads an exchange rate as published (USD per BTC, NOK per USD) typed in `locale`: positive,
+/// with as many decimals as the table gives, and below a trillion.
+pub fn parse_rate(text: &str, locale: Locale) -> Result<Decimal, AmountInputError> {
+    let value = read(text, locale)?;
+    let max = ceiling(Unit::Nok);
+    if value > max {
+        return Err(AmountInputError::TooLarge { unit: "", max });
+    }
+    Ok(value)
+}
+
 /// Reads a typed amount in `locale`, at most `unit`'s decimals (so the typed constructors above
 /// hold exact values). Zero and negative amounts are errors here: an order or a payment of
 /// nothing is never what a user means.
@@ -198,6 +209,32 @@ fn read(text: &str, locale: Locale) -> Result<Decimal, AmountInputError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_published_rate_keeps_its_decimals_and_is_positive() {
+        use super::*;
+        assert_eq!(
+            parse_rate("11,3521", Locale::Nb),
+            Ok(Decimal::new(113_521, 4))
+        );
+        assert_eq!(
+            parse_rate("93,429.20", Locale::En),
+            Ok(Decimal::new(9_342_920, 2))
+        );
+        assert_eq!(parse_rate("0", Locale::En), Err(AmountInputError::Zero));
+        assert_eq!(
+            parse_rate("-1", Locale::En),
+            Err(AmountInputError::Negative)
+        );
+        assert!(matches!(
+            parse_rate("1e5", Locale::En),
+            Err(AmountInputError::NotANumber(_))
+        ));
+        assert!(matches!(
+            parse_rate("10000000000000", Locale::En),
+            Err(AmountInputError::TooLarge { .. })
+        ));
+    }
+
     use super::*;
 
     fn d(s: &str) -> Decimal {

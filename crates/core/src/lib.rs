@@ -14,6 +14,7 @@ pub mod order_form;
 pub mod order_terms;
 pub mod orders;
 pub mod pay_form;
+pub mod pdf;
 pub mod profile_form;
 pub mod qr;
 pub mod recheck;

@@ -173,6 +173,19 @@ const MIGRATIONS: &[&str] = &[
         acquired_at TEXT NOT NULL,
         cost_nok TEXT NOT NULL
     );",
+    // The year-end rate's source as the user chose it for each year: Skatteetaten's rate as
+    // BTC/NOK (the rates entered before) or as BTC/USD and USD/NOK, the last market rate in the
+    // history, or Nordlys' own sample. Only an entered rate has figures of its own.
+    "CREATE TABLE year_end_choices (
+        year INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        nok_per_btc TEXT,
+        usd_per_btc TEXT,
+        nok_per_usd TEXT
+    );
+    INSERT INTO year_end_choices (year, kind, nok_per_btc)
+        SELECT year, 'nok-per-btc', rate FROM year_end_rates;
+    DROP TABLE year_end_rates;",
 ];
 
 mod invoices;
@@ -363,6 +376,35 @@ impl Store {
             ],
         )?;
         Ok(())
+    }
+
+    /// The sample nearest `at`, if one was taken within `window` either side of it.
+    pub fn price_sample_nearest(
+        &self,
+        at: DateTime<Utc>,
+        window: chrono::Duration,
+    ) -> Result<Option<PriceSample>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT at_ms, mid, bid, ask FROM price_samples WHERE at_ms BETWEEN ?1 AND ?2 \
+             ORDER BY ABS(at_ms - ?3), at_ms LIMIT 1",
+        )?;
+        let mut rows = q.query_map(
+            params![
+                (at - window).timestamp_millis(),
+                (at + window).timestamp_millis(),
+                at.timestamp_millis()
+            ],
+            |r| {
+                Ok(PriceSample {
+                    at: time(r.get(0)?),
+                    mid: dec(r, 1)?,
+                    bid: dec(r, 2)?,
+                    ask: dec(r, 3)?,
+                })
+            },
+        )?;
+        Ok(rows.next().transpose()?)
     }
 
     /// Samples since `since`, oldest first.

@@ -129,9 +129,9 @@ describe("Tax: the year-end rate", () => {
     });
     const fake = taxBackend();
     fake.script.yearEndReport = () => year("900 000", false);
-    fake.script.setYearEndRate = ({ rate }) => {
-      if (rate === "abc") throw { code: "invalidInput", message: "A rate is a number of NOK per BTC." };
-      return rate ? year(rate, true) : year("900 000", false);
+    fake.script.setYearEndChoice = ({ kind, nokPerBtc }) => {
+      if (nokPerBtc === "abc") throw { code: "invalidInput", message: "A rate is a number of NOK per BTC." };
+      return kind === "nokPerBtc" ? year(nokPerBtc, true) : year("900 000", false);
     };
     await mountScreen(Tax, fake);
     await fireEvent.click(screen.getByTestId("tax-section-yearEnd"));
@@ -148,10 +148,11 @@ describe("Tax: the year-end rate", () => {
     expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("");
     await fireEvent.click(screen.getByText("Use the transactions' rate"));
     await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("900 000"));
-    expect(fake.callsOf("setYearEndRate")).toEqual([
-      { year: 2025, rate: "abc" },
-      { year: 2025, rate: "950000" },
-      { year: 2025, rate: "" },
+    const rest = { usdPerBtc: "", nokPerUsd: "" };
+    expect(fake.callsOf("setYearEndChoice")).toEqual([
+      { year: 2025, kind: "nokPerBtc", nokPerBtc: "abc", ...rest },
+      { year: 2025, kind: "nokPerBtc", nokPerBtc: "950000", ...rest },
+      { year: 2025, kind: "none", nokPerBtc: "", ...rest },
     ]);
   });
 });

@@ -16,7 +16,7 @@ import { errorText } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 import type { Session } from "../lib/session.svelte";
 
-export type Section = "transactions" | "balances" | "yearEnd" | "gains";
+export type Section = "transactions" | "balances" | "yearEnd" | "gains" | "card";
 
 /** Rows fetched at once; a list keeps at most `KEPT_BLOCKS` of them. */
 export const BLOCK = 200;
@@ -110,7 +110,7 @@ export class TaxState {
       this.balances = await this.session.backend.taxBalances({ includeDeleted: this.includeDeleted });
     } else if (this.section === "yearEnd") {
       this.yearEnds = await this.session.backend.yearEndReport({});
-    } else {
+    } else if (this.section === "gains") {
       this.gains = await this.session.backend.gainsReport({ method: this.method });
     }
   }
@@ -208,7 +208,13 @@ export class TaxState {
   async saveRate(year: number, rate: string): Promise<void> {
     this.error = null;
     try {
-      this.yearEnds = await this.session.backend.setYearEndRate({ year, rate });
+      this.yearEnds = await this.session.backend.setYearEndChoice({
+        year,
+        kind: rate ? "nokPerBtc" : "none",
+        nokPerBtc: rate,
+        usdPerBtc: "",
+        nokPerUsd: "",
+      });
       this.rates = Object.fromEntries(Object.entries(this.rates).filter(([typed]) => Number(typed) !== year));
     } catch (e) {
       this.error = errorText(e);

@@ -18,6 +18,7 @@ use rusqlite::{OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::{Store, StoreError, dec};
+use crate::tax::year_end_rate::RateChoice;
 use crate::time::{oslo_year, year_start};
 
 /// Where the next sync starts: the `nextAfter`/`nextAfterId` of the last page stored.
@@ -485,6 +486,33 @@ impl Store {
         self.each_row(filter, true, f)
     }
 
+    /// The rows with these ids, each with its JSON as the server sent it (the row written out
+    /// again for one stored before Nordlys kept it), in the order asked; an id not stored is
+    /// left out.
+    pub fn tax_rows_as_sent(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let found = {
+                let db = self.db();
+                let mut q = db.prepare_cached(&format!(
+                    "SELECT {COLUMNS}, raw FROM tax_transactions WHERE id = ?1"
+                ))?;
+                q.query_map([id], |r| Ok((raw_row(r)?, r.get::<_, String>(18)?)))?
+                    .next()
+                    .transpose()?
+            };
+            if let Some((row, raw)) = found {
+                let raw = if raw.is_empty() {
+                    ListedTaxTransaction::from(row.into_transaction()?).raw
+                } else {
+                    raw
+                };
+                out.push((id.clone(), raw));
+            }
+        }
+        Ok(out)
+    }
+
     /// Each batch starts after the last one's (createTime, id), so no batch skips over the rows
     /// before it again; the JSON as sent is read only when asked for.
     fn each_row<E: From<StoreError>>(
@@ -723,24 +751,98 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The user's own year-end rate for `year`, or `None` to go back to the transactions' rate.
-    pub fn set_year_end_rate(&self, year: i32, rate: Option<NokPerBtc>) -> Result<(), StoreError> {
+    /// The year-end rate's source the user chose for `year`, or `None` to choose none.
+    pub fn set_year_end_choice(
+        &self,
+        year: i32,
+        choice: Option<&RateChoice>,
+    ) -> Result<(), StoreError> {
         let db = self.db();
-        match rate {
-            Some(r) => db.execute(
-                "INSERT OR REPLACE INTO year_end_rates (year, rate) VALUES (?1, ?2)",
-                params![year, r.to_string()],
-            )?,
-            None => db.execute("DELETE FROM year_end_rates WHERE year = ?1", [year])?,
+        let Some(choice) = choice else {
+            db.execute("DELETE FROM year_end_choices WHERE year = ?1", [year])?;
+            return Ok(());
         };
+        let text = |d: Decimal| Some(d.to_string());
+        let (kind, nok_per_btc, usd_per_btc, nok_per_usd) = match choice {
+            RateChoice::Entered(r) => ("nok-per-btc", text(r.decimal()), None, None),
+            RateChoice::ViaUsd {
+                usd_per_btc,
+                nok_per_usd,
+            } => ("via-usd", None, text(*usd_per_btc), text(*nok_per_usd)),
+            RateChoice::LastTransaction => ("last-transaction", None, None, None),
+            RateChoice::Sample => ("sample", None, None, None),
+        };
+        db.execute(
+            "INSERT OR REPLACE INTO year_end_choices (year, kind, nok_per_btc, usd_per_btc, \
+             nok_per_usd) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![year, kind, nok_per_btc, usd_per_btc, nok_per_usd],
+        )?;
         Ok(())
     }
 
-    pub fn year_end_rates(&self) -> Result<BTreeMap<i32, NokPerBtc>, StoreError> {
+    /// Each year's chosen source of its year-end rate.
+    pub fn year_end_choices(&self) -> Result<BTreeMap<i32, RateChoice>, StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare(
+                "SELECT year, kind, nok_per_btc, usd_per_btc, nok_per_usd FROM year_end_choices",
+            )?;
+            q.query_map([], |r| {
+                Ok((
+                    r.get::<_, i32>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                    r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                    r.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?
+        };
+        let number = |text: &str| {
+            Decimal::from_str(text)
+                .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a decimal")))
+        };
+        raw.into_iter()
+            .map(|(year, kind, nok_per_btc, usd_per_btc, nok_per_usd)| {
+                let choice = match kind.as_str() {
+                    "nok-per-btc" => {
+                        RateChoice::Entered(NokPerBtc::computed(number(&nok_per_btc)?))
+                    }
+                    "via-usd" => RateChoice::ViaUsd {
+                        usd_per_btc: number(&usd_per_btc)?,
+                        nok_per_usd: number(&nok_per_usd)?,
+                    },
+                    "last-transaction" => RateChoice::LastTransaction,
+                    "sample" => RateChoice::Sample,
+                    other => {
+                        return Err(StoreError::Corrupt(format!(
+                            "`{other}` is not a year-end rate's source"
+                        )));
+                    }
+                };
+                Ok((year, choice))
+            })
+            .collect()
+    }
+
+    /// The last stored row before `end` with a positive market rate: its id, time and rate.
+    pub fn last_market_rate_before(
+        &self,
+        end: &DateTime<Utc>,
+    ) -> Result<Option<(String, DateTime<Utc>, NokPerBtc)>, StoreError> {
         let db = self.db();
-        let mut q = db.prepare("SELECT year, rate FROM year_end_rates")?;
-        let rows = q.query_map([], |r| Ok((r.get::<_, i32>(0)?, dec(r, 1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut q = db.prepare_cached(
+            "SELECT id, create_time, rate_market FROM tax_transactions \
+             WHERE create_time < ?1 AND rate_market != '' ORDER BY create_time DESC, id DESC",
+        )?;
+        let mut rows = q.query([stamp(end)])?;
+        while let Some(r) = rows.next()? {
+            let (id, at, rate): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            if let Some(rate) = opt_dec::<NokPerBtc>(&rate)?.filter(|r| r.is_positive()) {
+                return Ok(Some((id, unstamp(&at)?, rate)));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -1026,26 +1128,110 @@ mod tests {
     fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
         let s = Store::in_memory().unwrap();
         s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
-        s.set_year_end_rate(2024, Some(NokPerBtc::computed(Decimal::ONE)))
+        s.set_year_end_choice(2024, Some(&RateChoice::Sample))
             .unwrap();
         s.forget_tax_history().unwrap();
         assert_eq!(s.tax_cursor().unwrap(), None);
         assert_eq!(s.tax_count(&TaxFilter::default()).unwrap(), 0);
         assert!(s.tax_malformed().unwrap().is_empty());
-        assert_eq!(s.year_end_rates().unwrap().len(), 1);
+        assert_eq!(s.year_end_choices().unwrap().len(), 1);
     }
 
     #[test]
-    fn year_end_rates_are_kept_and_removed() {
+    fn each_source_of_a_year_end_rate_is_kept_exactly_and_removed() {
         let s = Store::in_memory().unwrap();
-        s.set_year_end_rate(2024, Some(NokPerBtc::computed(Decimal::from(1_000_000))))
+        let choices = [
+            RateChoice::Entered(NokPerBtc::computed(Decimal::new(104_821_355, 2))),
+            RateChoice::ViaUsd {
+                usd_per_btc: Decimal::new(934_292, 1),
+                nok_per_usd: Decimal::new(11_3521, 4),
+            },
+            RateChoice::LastTransaction,
+            RateChoice::Sample,
+        ];
+        for (year, c) in (2021..).zip(&choices) {
+            s.set_year_end_choice(year, Some(c)).unwrap();
+        }
+        let kept = s.year_end_choices().unwrap();
+        assert_eq!(kept.values().cloned().collect::<Vec<_>>(), choices);
+        s.set_year_end_choice(2021, None).unwrap();
+        assert!(!s.year_end_choices().unwrap().contains_key(&2021));
+    }
+
+    #[test]
+    fn a_rate_entered_before_the_sources_were_offered_is_kept_as_entered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        {
+            let db = rusqlite::Connection::open(&path).unwrap();
+            for m in &crate::store::MIGRATIONS[..crate::store::MIGRATIONS.len() - 1] {
+                db.execute_batch(m).unwrap();
+            }
+            db.pragma_update(
+                None,
+                "user_version",
+                crate::store::MIGRATIONS.len() as i64 - 1,
+            )
+            .unwrap();
+            db.execute(
+                "INSERT INTO year_end_rates (year, rate) VALUES (2024, '1000000.5')",
+                [],
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(
+            s.year_end_choices().unwrap().get(&2024),
+            Some(&RateChoice::Entered(NokPerBtc::computed(Decimal::new(
+                10_000_005,
+                1
+            ))))
+        );
+    }
+
+    #[test]
+    fn the_last_positive_market_rate_before_year_end_is_found() {
+        let s = Store::in_memory().unwrap();
+        let mut zero = tx(
+            "z",
+            "2024-12-31T22:00:00Z",
+            "a",
+            TaxTransactionType::BtcDeposit,
+            "1",
+            "0",
+        );
+        zero.rate_market = Some(NokPerBtc::computed(Decimal::ZERO));
+        let rows = vec![
+            tx(
+                "r1",
+                "2024-12-30T10:00:00Z",
+                "a",
+                TaxTransactionType::BtcBuy,
+                "1",
+                "990000",
+            ),
+            zero,
+            // 23:30 UTC on 31 December is already next year in Oslo.
+            tx(
+                "r2",
+                "2024-12-31T23:30:00Z",
+                "a",
+                TaxTransactionType::BtcBuy,
+                "2",
+                "995000",
+            ),
+        ];
+        s.add_tax_page(&listed(&rows.into_iter().map(Ok).collect::<Vec<_>>()), None)
+            .unwrap();
+        let (id, _, rate) = s
+            .last_market_rate_before(&year_start(2025))
+            .unwrap()
             .unwrap();
         assert_eq!(
-            s.year_end_rates().unwrap().get(&2024),
-            Some(&NokPerBtc::computed(Decimal::from(1_000_000)))
+            (id.as_str(), rate),
+            ("r1", NokPerBtc::computed(Decimal::from(990_000)))
         );
-        s.set_year_end_rate(2024, None).unwrap();
-        assert!(s.year_end_rates().unwrap().is_empty());
+        assert_eq!(s.last_market_rate_before(&year_start(2024)).unwrap(), None);
     }
 }
 

@@ -11,12 +11,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use nordlys_exchange::models::{ListedTaxTransaction, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok, NokPerBtc};
+use nordlys_exchange::models::{
+    CurrencyCode, ListedTaxTransaction, TaxSubType, TaxTransaction, TaxTransactionType,
+};
+use nordlys_money::{Btc, Nok};
 use sha2::{Digest, Sha256};
 
-use super::gains::{DepositCosts, GainsBuilder, Method, Unknown};
+use super::gains::{
+    DepositCosts, Disposal, EnteredCost, GainsBuilder, Income, Method, Unknown, amount,
+};
 pub use super::year_end::RateSource;
+pub use super::year_end_rate::{NoRate, YearEndRate};
 use crate::store::{Store, StoreError, TaxFilter};
 use crate::time::{oslo_year, year_start};
 
@@ -24,13 +29,6 @@ use crate::time::{oslo_year, year_start};
 pub const ASSET_NAME: &str = "Bitcoin";
 /// Where the asset is held: an exchange in Norway.
 pub const COUNTRY: &str = "NO";
-
-/// The rate the holding is valued at on 31 December, and where it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct YearEndRate {
-    pub nok_per_btc: NokPerBtc,
-    pub source: RateSource,
-}
 
 /// The card's fields that carry figures, by their schema names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,7 +63,7 @@ impl Field {
 /// Why a figure is not computable; the application layer words it, with the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Why {
-    NoYearEndRate,
+    NoYearEndRate(NoRate),
     Pending {
         id: String,
         at: DateTime<Utc>,
@@ -147,7 +145,7 @@ pub struct CardRequest {
     pub year: i32,
     pub method: Method,
     pub per_account: bool,
-    pub rate: Option<YearEndRate>,
+    pub rate: Result<YearEndRate, NoRate>,
     pub now: DateTime<Utc>,
 }
 
@@ -164,7 +162,26 @@ pub struct Card {
     pub rows: u64,
     pub entries: Vec<CardEntry>,
     pub not_computable: Vec<NotComputable>,
+    /// The year's disposals with the lots they consumed, exact to the øre.
+    pub disposals: Vec<Disposal>,
+    /// The year's bonuses.
+    pub income: Vec<Income>,
+    /// Deposits from outside up to the year's end, whose cost only the user can say.
+    pub deposits: Vec<OutsideDeposit>,
 }
+
+/// A deposit from outside the exchange, with the cost the user entered for it, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutsideDeposit {
+    pub id: String,
+    pub at: DateTime<Utc>,
+    pub btc: Btc,
+    pub entered: Option<EnteredCost>,
+}
+
+/// The version of the rules the figures follow, printed on every export; it changes whenever a
+/// rule does, so two exports with the same version and rows hash give the same figures.
+pub const RULE_SET_VERSION: &str = "nordlys-tax-rules/1";
 
 #[derive(Debug, thiserror::Error)]
 pub enum CardError {
@@ -257,8 +274,10 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
     let mut rows = 0u64;
     let mut balances: BTreeMap<String, (Btc, String)> = BTreeMap::new();
     let mut blockers = Blockers::default();
+    let entered = store.deposit_costs()?;
+    let mut deposits = Vec::new();
     let mut gains = GainsBuilder::new(request.method)
-        .with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
+        .with_deposit_costs(DepositCosts::Entered(entered.clone()));
     store.each_tax_row_as_sent(&up_to_year_end, |t, raw| {
         if raw.is_empty() {
             hash.add(&ListedTaxTransaction::from(t.clone()).raw);
@@ -273,6 +292,18 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
                 (t.running_balance_btc, t.id.as_str().to_owned()),
             );
         }
+        if t.tx_type == TaxTransactionType::BtcDeposit && t.sub_type != TaxSubType::Internal {
+            deposits.push(OutsideDeposit {
+                id: t.id.as_str().to_owned(),
+                at: t.create_time,
+                btc: Btc::computed(amount(
+                    t.in_amount,
+                    t.in_currency.as_ref(),
+                    &CurrencyCode::Btc,
+                )),
+                entered: entered.get(t.id.as_str()).cloned(),
+            });
+        }
         gains.add(&t);
         Ok::<_, CardError>(())
     })?;
@@ -283,16 +314,20 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         });
     }
     let report = gains.finish();
-    let disposals: Vec<_> = report
+    let year_disposals: Vec<Disposal> = report
         .disposals
-        .iter()
+        .into_iter()
         .filter(|d| d.year == request.year)
         .collect();
-    let income: Vec<_> = report
+    let year_income: Vec<Income> = report
         .income
-        .iter()
+        .into_iter()
         .filter(|i| i.year == request.year)
         .collect();
+    let (disposals, income): (Vec<_>, Vec<_>) = (
+        year_disposals.iter().collect(),
+        year_income.iter().collect(),
+    );
 
     let accounts: Vec<Option<String>> = if request.per_account {
         let active: BTreeSet<String> = balances
@@ -343,8 +378,8 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
             .sources
             .insert(Field::Formuesverdi, entry.sources[&Field::Antall].clone());
         match &request.rate {
-            Some(r) => entry.formuesverdi = antall.value_at(r.nok_per_btc),
-            None => refuse(Field::Formuesverdi, Why::NoYearEndRate),
+            Ok(r) => entry.formuesverdi = antall.value_at(r.nok_per_btc),
+            Err(no) => refuse(Field::Formuesverdi, Why::NoYearEndRate(*no)),
         }
         let sold: Vec<_> = disposals.iter().filter(|d| mine(&d.account_id)).collect();
         let sold_ids: Vec<String> = sold.iter().map(|d| d.id.clone()).collect();
@@ -427,11 +462,14 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         year: request.year,
         method: request.method,
         complete: request.year < last,
-        rate: request.rate.clone(),
+        rate: request.rate.clone().ok(),
         rows_sha256: hash.hex(),
         rows,
         entries,
         not_computable,
+        disposals: year_disposals,
+        income: year_income,
+        deposits,
     })
 }
 
@@ -519,10 +557,12 @@ mod tests {
             year,
             method: Method::Fifo,
             per_account,
-            rate: rate.map(|r| YearEndRate {
-                nok_per_btc: d(r),
-                source: RateSource::Entered,
-            }),
+            rate: rate
+                .map(|r| YearEndRate {
+                    nok_per_btc: d(r),
+                    source: RateSource::Entered,
+                })
+                .ok_or(NoRate::NotChosen),
             now: "2026-03-01T12:00:00Z".parse().unwrap_or_default(),
         }
     }
@@ -599,7 +639,7 @@ mod tests {
             vec![NotComputable {
                 entry: "bitcoin".into(),
                 field: Field::Formuesverdi,
-                why: Why::NoYearEndRate
+                why: Why::NoYearEndRate(NoRate::NotChosen)
             }]
         );
         assert_eq!((e.gevinst, e.tap), (Some(Nok::ZERO), Some(Nok::ZERO)));

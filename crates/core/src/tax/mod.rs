@@ -8,6 +8,7 @@ pub mod csv;
 pub mod gains;
 pub mod sync;
 pub mod year_end;
+pub mod year_end_rate;
 
 use nordlys_exchange::models::CurrencyCode;
 use nordlys_money::{Amount, Btc, Nok};

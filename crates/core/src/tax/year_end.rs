@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
+use rust_decimal::Decimal;
 
+use super::year_end_rate::{NoRate, YearEndRate};
 use crate::time::oslo_year;
 
 /// Where a year's rate comes from.
@@ -15,8 +17,15 @@ use crate::time::oslo_year;
 pub enum RateSource {
     /// The market rate of the last transaction on or before year end.
     Transaction { id: String, at: DateTime<Utc> },
-    /// Entered by the user for this year.
+    /// Skatteetaten's rate, entered by the user as NOK per BTC.
     Entered,
+    /// Skatteetaten's rates, entered by the user as USD per BTC and NOK per USD.
+    EnteredViaUsd {
+        usd_per_btc: Decimal,
+        nok_per_usd: Decimal,
+    },
+    /// Nordlys' own price sample taken at `at`.
+    Sample { at: DateTime<Utc> },
     /// No transaction up to year end carries a rate, and none was entered.
     Missing,
 }
@@ -96,12 +105,13 @@ impl YearEndBuilder {
         self.year = Some(open);
     }
 
-    /// One [`YearEnd`] for every year from the first transaction's to `now`'s; `entered` rates
-    /// replace the transactions' rate for their years.
+    /// One [`YearEnd`] for every year from the first transaction's to `now`'s; the rates the
+    /// user chose replace the transactions' rate for their years (a chosen source that gives no
+    /// rate leaves the year without one).
     pub fn finish(
         mut self,
         now: DateTime<Utc>,
-        entered: &BTreeMap<i32, NokPerBtc>,
+        chosen: &BTreeMap<i32, Result<YearEndRate, NoRate>>,
     ) -> Vec<YearEnd> {
         let this_year = oslo_year(&now);
         if self.year.is_some() {
@@ -110,8 +120,9 @@ impl YearEndBuilder {
         self.closed
             .into_iter()
             .map(|s| {
-                let (rate_nok, source) = match (entered.get(&s.year), s.rate) {
-                    (Some(r), _) => (Some(*r), RateSource::Entered),
+                let (rate_nok, source) = match (chosen.get(&s.year), s.rate) {
+                    (Some(Ok(r)), _) => (Some(r.nok_per_btc), r.source.clone()),
+                    (Some(Err(_)), _) => (None, RateSource::Missing),
                     (None, Some((r, id, at))) => (Some(r), RateSource::Transaction { id, at }),
                     (None, None) => (None, RateSource::Missing),
                 };
@@ -151,7 +162,6 @@ mod tests {
     use super::*;
     use crate::tax::tests_support::tx;
     use nordlys_exchange::models::TaxTransactionType;
-    use rust_decimal::Decimal;
 
     #[test]
     fn each_year_ends_with_the_last_running_balance_of_each_account_and_the_last_rate() {
@@ -203,7 +213,13 @@ mod tests {
             b.add(r);
         }
         let now = "2025-06-01T00:00:00Z".parse().unwrap();
-        let entered = BTreeMap::from([(2024, NokPerBtc::computed(Decimal::from(1_000_000)))]);
+        let entered = BTreeMap::from([(
+            2024,
+            Ok(YearEndRate {
+                nok_per_btc: NokPerBtc::computed(Decimal::from(1_000_000)),
+                source: RateSource::Entered,
+            }),
+        )]);
         let years = b.finish(now, &entered);
         assert_eq!(
             years.iter().map(|y| y.year).collect::<Vec<_>>(),
