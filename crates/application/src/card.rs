@@ -399,6 +399,12 @@ pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRowsView
 }
 
 pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> {
+    let (name, bytes) = card_file(app, &args).await?;
+    crate::tax::save_file(app, &name, &bytes).await
+}
+
+/// The export's file name and bytes.
+pub async fn card_file(app: &App, args: &CardExportArgs) -> Answer<(String, Vec<u8>)> {
     let locale = app.locale();
     let words = Words {
         locale,
@@ -429,5 +435,5 @@ pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> 
             (name, bytes)
         }
     };
-    crate::tax::save_file(app, &name, &bytes).await
+    Ok((name, bytes))
 }

@@ -1183,8 +1183,7 @@ mod tests {
         assert_eq!(
             s.year_end_choices().unwrap().get(&2024),
             Some(&RateChoice::Entered(NokPerBtc::computed(Decimal::new(
-                10_000_005,
-                1
+                10_000_005, 1
             ))))
         );
     }

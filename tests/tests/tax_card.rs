@@ -1,0 +1,235 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "integration tests: a failed step is the failure being reported"
+)]
+//! The tax return's card through the app's own use cases, against the sandbox: no rate is
+//! guessed, each source of the year-end rate files its value, and the exports carry the figures,
+//! the method, the rule set and a hash the rows in the attachment reproduce.
+
+mod app_driver;
+
+use app_driver::{connected_app, tax_synced};
+use nordlys_application::card;
+use nordlys_application::card_views::{
+    CardArgs, CardExportArgs, CardField, CardFormat, CardView, RateKind, YearEndChoiceArgs,
+};
+use nordlys_core::tax::gains::Method;
+use nordlys_tests::*;
+use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+
+fn field(c: &CardView, f: CardField) -> &nordlys_application::card_views::CardFieldView {
+    c.entries[0].fields.iter().find(|x| x.field == f).unwrap()
+}
+
+fn choice(year: i32, kind: RateKind, nok: &str, usd: &str, per_usd: &str) -> YearEndChoiceArgs {
+    YearEndChoiceArgs {
+        year,
+        kind,
+        nok_per_btc: nok.into(),
+        usd_per_btc: usd.into(),
+        nok_per_usd: per_usd.into(),
+    }
+}
+
+/// `antall × rate` in whole kroner, half away from zero, worked here apart from the app's code.
+fn kroner(antall: &str, rate: Decimal) -> String {
+    let exact = antall.parse::<Decimal>().unwrap() * rate;
+    exact
+        .round_dp_with_strategy(0, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+        .to_string()
+}
+
+/// RFC 4180 records: fields split at commas outside quotes, `""` inside quotes a quote.
+fn records(text: &str) -> Vec<Vec<String>> {
+    let (mut out, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') | (false, '"') => quoted = !quoted,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                out.push(std::mem::take(&mut record));
+            }
+            _ => field.push(c),
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_rests_on() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    tax_synced(&app).await;
+    let args = CardArgs {
+        year: None,
+        method: Method::Fifo,
+        per_account: false,
+    };
+    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    assert_eq!(c.rate_kind, RateKind::None);
+    // No source chosen: the wealth value is refused, with the reason and the fix.
+    let wealth = field(&c, CardField::Formuesverdi);
+    let refusal = wealth.refusal.as_ref().expect("refused without a rate");
+    assert!(refusal.reason.contains("no source"), "{refusal:?}");
+    assert!(refusal.fix.contains("Skatteetaten"), "{refusal:?}");
+    assert_eq!(wealth.filed, None);
+    // The card's order, as the tax return asks.
+    let order: Vec<CardField> = c.entries[0].fields.iter().map(|f| f.field).collect();
+    assert_eq!(
+        order,
+        [
+            CardField::Landkode,
+            CardField::Navn,
+            CardField::Antall,
+            CardField::Formuesverdi,
+            CardField::Gevinst,
+            CardField::Tap,
+            CardField::AnnenKapitalinntekt,
+            CardField::Boersnavn
+        ]
+    );
+    let antall = field(&c, CardField::Antall).filed.clone().unwrap();
+    assert_eq!(antall.split('.').nth(1).map(str::len), Some(10), "{antall}");
+
+    // A rate that is not a number is refused and nothing is kept.
+    let bad = card::set_year_end_choice(&app, choice(c.year, RateKind::NokPerBtc, "abc", "", ""))
+        .await
+        .unwrap_err();
+    assert!(bad.message.contains("abc"), "{bad:?}");
+    assert_eq!(
+        card::tax_card(&app, args.clone()).await.unwrap().rate_kind,
+        RateKind::None
+    );
+
+    // Skatteetaten's rates as USD per BTC and NOK per USD: 100 000 × 10.5 = 1 050 000.
+    card::set_year_end_choice(
+        &app,
+        choice(c.year, RateKind::ViaUsd, "", "100 000", "10.5"),
+    )
+    .await
+    .unwrap();
+    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let wealth = field(&c, CardField::Formuesverdi);
+    assert_eq!(
+        wealth.filed.as_deref(),
+        Some(kroner(&antall, Decimal::from(1_050_000)).as_str())
+    );
+    assert!(
+        c.rate_source.contains("100000 USD per BTC"),
+        "{}",
+        c.rate_source
+    );
+
+    // The last market rate in the history is offered with its value, and files at it.
+    let offered = c
+        .offers
+        .iter()
+        .find(|o| o.kind == RateKind::LastTransaction)
+        .unwrap()
+        .clone();
+    assert!(offered.rate.is_some(), "{offered:?}");
+    card::set_year_end_choice(&app, choice(c.year, RateKind::LastTransaction, "", "", ""))
+        .await
+        .unwrap();
+    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    assert_eq!(c.rate, offered.rate);
+    assert_eq!(c.rate_source, offered.source);
+    assert!(field(&c, CardField::Formuesverdi).filed.is_some());
+
+    // Nordlys took no sample at midnight on 31 December: refused, with the reason.
+    card::set_year_end_choice(&app, choice(c.year, RateKind::Sample, "", "", ""))
+        .await
+        .unwrap();
+    let sampled = card::tax_card(&app, args.clone()).await.unwrap();
+    let refusal = field(&sampled, CardField::Formuesverdi)
+        .refusal
+        .clone()
+        .unwrap();
+    assert!(refusal.reason.contains("no price sample"), "{refusal:?}");
+
+    // Back to Skatteetaten's NOK rate; then the exports.
+    card::set_year_end_choice(
+        &app,
+        choice(c.year, RateKind::NokPerBtc, "1 000 000", "", ""),
+    )
+    .await
+    .unwrap();
+    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let filed: Vec<(String, String)> = c.entries[0]
+        .fields
+        .iter()
+        .filter_map(|f| Some((f.schema.clone(), f.filed.clone()?)))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let export = async |format| {
+        let (name, bytes) = card::card_file(
+            &app,
+            &CardExportArgs {
+                card: args.clone(),
+                format,
+            },
+        )
+        .await
+        .unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let xml = std::fs::read_to_string(export(CardFormat::Xml).await).unwrap();
+    for (schema, value) in &filed {
+        if schema == "landkode" || schema == "navn" || schema == "boersnavn" {
+            continue;
+        }
+        assert!(
+            xml.contains(&format!("<{schema}>")) && xml.contains(value.as_str()),
+            "{schema} = {value} in {xml}"
+        );
+    }
+
+    let csv = std::fs::read_to_string(export(CardFormat::AttachmentCsv).await).unwrap();
+    assert!(
+        csv.contains(&format!("rowsSha256,,,,,,,,{}", c.rows_sha256)),
+        "{csv}"
+    );
+    assert!(csv.contains("about,,,,ruleSet,"), "{csv}");
+    // The rows in the attachment are the rows hashed: their JSON, one per line, gives the hash.
+    let mut hash = Sha256::new();
+    let mut rows = 0;
+    for record in records(&csv) {
+        if record[0] == "row" {
+            hash.update(&record[12]);
+            hash.update(b"\n");
+            rows += 1;
+        }
+    }
+    let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!((hex, rows), (c.rows_sha256.clone(), c.rows));
+
+    let pdf = export(CardFormat::AttachmentPdf).await;
+    let text = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) runs");
+    assert!(text.status.success(), "{text:?}");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Method: FIFO"), "{text}");
+    assert!(text.contains("nordlys-tax-rules/1"), "{text}");
+    assert!(text.contains(&c.rows_sha256), "{text}");
+    let wealth = field(&c, CardField::Formuesverdi).filed.clone().unwrap();
+    assert!(
+        text.contains(&format!("formuesverdiForVirtuellEiendel: {wealth}")),
+        "{text}"
+    );
+}
