@@ -81,6 +81,7 @@ ipc_commands! {
     profiles::set_start_hidden: SetStartHiddenArgs => AppView;
     profiles::dismiss_welcome: NoArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
+    profiles::set_tax_rules: SetTaxRulesArgs => AppView;
     profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     profiles::save_exchange_profile: ExchangeProfileArgs => AppView;
     profiles::switch_profile: SwitchProfileArgs => AppView;

@@ -54,7 +54,15 @@ requestTimeoutSecs: number,
 /**
  * The range the setting takes.
  */
-requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, connection: ConnectionView, 
+requestTimeoutMinSecs: number, requestTimeoutMaxSecs: number, 
+/**
+ * The income tax rate the tax before a sale is worked at, in percent, as a plain decimal.
+ */
+incomeTaxPercent: string, 
+/**
+ * How lots are matched for the tax before a sale.
+ */
+taxMethod: Method, connection: ConnectionView, 
 /**
  * A problem the user should know about (settings or keyring).
  */
@@ -369,7 +377,11 @@ export type OrderCheckView = { ok: boolean, amountError: string | null, priceErr
  * What the estimate is at: the ask (buying) or bid (selling) with the quote's time, or the
  * limit price.
  */
-estimateBasis: string | null, summary: string | null, };
+estimateBasis: string | null, summary: string | null, 
+/**
+ * For a sale: the gain or loss it would realise and the tax on it, before confirming.
+ */
+saleTax: SaleTaxView | null, };
 
 export type OrderFormArgs = { 
 /**
@@ -424,7 +436,11 @@ available: string, needsRecipient: boolean, savedRecipient: RecipientView | null
 /**
  * Names the form this check was for; sending asks for it back.
  */
-reviewed: string, };
+reviewed: string, 
+/**
+ * For a payment marked as one: the gain or loss it would realise and the tax on it.
+ */
+saleTax: SaleTaxView | null, };
 
 export type PaymentResultView = { payment: PaymentView, message: string, };
 
@@ -560,6 +576,16 @@ export type Report = "transactions" | "yearEnd" | "gains";
 
 export type RowIdsArgs = { ids: Array<string>, };
 
+export type SaleTaxView = { 
+/**
+ * "Gain NOK 100 000,00 by FIFO", or the loss.
+ */
+gain: string | null, 
+/**
+ * "Tax at 22 %: NOK 22 000,00", or the reduction a loss gives.
+ */
+tax: string | null, lots: Array<LotView>, refusal: RefusalView | null, };
+
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
  * What the user says the key may do; unknown until used when not said.
@@ -581,6 +607,12 @@ export type SetRequestTimeoutArgs = {
 seconds: number | null, };
 
 export type SetStartHiddenArgs = { startHidden: boolean, };
+
+export type SetTaxRulesArgs = { 
+/**
+ * Percent as typed, 0 to 100.
+ */
+incomeTaxPercent: string, taxMethod: Method, };
 
 export type SetThemeArgs = { 
 /**
@@ -785,6 +817,10 @@ export function dismissWelcome(args: NoArgs): Promise<AppView> {
 
 export function setRequestTimeout(args: SetRequestTimeoutArgs): Promise<AppView> {
   return call("set_request_timeout", args);
+}
+
+export function setTaxRules(args: SetTaxRulesArgs): Promise<AppView> {
+  return call("set_tax_rules", args);
 }
 
 export function checkExchangeProfile(args: ExchangeProfileArgs): Promise<ProfileProblemsView> {

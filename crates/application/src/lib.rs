@@ -17,6 +17,7 @@ pub mod profile_views;
 pub mod profiles;
 pub mod receive;
 pub mod receive_views;
+pub mod sale_tax;
 pub mod state;
 pub mod tax;
 pub mod tax_card;

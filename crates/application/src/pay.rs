@@ -252,12 +252,20 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         },
         summary: summary(c, ctx, form),
         reviewed,
+        sale_tax: None,
     }
 }
 
 pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
     let (form, check, ctx) = checked(app, &args).await?;
-    Ok(check_view(&check, &ctx, &form, fingerprint(&args)?))
+    let mut view = check_view(&check, &ctx, &form, fingerprint(&args)?);
+    // Paying with bitcoin is a sale at the market rate: what it would realise, at the bid.
+    if form.is_payment
+        && let Some(btc) = check.amount_btc.filter(|_| check.amount_error.is_none())
+    {
+        view.sale_tax = Some(crate::sale_tax::sale_tax_view(app, btc, ctx.price).await?);
+    }
+    Ok(view)
 }
 
 fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, String) {

@@ -76,6 +76,8 @@ pub struct PayCheckView {
     pub summary: Vec<SummaryLine>,
     /// Names the form this check was for; sending asks for it back.
     pub reviewed: String,
+    /// For a payment marked as one: the gain or loss it would realise and the tax on it.
+    pub sale_tax: Option<crate::sale_tax::SaleTaxView>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -106,6 +106,10 @@ pub struct AppView {
     /// The range the setting takes.
     pub request_timeout_min_secs: u32,
     pub request_timeout_max_secs: u32,
+    /// The income tax rate the tax before a sale is worked at, in percent, as a plain decimal.
+    pub income_tax_percent: String,
+    /// How lots are matched for the tax before a sale.
+    pub tax_method: nordlys_core::tax::gains::Method,
     pub connection: ConnectionView,
     /// A problem the user should know about (settings or keyring).
     pub notice: Option<String>,
@@ -204,6 +208,14 @@ pub struct SetPrivacyArgs {
 #[serde(rename_all = "camelCase")]
 pub struct SetStartHiddenArgs {
     pub start_hidden: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SetTaxRulesArgs {
+    /// Percent as typed, 0 to 100.
+    pub income_tax_percent: String,
+    pub tax_method: nordlys_core::tax::gains::Method,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -184,6 +184,8 @@ async fn view(app: &App) -> Answer<AppView> {
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
         request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
+        income_tax_percent: settings.income_tax_percent().normalize().to_string(),
+        tax_method: settings.tax_method.unwrap_or_default(),
         connection: ConnectionView {
             has_key: status.has_key,
             key_is_demo: status.key_is_demo,
@@ -427,6 +429,29 @@ pub async fn set_start_hidden(app: &App, args: SetStartHiddenArgs) -> Answer<App
 
 /// How long a request may take before its outcome is "unknown": a slow connection wants longer.
 /// The connection is opened again with it; nothing in flight is cut short.
+pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppView> {
+    let locale = app.locale();
+    let percent = match nordlys_core::amount_input::parse_rate(&args.income_tax_percent, locale) {
+        Ok(p) if p <= rust_decimal::Decimal::ONE_HUNDRED => p,
+        Err(nordlys_core::amount_input::AmountInputError::Zero) => rust_decimal::Decimal::ZERO,
+        _ => {
+            return Err(IpcError::new(
+                ErrorCode::InvalidInput,
+                Message::new("tax-rate-range")
+                    .with("typed", args.income_tax_percent.trim().to_owned())
+                    .render(locale),
+            ));
+        }
+    };
+    {
+        let mut s = app.settings();
+        s.income_tax_percent = Some(percent);
+        s.tax_method = Some(args.tax_method);
+    }
+    app.save_settings()?;
+    view(app).await
+}
+
 pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answer<AppView> {
     let seconds = args.seconds.map(u64::from);
     if let Some(s) = seconds

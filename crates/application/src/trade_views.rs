@@ -59,6 +59,8 @@ pub struct OrderCheckView {
     /// limit price.
     pub estimate_basis: Option<String>,
     pub summary: Option<String>,
+    /// For a sale: the gain or loss it would realise and the tax on it, before confirming.
+    pub sale_tax: Option<crate::sale_tax::SaleTaxView>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

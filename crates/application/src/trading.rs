@@ -196,6 +196,7 @@ fn check_view(
         estimate: c.estimate.clone(),
         estimate_basis,
         summary: order_confirmation(c, figures),
+        sale_tax: None,
     }
 }
 
@@ -208,7 +209,20 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckVie
         .estimate
         .as_ref()
         .map(|_| estimate_basis(&form, &market, &quoted_at, app, figures));
-    Ok(check_view(&check, figures, basis))
+    let mut view = check_view(&check, figures, basis);
+    // A sale about to be made: what it would realise, at the limit or the bid.
+    if let Some(r) = check
+        .request
+        .as_ref()
+        .filter(|_| form.direction == Direction::Sell)
+    {
+        let price = r.price.unwrap_or(market.bid);
+        view.sale_tax = Some(
+            crate::sale_tax::sale_tax_view(app, nordlys_money::Btc::computed(r.amount), price)
+                .await?,
+        );
+    }
+    Ok(view)
 }
 
 fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {

@@ -79,6 +79,27 @@ pub struct Settings {
     /// The first run's welcome was put away: it is not shown again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub welcomed: bool,
+    /// The income tax rate in percent the tax before a sale is worked at; `None`: 22 %.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub income_tax_percent: Option<rust_decimal::Decimal>,
+    /// How lots are matched for the tax before a sale; `None`: FIFO.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax_method: Option<crate::tax::gains::Method>,
+}
+
+/// The ordinary income tax rate on capital income in recent years, when the user has not said.
+pub const INCOME_TAX_PERCENT: rust_decimal::Decimal =
+    rust_decimal::Decimal::from_parts(22, 0, 0, false, 0);
+
+impl Settings {
+    /// The income tax rate in percent, kept within 0–100.
+    pub fn income_tax_percent(&self) -> rust_decimal::Decimal {
+        self.income_tax_percent
+            .filter(|p| {
+                (rust_decimal::Decimal::ZERO..=rust_decimal::Decimal::ONE_HUNDRED).contains(p)
+            })
+            .unwrap_or(INCOME_TAX_PERCENT)
+    }
 }
 
 /// The request timeout when the settings do not say, and the range they may say.
@@ -104,6 +125,8 @@ impl Default for Settings {
             privacy: false,
             start_hidden: false,
             welcomed: false,
+            income_tax_percent: None,
+            tax_method: None,
         }
     }
 }

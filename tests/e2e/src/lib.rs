@@ -107,6 +107,20 @@ fn workspace() -> PathBuf {
         .unwrap()
 }
 
+/// `nordlys-cli`, built when missing (the workspace's tests build it before the E2E suite runs).
+pub fn cli_binary() -> PathBuf {
+    let path = workspace().join("target/debug/nordlys-cli");
+    if !path.exists() {
+        let built = Command::new("cargo")
+            .args(["build", "--locked", "-q", "-p", "nordlys-cli"])
+            .current_dir(workspace())
+            .status()
+            .unwrap();
+        assert!(built.success(), "cargo build -p nordlys-cli");
+    }
+    path
+}
+
 /// The name the kernel knows `binary`'s process by (at most 15 characters).
 fn process_name_of(binary: &Path) -> String {
     let name = binary

@@ -208,3 +208,124 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     assert_eq!(requests(app.counters().await), before + 1);
     app.quit().await;
 }
+
+/// The card as the window shows it: each field's schema name and its value (`None`: refused).
+async fn card_in_window(app: &App) -> Vec<(String, Option<String>)> {
+    let fields = app
+        .script(
+            "return [...document.querySelectorAll('[data-testid=card-field]')].map(f => [\
+               f.dataset.field,\
+               f.querySelector('[data-testid=card-refusal]') ? null :\
+                 f.querySelector('[data-testid=card-value]')?.textContent ?? null]);",
+            vec![],
+        )
+        .await;
+    serde_json::from_value(fields).unwrap()
+}
+
+#[tokio::test]
+async fn the_card_in_the_window_matches_the_clis_field_by_field() {
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-tax]").await;
+    app.until("the tax screen to read the sync's state", || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .is_some_and(|s| s != "loading")
+    })
+    .await;
+    app.click("[data-testid=tax-sync]").await;
+    app.until_within("the sync to finish", Duration::from_secs(120), || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .as_deref()
+            == Some("complete")
+    })
+    .await;
+    app.click("[data-testid=tax-section-card]").await;
+    app.until("the card to show", || async {
+        app.exists("[data-testid=card-entry]").await
+    })
+    .await;
+    // No rate chosen yet: the wealth value says why instead of a number.
+    let before = card_in_window(&app).await;
+    assert!(
+        before.contains(&("formuesverdiForVirtuellEiendel".to_owned(), None)),
+        "{before:?}"
+    );
+    app.fill("[data-testid=card-nok-per-btc]", "1000000").await;
+    app.click("[data-testid=card-rate-nokPerBtc]").await;
+    app.until("the card to file the wealth value", || async {
+        card_in_window(&app)
+            .await
+            .iter()
+            .any(|(f, v)| f == "formuesverdiForVirtuellEiendel" && v.is_some())
+    })
+    .await;
+    app.screenshot("tax-card").await;
+    let window = card_in_window(&app).await;
+    let year = app
+        .script(
+            "return document.querySelector('[data-testid=card-year]').value;",
+            vec![],
+        )
+        .await;
+    let year = year.as_str().unwrap().to_owned();
+    let exchange = window
+        .iter()
+        .find(|(f, _)| f == "boersnavn")
+        .and_then(|(_, v)| v.clone())
+        .unwrap();
+
+    // The CLI, on its own store synced from the same sandbox, for the same year and rate.
+    let world = sandbox_keys();
+    let key = world.keys.iter().find(|k| k.name == "read").unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let cli = |args: &[&str]| {
+        let out = std::process::Command::new(cli_binary())
+            .args(args)
+            .env("NORDLYS_BASE_URL", app.sandbox())
+            .env("NORDLYS_API_KEY", &key.key)
+            .env("NORDLYS_API_SECRET", &key.secret)
+            .env("NORDLYS_STATE_DIR", state.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    cli(&["tax", "sync"]);
+    let card = cli(&[
+        "tax",
+        "card",
+        "--year",
+        &year,
+        "--year-end-rate",
+        "1000000",
+        "--exchange-name",
+        &exchange,
+    ]);
+    let entry = &card["virtuellEiendel"][0];
+    let refused: Vec<&str> = card["notComputable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["field"].as_str().unwrap())
+        .collect();
+    for (field, shown) in &window {
+        let from_cli = if field == "boersnavn" {
+            entry["boers"][0]["boersnavn"].as_str()
+        } else {
+            entry[field.as_str()].as_str()
+        };
+        assert_eq!(
+            shown.as_deref(),
+            from_cli,
+            "{field}: window {shown:?}, CLI {from_cli:?} ({card})"
+        );
+        assert_eq!(
+            shown.is_none(),
+            refused.contains(&field.as_str()),
+            "{field}"
+        );
+    }
+    assert_eq!(window.len(), 8, "{window:?}");
+}

@@ -331,6 +331,12 @@ const nb: Record<string, string> = {
   "Acquired on": "Anskaffet",
   "Cost in NOK": "Kostpris i NOK",
   "Saved to": "Lagret i",
+  "Tax on this sale": "Skatt på dette salget",
+  "Lots this sale would use": "Partier dette salget vil bruke",
+  "Income tax rate (%)": "Inntektsskattesats (%)",
+  "Lots sold first": "Partier som selges først",
+  "The sell ticket and the payment form show the tax a sale would cost at this rate and method, before you confirm.":
+    "Salgsskjemaet og betalingsskjemaet viser hva et salg koster i skatt med denne satsen og metoden, før du bekrefter.",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",

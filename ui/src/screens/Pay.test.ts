@@ -25,6 +25,9 @@ function check(form: PayArgs): PayCheckView {
     recipientErrors: { fullName: null, country: null, address: null, nin: null },
     summary: [{ label: "To", value: form.destination }],
     reviewed: `${form.destination}/${form.amount}`,
+    saleTax: form.isPayment
+      ? { gain: null, tax: null, lots: [], refusal: { reason: "the tax history is not synced", fix: "sync it" } }
+      : null,
   };
 }
 

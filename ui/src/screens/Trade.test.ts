@@ -33,6 +33,15 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
       estimate: `${f.amount} NOK`,
       estimateBasis: "at the ask, NOK 1,000,000.00, 12:00:00",
       summary: `Buy for ${f.amount} NOK`,
+      saleTax:
+        f.direction === "sell"
+          ? {
+              gain: "Gain NOK 100.00 by FIFO",
+              tax: "Tax at 22 %: NOK 22.00",
+              lots: [{ id: "tr_1", time: "2025-01-02 10:00", btc: "0.1 BTC", cost: "NOK 900.00" }],
+              refusal: null,
+            }
+          : null,
     }),
     placeOrder: place,
   });
@@ -76,6 +85,17 @@ describe("Trade", () => {
     expect(screen.getByTestId<HTMLInputElement>("order-price").value).toBe("999000");
     await fireEvent.click(screen.getByTestId("direction-sell"));
     expect(screen.getByTestId<HTMLInputElement>("order-price").value).toBe("1001000");
+  });
+
+  it("a sale shows the tax it would cost and the lots it would use before it is confirmed", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "0.1");
+    expect(screen.queryByTestId("order-sale-tax")).toBeNull();
+    await fireEvent.click(screen.getByTestId("direction-sell"));
+    await vi.waitFor(() => expect(screen.getByTestId("order-sale-tax-tax").textContent).toBe("Tax at 22 %: NOK 22.00"));
+    expect(screen.getByTestId("order-sale-tax-gain").textContent).toBe("Gain NOK 100.00 by FIFO");
+    expect(screen.getByTestId("order-sale-tax-lots").textContent).toContain("tr_1");
   });
 
   it("sends the order reviewed once, shows an unknown outcome and arms nothing after it", async () => {

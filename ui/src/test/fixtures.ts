@@ -26,6 +26,8 @@ export function appView(change: Partial<AppView> = {}): AppView {
     requestTimeoutSecs: 30,
     requestTimeoutMinSecs: 5,
     requestTimeoutMaxSecs: 600,
+    incomeTaxPercent: "22",
+    taxMethod: "fifo",
     connection: {
       hasKey: true,
       keyIsDemo: true,

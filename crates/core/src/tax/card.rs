@@ -219,14 +219,14 @@ impl RowsHash {
 
 /// What stops every figure up to year end, the first of each kind.
 #[derive(Default)]
-struct Blockers {
+pub(crate) struct Blockers {
     pending: Option<Why>,
     unknown_type: Option<Why>,
-    malformed: Option<Why>,
+    pub(crate) malformed: Option<Why>,
 }
 
 impl Blockers {
-    fn read(&mut self, t: &TaxTransaction) {
+    pub(crate) fn read(&mut self, t: &TaxTransaction) {
         if t.finalize_time.is_none() && self.pending.is_none() {
             self.pending = Some(Why::Pending {
                 id: t.id.as_str().to_owned(),
@@ -243,7 +243,7 @@ impl Blockers {
         }
     }
 
-    fn first(&self) -> Option<&Why> {
+    pub(crate) fn first(&self) -> Option<&Why> {
         self.malformed
             .as_ref()
             .or(self.pending.as_ref())

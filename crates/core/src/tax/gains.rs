@@ -437,6 +437,34 @@ impl GainsBuilder {
         });
     }
 
+    /// What disposing of `btc` now for `proceeds` would realise, by this builder's method, from
+    /// the lots left: the holding itself is not touched.
+    pub fn preview(&self, btc: Btc, proceeds: Nok, at: DateTime<Utc>) -> Disposal {
+        let mut scratch = Self {
+            method: self.method,
+            lots: self.lots.clone(),
+            ..Self::default()
+        };
+        let (lots, unmatched_btc) = scratch.take(btc);
+        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
+        let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
+        unknown.dedup();
+        Disposal {
+            id: String::new(),
+            account_id: None,
+            at,
+            year: oslo_year(&at),
+            kind: DisposalKind::Sale,
+            btc,
+            proceeds_nok: proceeds,
+            cost_nok: cost,
+            gain_nok: proceeds - cost,
+            lots,
+            unmatched_btc,
+            unknown,
+        }
+    }
+
     pub fn finish(self) -> GainsReport {
         let mut years: BTreeMap<i32, YearGains> = BTreeMap::new();
         for d in &self.disposals {

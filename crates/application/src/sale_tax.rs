@@ -1,0 +1,99 @@
+//! The tax before you sell, as the sell ticket and the payment form show it: the gain or loss
+//! the sale would realise by the method in Settings, the lots it would consume, and the tax at
+//! the income tax rate in Settings; or why it cannot be said.
+
+use chrono::Utc;
+use nordlys_core::tax::sale_tax::{SaleTaxRefusal, sale_tax};
+use nordlys_money::{Btc, NokPerBtc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::card_views::RefusalView;
+use crate::error::{Answer, IpcError};
+use crate::state::App;
+use crate::tax_card::{Words, refusal};
+use crate::tax_views::LotView;
+use crate::wording::{Message, method_name};
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SaleTaxView {
+    /// "Gain NOK 100 000,00 by FIFO", or the loss.
+    pub gain: Option<String>,
+    /// "Tax at 22 %: NOK 22 000,00", or the reduction a loss gives.
+    pub tax: Option<String>,
+    pub lots: Vec<LotView>,
+    pub refusal: Option<RefusalView>,
+}
+
+/// The tax on selling `btc` now at `price` (the bid, or the limit), from the synced history.
+pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<SaleTaxView> {
+    let (figures, zone) = (app.figures(), app.zone);
+    let locale = figures.locale;
+    let (percent, method) = {
+        let s = app.settings();
+        (s.income_tax_percent(), s.tax_method.unwrap_or_default())
+    };
+    let store = app.tax_session().await?.store;
+    let now = Utc::now();
+    let found =
+        tokio::task::spawn_blocking(move || sale_tax(&store, method, btc, price, percent, now))
+            .await
+            .map_err(IpcError::internal)??;
+    let t = match found {
+        Ok(t) => t,
+        Err(no) => {
+            let (reason, fix) = match no {
+                SaleTaxRefusal::NotSynced => (
+                    crate::wording::say("sale-tax-not-synced", locale),
+                    crate::wording::say("sale-tax-sync", locale),
+                ),
+                SaleTaxRefusal::Card(why) => refusal(
+                    &why,
+                    nordlys_core::time::oslo_year(&now),
+                    Words { locale, zone },
+                ),
+            };
+            return Ok(SaleTaxView {
+                gain: None,
+                tax: None,
+                lots: Vec::new(),
+                refusal: Some(RefusalView { reason, fix }),
+            });
+        }
+    };
+    let d = &t.disposal;
+    let loss = d.gain_nok.is_negative();
+    let percent_text =
+        nordlys_core::format::number(t.percent.normalize(), t.percent.normalize().scale(), locale);
+    Ok(SaleTaxView {
+        gain: Some(
+            Message::new(if loss {
+                "sale-tax-loss"
+            } else {
+                "sale-tax-gain"
+            })
+            .with(
+                "amount",
+                figures.nok(nordlys_money::Nok::computed(d.gain_nok.decimal().abs())),
+            )
+            .with("method", method_name(method, locale))
+            .render(locale),
+        ),
+        tax: Some(
+            Message::new(if loss {
+                "sale-tax-reduction"
+            } else {
+                "sale-tax-tax"
+            })
+            .with(
+                "amount",
+                figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs())),
+            )
+            .with("percent", percent_text)
+            .render(locale),
+        ),
+        lots: crate::tax::disposal_view(d, method, figures, zone).lots,
+        refusal: None,
+    })
+}
