@@ -233,3 +233,74 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         "{text}"
     );
 }
+
+/// The sell ticket before confirming: what the sale would realise and cost in tax, from the
+/// synced lots; nothing to say before the history is synced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sell_ticket_shows_the_tax_the_sale_would_cost_once_the_history_is_synced() {
+    use app_driver::order;
+    use nordlys_application::profile_views::SetTaxRulesArgs;
+    use nordlys_application::vocabulary::Direction;
+    use nordlys_application::{profiles, trading};
+
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let limit = Some("1000000".to_owned());
+    let before = trading::check_order(&app, order(Direction::Sell, "0.001", limit.clone()))
+        .await
+        .unwrap();
+    let refusal = before.sale_tax.unwrap().refusal.unwrap();
+    assert!(refusal.reason.contains("not synced"), "{refusal:?}");
+    // A buy realises nothing: no tax line.
+    let buy = trading::check_order(&app, order(Direction::Buy, "500", None))
+        .await
+        .unwrap();
+    assert!(buy.sale_tax.is_none());
+
+    tax_synced(&app).await;
+    profiles::set_tax_rules(
+        &app,
+        SetTaxRulesArgs {
+            income_tax_percent: "50".into(),
+            tax_method: Method::Fifo,
+        },
+    )
+    .await
+    .unwrap();
+    let bad = profiles::set_tax_rules(
+        &app,
+        SetTaxRulesArgs {
+            income_tax_percent: "101".into(),
+            tax_method: Method::Fifo,
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(bad.message.contains("0 to 100"), "{bad:?}");
+    let sale = trading::check_order(&app, order(Direction::Sell, "0.001", limit))
+        .await
+        .unwrap()
+        .sale_tax
+        .unwrap();
+    assert!(sale.refusal.is_none(), "{sale:?}");
+    assert!(!sale.lots.is_empty(), "{sale:?}");
+    let (gain, tax) = (sale.gain.unwrap(), sale.tax.unwrap());
+    assert!(gain.contains("by FIFO"), "{gain}");
+    // At 50 % the tax is half the gain: the two figures in the words say so.
+    let figure = |text: &str| -> Decimal {
+        let digits: String = text
+            .rsplit("NOK")
+            .next()
+            .unwrap()
+            .chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        digits.parse().unwrap()
+    };
+    assert!(tax.contains("50 %"), "{tax}");
+    let (g, t) = (figure(&gain.replace(" by FIFO", "")), figure(&tax));
+    assert!(
+        (g / Decimal::from(2) - t).abs() <= Decimal::new(1, 2),
+        "{gain} / {tax}"
+    );
+}
