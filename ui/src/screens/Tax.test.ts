@@ -90,6 +90,25 @@ describe("Tax", () => {
   });
 });
 
+describe("Tax: a sync started as the screen opens", () => {
+  it("reads the list again when the sync ends, though the status asked on arrival answered after the click", async () => {
+    const fake = taxBackend();
+    // The status asked on arrival answers late, saying no sync runs (it was asked before the click).
+    let answer: (v: TaxSyncView) => void = () => {};
+    fake.script.taxSyncStatus = () => new Promise<TaxSyncView>((r) => (answer = r));
+    fake.script.startTaxSync = () => sync("running", 0);
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-sync"));
+    answer(sync("idle", 0));
+    // The arrival's own read of the list is done.
+    await vi.waitFor(() => screen.getAllByTestId("tax-row"));
+    await new Promise((r) => setTimeout(r, 20));
+    const reads = fake.callsOf("taxRows").length;
+    fake.emit("taxSync", sync("complete", 20));
+    await vi.waitFor(() => expect(fake.callsOf("taxRows").length).toBeGreaterThan(reads));
+  });
+});
+
 describe("Tax: coming back", () => {
   it("finds the list where the user left it after another screen was shown", async () => {
     const fake = taxBackend();

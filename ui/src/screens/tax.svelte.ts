@@ -89,7 +89,9 @@ export class TaxState {
       const asked = this.#told;
       const now = await this.session.backend.taxSyncStatus({});
       if (asked === this.#told) this.sync = now;
-      this.#following = this.sync?.state === "running";
+      // A sync the user started while this status was on its way is still followed: the stale
+      // answer must not make its end go unnoticed (the list stayed empty after a first sync).
+      this.#following ||= this.sync?.state === "running";
       await this.#reload(keepPlace);
     } catch (e) {
       this.error = errorText(e);
