@@ -113,7 +113,7 @@ ipc_commands! {
     tax::tax_facets: NoArgs => TaxFacetsView;
     tax::tax_balances: TaxBalancesArgs => TaxBalancesView;
     tax::year_end_report: NoArgs => YearEndsView;
-    card::set_year_end_choice: YearEndChoiceArgs => YearEndsView;
+    card::set_year_end_choice: YearEndChoiceArgs => NoArgs;
     tax::gains_report: GainsArgs => GainsView;
     tax::export_csv: ExportArgs => ExportView;
     card::tax_card: CardArgs => CardView;

@@ -947,7 +947,7 @@ export function yearEndReport(args: NoArgs): Promise<YearEndsView> {
   return call("year_end_report", args);
 }
 
-export function setYearEndChoice(args: YearEndChoiceArgs): Promise<YearEndsView> {
+export function setYearEndChoice(args: YearEndChoiceArgs): Promise<NoArgs> {
   return call("set_year_end_choice", args);
 }
 

@@ -19,7 +19,7 @@ use crate::card_views::*;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
-use crate::tax_views::{ExportView, YearEndsView};
+use crate::tax_views::ExportView;
 use crate::wording::{Message, say};
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
@@ -104,15 +104,10 @@ impl Shown<'_> {
     fn figure(&self, e: &CardEntry, field: Field, as_field: CardField) -> CardFieldView {
         let locale = self.figures.locale;
         let value = e.figure(field);
-        let refusal = self
-            .card
-            .not_computable
-            .iter()
-            .find(|n| n.entry == e.id && n.field == field)
-            .map(|n| {
-                let (reason, fix) = refusal(&n.why, self.card.year, self.words);
-                RefusalView { reason, fix }
-            });
+        let refusal = self.card.refusal(&e.id, field).map(|why| {
+            let (reason, fix) = refusal(why, self.card.year, self.words);
+            RefusalView { reason, fix }
+        });
         let filed = value.and_then(|v| self.figures.raw(|| v.filed()));
         let shown = match (&filed, value) {
             (Some(f), _) => f.clone(),
@@ -241,8 +236,7 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
             Ok(offer(kind, &given, year, figures, words))
         })
         .collect::<Result<Vec<_>, nordlys_core::store::StoreError>>()?;
-    let rate_now = year_end_rate::resolve(&store, year, choice)?;
-    let names = crate::tax::account_names(&store)?;
+    let names = crate::tax::Names::load(&store)?;
     let shown = Shown {
         card: &made,
         figures,
@@ -257,8 +251,12 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
         method_name: crate::wording::method_name(made.method, locale),
         complete: made.complete,
         rate_kind: rate_kind(choice),
-        rate: made.rate.as_ref().map(|r| figures.price(r.nok_per_btc)),
-        rate_source: offer(rate_kind(choice), &rate_now, year, figures, words).source,
+        rate: made
+            .rate
+            .as_ref()
+            .ok()
+            .map(|r| figures.price(r.nok_per_btc)),
+        rate_source: offer(rate_kind(choice), &made.rate, year, figures, words).source,
         offers,
         entered_nok_per_btc: entered(|c| match c {
             RateChoice::Entered(r) => Some(r.decimal().normalize().to_string()),
@@ -314,7 +312,8 @@ fn invalid(problem: AmountInputError, locale: Locale) -> IpcError {
     )
 }
 
-pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<YearEndsView> {
+/// Keeps the source chosen for a year; the screen showing the rate reads its own view again.
+pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<NoArgs> {
     let locale = app.locale();
     let choice = match args.kind {
         RateKind::None => None,
@@ -332,7 +331,7 @@ pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<Y
         .await?
         .store
         .set_year_end_choice(args.year, choice.as_ref())?;
-    crate::tax::year_end_report(app, NoArgs {}).await
+    Ok(NoArgs {})
 }
 
 pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs> {

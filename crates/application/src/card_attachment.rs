@@ -92,11 +92,11 @@ impl<'a> Attachment<'a> {
     fn rate_line(&self) -> String {
         let locale = self.words.locale;
         match &self.card.rate {
-            Some(r) => Message::new("attachment-rate")
+            Ok(r) => Message::new("attachment-rate")
                 .with("rate", format::price(r.nok_per_btc, locale))
                 .with("source", rate_source(&r.source, locale))
                 .render(locale),
-            None => say("attachment-no-rate", locale),
+            Err(_) => say("attachment-no-rate", locale),
         }
     }
 
@@ -152,6 +152,7 @@ impl<'a> Attachment<'a> {
                 c.rate
                     .as_ref()
                     .map(|r| r.nok_per_btc.decimal().to_string())
+                    .ok()
                     .unwrap_or_default(),
                 self.rate_line(),
             ),
@@ -168,11 +169,9 @@ impl<'a> Attachment<'a> {
     /// Why `field` of `entry` is not computable, worded; empty when it is.
     fn refused(&self, entry: &str, field: Field) -> String {
         self.card
-            .not_computable
-            .iter()
-            .find(|n| n.entry == entry && n.field == field)
-            .map(|n| {
-                let (reason, fix) = refusal(&n.why, self.card.year, self.words);
+            .refusal(entry, field)
+            .map(|why| {
+                let (reason, fix) = refusal(why, self.card.year, self.words);
                 Message::new("attachment-not-computable")
                     .with("reason", reason)
                     .with("fix", fix)

@@ -2,8 +2,12 @@
 //! the sale would realise by the method in Settings, the lots it would consume, and the tax at
 //! the income tax rate in Settings; or why it cannot be said.
 
+use std::sync::{Arc, Mutex, Weak};
+
 use chrono::Utc;
-use nordlys_core::tax::sale_tax::{SaleTaxRefusal, sale_tax};
+use nordlys_core::store::Store;
+use nordlys_core::tax::gains::Method;
+use nordlys_core::tax::sale_tax::{SaleBasis, SaleTaxRefusal};
 use nordlys_money::{Btc, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -26,6 +30,35 @@ pub struct SaleTaxView {
     pub refusal: Option<RefusalView>,
 }
 
+/// The last holding read, and the store it came from: a sell ticket is checked at every pause in
+/// typing, and the history is read again only when it, the deposit costs, the profile or the
+/// method have changed.
+#[derive(Debug, Default)]
+pub struct BasisSlot(Mutex<Option<(Weak<Store>, Arc<SaleBasis>)>>);
+
+impl BasisSlot {
+    /// The basis for `method` over `store`, read again when the one kept no longer holds.
+    fn basis(&self, store: &Arc<Store>, method: Method) -> Option<Arc<SaleBasis>> {
+        let kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.as_ref()
+            .filter(|(from, b)| {
+                Weak::ptr_eq(from, &Arc::downgrade(store)) && b.holds_for(store, method)
+            })
+            .map(|(_, b)| Arc::clone(b))
+    }
+
+    fn keep(&self, store: &Arc<Store>, basis: &Arc<SaleBasis>) {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((Arc::downgrade(store), Arc::clone(basis)));
+    }
+}
+
 /// The tax on selling `btc` now at `price` (the bid, or the limit), from the synced history.
 pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<SaleTaxView> {
     let (figures, zone) = (app.figures(), app.zone);
@@ -36,10 +69,19 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
     };
     let store = app.tax_session().await?.store;
     let now = Utc::now();
-    let found =
-        tokio::task::spawn_blocking(move || sale_tax(&store, method, btc, price, percent, now))
-            .await
-            .map_err(IpcError::internal)??;
+    let basis = match app.sale_basis.basis(&store, method) {
+        Some(b) => b,
+        None => {
+            let reading = Arc::clone(&store);
+            let b = tokio::task::spawn_blocking(move || SaleBasis::read(&reading, method))
+                .await
+                .map_err(IpcError::internal)??;
+            let b = Arc::new(b);
+            app.sale_basis.keep(&store, &b);
+            b
+        }
+    };
+    let found = basis.tax(btc, price, percent, now);
     let t = match found {
         Ok(t) => t,
         Err(no) => {

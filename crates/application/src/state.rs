@@ -42,6 +42,8 @@ pub struct App {
     pub tax_sync: Arc<Mutex<crate::tax::SyncSlot>>,
     /// Told when a tax sync ends, so that a read of the tail can wait for it.
     pub tax_sync_ended: Arc<tokio::sync::Notify>,
+    /// The holding the tax before a sale is worked from, with the store it was read from.
+    pub(crate) sale_basis: crate::sale_tax::BasisSlot,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
     /// What the watcher saw last, so that it tells only changes.
@@ -148,6 +150,7 @@ impl App {
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Arc::default(),
             tax_sync_ended: Arc::default(),
+            sale_basis: crate::sale_tax::BasisSlot::default(),
             timing: Mutex::new(Timing {
                 rules: test_hooks::evidence_rules(),
                 // After this long without an answer an order is "outcome unknown".

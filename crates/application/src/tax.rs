@@ -247,12 +247,8 @@ fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
 /// Account names from endpoint 13, kept at each sync.
 pub(crate) struct Names(BTreeMap<String, TaxAccountName>);
 
-pub(crate) fn account_names(store: &Store) -> Result<Names, StoreError> {
-    Names::load(store)
-}
-
 impl Names {
-    fn load(store: &Store) -> Result<Self, StoreError> {
+    pub(crate) fn load(store: &Store) -> Result<Self, StoreError> {
         Ok(Self(
             store
                 .tax_accounts()?

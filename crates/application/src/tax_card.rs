@@ -154,7 +154,7 @@ pub fn card_json(card: &Card, exchange: &str, words: Words) -> CardJson {
         year: card.year,
         method: card.method,
         complete: card.complete,
-        year_end_rate: card.rate.as_ref().map(|r| RateJson {
+        year_end_rate: card.rate.as_ref().ok().map(|r| RateJson {
             nok_per_btc: r.nok_per_btc.decimal().normalize().to_string(),
             source: crate::wording::rate_source(&r.source, words.locale),
         }),

@@ -229,6 +229,9 @@ pub struct Store {
     in_flight: Mutex<std::collections::HashSet<i64>>,
     /// The key of saved recipients' details; `None` while the keyring cannot give it.
     recipient_seal: Mutex<Option<crate::recipient_seal::RecipientSeal>>,
+    /// Counts this process's writes to what tax figures rest on (rows, deposit costs): a figure
+    /// worked out at one count still holds while the count is the same.
+    tax_generation: std::sync::atomic::AtomicU64,
 }
 
 /// One price sample.
@@ -331,7 +334,20 @@ impl Store {
             db: Mutex::new(db),
             in_flight: Mutex::default(),
             recipient_seal: Mutex::default(),
+            tax_generation: std::sync::atomic::AtomicU64::new(0),
         })
+    }
+
+    /// See `tax_generation`: read it before reading the rows a figure rests on.
+    pub fn tax_generation(&self) -> u64 {
+        self.tax_generation
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Called after each committed write to the tax rows or deposit costs.
+    fn tax_changed(&self) {
+        self.tax_generation
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {

@@ -29,6 +29,28 @@ async fn api_rows(app: &App) -> Vec<serde_json::Value> {
     body["transactions"].as_array().unwrap().clone()
 }
 
+/// Opens the Tax screen and waits for it to have read the sync's state: the screen is drawn
+/// again then, and a click in that moment is lost.
+async fn open_tax(app: &App) {
+    app.click("[data-testid=nav-tax]").await;
+    app.until("the tax screen to read the sync's state", || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .is_some_and(|s| s != "loading")
+    })
+    .await;
+}
+
+async fn until_synced(app: &App, limit: Duration) {
+    app.until_within("the sync to finish", limit, || async {
+        app.attr("[data-testid=tax-sync-state]", "data-state")
+            .await
+            .as_deref()
+            == Some("complete")
+    })
+    .await;
+}
+
 async fn total_shown(app: &App) -> u64 {
     app.attr("[data-testid=tax-count]", "data-total")
         .await
@@ -75,14 +97,7 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     let all = api_rows(&app).await;
     assert!(all.len() as u64 > BUSY_PAST);
 
-    app.click("[data-testid=nav-tax]").await;
-    // The screen is drawn again once it has read the sync's state; a click in that moment is lost.
-    app.until("the tax screen to read the sync's state", || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .is_some_and(|s| s != "loading")
-    })
-    .await;
+    open_tax(&app).await;
     app.click("[data-testid=tax-sync]").await;
     // The bar moves while pages arrive.
     app.until("the progress bar to move", || async {
@@ -95,13 +110,7 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     })
     .await;
     app.screenshot("tax-sync-running").await;
-    app.until_within("the sync to finish", Duration::from_secs(180), || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .as_deref()
-            == Some("complete")
-    })
-    .await;
+    until_synced(&app, Duration::from_secs(180)).await;
     app.until("the list to count every transaction", || async {
         total_shown(&app).await == all.len() as u64
     })
@@ -226,21 +235,9 @@ async fn card_in_window(app: &App) -> Vec<(String, Option<String>)> {
 #[tokio::test]
 async fn the_card_in_the_window_matches_the_clis_field_by_field() {
     let app = App::start(&[]).await;
-    app.click("[data-testid=nav-tax]").await;
-    app.until("the tax screen to read the sync's state", || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .is_some_and(|s| s != "loading")
-    })
-    .await;
+    open_tax(&app).await;
     app.click("[data-testid=tax-sync]").await;
-    app.until_within("the sync to finish", Duration::from_secs(120), || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .as_deref()
-            == Some("complete")
-    })
-    .await;
+    until_synced(&app, Duration::from_secs(120)).await;
     app.click("[data-testid=tax-section-card]").await;
     app.until("the card to show", || async {
         app.exists("[data-testid=card-entry]").await

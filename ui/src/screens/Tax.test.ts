@@ -147,10 +147,13 @@ describe("Tax: the year-end rate", () => {
       ],
     });
     const fake = taxBackend();
-    fake.script.yearEndReport = () => year("900 000", false);
+    // The rate kept by the backend: the report is read again after each choice.
+    let kept: string | null = null;
+    fake.script.yearEndReport = () => (kept ? year(kept, true) : year("900 000", false));
     fake.script.setYearEndChoice = ({ kind, nokPerBtc }) => {
       if (nokPerBtc === "abc") throw { code: "invalidInput", message: "A rate is a number of NOK per BTC." };
-      return kind === "nokPerBtc" ? year(nokPerBtc, true) : year("900 000", false);
+      kept = kind === "nokPerBtc" ? nokPerBtc : null;
+      return {};
     };
     await mountScreen(Tax, fake);
     await fireEvent.click(screen.getByTestId("tax-section-yearEnd"));

@@ -210,13 +210,14 @@ export class TaxState {
   async saveRate(year: number, rate: string): Promise<void> {
     this.error = null;
     try {
-      this.yearEnds = await this.session.backend.setYearEndChoice({
+      await this.session.backend.setYearEndChoice({
         year,
         kind: rate ? "nokPerBtc" : "none",
         nokPerBtc: rate,
         usdPerBtc: "",
         nokPerUsd: "",
       });
+      this.yearEnds = await this.session.backend.yearEndReport({});
       this.rates = Object.fromEntries(Object.entries(this.rates).filter(([typed]) => Number(typed) !== year));
     } catch (e) {
       this.error = errorText(e);

@@ -255,6 +255,8 @@ impl Store {
         db.pragma_update(None, "synchronous", "NORMAL")?;
         let written = Self::insert_tax_page(&mut db, rows, cursor);
         db.pragma_update(None, "synchronous", "FULL")?;
+        drop(db);
+        self.tax_changed();
         written
     }
 
@@ -598,6 +600,8 @@ impl Store {
             )?,
             None => db.execute("DELETE FROM deposit_costs WHERE id = ?1", [id])?,
         };
+        drop(db);
+        self.tax_changed();
         Ok(())
     }
 
@@ -720,6 +724,7 @@ impl Store {
              DELETE FROM tax_accounts;
              COMMIT;",
         )?;
+        self.tax_changed();
         Ok(())
     }
 

@@ -88,6 +88,27 @@ pub enum Why {
     },
 }
 
+impl Why {
+    /// What makes a disposal's gain unknown: a proceeds or lot cost not known, or bitcoin sold
+    /// beyond what the history shows bought.
+    pub fn of_disposal(d: &Disposal) -> Option<Self> {
+        if let Some(u) = d.unknown.first() {
+            Some(Self::Unknown {
+                row: d.id.clone(),
+                unknown: u.clone(),
+            })
+        } else if d.unmatched_btc.is_positive() {
+            Some(Self::SoldMoreThanBought {
+                id: d.id.clone(),
+                at: d.at,
+                btc: d.unmatched_btc,
+            })
+        } else {
+            None
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotComputable {
     /// The entry's `id`.
@@ -155,7 +176,8 @@ pub struct Card {
     pub method: Method,
     /// The year has ended; the running year is computed as of now.
     pub complete: bool,
-    pub rate: Option<YearEndRate>,
+    /// The year-end rate, or why there is none.
+    pub rate: Result<YearEndRate, NoRate>,
     /// SHA-256 over the JSON of each row used, as the server sent it, in stored order, each
     /// followed by a newline.
     pub rows_sha256: String,
@@ -168,6 +190,16 @@ pub struct Card {
     pub income: Vec<Income>,
     /// Deposits from outside up to the year's end, whose cost only the user can say.
     pub deposits: Vec<OutsideDeposit>,
+}
+
+impl Card {
+    /// Why `field` of the entry `entry` is not computable; `None` when it is.
+    pub fn refusal(&self, entry: &str, field: Field) -> Option<&Why> {
+        self.not_computable
+            .iter()
+            .find(|n| n.entry == entry && n.field == field)
+            .map(|n| &n.why)
+    }
 }
 
 /// A deposit from outside the exchange, with the cost the user entered for it, if any.
@@ -222,7 +254,7 @@ impl RowsHash {
 pub(crate) struct Blockers {
     pending: Option<Why>,
     unknown_type: Option<Why>,
-    pub(crate) malformed: Option<Why>,
+    malformed: Option<Why>,
 }
 
 impl Blockers {
@@ -241,6 +273,21 @@ impl Blockers {
                 kind: kind.clone(),
             });
         }
+    }
+
+    /// The first row the client could not read, created before `end` (or at no known time).
+    pub(crate) fn read_malformed(
+        &mut self,
+        store: &Store,
+        end: &DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if let Some(m) = store.tax_malformed_before(end)?.into_iter().next() {
+            self.malformed = Some(Why::Malformed {
+                id: m.id,
+                reason: m.reason,
+            });
+        }
+        Ok(())
     }
 
     pub(crate) fn first(&self) -> Option<&Why> {
@@ -307,12 +354,7 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         gains.add(&t);
         Ok::<_, CardError>(())
     })?;
-    if let Some(m) = store.tax_malformed_before(&end)?.into_iter().next() {
-        blockers.malformed = Some(Why::Malformed {
-            id: m.id,
-            reason: m.reason,
-        });
-    }
+    blockers.read_malformed(store, &end)?;
     let report = gains.finish();
     let year_disposals: Vec<Disposal> = report
         .disposals
@@ -385,22 +427,7 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         let sold_ids: Vec<String> = sold.iter().map(|d| d.id.clone()).collect();
         entry.sources.insert(Field::Gevinst, sold_ids.clone());
         entry.sources.insert(Field::Tap, sold_ids);
-        let sale_problem = sold.iter().find_map(|d| {
-            if let Some(u) = d.unknown.first() {
-                Some(Why::Unknown {
-                    row: d.id.clone(),
-                    unknown: u.clone(),
-                })
-            } else if d.unmatched_btc.is_positive() {
-                Some(Why::SoldMoreThanBought {
-                    id: d.id.clone(),
-                    at: d.at,
-                    btc: d.unmatched_btc,
-                })
-            } else {
-                None
-            }
-        });
+        let sale_problem = sold.iter().find_map(|d| Why::of_disposal(d));
         match sale_problem {
             Some(why) => {
                 refuse(Field::Gevinst, why.clone());
@@ -462,7 +489,7 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         year: request.year,
         method: request.method,
         complete: request.year < last,
-        rate: request.rate.clone().ok(),
+        rate: request.rate.clone(),
         rows_sha256: hash.hex(),
         rows,
         entries,
@@ -478,7 +505,7 @@ mod tests {
     //! Scripted histories with each figure worked out by hand in the comments.
     use super::*;
     use crate::tax::gains::EnteredCost;
-    use crate::tax::tests_support::{RowParts, tx};
+    use crate::tax::tests_support::{RowParts, store_of, tx};
     use TaxTransactionType::{BtcBonus, BtcBuy, BtcDeposit, BtcSell, BtcWithdrawal};
 
     fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
@@ -541,15 +568,6 @@ mod tests {
         tx("s1", "2024-03-10T10:00:00Z", "a", BtcSell, "0", "600000")
             .received("60000", "NOK")
             .paid("0.1", "BTC")
-    }
-
-    fn store_of(rows: Vec<TaxTransaction>) -> Store {
-        let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
-        let listed: Vec<_> = rows.into_iter().map(|t| Ok(t.into())).collect();
-        store
-            .add_tax_page(&listed, None)
-            .unwrap_or_else(|e| panic!("{e}"));
-        store
     }
 
     fn request(year: i32, per_account: bool, rate: Option<&str>) -> CardRequest {

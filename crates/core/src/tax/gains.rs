@@ -161,6 +161,43 @@ struct Lot {
     unknown: Option<Unknown>,
 }
 
+/// The lots the history leaves, by a method: what a sale not yet made would consume.
+#[derive(Debug, Clone)]
+pub struct Holding {
+    method: Method,
+    lots: VecDeque<Lot>,
+}
+
+impl Holding {
+    /// What disposing of `btc` at `at` for `proceeds` would realise; the holding itself is not
+    /// touched.
+    pub fn preview(&self, btc: Btc, proceeds: Nok, at: DateTime<Utc>) -> Disposal {
+        let mut scratch = GainsBuilder {
+            method: self.method,
+            lots: self.lots.clone(),
+            ..GainsBuilder::default()
+        };
+        let (lots, unmatched_btc) = scratch.take(btc);
+        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
+        let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
+        unknown.dedup();
+        Disposal {
+            id: String::new(),
+            account_id: None,
+            at,
+            year: oslo_year(&at),
+            kind: DisposalKind::Sale,
+            btc,
+            proceeds_nok: proceeds,
+            cost_nok: cost,
+            gain_nok: proceeds - cost,
+            lots,
+            unmatched_btc,
+            unknown,
+        }
+    }
+}
+
 /// Reads transactions oldest first.
 #[derive(Debug, Default)]
 pub struct GainsBuilder {
@@ -437,31 +474,11 @@ impl GainsBuilder {
         });
     }
 
-    /// What disposing of `btc` now for `proceeds` would realise, by this builder's method, from
-    /// the lots left: the holding itself is not touched.
-    pub fn preview(&self, btc: Btc, proceeds: Nok, at: DateTime<Utc>) -> Disposal {
-        let mut scratch = Self {
+    /// The lots left once every row is read, for sales not yet made.
+    pub fn into_holding(self) -> Holding {
+        Holding {
             method: self.method,
-            lots: self.lots.clone(),
-            ..Self::default()
-        };
-        let (lots, unmatched_btc) = scratch.take(btc);
-        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
-        let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
-        unknown.dedup();
-        Disposal {
-            id: String::new(),
-            account_id: None,
-            at,
-            year: oslo_year(&at),
-            kind: DisposalKind::Sale,
-            btc,
-            proceeds_nok: proceeds,
-            cost_nok: cost,
-            gain_nok: proceeds - cost,
-            lots,
-            unmatched_btc,
-            unknown,
+            lots: self.lots,
         }
     }
 

@@ -34,6 +34,16 @@ pub(crate) mod tests_support {
         Q::computed(s.parse().unwrap_or_default())
     }
 
+    /// A store holding `rows`, as one synced page.
+    pub fn store_of(rows: Vec<TaxTransaction>) -> crate::store::Store {
+        let store = crate::store::Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let listed: Vec<_> = rows.into_iter().map(|t| Ok(t.into())).collect();
+        store
+            .add_tax_page(&listed, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        store
+    }
+
     /// A row of `account` of `kind` with its running balance and rate.
     pub fn tx(
         id: &str,

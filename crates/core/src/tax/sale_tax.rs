@@ -8,7 +8,7 @@ use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use super::card::{Blockers, Why};
-use super::gains::{DepositCosts, Disposal, GainsBuilder, Method};
+use super::gains::{DepositCosts, Disposal, GainsBuilder, Holding, Method};
 use crate::store::{Store, StoreError, TaxFilter};
 
 /// What the sale would realise, and the tax on it.
@@ -30,7 +30,77 @@ pub enum SaleTaxRefusal {
     Card(Why),
 }
 
-/// The tax on selling `btc` at `price` now.
+/// The holding as the stored history leaves it, read once and asked for each sale being
+/// typed: a form checked at every pause reads the history only when it has changed.
+#[derive(Debug, Clone)]
+pub struct SaleBasis {
+    method: Method,
+    /// The store's tax generation the basis was read at.
+    generation: u64,
+    holding: Result<Holding, SaleTaxRefusal>,
+}
+
+impl SaleBasis {
+    pub fn read(store: &Store, method: Method) -> Result<Self, StoreError> {
+        // Read first: a write during the reading makes the basis stale, never wrongly current.
+        let generation = store.tax_generation();
+        let holding = if store.tax_oldest()?.is_none() {
+            Err(SaleTaxRefusal::NotSynced)
+        } else {
+            let mut gains = GainsBuilder::new(method)
+                .with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
+            let mut blockers = Blockers::default();
+            store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+                blockers.read(&t);
+                gains.add(&t);
+                Ok(())
+            })?;
+            blockers.read_malformed(store, &DateTime::<Utc>::MAX_UTC)?;
+            match blockers.first() {
+                Some(why) => Err(SaleTaxRefusal::Card(why.clone())),
+                None => Ok(gains.into_holding()),
+            }
+        };
+        Ok(Self {
+            method,
+            generation,
+            holding,
+        })
+    }
+
+    /// Whether the basis still stands for `method` over `store` as it is now.
+    pub fn holds_for(&self, store: &Store, method: Method) -> bool {
+        self.method == method && self.generation == store.tax_generation()
+    }
+
+    /// The tax on selling `btc` at `price` at `now`, at `percent`.
+    pub fn tax(
+        &self,
+        btc: Btc,
+        price: NokPerBtc,
+        percent: Decimal,
+        now: DateTime<Utc>,
+    ) -> Result<SaleTax, SaleTaxRefusal> {
+        let holding = self.holding.as_ref().map_err(Clone::clone)?;
+        // Within the form's bounds (21 million BTC, a trillion NOK) the product always fits.
+        let proceeds = btc.value_at(price).unwrap_or(Nok::ZERO);
+        let disposal = holding.preview(btc, proceeds, now);
+        if let Some(why) = Why::of_disposal(&disposal) {
+            return Err(SaleTaxRefusal::Card(why));
+        }
+        let tax = disposal
+            .gain_nok
+            .scaled(percent / Decimal::ONE_HUNDRED)
+            .map_or(Nok::ZERO, Nok::round_to_ore);
+        Ok(SaleTax {
+            disposal,
+            tax,
+            percent,
+        })
+    }
+}
+
+/// The tax on selling `btc` at `price` now, from the history as stored.
 pub fn sale_tax(
     store: &Store,
     method: Method,
@@ -39,69 +109,17 @@ pub fn sale_tax(
     percent: Decimal,
     now: DateTime<Utc>,
 ) -> Result<Result<SaleTax, SaleTaxRefusal>, StoreError> {
-    if store.tax_oldest()?.is_none() {
-        return Ok(Err(SaleTaxRefusal::NotSynced));
-    }
-    let mut gains =
-        GainsBuilder::new(method).with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
-    let mut blockers = Blockers::default();
-    store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-        blockers.read(&t);
-        gains.add(&t);
-        Ok(())
-    })?;
-    if let Some(m) = store.tax_malformed()?.into_iter().next() {
-        blockers.malformed = Some(Why::Malformed {
-            id: m.id,
-            reason: m.reason,
-        });
-    }
-    if let Some(why) = blockers.first() {
-        return Ok(Err(SaleTaxRefusal::Card(why.clone())));
-    }
-    let proceeds = btc.value_at(price).unwrap_or(Nok::ZERO);
-    let disposal = gains.preview(btc, proceeds, now);
-    if let Some(u) = disposal.unknown.first() {
-        return Ok(Err(SaleTaxRefusal::Card(Why::Unknown {
-            row: String::new(),
-            unknown: u.clone(),
-        })));
-    }
-    if disposal.unmatched_btc.is_positive() {
-        return Ok(Err(SaleTaxRefusal::Card(Why::SoldMoreThanBought {
-            id: String::new(),
-            at: now,
-            btc: disposal.unmatched_btc,
-        })));
-    }
-    let tax = disposal
-        .gain_nok
-        .scaled(percent / Decimal::ONE_HUNDRED)
-        .map_or(Nok::ZERO, Nok::round_to_ore);
-    Ok(Ok(SaleTax {
-        disposal,
-        tax,
-        percent,
-    }))
+    Ok(SaleBasis::read(store, method)?.tax(btc, price, percent, now))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tax::tests_support::{RowParts, tx};
+    use crate::tax::tests_support::{RowParts, store_of, tx};
     use nordlys_exchange::models::TaxTransactionType::{BtcBuy, BtcSell};
 
     fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
         Q::computed(s.parse().unwrap_or_default())
-    }
-
-    fn store_of(rows: Vec<nordlys_exchange::models::TaxTransaction>) -> Store {
-        let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
-        let listed: Vec<_> = rows.into_iter().map(|t| Ok(t.into())).collect();
-        store
-            .add_tax_page(&listed, None)
-            .unwrap_or_else(|e| panic!("{e}"));
-        store
     }
 
     fn now() -> DateTime<Utc> {
@@ -177,6 +195,26 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(t.disposal.gain_nok, d("-80000"));
         assert_eq!(t.tax, d("-17600"));
+    }
+
+    #[test]
+    fn a_basis_stands_until_the_rows_or_deposit_costs_change_or_another_method_is_asked() {
+        let store = store_of(history());
+        let basis = SaleBasis::read(&store, Method::Fifo).unwrap_or_else(|e| panic!("{e}"));
+        assert!(basis.holds_for(&store, Method::Fifo));
+        assert!(!basis.holds_for(&store, Method::AverageCost));
+        store
+            .add_tax_page(&[], None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!basis.holds_for(&store, Method::Fifo), "a page was stored");
+        let basis = SaleBasis::read(&store, Method::Fifo).unwrap_or_else(|e| panic!("{e}"));
+        store
+            .set_deposit_cost("d1", None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            !basis.holds_for(&store, Method::Fifo),
+            "a deposit's cost changed"
+        );
     }
 
     #[test]
