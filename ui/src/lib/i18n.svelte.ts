@@ -337,6 +337,8 @@ const nb: Record<string, string> = {
   "Lots sold first": "Partier som selges først",
   "The sell ticket and the payment form show the tax a sale would cost at this rate and method, before you confirm.":
     "Salgsskjemaet og betalingsskjemaet viser hva et salg koster i skatt med denne satsen og metoden, før du bekrefter.",
+  "Skatteetaten, NOK per BTC": "Skatteetaten, NOK per BTC",
+  "Skatteetaten, in USD": "Skatteetaten, i USD",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",

@@ -34,6 +34,15 @@ async fn main() -> ExitCode {
             == Some("complete")
     })
     .await;
+    // Last year's card with a year-end rate entered, so its figures show.
+    app.click("[data-testid=tax-section-card]").await;
+    app.fill("[data-testid=card-nok-per-btc]", "1000000").await;
+    app.click("[data-testid=card-rate-nokPerBtc]").await;
+    app.until("the card to show its wealth value", || async {
+        app.text("[data-testid=card-rate-value]").await != "—"
+    })
+    .await;
+    app.click("[data-testid=tax-section-transactions]").await;
     let mut status = ExitCode::SUCCESS;
     // Each screen in both themes, at the largest size the window is made for and at its smallest.
     for theme in ["light", "dark"] {
@@ -58,21 +67,48 @@ async fn main() -> ExitCode {
             ] {
                 app.click(&format!("[data-testid=nav-{screen}]")).await;
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                let path = dir.join(format!("{screen}-{theme}-{width}x{height}.png"));
-                let written = match bounded("a screenshot", app.client.screenshot()).await {
-                    Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
-                };
-                match written {
-                    Ok(()) => println!("{}", path.display()),
-                    Err(e) => {
-                        eprintln!("tour: no screenshot of {screen}: {e}");
-                        status = ExitCode::FAILURE;
-                    }
-                }
+                status = picture(&app, &dir, &format!("{screen}-{theme}-{width}x{height}"))
+                    .await
+                    .unwrap_or(status);
             }
+            // The tax return's card, and a sale's tax on the sell ticket.
+            app.click("[data-testid=nav-tax]").await;
+            app.click("[data-testid=tax-section-card]").await;
+            app.text("[data-testid=card-entry]").await;
+            status = picture(&app, &dir, &format!("tax-card-{theme}-{width}x{height}"))
+                .await
+                .unwrap_or(status);
+            app.click("[data-testid=tax-section-transactions]").await;
+            app.click("[data-testid=nav-trade]").await;
+            app.click("[data-testid=direction-sell]").await;
+            app.fill("[data-testid=order-amount]", "0.001").await;
+            app.text("[data-testid=order-sale-tax]").await;
+            status = picture(&app, &dir, &format!("trade-sell-{theme}-{width}x{height}"))
+                .await
+                .unwrap_or(status);
+            app.fill("[data-testid=order-amount]", "").await;
+            app.click("[data-testid=direction-buy]").await;
         }
     }
     app.quit().await;
     status
+}
+
+/// Writes the window as `DIR/name.png`; `Some(FAILURE)` when it could not.
+async fn picture(app: &App, dir: &std::path::Path, name: &str) -> Option<ExitCode> {
+    let path = dir.join(format!("{name}.png"));
+    let written = match bounded("a screenshot", app.client.screenshot()).await {
+        Ok(png) => std::fs::write(&path, png).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match written {
+        Ok(()) => {
+            println!("{}", path.display());
+            None
+        }
+        Err(e) => {
+            eprintln!("tour: no screenshot of {name}: {e}");
+            Some(ExitCode::FAILURE)
+        }
+    }
 }
