@@ -6,6 +6,7 @@ use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
+use nordlys_application::holdings_chart::*;
 use nordlys_application::pay_views::*;
 use nordlys_application::profile_views::*;
 use nordlys_application::receive_views::*;
@@ -95,6 +96,7 @@ ipc_commands! {
     market::trade_history: NoArgs => TradesView;
     market::price_chart: PriceChartArgs => PriceChartView;
     market::volume_chart: ChartSizeArgs => ChartView;
+    holdings_chart::holdings_chart: HoldingsChartArgs => HoldingsChartView;
     receive::receive_destinations: AccountArgs => ReceiveView;
     receive::create_invoice: InvoiceArgs => InvoiceView;
     receive::invoice_status: InvoiceIdArgs => InvoiceView;

@@ -304,3 +304,56 @@ async fn the_sell_ticket_shows_the_tax_the_sale_would_cost_once_the_history_is_s
         "{gain} / {tax}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privacy_hides_it() {
+    use nordlys_application::holdings_chart::{HoldingsChartArgs, holdings_chart};
+    use nordlys_application::profile_views::SetPrivacyArgs;
+    use nordlys_application::tax_views::{GainsArgs, TaxBalancesArgs};
+    use nordlys_application::{profiles, tax};
+
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let size = HoldingsChartArgs {
+        width: 900,
+        height: 440,
+        dark: false,
+    };
+    tax_synced(&app).await;
+    let chart = holdings_chart(&app, size.clone()).await.unwrap();
+    assert!(!chart.hidden);
+    let now = chart.readout.last().expect("the holding now is named");
+    // The running balances' last word is what the exchange's own balance endpoint says.
+    let balances = tax::tax_balances(
+        &app,
+        TaxBalancesArgs {
+            include_deleted: true,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(now.total, balances.total_btc);
+    for a in &balances.accounts {
+        assert!(chart.svg.contains(&a.name), "{} has its line", a.name);
+    }
+    let gains = tax::gains_report(
+        &app,
+        GainsArgs {
+            method: Method::Fifo,
+        },
+    )
+    .await
+    .unwrap();
+    assert!(!gains.disposals.is_empty(), "the sandbox's history sells");
+    assert!(
+        chart.svg.contains("Gain realised") || chart.svg.contains("Loss realised"),
+        "realised gains are marked"
+    );
+    assert!(chart.readout.windows(2).all(|w| w[0].x <= w[1].x));
+
+    profiles::set_privacy(&app, SetPrivacyArgs { hidden: true })
+        .await
+        .unwrap();
+    let hidden = holdings_chart(&app, size).await.unwrap();
+    assert!(hidden.hidden && hidden.svg.is_empty() && hidden.readout.is_empty());
+}

@@ -297,6 +297,48 @@ refused: Array<string>, };
 
 export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
 
+export type HoldingsChartArgs = { width: number, height: number, dark: boolean, };
+
+export type HoldingsChartView = { 
+/**
+ * Privacy mode: nothing is drawn or named (the chart's shape would tell the amounts).
+ */
+hidden: boolean, 
+/**
+ * Empty when hidden.
+ */
+svg: string, 
+/**
+ * The method the realised gains were worked out by, in words.
+ */
+method: string, 
+/**
+ * Oldest first; each a moment of the history, the last the holding now.
+ */
+readout: Array<HoldingsPointView>, plotLeft: number, plotRight: number, 
+/**
+ * Why the figures after some moment may still change; empty when none is pending.
+ */
+pending: string, };
+
+export type HoldingsPointView = { time: string, total: string, 
+/**
+ * Each account's holding, `name: amount`.
+ */
+accounts: Array<string>, 
+/**
+ * Its NOK value and the rate's source; empty when nothing valued it in this moment's column.
+ */
+value: string, 
+/**
+ * The gains and losses realised around this moment; empty when none.
+ */
+realised: string, 
+/**
+ * Where it is across the plot, 0 (left) to 1 (right).
+ */
+x: number, };
+
 export type IdentityArgs = { identity: string, };
 
 export type InvoiceArgs = { accountId: string | null, 
@@ -873,6 +915,10 @@ export function priceChart(args: PriceChartArgs): Promise<PriceChartView> {
 
 export function volumeChart(args: ChartSizeArgs): Promise<ChartView> {
   return call("volume_chart", args);
+}
+
+export function holdingsChart(args: HoldingsChartArgs): Promise<HoldingsChartView> {
+  return call("holdings_chart", args);
 }
 
 export function receiveDestinations(args: AccountArgs): Promise<ReceiveView> {

@@ -9,6 +9,7 @@ pub mod card_views;
 pub mod desktop;
 pub mod error;
 pub mod error_words;
+pub mod holdings_chart;
 pub mod journal;
 pub mod market;
 pub mod pay;

@@ -264,7 +264,7 @@ impl Names {
             .map_or_else(|| id.to_owned(), |a| a.name.clone())
     }
 
-    fn deleted(&self, id: &str) -> bool {
+    pub(crate) fn deleted(&self, id: &str) -> bool {
         self.0.get(id).is_some_and(|a| a.deleted)
     }
 }
@@ -439,7 +439,7 @@ pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalance
 }
 
 /// Every stored row through `f`, oldest first, off the async threads.
-async fn each_row<T: Send + 'static>(
+pub(crate) async fn each_row<T: Send + 'static>(
     store: std::sync::Arc<Store>,
     tx_filter: TaxFilter,
     mut state: T,

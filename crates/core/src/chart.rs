@@ -19,6 +19,9 @@ use nordlys_exchange::models::VolumeHistoricResponse;
 use crate::daily_prices::DailyPrice;
 use crate::store::PriceSample;
 
+mod holdings;
+pub use holdings::{HoldingsChart, HoldingsChartWords, holdings_chart};
+
 /// Light or dark: the window's colours and the charts drawn for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -149,8 +152,11 @@ fn time_label(seconds: f64, span_seconds: f64) -> String {
     let local = Local.from_utc_datetime(&t.naive_utc());
     if span_seconds <= 2.0 * 86_400.0 {
         local.format("%H:%M").to_string()
-    } else {
+    } else if span_seconds <= 200.0 * 86_400.0 {
         local.format("%d.%m").to_string()
+    } else {
+        // Over many months a day says less than the year.
+        local.format("%m.%Y").to_string()
     }
 }
 
@@ -538,6 +544,16 @@ mod tests {
         let volume = volume_chart(&history, hidden, "").unwrap();
         assert!(!volume.contains("kr"), "no volume on the axis");
         assert!(volume.contains("App 100,0"), "shares are not amounts");
+    }
+
+    #[test]
+    fn the_time_axis_names_hours_then_days_then_months_as_the_span_grows() {
+        let noon = 1_718_452_800.0; // 2024-06-15 12:00 UTC: the same day in any zone the tests run in.
+        let day = 86_400.0;
+        assert_eq!(time_label(noon, day).len(), 5, "HH:MM");
+        assert!(time_label(noon, day).contains(':'));
+        assert_eq!(time_label(noon, 30.0 * day), "15.06");
+        assert_eq!(time_label(noon, 400.0 * day), "06.2024");
     }
 
     #[test]

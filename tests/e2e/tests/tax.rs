@@ -325,4 +325,18 @@ async fn the_card_in_the_window_matches_the_clis_field_by_field() {
         );
     }
     assert_eq!(window.len(), 8, "{window:?}");
+
+    // Holdings over time end at the balance the exchange reports, and privacy mode hides them.
+    app.click("[data-testid=tax-section-balances]").await;
+    let balance = app.text("[data-testid=tax-balances] tr.total td.num").await;
+    app.click("[data-testid=tax-section-holdings]").await;
+    assert_eq!(app.text("[data-testid=holdings-total]").await, balance);
+    app.screenshot("tax-holdings").await;
+    app.click("[data-testid=privacy]").await;
+    app.until("privacy mode to hide the holdings", || async {
+        app.exists("[data-testid=holdings-hidden]").await
+            && !app.exists("[data-testid=holdings-chart]").await
+    })
+    .await;
+    app.click("[data-testid=privacy]").await;
 }

@@ -339,6 +339,14 @@ const nb: Record<string, string> = {
     "Salgsskjemaet og betalingsskjemaet viser hva et salg koster i skatt med denne satsen og metoden, før du bekrefter.",
   "Skatteetaten, NOK per BTC": "Skatteetaten, NOK per BTC",
   "Skatteetaten, in USD": "Skatteetaten, i USD",
+  "Over time": "Over tid",
+  "Hidden in privacy mode: the chart would tell your amounts.":
+    "Skjult i privat modus: grafen ville vist beløpene dine.",
+  "The bitcoin you held per account and in total, exactly as the running balances of your transactions say; below, what it was worth in NOK. Realised gains and losses are marked, worked out by":
+    "Bitcoin du hadde per konto og totalt, nøyaktig slik de løpende saldoene i transaksjonene dine viser; under, hva den var verdt i NOK. Realiserte gevinster og tap er markert, beregnet etter",
+  "Holdings over time": "Beholdning over tid",
+  "Holdings chart: the arrow keys read its points": "Beholdningsgraf: piltastene leser punktene",
+  Latest: "Siste",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",

@@ -106,8 +106,9 @@ export class Session {
         await Promise.all([this.loadVolume(), this.readQuote(), this.loadChart()]);
         this.#tell("reformatted");
       } else if (before && before.themeSetting !== app.themeSetting) {
-        // The charts are drawn in the theme's colours.
+        // The charts are drawn in the theme's colours; a screen's own (the holdings) with them.
         await Promise.all([this.#drawVolumeChart(), this.loadChart()]);
+        this.#tell("reformatted");
       }
     } catch (e) {
       this.fail(e);
@@ -200,14 +201,15 @@ export class Session {
     return window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
   }
 
-  #chartSize(height: number) {
+  /** A chart `height` pixels high as wide as the main column, in the window's theme. */
+  chartSize(height: number) {
     const width = Math.max(320, Math.min(1600, Math.round(this.width)));
     return { width, height, dark: this.dark };
   }
 
   async loadChart(): Promise<void> {
     try {
-      const chart = await this.backend.priceChart({ range: this.chartRange, ...this.#chartSize(260) });
+      const chart = await this.backend.priceChart({ range: this.chartRange, ...this.chartSize(260) });
       const { svg, ...rest } = chart;
       this.priceChart = { url: svgUrl(svg), ...rest };
     } catch {
@@ -232,7 +234,7 @@ export class Session {
   /** Draws the volume per market; one that cannot be drawn leaves the last drawing. */
   async #drawVolumeChart(): Promise<void> {
     try {
-      const chart = await this.backend.volumeChart(this.#chartSize(240));
+      const chart = await this.backend.volumeChart(this.chartSize(240));
       this.volumeChart = svgUrl(chart.svg);
     } catch {
       // The table above it still shows the volume.

@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/svelte";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { TaxRowView, TaxSyncView } from "../bindings";
+import { appView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Harness from "../test/Harness.svelte";
 import Tax from "./Tax.svelte";
@@ -176,5 +177,63 @@ describe("Tax: the year-end rate", () => {
       { year: 2025, kind: "nokPerBtc", nokPerBtc: "950000", ...rest },
       { year: 2025, kind: "none", nokPerBtc: "", ...rest },
     ]);
+  });
+});
+
+describe("Tax: holdings over time", () => {
+  const point = (time: string, total: string, x: number, realised = "") => ({
+    time,
+    total,
+    accounts: [`Savings: ${total}`, "Spending: 0.1 BTC"],
+    value: `Worth ${total} at a rate`,
+    realised,
+    x,
+  });
+  const drawn = {
+    hidden: false,
+    svg: "<svg/>",
+    method: "FIFO",
+    readout: [
+      point("2024-01-10 11:00", "0.5 BTC", 0),
+      point("2024-03-20 11:00", "0.55 BTC", 0.5, "gain realised kr 40 000,00"),
+      point("2024-09-15 12:00", "0.45 BTC", 1),
+    ],
+    plotLeft: 0.1,
+    plotRight: 0.9,
+    pending: "",
+  };
+
+  it("names the latest holding, reads earlier points with the keys, and hides everything in privacy mode", async () => {
+    const fake = taxBackend();
+    fake.script.holdingsChart = () => drawn;
+    const { session } = await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-holdings"));
+    const readout = await screen.findByTestId("holdings-readout");
+    expect(readout.textContent).toContain("2024-09-15 12:00");
+    expect(screen.getByTestId("holdings-total").textContent).toBe("0.45 BTC");
+    expect(screen.getByTestId("holdings-chart").getAttribute("src")).toContain("data:image/svg+xml");
+    expect(fake.callsOf("holdingsChart")[0].height).toBe(440);
+    const slider = screen.getByRole("slider");
+    await fireEvent.keyDown(slider, { key: "ArrowLeft" });
+    expect(screen.getByTestId("holdings-total").textContent).toBe("0.55 BTC");
+    expect(readout.textContent).toContain("gain realised kr 40 000,00");
+    expect(readout.textContent).toContain("Spending: 0.1 BTC");
+    expect(slider.getAttribute("aria-valuetext")).toBe("2024-03-20 11:00, 0.55 BTC, Worth 0.55 BTC at a rate");
+
+    fake.script.holdingsChart = () => ({ ...drawn, hidden: true, svg: "", readout: [] });
+    fake.script.setPrivacy = () => ({ ...appView(), privacy: true });
+    session.screen = "tax";
+    await session.togglePrivacy();
+    await screen.findByTestId("holdings-hidden");
+    expect(screen.queryByTestId("holdings-chart")).toBeNull();
+    expect(screen.queryByTestId("holdings-readout")).toBeNull();
+  });
+
+  it("says when a pending row may still change the figures", async () => {
+    const fake = taxBackend();
+    fake.script.holdingsChart = () => ({ ...drawn, pending: "A transaction from 2024-09-15 12:00 is still pending" });
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-holdings"));
+    expect((await screen.findByTestId("holdings-pending")).textContent).toContain("still pending");
   });
 });

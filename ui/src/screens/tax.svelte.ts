@@ -3,6 +3,7 @@
 import { SvelteMap } from "svelte/reactivity";
 import type {
   GainsView,
+  HoldingsChartView,
   Method,
   Report,
   TaxBalancesView,
@@ -14,9 +15,12 @@ import type {
 } from "../bindings";
 import { errorText } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
-import type { Session } from "../lib/session.svelte";
+import { svgUrl, type Session } from "../lib/session.svelte";
 
-export type Section = "transactions" | "balances" | "yearEnd" | "gains" | "card";
+export type Section = "transactions" | "balances" | "yearEnd" | "gains" | "holdings" | "card";
+
+/** The holdings chart with its drawing as an image address. */
+export type HoldingsChart = Omit<HoldingsChartView, "svg"> & { url: string };
 
 /** Rows fetched at once; a list keeps at most `KEPT_BLOCKS` of them. */
 export const BLOCK = 200;
@@ -47,6 +51,7 @@ export class TaxState {
   /** The year-end rates being typed, by year. */
   rates = $state<Record<number, string>>({});
   gains = $state<GainsView | null>(null);
+  holdings = $state<HoldingsChart | null>(null);
   method = $state<Method>("fifo");
   error = $state<string | null>(null);
   exported = $state<string | null>(null);
@@ -100,6 +105,8 @@ export class TaxState {
 
   show(section: Section): void {
     this.section = section;
+    // Drawn for the window as it was: a chart from another size or theme is not shown meanwhile.
+    if (section === "holdings") this.holdings = null;
     void this.refresh();
   }
 
@@ -114,6 +121,9 @@ export class TaxState {
       this.yearEnds = await this.session.backend.yearEndReport({});
     } else if (this.section === "gains") {
       this.gains = await this.session.backend.gainsReport({ method: this.method });
+    } else if (this.section === "holdings") {
+      const { svg, ...rest } = await this.session.backend.holdingsChart(this.session.chartSize(440));
+      this.holdings = { url: svg ? svgUrl(svg) : "", ...rest };
     }
   }
 

@@ -71,13 +71,22 @@ async fn main() -> ExitCode {
                     .await
                     .unwrap_or(status);
             }
-            // The tax return's card, and a sale's tax on the sell ticket.
+            // The tax return's card, the holdings over time, and a sale's tax on the sell ticket.
             app.click("[data-testid=nav-tax]").await;
             app.click("[data-testid=tax-section-card]").await;
             app.text("[data-testid=card-entry]").await;
             status = picture(&app, &dir, &format!("tax-card-{theme}-{width}x{height}"))
                 .await
                 .unwrap_or(status);
+            app.click("[data-testid=tax-section-holdings]").await;
+            app.text("[data-testid=holdings-readout]").await;
+            status = picture(
+                &app,
+                &dir,
+                &format!("tax-holdings-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.click("[data-testid=tax-section-transactions]").await;
             app.click("[data-testid=nav-trade]").await;
             app.click("[data-testid=direction-sell]").await;
