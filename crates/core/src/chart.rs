@@ -115,8 +115,8 @@ fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)>
 }
 
 /// The series' legend, in the same place and style on every chart.
-fn legend<'a>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+fn legend<'a, 'b: 'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     p: &Palette,
 ) -> Result<(), ChartError> {
     chart

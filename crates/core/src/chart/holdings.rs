@@ -2,11 +2,17 @@
 //! under it, and the gains and losses realised as bars at the bottom. Privacy mode never draws it
 //! (its shape alone would tell the amounts): the caller shows nothing instead.
 
+use std::ops::Range;
+
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
-use super::{ChartError, ChartStyle, MARGIN, READOUT_POINTS, Theme, legend, notice, palette};
+use super::{
+    ChartError, ChartStyle, MARGIN, Palette, READOUT_POINTS, Theme, legend, notice, palette,
+};
 use crate::format::{self, BtcUnit};
 use crate::tax::holdings::{Column, Holdings};
 use nordlys_money::{Btc, Nok};
@@ -122,24 +128,15 @@ pub fn holdings_chart(
             )
             .fold(0.0, f64::max);
         let top = if top > 0.0 { top * 1.1 } else { 1.0 };
-        let mut chart = ChartBuilder::on(&upper)
-            .margin(MARGIN)
-            .x_label_area_size(24)
-            .y_label_area_size(Y_LABELS)
-            .build_cartesian_2d(t0..t1, 0.0..top)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_labels(6)
-            .y_labels(5)
-            .x_label_formatter(&x_label)
-            .y_label_formatter(&|y| btc_label(*y, top, figures.unit, figures.locale))
-            .label_style(("sans-serif", 12).into_font().color(&p.text))
-            .axis_style(p.text)
-            .bold_line_style(p.grid)
-            .light_line_style(p.background)
-            .draw()
-            .map_err(|e| err(&e))?;
+        let mut chart = panel(
+            &upper,
+            t0..t1,
+            0.0..top,
+            5,
+            &x_label,
+            &|y| btc_label(*y, top, figures.unit, figures.locale),
+            &p,
+        )?;
         let colours = account_colours(style.theme);
         for (i, name) in names.iter().enumerate().take(holdings.accounts.len()) {
             let colour = colours[i % colours.len()];
@@ -197,24 +194,15 @@ pub fn holdings_chart(
             .map(|v| v.1)
             .fold(0.0, f64::max);
         let high = if high > 0.0 { high * 1.1 } else { 1.0 };
-        let mut chart = ChartBuilder::on(&lower)
-            .margin(MARGIN)
-            .x_label_area_size(24)
-            .y_label_area_size(Y_LABELS)
-            .build_cartesian_2d(t0..t1, 0.0..high)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_labels(6)
-            .y_labels(4)
-            .x_label_formatter(&x_label)
-            .y_label_formatter(&|y| kroner_label(*y, figures.locale))
-            .label_style(("sans-serif", 12).into_font().color(&p.text))
-            .axis_style(p.text)
-            .bold_line_style(p.grid)
-            .light_line_style(p.background)
-            .draw()
-            .map_err(|e| err(&e))?;
+        let mut chart = panel(
+            &lower,
+            t0..t1,
+            0.0..high,
+            4,
+            &x_label,
+            &|y| kroner_label(*y, figures.locale),
+            &p,
+        )?;
         let band = p.band;
         if !at_rate.is_empty() {
             chart
@@ -251,24 +239,15 @@ pub fn holdings_chart(
             let high = realised.iter().map(|b| b.2).fold(0.0, f64::max);
             let low = realised.iter().map(|b| b.3).fold(0.0, f64::min);
             let pad = ((high - low) * 0.1).max(1.0);
-            let mut chart = ChartBuilder::on(&bottom)
-                .margin(MARGIN)
-                .x_label_area_size(24)
-                .y_label_area_size(Y_LABELS)
-                .build_cartesian_2d(t0..t1, (low - pad)..(high + pad))
-                .map_err(|e| err(&e))?;
-            chart
-                .configure_mesh()
-                .x_labels(6)
-                .y_labels(3)
-                .x_label_formatter(&x_label)
-                .y_label_formatter(&|y| kroner_label(*y, figures.locale))
-                .label_style(("sans-serif", 12).into_font().color(&p.text))
-                .axis_style(p.text)
-                .bold_line_style(p.grid)
-                .light_line_style(p.background)
-                .draw()
-                .map_err(|e| err(&e))?;
+            let mut chart = panel(
+                &bottom,
+                t0..t1,
+                (low - pad)..(high + pad),
+                3,
+                &x_label,
+                &|y| kroner_label(*y, figures.locale),
+                &p,
+            )?;
             let (gain, loss) = gain_loss_colours(style.theme);
             let span = t1 - t0;
             let x = |column: usize| t0 + span * column as f64 / holdings.frame.columns() as f64;
@@ -310,6 +289,41 @@ pub fn holdings_chart(
         plot_left: f64::from(MARGIN + Y_LABELS) / f64::from(width),
         plot_right: f64::from(width - MARGIN) / f64::from(width),
     })
+}
+
+type Panel<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// One of the chart's panels over `x` (the frame's time) and `y`, its mesh drawn with `y_labels`
+/// labels, all three panels alike so that their plots line up.
+fn panel<'a, 'b: 'a>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    x: Range<f64>,
+    y: Range<f64>,
+    y_labels: usize,
+    x_label: &dyn Fn(&f64) -> String,
+    y_label: &dyn Fn(&f64) -> String,
+    p: &Palette,
+) -> Result<Panel<'a, 'b>, ChartError> {
+    let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
+    let mut chart = ChartBuilder::on(area)
+        .margin(MARGIN)
+        .x_label_area_size(24)
+        .y_label_area_size(Y_LABELS)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(y_labels)
+        .x_label_formatter(x_label)
+        .y_label_formatter(y_label)
+        .label_style(("sans-serif", 12).into_font().color(&p.text))
+        .axis_style(p.text)
+        .bold_line_style(p.grid)
+        .light_line_style(p.background)
+        .draw()
+        .map_err(|e| err(&e))?;
+    Ok(chart)
 }
 
 /// A balance holds until the next change: each point is reached by a step, and the last holds
