@@ -4,6 +4,7 @@
 
 use nordlys_application::App;
 use nordlys_application::NoArgs;
+use nordlys_application::alerts::*;
 use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
 use nordlys_application::holdings_chart::*;
@@ -97,6 +98,10 @@ ipc_commands! {
     market::price_chart: PriceChartArgs => PriceChartView;
     market::volume_chart: ChartSizeArgs => ChartView;
     holdings_chart::holdings_chart: HoldingsChartArgs => HoldingsChartView;
+    alerts::alerts: NoArgs => AlertsView;
+    alerts::save_alert: AlertArgs => SaveAlertView;
+    alerts::remove_alert: AlertIdArgs => AlertsView;
+    alerts::set_usual_amount: UsualAmountArgs => AlertsView;
     receive::receive_destinations: AccountArgs => ReceiveView;
     receive::create_invoice: InvoiceArgs => InvoiceView;
     receive::invoice_status: InvoiceIdArgs => InvoiceView;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
+use nordlys_application::desktop::{Desktop, DesktopError, Notice, SaveChoice};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::watcher::Change;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
@@ -18,9 +18,14 @@ use tauri_plugin_opener::OpenerExt;
 pub struct OsDesktop<R: Runtime>(pub AppHandle<R>);
 
 impl<R: Runtime> Desktop for OsDesktop<R> {
-    fn notify(&self, title: &str, body: &str) {
+    fn notify(&self, notice: &Notice) {
+        nordlys_application::test_hooks::log_notice(notice);
         if let Some(notification) = self.0.try_state::<Notification<R>>() {
-            let _ = notification.builder().title(title).body(body).show();
+            let _ = notification
+                .builder()
+                .title(&notice.title)
+                .body(&notice.body)
+                .show();
         }
     }
 

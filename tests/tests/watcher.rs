@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use app_driver::{app_on, connect, connected_app, order};
 use nordlys_application::NoArgs;
-use nordlys_application::desktop::{Desktop, DesktopError, SaveChoice};
+use nordlys_application::desktop::{Desktop, DesktopError, Notice, SaveChoice};
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::trade_views::QuoteArgs;
@@ -37,11 +37,11 @@ struct Recorded {
 }
 
 impl Desktop for Recorded {
-    fn notify(&self, title: &str, body: &str) {
+    fn notify(&self, n: &Notice) {
         self.notified
             .lock()
             .unwrap()
-            .push(format!("{title}: {body}"));
+            .push(format!("{}: {}", n.title, n.body));
     }
     fn open_url(&self, _url: &str) -> Result<(), DesktopError> {
         Err(DesktopError("no browser in this test".into()))
@@ -299,4 +299,78 @@ async fn one_s_own_invoice_is_refused_when_pasted() {
             .is_some_and(|e| e.contains("invoice you created")),
         "{check:?}"
     );
+}
+
+/// A price alert fires once when the sandbox's price crosses its level, not again while the
+/// price stays beyond it or hovers back within the hysteresis, and again after it came back far
+/// enough and crossed once more; a restart (a new app on the same store) repeats nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
+    use nordlys_application::alerts::{self, AlertArgs};
+    use nordlys_core::alerts::{Crossing, Watched};
+
+    let sb = sandbox().await;
+    let (app, desktop, dir) = recorded_app();
+    connect(&app, &sb).await;
+    let price = |v: serde_json::Value| v["price"].as_f64().unwrap();
+    let start = price(control(&sb, "/sandbox/price", json!({"movePercent": 0})).await);
+    watcher::look_at_price(&app).await.unwrap();
+    // 5 % above the mid price now, 1 % hysteresis.
+    let level = (start * 1.05).round();
+    let saved = alerts::save_alert(
+        &app,
+        AlertArgs {
+            id: None,
+            watched: Watched::Mid,
+            crossing: Crossing::RisesAbove,
+            level: level.to_string(),
+            hysteresis: "1".into(),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(saved.problems.is_empty(), "{:?}", saved.problems);
+    assert!(!saved.alerts.alerts[0].waiting);
+    let alerts_told = || {
+        desktop
+            .notified
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|n| n.starts_with("Price alert: "))
+            .count()
+    };
+    let set = |p: f64| control(&sb, "/sandbox/price", json!({ "price": p }));
+    for (p, told) in [
+        (level - 10.0, 0),
+        (level + 10.0, 1),
+        (level + 500.0, 1),
+        (level * 0.995, 1), // back by 0.5 %: within the hysteresis
+        (level + 1.0, 1),
+        (level * 0.985, 1), // back by 1.5 %: re-armed
+        (level + 2.0, 2),
+    ] {
+        set(p).await;
+        watcher::look_at_price(&app).await.unwrap();
+        assert_eq!(alerts_told(), told, "at {p}");
+    }
+    let restarted = app_on(
+        dir.path(),
+        Arc::new(MemorySecretStore::default()),
+        desktop.clone(),
+    );
+    connect(&restarted, &sb).await;
+    watcher::look_at_price(&restarted).await.unwrap();
+    assert_eq!(alerts_told(), 2, "a restart fires nothing again");
+    let body = desktop.notified.lock().unwrap().last().cloned().unwrap();
+    assert!(body.contains("The mid price rises above"), "{body}");
+    // The poller asks endpoint 7 for the usual amount (5000 unless set).
+    let bad = alerts::set_usual_amount(
+        &restarted,
+        alerts::UsualAmountArgs {
+            amount: "-3".into(),
+        },
+    )
+    .await;
+    assert!(bad.is_err());
 }

@@ -22,6 +22,46 @@ totalNok: string,
  */
 totalBtcRaw: string | null, deleted: boolean, };
 
+export type AlertArgs = { 
+/**
+ * `None`: a new alert.
+ */
+id: number | null, watched: Watched, crossing: Crossing, level: string, 
+/**
+ * Percent of the level; empty for 0.5 %.
+ */
+hysteresis: string, };
+
+export type AlertField = "level" | "hysteresis";
+
+export type AlertIdArgs = { id: number, };
+
+export type AlertProblemView = { field: AlertField, message: string, };
+
+export type AlertView = { id: number, watched: Watched, crossing: Crossing, 
+/**
+ * What it watches for, in words: "The bank price to buy NOK 5,000.00 rises above …".
+ */
+said: string, 
+/**
+ * The level and hysteresis as plain numbers, to edit.
+ */
+level: string, hysteresis: string, 
+/**
+ * It fired (or the price was beyond it when it was made) and waits for the price to come back.
+ */
+waiting: boolean, };
+
+export type AlertsView = { 
+/**
+ * The usual amount, formatted.
+ */
+usualAmount: string, 
+/**
+ * The usual amount as a plain number, to edit.
+ */
+usualAmountTyped: string, alerts: Array<AlertView>, };
+
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
  * The language in use.
@@ -206,6 +246,8 @@ secretProblem: string | null, };
 export type CountriesView = { countries: Array<CountryView>, };
 
 export type CountryView = { code: string, name: string, };
+
+export type Crossing = "risesAbove" | "fallsBelow";
 
 export type DepositCostArgs = { id: string, 
 /**
@@ -628,6 +670,12 @@ gain: string | null,
  */
 tax: string | null, lots: Array<LotView>, refusal: RefusalView | null, };
 
+export type SaveAlertView = { 
+/**
+ * Empty when the alert was kept; otherwise nothing was.
+ */
+problems: Array<AlertProblemView>, alerts: AlertsView, };
+
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
  * What the user says the key may do; unknown until used when not said.
@@ -759,9 +807,13 @@ unresolved: number,
  */
 entries: Array<UnknownEntryView>, };
 
+export type UsualAmountArgs = { amount: string, };
+
 export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
 
 export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
+
+export type Watched = "mid" | "bankBuy" | "bankSell" | "cardBuy" | "cardSell" | "spread";
 
 export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
 
@@ -919,6 +971,22 @@ export function volumeChart(args: ChartSizeArgs): Promise<ChartView> {
 
 export function holdingsChart(args: HoldingsChartArgs): Promise<HoldingsChartView> {
   return call("holdings_chart", args);
+}
+
+export function alerts(args: NoArgs): Promise<AlertsView> {
+  return call("alerts", args);
+}
+
+export function saveAlert(args: AlertArgs): Promise<SaveAlertView> {
+  return call("save_alert", args);
+}
+
+export function removeAlert(args: AlertIdArgs): Promise<AlertsView> {
+  return call("remove_alert", args);
+}
+
+export function setUsualAmount(args: UsualAmountArgs): Promise<AlertsView> {
+  return call("set_usual_amount", args);
 }
 
 export function receiveDestinations(args: AccountArgs): Promise<ReceiveView> {

@@ -354,3 +354,20 @@ sale-tax-gain = Gain { $amount } by { $method }
 sale-tax-loss = Loss { $amount } by { $method }
 sale-tax-tax = Tax at { $percent } %: { $amount }
 sale-tax-reduction = Tax reduced at { $percent } %: { $amount }
+
+## Price alerts
+
+alert-watched-mid = The mid price
+alert-watched-bank-buy = The bank price to buy for { $usual }
+alert-watched-bank-sell = The bank price to sell for { $usual }
+alert-watched-card-buy = The card price to buy for { $usual }
+alert-watched-card-sell = The card price to sell for { $usual }
+alert-watched-spread = The spread (ask − bid)
+alert-rises-above = { $what } rises above { $level }
+alert-falls-below = { $what } falls below { $level }
+alert-fired-title = Price alert
+alert-fired-body = { $said }: now { $value }
+alert-level-problem = The level: { $problem }
+alert-hysteresis-range = The hysteresis is more than 0 % and at most 10 % of the level.
+alert-gone = This alert was removed meanwhile.
+usual-amount-problem = The usual amount: { $problem }

@@ -353,3 +353,20 @@ sale-tax-gain = Gevinst { $amount } etter { $method }
 sale-tax-loss = Tap { $amount } etter { $method }
 sale-tax-tax = Skatt med { $percent } %: { $amount }
 sale-tax-reduction = Skatten reduseres med { $percent } %: { $amount }
+
+## Price alerts
+
+alert-watched-mid = Midtkursen
+alert-watched-bank-buy = Bankprisen for å kjøpe for { $usual }
+alert-watched-bank-sell = Bankprisen for å selge for { $usual }
+alert-watched-card-buy = Kortprisen for å kjøpe for { $usual }
+alert-watched-card-sell = Kortprisen for å selge for { $usual }
+alert-watched-spread = Spreaden (salgskurs − kjøpskurs)
+alert-rises-above = { $what } stiger over { $level }
+alert-falls-below = { $what } faller under { $level }
+alert-fired-title = Prisvarsel
+alert-fired-body = { $said }: nå { $value }
+alert-level-problem = Nivået: { $problem }
+alert-hysteresis-range = Hysteresen er over 0 % og høyst 10 % av nivået.
+alert-gone = Dette varselet ble fjernet i mellomtiden.
+usual-amount-problem = Det vanlige beløpet: { $problem }

@@ -11,11 +11,19 @@ pub struct DesktopError(pub String);
 /// Where the user chose to save a file, or `None` when they cancelled.
 pub type SaveChoice = Box<dyn FnOnce(Result<Option<PathBuf>, DesktopError>) + Send>;
 
+/// A desktop notification and the screen it is about.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Notice {
+    pub title: String,
+    pub body: String,
+    pub opens: crate::vocabulary::Screen,
+}
+
 /// The OS side effects of the use cases. Calls return at once; the save dialog answers through
 /// its callback, whenever the user is done.
 pub trait Desktop: Send + Sync + std::fmt::Debug {
     /// Shows a notification; a desktop without a notification service just misses it.
-    fn notify(&self, title: &str, body: &str);
+    fn notify(&self, notice: &Notice);
 
     /// Opens `url` in the system browser.
     fn open_url(&self, url: &str) -> Result<(), DesktopError>;
@@ -35,7 +43,7 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
 pub struct NoDesktop;
 
 impl Desktop for NoDesktop {
-    fn notify(&self, _title: &str, _body: &str) {}
+    fn notify(&self, _notice: &Notice) {}
 
     fn open_url(&self, _url: &str) -> Result<(), DesktopError> {
         Err(DesktopError("this app has no browser to open".into()))

@@ -1,6 +1,6 @@
 //! Switches the tests set in the environment, and the one place `NORDLYS_*` test switches are
 //! read: the embedded sandbox's port, seed and control token, shorter timeouts and quiet
-//! period, a folder for exports instead of the save dialog. Read in debug
+//! period, a folder for exports instead of the save dialog, a file the notifications are logged to. Read in debug
 //! builds only, and each within its range: a release build does what its settings say, whatever
 //! its environment holds.
 
@@ -18,6 +18,25 @@ pub fn evidence_rules() -> nordlys_core::evidence::Rules {
         return nordlys_core::evidence::Rules::with_min_quiet(chrono::Duration::seconds(secs));
     }
     nordlys_core::evidence::Rules::default()
+}
+
+/// In a debug build with `NORDLYS_NOTIFY_LOG` naming a file, appends `notice` to it as a JSON
+/// line: the E2E rig reads what the user was told, which no WebDriver can see.
+pub fn log_notice(notice: &crate::desktop::Notice) {
+    use std::io::Write;
+    let Some(path) = text("NORDLYS_NOTIFY_LOG") else {
+        return;
+    };
+    let Ok(line) = serde_json::to_string(notice) else {
+        return;
+    };
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(file, "{line}");
+    }
 }
 
 /// `name`'s value, when this build reads test switches and it is set.

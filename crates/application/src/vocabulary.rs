@@ -158,6 +158,20 @@ pub enum Report {
     Gains,
 }
 
+/// A screen of the window, for what a notification opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Screen {
+    Overview,
+    Trade,
+    Receive,
+    Pay,
+    Tax,
+    Unknowns,
+    Connect,
+    Settings,
+}
+
 /// What changed in the store, for the window to read again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

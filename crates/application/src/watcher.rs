@@ -16,10 +16,11 @@ use nordlys_exchange::models::{
 };
 use nordlys_money::{Btc, Nok};
 
+use crate::desktop::Notice;
 use crate::error::Answer;
 use crate::state::App;
 pub use crate::vocabulary::Change;
-use crate::vocabulary::NetworkStatus;
+use crate::vocabulary::{NetworkStatus, Screen};
 use crate::wording;
 
 /// The longest wait after errors.
@@ -127,13 +128,15 @@ pub(crate) fn last_price(app: &App, profile: &str) -> Option<PriceResponse> {
 /// and told when it moved.
 pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
+    let usual = app.settings().usual_amount_nok();
     let p = session
         .connection
         .client()
-        .price(None)
+        .price(Some(usual))
         .await
         .map_err(|e| app.error(e))?;
     crate::trading::keep_sample(app, &session.store, &p);
+    crate::alerts::observe(app, &session.store, &p)?;
     let mut seen = seen(app, &session.profile.id);
     let moved = seen.price.as_ref().is_none_or(|(before, _)| {
         (
@@ -224,10 +227,11 @@ pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
             && !lightning
             && let Some(amount) = t.in_amount
         {
-            app.desktop.notify(
-                &wording::say("deposit-received-title", locale),
-                &figures.btc(Btc::computed(amount)),
-            );
+            app.desktop.notify(&Notice {
+                title: wording::say("deposit-received-title", locale),
+                body: figures.btc(Btc::computed(amount)),
+                opens: Screen::Tax,
+            });
         }
     }
     Ok(if rows.is_empty() {
@@ -266,8 +270,11 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             let body = format!("{amount} {}", i.public_description)
                 .trim()
                 .to_owned();
-            app.desktop
-                .notify(&wording::say("invoice-paid-title", locale), &body);
+            app.desktop.notify(&Notice {
+                title: wording::say("invoice-paid-title", locale),
+                body,
+                opens: Screen::Receive,
+            });
         }
     }
     if invoices_changed {
@@ -298,10 +305,11 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             _ => continue,
         };
         let amount = app.figures().btc(c.entry.amount_btc);
-        app.desktop.notify(
-            &wording::say(title, locale),
-            &format!("{amount} → {}", c.entry.destination),
-        );
+        app.desktop.notify(&Notice {
+            title: wording::say(title, locale),
+            body: format!("{amount} → {}", c.entry.destination),
+            opens: Screen::Pay,
+        });
     }
     if !ended.is_empty() {
         // A payment that ended has its row in the history now: the tax list shows it.

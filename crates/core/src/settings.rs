@@ -85,6 +85,10 @@ pub struct Settings {
     /// How lots are matched for the tax before a sale; `None`: FIFO.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_method: Option<crate::tax::gains::Method>,
+    /// The NOK amount the user usually trades: the price poller asks endpoint 7 for it, so the
+    /// bank and card prices are those the user would pay. `None`: the endpoint's default, 5000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usual_amount_nok: Option<rust_decimal::Decimal>,
 }
 
 /// The ordinary income tax rate on capital income in recent years, when the user has not said.
@@ -99,6 +103,21 @@ impl Settings {
                 (rust_decimal::Decimal::ZERO..=rust_decimal::Decimal::ONE_HUNDRED).contains(p)
             })
             .unwrap_or(INCOME_TAX_PERCENT)
+    }
+}
+
+/// Endpoint 7's default amount, and the usual amount when the user has not said.
+pub const USUAL_AMOUNT_NOK: rust_decimal::Decimal =
+    rust_decimal::Decimal::from_parts(5000, 0, 0, false, 0);
+
+impl Settings {
+    /// The usual amount, always a positive amount of whole øre.
+    pub fn usual_amount_nok(&self) -> nordlys_money::Nok {
+        let amount = self
+            .usual_amount_nok
+            .filter(|a| *a > rust_decimal::Decimal::ZERO && a.scale() <= 2)
+            .unwrap_or(USUAL_AMOUNT_NOK);
+        nordlys_money::Nok::computed(amount)
     }
 }
 
@@ -127,6 +146,7 @@ impl Default for Settings {
             welcomed: false,
             income_tax_percent: None,
             tax_method: None,
+            usual_amount_nok: None,
         }
     }
 }

@@ -186,8 +186,18 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO year_end_choices (year, kind, nok_per_btc)
         SELECT year, 'nok-per-btc', rate FROM year_end_rates;
     DROP TABLE year_end_rates;",
+    // Price alerts, and whether each is armed (it fired and waits for the price to come back).
+    "CREATE TABLE price_alerts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watched TEXT NOT NULL,
+        crossing TEXT NOT NULL,
+        level TEXT NOT NULL,
+        hysteresis TEXT NOT NULL,
+        armed INTEGER NOT NULL
+    );",
 ];
 
+mod alerts;
 mod invoices;
 mod journal;
 mod orders;

@@ -1,0 +1,256 @@
+//! Price alerts: made, edited and removed in the window, kept in the profile's store, and checked
+//! against every price the watcher reads (no request of their own). Each fires once per crossing
+//! as a desktop notification that opens the Trade screen.
+
+use nordlys_core::alerts::{Alert, AlertField, AlertForm, AlertProblem, Crossing, Watched};
+use nordlys_core::format::Figures;
+use nordlys_core::store::Store;
+use nordlys_exchange::models::PriceResponse;
+use nordlys_money::{Nok, NokPerBtc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::desktop::Notice;
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::vocabulary::Screen;
+use crate::wording::{self, Message};
+use crate::{App, NoArgs};
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlertsView {
+    /// The usual amount, formatted.
+    pub usual_amount: String,
+    /// The usual amount as a plain number, to edit.
+    pub usual_amount_typed: String,
+    pub alerts: Vec<AlertView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlertView {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub watched: Watched,
+    pub crossing: Crossing,
+    /// What it watches for, in words: "The bank price to buy NOK 5,000.00 rises above …".
+    pub said: String,
+    /// The level and hysteresis as plain numbers, to edit.
+    pub level: String,
+    pub hysteresis: String,
+    /// It fired (or the price was beyond it when it was made) and waits for the price to come back.
+    pub waiting: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlertArgs {
+    /// `None`: a new alert.
+    #[ts(type = "number | null")]
+    pub id: Option<i64>,
+    pub watched: Watched,
+    pub crossing: Crossing,
+    pub level: String,
+    /// Percent of the level; empty for 0.5 %.
+    pub hysteresis: String,
+}
+
+/// A field of the form and what is wrong with it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlertProblemView {
+    pub field: AlertField,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveAlertView {
+    /// Empty when the alert was kept; otherwise nothing was.
+    pub problems: Vec<AlertProblemView>,
+    pub alerts: AlertsView,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AlertIdArgs {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UsualAmountArgs {
+    pub amount: String,
+}
+
+fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
+    let key = match w {
+        Watched::Mid => "alert-watched-mid",
+        Watched::BankBuy => "alert-watched-bank-buy",
+        Watched::BankSell => "alert-watched-bank-sell",
+        Watched::CardBuy => "alert-watched-card-buy",
+        Watched::CardSell => "alert-watched-card-sell",
+        Watched::Spread => "alert-watched-spread",
+    };
+    Message::new(key)
+        .with("usual", figures.nok(usual))
+        .render(figures.locale)
+}
+
+/// A price or the spread, as the alert's level is written.
+fn level_words(w: Watched, value: Decimal, figures: Figures) -> String {
+    match w {
+        Watched::Spread => figures.nok(Nok::computed(value)),
+        _ => figures.price(NokPerBtc::computed(value)),
+    }
+}
+
+fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
+    let key = match a.crossing {
+        Crossing::RisesAbove => "alert-rises-above",
+        Crossing::FallsBelow => "alert-falls-below",
+    };
+    Message::new(key)
+        .with("what", watched_words(a.watched, usual, figures))
+        .with("level", level_words(a.watched, a.level, figures))
+        .render(figures.locale)
+}
+
+fn view(app: &App, store: &Store) -> Answer<AlertsView> {
+    let figures = app.figures();
+    let usual = app.settings().usual_amount_nok();
+    Ok(AlertsView {
+        usual_amount: figures.nok(usual),
+        usual_amount_typed: usual.decimal().normalize().to_string(),
+        alerts: store
+            .alerts()?
+            .iter()
+            .map(|a| AlertView {
+                id: a.id,
+                watched: a.watched,
+                crossing: a.crossing,
+                said: said(a, usual, figures),
+                level: a.level.normalize().to_string(),
+                hysteresis: a.hysteresis_percent.normalize().to_string(),
+                waiting: !a.armed,
+            })
+            .collect(),
+    })
+}
+
+pub async fn alerts(app: &App, _args: NoArgs) -> Answer<AlertsView> {
+    let session = app.session().await?;
+    view(app, &session.store)
+}
+
+/// Keeps a new or edited alert, or says what is wrong at each field and keeps nothing. An alert
+/// made while the price is already beyond its level waits for the price to come back first.
+pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
+    let session = app.session().await?;
+    let locale = app.locale();
+    let form = AlertForm {
+        watched: args.watched,
+        crossing: args.crossing,
+        level: &args.level,
+        hysteresis: &args.hysteresis,
+    };
+    let new = match form.check(locale) {
+        Ok(new) => new,
+        Err(problems) => {
+            return Ok(SaveAlertView {
+                problems: problems
+                    .iter()
+                    .map(|p| AlertProblemView {
+                        field: p.field(),
+                        message: match p {
+                            AlertProblem::Level(e) => Message::new("alert-level-problem")
+                                .with("problem", wording::amount_input_problem(e.clone(), locale))
+                                .render(locale),
+                            AlertProblem::Hysteresis => {
+                                wording::say("alert-hysteresis-range", locale)
+                            }
+                        },
+                    })
+                    .collect(),
+                alerts: view(app, &session.store)?,
+            });
+        }
+    };
+    let probe = Alert {
+        id: 0,
+        watched: new.watched,
+        crossing: new.crossing,
+        level: new.level,
+        hysteresis_percent: new.hysteresis_percent,
+        armed: true,
+    };
+    let armed = crate::watcher::last_price(app, &session.profile.id)
+        .is_none_or(|p| !probe.beyond(new.watched.value(&p)));
+    match args.id {
+        Some(id) => {
+            if !session.store.edit_alert(id, &new, armed)? {
+                return Err(IpcError::new(
+                    ErrorCode::InvalidInput,
+                    wording::say("alert-gone", locale),
+                ));
+            }
+        }
+        None => {
+            session.store.add_alert(&new, armed)?;
+        }
+    }
+    Ok(SaveAlertView {
+        problems: vec![],
+        alerts: view(app, &session.store)?,
+    })
+}
+
+pub async fn remove_alert(app: &App, args: AlertIdArgs) -> Answer<AlertsView> {
+    let session = app.session().await?;
+    session.store.remove_alert(args.id)?;
+    view(app, &session.store)
+}
+
+/// The amount the price poller asks the bank and card prices for.
+pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<AlertsView> {
+    let locale = app.locale();
+    let amount = nordlys_core::amount_input::parse_nok(&args.amount, locale).map_err(|e| {
+        IpcError::new(
+            ErrorCode::InvalidInput,
+            Message::new("usual-amount-problem")
+                .with("problem", wording::amount_input_problem(e, locale))
+                .render(locale),
+        )
+    })?;
+    app.settings().usual_amount_nok = Some(amount.decimal());
+    app.save_settings()?;
+    let session = app.session().await?;
+    view(app, &session.store)
+}
+
+/// Checks every alert against one price the watcher read: each that fires is notified once, and
+/// each whose state changed is kept so a restart neither repeats nor forgets it.
+pub(crate) fn observe(app: &App, store: &Store, p: &PriceResponse) -> Answer<()> {
+    let figures = app.figures();
+    let usual = app.settings().usual_amount_nok();
+    for mut a in store.alerts()? {
+        let was = a.armed;
+        let value = a.watched.value(p);
+        if a.observe(value) {
+            app.desktop.notify(&Notice {
+                title: wording::say("alert-fired-title", figures.locale),
+                body: Message::new("alert-fired-body")
+                    .with("said", said(&a, usual, figures))
+                    .with("value", level_words(a.watched, value, figures))
+                    .render(figures.locale),
+                opens: Screen::Trade,
+            });
+        }
+        if a.armed != was {
+            store.set_alert_armed(a.id, a.armed)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,312 @@
+//! Price alerts on the price the user would pay: the mid price, the bank or card price to buy or
+//! sell the user's usual amount (endpoint 7 asked with it), or the spread. An alert fires once
+//! when the price crosses its level and re-arms only once the price has gone back past the level
+//! by its hysteresis, so a price hovering at the level never fires twice.
+
+use nordlys_exchange::models::PriceResponse;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::amount_input::{self, AmountInputError};
+use crate::format::Locale;
+
+/// Which price an alert follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum Watched {
+    Mid,
+    BankBuy,
+    BankSell,
+    CardBuy,
+    CardSell,
+    /// Ask − bid.
+    Spread,
+}
+
+impl Watched {
+    pub const ALL: [Self; 6] = [
+        Self::Mid,
+        Self::BankBuy,
+        Self::BankSell,
+        Self::CardBuy,
+        Self::CardSell,
+        Self::Spread,
+    ];
+
+    /// Its value in one answer of endpoint 7, NOK (per BTC, or the spread's NOK).
+    pub fn value(self, p: &PriceResponse) -> Decimal {
+        match self {
+            Self::Mid => p.price.decimal(),
+            Self::BankBuy => p.bank.buy.decimal(),
+            Self::BankSell => p.bank.sell.decimal(),
+            Self::CardBuy => p.card.buy.decimal(),
+            Self::CardSell => p.card.sell.decimal(),
+            Self::Spread => p.ask.decimal() - p.bid.decimal(),
+        }
+    }
+
+    /// As the store keeps it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Mid => "mid",
+            Self::BankBuy => "bank-buy",
+            Self::BankSell => "bank-sell",
+            Self::CardBuy => "card-buy",
+            Self::CardSell => "card-sell",
+            Self::Spread => "spread",
+        }
+    }
+
+    pub fn from_stored(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|w| w.as_str() == s)
+    }
+}
+
+/// Which way the price crosses the level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum Crossing {
+    RisesAbove,
+    FallsBelow,
+}
+
+/// The hysteresis when the user does not say, in percent of the level.
+pub const HYSTERESIS_PERCENT: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+
+/// One alert as kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alert {
+    pub id: i64,
+    pub watched: Watched,
+    pub crossing: Crossing,
+    /// NOK per BTC, or NOK for the spread; positive.
+    pub level: Decimal,
+    /// In (0, 10] percent of the level.
+    pub hysteresis_percent: Decimal,
+    /// Fires at the next crossing; false after firing until the price went back far enough.
+    pub armed: bool,
+}
+
+impl Alert {
+    /// Whether `value` is at or beyond the level, on the side the alert watches for.
+    pub fn beyond(&self, value: Decimal) -> bool {
+        match self.crossing {
+            Crossing::RisesAbove => value >= self.level,
+            Crossing::FallsBelow => value <= self.level,
+        }
+    }
+
+    /// Whether `value` is back past the level by the hysteresis: the alert may fire again.
+    fn back(&self, value: Decimal) -> bool {
+        let margin = self.level * self.hysteresis_percent / Decimal::ONE_HUNDRED;
+        match self.crossing {
+            Crossing::RisesAbove => value <= self.level - margin,
+            Crossing::FallsBelow => value >= self.level + margin,
+        }
+    }
+
+    /// Reads one price: `true` when it fires the alert (which then waits to re-arm).
+    pub fn observe(&mut self, value: Decimal) -> bool {
+        if self.armed && self.beyond(value) {
+            self.armed = false;
+            return true;
+        }
+        if !self.armed && self.back(value) {
+            self.armed = true;
+        }
+        false
+    }
+}
+
+/// A field of the alert form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum AlertField {
+    Level,
+    Hysteresis,
+}
+
+/// What is wrong with a field of the alert form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AlertProblem {
+    #[error("the level: {0}")]
+    Level(AmountInputError),
+    #[error("the hysteresis must be more than 0 % and at most 10 %")]
+    Hysteresis,
+}
+
+impl AlertProblem {
+    pub fn field(&self) -> AlertField {
+        match self {
+            Self::Level(_) => AlertField::Level,
+            Self::Hysteresis => AlertField::Hysteresis,
+        }
+    }
+}
+
+/// An alert as typed, before it is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlertForm<'a> {
+    pub watched: Watched,
+    pub crossing: Crossing,
+    pub level: &'a str,
+    /// Empty: [`HYSTERESIS_PERCENT`].
+    pub hysteresis: &'a str,
+}
+
+/// A checked alert: what the store keeps, without its id and state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAlert {
+    pub watched: Watched,
+    pub crossing: Crossing,
+    pub level: Decimal,
+    pub hysteresis_percent: Decimal,
+}
+
+impl AlertForm<'_> {
+    /// Every problem of the form, each at its field; nothing is kept unless there is none.
+    pub fn check(&self, locale: Locale) -> Result<NewAlert, Vec<AlertProblem>> {
+        let level = amount_input::parse_price(self.level, locale).map(|p| p.decimal());
+        let hysteresis = if self.hysteresis.trim().is_empty() {
+            Ok(HYSTERESIS_PERCENT)
+        } else {
+            amount_input::parse_rate(self.hysteresis, locale)
+                .ok()
+                .filter(|h| *h > Decimal::ZERO && *h <= Decimal::TEN)
+                .ok_or(AlertProblem::Hysteresis)
+        };
+        match (level, hysteresis) {
+            (Ok(level), Ok(hysteresis_percent)) => Ok(NewAlert {
+                watched: self.watched,
+                crossing: self.crossing,
+                level,
+                hysteresis_percent,
+            }),
+            (level, hysteresis) => Err(level
+                .err()
+                .map(AlertProblem::Level)
+                .into_iter()
+                .chain(hysteresis.err())
+                .collect()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap_or_default()
+    }
+
+    fn alert(crossing: Crossing, level: &str, armed: bool) -> Alert {
+        Alert {
+            id: 1,
+            watched: Watched::Mid,
+            crossing,
+            level: d(level),
+            hysteresis_percent: d("0.5"),
+            armed,
+        }
+    }
+
+    /// The prices at which `a` fires along `path`.
+    fn fired_on(mut a: Alert, path: &[&str]) -> Vec<String> {
+        path.iter()
+            .filter(|v| a.observe(d(v)))
+            .map(|v| (*v).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn an_alert_fires_once_per_crossing_and_rearms_after_the_hysteresis() {
+        // Rises above 1 000 000, hysteresis 0.5 %: re-armed at or below 995 000.
+        let a = alert(Crossing::RisesAbove, "1000000", true);
+        let path = [
+            "990000", "1000000", // fires at the level itself
+            "1004000", "996000", "1001000", // hovering: not back far enough, no second alert
+            "995000",  // back by 0.5 %: re-armed
+            "999999", "1000001", // crosses again: fires
+        ];
+        assert_eq!(fired_on(a, &path), ["1000000", "1000001"]);
+    }
+
+    #[test]
+    fn a_falling_alert_mirrors_it() {
+        let a = alert(Crossing::FallsBelow, "500000", true);
+        let path = ["510000", "499000", "502000", "502500", "498000"];
+        // Re-armed at 502 500 (500 000 + 0.5 %), then fires again at 498 000.
+        assert_eq!(fired_on(a, &path), ["499000", "498000"]);
+    }
+
+    #[test]
+    fn an_alert_made_while_the_price_is_beyond_its_level_waits_for_the_price_to_come_back() {
+        let a = alert(Crossing::RisesAbove, "1000000", false);
+        assert_eq!(
+            fired_on(a, &["1100000", "1050000", "990000", "1000500"]),
+            ["1000500"]
+        );
+    }
+
+    #[test]
+    fn the_spread_and_the_users_prices_are_read_from_the_answer() {
+        let p: PriceResponse = serde_json::from_value(serde_json::json!({
+            "price": 1000.0, "bid": 990.0, "ask": 1012.5, "timestamp": "2026-11-24T10:00:00Z",
+            "card": {"buy": 1030.0, "sell": 970.0}, "bank": {"buy": 1020.0, "sell": 980.0}
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let values: Vec<_> = Watched::ALL.iter().map(|w| w.value(&p)).collect();
+        assert_eq!(
+            values,
+            ["1000", "1020", "980", "1030", "970", "22.5"].map(d)
+        );
+        for w in Watched::ALL {
+            assert_eq!(Watched::from_stored(w.as_str()), Some(w));
+        }
+        assert_eq!(Watched::from_stored("moon"), None);
+    }
+
+    #[test]
+    fn a_level_that_is_not_a_positive_amount_or_a_hysteresis_outside_its_range_is_refused_at_its_field()
+     {
+        let form = |level, hysteresis| AlertForm {
+            watched: Watched::BankBuy,
+            crossing: Crossing::FallsBelow,
+            level,
+            hysteresis,
+        };
+        let fields = |level, hysteresis| -> Vec<AlertField> {
+            form(level, hysteresis)
+                .check(Locale::En)
+                .err()
+                .unwrap_or_default()
+                .iter()
+                .map(AlertProblem::field)
+                .collect()
+        };
+        assert_eq!(fields("-5", "0.5"), [AlertField::Level]);
+        assert_eq!(fields("0", "0.5"), [AlertField::Level]);
+        assert_eq!(
+            fields("abc", "11"),
+            [AlertField::Level, AlertField::Hysteresis]
+        );
+        assert_eq!(fields("900000", "0"), [AlertField::Hysteresis]);
+        assert_eq!(fields("900000", "-1"), [AlertField::Hysteresis]);
+        assert_eq!(fields("900000", "10.01"), [AlertField::Hysteresis]);
+        let ok = form("900,000.50", "").check(Locale::En);
+        assert_eq!(
+            ok.map(|a| (a.level, a.hysteresis_percent)),
+            Ok((d("900000.50"), d("0.5")))
+        );
+        assert_eq!(
+            form("900 000,5", "10")
+                .check(Locale::Nb)
+                .map(|a| a.hysteresis_percent),
+            Ok(d("10"))
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! Price alerts as the user made them, with whether each is armed: a restart neither fires an
+//! alert again nor forgets one that waits to re-arm.
+
+use rusqlite::params;
+
+use super::{Store, StoreError, StoredDecimal};
+use crate::alerts::{Alert, Crossing, NewAlert, Watched};
+
+fn crossing_text(c: Crossing) -> &'static str {
+    match c {
+        Crossing::RisesAbove => "rises-above",
+        Crossing::FallsBelow => "falls-below",
+    }
+}
+
+impl Store {
+    /// Keeps a new alert, armed or waiting to re-arm; returns its id.
+    pub fn add_alert(&self, a: &NewAlert, armed: bool) -> Result<i64, StoreError> {
+        let db = self.db();
+        db.execute(
+            "INSERT INTO price_alerts (watched, crossing, level, hysteresis, armed)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                a.watched.as_str(),
+                crossing_text(a.crossing),
+                a.level.normalize().to_string(),
+                a.hysteresis_percent.normalize().to_string(),
+                armed
+            ],
+        )?;
+        Ok(db.last_insert_rowid())
+    }
+
+    /// Replaces alert `id` with `a`; `false` when there is no such alert.
+    pub fn edit_alert(&self, id: i64, a: &NewAlert, armed: bool) -> Result<bool, StoreError> {
+        let changed = self.db().execute(
+            "UPDATE price_alerts SET watched = ?2, crossing = ?3, level = ?4, hysteresis = ?5,
+             armed = ?6 WHERE id = ?1",
+            params![
+                id,
+                a.watched.as_str(),
+                crossing_text(a.crossing),
+                a.level.normalize().to_string(),
+                a.hysteresis_percent.normalize().to_string(),
+                armed
+            ],
+        )?;
+        Ok(changed == 1)
+    }
+
+    pub fn set_alert_armed(&self, id: i64, armed: bool) -> Result<(), StoreError> {
+        self.db().execute(
+            "UPDATE price_alerts SET armed = ?2 WHERE id = ?1",
+            params![id, armed],
+        )?;
+        Ok(())
+    }
+
+    pub fn remove_alert(&self, id: i64) -> Result<(), StoreError> {
+        self.db()
+            .execute("DELETE FROM price_alerts WHERE id = ?1", [id])?;
+        Ok(())
+    }
+
+    /// Every alert, oldest first. A row this version cannot read (written by a newer one) is left
+    /// out rather than guessed at.
+    pub fn alerts(&self) -> Result<Vec<Alert>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT id, watched, crossing, level, hysteresis, armed FROM price_alerts ORDER BY id",
+        )?;
+        let rows = q.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, StoredDecimal>(3)?.0,
+                r.get::<_, StoredDecimal>(4)?.0,
+                r.get::<_, bool>(5)?,
+            ))
+        })?;
+        let mut out = vec![];
+        for row in rows {
+            let (id, watched, crossing, level, hysteresis_percent, armed) = row?;
+            let crossing = match crossing.as_str() {
+                "rises-above" => Crossing::RisesAbove,
+                "falls-below" => Crossing::FallsBelow,
+                _ => continue,
+            };
+            let Some(watched) = Watched::from_stored(&watched) else {
+                continue;
+            };
+            out.push(Alert {
+                id,
+                watched,
+                crossing,
+                level,
+                hysteresis_percent,
+                armed,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_alert_keeps_its_level_and_state_across_an_edit_and_is_gone_once_removed() {
+        let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let new = NewAlert {
+            watched: Watched::CardSell,
+            crossing: Crossing::FallsBelow,
+            level: "750000.25".parse().unwrap_or_default(),
+            hysteresis_percent: "1.5".parse().unwrap_or_default(),
+        };
+        let id = store
+            .add_alert(&new, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        store
+            .set_alert_armed(id, false)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let kept = store.alerts().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            kept,
+            [Alert {
+                id,
+                watched: new.watched,
+                crossing: new.crossing,
+                level: new.level,
+                hysteresis_percent: new.hysteresis_percent,
+                armed: false,
+            }]
+        );
+        let edited = NewAlert {
+            crossing: Crossing::RisesAbove,
+            ..new.clone()
+        };
+        assert!(store.edit_alert(id, &edited, true).unwrap_or(false));
+        assert!(!store.edit_alert(id + 1, &edited, true).unwrap_or(true));
+        let kept = store.alerts().unwrap_or_default();
+        assert_eq!(kept[0].crossing, Crossing::RisesAbove);
+        assert!(kept[0].armed);
+        store.remove_alert(id).unwrap_or_else(|e| panic!("{e}"));
+        assert!(store.alerts().unwrap_or_default().is_empty());
+    }
+}
