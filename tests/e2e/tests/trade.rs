@@ -243,3 +243,49 @@ async fn nothing_is_armed_after_a_lost_order_whose_check_also_failed() {
     );
     app.quit().await;
 }
+
+/// An alert made on the Overview fires as a desktop notification, once, when the sandbox's price
+/// is moved across its level; the notice opens the Trade screen.
+#[tokio::test]
+async fn a_price_alert_is_notified_once_when_the_price_crosses_it() {
+    let log = tempfile::tempdir().unwrap();
+    let path = log.path().join("notices.jsonl");
+    let app = App::start(&[("NORDLYS_NOTIFY_LOG", path.to_str().unwrap())]).await;
+    let quote: serde_json::Value = http()
+        .get(format!("{}/v1/price/nok", app.sandbox()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let level = format!("{:.0}", quote["price"].as_f64().unwrap() * 1.05);
+    app.fill("[data-testid=alert-level]", &level).await;
+    app.click("[data-testid=alert-save]").await;
+    app.text("[data-testid=alert]").await;
+    app.screenshot("price-alerts").await;
+    app.control("/sandbox/price", serde_json::json!({ "movePercent": 10 }))
+        .await;
+    let alerts = || {
+        std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|n| n["title"] == "Price alert")
+            .collect::<Vec<_>>()
+    };
+    app.until("the alert to be notified", || async {
+        !alerts().is_empty()
+    })
+    .await;
+    // Two more reads of the price, still above the level: nothing more.
+    tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    let told = alerts();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["opens"], "trade");
+    assert!(
+        told[0]["body"].as_str().unwrap().contains("rises above"),
+        "{told:?}"
+    );
+    app.quit().await;
+}
