@@ -187,7 +187,8 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
         armed: true,
     };
     let armed = crate::watcher::last_price(app, &session.profile.id)
-        .is_none_or(|p| !probe.beyond(new.watched.value(&p)));
+        .and_then(|p| new.watched.value(&p))
+        .is_none_or(|v| !probe.beyond(v));
     match args.id {
         Some(id) => {
             if !session.store.edit_alert(id, &new, armed)? {
@@ -237,7 +238,9 @@ pub(crate) fn observe(app: &App, store: &Store, p: &PriceResponse) -> Answer<()>
     let usual = app.settings().usual_amount_nok();
     for mut a in store.alerts()? {
         let was = a.armed;
-        let value = a.watched.value(p);
+        let Some(value) = a.watched.value(p) else {
+            continue;
+        };
         if a.observe(value) {
             app.desktop.notify(&Notice {
                 title: wording::say("alert-fired-title", figures.locale),

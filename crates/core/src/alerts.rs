@@ -34,16 +34,17 @@ impl Watched {
         Self::Spread,
     ];
 
-    /// Its value in one answer of endpoint 7, NOK (per BTC, or the spread's NOK).
-    pub fn value(self, p: &PriceResponse) -> Decimal {
-        match self {
+    /// Its value in one answer of endpoint 7, NOK (per BTC, or the spread's NOK); `None` for a
+    /// spread past `Decimal`'s range (only a hostile answer gets there).
+    pub fn value(self, p: &PriceResponse) -> Option<Decimal> {
+        Some(match self {
             Self::Mid => p.price.decimal(),
             Self::BankBuy => p.bank.buy.decimal(),
             Self::BankSell => p.bank.sell.decimal(),
             Self::CardBuy => p.card.buy.decimal(),
             Self::CardSell => p.card.sell.decimal(),
-            Self::Spread => p.ask.decimal() - p.bid.decimal(),
-        }
+            Self::Spread => p.ask.decimal().checked_sub(p.bid.decimal())?,
+        })
     }
 
     /// As the store keeps it.
@@ -262,8 +263,12 @@ mod tests {
         let values: Vec<_> = Watched::ALL.iter().map(|w| w.value(&p)).collect();
         assert_eq!(
             values,
-            ["1000", "1020", "980", "1030", "970", "22.5"].map(d)
+            ["1000", "1020", "980", "1030", "970", "22.5"].map(|v| Some(d(v)))
         );
+        let mut hostile = p.clone();
+        hostile.ask = nordlys_money::NokPerBtc::computed(Decimal::MAX);
+        hostile.bid = nordlys_money::NokPerBtc::computed(Decimal::MIN);
+        assert_eq!(Watched::Spread.value(&hostile), None, "no panic, no value");
         for w in Watched::ALL {
             assert_eq!(Watched::from_stored(w.as_str()), Some(w));
         }
