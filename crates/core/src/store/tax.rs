@@ -1169,15 +1169,16 @@ mod tests {
         let path = dir.path().join("old.sqlite");
         {
             let db = rusqlite::Connection::open(&path).unwrap();
-            for m in &crate::store::MIGRATIONS[..crate::store::MIGRATIONS.len() - 1] {
+            // The schema as it was just before the year-end choices replaced the rates.
+            let before = crate::store::MIGRATIONS
+                .iter()
+                .position(|m| m.contains("CREATE TABLE year_end_choices"))
+                .unwrap();
+            for m in &crate::store::MIGRATIONS[..before] {
                 db.execute_batch(m).unwrap();
             }
-            db.pragma_update(
-                None,
-                "user_version",
-                crate::store::MIGRATIONS.len() as i64 - 1,
-            )
-            .unwrap();
+            db.pragma_update(None, "user_version", before as i64)
+                .unwrap();
             db.execute(
                 "INSERT INTO year_end_rates (year, rate) VALUES (2024, '1000000.5')",
                 [],
