@@ -5,16 +5,14 @@
 use chrono::Utc;
 use nordlys_core::chart::{ChartStyle, HoldingsChartWords, Theme, holdings_chart as draw};
 use nordlys_core::format::{self, Figures};
-use nordlys_core::store::TaxFilter;
-use nordlys_core::tax::gains::GainsBuilder;
-use nordlys_core::tax::holdings::{Column, Frame, HoldingsBuilder, Value, ValueSource};
+use nordlys_core::tax::holdings::{self, Column, Frame, Value, ValueSource};
 use nordlys_core::time::Tz;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::App;
 use crate::error::{Answer, IpcError};
-use crate::tax::{Names, each_row};
+use crate::tax::Names;
 use crate::wording::{Message, say};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -79,23 +77,10 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
     let start = store.tax_oldest()?.unwrap_or(now);
     let width = args.width.clamp(320, 4000);
     let frame = Frame::new(start, now, width as usize);
-    let samples = store.price_samples(start)?;
     let names = Names::load(&store)?;
-    let (mut holdings, gains) = each_row(
-        store,
-        TaxFilter::default(),
-        (
-            HoldingsBuilder::new(frame, samples),
-            GainsBuilder::new(method),
-        ),
-        |(h, g), t| {
-            h.add(t);
-            g.add(t);
-        },
-    )
-    .await?;
-    holdings.realised(&gains.finish().disposals);
-    let holdings = holdings.finish();
+    let holdings = tokio::task::spawn_blocking(move || holdings::read(&store, frame, method))
+        .await
+        .map_err(IpcError::internal)??;
     let account_names: Vec<String> = holdings
         .accounts
         .iter()

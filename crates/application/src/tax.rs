@@ -439,7 +439,7 @@ pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalance
 }
 
 /// Every stored row through `f`, oldest first, off the async threads.
-pub(crate) async fn each_row<T: Send + 'static>(
+async fn each_row<T: Send + 'static>(
     store: std::sync::Arc<Store>,
     tx_filter: TaxFilter,
     mut state: T,

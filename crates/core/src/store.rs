@@ -435,6 +435,18 @@ impl Store {
 
     /// Samples since `since`, oldest first.
     pub fn price_samples(&self, since: DateTime<Utc>) -> Result<Vec<PriceSample>, StoreError> {
+        let mut out = vec![];
+        self.each_price_sample(since, |s| out.push(s))?;
+        Ok(out)
+    }
+
+    /// Each sample since `since` through `f`, oldest first, without holding them all: a year of
+    /// samples is millions.
+    pub fn each_price_sample(
+        &self,
+        since: DateTime<Utc>,
+        mut f: impl FnMut(PriceSample),
+    ) -> Result<(), StoreError> {
         let db = self.db();
         let mut q = db.prepare(
             "SELECT at_ms, mid, bid, ask FROM price_samples WHERE at_ms >= ?1 ORDER BY at_ms",
@@ -447,7 +459,10 @@ impl Store {
                 ask: dec(r, 3)?,
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        for s in rows {
+            f(s?);
+        }
+        Ok(())
     }
 }
 

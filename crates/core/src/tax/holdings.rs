@@ -11,8 +11,8 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
-use super::gains::Disposal;
-use crate::store::PriceSample;
+use super::gains::{Disposal, GainsBuilder, Method};
+use crate::store::{PriceSample, Store, StoreError, TaxFilter};
 
 /// The time a chart spans and how many columns it has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +42,17 @@ impl Frame {
 
     pub fn columns(&self) -> usize {
         self.columns
+    }
+
+    /// Adds `sample` to `kept` (samples oldest first) in place of a kept one of the same column:
+    /// the builder values the holding at the last sample of each column only, so a year of
+    /// samples (millions) is read into as many as the chart has columns.
+    pub fn keep_last_per_column(&self, kept: &mut Vec<PriceSample>, sample: PriceSample) {
+        let column = self.column(sample.at);
+        match kept.last_mut() {
+            Some(last) if self.column(last.at) == column => *last = sample,
+            _ => kept.push(sample),
+        }
     }
 
     /// The column `at` falls in; moments outside the frame fall in its first or last.
@@ -83,12 +94,6 @@ pub struct Realised {
     pub not_computable: u32,
 }
 
-impl Realised {
-    pub fn is_empty(&self) -> bool {
-        self.gains.is_zero() && self.losses.is_zero() && self.not_computable == 0
-    }
-}
-
 /// One column of the chart: the holding after its last moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
@@ -117,6 +122,22 @@ pub struct Holdings {
     pub columns: Vec<Column>,
     /// The oldest pending row: the figures after it may change.
     pub pending_since: Option<DateTime<Utc>>,
+}
+
+/// The holdings over `frame` from the stored history and Nordlys' samples, with the gains
+/// realised by `method`: one pass over the rows, the samples thinned as they are read.
+pub fn read(store: &Store, frame: Frame, method: Method) -> Result<Holdings, StoreError> {
+    let mut samples = vec![];
+    store.each_price_sample(frame.start, |s| frame.keep_last_per_column(&mut samples, s))?;
+    let mut holdings = HoldingsBuilder::new(frame, samples);
+    let mut gains = GainsBuilder::new(method);
+    store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+        holdings.add(&t);
+        gains.add(&t);
+        Ok(())
+    })?;
+    holdings.realised(&gains.finish().disposals);
+    Ok(holdings.finish())
 }
 
 /// Reads transactions oldest first, with the price samples over the same time.
@@ -388,7 +409,11 @@ mod tests {
         // b2: 0.1 BTC for 30 000 against 0.1 × 400 000 (FIFO: a1's lot) = 40 000: a loss of 10 000.
         assert_eq!(realised[1].1.gains, nok("40000"));
         assert_eq!(realised[2].1.losses, nok("-10000"));
-        assert!(realised[0].1.is_empty());
+        assert_eq!(
+            realised[0].1,
+            Realised::default(),
+            "nothing sold in January"
+        );
     }
 
     #[test]
@@ -417,6 +442,31 @@ mod tests {
         // A sample's column keeps the holding as it was then.
         let november = h.columns.iter().find(|c| c.index == 10);
         assert_eq!(november.and_then(|c| c.total_btc), Some(btc("0.45")));
+    }
+
+    #[test]
+    fn the_last_sample_of_each_column_values_the_holding_as_every_sample_would() {
+        let start = at("2024-01-01T00:00:00Z");
+        let every: Vec<_> = (0..2_150)
+            .map(|i| {
+                let t = (start + chrono::Duration::hours(i * 4)).to_rfc3339();
+                sample(&t, &(400_000 + (i % 37) * 1_000).to_string())
+            })
+            .collect();
+        let frame = Frame::new(start, at("2024-12-31T00:00:00Z"), 12);
+        let mut kept = vec![];
+        for s in every.iter().cloned() {
+            frame.keep_last_per_column(&mut kept, s);
+        }
+        assert_eq!(kept.len(), 12, "one per month");
+        assert_eq!(build(&history(), kept), build(&history(), every.clone()));
+        // The same through the store, which thins them as it reads.
+        let store = crate::tax::tests_support::store_of(history());
+        for s in &every {
+            store.add_price_sample(s).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let read = read(&store, frame, Method::Fifo).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read, build(&history(), every));
     }
 
     #[test]
