@@ -178,17 +178,9 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
             });
         }
     };
-    let probe = Alert {
-        id: 0,
-        watched: new.watched,
-        crossing: new.crossing,
-        level: new.level,
-        hysteresis_percent: new.hysteresis_percent,
-        armed: true,
-    };
     let armed = crate::watcher::last_price(app, &session.profile.id)
         .and_then(|p| new.watched.value(&p))
-        .is_none_or(|v| !probe.beyond(v));
+        .is_none_or(|v| !new.crossing.reached(v, new.level));
     match args.id {
         Some(id) => {
             if !session.store.edit_alert(id, &new, armed)? {

@@ -1,8 +1,8 @@
 //! Switches the tests set in the environment, and the one place `NORDLYS_*` test switches are
 //! read: the embedded sandbox's port, seed and control token, shorter timeouts and quiet
-//! period, a folder for exports instead of the save dialog, a file the notifications are logged to. Read in debug
-//! builds only, and each within its range: a release build does what its settings say, whatever
-//! its environment holds.
+//! period, a folder for exports instead of the save dialog, a file notifications are logged
+//! to. Read in debug builds only, and each within its range: a release build does what its
+//! settings say, whatever its environment holds.
 
 use std::ops::RangeInclusive;
 use std::str::FromStr;

@@ -73,6 +73,16 @@ pub enum Crossing {
     FallsBelow,
 }
 
+impl Crossing {
+    /// Whether `value` is at or beyond `level` on this side.
+    pub fn reached(self, value: Decimal, level: Decimal) -> bool {
+        match self {
+            Self::RisesAbove => value >= level,
+            Self::FallsBelow => value <= level,
+        }
+    }
+}
+
 /// The hysteresis when the user does not say, in percent of the level.
 pub const HYSTERESIS_PERCENT: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 
@@ -91,14 +101,6 @@ pub struct Alert {
 }
 
 impl Alert {
-    /// Whether `value` is at or beyond the level, on the side the alert watches for.
-    pub fn beyond(&self, value: Decimal) -> bool {
-        match self.crossing {
-            Crossing::RisesAbove => value >= self.level,
-            Crossing::FallsBelow => value <= self.level,
-        }
-    }
-
     /// Whether `value` is back past the level by the hysteresis: the alert may fire again.
     fn back(&self, value: Decimal) -> bool {
         let margin = self.level * self.hysteresis_percent / Decimal::ONE_HUNDRED;
@@ -110,7 +112,7 @@ impl Alert {
 
     /// Reads one price: `true` when it fires the alert (which then waits to re-arm).
     pub fn observe(&mut self, value: Decimal) -> bool {
-        if self.armed && self.beyond(value) {
+        if self.armed && self.crossing.reached(value, self.level) {
             self.armed = false;
             return true;
         }

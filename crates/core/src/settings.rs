@@ -104,13 +104,7 @@ impl Settings {
             })
             .unwrap_or(INCOME_TAX_PERCENT)
     }
-}
 
-/// Endpoint 7's default amount, and the usual amount when the user has not said.
-pub const USUAL_AMOUNT_NOK: rust_decimal::Decimal =
-    rust_decimal::Decimal::from_parts(5000, 0, 0, false, 0);
-
-impl Settings {
     /// The usual amount, always a positive amount of whole øre.
     pub fn usual_amount_nok(&self) -> nordlys_money::Nok {
         let amount = self
@@ -120,6 +114,10 @@ impl Settings {
         nordlys_money::Nok::computed(amount)
     }
 }
+
+/// Endpoint 7's default amount, and the usual amount when the user has not said.
+pub const USUAL_AMOUNT_NOK: rust_decimal::Decimal =
+    rust_decimal::Decimal::from_parts(5000, 0, 0, false, 0);
 
 /// The request timeout when the settings do not say, and the range they may say.
 pub const REQUEST_TIMEOUT_SECS: u64 = 30;

@@ -236,8 +236,8 @@ pub fn holdings_chart(
         // What was realised: a bar up for the gains and one down for the losses of each few
         // columns, so that neighbours never overlap.
         if let Some(bottom) = bottom {
-            let high = realised.iter().map(|b| b.2).fold(0.0, f64::max);
-            let low = realised.iter().map(|b| b.3).fold(0.0, f64::min);
+            let high = realised.iter().map(|b| b.gains).fold(0.0, f64::max);
+            let low = realised.iter().map(|b| b.losses).fold(0.0, f64::min);
             let pad = ((high - low) * 0.1).max(1.0);
             let mut chart = panel(
                 &bottom,
@@ -251,21 +251,21 @@ pub fn holdings_chart(
             let (gain, loss) = gain_loss_colours(style.theme);
             let span = t1 - t0;
             let x = |column: usize| t0 + span * column as f64 / holdings.frame.columns() as f64;
-            let bars = |pick: fn(&(usize, usize, f64, f64)) -> f64, colour: RGBColor| {
+            let bars = |pick: fn(&Bar) -> f64, colour: RGBColor| {
                 realised
                     .iter()
                     .filter(move |b| pick(b) != 0.0)
                     .map(move |b| {
-                        Rectangle::new([(x(b.0), 0.0), (x(b.1), pick(b))], colour.filled())
+                        Rectangle::new([(x(b.from), 0.0), (x(b.to), pick(b))], colour.filled())
                     })
             };
             chart
-                .draw_series(bars(|b| b.2, gain))
+                .draw_series(bars(|b| b.gains, gain))
                 .map_err(|e| err(&e))?
                 .label(words.gain)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], gain.filled()));
             chart
-                .draw_series(bars(|b| b.3, loss))
+                .draw_series(bars(|b| b.losses, loss))
                 .map_err(|e| err(&e))?
                 .label(words.loss)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], loss.filled()));
@@ -366,10 +366,20 @@ fn btc_label(y: f64, top: f64, unit: BtcUnit, locale: format::Locale) -> String 
 /// How many columns one bar of realised gains spans: a bar a few pixels wide.
 const BAR_COLUMNS: usize = 6;
 
-/// The gains and losses realised per bar: (first column, column after the last, gains, losses),
-/// losses negative; only bars with something realised.
-fn realised_bars(holdings: &Holdings) -> Vec<(usize, usize, f64, f64)> {
-    let mut bars: Vec<(usize, usize, f64, f64)> = vec![];
+/// The gains and losses realised over a few columns, in NOK (losses negative).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Bar {
+    /// Drawn from the start of column `from` to the start of column `to`: the last column of
+    /// each bar is left empty, so neighbours never touch.
+    from: usize,
+    to: usize,
+    gains: f64,
+    losses: f64,
+}
+
+/// One [`Bar`] per [`BAR_COLUMNS`] columns with something realised, oldest first.
+fn realised_bars(holdings: &Holdings) -> Vec<Bar> {
+    let mut bars: Vec<Bar> = vec![];
     for c in &holdings.columns {
         let (gains, losses) = (
             c.realised.gains.decimal().to_f64().unwrap_or(0.0),
@@ -380,12 +390,16 @@ fn realised_bars(holdings: &Holdings) -> Vec<(usize, usize, f64, f64)> {
         }
         let first = c.index / BAR_COLUMNS * BAR_COLUMNS;
         match bars.last_mut() {
-            Some(bar) if bar.0 == first => {
-                bar.2 += gains;
-                bar.3 += losses;
+            Some(bar) if bar.from == first => {
+                bar.gains += gains;
+                bar.losses += losses;
             }
-            // A pixel between neighbouring bars.
-            _ => bars.push((first, first + BAR_COLUMNS - 1, gains, losses)),
+            _ => bars.push(Bar {
+                from: first,
+                to: first + BAR_COLUMNS - 1,
+                gains,
+                losses,
+            }),
         }
     }
     bars
@@ -512,10 +526,10 @@ mod tests {
         let h = holdings(30);
         let bars = realised_bars(&h);
         assert!(
-            bars.windows(2).all(|w| w[0].1 < w[1].0),
+            bars.windows(2).all(|w| w[0].to < w[1].from),
             "bars never touch: {bars:?}"
         );
-        let per_bar: f64 = bars.iter().map(|b| b.2 + b.3).sum();
+        let per_bar: f64 = bars.iter().map(|b| b.gains + b.losses).sum();
         let per_column: f64 = h
             .columns
             .iter()

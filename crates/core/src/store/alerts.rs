@@ -6,44 +6,40 @@ use rusqlite::params;
 use super::{Store, StoreError, StoredDecimal};
 use crate::alerts::{Alert, Crossing, NewAlert, Watched};
 
-fn crossing_text(c: Crossing) -> &'static str {
-    match c {
+/// An alert's columns as kept: what it watches, which way, its level and hysteresis.
+fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
+    let crossing = match a.crossing {
         Crossing::RisesAbove => "rises-above",
         Crossing::FallsBelow => "falls-below",
-    }
+    };
+    (
+        a.watched.as_str(),
+        crossing,
+        a.level.normalize().to_string(),
+        a.hysteresis_percent.normalize().to_string(),
+    )
 }
 
 impl Store {
     /// Keeps a new alert, armed or waiting to re-arm; returns its id.
     pub fn add_alert(&self, a: &NewAlert, armed: bool) -> Result<i64, StoreError> {
+        let (watched, crossing, level, hysteresis) = stored(a);
         let db = self.db();
         db.execute(
             "INSERT INTO price_alerts (watched, crossing, level, hysteresis, armed)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                a.watched.as_str(),
-                crossing_text(a.crossing),
-                a.level.normalize().to_string(),
-                a.hysteresis_percent.normalize().to_string(),
-                armed
-            ],
+            params![watched, crossing, level, hysteresis, armed],
         )?;
         Ok(db.last_insert_rowid())
     }
 
     /// Replaces alert `id` with `a`; `false` when there is no such alert.
     pub fn edit_alert(&self, id: i64, a: &NewAlert, armed: bool) -> Result<bool, StoreError> {
+        let (watched, crossing, level, hysteresis) = stored(a);
         let changed = self.db().execute(
             "UPDATE price_alerts SET watched = ?2, crossing = ?3, level = ?4, hysteresis = ?5,
              armed = ?6 WHERE id = ?1",
-            params![
-                id,
-                a.watched.as_str(),
-                crossing_text(a.crossing),
-                a.level.normalize().to_string(),
-                a.hysteresis_percent.normalize().to_string(),
-                armed
-            ],
+            params![id, watched, crossing, level, hysteresis, armed],
         )?;
         Ok(changed == 1)
     }
