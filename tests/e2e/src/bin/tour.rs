@@ -24,6 +24,21 @@ async fn main() -> ExitCode {
     }
     let app = App::start(&[]).await;
     app.text("[data-testid=account-row]").await;
+    // Two price alerts, one waiting for the price to come back, so the list shows both states.
+    for (crossing, level) in [("fallsBelow", "500000"), ("risesAbove", "1")] {
+        app.select("[data-testid=alert-crossing]", crossing).await;
+        app.fill("[data-testid=alert-level]", level).await;
+        app.click("[data-testid=alert-save]").await;
+    }
+    app.until("the alerts to be listed", || async {
+        app.script(
+            "return document.querySelectorAll('[data-testid=alert]').length;",
+            vec![],
+        )
+        .await
+            == serde_json::json!(2)
+    })
+    .await;
     // The tax history is synced once, so the Tax screen shows rows in every picture.
     app.click("[data-testid=nav-tax]").await;
     app.click("[data-testid=tax-sync]").await;
@@ -71,6 +86,20 @@ async fn main() -> ExitCode {
                     .await
                     .unwrap_or(status);
             }
+            // The price alerts under the price chart.
+            app.click("[data-testid=nav-overview]").await;
+            app.script(
+                "document.querySelector('[data-testid=price-alerts]').scrollIntoView();",
+                vec![],
+            )
+            .await;
+            status = picture(
+                &app,
+                &dir,
+                &format!("price-alerts-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             // The tax return's card, the holdings over time, and a sale's tax on the sell ticket.
             app.click("[data-testid=nav-tax]").await;
             app.click("[data-testid=tax-section-card]").await;
