@@ -114,7 +114,14 @@ fn books_balance_after_a_thousand_random_operations() {
                     None => Ok(()),
                 }
             }
-            4 => w.deposit_onchain(0, dec("0.005"), now).map(drop),
+            4 => w
+                .deposit_btc(
+                    0,
+                    dec("0.005"),
+                    nordlys_sandbox::world::DepositVia::Onchain,
+                    now,
+                )
+                .map(drop),
             5 => {
                 let m =
                     w.market.mid * (Decimal::ONE + (rng.unit() - dec("0.5")) / Decimal::from(50));

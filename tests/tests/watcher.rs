@@ -199,34 +199,140 @@ async fn the_window_reads_what_the_watcher_saw_and_is_told_what_moved() {
     );
     assert!(watcher::look_at_market(&app).await.unwrap().is_empty());
     control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.01 })).await;
+    // A balance that rose has the history's tail read at once: the deposit's row is there.
     assert_eq!(
         watcher::look_at_balances(&app).await.unwrap(),
-        [Change::Balances]
+        [Change::Balances, Change::History]
     );
 }
 
-/// An on-chain deposit that lands in the history is announced once; what was in the history
-/// when the app first read it is not news.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deposit_is_announced_once_when_its_row_arrives() {
-    let sb = sandbox().await;
-    let (app, desktop, _dir) = recorded_app();
-    connect(&app, &sb).await;
-    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.02 })).await;
-    watcher::look_at_history(&app).await.unwrap();
-    assert!(
-        desktop.notified.lock().unwrap().is_empty(),
-        "the first read brought old news: {:?}",
-        desktop.notified.lock().unwrap()
-    );
+/// Looks at the history until `count` deposits were told (rows may come late), at most 10 s.
+async fn told_after_looks(
+    app: &nordlys_application::App,
+    desktop: &Recorded,
+    count: usize,
+) -> Vec<String> {
+    for _ in 0..40 {
+        watcher::look_at_history(app).await.unwrap();
+        if desktop.notified.lock().unwrap().len() >= count {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    desktop.notified.lock().unwrap().clone()
+}
 
-    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.015 })).await;
-    let changes = watcher::look_at_history(&app).await.unwrap();
-    assert_eq!(changes, [Change::History]);
-    let notified = desktop.notified.lock().unwrap().clone();
-    assert_eq!(notified, ["Bitcoin received: 0.01500000\u{a0}BTC"]);
-    assert!(watcher::look_at_history(&app).await.unwrap().is_empty());
-    assert_eq!(desktop.notified.lock().unwrap().len(), 1);
+/// Deposits that land in the history are announced once each, with amount and account, however
+/// they came (on-chain, Lightning address, LNURL) and under every reading of how rows arrive
+/// (at once, pending first, some late); what was in the history when the app first read it is
+/// not news; a balance that rose has the tail read at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deposits_are_announced_once_each_under_every_reading_of_how_rows_arrive() {
+    for readings in [
+        json!({}),
+        json!({ "pendingRows": 600 }),
+        json!({ "lateRows": 2 }),
+    ] {
+        let sb = sandbox().await;
+        control(&sb, "/sandbox/readings", readings.clone()).await;
+        let (app, desktop, _dir) = recorded_app();
+        connect(&app, &sb).await;
+        control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.02 })).await;
+        // In the history when first read: a row listed late is not there yet, and is news when
+        // it comes.
+        if let Some(late) = readings.get("lateRows").and_then(serde_json::Value::as_u64) {
+            tokio::time::sleep(std::time::Duration::from_millis(late * 1000 + 200)).await;
+        }
+        assert!(
+            told_after_looks(&app, &desktop, 1).await.is_empty(),
+            "{readings}: old news"
+        );
+        watcher::look_at_balances(&app).await.unwrap();
+
+        for (btc, via) in [
+            (0.015, "onchain"),
+            (0.001, "lightning-address"),
+            (0.002, "lightning-lnurl"),
+        ] {
+            control(
+                &sb,
+                "/sandbox/deposits",
+                json!({ "amountBtc": btc, "via": via }),
+            )
+            .await;
+        }
+        // The balance rose: the tail is read at once, not at the history's own pace.
+        let changes = watcher::look_at_balances(&app).await.unwrap();
+        assert!(
+            changes.contains(&Change::History),
+            "{readings}: {changes:?}"
+        );
+        let mut told = told_after_looks(&app, &desktop, 3).await;
+        told.sort();
+        let pending = readings.get("pendingRows").is_some();
+        let want: Vec<String> = ["0.00100000", "0.00200000", "0.01500000"]
+            .iter()
+            .map(|btc| {
+                if pending {
+                    format!("Bitcoin on its way: {btc}\u{a0}BTC to Hovedkonto, not final yet")
+                } else {
+                    format!("Bitcoin received: {btc}\u{a0}BTC to Hovedkonto")
+                }
+            })
+            .collect();
+        assert_eq!(told, want, "{readings}");
+        for _ in 0..3 {
+            watcher::look_at_history(&app).await.unwrap();
+        }
+        assert_eq!(
+            desktop.notified.lock().unwrap().len(),
+            3,
+            "{readings}: once each"
+        );
+    }
+}
+
+/// What arrived while the app was closed is told in one summary at the first look after start;
+/// a restart after that tells nothing again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deposits_made_while_the_app_was_closed_are_summed_up_once_on_start() {
+    let sb = sandbox().await;
+    let (app, desktop, dir) = recorded_app();
+    connect(&app, &sb).await;
+    watcher::look_at_history(&app).await.unwrap();
+    drop(app);
+    for btc in [0.01, 0.02, 0.03, 0.04] {
+        control(&sb, "/sandbox/deposits", json!({ "amountBtc": btc })).await;
+    }
+    let start = || {
+        app_on(
+            dir.path(),
+            Arc::new(MemorySecretStore::default()),
+            desktop.clone(),
+        )
+    };
+    let restarted = start();
+    connect(&restarted, &sb).await;
+    watcher::look_at_history(&restarted).await.unwrap();
+    let told = desktop.notified.lock().unwrap().clone();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with(
+            "Received while Nordlys was closed: 4 deposits, 0.10000000\u{a0}BTC in total:\n"
+        ),
+        "{told:?}"
+    );
+    assert!(told[0].ends_with("and 1 more"), "{told:?}");
+    drop(restarted);
+
+    let again = start();
+    connect(&again, &sb).await;
+    watcher::look_at_history(&again).await.unwrap();
+    assert_eq!(
+        desktop.notified.lock().unwrap().len(),
+        1,
+        "a restart repeats none"
+    );
 }
 
 /// The Unknowns list is a read of the journal: checking again is the watcher's work.

@@ -109,6 +109,12 @@ invoice-cancelled = Cancelled
 invoice-any-amount = any amount
 invoice-paid-title = Invoice paid
 deposit-received-title = Bitcoin received
+deposit-pending-title = Bitcoin on its way
+deposit-body = { $amount } to { $account }
+deposit-body-pending = { $amount } to { $account }, not final yet
+deposits-while-closed-title = Received while Nordlys was closed
+deposits-while-closed-body = { $count } deposits, { $total } in total:
+deposits-more = and { $count } more
 
 ## Tax history
 

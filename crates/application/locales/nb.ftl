@@ -108,6 +108,12 @@ invoice-cancelled = Kansellert
 invoice-any-amount = valgfritt beløp
 invoice-paid-title = Faktura betalt
 deposit-received-title = Bitcoin mottatt
+deposit-pending-title = Bitcoin på vei
+deposit-body = { $amount } til { $account }
+deposit-body-pending = { $amount } til { $account }, ikke endelig ennå
+deposits-while-closed-title = Mottatt mens Nordlys var lukket
+deposits-while-closed-body = { $count } innskudd, { $total } i alt:
+deposits-more = og { $count } til
 
 ## Skattehistorikk
 

@@ -7,6 +7,7 @@ pub mod alerts;
 pub mod card;
 pub mod card_attachment;
 pub mod card_views;
+mod deposits;
 pub mod desktop;
 pub mod error;
 pub mod error_words;

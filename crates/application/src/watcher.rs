@@ -11,10 +11,9 @@ use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
 use nordlys_exchange::models::{
-    InvoiceStatus, ListBitcoinAccountsResponse, PriceResponse, TaxSubType, TaxTransactionType,
-    VolumeResponse,
+    InvoiceStatus, ListBitcoinAccountsResponse, PriceResponse, VolumeResponse,
 };
-use nordlys_money::{Btc, Nok};
+use nordlys_money::Nok;
 
 use crate::desktop::Notice;
 use crate::error::Answer;
@@ -58,8 +57,8 @@ pub struct Seen {
     price: Option<(PriceResponse, std::time::Instant)>,
     balances: Option<(ListBitcoinAccountsResponse, Option<Nok>)>,
     volume: Option<VolumeResponse>,
-    /// The history's end when last looked at; `None` until first looked at.
-    history: Option<i64>,
+    /// Whether the history was read since the app started (or the profile was switched to).
+    history_read: bool,
 }
 
 /// Runs until the app ends: each thing followed at its pace, backing off (doubling, up to a
@@ -151,7 +150,8 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
     Ok(if moved { vec![Change::Price] } else { vec![] })
 }
 
-/// One look at the accounts and the NOK balance; told when any changed.
+/// One look at the accounts and the NOK balance; told when any changed. A bitcoin balance that
+/// rose has the history's tail read at once: it may be a deposit.
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let client = session.connection.client();
@@ -161,14 +161,38 @@ pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
         .map_err(|e| app.error(e))?;
     // A key that may not read the NOK account still has its bitcoin accounts followed.
     let fiat = client.fiat_account().await.ok().map(|f| f.available_nok);
-    let now = Some((accounts, fiat));
-    let mut seen = seen(app, &session.profile.id);
-    let changed = seen.balances.is_some() && seen.balances != now;
-    seen.balances = now;
-    Ok(if changed {
+    let (changed, rose) = {
+        let mut seen = seen(app, &session.profile.id);
+        let rose = seen
+            .balances
+            .as_ref()
+            .is_some_and(|(before, _)| rose(before, &accounts));
+        let now = Some((accounts, fiat));
+        let changed = seen.balances.is_some() && seen.balances != now;
+        seen.balances = now;
+        (changed, rose)
+    };
+    let mut changes = if changed {
         vec![Change::Balances]
     } else {
         vec![]
+    };
+    // The balances were read either way; a history that cannot be read now is read on its own
+    // rhythm.
+    if rose && let Ok(more) = look_at_history(app).await {
+        changes.extend(more);
+    }
+    Ok(changes)
+}
+
+/// Whether any account holds more bitcoin in `now` than in `before`, or is new.
+fn rose(before: &ListBitcoinAccountsResponse, now: &ListBitcoinAccountsResponse) -> bool {
+    now.accounts.iter().any(|a| {
+        before
+            .accounts
+            .iter()
+            .find(|b| b.id == a.id)
+            .is_none_or(|b| a.total_btc > b.total_btc)
     })
 }
 
@@ -192,49 +216,17 @@ pub async fn look_at_market(app: &App) -> Answer<Vec<Change>> {
 }
 
 /// One read of the history's tail. Rows new to the store are told to the window (Trade history
-/// and the tax list show them), and a bitcoin deposit among them is announced; a Lightning one is
-/// not, as the invoice it paid was announced already. Nothing is announced from the first read of
-/// a profile's history, nor while a first sync of a long history is still bringing old rows.
+/// and the tax list show them), and deposits among them are announced, each once (see
+/// `deposits`).
 pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
     let session = app.tax_session().await?;
     let (store, profile) = (session.store, session.profile.id);
-    let last = seen(app, &profile).history;
     let before = store.tax_mark()?;
-    let ended = crate::tax::read_tail(app).await?;
-    // A history forgotten and read again starts afresh, like a first read.
-    let Some(from) = last.filter(|m| *m <= before) else {
-        let now = store.tax_mark()?;
-        seen(app, &profile).history = ended.then_some(now);
-        return Ok(if now == before {
-            vec![]
-        } else {
-            vec![Change::History]
-        });
-    };
-    let (rows, next) = store.tax_stored_after(from)?;
-    seen(app, &profile).history = Some(next);
-    let locale = app.locale();
-    let figures = app.figures();
-    for t in &rows {
-        let lightning = matches!(
-            t.sub_type,
-            TaxSubType::Lightning
-                | TaxSubType::LightningPaymentRequest
-                | TaxSubType::LightningAddress
-                | TaxSubType::LightningLnurl
-        );
-        if t.tx_type == TaxTransactionType::BtcDeposit
-            && !lightning
-            && let Some(amount) = t.in_amount
-        {
-            app.desktop.notify(&Notice {
-                title: wording::say("deposit-received-title", locale),
-                body: figures.btc(Btc::computed(amount)),
-                opens: Screen::Tax,
-            });
-        }
-    }
-    Ok(if rows.is_empty() {
+    let complete = crate::tax::read_tail(app).await?;
+    let first_look = !seen(app, &profile).history_read;
+    crate::deposits::tell(app, &store, complete, first_look)?;
+    seen(app, &profile).history_read = true;
+    Ok(if store.tax_mark()? == before {
         vec![]
     } else {
         vec![Change::History]

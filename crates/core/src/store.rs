@@ -195,9 +195,22 @@ const MIGRATIONS: &[&str] = &[
         hysteresis TEXT NOT NULL,
         armed INTEGER NOT NULL
     );",
+    // Deposits told to the user, by their tax row's id (and the invoice whose own notice told of
+    // one), and where in the stored history the watch for them began: what was stored before is
+    // not news.
+    "CREATE TABLE deposits_told (
+        id TEXT PRIMARY KEY,
+        told_at_ms INTEGER NOT NULL,
+        invoice_id TEXT
+    );
+    CREATE TABLE deposit_watch (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        from_seq INTEGER NOT NULL
+    );",
 ];
 
 mod alerts;
+mod deposits;
 mod invoices;
 mod journal;
 mod orders;
@@ -205,6 +218,7 @@ mod recipients;
 mod tax;
 mod withdrawals;
 
+pub use deposits::UntoldDeposit;
 pub use invoices::StoredInvoice;
 pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};

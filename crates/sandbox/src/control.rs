@@ -173,14 +173,23 @@ pub async fn other_invoice(State(app): State<AppState>, raw: axum::body::Bytes) 
     })
 }
 
-/// POST /sandbox/deposits — an on-chain deposit to the account's newest address.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DepositBody {
+    amount_btc: Option<f64>,
+    account_id: String,
+    via: crate::world::DepositVia,
+}
+
+/// POST /sandbox/deposits — a bitcoin deposit from outside: on-chain to the account's newest
+/// address unless `via` says Lightning address or LNURL.
 pub async fn deposit(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
-    let b: AmountBody = body(&raw)?;
+    let b: DepositBody = body(&raw)?;
     world(&app, |w| {
         let i = w.account_index(&b.account_id)?;
         let btc = amount(b.amount_btc, "amountBtc")?
             .ok_or_else(|| ApiError::invalid("amountBtc is required"))?;
-        let address = w.deposit_onchain(i, btc, w.clock())?;
+        let address = w.deposit_btc(i, btc, b.via, w.clock())?;
         Ok(Json(
             json!({ "address": address, "newAddress": w.accounts[i].addresses.last() }),
         ))

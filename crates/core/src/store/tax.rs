@@ -69,7 +69,7 @@ pub struct TaxAccountName {
     pub deleted: bool,
 }
 
-const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_time, in_amount, \
+pub(super) const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_time, in_amount, \
     in_currency, out_amount, out_currency, fee_amount, fee_currency, rate_market, is_payment, \
     payment_info, note, usdnok, running_balance_btc";
 
@@ -80,7 +80,7 @@ const CHANGES: &str = "create_time = ?2, account_id = ?3, type = ?4, sub_type = 
     payment_info = ?15, note = ?16, usdnok = ?17, running_balance_btc = ?18";
 
 /// A time as stored: fixed width, so text order is time order.
-fn stamp(t: &DateTime<Utc>) -> String {
+pub(super) fn stamp(t: &DateTime<Utc>) -> String {
     use chrono::{Datelike, Timelike};
     // Written out by hand: chrono's `format` parses its pattern on every call, and a sync
     // stamps every row.
@@ -116,13 +116,13 @@ fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
 }
 
 /// A stored row as text, turned back into the API's type once the statement is done.
-struct RawRow {
+pub(super) struct RawRow {
     text: [String; 16],
     is_payment: bool,
     running: Btc,
 }
 
-fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
+pub(super) fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
     let mut text: [String; 16] = Default::default();
     for (slot, column) in text.iter_mut().zip((0..13).chain(14..17)) {
         *slot = r.get(column)?;
@@ -135,7 +135,7 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
 }
 
 impl RawRow {
-    fn into_transaction(self) -> Result<TaxTransaction, StoreError> {
+    pub(super) fn into_transaction(self) -> Result<TaxTransaction, StoreError> {
         let [
             id,
             created,
@@ -722,6 +722,7 @@ impl Store {
              DELETE FROM tax_malformed;
              DELETE FROM tax_sync;
              DELETE FROM tax_accounts;
+             DELETE FROM deposit_watch;
              COMMIT;",
         )?;
         self.tax_changed();

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 pub use market::{Market, Quote, VolumeStats};
 pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
 pub use payments::{
-    Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
+    DepositVia, Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
 pub use readings::{ErrorStyle, Readings, WithdrawalHold};
 

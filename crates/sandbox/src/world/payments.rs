@@ -294,6 +294,17 @@ pub struct NewWithdrawal {
     pub tfr_info: Option<TravelRule>,
 }
 
+/// How a bitcoin deposit arrives: to the account's newest on-chain address, or over Lightning
+/// to the user's Lightning address or an LNURL (no invoice of theirs involved).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DepositVia {
+    #[default]
+    Onchain,
+    LightningAddress,
+    LightningLnurl,
+}
+
 impl World {
     fn node_key(&self) -> SecretKey {
         let mut h = hash(&[self.seed, 0x0de]);
@@ -481,10 +492,13 @@ impl World {
 
     /// An on-chain deposit from outside to the newest address of account `index`; the account
     /// then gets a new address, and the old ones stay valid.
-    pub fn deposit_onchain(
+    /// A bitcoin deposit to account `index`; an on-chain one goes to its newest address, which
+    /// is then used, so a new one is made. Answers the address it went to (empty for Lightning).
+    pub fn deposit_btc(
         &mut self,
         index: usize,
         amount: Decimal,
+        via: DepositVia,
         now: DateTime<Utc>,
     ) -> Result<String, ApiError> {
         if amount <= Decimal::ZERO || amount.normalize().scale() > 8 {
@@ -492,11 +506,18 @@ impl World {
                 "amountBtc must be positive with at most 8 decimals",
             ));
         }
-        let address = self.accounts[index]
-            .addresses
-            .last()
-            .cloned()
-            .unwrap_or_default();
+        let (sub, address) = match via {
+            DepositVia::Onchain => (
+                "onchain",
+                self.accounts[index]
+                    .addresses
+                    .last()
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+            DepositVia::LightningAddress => ("lightning-address", String::new()),
+            DepositVia::LightningLnurl => ("lightning-lnurl", String::new()),
+        };
         self.accounts[index].btc += amount;
         self.books.deposits_btc += amount;
         let running = self.accounts[index].btc;
@@ -509,7 +530,7 @@ impl World {
                 id,
                 &account_id,
                 "TAX_TRANSACTION_TYPE_BTC_DEPOSIT",
-                "onchain",
+                sub,
                 now,
                 running,
             )
@@ -518,7 +539,9 @@ impl World {
             .usdnok(usdnok)
             .payment(false, &address),
         );
-        self.new_address(index);
+        if via == DepositVia::Onchain {
+            self.new_address(index);
+        }
         Ok(address)
     }
 

@@ -1,0 +1,102 @@
+//! Money arriving: each bitcoin deposit of the history (on-chain, Lightning address, LNURL or an
+//! invoice made elsewhere) told once, by its row's id, with its amount and account, when first
+//! seen; "on its way" while the row is pending. What arrived while Nordlys was closed is told in
+//! one summary on the first look. A deposit that paid an invoice made in Nordlys was told by that
+//! invoice's own notice.
+
+use nordlys_core::store::{Store, UntoldDeposit};
+use nordlys_money::Btc;
+use rust_decimal::Decimal;
+
+use crate::desktop::Notice;
+use crate::error::Answer;
+use crate::state::App;
+use crate::vocabulary::Screen;
+use crate::wording::Message;
+
+/// How many deposits a summary names one by one; the rest it counts.
+const NAMED: usize = 3;
+
+/// Tells the deposits not told yet. The watch begins at the first complete read of the history
+/// (`complete`): what it held then is not news. `first_look` is the first look of this run.
+pub(crate) fn tell(app: &App, store: &Store, complete: bool, first_look: bool) -> Answer<()> {
+    if !store.deposit_watch_began()? {
+        if complete {
+            store.begin_deposit_watch()?;
+        }
+        return Ok(());
+    }
+    let taken = store.take_untold_deposits(chrono::Utc::now())?;
+    let news: Vec<&UntoldDeposit> = taken.iter().filter(|d| d.paid_invoice.is_none()).collect();
+    let names = store.tax_accounts()?;
+    let account = |d: &UntoldDeposit| {
+        let id = d.row.account_id.as_ref().map(ToString::to_string);
+        names
+            .iter()
+            .find(|n| Some(&n.id) == id.as_ref())
+            .map(|n| n.name.clone())
+            .or(id)
+            .unwrap_or_default()
+    };
+    let locale = app.locale();
+    let figures = app.figures();
+    let line = |d: &UntoldDeposit| {
+        let key = if d.row.finalize_time.is_some() {
+            "deposit-body"
+        } else {
+            "deposit-body-pending"
+        };
+        Message::new(key)
+            .with("amount", figures.btc(amount(d)))
+            .with("account", account(d))
+            .render(locale)
+    };
+    if first_look && news.len() > 1 {
+        let total = news
+            .iter()
+            .try_fold(Decimal::ZERO, |sum, d| sum.checked_add(amount(d).decimal()));
+        let mut body = Message::new("deposits-while-closed-body")
+            .with("count", news.len().to_string())
+            .with(
+                "total",
+                total.map_or_else(String::new, |t| figures.btc(Btc::computed(t))),
+            )
+            .render(locale);
+        for d in news.iter().take(NAMED) {
+            body.push('\n');
+            body.push_str(&line(d));
+        }
+        if news.len() > NAMED {
+            body.push('\n');
+            body.push_str(
+                &Message::new("deposits-more")
+                    .with("count", (news.len() - NAMED).to_string())
+                    .render(locale),
+            );
+        }
+        app.desktop.notify(&Notice {
+            title: Message::new("deposits-while-closed-title").render(locale),
+            body,
+            opens: Screen::Tax,
+        });
+        return Ok(());
+    }
+    for d in news {
+        let title = if d.row.finalize_time.is_some() {
+            "deposit-received-title"
+        } else {
+            "deposit-pending-title"
+        };
+        app.desktop.notify(&Notice {
+            title: Message::new(title).render(locale),
+            body: line(d),
+            opens: Screen::Tax,
+        });
+    }
+    Ok(())
+}
+
+/// What a deposit brought; a row without an amount brought none that can be named.
+fn amount(d: &UntoldDeposit) -> Btc {
+    Btc::computed(d.row.in_amount.unwrap_or_default())
+}
