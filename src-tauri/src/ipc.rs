@@ -8,6 +8,7 @@ use nordlys_application::alerts::*;
 use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
 use nordlys_application::holdings_chart::*;
+use nordlys_application::lock::*;
 use nordlys_application::pay_views::*;
 use nordlys_application::profile_views::*;
 use nordlys_application::receive_views::*;
@@ -29,6 +30,7 @@ macro_rules! ipc_commands {
             $(
                 #[tauri::command]
                 pub async fn $name(app: tauri::State<'_, App>, args: $args) -> Result<$ret, IpcError> {
+                    nordlys_application::lock::admit(&app, stringify!($name))?;
                     nordlys_application::$module::$name(&app, args).await
                 }
             )*
@@ -80,6 +82,13 @@ ipc_commands! {
     profiles::set_unit: SetUnitArgs => AppView;
     profiles::set_theme: SetThemeArgs => AppView;
     profiles::set_privacy: SetPrivacyArgs => AppView;
+    lock::lock: NoArgs => AppView;
+    lock::unlock: PasswordArgs => LockFormView;
+    lock::set_lock_password: NewPasswordArgs => LockFormView;
+    lock::remove_lock: PasswordArgs => LockFormView;
+    lock::set_lock_settings: LockSettingsArgs => LockFormView;
+    lock::still_here: NoArgs => NoArgs;
+    lock::allow_payment: PasswordArgs => LockFormView;
     profiles::set_start_hidden: SetStartHiddenArgs => AppView;
     profiles::dismiss_welcome: NoArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;
@@ -238,6 +247,14 @@ mod tests {
             crate::command_list::capability(COMMANDS),
             "capabilities/main.json is not the one build.rs writes: build again"
         );
+    }
+
+    /// What a locked window may call are commands that exist.
+    #[test]
+    fn the_commands_open_while_locked_are_commands() {
+        for name in nordlys_application::lock::OPEN_WHILE_LOCKED {
+            assert!(COMMANDS.contains(name), "{name} is no command");
+        }
     }
 
     /// Every type a command takes or returns is declared once in the bindings: without it the UI

@@ -3,14 +3,14 @@
 
 use nordlys_core::secrets::{SecretError, SecretItem, SecretStore};
 
-/// Service name of every entry; the user name is `<profile>:<item>`.
+/// Service name of every entry; the user name is `<profile>:<item>`, or `app-lock`.
 pub const SERVICE: &str = "no.nordlys.desktop";
 
 #[derive(Debug, Default)]
 pub struct KeyringStore;
 
 fn entry(profile: &str, item: SecretItem) -> Result<keyring::Entry, SecretError> {
-    keyring::Entry::new(SERVICE, &format!("{profile}:{}", item.name()))
+    keyring::Entry::new(SERVICE, &item.user(profile))
         .map_err(|e| SecretError::Unavailable(e.to_string()))
 }
 

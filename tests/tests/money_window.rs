@@ -9,7 +9,10 @@
 
 mod app_driver;
 
+use std::sync::Arc;
+
 use app_driver::{connected_app, kari, order};
+use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::{PayArgs, PayCheckView};
 use nordlys_application::profile_views::SetLanguageArgs;
@@ -423,4 +426,90 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         masked.iter().all(|saw| saw == nordlys_core::format::MASK),
         "{masked:?}"
     );
+}
+
+/// With the app lock on, a locked app refuses what shows the user's money, and a payment needs
+/// the lock's password given for it: without it nothing is journaled or sent. A restart starts
+/// locked; deleting the keyring entry removes the lock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lock_hides_money_and_a_payment_needs_its_password() {
+    use nordlys_application::lock::{self, LockField, NewPasswordArgs, PasswordArgs};
+    use nordlys_core::secrets::SecretItem;
+
+    let sb = sandbox().await;
+    let (app, dir) = connected_app(&sb, None).await;
+    let new = |p: &str, c: &str| NewPasswordArgs {
+        password: p.into(),
+        confirm: c.into(),
+        current: String::new(),
+    };
+    let password = |p: &str| PasswordArgs { password: p.into() };
+    for (p, c, field) in [
+        ("seven77", "seven77", LockField::Password),
+        ("correct horse", "correct horsE", LockField::Confirm),
+    ] {
+        let refused = lock::set_lock_password(&app, new(p, c)).await.unwrap();
+        assert_eq!(refused.problems[0].field, field, "{p}");
+        assert!(!refused.app.lock.set && !app.is_locked(), "nothing saved");
+    }
+    let set = lock::set_lock_password(&app, new("correct horse", "correct horse"))
+        .await
+        .unwrap();
+    assert!(set.problems.is_empty() && set.app.lock.locked, "{set:?}");
+    let phc = app.secrets.get("", SecretItem::AppLock).unwrap().unwrap();
+    assert!(phc.starts_with("$argon2id$"), "only the hash is kept");
+    assert_eq!(
+        lock::admit(&app, "balances").unwrap_err().code,
+        ErrorCode::Locked
+    );
+    assert!(lock::admit(&app, "app_state").is_ok());
+    let wrong = lock::unlock(&app, password("correct cow")).await.unwrap();
+    assert_eq!(wrong.problems[0].field, LockField::Password);
+    assert!(app.is_locked());
+    let opened = lock::unlock(&app, password("correct horse")).await.unwrap();
+    assert!(opened.problems.is_empty() && !app.is_locked());
+    assert!(lock::admit(&app, "balances").is_ok());
+
+    let sats = BitcoinAmountUnit::Sats;
+    let before = sb.state.lock().withdrawals.len();
+    let reviewed = pay::check_payment(&app, payment("1000", sats, None))
+        .await
+        .unwrap();
+    let send = || pay::send_payment(&app, as_reviewed(payment("1000", sats, None), &reviewed));
+    assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
+    let wrong = lock::allow_payment(&app, password("correct cow"))
+        .await
+        .unwrap();
+    assert!(!wrong.problems.is_empty());
+    assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
+    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    assert!(
+        store.withdrawals_recent(1).unwrap().is_empty(),
+        "nothing journaled"
+    );
+    assert_eq!(sb.state.lock().withdrawals.len(), before, "nothing sent");
+    let allowed = lock::allow_payment(&app, password("correct horse"))
+        .await
+        .unwrap();
+    assert!(allowed.problems.is_empty());
+    assert_eq!(send().await.unwrap().payment.state, WithdrawalState::Sent);
+    assert_eq!(
+        send().await.unwrap_err().code,
+        ErrorCode::PasswordNeeded,
+        "one payment per password"
+    );
+    assert_eq!(sb.state.lock().withdrawals.len(), before + 1);
+
+    let start = || app_driver::app_on(dir.path(), app.secrets.clone(), Arc::new(NoDesktop));
+    assert!(start().is_locked(), "a restart starts locked");
+    app.secrets.delete("", SecretItem::AppLock).unwrap();
+    let unlocked = start();
+    assert!(
+        !unlocked.is_locked(),
+        "deleting the keyring entry removes the lock"
+    );
+    let view = profiles::app_state(&unlocked, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    assert!(!view.lock.set);
 }

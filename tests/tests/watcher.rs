@@ -480,3 +480,32 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     .await;
     assert!(bad.is_err());
 }
+
+/// While the app is locked the watcher goes on, and its notifications say nothing of the money.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_app_notifies_without_amounts() {
+    use nordlys_application::lock::{self, NewPasswordArgs};
+
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    watcher::look_at_history(&app).await.unwrap();
+    let set = lock::set_lock_password(
+        &app,
+        NewPasswordArgs {
+            password: "correct horse".into(),
+            confirm: "correct horse".into(),
+            current: String::new(),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(set.app.lock.locked);
+    assert_eq!(desktop.changed.lock().unwrap().last(), Some(&Change::Lock));
+    control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.015 })).await;
+    watcher::look_at_history(&app).await.unwrap();
+    assert_eq!(
+        *desktop.notified.lock().unwrap(),
+        ["Nordlys: Something happened. Unlock Nordlys to see it."]
+    );
+}

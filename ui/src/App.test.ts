@@ -82,4 +82,59 @@ describe("App", () => {
     await vi.waitFor(() => screen.getByTestId("connect-steps"));
     expect(document.querySelector("nav [aria-current=page]")?.getAttribute("data-testid")).toBe("nav-connect");
   });
+
+  it("locks from the header, asking for a password first, and shows nothing of the user's until unlocked", async () => {
+    const lock = { set: false, locked: false, why: null, idleMinutes: 15, beforePayments: true };
+    const app = () => appView({ lock: { ...lock } });
+    const fake = sandboxBackend({
+      appState: app,
+      setLockPassword: (args) => {
+        if (args.password.length < 8)
+          return {
+            problems: [{ field: "password", message: "The password needs at least 8 characters." }],
+            app: app(),
+          };
+        lock.set = true;
+        lock.locked = true;
+        return { problems: [], app: app() };
+      },
+      unlock: (args) => {
+        if (args.password !== "correct horse")
+          return { problems: [{ field: "password", message: "That is not the lock's password." }], app: app() };
+        lock.locked = false;
+        return { problems: [], app: app() };
+      },
+      lock: () => {
+        lock.locked = true;
+        return app();
+      },
+    });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+    await fireEvent.click(screen.getByTestId("lock"));
+    await fireEvent.input(screen.getByTestId("new-password"), { target: { value: "short" } });
+    await fireEvent.input(screen.getByTestId("new-password-confirm"), { target: { value: "short" } });
+    await fireEvent.click(screen.getByTestId("new-password-save"));
+    await vi.waitFor(() => screen.getByTestId("new-password-error"));
+    expect(screen.queryByTestId("locked")).toBeNull();
+    await fireEvent.input(screen.getByTestId("new-password"), { target: { value: "correct horse" } });
+    await fireEvent.input(screen.getByTestId("new-password-confirm"), { target: { value: "correct horse" } });
+    await fireEvent.click(screen.getByTestId("new-password-save"));
+    await vi.waitFor(() => screen.getByTestId("locked"));
+    expect(screen.queryByTestId("total-btc")).toBeNull();
+    expect(document.querySelector("nav")).toBeNull();
+    expect(document.body.textContent).not.toContain("BTC");
+
+    await fireEvent.input(screen.getByTestId("unlock-password"), { target: { value: "wrong one" } });
+    await fireEvent.click(screen.getByTestId("unlock"));
+    await vi.waitFor(() => screen.getByTestId("unlock-password-error"));
+    await fireEvent.input(screen.getByTestId("unlock-password"), { target: { value: "correct horse" } });
+    await fireEvent.click(screen.getByTestId("unlock"));
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+
+    // Ctrl+L locks at once now that a password is set.
+    await fireEvent.keyDown(window, { key: "l", ctrlKey: true });
+    await vi.waitFor(() => screen.getByTestId("locked"));
+    expect(screen.queryByTestId("total-btc")).toBeNull();
+  });
 });

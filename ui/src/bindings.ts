@@ -106,7 +106,7 @@ taxMethod: Method, connection: ConnectionView,
 /**
  * A problem the user should know about (settings or keyring).
  */
-notice: string | null, };
+notice: string | null, lock: LockView, };
 
 export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
 /**
@@ -207,7 +207,7 @@ enteredNokPerBtc: string, enteredUsdPerBtc: string, enteredNokPerUsd: string, ru
  */
 disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
 
-export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history";
+export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock";
 
 export type ChartPointView = { time: string, price: string, 
 /**
@@ -277,7 +277,7 @@ export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: 
  */
 unmatched: string, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "internal" | "fault";
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 
@@ -429,6 +429,28 @@ export type JournalView = { entries: Array<JournalEntryView>, };
 
 export type Locale = "en" | "nb";
 
+export type LockField = "password" | "confirm" | "current" | "idleMinutes";
+
+export type LockFormView = { problems: Array<LockProblemView>, app: AppView, };
+
+export type LockProblemView = { field: LockField, message: string, };
+
+export type LockSettingsArgs = { idleMinutes: string, beforePayments: boolean, };
+
+export type LockView = { 
+/**
+ * A password is set.
+ */
+set: boolean, locked: boolean, 
+/**
+ * Why it cannot be unlocked (the keyring could not be read), in words.
+ */
+why: string | null, idleMinutes: number, 
+/**
+ * A payment asks for the password again.
+ */
+beforePayments: boolean, };
+
 export type LotView = { id: string, time: string, btc: string, cost: string, };
 
 export type MalformedView = { id: string, reason: string, };
@@ -440,6 +462,12 @@ export type MoneyKind = "order" | "withdrawal";
 export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
 
 export type NetworkStatus = "pending" | "completed" | "failed" | "other";
+
+export type NewPasswordArgs = { password: string, confirm: string, 
+/**
+ * The password in use, when one is set and is being changed.
+ */
+current: string, };
 
 export type NoArgs = Record<symbol, never>;
 
@@ -479,6 +507,8 @@ export type OrderOutcome = "placed" | "notPlaced" | "unknown";
 export type OrderResultView = { outcome: OrderOutcome, orderId: string | null, tradeId: string | null, message: string, };
 
 export type OrderType = "market" | "limit";
+
+export type PasswordArgs = { password: string, };
 
 export type PayArgs = { destination: string, amount: string, unit: BitcoinAmountUnit, accountId: string | null, isPayment: boolean, description: string, recipient: RecipientForm, 
 /**
@@ -899,6 +929,34 @@ export function setTheme(args: SetThemeArgs): Promise<AppView> {
 
 export function setPrivacy(args: SetPrivacyArgs): Promise<AppView> {
   return call("set_privacy", args);
+}
+
+export function lock(args: NoArgs): Promise<AppView> {
+  return call("lock", args);
+}
+
+export function unlock(args: PasswordArgs): Promise<LockFormView> {
+  return call("unlock", args);
+}
+
+export function setLockPassword(args: NewPasswordArgs): Promise<LockFormView> {
+  return call("set_lock_password", args);
+}
+
+export function removeLock(args: PasswordArgs): Promise<LockFormView> {
+  return call("remove_lock", args);
+}
+
+export function setLockSettings(args: LockSettingsArgs): Promise<LockFormView> {
+  return call("set_lock_settings", args);
+}
+
+export function stillHere(args: NoArgs): Promise<NoArgs> {
+  return call("still_here", args);
+}
+
+export function allowPayment(args: PasswordArgs): Promise<LockFormView> {
+  return call("allow_payment", args);
 }
 
 export function setStartHidden(args: SetStartHiddenArgs): Promise<AppView> {

@@ -377,3 +377,15 @@ alert-level-problem = The level: { $problem }
 alert-hysteresis-range = The hysteresis is more than 0 % and at most 10 % of the level.
 alert-gone = This alert was removed meanwhile.
 usual-amount-problem = The usual amount: { $problem }
+
+## The app lock
+
+locked-notice-title = Nordlys
+locked-notice-body = Something happened. Unlock Nordlys to see it.
+app-locked = Nordlys is locked. Unlock it to see this.
+lock-keyring-unreadable = Nordlys stays locked: the system keyring, which holds the lock's password, could not be read ({ $detail }). Unlock the keyring (log in again), then try the password.
+lock-password-short = The password needs at least 8 characters.
+lock-password-mismatch = The two passwords differ.
+lock-password-wrong = That is not the lock's password.
+lock-idle-range = The idle time is a whole number of minutes from 1 to 240.
+lock-payment-password = Enter the lock's password to send this payment.

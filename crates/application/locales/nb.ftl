@@ -376,3 +376,15 @@ alert-level-problem = Nivået: { $problem }
 alert-hysteresis-range = Hysteresen er over 0 % og høyst 10 % av nivået.
 alert-gone = Dette varselet ble fjernet i mellomtiden.
 usual-amount-problem = Det vanlige beløpet: { $problem }
+
+## Applåsen
+
+locked-notice-title = Nordlys
+locked-notice-body = Noe har skjedd. Lås opp Nordlys for å se det.
+app-locked = Nordlys er låst. Lås opp for å se dette.
+lock-keyring-unreadable = Nordlys forblir låst: systemets nøkkelring, som har låsens passord, kunne ikke leses ({ $detail }). Lås opp nøkkelringen (logg inn igjen), og prøv passordet.
+lock-password-short = Passordet må ha minst 8 tegn.
+lock-password-mismatch = De to passordene er ulike.
+lock-password-wrong = Det er ikke låsens passord.
+lock-idle-range = Tiden uten aktivitet er et helt antall minutter fra 1 til 240.
+lock-payment-password = Skriv låsens passord for å sende denne betalingen.

@@ -234,7 +234,7 @@ pub(crate) fn observe(app: &App, store: &Store, p: &PriceResponse) -> Answer<()>
             continue;
         };
         if a.observe(value) {
-            app.desktop.notify(&Notice {
+            app.notify(&Notice {
                 title: wording::say("alert-fired-title", figures.locale),
                 body: Message::new("alert-fired-body")
                     .with("said", said(&a, usual, figures))

@@ -74,7 +74,7 @@ pub(crate) fn tell(app: &App, store: &Store, complete: bool, first_look: bool) -
                     .render(locale),
             );
         }
-        app.desktop.notify(&Notice {
+        app.notify(&Notice {
             title: Message::new("deposits-while-closed-title").render(locale),
             body,
             opens: Screen::Tax,
@@ -87,7 +87,7 @@ pub(crate) fn tell(app: &App, store: &Store, complete: bool, first_look: bool) -
         } else {
             "deposit-pending-title"
         };
-        app.desktop.notify(&Notice {
+        app.notify(&Notice {
             title: Message::new(title).render(locale),
             body: line(d),
             opens: Screen::Tax,

@@ -31,6 +31,10 @@ pub enum ErrorCode {
     /// The exchange will not grant the access asked for (`invalid_scope`); it may grant less.
     ScopeRefused,
     Reconnect,
+    /// The app is locked: the command shows what the lock hides.
+    Locked,
+    /// The lock asks for its password before a payment, and it was not given for this one.
+    PasswordNeeded,
     /// Nordlys cannot go on for a reason worded in the message (no profile, the sandbox down).
     Internal,
     /// Nordlys itself failed (its store, a file, a chart); the message is the technical detail,

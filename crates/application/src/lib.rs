@@ -13,6 +13,7 @@ pub mod error;
 pub mod error_words;
 pub mod holdings_chart;
 pub mod journal;
+pub mod lock;
 pub mod market;
 pub mod pay;
 pub mod pay_views;

@@ -364,6 +364,8 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
+    // Nothing is journaled or sent without the lock's password when it asks for it.
+    crate::lock::take_payment_allowance(app)?;
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;

@@ -113,6 +113,7 @@ pub struct AppView {
     pub connection: ConnectionView,
     /// A problem the user should know about (settings or keyring).
     pub notice: Option<String>,
+    pub lock: crate::lock::LockView,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

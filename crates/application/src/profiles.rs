@@ -222,6 +222,7 @@ async fn view(app: &App) -> Answer<AppView> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone(),
+        lock: crate::lock::view(app),
     })
 }
 

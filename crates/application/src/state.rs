@@ -50,6 +50,8 @@ pub struct App {
     pub(crate) seen: Mutex<crate::watcher::Seen>,
     /// The price chart's daily prices, read at most every ten minutes.
     pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
+    /// The app lock: whether locked now, and the idle timer.
+    pub(crate) lock: Mutex<crate::lock::LockState>,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -134,6 +136,17 @@ impl App {
                 Some(format!("{e}; using defaults until you change a setting")),
             ),
         };
+        let mut settings = settings;
+        let stored_lock = secrets.get("", SecretItem::AppLock);
+        // The keyring is what says whether a lock is set: an entry deleted there removes it.
+        if let Ok(found) = &stored_lock {
+            settings.lock_set = found.is_some();
+        }
+        let lock = crate::lock::LockState::at_start(
+            &stored_lock,
+            settings.lock_set,
+            settings.lock_idle_minutes(),
+        );
         let request_timeout_secs = test_hooks::number("NORDLYS_REQUEST_TIMEOUT_SECS", 1..=600)
             .unwrap_or_else(|| settings.request_timeout_secs());
         Self {
@@ -158,6 +171,7 @@ impl App {
             }),
             seen: Mutex::default(),
             daily_prices: Mutex::default(),
+            lock: Mutex::new(lock),
         }
     }
 

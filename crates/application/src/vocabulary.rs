@@ -190,6 +190,8 @@ pub enum Change {
     Market,
     /// Rows new to the history were stored: a trade, payment or deposit.
     History,
+    /// The app locked or unlocked itself (idle time, tray, another window).
+    Lock,
 }
 
 #[cfg(test)]

@@ -70,7 +70,16 @@ pub async fn run(app: &App) {
         follow(app, Watch::Balances),
         follow(app, Watch::Market),
         follow(app, Watch::History),
+        watch_idle(app),
     );
+}
+
+/// Locks the app when the user has been away for the idle time (no request of its own).
+async fn watch_idle(app: &App) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        crate::lock::lock_when_idle(app);
+    }
 }
 
 async fn follow(app: &App, watch: Watch) {
@@ -262,7 +271,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             let body = format!("{amount} {}", i.public_description)
                 .trim()
                 .to_owned();
-            app.desktop.notify(&Notice {
+            app.notify(&Notice {
                 title: wording::say("invoice-paid-title", locale),
                 body,
                 opens: Screen::Receive,
@@ -297,7 +306,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             _ => continue,
         };
         let amount = app.figures().btc(c.entry.amount_btc);
-        app.desktop.notify(&Notice {
+        app.notify(&Notice {
             title: wording::say(title, locale),
             body: format!("{amount} → {}", c.entry.destination),
             opens: Screen::Pay,

@@ -32,6 +32,8 @@ pub enum SecretItem {
     OAuthGrant,
     /// The key that seals saved recipients' details (`recipient_seal`).
     RecipientKey,
+    /// The app lock's password hash (`app_lock`), one for the app whatever the profile.
+    AppLock,
 }
 
 impl SecretItem {
@@ -40,6 +42,16 @@ impl SecretItem {
             Self::ApiKey => "api-key",
             Self::OAuthGrant => "oauth-grant",
             Self::RecipientKey => "recipient-key",
+            Self::AppLock => "app-lock",
+        }
+    }
+
+    /// The keyring's user name of this item of `profile`: `<profile>:<item>`, or the item's name
+    /// alone for what belongs to the app (`app-lock`, which the README tells how to delete).
+    pub fn user(self, profile: &str) -> String {
+        match self {
+            Self::AppLock => self.name().to_owned(),
+            _ => format!("{profile}:{}", self.name()),
         }
     }
 }
@@ -62,7 +74,7 @@ pub trait SecretStore: Send + Sync + std::fmt::Debug {
 
 /// For unit tests only: holds nothing across processes, which is exactly why the app never uses it.
 #[derive(Debug, Default)]
-pub struct MemorySecretStore(Mutex<HashMap<(String, &'static str), String>>);
+pub struct MemorySecretStore(Mutex<HashMap<String, String>>);
 
 impl SecretStore for MemorySecretStore {
     fn get(&self, profile: &str, item: SecretItem) -> Result<Option<String>, SecretError> {
@@ -70,7 +82,7 @@ impl SecretStore for MemorySecretStore {
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&(profile.to_owned(), item.name()))
+            .get(&item.user(profile))
             .cloned())
     }
 
@@ -78,7 +90,7 @@ impl SecretStore for MemorySecretStore {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert((profile.to_owned(), item.name()), value.to_owned());
+            .insert(item.user(profile), value.to_owned());
         Ok(())
     }
 
@@ -86,7 +98,7 @@ impl SecretStore for MemorySecretStore {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&(profile.to_owned(), item.name()));
+            .remove(&item.user(profile));
         Ok(())
     }
 }

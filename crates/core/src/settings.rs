@@ -89,6 +89,16 @@ pub struct Settings {
     /// bank and card prices are those the user would pay. `None`: the endpoint's default, 5000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usual_amount_nok: Option<rust_decimal::Decimal>,
+    /// A lock password was set (its hash is in the keyring): with a keyring that cannot be read
+    /// at start, the app stays locked rather than guess there is none.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lock_set: bool,
+    /// Minutes without the user after which the app locks; `None`: 15.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_idle_minutes: Option<u32>,
+    /// Whether a payment asks for the lock's password again (when a lock is set); `None`: yes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_before_payments: Option<bool>,
 }
 
 /// The ordinary income tax rate on capital income in recent years, when the user has not said.
@@ -103,6 +113,17 @@ impl Settings {
                 (rust_decimal::Decimal::ZERO..=rust_decimal::Decimal::ONE_HUNDRED).contains(p)
             })
             .unwrap_or(INCOME_TAX_PERCENT)
+    }
+
+    /// The idle time, always within the range the user may choose.
+    pub fn lock_idle_minutes(&self) -> u32 {
+        self.lock_idle_minutes
+            .filter(|m| crate::app_lock::IDLE_MINUTES.contains(m))
+            .unwrap_or(crate::app_lock::DEFAULT_IDLE_MINUTES)
+    }
+
+    pub fn lock_before_payments(&self) -> bool {
+        self.lock_before_payments.unwrap_or(true)
     }
 
     /// The usual amount, always a positive amount of whole øre.
@@ -145,6 +166,9 @@ impl Default for Settings {
             income_tax_percent: None,
             tax_method: None,
             usual_amount_nok: None,
+            lock_set: false,
+            lock_idle_minutes: None,
+            lock_before_payments: None,
         }
     }
 }

@@ -296,3 +296,64 @@ async fn a_lost_payment_is_shown_unknown_with_its_evidence_then_sent() {
     assert_eq!(withdrawals_created(&app).await, 1);
     app.quit().await;
 }
+
+/// The header's lock asks for a password first, then hides every amount until unlocked; the
+/// keyring holds only its Argon2id hash; a payment asks for the password again, and without the
+/// right one nothing is sent.
+#[tokio::test]
+async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment() {
+    let app = App::start(&[]).await;
+    first_account_btc(&app).await;
+    app.click("[data-testid=lock]").await;
+    app.fill("[data-testid=new-password]", "correct horse")
+        .await;
+    app.fill("[data-testid=new-password-confirm]", "correct horse")
+        .await;
+    app.screenshot("lock-setup").await;
+    app.click("[data-testid=new-password-save]").await;
+    app.until("the locked window", || async {
+        app.exists("[data-testid=unlock-password]").await
+    })
+    .await;
+    app.screenshot("locked").await;
+    assert!(!app.exists("[data-testid=total-btc]").await);
+    let shown = app.text("body").await;
+    assert!(
+        !shown.contains("BTC") && !shown.contains("NOK"),
+        "an amount while locked: {shown}"
+    );
+    let hash = keyring_secret("app-lock").expect("the lock's entry");
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+
+    app.fill("[data-testid=unlock-password]", "correct horse")
+        .await;
+    app.click("[data-testid=unlock]").await;
+    first_account_btc(&app).await;
+
+    app.click("[data-testid=nav-pay]").await;
+    destination(&app, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4").await;
+    app.select("[data-testid=pay-unit]", "btc").await;
+    app.fill("[data-testid=pay-amount]", "0.001").await;
+    fill_recipient(&app).await;
+    app.until("the review button", || async {
+        app.attr("[data-testid=pay-review]", "disabled")
+            .await
+            .is_none()
+    })
+    .await;
+    app.click("[data-testid=pay-review]").await;
+    app.fill("[data-testid=payment-password]", "wrong horse")
+        .await;
+    app.click("[data-testid=pay-confirm]").await;
+    let refused = app.text("[data-testid=pay-error]").await;
+    assert!(refused.contains("password"), "{refused}");
+    assert_eq!(withdrawals_created(&app).await, 0, "nothing sent");
+    app.fill("[data-testid=payment-password]", "correct horse")
+        .await;
+    app.click("[data-testid=pay-confirm]").await;
+    app.until("the payment to be sent", || async {
+        withdrawals_created(&app).await == 1
+    })
+    .await;
+    app.quit().await;
+}

@@ -3,6 +3,7 @@
 // events; screens read it and never keep their own copy.
 import type {
   AppView,
+  LockFormView,
   BalancesView,
   Change,
   ChartRange,
@@ -50,6 +51,11 @@ export class Session {
   announcement = $state("");
   /** The window's clock, a tick a second: countdowns follow it. */
   now = $state(Date.now());
+  /** The form that sets the lock's password is open (the lock was asked for before one was set). */
+  lockSetup = $state(false);
+
+  /** When the backend was last told the user is here (the idle lock counts from it). */
+  #toldHere = 0;
 
   /** What the balances poller last failed with, so its message goes once it reads again. */
   #balancesProblem: string | null = null;
@@ -131,10 +137,15 @@ export class Session {
 
   /**
    * Ctrl+1…Ctrl+8 open the screens in the navigation's order, Ctrl+Shift+H hides or shows
-   * amounts; true when `e` was one of them.
+   * amounts, Ctrl+L locks; true when `e` was one of them.
    */
   shortcut(e: KeyboardEvent): boolean {
     if (!e.ctrlKey || e.altKey || e.metaKey) return false;
+    if (!e.shiftKey && e.key.toLowerCase() === "l") {
+      if (!this.locked) void this.lockNow();
+      return true;
+    }
+    if (this.locked) return false;
     if (e.shiftKey) {
       if (e.key.toLowerCase() !== "h") return false;
       void this.togglePrivacy();
@@ -144,6 +155,79 @@ export class Session {
     if (!Number.isInteger(n) || n < 1 || n > SCREENS.length) return false;
     this.go(SCREENS[n - 1]);
     return true;
+  }
+
+  /** The app is locked: nothing of the user's is read or shown. */
+  get locked(): boolean {
+    return this.app?.lock.locked ?? false;
+  }
+
+  /** Locks the app (Ctrl+L, the header's lock); with no password set yet, asks for one first. */
+  lockNow(): Promise<void> {
+    if (!this.app?.lock.set) {
+      this.lockSetup = true;
+      return Promise.resolve();
+    }
+    return this.act(async () => {
+      const app = await this.backend.lock({});
+      this.#forget();
+      return app;
+    });
+  }
+
+  /** Applies the answer of a lock form; true when it had no problems. */
+  async lockAnswered(answer: LockFormView): Promise<boolean> {
+    const wasLocked = this.locked;
+    this.app = answer.app;
+    if (answer.problems.length > 0) return false;
+    this.lockSetup = false;
+    if (this.locked) this.#forget();
+    else if (wasLocked) await this.#loadAll();
+    return true;
+  }
+
+  /** Tells the backend the user is here, at most every 15 s: the idle lock counts from then. */
+  stillHere(): void {
+    if (!this.app?.lock.set || this.locked || Date.now() - this.#toldHere < 15_000) return;
+    this.#toldHere = Date.now();
+    void this.backend.stillHere({}).catch(() => {
+      // The next activity tells it again.
+      this.#toldHere = 0;
+    });
+  }
+
+  /** The lock changed in the backend (idle time, tray, a payment's password): follows it. */
+  async #lockChanged(): Promise<void> {
+    const wasLocked = this.locked;
+    await this.reloadApp();
+    if (this.locked) this.#forget();
+    else if (wasLocked) await this.#loadAll();
+  }
+
+  /** Drops every figure the window holds, and each screen's state: a locked window keeps none. */
+  #forget(): void {
+    this.balances = null;
+    this.quote = null;
+    this.volume = null;
+    this.volumeChart = null;
+    this.priceChart = null;
+    this.unknowns = null;
+    // The screens' states go, and what they listened with: made afresh after unlocking.
+    this.#kept.clear();
+    this.#changeListeners.clear();
+    this.#taxListeners.clear();
+    this.#missed.clear();
+    this.message = null;
+  }
+
+  /** Reads what every screen shows. */
+  async #loadAll(): Promise<void> {
+    await this.loadBalances();
+    await this.readQuote();
+    void this.refreshUnknowns();
+    this.#chartDrawn = Date.now();
+    void this.loadChart();
+    void this.loadVolume();
   }
 
   fail(e: unknown): void {
@@ -328,21 +412,19 @@ export class Session {
       for (const f of this.#taxListeners) f(view);
     });
     await this.backend.listen("changed", (change) => {
-      if (document.visibilityState === "visible") this.#readAgain(change);
+      if (change === "lock") void this.#lockChanged();
+      // A locked window reads nothing; unlocking reads it all.
+      else if (this.locked) return;
+      else if (document.visibilityState === "visible") this.#readAgain(change);
       else this.#missed.add(change);
     });
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState !== "visible") return;
+      if (document.visibilityState !== "visible" || this.locked) return;
       for (const change of this.#missed) this.#readAgain(change);
       this.#missed.clear();
     });
     await this.#loadApp();
-    await this.loadBalances();
-    await this.readQuote();
-    void this.refreshUnknowns();
-    this.#chartDrawn = Date.now();
-    void this.loadChart();
-    void this.loadVolume();
+    if (!this.locked) await this.#loadAll();
     window.setInterval(() => {
       if (document.visibilityState === "visible") this.now = Date.now();
     }, 1_000);

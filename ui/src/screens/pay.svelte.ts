@@ -51,6 +51,8 @@ export class PayState {
   editing = $state<RecipientView | null>(null);
   deleteArmed = $state<string | null>(null);
   error = $state<string | null>(null);
+  /** The lock's password, typed in the confirmation when the lock asks for it before payments. */
+  lockPassword = $state("");
 
   constructor(readonly session: Session) {
     this.payment = new CheckedForm<PayArgs, PayCheckView>(
@@ -119,6 +121,12 @@ export class PayState {
     }
   }
 
+  /** The lock asks for its password before a payment. */
+  get asksPassword(): boolean {
+    const lock = this.session.app?.lock;
+    return !!lock && lock.set && lock.beforePayments;
+  }
+
   async submit(despiteUnknown = false): Promise<void> {
     if (this.sending) return;
     this.sending = true;
@@ -127,6 +135,14 @@ export class PayState {
     const form = this.payment.form;
     const checked = this.payment.checked;
     try {
+      if (this.asksPassword) {
+        // Nothing is sent until the password is right: the app allows one payment for it.
+        const answer = await this.session.backend.allowPayment({ password: this.lockPassword });
+        if (answer.problems.length > 0) {
+          this.error = answer.problems[0].message;
+          return;
+        }
+      }
       // Sent as confirmed: the form the check was for (the app refuses any other), and for an
       // amount in NOK the BTC amount shown.
       const confirmed =
@@ -139,6 +155,7 @@ export class PayState {
         ...(despiteUnknown ? { despiteUnknown: true } : {}),
       });
       this.result = result;
+      this.lockPassword = "";
       this.session.announce(result.message);
       this.confirming = false;
       this.payment.reset({ ...emptyPayForm(), unit: form.unit, accountId: form.accountId });

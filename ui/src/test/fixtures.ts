@@ -40,6 +40,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
       secretProblem: null,
     },
     notice: null,
+    lock: { set: false, locked: false, why: null, idleMinutes: 15, beforePayments: true },
     ...change,
   };
 }

@@ -1,0 +1,401 @@
+//! The app lock: an optional password (its Argon2id hash in the OS keyring, user `app-lock`);
+//! the app locks at start, after the idle time, from the tray, with Ctrl+L and the header's lock.
+//! While locked the window is answered only the commands that show nothing of the user's money
+//! (`admits`), and notifications say nothing but that something happened. A payment can ask for
+//! the password again. The lock keeps eyes off the window; it encrypts nothing.
+
+use std::time::{Duration, Instant};
+
+use nordlys_core::app_lock::{self, IdleTimer, LockProblem};
+use nordlys_core::secrets::{SecretError, SecretItem};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::desktop::Notice;
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::state::App;
+use crate::vocabulary::Change;
+use crate::wording::{self, Message};
+use crate::{NoArgs, profile_views::AppView};
+
+/// The keyring's "profile" of what belongs to the app, not to one profile.
+const APP_WIDE: &str = "";
+/// How long the password given for a payment allows one.
+const PAYMENT_WINDOW: Duration = Duration::from_secs(120);
+/// What a wrong password costs in waiting, so that guessing is slow.
+const WRONG_WAIT: Duration = Duration::from_secs(1);
+
+/// The commands a locked window may call: none of them shows an amount, an address or history.
+pub const OPEN_WHILE_LOCKED: &[&str] = &[
+    "app_state",
+    "lock",
+    "unlock",
+    "still_here",
+    "set_language",
+    "set_theme",
+];
+
+/// The lock as the app holds it.
+#[derive(Debug)]
+pub struct LockState {
+    locked: bool,
+    /// Why it cannot be unlocked now: the keyring could not be read at start.
+    unreadable: Option<String>,
+    idle: IdleTimer,
+    /// The password was given for a payment, until then.
+    payment_allowed_until: Option<Instant>,
+}
+
+impl LockState {
+    /// The lock at start: locked when a password is set, or when one was set and the keyring
+    /// cannot tell.
+    pub(crate) fn at_start(
+        stored: &Result<Option<String>, SecretError>,
+        was_set: bool,
+        idle_minutes: u32,
+    ) -> Self {
+        let (locked, unreadable) = match stored {
+            Ok(Some(_)) => (true, None),
+            Ok(None) => (false, None),
+            Err(e) => (was_set, was_set.then(|| e.to_string())),
+        };
+        Self {
+            locked,
+            unreadable,
+            idle: IdleTimer::new(idle_minutes, Instant::now()),
+            payment_allowed_until: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LockView {
+    /// A password is set.
+    pub set: bool,
+    pub locked: bool,
+    /// Why it cannot be unlocked (the keyring could not be read), in words.
+    pub why: Option<String>,
+    pub idle_minutes: u32,
+    /// A payment asks for the password again.
+    pub before_payments: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum LockField {
+    Password,
+    Confirm,
+    Current,
+    IdleMinutes,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LockProblemView {
+    pub field: LockField,
+    pub message: String,
+}
+
+/// The answer to a lock form: its problems (nothing was changed when there are any) and the app.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LockFormView {
+    pub problems: Vec<LockProblemView>,
+    pub app: AppView,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NewPasswordArgs {
+    pub password: String,
+    pub confirm: String,
+    /// The password in use, when one is set and is being changed.
+    pub current: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordArgs {
+    pub password: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LockSettingsArgs {
+    pub idle_minutes: String,
+    pub before_payments: bool,
+}
+
+impl App {
+    fn lock_state(&self) -> std::sync::MutexGuard<'_, LockState> {
+        self.lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn is_locked(&self) -> bool {
+        self.lock_state().locked
+    }
+
+    /// Shows `notice`; while locked it says only that Nordlys has news, not what.
+    pub fn notify(&self, notice: &Notice) {
+        if self.is_locked() {
+            let locale = self.locale();
+            self.desktop.notify(&Notice {
+                title: wording::say("locked-notice-title", locale),
+                body: wording::say("locked-notice-body", locale),
+                opens: notice.opens,
+            });
+        } else {
+            self.desktop.notify(notice);
+        }
+    }
+}
+
+/// Refuses `command` while the app is locked, unless it shows nothing of the user's money.
+pub fn admit(app: &App, command: &str) -> Answer<()> {
+    if app.is_locked() && !OPEN_WHILE_LOCKED.contains(&command) {
+        return Err(IpcError::new(
+            ErrorCode::Locked,
+            wording::say("app-locked", app.locale()),
+        ));
+    }
+    Ok(())
+}
+
+/// The lock as the window shows it.
+pub(crate) fn view(app: &App) -> LockView {
+    let (set, idle_minutes, before_payments) = {
+        let s = app.settings();
+        (s.lock_set, s.lock_idle_minutes(), s.lock_before_payments())
+    };
+    let state = app.lock_state();
+    LockView {
+        set,
+        locked: state.locked,
+        why: state.unreadable.as_ref().map(|e| {
+            Message::new("lock-keyring-unreadable")
+                .with("detail", e.clone())
+                .render(app.locale())
+        }),
+        idle_minutes,
+        before_payments,
+    }
+}
+
+fn stored_hash(app: &App) -> Answer<Option<String>> {
+    app.secrets
+        .get(APP_WIDE, SecretItem::AppLock)
+        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))
+}
+
+/// Whether `password` is the lock's. A wrong one is answered after a wait.
+async fn is_the_password(app: &App, password: &str) -> Answer<bool> {
+    let Some(phc) = stored_hash(app)? else {
+        return Ok(false);
+    };
+    let password = password.to_owned();
+    let right = tokio::task::spawn_blocking(move || app_lock::verify_password(&phc, &password))
+        .await
+        .map_err(IpcError::internal)?
+        .map_err(IpcError::internal)?;
+    if !right {
+        tokio::time::sleep(WRONG_WAIT).await;
+    }
+    Ok(right)
+}
+
+fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
+    let key = match p {
+        LockProblem::TooShort => "lock-password-short",
+        LockProblem::Mismatch => "lock-password-mismatch",
+        LockProblem::IdleRange => "lock-idle-range",
+    };
+    LockProblemView {
+        field,
+        message: wording::say(key, app.locale()),
+    }
+}
+
+fn wrong(app: &App, field: LockField) -> LockProblemView {
+    LockProblemView {
+        field,
+        message: wording::say("lock-password-wrong", app.locale()),
+    }
+}
+
+async fn answer(app: &App, problems: Vec<LockProblemView>) -> Answer<LockFormView> {
+    Ok(LockFormView {
+        problems,
+        app: crate::profiles::app_state(app, NoArgs {}).await?,
+    })
+}
+
+/// Locks now; with no password set there is nothing to lock with, and nothing changes.
+pub fn lock_now(app: &App) {
+    if !app.settings().lock_set {
+        return;
+    }
+    let mut state = app.lock_state();
+    if !state.locked {
+        state.locked = true;
+        state.payment_allowed_until = None;
+        drop(state);
+        app.desktop.changed(Change::Lock);
+    }
+}
+
+pub async fn lock(app: &App, _args: NoArgs) -> Answer<AppView> {
+    lock_now(app);
+    crate::profiles::app_state(app, NoArgs {}).await
+}
+
+/// Sets (or changes) the password, then locks: the form that sets it is the lock's first use.
+pub async fn set_lock_password(app: &App, args: NewPasswordArgs) -> Answer<LockFormView> {
+    let mut problems = vec![];
+    if let Err(p) = app_lock::check_new_password(&args.password, &args.confirm) {
+        let field = match p {
+            LockProblem::Mismatch => LockField::Confirm,
+            _ => LockField::Password,
+        };
+        problems.push(problem(app, field, p));
+    }
+    if app.settings().lock_set
+        && stored_hash(app)?.is_some()
+        && !is_the_password(app, &args.current).await?
+    {
+        problems.push(wrong(app, LockField::Current));
+    }
+    if !problems.is_empty() {
+        return answer(app, problems).await;
+    }
+    let password = args.password;
+    let phc = tokio::task::spawn_blocking(move || app_lock::hash_password(&password))
+        .await
+        .map_err(IpcError::internal)?
+        .map_err(IpcError::internal)?;
+    app.secrets
+        .set(APP_WIDE, SecretItem::AppLock, &phc)
+        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))?;
+    app.settings().lock_set = true;
+    app.save_settings()?;
+    lock_now(app);
+    answer(app, vec![]).await
+}
+
+pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+    if !is_the_password(app, &args.password).await? {
+        return answer(app, vec![wrong(app, LockField::Password)]).await;
+    }
+    {
+        let mut state = app.lock_state();
+        state.locked = false;
+        state.unreadable = None;
+        state.idle.seen(Instant::now());
+    }
+    app.desktop.changed(Change::Lock);
+    answer(app, vec![]).await
+}
+
+/// Removes the lock, given its password.
+pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+    if !is_the_password(app, &args.password).await? {
+        return answer(app, vec![wrong(app, LockField::Current)]).await;
+    }
+    app.secrets
+        .delete(APP_WIDE, SecretItem::AppLock)
+        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))?;
+    app.settings().lock_set = false;
+    app.save_settings()?;
+    app.lock_state().locked = false;
+    answer(app, vec![]).await
+}
+
+pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<LockFormView> {
+    let minutes = match app_lock::parse_idle_minutes(&args.idle_minutes) {
+        Ok(m) => m,
+        Err(p) => return answer(app, vec![problem(app, LockField::IdleMinutes, p)]).await,
+    };
+    {
+        let mut s = app.settings();
+        s.lock_idle_minutes = Some(minutes);
+        s.lock_before_payments = Some(args.before_payments);
+    }
+    app.save_settings()?;
+    app.lock_state().idle.set_minutes(minutes);
+    answer(app, vec![]).await
+}
+
+/// The user is at the window: the idle time counts from now.
+pub async fn still_here(app: &App, _args: NoArgs) -> Answer<NoArgs> {
+    app.lock_state().idle.seen(Instant::now());
+    Ok(NoArgs {})
+}
+
+/// The password given for the payment about to be sent: allows one, within two minutes.
+pub async fn allow_payment(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+    if !is_the_password(app, &args.password).await? {
+        return answer(app, vec![wrong(app, LockField::Password)]).await;
+    }
+    app.lock_state().payment_allowed_until = Some(Instant::now() + PAYMENT_WINDOW);
+    answer(app, vec![]).await
+}
+
+/// Before a payment is sent: when the lock asks for its password before payments, the password
+/// must have been given for this one (and is then used up).
+pub(crate) fn take_payment_allowance(app: &App) -> Answer<()> {
+    let asks = {
+        let s = app.settings();
+        s.lock_set && s.lock_before_payments()
+    };
+    if !asks {
+        return Ok(());
+    }
+    let mut state = app.lock_state();
+    match state.payment_allowed_until.take() {
+        Some(until) if Instant::now() < until => Ok(()),
+        _ => Err(IpcError::new(
+            ErrorCode::PasswordNeeded,
+            wording::say("lock-payment-password", app.locale()),
+        )),
+    }
+}
+
+/// Locks the app when the user has been away for the idle time; told to the window.
+pub fn lock_when_idle(app: &App) {
+    let due = app.lock_state().idle.is_due(Instant::now());
+    if due {
+        lock_now(app);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_start_the_app_is_locked_when_a_password_is_set_or_the_keyring_cannot_say() {
+        let set = LockState::at_start(&Ok(Some("$argon2id$…".into())), true, 15);
+        assert!(set.locked && set.unreadable.is_none());
+        let deleted = LockState::at_start(&Ok(None), true, 15);
+        assert!(
+            !deleted.locked,
+            "deleting the keyring entry removes the lock"
+        );
+        let unreadable = LockState::at_start(
+            &Err(SecretError::Unavailable("locked collection".into())),
+            true,
+            15,
+        );
+        assert!(unreadable.locked);
+        assert!(
+            unreadable
+                .unreadable
+                .as_deref()
+                .is_some_and(|w| w.contains("locked collection"))
+        );
+        let never = LockState::at_start(&Err(SecretError::Unavailable("x".into())), false, 15);
+        assert!(!never.locked, "no lock was ever set");
+    }
+}
