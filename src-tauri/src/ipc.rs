@@ -15,6 +15,7 @@ use nordlys_application::receive_views::*;
 use nordlys_application::tax_views::*;
 use nordlys_application::trade_views::*;
 use nordlys_application::unknown_views::*;
+use nordlys_application::watcher::WindowShownArgs;
 #[cfg(test)]
 use ts_rs::{TS, TypeVisitor};
 
@@ -89,6 +90,7 @@ ipc_commands! {
     lock::set_lock_settings: LockSettingsArgs => LockFormView;
     lock::still_here: NoArgs => NoArgs;
     lock::allow_payment: PasswordArgs => LockFormView;
+    watcher::set_window_shown: WindowShownArgs => NoArgs;
     profiles::set_start_hidden: SetStartHiddenArgs => AppView;
     profiles::dismiss_welcome: NoArgs => AppView;
     profiles::set_request_timeout: SetRequestTimeoutArgs => AppView;

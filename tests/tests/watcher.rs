@@ -509,3 +509,109 @@ async fn a_locked_app_notifies_without_amounts() {
         ["Nordlys: Something happened. Unlock Nordlys to see it."]
     );
 }
+
+/// Every request the sandbox answered under `/v1/` so far.
+fn api_requests(counters: &serde_json::Value) -> u64 {
+    counters["requests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(path, _)| path.starts_with("/v1/"))
+        .map(|(_, n)| n.as_u64().unwrap())
+        .sum()
+}
+
+/// The polling budget of ARCH.md, kept by the watcher's own pacing and looks over 10 minutes of
+/// a virtual clock, with the window shown, hidden, and the app locked: requests counted by the
+/// sandbox, after the first sync of the history (which reads it all once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_watcher_keeps_its_polling_budget_shown_hidden_and_locked() {
+    use nordlys_application::lock::{self, NewPasswordArgs};
+
+    for (mode, per_minute) in [("shown", 24), ("hidden", 6), ("locked", 3)] {
+        let sb = sandbox().await;
+        let (app, _desktop, _dir) = recorded_app();
+        connect(&app, &sb).await;
+        app_driver::tax_synced(&app).await;
+        watcher::look_at_history(&app).await.unwrap();
+        match mode {
+            "hidden" => app.set_window_shown(false),
+            "locked" => {
+                let args = NewPasswordArgs {
+                    password: "correct horse".into(),
+                    confirm: "correct horse".into(),
+                    current: String::new(),
+                };
+                assert!(
+                    lock::set_lock_password(&app, args)
+                        .await
+                        .unwrap()
+                        .app
+                        .lock
+                        .locked
+                );
+            }
+            _ => {}
+        }
+        let before = api_requests(&control_get(&sb, "/sandbox/counters").await);
+        watcher::run_virtually(&app, 600).await;
+        let used = api_requests(&control_get(&sb, "/sandbox/counters").await) - before;
+        println!("{mode}: {used} requests in 10 virtual minutes ({per_minute}/min allowed)");
+        assert!(used <= per_minute * 10, "{mode}: {used} requests");
+        assert!(used > 0, "{mode}: the watcher looked at nothing");
+    }
+}
+
+/// The polling budget over real time (`scripts/budget`, not part of `./scripts/test`): the app's
+/// own watcher, as the shell runs it, for `NORDLYS_BUDGET_SECONDS` (600 unless set) with the
+/// window shown, hidden and the app locked side by side, each against a sandbox of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "runs for 10 real minutes: scripts/budget"]
+async fn the_polling_budget_over_real_minutes() {
+    use nordlys_application::lock::{self, NewPasswordArgs};
+
+    let seconds: u64 = std::env::var("NORDLYS_BUDGET_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let one = |mode: &'static str, per_minute: u64| async move {
+        let sb = sandbox().await;
+        let (app, _desktop, _dir) = recorded_app();
+        connect(&app, &sb).await;
+        app_driver::tax_synced(&app).await;
+        watcher::look_at_history(&app).await.unwrap();
+        match mode {
+            "hidden" => app.set_window_shown(false),
+            "locked" => {
+                let args = NewPasswordArgs {
+                    password: "correct horse".into(),
+                    confirm: "correct horse".into(),
+                    current: String::new(),
+                };
+                lock::set_lock_password(&app, args).await.unwrap();
+            }
+            _ => {}
+        }
+        let before = api_requests(&control_get(&sb, "/sandbox/counters").await);
+        let run = watcher::run(&app);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(seconds), run).await;
+        let used = api_requests(&control_get(&sb, "/sandbox/counters").await) - before;
+        let rate = used as f64 * 60.0 / seconds as f64;
+        (mode, used, rate, per_minute)
+    };
+    let results = tokio::join!(one("shown", 24), one("hidden", 6), one("locked", 3));
+    println!("| mode | requests in {seconds} s | per minute | budget per minute | verdict |");
+    println!("|---|---|---|---|---|");
+    let mut over = vec![];
+    for (mode, used, rate, budget) in [results.0, results.1, results.2] {
+        let met = rate <= budget as f64;
+        println!(
+            "| {mode} | {used} | {rate:.1} | {budget} | {} |",
+            if met { "met" } else { "missed" }
+        );
+        if !met {
+            over.push(mode);
+        }
+    }
+    assert!(over.is_empty(), "over budget: {over:?}");
+}

@@ -845,6 +845,8 @@ export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yea
 
 export type Watched = "mid" | "bankBuy" | "bankSell" | "cardBuy" | "cardSell" | "spread";
 
+export type WindowShownArgs = { shown: boolean, };
+
 export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
 
 export type YearEndChoiceArgs = { year: number, kind: RateKind, 
@@ -957,6 +959,10 @@ export function stillHere(args: NoArgs): Promise<NoArgs> {
 
 export function allowPayment(args: PasswordArgs): Promise<LockFormView> {
   return call("allow_payment", args);
+}
+
+export function setWindowShown(args: WindowShownArgs): Promise<NoArgs> {
+  return call("set_window_shown", args);
 }
 
 export function setStartHidden(args: SetStartHiddenArgs): Promise<AppView> {

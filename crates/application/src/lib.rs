@@ -22,6 +22,7 @@ pub mod profiles;
 pub mod receive;
 pub mod receive_views;
 pub mod sale_tax;
+pub mod schedule;
 pub mod state;
 pub mod tax;
 pub mod tax_card;

@@ -31,6 +31,7 @@ pub const OPEN_WHILE_LOCKED: &[&str] = &[
     "lock",
     "unlock",
     "still_here",
+    "set_window_shown",
     "set_language",
     "set_theme",
 ];

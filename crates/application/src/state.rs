@@ -52,6 +52,9 @@ pub struct App {
     pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
     /// The app lock: whether locked now, and the idle timer.
     pub(crate) lock: Mutex<crate::lock::LockState>,
+    /// Whether the window is shown (not hidden, minimised or closed to the tray): the watcher
+    /// looks less often at what no one sees.
+    window_shown: std::sync::atomic::AtomicBool,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -172,7 +175,17 @@ impl App {
             seen: Mutex::default(),
             daily_prices: Mutex::default(),
             lock: Mutex::new(lock),
+            window_shown: std::sync::atomic::AtomicBool::new(true),
         }
+    }
+
+    pub fn window_shown(&self) -> bool {
+        self.window_shown.load(Ordering::Relaxed)
+    }
+
+    /// The window was shown or hidden (told by the window itself, or by the tray).
+    pub fn set_window_shown(&self, shown: bool) {
+        self.window_shown.store(shown, Ordering::Relaxed);
     }
 
     pub fn timing(&self) -> Timing {

@@ -22,32 +22,7 @@ pub use crate::vocabulary::Change;
 use crate::vocabulary::{NetworkStatus, Screen};
 use crate::wording;
 
-/// The longest wait after errors.
-const LONGEST: Duration = Duration::from_secs(60);
-
-/// What the watcher follows, each at its own pace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Watch {
-    /// Open invoices, unsettled payments, unknown outcomes: a user is waiting on these.
-    Money,
-    Price,
-    Balances,
-    /// Volume statistics, which the exchange updates slowly.
-    Market,
-    /// The history's tail: new deposits, and rows of trades and payments made elsewhere.
-    History,
-}
-
-impl Watch {
-    fn every(self) -> Duration {
-        Duration::from_secs(match self {
-            Self::Money => 2,
-            Self::Price => 5,
-            Self::Balances => 15,
-            Self::Market | Self::History => 60,
-        })
-    }
-}
+use crate::schedule::{Follow, Mode, Watch};
 
 /// What the watcher last saw of each thing it compares, per profile (a switch starts afresh).
 #[derive(Debug, Default)]
@@ -61,17 +36,45 @@ pub struct Seen {
     history_read: bool,
 }
 
-/// Runs until the app ends: each thing followed at its pace, backing off (doubling, up to a
-/// minute) while the exchange cannot be reached, without holding the others back.
+/// Runs until the app ends: each thing followed at its pace for what the user sees (see
+/// `schedule`), backing off while the exchange cannot be reached, without holding the others
+/// back.
 pub async fn run(app: &App) {
+    let started = tokio::time::Instant::now();
+    let now = move || started.elapsed().as_secs();
+    let follow = |watch| async move {
+        let mut f = Follow::new(watch, now());
+        loop {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            if f.is_due(now(), mode(app)) {
+                let ok = look_at(app, watch).await;
+                f.looked(now(), ok, mode(app));
+            }
+        }
+    };
     tokio::join!(
-        follow(app, Watch::Money),
-        follow(app, Watch::Price),
-        follow(app, Watch::Balances),
-        follow(app, Watch::Market),
-        follow(app, Watch::History),
+        follow(Watch::Money),
+        follow(Watch::Price),
+        follow(Watch::Balances),
+        follow(Watch::Market),
+        follow(Watch::History),
         watch_idle(app),
     );
+}
+
+/// Runs the watcher for `seconds` of a virtual clock, looking in turn at what is due each
+/// virtual second, in the mode the app is in: the polling budget's test, with the app's own
+/// pacing and looks, against the sandbox's request counters.
+pub async fn run_virtually(app: &App, seconds: u64) {
+    let mut follows = Watch::ALL.map(|w| Follow::new(w, 0));
+    for now in 0..seconds {
+        for f in &mut follows {
+            if f.is_due(now, mode(app)) {
+                let ok = look_at(app, f.watch).await;
+                f.looked(now, ok, mode(app));
+            }
+        }
+    }
 }
 
 /// Locks the app when the user has been away for the idle time (no request of its own).
@@ -82,26 +85,46 @@ async fn watch_idle(app: &App) {
     }
 }
 
-async fn follow(app: &App, watch: Watch) {
-    let mut wait = watch.every();
-    loop {
-        tokio::time::sleep(wait).await;
-        let looked = match watch {
-            Watch::Money => look(app).await,
-            Watch::Price => look_at_price(app).await,
-            Watch::Balances => look_at_balances(app).await,
-            Watch::Market => look_at_market(app).await,
-            Watch::History => look_at_history(app).await,
-        };
-        wait = match looked {
-            Ok(changes) => {
-                for c in changes {
-                    app.desktop.changed(c);
-                }
-                watch.every()
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WindowShownArgs {
+    pub shown: bool,
+}
+
+/// The window tells whether it is shown (its page's visibility): the watcher paces itself by it.
+pub async fn set_window_shown(app: &App, args: WindowShownArgs) -> Answer<crate::NoArgs> {
+    app.set_window_shown(args.shown);
+    Ok(crate::NoArgs {})
+}
+
+/// What the user sees of the app now.
+fn mode(app: &App) -> Mode {
+    if app.is_locked() {
+        Mode::Locked
+    } else if app.window_shown() {
+        Mode::Shown
+    } else {
+        Mode::Hidden
+    }
+}
+
+/// One look at `watch`; what changed is told to the window. Answers whether it went well.
+async fn look_at(app: &App, watch: Watch) -> bool {
+    let looked = match watch {
+        Watch::Money => look(app).await,
+        Watch::Price => look_at_price(app).await,
+        Watch::Balances => look_at_balances(app).await,
+        Watch::Market => look_at_market(app).await,
+        Watch::History => look_at_history(app).await,
+    };
+    match looked {
+        Ok(changes) => {
+            for c in changes {
+                app.desktop.changed(c);
             }
-            Err(_) => (wait * 2).min(LONGEST),
-        };
+            true
+        }
+        Err(_) => false,
     }
 }
 

@@ -419,7 +419,12 @@ export class Session {
       else this.#missed.add(change);
     });
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState !== "visible" || this.locked) return;
+      // The watcher looks less often at what no one sees.
+      const shown = document.visibilityState === "visible";
+      void this.backend.setWindowShown({ shown }).catch(() => {
+        // Told again at the next change of visibility.
+      });
+      if (!shown || this.locked) return;
       for (const change of this.#missed) this.#readAgain(change);
       this.#missed.clear();
     });
