@@ -9,6 +9,7 @@ mod keyring_store;
 mod navigation_guard;
 mod not_dumpable;
 mod os_desktop;
+mod tray;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -90,6 +91,9 @@ pub fn run() -> Result<(), tauri::Error> {
                 os_zone(),
             );
             navigation_guard::main_window(app.handle())?;
+            if let Err(e) = tray::build(app.handle()) {
+                eprintln!("nordlys: no tray icon: {e}");
+            }
             // The one poller of money in motion, for as long as the app runs.
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {

@@ -62,6 +62,9 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
     }
 
     fn changed(&self, what: Change) {
+        if matches!(what, Change::Price | Change::Lock) {
+            crate::tray::refresh(&self.0);
+        }
         // A window that is gone has nothing to read again.
         let _ = self.0.emit(CHANGED, what);
     }

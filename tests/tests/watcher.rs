@@ -615,3 +615,65 @@ async fn the_polling_budget_over_real_minutes() {
     }
     assert!(over.is_empty(), "over budget: {over:?}");
 }
+
+/// The tray menu's actions through the functions the menu calls, and its tooltip: the live price
+/// and which way it moved, nothing but "locked" while locked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tray_menu_opens_hides_amounts_locks_and_quits() {
+    use nordlys_application::lock::{self, NewPasswordArgs, PasswordArgs};
+    use nordlys_application::tray::{self, ShellDoes, TrayAction};
+
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    let last_change = || desktop.changed.lock().unwrap().last().copied();
+    assert_eq!(tray::act(&app, TrayAction::Open), ShellDoes::ShowWindow);
+    assert_eq!(tray::act(&app, TrayAction::Privacy), ShellDoes::Nothing);
+    assert!(app.settings().privacy);
+    assert_eq!(last_change(), Some(Change::Privacy));
+    tray::act(&app, TrayAction::Privacy);
+    assert!(!app.settings().privacy);
+    // No password yet: the window is shown to ask for one.
+    assert_eq!(tray::act(&app, TrayAction::Lock), ShellDoes::ShowWindow);
+    assert_eq!(last_change(), Some(Change::LockAsked));
+    assert!(!app.is_locked());
+
+    let args = NewPasswordArgs {
+        password: "correct horse".into(),
+        confirm: "correct horse".into(),
+        current: String::new(),
+    };
+    lock::set_lock_password(&app, args).await.unwrap();
+    let unlock = || {
+        lock::unlock(
+            &app,
+            PasswordArgs {
+                password: "correct horse".into(),
+            },
+        )
+    };
+    unlock().await.unwrap();
+    assert_eq!(tray::act(&app, TrayAction::Lock), ShellDoes::Nothing);
+    assert!(app.is_locked());
+    assert_eq!(tray::tooltip(&app), "Nordlys (locked)");
+    tray::act(&app, TrayAction::Privacy);
+    assert!(!app.settings().privacy, "no switch while locked");
+    unlock().await.unwrap();
+
+    watcher::look_at_price(&app).await.unwrap();
+    assert!(
+        tray::tooltip(&app).starts_with("Nordlys · NOK"),
+        "{}",
+        tray::tooltip(&app)
+    );
+    control(&sb, "/sandbox/price", json!({ "movePercent": 2 })).await;
+    watcher::look_at_price(&app).await.unwrap();
+    assert!(
+        tray::tooltip(&app).ends_with('▲'),
+        "{}",
+        tray::tooltip(&app)
+    );
+    assert_eq!(tray::act(&app, TrayAction::Quit), ShellDoes::Quit);
+    assert_eq!(TrayAction::from_id("quit"), Some(TrayAction::Quit));
+    assert_eq!(TrayAction::from_id("other"), None);
+}

@@ -207,7 +207,7 @@ enteredNokPerBtc: string, enteredUsdPerBtc: string, enteredNokPerUsd: string, ru
  */
 disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
 
-export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock";
+export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked";
 
 export type ChartPointView = { time: string, price: string, 
 /**

@@ -389,3 +389,11 @@ lock-password-mismatch = The two passwords differ.
 lock-password-wrong = That is not the lock's password.
 lock-idle-range = The idle time is a whole number of minutes from 1 to 240.
 lock-payment-password = Enter the lock's password to send this payment.
+
+## The tray
+
+tray-open = Open Nordlys
+tray-privacy = Hide or show amounts
+tray-lock = Lock
+tray-quit = Quit Nordlys
+tray-locked = Nordlys (locked)

@@ -388,3 +388,11 @@ lock-password-mismatch = De to passordene er ulike.
 lock-password-wrong = Det er ikke låsens passord.
 lock-idle-range = Tiden uten aktivitet er et helt antall minutter fra 1 til 240.
 lock-payment-password = Skriv låsens passord for å sende denne betalingen.
+
+## Systemkurven
+
+tray-open = Åpne Nordlys
+tray-privacy = Skjul eller vis beløp
+tray-lock = Lås
+tray-quit = Avslutt Nordlys
+tray-locked = Nordlys (låst)

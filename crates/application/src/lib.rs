@@ -30,6 +30,7 @@ pub mod tax_views;
 pub mod test_hooks;
 pub mod trade_views;
 pub mod trading;
+pub mod tray;
 pub mod unknown_views;
 pub mod unknowns;
 pub mod vocabulary;

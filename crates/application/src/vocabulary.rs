@@ -192,6 +192,10 @@ pub enum Change {
     History,
     /// The app locked or unlocked itself (idle time, tray, another window).
     Lock,
+    /// Privacy mode was switched outside the window (the tray).
+    Privacy,
+    /// The tray asked to lock before a password was set: the window asks for one.
+    LockAsked,
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ pub struct Seen {
     profile: String,
     /// The price and when it was read, on this machine's clock.
     price: Option<(PriceResponse, std::time::Instant)>,
+    /// The mid price before the last move: the tray shows which way it went.
+    price_before: Option<nordlys_money::NokPerBtc>,
     balances: Option<(ListBitcoinAccountsResponse, Option<Nok>)>,
     volume: Option<VolumeResponse>,
     /// Whether the history was read since the app started (or the profile was switched to).
@@ -155,6 +157,17 @@ pub(crate) fn last_price(app: &App, profile: &str) -> Option<PriceResponse> {
         .map(|(p, _)| p.clone())
 }
 
+/// The mid price the watcher saw last for the active profile, if lately, and the one before
+/// its last move.
+pub(crate) fn last_move(
+    app: &App,
+    profile: &str,
+) -> Option<(nordlys_money::NokPerBtc, Option<nordlys_money::NokPerBtc>)> {
+    let seen = seen(app, profile);
+    let (p, at) = seen.price.as_ref()?;
+    (at.elapsed() < FRESH).then_some((p.price, seen.price_before))
+}
+
 /// One look at the price: kept as a sample of Nordlys' own price history (the API keeps none),
 /// and told when it moved.
 pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
@@ -178,6 +191,9 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
             &before.bank,
         ) != (p.price, p.bid, p.ask, &p.card, &p.bank)
     });
+    if moved {
+        seen.price_before = seen.price.as_ref().map(|(before, _)| before.price);
+    }
     seen.price = Some((p, std::time::Instant::now()));
     Ok(if moved { vec![Change::Price] } else { vec![] })
 }

@@ -375,6 +375,10 @@ export class Session {
       case "market":
         void this.loadVolume();
         break;
+      case "privacy":
+        // Switched from the tray: every figure is read again, masked or not.
+        void this.act(() => this.backend.appState({}));
+        break;
       default:
         break;
     }
@@ -413,6 +417,8 @@ export class Session {
     });
     await this.backend.listen("changed", (change) => {
       if (change === "lock") void this.#lockChanged();
+      // The tray asked to lock before a password was set: the window asks for one.
+      else if (change === "lockAsked") this.lockSetup = true;
       // A locked window reads nothing; unlocking reads it all.
       else if (this.locked) return;
       else if (document.visibilityState === "visible") this.#readAgain(change);
