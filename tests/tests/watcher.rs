@@ -484,29 +484,17 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
 /// While the app is locked the watcher goes on, and its notifications say nothing of the money.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_app_notifies_without_amounts() {
-    use nordlys_application::lock::{self, NewPasswordArgs};
-
     let sb = sandbox().await;
     let (app, desktop, _dir) = recorded_app();
     connect(&app, &sb).await;
     watcher::look_at_history(&app).await.unwrap();
-    let set = lock::set_lock_password(
-        &app,
-        NewPasswordArgs {
-            password: "correct horse".into(),
-            confirm: "correct horse".into(),
-            current: String::new(),
-        },
-    )
-    .await
-    .unwrap();
-    assert!(set.app.lock.locked);
+    lock_with_a_password(&app).await;
     assert_eq!(desktop.changed.lock().unwrap().last(), Some(&Change::Lock));
     control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.015 })).await;
     watcher::look_at_history(&app).await.unwrap();
     assert_eq!(
         *desktop.notified.lock().unwrap(),
-        ["Nordlys: Something happened. Unlock Nordlys to see it."]
+        ["Nordlys (locked): Something happened. Unlock Nordlys to see it."]
     );
 }
 
@@ -521,38 +509,48 @@ fn api_requests(counters: &serde_json::Value) -> u64 {
         .sum()
 }
 
+/// Sets the lock's password "correct horse", which locks the app.
+async fn lock_with_a_password(app: &nordlys_application::App) {
+    let args = nordlys_application::lock::NewPasswordArgs {
+        password: "correct horse".into(),
+        confirm: "correct horse".into(),
+        current: String::new(),
+    };
+    let set = nordlys_application::lock::set_lock_password(app, args)
+        .await
+        .unwrap();
+    assert!(set.app.lock.locked, "{set:?}");
+}
+
+/// An app connected to a sandbox of its own, its history synced and looked at once, with the
+/// window `shown`, `hidden` or the app `locked`: what the budget is measured from.
+async fn app_in_mode(
+    mode: &str,
+) -> (
+    nordlys_sandbox::RunningSandbox,
+    Arc<nordlys_application::App>,
+    tempfile::TempDir,
+) {
+    let sb = sandbox().await;
+    let (app, _desktop, dir) = recorded_app();
+    connect(&app, &sb).await;
+    app_driver::tax_synced(&app).await;
+    watcher::look_at_history(&app).await.unwrap();
+    match mode {
+        "hidden" => app.set_window_shown(false),
+        "locked" => lock_with_a_password(&app).await,
+        _ => {}
+    }
+    (sb, app, dir)
+}
+
 /// The polling budget of ARCH.md, kept by the watcher's own pacing and looks over 10 minutes of
 /// a virtual clock, with the window shown, hidden, and the app locked: requests counted by the
 /// sandbox, after the first sync of the history (which reads it all once).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watcher_keeps_its_polling_budget_shown_hidden_and_locked() {
-    use nordlys_application::lock::{self, NewPasswordArgs};
-
     for (mode, per_minute) in [("shown", 24), ("hidden", 6), ("locked", 3)] {
-        let sb = sandbox().await;
-        let (app, _desktop, _dir) = recorded_app();
-        connect(&app, &sb).await;
-        app_driver::tax_synced(&app).await;
-        watcher::look_at_history(&app).await.unwrap();
-        match mode {
-            "hidden" => app.set_window_shown(false),
-            "locked" => {
-                let args = NewPasswordArgs {
-                    password: "correct horse".into(),
-                    confirm: "correct horse".into(),
-                    current: String::new(),
-                };
-                assert!(
-                    lock::set_lock_password(&app, args)
-                        .await
-                        .unwrap()
-                        .app
-                        .lock
-                        .locked
-                );
-            }
-            _ => {}
-        }
+        let (sb, app, _dir) = app_in_mode(mode).await;
         let before = api_requests(&control_get(&sb, "/sandbox/counters").await);
         watcher::run_virtually(&app, 600).await;
         let used = api_requests(&control_get(&sb, "/sandbox/counters").await) - before;
@@ -568,30 +566,12 @@ async fn the_watcher_keeps_its_polling_budget_shown_hidden_and_locked() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "runs for 10 real minutes: scripts/budget"]
 async fn the_polling_budget_over_real_minutes() {
-    use nordlys_application::lock::{self, NewPasswordArgs};
-
     let seconds: u64 = std::env::var("NORDLYS_BUDGET_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
     let one = |mode: &'static str, per_minute: u64| async move {
-        let sb = sandbox().await;
-        let (app, _desktop, _dir) = recorded_app();
-        connect(&app, &sb).await;
-        app_driver::tax_synced(&app).await;
-        watcher::look_at_history(&app).await.unwrap();
-        match mode {
-            "hidden" => app.set_window_shown(false),
-            "locked" => {
-                let args = NewPasswordArgs {
-                    password: "correct horse".into(),
-                    confirm: "correct horse".into(),
-                    current: String::new(),
-                };
-                lock::set_lock_password(&app, args).await.unwrap();
-            }
-            _ => {}
-        }
+        let (sb, app, _dir) = app_in_mode(mode).await;
         let before = api_requests(&control_get(&sb, "/sandbox/counters").await);
         let run = watcher::run(&app);
         let _ = tokio::time::timeout(std::time::Duration::from_secs(seconds), run).await;
@@ -620,7 +600,7 @@ async fn the_polling_budget_over_real_minutes() {
 /// and which way it moved, nothing but "locked" while locked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tray_menu_opens_hides_amounts_locks_and_quits() {
-    use nordlys_application::lock::{self, NewPasswordArgs, PasswordArgs};
+    use nordlys_application::lock::{self, PasswordArgs};
     use nordlys_application::tray::{self, ShellDoes, TrayAction};
 
     let sb = sandbox().await;
@@ -638,12 +618,7 @@ async fn the_tray_menu_opens_hides_amounts_locks_and_quits() {
     assert_eq!(last_change(), Some(Change::LockAsked));
     assert!(!app.is_locked());
 
-    let args = NewPasswordArgs {
-        password: "correct horse".into(),
-        confirm: "correct horse".into(),
-        current: String::new(),
-    };
-    lock::set_lock_password(&app, args).await.unwrap();
+    lock_with_a_password(&app).await;
     let unlock = || {
         lock::unlock(
             &app,

@@ -380,7 +380,7 @@ usual-amount-problem = The usual amount: { $problem }
 
 ## The app lock
 
-locked-notice-title = Nordlys
+locked-notice-title = Nordlys (locked)
 locked-notice-body = Something happened. Unlock Nordlys to see it.
 app-locked = Nordlys is locked. Unlock it to see this.
 lock-keyring-unreadable = Nordlys stays locked: the system keyring, which holds the lock's password, could not be read ({ $detail }). Unlock the keyring (log in again), then try the password.

@@ -379,7 +379,7 @@ usual-amount-problem = Det vanlige beløpet: { $problem }
 
 ## Applåsen
 
-locked-notice-title = Nordlys
+locked-notice-title = Nordlys (låst)
 locked-notice-body = Noe har skjedd. Lås opp Nordlys for å se det.
 app-locked = Nordlys er låst. Lås opp for å se dette.
 lock-keyring-unreadable = Nordlys forblir låst: systemets nøkkelring, som har låsens passord, kunne ikke leses ({ $detail }). Lås opp nøkkelringen (logg inn igjen), og prøv passordet.

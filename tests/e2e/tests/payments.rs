@@ -35,8 +35,8 @@ async fn fill_recipient(app: &App) {
     app.select("[data-testid=recipient-country]", "NO").await;
 }
 
-/// Review, confirm, and wait for the payment's status card.
-async fn confirm(app: &App) {
+/// Opens the review once the form allows it.
+async fn review(app: &App) {
     app.until("the review button", || async {
         app.attr("[data-testid=pay-review]", "disabled")
             .await
@@ -45,6 +45,11 @@ async fn confirm(app: &App) {
     .await;
     app.click("[data-testid=pay-review]").await;
     app.text("[data-testid=pay-confirmation]").await;
+}
+
+/// Review, confirm, and wait for the payment's status card.
+async fn confirm(app: &App) {
+    review(app).await;
     app.click("[data-testid=pay-confirm]").await;
     app.until("the payment's status or an error", || async {
         app.exists("[data-testid=payment-status]").await
@@ -335,13 +340,7 @@ async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment(
     app.select("[data-testid=pay-unit]", "btc").await;
     app.fill("[data-testid=pay-amount]", "0.001").await;
     fill_recipient(&app).await;
-    app.until("the review button", || async {
-        app.attr("[data-testid=pay-review]", "disabled")
-            .await
-            .is_none()
-    })
-    .await;
-    app.click("[data-testid=pay-review]").await;
+    review(&app).await;
     app.fill("[data-testid=payment-password]", "wrong horse")
         .await;
     app.click("[data-testid=pay-confirm]").await;
