@@ -140,8 +140,13 @@ impl App {
             ),
         };
         let mut settings = settings;
-        let stored_lock = secrets.get("", SecretItem::AppLock);
-        // The keyring is what says whether a lock is set: an entry deleted there removes it.
+        // The keyring is asked only when a lock was set: a start without one touches no keyring
+        // (which could stop it at an unlock prompt). An entry deleted there removes the lock.
+        let stored_lock = if settings.lock_set {
+            secrets.get("", SecretItem::AppLock)
+        } else {
+            Ok(None)
+        };
         if let Ok(found) = &stored_lock {
             settings.lock_set = found.is_some();
         }

@@ -575,6 +575,16 @@ impl App {
         serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path}: {status} {text}"))
     }
 
+    /// What the sandbox's API answers at `path` to anyone, or with the API key `key` (no
+    /// signature: reads only).
+    pub async fn api_get(&self, path: &str, key: Option<&str>) -> serde_json::Value {
+        let mut request = http().get(format!("{}{path}", self.sandbox()));
+        if let Some(key) = key {
+            request = request.header("x-svc-api-key", key);
+        }
+        request.send().await.unwrap().json().await.unwrap()
+    }
+
     /// The sandbox's counters (`GET /sandbox/counters`).
     pub async fn counters(&self) -> serde_json::Value {
         http()

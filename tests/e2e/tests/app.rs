@@ -11,18 +11,6 @@ use std::time::Duration;
 
 use nordlys_e2e::*;
 
-async fn sandbox_get(app: &App, key: &str, path: &str) -> serde_json::Value {
-    http()
-        .get(format!("{}{path}", app.sandbox()))
-        .header("x-svc-api-key", key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
     let app = App::start(&[]).await;
@@ -30,7 +18,7 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
     app.text("[data-testid=account-row]").await;
     let world = sandbox_keys();
     let read = &world.keys[0].key;
-    let accounts = sandbox_get(&app, read, "/v1/user/bitcoin-accounts").await;
+    let accounts = app.api_get("/v1/user/bitcoin-accounts", Some(read)).await;
     for a in accounts["accounts"].as_array().unwrap() {
         let id = a["id"].as_str().unwrap();
         let shown = app
@@ -43,7 +31,7 @@ async fn first_start_shows_the_sandbox_badge_and_its_real_balances() {
             "{id}"
         );
     }
-    let fiat = sandbox_get(&app, read, "/v1/user/fiat-account").await;
+    let fiat = app.api_get("/v1/user/fiat-account", Some(read)).await;
     let shown = app.attr("[data-testid=fiat]", "data-raw").await.unwrap();
     assert_eq!(
         shown.parse::<f64>().unwrap(),

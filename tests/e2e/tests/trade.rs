@@ -9,18 +9,6 @@
 
 use nordlys_e2e::*;
 
-/// The sandbox's price now, as endpoint 7 answers anyone.
-async fn sandbox_price(app: &App) -> serde_json::Value {
-    http()
-        .get(format!("{}/v1/price/nok", app.sandbox()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
 /// Fills the form and goes through review and confirmation; returns the warning shown, if any.
 async fn order(
     app: &App,
@@ -169,7 +157,7 @@ async fn a_limit_sell_rests_is_cancelled_and_a_crossed_one_fills() {
     app.text("[data-testid=no-open-orders]").await;
 
     // A resting sell just above the market, then the sandbox price moves across it.
-    let quote = sandbox_price(&app).await;
+    let quote = app.api_get("/v1/price/nok", None).await;
     let near = format!("{:.2}", quote["ask"].as_f64().unwrap() * 1.02);
     order(&app, "limit", "sell", "0.002", Some(&near)).await;
     app.text("[data-testid=open-order]").await;
@@ -256,7 +244,7 @@ async fn a_price_alert_is_notified_once_when_the_price_crosses_it() {
     let log = tempfile::tempdir().unwrap();
     let path = log.path().join("notices.jsonl");
     let app = App::start(&[("NORDLYS_NOTIFY_LOG", path.to_str().unwrap())]).await;
-    let quote = sandbox_price(&app).await;
+    let quote = app.api_get("/v1/price/nok", None).await;
     let level = format!("{:.0}", quote["price"].as_f64().unwrap() * 1.05);
     app.fill("[data-testid=alert-level]", &level).await;
     app.click("[data-testid=alert-save]").await;

@@ -65,10 +65,17 @@ impl Store {
             )?
             .collect::<Result<Vec<_>, _>>()?
         };
-        let mut invoices = paid_invoices_untold(&tx)?;
-        let mut taken = Vec::with_capacity(raw.len());
-        for r in raw {
-            let row = r.into_transaction()?;
+        if raw.is_empty() {
+            return Ok(vec![]);
+        }
+        let rows = raw
+            .into_iter()
+            .map(|r| r.into_transaction())
+            .collect::<Result<Vec<_>, _>>()?;
+        let earliest = rows.iter().map(|r| r.create_time).min().unwrap_or_default();
+        let mut invoices = paid_invoices_untold(&tx, earliest - INVOICE_LIFE)?;
+        let mut taken = Vec::with_capacity(rows.len());
+        for row in rows {
             let paid_invoice = paid_by(&row, &mut invoices);
             tx.execute(
                 "INSERT INTO deposits_told (id, told_at_ms, invoice_id) VALUES (?1, ?2, ?3)",
@@ -81,26 +88,36 @@ impl Store {
     }
 }
 
-/// Paid invoices made in Nordlys that no deposit row was matched to yet: id, account, amount
-/// (`None`: any amount) and when each was made, oldest first.
-fn paid_invoices_untold(db: &rusqlite::Connection) -> Result<Vec<PaidInvoice>, StoreError> {
+/// Longer than any invoice lives: one made longer before a deposit cannot be what it paid.
+const INVOICE_LIFE: chrono::Duration = chrono::Duration::days(30);
+
+/// Paid invoices made in Nordlys since `since` that no deposit row was matched to yet: id,
+/// account, amount (`None`: any amount) and when each was made, oldest first. (Those paid before
+/// the watch began are never matched; the bound keeps them from being read on every look.)
+fn paid_invoices_untold(
+    db: &rusqlite::Connection,
+    since: DateTime<Utc>,
+) -> Result<Vec<PaidInvoice>, StoreError> {
     let mut q = db.prepare_cached(
         "SELECT id, account_id, amount_btc, created_at_ms FROM invoices
-         WHERE status = ?1 AND id NOT IN
+         WHERE status = ?1 AND created_at_ms >= ?2 AND id NOT IN
              (SELECT invoice_id FROM deposits_told WHERE invoice_id IS NOT NULL)
          ORDER BY created_at_ms",
     )?;
     let rows = q
-        .query_map([InvoiceStatus::Paid.as_str()], |r| {
-            Ok(PaidInvoice {
-                id: r.get(0)?,
-                account: r.get(1)?,
-                amount: r
-                    .get::<_, Option<String>>(2)?
-                    .and_then(|a| a.parse::<Decimal>().ok()),
-                made: super::time(r.get(3)?),
-            })
-        })?
+        .query_map(
+            params![InvoiceStatus::Paid.as_str(), since.timestamp_millis()],
+            |r| {
+                Ok(PaidInvoice {
+                    id: r.get(0)?,
+                    account: r.get(1)?,
+                    amount: r
+                        .get::<_, Option<String>>(2)?
+                        .and_then(|a| a.parse::<Decimal>().ok()),
+                    made: super::time(r.get(3)?),
+                })
+            },
+        )?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
@@ -261,7 +278,13 @@ mod tests {
         let s = Store::in_memory().unwrap();
         s.begin_deposit_watch().unwrap();
         let made = "2024-03-01T10:00:00Z".parse().unwrap();
-        for (id, amount) in [("ded_a", Some("0.0001")), ("ded_any", None)] {
+        // Paid before the watch began, two months before the rows: never what they paid.
+        let long_before = "2024-01-01T10:00:00Z".parse().unwrap();
+        for (id, amount, made) in [
+            ("ded_old", None, long_before),
+            ("ded_a", Some("0.0001"), made),
+            ("ded_any", None, made),
+        ] {
             s.add_invoice(&StoredInvoice {
                 id: id.into(),
                 invoice: format!("lnbc-{id}"),

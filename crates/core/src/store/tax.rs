@@ -449,25 +449,6 @@ impl Store {
         )?)
     }
 
-    /// Rows first stored after `mark`, in the order they were stored, and the new mark. A row
-    /// read again (a pending one made final) keeps its place: it is not new.
-    pub fn tax_stored_after(&self, mark: i64) -> Result<(Vec<TaxTransaction>, i64), StoreError> {
-        let raw = {
-            let db = self.db();
-            let mut q = db.prepare_cached(&format!(
-                "SELECT {COLUMNS}, seq FROM tax_transactions WHERE seq > ?1 ORDER BY seq LIMIT 1000"
-            ))?;
-            q.query_map(params![mark], |r| Ok((raw_row(r)?, r.get::<_, i64>(18)?)))?
-                .collect::<Result<Vec<_>, _>>()?
-        };
-        let last = raw.last().map_or(mark, |(_, seq)| *seq);
-        let rows = raw
-            .into_iter()
-            .map(|(row, _)| row.into_transaction())
-            .collect::<Result<_, _>>()?;
-        Ok((rows, last))
-    }
-
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
     /// history size without holding it all.
     pub fn each_tax_transaction<E: From<StoreError>>(
@@ -924,11 +905,24 @@ mod tests {
             t.note = "final now".into();
         }
         s.add_tax_page(&listed(&again), Some(&cursor())).unwrap();
-        let (new, next) = s.tax_stored_after(mark).unwrap();
-        let ids: Vec<String> = new.iter().map(|t| t.id.to_string()).collect();
+        // What the deposit watch reads: rows by the order they were first stored.
+        let stored_after = |mark: i64| -> (Vec<String>, i64) {
+            let db = s.db();
+            let mut q = db
+                .prepare("SELECT id, seq FROM tax_transactions WHERE seq > ?1 ORDER BY seq")
+                .unwrap();
+            let rows: Vec<(String, i64)> = q
+                .query_map([mark], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let next = rows.last().map_or(mark, |(_, seq)| *seq);
+            (rows.into_iter().map(|(id, _)| id).collect(), next)
+        };
+        let (ids, next) = stored_after(mark);
         assert_eq!(ids, ["tr_2", "tr_3"]);
         assert_eq!(next, s.tax_mark().unwrap());
-        assert!(s.tax_stored_after(next).unwrap().0.is_empty());
+        assert!(stored_after(next).0.is_empty());
     }
 
     #[test]

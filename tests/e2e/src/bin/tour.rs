@@ -126,6 +126,61 @@ async fn main() -> ExitCode {
                 .unwrap_or(status);
             app.fill("[data-testid=order-amount]", "").await;
             app.click("[data-testid=direction-buy]").await;
+            // The lock: its first use asks for a password, the locked window, its settings; then
+            // it is removed again, so the next round starts without one.
+            app.click("[data-testid=lock]").await;
+            app.text("[data-testid=lock-setup]").await;
+            status = picture(&app, &dir, &format!("lock-setup-{theme}-{width}x{height}"))
+                .await
+                .unwrap_or(status);
+            app.paste("[data-testid=new-password]", "correct horse")
+                .await;
+            app.paste("[data-testid=new-password-confirm]", "correct horse")
+                .await;
+            app.click("[data-testid=new-password-save]").await;
+            app.until("the locked window", || async {
+                if app.exists("[data-testid=locked]").await {
+                    return true;
+                }
+                // A click landing with a page update can be swallowed; a user clicks again.
+                app.script(
+                    "document.querySelector('[data-testid=new-password-save]')?.click();",
+                    vec![],
+                )
+                .await;
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                false
+            })
+            .await;
+            status = picture(&app, &dir, &format!("locked-{theme}-{width}x{height}"))
+                .await
+                .unwrap_or(status);
+            app.paste("[data-testid=unlock-password]", "correct horse")
+                .await;
+            app.click("[data-testid=unlock]").await;
+            // Unlocked, the window is back on the screen it showed.
+            app.text("[data-testid=nav-settings]").await;
+            app.click("[data-testid=nav-settings]").await;
+            app.text("[data-testid=lock-idle]").await;
+            app.script(
+                "document.querySelector('[data-testid=lock-idle]').scrollIntoView({ block: 'center' });",
+                vec![],
+            )
+            .await;
+            status = picture(
+                &app,
+                &dir,
+                &format!("settings-lock-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
+            app.paste("[data-testid=lock-remove-password]", "correct horse")
+                .await;
+            app.click("[data-testid=lock-remove]").await;
+            app.until("the lock to be removed", || async {
+                !app.exists("[data-testid=lock-remove]").await
+            })
+            .await;
         }
     }
     app.quit().await;
