@@ -342,9 +342,10 @@ pub struct Others {
     /// unresolved. One of the same amount takes matches in the order sent; one of another amount
     /// makes a match ambiguous when the match adds up to its amount under either fee reading.
     pub rivals: Vec<(DateTime<Utc>, Decimal)>,
-    /// Send times of unresolved limit orders of the same direction for more: one partly filled
-    /// could leave an open rest, or a fill, of exactly this request's amount.
-    pub larger: Vec<DateTime<Utc>>,
+    /// Send times and amounts of limit orders of the same direction not known by their order
+    /// (unresolved, or placed on fills alone): one partly filled could leave an open rest, or a
+    /// fill, of any amount below its own.
+    pub limit_orders: Vec<(DateTime<Utc>, Decimal)>,
 }
 
 /// What the rules conclude from one look.
@@ -437,11 +438,19 @@ fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
                 sum += m;
                 if sum == want {
                     let run = &rows[i..=j];
+                    // Fewer than all the fills of that moment could be part of another order.
+                    let at_once = rows
+                        .iter()
+                        .filter(|r| {
+                            r.account_id == rows[i].account_id
+                                && (r.create_time - rows[i].create_time).abs() <= FILL_SPREAD
+                        })
+                        .count();
                     found.push(Match {
                         at: rows[i].create_time,
                         ids: run.iter().map(|r| r.id.to_string()).collect(),
                         sums: [0, 1].map(|r| run.iter().map(|row| moved(row, kind)[r]).sum()),
-                        ambiguous: false,
+                        ambiguous: kind != Kind::Withdrawal && at_once > run.len(),
                     });
                     i = j + 1;
                     continue 'start;
@@ -503,15 +512,23 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
             {
                 let mut ids = vec![o.order_id.to_string()];
                 ids.extend(fills.ids);
-                // The open order may be another request's whole order, and the fills not its.
-                let whole_of_another = others.rivals.iter().any(|(sent, amount)| {
-                    *amount == o.amount && *sent - CLOCK_SLACK <= o.created_at
-                });
+                // The open order may be another request's whole order, or the rest of another
+                // limit order (of any amount above it, this one's or less), and the fills not
+                // this one's: the soak matrix found a wrong "placed" by the rest of a smaller one.
+                let before_it = |sent: &DateTime<Utc>| *sent - CLOCK_SLACK <= o.created_at;
+                let whole_of_another = others
+                    .rivals
+                    .iter()
+                    .any(|(sent, amount)| *amount == o.amount && before_it(sent));
+                let rest_of_another = others
+                    .limit_orders
+                    .iter()
+                    .any(|(sent, amount)| *amount > o.amount && before_it(sent));
                 found.push(Match {
                     at: o.created_at,
                     ids,
                     sums: fills.sums.map(|f| f.map(|f| f + o.amount)),
-                    ambiguous: whole_of_another,
+                    ambiguous: fills.ambiguous || whole_of_another || rest_of_another,
                 });
             }
         }
@@ -524,7 +541,11 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
         let fits_another = others.rivals.iter().any(|(sent, amount)| {
             *amount != request.amount && before_it(sent) && m.sums.contains(&Some(*amount))
         });
-        m.ambiguous |= fits_another || others.larger.iter().any(before_it);
+        let part_of_larger = others
+            .limit_orders
+            .iter()
+            .any(|(sent, amount)| *amount > request.amount && before_it(sent));
+        m.ambiguous |= fits_another || part_of_larger;
     }
     found.sort_by_key(|m| m.at);
     found
@@ -1416,7 +1437,7 @@ mod tests {
             vec![],
         );
         let larger = Others {
-            larger: vec![t(-3)],
+            limit_orders: vec![(t(-3), d("300"))],
             ..Others::default()
         };
         let v = judge(&buy, &l, &larger, &Rules::default());
@@ -1426,6 +1447,57 @@ mod tests {
             vec!["or_9"],
             "with no larger order unknown, it is this one"
         );
+    }
+
+    #[test]
+    fn the_open_rest_of_a_smaller_limit_order_is_no_evidence_while_that_order_is_unknown() {
+        let b = before("0.5", "0.5", "5000");
+        let buy = request(Kind::MarketOrder(Direction::Buy), "179", &b);
+        // A limit buy of 100 (unknown) traded 40 at once and left 60 open; a market buy's fill
+        // of 119 a moment before adds up with that rest to this request's 179.
+        let l = look(
+            31,
+            holding("0.5", "0.5"),
+            "4700",
+            vec![open("or_2", models::Direction::Buy, "60", 5)],
+            vec![
+                row("tr_1", BUY, 4, "119", "", "0.5001"),
+                row("tr_2", BUY, 5, "40", "", "0.5002"),
+            ],
+        );
+        let smaller = Others {
+            limit_orders: vec![(t(2), d("100"))],
+            ..Others::default()
+        };
+        let v = judge(&buy, &l, &smaller, &Rules::default());
+        assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
+        assert_eq!(
+            made(&judged(&buy, &l)),
+            vec!["or_2", "tr_1"],
+            "with no other limit order unknown, the rest is this one's"
+        );
+    }
+
+    #[test]
+    fn some_of_the_fills_of_one_moment_are_no_evidence() {
+        let b = before("0.5", "0.5", "5000");
+        // One order of 300 filled in three trades at once; 200 is two of them.
+        let l = look(
+            31,
+            holding("0.51", "0.51"),
+            "4700",
+            vec![],
+            vec![
+                row("tr_1", BUY, 1, "100", "", "0.503"),
+                row("tr_2", BUY, 1, "100", "", "0.506"),
+                row("tr_3", BUY, 1, "100", "", "0.51"),
+            ],
+        );
+        let part = request(Kind::MarketOrder(Direction::Buy), "200", &b);
+        let v = judged(&part, &l);
+        assert!(!matches!(v, Verdict::Made { .. }), "{v:?}");
+        let whole = request(Kind::MarketOrder(Direction::Buy), "300", &b);
+        assert_eq!(made(&judged(&whole, &l)), vec!["tr_1", "tr_2", "tr_3"]);
     }
 
     #[test]

@@ -203,11 +203,14 @@ fn rivals(
         .collect())
 }
 
-/// Limit orders of the same exchange and direction for more, not known by their order, sent in the day before
-/// this one: one partly filled could show an open rest or a fill of exactly this amount. One
-/// placed on evidence alone counts too: its own order is not known, so the rest it left could be
-/// any open order.
-fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<Utc>>, StoreError> {
+/// Limit orders of the same exchange and direction, not known by their order, sent in the day
+/// before this one, with their amounts: one partly filled could show an open rest, or a fill, of
+/// any amount below its own. One placed on evidence alone counts too: its own order is not
+/// known, so the rest it left could be any open order.
+fn unidentified_limit_orders(
+    store: &Store,
+    e: &JournalEntry,
+) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
     Ok(store
         .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
@@ -215,7 +218,6 @@ fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<U
             o.id != e.id
                 && o.order_type == order_terms::OrderType::Limit
                 && o.direction == e.direction
-                && o.amount > e.amount
                 && o.origin.base_url == e.origin.base_url
                 && match o.state {
                     JournalState::Sending | JournalState::Unknown => true,
@@ -223,7 +225,7 @@ fn larger_limit_orders(store: &Store, e: &JournalEntry) -> Result<Vec<DateTime<U
                     _ => false,
                 }
         })
-        .map(|o| o.sent_at)
+        .map(|o| (o.sent_at, o.amount))
         .collect())
 }
 
@@ -390,7 +392,7 @@ fn judge(
     let others = Others {
         claimed: store.journal_claimed_ids(e.id)?,
         rivals: rivals(store, e)?,
-        larger: larger_limit_orders(store, e)?,
+        limit_orders: unidentified_limit_orders(store, e)?,
     };
     Ok(evidence::judge(&request, look, &others, rules))
 }
@@ -521,17 +523,19 @@ mod tests {
     }
 
     #[test]
-    fn a_larger_limit_order_counts_until_its_own_order_is_known() {
+    fn a_limit_order_counts_until_its_own_order_is_known() {
         let store = Store::in_memory().unwrap();
         let now = Utc::now();
         let by_fills = journal(&store, "902", now - Duration::seconds(30));
         let by_order = journal(&store, "903", now - Duration::seconds(20));
+        // Smaller than this one: its open rest could still be part of this one's evidence.
+        journal(&store, "150", now - Duration::seconds(10));
         let me = journal(&store, "802", now);
         let e = store.journal_entry(me).unwrap().unwrap();
         assert_eq!(
-            larger_limit_orders(&store, &e).unwrap().len(),
-            2,
-            "both unknown"
+            unidentified_limit_orders(&store, &e).unwrap().len(),
+            3,
+            "all unknown"
         );
         // Placed on its fills alone: the rest it may have left is still not known.
         let fills = ["tr_1".to_owned()];
@@ -554,6 +558,6 @@ mod tests {
                 Decision::Evidence,
             )
             .unwrap();
-        assert_eq!(larger_limit_orders(&store, &e).unwrap().len(), 1);
+        assert_eq!(unidentified_limit_orders(&store, &e).unwrap().len(), 2);
     }
 }

@@ -252,7 +252,7 @@ pub(crate) fn record(
     let others = Others {
         claimed: store.withdrawal_claimed_ids(e.id)?,
         rivals: rivals(store, e)?,
-        larger: vec![],
+        limit_orders: vec![],
     };
     let verdict = evidence::judge(&request, look, &others, rules);
     let mut seen = look.evidence();
