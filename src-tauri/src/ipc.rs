@@ -5,6 +5,7 @@
 use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::alerts::*;
+use nordlys_application::background::*;
 use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
 use nordlys_application::holdings_chart::*;
@@ -52,6 +53,7 @@ macro_rules! ipc_commands {
             )*
             declarations.visit::<IpcError>();
             declarations.visit::<nordlys_application::watcher::Change>();
+            declarations.visit::<nordlys_application::vocabulary::Screen>();
             declarations.by_name.into_values().collect()
         }
 
@@ -73,6 +75,9 @@ macro_rules! ipc_commands {
 }
 
 ipc_commands! {
+    background::answer_close: KeepInTrayArgs => NoArgs;
+    background::set_close_to_tray: KeepInTrayArgs => AppView;
+    background::set_start_at_login: StartAtLoginArgs => AppView;
     profiles::app_state: NoArgs => AppView;
     profiles::balances: NoArgs => BalancesView;
     profiles::set_api_key: SetApiKeyArgs => AppView;

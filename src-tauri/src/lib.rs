@@ -102,6 +102,21 @@ pub fn run() -> Result<(), tauri::Error> {
             });
             Ok(())
         })
+        .on_window_event(|window, event| {
+            // The user's close keeps Nordlys in the tray, quits, or (the first time) asks.
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event {
+                let handle = window.app_handle();
+                let Some(state) = handle.try_state::<App>() else {
+                    return;
+                };
+                let does =
+                    nordlys_application::background::window_closing(&state, tray::shown(handle));
+                if does != nordlys_application::tray::ShellDoes::Quit {
+                    api.prevent_close();
+                }
+                tray::apply(handle, does);
+            }
+        })
         .invoke_handler(ipc::handler())
         .run(tauri::generate_context!("../tauri.conf.json"))
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nordlys_application::desktop::{Desktop, DesktopError, Notice, SaveChoice};
+use nordlys_application::desktop::{Autostart, Desktop, DesktopError, Notice, SaveChoice};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::watcher::Change;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
@@ -20,7 +20,9 @@ pub struct OsDesktop<R: Runtime>(pub AppHandle<R>);
 impl<R: Runtime> Desktop for OsDesktop<R> {
     fn notify(&self, notice: &Notice) {
         nordlys_application::test_hooks::log_notice(notice);
-        if let Some(notification) = self.0.try_state::<Notification<R>>() {
+        if cfg!(target_os = "linux") {
+            notify_with_click(&self.0, notice);
+        } else if let Some(notification) = self.0.try_state::<Notification<R>>() {
             let _ = notification
                 .builder()
                 .title(&notice.title)
@@ -72,9 +74,63 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
     fn tax_sync(&self, progress: &TaxSyncView) {
         let _ = self.0.emit(TAX_SYNC, progress);
     }
+
+    fn close_window(&self) {
+        if let Some(w) = self.0.get_webview_window("main") {
+            let _ = w.close();
+        }
+    }
+
+    /// On Linux, the XDG autostart folder and this program (the AppImage itself when run from
+    /// one: its mounted path changes at every start).
+    fn autostart(&self) -> Option<Autostart> {
+        if !cfg!(target_os = "linux") {
+            return None;
+        }
+        let var = |name| std::env::var(name).ok();
+        let folder = nordlys_core::autostart::folder(
+            var("XDG_CONFIG_HOME").as_deref(),
+            var("HOME").as_deref(),
+        )
+        .ok()?;
+        let program = var("APPIMAGE")
+            .map(PathBuf::from)
+            .or_else(|| std::env::current_exe().ok())?;
+        Some(Autostart { folder, program })
+    }
 }
 
-/// The events the window listens to (`ui/src/main.ts`): a `Change`, and the tax sync's
-/// progress as a `TaxSyncView`.
+/// Shows `notice` through the desktop's notification service; a click on it shows the window at
+/// the screen it is about. Waiting for the click takes a thread until the notice closes (a
+/// service without actions closes it at once). A desktop with no service misses it.
+#[cfg(target_os = "linux")]
+fn notify_with_click<R: Runtime>(app: &AppHandle<R>, notice: &Notice) {
+    let shown = notify_rust::Notification::new()
+        .appname("Nordlys")
+        .summary(&notice.title)
+        .body(&notice.body)
+        .action("default", &notice.title)
+        .show();
+    let Ok(handle) = shown else { return };
+    let app = app.clone();
+    let screen = notice.opens;
+    let _ = std::thread::Builder::new()
+        .name("notice-click".into())
+        .spawn(move || {
+            handle.wait_for_action(|action| {
+                if action == "default" {
+                    crate::tray::apply(&app, nordlys_application::tray::ShellDoes::ShowWindow);
+                    let _ = app.emit(OPEN, screen);
+                }
+            });
+        });
+}
+
+#[cfg(not(target_os = "linux"))]
+fn notify_with_click<R: Runtime>(_app: &AppHandle<R>, _notice: &Notice) {}
+
+/// The events the window listens to (`ui/src/main.ts`): a `Change`, the tax sync's progress as
+/// a `TaxSyncView`, and the `Screen` a clicked notification is about.
 pub const CHANGED: &str = "changed";
+pub const OPEN: &str = "open";
 pub const TAX_SYNC: &str = "taxSync";

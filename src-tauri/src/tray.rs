@@ -44,18 +44,30 @@ pub fn build<R: Runtime>(handle: &AppHandle<R>) -> tauri::Result<()> {
     Ok(())
 }
 
-fn apply<R: Runtime>(app: &AppHandle<R>, does: ShellDoes) {
+/// Does what an action left for the shell.
+pub fn apply<R: Runtime>(app: &AppHandle<R>, does: ShellDoes) {
+    let window = app.get_webview_window("main");
     match does {
         ShellDoes::Nothing => {}
         ShellDoes::ShowWindow => {
-            if let Some(w) = app.get_webview_window("main") {
+            if let Some(w) = window {
                 let _ = w.show();
                 let _ = w.unminimize();
                 let _ = w.set_focus();
             }
         }
+        ShellDoes::HideWindow => {
+            if let Some(w) = window {
+                let _ = w.hide();
+            }
+        }
         ShellDoes::Quit => app.exit(0),
     }
+}
+
+/// Whether the icon is in the tray: closing the window can keep Nordlys there.
+pub fn shown<R: Runtime>(handle: &AppHandle<R>) -> bool {
+    handle.tray_by_id(ID).is_some()
 }
 
 /// Writes the tooltip again (the price moved, the app locked or unlocked).

@@ -15,13 +15,13 @@ use std::sync::{Arc, Mutex};
 
 use app_driver::{app_on, connect, connected_app, order};
 use nordlys_application::NoArgs;
-use nordlys_application::desktop::{Desktop, DesktopError, Notice, SaveChoice};
+use nordlys_application::desktop::{Autostart, Desktop, DesktopError, Notice, SaveChoice};
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::trade_views::QuoteArgs;
 use nordlys_application::vocabulary::{Direction, InvoiceState, OrderOutcome, SyncState};
 use nordlys_application::watcher::{self, Change};
-use nordlys_application::{receive, trading, unknowns};
+use nordlys_application::{profiles, receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::secrets::MemorySecretStore;
 use nordlys_sandbox::{FaultKind, FaultRule};
@@ -34,6 +34,10 @@ struct Recorded {
     notified: Mutex<Vec<String>>,
     changed: Mutex<Vec<Change>>,
     synced: Mutex<Vec<TaxSyncView>>,
+    /// How often the window was closed as the user's close would.
+    closed: Mutex<u32>,
+    /// Where this desktop keeps what starts at login.
+    autostart: Option<Autostart>,
 }
 
 impl Desktop for Recorded {
@@ -54,6 +58,12 @@ impl Desktop for Recorded {
     }
     fn tax_sync(&self, progress: &TaxSyncView) {
         self.synced.lock().unwrap().push(progress.clone());
+    }
+    fn close_window(&self) {
+        *self.closed.lock().unwrap() += 1;
+    }
+    fn autostart(&self) -> Option<Autostart> {
+        self.autostart.clone()
     }
 }
 
@@ -651,4 +661,112 @@ async fn the_tray_menu_opens_hides_amounts_locks_and_quits() {
     assert_eq!(tray::act(&app, TrayAction::Quit), ShellDoes::Quit);
     assert_eq!(TrayAction::from_id("quit"), Some(TrayAction::Quit));
     assert_eq!(TrayAction::from_id("other"), None);
+}
+
+/// The first close asks; the answer is kept and closes the window again, which then stays in the
+/// tray or quits as answered. With no tray it always quits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_window_asks_once_then_keeps_nordlys_in_the_tray_or_quits() {
+    use nordlys_application::background::{self, KeepInTrayArgs};
+    use nordlys_application::tray::ShellDoes;
+
+    let (app, desktop, dir) = recorded_app();
+    assert_eq!(background::window_closing(&app, false), ShellDoes::Quit);
+    assert_eq!(
+        background::window_closing(&app, true),
+        ShellDoes::ShowWindow
+    );
+    assert_eq!(
+        desktop.changed.lock().unwrap().last(),
+        Some(&Change::CloseAsked)
+    );
+    background::answer_close(&app, KeepInTrayArgs { keep_in_tray: true })
+        .await
+        .unwrap();
+    assert_eq!(*desktop.closed.lock().unwrap(), 1);
+    assert_eq!(
+        background::window_closing(&app, true),
+        ShellDoes::HideWindow
+    );
+    // Kept across a restart, and changed in Settings.
+    drop(app);
+    let again = app_on(
+        dir.path(),
+        Arc::new(MemorySecretStore::default()),
+        desktop.clone(),
+    );
+    assert_eq!(
+        background::window_closing(&again, true),
+        ShellDoes::HideWindow
+    );
+    let view = background::set_close_to_tray(
+        &again,
+        KeepInTrayArgs {
+            keep_in_tray: false,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(view.close_to_tray, Some(false));
+    assert_eq!(background::window_closing(&again, true), ShellDoes::Quit);
+}
+
+/// "Start Nordlys when I log in" writes and removes the XDG autostart entry; a desktop without one
+/// says so and writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn starting_at_login_writes_and_removes_the_autostart_entry() {
+    use nordlys_application::background::{self, StartAtLoginArgs};
+
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("config/autostart");
+    let desktop = Arc::new(Recorded {
+        autostart: Some(Autostart {
+            folder: folder.clone(),
+            program: "/opt/Nordlys App/nordlys".into(),
+        }),
+        ..Recorded::default()
+    });
+    let app = app_on(
+        dir.path(),
+        Arc::new(MemorySecretStore::default()),
+        desktop.clone(),
+    );
+    let on = |on| background::set_start_at_login(&app, StartAtLoginArgs { start_at_login: on });
+    assert_eq!(
+        profiles::app_state(&app, NoArgs {})
+            .await
+            .unwrap()
+            .start_at_login,
+        Some(false),
+        "off by default"
+    );
+    assert_eq!(on(true).await.unwrap().start_at_login, Some(true));
+    let entry = std::fs::read_to_string(folder.join(nordlys_core::autostart::FILE_NAME)).unwrap();
+    assert!(
+        entry.contains("Exec=\"/opt/Nordlys App/nordlys\""),
+        "{entry}"
+    );
+    assert_eq!(on(false).await.unwrap().start_at_login, Some(false));
+    assert!(!folder.join(nordlys_core::autostart::FILE_NAME).exists());
+
+    let (none, _, _dir) = recorded_app();
+    let refused = background::set_start_at_login(
+        &none,
+        StartAtLoginArgs {
+            start_at_login: true,
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        refused.message.contains("cannot start itself at login"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        profiles::app_state(&none, NoArgs {})
+            .await
+            .unwrap()
+            .start_at_login,
+        None
+    );
 }

@@ -84,6 +84,14 @@ privacy: boolean,
  */
 startHidden: boolean, 
 /**
+ * Closing the window keeps Nordlys in the tray; `None`: not asked yet.
+ */
+closeToTray: boolean | null, 
+/**
+ * Nordlys starts at login; `None`: it cannot on this desktop.
+ */
+startAtLogin: boolean | null, 
+/**
  * The first run's welcome is to be shown: on the sandbox, until put away.
  */
 welcome: boolean, 
@@ -207,7 +215,7 @@ enteredNokPerBtc: string, enteredUsdPerBtc: string, enteredNokPerUsd: string, ru
  */
 disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
 
-export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked";
+export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked" | "closeAsked";
 
 export type ChartPointView = { time: string, price: string, 
 /**
@@ -426,6 +434,8 @@ export type JournalIdArgs = { journalId: number, };
 export type JournalState = "sending" | "placed" | "rejected" | "unknown" | "notPlaced";
 
 export type JournalView = { entries: Array<JournalEntryView>, };
+
+export type KeepInTrayArgs = { keepInTray: boolean, };
 
 export type Locale = "en" | "nb";
 
@@ -706,6 +716,8 @@ export type SaveAlertView = {
  */
 problems: Array<AlertProblemView>, alerts: AlertsView, };
 
+export type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
+
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
  * What the user says the key may do; unknown until used when not said.
@@ -741,6 +753,8 @@ export type SetThemeArgs = {
 theme: Theme | null, };
 
 export type SetUnitArgs = { unit: BtcUnit, };
+
+export type StartAtLoginArgs = { startAtLogin: boolean, };
 
 export type SummaryLine = { label: string, value: string, };
 
@@ -891,6 +905,18 @@ async function call<T>(command: string, args: unknown): Promise<T> {
     if (e && typeof e === "object" && "code" in e && "message" in e) throw e as IpcError;
     throw { code: "internal", message: String(e) } satisfies IpcError;
   }
+}
+
+export function answerClose(args: KeepInTrayArgs): Promise<NoArgs> {
+  return call("answer_close", args);
+}
+
+export function setCloseToTray(args: KeepInTrayArgs): Promise<AppView> {
+  return call("set_close_to_tray", args);
+}
+
+export function setStartAtLogin(args: StartAtLoginArgs): Promise<AppView> {
+  return call("set_start_at_login", args);
 }
 
 export function appState(args: NoArgs): Promise<AppView> {

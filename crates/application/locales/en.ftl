@@ -397,3 +397,4 @@ tray-privacy = Hide or show amounts
 tray-lock = Lock
 tray-quit = Quit Nordlys
 tray-locked = Nordlys (locked)
+autostart-unavailable = Nordlys cannot start itself at login on this system yet.

@@ -396,3 +396,4 @@ tray-privacy = Skjul eller vis beløp
 tray-lock = Lås
 tray-quit = Avslutt Nordlys
 tray-locked = Nordlys (låst)
+autostart-unavailable = Nordlys kan ennå ikke starte seg selv ved innlogging på dette systemet.

@@ -36,6 +36,23 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
 
     /// Tells the window how the tax sync stands, at each page and at its end.
     fn tax_sync(&self, progress: &crate::tax_views::TaxSyncView);
+
+    /// Closes the window as the user's close would: the shell then keeps Nordlys in the tray or
+    /// quits, as the settings now say. A desktop without a window has none to close.
+    fn close_window(&self) {}
+
+    /// Where this desktop keeps what starts at login, and the program to start; `None` where
+    /// Nordlys cannot start itself at login.
+    fn autostart(&self) -> Option<Autostart> {
+        None
+    }
+}
+
+/// Where the login's autostart entry goes (`$XDG_CONFIG_HOME/autostart`), and what it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Autostart {
+    pub folder: PathBuf,
+    pub program: PathBuf,
 }
 
 /// A desktop with no notifications, browser or dialog: every request to open or save fails.

@@ -4,6 +4,7 @@
 //! each use case into a command, and the OS side effects come through [`desktop::Desktop`].
 
 pub mod alerts;
+pub mod background;
 pub mod card;
 pub mod card_attachment;
 pub mod card_views;

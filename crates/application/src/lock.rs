@@ -34,6 +34,8 @@ pub const OPEN_WHILE_LOCKED: &[&str] = &[
     "set_window_shown",
     "set_language",
     "set_theme",
+    // Asked when the window is closed, locked or not; it shows nothing of the user's.
+    "answer_close",
 ];
 
 /// The lock as the app holds it.

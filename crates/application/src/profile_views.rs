@@ -99,6 +99,10 @@ pub struct AppView {
     pub privacy: bool,
     /// Every start begins in privacy mode.
     pub start_hidden: bool,
+    /// Closing the window keeps Nordlys in the tray; `None`: not asked yet.
+    pub close_to_tray: Option<bool>,
+    /// Nordlys starts at login; `None`: it cannot on this desktop.
+    pub start_at_login: Option<bool>,
     /// The first run's welcome is to be shown: on the sandbox, until put away.
     pub welcome: bool,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.

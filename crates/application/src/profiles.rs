@@ -149,7 +149,7 @@ fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) 
     }
 }
 
-async fn view(app: &App) -> Answer<AppView> {
+pub(crate) async fn view(app: &App) -> Answer<AppView> {
     let locale = app.locale();
     let connection = app.session().await?.connection;
     let status = connection.status().await;
@@ -180,6 +180,8 @@ async fn view(app: &App) -> Answer<AppView> {
         theme_setting: settings.theme,
         privacy: settings.privacy,
         start_hidden: settings.start_hidden,
+        close_to_tray: settings.close_to_tray,
+        start_at_login: crate::background::starts_at_login(app),
         welcome: !settings.welcomed && matches!(profile.kind, ProfileKind::Sandbox),
         request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
         request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),

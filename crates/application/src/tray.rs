@@ -49,7 +49,10 @@ impl TrayAction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShellDoes {
     Nothing,
+    /// Shown, or kept shown when the user closed it.
     ShowWindow,
+    /// Hidden; Nordlys runs on in the tray.
+    HideWindow,
     Quit,
 }
 

@@ -196,6 +196,8 @@ pub enum Change {
     Privacy,
     /// The tray asked to lock before a password was set: the window asks for one.
     LockAsked,
+    /// The window was closed for the first time: it asks whether Nordlys stays in the tray.
+    CloseAsked,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 pub mod alerts;
 pub mod amount_input;
 pub mod app_lock;
+pub mod autostart;
 pub mod chart;
 pub mod connection;
 pub mod daily_prices;

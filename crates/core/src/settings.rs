@@ -99,6 +99,10 @@ pub struct Settings {
     /// Whether a payment asks for the lock's password again (when a lock is set); `None`: yes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock_before_payments: Option<bool>,
+    /// Whether closing the window keeps Nordlys running in the tray; `None`: not asked yet (the
+    /// first close asks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_to_tray: Option<bool>,
 }
 
 /// The ordinary income tax rate on capital income in recent years, when the user has not said.
@@ -169,6 +173,7 @@ impl Default for Settings {
             lock_set: false,
             lock_idle_minutes: None,
             lock_before_payments: None,
+            close_to_tray: None,
         }
     }
 }

@@ -335,6 +335,42 @@ async fn language_and_unit_switch() {
     app.quit().await;
 }
 
+/// Settings start Nordlys at login (an XDG autostart entry for this very program, off by
+/// default) and keep it in the tray when the window closes.
+#[tokio::test]
+async fn starting_at_login_is_an_autostart_entry_written_and_removed() {
+    let app = App::start(&[]).await;
+    let entry = app
+        .home
+        .path()
+        .join("config/autostart/no.nordlys.desktop.desktop");
+    app.click("[data-testid=nav-settings]").await;
+    assert!(!entry.exists(), "off by default");
+    app.click("[data-testid=start-at-login]").await;
+    app.until("the autostart entry", || async { entry.exists() })
+        .await;
+    let text = std::fs::read_to_string(&entry).unwrap();
+    assert!(
+        text.contains("Exec=\"/") && text.contains("nordlys"),
+        "{text}"
+    );
+    app.click("[data-testid=close-to-tray]").await;
+    app.until("kept in the tray", || async {
+        app.script(
+            "return document.querySelector('[data-testid=close-to-tray]').checked;",
+            vec![],
+        )
+        .await
+            == serde_json::json!(true)
+    })
+    .await;
+    app.screenshot("settings-tray-and-login").await;
+    app.click("[data-testid=start-at-login]").await;
+    app.until("the entry removed", || async { !entry.exists() })
+        .await;
+    app.quit().await;
+}
+
 /// The exchange as the real one is for third-party apps: OAuth on another host, granting only
 /// `api:accounts:bitcoin:read`. Set up in the profile form (a wrong field first), then connected.
 #[tokio::test]

@@ -2,7 +2,7 @@
 // interface that component tests implement with a scripted fake (test/fake_backend.ts).
 import { listen } from "@tauri-apps/api/event";
 import * as commands from "../bindings";
-import type { Change, TaxSyncView } from "../bindings";
+import type { Change, Screen, TaxSyncView } from "../bindings";
 
 /** Every command of the generated bindings, by name. */
 export type Commands = typeof commands;
@@ -13,6 +13,8 @@ export interface Events {
   changed: Change;
   /** How the tax sync stands, at each page and at its end. */
   taxSync: TaxSyncView;
+  /** A notification was clicked: the screen it is about. */
+  open: Screen;
 }
 
 export type Unlisten = () => void;

@@ -386,6 +386,18 @@ const nb: Record<string, string> = {
   "Password, to remove the lock": "Passord, for å fjerne låsen",
   "Remove the lock": "Fjern låsen",
   "The lock's password": "Låsens passord",
+  "Keep Nordlys running in the tray?": "Skal Nordlys fortsette i systemstatusfeltet?",
+  "In the tray, Nordlys goes on watching: price alerts, arriving money and the lock. Open it again from the tray icon. You can change this in Settings.":
+    "I systemstatusfeltet følger Nordlys med videre: prisvarsler, innkommende penger og låsen. Åpne den igjen fra ikonet. Du kan endre dette i Innstillinger.",
+  "Keep in the tray": "Fortsett i statusfeltet",
+  "Quit when closed": "Avslutt når vinduet lukkes",
+  "Keep Nordlys running in the tray when its window closes":
+    "La Nordlys fortsette i systemstatusfeltet når vinduet lukkes",
+  "Start Nordlys when I log in": "Start Nordlys når jeg logger inn",
+  "Nordlys cannot start itself at login on this system yet.":
+    "Nordlys kan ennå ikke starte seg selv ved innlogging på dette systemet.",
+  "Price alerts, arriving money and recurring buys are watched only while Nordlys runs.":
+    "Prisvarsler, innkommende penger og faste kjøp følges bare mens Nordlys kjører.",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",

@@ -53,6 +53,8 @@ export class Session {
   now = $state(Date.now());
   /** The form that sets the lock's password is open (the lock was asked for before one was set). */
   lockSetup = $state(false);
+  /** The window was closed for the first time: it asks whether Nordlys stays in the tray. */
+  closeAsked = $state(false);
 
   /** When the backend was last told the user is here (the idle lock counts from it). */
   #toldHere = 0;
@@ -412,6 +414,8 @@ export class Session {
    * nothing until it is shown.
    */
   async start(): Promise<void> {
+    // A notification was clicked: the window shows what it was about.
+    await this.backend.listen("open", (screen) => this.go(screen));
     await this.backend.listen("taxSync", (view) => {
       for (const f of this.#taxListeners) f(view);
     });
@@ -419,6 +423,7 @@ export class Session {
       if (change === "lock") void this.#lockChanged();
       // The tray asked to lock before a password was set: the window asks for one.
       else if (change === "lockAsked") this.lockSetup = true;
+      else if (change === "closeAsked") this.closeAsked = true;
       // A locked window reads nothing; unlocking reads it all.
       else if (this.locked) return;
       else if (document.visibilityState === "visible") this.#readAgain(change);

@@ -60,3 +60,44 @@ describe("Settings: request timeout", () => {
     expect(fake.callsOf("setRequestTimeout")).toEqual([{ seconds: 600 }, { seconds: 45 }, { seconds: null }]);
   });
 });
+
+describe("Settings: the window closed, and login", () => {
+  it("asks at the first close whether Nordlys stays in the tray, and keeps the answer", async () => {
+    const fake = sandboxBackend({ answerClose: () => ({}) });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+    expect(screen.queryByTestId("close-choice")).toBeNull();
+    fake.emit("changed", "closeAsked");
+    await vi.waitFor(() => screen.getByTestId("close-choice"));
+    await fireEvent.click(screen.getByTestId("close-keep"));
+    await vi.waitFor(() => expect(screen.queryByTestId("close-choice")).toBeNull());
+    expect(fake.callsOf("answerClose")).toEqual([{ keepInTray: true }]);
+  });
+
+  it("opens the screen a clicked notification is about", async () => {
+    const fake = sandboxBackend();
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+    fake.emit("open", "settings");
+    await vi.waitFor(() => screen.getByTestId("start-at-login"));
+  });
+
+  it("keeps Nordlys in the tray and starts it at login when asked, and says when it cannot", async () => {
+    const fake = sandboxBackend({
+      setCloseToTray: ({ keepInTray }) => appView({ closeToTray: keepInTray }),
+      setStartAtLogin: ({ startAtLogin }) => appView({ startAtLogin }),
+    });
+    await mountScreen(Settings, fake);
+    await fireEvent.click(screen.getByTestId("close-to-tray"));
+    await fireEvent.click(screen.getByTestId("start-at-login"));
+    await vi.waitFor(() => expect(fake.callsOf("setStartAtLogin")).toEqual([{ startAtLogin: true }]));
+    expect(fake.callsOf("setCloseToTray")).toEqual([{ keepInTray: true }]);
+    await vi.waitFor(() => expect(screen.getByTestId<HTMLInputElement>("start-at-login").checked).toBe(true));
+
+    const none = sandboxBackend({ appState: () => appView({ startAtLogin: null }) });
+    const other = await mountScreen(Settings, none);
+    const toggles = other.getAllByTestId("start-at-login") as HTMLInputElement[];
+    expect(toggles.at(-1)?.disabled).toBe(true);
+    expect(other.container.textContent).toContain("cannot start itself at login");
+  });
+});

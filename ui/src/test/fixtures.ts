@@ -22,6 +22,8 @@ export function appView(change: Partial<AppView> = {}): AppView {
     themeSetting: null,
     privacy: false,
     startHidden: false,
+    closeToTray: null,
+    startAtLogin: false,
     welcome: false,
     requestTimeoutSecs: 30,
     requestTimeoutMinSecs: 5,

@@ -1,0 +1,80 @@
+//! How Nordlys stays with the user while its window is closed: kept in the tray when the user
+//! chose that (the first close asks), and started at login when asked (off by default).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::profile_views::AppView;
+use crate::tray::ShellDoes;
+use crate::vocabulary::Change;
+use crate::{App, NoArgs};
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct KeepInTrayArgs {
+    pub keep_in_tray: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StartAtLoginArgs {
+    pub start_at_login: bool,
+}
+
+/// What the user's close of the window does. With no tray to stay in, it quits. Asked for the
+/// first time, the window stays and asks (`Change::CloseAsked`); the answer closes it again.
+pub fn window_closing(app: &App, tray_shown: bool) -> ShellDoes {
+    if !tray_shown {
+        return ShellDoes::Quit;
+    }
+    match app.settings().close_to_tray {
+        Some(true) => ShellDoes::HideWindow,
+        Some(false) => ShellDoes::Quit,
+        None => {
+            app.desktop.changed(Change::CloseAsked);
+            ShellDoes::ShowWindow
+        }
+    }
+}
+
+/// The answer to the first close's question, kept; then the window closes as it now says.
+pub async fn answer_close(app: &App, args: KeepInTrayArgs) -> Answer<NoArgs> {
+    app.settings().close_to_tray = Some(args.keep_in_tray);
+    app.save_settings()?;
+    app.desktop.close_window();
+    Ok(NoArgs {})
+}
+
+/// Whether closing the window keeps Nordlys in the tray, from Settings.
+pub async fn set_close_to_tray(app: &App, args: KeepInTrayArgs) -> Answer<AppView> {
+    app.settings().close_to_tray = Some(args.keep_in_tray);
+    app.save_settings()?;
+    crate::profiles::view(app).await
+}
+
+/// Whether Nordlys starts at login: the desktop's autostart entry written or removed.
+pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<AppView> {
+    use nordlys_core::autostart;
+    let fault = |e: autostart::AutostartError| IpcError::new(ErrorCode::Fault, e.to_string());
+    let Some(place) = app.desktop.autostart() else {
+        return Err(IpcError::new(
+            ErrorCode::Internal,
+            crate::wording::say("autostart-unavailable", app.locale()),
+        ));
+    };
+    if args.start_at_login {
+        autostart::turn_on(&place.folder, &place.program).map_err(fault)?;
+    } else {
+        autostart::turn_off(&place.folder).map_err(fault)?;
+    }
+    crate::profiles::view(app).await
+}
+
+/// Whether Nordlys starts at login, as the desktop's autostart folder says; `None` where it
+/// cannot.
+pub(crate) fn starts_at_login(app: &App) -> Option<bool> {
+    app.desktop
+        .autostart()
+        .map(|place| nordlys_core::autostart::is_on(&place.folder))
+}
