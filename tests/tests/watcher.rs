@@ -13,7 +13,7 @@ mod app_driver;
 
 use std::sync::{Arc, Mutex};
 
-use app_driver::{app_on, connect, connected_app, order};
+use app_driver::{app_on, connect, connected_app, order, save_exchange_profile, switch_profile};
 use nordlys_application::NoArgs;
 use nordlys_application::desktop::{Autostart, Desktop, DesktopError, Notice, SaveChoice};
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
@@ -491,6 +491,71 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     assert!(bad.is_err());
 }
 
+/// An alert on open orders fires once when the market comes within its distance of a limit order
+/// placed in Nordlys, read through the watcher's look at open orders; a connection that cannot
+/// list open orders (no API key) is told why, and nothing is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
+    use nordlys_application::alerts::{self, AlertArgs};
+    use nordlys_core::alerts::{Crossing, Watched};
+
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
+    let ask: f64 = quote.ask_raw.parse().unwrap();
+    let limit = (ask * 0.96).round();
+    let placed = trading::place_order(&app, order(Direction::Buy, 500, Some(limit.to_string())))
+        .await
+        .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed);
+    let within = |level: &str| AlertArgs {
+        id: None,
+        watched: Watched::OpenOrder,
+        crossing: Crossing::RisesAbove,
+        level: level.into(),
+        hysteresis: String::new(),
+    };
+    let saved = alerts::save_alert(&app, within("2")).await.unwrap();
+    assert!(saved.problems.is_empty(), "{:?}", saved.problems);
+    assert!(saved.alerts.open_orders_unavailable.is_none());
+    assert!(
+        saved.alerts.alerts[0]
+            .said
+            .contains("comes within 2.00 % of the market"),
+        "{}",
+        saved.alerts.alerts[0].said
+    );
+    let told = || {
+        desktop
+            .notified
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|n| n.contains("open limit order"))
+            .count()
+    };
+    let look = || async {
+        watcher::look_at_price(&app).await.unwrap();
+        watcher::look_at_orders(&app).await.unwrap();
+    };
+    look().await;
+    assert_eq!(told(), 0, "4 % away");
+    control(&sb, "/sandbox/price", json!({ "price": limit / 0.985 })).await;
+    look().await;
+    look().await;
+    assert_eq!(told(), 1, "1.5 % away: once");
+
+    let (no_key, _, _dir2) = recorded_app();
+    save_exchange_profile(&no_key, sb.base_url()).await.unwrap();
+    switch_profile(&no_key, "exchange").await.unwrap();
+    let refused = alerts::save_alert(&no_key, within("2")).await.unwrap_err();
+    assert!(refused.message.contains("API key"), "{refused:?}");
+    let view = alerts::alerts(&no_key, NoArgs {}).await.unwrap();
+    assert!(view.alerts.is_empty());
+    assert!(view.open_orders_unavailable.is_some());
+}
+
 /// While the app is locked the watcher goes on, and its notifications say nothing of the money.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_app_notifies_without_amounts() {
@@ -546,6 +611,17 @@ async fn app_in_mode(
     connect(&app, &sb).await;
     app_driver::tax_synced(&app).await;
     watcher::look_at_history(&app).await.unwrap();
+    // The budget includes following open orders for an alert.
+    let alert = nordlys_application::alerts::AlertArgs {
+        id: None,
+        watched: nordlys_core::alerts::Watched::OpenOrder,
+        crossing: nordlys_core::alerts::Crossing::FallsBelow,
+        level: "2".into(),
+        hysteresis: String::new(),
+    };
+    nordlys_application::alerts::save_alert(&app, alert)
+        .await
+        .unwrap();
     match mode {
         "hidden" => app.set_window_shown(false),
         "locked" => lock_with_a_password(&app).await,
@@ -555,8 +631,9 @@ async fn app_in_mode(
 }
 
 /// The polling budget of ARCH.md, kept by the watcher's own pacing and looks over 10 minutes of
-/// a virtual clock, with the window shown, hidden, and the app locked: requests counted by the
-/// sandbox, after the first sync of the history (which reads it all once).
+/// a virtual clock, with the window shown, hidden, and the app locked, an alert following open
+/// orders: requests counted by the sandbox, after the first sync of the history (which reads it
+/// all once).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watcher_keeps_its_polling_budget_shown_hidden_and_locked() {
     for (mode, per_minute) in [("shown", 24), ("hidden", 6), ("locked", 3)] {

@@ -60,7 +60,11 @@ usualAmount: string,
 /**
  * The usual amount as a plain number, to edit.
  */
-usualAmountTyped: string, alerts: Array<AlertView>, };
+usualAmountTyped: string, alerts: Array<AlertView>, 
+/**
+ * Why an alert on open orders cannot be made on this connection; `None`: it can.
+ */
+openOrdersUnavailable: string | null, };
 
 export type AppView = { profile: ProfileView, profiles: Array<ProfileView>, 
 /**
@@ -857,7 +861,7 @@ export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercent
 
 export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
 
-export type Watched = "mid" | "bankBuy" | "bankSell" | "cardBuy" | "cardSell" | "spread";
+export type Watched = "mid" | "bankBuy" | "bankSell" | "cardBuy" | "cardSell" | "spread" | "openOrder";
 
 export type WindowShownArgs = { shown: boolean, };
 

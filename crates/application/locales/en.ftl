@@ -376,6 +376,11 @@ alert-fired-body = { $said }: now { $value }
 alert-level-problem = The level: { $problem }
 alert-hysteresis-range = The hysteresis is more than 0 % and at most 10 % of the level.
 alert-gone = This alert was removed meanwhile.
+alert-distance-range = The distance is more than 0 % and at most 50 % of the market.
+alert-watched-open-order = My nearest open limit order placed in Nordlys
+alert-comes-within = { $what } comes within { $level } of the market
+alert-percent = { $percent } %
+alert-open-order-needs-key = Alerts on open orders need an API key: the exchange lists open orders to no app connected with OAuth.
 usual-amount-problem = The usual amount: { $problem }
 
 ## The app lock

@@ -375,6 +375,11 @@ alert-fired-body = { $said }: nå { $value }
 alert-level-problem = Nivået: { $problem }
 alert-hysteresis-range = Hysteresen er over 0 % og høyst 10 % av nivået.
 alert-gone = Dette varselet ble fjernet i mellomtiden.
+alert-distance-range = Avstanden er mer enn 0 % og høyst 50 % av markedet.
+alert-watched-open-order = Min nærmeste åpne limitordre lagt inn i Nordlys
+alert-comes-within = { $what } kommer innenfor { $level } av markedet
+alert-percent = { $percent } prosent
+alert-open-order-needs-key = Varsler om åpne ordrer krever en API-nøkkel: børsen viser ikke åpne ordrer til apper koblet til med OAuth.
 usual-amount-problem = Det vanlige beløpet: { $problem }
 
 ## Applåsen

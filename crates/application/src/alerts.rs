@@ -2,7 +2,9 @@
 //! against every price the watcher reads (no request of their own). Each fires once per crossing
 //! as a desktop notification that opens the Trade screen.
 
-use nordlys_core::alerts::{Alert, AlertField, AlertForm, AlertProblem, Crossing, Watched};
+use nordlys_core::alerts::{
+    Alert, AlertField, AlertForm, AlertProblem, Crossing, OpenLimit, Watched, nearest_order_percent,
+};
 use nordlys_core::format::Figures;
 use nordlys_core::store::Store;
 use nordlys_exchange::models::PriceResponse;
@@ -25,6 +27,8 @@ pub struct AlertsView {
     /// The usual amount as a plain number, to edit.
     pub usual_amount_typed: String,
     pub alerts: Vec<AlertView>,
+    /// Why an alert on open orders cannot be made on this connection; `None`: it can.
+    pub open_orders_unavailable: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -93,24 +97,32 @@ fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
         Watched::CardBuy => "alert-watched-card-buy",
         Watched::CardSell => "alert-watched-card-sell",
         Watched::Spread => "alert-watched-spread",
+        Watched::OpenOrder => "alert-watched-open-order",
     };
     Message::new(key)
         .with("usual", figures.nok(usual))
         .render(figures.locale)
 }
 
-/// A price or the spread, as the alert's level is written.
+/// A price, the spread or a distance, as the alert's level is written.
 fn level_words(w: Watched, value: Decimal, figures: Figures) -> String {
     match w {
         Watched::Spread => figures.nok(Nok::computed(value)),
+        Watched::OpenOrder => Message::new("alert-percent")
+            .with(
+                "percent",
+                nordlys_core::format::number(value, 2, figures.locale),
+            )
+            .render(figures.locale),
         _ => figures.price(NokPerBtc::computed(value)),
     }
 }
 
 fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
-    let key = match a.crossing {
-        Crossing::RisesAbove => "alert-rises-above",
-        Crossing::FallsBelow => "alert-falls-below",
+    let key = match (a.watched, a.crossing) {
+        (Watched::OpenOrder, _) => "alert-comes-within",
+        (_, Crossing::RisesAbove) => "alert-rises-above",
+        (_, Crossing::FallsBelow) => "alert-falls-below",
     };
     Message::new(key)
         .with("what", watched_words(a.watched, usual, figures))
@@ -118,7 +130,19 @@ fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
         .render(figures.locale)
 }
 
-fn view(app: &App, store: &Store) -> Answer<AlertsView> {
+/// Why open orders cannot be followed here: the exchange lists them to an API key only.
+fn open_orders_unavailable(app: &App, session: &crate::state::ProfileSession) -> Option<String> {
+    session
+        .connection
+        .client()
+        .credentials()
+        .key
+        .is_none()
+        .then(|| wording::say("alert-open-order-needs-key", app.locale()))
+}
+
+fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertsView> {
+    let store = &session.store;
     let figures = app.figures();
     let usual = app.settings().usual_amount_nok();
     Ok(AlertsView {
@@ -137,12 +161,13 @@ fn view(app: &App, store: &Store) -> Answer<AlertsView> {
                 waiting: !a.armed,
             })
             .collect(),
+        open_orders_unavailable: open_orders_unavailable(app, session),
     })
 }
 
 pub async fn alerts(app: &App, _args: NoArgs) -> Answer<AlertsView> {
     let session = app.session().await?;
-    view(app, &session.store)
+    view(app, &session)
 }
 
 /// Keeps a new or edited alert, or says what is wrong at each field and keeps nothing. An alert
@@ -171,13 +196,19 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
                             AlertProblem::Hysteresis => {
                                 wording::say("alert-hysteresis-range", locale)
                             }
+                            AlertProblem::Distance => wording::say("alert-distance-range", locale),
                         },
                     })
                     .collect(),
-                alerts: view(app, &session.store)?,
+                alerts: view(app, &session)?,
             });
         }
     };
+    if new.watched == Watched::OpenOrder
+        && let Some(why) = open_orders_unavailable(app, &session)
+    {
+        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+    }
     let armed = crate::watcher::last_price(app, &session.profile.id)
         .and_then(|p| new.watched.value(&p))
         .is_none_or(|v| !new.crossing.reached(v, new.level));
@@ -196,14 +227,14 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
     }
     Ok(SaveAlertView {
         problems: vec![],
-        alerts: view(app, &session.store)?,
+        alerts: view(app, &session)?,
     })
 }
 
 pub async fn remove_alert(app: &App, args: AlertIdArgs) -> Answer<AlertsView> {
     let session = app.session().await?;
     session.store.remove_alert(args.id)?;
-    view(app, &session.store)
+    view(app, &session)
 }
 
 /// The amount the price poller asks the bank and card prices for.
@@ -220,17 +251,27 @@ pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<Alerts
     app.settings().usual_amount_nok = Some(amount.decimal());
     app.save_settings()?;
     let session = app.session().await?;
-    view(app, &session.store)
+    view(app, &session)
 }
 
-/// Checks every alert against one price the watcher read: each that fires is notified once, and
-/// each whose state changed is kept so a restart neither repeats nor forgets it.
-pub(crate) fn observe(app: &App, store: &Store, p: &PriceResponse) -> Answer<()> {
+/// Checks every alert against one price the watcher read, and the open limit orders it last saw
+/// (`None`: not read): each that fires is notified once, and each whose state changed is kept so
+/// a restart neither repeats nor forgets it.
+pub(crate) fn observe(
+    app: &App,
+    store: &Store,
+    p: &PriceResponse,
+    open: Option<&[OpenLimit]>,
+) -> Answer<()> {
     let figures = app.figures();
     let usual = app.settings().usual_amount_nok();
     for mut a in store.alerts()? {
         let was = a.armed;
-        let Some(value) = a.watched.value(p) else {
+        let value = match a.watched {
+            Watched::OpenOrder => open.and_then(|o| nearest_order_percent(o, p)),
+            _ => a.watched.value(p),
+        };
+        let Some(value) = value else {
             continue;
         };
         if a.observe(value) {

@@ -3,8 +3,9 @@
 //! app's run (a tick a second) and the budget test's virtual clock share every decision.
 //!
 //! The budget (ARCH.md): with nothing in motion, at most 24 requests a minute while the window
-//! is shown, 6 while it is hidden and 3 while the app is locked; money in motion (an open
-//! invoice, a payment not yet settled, an unknown outcome) adds what following it takes.
+//! is shown, 6 while it is hidden and 3 while the app is locked, an alert on open orders
+//! included; money in motion (an open invoice, a payment not yet settled, an unknown outcome)
+//! adds what following it takes.
 
 /// What the watcher follows, each at its own pace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,15 +18,18 @@ pub enum Watch {
     Market,
     /// The history's tail: new deposits, and rows of trades and payments made elsewhere.
     History,
+    /// Open orders, read only while an alert follows them.
+    Orders,
 }
 
 impl Watch {
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Money,
         Self::Price,
         Self::Balances,
         Self::Market,
         Self::History,
+        Self::Orders,
     ];
 }
 
@@ -54,6 +58,8 @@ pub fn pace(watch: Watch, mode: Mode) -> u64 {
         (Watch::History, Mode::Shown) => 60,
         (Watch::History, Mode::Hidden) => 120,
         (Watch::History, Mode::Locked) => 300,
+        (Watch::Orders, Mode::Locked) => 120,
+        (Watch::Orders, _) => 60,
     }
 }
 
@@ -103,9 +109,9 @@ mod tests {
     use super::*;
 
     /// Looks at each thing over `seconds` in `mode` with nothing failing.
-    fn looks(mode: Mode, seconds: u64) -> [u64; 5] {
+    fn looks(mode: Mode, seconds: u64) -> [u64; 6] {
         let mut follows = Watch::ALL.map(|w| Follow::new(w, 0));
-        let mut counts = [0; 5];
+        let mut counts = [0; 6];
         for now in 0..seconds {
             for (f, c) in follows.iter_mut().zip(&mut counts) {
                 if f.is_due(now, mode) {
@@ -119,9 +125,9 @@ mod tests {
 
     #[test]
     fn each_thing_is_looked_at_at_its_pace_and_less_when_no_one_sees_it() {
-        assert_eq!(looks(Mode::Shown, 600), [299, 119, 39, 9, 9]);
-        assert_eq!(looks(Mode::Hidden, 600), [119, 19, 9, 0, 4]);
-        assert_eq!(looks(Mode::Locked, 600), [119, 9, 4, 0, 1]);
+        assert_eq!(looks(Mode::Shown, 600), [299, 119, 39, 9, 9, 9]);
+        assert_eq!(looks(Mode::Hidden, 600), [119, 19, 9, 0, 4, 9]);
+        assert_eq!(looks(Mode::Locked, 600), [119, 9, 4, 0, 1, 4]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use chrono::Utc;
+use nordlys_core::alerts::{OpenLimit, Watched};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
@@ -36,6 +37,8 @@ pub struct Seen {
     volume: Option<VolumeResponse>,
     /// Whether the history was read since the app started (or the profile was switched to).
     history_read: bool,
+    /// The open limit orders placed in Nordlys, at their prices, when an alert follows them.
+    open_limits: Option<Vec<OpenLimit>>,
 }
 
 /// Runs until the app ends: each thing followed at its pace for what the user sees (see
@@ -118,6 +121,7 @@ async fn look_at(app: &App, watch: Watch) -> bool {
         Watch::Balances => look_at_balances(app).await,
         Watch::Market => look_at_market(app).await,
         Watch::History => look_at_history(app).await,
+        Watch::Orders => look_at_orders(app).await,
     };
     match looked {
         Ok(changes) => {
@@ -180,7 +184,8 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
         .await
         .map_err(|e| app.error(e))?;
     crate::trading::keep_sample(app, &session.store, &p);
-    crate::alerts::observe(app, &session.store, &p)?;
+    let open = seen(app, &session.profile.id).open_limits.clone();
+    crate::alerts::observe(app, &session.store, &p, open.as_deref())?;
     let mut seen = seen(app, &session.profile.id);
     let moved = seen.price.as_ref().is_none_or(|(before, _)| {
         (
@@ -261,6 +266,44 @@ pub async fn look_at_market(app: &App) -> Answer<Vec<Change>> {
     } else {
         vec![]
     })
+}
+
+/// One look at the open orders, only while an alert follows them and the connection may list
+/// them (an API key: the exchange lists open orders to no OAuth app). Those placed in Nordlys
+/// are kept with their prices, and the alerts checked against the last price at once.
+pub async fn look_at_orders(app: &App) -> Answer<Vec<Change>> {
+    let session = app.session().await?;
+    let followed = session
+        .store
+        .alerts()?
+        .iter()
+        .any(|a| a.watched == Watched::OpenOrder);
+    if !followed || session.connection.client().credentials().key.is_none() {
+        seen(app, &session.profile.id).open_limits = None;
+        return Ok(vec![]);
+    }
+    let open = session
+        .connection
+        .client()
+        .open_orders()
+        .await
+        .map_err(|e| app.error(e))?;
+    let mut limits = vec![];
+    for o in &open.orders {
+        if let Some(e) = session.store.journal_by_order_id(o.order_id.as_str())?
+            && let Some(price) = e.price
+        {
+            limits.push(OpenLimit {
+                direction: e.direction,
+                price: price.decimal(),
+            });
+        }
+    }
+    seen(app, &session.profile.id).open_limits = Some(limits.clone());
+    if let Some(p) = last_price(app, &session.profile.id) {
+        crate::alerts::observe(app, &session.store, &p, Some(&limits))?;
+    }
+    Ok(vec![])
 }
 
 /// One read of the history's tail. Rows new to the store are told to the window (Trade history

@@ -1,7 +1,9 @@
 //! Price alerts on the price the user would pay: the mid price, the bank or card price to buy or
 //! sell the user's usual amount (endpoint 7 asked with it), or the spread. An alert fires once
 //! when the price crosses its level and re-arms only once the price has gone back past the level
-//! by its hysteresis, so a price hovering at the level never fires twice.
+//! by its hysteresis, so a price hovering at the level never fires twice. One more alert follows
+//! the user's own open limit orders: it fires when the nearest comes within a percentage of the
+//! market.
 
 use nordlys_exchange::models::PriceResponse;
 use rust_decimal::Decimal;
@@ -22,22 +24,28 @@ pub enum Watched {
     CardSell,
     /// Ask − bid.
     Spread,
+    /// How near, in percent of the market, the nearest open limit order placed in Nordlys is
+    /// to being filled (see [`nearest_order_percent`]).
+    OpenOrder,
 }
 
 impl Watched {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Mid,
         Self::BankBuy,
         Self::BankSell,
         Self::CardBuy,
         Self::CardSell,
         Self::Spread,
+        Self::OpenOrder,
     ];
 
     /// Its value in one answer of endpoint 7, NOK (per BTC, or the spread's NOK); `None` for a
-    /// spread past `Decimal`'s range (only a hostile answer gets there).
+    /// spread past `Decimal`'s range (only a hostile answer gets there), and for the open orders,
+    /// which the answer alone does not give.
     pub fn value(self, p: &PriceResponse) -> Option<Decimal> {
         Some(match self {
+            Self::OpenOrder => return None,
             Self::Mid => p.price.decimal(),
             Self::BankBuy => p.bank.buy.decimal(),
             Self::BankSell => p.bank.sell.decimal(),
@@ -56,6 +64,7 @@ impl Watched {
             Self::CardBuy => "card-buy",
             Self::CardSell => "card-sell",
             Self::Spread => "spread",
+            Self::OpenOrder => "open-order",
         }
     }
 
@@ -63,6 +72,41 @@ impl Watched {
         Self::ALL.into_iter().find(|w| w.as_str() == s)
     }
 }
+
+/// An open limit order placed in Nordlys, at the price it was placed with (the exchange's list
+/// of open orders gives no price).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenLimit {
+    pub direction: crate::order_terms::Direction,
+    pub price: Decimal,
+}
+
+/// How far the nearest of `orders` is from being filled, in percent of the market: a buy fills
+/// when the ask comes down to its price, a sell when the bid comes up to it. 0 when one is
+/// reached; `None` with no order, or no market to measure against.
+pub fn nearest_order_percent(orders: &[OpenLimit], p: &PriceResponse) -> Option<Decimal> {
+    use crate::order_terms::Direction;
+    orders
+        .iter()
+        .filter_map(|o| {
+            let (market, gap) = match o.direction {
+                Direction::Buy => (p.ask.decimal(), p.ask.decimal().checked_sub(o.price)?),
+                Direction::Sell => (p.bid.decimal(), o.price.checked_sub(p.bid.decimal())?),
+            };
+            if market <= Decimal::ZERO {
+                return None;
+            }
+            Some(
+                (gap.checked_mul(Decimal::ONE_HUNDRED)? / market)
+                    .max(Decimal::ZERO)
+                    .round_dp(4),
+            )
+        })
+        .min()
+}
+
+/// The largest distance an open-order alert may watch for, in percent.
+pub const OPEN_ORDER_PERCENT_MAX: Decimal = Decimal::from_parts(50, 0, 0, false, 0);
 
 /// Which way the price crosses the level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,12 +183,14 @@ pub enum AlertProblem {
     Level(AmountInputError),
     #[error("the hysteresis must be more than 0 % and at most 10 %")]
     Hysteresis,
+    #[error("the distance must be more than 0 % and at most 50 %")]
+    Distance,
 }
 
 impl AlertProblem {
     pub fn field(&self) -> AlertField {
         match self {
-            Self::Level(_) => AlertField::Level,
+            Self::Level(_) | Self::Distance => AlertField::Level,
             Self::Hysteresis => AlertField::Hysteresis,
         }
     }
@@ -171,8 +217,23 @@ pub struct NewAlert {
 
 impl AlertForm<'_> {
     /// Every problem of the form, each at its field; nothing is kept unless there is none.
+    /// An open-order alert's level is a percentage, and it always fires as the distance falls.
     pub fn check(&self, locale: Locale) -> Result<NewAlert, Vec<AlertProblem>> {
-        let level = amount_input::parse_price(self.level, locale).map(|p| p.decimal());
+        let (level, crossing) = match self.watched {
+            Watched::OpenOrder => (
+                amount_input::parse_rate(self.level, locale)
+                    .ok()
+                    .filter(|p| *p > Decimal::ZERO && *p <= OPEN_ORDER_PERCENT_MAX)
+                    .ok_or(AlertProblem::Distance),
+                Crossing::FallsBelow,
+            ),
+            _ => (
+                amount_input::parse_price(self.level, locale)
+                    .map(|p| p.decimal())
+                    .map_err(AlertProblem::Level),
+                self.crossing,
+            ),
+        };
         let hysteresis = if self.hysteresis.trim().is_empty() {
             Ok(HYSTERESIS_PERCENT)
         } else {
@@ -184,16 +245,11 @@ impl AlertForm<'_> {
         match (level, hysteresis) {
             (Ok(level), Ok(hysteresis_percent)) => Ok(NewAlert {
                 watched: self.watched,
-                crossing: self.crossing,
+                crossing,
                 level,
                 hysteresis_percent,
             }),
-            (level, hysteresis) => Err(level
-                .err()
-                .map(AlertProblem::Level)
-                .into_iter()
-                .chain(hysteresis.err())
-                .collect()),
+            (level, hysteresis) => Err(level.err().into_iter().chain(hysteresis.err()).collect()),
         }
     }
 }
@@ -263,10 +319,11 @@ mod tests {
         }))
         .unwrap_or_else(|e| panic!("{e}"));
         let values: Vec<_> = Watched::ALL.iter().map(|w| w.value(&p)).collect();
-        assert_eq!(
-            values,
-            ["1000", "1020", "980", "1030", "970", "22.5"].map(|v| Some(d(v)))
-        );
+        let mut want: Vec<_> = ["1000", "1020", "980", "1030", "970", "22.5"]
+            .map(|v| Some(d(v)))
+            .to_vec();
+        want.push(None);
+        assert_eq!(values, want);
         let mut hostile = p.clone();
         hostile.ask = nordlys_money::NokPerBtc::computed(Decimal::MAX);
         hostile.bid = nordlys_money::NokPerBtc::computed(Decimal::MIN);
@@ -315,5 +372,74 @@ mod tests {
                 .map(|a| a.hysteresis_percent),
             Ok(d("10"))
         );
+    }
+
+    fn price(bid: &str, ask: &str) -> PriceResponse {
+        serde_json::from_value(serde_json::json!({
+            "price": 1000.0, "bid": d(bid), "ask": d(ask), "timestamp": "2026-11-24T10:00:00Z",
+            "card": {"buy": 1030.0, "sell": 970.0}, "bank": {"buy": 1020.0, "sell": 980.0}
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_nearest_open_order_is_measured_from_the_side_that_fills_it() {
+        use crate::order_terms::Direction;
+        let buy = OpenLimit {
+            direction: Direction::Buy,
+            price: d("950"),
+        };
+        let sell = OpenLimit {
+            direction: Direction::Sell,
+            price: d("1010"),
+        };
+        let p = price("990", "1000");
+        // The buy waits for the ask to fall 5 %; the sell for the bid to rise 2.0202 %.
+        assert_eq!(nearest_order_percent(&[buy], &p), Some(d("5")));
+        assert_eq!(nearest_order_percent(&[buy, sell], &p), Some(d("2.0202")));
+        assert_eq!(
+            nearest_order_percent(&[buy], &price("900", "940")),
+            Some(d("0")),
+            "reached: 0, never below"
+        );
+        assert_eq!(nearest_order_percent(&[], &p), None);
+        assert_eq!(nearest_order_percent(&[buy], &price("0", "0")), None);
+        // Within 3 %, hysteresis 0.5 % of the level: fires at 2.0202, re-arms at 3.015.
+        let mut a = Alert {
+            id: 1,
+            watched: Watched::OpenOrder,
+            crossing: Crossing::FallsBelow,
+            level: d("3"),
+            hysteresis_percent: d("0.5"),
+            armed: true,
+        };
+        assert!(!a.observe(d("5")));
+        assert!(a.observe(d("2.0202")));
+        assert!(!a.observe(d("3.01")));
+        assert!(!a.observe(d("2.5")));
+        assert!(!a.observe(d("3.015")));
+        assert!(a.observe(d("2.9")));
+    }
+
+    #[test]
+    fn an_open_order_alert_takes_a_percentage_up_to_50_and_always_watches_the_distance_fall() {
+        let form = |level| AlertForm {
+            watched: Watched::OpenOrder,
+            crossing: Crossing::RisesAbove,
+            level,
+            hysteresis: "",
+        };
+        let ok = form("2,5").check(Locale::Nb);
+        assert_eq!(
+            ok.map(|a| (a.level, a.crossing)),
+            Ok((d("2.5"), Crossing::FallsBelow))
+        );
+        for bad in ["0", "-1", "50.5", "abc", ""] {
+            assert_eq!(
+                form(bad).check(Locale::En),
+                Err(vec![AlertProblem::Distance]),
+                "{bad}"
+            );
+        }
     }
 }

@@ -25,11 +25,14 @@ describe("PriceAlerts", () => {
               waiting: false,
             },
           ];
-        return { problems, alerts: { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept } };
+        return {
+          problems,
+          alerts: { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept, openOrdersUnavailable: null },
+        };
       },
       removeAlert: () => {
         kept = [];
-        return { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept };
+        return { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept, openOrdersUnavailable: null };
       },
     });
     await mountScreen(PriceAlerts, fake);
@@ -75,5 +78,36 @@ describe("PriceAlerts", () => {
     await fireEvent.input(usual, { target: { value: "0" } });
     await fireEvent.click(screen.getByTestId("usual-amount-save"));
     await vi.waitFor(() => expect(screen.getByTestId("usual-amount-error").textContent).toContain("more than zero"));
+  });
+
+  it("asks a percentage for an alert on open orders, and says why a connection without a key cannot have one", async () => {
+    const fake = sandboxBackend({
+      saveAlert: () => ({
+        problems: [],
+        alerts: { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: [], openOrdersUnavailable: null },
+      }),
+    });
+    await mountScreen(PriceAlerts, fake);
+    await screen.findByTestId("alert-form");
+    await fireEvent.change(screen.getByTestId("alert-watched"), { target: { value: "openOrder" } });
+    expect(screen.queryByTestId("alert-crossing")).toBeNull();
+    expect(screen.getByText("Within, % of the market")).toBeTruthy();
+    await fireEvent.input(screen.getByTestId("alert-level"), { target: { value: "2" } });
+    await fireEvent.click(screen.getByTestId("alert-save"));
+    await vi.waitFor(() => expect(fake.callsOf("saveAlert")).toHaveLength(1));
+    expect(fake.callsOf("saveAlert")[0]).toMatchObject({ watched: "openOrder", level: "2" });
+
+    const oauth = sandboxBackend({
+      alerts: () => ({
+        usualAmount: "NOK 5,000.00",
+        usualAmountTyped: "5000",
+        alerts: [],
+        openOrdersUnavailable: "Alerts on open orders need an API key.",
+      }),
+    });
+    const other = await mountScreen(PriceAlerts, oauth);
+    await vi.waitFor(() => other.getByTestId("open-orders-unavailable"));
+    const option = other.container.querySelector<HTMLOptionElement>("option[value=openOrder]");
+    expect(option?.disabled).toBe(true);
   });
 });

@@ -398,6 +398,10 @@ const nb: Record<string, string> = {
     "Nordlys kan ennå ikke starte seg selv ved innlogging på dette systemet.",
   "Price alerts, arriving money and recurring buys are watched only while Nordlys runs.":
     "Prisvarsler, innkommende penger og faste kjøp følges bare mens Nordlys kjører.",
+  "My open limit order near the market": "Min åpne limitordre nær markedet",
+  "Within, % of the market": "Innenfor, % av markedet",
+  "An alert on open orders follows the limit orders placed in Nordlys, read once a minute.":
+    "Et varsel om åpne ordrer følger limitordrene lagt inn i Nordlys, lest én gang i minuttet.",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",

@@ -264,6 +264,18 @@ impl Store {
             .transpose()
     }
 
+    /// The entry that placed the exchange's order `order_id`, if it was placed from here.
+    pub fn journal_by_order_id(&self, order_id: &str) -> Result<Option<JournalEntry>, StoreError> {
+        let db = self.db();
+        db.query_row(
+            &format!("{SELECT} WHERE order_id = ?1 ORDER BY id LIMIT 1"),
+            [order_id],
+            row,
+        )
+        .optional()?
+        .transpose()
+    }
+
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
     pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
         self.journal_where("state IN ('unknown', 'sending') ORDER BY id", None)
