@@ -254,10 +254,10 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let session = app.session().await?;
     let client = session.connection.client();
     let figures = app.figures();
-    let read = match crate::watcher::fresh_balances(app, &session.profile.id, &session.connection) {
+    let read = match crate::watcher::fresh_balances(app, &session.profile.id) {
         Some(read) => read,
         None => {
-            let reading = crate::watcher::BalancesReading::begin(app, &session.connection);
+            let reading = crate::watcher::BalancesReading::begin(app);
             let accounts = client
                 .bitcoin_accounts(true)
                 .await

@@ -53,28 +53,19 @@ pub(crate) struct BalancesRead {
     at: std::time::Instant,
     /// [`App::money_moves`] when the read began.
     moves: u64,
-    /// The connection it was read through: another (the profile pointed elsewhere, or its
-    /// credentials changed) may not be answered from it. Weak, so the allocation, and with it
-    /// the identity, outlives no comparison.
-    through: std::sync::Weak<nordlys_core::connection::Connection>,
 }
 
-/// A read of the balances, begun now through `connection`.
+/// A read of the balances, begun now.
 pub(crate) struct BalancesReading {
     at: std::time::Instant,
     moves: u64,
-    through: std::sync::Weak<nordlys_core::connection::Connection>,
 }
 
 impl BalancesReading {
-    pub fn begin(
-        app: &App,
-        connection: &std::sync::Arc<nordlys_core::connection::Connection>,
-    ) -> Self {
+    pub fn begin(app: &App) -> Self {
         Self {
             at: std::time::Instant::now(),
             moves: app.money_moves(),
-            through: std::sync::Arc::downgrade(connection),
         }
     }
 
@@ -88,24 +79,18 @@ impl BalancesReading {
             fiat,
             at: self.at,
             moves: self.moves,
-            through: self.through,
         }
     }
 }
 
-/// The balances read through `connection` within the last 15 s, unless money moved from here
-/// (an order, a cancel, a payment) since that read began: then the exchange is asked again.
-pub(crate) fn fresh_balances(
-    app: &App,
-    profile: &str,
-    connection: &std::sync::Arc<nordlys_core::connection::Connection>,
-) -> Option<BalancesRead> {
+/// The balances read within the last 15 s, unless money moved from here (an order, a cancel, a
+/// payment) since that read began: then the exchange is asked again.
+pub(crate) fn fresh_balances(app: &App, profile: &str) -> Option<BalancesRead> {
     let moves = app.money_moves();
-    let now_through = std::sync::Arc::downgrade(connection);
     seen(app, profile)
         .balances_read
         .clone()
-        .filter(|b| b.at.elapsed() < FRESH && b.moves == moves && b.through.ptr_eq(&now_through))
+        .filter(|b| b.at.elapsed() < FRESH && b.moves == moves)
 }
 
 /// Keeps `read` as the latest read of the balances, unless a later one is kept already.
@@ -282,7 +267,7 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
 /// rose has the history's tail read at once: it may be a deposit.
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
-    let reading = BalancesReading::begin(app, &session.connection);
+    let reading = BalancesReading::begin(app);
     let client = session.connection.client();
     let accounts = client
         .bitcoin_accounts(true)
