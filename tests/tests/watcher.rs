@@ -556,50 +556,6 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     assert!(view.open_orders_unavailable.is_some());
 }
 
-/// The window's read of the balances right after the watcher's look asks the exchange nothing
-/// (the look, every 15 s shown, is what tells the window they changed); after an order it asks
-/// again, and shows what the order moved.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_window_reads_the_watchers_balances_until_money_moves() {
-    let sb = sandbox().await;
-    let (app, _desktop, _dir) = recorded_app();
-    connect(&app, &sb).await;
-    // Reads of balances and the price only: a trade also has the history's tail read.
-    let requests = || async {
-        let counters = control_get(&sb, "/sandbox/counters").await;
-        counters["requests"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .filter(|(path, _)| !path.starts_with("/v1/tax") && !path.starts_with("/v1/orders"))
-            .filter(|(path, _)| path.starts_with("/v1/"))
-            .map(|(_, n)| n.as_u64().unwrap())
-            .sum::<u64>()
-    };
-    watcher::look_at_price(&app).await.unwrap();
-    watcher::look_at_balances(&app).await.unwrap();
-    let before = requests().await;
-    let shown = profiles::balances(&app, NoArgs {}).await.unwrap();
-    assert_eq!(requests().await - before, 0, "read from the watcher's look");
-    let placed = trading::place_order(&app, order(Direction::Buy, 1000, None))
-        .await
-        .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed);
-    let before = requests().await;
-    let after = profiles::balances(&app, NoArgs {}).await.unwrap();
-    assert_eq!(
-        requests().await - before,
-        2,
-        "the accounts and the NOK account asked again (the price is the watcher's)"
-    );
-    assert_ne!(after.fiat, shown.fiat, "the order's NOK is gone");
-    assert_ne!(after.total_btc, shown.total_btc);
-    // Read once more at once: the read just made is the fresh one.
-    let before = requests().await;
-    profiles::balances(&app, NoArgs {}).await.unwrap();
-    assert_eq!(requests().await - before, 0);
-}
-
 /// While the app is locked the watcher goes on, and its notifications say nothing of the money.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_app_notifies_without_amounts() {

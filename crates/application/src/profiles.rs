@@ -251,41 +251,22 @@ pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppView> {
 }
 
 pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
-    let session = app.session().await?;
-    let client = session.connection.client();
+    let connection = app.session().await?.connection;
+    let client = connection.client();
     let figures = app.figures();
-    let read = match crate::watcher::fresh_balances(app, &session.profile.id) {
-        Some(read) => read,
-        None => {
-            let reading = crate::watcher::BalancesReading::begin(app);
-            let accounts = client
-                .bitcoin_accounts(true)
-                .await
-                .map_err(|e| app.error(e))?;
-            let fiat = client
-                .fiat_account()
-                .await
-                .map(|f| f.available_nok)
-                .map_err(|e| crate::error_words::Worded::words(&e).1);
-            let read = reading.read(accounts, fiat);
-            crate::watcher::keep_balances(app, &session.profile.id, read.clone());
-            read
-        }
-    };
-    let accounts = read.accounts;
-    let (fiat, fiat_raw, fiat_reason) = match read.fiat {
-        Ok(nok) => (
-            Some(figures.nok(nok)),
-            figures.raw(|| nok.to_string()),
+    let accounts = client
+        .bitcoin_accounts(true)
+        .await
+        .map_err(|e| app.error(e))?;
+    let (fiat, fiat_raw, fiat_reason) = match client.fiat_account().await {
+        Ok(f) => (
+            Some(figures.nok(f.available_nok)),
+            figures.raw(|| f.available_nok.to_string()),
             None,
         ),
-        Err(why) => (None, None, Some(why.render(figures.locale))),
+        Err(e) => (None, None, Some(IpcError::of(&e, figures.locale).message)),
     };
-    // The price the watcher read in the last 15 s, else asked now.
-    let quote = match crate::watcher::last_price(app, &session.profile.id) {
-        Some(p) => Some(p),
-        None => client.price(None).await.ok(),
-    };
+    let quote = client.price(None).await.ok();
     let price = quote.as_ref().map(|p| figures.price(p.price));
     // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a quote,
     // the exchange's own figure, whose price it does not state.

@@ -36,9 +36,6 @@ pub struct App {
     /// Money commands hold it shared while they run; a profile switch holds it alone, so it
     /// waits for them.
     money: Arc<tokio::sync::RwLock<()>>,
-    /// Counts the starts and ends of money commands: a read of the balances taken while the
-    /// count stayed the same saw no money move from here.
-    money_moves: Arc<std::sync::atomic::AtomicU64>,
     /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
@@ -104,19 +101,8 @@ pub struct ProfileSession {
     pub store: Arc<Store>,
 }
 
-/// Held by a money command while it runs: a profile switch waits for it to end. Its start and
-/// its end each count as a move of money (see [`App::money_moves`]).
-#[derive(Debug)]
-pub struct MoneyTurn {
-    _shared: tokio::sync::OwnedRwLockReadGuard<()>,
-    moves: Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl Drop for MoneyTurn {
-    fn drop(&mut self) {
-        self.moves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
+/// Held by a money command while it runs: a profile switch waits for it to end.
+pub type MoneyTurn = tokio::sync::OwnedRwLockReadGuard<()>;
 
 /// How long silence must last before it settles a lost request, and how long a request may take.
 #[derive(Debug, Clone, Copy)]
@@ -182,7 +168,6 @@ impl App {
             sandbox: tokio::sync::Mutex::new(None),
             session: tokio::sync::Mutex::new(None),
             money: Arc::default(),
-            money_moves: Arc::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Arc::default(),
             tax_sync_ended: Arc::default(),
@@ -363,19 +348,7 @@ impl App {
     /// happens, so every session the command looks up is the same profile's, from its checks to
     /// its journal entry.
     pub async fn money_turn(&self) -> MoneyTurn {
-        let shared = Arc::clone(&self.money).read_owned().await;
-        self.money_moves
-            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        MoneyTurn {
-            _shared: shared,
-            moves: Arc::clone(&self.money_moves),
-        }
-    }
-
-    /// How many times a money command started or ended: equal before and after a read, no
-    /// money moved from here while it was taken.
-    pub fn money_moves(&self) -> u64 {
-        self.money_moves.load(std::sync::atomic::Ordering::SeqCst)
+        Arc::clone(&self.money).read_owned().await
     }
 
     /// Makes `id` the active profile once no money command is running, and closes the old

@@ -34,71 +34,11 @@ pub struct Seen {
     /// The mid price before the last move: the tray shows which way it went.
     price_before: Option<nordlys_money::NokPerBtc>,
     balances: Option<(ListBitcoinAccountsResponse, Option<Nok>)>,
-    /// The last read of the balances, which the window's `balances` answers while it is fresh
-    /// and no money moved from here since (the watcher's look spares the window its own).
-    balances_read: Option<BalancesRead>,
     volume: Option<VolumeResponse>,
     /// Whether the history was read since the app started (or the profile was switched to).
     history_read: bool,
     /// The open limit orders placed in Nordlys, at their prices, when an alert follows them.
     open_limits: Option<Vec<OpenLimit>>,
-}
-
-/// One read of the balances: the bitcoin accounts and the NOK account (or why it could not be
-/// read, in words for any language), with when it began.
-#[derive(Debug, Clone)]
-pub(crate) struct BalancesRead {
-    pub accounts: ListBitcoinAccountsResponse,
-    pub fiat: Result<Nok, crate::wording::Message>,
-    at: std::time::Instant,
-    /// [`App::money_moves`] when the read began.
-    moves: u64,
-}
-
-/// A read of the balances, begun now.
-pub(crate) struct BalancesReading {
-    at: std::time::Instant,
-    moves: u64,
-}
-
-impl BalancesReading {
-    pub fn begin(app: &App) -> Self {
-        Self {
-            at: std::time::Instant::now(),
-            moves: app.money_moves(),
-        }
-    }
-
-    pub fn read(
-        self,
-        accounts: ListBitcoinAccountsResponse,
-        fiat: Result<Nok, crate::wording::Message>,
-    ) -> BalancesRead {
-        BalancesRead {
-            accounts,
-            fiat,
-            at: self.at,
-            moves: self.moves,
-        }
-    }
-}
-
-/// The balances read within the last 15 s, unless money moved from here (an order, a cancel, a
-/// payment) since that read began: then the exchange is asked again.
-pub(crate) fn fresh_balances(app: &App, profile: &str) -> Option<BalancesRead> {
-    let moves = app.money_moves();
-    seen(app, profile)
-        .balances_read
-        .clone()
-        .filter(|b| b.at.elapsed() < FRESH && b.moves == moves)
-}
-
-/// Keeps `read` as the latest read of the balances, unless a later one is kept already.
-pub(crate) fn keep_balances(app: &App, profile: &str, read: BalancesRead) {
-    let mut seen = seen(app, profile);
-    if seen.balances_read.as_ref().is_none_or(|b| b.at <= read.at) {
-        seen.balances_read = Some(read);
-    }
 }
 
 /// Runs until the app ends: each thing followed at its pace for what the user sees (see
@@ -267,24 +207,13 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
 /// rose has the history's tail read at once: it may be a deposit.
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
-    let reading = BalancesReading::begin(app);
     let client = session.connection.client();
     let accounts = client
         .bitcoin_accounts(true)
         .await
         .map_err(|e| app.error(e))?;
     // A key that may not read the NOK account still has its bitcoin accounts followed.
-    let fiat_read = client
-        .fiat_account()
-        .await
-        .map(|f| f.available_nok)
-        .map_err(|e| crate::error_words::Worded::words(&e).1);
-    let fiat = fiat_read.as_ref().ok().copied();
-    keep_balances(
-        app,
-        &session.profile.id,
-        reading.read(accounts.clone(), fiat_read),
-    );
+    let fiat = client.fiat_account().await.ok().map(|f| f.available_nok);
     let (changed, rose) = {
         let mut seen = seen(app, &session.profile.id);
         let rose = seen
