@@ -55,13 +55,22 @@ pub fn apply<R: Runtime>(app: &AppHandle<R>, does: ShellDoes) {
                 let _ = w.unminimize();
                 let _ = w.set_focus();
             }
+            tell_shown(app, true);
         }
         ShellDoes::HideWindow => {
             if let Some(w) = window {
                 let _ = w.hide();
             }
+            // The watcher slows down at once, whether or not the page hears it was hidden.
+            tell_shown(app, false);
         }
         ShellDoes::Quit => app.exit(0),
+    }
+}
+
+fn tell_shown<R: Runtime>(app: &AppHandle<R>, shown: bool) {
+    if let Some(state) = app.try_state::<App>() {
+        state.set_window_shown(shown);
     }
 }
 

@@ -49,6 +49,19 @@ pub struct LockState {
     payment_allowed_until: Option<Instant>,
 }
 
+/// The lock's stored hash as the start reads it: the keyring is asked only when a lock was set,
+/// so a start without one touches no keyring (which could stop it at an unlock prompt).
+pub(crate) fn stored_at_start(
+    secrets: &dyn nordlys_core::secrets::SecretStore,
+    lock_set: bool,
+) -> Result<Option<String>, SecretError> {
+    if lock_set {
+        secrets.get(APP_WIDE, SecretItem::AppLock)
+    } else {
+        Ok(None)
+    }
+}
+
 impl LockState {
     /// The lock at start: locked when a password is set, or when one was set and the keyring
     /// cannot tell.

@@ -140,13 +140,8 @@ impl App {
             ),
         };
         let mut settings = settings;
-        // The keyring is asked only when a lock was set: a start without one touches no keyring
-        // (which could stop it at an unlock prompt). An entry deleted there removes the lock.
-        let stored_lock = if settings.lock_set {
-            secrets.get("", SecretItem::AppLock)
-        } else {
-            Ok(None)
-        };
+        // An entry deleted from the keyring removes the lock.
+        let stored_lock = crate::lock::stored_at_start(secrets.as_ref(), settings.lock_set);
         if let Ok(found) = &stored_lock {
             settings.lock_set = found.is_some();
         }

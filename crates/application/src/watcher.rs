@@ -47,7 +47,8 @@ pub struct Seen {
 pub async fn run(app: &App) {
     let started = tokio::time::Instant::now();
     let now = move || started.elapsed().as_secs();
-    let follow = |watch| async move {
+    // Every watch there is, from the one list the budget test also runs.
+    let follows = Watch::ALL.map(|watch| async move {
         let mut f = Follow::new(watch, now());
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
@@ -56,15 +57,8 @@ pub async fn run(app: &App) {
                 f.looked(now(), ok, mode(app));
             }
         }
-    };
-    tokio::join!(
-        follow(Watch::Money),
-        follow(Watch::Price),
-        follow(Watch::Balances),
-        follow(Watch::Market),
-        follow(Watch::History),
-        watch_idle(app),
-    );
+    });
+    tokio::join!(futures_util::future::join_all(follows), watch_idle(app));
 }
 
 /// Runs the watcher for `seconds` of a virtual clock, looking in turn at what is due each

@@ -248,27 +248,12 @@ mod tests {
     fn a_forgotten_history_read_again_is_not_news() {
         let s = Store::in_memory().unwrap();
         s.begin_deposit_watch().unwrap();
-        store_rows(
-            &s,
-            &[deposit(
-                "de_1",
-                "2024-01-01T10:00:00Z",
-                TaxSubType::Onchain,
-                "0.1",
-            )],
-        );
+        let row = deposit("de_1", "2024-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
+        store_rows(&s, std::slice::from_ref(&row));
         assert_eq!(take(&s).len(), 1);
         s.forget_tax_history().unwrap();
         assert!(!s.deposit_watch_began().unwrap());
-        store_rows(
-            &s,
-            &[deposit(
-                "de_1",
-                "2024-01-01T10:00:00Z",
-                TaxSubType::Onchain,
-                "0.1",
-            )],
-        );
+        store_rows(&s, &[row]);
         s.begin_deposit_watch().unwrap();
         assert!(take(&s).is_empty());
     }
