@@ -183,8 +183,7 @@ export class Session {
     this.app = answer.app;
     if (answer.problems.length > 0) return false;
     this.lockSetup = false;
-    if (this.locked) this.#forget();
-    else if (wasLocked) await this.#loadAll();
+    await this.#followLock(wasLocked);
     return true;
   }
 
@@ -202,6 +201,11 @@ export class Session {
   async #lockChanged(): Promise<void> {
     const wasLocked = this.locked;
     await this.reloadApp();
+    await this.#followLock(wasLocked);
+  }
+
+  /** Locked now: every figure goes; unlocked after being locked: every screen reads again. */
+  async #followLock(wasLocked: boolean): Promise<void> {
     if (this.locked) this.#forget();
     else if (wasLocked) await this.#loadAll();
   }
