@@ -402,6 +402,9 @@ const nb: Record<string, string> = {
   "Within, % of the market": "Innenfor, % av markedet",
   "An alert on open orders follows the limit orders placed in Nordlys, read once a minute.":
     "Et varsel om åpne ordrer følger limitordrene lagt inn i Nordlys, lest én gang i minuttet.",
+  Display: "Visning",
+  "Tray and login": "Statusfelt og innlogging",
+  "Connection to the exchange": "Forbindelsen til børsen",
   "Use this rate": "Bruk denne kursen",
   "Use the transactions' rate": "Bruk kursen fra transaksjonene",
   "Average cost": "Gjennomsnittskost",
