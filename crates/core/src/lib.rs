@@ -18,6 +18,8 @@ pub mod order_terms;
 pub mod orders;
 pub mod pay_form;
 pub mod pdf;
+pub mod plan_schedule;
+pub mod plans;
 pub mod profile_form;
 pub mod qr;
 pub mod recheck;

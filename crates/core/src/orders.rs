@@ -97,84 +97,126 @@ pub async fn place(
     request: &NewOrderRequest,
     despite_unknown: bool,
 ) -> Result<Placement, OrderError> {
-    let (order_type, direction) = terms(request)?;
-    let account = request.account_id.as_ref().map(AccountId::as_str);
-    let before = Balances::read(client, true).await;
-    let reference = evidence::new_reference();
-    let mut request = request.clone();
-    request.description = evidence::with_reference(&request.description, &reference);
-    let body = serde_json::to_string(&request).unwrap_or_default();
-    let origin = evidence::origin_of(client);
-    let before_json = before.as_ref().map(Balances::to_json);
-    let claim = store.journal_order(
-        &NewOrderEntry {
-            sent_at: Utc::now(),
-            order_type,
-            direction,
-            amount: request.amount,
-            price: request.price,
-            account_id: account,
-            origin: &origin,
-            request: &body,
-            reference: &reference,
-            before: before_json.as_deref(),
-        },
-        despite_unknown,
-    )?;
-    let id = match claim {
+    let ready = Prepared::read(client, request).await?;
+    let id = match store.journal_order(&ready.entry(Utc::now()), despite_unknown)? {
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
     };
-    store.set_in_flight(id, true);
-    let answer = client.create_order(&request).await;
-    store.set_in_flight(id, false);
-    match answer {
-        Ok(r) => {
-            let trade = r.trade_id.as_ref().map(|t| t.as_str());
-            // The order is placed whatever happens to this write: a failure is a warning, and
-            // the entry, still "sending", is settled as placed by the next check.
-            let warning = store
-                .journal_answered(
+    ready.send(client, store, id).await
+}
+
+/// An order ready to be journaled and sent: its body with a reference, and the balances just
+/// before. Whoever journals it (the order form, a plan's claim on its slot) then sends it with
+/// [`Prepared::send`], once.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    request: NewOrderRequest,
+    body: String,
+    reference: String,
+    origin: crate::store::Origin,
+    before: Option<String>,
+    order_type: order_terms::OrderType,
+    direction: order_terms::Direction,
+}
+
+impl Prepared {
+    /// Reads the balances the evidence will compare against and marks the request with a new
+    /// reference. Nothing is written or sent.
+    pub async fn read(
+        client: &ExchangeClient,
+        request: &NewOrderRequest,
+    ) -> Result<Self, OrderError> {
+        let (order_type, direction) = terms(request)?;
+        let before = Balances::read(client, true).await;
+        let reference = evidence::new_reference();
+        let mut request = request.clone();
+        request.description = evidence::with_reference(&request.description, &reference);
+        let body = serde_json::to_string(&request).unwrap_or_default();
+        Ok(Self {
+            body,
+            reference,
+            origin: evidence::origin_of(client),
+            before: before.as_ref().map(Balances::to_json),
+            order_type,
+            direction,
+            request,
+        })
+    }
+
+    /// Its journal entry, as sent at `sent_at`.
+    pub fn entry(&self, sent_at: DateTime<Utc>) -> NewOrderEntry<'_> {
+        NewOrderEntry {
+            sent_at,
+            order_type: self.order_type,
+            direction: self.direction,
+            amount: self.request.amount,
+            price: self.request.price,
+            account_id: self.request.account_id.as_ref().map(AccountId::as_str),
+            origin: &self.origin,
+            request: &self.body,
+            reference: &self.reference,
+            before: self.before.as_deref(),
+        }
+    }
+
+    /// Sends it as journal entry `id`, once, and records the answer or its absence.
+    pub async fn send(
+        self,
+        client: &ExchangeClient,
+        store: &Store,
+        id: i64,
+    ) -> Result<Placement, OrderError> {
+        store.set_in_flight(id, true);
+        let answer = client.create_order(&self.request).await;
+        store.set_in_flight(id, false);
+        match answer {
+            Ok(r) => {
+                let trade = r.trade_id.as_ref().map(|t| t.as_str());
+                // The order is placed whatever happens to this write: a failure is a warning,
+                // and the entry, still "sending", is settled as placed by the next check.
+                let warning = store
+                    .journal_answered(
+                        id,
+                        JournalState::Placed,
+                        Some(r.order_id.as_str()),
+                        trade,
+                        "",
+                    )
+                    .err()
+                    .map(|e| e.to_string());
+                Ok(Placement::Placed {
+                    journal_id: id,
+                    order_id: r.order_id.to_string(),
+                    trade_id: r.trade_id.map(|t| t.to_string()),
+                    warning,
+                })
+            }
+            Err(e) if e.is_outcome_unknown() => {
+                store.journal_answered(id, JournalState::Unknown, None, None, &e.to_string())?;
+                Ok(Placement::Unknown {
+                    journal_id: id,
+                    reason: e.to_string(),
+                })
+            }
+            Err(e) => {
+                // Refused by the exchange or locally (rejected), or a connection that was
+                // refused before the request could leave (not placed): nothing was placed.
+                let state = if matches!(e, Error::Connect { .. }) {
+                    JournalState::NotPlaced
+                } else {
+                    JournalState::Rejected
+                };
+                store.journal_answered(id, state, None, None, &e.to_string())?;
+                store.add_evidence(
                     id,
-                    JournalState::Placed,
-                    Some(r.order_id.as_str()),
-                    trade,
-                    "",
-                )
-                .err()
-                .map(|e| e.to_string());
-            Ok(Placement::Placed {
-                journal_id: id,
-                order_id: r.order_id.to_string(),
-                trade_id: r.trade_id.map(|t| t.to_string()),
-                warning,
-            })
-        }
-        Err(e) if e.is_outcome_unknown() => {
-            store.journal_answered(id, JournalState::Unknown, None, None, &e.to_string())?;
-            Ok(Placement::Unknown {
-                journal_id: id,
-                reason: e.to_string(),
-            })
-        }
-        Err(e) => {
-            // Refused by the exchange or locally (rejected), or a connection that was refused
-            // before the request could leave (not placed): nothing was placed either way.
-            let state = if matches!(e, Error::Connect { .. }) {
-                JournalState::NotPlaced
-            } else {
-                JournalState::Rejected
-            };
-            store.journal_answered(id, state, None, None, &e.to_string())?;
-            store.add_evidence(
-                id,
-                &[Evidence {
-                    at: Utc::now(),
-                    read: "POST /v1/orders".to_owned(),
-                    saw: e.to_string(),
-                }],
-            )?;
-            Err(e.into())
+                    &[Evidence {
+                        at: Utc::now(),
+                        read: "POST /v1/orders".to_owned(),
+                        saw: e.to_string(),
+                    }],
+                )?;
+                Err(e.into())
+            }
         }
     }
 }

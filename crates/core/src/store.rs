@@ -207,6 +207,29 @@ const MIGRATIONS: &[&str] = &[
         only INTEGER PRIMARY KEY CHECK (only = 1),
         from_seq INTEGER NOT NULL
     );",
+    // Recurring buys, and every slot of each recorded once: a run's identity is (plan, slot).
+    "CREATE TABLE plans (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        buy_nok TEXT NOT NULL,
+        period TEXT NOT NULL,
+        on_day TEXT,
+        at_minute INTEGER NOT NULL,
+        account_id TEXT,
+        max_price TEXT,
+        missed TEXT NOT NULL,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_at_ms INTEGER NOT NULL,
+        active_from_ms INTEGER NOT NULL
+    );
+    CREATE TABLE plan_runs (
+        plan_id INTEGER NOT NULL,
+        slot_ms INTEGER NOT NULL,
+        mark TEXT NOT NULL,
+        journal_id INTEGER,
+        note TEXT NOT NULL DEFAULT '',
+        recorded_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (plan_id, slot_ms)
+    );",
 ];
 
 mod alerts;
@@ -214,6 +237,7 @@ mod deposits;
 mod invoices;
 mod journal;
 mod orders;
+mod plans;
 mod recipients;
 mod tax;
 mod withdrawals;
@@ -222,6 +246,7 @@ pub use deposits::UntoldDeposit;
 pub use invoices::StoredInvoice;
 pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
+pub use plans::{PlanClaim, run_state_of};
 pub use recipients::Recipient;
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};

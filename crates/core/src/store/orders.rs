@@ -40,7 +40,7 @@ impl JournalState {
         }
     }
 
-    fn parse(s: &str) -> Option<Self> {
+    pub(super) fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "placed" => Self::Placed,
             "rejected" => Self::Rejected,
@@ -147,6 +147,34 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreErro
     }))
 }
 
+/// Writes `new` as a "sending" entry inside the caller's transaction.
+pub(super) fn insert_order_entry(
+    tx: &rusqlite::Transaction<'_>,
+    new: &NewOrderEntry<'_>,
+) -> Result<i64, StoreError> {
+    let id = next_id(tx, JournalKind::Order)?;
+    tx.execute(
+        "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state,
+         updated_at_ms, base_url, key_fingerprint, request, reference, before)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            id,
+            new.sent_at.timestamp_millis(),
+            new.order_type.text(),
+            new.direction.text(),
+            new.amount.to_string(),
+            new.price.map(|p| p.to_string()),
+            new.account_id,
+            new.origin.base_url,
+            new.origin.key_fingerprint,
+            new.request,
+            new.reference,
+            new.before,
+        ],
+    )?;
+    Ok(id)
+}
+
 impl Store {
     /// Writes the journal entry of an order about to be sent, unless the same order (same
     /// exchange, direction and amount) is still unresolved and `despite_unresolved` is false.
@@ -175,26 +203,7 @@ impl Store {
                 return Ok(Claim::SameAsUnresolved(id));
             }
         }
-        let id = next_id(&tx, JournalKind::Order)?;
-        tx.execute(
-            "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state,
-             updated_at_ms, base_url, key_fingerprint, request, reference, before)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
-            params![
-                id,
-                new.sent_at.timestamp_millis(),
-                new.order_type.text(),
-                new.direction.text(),
-                new.amount.to_string(),
-                new.price.map(|p| p.to_string()),
-                new.account_id,
-                new.origin.base_url,
-                new.origin.key_fingerprint,
-                new.request,
-                new.reference,
-                new.before,
-            ],
-        )?;
+        let id = insert_order_entry(&tx, new)?;
         tx.commit()?;
         Ok(Claim::Journaled(id))
     }

@@ -1,0 +1,556 @@
+//! Recurring buys: a NOK amount bought at market on a schedule, each run placed exactly once.
+//!
+//! A run's identity is its plan and slot. Which slots to run, skip or hold is decided inside the
+//! store's transaction that also journals the order ([`crate::store::Store::plan_claim`]), so two
+//! processes sharing a store (the app and `nordlys-cli plans run-due`) cannot both claim a slot,
+//! and nothing is sent before its journal entry exists. A lost answer leaves the run "unknown",
+//! settled only by evidence; while a run of the plan is sending or unknown, due slots are held.
+
+use chrono::{DateTime, Utc};
+use nordlys_exchange::ExchangeClient;
+use nordlys_exchange::ids::AccountId;
+use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
+use nordlys_money::{Nok, NokPerBtc};
+use rust_decimal::Decimal;
+
+use crate::amount_input::{self, AmountInputError};
+use crate::orders::{OrderError, Placement, Prepared};
+use crate::plan_schedule::{Every, Schedule, ScheduleProblem};
+use crate::store::{Store, StoreError};
+
+/// What a run of due work does with a slot that was missed (its due time passed unrun).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Missed {
+    /// Missed slots are recorded as skipped.
+    #[default]
+    Skip,
+    /// The latest missed slot since the plan's last run is run once.
+    Once,
+}
+
+impl Missed {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Skip => "skip",
+            Self::Once => "once",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim() {
+            "skip" => Some(Self::Skip),
+            "once" => Some(Self::Once),
+            _ => None,
+        }
+    }
+}
+
+/// A recurring buy as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub id: i64,
+    pub buy_nok: Nok,
+    pub schedule: Schedule,
+    pub account_id: Option<String>,
+    /// Skip a run when the ask for the amount is above this.
+    pub max_price: Option<NokPerBtc>,
+    pub missed: Missed,
+    pub paused: bool,
+    pub created_at: DateTime<Utc>,
+    /// Slots before this do not exist: the plan's creation, or its last resume.
+    pub active_from: DateTime<Utc>,
+}
+
+/// A plan before it is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPlan {
+    pub buy_nok: Nok,
+    pub schedule: Schedule,
+    pub account_id: Option<String>,
+    pub max_price: Option<NokPerBtc>,
+    pub missed: Missed,
+}
+
+/// A plan as the user wrote it, every field as text.
+#[derive(Debug, Clone, Default)]
+pub struct PlanForm {
+    pub buy_nok: String,
+    pub every: String,
+    pub on: Option<String>,
+    pub at: String,
+    pub account: Option<String>,
+    pub max_price: Option<String>,
+    pub missed: Option<String>,
+    pub locale: crate::format::Locale,
+}
+
+/// What is wrong with a plan as written; each belongs to one field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanProblem {
+    #[error("the amount: {0}")]
+    Amount(AmountInputError),
+    #[error("the amount must be more than 0 NOK")]
+    AmountNotPositive,
+    #[error(transparent)]
+    Schedule(#[from] ScheduleProblem),
+    #[error("the price cap: {0}")]
+    MaxPrice(AmountInputError),
+    #[error("the price cap must be more than 0 NOK")]
+    MaxPriceNotPositive,
+    #[error("`{0}` is not a missed-run policy (skip or once)")]
+    Missed(String),
+}
+
+impl PlanForm {
+    /// The plan it describes, or the first problem found.
+    pub fn parse(&self) -> Result<NewPlan, PlanProblem> {
+        let buy_nok = amount_input::parse_nok(&self.buy_nok, self.locale)
+            .map_err(PlanProblem::Amount)?
+            .decimal();
+        if buy_nok <= Decimal::ZERO {
+            return Err(PlanProblem::AmountNotPositive);
+        }
+        let every = Every::parse(&self.every, self.on.as_deref())?;
+        let at = crate::plan_schedule::parse_time(&self.at)?;
+        let max_price = match self
+            .max_price
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            None => None,
+            Some(text) => {
+                let p = amount_input::parse_price(text, self.locale)
+                    .map_err(PlanProblem::MaxPrice)?
+                    .decimal();
+                if p <= Decimal::ZERO {
+                    return Err(PlanProblem::MaxPriceNotPositive);
+                }
+                Some(NokPerBtc::computed(p))
+            }
+        };
+        let missed = match self.missed.as_deref() {
+            None => Missed::default(),
+            Some(m) => Missed::parse(m).ok_or_else(|| PlanProblem::Missed(m.to_owned()))?,
+        };
+        Ok(NewPlan {
+            buy_nok: Nok::computed(buy_nok),
+            schedule: Schedule { every, at },
+            account_id: self
+                .account
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+            max_price,
+            missed,
+        })
+    }
+}
+
+/// Where a run stands. `Sending` to `Rejected` are its order's journal state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    /// Not run: missed, or the ask was above the cap.
+    Skipped,
+    /// Due while an earlier run was sending or unknown; follows the missed-run policy later.
+    Held,
+    Sending,
+    Unknown,
+    Placed,
+    NotPlaced,
+    Rejected,
+}
+
+impl RunState {
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Skipped => "skipped",
+            Self::Held => "held",
+            Self::Sending => "sending",
+            Self::Unknown => "unknown",
+            Self::Placed => "placed",
+            Self::NotPlaced => "not-placed",
+            Self::Rejected => "rejected",
+        }
+    }
+
+    /// A run that may have reached the exchange and is not settled: the plan waits for it.
+    pub fn blocks(self) -> bool {
+        matches!(self, Self::Sending | Self::Unknown)
+    }
+}
+
+/// One recorded slot of a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub plan_id: i64,
+    pub slot: DateTime<Utc>,
+    pub state: RunState,
+    /// The order's journal entry; none when nothing was sent.
+    pub journal_id: Option<i64>,
+    /// Why it was skipped, when not simply missed.
+    pub note: String,
+}
+
+/// What a run of due work does with a plan's slots now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Due {
+    pub skip: Vec<DateTime<Utc>>,
+    pub hold: Vec<DateTime<Utc>>,
+    pub run: Option<DateTime<Utc>>,
+}
+
+impl Due {
+    pub fn is_empty(&self) -> bool {
+        self.skip.is_empty() && self.hold.is_empty() && self.run.is_none()
+    }
+}
+
+/// The latest slot recorded for good (anything but held): no slot at or before it ever runs.
+fn latest_final(runs: &[Run]) -> Option<DateTime<Utc>> {
+    runs.iter()
+        .filter(|r| r.state != RunState::Held)
+        .map(|r| r.slot)
+        .max()
+}
+
+/// The slots of `plan` at `now` that are neither recorded for good nor before the plan existed.
+fn open_slots(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> Vec<DateTime<Utc>> {
+    let floor = latest_final(runs);
+    plan.schedule
+        .slots_between(plan.active_from, now)
+        .into_iter()
+        .filter(|s| floor.is_none_or(|f| *s > f))
+        .collect()
+}
+
+/// Decides, for `plan` with its recorded `runs`, what is due at `now`: the latest open slot
+/// runs when it is still due (or, with [`Missed::Once`], when it was missed); the others are
+/// skipped. While a run is sending or unknown every open slot is held instead.
+pub fn decide(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> Due {
+    if plan.paused {
+        return Due::default();
+    }
+    let open = open_slots(plan, runs, now);
+    let Some(&latest) = open.last() else {
+        return Due::default();
+    };
+    if runs.iter().any(|r| r.state.blocks()) {
+        let held: Vec<_> = runs
+            .iter()
+            .filter(|r| r.state == RunState::Held)
+            .map(|r| r.slot)
+            .collect();
+        return Due {
+            hold: open.into_iter().filter(|s| !held.contains(s)).collect(),
+            ..Due::default()
+        };
+    }
+    let still_due = now < plan.schedule.due_until(latest);
+    let run = (still_due || plan.missed == Missed::Once).then_some(latest);
+    Due {
+        skip: open.into_iter().filter(|s| Some(*s) != run).collect(),
+        hold: Vec::new(),
+        run,
+    }
+}
+
+/// The next slot a run of due work would run: one due now and not yet run, else the first one
+/// after `now`. None while paused.
+pub fn next_slot(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    if plan.paused {
+        return None;
+    }
+    let floor = latest_final(runs);
+    let open = |s: DateTime<Utc>| s >= plan.active_from && floor.is_none_or(|f| s > f);
+    if let Some(s) = plan.schedule.latest_at_or_before(now)
+        && open(s)
+        && now < plan.schedule.due_until(s)
+    {
+        return Some(s);
+    }
+    let mut t = now.max(plan.active_from - chrono::Duration::milliseconds(1));
+    for _ in 0..3 {
+        let s = plan.schedule.next_after(t)?;
+        if open(s) {
+            return Some(s);
+        }
+        t = s;
+    }
+    None
+}
+
+/// The order a run places: a market buy of the plan's amount.
+pub fn order_of(plan: &Plan) -> NewOrderRequest {
+    NewOrderRequest {
+        order_type: OrderType::Market,
+        direction: Direction::Buy,
+        amount: plan.buy_nok.decimal(),
+        account_id: plan.account_id.clone().map(AccountId::from),
+        description: format!("Nordlys plan {}", plan.id),
+        price: None,
+    }
+}
+
+/// What [`run_due`] recorded for one slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    pub plan_id: i64,
+    pub slot: DateTime<Utc>,
+    pub state: RunState,
+    pub journal_id: Option<i64>,
+    pub note: String,
+}
+
+/// Why due work could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlanError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Order(#[from] OrderError),
+    #[error("no plan {0}")]
+    NoSuchPlan(i64),
+}
+
+/// Runs what is due at `now` for every plan that is not paused, each slot once, and returns
+/// what it recorded. A process that finds a slot claimed by another records nothing for it.
+/// A price that cannot be read for a plan with a cap leaves its slot due, for the next look.
+pub async fn run_due(
+    client: &ExchangeClient,
+    store: &Store,
+    now: DateTime<Utc>,
+) -> Result<Vec<Recorded>, PlanError> {
+    let mut out = Vec::new();
+    for plan in store.plans()? {
+        let runs = store.plan_runs(plan.id)?;
+        let due = decide(&plan, &runs, now);
+        if due.is_empty() {
+            continue;
+        }
+        let mut prepared = None;
+        let mut above_cap = None;
+        if due.run.is_some() {
+            if let Some(cap) = plan.max_price {
+                match client.price(Some(plan.buy_nok)).await {
+                    Ok(p) => {
+                        let ask = p.ask;
+                        above_cap = (ask > cap)
+                            .then(|| format!("the ask, {ask} NOK, was above the cap of {cap} NOK"));
+                    }
+                    Err(_) => continue,
+                }
+            }
+            if above_cap.is_none() {
+                prepared = Some(Prepared::read(client, &order_of(&plan)).await?);
+            }
+        }
+        let claimed = store.plan_claim(
+            plan.id,
+            now,
+            prepared.as_ref().map(|p| p.entry(Utc::now())).as_ref(),
+            above_cap.as_deref(),
+        )?;
+        out.extend(claimed.recorded);
+        if let (Some((slot, journal_id)), Some(prepared)) = (claimed.send, prepared) {
+            let sent = prepared.send(client, store, journal_id).await;
+            let state = match sent {
+                Ok(Placement::Placed { .. }) => RunState::Placed,
+                Ok(Placement::Unknown { .. }) => RunState::Unknown,
+                Err(OrderError::Exchange(_)) => store
+                    .journal_entry(journal_id)?
+                    .map_or(RunState::Rejected, |e| crate::store::run_state_of(e.state)),
+                Err(e) => return Err(e.into()),
+            };
+            out.push(Recorded {
+                plan_id: plan.id,
+                slot,
+                state,
+                journal_id: Some(journal_id),
+                note: String::new(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+    use chrono::Weekday;
+
+    fn utc(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    /// A weekly plan, Mondays 07:00 Oslo (06:00 UTC in winter), made on Sunday 22 November 2026.
+    fn weekly(missed: Missed) -> Plan {
+        Plan {
+            id: 1,
+            buy_nok: Nok::computed(Decimal::from(500)),
+            schedule: Schedule {
+                every: Every::Week(Weekday::Mon),
+                at: chrono::NaiveTime::from_hms_opt(7, 0, 0).unwrap(),
+            },
+            account_id: None,
+            max_price: None,
+            missed,
+            paused: false,
+            created_at: utc("2026-11-22T12:00:00Z"),
+            active_from: utc("2026-11-22T12:00:00Z"),
+        }
+    }
+
+    fn run(slot: &str, state: RunState) -> Run {
+        Run {
+            plan_id: 1,
+            slot: utc(slot),
+            state,
+            journal_id: None,
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_due_slot_runs_once_and_not_again() {
+        let p = weekly(Missed::Skip);
+        let now = utc("2026-11-23T06:10:00Z");
+        let due = decide(&p, &[], now);
+        assert_eq!(due.run, Some(utc("2026-11-23T06:00:00Z")));
+        assert!(due.skip.is_empty());
+        let ran = [run("2026-11-23T06:00:00Z", RunState::Placed)];
+        assert!(
+            decide(&p, &ran, now).is_empty(),
+            "the same slot twice is one run"
+        );
+        // Whatever time a later look is given, a slot at or before the latest recorded never runs.
+        assert!(decide(&p, &ran, utc("2026-11-23T05:00:00Z")).is_empty());
+    }
+
+    #[test]
+    fn nothing_before_the_slot_or_before_the_plan_existed() {
+        let p = weekly(Missed::Once);
+        assert!(decide(&p, &[], utc("2026-11-23T05:59:59Z")).is_empty());
+        // Monday 16 November is before the plan was made.
+        assert!(decide(&p, &[], utc("2026-11-22T13:00:00Z")).is_empty());
+    }
+
+    #[test]
+    fn a_slot_is_missed_six_hours_later_and_skipped_by_default() {
+        let p = weekly(Missed::Skip);
+        let late = utc("2026-11-23T12:00:00Z");
+        let due = decide(&p, &[], late);
+        assert_eq!(due.run, None);
+        assert_eq!(due.skip, vec![utc("2026-11-23T06:00:00Z")]);
+        let just_in_time = decide(&p, &[], utc("2026-11-23T11:59:59Z"));
+        assert_eq!(just_in_time.run, Some(utc("2026-11-23T06:00:00Z")));
+    }
+
+    #[test]
+    fn with_once_the_latest_missed_slot_runs_once_and_earlier_ones_are_skipped() {
+        let p = weekly(Missed::Once);
+        // Three Mondays later, on a Wednesday.
+        let now = utc("2026-12-09T10:00:00Z");
+        let due = decide(&p, &[], now);
+        assert_eq!(due.run, Some(utc("2026-12-07T06:00:00Z")));
+        assert_eq!(
+            due.skip,
+            vec![utc("2026-11-23T06:00:00Z"), utc("2026-11-30T06:00:00Z")]
+        );
+        // The default skips every one of them.
+        let due = decide(&weekly(Missed::Skip), &[], now);
+        assert_eq!(due.run, None);
+        assert_eq!(due.skip.len(), 3);
+    }
+
+    #[test]
+    fn a_due_slot_is_held_while_a_run_is_unknown_and_follows_the_policy_once_settled() {
+        let p = weekly(Missed::Once);
+        let unknown = run("2026-11-23T06:00:00Z", RunState::Unknown);
+        let now = utc("2026-11-30T06:05:00Z");
+        let due = decide(&p, std::slice::from_ref(&unknown), now);
+        assert_eq!(due.run, None);
+        assert_eq!(due.hold, vec![utc("2026-11-30T06:00:00Z")]);
+        let held = run("2026-11-30T06:00:00Z", RunState::Held);
+        // Held once is not held again.
+        assert!(decide(&p, &[unknown.clone(), held.clone()], now).is_empty());
+        // Settled a day later: the held slot, missed now, runs once under `once`…
+        let settled = run("2026-11-23T06:00:00Z", RunState::Placed);
+        let later = utc("2026-12-01T09:00:00Z");
+        let due = decide(&p, &[settled.clone(), held.clone()], later);
+        assert_eq!(due.run, Some(utc("2026-11-30T06:00:00Z")));
+        // …and is skipped under `skip`.
+        let due = decide(&weekly(Missed::Skip), &[settled, held], later);
+        assert_eq!(due.run, None);
+        assert_eq!(due.skip, vec![utc("2026-11-30T06:00:00Z")]);
+    }
+
+    #[test]
+    fn a_paused_plan_does_nothing_and_has_no_next_run() {
+        let mut p = weekly(Missed::Once);
+        p.paused = true;
+        assert!(decide(&p, &[], utc("2026-12-09T10:00:00Z")).is_empty());
+        assert_eq!(next_slot(&p, &[], utc("2026-12-09T10:00:00Z")), None);
+    }
+
+    #[test]
+    fn the_next_run_is_the_due_slot_until_it_runs() {
+        let p = weekly(Missed::Skip);
+        let now = utc("2026-11-23T07:00:00Z");
+        assert_eq!(next_slot(&p, &[], now), Some(utc("2026-11-23T06:00:00Z")));
+        let ran = [run("2026-11-23T06:00:00Z", RunState::Placed)];
+        assert_eq!(next_slot(&p, &ran, now), Some(utc("2026-11-30T06:00:00Z")));
+        assert_eq!(
+            next_slot(&p, &[], utc("2026-11-22T12:00:00Z")),
+            Some(utc("2026-11-23T06:00:00Z"))
+        );
+    }
+
+    #[test]
+    fn a_plan_form_refuses_what_would_not_work() {
+        let form = |amount: &str, every: &str, on: Option<&str>, at: &str| PlanForm {
+            buy_nok: amount.into(),
+            every: every.into(),
+            on: on.map(Into::into),
+            at: at.into(),
+            ..PlanForm::default()
+        };
+        assert!(matches!(
+            form("0", "week", Some("mon"), "07:00").parse(),
+            Err(PlanProblem::Amount(_) | PlanProblem::AmountNotPositive)
+        ));
+        assert!(matches!(
+            form("-5", "week", Some("mon"), "07:00").parse(),
+            Err(PlanProblem::Amount(_) | PlanProblem::AmountNotPositive)
+        ));
+        assert!(matches!(
+            form("abc", "week", Some("mon"), "07:00").parse(),
+            Err(PlanProblem::Amount(_))
+        ));
+        assert!(matches!(
+            form("500", "week", None, "07:00").parse(),
+            Err(PlanProblem::Schedule(ScheduleProblem::NoWeekday))
+        ));
+        assert!(matches!(
+            form("500", "day", None, "25:00").parse(),
+            Err(PlanProblem::Schedule(ScheduleProblem::NoSuchTime(_)))
+        ));
+        let mut f = form("500", "day", None, "07:00");
+        f.max_price = Some("0".into());
+        assert!(matches!(
+            f.parse(),
+            Err(PlanProblem::MaxPrice(_) | PlanProblem::MaxPriceNotPositive)
+        ));
+        f.max_price = Some("900000".into());
+        f.missed = Some("twice".into());
+        assert!(matches!(f.parse(), Err(PlanProblem::Missed(_))));
+        f.missed = Some("once".into());
+        let ok = f.parse().unwrap();
+        assert_eq!(ok.missed, Missed::Once);
+        assert_eq!(ok.buy_nok.decimal(), Decimal::from(500));
+    }
+}
