@@ -15,11 +15,12 @@
 mod credentials;
 mod environment;
 mod journal;
+mod plans;
 
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, Utc};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nordlys_application::journal::{self as cases, JournalError};
 use nordlys_core::destination;
@@ -116,6 +117,9 @@ enum Command {
     /// The journal of orders and withdrawals sent from this state directory.
     #[command(subcommand)]
     Journal(JournalCommand),
+    /// Recurring buys, run by `plans run-due` (from a timer) or by the app, each slot once.
+    #[command(subcommand)]
+    Plans(PlansCommand),
     /// Stores an API key and secret (or with --token an OAuth access token) in the OS keyring
     /// for --base-url and --operator, read from the terminal (hidden) or one line each on
     /// standard input. Checked first; replaces what was stored.
@@ -143,6 +147,51 @@ enum JournalCommand {
         #[arg(long, required = true)]
         checked_on_exchange: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum PlansCommand {
+    /// Adds a recurring market buy; prints {"planId": N}. Times are wall-clock in Europe/Oslo.
+    Add(PlanArgs),
+    /// Every plan with its next slot and its runs.
+    List,
+    /// Stops a plan from running until it is resumed.
+    Pause { id: i64 },
+    /// Runs a paused plan again from now; slots missed while paused are not run.
+    Resume { id: i64 },
+    /// Removes a plan (its orders stay in the journal).
+    Remove { id: i64 },
+    /// Runs what is due now (or at --now) and prints the runs it recorded. Exit 3 when a run it
+    /// sent has an unknown outcome; 1 when credentials or the store are unavailable.
+    RunDue {
+        /// RFC 3339: the moment to run for, for tests and back-fills; a slot never runs twice.
+        #[arg(long)]
+        now: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+struct PlanArgs {
+    /// NOK to buy for at each run.
+    #[arg(long, allow_hyphen_values = true)]
+    buy_nok: String,
+    /// day, week or month.
+    #[arg(long)]
+    every: String,
+    /// mon…sun for a weekly plan, 1–31 for a monthly one (the month's last day when shorter).
+    #[arg(long, allow_hyphen_values = true)]
+    on: Option<String>,
+    /// HH:MM, wall-clock time in Europe/Oslo.
+    #[arg(long)]
+    at: String,
+    #[arg(long)]
+    account: Option<String>,
+    /// Skip a run when the ask for the amount is above this many NOK per BTC.
+    #[arg(long, allow_hyphen_values = true)]
+    max_price: Option<String>,
+    /// What a missed slot does: skip (default), or run the latest one once.
+    #[arg(long)]
+    missed: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -359,6 +408,8 @@ enum Failure {
     Call(Error),
     /// A money request whose outcome is unknown: its journal entry.
     Unknown(i64),
+    /// Everything is said already (on stdout and stderr); only the exit code is left.
+    Silent(u8),
 }
 
 impl From<Error> for Failure {
@@ -391,14 +442,8 @@ fn stored(e: StoreError) -> Failure {
     Failure::Refused(format!("the journal: {e}"))
 }
 
-async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
-    if let Command::Journal(JournalCommand::List) = cli.command {
-        let store = store()?;
-        return print(&journal::all_json(&store).map_err(stored)?);
-    }
-    if let Command::Tax(TaxCommand::Card(args)) = &cli.command {
-        return tax_card(args, cli.base_url.as_deref());
-    }
+/// A client for `--base-url` with `creds`.
+fn client(cli: &Cli, creds: Credentials) -> Result<ExchangeClient, Failure> {
     let base = cli
         .base_url
         .as_deref()
@@ -410,10 +455,24 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
     config.connect_timeout = config.connect_timeout.min(config.timeout);
     config.nonces = credentials::nonce_source(&creds).map_err(Failure::Usage)?;
     config.credentials = creds;
-    let client = ExchangeClient::new(config)?;
+    Ok(ExchangeClient::new(config)?)
+}
+
+async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
+    if let Command::Journal(JournalCommand::List) = cli.command {
+        let store = store()?;
+        return print(&journal::all_json(&store).map_err(stored)?);
+    }
+    if let Command::Tax(TaxCommand::Card(args)) = &cli.command {
+        return tax_card(args, cli.base_url.as_deref());
+    }
+    let client = client(&cli, creds)?;
     let empty = serde_json::json!({});
     match cli.command {
-        Command::Journal(JournalCommand::List) | Command::Login { .. } | Command::Logout => Ok(()),
+        Command::Journal(JournalCommand::List)
+        | Command::Login { .. }
+        | Command::Logout
+        | Command::Plans(_) => Ok(()),
         Command::Journal(JournalCommand::Check { id }) => check(&client, id).await,
         Command::Journal(JournalCommand::Settle { id, .. }) => settle(&client, id).await,
         // Typed as given: the client refuses a negative or too precise amount with the API's words.
@@ -748,9 +807,114 @@ fn main() -> ExitCode {
     // The keyring is read before the runtime starts: its Secret Service backend runs its own.
     let outcome = match keyring_command(&cli) {
         Some(done) => done,
-        None => run_with_credentials(cli),
+        None => match &cli.command {
+            Command::Plans(command) => plans_command(&cli, command),
+            _ => run_with_credentials(cli),
+        },
     };
     exit_code(outcome)
+}
+
+/// `plans …`: the store alone, except `run-due` (and `add`'s look at the NOK available).
+fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
+    let now = Utc::now();
+    let store = store()?;
+    match command {
+        PlansCommand::List => print(&plans::list(&store, now).map_err(Failure::Refused)?),
+        PlansCommand::Add(a) => {
+            let form = nordlys_core::plans::PlanForm {
+                buy_nok: a.buy_nok.clone(),
+                every: a.every.clone(),
+                on: a.on.clone(),
+                at: a.at.clone(),
+                account: a.account.clone(),
+                max_price: a.max_price.clone(),
+                missed: a.missed.clone(),
+                locale: nordlys_core::format::Locale::En,
+            };
+            let id = plans::add(&store, &form, now).map_err(Failure::Usage)?;
+            if let Some(available) = available_nok(cli)
+                && let Some(plan) = store.plan(id).map_err(stored)?
+                && let Some(w) = plans::above_available(plan.buy_nok, available)
+            {
+                eprintln!("nordlys-cli: {w}");
+            }
+            print(&serde_json::json!({ "planId": id }))
+        }
+        PlansCommand::Pause { id } | PlansCommand::Resume { id } | PlansCommand::Remove { id } => {
+            let done = match command {
+                PlansCommand::Remove { .. } => store.remove_plan(*id),
+                PlansCommand::Pause { .. } => store.set_plan_paused(*id, true, now),
+                _ => store.set_plan_paused(*id, false, now),
+            }
+            .map_err(stored)?;
+            if !done {
+                return Err(Failure::Refused(format!("no plan {id}")));
+            }
+            print(&serde_json::json!({ "planId": id }))
+        }
+        PlansCommand::RunDue { now: at } => {
+            let at = time("now", at.clone())
+                .map_err(Failure::Usage)?
+                .unwrap_or(now);
+            let creds = credentials::load(
+                &cli.operator,
+                cli.base_url.as_deref(),
+                &credentials::OsKeyring,
+                environment::EnvCredentials::read(),
+            )
+            .map_err(Failure::Refused)?;
+            if creds.key.is_none() && creds.bearer.is_none() {
+                return Err(Failure::Refused(
+                    "no credentials: set NORDLYS_API_KEY and NORDLYS_API_SECRET, or run `login`".into(),
+                ));
+            }
+            let client = client(cli, creds)?;
+            let runtime = runtime()?;
+            let recorded = runtime
+                .block_on(nordlys_core::plans::run_due(&client, &store, at))
+                .map_err(|e| Failure::Refused(e.to_string()))?;
+            let shown: Vec<plans::RecordedJson> = recorded.iter().map(Into::into).collect();
+            print(&shown)?;
+            if let Some(r) = recorded.iter().find(|r| r.journal_id.is_some() && r.state.blocks()) {
+                eprintln!(
+                    "nordlys-cli: plan {}: the order of journal entry {} may or may not have been placed; `journal check` looks again",
+                    r.plan_id,
+                    r.journal_id.unwrap_or_default()
+                );
+            }
+            if plans::any_unknown(&recorded) {
+                return Err(Failure::Silent(3));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The NOK available now, when credentials and a base URL are at hand; none otherwise.
+fn available_nok(cli: &Cli) -> Option<Nok> {
+    cli.base_url.as_ref()?;
+    let creds = credentials::load(
+        &cli.operator,
+        cli.base_url.as_deref(),
+        &credentials::OsKeyring,
+        environment::EnvCredentials::read(),
+    )
+    .ok()?;
+    creds.key.as_ref()?;
+    let client = client(cli, creds).ok()?;
+    let runtime = runtime().ok()?;
+    runtime
+        .block_on(client.fiat_account())
+        .ok()
+        .map(|f| f.available_nok)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Usage(format!("cannot start: {e}")))
 }
 
 fn run_with_credentials(cli: Cli) -> Result<(), Failure> {
@@ -762,11 +926,7 @@ fn run_with_credentials(cli: Cli) -> Result<(), Failure> {
     )
     .map_err(Failure::Usage)
     .and_then(|creds| {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure::Usage(format!("cannot start: {e}")))?;
-        runtime.block_on(run(cli, creds))
+        runtime()?.block_on(run(cli, creds))
     })
 }
 
@@ -788,6 +948,7 @@ fn exit_code(outcome: Result<(), Failure>) -> ExitCode {
             }
             ExitCode::from(3)
         }
+        Err(Failure::Silent(code)) => ExitCode::from(code),
         Err(Failure::Call(e)) => {
             eprintln!("nordlys-cli: {e}");
             ExitCode::from(if e.is_outcome_unknown() { 3 } else { 1 })

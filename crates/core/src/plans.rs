@@ -270,15 +270,12 @@ pub fn next_slot(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> Option<DateTi
     {
         return Some(s);
     }
+    // The first slot after now, after the latest recorded one, and not before the plan began.
     let mut t = now.max(plan.active_from - chrono::Duration::milliseconds(1));
-    for _ in 0..3 {
-        let s = plan.schedule.next_after(t)?;
-        if open(s) {
-            return Some(s);
-        }
-        t = s;
+    if let Some(f) = floor {
+        t = t.max(f);
     }
-    None
+    plan.schedule.next_after(t)
 }
 
 /// The order a run places: a market buy of the plan's amount.
@@ -508,6 +505,9 @@ mod tests {
             next_slot(&p, &[], utc("2026-11-22T12:00:00Z")),
             Some(utc("2026-11-23T06:00:00Z"))
         );
+        // A run recorded ahead of the clock (by `run-due --now`) moves the next run past it.
+        let ahead = [run("2026-12-14T06:00:00Z", RunState::Skipped)];
+        assert_eq!(next_slot(&p, &ahead, now), Some(utc("2026-12-21T06:00:00Z")));
     }
 
     #[test]

@@ -1,0 +1,209 @@
+//! `plans`: recurring buys kept in the state directory's store, shared with the app when both use
+//! one directory. `run-due` is meant for a systemd user timer or cron: it runs what is due, each
+//! slot once however often, and by however many processes, it is started.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use nordlys_core::plan_schedule::Every;
+use nordlys_core::plans::{self, Plan, PlanForm, Recorded, Run};
+use nordlys_core::store::Store;
+use nordlys_exchange::wire;
+use nordlys_money::{Nok, NokPerBtc};
+use serde::Serialize;
+
+fn rfc3339(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunJson {
+    slot: String,
+    state: &'static str,
+    journal_id: Option<i64>,
+}
+
+/// A run as `run-due` prints it: which plan, which slot, what became of it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedJson {
+    plan_id: i64,
+    slot: String,
+    state: &'static str,
+    journal_id: Option<i64>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    note: String,
+}
+
+impl From<&Recorded> for RecordedJson {
+    fn from(r: &Recorded) -> Self {
+        Self {
+            plan_id: r.plan_id,
+            slot: rfc3339(&r.slot),
+            state: r.state.text(),
+            journal_id: r.journal_id,
+            note: r.note.clone(),
+        }
+    }
+}
+
+/// The weekday as text, the day of the month as a number.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum On {
+    Weekday(String),
+    Day(u32),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanJson {
+    plan_id: i64,
+    #[serde(with = "wire::number")]
+    buy_nok: Nok,
+    every: &'static str,
+    on: Option<On>,
+    at: String,
+    account: Option<String>,
+    #[serde(with = "wire::opt_number")]
+    max_price: Option<NokPerBtc>,
+    missed: &'static str,
+    paused: bool,
+    next_slot: Option<String>,
+    runs: Vec<RunJson>,
+}
+
+fn plan_json(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> PlanJson {
+    PlanJson {
+        plan_id: plan.id,
+        buy_nok: plan.buy_nok,
+        every: plan.schedule.every.period_text(),
+        on: match plan.schedule.every {
+            Every::Day => None,
+            Every::Week(_) => plan.schedule.every.on_text().map(On::Weekday),
+            Every::Month(d) => Some(On::Day(d)),
+        },
+        at: plan.schedule.at.format("%H:%M").to_string(),
+        account: plan.account_id.clone(),
+        max_price: plan.max_price,
+        missed: plan.missed.text(),
+        paused: plan.paused,
+        next_slot: plans::next_slot(plan, runs, now).map(|t| rfc3339(&t)),
+        runs: runs
+            .iter()
+            .map(|r| RunJson {
+                slot: rfc3339(&r.slot),
+                state: r.state.text(),
+                journal_id: r.journal_id,
+            })
+            .collect(),
+    }
+}
+
+/// Every plan with its runs, as `plans list` prints them.
+pub fn list(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanJson>, String> {
+    let mut out = Vec::new();
+    for plan in store.plans().map_err(|e| e.to_string())? {
+        let runs = store.plan_runs(plan.id).map_err(|e| e.to_string())?;
+        out.push(plan_json(&plan, &runs, now));
+    }
+    Ok(out)
+}
+
+/// Checks and stores a plan; returns its id. Nothing is stored when a field is wrong.
+pub fn add(store: &Store, form: &PlanForm, now: DateTime<Utc>) -> Result<i64, String> {
+    let plan = form.parse().map_err(|e| e.to_string())?;
+    store.add_plan(&plan, now).map_err(|e| e.to_string())
+}
+
+/// Whether any run recorded now was sent and its outcome is unknown.
+pub fn any_unknown(recorded: &[Recorded]) -> bool {
+    recorded
+        .iter()
+        .any(|r| r.journal_id.is_some() && r.state.blocks())
+}
+
+/// The warning `plans add` gives for an amount above what the fiat account holds now.
+pub fn above_available(buy: Nok, available: Nok) -> Option<String> {
+    (buy > available).then(|| {
+        format!(
+            "warning: {buy} NOK is more than the {available} NOK available now; runs will be refused \
+             until there is enough"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+    use nordlys_core::plans::RunState;
+    use rust_decimal::Decimal;
+
+    #[test]
+    fn a_plan_prints_in_the_documented_shape() {
+        let store = Store::in_memory().unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-11-24T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let form = PlanForm {
+            buy_nok: "500".into(),
+            every: "week".into(),
+            on: Some("mon".into()),
+            at: "07:00".into(),
+            max_price: Some("1000000".into()),
+            ..PlanForm::default()
+        };
+        let id = add(&store, &form, now).unwrap();
+        let month = PlanForm {
+            buy_nok: "250.5".into(),
+            every: "month".into(),
+            on: Some("31".into()),
+            at: "12:00".into(),
+            ..PlanForm::default()
+        };
+        add(&store, &month, now).unwrap();
+        let v = serde_json::to_value(list(&store, now).unwrap()).unwrap();
+        assert_eq!(
+            v[0],
+            serde_json::json!({
+                "planId": id, "buyNok": 500, "every": "week", "on": "mon", "at": "07:00",
+                "account": null, "maxPrice": 1000000, "missed": "skip", "paused": false,
+                "nextSlot": "2026-11-30T06:00:00Z", "runs": []
+            })
+        );
+        assert_eq!(v[1]["on"], 31);
+        assert_eq!(v[1]["buyNok"], 250.5);
+        assert_eq!(v[1]["nextSlot"], "2026-11-30T11:00:00Z");
+    }
+
+    #[test]
+    fn a_wrong_plan_is_refused_and_nothing_is_stored() {
+        let store = Store::in_memory().unwrap();
+        let form = PlanForm {
+            buy_nok: "-1".into(),
+            every: "week".into(),
+            on: Some("mon".into()),
+            at: "07:00".into(),
+            ..PlanForm::default()
+        };
+        assert!(add(&store, &form, Utc::now()).is_err());
+        assert!(store.plans().unwrap().is_empty());
+    }
+
+    #[test]
+    fn only_an_unknown_sent_run_is_unknown() {
+        let slot = Utc::now();
+        let r = |state, journal_id| Recorded {
+            plan_id: 1,
+            slot,
+            state,
+            journal_id,
+            note: String::new(),
+        };
+        assert!(!any_unknown(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]));
+        assert!(any_unknown(&[r(RunState::Unknown, Some(4))]));
+        assert!(above_available(Nok::computed(Decimal::from(10)), Nok::computed(Decimal::ONE)).is_some());
+        assert!(above_available(Nok::computed(Decimal::ONE), Nok::computed(Decimal::ONE)).is_none());
+    }
+}
