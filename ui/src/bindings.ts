@@ -219,7 +219,7 @@ enteredNokPerBtc: string, enteredUsdPerBtc: string, enteredNokPerUsd: string, ru
  */
 disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
 
-export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked" | "closeAsked";
+export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked" | "closeAsked" | "plans";
 
 export type ChartPointView = { time: string, price: string, 
 /**
@@ -471,6 +471,8 @@ export type MalformedView = { id: string, reason: string, };
 
 export type Method = "fifo" | "average";
 
+export type MissedPolicy = "skip" | "once";
+
 export type MoneyKind = "order" | "withdrawal";
 
 export type MoneyState = "sending" | "unknown" | "placed" | "notPlaced" | "sent" | "notSent" | "rejected";
@@ -591,6 +593,80 @@ state: WithdrawalState,
 status: NetworkStatus | null, statusText: string, withdrawalId: string | null, note: string, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
+
+export type PlanArgs = { 
+/**
+ * `None`: a new plan.
+ */
+id: number | null, amount: string, every: PlanPeriod, 
+/**
+ * `mon`…`sun` for a week, 1–31 for a month, empty for a day.
+ */
+on: string, 
+/**
+ * HH:MM, Oslo time.
+ */
+at: string, 
+/**
+ * Empty: no cap.
+ */
+maxPrice: string, missed: MissedPolicy, };
+
+export type PlanField = "amount" | "on" | "at" | "maxPrice";
+
+export type PlanIdArgs = { id: number, };
+
+export type PlanPeriod = "day" | "week" | "month";
+
+export type PlanProblemView = { field: PlanField, message: string, };
+
+export type PlanRunState = "skipped" | "held" | "sending" | "unknown" | "placed" | "notPlaced" | "rejected";
+
+export type PlanRunView = { 
+/**
+ * The slot, Oslo time.
+ */
+slot: string, state: PlanRunState, 
+/**
+ * Price paid and BTC bought, from the synced history; none until its rows are there.
+ */
+price: string | null, btc: string | null, 
+/**
+ * What shows the state: the order id, the exchange's refusal, why it was skipped.
+ */
+evidence: string, journalId: number | null, };
+
+export type PlanView = { id: number, 
+/**
+ * "NOK 500.00 every Monday at 07:00".
+ */
+said: string, paused: boolean, 
+/**
+ * When it runs next (Oslo time); none while paused.
+ */
+nextRun: string | null, 
+/**
+ * Newest first.
+ */
+runs: Array<PlanRunView>, 
+/**
+ * BTC bought by its runs, as far as the synced history shows them.
+ */
+bought: string, 
+/**
+ * What those cost in NOK, fees included.
+ */
+cost: string, averagePrice: string | null, 
+/**
+ * Their worth at the bid less their cost; none without a recent price or any buy seen.
+ */
+result: string | null, resultNegative: boolean, 
+/**
+ * The fields as stored, to edit.
+ */
+form: PlanArgs, };
+
+export type PlansView = { plans: Array<PlanView>, };
 
 export type PriceChartArgs = { range: ChartRange, width: number, height: number, dark: boolean, };
 
@@ -719,6 +795,16 @@ export type SaveAlertView = {
  * Empty when the alert was kept; otherwise nothing was.
  */
 problems: Array<AlertProblemView>, alerts: AlertsView, };
+
+export type SavePlanView = { 
+/**
+ * Empty when the plan was kept; otherwise nothing was.
+ */
+problems: Array<PlanProblemView>, 
+/**
+ * Kept, but more than the NOK available now.
+ */
+warning: string | null, plans: PlansView, };
 
 export type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
@@ -1081,6 +1167,26 @@ export function removeAlert(args: AlertIdArgs): Promise<AlertsView> {
 
 export function setUsualAmount(args: UsualAmountArgs): Promise<AlertsView> {
   return call("set_usual_amount", args);
+}
+
+export function plans(args: NoArgs): Promise<PlansView> {
+  return call("plans", args);
+}
+
+export function savePlan(args: PlanArgs): Promise<SavePlanView> {
+  return call("save_plan", args);
+}
+
+export function pausePlan(args: PlanIdArgs): Promise<PlansView> {
+  return call("pause_plan", args);
+}
+
+export function resumePlan(args: PlanIdArgs): Promise<PlansView> {
+  return call("resume_plan", args);
+}
+
+export function removePlan(args: PlanIdArgs): Promise<PlansView> {
+  return call("remove_plan", args);
 }
 
 export function receiveDestinations(args: AccountArgs): Promise<ReceiveView> {

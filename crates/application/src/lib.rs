@@ -18,6 +18,7 @@ pub mod lock;
 pub mod market;
 pub mod pay;
 pub mod pay_views;
+pub mod plans;
 pub mod profile_views;
 pub mod profiles;
 pub mod receive;

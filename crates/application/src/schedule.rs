@@ -20,16 +20,19 @@ pub enum Watch {
     History,
     /// Open orders, read only while an alert follows them.
     Orders,
+    /// Recurring buys: the store alone until a slot is due.
+    Plans,
 }
 
 impl Watch {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Money,
         Self::Price,
         Self::Balances,
         Self::Market,
         Self::History,
         Self::Orders,
+        Self::Plans,
     ];
 }
 
@@ -60,6 +63,8 @@ pub fn pace(watch: Watch, mode: Mode) -> u64 {
         (Watch::History, Mode::Locked) => 300,
         (Watch::Orders, Mode::Locked) => 120,
         (Watch::Orders, _) => 60,
+        // A slot is due for six hours: a look every half minute runs it on time in any mode.
+        (Watch::Plans, _) => 30,
     }
 }
 

@@ -93,13 +93,24 @@ pub fn tooltip(app: &App) -> String {
         return wording::say("tray-locked", locale);
     }
     let profile = app.settings().active.clone();
-    let Some((now, before)) = crate::watcher::last_move(app, &profile) else {
-        return "Nordlys".into();
+    let price = match crate::watcher::last_move(app, &profile) {
+        None => "Nordlys".to_owned(),
+        Some((now, before)) => {
+            let arrow = match before {
+                Some(b) if now > b => " ▲",
+                Some(b) if now < b => " ▼",
+                _ => "",
+            };
+            format!("Nordlys · {}{arrow}", app.figures().price(now))
+        }
     };
-    let arrow = match before {
-        Some(b) if now > b => " ▲",
-        Some(b) if now < b => " ▼",
-        _ => "",
-    };
-    format!("Nordlys · {}{arrow}", app.figures().price(now))
+    match crate::watcher::next_plan_run(app, &profile) {
+        Some(at) => {
+            let next = crate::wording::Message::new("tray-next-buy")
+                .with("at", at)
+                .render(locale);
+            format!("{price}\n{next}")
+        }
+        None => price,
+    }
 }

@@ -198,6 +198,8 @@ pub enum Change {
     LockAsked,
     /// The window was closed for the first time: it asks whether Nordlys stays in the tray.
     CloseAsked,
+    /// A plan ran (or skipped or held a slot).
+    Plans,
 }
 
 #[cfg(test)]

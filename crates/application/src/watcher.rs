@@ -39,6 +39,8 @@ pub struct Seen {
     history_read: bool,
     /// The open limit orders placed in Nordlys, at their prices, when an alert follows them.
     open_limits: Option<Vec<OpenLimit>>,
+    /// When a plan runs next, as the tray says it.
+    next_plan_run: Option<String>,
 }
 
 /// Runs until the app ends: each thing followed at its pace for what the user sees (see
@@ -116,6 +118,7 @@ async fn look_at(app: &App, watch: Watch) -> bool {
         Watch::Market => look_at_market(app).await,
         Watch::History => look_at_history(app).await,
         Watch::Orders => look_at_orders(app).await,
+        Watch::Plans => crate::plans::look_at_plans(app).await,
     };
     match looked {
         Ok(changes) => {
@@ -141,6 +144,16 @@ fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
         };
     }
     seen
+}
+
+/// Keeps when a plan runs next, for the tray.
+pub(crate) fn set_next_plan_run(app: &App, profile: &str, next: Option<String>) {
+    seen(app, profile).next_plan_run = next;
+}
+
+/// When a plan of the active profile runs next, as the watcher last worked it out.
+pub(crate) fn next_plan_run(app: &App, profile: &str) -> Option<String> {
+    seen(app, profile).next_plan_run.clone()
 }
 
 /// How old the watcher's price may be and still be shown as the price of the moment.

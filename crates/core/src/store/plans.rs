@@ -164,6 +164,27 @@ impl Store {
         Ok(db.last_insert_rowid())
     }
 
+    /// Replaces plan `id`'s terms; its runs and the slots it has passed stay. False when there
+    /// is no such plan.
+    pub fn edit_plan(&self, id: i64, plan: &NewPlan) -> Result<bool, StoreError> {
+        let at = i64::from(plan.schedule.at.hour() * 60 + plan.schedule.at.minute());
+        let n = self.db().execute(
+            "UPDATE plans SET buy_nok = ?2, period = ?3, on_day = ?4, at_minute = ?5, account_id = ?6,
+             max_price = ?7, missed = ?8 WHERE id = ?1",
+            params![
+                id,
+                plan.buy_nok.to_string(),
+                plan.schedule.every.period_text(),
+                plan.schedule.every.on_text(),
+                at,
+                plan.account_id,
+                plan.max_price.map(|p| p.to_string()),
+                plan.missed.text(),
+            ],
+        )?;
+        Ok(n > 0)
+    }
+
     pub fn plans(&self) -> Result<Vec<Plan>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} ORDER BY id"))?;

@@ -392,6 +392,26 @@ impl Store {
         raw.into_iter().map(RawRow::into_transaction).collect()
     }
 
+    /// The rows of one order: those whose id is one of `ids` (its trades), and those whose note
+    /// carries its `reference` (when the exchange echoes descriptions), oldest first.
+    pub fn tax_rows_of_order(
+        &self,
+        ids: &[String],
+        reference: &str,
+    ) -> Result<Vec<TaxTransaction>, StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM tax_transactions WHERE id IN (SELECT value FROM json_each(?1))
+                 OR (?2 != '' AND instr(note, ?2) > 0) ORDER BY create_time, id"
+            ))?;
+            let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+            q.query_map(params![ids, reference], raw_row)?
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        raw.into_iter().map(RawRow::into_transaction).collect()
+    }
+
     /// The newest `limit` buys and sells, newest first: Trade history.
     pub fn tax_trades_newest(&self, limit: u32) -> Result<Vec<TaxTransaction>, StoreError> {
         let raw = {

@@ -248,6 +248,21 @@ fn fee_inside(btc: Btc, nok: Nok, fee: Nok, rate: Option<NokPerBtc>, buying: boo
     }
 }
 
+/// What a buy row bought and what it cost, its fee included wherever the row puts it; `None`
+/// for a row that is not a buy or does not show where its fee is.
+pub fn buy_cost(t: &TaxTransaction) -> Option<(Btc, Nok)> {
+    if t.tx_type != TaxTransactionType::BtcBuy {
+        return None;
+    }
+    let btc = Btc::computed(amount(t.in_amount, t.in_currency.as_ref(), &CurrencyCode::Btc));
+    let paid = Nok::computed(amount(t.out_amount, t.out_currency.as_ref(), &CurrencyCode::Nok));
+    let fee = Nok::computed(amount(t.fee_amount, t.fee_currency.as_ref(), &CurrencyCode::Nok));
+    match fee_inside(btc, paid, fee, t.rate_market, true)? {
+        true => Some((btc, paid)),
+        false => Some((btc, paid + fee)),
+    }
+}
+
 impl GainsBuilder {
     pub fn new(method: Method) -> Self {
         Self {

@@ -1,0 +1,525 @@
+//! Recurring buys in the window: made, edited, paused and removed; each plan's runs with what
+//! they bought, their average price and the result so far at the bid; and the watcher's look that
+//! runs what is due (the same claim as `nordlys-cli plans run-due`, so both can share a store).
+
+use chrono::{DateTime, Utc, Weekday};
+use nordlys_core::format::Figures;
+use nordlys_core::plan_schedule::{Every, ScheduleProblem};
+use nordlys_core::plans::{self, Missed, Plan, PlanForm, PlanProblem, Run, RunState};
+use nordlys_core::store::Store;
+use nordlys_core::tax::gains::buy_cost;
+use nordlys_core::time::OSLO;
+use nordlys_money::{Btc, Nok, NokPerBtc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::desktop::Notice;
+use crate::error::{Answer, ErrorCode, IpcError};
+use crate::vocabulary::{Change, Screen};
+use crate::wording::{self, Message};
+use crate::{App, NoArgs};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanPeriod {
+    Day,
+    Week,
+    Month,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum MissedPolicy {
+    Skip,
+    Once,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanRunState {
+    Skipped,
+    Held,
+    Sending,
+    Unknown,
+    Placed,
+    NotPlaced,
+    Rejected,
+}
+
+impl From<RunState> for PlanRunState {
+    fn from(s: RunState) -> Self {
+        match s {
+            RunState::Skipped => Self::Skipped,
+            RunState::Held => Self::Held,
+            RunState::Sending => Self::Sending,
+            RunState::Unknown => Self::Unknown,
+            RunState::Placed => Self::Placed,
+            RunState::NotPlaced => Self::NotPlaced,
+            RunState::Rejected => Self::Rejected,
+        }
+    }
+}
+
+/// The plan form's fields, for a problem's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanField {
+    Amount,
+    On,
+    At,
+    MaxPrice,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlansView {
+    pub plans: Vec<PlanView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanView {
+    #[ts(type = "number")]
+    pub id: i64,
+    /// "NOK 500.00 every Monday at 07:00".
+    pub said: String,
+    pub paused: bool,
+    /// When it runs next (Oslo time); none while paused.
+    pub next_run: Option<String>,
+    /// Newest first.
+    pub runs: Vec<PlanRunView>,
+    /// BTC bought by its runs, as far as the synced history shows them.
+    pub bought: String,
+    /// What those cost in NOK, fees included.
+    pub cost: String,
+    pub average_price: Option<String>,
+    /// Their worth at the bid less their cost; none without a recent price or any buy seen.
+    pub result: Option<String>,
+    pub result_negative: bool,
+    /// The fields as stored, to edit.
+    pub form: PlanArgs,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRunView {
+    /// The slot, Oslo time.
+    pub slot: String,
+    pub state: PlanRunState,
+    /// Price paid and BTC bought, from the synced history; none until its rows are there.
+    pub price: Option<String>,
+    pub btc: Option<String>,
+    /// What shows the state: the order id, the exchange's refusal, why it was skipped.
+    pub evidence: String,
+    #[ts(type = "number | null")]
+    pub journal_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanArgs {
+    /// `None`: a new plan.
+    #[ts(type = "number | null")]
+    pub id: Option<i64>,
+    pub amount: String,
+    pub every: PlanPeriod,
+    /// `mon`…`sun` for a week, 1–31 for a month, empty for a day.
+    pub on: String,
+    /// HH:MM, Oslo time.
+    pub at: String,
+    /// Empty: no cap.
+    pub max_price: String,
+    pub missed: MissedPolicy,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanProblemView {
+    pub field: PlanField,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SavePlanView {
+    /// Empty when the plan was kept; otherwise nothing was.
+    pub problems: Vec<PlanProblemView>,
+    /// Kept, but more than the NOK available now.
+    pub warning: Option<String>,
+    pub plans: PlansView,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanIdArgs {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+fn weekday_key(d: Weekday) -> &'static str {
+    match d {
+        Weekday::Mon => "weekday-mon",
+        Weekday::Tue => "weekday-tue",
+        Weekday::Wed => "weekday-wed",
+        Weekday::Thu => "weekday-thu",
+        Weekday::Fri => "weekday-fri",
+        Weekday::Sat => "weekday-sat",
+        Weekday::Sun => "weekday-sun",
+    }
+}
+
+fn said(plan: &Plan, figures: Figures) -> String {
+    let locale = figures.locale;
+    let at = plan.schedule.at.format("%H:%M").to_string();
+    let amount = figures.nok(plan.buy_nok);
+    let mut m = match plan.schedule.every {
+        Every::Day => Message::new("plan-said-day"),
+        Every::Week(d) => {
+            Message::new("plan-said-week").with("weekday", wording::say(weekday_key(d), locale))
+        }
+        Every::Month(d) => Message::new("plan-said-month").with("day", d.to_string()),
+    }
+    .with("amount", amount)
+    .with("at", at);
+    if let Some(cap) = plan.max_price {
+        m = Message::new("plan-said-capped")
+            .with("said", m.render(locale))
+            .with("cap", figures.price(cap));
+    }
+    m.render(locale)
+}
+
+/// NOK per BTC paid: `nok` for `btc`.
+fn price_of(btc: Btc, nok: Nok) -> Option<NokPerBtc> {
+    btc.is_positive()
+        .then(|| NokPerBtc::computed(nok.decimal() / btc.decimal()))
+}
+
+fn when(t: &DateTime<Utc>, figures: Figures) -> String {
+    nordlys_core::format::time(t, OSLO, figures.locale)
+}
+
+/// What one run bought and cost, from its order's rows in the synced history.
+fn bought_by(store: &Store, run: &Run) -> Answer<Option<(Btc, Nok)>> {
+    let Some(id) = run.journal_id else {
+        return Ok(None);
+    };
+    let Some(e) = store.journal_entry(id)? else {
+        return Ok(None);
+    };
+    let mut ids = e.claimed.clone();
+    ids.extend(e.trade_id.clone());
+    let rows = store.tax_rows_of_order(&ids, &e.reference)?;
+    let mut total: Option<(Btc, Nok)> = None;
+    for r in &rows {
+        if let Some((btc, nok)) = buy_cost(r) {
+            let (b, n) = total.unwrap_or_default();
+            total = Some((b + btc, n + nok));
+        }
+    }
+    Ok(total)
+}
+
+fn evidence_words(store: &Store, run: &Run, figures: Figures) -> Answer<String> {
+    let locale = figures.locale;
+    Ok(match (run.state, run.journal_id) {
+        (RunState::Skipped, _) if !run.note.is_empty() => run.note.clone(),
+        (RunState::Skipped, _) => wording::say("plan-run-missed", locale),
+        (RunState::Held, _) => wording::say("plan-run-held", locale),
+        (_, Some(id)) => match store.journal_entry(id)? {
+            Some(e) => match (&e.order_id, e.note.is_empty()) {
+                (Some(o), _) => Message::new("plan-run-order")
+                    .with("order", o.clone())
+                    .with("entry", id.to_string())
+                    .render(locale),
+                (None, false) => e.note,
+                (None, true) => Message::new("plan-run-entry")
+                    .with("entry", id.to_string())
+                    .render(locale),
+            },
+            None => String::new(),
+        },
+        (_, None) => String::new(),
+    })
+}
+
+fn form_of(plan: &Plan) -> PlanArgs {
+    let (every, on) = match plan.schedule.every {
+        Every::Day => (PlanPeriod::Day, String::new()),
+        Every::Week(_) => (
+            PlanPeriod::Week,
+            plan.schedule.every.on_text().unwrap_or_default(),
+        ),
+        Every::Month(d) => (PlanPeriod::Month, d.to_string()),
+    };
+    PlanArgs {
+        id: Some(plan.id),
+        amount: plan.buy_nok.decimal().normalize().to_string(),
+        every,
+        on,
+        at: plan.schedule.at.format("%H:%M").to_string(),
+        max_price: plan
+            .max_price
+            .map(|p| p.decimal().normalize().to_string())
+            .unwrap_or_default(),
+        missed: match plan.missed {
+            Missed::Skip => MissedPolicy::Skip,
+            Missed::Once => MissedPolicy::Once,
+        },
+    }
+}
+
+fn plan_view(
+    store: &Store,
+    plan: &Plan,
+    bid: Option<NokPerBtc>,
+    figures: Figures,
+    now: DateTime<Utc>,
+) -> Answer<PlanView> {
+    let runs = store.plan_runs(plan.id)?;
+    let mut views = Vec::new();
+    let mut total: Option<(Btc, Nok)> = None;
+    for run in runs.iter().rev() {
+        let got = bought_by(store, run)?;
+        if let Some((b, n)) = got {
+            let (tb, tn) = total.unwrap_or_default();
+            total = Some((tb + b, tn + n));
+        }
+        views.push(PlanRunView {
+            slot: when(&run.slot, figures),
+            state: run.state.into(),
+            price: got.and_then(|(b, n)| price_of(b, n)).map(|p| figures.price(p)),
+            btc: got.map(|(b, _)| figures.btc(b)),
+            evidence: evidence_words(store, run, figures)?,
+            journal_id: run.journal_id,
+        });
+    }
+    let (bought, cost) = total.unwrap_or_default();
+    let result = total
+        .filter(|(b, _)| b.is_positive())
+        .and_then(|(b, n)| Some(b.value_at(bid?)? - n));
+    Ok(PlanView {
+        id: plan.id,
+        said: said(plan, figures),
+        paused: plan.paused,
+        next_run: plans::next_slot(plan, &runs, now).map(|t| when(&t, figures)),
+        runs: views,
+        bought: figures.btc(bought),
+        cost: figures.nok(cost),
+        average_price: total
+            .and_then(|(b, n)| price_of(b, n))
+            .map(|p| figures.price(p)),
+        result: result.map(|r| figures.nok(r)),
+        result_negative: result.is_some_and(|r| r.is_negative()),
+        form: form_of(plan),
+    })
+}
+
+fn view(app: &App, store: &Store) -> Answer<PlansView> {
+    let figures = app.figures();
+    let bid = app.listing_bid(store);
+    let now = scheduler_now();
+    Ok(PlansView {
+        plans: store
+            .plans()?
+            .iter()
+            .map(|p| plan_view(store, p, bid, figures, now))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+pub async fn plans(app: &App, _args: NoArgs) -> Answer<PlansView> {
+    let session = app.session().await?;
+    view(app, &session.store)
+}
+
+fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanProblemView {
+    let (field, message) = match p {
+        PlanProblem::Amount(e) => (
+            PlanField::Amount,
+            wording::amount_input_problem(e.clone(), locale),
+        ),
+        PlanProblem::AmountNotPositive => (
+            PlanField::Amount,
+            wording::say("plan-amount-positive", locale),
+        ),
+        PlanProblem::MaxPrice(e) => (
+            PlanField::MaxPrice,
+            wording::amount_input_problem(e.clone(), locale),
+        ),
+        PlanProblem::MaxPriceNotPositive => (
+            PlanField::MaxPrice,
+            wording::say("plan-cap-positive", locale),
+        ),
+        PlanProblem::Schedule(ScheduleProblem::NoSuchTime(_)) => {
+            (PlanField::At, wording::say("plan-time", locale))
+        }
+        PlanProblem::Schedule(ScheduleProblem::NoWeekday | ScheduleProblem::NoSuchWeekday(_)) => {
+            (PlanField::On, wording::say("plan-weekday", locale))
+        }
+        PlanProblem::Schedule(_) | PlanProblem::Missed(_) => {
+            (PlanField::On, wording::say("plan-month-day", locale))
+        }
+    };
+    PlanProblemView { field, message }
+}
+
+/// Keeps a new or edited plan, or says what is wrong at its field and keeps nothing. An amount
+/// above the NOK available now is kept, with a warning.
+pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
+    let session = app.session().await?;
+    let locale = app.locale();
+    let form = PlanForm {
+        buy_nok: args.amount.clone(),
+        every: match args.every {
+            PlanPeriod::Day => "day",
+            PlanPeriod::Week => "week",
+            PlanPeriod::Month => "month",
+        }
+        .to_owned(),
+        on: Some(args.on.clone()).filter(|_| args.every != PlanPeriod::Day),
+        at: args.at.clone(),
+        account: None,
+        max_price: Some(args.max_price.clone()),
+        missed: Some(
+            match args.missed {
+                MissedPolicy::Skip => "skip",
+                MissedPolicy::Once => "once",
+            }
+            .to_owned(),
+        ),
+        locale,
+    };
+    let new = match form.parse() {
+        Ok(n) => n,
+        Err(p) => {
+            return Ok(SavePlanView {
+                problems: vec![problem_view(&p, locale)],
+                warning: None,
+                plans: view(app, &session.store)?,
+            });
+        }
+    };
+    match args.id {
+        Some(id) => {
+            if !session.store.edit_plan(id, &new)? {
+                return Err(IpcError::new(
+                    ErrorCode::InvalidInput,
+                    wording::say("plan-gone", locale),
+                ));
+            }
+        }
+        None => {
+            session.store.add_plan(&new, scheduler_now())?;
+        }
+    }
+    let available = session
+        .connection
+        .client()
+        .fiat_account()
+        .await
+        .ok()
+        .map(|f| f.available_nok);
+    let warning = available.filter(|a| new.buy_nok > *a).map(|a| {
+        Message::new("plan-above-available")
+            .with("available", app.figures().nok(a))
+            .render(locale)
+    });
+    Ok(SavePlanView {
+        problems: vec![],
+        warning,
+        plans: view(app, &session.store)?,
+    })
+}
+
+async fn paused(app: &App, id: i64, paused: bool) -> Answer<PlansView> {
+    let session = app.session().await?;
+    if !session
+        .store
+        .set_plan_paused(id, paused, scheduler_now())?
+    {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            wording::say("plan-gone", app.locale()),
+        ));
+    }
+    view(app, &session.store)
+}
+
+pub async fn pause_plan(app: &App, args: PlanIdArgs) -> Answer<PlansView> {
+    paused(app, args.id, true).await
+}
+
+pub async fn resume_plan(app: &App, args: PlanIdArgs) -> Answer<PlansView> {
+    paused(app, args.id, false).await
+}
+
+pub async fn remove_plan(app: &App, args: PlanIdArgs) -> Answer<PlansView> {
+    let session = app.session().await?;
+    session.store.remove_plan(args.id)?;
+    view(app, &session.store)
+}
+
+/// The scheduler's clock: now, moved by `NORDLYS_CLOCK_OFFSET_SECS` in debug builds (tests make
+/// a slot due with it; a release build ignores it).
+pub fn scheduler_now() -> DateTime<Utc> {
+    let now = Utc::now();
+    if cfg!(debug_assertions)
+        && let Some(secs) = std::env::var("NORDLYS_CLOCK_OFFSET_SECS")
+            .ok()
+            .and_then(|s| s.trim().parse::<i64>().ok())
+    {
+        return now + chrono::Duration::seconds(secs);
+    }
+    now
+}
+
+/// The watcher's look at the plans: runs what is due, each slot once, and tells of refused and
+/// unknown runs. No request while nothing is due.
+pub async fn look_at_plans(app: &App) -> Answer<Vec<Change>> {
+    let session = app.session().await?;
+    let next = next_run(&session.store, app.figures());
+    crate::watcher::set_next_plan_run(app, &session.profile.id, next);
+    if session.store.plans()?.iter().all(|p| p.paused) {
+        return Ok(vec![]);
+    }
+    let recorded = plans::run_due(session.connection.client(), &session.store, scheduler_now())
+        .await
+        .map_err(|e| match e {
+            plans::PlanError::Store(e) => e.into(),
+            plans::PlanError::Order(nordlys_core::orders::OrderError::Exchange(e)) => app.error(e),
+            other => IpcError::new(ErrorCode::Fault, other.to_string()),
+        })?;
+    if recorded.is_empty() {
+        return Ok(vec![]);
+    }
+    let next = next_run(&session.store, app.figures());
+    crate::watcher::set_next_plan_run(app, &session.profile.id, next);
+    let locale = app.locale();
+    for r in &recorded {
+        let key = match r.state {
+            RunState::Rejected => "plan-rejected",
+            RunState::Unknown => "plan-unknown",
+            RunState::Placed => "plan-placed",
+            _ => continue,
+        };
+        app.notify(&Notice {
+            title: wording::say("plan-notice-title", locale),
+            body: wording::say(key, locale),
+            opens: Screen::Trade,
+        });
+    }
+    Ok(vec![Change::Plans, Change::Balances, Change::Unknowns])
+}
+
+/// The next run of any plan, for the tray; none without plans.
+pub fn next_run(store: &Store, figures: Figures) -> Option<String> {
+    let now = scheduler_now();
+    store
+        .plans()
+        .ok()?
+        .iter()
+        .filter_map(|p| plans::next_slot(p, &store.plan_runs(p.id).ok()?, now))
+        .min()
+        .map(|t| when(&t, figures))
+}
