@@ -288,7 +288,9 @@ fn plan_view(
         views.push(PlanRunView {
             slot: when(&run.slot, figures),
             state: run.state.into(),
-            price: got.and_then(|(b, n)| price_of(b, n)).map(|p| figures.price(p)),
+            price: got
+                .and_then(|(b, n)| price_of(b, n))
+                .map(|p| figures.price(p)),
             btc: got.map(|(b, _)| figures.btc(b)),
             evidence: evidence_words(store, run, figures)?,
             journal_id: run.journal_id,
@@ -434,10 +436,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
 
 async fn paused(app: &App, id: i64, paused: bool) -> Answer<PlansView> {
     let session = app.session().await?;
-    if !session
-        .store
-        .set_plan_paused(id, paused, scheduler_now())?
-    {
+    if !session.store.set_plan_paused(id, paused, scheduler_now())? {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             wording::say("plan-gone", app.locale()),

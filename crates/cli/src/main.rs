@@ -866,7 +866,8 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
             .map_err(Failure::Refused)?;
             if creds.key.is_none() && creds.bearer.is_none() {
                 return Err(Failure::Refused(
-                    "no credentials: set NORDLYS_API_KEY and NORDLYS_API_SECRET, or run `login`".into(),
+                    "no credentials: set NORDLYS_API_KEY and NORDLYS_API_SECRET, or run `login`"
+                        .into(),
                 ));
             }
             let client = client(cli, creds)?;
@@ -876,7 +877,10 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
                 .map_err(|e| Failure::Refused(e.to_string()))?;
             let shown: Vec<plans::RecordedJson> = recorded.iter().map(Into::into).collect();
             print(&shown)?;
-            if let Some(r) = recorded.iter().find(|r| r.journal_id.is_some() && r.state.blocks()) {
+            if let Some(r) = recorded
+                .iter()
+                .find(|r| r.journal_id.is_some() && r.state.blocks())
+            {
                 eprintln!(
                     "nordlys-cli: plan {}: the order of journal entry {} may or may not have been placed; `journal check` looks again",
                     r.plan_id,
@@ -925,9 +929,7 @@ fn run_with_credentials(cli: Cli) -> Result<(), Failure> {
         environment::EnvCredentials::read(),
     )
     .map_err(Failure::Usage)
-    .and_then(|creds| {
-        runtime()?.block_on(run(cli, creds))
-    })
+    .and_then(|creds| runtime()?.block_on(run(cli, creds)))
 }
 
 fn exit_code(outcome: Result<(), Failure>) -> ExitCode {

@@ -201,9 +201,20 @@ mod tests {
             journal_id,
             note: String::new(),
         };
-        assert!(!any_unknown(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]));
+        assert!(!any_unknown(&[
+            r(RunState::Held, None),
+            r(RunState::Placed, Some(3))
+        ]));
         assert!(any_unknown(&[r(RunState::Unknown, Some(4))]));
-        assert!(above_available(Nok::computed(Decimal::from(10)), Nok::computed(Decimal::ONE)).is_some());
-        assert!(above_available(Nok::computed(Decimal::ONE), Nok::computed(Decimal::ONE)).is_none());
+        assert!(
+            above_available(
+                Nok::computed(Decimal::from(10)),
+                Nok::computed(Decimal::ONE)
+            )
+            .is_some()
+        );
+        assert!(
+            above_available(Nok::computed(Decimal::ONE), Nok::computed(Decimal::ONE)).is_none()
+        );
     }
 }

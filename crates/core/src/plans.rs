@@ -507,7 +507,10 @@ mod tests {
         );
         // A run recorded ahead of the clock (by `run-due --now`) moves the next run past it.
         let ahead = [run("2026-12-14T06:00:00Z", RunState::Skipped)];
-        assert_eq!(next_slot(&p, &ahead, now), Some(utc("2026-12-21T06:00:00Z")));
+        assert_eq!(
+            next_slot(&p, &ahead, now),
+            Some(utc("2026-12-21T06:00:00Z"))
+        );
     }
 
     #[test]

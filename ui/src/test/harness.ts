@@ -13,6 +13,7 @@ export function sandboxBackend(script: ConstructorParameters<typeof FakeBackend>
     balances: () => balancesView(),
     quote: () => quoteView(),
     unknowns: () => ({ unresolved: 0, entries: [] }),
+    plans: () => ({ plans: [] }),
     alerts: () => ({ usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: [], openOrdersUnavailable: null }),
     priceChart: () => ({ svg: "<svg/>", samples: 3, daily: 0, readout: [], plotLeft: 0.1, plotRight: 0.9 }),
     volume: () => {

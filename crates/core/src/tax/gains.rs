@@ -254,9 +254,21 @@ pub fn buy_cost(t: &TaxTransaction) -> Option<(Btc, Nok)> {
     if t.tx_type != TaxTransactionType::BtcBuy {
         return None;
     }
-    let btc = Btc::computed(amount(t.in_amount, t.in_currency.as_ref(), &CurrencyCode::Btc));
-    let paid = Nok::computed(amount(t.out_amount, t.out_currency.as_ref(), &CurrencyCode::Nok));
-    let fee = Nok::computed(amount(t.fee_amount, t.fee_currency.as_ref(), &CurrencyCode::Nok));
+    let btc = Btc::computed(amount(
+        t.in_amount,
+        t.in_currency.as_ref(),
+        &CurrencyCode::Btc,
+    ));
+    let paid = Nok::computed(amount(
+        t.out_amount,
+        t.out_currency.as_ref(),
+        &CurrencyCode::Nok,
+    ));
+    let fee = Nok::computed(amount(
+        t.fee_amount,
+        t.fee_currency.as_ref(),
+        &CurrencyCode::Nok,
+    ));
     match fee_inside(btc, paid, fee, t.rate_market, true)? {
         true => Some((btc, paid)),
         false => Some((btc, paid + fee)),

@@ -1,0 +1,77 @@
+import { fireEvent, screen } from "@testing-library/svelte";
+import { describe, expect, it, vi } from "vitest";
+import type { PlanArgs, PlansView } from "../bindings";
+import { mountScreen, sandboxBackend } from "../test/harness";
+import RecurringBuys from "./RecurringBuys.svelte";
+
+describe("RecurringBuys", () => {
+  it("says a wrong field where it is and keeps nothing, then lists the plan with its next run and pauses it", async () => {
+    let kept: PlansView = { plans: [] };
+    const plan = (a: PlanArgs, paused: boolean) => ({
+      id: 3,
+      said: `Buy for NOK ${a.amount} every Monday at ${a.at}`,
+      paused,
+      nextRun: paused ? null : "30.11.2026 07:00",
+      runs: [
+        {
+          slot: "23.11.2026 07:00",
+          state: "unknown" as const,
+          price: null,
+          btc: null,
+          evidence: "Journal entry 4",
+          journalId: 4,
+        },
+      ],
+      bought: "0.00000000 BTC",
+      cost: "NOK 0.00",
+      averagePrice: null,
+      result: null,
+      resultNegative: false,
+      form: { ...a, id: 3 },
+    });
+    const fake = sandboxBackend({
+      savePlan: (a: PlanArgs) => {
+        if (!(Number(a.amount) > 0))
+          return {
+            problems: [{ field: "amount" as const, message: "The amount must be more than 0 NOK" }],
+            warning: null,
+            plans: kept,
+          };
+        kept = { plans: [plan(a, false)] };
+        return { problems: [], warning: "Saved, but this is more than the NOK 100.00 available now", plans: kept };
+      },
+      pausePlan: () => {
+        kept = { plans: [plan(kept.plans[0].form, true)] };
+        return kept;
+      },
+    });
+    await mountScreen(RecurringBuys, fake);
+    await screen.findByTestId("plan-form");
+    expect(screen.getByTestId("plans-honest").textContent).toContain("only while Nordlys");
+    await fireEvent.input(screen.getByTestId("plan-amount"), { target: { value: "0" } });
+    await fireEvent.click(screen.getByTestId("plan-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("plan-amount-error").textContent).toContain("more than 0"));
+    expect(screen.queryAllByTestId("plan")).toHaveLength(0);
+
+    await fireEvent.input(screen.getByTestId("plan-amount"), { target: { value: "500" } });
+    await fireEvent.click(screen.getByTestId("plan-save"));
+    await vi.waitFor(() => expect(screen.getAllByTestId("plan")).toHaveLength(1));
+    expect(fake.callsOf("savePlan").at(-1)).toEqual({
+      id: null,
+      amount: "500",
+      every: "week",
+      on: "mon",
+      at: "07:00",
+      maxPrice: "",
+      missed: "skip",
+    });
+    expect(screen.getByTestId("plan-next").textContent).toBe("30.11.2026 07:00");
+    expect(screen.getByTestId("plan-warning").textContent).toContain("available now");
+    expect(screen.getByTestId("plan-run").dataset.state).toBe("unknown");
+
+    await fireEvent.click(screen.getByTestId("plan-pause"));
+    await vi.waitFor(() => expect(screen.getByTestId("plan-paused")).toBeTruthy());
+    expect(screen.queryByTestId("plan-next")).toBeNull();
+    expect(screen.getByTestId("plan-resume")).toBeTruthy();
+  });
+});
