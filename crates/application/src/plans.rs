@@ -473,16 +473,21 @@ pub fn scheduler_now() -> DateTime<Utc> {
     now
 }
 
-/// The watcher's look at the plans: runs what is due, each slot once, and tells of refused and
-/// unknown runs. No request while nothing is due.
+/// The watcher's look at the plans: runs what is due now, each slot once, and tells of refused
+/// and unknown runs. No request while nothing is due.
 pub async fn look_at_plans(app: &App) -> Answer<Vec<Change>> {
+    run_plans_at(app, scheduler_now()).await
+}
+
+/// Runs what is due at `now` (the watcher's clock; a test's own), and keeps the tray's next run.
+pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let next = next_run(&session.store, app.figures());
     crate::watcher::set_next_plan_run(app, &session.profile.id, next);
     if session.store.plans()?.iter().all(|p| p.paused) {
         return Ok(vec![]);
     }
-    let recorded = plans::run_due(session.connection.client(), &session.store, scheduler_now())
+    let recorded = plans::run_due(session.connection.client(), &session.store, now)
         .await
         .map_err(|e| match e {
             plans::PlanError::Store(e) => e.into(),

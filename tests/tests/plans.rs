@@ -1,0 +1,200 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a stress test: a failed step is the failure being reported, and its figures are printed"
+)]
+//! Recurring buys placed exactly once. The app's scheduler (`plans::run_plans_at`, what its
+//! watcher runs) in this process and `nordlys-cli plans run-due` are started together, again and
+//! again, on one state directory, against a sandbox that loses answers and commits after the
+//! client gave up. Afterwards every order the sandbox made is held against the journal:
+//! - no slot is placed twice: each run has one journal entry, the sandbox made each entry's
+//!   reference at most once, and made no more orders than runs were sent;
+//! - every order the sandbox made is journaled, and no verdict contradicts it;
+//! - every lost answer is settled by evidence or still shown unknown (never "sending").
+//!
+//! `PLANS_STRESS_ROUNDS` (default 100) sets how often both are started.
+
+mod app_driver;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use app_driver::connected_app;
+use chrono::{DateTime, TimeZone, Utc};
+use nordlys_application::{NoArgs, plans, trading, watcher};
+use nordlys_core::plans::{PlanForm, RunState};
+use nordlys_core::store::{JournalState, Store};
+use nordlys_sandbox::{FaultKind, FaultRule};
+use nordlys_tests::*;
+
+fn cli_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(std::path::Path::parent).unwrap();
+    let path = dir.join("nordlys-cli");
+    assert!(
+        path.exists(),
+        "{} is missing: build it first (cargo build -p nordlys-cli)",
+        path.display()
+    );
+    path
+}
+
+fn faults() -> Vec<FaultRule> {
+    let rule = |kind, percent, delay_ms| FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind,
+        count: None,
+        percent: Some(percent),
+        delay_ms,
+    };
+    vec![
+        rule(FaultKind::CommitLate, 5, 300),
+        rule(FaultKind::CommitThenDrop, 6, 0),
+        rule(FaultKind::Http500, 4, 0),
+        rule(FaultKind::Drop, 3, 0),
+    ]
+}
+
+/// 07:30 in Oslo on the `day`th day after 1 March 2030: every plan below is due.
+fn morning(day: i64) -> DateTime<Utc> {
+    let date = chrono::NaiveDate::from_ymd_opt(2030, 3, 1).unwrap() + chrono::Duration::days(day);
+    nordlys_core::time::OSLO
+        .from_local_datetime(&date.and_hms_opt(7, 30, 0).unwrap())
+        .earliest()
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
+    let rounds = env_number("PLANS_STRESS_ROUNDS", 100) as i64;
+    let started = Instant::now();
+    let sb = sandbox().await;
+    let quiet = 1;
+    let (app, dir) = connected_app(&sb, Some((chrono::Duration::seconds(quiet), 1))).await;
+    let state = dir.path().join("profiles/exchange");
+    let store = Store::open(&state.join("nordlys.sqlite")).unwrap();
+    // Three daily plans; made the day before the first round.
+    for (at, nok) in [("07:00", "100"), ("07:05", "110"), ("07:10", "120")] {
+        let plan = PlanForm {
+            buy_nok: nok.into(),
+            every: "day".into(),
+            at: at.into(),
+            ..PlanForm::default()
+        }
+        .parse()
+        .unwrap();
+        store.add_plan(&plan, morning(-1)).unwrap();
+    }
+    for rule in faults() {
+        sb.state.add_fault(rule);
+    }
+    let key = &sb.info.api_keys.withdrawal;
+    let mut exits: HashMap<i32, usize> = HashMap::new();
+    for day in 0..rounds {
+        let now = morning(day);
+        let mut c = std::process::Command::new(cli_binary());
+        c.args(["plans", "run-due", "--now", &now.to_rfc3339()])
+            .env("NORDLYS_BASE_URL", sb.base_url())
+            .env("NORDLYS_API_KEY", &key.key)
+            .env("NORDLYS_API_SECRET", &key.secret)
+            .env("NORDLYS_STATE_DIR", &state)
+            .env("NORDLYS_TIMEOUT", "1");
+        let cli = tokio::task::spawn_blocking(move || c.output());
+        let (cli, ours) = tokio::join!(cli, plans::run_plans_at(&app, now));
+        let cli = cli.unwrap().unwrap();
+        let code = cli.status.code().unwrap_or(-1);
+        assert!(
+            [0, 3].contains(&code),
+            "run-due exited {code}: {}",
+            String::from_utf8_lossy(&cli.stderr)
+        );
+        *exits.entry(code).or_default() += 1;
+        // The app's look fails only when the exchange cannot be asked at all; what it sent is
+        // in the journal either way.
+        drop(ours);
+        // A lost answer holds its plan until evidence settles it: the watcher's look at unknown
+        // outcomes, once the (shortened) quiet period has passed.
+        if !store.journal_unresolved().unwrap().is_empty() {
+            trading::resolve_orders(&app, NoArgs {}).await.unwrap();
+        }
+        if !store.journal_unresolved().unwrap().is_empty() {
+            tokio::time::sleep(Duration::from_millis(quiet as u64 * 1000 + 300)).await;
+            trading::resolve_orders(&app, NoArgs {}).await.unwrap();
+        }
+    }
+    sb.state.clear_faults();
+    tokio::time::sleep(Duration::from_secs(quiet as u64 + 3)).await;
+    for _ in 0..2 {
+        trading::resolve_orders(&app, NoArgs {}).await.unwrap();
+        watcher::look(&app).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+
+    // What the sandbox made, by the reference each order carries.
+    let made: HashMap<String, usize> = {
+        let world = sb.state.lock();
+        let mut made = HashMap::new();
+        for o in &world.orders {
+            if let Some(r) = reference(&o.description) {
+                *made.entry(r.to_owned()).or_default() += 1;
+            }
+        }
+        made
+    };
+    let created = control_get(&sb, "/sandbox/counters").await["ordersCreated"]
+        .as_u64()
+        .unwrap_or(0);
+
+    let mut by_state: HashMap<&'static str, usize> = HashMap::new();
+    let mut sent_runs = 0;
+    let mut journaled = std::collections::HashSet::new();
+    for plan in store.plans().unwrap() {
+        let runs = store.plan_runs(plan.id).unwrap();
+        // One run per slot: the store's key; and no slot of a plan beyond the rounds.
+        let mut slots: Vec<_> = runs.iter().map(|r| r.slot).collect();
+        slots.dedup();
+        assert_eq!(slots.len(), runs.len());
+        for r in &runs {
+            *by_state.entry(r.state.text()).or_default() += 1;
+            assert_ne!(r.state, RunState::Sending, "a run left sending: {r:?}");
+            let Some(id) = r.journal_id else { continue };
+            sent_runs += 1;
+            assert!(journaled.insert(id), "journal entry {id} serves two runs");
+            let e = store.journal_entry(id).unwrap().unwrap();
+            let was_made = made.contains_key(&e.reference);
+            match e.state {
+                JournalState::Placed => assert!(was_made, "placed but not made: {e:?}"),
+                JournalState::NotPlaced | JournalState::Rejected => {
+                    assert!(!was_made, "made but judged {:?}: {e:?}", e.state)
+                }
+                JournalState::Unknown | JournalState::Sending => {}
+            }
+        }
+    }
+    let duplicates = made.values().filter(|n| **n > 1).count();
+    let unjournaled = made.len()
+        - store
+            .journal_since(Utc::now() - chrono::Duration::days(1))
+            .unwrap()
+            .iter()
+            .filter(|e| made.contains_key(&e.reference))
+            .count();
+    println!(
+        "plans stress | {rounds} rounds, app and CLI together | runs {by_state:?} | {sent_runs} sent, \
+         {} made ({created} orders in all) | duplicates {duplicates} | unjournaled {unjournaled} | \
+         CLI exits {exits:?} | {:.0} s",
+        made.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(duplicates, 0, "an order made twice");
+    assert_eq!(unjournaled, 0, "an order made without a journal entry");
+    assert!(
+        created as usize <= sent_runs,
+        "{created} orders made for {sent_runs} runs sent: one was sent again"
+    );
+    assert!(sent_runs > 0 && by_state.get("placed").copied().unwrap_or(0) > 0);
+}
