@@ -275,3 +275,83 @@ async fn a_price_alert_is_notified_once_when_the_price_crosses_it() {
     );
     app.quit().await;
 }
+
+/// A weekly plan made in the window runs once when its slot is due: `nordlys-cli plans run-due
+/// --now` on the profile's directory (as a timer would start it) places one order, a second start
+/// for the same moment records nothing, and the plan's history in the window shows the run.
+#[tokio::test]
+async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
+    use chrono::{Datelike, TimeZone};
+    let app = App::start(&[]).await;
+    app.click("[data-testid=nav-trade]").await;
+    app.fill("[data-testid=plan-amount]", "500").await;
+    app.select("[data-testid=plan-every]", "week").await;
+    app.select("[data-testid=plan-on]", "mon").await;
+    app.fill("[data-testid=plan-at]", "07:00").await;
+    app.click("[data-testid=plan-save]").await;
+    app.until("the plan is listed", || async {
+        app.exists("[data-testid=plan-next]").await
+    })
+    .await;
+    assert!(app.text("[data-testid=plan]").await.contains("Monday"));
+    let before = app.counters().await["ordersCreated"].as_u64().unwrap();
+
+    // 07:30 in Oslo on the next Monday: the slot is due.
+    let oslo = nordlys_core::time::OSLO;
+    let today = chrono::Utc::now().with_timezone(&oslo).date_naive();
+    let monday =
+        today + chrono::Duration::days(7 - i64::from(today.weekday().num_days_from_monday()));
+    let due = oslo
+        .from_local_datetime(&monday.and_hms_opt(7, 30, 0).unwrap())
+        .earliest()
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let world = sandbox_keys();
+    let key = world.keys.iter().find(|k| k.name == "trading").unwrap();
+    let state = app
+        .home
+        .path()
+        .join("data/no.nordlys.desktop/profiles/sandbox");
+    let run_due = || {
+        let out = std::process::Command::new(cli_binary())
+            .args(["plans", "run-due", "--now", &due.to_rfc3339()])
+            .env("NORDLYS_BASE_URL", app.sandbox())
+            .env("NORDLYS_API_KEY", &key.key)
+            .env("NORDLYS_API_SECRET", &key.secret)
+            .env("NORDLYS_STATE_DIR", &state)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let ran = run_due();
+    assert_eq!(ran.as_array().unwrap().len(), 1, "{ran}");
+    assert_eq!(ran[0]["state"], "placed", "{ran}");
+    assert_eq!(
+        run_due(),
+        serde_json::json!([]),
+        "the same slot twice is one run"
+    );
+    assert_eq!(
+        app.counters().await["ordersCreated"].as_u64().unwrap(),
+        before + 1
+    );
+
+    // The window reads the plans again when the screen is opened.
+    app.click("[data-testid=nav-overview]").await;
+    app.click("[data-testid=nav-trade]").await;
+    app.until("the run in the plan's history", || async {
+        app.attr("[data-testid=plan-run]", "data-state")
+            .await
+            .as_deref()
+            == Some("placed")
+    })
+    .await;
+    assert!(app.text("[data-testid=plan-run]").await.contains("or_"));
+    app.script(
+        "document.querySelector('[data-testid=plans]').scrollIntoView()",
+        vec![],
+    )
+    .await;
+    app.screenshot("trade-recurring-buy").await;
+}
