@@ -499,6 +499,11 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     }
     let next = next_run(&session.store, app.figures());
     crate::watcher::set_next_plan_run(app, &session.profile.id, next);
+    // As after an order from the form: the history's tail is read, so the run's price and
+    // bitcoin show soon.
+    if recorded.iter().any(|r| r.journal_id.is_some()) {
+        crate::tax::begin_sync(app).await.ok();
+    }
     let locale = app.locale();
     for r in &recorded {
         let key = match r.state {
