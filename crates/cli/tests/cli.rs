@@ -271,6 +271,7 @@ fn help_documents_every_command() {
         "consent",
         "login",
         "logout",
+        "plans",
     ] {
         assert!(text.contains(cmd), "{cmd} missing from --help");
     }
@@ -611,4 +612,137 @@ async fn the_tax_card_comes_from_the_synced_history() {
         assert_eq!(code, expected, "{args:?}: {err}");
         assert!(!err.trim().is_empty(), "{args:?} says why");
     }
+}
+
+/// `plans`: a plan refused at its field stores nothing (exit 2); `run-due` without credentials
+/// exits 1; a slot whose ask is above the cap is skipped with the reason; a due slot runs once
+/// (exit 0) however often `run-due` is started for the same moment; pause and resume.
+#[tokio::test(flavor = "multi_thread")]
+async fn plans_run_each_due_slot_once_and_say_why_not() {
+    let sb = sandbox().await;
+    let keys = &sb.info.api_keys;
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path().to_string_lossy().into_owned();
+    let bare = Cli {
+        base: sb.base_url(),
+        env: vec![("NORDLYS_STATE_DIR", dir.clone())],
+    };
+    let cli = Cli {
+        base: sb.base_url(),
+        env: vec![
+            ("NORDLYS_STATE_DIR", dir),
+            ("NORDLYS_API_KEY", keys.trading.key.clone()),
+            ("NORDLYS_API_SECRET", keys.trading.secret.clone()),
+        ],
+    };
+    for bad in [
+        &["--buy-nok", "0", "--every", "day", "--at", "07:00"][..],
+        &["--buy-nok", "500", "--every", "week", "--at", "07:00"],
+        &[
+            "--buy-nok",
+            "500",
+            "--every",
+            "month",
+            "--on",
+            "32",
+            "--at",
+            "07:00",
+        ],
+        &["--buy-nok", "500", "--every", "day", "--at", "7.00"],
+        &[
+            "--buy-nok",
+            "500",
+            "--every",
+            "day",
+            "--at",
+            "07:00",
+            "--missed",
+            "twice",
+        ],
+    ] {
+        let (code, _, err) = cli.run(&[&["plans", "add"][..], bad].concat());
+        assert_eq!(code, 2, "{bad:?}: {err}");
+    }
+    assert_eq!(cli.ok(&["plans", "list"]), serde_json::json!([]));
+
+    let capped = cli.ok(&[
+        "plans",
+        "add",
+        "--buy-nok",
+        "500",
+        "--every",
+        "day",
+        "--at",
+        "07:00",
+        "--max-price",
+        "1",
+    ]);
+    let weekly = cli.ok(&[
+        "plans",
+        "add",
+        "--buy-nok",
+        "700",
+        "--every",
+        "week",
+        "--on",
+        "tue",
+        "--at",
+        "09:15",
+    ]);
+    let (code, _, err) = bare.run(&["plans", "run-due"]);
+    assert_eq!(code, 1, "{err}");
+
+    // Tuesday 9:20 in Oslo, a week from now at the latest: both are due.
+    let now = chrono::Utc::now();
+    let oslo = nordlys_core::time::OSLO;
+    let mut day = now.with_timezone(&oslo).date_naive() + chrono::Duration::days(1);
+    while chrono::Datelike::weekday(&day) != chrono::Weekday::Tue {
+        day += chrono::Duration::days(1);
+    }
+    let due = chrono::TimeZone::from_local_datetime(&oslo, &day.and_hms_opt(9, 20, 0).unwrap())
+        .earliest()
+        .unwrap()
+        .with_timezone(&chrono::Utc)
+        .to_rfc3339();
+    let ran = cli.ok(&["plans", "run-due", "--now", &due]);
+    let of = |plan: &serde_json::Value| -> Vec<serde_json::Value> {
+        ran.as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["planId"] == plan["planId"])
+            .cloned()
+            .collect()
+    };
+    let weekly_runs = of(&weekly);
+    assert_eq!(weekly_runs.len(), 1, "{ran}");
+    assert_eq!(weekly_runs[0]["state"], "placed");
+    assert!(weekly_runs[0]["journalId"].is_i64());
+    let capped_runs = of(&capped);
+    let last = capped_runs.last().unwrap();
+    assert_eq!(last["state"], "skipped", "{ran}");
+    assert!(
+        last["note"].as_str().unwrap().contains("above the cap"),
+        "{ran}"
+    );
+    assert!(last["journalId"].is_null());
+    // Started again for the same moment: nothing more.
+    assert_eq!(
+        cli.ok(&["plans", "run-due", "--now", &due]),
+        serde_json::json!([])
+    );
+    let listed = cli.ok(&["plans", "list"]);
+    let w = &listed.as_array().unwrap()[1];
+    assert_eq!(w["on"], "tue");
+    assert_eq!(w["runs"].as_array().unwrap().len(), 1);
+
+    let id = weekly["planId"].to_string();
+    cli.ok(&["plans", "pause", &id]);
+    assert_eq!(
+        cli.ok(&["plans", "list"])[1]["nextSlot"],
+        serde_json::Value::Null
+    );
+    cli.ok(&["plans", "resume", &id]);
+    assert!(cli.ok(&["plans", "list"])[1]["nextSlot"].is_string());
+    let (code, _, _) = cli.run(&["plans", "remove", "999"]);
+    assert_eq!(code, 1);
 }
