@@ -471,7 +471,7 @@ export type MalformedView = { id: string, reason: string, };
 
 export type Method = "fifo" | "average";
 
-export type MissedPolicy = "skip" | "once";
+export type Missed = "skip" | "once";
 
 export type MoneyKind = "order" | "withdrawal";
 
@@ -610,7 +610,7 @@ at: string,
 /**
  * Empty: no cap.
  */
-maxPrice: string, missed: MissedPolicy, };
+maxPrice: string, missed: Missed, };
 
 export type PlanField = "amount" | "on" | "at" | "maxPrice";
 
@@ -620,13 +620,11 @@ export type PlanPeriod = "day" | "week" | "month";
 
 export type PlanProblemView = { field: PlanField, message: string, };
 
-export type PlanRunState = "skipped" | "held" | "sending" | "unknown" | "placed" | "notPlaced" | "rejected";
-
 export type PlanRunView = { 
 /**
  * The slot, Oslo time.
  */
-slot: string, state: PlanRunState, 
+slot: string, state: RunState, 
 /**
  * Price paid and BTC bought, from the synced history; none until its rows are there.
  */
@@ -779,6 +777,8 @@ export type RefusalView = { reason: string, fix: string, };
 export type Report = "transactions" | "yearEnd" | "gains";
 
 export type RowIdsArgs = { ids: Array<string>, };
+
+export type RunState = "skipped" | "held" | "sending" | "unknown" | "placed" | "notPlaced" | "rejected";
 
 export type SaleTaxView = { 
 /**

@@ -6,9 +6,10 @@ use chrono::{DateTime, Utc, Weekday};
 use nordlys_core::format::Figures;
 use nordlys_core::plan_schedule::{Every, ScheduleProblem};
 use nordlys_core::plans::{self, Missed, Plan, PlanForm, PlanProblem, Run, RunState};
-use nordlys_core::store::Store;
+use nordlys_core::store::{JournalEntry, Store};
 use nordlys_core::tax::gains::buy_cost;
 use nordlys_core::time::OSLO;
+use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -25,39 +26,6 @@ pub enum PlanPeriod {
     Day,
     Week,
     Month,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum MissedPolicy {
-    Skip,
-    Once,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub enum PlanRunState {
-    Skipped,
-    Held,
-    Sending,
-    Unknown,
-    Placed,
-    NotPlaced,
-    Rejected,
-}
-
-impl From<RunState> for PlanRunState {
-    fn from(s: RunState) -> Self {
-        match s {
-            RunState::Skipped => Self::Skipped,
-            RunState::Held => Self::Held,
-            RunState::Sending => Self::Sending,
-            RunState::Unknown => Self::Unknown,
-            RunState::Placed => Self::Placed,
-            RunState::NotPlaced => Self::NotPlaced,
-            RunState::Rejected => Self::Rejected,
-        }
-    }
 }
 
 /// The plan form's fields, for a problem's place.
@@ -105,7 +73,7 @@ pub struct PlanView {
 pub struct PlanRunView {
     /// The slot, Oslo time.
     pub slot: String,
-    pub state: PlanRunState,
+    pub state: RunState,
     /// Price paid and BTC bought, from the synced history; none until its rows are there.
     pub price: Option<String>,
     pub btc: Option<String>,
@@ -129,7 +97,7 @@ pub struct PlanArgs {
     pub at: String,
     /// Empty: no cap.
     pub max_price: String,
-    pub missed: MissedPolicy,
+    pub missed: Missed,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -199,48 +167,42 @@ fn when(t: &DateTime<Utc>, figures: Figures) -> String {
     nordlys_core::format::time(t, OSLO, figures.locale)
 }
 
-/// What one run bought and cost, from its order's rows in the synced history.
-fn bought_by(store: &Store, run: &Run) -> Answer<Option<(Btc, Nok)>> {
-    let Some(id) = run.journal_id else {
-        return Ok(None);
-    };
-    let Some(e) = store.journal_entry(id)? else {
-        return Ok(None);
-    };
-    let mut ids = e.claimed.clone();
-    ids.extend(e.trade_id.clone());
-    let rows = store.tax_rows_of_order(&ids, &e.reference)?;
+/// What one run bought and cost, from its order's rows among `rows`.
+fn bought_by(e: &JournalEntry, rows: &[TaxTransaction]) -> Option<(Btc, Nok)> {
     let mut total: Option<(Btc, Nok)> = None;
-    for r in &rows {
+    let own = |r: &&TaxTransaction| {
+        let id = r.id.as_str();
+        e.trade_id.as_deref() == Some(id)
+            || e.claimed.iter().any(|c| c == id)
+            || (!e.reference.is_empty() && r.note.contains(&e.reference))
+    };
+    for r in rows.iter().filter(own) {
         if let Some((btc, nok)) = buy_cost(r) {
             let (b, n) = total.unwrap_or_default();
             total = Some((b + btc, n + nok));
         }
     }
-    Ok(total)
+    total
 }
 
-fn evidence_words(store: &Store, run: &Run, figures: Figures) -> Answer<String> {
+fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> String {
     let locale = figures.locale;
-    Ok(match (run.state, run.journal_id) {
+    match (run.state, entry) {
         (RunState::Skipped, _) if !run.note.is_empty() => run.note.clone(),
         (RunState::Skipped, _) => wording::say("plan-run-missed", locale),
         (RunState::Held, _) => wording::say("plan-run-held", locale),
-        (_, Some(id)) => match store.journal_entry(id)? {
-            Some(e) => match (&e.order_id, e.note.is_empty()) {
-                (Some(o), _) => Message::new("plan-run-order")
-                    .with("order", o.clone())
-                    .with("entry", id.to_string())
-                    .render(locale),
-                (None, false) => e.note,
-                (None, true) => Message::new("plan-run-entry")
-                    .with("entry", id.to_string())
-                    .render(locale),
-            },
-            None => String::new(),
+        (_, Some(e)) => match (&e.order_id, e.note.is_empty()) {
+            (Some(o), _) => Message::new("plan-run-order")
+                .with("order", o.clone())
+                .with("entry", e.id.to_string())
+                .render(locale),
+            (None, false) => e.note.clone(),
+            (None, true) => Message::new("plan-run-entry")
+                .with("entry", e.id.to_string())
+                .render(locale),
         },
         (_, None) => String::new(),
-    })
+    }
 }
 
 fn form_of(plan: &Plan) -> PlanArgs {
@@ -262,10 +224,7 @@ fn form_of(plan: &Plan) -> PlanArgs {
             .max_price
             .map(|p| p.decimal().normalize().to_string())
             .unwrap_or_default(),
-        missed: match plan.missed {
-            Missed::Skip => MissedPolicy::Skip,
-            Missed::Once => MissedPolicy::Once,
-        },
+        missed: plan.missed,
     }
 }
 
@@ -277,22 +236,44 @@ fn plan_view(
     now: DateTime<Utc>,
 ) -> Answer<PlanView> {
     let runs = store.plan_runs(plan.id)?;
+    let mut entries = std::collections::HashMap::new();
+    for id in runs.iter().filter_map(|r| r.journal_id) {
+        if let Some(e) = store.journal_entry(id)? {
+            entries.insert(id, e);
+        }
+    }
+    // The rows of every run's order, in one read of the history.
+    let ids: Vec<String> = entries
+        .values()
+        .flat_map(|e| e.claimed.iter().cloned().chain(e.trade_id.clone()))
+        .collect();
+    let references: Vec<String> = entries
+        .values()
+        .map(|e| e.reference.clone())
+        .filter(|r| !r.is_empty())
+        .collect();
+    let rows = if entries.is_empty() {
+        Vec::new()
+    } else {
+        store.tax_rows_of_orders(&ids, &references)?
+    };
     let mut views = Vec::new();
     let mut total: Option<(Btc, Nok)> = None;
     for run in runs.iter().rev() {
-        let got = bought_by(store, run)?;
+        let entry = run.journal_id.and_then(|id| entries.get(&id));
+        let got = entry.and_then(|e| bought_by(e, &rows));
         if let Some((b, n)) = got {
             let (tb, tn) = total.unwrap_or_default();
             total = Some((tb + b, tn + n));
         }
         views.push(PlanRunView {
             slot: when(&run.slot, figures),
-            state: run.state.into(),
+            state: run.state,
             price: got
                 .and_then(|(b, n)| price_of(b, n))
                 .map(|p| figures.price(p)),
             btc: got.map(|(b, _)| figures.btc(b)),
-            evidence: evidence_words(store, run, figures)?,
+            evidence: evidence_words(run, entry, figures),
             journal_id: run.journal_id,
         });
     }
@@ -383,13 +364,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
         at: args.at.clone(),
         account: None,
         max_price: Some(args.max_price.clone()),
-        missed: Some(
-            match args.missed {
-                MissedPolicy::Skip => "skip",
-                MissedPolicy::Once => "once",
-            }
-            .to_owned(),
-        ),
+        missed: Some(args.missed.text().to_owned()),
         locale,
     };
     let new = match form.parse() {

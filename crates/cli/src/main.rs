@@ -877,17 +877,12 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
                 .map_err(|e| Failure::Refused(e.to_string()))?;
             let shown: Vec<plans::RecordedJson> = recorded.iter().map(Into::into).collect();
             print(&shown)?;
-            if let Some(r) = recorded
-                .iter()
-                .find(|r| r.journal_id.is_some() && r.state.blocks())
-            {
+            if let Some(r) = plans::unknown_run(&recorded) {
                 eprintln!(
                     "nordlys-cli: plan {}: the order of journal entry {} may or may not have been placed; `journal check` looks again",
                     r.plan_id,
                     r.journal_id.unwrap_or_default()
                 );
-            }
-            if plans::any_unknown(&recorded) {
                 return Err(Failure::Silent(3));
             }
             Ok(())

@@ -115,11 +115,11 @@ pub fn add(store: &Store, form: &PlanForm, now: DateTime<Utc>) -> Result<i64, St
     store.add_plan(&plan, now).map_err(|e| e.to_string())
 }
 
-/// Whether any run recorded now was sent and its outcome is unknown.
-pub fn any_unknown(recorded: &[Recorded]) -> bool {
+/// A run recorded now that was sent and whose outcome is unknown, if any.
+pub fn unknown_run(recorded: &[Recorded]) -> Option<&Recorded> {
     recorded
         .iter()
-        .any(|r| r.journal_id.is_some() && r.state.blocks())
+        .find(|r| r.journal_id.is_some() && r.state.blocks())
 }
 
 /// The warning `plans add` gives for an amount above what the fiat account holds now.
@@ -201,11 +201,8 @@ mod tests {
             journal_id,
             note: String::new(),
         };
-        assert!(!any_unknown(&[
-            r(RunState::Held, None),
-            r(RunState::Placed, Some(3))
-        ]));
-        assert!(any_unknown(&[r(RunState::Unknown, Some(4))]));
+        assert!(unknown_run(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]).is_none());
+        assert!(unknown_run(&[r(RunState::Unknown, Some(4))]).is_some());
         assert!(
             above_available(
                 Nok::computed(Decimal::from(10)),

@@ -636,59 +636,20 @@ async fn plans_run_each_due_slot_once_and_say_why_not() {
         ],
     };
     for bad in [
-        &["--buy-nok", "0", "--every", "day", "--at", "07:00"][..],
-        &["--buy-nok", "500", "--every", "week", "--at", "07:00"],
-        &[
-            "--buy-nok",
-            "500",
-            "--every",
-            "month",
-            "--on",
-            "32",
-            "--at",
-            "07:00",
-        ],
-        &["--buy-nok", "500", "--every", "day", "--at", "7.00"],
-        &[
-            "--buy-nok",
-            "500",
-            "--every",
-            "day",
-            "--at",
-            "07:00",
-            "--missed",
-            "twice",
-        ],
+        "--buy-nok 0 --every day --at 07:00",
+        "--buy-nok 500 --every week --at 07:00",
+        "--buy-nok 500 --every month --on 32 --at 07:00",
+        "--buy-nok 500 --every day --at 7.00",
+        "--buy-nok 500 --every day --at 07:00 --missed twice",
     ] {
-        let (code, _, err) = cli.run(&[&["plans", "add"][..], bad].concat());
+        let (code, _, err) = cli.run(&format!("plans add {bad}").split(' ').collect::<Vec<_>>());
         assert_eq!(code, 2, "{bad:?}: {err}");
     }
     assert_eq!(cli.ok(&["plans", "list"]), serde_json::json!([]));
 
-    let capped = cli.ok(&[
-        "plans",
-        "add",
-        "--buy-nok",
-        "500",
-        "--every",
-        "day",
-        "--at",
-        "07:00",
-        "--max-price",
-        "1",
-    ]);
-    let weekly = cli.ok(&[
-        "plans",
-        "add",
-        "--buy-nok",
-        "700",
-        "--every",
-        "week",
-        "--on",
-        "tue",
-        "--at",
-        "09:15",
-    ]);
+    let add = |line: &str| cli.ok(&line.split(' ').collect::<Vec<_>>());
+    let capped = add("plans add --buy-nok 500 --every day --at 07:00 --max-price 1");
+    let weekly = add("plans add --buy-nok 700 --every week --on tue --at 09:15");
     let (code, _, err) = bare.run(&["plans", "run-due"]);
     assert_eq!(code, 1, "{err}");
 

@@ -19,7 +19,9 @@ use crate::plan_schedule::{Every, Schedule, ScheduleProblem};
 use crate::store::{Store, StoreError};
 
 /// What a run of due work does with a slot that was missed (its due time passed unrun).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum Missed {
     /// Missed slots are recorded as skipped.
     #[default]
@@ -149,7 +151,9 @@ impl PlanForm {
 }
 
 /// Where a run stands. `Sending` to `Rejected` are its order's journal state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub enum RunState {
     /// Not run: missed, or the ask was above the cap.
     Skipped,

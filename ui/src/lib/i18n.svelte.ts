@@ -396,8 +396,8 @@ const nb: Record<string, string> = {
   "Start Nordlys when I log in": "Start Nordlys når jeg logger inn",
   "Nordlys cannot start itself at login on this system yet.":
     "Nordlys kan ennå ikke starte seg selv ved innlogging på dette systemet.",
-  "Price alerts and arriving money are watched only while Nordlys runs.":
-    "Prisvarsler og innkommende penger følges bare mens Nordlys kjører.",
+  "Price alerts, arriving money and recurring buys are followed only while Nordlys runs.":
+    "Prisvarsler, innkommende penger og faste kjøp følges bare mens Nordlys kjører.",
   "My open limit order near the market": "Min åpne limitordre nær markedet",
   "Within, % of the market": "Innenfor, % av markedet",
   "An alert on open orders follows the limit orders placed in Nordlys, read once a minute.":

@@ -142,24 +142,42 @@ fn record(
     Ok(())
 }
 
+/// A plan's terms as its columns store them: amount, period, weekday or day, minute of the day,
+/// account, cap, missed-run policy.
+struct Terms(
+    String,
+    &'static str,
+    Option<String>,
+    i64,
+    Option<String>,
+    Option<String>,
+    &'static str,
+);
+
+impl Terms {
+    fn of(plan: &NewPlan) -> Self {
+        let at = plan.schedule.at;
+        Self(
+            plan.buy_nok.to_string(),
+            plan.schedule.every.period_text(),
+            plan.schedule.every.on_text(),
+            i64::from(at.hour() * 60 + at.minute()),
+            plan.account_id.clone(),
+            plan.max_price.map(|p| p.to_string()),
+            plan.missed.text(),
+        )
+    }
+}
+
 impl Store {
     /// Stores a new plan, active from `now`; returns its id.
     pub fn add_plan(&self, plan: &NewPlan, now: DateTime<Utc>) -> Result<i64, StoreError> {
         let db = self.db();
-        let at = i64::from(plan.schedule.at.hour() * 60 + plan.schedule.at.minute());
+        let t = Terms::of(plan);
         db.execute(
             "INSERT INTO plans (buy_nok, period, on_day, at_minute, account_id, max_price, missed,
              paused, created_at_ms, active_from_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?8)",
-            params![
-                plan.buy_nok.to_string(),
-                plan.schedule.every.period_text(),
-                plan.schedule.every.on_text(),
-                at,
-                plan.account_id,
-                plan.max_price.map(|p| p.to_string()),
-                plan.missed.text(),
-                now.timestamp_millis(),
-            ],
+            params![t.0, t.1, t.2, t.3, t.4, t.5, t.6, now.timestamp_millis()],
         )?;
         Ok(db.last_insert_rowid())
     }
@@ -167,20 +185,11 @@ impl Store {
     /// Replaces plan `id`'s terms; its runs and the slots it has passed stay. False when there
     /// is no such plan.
     pub fn edit_plan(&self, id: i64, plan: &NewPlan) -> Result<bool, StoreError> {
-        let at = i64::from(plan.schedule.at.hour() * 60 + plan.schedule.at.minute());
+        let t = Terms::of(plan);
         let n = self.db().execute(
             "UPDATE plans SET buy_nok = ?2, period = ?3, on_day = ?4, at_minute = ?5, account_id = ?6,
              max_price = ?7, missed = ?8 WHERE id = ?1",
-            params![
-                id,
-                plan.buy_nok.to_string(),
-                plan.schedule.every.period_text(),
-                plan.schedule.every.on_text(),
-                at,
-                plan.account_id,
-                plan.max_price.map(|p| p.to_string()),
-                plan.missed.text(),
-            ],
+            params![id, t.0, t.1, t.2, t.3, t.4, t.5, t.6],
         )?;
         Ok(n > 0)
     }

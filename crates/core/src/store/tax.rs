@@ -392,21 +392,25 @@ impl Store {
         raw.into_iter().map(RawRow::into_transaction).collect()
     }
 
-    /// The rows of one order: those whose id is one of `ids` (its trades), and those whose note
-    /// carries its `reference` (when the exchange echoes descriptions), oldest first.
-    pub fn tax_rows_of_order(
+    /// The rows of some orders, read in one pass: those whose id is one of `ids` (their trades),
+    /// and those whose note carries one of `references` (when the exchange echoes descriptions;
+    /// all references have one length), oldest first.
+    pub fn tax_rows_of_orders(
         &self,
         ids: &[String],
-        reference: &str,
+        references: &[String],
     ) -> Result<Vec<TaxTransaction>, StoreError> {
         let raw = {
             let db = self.db();
             let mut q = db.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM tax_transactions WHERE id IN (SELECT value FROM json_each(?1))
-                 OR (?2 != '' AND instr(note, ?2) > 0) ORDER BY create_time, id"
+                 OR (instr(note, '[nordlys ') > 0
+                     AND substr(note, instr(note, '[nordlys '), ?3) IN (SELECT value FROM json_each(?2)))
+                 ORDER BY create_time, id"
             ))?;
-            let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
-            q.query_map(params![ids, reference], raw_row)?
+            let json = |v: &[String]| serde_json::to_string(v).unwrap_or_else(|_| "[]".to_owned());
+            let length = references.first().map_or(0, |r| r.chars().count() as i64);
+            q.query_map(params![json(ids), json(references), length], raw_row)?
                 .collect::<Result<Vec<_>, _>>()?
         };
         raw.into_iter().map(RawRow::into_transaction).collect()
