@@ -1,4 +1,4 @@
-//! Recurring buys in the window: made, edited, paused and removed; each plan's runs with what
+//! Recurring buys and limit ladders in the window: made, edited, paused and removed; each plan's runs with what
 //! they bought, their average price and the result so far at the bid; and the watcher's look that
 //! runs what is due (the same claim as `nordlys-cli plans run-due`, so both can share a store).
 
@@ -28,6 +28,16 @@ pub enum PlanPeriod {
     Month,
 }
 
+/// What a plan's run places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanKind {
+    /// One market buy.
+    Buy,
+    /// Limit buys below the ask.
+    Ladder,
+}
+
 /// The plan form's fields, for a problem's place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -36,6 +46,8 @@ pub enum PlanField {
     On,
     At,
     MaxPrice,
+    Rungs,
+    Step,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -81,6 +93,18 @@ pub struct PlanRunView {
     pub evidence: String,
     #[ts(type = "number | null")]
     pub journal_id: Option<i64>,
+    /// A ladder run's limit buys, rung 1 first; empty for a market buy.
+    pub rungs: Vec<PlanRungView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRungView {
+    pub index: u8,
+    /// The rung's limit price.
+    pub price: Option<String>,
+    pub state: RunState,
+    pub evidence: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -89,7 +113,12 @@ pub struct PlanArgs {
     /// `None`: a new plan.
     #[ts(type = "number | null")]
     pub id: Option<i64>,
+    pub kind: PlanKind,
+    /// NOK per run: the market buy's, or the ladder's total.
     pub amount: String,
+    /// A ladder's number of rungs (2–50) and step in percent; ignored for a market buy.
+    pub rungs: String,
+    pub step: String,
     pub every: PlanPeriod,
     /// `mon`…`sun` for a week, 1–31 for a month, empty for a day.
     pub on: String,
@@ -149,6 +178,19 @@ fn said(plan: &Plan, figures: Figures) -> String {
     }
     .with("amount", amount)
     .with("at", at);
+    if let Some(ladder) = plan.ladder {
+        m = Message::new("plan-said-ladder")
+            .with("said", m.render(locale))
+            .with("rungs", ladder.rungs.to_string())
+            .with(
+                "step",
+                nordlys_core::format::number(
+                    ladder.step_percent,
+                    ladder.step_percent.normalize().scale(),
+                    locale,
+                ),
+            );
+    }
     if let Some(cap) = plan.max_price {
         m = Message::new("plan-said-capped")
             .with("said", m.render(locale))
@@ -185,22 +227,32 @@ fn bought_by(e: &JournalEntry, rows: &[TaxTransaction]) -> Option<(Btc, Nok)> {
     total
 }
 
+/// What shows a sent order's state: its id on the exchange, the exchange's refusal, or the
+/// journal entry to look at.
+fn entry_words(e: &JournalEntry, figures: Figures) -> String {
+    let locale = figures.locale;
+    match (&e.order_id, e.note.is_empty()) {
+        (Some(o), _) => Message::new("plan-run-order")
+            .with("order", o.clone())
+            .with("entry", e.id.to_string())
+            .render(locale),
+        (None, false) => e.note.clone(),
+        (None, true) => Message::new("plan-run-entry")
+            .with("entry", e.id.to_string())
+            .render(locale),
+    }
+}
+
 fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> String {
     let locale = figures.locale;
     match (run.state, entry) {
         (RunState::Skipped, _) if !run.note.is_empty() => run.note.clone(),
         (RunState::Skipped, _) => wording::say("plan-run-missed", locale),
         (RunState::Held, _) => wording::say("plan-run-held", locale),
-        (_, Some(e)) => match (&e.order_id, e.note.is_empty()) {
-            (Some(o), _) => Message::new("plan-run-order")
-                .with("order", o.clone())
-                .with("entry", e.id.to_string())
-                .render(locale),
-            (None, false) => e.note.clone(),
-            (None, true) => Message::new("plan-run-entry")
-                .with("entry", e.id.to_string())
-                .render(locale),
-        },
+        (_, _) if !run.rungs.is_empty() => Message::new("plan-run-rungs")
+            .with("rungs", run.rungs.len().to_string())
+            .render(locale),
+        (_, Some(e)) => entry_words(e, figures),
         (_, None) => String::new(),
     }
 }
@@ -216,7 +268,17 @@ fn form_of(plan: &Plan) -> PlanArgs {
     };
     PlanArgs {
         id: Some(plan.id),
+        kind: if plan.ladder.is_some() {
+            PlanKind::Ladder
+        } else {
+            PlanKind::Buy
+        },
         amount: plan.buy_nok.decimal().normalize().to_string(),
+        rungs: plan.ladder.map(|l| l.rungs.to_string()).unwrap_or_default(),
+        step: plan
+            .ladder
+            .map(|l| l.step_percent.normalize().to_string())
+            .unwrap_or_default(),
         every,
         on,
         at: plan.schedule.at.format("%H:%M").to_string(),
@@ -237,7 +299,12 @@ fn plan_view(
 ) -> Answer<PlanView> {
     let runs = store.plan_runs(plan.id)?;
     let mut entries = std::collections::HashMap::new();
-    for id in runs.iter().filter_map(|r| r.journal_id) {
+    let journal_ids = runs.iter().flat_map(|r| {
+        r.journal_id
+            .into_iter()
+            .chain(r.rungs.iter().map(|g| g.journal_id))
+    });
+    for id in journal_ids {
         if let Some(e) = store.journal_entry(id)? {
             entries.insert(id, e);
         }
@@ -261,7 +328,14 @@ fn plan_view(
     let mut total: Option<(Btc, Nok)> = None;
     for run in runs.iter().rev() {
         let entry = run.journal_id.and_then(|id| entries.get(&id));
-        let got = entry.and_then(|e| bought_by(e, &rows));
+        let got = if run.rungs.is_empty() {
+            entry.and_then(|e| bought_by(e, &rows))
+        } else {
+            run.rungs
+                .iter()
+                .filter_map(|g| bought_by(entries.get(&g.journal_id)?, &rows))
+                .reduce(|(b, n), (b2, n2)| (b + b2, n + n2))
+        };
         if let Some((b, n)) = got {
             let (tb, tn) = total.unwrap_or_default();
             total = Some((tb + b, tn + n));
@@ -275,6 +349,19 @@ fn plan_view(
             btc: got.map(|(b, _)| figures.btc(b)),
             evidence: evidence_words(run, entry, figures),
             journal_id: run.journal_id,
+            rungs: run
+                .rungs
+                .iter()
+                .map(|g| PlanRungView {
+                    index: g.index,
+                    price: g.price.map(|p| figures.price(p)),
+                    state: g.state,
+                    evidence: entries
+                        .get(&g.journal_id)
+                        .map(|e| entry_words(e, figures))
+                        .unwrap_or_default(),
+                })
+                .collect(),
         });
     }
     let (bought, cost) = total.unwrap_or_default();
@@ -343,6 +430,23 @@ fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanPr
         PlanProblem::Schedule(_) | PlanProblem::Missed(_) => {
             (PlanField::On, wording::say("plan-month-day", locale))
         }
+        PlanProblem::LadderHalfGiven | PlanProblem::Rungs(_) => {
+            (PlanField::Rungs, wording::say("plan-rungs", locale))
+        }
+        PlanProblem::Step(_) => (PlanField::Step, wording::say("plan-step", locale)),
+        PlanProblem::LadderTooDeep { rungs, step } => (
+            PlanField::Step,
+            Message::new("plan-ladder-too-deep")
+                .with("rungs", rungs.to_string())
+                .with("step", step.normalize().to_string())
+                .render(locale),
+        ),
+        PlanProblem::RungTooSmall(rungs) => (
+            PlanField::Amount,
+            Message::new("plan-rung-too-small")
+                .with("rungs", rungs.to_string())
+                .render(locale),
+        ),
     };
     PlanProblemView { field, message }
 }
@@ -365,9 +469,23 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
         account: None,
         max_price: Some(args.max_price.clone()),
         missed: Some(args.missed.text().to_owned()),
+        rungs: Some(args.rungs.clone()).filter(|_| args.kind == PlanKind::Ladder),
+        step: Some(args.step.clone()).filter(|_| args.kind == PlanKind::Ladder),
         locale,
     };
-    let new = match form.parse() {
+    // A ladder with its rungs or step left empty is not a market buy.
+    let unladdered = (args.kind == PlanKind::Ladder)
+        .then(|| {
+            if args.rungs.trim().is_empty() {
+                Some(PlanProblem::Rungs(String::new()))
+            } else if args.step.trim().is_empty() {
+                Some(PlanProblem::Step(String::new()))
+            } else {
+                None
+            }
+        })
+        .flatten();
+    let new = match unladdered.map_or_else(|| form.parse(), Err) {
         Ok(n) => n,
         Err(p) => {
             return Ok(SavePlanView {
@@ -484,6 +602,7 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
         let key = match r.state {
             RunState::Rejected => "plan-rejected",
             RunState::Unknown => "plan-unknown",
+            RunState::Placed if r.journal_ids.len() > 1 => "plan-ladder-placed",
             RunState::Placed => "plan-placed",
             _ => continue,
         };

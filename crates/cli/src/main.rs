@@ -151,8 +151,15 @@ enum JournalCommand {
 
 #[derive(Debug, Subcommand)]
 enum PlansCommand {
-    /// Adds a recurring market buy; prints {"planId": N}. Times are wall-clock in Europe/Oslo.
+    /// Adds a recurring market buy (--buy-nok) or limit ladder (--ladder-nok, --rungs, --step);
+    /// prints {"planId": N}. Times are wall-clock in Europe/Oslo.
     Add(PlanArgs),
+    /// Replaces plan ID's terms with those given (as for `add`); its recorded runs stay.
+    Edit {
+        id: i64,
+        #[command(flatten)]
+        plan: PlanArgs,
+    },
     /// Every plan with its next slot and its runs.
     List,
     /// Stops a plan from running until it is resumed.
@@ -172,9 +179,24 @@ enum PlansCommand {
 
 #[derive(Debug, Args)]
 struct PlanArgs {
-    /// NOK to buy for at each run.
+    /// NOK to buy for at market at each run.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        required_unless_present = "ladder_nok"
+    )]
+    buy_nok: Option<String>,
+    /// NOK to spread over a ladder of limit buys below the ask at each run: rung i of 1…n buys
+    /// for total/n NOK at ask × (1 − i × step %), rounded down to whole kroner. A run first
+    /// cancels the previous run's rungs still open.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "buy_nok", requires_all = ["rungs", "step"])]
+    ladder_nok: Option<String>,
+    /// The ladder's number of rungs, 2–50 (only with --ladder-nok).
     #[arg(long, allow_hyphen_values = true)]
-    buy_nok: String,
+    rungs: Option<String>,
+    /// Percent of the ask between rungs, above 0 and below 50 (only with --ladder-nok).
+    #[arg(long, allow_hyphen_values = true)]
+    step: Option<String>,
     /// day, week or month.
     #[arg(long)]
     every: String,
@@ -821,18 +843,39 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
     let store = store()?;
     match command {
         PlansCommand::List => print(&plans::list(&store, now).map_err(Failure::Refused)?),
-        PlansCommand::Add(a) => {
+        PlansCommand::Add(a) | PlansCommand::Edit { plan: a, .. } => {
+            if a.ladder_nok.is_none() && (a.rungs.is_some() || a.step.is_some()) {
+                return Err(Failure::Usage(
+                    "--rungs and --step belong to a ladder: give its total with --ladder-nok"
+                        .into(),
+                ));
+            }
             let form = nordlys_core::plans::PlanForm {
-                buy_nok: a.buy_nok.clone(),
+                buy_nok: a
+                    .buy_nok
+                    .clone()
+                    .or_else(|| a.ladder_nok.clone())
+                    .unwrap_or_default(),
                 every: a.every.clone(),
                 on: a.on.clone(),
                 at: a.at.clone(),
                 account: a.account.clone(),
                 max_price: a.max_price.clone(),
                 missed: a.missed.clone(),
+                rungs: a.rungs.clone(),
+                step: a.step.clone(),
                 locale: nordlys_core::format::Locale::En,
             };
-            let id = plans::add(&store, &form, now).map_err(Failure::Usage)?;
+            let id = match command {
+                PlansCommand::Edit { id, .. } => {
+                    plans::edit(&store, *id, &form).map_err(|e| match e {
+                        plans::Refusal::Field(m) => Failure::Usage(m),
+                        plans::Refusal::Store(m) => Failure::Refused(m),
+                    })?;
+                    *id
+                }
+                _ => plans::add(&store, &form, now).map_err(Failure::Usage)?,
+            };
             if let Some(available) = available_nok(cli)
                 && let Some(plan) = store.plan(id).map_err(stored)?
                 && let Some(w) = plans::above_available(plan.buy_nok, available)

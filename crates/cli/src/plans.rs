@@ -1,4 +1,4 @@
-//! `plans`: recurring buys kept in the state directory's store, shared with the app when both use
+//! `plans`: recurring buys and limit ladders kept in the state directory's store, shared with the app when both use
 //! one directory. `run-due` is meant for a systemd user timer or cron: it runs what is due, each
 //! slot once however often, and by however many processes, it is started.
 
@@ -8,6 +8,7 @@ use nordlys_core::plans::{self, Plan, PlanForm, Recorded, Run};
 use nordlys_core::store::Store;
 use nordlys_exchange::wire;
 use nordlys_money::{Nok, NokPerBtc};
+use rust_decimal::Decimal;
 use serde::Serialize;
 
 fn rfc3339(t: &DateTime<Utc>) -> String {
@@ -20,6 +21,31 @@ pub struct RunJson {
     slot: String,
     state: &'static str,
     journal_id: Option<i64>,
+    /// A ladder run's orders; absent for a market buy.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rungs: Vec<RungJson>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RungJson {
+    rung: u8,
+    #[serde(with = "wire::opt_number")]
+    price: Option<NokPerBtc>,
+    state: &'static str,
+    journal_id: i64,
+    order_id: Option<String>,
+}
+
+/// A ladder's terms: the NOK of each run, its rungs, the step in percent.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LadderJson {
+    #[serde(with = "wire::number")]
+    total_nok: Nok,
+    rungs: u8,
+    #[serde(with = "wire::number")]
+    step: Decimal,
 }
 
 /// A run as `run-due` prints it: which plan, which slot, what became of it.
@@ -30,6 +56,9 @@ pub struct RecordedJson {
     slot: String,
     state: &'static str,
     journal_id: Option<i64>,
+    /// A ladder run's orders, rung 1 first; absent for a market buy.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    journal_ids: Vec<i64>,
     #[serde(skip_serializing_if = "String::is_empty")]
     note: String,
 }
@@ -41,6 +70,11 @@ impl From<&Recorded> for RecordedJson {
             slot: rfc3339(&r.slot),
             state: r.state.text(),
             journal_id: r.journal_id,
+            journal_ids: if r.journal_ids.len() > 1 {
+                r.journal_ids.clone()
+            } else {
+                Vec::new()
+            },
             note: r.note.clone(),
         }
     }
@@ -58,8 +92,10 @@ enum On {
 #[serde(rename_all = "camelCase")]
 pub struct PlanJson {
     plan_id: i64,
-    #[serde(with = "wire::number")]
-    buy_nok: Nok,
+    /// None for a ladder.
+    #[serde(with = "wire::opt_number")]
+    buy_nok: Option<Nok>,
+    ladder: Option<LadderJson>,
     every: &'static str,
     on: Option<On>,
     at: String,
@@ -75,7 +111,12 @@ pub struct PlanJson {
 fn plan_json(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> PlanJson {
     PlanJson {
         plan_id: plan.id,
-        buy_nok: plan.buy_nok,
+        buy_nok: plan.ladder.is_none().then_some(plan.buy_nok),
+        ladder: plan.ladder.map(|l| LadderJson {
+            total_nok: plan.buy_nok,
+            rungs: l.rungs,
+            step: l.step_percent,
+        }),
         every: plan.schedule.every.period_text(),
         on: match plan.schedule.every {
             Every::Day => None,
@@ -94,6 +135,17 @@ fn plan_json(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> PlanJson {
                 slot: rfc3339(&r.slot),
                 state: r.state.text(),
                 journal_id: r.journal_id,
+                rungs: r
+                    .rungs
+                    .iter()
+                    .map(|g| RungJson {
+                        rung: g.index,
+                        price: g.price,
+                        state: g.state.text(),
+                        journal_id: g.journal_id,
+                        order_id: g.order_id.clone(),
+                    })
+                    .collect(),
             })
             .collect(),
     }
@@ -113,6 +165,24 @@ pub fn list(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanJson>, String> 
 pub fn add(store: &Store, form: &PlanForm, now: DateTime<Utc>) -> Result<i64, String> {
     let plan = form.parse().map_err(|e| e.to_string())?;
     store.add_plan(&plan, now).map_err(|e| e.to_string())
+}
+
+/// Why `plans edit` changed nothing.
+pub enum Refusal {
+    /// A field is wrong (exit 2).
+    Field(String),
+    /// No such plan, or the store failed.
+    Store(String),
+}
+
+/// Replaces plan `id`'s terms; nothing changes when a field is wrong or there is no such plan.
+pub fn edit(store: &Store, id: i64, form: &PlanForm) -> Result<(), Refusal> {
+    let plan = form.parse().map_err(|e| Refusal::Field(e.to_string()))?;
+    match store.edit_plan(id, &plan) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Refusal::Store(format!("no plan {id}"))),
+        Err(e) => Err(Refusal::Store(e.to_string())),
+    }
 }
 
 /// A run recorded now that was sent and whose outcome is unknown, if any.
@@ -167,7 +237,7 @@ mod tests {
         assert_eq!(
             v[0],
             serde_json::json!({
-                "planId": id, "buyNok": 500, "every": "week", "on": "mon", "at": "07:00",
+                "planId": id, "buyNok": 500, "ladder": null, "every": "week", "on": "mon", "at": "07:00",
                 "account": null, "maxPrice": 1000000, "missed": "skip", "paused": false,
                 "nextSlot": "2026-11-30T06:00:00Z", "runs": []
             })
@@ -199,6 +269,7 @@ mod tests {
             slot,
             state,
             journal_id,
+            journal_ids: Vec::new(),
             note: String::new(),
         };
         assert!(unknown_run(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]).is_none());

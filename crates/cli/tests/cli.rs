@@ -707,3 +707,171 @@ async fn plans_run_each_due_slot_once_and_say_why_not() {
     let (code, _, _) = cli.run(&["plans", "remove", "999"]);
     assert_eq!(code, 1);
 }
+
+/// The next Tuesday at 09:20 in Oslo, a week from now at the latest, as RFC 3339.
+fn next_tuesday_0920(weeks_later: i64) -> String {
+    let oslo = nordlys_core::time::OSLO;
+    let mut day = chrono::Utc::now().with_timezone(&oslo).date_naive() + chrono::Duration::days(1);
+    while chrono::Datelike::weekday(&day) != chrono::Weekday::Tue {
+        day += chrono::Duration::days(1);
+    }
+    day += chrono::Duration::weeks(weeks_later);
+    chrono::TimeZone::from_local_datetime(&oslo, &day.and_hms_opt(9, 20, 0).unwrap())
+        .earliest()
+        .unwrap()
+        .with_timezone(&chrono::Utc)
+        .to_rfc3339()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ladder_places_its_rungs_below_the_ask_and_cancels_the_open_ones_before_the_next() {
+    let sb = sandbox().await;
+    let keys = &sb.info.api_keys;
+    let state = tempfile::tempdir().unwrap();
+    let cli = Cli {
+        base: sb.base_url(),
+        env: vec![
+            (
+                "NORDLYS_STATE_DIR",
+                state.path().to_string_lossy().into_owned(),
+            ),
+            ("NORDLYS_API_KEY", keys.trading.key.clone()),
+            ("NORDLYS_API_SECRET", keys.trading.secret.clone()),
+        ],
+    };
+    let when = "--every week --on tue --at 09:15";
+    for bad in [
+        "--ladder-nok 3000 --rungs 1 --step 1",
+        "--ladder-nok 3000 --rungs 51 --step 1",
+        "--ladder-nok 3000 --rungs 5 --step 0",
+        "--ladder-nok 3000 --rungs 5 --step 50",
+        "--ladder-nok 3000 --rungs 5 --step 20",
+        "--ladder-nok 3000 --rungs 5",
+        "--ladder-nok -3000 --rungs 5 --step 1",
+        "--buy-nok 500 --ladder-nok 3000 --rungs 5 --step 1",
+        "--buy-nok 500 --rungs 5 --step 1",
+    ] {
+        let line = format!("plans add {bad} {when}");
+        let (code, _, err) = cli.run(&line.split(' ').collect::<Vec<_>>());
+        assert_eq!(code, 2, "{bad:?}: {err}");
+    }
+    assert_eq!(cli.ok(&["plans", "list"]), serde_json::json!([]));
+
+    let line = format!("plans add --ladder-nok 3000 --rungs 3 --step 1 {when}");
+    let id = cli.ok(&line.split(' ').collect::<Vec<_>>())["planId"].to_string();
+    let listed = cli.ok(&["plans", "list"]);
+    assert_eq!(listed[0]["buyNok"], serde_json::Value::Null);
+    assert_eq!(
+        listed[0]["ladder"],
+        serde_json::json!({"totalNok": 3000, "rungs": 3, "step": 1})
+    );
+
+    let ask = |cli: &Cli| -> f64 {
+        cli.ok(&["price", "--amount", "3000"])["ask"]
+            .as_f64()
+            .unwrap()
+    };
+    let before = ask(&cli);
+    let first = next_tuesday_0920(0);
+    let ran = cli.ok(&["plans", "run-due", "--now", &first]);
+    let after = ask(&cli);
+    assert_eq!(ran.as_array().unwrap().len(), 1, "{ran}");
+    assert_eq!(ran[0]["state"], "placed", "{ran}");
+    assert_eq!(ran[0]["journalIds"].as_array().unwrap().len(), 3);
+
+    let runs = cli.ok(&["plans", "list"])[0]["runs"].clone();
+    let rungs = runs[0]["rungs"].as_array().unwrap().clone();
+    assert_eq!(rungs.len(), 3);
+    let (low, high) = (before.min(after), before.max(after));
+    for (i, rung) in rungs.iter().enumerate() {
+        let below = 1.0 - 0.01 * (i as f64 + 1.0);
+        let price = rung["price"].as_f64().unwrap();
+        assert_eq!(price, price.floor(), "whole kroner: {rung}");
+        assert!(
+            (low * below).floor() - 1.0 <= price && price <= (high * below).floor() + 1.0,
+            "rung {i} at {price}, the ask between {low} and {high}"
+        );
+        assert_eq!(rung["state"], "placed");
+    }
+    let order_ids: Vec<String> = rungs
+        .iter()
+        .map(|r| r["orderId"].as_str().unwrap().to_owned())
+        .collect();
+    let state_of = |id: &str| {
+        let sb = &sb;
+        let path = format!("/sandbox/orders/{id}");
+        async move { control_get(sb, &path).await["state"].clone() }
+    };
+    for id in &order_ids {
+        assert_eq!(state_of(id).await, "open");
+    }
+    // The first rung fills; a week later the other two are cancelled before the new ladder.
+    control(
+        &sb,
+        &format!("/sandbox/orders/{}/fill", order_ids[0]),
+        serde_json::json!({}),
+    )
+    .await;
+    let second = next_tuesday_0920(1);
+    let ran = cli.ok(&["plans", "run-due", "--now", &second]);
+    assert_eq!(ran[0]["state"], "placed", "{ran}");
+    assert_eq!(state_of(&order_ids[0]).await, "filled");
+    assert_eq!(state_of(&order_ids[1]).await, "cancelled");
+    assert_eq!(state_of(&order_ids[2]).await, "cancelled");
+    let runs = cli.ok(&["plans", "list"])[0]["runs"].clone();
+    assert_eq!(runs.as_array().unwrap().len(), 2);
+    for rung in runs[1]["rungs"].as_array().unwrap() {
+        assert_eq!(state_of(rung["orderId"].as_str().unwrap()).await, "open");
+    }
+    assert_eq!(
+        cli.ok(&["plans", "run-due", "--now", &second]),
+        serde_json::json!([]),
+        "never twice"
+    );
+
+    // Edited into a market buy: its ladder runs stay in its history.
+    cli.ok(&[
+        "plans",
+        "edit",
+        &id,
+        "--buy-nok",
+        "100",
+        "--every",
+        "day",
+        "--at",
+        "08:00",
+    ]);
+    let edited = cli.ok(&["plans", "list"]);
+    assert_eq!(edited[0]["buyNok"], 100);
+    assert_eq!(edited[0]["ladder"], serde_json::Value::Null);
+    assert_eq!(edited[0]["runs"].as_array().unwrap().len(), 2);
+    let (code, _, _) = cli.run(&[
+        "plans",
+        "edit",
+        &id,
+        "--buy-nok",
+        "0",
+        "--every",
+        "day",
+        "--at",
+        "08:00",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        cli.ok(&["plans", "list"])[0]["buyNok"],
+        100,
+        "a refused edit changes nothing"
+    );
+    let (code, _, _) = cli.run(&[
+        "plans",
+        "edit",
+        "999",
+        "--buy-nok",
+        "5",
+        "--every",
+        "day",
+        "--at",
+        "08:00",
+    ]);
+    assert_eq!(code, 1);
+}

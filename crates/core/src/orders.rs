@@ -126,8 +126,29 @@ impl Prepared {
         client: &ExchangeClient,
         request: &NewOrderRequest,
     ) -> Result<Self, OrderError> {
-        let (order_type, direction) = terms(request)?;
         let before = Balances::read(client, true).await;
+        Self::marked(client, request, before.as_ref())
+    }
+
+    /// [`Prepared::read`] for orders sent one after another (a ladder's rungs): the balances are
+    /// read once, before the first.
+    pub async fn read_all(
+        client: &ExchangeClient,
+        requests: &[NewOrderRequest],
+    ) -> Result<Vec<Self>, OrderError> {
+        let before = Balances::read(client, true).await;
+        requests
+            .iter()
+            .map(|r| Self::marked(client, r, before.as_ref()))
+            .collect()
+    }
+
+    fn marked(
+        client: &ExchangeClient,
+        request: &NewOrderRequest,
+        before: Option<&Balances>,
+    ) -> Result<Self, OrderError> {
+        let (order_type, direction) = terms(request)?;
         let reference = evidence::new_reference();
         let mut request = request.clone();
         request.description = evidence::with_reference(&request.description, &reference);
@@ -136,7 +157,7 @@ impl Prepared {
             body,
             reference,
             origin: evidence::origin_of(client),
-            before: before.as_ref().map(Balances::to_json),
+            before: before.map(Balances::to_json),
             order_type,
             direction,
             request,

@@ -1,4 +1,5 @@
-//! Recurring buys: a NOK amount bought at market on a schedule, each run placed exactly once.
+//! Recurring buys and limit ladders: a NOK amount bought on a schedule, at market or as a ladder
+//! of limit buys below the ask, each run placed exactly once.
 //!
 //! A run's identity is its plan and slot. Which slots to run, skip or hold is decided inside the
 //! store's transaction that also journals the order ([`crate::store::Store::plan_claim`]), so two
@@ -47,11 +48,61 @@ impl Missed {
     }
 }
 
-/// A recurring buy as stored.
+/// A run's NOK spread over limit buys below the ask: rung i of 1…n buys for total/n NOK at
+/// ask × (1 − i × step %), the price rounded down to whole kroner and the NOK down to whole øre
+/// (so the rungs never spend more than the total).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ladder {
+    pub rungs: u8,
+    /// Percent of the ask between one rung and the next, in (0, 50).
+    pub step_percent: Decimal,
+}
+
+/// One limit buy of a ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rung {
+    /// 1…n, from the highest price down.
+    pub index: u8,
+    pub nok: Nok,
+    pub price: NokPerBtc,
+}
+
+impl Ladder {
+    pub const FEWEST_RUNGS: u8 = 2;
+    pub const MOST_RUNGS: u8 = 50;
+    pub const WIDEST_STEP: Decimal = Decimal::from_parts(50, 0, 0, false, 0);
+
+    /// The rungs of a run of `total` NOK at `ask`; none when a rung would buy for nothing or be
+    /// priced at 0 NOK.
+    pub fn rungs_at(self, total: Nok, ask: NokPerBtc) -> Option<Vec<Rung>> {
+        let nok = (total.decimal() / Decimal::from(self.rungs))
+            .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero);
+        if nok <= Decimal::ZERO {
+            return None;
+        }
+        (1..=self.rungs)
+            .map(|index| {
+                let below =
+                    Decimal::from(index).checked_mul(self.step_percent)? / Decimal::ONE_HUNDRED;
+                let price = ask.decimal().checked_mul(Decimal::ONE - below)?.floor();
+                (price > Decimal::ZERO).then(|| Rung {
+                    index,
+                    nok: Nok::computed(nok),
+                    price: NokPerBtc::computed(price),
+                })
+            })
+            .collect()
+    }
+}
+
+/// A recurring buy or limit ladder as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub id: i64,
+    /// NOK per run: the market buy's amount, or the ladder's total.
     pub buy_nok: Nok,
+    /// None: a market buy.
+    pub ladder: Option<Ladder>,
     pub schedule: Schedule,
     pub account_id: Option<String>,
     /// Skip a run when the ask for the amount is above this.
@@ -67,6 +118,7 @@ pub struct Plan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPlan {
     pub buy_nok: Nok,
+    pub ladder: Option<Ladder>,
     pub schedule: Schedule,
     pub account_id: Option<String>,
     pub max_price: Option<NokPerBtc>,
@@ -83,6 +135,9 @@ pub struct PlanForm {
     pub account: Option<String>,
     pub max_price: Option<String>,
     pub missed: Option<String>,
+    /// A ladder's number of rungs and step in percent; both or neither.
+    pub rungs: Option<String>,
+    pub step: Option<String>,
     pub locale: crate::format::Locale,
 }
 
@@ -101,6 +156,62 @@ pub enum PlanProblem {
     MaxPriceNotPositive,
     #[error("`{0}` is not a missed-run policy (skip or once)")]
     Missed(String),
+    #[error("a ladder needs both its number of rungs and its step")]
+    LadderHalfGiven,
+    #[error("a ladder has 2 to 50 rungs, not `{0}`")]
+    Rungs(String),
+    #[error("a ladder's step is a percentage above 0 and below 50, not `{0}`")]
+    Step(String),
+    #[error("{rungs} rungs {step} % apart would reach a price of 0 NOK")]
+    LadderTooDeep { rungs: u8, step: Decimal },
+    #[error("split over {0} rungs, the amount buys for less than 0.01 NOK a rung")]
+    RungTooSmall(u8),
+}
+
+/// A percentage as written: `2.5`, `2,5` or `2.5 %`.
+fn parse_percent(text: &str) -> Option<Decimal> {
+    let t = text.trim().trim_end_matches('%').trim().replace(',', ".");
+    t.parse::<Decimal>().ok()
+}
+
+fn text_of(field: Option<&str>) -> Option<&str> {
+    field.map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The ladder the form's rungs and step describe, if any.
+fn ladder_of(
+    rungs: Option<&str>,
+    step: Option<&str>,
+    total: Decimal,
+) -> Result<Option<Ladder>, PlanProblem> {
+    let (rungs, step) = match (text_of(rungs), text_of(step)) {
+        (None, None) => return Ok(None),
+        (Some(r), Some(s)) => (r, s),
+        _ => return Err(PlanProblem::LadderHalfGiven),
+    };
+    let n = rungs
+        .parse::<u8>()
+        .ok()
+        .filter(|n| (Ladder::FEWEST_RUNGS..=Ladder::MOST_RUNGS).contains(n))
+        .ok_or_else(|| PlanProblem::Rungs(rungs.to_owned()))?;
+    let step_percent = parse_percent(step)
+        .filter(|p| *p > Decimal::ZERO && *p < Ladder::WIDEST_STEP)
+        .ok_or_else(|| PlanProblem::Step(step.to_owned()))?;
+    if Decimal::from(n) * step_percent >= Decimal::ONE_HUNDRED {
+        return Err(PlanProblem::LadderTooDeep {
+            rungs: n,
+            step: step_percent,
+        });
+    }
+    if (total / Decimal::from(n)).round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
+        <= Decimal::ZERO
+    {
+        return Err(PlanProblem::RungTooSmall(n));
+    }
+    Ok(Some(Ladder {
+        rungs: n,
+        step_percent: step_percent.normalize(),
+    }))
 }
 
 impl PlanForm {
@@ -112,6 +223,7 @@ impl PlanForm {
         if buy_nok <= Decimal::ZERO {
             return Err(PlanProblem::AmountNotPositive);
         }
+        let ladder = ladder_of(self.rungs.as_deref(), self.step.as_deref(), buy_nok)?;
         let every = Every::parse(&self.every, self.on.as_deref())?;
         let at = crate::plan_schedule::parse_time(&self.at)?;
         let max_price = match self
@@ -137,6 +249,7 @@ impl PlanForm {
         };
         Ok(NewPlan {
             buy_nok: Nok::computed(buy_nok),
+            ladder,
             schedule: Schedule { every, at },
             account_id: self
                 .account
@@ -183,6 +296,27 @@ impl RunState {
     pub fn blocks(self) -> bool {
         matches!(self, Self::Sending | Self::Unknown)
     }
+
+    /// A ladder run's state from its rungs': sending or unknown while any rung is; placed when
+    /// any rung was placed; otherwise rejected when any was refused, else not placed.
+    pub fn of_rungs(states: impl IntoIterator<Item = Self>) -> Self {
+        let states: Vec<Self> = states.into_iter().collect();
+        [Self::Sending, Self::Unknown, Self::Placed, Self::Rejected]
+            .into_iter()
+            .find(|s| states.contains(s))
+            .unwrap_or(Self::NotPlaced)
+    }
+}
+
+/// One rung of a ladder run as recorded: its order's journal entry and where that stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RungRun {
+    pub index: u8,
+    pub journal_id: i64,
+    pub state: RunState,
+    pub price: Option<NokPerBtc>,
+    /// The exchange's id once placed.
+    pub order_id: Option<String>,
 }
 
 /// One recorded slot of a plan.
@@ -191,10 +325,12 @@ pub struct Run {
     pub plan_id: i64,
     pub slot: DateTime<Utc>,
     pub state: RunState,
-    /// The order's journal entry; none when nothing was sent.
+    /// The order's journal entry (a ladder's first rung's); none when nothing was sent.
     pub journal_id: Option<i64>,
     /// Why it was skipped, when not simply missed.
     pub note: String,
+    /// A ladder run's rungs, in order; empty for a market buy.
+    pub rungs: Vec<RungRun>,
 }
 
 /// What a run of due work does with a plan's slots now.
@@ -282,7 +418,7 @@ pub fn next_slot(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> Option<DateTi
     plan.schedule.next_after(t)
 }
 
-/// The order a run places: a market buy of the plan's amount.
+/// The order a market-buy run places: the plan's amount.
 pub fn order_of(plan: &Plan) -> NewOrderRequest {
     NewOrderRequest {
         order_type: OrderType::Market,
@@ -294,13 +430,28 @@ pub fn order_of(plan: &Plan) -> NewOrderRequest {
     }
 }
 
+/// The limit buy a ladder run places for `rung`.
+pub fn rung_order(plan: &Plan, rung: &Rung) -> NewOrderRequest {
+    NewOrderRequest {
+        order_type: OrderType::Limit,
+        direction: Direction::Buy,
+        amount: rung.nok.decimal(),
+        account_id: plan.account_id.clone().map(AccountId::from),
+        description: format!("Nordlys plan {} rung {}", plan.id, rung.index),
+        price: Some(rung.price),
+    }
+}
+
 /// What [`run_due`] recorded for one slot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
     pub plan_id: i64,
     pub slot: DateTime<Utc>,
     pub state: RunState,
+    /// The run's first order's journal entry; none when nothing was sent.
     pub journal_id: Option<i64>,
+    /// Every order's journal entry, a ladder's rungs in order.
+    pub journal_ids: Vec<i64>,
     pub note: String,
 }
 
@@ -316,9 +467,93 @@ pub enum PlanError {
     NoSuchPlan(i64),
 }
 
+/// What a due slot of a plan gets before it is claimed.
+enum Ready {
+    /// The orders to journal and send.
+    Orders(Vec<Prepared>),
+    /// Not run, for this reason.
+    Skip(String),
+    /// Not yet: a price could not be read, or an earlier ladder's rungs are still open.
+    NotYet,
+}
+
+/// Cancels the plan's earlier ladder rungs still open on the exchange; true once none is (a
+/// filled or cancelled rung is settled). Every earlier rung is known placed or not by then:
+/// an unknown one holds the plan before this is reached.
+async fn earlier_rungs_closed(client: &ExchangeClient, runs: &[Run]) -> bool {
+    let placed: Vec<&str> = runs
+        .iter()
+        .flat_map(|r| &r.rungs)
+        .filter_map(|g| g.order_id.as_deref())
+        .collect();
+    if placed.is_empty() {
+        return true;
+    }
+    let still_open = |list: &nordlys_exchange::models::OpenOrdersResponse| -> Vec<String> {
+        list.orders
+            .iter()
+            .map(|o| o.order_id.to_string())
+            .filter(|id| placed.contains(&id.as_str()))
+            .collect()
+    };
+    let Ok(list) = client.open_orders().await else {
+        return false;
+    };
+    let open = still_open(&list);
+    if open.is_empty() {
+        return true;
+    }
+    for id in &open {
+        // An error here (already filled, a lost answer) is judged by the list read next.
+        let _ = client
+            .cancel_order(&nordlys_exchange::ids::OrderId::from(id.as_str()))
+            .await;
+    }
+    client
+        .open_orders()
+        .await
+        .is_ok_and(|list| still_open(&list).is_empty())
+}
+
+/// Reads what a due run of `plan` needs: the ask (for a cap or a ladder), the earlier rungs
+/// closed, and its orders marked and ready.
+async fn ready(client: &ExchangeClient, plan: &Plan, runs: &[Run]) -> Result<Ready, PlanError> {
+    let ask = if plan.max_price.is_some() || plan.ladder.is_some() {
+        match client.price(Some(plan.buy_nok)).await {
+            Ok(p) => Some(p.ask),
+            Err(_) => return Ok(Ready::NotYet),
+        }
+    } else {
+        None
+    };
+    if let (Some(cap), Some(ask)) = (plan.max_price, ask)
+        && ask > cap
+    {
+        return Ok(Ready::Skip(format!(
+            "the ask, {ask} NOK, was above the cap of {cap} NOK"
+        )));
+    }
+    let requests = match (plan.ladder, ask) {
+        (Some(ladder), Some(ask)) => {
+            if !earlier_rungs_closed(client, runs).await {
+                return Ok(Ready::NotYet);
+            }
+            let Some(rungs) = ladder.rungs_at(plan.buy_nok, ask) else {
+                return Ok(Ready::Skip(format!(
+                    "at an ask of {ask} NOK the ladder's lowest rung would be priced at 0 NOK"
+                )));
+            };
+            rungs.iter().map(|r| rung_order(plan, r)).collect()
+        }
+        _ => vec![order_of(plan)],
+    };
+    Ok(Ready::Orders(Prepared::read_all(client, &requests).await?))
+}
+
 /// Runs what is due at `now` for every plan that is not paused, each slot once, and returns
 /// what it recorded. A process that finds a slot claimed by another records nothing for it.
-/// A price that cannot be read for a plan with a cap leaves its slot due, for the next look.
+/// A price that cannot be read for a plan with a cap or a ladder, or an earlier ladder's rungs
+/// still open, leaves its slot due, for the next look.
 pub async fn run_due(
     client: &ExchangeClient,
     store: &Store,
@@ -331,48 +566,51 @@ pub async fn run_due(
         if due.is_empty() {
             continue;
         }
-        let mut prepared = None;
-        let mut above_cap = None;
-        if due.run.is_some() {
-            if let Some(cap) = plan.max_price {
-                match client.price(Some(plan.buy_nok)).await {
-                    Ok(p) => {
-                        let ask = p.ask;
-                        above_cap = (ask > cap)
-                            .then(|| format!("the ask, {ask} NOK, was above the cap of {cap} NOK"));
-                    }
-                    Err(_) => continue,
-                }
+        let (prepared, skip) = if due.run.is_some() {
+            match ready(client, &plan, &runs).await? {
+                Ready::Orders(p) => (p, None),
+                Ready::Skip(why) => (Vec::new(), Some(why)),
+                Ready::NotYet => continue,
             }
-            if above_cap.is_none() {
-                prepared = Some(Prepared::read(client, &order_of(&plan)).await?);
-            }
-        }
-        let claimed = store.plan_claim(
-            plan.id,
-            now,
-            prepared.as_ref().map(|p| p.entry(Utc::now())).as_ref(),
-            above_cap.as_deref(),
-        )?;
+        } else {
+            (Vec::new(), None)
+        };
+        let sent_at = Utc::now();
+        let entries: Vec<_> = prepared.iter().map(|p| p.entry(sent_at)).collect();
+        let claimed = store.plan_claim(plan.id, now, &entries, skip.as_deref())?;
         out.extend(claimed.recorded);
-        if let (Some((slot, journal_id)), Some(prepared)) = (claimed.send, prepared) {
-            let sent = prepared.send(client, store, journal_id).await;
-            let state = match sent {
+        let Some((slot, journal_ids)) = claimed.send else {
+            continue;
+        };
+        // Every order of the run was journaled together; each is sent once, whatever became of
+        // the one before (a ladder's rungs are separate orders).
+        let mut states = Vec::new();
+        let mut failed = None;
+        for (prepared, &journal_id) in prepared.into_iter().zip(&journal_ids) {
+            let state = match prepared.send(client, store, journal_id).await {
                 Ok(Placement::Placed { .. }) => RunState::Placed,
                 Ok(Placement::Unknown { .. }) => RunState::Unknown,
                 Err(OrderError::Exchange(_)) => store
                     .journal_entry(journal_id)?
                     .map_or(RunState::Rejected, |e| crate::store::run_state_of(e.state)),
-                Err(e) => return Err(e.into()),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    RunState::Unknown
+                }
             };
-            out.push(Recorded {
-                plan_id: plan.id,
-                slot,
-                state,
-                journal_id: Some(journal_id),
-                note: String::new(),
-            });
+            states.push(state);
         }
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        out.push(Recorded {
+            plan_id: plan.id,
+            slot,
+            state: RunState::of_rungs(states),
+            journal_id: journal_ids.first().copied(),
+            journal_ids,
+            note: String::new(),
+        });
     }
     Ok(out)
 }
@@ -398,6 +636,7 @@ mod tests {
                 at: chrono::NaiveTime::from_hms_opt(7, 0, 0).unwrap(),
             },
             account_id: None,
+            ladder: None,
             max_price: None,
             missed,
             paused: false,
@@ -413,6 +652,7 @@ mod tests {
             state,
             journal_id: None,
             note: String::new(),
+            rungs: Vec::new(),
         }
     }
 
@@ -559,5 +799,135 @@ mod tests {
         let ok = f.parse().unwrap();
         assert_eq!(ok.missed, Missed::Once);
         assert_eq!(ok.buy_nok.decimal(), Decimal::from(500));
+    }
+
+    fn ladder_form(total: &str, rungs: Option<&str>, step: Option<&str>) -> PlanForm {
+        PlanForm {
+            buy_nok: total.into(),
+            every: "week".into(),
+            on: Some("mon".into()),
+            at: "07:00".into(),
+            rungs: rungs.map(Into::into),
+            step: step.map(Into::into),
+            ..PlanForm::default()
+        }
+    }
+
+    #[test]
+    fn a_ladders_rungs_step_below_the_ask_rounded_down() {
+        let ladder = Ladder {
+            rungs: 3,
+            step_percent: Decimal::new(15, 1),
+        };
+        let ask = NokPerBtc::computed(Decimal::new(100_099_999, 2));
+        let rungs = ladder
+            .rungs_at(Nok::computed(Decimal::from(1000)), ask)
+            .unwrap();
+        let prices: Vec<_> = rungs.iter().map(|r| r.price.decimal()).collect();
+        // 1 000 999.99 × 0.985, × 0.97, × 0.955, each down to whole kroner.
+        assert_eq!(
+            prices,
+            vec![
+                Decimal::from(985_984),
+                Decimal::from(970_969),
+                Decimal::from(955_954)
+            ]
+        );
+        // 1000 / 3 down to øre: the rungs never spend more than the total.
+        assert!(
+            rungs
+                .iter()
+                .all(|r| r.nok.decimal() == Decimal::new(33_333, 2))
+        );
+        assert_eq!(
+            rungs.iter().map(|r| r.index).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        // An ask so low the lowest rung rounds down to 0 NOK gives no ladder.
+        let tiny = NokPerBtc::computed(Decimal::ONE);
+        assert!(
+            ladder
+                .rungs_at(Nok::computed(Decimal::from(1000)), tiny)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_ladder_form_refuses_what_would_not_work() {
+        let refused = |rungs: Option<&str>, step: Option<&str>| {
+            ladder_form("1000", rungs, step).parse().unwrap_err()
+        };
+        assert_eq!(refused(Some("5"), None), PlanProblem::LadderHalfGiven);
+        assert_eq!(refused(None, Some("1")), PlanProblem::LadderHalfGiven);
+        assert!(matches!(
+            refused(Some("1"), Some("1")),
+            PlanProblem::Rungs(_)
+        ));
+        assert!(matches!(
+            refused(Some("51"), Some("1")),
+            PlanProblem::Rungs(_)
+        ));
+        assert!(matches!(
+            refused(Some("two"), Some("1")),
+            PlanProblem::Rungs(_)
+        ));
+        assert!(matches!(
+            refused(Some("5"), Some("0")),
+            PlanProblem::Step(_)
+        ));
+        assert!(matches!(
+            refused(Some("5"), Some("50")),
+            PlanProblem::Step(_)
+        ));
+        assert!(matches!(
+            refused(Some("5"), Some("-1")),
+            PlanProblem::Step(_)
+        ));
+        assert!(matches!(
+            refused(Some("5"), Some("abc")),
+            PlanProblem::Step(_)
+        ));
+        assert!(matches!(
+            refused(Some("4"), Some("25")),
+            PlanProblem::LadderTooDeep { rungs: 4, .. }
+        ));
+        assert_eq!(
+            ladder_form("0.05", Some("10"), Some("1"))
+                .parse()
+                .unwrap_err(),
+            PlanProblem::RungTooSmall(10)
+        );
+        let ok = ladder_form("1000", Some("50"), Some("1,5 %"))
+            .parse()
+            .unwrap();
+        assert_eq!(
+            ok.ladder,
+            Some(Ladder {
+                rungs: 50,
+                step_percent: Decimal::new(15, 1)
+            })
+        );
+        let ok = ladder_form("1000", Some("2"), Some("49.9"))
+            .parse()
+            .unwrap();
+        assert_eq!(ok.ladder.map(|l| l.rungs), Some(2));
+        assert_eq!(
+            ladder_form("1000", None, Some(" ")).parse().unwrap().ladder,
+            None
+        );
+    }
+
+    #[test]
+    fn a_ladder_runs_state_is_the_least_settled_of_its_rungs() {
+        use RunState::*;
+        assert_eq!(RunState::of_rungs([Placed, Unknown, Placed]), Unknown);
+        assert_eq!(RunState::of_rungs([Placed, Sending, Unknown]), Sending);
+        assert_eq!(RunState::of_rungs([Rejected, Placed]), Placed);
+        assert_eq!(RunState::of_rungs([Rejected, NotPlaced]), Rejected);
+        assert_eq!(RunState::of_rungs([NotPlaced]), NotPlaced);
+        assert!(
+            RunState::of_rungs([Placed, Unknown]).blocks(),
+            "an unknown rung blocks the plan"
+        );
     }
 }

@@ -230,6 +230,16 @@ const MIGRATIONS: &[&str] = &[
         recorded_at_ms INTEGER NOT NULL,
         PRIMARY KEY (plan_id, slot_ms)
     );",
+    // Limit ladders: a plan's rungs and step, and a ladder run's orders, one per rung.
+    "ALTER TABLE plans ADD COLUMN rungs INTEGER;
+    ALTER TABLE plans ADD COLUMN step_percent TEXT;
+    CREATE TABLE plan_rungs (
+        plan_id INTEGER NOT NULL,
+        slot_ms INTEGER NOT NULL,
+        rung INTEGER NOT NULL,
+        journal_id INTEGER NOT NULL,
+        PRIMARY KEY (plan_id, slot_ms, rung)
+    );",
 ];
 
 mod alerts;

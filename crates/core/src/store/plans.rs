@@ -1,12 +1,13 @@
-//! Recurring buys and their runs. A slot is recorded once (its key is the plan and the slot);
+//! Recurring buys, limit ladders and their runs. A slot is recorded once (its key is the plan and the slot);
 //! [`Store::plan_claim`] decides what is due and journals the order in one transaction, so of two
 //! processes sharing the store only one ever sends a slot's order.
 
 use chrono::{DateTime, NaiveTime, Timelike, Utc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rust_decimal::Decimal;
 
 use crate::plan_schedule::{Every, Schedule};
-use crate::plans::{Missed, NewPlan, Plan, Recorded, Run, RunState, decide};
+use crate::plans::{Ladder, Missed, NewPlan, Plan, Recorded, Run, RunState, RungRun, decide};
 
 use super::orders::{JournalState, NewOrderEntry, insert_order_entry};
 use super::{Store, StoreError, dec, dec_opt, time};
@@ -15,8 +16,8 @@ use super::{Store, StoreError, dec, dec_opt, time};
 #[derive(Debug, Default)]
 pub struct PlanClaim {
     pub recorded: Vec<Recorded>,
-    /// The slot to send and its journal entry ("sending").
-    pub send: Option<(DateTime<Utc>, i64)>,
+    /// The slot to send and its orders' journal entries ("sending"), in the order given.
+    pub send: Option<(DateTime<Utc>, Vec<i64>)>,
 }
 
 /// A run's state from its order's journal state.
@@ -32,7 +33,7 @@ pub fn run_state_of(state: JournalState) -> RunState {
 
 const SELECT: &str =
     "SELECT id, buy_nok, period, on_day, at_minute, account_id, max_price, missed, paused,
-    created_at_ms, active_from_ms FROM plans";
+    created_at_ms, active_from_ms, rungs, step_percent FROM plans";
 
 fn damaged(id: i64, detail: String) -> StoreError {
     StoreError::DamagedEntry { id, detail }
@@ -57,9 +58,23 @@ fn plan_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Plan, StoreError>>
     let Some(missed) = Missed::parse(&missed) else {
         return Ok(Err(damaged(id, format!("plan policy `{missed}`"))));
     };
+    let rungs: Option<i64> = r.get(11)?;
+    let step: Option<Decimal> = dec_opt(r, 12)?;
+    let ladder = match (rungs, step) {
+        (None, None) => None,
+        (Some(n), Some(step_percent)) => match u8::try_from(n) {
+            Ok(rungs) => Some(Ladder {
+                rungs,
+                step_percent,
+            }),
+            Err(_) => return Ok(Err(damaged(id, format!("plan rungs {n}")))),
+        },
+        _ => return Ok(Err(damaged(id, "a ladder's rungs without its step".into()))),
+    };
     Ok(Ok(Plan {
         id,
         buy_nok: dec(r, 1)?,
+        ladder,
         schedule: Schedule { every, at },
         account_id: r.get(5)?,
         max_price: dec_opt(r, 6)?,
@@ -76,6 +91,53 @@ fn plan_in(db: &rusqlite::Connection, id: i64) -> Result<Option<Plan>, StoreErro
         .transpose()
 }
 
+fn journal_run_state(id: i64, state: Option<String>) -> Result<RunState, StoreError> {
+    match state {
+        Some(s) => JournalState::parse(&s)
+            .map(run_state_of)
+            .ok_or_else(|| damaged(id, format!("state `{s}`"))),
+        // The journal entry is gone (it never is, but a damaged file could): the order may
+        // have been sent, so the run is unknown.
+        None => Ok(RunState::Unknown),
+    }
+}
+
+/// A plan's ladder rungs by slot, each slot's in rung order.
+fn rungs_in(
+    db: &rusqlite::Connection,
+    plan_id: i64,
+) -> Result<std::collections::HashMap<i64, Vec<RungRun>>, StoreError> {
+    let mut q = db.prepare(
+        "SELECT g.slot_ms, g.rung, g.journal_id, j.state, j.price, j.order_id FROM plan_rungs g
+         LEFT JOIN order_journal j ON j.id = g.journal_id WHERE g.plan_id = ?1
+         ORDER BY g.slot_ms, g.rung",
+    )?;
+    let rows = q.query_map([plan_id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, Option<String>>(3)?,
+            dec_opt(r, 4)?,
+            r.get::<_, Option<String>>(5)?,
+        ))
+    })?;
+    let mut out: std::collections::HashMap<i64, Vec<RungRun>> = Default::default();
+    for row in rows {
+        let (slot, rung, journal_id, state, price, order_id) = row?;
+        let index =
+            u8::try_from(rung).map_err(|_| damaged(journal_id, format!("plan rung {rung}")))?;
+        out.entry(slot).or_default().push(RungRun {
+            index,
+            journal_id,
+            state: journal_run_state(journal_id, state)?,
+            price,
+            order_id,
+        });
+    }
+    Ok(out)
+}
+
 fn runs_in(db: &rusqlite::Connection, plan_id: i64) -> Result<Vec<Run>, StoreError> {
     let mut q = db.prepare(
         "SELECT r.slot_ms, r.mark, r.journal_id, r.note, j.state FROM plan_runs r
@@ -90,19 +152,17 @@ fn runs_in(db: &rusqlite::Connection, plan_id: i64) -> Result<Vec<Run>, StoreErr
             r.get::<_, Option<String>>(4)?,
         ))
     })?;
+    let mut rungs = rungs_in(db, plan_id)?;
     let mut out = Vec::new();
     for row in rows {
         let (slot, mark, journal_id, note, journal_state) = row?;
-        let state = match (mark.as_str(), journal_state) {
-            ("skipped", _) => RunState::Skipped,
-            ("held", _) => RunState::Held,
-            ("sent", Some(s)) => JournalState::parse(&s)
-                .map(run_state_of)
-                .ok_or_else(|| damaged(journal_id.unwrap_or(plan_id), format!("state `{s}`")))?,
-            // The journal entry is gone (it never is, but a damaged file could): the order may
-            // have been sent, so the run is unknown.
-            ("sent", None) => RunState::Unknown,
-            (other, _) => return Err(damaged(plan_id, format!("plan run mark `{other}`"))),
+        let rungs = rungs.remove(&slot).unwrap_or_default();
+        let state = match mark.as_str() {
+            "skipped" => RunState::Skipped,
+            "held" => RunState::Held,
+            "sent" if !rungs.is_empty() => RunState::of_rungs(rungs.iter().map(|g| g.state)),
+            "sent" => journal_run_state(journal_id.unwrap_or(plan_id), journal_state)?,
+            other => return Err(damaged(plan_id, format!("plan run mark `{other}`"))),
         };
         out.push(Run {
             plan_id,
@@ -110,6 +170,7 @@ fn runs_in(db: &rusqlite::Connection, plan_id: i64) -> Result<Vec<Run>, StoreErr
             state,
             journal_id,
             note,
+            rungs,
         });
     }
     Ok(out)
@@ -143,7 +204,7 @@ fn record(
 }
 
 /// A plan's terms as its columns store them: amount, period, weekday or day, minute of the day,
-/// account, cap, missed-run policy.
+/// account, cap, missed-run policy, rungs, step.
 struct Terms(
     String,
     &'static str,
@@ -152,6 +213,8 @@ struct Terms(
     Option<String>,
     Option<String>,
     &'static str,
+    Option<i64>,
+    Option<String>,
 );
 
 impl Terms {
@@ -165,6 +228,8 @@ impl Terms {
             plan.account_id.clone(),
             plan.max_price.map(|p| p.to_string()),
             plan.missed.text(),
+            plan.ladder.map(|l| i64::from(l.rungs)),
+            plan.ladder.map(|l| l.step_percent.to_string()),
         )
     }
 }
@@ -176,8 +241,20 @@ impl Store {
         let t = Terms::of(plan);
         db.execute(
             "INSERT INTO plans (buy_nok, period, on_day, at_minute, account_id, max_price, missed,
-             paused, created_at_ms, active_from_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?8)",
-            params![t.0, t.1, t.2, t.3, t.4, t.5, t.6, now.timestamp_millis()],
+             paused, created_at_ms, active_from_ms, rungs, step_percent)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10)",
+            params![
+                t.0,
+                t.1,
+                t.2,
+                t.3,
+                t.4,
+                t.5,
+                t.6,
+                now.timestamp_millis(),
+                t.7,
+                t.8
+            ],
         )?;
         Ok(db.last_insert_rowid())
     }
@@ -188,8 +265,8 @@ impl Store {
         let t = Terms::of(plan);
         let n = self.db().execute(
             "UPDATE plans SET buy_nok = ?2, period = ?3, on_day = ?4, at_minute = ?5, account_id = ?6,
-             max_price = ?7, missed = ?8 WHERE id = ?1",
-            params![id, t.0, t.1, t.2, t.3, t.4, t.5, t.6],
+             max_price = ?7, missed = ?8, rungs = ?9, step_percent = ?10 WHERE id = ?1",
+            params![id, t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7, t.8],
         )?;
         Ok(n > 0)
     }
@@ -237,6 +314,7 @@ impl Store {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM plan_runs WHERE plan_id = ?1", [id])?;
+        tx.execute("DELETE FROM plan_rungs WHERE plan_id = ?1", [id])?;
         let n = tx.execute("DELETE FROM plans WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(n > 0)
@@ -248,16 +326,17 @@ impl Store {
     }
 
     /// Decides what of plan `plan_id` is due at `now` and records it, in one transaction: missed
-    /// slots skipped, slots held while a run is unknown, and the slot to run with its order
-    /// journaled from `order` (when the caller has one ready) or skipped with `above_cap` (the
-    /// ask was above the plan's cap). A slot another process recorded first is not recorded
-    /// again; a due slot with no order ready is left for the next look.
+    /// slots skipped, slots held while a run is unknown, and the slot to run with its orders
+    /// journaled from `orders` (when the caller has them ready; a ladder's rungs in order) or
+    /// skipped with the reason `skip` (the ask was above the plan's cap). A slot another process
+    /// recorded first is not recorded again; a due slot with no orders ready is left for the
+    /// next look.
     pub fn plan_claim(
         &self,
         plan_id: i64,
         now: DateTime<Utc>,
-        order: Option<&NewOrderEntry<'_>>,
-        above_cap: Option<&str>,
+        orders: &[NewOrderEntry<'_>],
+        skip: Option<&str>,
     ) -> Result<PlanClaim, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -267,32 +346,45 @@ impl Store {
         let runs = runs_in(&tx, plan_id)?;
         let due = decide(&plan, &runs, now);
         let mut claim = PlanClaim::default();
-        let mut recorded = |slot, state, journal_id, note: &str| {
+        let mut recorded = |slot, state, note: &str| {
             claim.recorded.push(Recorded {
                 plan_id,
                 slot,
                 state,
-                journal_id,
+                journal_id: None,
+                journal_ids: Vec::new(),
                 note: note.to_owned(),
             });
         };
         for &slot in &due.skip {
             record(&tx, plan_id, slot, "skipped", None, "")?;
-            recorded(slot, RunState::Skipped, None, "");
+            recorded(slot, RunState::Skipped, "");
         }
         for &slot in &due.hold {
             record(&tx, plan_id, slot, "held", None, "")?;
-            recorded(slot, RunState::Held, None, "");
+            recorded(slot, RunState::Held, "");
         }
         let mut send = None;
         if let Some(slot) = due.run {
-            if let Some(why) = above_cap {
+            if let Some(why) = skip {
                 record(&tx, plan_id, slot, "skipped", None, why)?;
-                recorded(slot, RunState::Skipped, None, why);
-            } else if let Some(order) = order {
-                let id = insert_order_entry(&tx, order)?;
-                record(&tx, plan_id, slot, "sent", Some(id), "")?;
-                send = Some((slot, id));
+                recorded(slot, RunState::Skipped, why);
+            } else if !orders.is_empty() {
+                let mut ids = Vec::with_capacity(orders.len());
+                for order in orders {
+                    ids.push(insert_order_entry(&tx, order)?);
+                }
+                record(&tx, plan_id, slot, "sent", ids.first().copied(), "")?;
+                if plan.ladder.is_some() {
+                    for (rung, id) in (1_i64..).zip(&ids) {
+                        tx.execute(
+                            "INSERT INTO plan_rungs (plan_id, slot_ms, rung, journal_id)
+                             VALUES (?1, ?2, ?3, ?4)",
+                            params![plan_id, slot.timestamp_millis(), rung, id],
+                        )?;
+                    }
+                }
+                send = Some((slot, ids));
             }
         }
         tx.commit()?;
@@ -351,8 +443,12 @@ mod tests {
         let id = a.add_plan(&weekly(), utc("2026-11-22T12:00:00Z")).unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
-        let first = a.plan_claim(id, now, Some(&order(&origin)), None).unwrap();
-        let second = b.plan_claim(id, now, Some(&order(&origin)), None).unwrap();
+        let first = a
+            .plan_claim(id, now, std::slice::from_ref(&order(&origin)), None)
+            .unwrap();
+        let second = b
+            .plan_claim(id, now, std::slice::from_ref(&order(&origin)), None)
+            .unwrap();
         assert!(first.send.is_some());
         assert!(second.send.is_none() && second.recorded.is_empty());
         assert_eq!(
@@ -365,7 +461,12 @@ mod tests {
         assert_eq!(runs[0].state, RunState::Sending);
         // The next Monday is held while that one is still sending.
         let next = b
-            .plan_claim(id, utc("2026-11-30T06:30:00Z"), Some(&order(&origin)), None)
+            .plan_claim(
+                id,
+                utc("2026-11-30T06:30:00Z"),
+                std::slice::from_ref(&order(&origin)),
+                None,
+            )
             .unwrap();
         assert!(next.send.is_none());
         assert_eq!(next.recorded[0].state, RunState::Held);
@@ -376,7 +477,7 @@ mod tests {
         let s = Store::in_memory().unwrap();
         let id = s.add_plan(&weekly(), utc("2026-11-22T12:00:00Z")).unwrap();
         let c = s
-            .plan_claim(id, utc("2026-11-23T06:30:00Z"), None, Some("above"))
+            .plan_claim(id, utc("2026-11-23T06:30:00Z"), &[], Some("above"))
             .unwrap();
         assert!(c.send.is_none());
         let runs = s.plan_runs(id).unwrap();
@@ -395,7 +496,7 @@ mod tests {
                 .unwrap()
         );
         assert!(
-            s.plan_claim(id, utc("2026-11-23T06:30:00Z"), None, None)
+            s.plan_claim(id, utc("2026-11-23T06:30:00Z"), &[], None)
                 .unwrap()
                 .recorded
                 .is_empty()
@@ -428,5 +529,68 @@ mod tests {
             )
             .unwrap();
         assert!(matches!(s.plan(id), Err(StoreError::DamagedEntry { .. })));
+    }
+
+    #[test]
+    fn a_ladder_run_journals_every_rung_in_one_claim_and_reads_back_their_states() {
+        let s = Store::in_memory().unwrap();
+        let mut form = PlanForm {
+            buy_nok: "900".into(),
+            every: "week".into(),
+            on: Some("mon".into()),
+            at: "07:00".into(),
+            rungs: Some("3".into()),
+            step: Some("2".into()),
+            ..PlanForm::default()
+        };
+        let id = s
+            .add_plan(&form.parse().unwrap(), utc("2026-11-22T12:00:00Z"))
+            .unwrap();
+        assert_eq!(
+            s.plan(id).unwrap().unwrap().ladder.map(|l| l.rungs),
+            Some(3)
+        );
+        let origin = Origin::default();
+        let orders = [order(&origin), order(&origin), order(&origin)];
+        let now = utc("2026-11-23T06:30:00Z");
+        let claim = s.plan_claim(id, now, &orders, None).unwrap();
+        let (_, ids) = claim.send.unwrap();
+        assert_eq!(ids.len(), 3);
+        s.journal_answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
+            .unwrap();
+        s.journal_answered(ids[1], JournalState::Unknown, None, None, "lost")
+            .unwrap();
+        s.journal_answered(ids[2], JournalState::Placed, Some("or_3"), None, "")
+            .unwrap();
+        let runs = s.plan_runs(id).unwrap();
+        assert_eq!(runs[0].journal_id, Some(ids[0]));
+        assert_eq!(
+            runs[0].state,
+            RunState::Unknown,
+            "an unknown rung makes the run unknown"
+        );
+        let order_ids: Vec<_> = runs[0].rungs.iter().map(|g| g.order_id.clone()).collect();
+        assert_eq!(
+            order_ids,
+            vec![Some("or_1".into()), None, Some("or_3".into())]
+        );
+        // The next Monday is held while a rung is unknown.
+        let next = s
+            .plan_claim(id, utc("2026-11-30T06:30:00Z"), &orders, None)
+            .unwrap();
+        assert!(next.send.is_none());
+        assert_eq!(next.recorded[0].state, RunState::Held);
+        // An edit to a market buy keeps the recorded rungs; removing the plan removes them.
+        form.rungs = None;
+        form.step = None;
+        assert!(s.edit_plan(id, &form.parse().unwrap()).unwrap());
+        assert_eq!(s.plan(id).unwrap().unwrap().ladder, None);
+        assert_eq!(s.plan_runs(id).unwrap()[0].rungs.len(), 3);
+        assert!(s.remove_plan(id).unwrap());
+        let left: i64 = s
+            .db()
+            .query_row("SELECT COUNT(*) FROM plan_rungs", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 0);
     }
 }
