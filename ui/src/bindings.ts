@@ -598,7 +598,15 @@ export type PlanArgs = {
 /**
  * `None`: a new plan.
  */
-id: number | null, amount: string, every: PlanPeriod, 
+id: number | null, kind: PlanKind, 
+/**
+ * NOK per run: the market buy's, or the ladder's total.
+ */
+amount: string, 
+/**
+ * A ladder's number of rungs (2–50) and step in percent; ignored for a market buy.
+ */
+rungs: string, step: string, every: PlanPeriod, 
 /**
  * `mon`…`sun` for a week, 1–31 for a month, empty for a day.
  */
@@ -612,9 +620,11 @@ at: string,
  */
 maxPrice: string, missed: Missed, };
 
-export type PlanField = "amount" | "on" | "at" | "maxPrice";
+export type PlanField = "amount" | "on" | "at" | "maxPrice" | "rungs" | "step";
 
 export type PlanIdArgs = { id: number, };
+
+export type PlanKind = "buy" | "ladder";
 
 export type PlanPeriod = "day" | "week" | "month";
 
@@ -632,7 +642,17 @@ price: string | null, btc: string | null,
 /**
  * What shows the state: the order id, the exchange's refusal, why it was skipped.
  */
-evidence: string, journalId: number | null, };
+evidence: string, journalId: number | null, 
+/**
+ * A ladder run's limit buys, rung 1 first; empty for a market buy.
+ */
+rungs: Array<PlanRungView>, };
+
+export type PlanRungView = { index: number, 
+/**
+ * The rung's limit price.
+ */
+price: string | null, state: RunState, evidence: string, };
 
 export type PlanView = { id: number, 
 /**

@@ -312,7 +312,7 @@ async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
         .home
         .path()
         .join("data/no.nordlys.desktop/profiles/sandbox");
-    let run_due = || {
+    let run_due_at = |due: chrono::DateTime<chrono::Utc>| {
         let out = std::process::Command::new(cli_binary())
             .args(["plans", "run-due", "--now", &due.to_rfc3339()])
             .env("NORDLYS_BASE_URL", app.sandbox())
@@ -324,6 +324,7 @@ async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
         assert!(out.status.success(), "{out:?}");
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
+    let run_due = || run_due_at(due);
     let ran = run_due();
     assert_eq!(ran.as_array().unwrap().len(), 1, "{ran}");
     assert_eq!(ran[0]["state"], "placed", "{ran}");
@@ -354,4 +355,41 @@ async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
     )
     .await;
     app.screenshot("trade-recurring-buy").await;
+
+    // Edited in the window into a ladder of three limit buys: the next Monday places three
+    // orders below the ask, each shown with its limit price.
+    app.click("[data-testid=plan-edit]").await;
+    app.select("[data-testid=plan-kind]", "ladder").await;
+    app.fill("[data-testid=plan-rungs-count]", "3").await;
+    app.fill("[data-testid=plan-step]", "1").await;
+    app.click("[data-testid=plan-save]").await;
+    app.until("the plan says it is a ladder", || async {
+        app.text("[data-testid=plan]").await.contains("limit buys")
+    })
+    .await;
+    let ran = run_due_at(due + chrono::Duration::weeks(1));
+    assert_eq!(ran[0]["state"], "placed", "{ran}");
+    assert_eq!(ran[0]["journalIds"].as_array().unwrap().len(), 3, "{ran}");
+    assert_eq!(
+        app.counters().await["ordersCreated"].as_u64().unwrap(),
+        before + 4
+    );
+    app.click("[data-testid=nav-overview]").await;
+    app.click("[data-testid=nav-trade]").await;
+    app.until("the ladder's rungs in the plan's history", || async {
+        app.script(
+            "return document.querySelectorAll('[data-testid=plan-rung][data-state=placed]').length",
+            vec![],
+        )
+        .await
+            == 3
+    })
+    .await;
+    app.click("[data-testid=plan-rungs] summary").await;
+    app.script(
+        "document.querySelector('[data-testid=plan-rungs]').scrollIntoView()",
+        vec![],
+    )
+    .await;
+    app.screenshot("trade-limit-ladder").await;
 }

@@ -20,6 +20,7 @@ describe("RecurringBuys", () => {
           btc: null,
           evidence: "Journal entry 4",
           journalId: 4,
+          rungs: [],
         },
       ],
       bought: "0.00000000 BTC",
@@ -58,7 +59,10 @@ describe("RecurringBuys", () => {
     await vi.waitFor(() => expect(screen.getAllByTestId("plan")).toHaveLength(1));
     expect(fake.callsOf("savePlan").at(-1)).toEqual({
       id: null,
+      kind: "buy",
       amount: "500",
+      rungs: "5",
+      step: "1",
       every: "week",
       on: "mon",
       at: "07:00",
@@ -73,5 +77,80 @@ describe("RecurringBuys", () => {
     await vi.waitFor(() => expect(screen.getByTestId("plan-paused")).toBeTruthy());
     expect(screen.queryByTestId("plan-next")).toBeNull();
     expect(screen.getByTestId("plan-resume")).toBeTruthy();
+  });
+
+  it("makes a ladder with its rungs and step, says a wrong rung count at its field, and shows each rung's limit price", async () => {
+    let kept: PlansView = { plans: [] };
+    const fake = sandboxBackend({
+      savePlan: (a: PlanArgs) => {
+        if (!(Number(a.rungs) >= 2 && Number(a.rungs) <= 50))
+          return {
+            problems: [{ field: "rungs" as const, message: "A ladder has 2 to 50 rungs" }],
+            warning: null,
+            plans: kept,
+          };
+        kept = {
+          plans: [
+            {
+              id: 4,
+              said: `Buy for NOK ${a.amount} every Monday at ${a.at}, as ${a.rungs} limit buys ${a.step} % apart below the ask`,
+              paused: false,
+              nextRun: "30.11.2026 07:00",
+              runs: [
+                {
+                  slot: "23.11.2026 07:00",
+                  state: "placed" as const,
+                  price: null,
+                  btc: null,
+                  evidence: "2 limit buys placed below the ask",
+                  journalId: 7,
+                  rungs: [
+                    {
+                      index: 1,
+                      price: "NOK 990 000",
+                      state: "placed" as const,
+                      evidence: "Order or_1 (journal entry 7)",
+                    },
+                    {
+                      index: 2,
+                      price: "NOK 980 000",
+                      state: "placed" as const,
+                      evidence: "Order or_2 (journal entry 8)",
+                    },
+                  ],
+                },
+              ],
+              bought: "0.00000000 BTC",
+              cost: "NOK 0.00",
+              averagePrice: null,
+              result: null,
+              resultNegative: false,
+              form: { ...a, id: 4 },
+            },
+          ],
+        };
+        return { problems: [], warning: null, plans: kept };
+      },
+    });
+    await mountScreen(RecurringBuys, fake);
+    await screen.findByTestId("plan-form");
+    expect(screen.queryByTestId("plan-rungs-count")).toBeNull();
+    await fireEvent.change(screen.getByTestId("plan-kind"), { target: { value: "ladder" } });
+    expect(screen.getByTestId("plan-ladder-note").textContent).toContain("cancels");
+    await fireEvent.input(screen.getByTestId("plan-amount"), { target: { value: "2000" } });
+    await fireEvent.input(screen.getByTestId("plan-rungs-count"), { target: { value: "60" } });
+    await fireEvent.click(screen.getByTestId("plan-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("plan-rungs-error").textContent).toContain("2 to 50"));
+    expect(screen.queryAllByTestId("plan")).toHaveLength(0);
+
+    await fireEvent.input(screen.getByTestId("plan-rungs-count"), { target: { value: "2" } });
+    await fireEvent.input(screen.getByTestId("plan-step"), { target: { value: "1" } });
+    await fireEvent.click(screen.getByTestId("plan-save"));
+    await vi.waitFor(() => expect(screen.getAllByTestId("plan")).toHaveLength(1));
+    expect(fake.callsOf("savePlan").at(-1)).toMatchObject({ kind: "ladder", amount: "2000", rungs: "2", step: "1" });
+    const rungs = screen.getAllByTestId("plan-rung");
+    expect(rungs).toHaveLength(2);
+    expect(rungs[1].textContent).toContain("NOK 980 000");
+    expect(rungs[1].dataset.state).toBe("placed");
   });
 });

@@ -417,6 +417,15 @@ const nb: Record<string, string> = {
   "not placed": "ikke lagt inn",
   refused: "avvist",
   "Recurring buys": "Faste kjøp",
+  "Recurring buys and ladders": "Faste kjøp og stiger",
+  "Each run": "Hver gang",
+  "buys at market": "kjøpes det til markedspris",
+  "places limit buys below the ask": "legges det inn limitkjøp under tilbudskursen",
+  "Total per run, NOK": "Totalt hver gang, kr",
+  "Rungs (2–50)": "Trinn (2–50)",
+  "Step below the ask, %": "Steg under tilbudskursen, %",
+  "Rung 1 is priced one step below the ask, rung 2 two steps, and so on, each rounded down to whole kroner; the total is split evenly. Each run first cancels the previous run's rungs still open, and waits while any of them is unknown.":
+    "Trinn 1 prises ett steg under tilbudskursen, trinn 2 to steg, og så videre, hver rundet ned til hele kroner; totalen deles likt. Hver gang kanselleres først de forrige trinnene som fortsatt er åpne, og planen venter mens noen av dem er ukjente.",
   "Plans run only while Nordlys, or its command-line tool, is running: a time missed while neither runs is skipped, or run once later if you choose so. Each time is bought once, never twice.":
     "Planer kjører bare mens Nordlys, eller kommandolinjeverktøyet, kjører: et tidspunkt som går tapt mens ingen av dem kjører, hoppes over, eller kjøres én gang senere om du velger det. Hvert tidspunkt kjøpes én gang, aldri to.",
   paused: "på pause",
