@@ -5,7 +5,7 @@
     clippy::print_stdout,
     reason = "a stress test: a failed step is the failure being reported, and its figures are printed"
 )]
-//! Recurring buys placed exactly once. The app's scheduler (`plans::run_plans_at`, what its
+//! Recurring buys and limit ladders placed exactly once. The app's scheduler (`plans::run_plans_at`, what its
 //! watcher runs) in this process and `nordlys-cli plans run-due` are started together, again and
 //! again, on one state directory, against a sandbox that loses answers and commits after the
 //! client gave up. Afterwards every order the sandbox made is held against the journal:
@@ -14,7 +14,8 @@
 //! - every order the sandbox made is journaled, and no verdict contradicts it;
 //! - every lost answer is settled by evidence or still shown unknown (never "sending").
 //!
-//! `PLANS_STRESS_ROUNDS` (default 100) sets how often both are started.
+//! `PLANS_STRESS_ROUNDS` (default 100) sets how often both are started; `PLANS_STRESS_VERBOSE`
+//! prints each plan's runs and every entry left unresolved with its last evidence.
 
 mod app_driver;
 
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use app_driver::connected_app;
 use chrono::{DateTime, TimeZone, Utc};
-use nordlys_application::{NoArgs, plans, trading, watcher};
+use nordlys_application::{NoArgs, plans, trading, unknowns, watcher};
 use nordlys_core::plans::{PlanForm, RunState};
 use nordlys_core::store::{JournalState, Store};
 use nordlys_sandbox::{FaultKind, FaultRule};
@@ -77,12 +78,22 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let (app, dir) = connected_app(&sb, Some((chrono::Duration::seconds(quiet), 1))).await;
     let state = dir.path().join("profiles/exchange");
     let store = Store::open(&state.join("nordlys.sqlite")).unwrap();
-    // Three daily plans; made the day before the first round.
-    for (at, nok) in [("07:00", "100"), ("07:05", "110"), ("07:10", "120")] {
+    // Three daily buys and a daily ladder of three rungs (each run first cancels the rungs of
+    // the one before still open); made the day before the first round.
+    for (at, nok, ladder) in [
+        ("07:00", "100", false),
+        ("07:05", "110", false),
+        ("07:10", "120", false),
+        // Rungs of 90 NOK: an unknown limit buy makes every market buy below its amount
+        // ambiguous (a partial fill could be it), so the ladder's rungs are below the buys.
+        ("07:15", "270", true),
+    ] {
         let plan = PlanForm {
             buy_nok: nok.into(),
             every: "day".into(),
             at: at.into(),
+            rungs: ladder.then(|| "3".into()),
+            step: ladder.then(|| "1".into()),
             ..PlanForm::default()
         }
         .parse()
@@ -94,6 +105,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     }
     let key = &sb.info.api_keys.withdrawal;
     let mut exits: HashMap<i32, usize> = HashMap::new();
+    let mut settled_by_user = 0;
     for day in 0..rounds {
         let now = morning(day);
         let mut c = std::process::Command::new(cli_binary());
@@ -125,6 +137,32 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
             tokio::time::sleep(Duration::from_millis(quiet as u64 * 1000 + 300)).await;
             trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         }
+        // Silence never settles a limit order (one cancelled leaves no trace), so an unknown rung
+        // holds its ladder until the user looks at the exchange's history and settles it: played
+        // here from the sandbox's own record, and only for rungs it never made.
+        let never_made: Vec<i64> = {
+            let world = sb.state.lock();
+            store
+                .journal_unresolved()
+                .unwrap()
+                .into_iter()
+                .filter(|e| {
+                    e.state == JournalState::Unknown
+                        && e.order_type == nordlys_core::order_terms::OrderType::Limit
+                        && !world
+                            .orders
+                            .iter()
+                            .any(|o| reference(&o.description) == Some(e.reference.as_str()))
+                })
+                .map(|e| e.id)
+                .collect()
+        };
+        for journal_id in never_made {
+            let args = nordlys_application::unknown_views::JournalIdArgs { journal_id };
+            if unknowns::settle_unknown(&app, args).await.is_ok() {
+                settled_by_user += 1;
+            }
+        }
     }
     sb.state.clear_faults();
     tokio::time::sleep(Duration::from_secs(quiet as u64 + 3)).await;
@@ -151,6 +189,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
 
     let mut by_state: HashMap<&'static str, usize> = HashMap::new();
     let mut sent_runs = 0;
+    let mut sent_orders = 0;
     let mut journaled = std::collections::HashSet::new();
     for plan in store.plans().unwrap() {
         let runs = store.plan_runs(plan.id).unwrap();
@@ -158,24 +197,57 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         let mut slots: Vec<_> = runs.iter().map(|r| r.slot).collect();
         slots.dedup();
         assert_eq!(slots.len(), runs.len());
+        if std::env::var_os("PLANS_STRESS_VERBOSE").is_some() {
+            let states: Vec<&str> = runs.iter().map(|r| r.state.text()).collect();
+            println!(
+                "plan {} ladder {:?}: {states:?}",
+                plan.id,
+                plan.ladder.is_some()
+            );
+            for e in store.journal_unresolved().unwrap() {
+                let last = store.evidence(e.id).unwrap().pop().map(|v| v.saw);
+                let made = made.contains_key(&e.reference);
+                println!(
+                    "  unresolved {} {:?} {:?} made {made}: {last:?}",
+                    e.id, e.order_type, e.amount
+                );
+            }
+        }
         for r in &runs {
             *by_state.entry(r.state.text()).or_default() += 1;
             assert_ne!(r.state, RunState::Sending, "a run left sending: {r:?}");
-            let Some(id) = r.journal_id else { continue };
+            let Some(first) = r.journal_id else { continue };
             sent_runs += 1;
-            assert!(journaled.insert(id), "journal entry {id} serves two runs");
-            let e = store.journal_entry(id).unwrap().unwrap();
-            let was_made = made.contains_key(&e.reference);
-            match e.state {
-                JournalState::Placed => assert!(was_made, "placed but not made: {e:?}"),
-                JournalState::NotPlaced | JournalState::Rejected => {
-                    assert!(!was_made, "made but judged {:?}: {e:?}", e.state)
+            let ids: Vec<i64> = if r.rungs.is_empty() {
+                vec![first]
+            } else {
+                assert_eq!(r.rungs.len(), 3, "a ladder run journals every rung: {r:?}");
+                r.rungs.iter().map(|g| g.journal_id).collect()
+            };
+            for id in ids {
+                sent_orders += 1;
+                assert!(journaled.insert(id), "journal entry {id} serves two orders");
+                let e = store.journal_entry(id).unwrap().unwrap();
+                let was_made = made.contains_key(&e.reference);
+                match e.state {
+                    JournalState::Placed => assert!(was_made, "placed but not made: {e:?}"),
+                    JournalState::NotPlaced | JournalState::Rejected => {
+                        assert!(!was_made, "made but judged {:?}: {e:?}", e.state)
+                    }
+                    JournalState::Unknown | JournalState::Sending => {}
                 }
-                JournalState::Unknown | JournalState::Sending => {}
             }
         }
     }
     let duplicates = made.values().filter(|n| **n > 1).count();
+    // Only the last ladder run's rungs may still be open: each run cancels those before it.
+    let open_rungs = sb
+        .state
+        .lock()
+        .orders
+        .iter()
+        .filter(|o| o.is_open() && o.description.contains("rung"))
+        .count();
     let unjournaled = made.len()
         - store
             .journal_since(Utc::now() - chrono::Duration::days(1))
@@ -184,17 +256,22 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
             .filter(|e| made.contains_key(&e.reference))
             .count();
     println!(
-        "plans stress | {rounds} rounds, app and CLI together | runs {by_state:?} | {sent_runs} sent, \
-         {} made ({created} orders in all) | duplicates {duplicates} | unjournaled {unjournaled} | \
-         CLI exits {exits:?} | {:.0} s",
+        "plans stress | {rounds} rounds, app and CLI together | runs {by_state:?} | {sent_runs} runs \
+         sent, {sent_orders} orders | {} made ({created} orders in all) | duplicates {duplicates} | \
+         unjournaled {unjournaled} | open ladder rungs {open_rungs} | rungs settled by the user \
+         {settled_by_user} | CLI exits {exits:?} | {:.0} s",
         made.len(),
         started.elapsed().as_secs_f64()
     );
     assert_eq!(duplicates, 0, "an order made twice");
     assert_eq!(unjournaled, 0, "an order made without a journal entry");
     assert!(
-        created as usize <= sent_runs,
-        "{created} orders made for {sent_runs} runs sent: one was sent again"
+        created as usize <= sent_orders,
+        "{created} orders made for {sent_orders} orders sent: one was sent again"
+    );
+    assert!(
+        open_rungs <= 3,
+        "{open_rungs} ladder rungs open: a run did not cancel the rungs before it"
     );
     assert!(sent_runs > 0 && by_state.get("placed").copied().unwrap_or(0) > 0);
 }

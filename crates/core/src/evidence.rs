@@ -342,6 +342,10 @@ pub struct Others {
     /// unresolved. One of the same amount takes matches in the order sent; one of another amount
     /// makes a match ambiguous when the match adds up to its amount under either fee reading.
     pub rivals: Vec<(DateTime<Utc>, Decimal)>,
+    /// Send times and amounts of limit orders of the same direction placed by the exchange's
+    /// answer, without a claimed row: their open order is known (and claimed), so they own no
+    /// other open order, but a fill of theirs is a row that could match like a rival's.
+    pub known_limit_orders: Vec<(DateTime<Utc>, Decimal)>,
     /// Send times and amounts of limit orders of the same direction not known by their order
     /// (unresolved, or placed on fills alone): one partly filled could leave an open rest, or a
     /// fill, of any amount below its own.
@@ -369,6 +373,8 @@ struct Match {
     /// What the match adds up to under each reading of where the fee is (`None`: not a sum).
     sums: [Option<Decimal>; 2],
     ambiguous: bool,
+    /// An open order of the whole amount: no request whose own order is known can own it.
+    whole_open_order: bool,
 }
 
 /// The amounts a row moved under each reading of where the fee is: beside the amount, or inside.
@@ -451,6 +457,7 @@ fn runs(rows: &[&TaxTransaction], want: Decimal, kind: Kind) -> Vec<Match> {
                         ids: run.iter().map(|r| r.id.to_string()).collect(),
                         sums: [0, 1].map(|r| run.iter().map(|row| moved(row, kind)[r]).sum()),
                         ambiguous: kind != Kind::Withdrawal && at_once > run.len(),
+                        whole_open_order: false,
                     });
                     i = j + 1;
                     continue 'start;
@@ -480,6 +487,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 ids: echoed.iter().map(|r| r.id.to_string()).collect(),
                 sums: [None, None],
                 ambiguous: false,
+                whole_open_order: false,
             }];
         }
     }
@@ -498,6 +506,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                     ids: vec![o.order_id.to_string()],
                     sums: [Some(o.amount); 2],
                     ambiguous: false,
+                    whole_open_order: true,
                 });
                 continue;
             }
@@ -529,6 +538,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                     ids,
                     sums: fills.sums.map(|f| f.map(|f| f + o.amount)),
                     ambiguous: fills.ambiguous || whole_of_another || rest_of_another,
+                    whole_open_order: false,
                 });
             }
         }
@@ -538,9 +548,18 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
         let before_it = |sent: &DateTime<Utc>| *sent - CLOCK_SLACK <= m.at;
         // Another request's under the other fee reading: a fill of 990 NOK with a 10 NOK fee is
         // a buy of 990 read one way and of 1000 the other.
-        let fits_another = others.rivals.iter().any(|(sent, amount)| {
-            *amount != request.amount && before_it(sent) && m.sums.contains(&Some(*amount))
-        });
+        let fits_another = others
+            .rivals
+            .iter()
+            .chain(
+                others
+                    .known_limit_orders
+                    .iter()
+                    .filter(|_| !m.whole_open_order),
+            )
+            .any(|(sent, amount)| {
+                *amount != request.amount && before_it(sent) && m.sums.contains(&Some(*amount))
+            });
         let part_of_larger = others
             .limit_orders
             .iter()
@@ -551,38 +570,104 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
     found
 }
 
+/// Another request of the same amount that could own a match: when it was sent, and whether
+/// it could own an open order of the whole amount (not when its own order is known).
+#[derive(Debug, Clone, Copy)]
+struct Rival {
+    sent: DateTime<Utc>,
+    owns_open: bool,
+}
+
+impl Rival {
+    fn of_amount(
+        list: &[(DateTime<Utc>, Decimal)],
+        amount: Decimal,
+        owns_open: bool,
+    ) -> impl Iterator<Item = Self> + '_ {
+        list.iter()
+            .filter(move |(_, a)| *a == amount)
+            .map(move |(sent, _)| Self {
+                sent: *sent,
+                owns_open,
+            })
+    }
+}
+
+fn usable(m: &Match, sent: DateTime<Utc>) -> bool {
+    !m.ambiguous && m.at >= sent - CLOCK_SLACK
+}
+
+fn could_own(m: &Match, r: Rival) -> bool {
+    usable(m, r.sent) && (r.owns_open || !m.whole_open_order)
+}
+
+/// How many of `matches` the `rivals` can take at most, each one of those it could own
+/// (augmenting paths; there are a handful of each).
+fn most_taken(matches: &[&Match], rivals: &[Rival]) -> usize {
+    fn augment(
+        r: usize,
+        matches: &[&Match],
+        rivals: &[Rival],
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for m in 0..matches.len() {
+            if seen[m] || !could_own(matches[m], rivals[r]) {
+                continue;
+            }
+            seen[m] = true;
+            let free = match owner[m] {
+                None => true,
+                Some(other) => augment(other, matches, rivals, seen, owner),
+            };
+            if free {
+                owner[m] = Some(r);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; matches.len()];
+    (0..rivals.len())
+        .filter(|r| {
+            augment(
+                *r,
+                matches,
+                rivals,
+                &mut vec![false; matches.len()],
+                &mut owner,
+            )
+        })
+        .count()
+}
+
 /// This request's match, when it certainly has one: more matches it could own than requests of
 /// the same amount (`rivals`) could take from them, however they are shared. The order requests
 /// were sent in is no evidence of the order they were made in (one may commit late, clocks
 /// differ), so a match that a rival could own as well leaves both unknown. Which of its matches
 /// is this request's own is then given in the order sent; that one of them is, is certain.
-fn pick(found: &[Match], rivals: &[DateTime<Utc>], me: DateTime<Utc>) -> Option<Match> {
-    let usable = |m: &Match, sent: DateTime<Utc>| !m.ambiguous && m.at >= sent - CLOCK_SLACK;
+fn pick(found: &[Match], rivals: &[Rival], me: DateTime<Utc>) -> Option<Match> {
     let mine: Vec<&Match> = found.iter().filter(|m| usable(m, me)).collect();
-    // The most of them the rivals can take: what a later rival could own an earlier one could
-    // too, so each, latest first, taking any one it could own is the most.
-    let mut latest_first = rivals.to_vec();
-    latest_first.sort_by(|a, b| b.cmp(a));
-    let mut taken = vec![false; mine.len()];
-    for sent in latest_first {
-        if let Some(i) = (0..mine.len()).find(|i| !taken[*i] && usable(mine[*i], sent)) {
-            taken[i] = true;
-        }
-    }
-    if taken.iter().all(|t| *t) {
+    // The most of them the rivals can take, however they share them: a maximum matching of
+    // rivals to the matches each could own. When that covers them all, none is certainly mine.
+    if most_taken(&mine, rivals) == mine.len() {
         return None;
     }
-    let mut senders: Vec<(DateTime<Utc>, bool)> = rivals.iter().map(|t| (*t, false)).collect();
-    senders.push((me, true));
-    senders.sort_by_key(|(t, mine)| (*t, *mine));
+    let mut senders: Vec<(DateTime<Utc>, Option<Rival>)> =
+        rivals.iter().map(|r| (r.sent, Some(*r))).collect();
+    senders.push((me, None));
+    senders.sort_by_key(|(t, r)| (*t, r.is_none()));
     let mut taken = vec![false; found.len()];
-    for (sent, mine) in senders {
-        let free = found
-            .iter()
-            .enumerate()
-            .find(|(i, m)| !taken[*i] && usable(m, sent));
+    for (sent, rival) in senders {
+        let free = found.iter().enumerate().find(|(i, m)| {
+            !taken[*i]
+                && match rival {
+                    Some(r) => could_own(m, r),
+                    None => usable(m, sent),
+                }
+        });
         if let Some((i, m)) = free {
-            if mine {
+            if rival.is_none() {
                 return Some(m.clone());
             }
             taken[i] = true;
@@ -739,11 +824,12 @@ fn rows_account_for(
 /// The verdict one look supports for `request`.
 pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules) -> Verdict {
     let found = matches(look, request, others);
-    let same_amount: Vec<_> = others
-        .rivals
-        .iter()
-        .filter(|(_, amount)| *amount == request.amount)
-        .map(|(sent, _)| *sent)
+    let same_amount: Vec<Rival> = Rival::of_amount(&others.rivals, request.amount, true)
+        .chain(Rival::of_amount(
+            &others.known_limit_orders,
+            request.amount,
+            false,
+        ))
         .collect();
     if let Some(m) = pick(&found, &same_amount, request.sent_at) {
         let why = format!("matched by {}", m.ids.join(", "));
@@ -1447,6 +1533,55 @@ mod tests {
             vec!["or_9"],
             "with no larger order unknown, it is this one"
         );
+    }
+
+    #[test]
+    fn a_ladders_unknown_rung_is_its_open_order_beside_rungs_known_by_theirs() {
+        // Three rungs of 90 NOK sent together: two answered (their orders known and claimed),
+        // one lost. The one unclaimed open order of 90 NOK is the lost one's: the others own
+        // theirs. A fill of 90 NOK listed as a row, though, could be either known rung's.
+        let b = before("0.5", "0.5", "5000");
+        let rung = request(Kind::LimitOrder(Direction::Buy), "90", &b);
+        let known = Others {
+            claimed: ["or_1".to_owned(), "or_2".to_owned()].into(),
+            known_limit_orders: vec![(t(-1), d("90")), (t(0), d("90"))],
+            ..Others::default()
+        };
+        let open_rung = look(
+            31,
+            holding("0.5", "0.5"),
+            "4730",
+            vec![
+                open("or_1", models::Direction::Buy, "90", 1),
+                open("or_2", models::Direction::Buy, "90", 1),
+                open("or_3", models::Direction::Buy, "90", 1),
+            ],
+            vec![],
+        );
+        assert_eq!(
+            made(&judge(&rung, &open_rung, &known, &Rules::default())),
+            vec!["or_3"]
+        );
+        let filled = look(
+            31,
+            holding("0.5001", "0.5001"),
+            "4730",
+            vec![open("or_1", models::Direction::Buy, "90", 1)],
+            vec![row("tr-1", BUY, 2, "90", "", "0.5001")],
+        );
+        let v = judge(&rung, &filled, &known, &Rules::default());
+        assert!(
+            matches!(v, Verdict::Unknown { .. }),
+            "a known rung's fill: {v:?}"
+        );
+        // Were the known rungs still unknown, the open order could be theirs as well.
+        let unknown = Others {
+            claimed: ["or_1".to_owned(), "or_2".to_owned()].into(),
+            rivals: vec![(t(-1), d("90")), (t(0), d("90"))],
+            ..Others::default()
+        };
+        let v = judge(&rung, &open_rung, &unknown, &Rules::default());
+        assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
     }
 
     #[test]

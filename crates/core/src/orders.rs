@@ -258,9 +258,38 @@ fn rivals(
                 && o.origin.base_url == e.origin.base_url
                 && match o.state {
                     JournalState::Sending | JournalState::Unknown => true,
-                    JournalState::Placed => o.trade_id.is_none() && o.claimed.is_empty(),
+                    JournalState::Placed => {
+                        o.trade_id.is_none() && o.claimed.is_empty() && !known_limit(o)
+                    }
                     _ => false,
                 }
+        })
+        .map(|o| (o.sent_at, o.amount))
+        .collect())
+}
+
+/// A limit order the exchange answered for: its open order is known by its id.
+fn known_limit(o: &JournalEntry) -> bool {
+    o.order_type == order_terms::OrderType::Limit && o.order_id.is_some()
+}
+
+/// The placed limit orders [`rivals`] leaves out: they own no open order but their own, yet a
+/// fill of theirs could match as rows.
+fn known_limit_orders(
+    store: &Store,
+    e: &JournalEntry,
+) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
+    Ok(store
+        .journal_since(e.sent_at - Duration::days(1))?
+        .into_iter()
+        .filter(|o| {
+            o.id != e.id
+                && o.direction == e.direction
+                && o.origin.base_url == e.origin.base_url
+                && o.state == JournalState::Placed
+                && o.trade_id.is_none()
+                && o.claimed.is_empty()
+                && known_limit(o)
         })
         .map(|o| (o.sent_at, o.amount))
         .collect())
@@ -455,6 +484,7 @@ fn judge(
     let others = Others {
         claimed: store.journal_claimed_ids(e.id)?,
         rivals: rivals(store, e)?,
+        known_limit_orders: known_limit_orders(store, e)?,
         limit_orders: unidentified_limit_orders(store, e)?,
     };
     Ok(evidence::judge(&request, look, &others, rules))

@@ -252,6 +252,7 @@ pub(crate) fn record(
     let others = Others {
         claimed: store.withdrawal_claimed_ids(e.id)?,
         rivals: rivals(store, e)?,
+        known_limit_orders: vec![],
         limit_orders: vec![],
     };
     let verdict = evidence::judge(&request, look, &others, rules);
