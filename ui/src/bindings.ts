@@ -606,7 +606,11 @@ amount: string,
 /**
  * A ladder's number of rungs (2–50) and step in percent; ignored for a market buy.
  */
-rungs: string, step: string, every: PlanPeriod, 
+rungs: string, step: string, 
+/**
+ * The bitcoin account bought into; empty: the default account.
+ */
+account: string, every: PlanPeriod, 
 /**
  * `mon`…`sun` for a week, 1–31 for a month, empty for a day.
  */

@@ -119,6 +119,8 @@ pub struct PlanArgs {
     /// A ladder's number of rungs (2–50) and step in percent; ignored for a market buy.
     pub rungs: String,
     pub step: String,
+    /// The bitcoin account bought into; empty: the default account.
+    pub account: String,
     pub every: PlanPeriod,
     /// `mon`…`sun` for a week, 1–31 for a month, empty for a day.
     pub on: String,
@@ -279,6 +281,7 @@ fn form_of(plan: &Plan) -> PlanArgs {
             .ladder
             .map(|l| l.step_percent.normalize().to_string())
             .unwrap_or_default(),
+        account: plan.account_id.clone().unwrap_or_default(),
         every,
         on,
         at: plan.schedule.at.format("%H:%M").to_string(),
@@ -466,7 +469,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
         .to_owned(),
         on: Some(args.on.clone()).filter(|_| args.every != PlanPeriod::Day),
         at: args.at.clone(),
-        account: None,
+        account: Some(args.account.clone()),
         max_price: Some(args.max_price.clone()),
         missed: Some(args.missed.text().to_owned()),
         rungs: Some(args.rungs.clone()).filter(|_| args.kind == PlanKind::Ladder),

@@ -63,6 +63,7 @@ describe("RecurringBuys", () => {
       amount: "500",
       rungs: "5",
       step: "1",
+      account: "",
       every: "week",
       on: "mon",
       at: "07:00",
@@ -145,9 +146,16 @@ describe("RecurringBuys", () => {
 
     await fireEvent.input(screen.getByTestId("plan-rungs-count"), { target: { value: "2" } });
     await fireEvent.input(screen.getByTestId("plan-step"), { target: { value: "1" } });
+    await fireEvent.change(await screen.findByTestId("plan-account"), { target: { value: "a2" } });
     await fireEvent.click(screen.getByTestId("plan-save"));
     await vi.waitFor(() => expect(screen.getAllByTestId("plan")).toHaveLength(1));
-    expect(fake.callsOf("savePlan").at(-1)).toMatchObject({ kind: "ladder", amount: "2000", rungs: "2", step: "1" });
+    expect(fake.callsOf("savePlan").at(-1)).toMatchObject({
+      kind: "ladder",
+      amount: "2000",
+      rungs: "2",
+      step: "1",
+      account: "a2",
+    });
     const rungs = screen.getAllByTestId("plan-rung");
     expect(rungs).toHaveLength(2);
     expect(rungs[1].textContent).toContain("NOK 980 000");

@@ -419,6 +419,7 @@ const nb: Record<string, string> = {
   "Recurring buys": "Faste kjøp",
   "Recurring buys and ladders": "Faste kjøp og stiger",
   "Each run": "Hver gang",
+  "the default account": "standardkontoen",
   "buys at market": "kjøpes det til markedspris",
   "places limit buys below the ask": "legges det inn limitkjøp under tilbudskursen",
   "Total per run, NOK": "Totalt hver gang, kr",
