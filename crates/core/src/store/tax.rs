@@ -950,6 +950,33 @@ mod tests {
     }
 
     #[test]
+    fn an_orders_rows_are_found_by_trade_id_or_by_the_reference_its_note_echoes() {
+        let s = Store::in_memory().unwrap();
+        let mut rows = page();
+        if let Ok(t) = &mut rows[1] {
+            t.note = "Nordlys plan 1 [nordlys ref00001]".into();
+        }
+        if let Ok(t) = &mut rows[2] {
+            t.note = "Nordlys plan 2 [nordlys ref00002]".into();
+        }
+        s.add_tax_page(&listed(&rows), Some(&cursor())).unwrap();
+        let ids = |found: Vec<TaxTransaction>| -> Vec<String> {
+            found.into_iter().map(|t| t.id.to_string()).collect()
+        };
+        let found = s
+            .tax_rows_of_orders(&["tr_1".into()], &["[nordlys ref00001]".into()])
+            .unwrap();
+        assert_eq!(ids(found), ["tr_1", "tr_2"], "oldest first");
+        let none = s.tax_rows_of_orders(&[], &[]).unwrap();
+        assert!(none.is_empty());
+        // A note that merely mentions another reference is not this order's.
+        let other = s
+            .tax_rows_of_orders(&[], &["[nordlys ref00003]".into()])
+            .unwrap();
+        assert!(other.is_empty());
+    }
+
+    #[test]
     fn market_rates_are_read_from_a_time_on_without_the_rows_that_have_none() {
         let s = Store::in_memory().unwrap();
         let mut rows = page();
