@@ -126,6 +126,21 @@ async fn main() -> ExitCode {
                 .unwrap_or(status);
             app.fill("[data-testid=order-amount]", "").await;
             app.click("[data-testid=direction-buy]").await;
+            // Recurring buys and ladders, under the order ticket and the open orders, once the
+            // buy ticket is back (its re-render would scroll the page back up).
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            app.script(
+                "document.querySelector('[data-testid=plans]').scrollIntoView();",
+                vec![],
+            )
+            .await;
+            status = picture(
+                &app,
+                &dir,
+                &format!("recurring-buys-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             // The lock: its first use asks for a password, the locked window, its settings; then
             // it is removed again, so the next round starts without one.
             app.click("[data-testid=lock]").await;
