@@ -684,6 +684,11 @@ cost: string, averagePrice: string | null,
  */
 result: string | null, resultNegative: boolean, 
 /**
+ * Some of its runs placed limit buys: their fills count above only when the history names
+ * their order (a tax row carries no order id), so the window says so.
+ */
+limitFillsMayBeMissing: boolean, 
+/**
  * The fields as stored, to edit.
  */
 form: PlanArgs, };

@@ -76,6 +76,9 @@ pub struct PlanView {
     /// Their worth at the bid less their cost; none without a recent price or any buy seen.
     pub result: Option<String>,
     pub result_negative: bool,
+    /// Some of its runs placed limit buys: their fills count above only when the history names
+    /// their order (a tax row carries no order id), so the window says so.
+    pub limit_fills_may_be_missing: bool,
     /// The fields as stored, to edit.
     pub form: PlanArgs,
 }
@@ -384,6 +387,10 @@ fn plan_view(
             .map(|p| figures.price(p)),
         result: result.map(|r| figures.nok(r)),
         result_negative: result.is_some_and(|r| r.is_negative()),
+        limit_fills_may_be_missing: runs
+            .iter()
+            .flat_map(|r| &r.rungs)
+            .any(|g| g.state == RunState::Placed),
         form: form_of(plan),
     })
 }

@@ -385,6 +385,10 @@ async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
             == 3
     })
     .await;
+    assert!(
+        app.exists("[data-testid=plan-limit-fills]").await,
+        "the plan says its limit buys' fills may not be counted"
+    );
     app.click("[data-testid=plan-rungs] summary").await;
     app.script(
         "document.querySelector('[data-testid=plan-rungs]').scrollIntoView()",

@@ -28,6 +28,7 @@ describe("RecurringBuys", () => {
       averagePrice: null,
       result: null,
       resultNegative: false,
+      limitFillsMayBeMissing: false,
       form: { ...a, id: 3 },
     });
     const fake = sandboxBackend({
@@ -126,6 +127,7 @@ describe("RecurringBuys", () => {
               averagePrice: null,
               result: null,
               resultNegative: false,
+              limitFillsMayBeMissing: true,
               form: { ...a, id: 4 },
             },
           ],
@@ -160,5 +162,6 @@ describe("RecurringBuys", () => {
     expect(rungs).toHaveLength(2);
     expect(rungs[1].textContent).toContain("NOK 980 000");
     expect(rungs[1].dataset.state).toBe("placed");
+    expect(screen.getByTestId("plan-limit-fills").textContent).toContain("history names their order");
   });
 });

@@ -419,6 +419,8 @@ const nb: Record<string, string> = {
   "Recurring buys": "Faste kjøp",
   "Recurring buys and ladders": "Faste kjøp og stiger",
   "Each run": "Hver gang",
+  "Limit buys count here once the exchange's history names their order, which it may not do; Trade history lists every fill.":
+    "Limitkjøp telles med her når børsens historikk navngir ordren deres, noe den kanskje ikke gjør; Handelshistorikk viser alle fyllinger.",
   "the default account": "standardkontoen",
   "buys at market": "kjøpes det til markedspris",
   "places limit buys below the ask": "legges det inn limitkjøp under tilbudskursen",
