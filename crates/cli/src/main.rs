@@ -192,10 +192,10 @@ struct PlanArgs {
     #[arg(long, allow_hyphen_values = true, conflicts_with = "buy_nok", requires_all = ["rungs", "step"])]
     ladder_nok: Option<String>,
     /// The ladder's number of rungs, 2–50 (only with --ladder-nok).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "buy_nok")]
     rungs: Option<String>,
     /// Percent of the ask between rungs, above 0 and below 50 (only with --ladder-nok).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "buy_nok")]
     step: Option<String>,
     /// day, week or month.
     #[arg(long)]
@@ -844,12 +844,6 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
     match command {
         PlansCommand::List => print(&plans::list(&store, now).map_err(Failure::Refused)?),
         PlansCommand::Add(a) | PlansCommand::Edit { plan: a, .. } => {
-            if a.ladder_nok.is_none() && (a.rungs.is_some() || a.step.is_some()) {
-                return Err(Failure::Usage(
-                    "--rungs and --step belong to a ladder: give its total with --ladder-nok"
-                        .into(),
-                ));
-            }
             let form = nordlys_core::plans::PlanForm {
                 buy_nok: a
                     .buy_nok

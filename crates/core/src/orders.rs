@@ -242,30 +242,39 @@ impl Prepared {
     }
 }
 
-/// Other entries that could own the same evidence, with their amounts: same exchange and
-/// direction, sent in the day before this one, still unresolved, or placed without a trade that
-/// identifies them.
-fn rivals(
-    store: &Store,
-    e: &JournalEntry,
-) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
-    Ok(store
+/// What else the journal holds that could explain `e`'s evidence, from one read of the entries
+/// of the same exchange and direction sent from a day before it on.
+fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
+    let near: Vec<JournalEntry> = store
         .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
-            o.id != e.id
-                && o.direction == e.direction
-                && o.origin.base_url == e.origin.base_url
-                && match o.state {
-                    JournalState::Sending | JournalState::Unknown => true,
-                    JournalState::Placed => {
-                        o.trade_id.is_none() && o.claimed.is_empty() && !known_limit(o)
-                    }
-                    _ => false,
-                }
+            o.id != e.id && o.direction == e.direction && o.origin.base_url == e.origin.base_url
         })
-        .map(|o| (o.sent_at, o.amount))
-        .collect())
+        .collect();
+    let of = |could: fn(&JournalEntry) -> bool| -> Vec<(DateTime<Utc>, rust_decimal::Decimal)> {
+        near.iter()
+            .filter(|o| could(o))
+            .map(|o| (o.sent_at, o.amount))
+            .collect()
+    };
+    Ok(Others {
+        claimed: store.journal_claimed_ids(e.id)?,
+        rivals: of(is_rival),
+        known_limit_orders: of(is_known_limit_order),
+        limit_orders: of(is_unidentified_limit_order),
+    })
+}
+
+/// An entry that could own the same evidence: still unresolved, or placed without a trade or a
+/// claimed row that identifies it (a limit order known by its order excepted: see
+/// [`is_known_limit_order`]).
+fn is_rival(o: &JournalEntry) -> bool {
+    match o.state {
+        JournalState::Sending | JournalState::Unknown => true,
+        JournalState::Placed => o.trade_id.is_none() && o.claimed.is_empty() && !known_limit(o),
+        _ => false,
+    }
 }
 
 /// A limit order the exchange answered for: its open order is known by its id.
@@ -273,52 +282,25 @@ fn known_limit(o: &JournalEntry) -> bool {
     o.order_type == order_terms::OrderType::Limit && o.order_id.is_some()
 }
 
-/// The placed limit orders [`rivals`] leaves out: they own no open order but their own, yet a
-/// fill of theirs could match as rows.
-fn known_limit_orders(
-    store: &Store,
-    e: &JournalEntry,
-) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
-    Ok(store
-        .journal_since(e.sent_at - Duration::days(1))?
-        .into_iter()
-        .filter(|o| {
-            o.id != e.id
-                && o.direction == e.direction
-                && o.origin.base_url == e.origin.base_url
-                && o.state == JournalState::Placed
-                && o.trade_id.is_none()
-                && o.claimed.is_empty()
-                && known_limit(o)
-        })
-        .map(|o| (o.sent_at, o.amount))
-        .collect())
+/// A placed limit order known by its order and without a claimed row: it owns no open order but
+/// its own, yet a fill of its could match as rows.
+fn is_known_limit_order(o: &JournalEntry) -> bool {
+    o.state == JournalState::Placed
+        && o.trade_id.is_none()
+        && o.claimed.is_empty()
+        && known_limit(o)
 }
 
-/// Limit orders of the same exchange and direction, not known by their order, sent in the day
-/// before this one, with their amounts: one partly filled could show an open rest, or a fill, of
-/// any amount below its own. One placed on evidence alone counts too: its own order is not
+/// A limit order not known by its order: one partly filled could show an open rest, or a fill,
+/// of any amount below its own. One placed on evidence alone counts too: its own order is not
 /// known, so the rest it left could be any open order.
-fn unidentified_limit_orders(
-    store: &Store,
-    e: &JournalEntry,
-) -> Result<Vec<(DateTime<Utc>, rust_decimal::Decimal)>, StoreError> {
-    Ok(store
-        .journal_since(e.sent_at - Duration::days(1))?
-        .into_iter()
-        .filter(|o| {
-            o.id != e.id
-                && o.order_type == order_terms::OrderType::Limit
-                && o.direction == e.direction
-                && o.origin.base_url == e.origin.base_url
-                && match o.state {
-                    JournalState::Sending | JournalState::Unknown => true,
-                    JournalState::Placed => o.order_id.is_none(),
-                    _ => false,
-                }
-        })
-        .map(|o| (o.sent_at, o.amount))
-        .collect())
+fn is_unidentified_limit_order(o: &JournalEntry) -> bool {
+    o.order_type == order_terms::OrderType::Limit
+        && match o.state {
+            JournalState::Sending | JournalState::Unknown => true,
+            JournalState::Placed => o.order_id.is_none(),
+            _ => false,
+        }
 }
 
 /// What unknown orders say about cancelling an open order.
@@ -481,12 +463,7 @@ fn judge(
         before: before.as_ref(),
         stirred: e.stirred,
     };
-    let others = Others {
-        claimed: store.journal_claimed_ids(e.id)?,
-        rivals: rivals(store, e)?,
-        known_limit_orders: known_limit_orders(store, e)?,
-        limit_orders: unidentified_limit_orders(store, e)?,
-    };
+    let others = others_of(store, e)?;
     Ok(evidence::judge(&request, look, &others, rules))
 }
 
@@ -626,7 +603,7 @@ mod tests {
         let me = journal(&store, "802", now);
         let e = store.journal_entry(me).unwrap().unwrap();
         assert_eq!(
-            unidentified_limit_orders(&store, &e).unwrap().len(),
+            others_of(&store, &e).unwrap().limit_orders.len(),
             3,
             "all unknown"
         );
@@ -651,6 +628,6 @@ mod tests {
                 Decision::Evidence,
             )
             .unwrap();
-        assert_eq!(unidentified_limit_orders(&store, &e).unwrap().len(), 2);
+        assert_eq!(others_of(&store, &e).unwrap().limit_orders.len(), 2);
     }
 }

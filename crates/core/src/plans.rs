@@ -478,11 +478,15 @@ enum Ready {
 }
 
 /// Cancels the plan's earlier ladder rungs still open on the exchange; true once none is (a
-/// filled or cancelled rung is settled). Every earlier rung is known placed or not by then:
-/// an unknown one holds the plan before this is reached.
+/// filled or cancelled rung is settled). Only the latest ladder run's can be open: a run is
+/// claimed only once every rung before it is closed, and an unknown rung (which could turn out
+/// placed and open) holds the plan before this is reached.
 async fn earlier_rungs_closed(client: &ExchangeClient, runs: &[Run]) -> bool {
     let placed: Vec<&str> = runs
         .iter()
+        .rev()
+        .find(|r| !r.rungs.is_empty())
+        .into_iter()
         .flat_map(|r| &r.rungs)
         .filter_map(|g| g.order_id.as_deref())
         .collect();
