@@ -14,8 +14,10 @@
 //! - every order the sandbox made is journaled, and no verdict contradicts it;
 //! - every lost answer is settled by evidence or still shown unknown (never "sending").
 //!
-//! `PLANS_STRESS_ROUNDS` (default 100) sets how often both are started; `PLANS_STRESS_VERBOSE`
-//! prints each plan's runs and every entry left unresolved with its last evidence.
+//! `PLANS_STRESS_ROUNDS` (default 100) sets how often both are started; `PLANS_STRESS_READINGS`
+//! (JSON, as the soak matrix's cells: `{"partialFill": 40}`) sets the sandbox's readings of what
+//! the spec leaves open; `PLANS_STRESS_VERBOSE` prints each plan's runs and every entry left
+//! unresolved with its last evidence.
 
 mod app_driver;
 
@@ -74,6 +76,11 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let rounds = env_number("PLANS_STRESS_ROUNDS", 100) as i64;
     let started = Instant::now();
     let sb = sandbox().await;
+    if let Ok(text) = std::env::var("PLANS_STRESS_READINGS") {
+        let patch: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut world = sb.state.lock();
+        world.readings = world.readings.patched(&patch).unwrap();
+    }
     let quiet = 1;
     let (app, dir) = connected_app(&sb, Some((chrono::Duration::seconds(quiet), 1))).await;
     let state = dir.path().join("profiles/exchange");
