@@ -349,9 +349,12 @@ impl App {
 
     /// Types `value` into the field, again if an update between clearing and typing put the old
     /// text back. WebDriver's clear fires no input event, as a user's deleting does: it is told
-    /// here, or the screen's state would keep the old text.
+    /// here, or the screen's state would keep the old text. The field takes the focus before the
+    /// first key: WebKitWebDriver's own focusing can lag its keys, which then land in the field
+    /// typed before (in CI a lock form's first password field ended 4 characters longer than typed).
     pub async fn fill(&self, css: &str, value: &str) {
-        let told = "arguments[0].dispatchEvent(new Event('input', { bubbles: true }));";
+        let told = "arguments[0].dispatchEvent(new Event('input', { bubbles: true })); \
+                    arguments[0].focus();";
         for _ in 0..5 {
             let client = self.client.clone();
             let typed = self
@@ -541,7 +544,7 @@ impl App {
     async fn what_is_shown(&self) -> String {
         let js = "const pick = (sel) => [...document.querySelectorAll(sel)]\
             .map((e) => (e.dataset.testid || e.className) + ': ' + (e.dataset.state ?? e.textContent.trim().slice(0, 200)));\
-            return [...pick('h1, h2'), ...pick('.message, [role=alert]'), ...pick('[data-state]')].join(' | ');";
+            return [...pick('h1, h2'), ...pick('.message, [role=alert], .field-error'), ...pick('[data-state]')].join(' | ');";
         match tokio::time::timeout(Duration::from_secs(10), self.client.execute(js, vec![])).await {
             Ok(Ok(serde_json::Value::String(s))) => s,
             other => format!("(nothing readable: {other:?})"),
