@@ -302,6 +302,80 @@ async fn deposits_are_announced_once_each_under_every_reading_of_how_rows_arrive
     }
 }
 
+/// A deposit made while the history is first read (oldest first, so the read stores it before
+/// it ends) is told once; one made just before that read began is history, not news. Whose clock
+/// stamps the rows is the exchange's: the watch begins on it (as its `Date` header shows), so an
+/// exchange a few minutes behind or ahead of this machine changes neither verdict.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deposit_during_the_first_read_of_the_history_is_news_on_either_clock() {
+    for skew in [0, -300, 300] {
+        let sb = sandbox().await;
+        control(&sb, "/sandbox/readings", json!({ "clockSkew": skew })).await;
+        let (app, desktop, _dir) = recorded_app();
+        connect(&app, &sb).await;
+        control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.02 })).await;
+        // More than the second an HTTP date can tell apart.
+        tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+        // The first pages are slow: the read is still running when the next deposit is made.
+        control(
+            &sb,
+            "/sandbox/faults",
+            json!({ "path": "/v1/tax/transactions", "kind": "delay", "delayMs": 500, "count": 2 }),
+        )
+        .await;
+        nordlys_application::tax::begin_sync(&app).await.unwrap();
+        control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.0123 })).await;
+        let told = told_after_looks(&app, &desktop, 1).await;
+        assert_eq!(
+            told,
+            ["Bitcoin received: 0.01230000\u{a0}BTC to Hovedkonto"],
+            "clock skew {skew}"
+        );
+    }
+}
+
+/// A first read of the history cancelled part way has not read it whole: the deposits of the
+/// rest, read later, are history, not news (they were once all told as received).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rest_of_a_cancelled_first_read_is_not_news() {
+    let sb = sandbox().await;
+    let (app, desktop, _dir) = recorded_app();
+    connect(&app, &sb).await;
+    control(
+        &sb,
+        "/sandbox/faults",
+        json!({ "path": "/v1/tax/transactions", "kind": "delay", "delayMs": 300, "count": 3 }),
+    )
+    .await;
+    // A look is following the first read when the user cancels it.
+    let looking = tokio::spawn({
+        let app = Arc::clone(&app);
+        async move { watcher::look_at_history(&app).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let status = || async {
+        nordlys_application::tax::tax_sync_status(&app, NoArgs {})
+            .await
+            .unwrap()
+    };
+    nordlys_application::tax::cancel_tax_sync(&app, NoArgs {})
+        .await
+        .unwrap();
+    while status().await.state == SyncState::Running {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let cancelled = status().await;
+    assert_eq!(cancelled.state, SyncState::Cancelled, "{cancelled:?}");
+    looking.await.unwrap().unwrap();
+    watcher::look_at_history(&app).await.unwrap();
+    let whole = status().await;
+    assert_eq!(whole.state, SyncState::Complete, "{whole:?}");
+    assert!(whole.stored > 0, "{whole:?}");
+    watcher::look_at_history(&app).await.unwrap();
+    let told = desktop.notified.lock().unwrap().clone();
+    assert!(told.is_empty(), "{told:?}");
+}
+
 /// What arrived while the app was closed is told in one summary at the first look after start;
 /// a restart after that tells nothing again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -17,14 +17,13 @@ use crate::wording::Message;
 /// How many deposits a summary names one by one; the rest it counts.
 const NAMED: usize = 3;
 
-/// Tells the deposits not told yet. The watch begins at the first complete read of the history
-/// (`complete`): what it held then is not news. `first_look` is the first look of this run.
-pub(crate) fn tell(app: &App, store: &Store, complete: bool, first_look: bool) -> Answer<()> {
-    if !store.deposit_watch_began()? {
-        if complete {
-            store.begin_deposit_watch()?;
-        }
-        return Ok(());
+/// Tells the deposits not told yet. The watch began when the history was first read (see
+/// `tax::begin_sync`): what the history held then is not news, even when a long first read stores
+/// it later; once the history has been read whole (`whole`), every deposit stored later is news,
+/// whenever it was made. `first_look` is the first look of this run.
+pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> Answer<()> {
+    if whole {
+        store.deposit_history_whole()?;
     }
     let taken = store.take_untold_deposits(chrono::Utc::now())?;
     let news: Vec<&UntoldDeposit> = taken.iter().filter(|d| d.paid_invoice.is_none()).collect();

@@ -101,10 +101,18 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         let view = lock(worker).view(zone, locale);
         desktop.tax_sync(&view);
     };
+    let started = std::time::Instant::now();
     tokio::spawn(async move {
         let client = connection.client();
         // Names of deleted accounts for old rows; the list falls back to ids when this fails.
-        if let Ok(b) = client.tax_balance(true).await {
+        let names = client.tax_balance(true).await;
+        // Deposits made from the first read's start on are news (see `deposits`). The start is
+        // on the exchange's clock, which stamps the rows: its first answer shows it.
+        let since = client.exchange_now()
+            - chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
+        // A store that cannot write this fails the sync's first page, which says so.
+        let _ = store.begin_deposit_watch(since);
+        if let Ok(b) = names {
             let names: Vec<_> = b
                 .bitcoin_accounts
                 .iter()
@@ -157,10 +165,22 @@ fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
     }
 }
 
+/// How a read of the history's tail ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Read to the end: the store holds the whole history.
+    Whole,
+    /// Still running after the wait (a first sync of a long history): what is stored so far is
+    /// shown.
+    Running,
+    /// Stopped before its end (cancelled by the user, or the profile was switched): the rest is
+    /// read on a later look.
+    Stopped,
+}
+
 /// Reads the tax history's tail and waits for it, at most `TAIL_WAIT`: what was just traded or
 /// paid is then in the store. A sync already running is waited for instead of started twice.
-/// Answers whether the sync ended (`false`: a long first sync is still running).
-pub async fn read_tail(app: &App) -> Answer<bool> {
+pub async fn read_tail(app: &App) -> Answer<Tail> {
     const TAIL_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
     begin_sync(app).await?;
     let until = tokio::time::Instant::now() + TAIL_WAIT;
@@ -176,13 +196,13 @@ pub async fn read_tail(app: &App) -> Answer<bool> {
                     (SyncState::Failed, Some((code, m))) => {
                         Err(IpcError::new(*code, m.render(app.locale())))
                     }
-                    _ => Ok(true),
+                    (SyncState::Complete, _) => Ok(Tail::Whole),
+                    _ => Ok(Tail::Stopped),
                 };
             }
         }
         if tokio::time::timeout_at(until, ended).await.is_err() {
-            // Still running (a first sync of a long history): what is stored so far is shown.
-            return Ok(false);
+            return Ok(Tail::Running);
         }
     }
 }

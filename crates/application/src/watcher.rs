@@ -19,6 +19,7 @@ use nordlys_money::Nok;
 use crate::desktop::Notice;
 use crate::error::Answer;
 use crate::state::App;
+use crate::tax::Tail;
 pub use crate::vocabulary::Change;
 use crate::vocabulary::{NetworkStatus, Screen};
 use crate::wording;
@@ -239,7 +240,7 @@ pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     };
     // The balances were read either way; a history that cannot be read now is read on its own
     // rhythm.
-    if rose && let Ok(more) = look_at_history(app).await {
+    if rose && let Ok(more) = read_history(app, false).await {
         changes.extend(more);
     }
     Ok(changes)
@@ -315,15 +316,36 @@ pub async fn look_at_orders(app: &App) -> Answer<Vec<Change>> {
 
 /// One read of the history's tail. Rows new to the store are told to the window (Trade history
 /// and the tax list show them), and deposits among them are announced, each once (see
-/// `deposits`).
+/// `deposits`). A long first read of the history is followed to its end, its deposits told as
+/// its pages bring them (the other watches go on meanwhile).
 pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
+    read_history(app, true).await
+}
+
+/// `follow`: whether to stay with a sync still running after the tail's wait (the balances'
+/// early look does not: it would hold the balances back).
+async fn read_history(app: &App, follow: bool) -> Answer<Vec<Change>> {
     let session = app.tax_session().await?;
     let (store, profile) = (session.store, session.profile.id);
     let before = store.tax_mark()?;
-    let complete = crate::tax::read_tail(app).await?;
-    let first_look = !seen(app, &profile).history_read;
-    crate::deposits::tell(app, &store, complete, first_look)?;
-    seen(app, &profile).history_read = true;
+    let mut shown = before;
+    loop {
+        let tail = crate::tax::read_tail(app).await?;
+        if app.tax_session().await?.profile.id != profile {
+            break;
+        }
+        let first_look = !seen(app, &profile).history_read;
+        crate::deposits::tell(app, &store, tail == Tail::Whole, first_look)?;
+        seen(app, &profile).history_read = true;
+        if !follow || tail != Tail::Running {
+            break;
+        }
+        let mark = store.tax_mark()?;
+        if mark != shown {
+            app.desktop.changed(Change::History);
+            shown = mark;
+        }
+    }
     Ok(if store.tax_mark()? == before {
         vec![]
     } else {

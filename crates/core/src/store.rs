@@ -240,6 +240,17 @@ const MIGRATIONS: &[&str] = &[
         journal_id INTEGER NOT NULL,
         PRIMARY KEY (plan_id, slot_ms, rung)
     );",
+    // The deposit watch begins at the first look, not at the end of the first full read of the
+    // history: a deposit made while a long history is first read is news (`since`), and so is
+    // every row stored after the history was read whole (`whole_seq`, the old `from_seq`).
+    "CREATE TABLE deposit_watch_new (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        since TEXT,
+        whole_seq INTEGER
+    );
+    INSERT INTO deposit_watch_new (only, since, whole_seq) SELECT only, NULL, from_seq FROM deposit_watch;
+    DROP TABLE deposit_watch;
+    ALTER TABLE deposit_watch_new RENAME TO deposit_watch;",
 ];
 
 mod alerts;

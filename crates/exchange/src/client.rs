@@ -92,6 +92,8 @@ struct Inner {
     sign_reads: bool,
     /// Asked to renew a due bearer token before a request that could carry it.
     renewal: std::sync::OnceLock<Arc<dyn BearerRenewal>>,
+    /// The exchange's clock less ours, as the `Date` header of its last answer showed it.
+    clock_offset: std::sync::Mutex<Option<chrono::Duration>>,
 }
 
 /// What a key may do as its use showed: a request that needs a permission and is answered 403
@@ -224,12 +226,27 @@ impl ExchangeClient {
                 retry: config.retry,
                 sign_reads: config.sign_reads,
                 renewal: std::sync::OnceLock::new(),
+                clock_offset: std::sync::Mutex::default(),
             }),
         })
     }
 
     pub fn base_url(&self) -> &BaseUrl {
         &self.inner.base
+    }
+
+    /// Now on the exchange's clock, which stamps its rows: ours moved by what the `Date` header
+    /// of its last answer showed, or ours alone before an answer carried one. An HTTP date is
+    /// whole seconds, so it cannot tell two clocks less than a second apart: then it is ours.
+    pub fn exchange_now(&self) -> chrono::DateTime<chrono::Utc> {
+        let offset = self
+            .inner
+            .clock_offset
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .filter(|o| o.abs() >= chrono::Duration::seconds(1))
+            .unwrap_or_default();
+        chrono::Utc::now() + offset
     }
 
     /// Where the OAuth endpoints are: the API's base unless configured otherwise.
@@ -771,6 +788,18 @@ impl ExchangeClient {
             }
         };
         let response = response.map_err(classify)?;
+        if let Some(date) = response
+            .headers()
+            .get(reqwest::header::DATE)
+            .and_then(http_date)
+        {
+            *self
+                .inner
+                .clock_offset
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some(date - chrono::Utc::now());
+        }
         let status = response.status().as_u16();
         let bytes = response.bytes().await.map_err(classify)?;
         Ok((status, bytes))
@@ -892,9 +921,36 @@ fn classify(e: reqwest::Error) -> Lost {
     Lost { failure, detail }
 }
 
+/// An HTTP date (`Wed, 25 Nov 2026 04:25:49 GMT`); anything else is no date.
+fn http_date(value: &reqwest::header::HeaderValue) -> Option<chrono::DateTime<chrono::Utc>> {
+    let text = value.to_str().ok()?;
+    chrono::DateTime::parse_from_rfc2822(text)
+        .ok()
+        .map(|d| d.with_timezone(&chrono::Utc))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_http_date_is_read_and_anything_else_is_no_date() {
+        let date = |s: &str| http_date(&reqwest::header::HeaderValue::from_str(s).unwrap());
+        assert_eq!(
+            date("Wed, 25 Nov 2026 04:25:49 GMT"),
+            Some("2026-11-25T04:25:49Z".parse().unwrap())
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-11-25T04:25:49Z",
+            "Wed, 31 Feb 2026 04:25:49 GMT",
+        ] {
+            assert_eq!(date(bad), None, "{bad:?}");
+        }
+        let opaque = reqwest::header::HeaderValue::from_bytes(b"\xff\xfe").unwrap();
+        assert_eq!(http_date(&opaque), None);
+    }
 
     #[test]
     fn path_parameters_are_escaped_for_the_url_and_raw_for_the_signature() {

@@ -340,3 +340,53 @@ async fn the_card_in_the_window_matches_the_clis_field_by_field() {
     .await;
     app.click("[data-testid=privacy]").await;
 }
+
+/// Money arriving while a new profile first reads its history (oldest first, for most of a
+/// minute here) is told once, with its amount; the history around it is not news, and the end of
+/// the read (where the history becomes whole) tells nothing more.
+#[tokio::test]
+async fn a_deposit_made_during_the_first_read_of_the_history_is_notified_once() {
+    let log = tempfile::tempdir().unwrap();
+    let path = log.path().join("notices.jsonl");
+    let app = App::start(&[("NORDLYS_NOTIFY_LOG", path.to_str().unwrap())]).await;
+    let tax_reads = || async {
+        app.counters().await["requests"]["/v1/tax/transactions"]
+            .as_u64()
+            .unwrap_or(0)
+    };
+    open_tax(&app).await;
+    app.click("[data-testid=tax-sync]").await;
+    app.until("the first read of the history", || async {
+        tax_reads().await > 0
+    })
+    .await;
+    app.control(
+        "/sandbox/deposits",
+        serde_json::json!({ "amountBtc": 0.0123 }),
+    )
+    .await;
+    let notices = || {
+        std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .collect::<Vec<_>>()
+    };
+    app.until_within(
+        "the deposit to be notified",
+        Duration::from_secs(180),
+        || async { !notices().is_empty() },
+    )
+    .await;
+    until_synced(&app, Duration::from_secs(120)).await;
+    // The look that followed the read tells what it found at the end, at once.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let told = notices();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["title"], "Bitcoin received", "{told:?}");
+    assert_eq!(told[0]["opens"], "tax");
+    assert!(
+        told[0]["body"].as_str().unwrap().contains("0.01230000"),
+        "{told:?}"
+    );
+}

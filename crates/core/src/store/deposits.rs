@@ -1,13 +1,14 @@
 //! Deposits as told to the user: each bitcoin deposit row of the history is told once, by its id,
 //! whenever it arrives (while Nordlys runs or while it was closed), and never again after a
-//! restart. What the history held when the watch began is not news.
+//! restart. What the history held when the watch began is not news, unless it was made just
+//! before.
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{InvoiceStatus, TaxSubType, TaxTransaction, TaxTransactionType};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 use rust_decimal::Decimal;
 
-use super::tax::{COLUMNS, raw_row};
+use super::tax::{COLUMNS, raw_row, stamp};
 use super::{Store, StoreError};
 
 /// The most deposits one read returns; the rest follow on the next.
@@ -22,21 +23,25 @@ pub struct UntoldDeposit {
 }
 
 impl Store {
-    /// Whether the watch for deposits has begun (after the first complete read of the history).
-    pub fn deposit_watch_began(&self) -> Result<bool, StoreError> {
-        Ok(self
-            .db()
-            .query_row("SELECT 1 FROM deposit_watch", [], |_| Ok(()))
-            .optional()?
-            .is_some())
+    /// Begins the watch for deposits when the history is first read, at `since` on the
+    /// exchange's clock: a deposit created from then on is news, even when the first read of a
+    /// long history stores it before that read ends. Once begun it keeps its start (until the
+    /// history is forgotten).
+    pub fn begin_deposit_watch(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+        self.db().execute(
+            "INSERT OR IGNORE INTO deposit_watch (only, since, whole_seq) VALUES (1, ?1, NULL)",
+            params![stamp(&since)],
+        )?;
+        Ok(())
     }
 
-    /// Begins the watch at the history stored now: every deposit stored later is news. Once
-    /// begun it keeps its start (until the history is forgotten).
-    pub fn begin_deposit_watch(&self) -> Result<(), StoreError> {
+    /// The history has been read whole: every deposit stored from now on is news, whenever it
+    /// was created (a row listed late). Only the first such read counts.
+    pub fn deposit_history_whole(&self) -> Result<(), StoreError> {
         self.db().execute(
-            "INSERT OR IGNORE INTO deposit_watch (only, from_seq)
-             SELECT 1, COALESCE(MAX(seq), 0) FROM tax_transactions",
+            "UPDATE deposit_watch
+             SET whole_seq = (SELECT COALESCE(MAX(seq), 0) FROM tax_transactions)
+             WHERE whole_seq IS NULL",
             [],
         )?;
         Ok(())
@@ -54,7 +59,13 @@ impl Store {
         let raw = {
             let mut q = tx.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM tax_transactions
-                 WHERE seq > (SELECT from_seq FROM deposit_watch)
+                 WHERE seq IN (
+                         -- Two index searches, where an OR would scan the whole history.
+                         SELECT seq FROM tax_transactions
+                         WHERE create_time >= (SELECT since FROM deposit_watch)
+                         UNION ALL
+                         SELECT seq FROM tax_transactions
+                         WHERE seq > (SELECT whole_seq FROM deposit_watch))
                    AND type = ?1
                    AND id NOT IN (SELECT id FROM deposits_told)
                  ORDER BY seq LIMIT ?2"
@@ -176,8 +187,13 @@ mod tests {
         untold.iter().map(|d| d.row.id.to_string()).collect()
     }
 
+    /// The watch's start on the exchange's clock for these tests: after every dated row below.
+    fn since() -> DateTime<Utc> {
+        "2024-06-01T00:00:00Z".parse().unwrap()
+    }
+
     #[test]
-    fn deposits_stored_after_the_watch_began_are_told_once_across_a_reopen() {
+    fn deposits_stored_after_the_history_was_read_whole_are_told_once_across_a_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store.db");
         let s = Store::open(&path).unwrap();
@@ -190,9 +206,9 @@ mod tests {
                 "0.1",
             )],
         );
-        assert!(!s.deposit_watch_began().unwrap());
         assert!(take(&s).is_empty(), "no watch, no news");
-        s.begin_deposit_watch().unwrap();
+        s.begin_deposit_watch(since()).unwrap();
+        s.deposit_history_whole().unwrap();
         assert!(take(&s).is_empty(), "old rows are not news");
 
         // Arrived while the app was closed: one of them dated before the old row (a late row),
@@ -224,7 +240,9 @@ mod tests {
         );
         drop(s);
         let s = Store::open(&path).unwrap();
-        s.begin_deposit_watch().unwrap();
+        // A later read keeps the marks: the history read whole again moves nothing.
+        s.begin_deposit_watch(Utc::now()).unwrap();
+        s.deposit_history_whole().unwrap();
         assert_eq!(ids(&take(&s)), ["de_new", "de_late"]);
         assert!(take(&s).is_empty(), "taken once");
         drop(s);
@@ -244,24 +262,106 @@ mod tests {
         assert!(take(&s).is_empty());
     }
 
+    /// A long history is read oldest first: a deposit made after the watch began is news on the
+    /// page that brings it, before the read ends; the older ones around it are not.
+    #[test]
+    fn a_deposit_made_while_the_history_is_first_read_is_told_before_the_read_ends() {
+        let s = Store::in_memory().unwrap();
+        s.begin_deposit_watch(since()).unwrap();
+        store_rows(
+            &s,
+            &[deposit(
+                "de_2023",
+                "2023-01-01T10:00:00Z",
+                TaxSubType::Onchain,
+                "0.1",
+            )],
+        );
+        assert!(take(&s).is_empty(), "history, not news");
+        store_rows(
+            &s,
+            &[
+                deposit(
+                    "de_2024",
+                    "2024-05-31T23:59:59Z",
+                    TaxSubType::Onchain,
+                    "0.2",
+                ),
+                deposit("de_now", "2024-06-01T00:00:00Z", TaxSubType::Onchain, "0.3"),
+            ],
+        );
+        assert_eq!(ids(&take(&s)), ["de_now"]);
+        // The read ends; a late row, dated before the watch began, is news from then on.
+        s.deposit_history_whole().unwrap();
+        assert!(take(&s).is_empty());
+        store_rows(
+            &s,
+            &[deposit(
+                "de_late",
+                "2024-03-01T10:00:00Z",
+                TaxSubType::Onchain,
+                "0.4",
+            )],
+        );
+        assert_eq!(ids(&take(&s)), ["de_late"]);
+    }
+
+    /// A store whose watch began before migration 16 (at the end of its first read) keeps it.
+    #[test]
+    fn a_watch_begun_before_the_migration_keeps_its_mark() {
+        let s = Store::in_memory().unwrap();
+        store_rows(
+            &s,
+            &[deposit(
+                "de_old",
+                "2024-01-01T10:00:00Z",
+                TaxSubType::Onchain,
+                "0.1",
+            )],
+        );
+        s.db()
+            .execute(
+                "INSERT INTO deposit_watch (only, since, whole_seq) VALUES (1, NULL, 1)",
+                [],
+            )
+            .unwrap();
+        s.begin_deposit_watch(since()).unwrap();
+        s.deposit_history_whole().unwrap();
+        assert!(take(&s).is_empty());
+        store_rows(
+            &s,
+            &[deposit(
+                "de_new",
+                "2023-01-01T10:00:00Z",
+                TaxSubType::Onchain,
+                "0.2",
+            )],
+        );
+        assert_eq!(ids(&take(&s)), ["de_new"]);
+    }
+
     #[test]
     fn a_forgotten_history_read_again_is_not_news() {
         let s = Store::in_memory().unwrap();
-        s.begin_deposit_watch().unwrap();
+        s.begin_deposit_watch(since()).unwrap();
+        s.deposit_history_whole().unwrap();
         let row = deposit("de_1", "2024-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
+        let untold = deposit("de_0", "2023-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
         store_rows(&s, std::slice::from_ref(&row));
         assert_eq!(take(&s).len(), 1);
         s.forget_tax_history().unwrap();
-        assert!(!s.deposit_watch_began().unwrap());
-        store_rows(&s, &[row]);
-        s.begin_deposit_watch().unwrap();
+        store_rows(&s, &[row, untold]);
+        assert!(take(&s).is_empty(), "no watch until the next read");
+        s.begin_deposit_watch(since()).unwrap();
+        s.deposit_history_whole().unwrap();
         assert!(take(&s).is_empty());
     }
 
     #[test]
     fn a_lightning_deposit_is_matched_to_the_paid_invoice_that_told_of_it_once() {
         let s = Store::in_memory().unwrap();
-        s.begin_deposit_watch().unwrap();
+        s.begin_deposit_watch(since()).unwrap();
+        s.deposit_history_whole().unwrap();
         let made = "2024-03-01T10:00:00Z".parse().unwrap();
         // Paid before the watch began, two months before the rows: never what they paid.
         let long_before = "2024-01-01T10:00:00Z".parse().unwrap();
