@@ -151,6 +151,7 @@ ipc_commands! {
     card::export_card: CardExportArgs => ExportView;
     unknowns::unknowns: NoArgs => UnknownsView;
     unknowns::settle_unknown: JournalIdArgs => UnknownsView;
+    unknowns::settle_unknown_placed: SettlePlacedArgs => UnknownsView;
 }
 
 #[cfg(test)]

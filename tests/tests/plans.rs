@@ -113,6 +113,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let key = &sb.info.api_keys.withdrawal;
     let mut exits: HashMap<i32, usize> = HashMap::new();
     let mut settled_by_user = 0;
+    let mut seen_placed_by_user = 0;
     for day in 0..rounds {
         let now = morning(day);
         let mut c = std::process::Command::new(cli_binary());
@@ -145,29 +146,44 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
             trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         }
         // Silence never settles a limit order (one cancelled leaves no trace), so an unknown rung
-        // holds its ladder until the user looks at the exchange's history and settles it: played
-        // here from the sandbox's own record, and only for rungs it never made.
-        let never_made: Vec<i64> = {
+        // holds its ladder until the user looks at the exchange and settles it: played here from
+        // the sandbox's own record. A rung it never made is settled not placed; one it made,
+        // placed, named by its order while that is open (so the next run can cancel it).
+        let mut never_made = vec![];
+        let mut seen_placed = vec![];
+        {
             let world = sb.state.lock();
-            store
-                .journal_unresolved()
-                .unwrap()
-                .into_iter()
-                .filter(|e| {
-                    e.state == JournalState::Unknown
-                        && e.order_type == nordlys_core::order_terms::OrderType::Limit
-                        && !world
-                            .orders
-                            .iter()
-                            .any(|o| reference(&o.description) == Some(e.reference.as_str()))
-                })
-                .map(|e| e.id)
-                .collect()
-        };
+            for e in store.journal_unresolved().unwrap() {
+                if e.state != JournalState::Unknown
+                    || e.order_type != nordlys_core::order_terms::OrderType::Limit
+                {
+                    continue;
+                }
+                match world
+                    .orders
+                    .iter()
+                    .find(|o| reference(&o.description) == Some(e.reference.as_str()))
+                {
+                    None => never_made.push(e.id),
+                    Some(o) => seen_placed.push((e.id, o.is_open().then(|| o.id.clone()))),
+                }
+            }
+        }
         for journal_id in never_made {
             let args = nordlys_application::unknown_views::JournalIdArgs { journal_id };
             if unknowns::settle_unknown(&app, args).await.is_ok() {
                 settled_by_user += 1;
+            }
+        }
+        for (journal_id, order_id) in seen_placed {
+            let args = nordlys_application::unknown_views::SettlePlacedArgs {
+                journal_id,
+                order_id,
+            };
+            let settled = unknowns::settle_unknown_placed(&app, args).await;
+            // Refused only when evidence settled it meanwhile.
+            if settled.is_ok() {
+                seen_placed_by_user += 1;
             }
         }
     }
@@ -266,7 +282,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         "plans stress | {rounds} rounds, app and CLI together | runs {by_state:?} | {sent_runs} runs \
          sent, {sent_orders} orders | {} made ({created} orders in all) | duplicates {duplicates} | \
          unjournaled {unjournaled} | open ladder rungs {open_rungs} | rungs settled by the user \
-         {settled_by_user} | CLI exits {exits:?} | {:.0} s",
+         {settled_by_user} not placed, {seen_placed_by_user} placed | CLI exits {exits:?} | {:.0} s",
         made.len(),
         started.elapsed().as_secs_f64()
     );

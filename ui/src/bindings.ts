@@ -873,6 +873,8 @@ theme: Theme | null, };
 
 export type SetUnitArgs = { unit: BtcUnit, };
 
+export type SettlePlacedArgs = { journalId: number, orderId: string | null, };
+
 export type StartAtLoginArgs = { startAtLogin: boolean, };
 
 export type SummaryLine = { label: string, value: string, };
@@ -1324,5 +1326,9 @@ export function unknowns(args: NoArgs): Promise<UnknownsView> {
 
 export function settleUnknown(args: JournalIdArgs): Promise<UnknownsView> {
   return call("settle_unknown", args);
+}
+
+export function settleUnknownPlaced(args: SettlePlacedArgs): Promise<UnknownsView> {
+  return call("settle_unknown_placed", args);
 }
 

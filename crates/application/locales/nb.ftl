@@ -171,6 +171,10 @@ settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn
 settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
 settle-refused-settled = Journalpost { $id } er allerede avgjort.
 settle-refused-meanwhile = Journalpost { $id } ble avgjort i mellomtiden.
+settle-refused-not-listed = Journalpost { $id } ble ikke avgjort: ordre { $order } er ikke blant de åpne ordrene dine. La ordrenummeret stå tomt hvis ordren ble fylt eller kansellert.
+settle-refused-not-this-order = Journalpost { $id } ble ikke avgjort: ordre { $order } er en annen type ordre, går den andre veien eller er eldre enn posten.
+settle-refused-claimed = Journalpost { $id } ble ikke avgjort: ordre { $order } hører til journalpost { $entry }.
+settle-placed-not-an-order = Journalpost { $id } er en betaling: bare en ordre kan avgjøres som lagt inn.
 
 ## Feil fra børsen og ved tilkobling
 

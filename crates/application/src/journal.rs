@@ -21,6 +21,10 @@ pub enum JournalError {
     Exchange(#[from] Error),
     #[error("the journal: {0}")]
     Store(#[from] StoreError),
+    /// Only an order can be settled as made by the user's word: a payment is followed by the id
+    /// the exchange gave it, which the user's word does not carry.
+    #[error("journal entry {0} is a payment; only an order can be settled as placed")]
+    NotAnOrder(i64),
     /// An error of placing or sending, which looking and settling do not meet.
     #[error("{0}")]
     Other(String),
@@ -96,6 +100,25 @@ pub async fn settle_not_made(
     Ok(())
 }
 
+/// The user says they saw on the exchange that order `id` was placed (`order_id`: the order,
+/// when it is still open). Checked once more first, and refused when it is settled already or
+/// the order named is not this one (see [`orders::settle_placed`]).
+pub async fn settle_placed(
+    client: &ExchangeClient,
+    store: &Store,
+    rules: &Rules,
+    id: i64,
+    order_id: Option<&str>,
+) -> Result<(), JournalError> {
+    match kind(store, id)? {
+        JournalKind::Order => {
+            orders::settle_placed(client, store, id, rules, order_id).await?;
+            Ok(())
+        }
+        JournalKind::Withdrawal => Err(JournalError::NotAnOrder(id)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use nordlys_exchange::{BaseUrl, ClientConfig};
@@ -127,6 +150,33 @@ mod tests {
         assert_eq!(
             check(&client, &store, &rules, None).await.ok(),
             Some(vec![])
+        );
+        // A payment is never settled as placed by the user's word, and nothing is asked.
+        let origin = nordlys_core::store::Origin {
+            base_url: "http://127.0.0.1:9/".into(),
+            key_fingerprint: String::new(),
+        };
+        let payment = nordlys_core::store::NewWithdrawalEntry {
+            sent_at: chrono::Utc::now(),
+            destination: "bc1qexample",
+            identity: "",
+            amount_btc: nordlys_money::Btc::computed(rust_decimal::Decimal::ONE),
+            account_id: None,
+            reference: "",
+            origin: &origin,
+            request: "{}",
+            before: None,
+        };
+        let nordlys_core::store::Claim::Journaled(id) = store
+            .journal_withdrawal(&payment, false)
+            .expect("journaled")
+        else {
+            panic!("not journaled");
+        };
+        let placed = settle_placed(&client, &store, &rules, id, None).await;
+        assert!(
+            matches!(placed, Err(JournalError::NotAnOrder(i)) if i == id),
+            "{placed:?}"
         );
     }
 }

@@ -21,6 +21,15 @@ pub struct JournalIdArgs {
     pub journal_id: i64,
 }
 
+/// An order in doubt the user saw placed on the exchange; `order_id` names it while it is open.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SettlePlacedArgs {
+    #[ts(type = "number")]
+    pub journal_id: i64,
+    pub order_id: Option<String>,
+}
+
 /// One read a check made, and what it showed.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

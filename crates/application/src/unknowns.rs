@@ -11,7 +11,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::journal::{self, JournalError};
 use crate::state::{App, ProfileSession};
 use crate::unknown_views::{
-    EvidenceView, JournalIdArgs, MoneyKind, UnknownEntryView, UnknownsView,
+    EvidenceView, JournalIdArgs, MoneyKind, SettlePlacedArgs, UnknownEntryView, UnknownsView,
 };
 use crate::wording;
 
@@ -28,25 +28,53 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
         connection, store, ..
     } = app.session().await?;
     let rules = app.timing().rules;
-    let id = args.journal_id;
-    let locale = app.locale();
-    journal::settle_not_made(connection.client(), &store, &rules, id)
+    journal::settle_not_made(connection.client(), &store, &rules, args.journal_id)
         .await
-        .map_err(|e| match e {
-            JournalError::NoSuchEntry(id) => IpcError::new(
-                ErrorCode::InvalidInput,
-                wording::Message::new("no-such-journal-entry")
-                    .with("id", id.to_string())
-                    .render(locale),
-            ),
-            JournalError::Refused { id, why } => IpcError::new(
-                ErrorCode::Declined,
-                wording::settle_refusal(id, why, locale),
-            ),
-            JournalError::Exchange(e) => app.error(e),
-            other => IpcError::internal(other),
-        })?;
+        .map_err(|e| settle_error(app, e))?;
     view(app, &store)
+}
+
+/// The user saw on the exchange that an order in doubt was placed (and names it if still open).
+pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<UnknownsView> {
+    let _turn = app.money_turn().await;
+    let ProfileSession {
+        connection, store, ..
+    } = app.session().await?;
+    let rules = app.timing().rules;
+    journal::settle_placed(
+        connection.client(),
+        &store,
+        &rules,
+        args.journal_id,
+        args.order_id.as_deref(),
+    )
+    .await
+    .map_err(|e| settle_error(app, e))?;
+    view(app, &store)
+}
+
+fn settle_error(app: &App, e: JournalError) -> IpcError {
+    let locale = app.locale();
+    match e {
+        JournalError::NoSuchEntry(id) => IpcError::new(
+            ErrorCode::InvalidInput,
+            wording::Message::new("no-such-journal-entry")
+                .with("id", id.to_string())
+                .render(locale),
+        ),
+        JournalError::Refused { id, why } => IpcError::new(
+            ErrorCode::Declined,
+            wording::settle_refusal(id, why, locale),
+        ),
+        JournalError::NotAnOrder(id) => IpcError::new(
+            ErrorCode::InvalidInput,
+            wording::Message::new("settle-placed-not-an-order")
+                .with("id", id.to_string())
+                .render(locale),
+        ),
+        JournalError::Exchange(e) => app.error(e),
+        other => IpcError::internal(other),
+    }
 }
 
 fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {

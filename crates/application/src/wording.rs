@@ -260,13 +260,22 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
 
 /// Why journal entry `id` cannot be settled as not made.
 pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
-    let key = match why {
-        SettleRefusal::Placed => "settle-refused-placed",
-        SettleRefusal::Sent => "settle-refused-sent",
-        SettleRefusal::AlreadySettled(_) => "settle-refused-settled",
-        SettleRefusal::SettledMeanwhile => "settle-refused-meanwhile",
+    let m = match why {
+        SettleRefusal::Placed => Message::new("settle-refused-placed"),
+        SettleRefusal::Sent => Message::new("settle-refused-sent"),
+        SettleRefusal::AlreadySettled(_) => Message::new("settle-refused-settled"),
+        SettleRefusal::SettledMeanwhile => Message::new("settle-refused-meanwhile"),
+        SettleRefusal::NotListed(order) => {
+            Message::new("settle-refused-not-listed").with("order", order)
+        }
+        SettleRefusal::NotThisOrder(order) => {
+            Message::new("settle-refused-not-this-order").with("order", order)
+        }
+        SettleRefusal::Claimed { order, entry } => Message::new("settle-refused-claimed")
+            .with("order", order)
+            .with("entry", entry.to_string()),
     };
-    Message::new(key).with("id", id.to_string()).render(locale)
+    m.with("id", id.to_string()).render(locale)
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.

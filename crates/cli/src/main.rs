@@ -139,11 +139,18 @@ enum JournalCommand {
     /// prints the entries looked at.
     Check { id: Option<i64> },
     /// Records that you checked the exchange's history and entry ID was not sent (not placed,
-    /// for an order). Refused when the entry is not unknown or the exchange shows it was made.
+    /// for an order), or, with --placed, that you see the order placed on the exchange (nothing
+    /// is sent either way). Refused when the entry is not unknown, the exchange shows otherwise,
+    /// or --order-id names an order that is not this entry's open order.
     Settle {
         id: i64,
-        #[arg(long, required = true)]
+        #[arg(long, required_unless_present = "placed", conflicts_with = "placed")]
         not_sent: bool,
+        /// The order was placed (an order only); --order-id names it while it is still open.
+        #[arg(long)]
+        placed: bool,
+        #[arg(long, requires = "placed")]
+        order_id: Option<String>,
         #[arg(long, required = true)]
         checked_on_exchange: bool,
     },
@@ -496,7 +503,12 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
         | Command::Logout
         | Command::Plans(_) => Ok(()),
         Command::Journal(JournalCommand::Check { id }) => check(&client, id).await,
-        Command::Journal(JournalCommand::Settle { id, .. }) => settle(&client, id).await,
+        Command::Journal(JournalCommand::Settle {
+            id,
+            placed,
+            ref order_id,
+            ..
+        }) => settle(&client, id, placed.then_some(order_id.as_deref())).await,
         // Typed as given: the client refuses a negative or too precise amount with the API's words.
         Command::Price { amount } => print(&client.price(amount.map(Nok::computed)).await?),
         Command::Volume { date } => print(&client.volume(date).await?),
@@ -775,11 +787,19 @@ async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> 
     print(&out)
 }
 
-/// `journal settle ID --not-sent --checked-on-exchange`.
-async fn settle(client: &ExchangeClient, id: i64) -> Result<(), Failure> {
+/// `journal settle ID --not-sent --checked-on-exchange`, or `--placed [--order-id OR]`
+/// (`placed`: `Some(order id, if named)`).
+async fn settle(
+    client: &ExchangeClient,
+    id: i64,
+    placed: Option<Option<&str>>,
+) -> Result<(), Failure> {
     let store = store()?;
     let rules = nordlys_application::test_hooks::evidence_rules();
-    cases::settle_not_made(client, &store, &rules, id).await?;
+    match placed {
+        Some(order_id) => cases::settle_placed(client, &store, &rules, id, order_id).await?,
+        None => cases::settle_not_made(client, &store, &rules, id).await?,
+    }
     let entry = journal::entry_json(&store, id).map_err(stored)?;
     print(&entry.into_iter().collect::<Vec<_>>())
 }

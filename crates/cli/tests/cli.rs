@@ -875,3 +875,98 @@ async fn a_ladder_places_its_rungs_below_the_ask_and_cancels_the_open_ones_befor
     ]);
     assert_eq!(code, 1);
 }
+
+/// A lost limit sell that filled at once, on an exchange that echoes no description and lists
+/// its rows late: within the quiet period nothing the exchange shows can tell whether it was made,
+/// so it stays unknown. The user who sees it filled on the exchange settles it as placed (closed:
+/// no order number); a number that is not an open order, or is another entry's, is refused and
+/// changes nothing; nothing is ever sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_order_the_user_sees_placed_is_settled_as_placed() {
+    let sb = sandbox().await;
+    {
+        let mut world = sb.state.lock();
+        world.readings = world
+            .readings
+            .patched(&serde_json::json!({"noNoteEcho": true, "taxLag": 600}))
+            .unwrap();
+    }
+    let keys = sb.info.api_keys.withdrawal.clone();
+    let ours = tempfile::tempdir().unwrap();
+    let env = vec![
+        ("NORDLYS_API_KEY", keys.key.clone()),
+        ("NORDLYS_API_SECRET", keys.secret.clone()),
+        ("NORDLYS_STATE_DIR", ours.path().display().to_string()),
+    ];
+    let base = sb.base_url().to_owned();
+    let state = sb.state.clone();
+    tokio::task::spawn_blocking(move || {
+        let cli = Cli { base: &base, env };
+        let sell = |price: &'static str| {
+            [
+                "orders",
+                "create",
+                "--type",
+                "limit",
+                "--direction",
+                "sell",
+                "--amount",
+                "0.0001",
+                "--price",
+                price,
+            ]
+        };
+        // Resting, and known by its order id.
+        let resting = cli.ok(&sell("9999999"))["orderId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        state.add_fault(nordlys_sandbox::FaultRule {
+            path: "/v1/orders".into(),
+            method: Some("POST".into()),
+            kind: nordlys_sandbox::FaultKind::CommitThenDrop,
+            count: Some(1),
+            percent: None,
+            delay_ms: 0,
+        });
+        let (code, lost, _) = cli.run(&sell("1"));
+        assert_eq!(code, 3);
+        let id = lost["journalId"].as_i64().unwrap().to_string();
+        let checked = cli.ok(&["journal", "check", &id]);
+        assert_eq!(checked[0]["state"], "unknown", "{checked}");
+        let sent = state.lock().counters.orders_created;
+
+        let settle = |extra: &[&str]| {
+            let args = [
+                &["journal", "settle", id.as_str(), "--checked-on-exchange"][..],
+                extra,
+            ]
+            .concat();
+            cli.run(&args)
+        };
+        let (code, _, err) = settle(&["--placed", "--order-id", "or_nothing"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("not among the open orders"), "{err}");
+        let (code, _, err) = settle(&["--placed", "--order-id", &resting]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("journal entry 1"), "{err}");
+        let (code, _, _) = settle(&["--order-id", &resting]);
+        assert_eq!(code, 2, "--order-id needs --placed");
+        let (code, _, _) = settle(&["--placed", "--not-sent"]);
+        assert_eq!(code, 2, "one answer");
+        let (code, _, _) = settle(&[]);
+        assert_eq!(code, 2, "an answer");
+        let listed = cli.ok(&["journal", "list"]);
+        assert_eq!(listed[1]["state"], "unknown", "{listed}");
+
+        let settled = settle(&["--placed"]);
+        assert_eq!(settled.0, 0, "{}", settled.2);
+        assert_eq!(settled.1[0]["state"], "placed", "{}", settled.1);
+        assert_eq!(settled.1[0]["orderId"], serde_json::Value::Null);
+        let (code, _, err) = settle(&["--placed"]);
+        assert_eq!(code, 1, "settled already: {err}");
+        assert_eq!(state.lock().counters.orders_created, sent, "nothing sent");
+    })
+    .await
+    .unwrap();
+}

@@ -34,8 +34,8 @@ pub enum OrderError {
     CannotSettle { id: i64, why: SettleRefusal },
 }
 
-/// Why the user cannot settle an entry as not made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+/// Why the user cannot settle an entry as they saw it on the exchange (not made, or placed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettleRefusal {
     #[error("the exchange shows it was placed")]
     Placed,
@@ -46,6 +46,15 @@ pub enum SettleRefusal {
     AlreadySettled(&'static str),
     #[error("it was settled meanwhile")]
     SettledMeanwhile,
+    /// The order named as this entry's is not among the open orders.
+    #[error("order {0} is not among the open orders")]
+    NotListed(String),
+    /// The order named is another kind, way or time than this entry's.
+    #[error("order {0} is not this entry's")]
+    NotThisOrder(String),
+    /// The order named is another entry's.
+    #[error("order {order} is journal entry {entry}'s")]
+    Claimed { order: String, entry: i64 },
 }
 
 /// What became of an order.
@@ -509,6 +518,79 @@ pub async fn settle_not_placed(
                 .ok_or(OrderError::Unknown(journal_id))
         }
     }
+}
+
+/// Records that the user saw on the exchange that the order of `journal_id` was placed, when
+/// the exchange's own evidence cannot tell (lost orders alike in every way but their order id).
+/// Nothing is sent: an order settled as placed is never sent again, so the user's word cannot
+/// make anyone pay twice. `order_id`, when the order is still open, names it: it must be
+/// listed by endpoint 4, of the entry's kind and way, made no earlier than the entry was sent
+/// (less the clocks' slack), and no other entry's; a plan can then cancel it like any order it
+/// placed. Without it the order is taken as closed (filled, or cancelled on the exchange).
+pub async fn settle_placed(
+    client: &ExchangeClient,
+    store: &Store,
+    journal_id: i64,
+    rules: &Rules,
+    order_id: Option<&str>,
+) -> Result<JournalEntry, OrderError> {
+    let resolution = reconcile_with(client, store, journal_id, rules).await?;
+    let e = store
+        .journal_entry(journal_id)?
+        .ok_or(OrderError::Unknown(journal_id))?;
+    let refuse = |why: SettleRefusal| OrderError::CannotSettle {
+        id: journal_id,
+        why,
+    };
+    if !matches!(resolution, Resolution::StillUnknown { .. }) {
+        return Err(refuse(SettleRefusal::AlreadySettled(e.state.text())));
+    }
+    let mut claimed = vec![];
+    let saw = match order_id.map(str::trim).filter(|o| !o.is_empty()) {
+        Some(id) => {
+            let listed = client.open_orders().await?;
+            let Some(order) = listed.orders.iter().find(|o| o.order_id.as_str() == id) else {
+                return Err(refuse(SettleRefusal::NotListed(id.to_owned())));
+            };
+            let alike = order_terms::Direction::from_wire(&order.direction) == Some(e.direction)
+                && order_terms::OrderType::from_wire(&order.order_type) == Some(e.order_type)
+                && order.created_at >= e.sent_at - crate::evidence::CLOCK_SLACK;
+            if !alike {
+                return Err(refuse(SettleRefusal::NotThisOrder(id.to_owned())));
+            }
+            if let Some(other) = store.journal_by_order_id(id)?
+                && other.id != journal_id
+            {
+                return Err(refuse(SettleRefusal::Claimed {
+                    order: id.to_owned(),
+                    entry: other.id,
+                }));
+            }
+            claimed.push(id.to_owned());
+            format!("saw it on the exchange: placed, open as order {id}")
+        }
+        None => "saw it on the exchange: placed, and closed".to_owned(),
+    };
+    if !store.journal_decide(
+        journal_id,
+        JournalState::Placed,
+        &claimed,
+        &format!("the user {saw}"),
+        Decision::User,
+    )? {
+        return Err(refuse(SettleRefusal::SettledMeanwhile));
+    }
+    store.add_evidence(
+        journal_id,
+        &[Evidence {
+            at: Utc::now(),
+            read: "user".to_owned(),
+            saw,
+        }],
+    )?;
+    store
+        .journal_entry(journal_id)?
+        .ok_or(OrderError::Unknown(journal_id))
 }
 
 #[cfg(test)]

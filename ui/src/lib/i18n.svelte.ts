@@ -25,6 +25,11 @@ const nb: Record<string, string> = {
   "Nordlys checks the exchange once more, then records your answer. If it was in fact made, sending it again would pay twice.":
     "Nordlys sjekker børsen én gang til og lagrer så svaret ditt. Hvis den faktisk ble utført, betaler du to ganger om du sender på nytt.",
   "Yes:": "Ja:",
+  "I see it on the exchange: it was placed": "Jeg ser den hos børsen: den ble lagt inn",
+  "Nordlys checks the exchange once more, then records the order as placed; nothing is sent. If it is still open, give its order number: a plan can then cancel it when it re-ladders.":
+    "Nordlys sjekker børsen én gang til og lagrer så ordren som lagt inn; ingenting sendes. Er den fortsatt åpen, oppgi ordrenummeret: en plan kan da kansellere den når stigen legges på nytt.",
+  "Order number, if still open": "Ordrenummer, hvis den fortsatt er åpen",
+  "Yes: it was placed": "Ja: den ble lagt inn",
   "Cancel anyway": "Kanseller likevel",
   "Filled in from a saved recipient paid through the same Lightning node. One node serves many people: check that this is them.":
     "Fylt ut fra en lagret mottaker som er betalt gjennom den samme Lightning-noden. Én node betjener mange: sjekk at det er denne personen.",

@@ -5,7 +5,11 @@ import type { UnknownsView } from "../bindings";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Unknowns from "./Unknowns.svelte";
 
-function unknown(state: "unknown" | "notSent", checks: number): UnknownsView {
+function unknown(
+  state: "unknown" | "notSent",
+  checks: number,
+  kind: "order" | "withdrawal" = "withdrawal",
+): UnknownsView {
   const evidence = Array.from({ length: checks }, (_, i) => [
     { at: `10:0${i}`, read: "withdrawals", saw: "not listed" },
     { at: `10:0${i}`, read: "verdict", saw: "still unknown" },
@@ -15,7 +19,7 @@ function unknown(state: "unknown" | "notSent", checks: number): UnknownsView {
     entries: [
       {
         journalId: 7,
-        kind: "withdrawal",
+        kind,
         state,
         sentAt: "09:59",
         summary: "0.001 BTC to bc1q…",
@@ -43,6 +47,27 @@ describe("Unknowns", () => {
     expect(screen.getByTestId("unknowns-error").textContent).toContain("it was sent");
     // Nothing stays armed after a refusal: a second try starts from the first question.
     expect(screen.queryByTestId("unknown-settle-confirm")).toBeNull();
+  });
+
+  it("settles an order the user sees placed, with its number when open, and offers it for orders only", async () => {
+    const fake = sandboxBackend({
+      unknowns: () => unknown("unknown", 1, "order"),
+      settleUnknownPlaced: () => unknown("notSent", 1, "order"),
+    });
+    await mountScreen(Unknowns, fake);
+    await fireEvent.click(await screen.findByTestId("unknown-settle-placed"));
+    expect(screen.queryByTestId("unknown-settle-confirm")).toBeNull();
+    await fireEvent.input(screen.getByTestId("unknown-order-id"), { target: { value: " or_42 " } });
+    await fireEvent.click(screen.getByTestId("unknown-settle-placed-confirm"));
+    await vi.waitFor(() => expect(fake.callsOf("settleUnknownPlaced")).toEqual([{ journalId: 7, orderId: "or_42" }]));
+    expect(fake.callsOf("settleUnknown")).toEqual([]);
+  });
+
+  it("offers no 'placed' for a payment", async () => {
+    const fake = sandboxBackend({ unknowns: () => unknown("unknown", 1) });
+    await mountScreen(Unknowns, fake);
+    await screen.findByTestId("unknown-settle");
+    expect(screen.queryByTestId("unknown-settle-placed")).toBeNull();
   });
 
   it("keeps the evidence the user opened open while a new check arrives", async () => {
