@@ -7,7 +7,11 @@
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use lightning_invoice::{Bolt11Invoice, Bolt11InvoiceDescriptionRef, Currency};
+use bitcoin::hex::DisplayHex;
+use bitcoin::secp256k1::{Message, PublicKey, Secp256k1, VerifyOnly};
+use lightning_invoice::{
+    Bolt11SemanticError, Currency, Description, SignedRawBolt11Invoice, TaggedField,
+};
 use nordlys_money::{Amount, Btc, Nok};
 
 /// What a destination was recognised as.
@@ -76,11 +80,27 @@ pub enum DestinationError {
 
 /// Parses what the user pasted, as of `now`.
 pub fn parse(text: &str, now: SystemTime) -> Result<Destination, DestinationError> {
-    let t: String = text.split_whitespace().collect();
+    // Copied only when there is something to take out or lower: a pasted invoice is long, and
+    // is read again on every key the user types.
+    let spaced = if text.is_ascii() {
+        // `char::is_whitespace` in ASCII: these and the vertical tab.
+        text.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0B)
+    } else {
+        text.contains(char::is_whitespace)
+    };
+    let t: std::borrow::Cow<str> = if spaced {
+        text.split_whitespace().collect::<String>().into()
+    } else {
+        text.into()
+    };
     if t.is_empty() {
         return Err(DestinationError::Empty);
     }
-    let lower = t.to_ascii_lowercase();
+    let lower: std::borrow::Cow<str> = if t.bytes().any(|b| b.is_ascii_uppercase()) {
+        t.to_ascii_lowercase().into()
+    } else {
+        t.as_ref().into()
+    };
     if lower.starts_with("bitcoin:") {
         return parse_bip21(&t, now);
     }
@@ -173,38 +193,111 @@ fn parse_invoice(bare: &str, now: SystemTime) -> Result<InvoiceInfo, Destination
 const MAX_INVOICE_EXPIRY: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Decodes a BOLT11 invoice (lower case, no prefix) for mainnet, expired or not: for showing an
-/// invoice the user created, whose expiry is counted down rather than refused.
+/// invoice the user created, whose expiry is counted down rather than refused. Its signature is
+/// checked and its payee known with one public-key recovery, the floor of the work: a key
+/// recovered from the signature is one it verifies under, and an explicit payee field (`n`) must
+/// name that key.
 pub fn read_invoice(bare: &str) -> Result<InvoiceInfo, DestinationError> {
-    let invoice =
-        Bolt11Invoice::from_str(bare).map_err(|e| DestinationError::BadInvoice(e.to_string()))?;
-    match invoice.currency() {
+    let bad = |e: &dyn std::fmt::Display| DestinationError::BadInvoice(e.to_string());
+    let signed = SignedRawBolt11Invoice::from_str(bare).map_err(|e| bad(&e))?;
+    match signed.currency() {
         Currency::Bitcoin => {}
         Currency::BitcoinTestnet => return Err(DestinationError::InvoiceNetwork("testnet")),
         Currency::Regtest => return Err(DestinationError::InvoiceNetwork("regtest")),
         Currency::Simnet => return Err(DestinationError::InvoiceNetwork("simnet")),
         Currency::Signet => return Err(DestinationError::InvoiceNetwork("signet")),
     }
+    invoice_fields(&signed).map_err(|e| bad(&e))?;
+    let payee = payee(&signed).map_err(|e| bad(&e))?;
     // Checked: an expiry near u64::MAX seconds overflowed the time it was added to (a panic).
-    let expiry = invoice.expiry_time();
+    let expiry = signed.expiry_time().map_or(
+        Duration::from_secs(lightning_invoice::DEFAULT_EXPIRY_TIME),
+        |e| *e.as_duration(),
+    );
     if expiry > MAX_INVOICE_EXPIRY {
         return Err(DestinationError::AbsurdExpiry(expiry.as_secs()));
     }
     let expires_at = UNIX_EPOCH
-        .checked_add(invoice.duration_since_epoch())
+        .checked_add(signed.data.timestamp.as_duration_since_epoch())
         .and_then(|t| t.checked_add(expiry))
         .ok_or(DestinationError::AbsurdExpiry(expiry.as_secs()))?;
-    let (description, description_hash) = match invoice.description() {
-        Bolt11InvoiceDescriptionRef::Direct(d) => (Some(d.to_string()), None),
-        Bolt11InvoiceDescriptionRef::Hash(h) => (None, Some(h.0.to_string())),
-    };
     Ok(InvoiceInfo {
         invoice: bare.to_owned(),
-        amount_btc: invoice.amount_milli_satoshis().map(Btc::from_msats),
+        // A whole number of millisatoshis (`invoice_fields`): ten picobitcoin each.
+        amount_btc: signed.amount_pico_btc().map(|p| Btc::from_msats(p / 10)),
         expires_at,
-        description,
-        description_hash,
-        payee: invoice.recover_payee_pub_key().to_string(),
+        description: signed.description().map(shown),
+        description_hash: signed.description_hash().map(|h| h.0.to_string()),
+        // The same text as the key's `Display`, written from its bytes at once (that
+        // `Display` writes them one `write!` at a time).
+        payee: payee.serialize().to_lower_hex_string(),
     })
+}
+
+/// An invoice's description made safe to show, exactly as `Description`'s `Display` makes it
+/// (control, format, unassigned and line-separator characters replaced), a character at a time:
+/// printable ASCII, nearly all of a description, is never replaced and is taken as it is, which
+/// saves most of the formatting that otherwise costs as much as a sixth of a recovery.
+fn shown(description: &Description) -> String {
+    let text = &description.as_inner().0;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == ' ' || c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            match Description::new(c.to_string()) {
+                Ok(one) => out.push_str(&one.to_string()),
+                Err(_) => out.push(char::REPLACEMENT_CHARACTER),
+            }
+        }
+    }
+    out
+}
+
+/// What BOLT11 asks of an invoice's fields, as `Bolt11Invoice` checks them: exactly one payment
+/// hash, one description or description hash, and one payment secret; features that require
+/// nothing unknown and support the payment secret; an amount of whole millisatoshis.
+fn invoice_fields(signed: &SignedRawBolt11Invoice) -> Result<(), Bolt11SemanticError> {
+    let count = |wanted: fn(&TaggedField) -> bool| {
+        signed.known_tagged_fields().filter(|f| wanted(f)).count()
+    };
+    match count(|f| matches!(f, TaggedField::PaymentHash(_))) {
+        0 => return Err(Bolt11SemanticError::NoPaymentHash),
+        1 => {}
+        _ => return Err(Bolt11SemanticError::MultiplePaymentHashes),
+    }
+    match count(|f| matches!(f, TaggedField::Description(_) | TaggedField::DescriptionHash(_))) {
+        0 => return Err(Bolt11SemanticError::NoDescription),
+        1 => {}
+        _ => return Err(Bolt11SemanticError::MultipleDescriptions),
+    }
+    match count(|f| matches!(f, TaggedField::PaymentSecret(_))) {
+        0 => return Err(Bolt11SemanticError::NoPaymentSecret),
+        1 => {}
+        _ => return Err(Bolt11SemanticError::MultiplePaymentSecrets),
+    }
+    match signed.features() {
+        Some(f) if !f.requires_unknown_bits() && f.supports_payment_secret() => {}
+        _ => return Err(Bolt11SemanticError::InvalidFeatures),
+    }
+    if signed.amount_pico_btc().is_some_and(|p| p % 10 != 0) {
+        return Err(Bolt11SemanticError::ImpreciseAmount);
+    }
+    Ok(())
+}
+
+/// The key that signed the invoice, recovered once (with a context made once).
+fn payee(signed: &SignedRawBolt11Invoice) -> Result<PublicKey, Bolt11SemanticError> {
+    static CONTEXT: std::sync::OnceLock<Secp256k1<VerifyOnly>> = std::sync::OnceLock::new();
+    let secp = CONTEXT.get_or_init(Secp256k1::verification_only);
+    let message = Message::from_digest(*signed.signable_hash());
+    let key = secp
+        .recover_ecdsa(&message, &signed.signature().0)
+        .map_err(|_| Bolt11SemanticError::InvalidSignature)?;
+    match signed.payee_pub_key() {
+        Some(named) if named.0 != key => Err(Bolt11SemanticError::InvalidSignature),
+        _ => Ok(key),
+    }
 }
 
 fn parse_lnurl(bare: &str) -> Result<Destination, DestinationError> {
@@ -377,7 +470,9 @@ impl Destination {
 mod tests {
     use bitcoin::hashes::{Hash, sha256};
     use bitcoin::secp256k1::{Secp256k1, SecretKey};
-    use lightning_invoice::{InvoiceBuilder, PaymentSecret};
+    use lightning_invoice::{
+        Bolt11Invoice, Bolt11InvoiceDescriptionRef, InvoiceBuilder, PaymentSecret,
+    };
 
     use super::*;
     use rust_decimal::Decimal;
@@ -631,6 +726,101 @@ mod tests {
         // No `1` separator: not an invoice at all.
         let no_separator = "pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpquwpc4curk03c9wlrswe78q4eyqc7d8d0xqzpuyk0sg5g70me25alkluzd2x62aysf2pyy8edtjeevuv4p2d5p76r4zkmneet7uvyakky2zr4cusd45tftc9c5fh0nnqpnl2jfll544esqchsrny";
         assert!(parse(no_separator, then).is_err());
+    }
+
+    /// One recovery where `Bolt11Invoice` makes two: the same verdict and the same reading on
+    /// the BOLT11 examples, valid and invalid, and on invoices with an explicit payee field that
+    /// names the signer or another key.
+    #[test]
+    fn invoices_are_read_as_bolt11invoice_reads_them() {
+        let signer = SecretKey::from_slice(&[0x11; 32]).unwrap();
+        let other = SecretKey::from_slice(&[0x22; 32]).unwrap();
+        let secp = Secp256k1::new();
+        let with_payee = |named: &SecretKey| {
+            InvoiceBuilder::new(Currency::Bitcoin)
+                .description("n".into())
+                .payment_hash(sha256::Hash::hash(b"preimage"))
+                .payment_secret(PaymentSecret([7; 32]))
+                .payee_pub_key(named.public_key(&secp))
+                .current_timestamp()
+                .min_final_cltv_expiry_delta(144)
+                .amount_milli_satoshis(1_000)
+                .build_signed(|m| secp.sign_ecdsa_recoverable(m, &signer))
+                .unwrap()
+                .to_string()
+        };
+        let mut texts = vec![
+            invoice(Currency::Bitcoin, Some(1_234_000), now(), 3600),
+            invoice(Currency::Bitcoin, None, now(), 60),
+            with_payee(&signer),
+            with_payee(&other),
+        ];
+        texts.extend(
+            [
+                "lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q5sqqqqqqqqqqqqqqqpqsq67gye39hfg3zd8rgc80k32tvy9xk2xunwm5lzexnvpx6fd77en8qaq424dxgt56cag2dpt359k3ssyhetktkpqh24jqnjyw6uqd08sgptq44qu",
+                "lnbc20m1pvjluezhp58yjmdan79s6qqdhdzgynm4zwqd5d7xmw5fk98klysy043l2ahrqspp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqfp4qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q28j0v3rwgy9pvjnd48ee2pl8xrpxysd5g44td63g6xcjcu003j3qe8878hluqlvl3km8rm92f5stamd3jw763n3hck0ct7p8wwj463cql26ava",
+                "lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q4psqqqqqqqqqqqqqqqpqsqq40wa3khl49yue3zsgm26jrepqr2eghqlx86rttutve3ugd05em86nsefzh4pfurpd9ek9w2vp95zxqnfe2u7ckudyahsa52q66tgzcp6t2dyk",
+                "lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpuaxtrnwngzn3kdzw5hydlzf03qdgm2hdq27cqv3agm2awhz5se903vruatfhq77w3ls4evs3ch9zw97j25emudupq63nyw24cg27h2rspk28uwq",
+                "lnbc2500000001p1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpu7hqtk93pkf7sw55rdv4k9z2vj050rxdr6za9ekfs3nlt5lr89jqpdmxsmlj9urqumg0h9wzpqecw7th56tdms40p2ny9q4ddvjsedzcplva53s",
+                "lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6na6hlh",
+            ]
+            .map(str::to_owned),
+        );
+        for text in &texts {
+            let ours = read_invoice(text);
+            match (Bolt11Invoice::from_str(text), &ours) {
+                (Ok(theirs), Ok(i)) => {
+                    assert_eq!(i.payee, theirs.recover_payee_pub_key().to_string());
+                    assert_eq!(
+                        i.amount_btc,
+                        theirs.amount_milli_satoshis().map(Btc::from_msats)
+                    );
+                    assert_eq!(
+                        i.expires_at,
+                        UNIX_EPOCH + theirs.duration_since_epoch() + theirs.expiry_time()
+                    );
+                    let (d, h) = match theirs.description() {
+                        Bolt11InvoiceDescriptionRef::Direct(d) => (Some(d.to_string()), None),
+                        Bolt11InvoiceDescriptionRef::Hash(h) => (None, Some(h.0.to_string())),
+                    };
+                    assert_eq!((&i.description, &i.description_hash), (&d, &h));
+                }
+                (Err(_), Err(DestinationError::BadInvoice(_))) => {}
+                (theirs, ours) => panic!("{text}: theirs {theirs:?}, ours {ours:?}"),
+            }
+        }
+        assert!(read_invoice(&texts[2]).is_ok(), "the signer named");
+        assert!(read_invoice(&texts[3]).is_err(), "another key named");
+    }
+
+    #[test]
+    fn white_space_of_every_kind_pasted_into_an_invoice_is_taken_out() {
+        let text = invoice(Currency::Bitcoin, Some(1_000), now(), 3600);
+        let (head, tail) = text.split_at(40);
+        for gap in [" ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{A0}", "\u{2003}"] {
+            let pasted = format!("{gap}{head}{gap}{tail}{gap}");
+            assert!(
+                matches!(parse(&pasted, now()), Ok(Destination::Invoice(_))),
+                "{gap:?}: {:?}",
+                parse(&pasted, now())
+            );
+        }
+    }
+
+    #[test]
+    fn a_description_is_shown_as_its_display_shows_it() {
+        for text in [
+            "2 x kaffe, 1 x skolebolle",
+            "besøket på Ålesund 🙂",
+            "tab\tand\nnew line",
+            "right-to-left \u{202E}override",
+            "line\u{2028}separator \u{0}nul \u{7F}del",
+            "unassigned \u{0378} and private \u{E000}",
+            "",
+        ] {
+            let d = Description::new(text.to_owned()).unwrap();
+            assert_eq!(shown(&d), d.to_string(), "{text:?}");
+        }
     }
 
     #[test]
