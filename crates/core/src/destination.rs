@@ -266,7 +266,12 @@ fn invoice_fields(signed: &SignedRawBolt11Invoice) -> Result<(), Bolt11SemanticE
         1 => {}
         _ => return Err(Bolt11SemanticError::MultiplePaymentHashes),
     }
-    match count(|f| matches!(f, TaggedField::Description(_) | TaggedField::DescriptionHash(_))) {
+    match count(|f| {
+        matches!(
+            f,
+            TaggedField::Description(_) | TaggedField::DescriptionHash(_)
+        )
+    }) {
         0 => return Err(Bolt11SemanticError::NoDescription),
         1 => {}
         _ => return Err(Bolt11SemanticError::MultipleDescriptions),
@@ -797,7 +802,9 @@ mod tests {
     fn white_space_of_every_kind_pasted_into_an_invoice_is_taken_out() {
         let text = invoice(Currency::Bitcoin, Some(1_000), now(), 3600);
         let (head, tail) = text.split_at(40);
-        for gap in [" ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{A0}", "\u{2003}"] {
+        for gap in [
+            " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{A0}", "\u{2003}",
+        ] {
             let pasted = format!("{gap}{head}{gap}{tail}{gap}");
             assert!(
                 matches!(parse(&pasted, now()), Ok(Destination::Invoice(_))),
