@@ -759,3 +759,27 @@ async fn every_error_style_gives_the_user_the_server_s_own_words() {
         assert_eq!(said(e).as_deref(), Some(want.as_str()), "{style}");
     }
 }
+
+/// `--latency-ms`: every answer of the exchange waits that long, as from an exchange at a
+/// distance; the sandbox's own control answers at once.
+#[tokio::test]
+async fn an_exchange_at_a_distance_answers_each_request_that_much_later() {
+    let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
+        seed: 7,
+        latency_ms: 300,
+        ..nordlys_sandbox::SandboxConfig::default()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    let price = http
+        .get(format!("{}/v1/price/nok", sb.base_url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(price.status(), 200);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    control_get(&sb, "/sandbox/counters").await;
+    assert!(started.elapsed() < std::time::Duration::from_millis(300));
+}

@@ -65,6 +65,9 @@
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
 //! | `--error-style grpc\|string\|nested\|text\|none` | `errorStyle` | `/v1/` error bodies: `{"code": 3, "message"}` (default), `{"code": "INVALID_ARGUMENT", …}`, `{"error": {"code", "message"}}`, the message as plain text, or no body |
 //!
+//! `--latency-ms MS` (0 to 60,000) is not a reading but a distance: every `/v1/` and OAuth answer
+//! waits MS milliseconds, as from an exchange across a network (benchmarks at a distance).
+//!
 //! ## OAuth as the real exchange serves it
 //! | switch | effect |
 //! |---|---|
@@ -119,6 +122,8 @@ pub struct AppState {
     /// What every `/sandbox/` request must carry in `x-sandbox-token`.
     control_token: Arc<str>,
     dirty: Arc<AtomicBool>,
+    /// How long every API answer waits before it is given: an exchange at a distance.
+    latency_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl AppState {
@@ -131,7 +136,18 @@ impl AppState {
             credentials_seen: Arc::default(),
             control_token: control::new_token().into(),
             dirty: Arc::new(AtomicBool::new(false)),
+            latency_ms: Arc::default(),
         }
+    }
+
+    /// Every API answer from now on waits `ms` milliseconds (0: none).
+    pub fn set_latency_ms(&self, ms: u64) {
+        self.latency_ms
+            .store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn latency(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.latency_ms.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The world, for tests and the embedding app.
@@ -289,6 +305,10 @@ fn served(routes: Router<AppState>, state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
+            serve::latency,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
             control::guard,
         ))
         .layer(axum::middleware::from_fn(serve::check_host))
@@ -315,6 +335,8 @@ pub struct SandboxConfig {
     pub control_token: Option<String>,
     /// What OAuth grants.
     pub grants: oauth::GrantPolicy,
+    /// How long every API answer waits before it is given (an exchange at a distance).
+    pub latency_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -505,6 +527,7 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         state.control_token = token.as_str().into();
     }
     state.lock().readings = config.readings.clone();
+    state.set_latency_ms(config.latency_ms);
     if let Some(op) = &config.operator {
         state.lock().use_operator(op);
     }

@@ -102,6 +102,10 @@ struct Args {
     /// A refresh keeps the refresh token, and its answer carries none.
     #[arg(long)]
     oauth_keep_refresh: bool,
+    /// Every API answer waits this long (an exchange at a distance; 0: none, at most 60,000).
+    #[arg(long, value_name = "MS", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    latency_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -177,6 +181,7 @@ async fn main() -> ExitCode {
         oauth_port: args.oauth_port,
         grants,
         control_token: args.control_token,
+        latency_ms: args.latency_ms,
     };
     let sandbox = match nordlys_sandbox::start(config).await {
         Ok(s) => s,

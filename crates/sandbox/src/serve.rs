@@ -62,6 +62,23 @@ pub async fn date_header(
     response
 }
 
+/// Every answer of the exchange (not of `/sandbox/` control) waits the configured latency, as
+/// an exchange at a distance answers: the tax sync is judged against a plain loop at the same
+/// distance.
+pub async fn latency(
+    axum::extract::State(app): axum::extract::State<crate::AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let wait = app.latency();
+    let control = req.uri().path().starts_with("/sandbox/");
+    let response = next.run(req).await;
+    if !wait.is_zero() && !control {
+        tokio::time::sleep(wait).await;
+    }
+    response
+}
+
 /// Serves `router` on `listener` until `shutdown` completes.
 pub async fn serve(
     listener: TcpListener,

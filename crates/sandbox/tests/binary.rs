@@ -129,6 +129,19 @@ fn a_scope_that_does_not_exist_is_refused_at_start() {
     assert!(err.contains("api:everything"), "{err}");
 }
 
+#[test]
+fn a_latency_that_is_not_a_number_of_milliseconds_up_to_a_minute_is_refused_at_start() {
+    for bad in ["-5", "60001", "20ms", ""] {
+        let out = Command::new(env!("CARGO_BIN_EXE_nordlys-sandbox"))
+            .arg(format!("--latency-ms={bad}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--latency-ms"), "{bad:?}: {err}");
+    }
+}
+
 #[tokio::test]
 async fn pending_rows_is_a_switch_with_an_optional_value() {
     let (_sb, info) = start(&["--pending-rows"]);
