@@ -17,7 +17,7 @@ use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
-use crate::state::{App, Timing, same_exchange};
+use crate::state::{App, same_exchange};
 use crate::vocabulary::ProfileType;
 use crate::wording::{self, Message};
 
@@ -472,10 +472,7 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
     app.settings().request_timeout_secs = seconds;
     app.save_settings()?;
     let in_force = app.settings().request_timeout_secs();
-    app.set_timing(Timing {
-        request_timeout_secs: in_force,
-        ..app.timing()
-    });
+    app.set_request_timeout(in_force);
     app.reopen_session().await;
     view(app).await
 }

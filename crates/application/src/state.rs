@@ -195,6 +195,14 @@ impl App {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The request timeout the user chose in Settings. Takes effect on the next connection.
+    pub fn set_request_timeout(&self, seconds: u64) {
+        self.timing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .request_timeout_secs = seconds;
+    }
+
     /// Debug builds only: tests shorten the quiet period and the request timeout. Takes effect
     /// on the next connection.
     #[cfg(debug_assertions)]
