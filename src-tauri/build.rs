@@ -10,6 +10,15 @@ fn main() {
     println!("cargo:rerun-if-changed=capabilities");
     println!("cargo:rerun-if-changed=src/ipc.rs");
     println!("cargo:rerun-if-changed=src/command_list.rs");
+    // `login_items`: login at start through the autostart plugin, on the systems without XDG
+    // autostart, or anywhere with the feature `login-items` (to type-check it on Linux).
+    println!("cargo::rustc-check-cfg=cfg(login_items)");
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    if matches!(os.as_str(), "macos" | "windows")
+        || std::env::var_os("CARGO_FEATURE_LOGIN_ITEMS").is_some()
+    {
+        println!("cargo::rustc-cfg=login_items");
+    }
     let ipc = match std::fs::read_to_string("src/ipc.rs") {
         Ok(source) => source,
         Err(e) => fail(&format!("cannot read src/ipc.rs: {e}")),

@@ -6,6 +6,8 @@ mod command_list;
 mod file_modes;
 mod ipc;
 mod keyring_store;
+#[cfg(login_items)]
+mod login_items;
 mod navigation_guard;
 mod not_dumpable;
 mod os_desktop;
@@ -55,7 +57,7 @@ pub fn run() -> Result<(), tauri::Error> {
     if let Err(e) = not_dumpable::from_now() {
         eprintln!("nordlys: could not keep this process out of core dumps: {e}");
     }
-    tauri::Builder::default()
+    let builder = tauri::Builder::default()
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
             if let Some(w) = app.get_webview_window("main") {
                 let _ = w.unminimize();
@@ -64,7 +66,10 @@ pub fn run() -> Result<(), tauri::Error> {
         }))
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_notification::init())
-        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_dialog::init());
+    #[cfg(login_items)]
+    let builder = builder.plugin(login_items::plugin());
+    builder
         .setup(|app| {
             let data_dir = app.path().app_data_dir()?;
             // What an older version (or another umask) left open to others is closed now.

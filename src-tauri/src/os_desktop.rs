@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nordlys_application::desktop::{Autostart, Desktop, DesktopError, Notice, SaveChoice};
+use nordlys_application::desktop::{Desktop, DesktopError, LoginStart, Notice, SaveChoice};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::watcher::Change;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
@@ -81,9 +81,16 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
         }
     }
 
-    /// On Linux, the XDG autostart folder and this program (the AppImage itself when run from
-    /// one: its mounted path changes at every start).
-    fn autostart(&self) -> Option<Autostart> {
+    /// The system's login items through the autostart plugin (macOS, Windows).
+    #[cfg(login_items)]
+    fn login_start(&self) -> Option<Box<dyn LoginStart + '_>> {
+        Some(Box::new(crate::login_items::LoginItems(&self.0)))
+    }
+
+    /// On Linux, an entry in the XDG autostart folder that starts this program (the AppImage
+    /// itself when run from one: its mounted path changes at every start).
+    #[cfg(not(login_items))]
+    fn login_start(&self) -> Option<Box<dyn LoginStart + '_>> {
         if !cfg!(target_os = "linux") {
             return None;
         }
@@ -96,7 +103,10 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
         let program = var("APPIMAGE")
             .map(PathBuf::from)
             .or_else(|| std::env::current_exe().ok())?;
-        Some(Autostart { folder, program })
+        Some(Box::new(nordlys_application::desktop::XdgAutostart {
+            folder,
+            program,
+        }))
     }
 }
 

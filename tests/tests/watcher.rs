@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex};
 
 use app_driver::{app_on, connect, connected_app, order, save_exchange_profile, switch_profile};
 use nordlys_application::NoArgs;
-use nordlys_application::desktop::{Autostart, Desktop, DesktopError, Notice, SaveChoice};
+use nordlys_application::desktop::{
+    Desktop, DesktopError, LoginStart, Notice, SaveChoice, XdgAutostart,
+};
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::trade_views::QuoteArgs;
@@ -37,7 +39,7 @@ struct Recorded {
     /// How often the window was closed as the user's close would.
     closed: Mutex<u32>,
     /// Where this desktop keeps what starts at login.
-    autostart: Option<Autostart>,
+    autostart: Option<XdgAutostart>,
 }
 
 impl Desktop for Recorded {
@@ -62,8 +64,10 @@ impl Desktop for Recorded {
     fn close_window(&self) {
         *self.closed.lock().unwrap() += 1;
     }
-    fn autostart(&self) -> Option<Autostart> {
-        self.autostart.clone()
+    fn login_start(&self) -> Option<Box<dyn LoginStart + '_>> {
+        self.autostart
+            .as_ref()
+            .map(|x| Box::new(x.clone()) as Box<dyn LoginStart>)
     }
 }
 
@@ -871,7 +875,7 @@ async fn starting_at_login_writes_and_removes_the_autostart_entry() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("config/autostart");
     let desktop = Arc::new(Recorded {
-        autostart: Some(Autostart {
+        autostart: Some(XdgAutostart {
             folder: folder.clone(),
             program: "/opt/Nordlys App/nordlys".into(),
         }),

@@ -53,28 +53,28 @@ pub async fn set_close_to_tray(app: &App, args: KeepInTrayArgs) -> Answer<AppVie
     crate::profiles::view(app).await
 }
 
-/// Whether Nordlys starts at login: the desktop's autostart entry written or removed.
+/// Whether Nordlys starts at login: the desktop's autostart entry or login item made or removed.
 pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<AppView> {
-    use nordlys_core::autostart;
-    let fault = |e: autostart::AutostartError| IpcError::new(ErrorCode::Fault, e.to_string());
-    let Some(place) = app.desktop.autostart() else {
-        return Err(IpcError::new(
-            ErrorCode::Internal,
-            crate::wording::say("autostart-unavailable", app.locale()),
-        ));
-    };
-    if args.start_at_login {
-        autostart::turn_on(&place.folder, &place.program).map_err(fault)?;
-    } else {
-        autostart::turn_off(&place.folder).map_err(fault)?;
+    let set = app
+        .desktop
+        .login_start()
+        .map(|login| login.set(args.start_at_login));
+    match set {
+        None => {
+            return Err(IpcError::new(
+                ErrorCode::Internal,
+                crate::wording::say("autostart-unavailable", app.locale()),
+            ));
+        }
+        Some(Err(e)) => return Err(IpcError::new(ErrorCode::Fault, e.0)),
+        Some(Ok(())) => {}
     }
     crate::profiles::view(app).await
 }
 
-/// Whether Nordlys starts at login, as the desktop's autostart folder says; `None` where it
-/// cannot.
+/// Whether Nordlys starts at login, as the desktop says; `None` where it cannot, or cannot tell.
 pub(crate) fn starts_at_login(app: &App) -> Option<bool> {
     app.desktop
-        .autostart()
-        .map(|place| nordlys_core::autostart::is_on(&place.folder))
+        .login_start()
+        .and_then(|login| login.is_on().ok())
 }

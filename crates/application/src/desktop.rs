@@ -41,18 +41,44 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
     /// quits, as the settings now say. A desktop without a window has none to close.
     fn close_window(&self) {}
 
-    /// Where this desktop keeps what starts at login, and the program to start; `None` where
-    /// Nordlys cannot start itself at login.
-    fn autostart(&self) -> Option<Autostart> {
+    /// How this desktop starts Nordlys when the user logs in; `None` where it cannot.
+    fn login_start(&self) -> Option<Box<dyn LoginStart + '_>> {
         None
     }
 }
 
-/// Where the login's autostart entry goes (`$XDG_CONFIG_HOME/autostart`), and what it starts.
+/// What starts Nordlys at login: an XDG autostart entry on Linux, the system's login items
+/// elsewhere (the shell's autostart plugin).
+pub trait LoginStart {
+    /// Whether Nordlys starts at login now, as the desktop itself says: the user can change it
+    /// outside Nordlys.
+    fn is_on(&self) -> Result<bool, DesktopError>;
+
+    /// Makes Nordlys start at login, or no longer.
+    fn set(&self, on: bool) -> Result<(), DesktopError>;
+}
+
+/// An XDG autostart entry in `folder` (`$XDG_CONFIG_HOME/autostart`) that starts `program`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Autostart {
+pub struct XdgAutostart {
     pub folder: PathBuf,
     pub program: PathBuf,
+}
+
+impl LoginStart for XdgAutostart {
+    fn is_on(&self) -> Result<bool, DesktopError> {
+        Ok(nordlys_core::autostart::is_on(&self.folder))
+    }
+
+    fn set(&self, on: bool) -> Result<(), DesktopError> {
+        use nordlys_core::autostart;
+        if on {
+            autostart::turn_on(&self.folder, &self.program)
+        } else {
+            autostart::turn_off(&self.folder)
+        }
+        .map_err(|e| DesktopError(e.to_string()))
+    }
 }
 
 /// A desktop with no notifications, browser or dialog: every request to open or save fails.

@@ -11,7 +11,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 // The app and the CLI keep secrets in the OS keyring through `keyring` 3, which without a store
 // feature for the target falls back to memory and loses them at exit, silently. Both depend on
 // this crate, so a desktop target without a store enabled in their Cargo.toml stops here
-// (scripts/check-keyring shows the features in use).
+// (scripts/check-targets shows the features in use).
 #[cfg(not(any(
     target_os = "linux",
     target_os = "freebsd",
