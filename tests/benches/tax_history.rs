@@ -1,0 +1,149 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::float_arithmetic,
+    clippy::cast_precision_loss,
+    reason = "a benchmark that prints its figures; a failed step is the failure reported"
+)]
+//! What a user with a long history feels: for 10,000, 100,000 and 1,000,000 transactions, the
+//! sync writer's cost per row (decode a page's rows and store them, as the sync does, timed
+//! alone), the database's size per row, and, at the largest, the year-end and gains reports the
+//! Tax screen computes over every stored row. `cargo bench -p nordlys-tests --bench tax_history`
+//! (`HISTORY_SIZES=10000,100000` for other sizes); `scripts/perf-table` reads its lines.
+
+use std::time::{Duration, Instant};
+
+use nordlys_core::store::{Store, TaxCursor, TaxFilter};
+use nordlys_core::tax::gains::{GainsBuilder, Method};
+use nordlys_core::tax::year_end::YearEndBuilder;
+use nordlys_core::tax::year_end_rate;
+use nordlys_exchange::TaxQuery;
+use nordlys_sandbox::SandboxConfig;
+use nordlys_tests::{control, key_client, sandbox_with};
+
+/// What storing one history cost: the writer's time, the rows, the database's bytes.
+struct Stored {
+    writer: Duration,
+    rows: u64,
+    bytes: u64,
+}
+
+/// Fetches every page of a sandbox holding `extra` more transactions than its seeded past and
+/// stores each as the sync does, timing only the decoding and storing. The store is left in `dir`.
+async fn store_history(extra: usize, dir: &std::path::Path) -> Stored {
+    let sandbox = sandbox_with(SandboxConfig {
+        seed: 11,
+        ..SandboxConfig::default()
+    })
+    .await;
+    control(
+        &sandbox,
+        "/sandbox/history",
+        serde_json::json!({ "transactions": extra }),
+    )
+    .await;
+    let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+    let path = dir.join("history.sqlite");
+    let store = Store::open(&path).unwrap();
+    let mut query = TaxQuery::new(nordlys_core::tax::sync::PAGE_SIZE);
+    let (mut writer, mut rows) = (Duration::ZERO, 0);
+    loop {
+        let page = client.tax_page(&query).await.unwrap();
+        let next = query.after_tax_page(&page).unwrap();
+        let t = Instant::now();
+        let cursor = page.next_after.map(|after| TaxCursor {
+            after,
+            after_id: page.next_after_id.clone(),
+        });
+        let written = store.add_tax_page(&page.listed(), cursor.as_ref()).unwrap();
+        writer += t.elapsed();
+        rows += written.inserted as u64;
+        match next {
+            Some(q) => query = q,
+            None => break,
+        }
+    }
+    drop(store);
+    let bytes = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    Stored {
+        writer,
+        rows,
+        bytes,
+    }
+}
+
+/// The median of three timings of `report`.
+fn median_of_3(mut report: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            report();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[1]
+}
+
+/// The year-end report as the Tax screen computes it: every stored row, oldest first.
+fn year_end(store: &Store) {
+    let chosen = year_end_rate::chosen(store).unwrap();
+    let mut builder = YearEndBuilder::default();
+    store
+        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+            builder.add(&t);
+            Ok(())
+        })
+        .unwrap();
+    std::hint::black_box(builder.finish(chrono::Utc::now(), &chosen));
+}
+
+/// The realised gains by `method` as the Tax screen computes them.
+fn gains(store: &Store, method: Method) {
+    let mut builder = GainsBuilder::new(method);
+    store
+        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+            builder.add(&t);
+            Ok(())
+        })
+        .unwrap();
+    std::hint::black_box(builder.finish());
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let sizes: Vec<usize> = std::env::var("HISTORY_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![10_000, 100_000, 1_000_000]);
+    let mut first_per_row = None;
+    let mut largest = None;
+    for &size in &sizes {
+        let dir = tempfile::tempdir().unwrap();
+        let stored = store_history(size, dir.path()).await;
+        let per_row = stored.writer.as_secs_f64() * 1e6 / stored.rows as f64;
+        let base = *first_per_row.get_or_insert(per_row);
+        println!(
+            "history of {} transactions: the writer {per_row:.2} µs a row ({:.2} s in all); ratio {:.2}× the first size; database {:.0} bytes a row",
+            stored.rows,
+            stored.writer.as_secs_f64(),
+            per_row / base,
+            stored.bytes as f64 / stored.rows as f64,
+        );
+        largest = Some((stored.rows, dir));
+    }
+    let Some((rows, dir)) = largest else { return };
+    let store = Store::open(&dir.path().join("history.sqlite")).unwrap();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "reports over {rows} transactions: year-end {:.0} ms; gains FIFO {:.0} ms; gains average cost {:.0} ms (median of 3; target ≤ 1 s each)",
+        ms(median_of_3(|| year_end(&store))),
+        ms(median_of_3(|| gains(&store, Method::Fifo))),
+        ms(median_of_3(|| gains(&store, Method::AverageCost))),
+    );
+}
