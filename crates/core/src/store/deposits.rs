@@ -8,7 +8,7 @@ use nordlys_exchange::models::{InvoiceStatus, TaxSubType, TaxTransaction, TaxTra
 use rusqlite::params;
 use rust_decimal::Decimal;
 
-use super::tax::{COLUMNS, raw_row, stamp};
+use super::tax::{COLUMNS, stamp, stored_row};
 use super::{Store, StoreError};
 
 /// The most deposits one read returns; the rest follow on the next.
@@ -72,17 +72,14 @@ impl Store {
             ))?;
             q.query_map(
                 params![TaxTransactionType::BtcDeposit.as_str(), BATCH],
-                raw_row,
+                stored_row,
             )?
             .collect::<Result<Vec<_>, _>>()?
         };
         if raw.is_empty() {
             return Ok(vec![]);
         }
-        let rows = raw
-            .into_iter()
-            .map(|r| r.into_transaction())
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = raw.into_iter().collect::<Result<Vec<_>, _>>()?;
         let earliest = rows.iter().map(|r| r.create_time).min().unwrap_or_default();
         let mut invoices = paid_invoices_untold(&tx, earliest - INVOICE_LIFE)?;
         let mut taken = Vec::with_capacity(rows.len());

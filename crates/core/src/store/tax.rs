@@ -115,71 +115,53 @@ fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
         .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a decimal")))
 }
 
-/// A stored row as text, turned back into the API's type once the statement is done.
-pub(super) struct RawRow {
-    text: [String; 16],
-    is_payment: bool,
-    running: Btc,
-}
+/// What a stored row reads back as: the API's type, or why its text is damaged.
+pub(super) type StoredRow = Result<TaxTransaction, StoreError>;
 
-pub(super) fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
-    let mut text: [String; 16] = Default::default();
-    for (slot, column) in text.iter_mut().zip((0..13).chain(14..17)) {
-        *slot = r.get(column)?;
-    }
-    Ok(RawRow {
-        text,
-        is_payment: r.get(13)?,
-        running: dec(r, 17)?,
-    })
-}
-
-impl RawRow {
-    pub(super) fn into_transaction(self) -> Result<TaxTransaction, StoreError> {
-        let [
-            id,
-            created,
-            account,
-            kind,
-            sub,
-            finalized,
-            in_a,
-            in_c,
-            out_a,
-            out_c,
-            fee_a,
-            fee_c,
-            rate,
-            payment_info,
-            note,
-            usdnok,
-        ] = self.text;
-        let currency = |c: String| (!c.is_empty()).then(|| c.into());
+/// A row of [`COLUMNS`] back as the API's type. Each column is parsed where SQLite holds it, and
+/// only what stays text (ids, note, payment info) is copied: a report reads every stored row,
+/// and a string made per column was most of its time.
+pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    let text = |column: usize| -> rusqlite::Result<&str> {
+        r.get_ref(column)?.as_str().map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e.into())
+        })
+    };
+    let is_payment: bool = r.get(13)?;
+    let running: Btc = dec(r, 17)?;
+    let (id, created, account, kind, sub, finalized) =
+        (text(0)?, text(1)?, text(2)?, text(3)?, text(4)?, text(5)?);
+    let (in_a, in_c, out_a, out_c, fee_a, fee_c) =
+        (text(6)?, text(7)?, text(8)?, text(9)?, text(10)?, text(11)?);
+    let (rate, payment_info, note, usdnok) = (text(12)?, text(14)?, text(15)?, text(16)?);
+    let currency = |c: &str| (!c.is_empty()).then(|| c.into());
+    let parsed = || -> StoredRow {
         Ok(TaxTransaction {
             id: id.into(),
             account_id: (!account.is_empty()).then(|| account.into()),
-            tx_type: kind.as_str().into(),
-            sub_type: sub.as_str().into(),
-            create_time: unstamp(&created)?,
+            tx_type: kind.into(),
+            sub_type: sub.into(),
+            create_time: unstamp(created)?,
             finalize_time: if finalized.is_empty() {
                 None
             } else {
-                Some(unstamp(&finalized)?)
+                Some(unstamp(finalized)?)
             },
-            in_amount: opt_dec(&in_a)?,
+            in_amount: opt_dec(in_a)?,
             in_currency: currency(in_c),
-            out_amount: opt_dec(&out_a)?,
+            out_amount: opt_dec(out_a)?,
             out_currency: currency(out_c),
-            fee_amount: opt_dec(&fee_a)?,
+            fee_amount: opt_dec(fee_a)?,
             fee_currency: currency(fee_c),
-            rate_market: opt_dec(&rate)?,
-            is_payment: self.is_payment,
-            payment_info,
-            note,
-            usdnok: opt_dec(&usdnok)?,
-            running_balance_btc: self.running,
+            rate_market: opt_dec(rate)?,
+            is_payment,
+            payment_info: payment_info.to_owned(),
+            note: note.to_owned(),
+            usdnok: opt_dec(usdnok)?,
+            running_balance_btc: running,
         })
-    }
+    };
+    Ok(parsed())
 }
 
 /// The WHERE clause of `filter` and its parameters, all text.
@@ -386,10 +368,10 @@ impl Store {
             let mut q = db.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)"
             ))?;
-            q.query_map(params_from_iter(values), raw_row)?
+            q.query_map(params_from_iter(values), stored_row)?
                 .collect::<Result<Vec<_>, _>>()?
         };
-        raw.into_iter().map(RawRow::into_transaction).collect()
+        raw.into_iter().collect()
     }
 
     /// The rows of some orders, read in one pass: those whose id is one of `ids` (their trades),
@@ -410,10 +392,10 @@ impl Store {
             ))?;
             let json = |v: &[String]| serde_json::to_string(v).unwrap_or_else(|_| "[]".to_owned());
             let length = references.first().map_or(0, |r| r.chars().count() as i64);
-            q.query_map(params![json(ids), json(references), length], raw_row)?
+            q.query_map(params![json(ids), json(references), length], stored_row)?
                 .collect::<Result<Vec<_>, _>>()?
         };
-        raw.into_iter().map(RawRow::into_transaction).collect()
+        raw.into_iter().collect()
     }
 
     /// The newest `limit` buys and sells, newest first: Trade history.
@@ -429,11 +411,11 @@ impl Store {
                     TaxTransactionType::BtcSell.as_str(),
                     limit
                 ],
-                raw_row,
+                stored_row,
             )?
             .collect::<Result<Vec<_>, _>>()?
         };
-        raw.into_iter().map(RawRow::into_transaction).collect()
+        raw.into_iter().collect()
     }
 
     /// The market rate of each stored row made at or after `since`, oldest first, without reading
@@ -504,13 +486,13 @@ impl Store {
                 let mut q = db.prepare_cached(&format!(
                     "SELECT {COLUMNS}, raw FROM tax_transactions WHERE id = ?1"
                 ))?;
-                q.query_map([id], |r| Ok((raw_row(r)?, r.get::<_, String>(18)?)))?
+                q.query_map([id], |r| Ok((stored_row(r)?, r.get::<_, String>(18)?)))?
                     .next()
                     .transpose()?
             };
             if let Some((row, raw)) = found {
                 let raw = if raw.is_empty() {
-                    ListedTaxTransaction::from(row.into_transaction()?).raw
+                    ListedTaxTransaction::from(row?).raw
                 } else {
                     raw
                 };
@@ -542,11 +524,10 @@ impl Store {
         };
         let mut after = (String::new(), String::new());
         loop {
-            let rows = self.batch_after(&columns, &clause, &values, &after, BATCH)?;
+            let rows = self.batch_after(&columns, &clause, &values, &mut after, BATCH)?;
             let n = rows.len();
             for (row, raw) in rows {
-                after = (row.text[1].clone(), row.text[0].clone());
-                f(row.into_transaction()?, raw)?;
+                f(row?, raw)?;
             }
             if n < BATCH {
                 return Ok(());
@@ -555,15 +536,16 @@ impl Store {
     }
 
     /// Up to `limit` rows after `after` (createTime, id), for `clause` ending in that condition,
-    /// each with the text of the column after [`COLUMNS`] in `columns`.
+    /// each with the text of the column after [`COLUMNS`] in `columns`; `after` becomes the last
+    /// row's key, as stored.
     fn batch_after(
         &self,
         columns: &str,
         clause: &str,
         values: &[String],
-        after: &(String, String),
+        after: &mut (String, String),
         limit: usize,
-    ) -> Result<Vec<(RawRow, String)>, StoreError> {
+    ) -> Result<Vec<(StoredRow, String)>, StoreError> {
         let db = self.db();
         let mut q = db.prepare_cached(&format!(
             "SELECT {columns} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT {limit}"
@@ -572,9 +554,16 @@ impl Store {
             .iter()
             .cloned()
             .chain([after.0.clone(), after.1.clone()]);
-        let rows = q
-            .query_map(params_from_iter(params), |r| Ok((raw_row(r)?, r.get(18)?)))?
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut rows = Vec::with_capacity(limit);
+        let mut found = q.query(params_from_iter(params))?;
+        while let Some(r) = found.next()? {
+            rows.push((stored_row(r)?, r.get(18)?));
+            // The key as stored, compared as stored: no round trip through a parsed time.
+            if rows.len() == limit {
+                after.0 = r.get(1)?;
+                after.1 = r.get(0)?;
+            }
+        }
         Ok(rows)
     }
 
@@ -1171,6 +1160,58 @@ mod tests {
             .unwrap_err();
         assert!(
             matches!(err, StoreError::Corrupt(ref v) if v.contains("lots")),
+            "{err}"
+        );
+    }
+
+    /// Reports read the history a batch at a time; rows sharing one second across a batch's end
+    /// are each read once, in (createTime, id) order, and a damaged one stops the read.
+    #[test]
+    fn every_row_is_read_once_in_order_across_batches() {
+        let s = Store::in_memory().unwrap();
+        // 4,500 rows, three to a second: batches of 2,000 end inside a second.
+        let rows: Vec<_> = (0..4_500)
+            .map(|i| {
+                let at = chrono::DateTime::from_timestamp(1_700_000_000 + i / 3, 0).unwrap();
+                let mut t = tx(
+                    &format!("tr_{:05}", 4_500 - i),
+                    &at.to_rfc3339(),
+                    "acc_a",
+                    TaxTransactionType::BtcDeposit,
+                    "1",
+                    "1",
+                );
+                t.note = format!("row {i}");
+                Ok(t)
+            })
+            .collect();
+        s.add_tax_page(&listed(&rows), None).unwrap();
+        let mut read = vec![];
+        s.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+            read.push((t.create_time, t.id.as_str().to_owned(), t.note));
+            Ok(())
+        })
+        .unwrap();
+        let mut expected: Vec<_> = rows
+            .iter()
+            .flatten()
+            .map(|t| (t.create_time, t.id.as_str().to_owned(), t.note.clone()))
+            .collect();
+        expected.sort();
+        assert_eq!(read.len(), 4_500);
+        assert_eq!(read, expected);
+
+        s.db()
+            .execute(
+                "UPDATE tax_transactions SET usdnok = 'ten' WHERE id = 'tr_00002'",
+                [],
+            )
+            .unwrap();
+        let err = s
+            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |_| Ok(()))
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Corrupt(ref v) if v.contains("ten")),
             "{err}"
         );
     }
