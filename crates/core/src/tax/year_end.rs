@@ -78,12 +78,27 @@ impl YearEndBuilder {
         if t.finalize_time.is_none() {
             self.pending_since = self.pending_since.or(Some(t.create_time));
         }
+        // Every row passes here, a million for a long history: an account's balance and the
+        // last rate's id are written over in place, not made anew.
         if let Some(account) = &t.account_id {
-            self.balances
-                .insert(account.as_str().to_owned(), t.running_balance_btc);
+            match self.balances.get_mut(account.as_str()) {
+                Some(balance) => *balance = t.running_balance_btc,
+                None => {
+                    self.balances
+                        .insert(account.as_str().to_owned(), t.running_balance_btc);
+                }
+            }
         }
         if let Some(rate) = t.rate_market.filter(|r| r.is_positive()) {
-            self.last_rate = Some((rate, t.id.as_str().to_owned(), t.create_time));
+            match &mut self.last_rate {
+                Some((last, id, at)) => {
+                    *last = rate;
+                    id.clear();
+                    id.push_str(t.id.as_str());
+                    *at = t.create_time;
+                }
+                None => self.last_rate = Some((rate, t.id.as_str().to_owned(), t.create_time)),
+            }
         }
     }
 
