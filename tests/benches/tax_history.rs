@@ -19,8 +19,7 @@ use nordlys_core::tax::gains::{GainsBuilder, Method};
 use nordlys_core::tax::year_end::YearEndBuilder;
 use nordlys_core::tax::year_end_rate;
 use nordlys_exchange::TaxQuery;
-use nordlys_sandbox::SandboxConfig;
-use nordlys_tests::{control, key_client, sandbox_with};
+use nordlys_tests::{key_client, sandbox_with_history};
 
 /// What storing one history cost: the writer's time, the rows, the database's bytes.
 struct Stored {
@@ -31,18 +30,8 @@ struct Stored {
 
 /// Fetches every page of a sandbox holding `extra` more transactions than its seeded past and
 /// stores each as the sync does, timing only the decoding and storing. The store is left in `dir`.
-async fn store_history(extra: usize, dir: &std::path::Path) -> Stored {
-    let sandbox = sandbox_with(SandboxConfig {
-        seed: 11,
-        ..SandboxConfig::default()
-    })
-    .await;
-    control(
-        &sandbox,
-        "/sandbox/history",
-        serde_json::json!({ "transactions": extra }),
-    )
-    .await;
+async fn store_history(extra: u64, dir: &std::path::Path) -> Stored {
+    let sandbox = sandbox_with_history(extra).await;
     let client = key_client(&sandbox, &sandbox.info.api_keys.read);
     let path = dir.join("history.sqlite");
     let store = Store::open(&path).unwrap();
@@ -127,7 +116,7 @@ fn gains(store: &Store, method: Method) {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let sizes: Vec<usize> = std::env::var("HISTORY_SIZES")
+    let sizes: Vec<u64> = std::env::var("HISTORY_SIZES")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![10_000, 100_000, 1_000_000]);

@@ -19,8 +19,7 @@ use nordlys_core::tax::sync::{self, SyncCancel};
 use nordlys_exchange::{
     ApiKey, ApiSecret, BaseUrl, ClientConfig, Credentials, ExchangeClient, KeyCredentials,
 };
-use nordlys_sandbox::{RunningSandbox, SandboxConfig};
-use nordlys_tests::{control, sandbox_with};
+use nordlys_tests::sandbox_with_history;
 
 /// The cursor fields of a page; the rows are read past, as any client must.
 #[derive(serde::Deserialize)]
@@ -30,21 +29,6 @@ struct Cursor {
     has_more: bool,
     next_after: String,
     next_after_id: String,
-}
-
-async fn with_history(rows: u64) -> RunningSandbox {
-    let sandbox = sandbox_with(SandboxConfig {
-        seed: 11,
-        ..SandboxConfig::default()
-    })
-    .await;
-    control(
-        &sandbox,
-        "/sandbox/history",
-        serde_json::json!({ "transactions": rows }),
-    )
-    .await;
-    sandbox
 }
 
 /// Fetches every page with bare reqwest, the key header and the cursor; returns the row count.
@@ -154,7 +138,7 @@ fn latency_ms() -> u64 {
 
 /// Child process, `serve N`: a sandbox with N extra transactions; prints its URL and read key.
 async fn serve(rows: u64) {
-    let sandbox = with_history(rows).await;
+    let sandbox = sandbox_with_history(rows).await;
     sandbox.state.set_latency_ms(latency_ms());
     println!("{} {}", sandbox.base_url(), sandbox.info.api_keys.read.key);
     println!("{}", sandbox.info.api_keys.read.secret);

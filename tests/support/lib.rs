@@ -28,6 +28,23 @@ pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
     }
 }
 
+/// A sandbox whose history holds `transactions` more rows before its seeded past (an even
+/// number, at most `MAX_BUSY_PAST`): the long histories of the benchmarks.
+pub async fn sandbox_with_history(transactions: u64) -> RunningSandbox {
+    let sandbox = sandbox_with(SandboxConfig {
+        seed: 11,
+        ..SandboxConfig::default()
+    })
+    .await;
+    control(
+        &sandbox,
+        "/sandbox/history",
+        serde_json::json!({ "transactions": transactions }),
+    )
+    .await;
+    sandbox
+}
+
 pub fn key(info: &KeyInfo) -> KeyCredentials {
     KeyCredentials {
         key: ApiKey::parse(&info.key, &nordlys_exchange::Operator::default()).expect("sandbox key"),
