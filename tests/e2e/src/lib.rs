@@ -332,7 +332,10 @@ impl App {
     }
 
     /// Clicks `css` once it is enabled, as a user waits for a greyed-out button (a click on a
-    /// disabled one does nothing, and the test would wait for what never comes).
+    /// disabled one does nothing, and the test would wait for what never comes), and once it has
+    /// stayed in one place on the page for 150 ms: WebDriver clicks at a point, so a button moved
+    /// by content arriving above it between the aim and the click is missed (in CI an alert's
+    /// "Add alert" was, as the balances and chart filled in over it).
     pub async fn click(&self, css: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);
         while Instant::now() < deadline
@@ -342,6 +345,18 @@ impl App {
                 .not()
         {
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let place = "const e = document.querySelector(arguments[0]); if (!e) return null; \
+                     const r = e.getBoundingClientRect(); \
+                     return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];";
+        let mut before = serde_json::Value::Null;
+        while Instant::now() < deadline {
+            let now = self.script(place, vec![css.into()]).await;
+            if !now.is_null() && now == before {
+                break;
+            }
+            before = now;
+            tokio::time::sleep(Duration::from_millis(150)).await;
         }
         self.with_element(css, |e| async move { e.click().await.map(drop) })
             .await;
