@@ -437,11 +437,15 @@ impl App {
             // drive the embedded sandbox's world; only a debug build lets them name the control
             // token, a release build keeps a random one nobody is told.
             let control_token = test_hooks::text("NORDLYS_SANDBOX_CONTROL_TOKEN");
+            // An exchange at a distance: every answer waits this long (the start-up benchmark).
+            let latency_ms =
+                test_hooks::number("NORDLYS_SANDBOX_LATENCY_MS", 0..=60_000).unwrap_or(0);
             let started = nordlys_sandbox::start(SandboxConfig {
                 port,
                 seed,
                 oauth_port: Some(0),
                 control_token,
+                latency_ms,
                 ..SandboxConfig::default()
             })
             .await

@@ -1,14 +1,16 @@
 //! Switches the tests set in the environment, and the one place `NORDLYS_*` test switches are
 //! read: the embedded sandbox's port, seed and control token, shorter timeouts and quiet
 //! period, a folder for exports instead of the save dialog, a file notifications are logged
-//! to. Read in debug builds only, and each within its range: a release build does what its
-//! settings say, whatever its environment holds.
+//! to, an answer delay for the embedded sandbox. Read in debug builds only (and in the release
+//! build `scripts/bench-app` makes with the `bench-hooks` feature, to measure the shipped code
+//! against a long history and a slow exchange), each within its range: a release build does what
+//! its settings say, whatever its environment holds.
 
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-/// Whether the environment is read at all: debug builds only.
-const READ: bool = cfg!(debug_assertions);
+/// Whether the environment is read at all: debug builds, and benchmark builds.
+const READ: bool = cfg!(any(debug_assertions, feature = "bench-hooks"));
 
 /// The evidence rules: the standard ones, or in a debug build with the quiet period
 /// `NORDLYS_MIN_QUIET_SECS` gives (0 to 86,400 s).

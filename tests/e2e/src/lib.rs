@@ -527,6 +527,29 @@ impl App {
             .is_ok()
     }
 
+    /// Opens the Tax screen and waits for it to have read the sync's state: the screen is drawn
+    /// again then, and a click in that moment is lost.
+    pub async fn open_tax(&self) {
+        self.click("[data-testid=nav-tax]").await;
+        self.until("the tax screen to read the sync's state", || async {
+            self.attr("[data-testid=tax-sync-state]", "data-state")
+                .await
+                .is_some_and(|s| s != "loading")
+        })
+        .await;
+    }
+
+    /// Waits up to `limit` for the tax sync to say it is complete.
+    pub async fn until_tax_synced(&self, limit: Duration) {
+        self.until_within("the sync to finish", limit, || async {
+            self.attr("[data-testid=tax-sync-state]", "data-state")
+                .await
+                .as_deref()
+                == Some("complete")
+        })
+        .await;
+    }
+
     /// Waits until `f` holds, checking every 100 ms, for up to 20 s.
     pub async fn until<F, Fut>(&self, what: &str, f: F)
     where

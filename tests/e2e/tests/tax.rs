@@ -29,28 +29,6 @@ async fn api_rows(app: &App) -> Vec<serde_json::Value> {
     body["transactions"].as_array().unwrap().clone()
 }
 
-/// Opens the Tax screen and waits for it to have read the sync's state: the screen is drawn
-/// again then, and a click in that moment is lost.
-async fn open_tax(app: &App) {
-    app.click("[data-testid=nav-tax]").await;
-    app.until("the tax screen to read the sync's state", || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .is_some_and(|s| s != "loading")
-    })
-    .await;
-}
-
-async fn until_synced(app: &App, limit: Duration) {
-    app.until_within("the sync to finish", limit, || async {
-        app.attr("[data-testid=tax-sync-state]", "data-state")
-            .await
-            .as_deref()
-            == Some("complete")
-    })
-    .await;
-}
-
 async fn total_shown(app: &App) -> u64 {
     app.attr("[data-testid=tax-count]", "data-total")
         .await
@@ -97,7 +75,7 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     let all = api_rows(&app).await;
     assert!(all.len() as u64 > BUSY_PAST);
 
-    open_tax(&app).await;
+    app.open_tax().await;
     app.click("[data-testid=tax-sync]").await;
     // The bar moves while pages arrive.
     app.until("the progress bar to move", || async {
@@ -110,7 +88,7 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     })
     .await;
     app.screenshot("tax-sync-running").await;
-    until_synced(&app, Duration::from_secs(180)).await;
+    app.until_tax_synced(Duration::from_secs(180)).await;
     app.until("the list to count every transaction", || async {
         total_shown(&app).await == all.len() as u64
     })
@@ -235,9 +213,9 @@ async fn card_in_window(app: &App) -> Vec<(String, Option<String>)> {
 #[tokio::test]
 async fn the_card_in_the_window_matches_the_clis_field_by_field() {
     let app = App::start(&[]).await;
-    open_tax(&app).await;
+    app.open_tax().await;
     app.click("[data-testid=tax-sync]").await;
-    until_synced(&app, Duration::from_secs(120)).await;
+    app.until_tax_synced(Duration::from_secs(120)).await;
     app.click("[data-testid=tax-section-card]").await;
     app.until("the card to show", || async {
         app.exists("[data-testid=card-entry]").await
@@ -354,7 +332,7 @@ async fn a_deposit_made_during_the_first_read_of_the_history_is_notified_once() 
             .as_u64()
             .unwrap_or(0)
     };
-    open_tax(&app).await;
+    app.open_tax().await;
     app.click("[data-testid=tax-sync]").await;
     app.until("the first read of the history", || async {
         tax_reads().await > 0
@@ -378,7 +356,7 @@ async fn a_deposit_made_during_the_first_read_of_the_history_is_notified_once() 
         || async { !notices().is_empty() },
     )
     .await;
-    until_synced(&app, Duration::from_secs(120)).await;
+    app.until_tax_synced(Duration::from_secs(120)).await;
     // The look that followed the read tells what it found at the end, at once.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let told = notices();
