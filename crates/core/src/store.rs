@@ -261,6 +261,7 @@ mod orders;
 mod plans;
 mod recipients;
 mod tax;
+mod tax_list;
 mod withdrawals;
 
 pub use deposits::UntoldDeposit;
@@ -302,6 +303,8 @@ pub struct Store {
     /// Counts this process's writes to what tax figures rest on (rows, deposit costs): a figure
     /// worked out at one count still holds while the count is the same.
     tax_generation: std::sync::atomic::AtomicU64,
+    /// The tax list's order for the filter last listed (see tax_list.rs).
+    tax_list: Mutex<Option<tax_list::KeptOrder>>,
 }
 
 /// One price sample.
@@ -405,6 +408,7 @@ impl Store {
             in_flight: Mutex::default(),
             recipient_seal: Mutex::default(),
             tax_generation: std::sync::atomic::AtomicU64::new(0),
+            tax_list: Mutex::default(),
         })
     }
 

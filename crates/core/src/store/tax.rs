@@ -165,7 +165,7 @@ pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
 }
 
 /// The WHERE clause of `filter` and its parameters, all text.
-fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
+pub(super) fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
     let mut terms = vec![];
     let mut values = vec![];
     if let Some(y) = filter.year {
@@ -351,27 +351,6 @@ impl Store {
             |r| r.get(0),
         )?;
         Ok(u64::try_from(n).unwrap_or(0))
-    }
-
-    /// `limit` rows from position `offset` of the filtered list, oldest first.
-    pub fn tax_transactions(
-        &self,
-        filter: &TaxFilter,
-        offset: u64,
-        limit: u32,
-    ) -> Result<Vec<TaxTransaction>, StoreError> {
-        let (clause, mut values) = where_clause(filter);
-        values.push(limit.to_string());
-        values.push(offset.to_string());
-        let raw = {
-            let db = self.db();
-            let mut q = db.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)"
-            ))?;
-            q.query_map(params_from_iter(values), stored_row)?
-                .collect::<Result<Vec<_>, _>>()?
-        };
-        raw.into_iter().collect()
     }
 
     /// The rows of some orders, read in one pass: those whose id is one of `ids` (their trades),
