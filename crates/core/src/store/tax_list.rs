@@ -91,7 +91,11 @@ mod tests {
         i: u32,
     ) -> Result<ListedTaxTransaction, nordlys_exchange::models::MalformedTaxTransaction> {
         let at = format!("2025-01-01T{:02}:{:02}:00Z", i / 60, i % 60);
-        let account = if i.is_multiple_of(2) { "acc_a" } else { "acc_b" };
+        let account = if i.is_multiple_of(2) {
+            "acc_a"
+        } else {
+            "acc_b"
+        };
         Ok(tx(
             &format!("tr_{i:04}"),
             &at,
