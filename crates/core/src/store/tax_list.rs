@@ -115,7 +115,7 @@ mod tests {
     fn a_block_anywhere_in_the_list_is_the_rows_at_its_positions_and_a_late_row_takes_its_place() {
         let s = Store::in_memory().unwrap();
         // Stored out of time order: every second row in a later page.
-        let (even, odd): (Vec<u32>, Vec<u32>) = (0..300).partition(|i| i.is_multiple_of(2));
+        let (even, odd): (Vec<u32>, Vec<u32>) = (0..300u32).partition(|i| i.is_multiple_of(2));
         s.add_tax_page(&even.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
         s.add_tax_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
