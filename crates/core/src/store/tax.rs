@@ -343,16 +343,6 @@ impl Store {
         first.as_deref().map(unstamp).transpose()
     }
 
-    pub fn tax_count(&self, filter: &TaxFilter) -> Result<u64, StoreError> {
-        let (clause, values) = where_clause(filter);
-        let n: i64 = self.db().query_row(
-            &format!("SELECT COUNT(*) FROM tax_transactions{clause}"),
-            params_from_iter(values),
-            |r| r.get(0),
-        )?;
-        Ok(u64::try_from(n).unwrap_or(0))
-    }
-
     /// The rows of some orders, read in one pass: those whose id is one of `ids` (their trades),
     /// and those whose note carries one of `references` (when the exchange echoes descriptions;
     /// all references have one length), oldest first.

@@ -22,6 +22,13 @@ pub(super) struct KeptOrder {
 }
 
 impl Store {
+    /// How many rows `filter` matches: the length of its kept order, which the list's first
+    /// block then reads from (a count of its own walked the same rows again).
+    pub fn tax_count(&self, filter: &TaxFilter) -> Result<u64, StoreError> {
+        let db = self.db();
+        Ok(u64::try_from(self.tax_order(&db, filter)?.len()).unwrap_or(u64::MAX))
+    }
+
     /// `limit` rows from position `offset` of the filtered list, oldest first.
     pub fn tax_transactions(
         &self,
@@ -121,6 +128,7 @@ mod tests {
         s.add_tax_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
         let all = TaxFilter::default();
+        assert_eq!(s.tax_count(&all).unwrap(), 300);
         let block = s.tax_transactions(&all, 150, 3).unwrap();
         assert_eq!(ids(&block), ["tr_0150", "tr_0151", "tr_0152"]);
         assert_eq!(
@@ -143,6 +151,7 @@ mod tests {
             ids(&s.tax_transactions(&b, 10, 2).unwrap()),
             ["tr_0021", "tr_0023"]
         );
+        assert_eq!(s.tax_count(&b).unwrap(), 150);
 
         // A row that appears late, created before the rest: the kept order is read again.
         let mut early = tx(
@@ -159,6 +168,7 @@ mod tests {
             ids(&s.tax_transactions(&all, 0, 2).unwrap()),
             ["tr_early", "tr_0000"]
         );
+        assert_eq!(s.tax_count(&all).unwrap(), 301);
         assert_eq!(ids(&s.tax_transactions(&all, 151, 1).unwrap()), ["tr_0150"]);
     }
 
