@@ -254,11 +254,15 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let connection = app.session().await?.connection;
     let client = connection.client();
     let figures = app.figures();
-    let accounts = client
-        .bitcoin_accounts(true)
-        .await
-        .map_err(|e| app.error(e))?;
-    let (fiat, fiat_raw, fiat_reason) = match client.fiat_account().await {
+    // Three reads at once, none signed (no nonce to keep in order): the overview waits for one
+    // round trip to the exchange, not three.
+    let (accounts, fiat, quote) = tokio::join!(
+        client.bitcoin_accounts(true),
+        client.fiat_account(),
+        client.price(None)
+    );
+    let accounts = accounts.map_err(|e| app.error(e))?;
+    let (fiat, fiat_raw, fiat_reason) = match fiat {
         Ok(f) => (
             Some(figures.nok(f.available_nok)),
             figures.raw(|| f.available_nok.to_string()),
@@ -266,7 +270,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         ),
         Err(e) => (None, None, Some(IpcError::of(&e, figures.locale).message)),
     };
-    let quote = client.price(None).await.ok();
+    let quote = quote.ok();
     let price = quote.as_ref().map(|p| figures.price(p.price));
     // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a quote,
     // the exchange's own figure, whose price it does not state.

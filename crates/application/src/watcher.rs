@@ -48,6 +48,10 @@ pub struct Seen {
 /// `schedule`), backing off while the exchange cannot be reached, without holding the others
 /// back.
 pub async fn run(app: &App) {
+    // The session (the embedded sandbox, the store, the keyring's secrets) opens now, while the
+    // window loads, not when its first screen asks: the first screen then waits for the exchange
+    // alone. A session that cannot open says why to the screen that asks again.
+    let _ = app.session().await;
     let started = tokio::time::Instant::now();
     let now = move || started.elapsed().as_secs();
     // Every watch there is, from the one list the budget test also runs.

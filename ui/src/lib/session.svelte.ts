@@ -418,21 +418,25 @@ export class Session {
    * nothing until it is shown.
    */
   async start(): Promise<void> {
-    // A notification was clicked: the window shows what it was about.
-    await this.backend.listen("open", (screen) => this.go(screen));
-    await this.backend.listen("taxSync", (view) => {
-      for (const f of this.#taxListeners) f(view);
-    });
-    await this.backend.listen("changed", (change) => {
-      if (change === "lock") void this.#lockChanged();
-      // The tray asked to lock before a password was set: the window asks for one.
-      else if (change === "lockAsked") this.lockSetup = true;
-      else if (change === "closeAsked") this.closeAsked = true;
-      // A locked window reads nothing; unlocking reads it all.
-      else if (this.locked) return;
-      else if (document.visibilityState === "visible") this.#readAgain(change);
-      else this.#missed.add(change);
-    });
+    // Asked for at once, with the app's state: each is a round trip to the backend.
+    await Promise.all([
+      this.#loadApp(),
+      // A notification was clicked: the window shows what it was about.
+      this.backend.listen("open", (screen) => this.go(screen)),
+      this.backend.listen("taxSync", (view) => {
+        for (const f of this.#taxListeners) f(view);
+      }),
+      this.backend.listen("changed", (change) => {
+        if (change === "lock") void this.#lockChanged();
+        // The tray asked to lock before a password was set: the window asks for one.
+        else if (change === "lockAsked") this.lockSetup = true;
+        else if (change === "closeAsked") this.closeAsked = true;
+        // A locked window reads nothing; unlocking reads it all.
+        else if (this.locked) return;
+        else if (document.visibilityState === "visible") this.#readAgain(change);
+        else this.#missed.add(change);
+      }),
+    ]);
     document.addEventListener("visibilitychange", () => {
       // The watcher looks less often at what no one sees.
       const shown = document.visibilityState === "visible";
@@ -443,7 +447,6 @@ export class Session {
       for (const change of this.#missed) this.#readAgain(change);
       this.#missed.clear();
     });
-    await this.#loadApp();
     if (!this.locked) await this.#loadAll();
     window.setInterval(() => {
       if (document.visibilityState === "visible") this.now = Date.now();
