@@ -418,6 +418,16 @@ export class Session {
    * nothing until it is shown.
    */
   async start(): Promise<void> {
+    document.addEventListener("visibilitychange", () => {
+      // The watcher looks less often at what no one sees.
+      const shown = document.visibilityState === "visible";
+      void this.backend.setWindowShown({ shown }).catch(() => {
+        // Told again at the next change of visibility.
+      });
+      if (!shown || this.locked) return;
+      for (const change of this.#missed) this.#readAgain(change);
+      this.#missed.clear();
+    });
     // Asked for at once, with the app's state: each is a round trip to the backend.
     await Promise.all([
       this.#loadApp(),
@@ -437,16 +447,6 @@ export class Session {
         else this.#missed.add(change);
       }),
     ]);
-    document.addEventListener("visibilitychange", () => {
-      // The watcher looks less often at what no one sees.
-      const shown = document.visibilityState === "visible";
-      void this.backend.setWindowShown({ shown }).catch(() => {
-        // Told again at the next change of visibility.
-      });
-      if (!shown || this.locked) return;
-      for (const change of this.#missed) this.#readAgain(change);
-      this.#missed.clear();
-    });
     if (!this.locked) await this.#loadAll();
     window.setInterval(() => {
       if (document.visibilityState === "visible") this.now = Date.now();
