@@ -251,22 +251,12 @@ impl App {
         else {
             return vec![];
         };
-        let mut all: Vec<u32> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.trim().parse().ok())
-            .collect();
-        let mut i = 0;
-        while i < all.len() {
-            let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", all[i]))
-                .unwrap_or_default();
-            all.extend(
-                children
-                    .split_whitespace()
-                    .filter_map(|c| c.parse::<u32>().ok()),
-            );
-            i += 1;
-        }
-        all
+        with_descendants(
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.trim().parse().ok())
+                .collect(),
+        )
     }
 
     /// Resident memory of the app and its WebKit helper processes, in bytes.
@@ -741,6 +731,22 @@ impl App {
 /// Waits until no process is named `name`, asking it to end (SIGTERM) and after 10 s forcing it
 /// (SIGKILL). The app is single-instance: a next app started while one is still shutting down
 /// hands over to it and exits, and WebKitWebDriver then waits for a window that never comes.
+/// `roots` and every process under them (an app's WebKit helpers).
+pub fn with_descendants(mut all: Vec<u32>) -> Vec<u32> {
+    let mut i = 0;
+    while i < all.len() {
+        let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", all[i]))
+            .unwrap_or_default();
+        all.extend(
+            children
+                .split_whitespace()
+                .filter_map(|c| c.parse::<u32>().ok()),
+        );
+        i += 1;
+    }
+    all
+}
+
 fn end_all(name: &str) {
     let alive = || {
         Command::new("pgrep")
