@@ -62,7 +62,7 @@ export class Session {
   /** What the balances poller last failed with, so its message goes once it reads again. */
   #balancesProblem: string | null = null;
   #queue: Promise<void> = Promise.resolve();
-  /** When the price chart was last drawn: it is drawn again at most every 30 s. */
+  /** When the price chart was last drawn: moving prices draw it again after `#chartStaleAfter`. */
   #chartDrawn = 0;
   // Bookkeeping, not state on screen: plain sets.
   /* eslint-disable svelte/prefer-svelte-reactivity */
@@ -231,7 +231,6 @@ export class Session {
     await this.loadBalances();
     await this.readQuote();
     void this.refreshUnknowns();
-    this.#chartDrawn = Date.now();
     void this.loadChart();
     void this.loadVolume();
   }
@@ -293,11 +292,33 @@ export class Session {
 
   /** A chart `height` pixels high as wide as the main column, in the window's theme. */
   chartSize(height: number) {
-    const width = Math.max(320, Math.min(1600, Math.round(this.width)));
-    return { width, height, dark: this.dark };
+    return { width: this.#chartWidth(), height, dark: this.dark };
+  }
+
+  #chartWidth(): number {
+    return Math.max(320, Math.min(1600, Math.round(this.width)));
+  }
+
+  /**
+   * Milliseconds a drawn price chart stands while prices move: about the time one pixel of it
+   * spans, at least 30 s and at most 10 min. Sooner a new price moves nothing a user can see, and
+   * each drawing is a whole image for the backend to draw and WebKit to decode and paint (a month
+   * spans 43 min a pixel).
+   */
+  #chartStaleAfter(): number {
+    const spans: Record<ChartRange, number> = {
+      "1h": 3_600,
+      "24h": 86_400,
+      "7d": 604_800,
+      "30d": 2_592_000,
+      all: Infinity,
+    };
+    const perPixel = (spans[this.chartRange] * 1000) / this.#chartWidth();
+    return Math.min(600_000, Math.max(30_000, perPixel));
   }
 
   async loadChart(): Promise<void> {
+    this.#chartDrawn = Date.now();
     try {
       const chart = await this.backend.priceChart({ range: this.chartRange, ...this.chartSize(260) });
       const { svg, ...rest } = chart;
@@ -369,9 +390,8 @@ export class Session {
         // its first prices is drawn as soon as it has a line to show.
         if (
           this.screen === "overview" &&
-          ((this.priceChart?.samples ?? 0) < 2 || Date.now() - this.#chartDrawn >= 30_000)
+          ((this.priceChart?.samples ?? 0) < 2 || Date.now() - this.#chartDrawn >= this.#chartStaleAfter())
         ) {
-          this.#chartDrawn = Date.now();
           void this.loadChart();
         }
         break;

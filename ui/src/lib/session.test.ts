@@ -56,4 +56,36 @@ describe("Session", () => {
     await session.loadBalances();
     expect(session.message).toBeNull();
   });
+  it("draws the chart again as prices move once a pixel of it could have moved: 30 s for an hour, 10 min for a month", async () => {
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
+    const fake = sandboxBackend();
+    const session = new Session(fake.backend);
+    session.width = 1000;
+    await session.start();
+    await vi.waitFor(() => expect(session.priceChart).not.toBeNull());
+    const drawn = () => fake.callsOf("priceChart").length;
+    const before = drawn();
+    const priceMovesAt = async (seconds: number) => {
+      now = 1_000_000 + seconds * 1000;
+      fake.emit("changed", "price");
+      await new Promise((r) => setTimeout(r, 10));
+    };
+
+    // A month, the first range: 43 min a pixel, drawn again after 10 min.
+    await priceMovesAt(60);
+    await priceMovesAt(599);
+    expect(drawn()).toBe(before);
+    await priceMovesAt(600);
+    expect(drawn()).toBe(before + 1);
+
+    // An hour: 3.6 s a pixel, drawn again after 30 s.
+    session.showRange("1h");
+    expect(drawn()).toBe(before + 2);
+    await priceMovesAt(629);
+    expect(drawn()).toBe(before + 2);
+    await priceMovesAt(630);
+    expect(drawn()).toBe(before + 3);
+    clock.mockRestore();
+  });
 });
