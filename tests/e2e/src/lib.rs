@@ -728,11 +728,9 @@ impl App {
     }
 }
 
-/// Waits until no process is named `name`, asking it to end (SIGTERM) and after 10 s forcing it
-/// (SIGKILL). The app is single-instance: a next app started while one is still shutting down
-/// hands over to it and exits, and WebKitWebDriver then waits for a window that never comes.
 /// `roots` and every process under them (an app's WebKit helpers).
-pub fn with_descendants(mut all: Vec<u32>) -> Vec<u32> {
+pub fn with_descendants(roots: Vec<u32>) -> Vec<u32> {
+    let mut all = roots;
     let mut i = 0;
     while i < all.len() {
         let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", all[i]))
@@ -747,6 +745,9 @@ pub fn with_descendants(mut all: Vec<u32>) -> Vec<u32> {
     all
 }
 
+/// Waits until no process is named `name`, asking it to end (SIGTERM) and after 10 s forcing it
+/// (SIGKILL). The app is single-instance: a next app started while one is still shutting down
+/// hands over to it and exits, and WebKitWebDriver then waits for a window that never comes.
 fn end_all(name: &str) {
     let alive = || {
         Command::new("pgrep")

@@ -301,7 +301,7 @@ export class Session {
 
   /**
    * Milliseconds a drawn price chart stands while prices move: about the time one pixel of it
-   * spans, at least 30 s and at most 10 min. Sooner a new price moves nothing a user can see, and
+   * spans, at least 30 s and at most 10 min. Sooner, a new price adds less than a pixel of time, and
    * each drawing is a whole image for the backend to draw and WebKit to decode and paint (a month
    * spans 43 min a pixel).
    */
