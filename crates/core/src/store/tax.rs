@@ -14,9 +14,10 @@ use nordlys_exchange::models::{
     ListedTaxTransaction, MalformedTaxTransaction, TaxTransaction, TaxTransactionType,
 };
 use nordlys_money::{Btc, NokPerBtc, Quantity};
-use rusqlite::{OptionalExtension, params, params_from_iter};
+use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
+use super::tax_scan::Scan;
 use super::{Store, StoreError, dec};
 use crate::tax::year_end_rate::RateChoice;
 use crate::time::{oslo_year, year_start};
@@ -82,24 +83,78 @@ const CHANGES: &str = "create_time = ?2, account_id = ?3, type = ?4, sub_type = 
 /// A time as stored: fixed width, so text order is time order.
 pub(super) fn stamp(t: &DateTime<Utc>) -> String {
     use chrono::{Datelike, Timelike};
-    // Written out by hand: chrono's `format` parses its pattern on every call, and a sync
-    // stamps every row.
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:09}Z",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-        t.nanosecond()
-    )
+    let year = match u32::try_from(t.year()) {
+        Ok(year) if year <= 9999 => year,
+        // Out of the fixed width: still a time, though not in text order with the others.
+        _ => return t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true),
+    };
+    // Written out digit by digit: a sync stamps every row, and `format!` was a tenth of what
+    // storing a row cost.
+    let mut out = String::with_capacity(STAMP_LEN);
+    for (value, width, then) in [
+        (year, 4, '-'),
+        (t.month(), 2, '-'),
+        (t.day(), 2, 'T'),
+        (t.hour(), 2, ':'),
+        (t.minute(), 2, ':'),
+        (t.second(), 2, '.'),
+        (t.nanosecond(), 9, 'Z'),
+    ] {
+        push_digits(&mut out, value, width);
+        out.push(then);
+    }
+    out
 }
 
+/// `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`.
+const STAMP_LEN: usize = 30;
+
+/// The last `width` decimal digits of `value`, zero-padded.
+fn push_digits(out: &mut String, value: u32, width: u32) {
+    for place in (0..width).rev() {
+        let digit = value / 10u32.pow(place) % 10;
+        out.push(char::from(b'0' + digit as u8));
+    }
+}
+
+/// A stored time back. A stamp as [`stamp`] writes it is read field by field (reports read
+/// two a row); any other RFC 3339 text, as older versions may have stored, is parsed as such.
 fn unstamp(text: &str) -> Result<DateTime<Utc>, StoreError> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a time")))
+    unstamp_fixed(text)
+        .or_else(|| {
+            DateTime::parse_from_rfc3339(text)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+        })
+        .ok_or_else(|| StoreError::Corrupt(format!("`{text}` is not a time")))
+}
+
+fn unstamp_fixed(text: &str) -> Option<DateTime<Utc>> {
+    let b = text.as_bytes();
+    if b.len() != STAMP_LEN || !matches!(b, [.., b'Z']) {
+        return None;
+    }
+    let field = |at: usize, width: usize, then: u8| -> Option<u32> {
+        let digits = b.get(at..at + width)?;
+        if b.get(at + width) != Some(&then) {
+            return None;
+        }
+        digits.iter().try_fold(0u32, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+        })
+    };
+    let date = chrono::NaiveDate::from_ymd_opt(
+        i32::try_from(field(0, 4, b'-')?).ok()?,
+        field(5, 2, b'-')?,
+        field(8, 2, b'T')?,
+    )?;
+    let time = date.and_hms_nano_opt(
+        field(11, 2, b':')?,
+        field(14, 2, b':')?,
+        field(17, 2, b'.')?,
+        field(20, 9, b'Z')?,
+    )?;
+    Some(time.and_utc())
 }
 
 fn opt_text<T: ToString>(v: Option<&T>) -> String {
@@ -250,20 +305,27 @@ impl Store {
         let tx = db.transaction()?;
         let mut written = TaxPageWrite::default();
         {
-            // A new row costs one statement, as before rows could change; a row read again costs
-            // a second, which writes only when something differs.
+            // A new row costs two statements (its columns, its JSON as sent); a row read again
+            // costs two more, which write only when something differs.
             let mut insert = tx.prepare_cached(&format!(
-                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}, raw) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
             ))?;
+            let mut sent = tx.prepare_cached(
+                "INSERT OR REPLACE INTO tax_rows_as_sent (seq, raw) VALUES (?1, ?2)",
+            )?;
             let mut update = tx.prepare_cached(&format!(
-                "UPDATE tax_transactions SET {CHANGES}, raw = ?19 WHERE id = ?1 AND ({}, raw) <> ({})",
+                "UPDATE tax_transactions SET {CHANGES} WHERE id = ?1 AND ({}) <> ({})",
                 &COLUMNS["id, ".len()..],
-                (2..=19)
+                (2..=18)
                     .map(|i| format!("?{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             ))?;
+            let mut resent = tx.prepare_cached(
+                "INSERT INTO tax_rows_as_sent (seq, raw) SELECT seq, ?2 FROM tax_transactions WHERE id = ?1 \
+                 ON CONFLICT (seq) DO UPDATE SET raw = excluded.raw WHERE raw <> excluded.raw",
+            )?;
             let mut bad = tx.prepare_cached(
                 "INSERT OR IGNORE INTO tax_malformed (id, create_time, reason, raw) VALUES (?1, ?2, ?3, ?4)",
             )?;
@@ -301,12 +363,14 @@ impl Store {
                             t.note,
                             opt_text(t.usdnok.as_ref()),
                             t.running_balance_btc.to_string(),
-                            raw,
                         ];
                         if insert.execute(values)? == 1 {
+                            sent.execute(params![tx.last_insert_rowid(), raw])?;
                             written.inserted += 1;
                         } else {
-                            written.updated += update.execute(values)?;
+                            let changed = update.execute(values)?
+                                + resent.execute(params![t.id.as_str(), raw])?;
+                            written.updated += usize::from(changed > 0);
                         }
                     }
                     Err(m) => {
@@ -453,7 +517,8 @@ impl Store {
             let found = {
                 let db = self.db();
                 let mut q = db.prepare_cached(&format!(
-                    "SELECT {COLUMNS}, raw FROM tax_transactions WHERE id = ?1"
+                    "SELECT {COLUMNS}, COALESCE(raw, '') FROM tax_transactions \
+                     LEFT JOIN tax_rows_as_sent USING (seq) WHERE id = ?1"
                 ))?;
                 q.query_map([id], |r| Ok((stored_row(r)?, r.get::<_, String>(18)?)))?
                     .next()
@@ -472,68 +537,29 @@ impl Store {
     }
 
     /// Each batch starts after the last one's (createTime, id), so no batch skips over the rows
-    /// before it again; the JSON as sent is read only when asked for.
+    /// before it again; the JSON as sent is read only when asked for. A store on disk is read by
+    /// two readers (`tax_scan`).
     fn each_row<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         as_sent: bool,
         mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
     ) -> Result<(), E> {
-        const BATCH: usize = 2_000;
-        let (clause, values) = where_clause(filter);
-        let clause = if clause.is_empty() {
-            " WHERE (create_time, id) > (?, ?)".to_owned()
-        } else {
-            format!("{clause} AND (create_time, id) > (?, ?)")
-        };
-        let columns = if as_sent {
-            format!("{COLUMNS}, raw")
-        } else {
-            format!("{COLUMNS}, ''")
-        };
+        let scan = Scan::new(filter, as_sent);
+        if let Some(path) = &self.path {
+            return scan.each_merged(path, f);
+        }
         let mut after = (String::new(), String::new());
         loop {
-            let rows = self.batch_after(&columns, &clause, &values, &mut after, BATCH)?;
-            let n = rows.len();
+            let rows = scan.batch(&self.db(), &mut after)?;
+            let last = Scan::last(&rows);
             for (row, raw) in rows {
                 f(row?, raw)?;
             }
-            if n < BATCH {
+            if last {
                 return Ok(());
             }
         }
-    }
-
-    /// Up to `limit` rows after `after` (createTime, id), for `clause` ending in that condition,
-    /// each with the text of the column after [`COLUMNS`] in `columns`; `after` becomes the last
-    /// row's key, as stored.
-    fn batch_after(
-        &self,
-        columns: &str,
-        clause: &str,
-        values: &[String],
-        after: &mut (String, String),
-        limit: usize,
-    ) -> Result<Vec<(StoredRow, String)>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare_cached(&format!(
-            "SELECT {columns} FROM tax_transactions{clause} ORDER BY create_time, id LIMIT {limit}"
-        ))?;
-        let params = values
-            .iter()
-            .cloned()
-            .chain([after.0.clone(), after.1.clone()]);
-        let mut rows = Vec::with_capacity(limit);
-        let mut found = q.query(params_from_iter(params))?;
-        while let Some(r) = found.next()? {
-            rows.push((stored_row(r)?, r.get(18)?));
-            // The key as stored, compared as stored: no round trip through a parsed time.
-            if rows.len() == limit {
-                after.0 = r.get(1)?;
-                after.1 = r.get(0)?;
-            }
-        }
-        Ok(rows)
     }
 
     /// Rows the client could not read, created before `end` or at an unknown time: each makes
@@ -682,6 +708,7 @@ impl Store {
         self.db().execute_batch(
             "BEGIN;
              DELETE FROM tax_transactions;
+             DELETE FROM tax_rows_as_sent;
              DELETE FROM tax_malformed;
              DELETE FROM tax_sync;
              DELETE FROM tax_accounts;
@@ -1220,6 +1247,56 @@ mod tests {
     }
 
     #[test]
+    fn rows_stored_with_their_json_in_the_same_table_keep_it_when_it_moves_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        let row = tx(
+            "tr_old",
+            "2024-03-01T10:00:00Z",
+            "acc",
+            TaxTransactionType::BtcBuy,
+            "1",
+            "1000",
+        );
+        {
+            let before = crate::store::MIGRATIONS
+                .iter()
+                .position(|m| m.contains("CREATE TABLE tax_rows_as_sent"))
+                .unwrap();
+            let db = rusqlite::Connection::open(&path).unwrap();
+            for m in &crate::store::MIGRATIONS[..before] {
+                db.execute_batch(m).unwrap();
+            }
+            db.pragma_update(None, "user_version", before as i64)
+                .unwrap();
+            db.execute(
+                &format!(
+                    "INSERT INTO tax_transactions ({COLUMNS}, raw) VALUES \
+                     ('tr_old', ?1, 'acc', ?2, ?3, ?1, '', '', '', '', '', '', '1000', 0, '', '', '', '1', '{{\"id\":\"tr_old\"}}')"
+                ),
+                [
+                    stamp(&row.create_time),
+                    row.tx_type.as_str().to_owned(),
+                    row.sub_type.as_str().to_owned(),
+                ],
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(
+            s.tax_rows_as_sent(&["tr_old".into()]).unwrap(),
+            [("tr_old".to_owned(), r#"{"id":"tr_old"}"#.to_owned())]
+        );
+        let mut read = vec![];
+        s.each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
+            read.push((t, raw));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(read, [(row, r#"{"id":"tr_old"}"#.to_owned())]);
+    }
+
+    #[test]
     fn a_rate_entered_before_the_sources_were_offered_is_kept_as_entered() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.sqlite");
@@ -1305,5 +1382,41 @@ mod stamp_tests {
         let t: DateTime<Utc> = "2024-03-05T07:08:09.012Z".parse().unwrap();
         assert_eq!(stamp(&t), "2024-03-05T07:08:09.012000000Z");
         assert_eq!(unstamp(&stamp(&t)).unwrap(), t);
+        let far: DateTime<Utc> = "+10000-01-01T00:00:00Z".parse().unwrap();
+        assert!(
+            stamp(&far).starts_with("+10000-01-01"),
+            "not cut to four digits"
+        );
+        for text in ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"] {
+            let t: DateTime<Utc> = text.parse().unwrap();
+            assert_eq!(
+                stamp(&t),
+                t.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+            );
+            assert_eq!(unstamp(&stamp(&t)).unwrap(), t);
+        }
+    }
+
+    #[test]
+    fn times_stored_otherwise_are_read_as_rfc3339_and_damage_is_an_error() {
+        let t: DateTime<Utc> = "2024-03-05T07:08:09.012Z".parse().unwrap();
+        for old in [
+            "2024-03-05T07:08:09.012Z",
+            "2024-03-05T08:08:09.012000000+01:00",
+        ] {
+            assert_eq!(unstamp(old).unwrap(), t, "{old}");
+        }
+        for bad in [
+            "",
+            "2024-13-05T07:08:09.012000000Z",
+            "2024-02-30T07:08:09.012000000Z",
+            "2024-03-05T25:08:09.012000000Z",
+            "2024-03-05T07:08:09.01200000xZ",
+            "+024-03-05T07:08:09.012000000Z",
+            "2024-03-05T07:08:09.012000000Zjunk",
+            "2024-03-05T07:08:09.0120000ÆZ",
+        ] {
+            assert!(matches!(unstamp(bad), Err(StoreError::Corrupt(_))), "{bad}");
+        }
     }
 }

@@ -1,0 +1,338 @@
+//! Every stored tax row a report or an export rests on, read in (createTime, id) order, a batch
+//! at a time. A store on disk is read on both cores: two readers, each on its own connection,
+//! take alternate runs of rows by `seq`, and their batches are merged here. Parsing a stored row
+//! costs more than the report built from it, so this is most of what a report over a long
+//! history waits for.
+//!
+//! Each batch is its own read, as it was with one reader: a sync writing meanwhile can make
+//! the rows read a mix of before and after, which `Store::tax_generation` tells.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use nordlys_exchange::models::TaxTransaction;
+use rusqlite::{Connection, OpenFlags, params_from_iter};
+
+use super::StoreError;
+use super::tax::{COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
+
+/// Rows a batch holds: one statement run per batch, and a reader's batches in flight bound
+/// what a scan holds in memory.
+const BATCH: usize = 2_000;
+
+/// A reader takes runs of 2^RUN rows by `seq`: rows stored one after another sit on the same
+/// pages, so each reader reads its own pages (every other row would have both read every page).
+const RUN: u8 = 6;
+
+/// A stored row, parsed, with the text of the column after [`COLUMNS`] (the JSON as sent, or
+/// nothing when it was not asked for).
+type ScannedRow = (StoredRow, String);
+
+/// What a reader hands over: a batch, or why it could not read one.
+type Batch = Result<Vec<ScannedRow>, StoreError>;
+
+/// The query of one scan: every row of a filter, or of the filter and one parity of `seq`, after
+/// the (createTime, id) key of the last row read; its values are the filter's, then that key's.
+pub(super) struct Scan {
+    /// The filter's terms joined by AND, or nothing.
+    terms: String,
+    as_sent: bool,
+    values: Vec<String>,
+    sql: String,
+}
+
+impl Scan {
+    pub(super) fn new(filter: &TaxFilter, as_sent: bool) -> Self {
+        let (clause, values) = where_clause(filter);
+        let terms = clause
+            .strip_prefix(" WHERE ")
+            .unwrap_or_default()
+            .to_owned();
+        Self::with(terms, as_sent, values, None)
+    }
+
+    fn with(terms: String, as_sent: bool, values: Vec<String>, parity: Option<u8>) -> Self {
+        let (columns, join) = if as_sent {
+            (
+                format!("{COLUMNS}, COALESCE(raw, '')"),
+                " LEFT JOIN tax_rows_as_sent USING (seq)",
+            )
+        } else {
+            (format!("{COLUMNS}, ''"), "")
+        };
+        let parity = parity.map(|p| format!("(tax_transactions.seq >> {RUN}) % 2 = {p}"));
+        let conditions: Vec<&str> = [Some(terms.as_str()), parity.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|t| !t.is_empty())
+            .chain(["(create_time, id) > (?, ?)"])
+            .collect();
+        let sql = format!(
+            "SELECT {columns} FROM tax_transactions{join} WHERE {} ORDER BY create_time, id LIMIT {BATCH}",
+            conditions.join(" AND ")
+        );
+        Self {
+            terms,
+            as_sent,
+            values,
+            sql,
+        }
+    }
+
+    /// The same scan over the even (`parity` 0) or odd (1) runs of rows by `seq`. SQLite reads
+    /// `seq` from the index the scan walks, so a reader skips the other's rows before reading them.
+    fn share(&self, parity: u8) -> Self {
+        Self::with(
+            self.terms.clone(),
+            self.as_sent,
+            self.values.clone(),
+            Some(parity),
+        )
+    }
+
+    /// Up to [`BATCH`] rows after `after` (createTime, id); `after` becomes the last row's key,
+    /// as stored, compared as stored: no round trip through a parsed time.
+    pub(super) fn batch(
+        &self,
+        db: &Connection,
+        after: &mut (String, String),
+    ) -> Result<Vec<ScannedRow>, StoreError> {
+        let mut q = db.prepare_cached(&self.sql)?;
+        let params = self
+            .values
+            .iter()
+            .cloned()
+            .chain([after.0.clone(), after.1.clone()]);
+        let mut rows = Vec::with_capacity(BATCH);
+        let mut found = q.query(params_from_iter(params))?;
+        while let Some(r) = found.next()? {
+            rows.push((stored_row(r)?, r.get(18)?));
+            if rows.len() == BATCH {
+                after.0 = r.get(1)?;
+                after.1 = r.get(0)?;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Whether `rows` was the scan's last batch.
+    pub(super) fn last(rows: &[ScannedRow]) -> bool {
+        rows.len() < BATCH
+    }
+
+    /// Hands every batch of this scan to `to`, reading the store at `path` on a connection of
+    /// its own, until the last batch, an error, or the other end is gone.
+    fn send_all(&self, path: &Path, to: &SyncSender<Batch>) {
+        let db = match reader(path) {
+            Ok(db) => db,
+            Err(e) => {
+                let _ = to.send(Err(e));
+                return;
+            }
+        };
+        let mut after = (String::new(), String::new());
+        loop {
+            let batch = self.batch(&db, &mut after);
+            let done = batch.as_ref().map_or(true, |rows| Self::last(rows));
+            if to.send(batch).is_err() || done {
+                return;
+            }
+        }
+    }
+
+    /// Every row of this scan from the store at `path`, in order, to `f`, read by two readers.
+    pub(super) fn each_merged<E: From<StoreError>>(
+        &self,
+        path: &Path,
+        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        std::thread::scope(|scope| {
+            let [mut even, mut odd] = [0, 1].map(|parity| {
+                // One batch waiting and one being read: a reader stays ahead of the merge
+                // without holding much of the history at once.
+                let (to, from) = sync_channel(1);
+                let scan = self.share(parity);
+                scope.spawn(move || scan.send_all(path, &to));
+                Share::new(from)
+            });
+            loop {
+                let take_even = match (even.head()?, odd.head()?) {
+                    (None, None) => return Ok(()),
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (Some(a), Some(b)) => before(a, b),
+                };
+                let next = if take_even { even.take() } else { odd.take() };
+                if let Some((row, raw)) = next {
+                    // A dropped `Share` ends its reader at its next batch.
+                    f(row?, raw)?;
+                }
+            }
+        })
+    }
+}
+
+/// Whether `a` comes before `b` in the stored order. A damaged row comes first, so the error it
+/// carries is met as soon as either reader finds one.
+fn before(a: &ScannedRow, b: &ScannedRow) -> bool {
+    match (&a.0, &b.0) {
+        (Ok(a), Ok(b)) => (a.create_time, a.id.as_str()) < (b.create_time, b.id.as_str()),
+        (Err(_), _) => true,
+        (Ok(_), Err(_)) => false,
+    }
+}
+
+/// A connection of a reader's own. Read-only: a scan never writes. It maps the file rather than
+/// copying each page it reads out of the OS's cache; the map goes when the scan ends.
+fn reader(path: &Path) -> Result<Connection, StoreError> {
+    let db = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    db.busy_timeout(std::time::Duration::from_secs(10))?;
+    db.pragma_update(None, "mmap_size", MAP_BYTES)?;
+    Ok(db)
+}
+
+/// What a reader maps of the database (SQLite caps it at 2 GB unless built otherwise).
+const MAP_BYTES: i64 = 1 << 31;
+
+/// One reader's side of a merge: the rows of its batches as they come. A row is looked at where
+/// it lies and moved out once, when taken: a parsed row is some 400 bytes, and each move of a
+/// million of them was a measurable part of a report.
+struct Share {
+    from: Receiver<Batch>,
+    rows: VecDeque<ScannedRow>,
+}
+
+impl Share {
+    fn new(from: Receiver<Batch>) -> Self {
+        Self {
+            from,
+            rows: VecDeque::new(),
+        }
+    }
+
+    /// The row this share gives next, `None` once its reader has given its last.
+    fn head(&mut self) -> Result<Option<&ScannedRow>, StoreError> {
+        while self.rows.is_empty() {
+            match self.from.recv() {
+                Ok(batch) => self.rows = batch?.into(),
+                // The reader has sent its last batch and ended.
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(self.rows.front())
+    }
+
+    fn take(&mut self) -> Option<ScannedRow> {
+        self.rows.pop_front()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, TaxFilter};
+    use crate::tax::tests_support::tx;
+    use nordlys_exchange::models::{ListedTaxTransaction, TaxTransactionType};
+
+    /// `n` rows stored a page at a time, pages in a shuffled order, so `seq` order is not
+    /// the stored order and both readers' runs interleave across the history.
+    fn store_history(s: &Store, n: usize) {
+        let rows: Vec<_> = (0..n)
+            .map(|i| {
+                // Rows a minute apart; every fifth shares its minute with the one before.
+                let minute = i - i / 5;
+                let at = chrono::DateTime::from_timestamp(1_700_000_000 + 60 * minute as i64, 0)
+                    .unwrap_or_default()
+                    .to_rfc3339();
+                let mut t = tx(
+                    &format!("tr_{:05}", n - i),
+                    &at,
+                    "acc",
+                    TaxTransactionType::BtcBuy,
+                    "1",
+                    "1000",
+                );
+                t.note = format!("row {i}");
+                Ok(ListedTaxTransaction::from(t))
+            })
+            .collect();
+        let mut pages: Vec<_> = rows.chunks(97).collect();
+        pages.reverse();
+        pages.swap(0, 3);
+        for page in pages {
+            s.add_tax_page(page, None).unwrap();
+        }
+    }
+
+    fn read(s: &Store, filter: &TaxFilter) -> Vec<(String, String)> {
+        let mut out = vec![];
+        s.each_tax_row_as_sent::<StoreError>(filter, |t, raw| {
+            out.push((t.id.as_str().to_owned(), raw));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn two_readers_give_every_row_once_in_the_stored_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let on_disk = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        let in_memory = Store::in_memory().unwrap();
+        // More rows than a batch, and runs of both parities.
+        for s in [&on_disk, &in_memory] {
+            store_history(s, 4_500);
+        }
+        let merged = read(&on_disk, &TaxFilter::default());
+        assert_eq!(merged.len(), 4_500);
+        assert_eq!(merged, read(&in_memory, &TaxFilter::default()));
+        assert!(
+            merged
+                .iter()
+                .all(|(_, raw)| raw.contains("\"note\":\"row "))
+        );
+        let filter = TaxFilter {
+            search: "row 12".into(),
+            ..TaxFilter::default()
+        };
+        let found = read(&on_disk, &filter);
+        assert_eq!(found.len(), 111, "row 12, row 120-129, row 1200-1299");
+        assert_eq!(found, read(&in_memory, &filter));
+    }
+
+    #[test]
+    fn a_reader_stopped_early_ends_the_scan_with_its_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        store_history(&s, 9_000);
+        let mut seen = 0;
+        let stopped = s.each_tax_transaction(&TaxFilter::default(), |_| {
+            seen += 1;
+            if seen == 10 {
+                return Err(StoreError::Corrupt("enough".into()));
+            }
+            Ok(())
+        });
+        assert!(matches!(stopped, Err(StoreError::Corrupt(m)) if m == "enough"));
+        assert_eq!(seen, 10);
+    }
+
+    #[test]
+    fn a_damaged_row_is_an_error_not_a_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        store_history(&s, 300);
+        s.db()
+            .execute(
+                "UPDATE tax_transactions SET in_amount = 'lots' WHERE id = 'tr_00150'",
+                [],
+            )
+            .unwrap();
+        let read = s.each_tax_transaction(&TaxFilter::default(), |_| Ok::<_, StoreError>(()));
+        assert!(matches!(read, Err(StoreError::Corrupt(m)) if m.contains("lots")));
+    }
+}
