@@ -96,6 +96,8 @@ async fn idle_cpu(binary: &Path, env: &[(&str, &str)]) -> f64 {
     // Painted, with the first price and chart in, long before this.
     tokio::time::sleep(Duration::from_secs(15)).await;
     let pids = nordlys_e2e::with_descendants(vec![window.id()]);
+    // A window that died, or never started WebKit, would read as a perfectly idle one.
+    assert!(pids.len() > 1, "{}: the window's WebKit processes run", binary.display());
     let before = cpu_ticks(&pids);
     // From outside the window into it: the pointer enters as a user's does, then rests.
     for (x, y) in [("1250", "880"), ("550", "380")] {
@@ -107,9 +109,26 @@ async fn idle_cpu(binary: &Path, env: &[(&str, &str)]) -> f64 {
     }
     tokio::time::sleep(Duration::from_secs(30)).await;
     let used = cpu_ticks(&pids).saturating_sub(before);
+    assert!(
+        window.try_wait().unwrap().is_none() && pids.iter().all(|&pid| running(pid)),
+        "{}: the window and its processes stayed up while measured",
+        binary.display()
+    );
     window.kill().unwrap();
     window.wait().unwrap();
     used as f64 / 100.0 / 30.0 * 100.0
+}
+
+/// Whether process `pid` exists and has not ended (a zombie has).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            // The state follows the name, which is in parentheses and may hold anything.
+            let (_, after_name) = stat.rsplit_once(')')?;
+            after_name.split_whitespace().next().map(|state| state != "Z")
+        })
+        .unwrap_or(false)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -300,9 +319,9 @@ async fn main() {
     let (slow_start, _) = measure(&hooks, &slow, "[data-testid=nav-tax]", runs.min(5)).await;
 
     // Idle CPU with the live price on: 30 s of a window left alone on the overview, the pointer
-    // over it; the empty window's own, the same way, is what WebKit takes doing nothing.
-    // The empty window showing one number that changes every 5 s, as the live price does, is the
-    // floor of what a live price costs this display.
+    // over it. Two baselines, measured the same way: the empty window left alone (what WebKit
+    // takes doing nothing), and the empty window showing one number that changes every 5 s, as
+    // the live price does (the floor of what a live price costs this display).
     let idle_percent = idle_cpu(&nordlys, &[]).await;
     let empty_idle_percent = idle_cpu(&empty, &[]).await;
     let ticking_percent = idle_cpu(&empty, &[("EMPTY_WINDOW_TICKING", "1")]).await;
