@@ -536,29 +536,21 @@ impl Store {
         Ok(out)
     }
 
-    /// Each batch starts after the last one's (createTime, id), so no batch skips over the rows
-    /// before it again; the JSON as sent is read only when asked for. A store on disk is read by
-    /// two readers (`tax_scan`).
+    /// The JSON as sent is read only when asked for. A long history on disk is read by two
+    /// readers (`tax_scan`); they cost two connections and two threads, which a short one, read
+    /// in a few milliseconds, does not repay.
     fn each_row<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         as_sent: bool,
-        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+        f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
     ) -> Result<(), E> {
+        /// Rows stored (by `seq`) from which two readers read them.
+        const TWO_READERS_FROM: i64 = 20_000;
         let scan = Scan::new(filter, as_sent);
-        if let Some(path) = &self.path {
-            return scan.each_merged(path, f);
-        }
-        let mut after = (String::new(), String::new());
-        loop {
-            let rows = scan.batch(&self.db(), &mut after)?;
-            let last = Scan::last(&rows);
-            for (row, raw) in rows {
-                f(row?, raw)?;
-            }
-            if last {
-                return Ok(());
-            }
+        match &self.path {
+            Some(path) if self.tax_mark()? >= TWO_READERS_FROM => scan.each_merged(path, f),
+            _ => scan.each_alone(self, f),
         }
     }
 

@@ -1,5 +1,5 @@
 //! Every stored tax row a report or an export rests on, read in (createTime, id) order, a batch
-//! at a time. A store on disk is read on both cores: two readers, each on its own connection,
+//! at a time. A long history on disk is read on both cores: two readers, each on its own connection,
 //! take alternate runs of rows by `seq`, and their batches are merged here. Parsing a stored row
 //! costs more than the report built from it, so this is most of what a report over a long
 //! history waits for.
@@ -14,8 +14,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use nordlys_exchange::models::TaxTransaction;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
 
-use super::StoreError;
 use super::tax::{COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
+use super::{Store, StoreError};
 
 /// Rows a batch holds: one statement run per batch, and a reader's batches in flight bound
 /// what a scan holds in memory.
@@ -93,7 +93,7 @@ impl Scan {
 
     /// Up to [`BATCH`] rows after `after` (createTime, id); `after` becomes the last row's key,
     /// as stored, compared as stored: no round trip through a parsed time.
-    pub(super) fn batch(
+    fn batch(
         &self,
         db: &Connection,
         after: &mut (String, String),
@@ -116,9 +116,25 @@ impl Scan {
         Ok(rows)
     }
 
-    /// Whether `rows` was the scan's last batch.
-    pub(super) fn last(rows: &[ScannedRow]) -> bool {
-        rows.len() < BATCH
+    /// Every row of this scan, in order, to `f`, read on the store's own connection. Each
+    /// batch starts after the last one's (createTime, id), so no batch skips over the rows before
+    /// it again, and the connection is free for `f` between batches.
+    pub(super) fn each_alone<E: From<StoreError>>(
+        &self,
+        store: &Store,
+        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut after = (String::new(), String::new());
+        loop {
+            let rows = self.batch(&store.db(), &mut after)?;
+            let last = rows.len() < BATCH;
+            for (row, raw) in rows {
+                f(row?, raw)?;
+            }
+            if last {
+                return Ok(());
+            }
+        }
     }
 
     /// Hands every batch of this scan to `to`, reading the store at `path` on a connection of
@@ -134,7 +150,7 @@ impl Scan {
         let mut after = (String::new(), String::new());
         loop {
             let batch = self.batch(&db, &mut after);
-            let done = batch.as_ref().map_or(true, |rows| Self::last(rows));
+            let done = batch.as_ref().map_or(true, |rows| rows.len() < BATCH);
             if to.send(batch).is_err() || done {
                 return;
             }
@@ -307,10 +323,11 @@ mod tests {
     #[test]
     fn a_reader_stopped_early_ends_the_scan_with_its_error() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        let path = dir.path().join("s.sqlite");
+        let s = Store::open(&path).unwrap();
         store_history(&s, 9_000);
         let mut seen = 0;
-        let stopped = s.each_tax_transaction(&TaxFilter::default(), |_| {
+        let stopped = Scan::new(&TaxFilter::default(), false).each_merged(&path, |_, _| {
             seen += 1;
             if seen == 10 {
                 return Err(StoreError::Corrupt("enough".into()));
@@ -324,7 +341,8 @@ mod tests {
     #[test]
     fn a_damaged_row_is_an_error_not_a_row() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        let path = dir.path().join("s.sqlite");
+        let s = Store::open(&path).unwrap();
         store_history(&s, 300);
         s.db()
             .execute(
@@ -332,7 +350,8 @@ mod tests {
                 [],
             )
             .unwrap();
-        let read = s.each_tax_transaction(&TaxFilter::default(), |_| Ok::<_, StoreError>(()));
+        let read = Scan::new(&TaxFilter::default(), false)
+            .each_merged(&path, |_, _| Ok::<_, StoreError>(()));
         assert!(matches!(read, Err(StoreError::Corrupt(m)) if m.contains("lots")));
     }
 }
