@@ -97,7 +97,11 @@ async fn idle_cpu(binary: &Path, env: &[(&str, &str)]) -> f64 {
     tokio::time::sleep(Duration::from_secs(15)).await;
     let pids = nordlys_e2e::with_descendants(vec![window.id()]);
     // A window that died, or never started WebKit, would read as a perfectly idle one.
-    assert!(pids.len() > 1, "{}: the window's WebKit processes run", binary.display());
+    assert!(
+        pids.len() > 1,
+        "{}: the window's WebKit processes run",
+        binary.display()
+    );
     let before = cpu_ticks(&pids);
     // From outside the window into it: the pointer enters as a user's does, then rests.
     for (x, y) in [("1250", "880"), ("550", "380")] {
@@ -126,7 +130,10 @@ fn running(pid: u32) -> bool {
         .and_then(|stat| {
             // The state follows the name, which is in parentheses and may hold anything.
             let (_, after_name) = stat.rsplit_once(')')?;
-            after_name.split_whitespace().next().map(|state| state != "Z")
+            after_name
+                .split_whitespace()
+                .next()
+                .map(|state| state != "Z")
         })
         .unwrap_or(false)
 }
