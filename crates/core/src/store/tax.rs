@@ -131,7 +131,7 @@ fn unstamp(text: &str) -> Result<DateTime<Utc>, StoreError> {
 
 fn unstamp_fixed(text: &str) -> Option<DateTime<Utc>> {
     let b = text.as_bytes();
-    if b.len() != STAMP_LEN || !matches!(b, [.., b'Z']) {
+    if b.len() != STAMP_LEN {
         return None;
     }
     let field = |at: usize, width: usize, then: u8| -> Option<u32> {
