@@ -211,6 +211,11 @@ async fn the_window_reads_what_the_watcher_saw_and_is_told_what_moved() {
         watcher::look_at_balances(&app).await.unwrap().is_empty(),
         "a first look is not a change"
     );
+    control(&sb, "/sandbox/price", json!({"movePercent": 5})).await;
+    assert!(
+        watcher::look_at_balances(&app).await.unwrap().is_empty(),
+        "the exchange's NOK value of the bitcoin moved with the price; what the user holds did not"
+    );
     assert!(watcher::look_at_market(&app).await.unwrap().is_empty());
     control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.01 })).await;
     // A balance that rose has the history's tail read at once: the deposit's row is there.

@@ -11,10 +11,11 @@ use nordlys_core::alerts::{OpenLimit, Watched};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, WithdrawalState};
 use nordlys_core::withdrawals;
+use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{
     InvoiceStatus, ListBitcoinAccountsResponse, PriceResponse, VolumeResponse,
 };
-use nordlys_money::Nok;
+use nordlys_money::{Btc, Nok};
 
 use crate::desktop::Notice;
 use crate::error::Answer;
@@ -215,8 +216,8 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
     Ok(if moved { vec![Change::Price] } else { vec![] })
 }
 
-/// One look at the accounts and the NOK balance; told when any changed. A bitcoin balance that
-/// rose has the history's tail read at once: it may be a deposit.
+/// One look at the accounts and the NOK balance; told when what the user holds changed. A bitcoin
+/// balance that rose has the history's tail read at once: it may be a deposit.
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let client = session.connection.client();
@@ -232,9 +233,10 @@ pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
             .balances
             .as_ref()
             .is_some_and(|(before, _)| rose(before, &accounts));
-        let now = Some((accounts, fiat));
-        let changed = seen.balances.is_some() && seen.balances != now;
-        seen.balances = now;
+        let changed = seen.balances.as_ref().is_some_and(|(before, fiat_before)| {
+            held(before) != held(&accounts) || *fiat_before != fiat
+        });
+        seen.balances = Some((accounts, fiat));
         (changed, rose)
     };
     let mut changes = if changed {
@@ -248,6 +250,24 @@ pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
         changes.extend(more);
     }
     Ok(changes)
+}
+
+/// What each account holds, as the watcher compares it. Not the exchange's NOK value of it, which
+/// moves with every price: the overview values the holdings itself, at the bid and at its own
+/// pace, so telling the window of each move would draw every figure again for nothing.
+fn held(r: &ListBitcoinAccountsResponse) -> Vec<(&AccountId, Btc, Btc, &str, bool)> {
+    r.accounts
+        .iter()
+        .map(|a| {
+            (
+                &a.id,
+                a.available_btc,
+                a.total_btc,
+                a.name.as_str(),
+                a.is_deleted(),
+            )
+        })
+        .collect()
 }
 
 /// Whether any account holds more bitcoin in `now` than in `before`, or is new.

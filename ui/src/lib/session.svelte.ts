@@ -13,10 +13,18 @@ import type {
   UnknownsView,
   VolumeView,
 } from "../bindings";
+import { createSubscriber } from "svelte/reactivity";
 import type { Backend } from "./backend";
 import { distinct } from "./distinct";
 import { errorText } from "./errors";
 import { setLanguage, t } from "./i18n.svelte";
+
+/**
+ * How long the holdings' NOK value stands while prices move. The price card shows every move; the
+ * value of each account is read again once a minute, not at each price: each reading draws the
+ * cards and the table again.
+ */
+const VALUED_FOR_MS = 60_000;
 
 export const SCREENS = ["overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings"] as const;
 export type Screen = (typeof SCREENS)[number];
@@ -49,8 +57,16 @@ export class Session {
   width = $state(960);
   /** What a screen reader announces: an order placed, a payment completed, a sync finished. */
   announcement = $state("");
-  /** The window's clock, a tick a second: countdowns follow it. */
-  now = $state(Date.now());
+  /**
+   * Ticks each second while something shown reads `now` (a countdown), and not at all otherwise:
+   * a window left on the overview is not woken every second for nothing.
+   */
+  #ticking = createSubscriber((tick) => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === "visible") tick();
+    }, 1_000);
+    return () => window.clearInterval(timer);
+  });
   /** The form that sets the lock's password is open (the lock was asked for before one was set). */
   lockSetup = $state(false);
   /** The window was closed for the first time: it asks whether Nordlys stays in the tray. */
@@ -64,6 +80,8 @@ export class Session {
   #queue: Promise<void> = Promise.resolve();
   /** When the price chart was last drawn: moving prices draw it again after `#chartStaleAfter`. */
   #chartDrawn = 0;
+  /** When the balances were last read: moving prices value them again after `VALUED_FOR_MS`. */
+  #valued = 0;
   // Bookkeeping, not state on screen: plain sets.
   /* eslint-disable svelte/prefer-svelte-reactivity */
   /** Changes told while the window was hidden, read when it is shown again. */
@@ -74,6 +92,12 @@ export class Session {
   /* eslint-enable svelte/prefer-svelte-reactivity */
 
   constructor(readonly backend: Backend) {}
+
+  /** The window's clock: read in a template or an effect, it moves each second. */
+  get now(): number {
+    this.#ticking();
+    return Date.now();
+  }
 
   /** Accounts the user can pick for an order, an invoice or a payment. */
   get liveAccounts() {
@@ -254,6 +278,7 @@ export class Session {
   }
 
   async loadBalances(): Promise<void> {
+    this.#valued = Date.now();
     try {
       const next = await this.backend.balances({});
       // A problem the poller reported is gone once it reads again.
@@ -386,6 +411,9 @@ export class Session {
         break;
       case "price":
         void this.readQuote();
+        // The watcher tells when the holdings change; their NOK value follows the price at a
+        // slower pace, each reading saying the bid and time it was valued at.
+        if (Date.now() - this.#valued >= VALUED_FOR_MS && !this.busy) void this.loadBalances();
         // Drawing the chart on every price move is most of the idle CPU; one still collecting
         // its first prices is drawn as soon as it has a line to show.
         if (
@@ -468,8 +496,5 @@ export class Session {
       }),
     ]);
     if (!this.locked) await this.#loadAll();
-    window.setInterval(() => {
-      if (document.visibilityState === "visible") this.now = Date.now();
-    }, 1_000);
   }
 }

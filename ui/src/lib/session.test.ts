@@ -88,4 +88,30 @@ describe("Session", () => {
     expect(drawn()).toBe(before + 3);
     clock.mockRestore();
   });
+  it("values the holdings again once a minute as prices move, and at once when they change", async () => {
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
+    const fake = sandboxBackend();
+    const session = new Session(fake.backend);
+    await session.start();
+    const read = () => fake.callsOf("balances").length;
+    const before = read();
+    const told = async (seconds: number, change: "price" | "balances") => {
+      now = 1_000_000 + seconds * 1000;
+      fake.emit("changed", change);
+      await new Promise((r) => setTimeout(r, 10));
+    };
+
+    for (const seconds of [5, 30, 59]) await told(seconds, "price");
+    expect(read()).toBe(before);
+    await told(60, "price");
+    expect(read()).toBe(before + 1);
+    await told(65, "balances");
+    expect(read()).toBe(before + 2);
+    await told(120, "price");
+    expect(read()).toBe(before + 2);
+    await told(125, "price");
+    expect(read()).toBe(before + 3);
+    clock.mockRestore();
+  });
 });
