@@ -38,6 +38,12 @@ export function svgUrl(svg: string): string {
 
 type Listener<T> = (payload: T) => void;
 
+/**
+ * What the session tells the screens: the backend's changes, the figures formatted anew (a language,
+ * unit or theme chosen), and the main column resized once resizing paused (charts drawn for it).
+ */
+type Told = Change | "reformatted" | "resized";
+
 export class Session {
   app = $state<AppView | null>(null);
   balances = $state<BalancesView | null>(null);
@@ -53,8 +59,8 @@ export class Session {
   screen = $state<Screen>("overview");
   message = $state<Message | null>(null);
   busy = $state(false);
-  /** The width the main column has for charts, in CSS pixels. */
-  width = $state(960);
+  #width = $state(960);
+  #resizing = 0;
   /** What a screen reader announces: an order placed, a payment completed, a sync finished. */
   announcement = $state("");
   /**
@@ -80,13 +86,15 @@ export class Session {
   #queue: Promise<void> = Promise.resolve();
   /** When the price chart was last drawn: moving prices draw it again after `#chartStaleAfter`. */
   #chartDrawn = 0;
+  /** The width the overview's charts were last drawn for. */
+  #chartsWidth = 0;
   /** When the balances were last read: moving prices value them again after `VALUED_FOR_MS`. */
   #valued = 0;
   // Bookkeeping, not state on screen: plain sets.
   /* eslint-disable svelte/prefer-svelte-reactivity */
   /** Changes told while the window was hidden, read when it is shown again. */
   #missed = new Set<Change>();
-  #changeListeners = new Set<Listener<Change | "reformatted">>();
+  #changeListeners = new Set<Listener<Told>>();
   #taxListeners = new Set<Listener<TaxSyncView>>();
   #kept = new Map<unknown, unknown>();
   /* eslint-enable svelte/prefer-svelte-reactivity */
@@ -97,6 +105,25 @@ export class Session {
   get now(): number {
     this.#ticking();
     return Date.now();
+  }
+
+  /** The width the main column has for charts, in CSS pixels. */
+  get width(): number {
+    return this.#width;
+  }
+
+  /** A new width has the charts drawn again for it once the user stops resizing for 250 ms. */
+  set width(width: number) {
+    this.#width = width;
+    window.clearTimeout(this.#resizing);
+    this.#resizing = window.setTimeout(() => void this.#resized(), 250);
+  }
+
+  /** Charts drawn for another width are drawn again (stretched, their text would be too big). */
+  async #resized(): Promise<void> {
+    if (this.#chartWidth() === this.#chartsWidth) return;
+    await Promise.all([this.priceChart ? this.loadChart() : null, this.volumeChart ? this.#drawVolumeChart() : null]);
+    this.#tell("resized");
   }
 
   /** Accounts the user can pick for an order, an invoice or a payment. */
@@ -344,6 +371,7 @@ export class Session {
 
   async loadChart(): Promise<void> {
     this.#chartDrawn = Date.now();
+    this.#chartsWidth = this.#chartWidth();
     try {
       const chart = await this.backend.priceChart({ range: this.chartRange, ...this.chartSize(260) });
       const { svg, ...rest } = chart;
@@ -369,6 +397,7 @@ export class Session {
 
   /** Draws the volume per market; one that cannot be drawn leaves the last drawing. */
   async #drawVolumeChart(): Promise<void> {
+    this.#chartsWidth = this.#chartWidth();
     try {
       const chart = await this.backend.volumeChart(this.chartSize(240));
       this.volumeChart = svgUrl(chart.svg);
@@ -388,7 +417,7 @@ export class Session {
   }
 
   /** `f` runs on each change the backend tells while the window is shown; returns its removal. */
-  onChange(f: Listener<Change | "reformatted">): () => void {
+  onChange(f: Listener<Told>): () => void {
     this.#changeListeners.add(f);
     return () => this.#changeListeners.delete(f);
   }
@@ -398,7 +427,7 @@ export class Session {
     return () => this.#taxListeners.delete(f);
   }
 
-  #tell(change: Change | "reformatted"): void {
+  #tell(change: Told): void {
     for (const f of this.#changeListeners) f(change);
   }
 

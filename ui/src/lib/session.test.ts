@@ -88,6 +88,30 @@ describe("Session", () => {
     expect(drawn()).toBe(before + 3);
     clock.mockRestore();
   });
+  it("draws the charts again for a new width once resizing pauses, and tells the screens", async () => {
+    const fake = sandboxBackend();
+    const session = new Session(fake.backend);
+    session.width = 700;
+    await session.start();
+    await vi.waitFor(() => expect(session.priceChart).not.toBeNull());
+    const told: string[] = [];
+    session.onChange((c) => told.push(c));
+    const widths = () => fake.callsOf("priceChart").map((c) => c.width);
+    const before = widths().length;
+    expect(widths().at(-1)).toBe(700);
+
+    // Dragged across several widths: drawn once, for the last.
+    for (const width of [900, 1200, 1400.4]) session.width = width;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(widths().slice(before)).toEqual([1400]);
+    expect(told).toEqual(["resized"]);
+
+    // The same width in whole pixels: nothing to draw.
+    session.width = 1399.8;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(widths().slice(before)).toEqual([1400]);
+    expect(told).toEqual(["resized"]);
+  });
   it("values the holdings again once a minute as prices move, and at once when they change", async () => {
     let now = 1_000_000;
     const clock = vi.spyOn(Date, "now").mockImplementation(() => now);

@@ -66,6 +66,8 @@ export class TaxState {
     session.onTaxSync((view) => this.#heard(view));
     session.onChange((change) => {
       if (change === "reformatted" && session.screen === "tax") void this.refresh(true);
+      // The holdings chart is drawn for the column's width too.
+      if (change === "resized" && session.screen === "tax" && this.section === "holdings") void this.refresh(true);
     });
   }
 
