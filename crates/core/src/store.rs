@@ -259,7 +259,32 @@ const MIGRATIONS: &[&str] = &[
     );
     INSERT INTO tax_rows_as_sent (seq, raw) SELECT seq, raw FROM tax_transactions WHERE raw <> '';
     ALTER TABLE tax_transactions DROP COLUMN raw;",
+    // Each tax row's figures in one record (store/tax_figures.rs): a report reads a row from six
+    // columns, not eighteen. The rows are copied into the new table by `tax_figures::copy_rows`
+    // right after this migration, and the next one puts the new table in the old one's place.
+    "CREATE TABLE tax_transactions_figured (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        create_time TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        sub_type TEXT NOT NULL,
+        finalize_time TEXT NOT NULL,
+        rate_market TEXT NOT NULL,
+        payment_info TEXT NOT NULL,
+        note TEXT NOT NULL,
+        figures BLOB NOT NULL,
+        UNIQUE (create_time, id)
+    );",
+    "DROP TABLE tax_transactions;
+    ALTER TABLE tax_transactions_figured RENAME TO tax_transactions;
+    CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
+    CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
 ];
+
+/// The migration after which the tax rows are copied with their figures made one record: SQL
+/// cannot write the record, so Rust does, in the same transaction.
+const FIGURES_COPIED_AFTER: usize = 16;
 
 mod alerts;
 mod deposits;
@@ -269,6 +294,7 @@ mod orders;
 mod plans;
 mod recipients;
 mod tax;
+mod tax_figures;
 mod tax_list;
 mod tax_scan;
 mod withdrawals;
@@ -287,7 +313,7 @@ pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
 pub enum StoreError {
     #[error("the local database could not be opened or changed: {0}")]
     Sqlite(rusqlite::Error),
-    #[error("the local database holds a value that is not a decimal: {0}")]
+    #[error("the local database holds a damaged value: {0}")]
     Corrupt(String),
     #[error("the local database is from a newer Nordlys (schema {found}, this one knows {known})")]
     TooNew { found: i64, known: i64 },
@@ -413,6 +439,9 @@ impl Store {
         {
             let tx = db.transaction()?;
             tx.execute_batch(sql)?;
+            if i + 1 == FIGURES_COPIED_AFTER {
+                tax_figures::copy_rows(&tx)?;
+            }
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;
         }

@@ -13,12 +13,13 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{
     ListedTaxTransaction, MalformedTaxTransaction, TaxTransaction, TaxTransactionType,
 };
-use nordlys_money::{Btc, NokPerBtc, Quantity};
+use nordlys_money::{NokPerBtc, Quantity};
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
+use super::tax_figures;
 use super::tax_scan::Scan;
-use super::{Store, StoreError, dec};
+use super::{Store, StoreError};
 use crate::tax::year_end_rate::RateChoice;
 use crate::time::{oslo_year, year_start};
 
@@ -70,15 +71,20 @@ pub struct TaxAccountName {
     pub deleted: bool,
 }
 
-pub(super) const COLUMNS: &str = "id, create_time, account_id, type, sub_type, finalize_time, in_amount, \
-    in_currency, out_amount, out_currency, fee_amount, fee_currency, rate_market, is_payment, \
-    payment_info, note, usdnok, running_balance_btc";
+/// What a row is read from: the id, the account, the payment info and the note, and the record
+/// of its figures (tax_figures.rs). The creation time is the scan's key after a batch's last row.
+pub(super) const COLUMNS: &str = "id, create_time, account_id, payment_info, note, figures";
 
-/// Every column but the id, set from the parameters of [`COLUMNS`]' order.
+/// The index of the column a query selects after [`COLUMNS`].
+pub(super) const AFTER_COLUMNS: usize = 6;
+
+/// What a row is written as: the columns SQL filters, searches and orders by, and its figures.
+const WRITTEN: &str = "id, create_time, account_id, type, sub_type, finalize_time, rate_market, \
+    payment_info, note, figures";
+
+/// Every written column but the id, set from the parameters of [`WRITTEN`]'s order.
 const CHANGES: &str = "create_time = ?2, account_id = ?3, type = ?4, sub_type = ?5, \
-    finalize_time = ?6, in_amount = ?7, in_currency = ?8, out_amount = ?9, out_currency = ?10, \
-    fee_amount = ?11, fee_currency = ?12, rate_market = ?13, is_payment = ?14, \
-    payment_info = ?15, note = ?16, usdnok = ?17, running_balance_btc = ?18";
+    finalize_time = ?6, rate_market = ?7, payment_info = ?8, note = ?9, figures = ?10";
 
 /// A time as stored: fixed width, so text order is time order.
 pub(super) fn stamp(t: &DateTime<Utc>) -> String {
@@ -119,7 +125,7 @@ fn push_digits(out: &mut String, value: u32, width: u32) {
 
 /// A stored time back. A stamp as [`stamp`] writes it is read field by field (reports read
 /// two a row); any other RFC 3339 text, as older versions may have stored, is parsed as such.
-fn unstamp(text: &str) -> Result<DateTime<Utc>, StoreError> {
+pub(super) fn unstamp(text: &str) -> Result<DateTime<Utc>, StoreError> {
     unstamp_fixed(text)
         .or_else(|| {
             DateTime::parse_from_rfc3339(text)
@@ -161,7 +167,7 @@ fn opt_text<T: ToString>(v: Option<&T>) -> String {
     v.map(ToString::to_string).unwrap_or_default()
 }
 
-fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
+pub(super) fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
     if text.is_empty() {
         return Ok(None);
     }
@@ -173,50 +179,26 @@ fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> {
 /// What a stored row reads back as: the API's type, or why its text is damaged.
 pub(super) type StoredRow = Result<TaxTransaction, StoreError>;
 
-/// A row of [`COLUMNS`] back as the API's type. Each column is parsed where SQLite holds it, and
-/// only what stays text (ids, note, payment info) is copied: a report reads every stored row,
-/// and a string made per column was most of its time.
+/// A row of [`COLUMNS`] back as the API's type. Only what stays text (the ids, the note, the
+/// payment info) is copied out of SQLite; the rest is read from the figures' record.
 pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let text = |column: usize| -> rusqlite::Result<&str> {
         r.get_ref(column)?.as_str().map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e.into())
         })
     };
-    let is_payment: bool = r.get(13)?;
-    let running: Btc = dec(r, 17)?;
-    let (id, created, account, kind, sub, finalized) =
-        (text(0)?, text(1)?, text(2)?, text(3)?, text(4)?, text(5)?);
-    let (in_a, in_c, out_a, out_c, fee_a, fee_c) =
-        (text(6)?, text(7)?, text(8)?, text(9)?, text(10)?, text(11)?);
-    let (rate, payment_info, note, usdnok) = (text(12)?, text(14)?, text(15)?, text(16)?);
-    let currency = |c: &str| (!c.is_empty()).then(|| c.into());
-    let parsed = || -> StoredRow {
-        Ok(TaxTransaction {
-            id: id.into(),
-            account_id: (!account.is_empty()).then(|| account.into()),
-            tx_type: kind.into(),
-            sub_type: sub.into(),
-            create_time: unstamp(created)?,
-            finalize_time: if finalized.is_empty() {
-                None
-            } else {
-                Some(unstamp(finalized)?)
-            },
-            in_amount: opt_dec(in_a)?,
-            in_currency: currency(in_c),
-            out_amount: opt_dec(out_a)?,
-            out_currency: currency(out_c),
-            fee_amount: opt_dec(fee_a)?,
-            fee_currency: currency(fee_c),
-            rate_market: opt_dec(rate)?,
-            is_payment,
-            payment_info: payment_info.to_owned(),
-            note: note.to_owned(),
-            usdnok: opt_dec(usdnok)?,
-            running_balance_btc: running,
-        })
-    };
-    Ok(parsed())
+    let (id, account, payment_info, note) = (text(0)?, text(2)?, text(3)?, text(4)?);
+    let record = r.get_ref(5)?.as_blob().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Blob, e.into())
+    })?;
+    Ok(tax_figures::decode(record).map(|figures| {
+        figures.into_row(
+            id.into(),
+            (!account.is_empty()).then(|| account.into()),
+            payment_info.to_owned(),
+            note.to_owned(),
+        )
+    }))
 }
 
 /// The WHERE clause of `filter` and its parameters, all text.
@@ -308,16 +290,16 @@ impl Store {
             // A new row costs two statements (its columns, its JSON as sent); a row read again
             // costs two more, which write only when something differs.
             let mut insert = tx.prepare_cached(&format!(
-                "INSERT OR IGNORE INTO tax_transactions ({COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+                "INSERT OR IGNORE INTO tax_transactions ({WRITTEN}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
             ))?;
             let mut sent = tx.prepare_cached(
                 "INSERT OR REPLACE INTO tax_rows_as_sent (seq, raw) VALUES (?1, ?2)",
             )?;
             let mut update = tx.prepare_cached(&format!(
                 "UPDATE tax_transactions SET {CHANGES} WHERE id = ?1 AND ({}) <> ({})",
-                &COLUMNS["id, ".len()..],
-                (2..=18)
+                &WRITTEN["id, ".len()..],
+                (2..=10)
                     .map(|i| format!("?{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -342,27 +324,10 @@ impl Store {
                             t.tx_type.as_str(),
                             t.sub_type.as_str(),
                             t.finalize_time.as_ref().map(stamp).unwrap_or_default(),
-                            opt_text(t.in_amount.as_ref()),
-                            t.in_currency
-                                .as_ref()
-                                .map(|c| c.as_str())
-                                .unwrap_or_default(),
-                            opt_text(t.out_amount.as_ref()),
-                            t.out_currency
-                                .as_ref()
-                                .map(|c| c.as_str())
-                                .unwrap_or_default(),
-                            opt_text(t.fee_amount.as_ref()),
-                            t.fee_currency
-                                .as_ref()
-                                .map(|c| c.as_str())
-                                .unwrap_or_default(),
                             opt_text(t.rate_market.as_ref()),
-                            t.is_payment,
                             t.payment_info,
                             t.note,
-                            opt_text(t.usdnok.as_ref()),
-                            t.running_balance_btc.to_string(),
+                            tax_figures::encode(t),
                         ];
                         if insert.execute(values)? == 1 {
                             sent.execute(params![tx.last_insert_rowid(), raw])?;
@@ -520,9 +485,11 @@ impl Store {
                     "SELECT {COLUMNS}, COALESCE(raw, '') FROM tax_transactions \
                      LEFT JOIN tax_rows_as_sent USING (seq) WHERE id = ?1"
                 ))?;
-                q.query_map([id], |r| Ok((stored_row(r)?, r.get::<_, String>(18)?)))?
-                    .next()
-                    .transpose()?
+                q.query_map([id], |r| {
+                    Ok((stored_row(r)?, r.get::<_, String>(AFTER_COLUMNS)?))
+                })?
+                .next()
+                .transpose()?
             };
             if let Some((row, raw)) = found {
                 let raw = if raw.is_empty() {
@@ -1139,7 +1106,7 @@ mod tests {
         s.add_tax_page(&listed(&page()), None).unwrap();
         s.db()
             .execute(
-                "UPDATE tax_transactions SET in_amount = 'lots' WHERE id = 'tr_1'",
+                "UPDATE tax_transactions SET figures = x'01' WHERE id = 'tr_1'",
                 [],
             )
             .unwrap();
@@ -1147,7 +1114,7 @@ mod tests {
             .tax_transactions(&TaxFilter::default(), 0, 10)
             .unwrap_err();
         assert!(
-            matches!(err, StoreError::Corrupt(ref v) if v.contains("lots")),
+            matches!(err, StoreError::Corrupt(ref v) if v.contains("figures are damaged")),
             "{err}"
         );
     }
@@ -1191,7 +1158,7 @@ mod tests {
 
         s.db()
             .execute(
-                "UPDATE tax_transactions SET usdnok = 'ten' WHERE id = 'tr_00002'",
+                "UPDATE tax_transactions SET figures = x'09' WHERE id = 'tr_00002'",
                 [],
             )
             .unwrap();
@@ -1199,7 +1166,7 @@ mod tests {
             .each_tax_transaction::<StoreError>(&TaxFilter::default(), |_| Ok(()))
             .unwrap_err();
         assert!(
-            matches!(err, StoreError::Corrupt(ref v) if v.contains("ten")),
+            matches!(err, StoreError::Corrupt(ref v) if v.contains("record version 9")),
             "{err}"
         );
     }
@@ -1263,8 +1230,9 @@ mod tests {
                 .unwrap();
             db.execute(
                 &format!(
-                    "INSERT INTO tax_transactions ({COLUMNS}, raw) VALUES \
-                     ('tr_old', ?1, 'acc', ?2, ?3, ?1, '', '', '', '', '', '', '1000', 0, '', '', '', '1', '{{\"id\":\"tr_old\"}}')"
+                    "INSERT INTO tax_transactions ({}, raw) VALUES \
+                     ('tr_old', ?1, 'acc', ?2, ?3, ?1, '', '', '', '', '', '', '1000', 0, '', '', '', '1', '{{\"id\":\"tr_old\"}}')",
+                    tax_figures::OLD_COLUMNS
                 ),
                 [
                     stamp(&row.create_time),

@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use nordlys_exchange::models::TaxTransaction;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
 
-use super::tax::{COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
+use super::tax::{AFTER_COLUMNS, COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
 use super::{Store, StoreError};
 
 /// Rows a batch holds: one statement run per batch, and a reader's batches in flight bound
@@ -107,7 +107,7 @@ impl Scan {
         let mut rows = Vec::with_capacity(BATCH);
         let mut found = q.query(params_from_iter(params))?;
         while let Some(r) = found.next()? {
-            rows.push((stored_row(r)?, r.get(18)?));
+            rows.push((stored_row(r)?, r.get(AFTER_COLUMNS)?));
             if rows.len() == BATCH {
                 after.0 = r.get(1)?;
                 after.1 = r.get(0)?;
@@ -354,12 +354,12 @@ mod tests {
         let (_dir, path, s) = history_on_disk(300);
         s.db()
             .execute(
-                "UPDATE tax_transactions SET in_amount = 'lots' WHERE id = 'tr_00150'",
+                "UPDATE tax_transactions SET figures = x'01' WHERE id = 'tr_00150'",
                 [],
             )
             .unwrap();
         let read = Scan::new(&TaxFilter::default(), false)
             .each_merged(&path, |_, _| Ok::<_, StoreError>(()));
-        assert!(matches!(read, Err(StoreError::Corrupt(m)) if m.contains("lots")));
+        assert!(matches!(read, Err(StoreError::Corrupt(m)) if m.contains("cut short")));
     }
 }
