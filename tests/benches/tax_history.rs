@@ -95,7 +95,7 @@ fn year_end(store: &Store) {
     let mut builder = YearEndBuilder::default();
     store
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
-            builder.add(&t);
+            builder.add(t);
             Ok(())
         })
         .unwrap();
@@ -107,7 +107,7 @@ fn gains(store: &Store, method: Method) {
     let mut builder = GainsBuilder::new(method);
     store
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
-            builder.add(&t);
+            builder.add(t);
             Ok(())
         })
         .unwrap();

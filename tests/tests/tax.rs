@@ -96,7 +96,7 @@ async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
     let mut years = YearEndBuilder::default();
     store
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
-            years.add(&t);
+            years.add(t);
             Ok(())
         })
         .unwrap();

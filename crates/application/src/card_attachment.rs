@@ -73,10 +73,10 @@ impl<'a> Attachment<'a> {
             let raw = if raw.is_empty() {
                 ListedTaxTransaction::from(t.clone()).raw
             } else {
-                raw
+                raw.to_owned()
             };
             rows.push(Row {
-                transaction: t,
+                transaction: t.clone(),
                 raw,
             });
             Ok(())

@@ -468,7 +468,7 @@ async fn each_row<T: Send + 'static>(
     tokio::task::spawn_blocking(move || {
         store
             .each_tax_transaction::<StoreError>(&tx_filter, |t| {
-                f(&mut state, &t);
+                f(&mut state, t);
                 Ok(())
             })
             .map(|()| state)
@@ -599,10 +599,10 @@ pub(crate) fn disposal_view(
             .lots
             .iter()
             .map(|l| LotView {
-                id: l
-                    .acquisition_id
-                    .clone()
-                    .unwrap_or_else(|| crate::wording::method_name(method, locale)),
+                id: l.acquisition_id.as_deref().map_or_else(
+                    || crate::wording::method_name(method, locale),
+                    str::to_owned,
+                ),
                 time: l
                     .acquired_at
                     .as_ref()

@@ -191,14 +191,15 @@ pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let record = r.get_ref(5)?.as_blob().map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Blob, e.into())
     })?;
-    Ok(tax_figures::decode(record).map(|figures| {
-        figures.into_row(
-            id.into(),
-            (!account.is_empty()).then(|| account.into()),
-            payment_info.to_owned(),
-            note.to_owned(),
-        )
-    }))
+    Ok(tax_figures::decode(
+        record,
+        tax_figures::RowText {
+            id: id.into(),
+            account_id: (!account.is_empty()).then(|| account.into()),
+            payment_info: payment_info.to_owned(),
+            note: note.to_owned(),
+        },
+    ))
 }
 
 /// The WHERE clause of `filter` and its parameters, all text.
@@ -454,11 +455,11 @@ impl Store {
     }
 
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
-    /// history size without holding it all.
+    /// history size without holding it all. Each row is lent, where it was read, not handed over.
     pub fn each_tax_transaction<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
-        mut f: impl FnMut(TaxTransaction) -> Result<(), E>,
+        mut f: impl FnMut(&TaxTransaction) -> Result<(), E>,
     ) -> Result<(), E> {
         self.each_row(filter, false, |t, _| f(t))
     }
@@ -468,7 +469,7 @@ impl Store {
     pub fn each_tax_row_as_sent<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
-        f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+        f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
         self.each_row(filter, true, f)
     }
@@ -510,7 +511,7 @@ impl Store {
         &self,
         filter: &TaxFilter,
         as_sent: bool,
-        f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+        f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
         /// Rows stored (by `seq`) from which two readers read them.
         const TWO_READERS_FROM: i64 = 20_000;
@@ -1143,7 +1144,7 @@ mod tests {
         s.add_tax_page(&listed(&rows), None).unwrap();
         let mut read = vec![];
         s.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-            read.push((t.create_time, t.id.as_str().to_owned(), t.note));
+            read.push((t.create_time, t.id.as_str().to_owned(), t.note.clone()));
             Ok(())
         })
         .unwrap();
@@ -1249,7 +1250,7 @@ mod tests {
         );
         let mut read = vec![];
         s.each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
-            read.push((t, raw));
+            read.push((t.clone(), raw.to_owned()));
             Ok(())
         })
         .unwrap();

@@ -16,7 +16,7 @@
 use chrono::{DateTime, Utc};
 use nordlys_exchange::ids::{AccountId, TaxTransactionId};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, NokPerBtc, Quantity};
+use nordlys_money::Quantity;
 use rust_decimal::Decimal;
 
 use super::StoreError;
@@ -76,58 +76,17 @@ pub(super) fn damaged(why: &str) -> Vec<u8> {
     out
 }
 
-/// A row's figures as read from its record.
-pub(super) struct Figures {
-    create_time: DateTime<Utc>,
-    finalize_time: Option<DateTime<Utc>>,
-    tx_type: TaxTransactionType,
-    sub_type: TaxSubType,
-    amounts: [(Option<Decimal>, Option<CurrencyCode>); 3],
-    rate_market: Option<NokPerBtc>,
-    is_payment: bool,
-    usdnok: Option<Decimal>,
-    running_balance_btc: Btc,
+/// What a row holds beside its record: its id, account, payment info and note.
+pub(super) struct RowText {
+    pub id: TaxTransactionId,
+    pub account_id: Option<AccountId>,
+    pub payment_info: String,
+    pub note: String,
 }
 
-impl Figures {
-    /// The row of these figures and the columns read beside them.
-    pub(super) fn into_row(
-        self,
-        id: TaxTransactionId,
-        account_id: Option<AccountId>,
-        payment_info: String,
-        note: String,
-    ) -> TaxTransaction {
-        let [
-            (in_amount, in_currency),
-            (out_amount, out_currency),
-            (fee_amount, fee_currency),
-        ] = self.amounts;
-        TaxTransaction {
-            id,
-            account_id,
-            tx_type: self.tx_type,
-            sub_type: self.sub_type,
-            create_time: self.create_time,
-            finalize_time: self.finalize_time,
-            in_amount,
-            in_currency,
-            out_amount,
-            out_currency,
-            fee_amount,
-            fee_currency,
-            rate_market: self.rate_market,
-            is_payment: self.is_payment,
-            payment_info,
-            note,
-            usdnok: self.usdnok,
-            running_balance_btc: self.running_balance_btc,
-        }
-    }
-}
-
-/// The figures of `record`, or why it does not read.
-pub(super) fn decode(record: &[u8]) -> Result<Figures, StoreError> {
+/// The row of `record` and `text`, or why the record does not read. The row is put together
+/// once, at the end: it is some 400 bytes, and each move of it showed in a report's time.
+pub(super) fn decode(record: &[u8], text: RowText) -> Result<TaxTransaction, StoreError> {
     let mut r = Reader(record);
     match r.byte()? {
         VERSION => {}
@@ -151,28 +110,41 @@ pub(super) fn decode(record: &[u8]) -> Result<Figures, StoreError> {
         let code: CurrencyCode = r.kind(CurrencyCode::KNOWN)?;
         Ok((amount, (code.as_str() != "").then_some(code)))
     };
-    let amounts = [amount()?, amount()?, amount()?];
-    let figures = Figures {
-        create_time,
-        finalize_time,
-        tx_type,
-        sub_type,
-        amounts,
-        rate_market: r.decimal()?.map(Quantity::computed),
-        is_payment: match r.byte()? {
-            0 => false,
-            1 => true,
-            other => return Err(corrupt(&format!("payment flag {other}"))),
-        },
-        usdnok: r.decimal()?,
-        running_balance_btc: Quantity::computed(
-            r.decimal()?.ok_or_else(|| corrupt("no running balance"))?,
-        ),
+    let (in_amount, in_currency) = amount()?;
+    let (out_amount, out_currency) = amount()?;
+    let (fee_amount, fee_currency) = amount()?;
+    let rate_market = r.decimal()?.map(Quantity::computed);
+    let is_payment = match r.byte()? {
+        0 => false,
+        1 => true,
+        other => return Err(corrupt(&format!("payment flag {other}"))),
     };
+    let usdnok = r.decimal()?;
+    let running_balance_btc =
+        Quantity::computed(r.decimal()?.ok_or_else(|| corrupt("no running balance"))?);
     if !r.0.is_empty() {
         return Err(corrupt("bytes after the last figure"));
     }
-    Ok(figures)
+    Ok(TaxTransaction {
+        id: text.id,
+        account_id: text.account_id,
+        tx_type,
+        sub_type,
+        create_time,
+        finalize_time,
+        in_amount,
+        in_currency,
+        out_amount,
+        out_currency,
+        fee_amount,
+        fee_currency,
+        rate_market,
+        is_payment,
+        payment_info: text.payment_info,
+        note: text.note,
+        usdnok,
+        running_balance_btc,
+    })
 }
 
 fn corrupt(what: &str) -> StoreError {
@@ -234,6 +206,13 @@ impl<'a> Reader<'a> {
 
     /// A LEB128 number of at most `bits` bits (at most 96).
     fn varint(&mut self, bits: u32) -> Result<u128, StoreError> {
+        // Most are one byte: kinds, lengths, nanoseconds, small amounts.
+        if let Some((&b, rest)) = self.0.split_first()
+            && b < 0x80
+        {
+            self.0 = rest;
+            return Ok(u128::from(b));
+        }
         let mut n = 0u128;
         let mut shift = 0;
         loop {
@@ -380,12 +359,15 @@ mod tests {
 
     /// The row of `record` with `t`'s id, account, note and payment info.
     fn read(record: &[u8], t: &TaxTransaction) -> Result<TaxTransaction, StoreError> {
-        Ok(decode(record)?.into_row(
-            t.id.clone(),
-            t.account_id.clone(),
-            t.payment_info.clone(),
-            t.note.clone(),
-        ))
+        decode(
+            record,
+            RowText {
+                id: t.id.clone(),
+                account_id: t.account_id.clone(),
+                payment_info: t.payment_info.clone(),
+                note: t.note.clone(),
+            },
+        )
     }
 
     fn round_trip(t: &TaxTransaction) -> TaxTransaction {
@@ -581,7 +563,7 @@ mod tests {
         };
         let mut read = vec![];
         let stopped = s.each_tax_transaction::<StoreError>(&year, |t| {
-            read.push(t);
+            read.push(t.clone());
             Ok(())
         });
         assert!(

@@ -7,9 +7,8 @@
 //! Each batch is its own read, as it was with one reader: a sync writing meanwhile can make
 //! the rows read a mix of before and after, which `Store::tax_generation` tells.
 
-use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
 use nordlys_exchange::models::TaxTransaction;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
@@ -91,20 +90,22 @@ impl Scan {
         )
     }
 
-    /// Up to [`BATCH`] rows after `after` (createTime, id); `after` becomes the last row's key,
-    /// as stored, compared as stored: no round trip through a parsed time.
+    /// Up to [`BATCH`] rows after `after` (createTime, id), into `rows` (emptied first: what it
+    /// held is dropped here); `after` becomes the last row's key, as stored, compared as stored:
+    /// no round trip through a parsed time.
     fn batch(
         &self,
         db: &Connection,
         after: &mut (String, String),
-    ) -> Result<Vec<ScannedRow>, StoreError> {
+        rows: &mut Vec<ScannedRow>,
+    ) -> Result<(), StoreError> {
+        rows.clear();
         let mut q = db.prepare_cached(&self.sql)?;
         let params = self
             .values
             .iter()
             .cloned()
             .chain([after.0.clone(), after.1.clone()]);
-        let mut rows = Vec::with_capacity(BATCH);
         let mut found = q.query(params_from_iter(params))?;
         while let Some(r) = found.next()? {
             rows.push((stored_row(r)?, r.get(AFTER_COLUMNS)?));
@@ -113,7 +114,7 @@ impl Scan {
                 after.1 = r.get(0)?;
             }
         }
-        Ok(rows)
+        Ok(())
     }
 
     /// Every row of this scan, in order, to `f`, read on the store's own connection. Each
@@ -122,24 +123,26 @@ impl Scan {
     pub(super) fn each_alone<E: From<StoreError>>(
         &self,
         store: &Store,
-        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+        mut f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut after = (String::new(), String::new());
+        let mut rows = Vec::with_capacity(BATCH);
         loop {
-            let rows = self.batch(&store.db(), &mut after)?;
-            let last = rows.len() < BATCH;
-            for (row, raw) in rows {
-                f(row?, raw)?;
+            self.batch(&store.db(), &mut after, &mut rows)?;
+            for (row, raw) in &mut rows {
+                f(ok(row)?, raw)?;
             }
-            if last {
+            if rows.len() < BATCH {
                 return Ok(());
             }
         }
     }
 
     /// Hands every batch of this scan to `to`, reading the store at `path` on a connection of
-    /// its own, until the last batch, an error, or the other end is gone.
-    fn send_all(&self, path: &Path, to: &SyncSender<Batch>) {
+    /// its own, until the last batch, an error, or the other end is gone. A batch read comes
+    /// back on `back` to be filled again: its rows are dropped on this thread, and no batch's
+    /// memory is asked of the system again.
+    fn send_all(&self, path: &Path, to: &SyncSender<Batch>, back: &Receiver<Vec<ScannedRow>>) {
         let db = match reader(path) {
             Ok(db) => db,
             Err(e) => {
@@ -149,7 +152,10 @@ impl Scan {
         };
         let mut after = (String::new(), String::new());
         loop {
-            let batch = self.batch(&db, &mut after);
+            let mut rows = back
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+            let batch = self.batch(&db, &mut after, &mut rows).map(|()| rows);
             let done = batch.as_ref().map_or(true, |rows| rows.len() < BATCH);
             if to.send(batch).is_err() || done {
                 return;
@@ -161,16 +167,17 @@ impl Scan {
     pub(super) fn each_merged<E: From<StoreError>>(
         &self,
         path: &Path,
-        mut f: impl FnMut(TaxTransaction, String) -> Result<(), E>,
+        mut f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
         std::thread::scope(|scope| {
             let [mut even, mut odd] = [0, 1].map(|parity| {
                 // One batch waiting and one being read: a reader stays ahead of the merge
                 // without holding much of the history at once.
                 let (to, from) = sync_channel(1);
+                let (give_back, back) = channel();
                 let scan = self.share(parity);
-                scope.spawn(move || scan.send_all(path, &to));
-                Share::new(from)
+                scope.spawn(move || scan.send_all(path, &to, &back));
+                Share::new(from, give_back)
             });
             loop {
                 let take_even = match (even.head()?, odd.head()?) {
@@ -179,13 +186,25 @@ impl Scan {
                     (None, Some(_)) => false,
                     (Some(a), Some(b)) => before(a, b),
                 };
-                let next = if take_even { even.take() } else { odd.take() };
-                if let Some((row, raw)) = next {
+                let share = if take_even { &mut even } else { &mut odd };
+                if let Some((row, raw)) = share.take() {
                     // A dropped `Share` ends its reader at its next batch.
-                    f(row?, raw)?;
+                    f(ok(row)?, raw)?;
                 }
             }
         })
+    }
+}
+
+/// The row, or the error it carries, taken out: the scan ends at the first damaged row, so its
+/// place is never read again.
+fn ok(row: &mut StoredRow) -> Result<&TaxTransaction, StoreError> {
+    match row {
+        Ok(t) => Ok(t),
+        Err(e) => Err(std::mem::replace(
+            e,
+            StoreError::Corrupt("a damaged row read twice".into()),
+        )),
     }
 }
 
@@ -214,36 +233,48 @@ fn reader(path: &Path) -> Result<Connection, StoreError> {
 /// What a reader maps of the database (SQLite caps it at 2 GB unless built otherwise).
 const MAP_BYTES: i64 = 1 << 31;
 
-/// One reader's side of a merge: the rows of its batches as they come. A row is looked at where
-/// it lies and moved out once, when taken: a parsed row is some 400 bytes, and each move of a
-/// million of them was a measurable part of a report.
+/// One reader's side of a merge: the rows of its batches as they come, looked at where they lie.
+/// A batch read goes back to its reader, rows and all: a parsed row is some 400 bytes, and
+/// moving a million of them out, and freeing their text on another thread, was a measurable
+/// part of a report.
 struct Share {
     from: Receiver<Batch>,
-    rows: VecDeque<ScannedRow>,
+    back: Sender<Vec<ScannedRow>>,
+    rows: Vec<ScannedRow>,
+    next: usize,
 }
 
 impl Share {
-    fn new(from: Receiver<Batch>) -> Self {
+    fn new(from: Receiver<Batch>, back: Sender<Vec<ScannedRow>>) -> Self {
         Self {
             from,
-            rows: VecDeque::new(),
+            back,
+            rows: Vec::new(),
+            next: 0,
         }
     }
 
     /// The row this share gives next, `None` once its reader has given its last.
     fn head(&mut self) -> Result<Option<&ScannedRow>, StoreError> {
-        while self.rows.is_empty() {
+        while self.next == self.rows.len() {
             match self.from.recv() {
-                Ok(batch) => self.rows = batch?.into(),
+                Ok(batch) => {
+                    let read = std::mem::replace(&mut self.rows, batch?);
+                    self.next = 0;
+                    // A reader that has ended takes nothing back.
+                    let _ = self.back.send(read);
+                }
                 // The reader has sent its last batch and ended.
                 Err(_) => return Ok(None),
             }
         }
-        Ok(self.rows.front())
+        Ok(self.rows.get(self.next))
     }
 
-    fn take(&mut self) -> Option<ScannedRow> {
-        self.rows.pop_front()
+    fn take(&mut self) -> Option<&mut ScannedRow> {
+        let row = self.rows.get_mut(self.next)?;
+        self.next += 1;
+        Some(row)
     }
 }
 
@@ -298,8 +329,8 @@ mod tests {
     fn read(s: &Store, path: Option<&Path>, filter: &TaxFilter) -> Vec<(String, String)> {
         let mut out = vec![];
         let scan = Scan::new(filter, true);
-        let each = |t: TaxTransaction, raw| {
-            out.push((t.id.as_str().to_owned(), raw));
+        let each = |t: &TaxTransaction, raw: &str| {
+            out.push((t.id.as_str().to_owned(), raw.to_owned()));
             Ok::<_, StoreError>(())
         };
         match path {

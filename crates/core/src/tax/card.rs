@@ -329,10 +329,10 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         if raw.is_empty() {
             hash.add(&ListedTaxTransaction::from(t.clone()).raw);
         } else {
-            hash.add(&raw);
+            hash.add(raw);
         }
         rows += 1;
-        blockers.read(&t);
+        blockers.read(t);
         if let Some(account) = &t.account_id {
             balances.insert(
                 account.as_str().to_owned(),
@@ -351,7 +351,7 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
                 entered: entered.get(t.id.as_str()).cloned(),
             });
         }
-        gains.add(&t);
+        gains.add(t);
         Ok::<_, CardError>(())
     })?;
     blockers.read_malformed(store, &end)?;

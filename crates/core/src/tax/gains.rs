@@ -9,6 +9,7 @@
 //! not tell makes the figures it feeds not computable rather than guessed.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
@@ -85,8 +86,9 @@ pub enum Unknown {
 /// The part of one acquisition a disposal consumed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchedLot {
-    /// The acquisition's transaction id; `None` for the average-cost pool.
-    pub acquisition_id: Option<String>,
+    /// The acquisition's transaction id; `None` for the average-cost pool. Shared with the lot
+    /// and every other part of it a disposal consumed: a long history matches millions.
+    pub acquisition_id: Option<Arc<str>>,
     pub acquired_at: Option<DateTime<Utc>>,
     pub btc: Btc,
     /// Zero when `unknown` says why it is not known.
@@ -153,7 +155,7 @@ pub struct GainsReport {
 
 #[derive(Debug, Clone)]
 struct Lot {
-    id: String,
+    id: Arc<str>,
     at: DateTime<Utc>,
     btc: Btc,
     cost: Nok,
@@ -413,20 +415,19 @@ impl GainsBuilder {
             Ok(c) => (c, None),
             Err(u) => (Nok::ZERO, Some(u)),
         };
-        let lot = Lot {
-            id: t.id.as_str().to_owned(),
-            at: acquired_at,
-            btc,
-            cost,
-            unknown,
-        };
         match (self.method, self.lots.back_mut()) {
             (Method::AverageCost, Some(pool)) => {
-                pool.btc += lot.btc;
-                pool.cost += lot.cost;
-                pool.unknown = pool.unknown.take().or(lot.unknown);
+                pool.btc += btc;
+                pool.cost += cost;
+                pool.unknown = pool.unknown.take().or(unknown);
             }
-            _ => self.lots.push_back(lot),
+            _ => self.lots.push_back(Lot {
+                id: t.id.as_str().into(),
+                at: acquired_at,
+                btc,
+                cost,
+                unknown,
+            }),
         }
     }
 

@@ -132,8 +132,8 @@ pub fn read(store: &Store, frame: Frame, method: Method) -> Result<Holdings, Sto
     let mut holdings = HoldingsBuilder::new(frame, samples);
     let mut gains = GainsBuilder::new(method);
     store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-        holdings.add(&t);
-        gains.add(&t);
+        holdings.add(t);
+        gains.add(t);
         Ok(())
     })?;
     holdings.realised(&gains.finish().disposals);

@@ -51,8 +51,8 @@ impl SaleBasis {
                 .with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
             let mut blockers = Blockers::default();
             store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-                blockers.read(&t);
-                gains.add(&t);
+                blockers.read(t);
+                gains.add(t);
                 Ok(())
             })?;
             blockers.read_malformed(store, &DateTime::<Utc>::MAX_UTC)?;
@@ -155,7 +155,7 @@ mod tests {
             .iter()
             .map(|l| {
                 (
-                    l.acquisition_id.clone().unwrap_or_default(),
+                    l.acquisition_id.as_deref().unwrap_or_default().to_owned(),
                     l.btc,
                     l.cost_nok,
                 )
