@@ -259,10 +259,10 @@ const MIGRATIONS: &[&str] = &[
     );
     INSERT INTO tax_rows_as_sent (seq, raw) SELECT seq, raw FROM tax_transactions WHERE raw <> '';
     ALTER TABLE tax_transactions DROP COLUMN raw;",
-    // Each tax row's figures in one record (store/tax_figures.rs): a report reads a row from six
-    // columns, not eighteen. The rows are copied into the new table by `tax_figures::copy_rows`
+    // Each tax row's times, kinds and amounts in one record (store/tax_record.rs): a report reads
+    // a row from six columns, not eighteen. The rows are copied into the new table by `tax_record::copy_rows`
     // right after this migration, and the next one puts the new table in the old one's place.
-    "CREATE TABLE tax_transactions_figured (
+    "CREATE TABLE tax_transactions_recorded (
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL,
         create_time TEXT NOT NULL,
@@ -273,18 +273,18 @@ const MIGRATIONS: &[&str] = &[
         rate_market TEXT NOT NULL,
         payment_info TEXT NOT NULL,
         note TEXT NOT NULL,
-        figures BLOB NOT NULL,
+        record BLOB NOT NULL,
         UNIQUE (create_time, id)
     );",
     "DROP TABLE tax_transactions;
-    ALTER TABLE tax_transactions_figured RENAME TO tax_transactions;
+    ALTER TABLE tax_transactions_recorded RENAME TO tax_transactions;
     CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
     CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
 ];
 
-/// The migration after which the tax rows are copied with their figures made one record: SQL
+/// The migration after which the tax rows are copied, each with its record made: SQL
 /// cannot write the record, so Rust does, in the same transaction.
-const FIGURES_COPIED_AFTER: usize = 16;
+const RECORDS_MADE_AFTER: usize = 16;
 
 mod alerts;
 mod deposits;
@@ -294,8 +294,8 @@ mod orders;
 mod plans;
 mod recipients;
 mod tax;
-mod tax_figures;
 mod tax_list;
+mod tax_record;
 mod tax_scan;
 mod withdrawals;
 
@@ -439,8 +439,8 @@ impl Store {
         {
             let tx = db.transaction()?;
             tx.execute_batch(sql)?;
-            if i + 1 == FIGURES_COPIED_AFTER {
-                tax_figures::copy_rows(&tx)?;
+            if i + 1 == RECORDS_MADE_AFTER {
+                tax_record::copy_rows(&tx)?;
             }
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;

@@ -17,7 +17,7 @@ use nordlys_money::{NokPerBtc, Quantity};
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
-use super::tax_figures;
+use super::tax_record;
 use super::tax_scan::Scan;
 use super::{Store, StoreError};
 use crate::tax::year_end_rate::RateChoice;
@@ -71,20 +71,20 @@ pub struct TaxAccountName {
     pub deleted: bool,
 }
 
-/// What a row is read from: the id, the account, the payment info and the note, and the record
-/// of its figures (tax_figures.rs). The creation time is the scan's key after a batch's last row.
-pub(super) const COLUMNS: &str = "id, create_time, account_id, payment_info, note, figures";
+/// What a row is read from: the id, the account, the payment info and the note, and its record
+/// (tax_record.rs). The creation time is the scan's key after a batch's last row.
+pub(super) const COLUMNS: &str = "id, create_time, account_id, payment_info, note, record";
 
 /// The index of the column a query selects after [`COLUMNS`].
 pub(super) const AFTER_COLUMNS: usize = 6;
 
-/// What a row is written as: the columns SQL filters, searches and orders by, and its figures.
+/// What a row is written as: the columns SQL filters, searches and orders by, and its record.
 const WRITTEN: &str = "id, create_time, account_id, type, sub_type, finalize_time, rate_market, \
-    payment_info, note, figures";
+    payment_info, note, record";
 
 /// Every written column but the id, set from the parameters of [`WRITTEN`]'s order.
 const CHANGES: &str = "create_time = ?2, account_id = ?3, type = ?4, sub_type = ?5, \
-    finalize_time = ?6, rate_market = ?7, payment_info = ?8, note = ?9, figures = ?10";
+    finalize_time = ?6, rate_market = ?7, payment_info = ?8, note = ?9, record = ?10";
 
 /// A time as stored: fixed width, so text order is time order.
 pub(super) fn stamp(t: &DateTime<Utc>) -> String {
@@ -180,7 +180,7 @@ pub(super) fn opt_dec<Q: Quantity>(text: &str) -> Result<Option<Q>, StoreError> 
 pub(super) type StoredRow = Result<TaxTransaction, StoreError>;
 
 /// A row of [`COLUMNS`] back as the API's type. Only what stays text (the ids, the note, the
-/// payment info) is copied out of SQLite; the rest is read from the figures' record.
+/// payment info) is copied out of SQLite; the rest is read from the row's record.
 pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let text = |column: usize| -> rusqlite::Result<&str> {
         r.get_ref(column)?.as_str().map_err(|e| {
@@ -191,9 +191,9 @@ pub(super) fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let record = r.get_ref(5)?.as_blob().map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Blob, e.into())
     })?;
-    Ok(tax_figures::decode(
+    Ok(tax_record::decode(
         record,
-        tax_figures::RowText {
+        tax_record::RowText {
             id: id.into(),
             account_id: (!account.is_empty()).then(|| account.into()),
             payment_info: payment_info.to_owned(),
@@ -328,7 +328,7 @@ impl Store {
                             opt_text(t.rate_market.as_ref()),
                             t.payment_info,
                             t.note,
-                            tax_figures::encode(t),
+                            tax_record::encode(t),
                         ];
                         if insert.execute(values)? == 1 {
                             sent.execute(params![tx.last_insert_rowid(), raw])?;
@@ -1107,7 +1107,7 @@ mod tests {
         s.add_tax_page(&listed(&page()), None).unwrap();
         s.db()
             .execute(
-                "UPDATE tax_transactions SET figures = x'01' WHERE id = 'tr_1'",
+                "UPDATE tax_transactions SET record = x'01' WHERE id = 'tr_1'",
                 [],
             )
             .unwrap();
@@ -1115,7 +1115,7 @@ mod tests {
             .tax_transactions(&TaxFilter::default(), 0, 10)
             .unwrap_err();
         assert!(
-            matches!(err, StoreError::Corrupt(ref v) if v.contains("figures are damaged")),
+            matches!(err, StoreError::Corrupt(ref v) if v.contains("record is damaged")),
             "{err}"
         );
     }
@@ -1159,7 +1159,7 @@ mod tests {
 
         s.db()
             .execute(
-                "UPDATE tax_transactions SET figures = x'09' WHERE id = 'tr_00002'",
+                "UPDATE tax_transactions SET record = x'09' WHERE id = 'tr_00002'",
                 [],
             )
             .unwrap();
@@ -1233,7 +1233,7 @@ mod tests {
                 &format!(
                     "INSERT INTO tax_transactions ({}, raw) VALUES \
                      ('tr_old', ?1, 'acc', ?2, ?3, ?1, '', '', '', '', '', '', '1000', 0, '', '', '', '1', '{{\"id\":\"tr_old\"}}')",
-                    tax_figures::OLD_COLUMNS
+                    tax_record::OLD_COLUMNS
                 ),
                 [
                     stamp(&row.create_time),

@@ -194,13 +194,13 @@ mod tests {
         s.add_tax_page(&[row(0), row(1)], None).unwrap();
         s.db()
             .execute(
-                "UPDATE tax_transactions SET figures = x'0160' WHERE id = 'tr_0001'",
+                "UPDATE tax_transactions SET record = x'0160' WHERE id = 'tr_0001'",
                 [],
             )
             .unwrap();
         let e = s.tax_transactions(&TaxFilter::default(), 0, 2).unwrap_err();
         assert!(
-            e.to_string().contains("figures are damaged: cut short"),
+            e.to_string().contains("record is damaged: cut short"),
             "{e}"
         );
     }

@@ -385,7 +385,7 @@ mod tests {
         let (_dir, path, s) = history_on_disk(300);
         s.db()
             .execute(
-                "UPDATE tax_transactions SET figures = x'01' WHERE id = 'tr_00150'",
+                "UPDATE tax_transactions SET record = x'01' WHERE id = 'tr_00150'",
                 [],
             )
             .unwrap();
