@@ -260,8 +260,8 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO tax_rows_as_sent (seq, raw) SELECT seq, raw FROM tax_transactions WHERE raw <> '';
     ALTER TABLE tax_transactions DROP COLUMN raw;",
     // Each tax row's times, kinds and amounts in one record (store/tax_record.rs): a report reads
-    // a row from six columns, not eighteen. The rows are copied into the new table by `tax_record::copy_rows`
-    // right after this migration, and the next one puts the new table in the old one's place.
+    // a row from six columns, not eighteen. `tax_record::copy_rows` copies the rows into the new
+    // table right after this migration, and the next one puts it in the old table's place.
     "CREATE TABLE tax_transactions_recorded (
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL,
