@@ -729,6 +729,7 @@ async fn every_screen_is_accessible_and_fits_from_720x520_to_1920x1080() {
     const SCREENS: [&str; 8] = [
         "overview", "trade", "receive", "pay", "tax", "unknowns", "connect", "settings",
     ];
+    const TAX_SECTIONS: [&str; 5] = ["balances", "yearEnd", "gains", "holdings", "card"];
     let app = App::start(&[]).await;
     app.text("[data-testid=account-row]").await;
     app.click("[data-testid=nav-tax]").await;
@@ -782,6 +783,19 @@ async fn every_screen_is_accessible_and_fits_from_720x520_to_1920x1080() {
                     found.push(format!("{screen} at {width}×{height}, {language}: {o}"));
                 }
             }
+            // The Tax screen's other sections: tables, reports and a chart of their own.
+            for section in TAX_SECTIONS {
+                app.click("[data-testid=nav-tax]").await;
+                app.click(&format!("[data-testid=tax-section-{section}]"))
+                    .await;
+                tokio::time::sleep(Duration::from_millis(1_000)).await;
+                for o in app.overflows().await {
+                    found.push(format!(
+                        "tax, {section}, at {width}×{height}, {language}: {o}"
+                    ));
+                }
+            }
+            app.click("[data-testid=tax-section-transactions]").await;
         }
     }
     assert!(
