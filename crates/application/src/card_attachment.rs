@@ -9,7 +9,7 @@ use nordlys_core::store::{Store, StoreError, TaxFilter};
 use nordlys_core::tax::card::{Card, Field, RULE_SET_VERSION};
 use nordlys_core::tax::csv::CsvWriter;
 use nordlys_core::time::{oslo_date, year_start};
-use nordlys_exchange::models::{ListedTaxTransaction, TaxTransaction};
+use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
 use nordlys_money::{Btc, Nok};
 
@@ -70,14 +70,9 @@ impl<'a> Attachment<'a> {
             ..TaxFilter::default()
         };
         store.each_tax_row_as_sent::<StoreError>(&up_to_year_end, |t, raw| {
-            let raw = if raw.is_empty() {
-                ListedTaxTransaction::from(t.clone()).raw
-            } else {
-                raw.to_owned()
-            };
             rows.push(Row {
                 transaction: t.clone(),
-                raw,
+                raw: raw.to_owned(),
             });
             Ok(())
         })?;

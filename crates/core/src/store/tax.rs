@@ -464,14 +464,21 @@ impl Store {
         self.each_row(filter, false, |t, _| f(t))
     }
 
-    /// [`Self::each_tax_transaction`] with each row's JSON as the server sent it (empty for a row
-    /// stored before Nordlys kept it), for what names the rows it rests on by their hash.
+    /// [`Self::each_tax_transaction`] with each row's JSON as the server sent it (the row written
+    /// out again for one stored before Nordlys kept it), for what names the rows it rests on by
+    /// their hash.
     pub fn each_tax_row_as_sent<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
-        f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
+        mut f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
-        self.each_row(filter, true, f)
+        self.each_row(filter, true, |t, raw| {
+            if raw.is_empty() {
+                f(t, &ListedTaxTransaction::json_of(t))
+            } else {
+                f(t, raw)
+            }
+        })
     }
 
     /// The rows with these ids, each with its JSON as the server sent it (the row written out
@@ -494,7 +501,7 @@ impl Store {
             };
             if let Some((row, raw)) = found {
                 let raw = if raw.is_empty() {
-                    ListedTaxTransaction::from(row?).raw
+                    ListedTaxTransaction::json_of(&row?)
                 } else {
                     raw
                 };
@@ -1204,6 +1211,34 @@ mod tests {
         assert_eq!(kept.values().cloned().collect::<Vec<_>>(), choices);
         s.set_year_end_choice(2021, None).unwrap();
         assert!(!s.year_end_choices().unwrap().contains_key(&2021));
+    }
+
+    #[test]
+    fn a_row_stored_before_its_json_was_kept_is_written_out_again_wherever_it_is_read() {
+        let s = Store::in_memory().unwrap();
+        let row = tx(
+            "tr_bare",
+            "2024-03-01T10:00:00Z",
+            "acc",
+            TaxTransactionType::BtcBuy,
+            "1",
+            "1000",
+        );
+        s.add_tax_page(&[Ok(ListedTaxTransaction::from(row.clone()))], None)
+            .unwrap();
+        s.db().execute("DELETE FROM tax_rows_as_sent", []).unwrap();
+        let own = ListedTaxTransaction::json_of(&row);
+        assert_eq!(
+            s.tax_rows_as_sent(&["tr_bare".into()]).unwrap(),
+            [("tr_bare".to_owned(), own.clone())]
+        );
+        let mut read = vec![];
+        s.each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |_, raw| {
+            read.push(raw.to_owned());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(read, [own]);
     }
 
     #[test]

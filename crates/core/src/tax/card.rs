@@ -11,9 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use nordlys_exchange::models::{
-    CurrencyCode, ListedTaxTransaction, TaxSubType, TaxTransaction, TaxTransactionType,
-};
+use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
 use nordlys_money::{Btc, Nok};
 use sha2::{Digest, Sha256};
 
@@ -326,11 +324,7 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
     let mut gains = GainsBuilder::new(request.method)
         .with_deposit_costs(DepositCosts::Entered(entered.clone()));
     store.each_tax_row_as_sent(&up_to_year_end, |t, raw| {
-        if raw.is_empty() {
-            hash.add(&ListedTaxTransaction::from(t.clone()).raw);
-        } else {
-            hash.add(raw);
-        }
+        hash.add(raw);
         rows += 1;
         blockers.read(t);
         if let Some(account) = &t.account_id {

@@ -167,11 +167,18 @@ pub struct ListedTaxTransaction {
     pub raw: String,
 }
 
+impl ListedTaxTransaction {
+    /// `t`'s own JSON, which stands for the server's where that is not known: a row made here
+    /// rather than listed, or one stored before Nordlys kept what was sent.
+    pub fn json_of(t: &TaxTransaction) -> String {
+        serde_json::to_string(t).unwrap_or_default()
+    }
+}
+
 impl From<TaxTransaction> for ListedTaxTransaction {
-    /// A row made here rather than listed (tests, benchmarks): its own JSON stands for the
-    /// server's.
+    /// A row made here rather than listed (tests, benchmarks).
     fn from(transaction: TaxTransaction) -> Self {
-        let raw = serde_json::to_string(&transaction).unwrap_or_default();
+        let raw = Self::json_of(&transaction);
         Self { transaction, raw }
     }
 }
