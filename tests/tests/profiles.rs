@@ -542,7 +542,7 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
     );
     assert!(!month.svg.contains("Collecting prices"));
     assert!(
-        month.svg.contains("Daily: the exchange"),
+        month.svg.contains("Daily price, from the exchange"),
         "labelled as such"
     );
     assert!(month.readout.len() >= 2);

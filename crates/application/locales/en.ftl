@@ -281,7 +281,7 @@ order-summary-limit-sell = Place a limit order to sell { $amount } at { $price }
 ## Charts
 
 chart-collecting = Collecting prices – the chart fills in as Nordlys runs
-chart-daily = Daily: the exchange's volume and your own trades
+chart-daily = Daily price, from the exchange's volume and your own trades
 holdings-empty = No transactions yet: sync the tax history to see your holdings over time
 holdings-total = All accounts
 holdings-at-rate = Value at each transaction's market rate

@@ -280,7 +280,7 @@ order-summary-limit-sell = Legg inn en grenseordre om å selge { $amount } til {
 ## Grafer
 
 chart-collecting = Kursen samles inn – grafen fylles etter hvert
-chart-daily = Daglig: børsens volum og dine egne handler
+chart-daily = Dagspris, fra børsens volum og dine egne handler
 holdings-empty = Ingen transaksjoner ennå: synkroniser skattehistorikken for å se beholdningen over tid
 holdings-total = Alle kontoer
 holdings-at-rate = Verdi til hver transaksjons markedskurs
