@@ -32,6 +32,14 @@ macro_rules! open_enum {
             }
         }
 
+        /// What a proto3-JSON service's omitted enum decodes as: the empty value, kept as
+        /// it came (never a guess at a named one).
+        impl Default for $name {
+            fn default() -> Self {
+                Self::from("")
+            }
+        }
+
         impl From<&str> for $name {
             fn from(s: &str) -> Self {
                 match s {

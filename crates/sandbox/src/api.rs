@@ -604,9 +604,9 @@ pub async fn tax_transactions(State(app): State<AppState>, req: ApiRequest) -> A
             let last = page.rows.last();
             let listed = |r: &&crate::world::TaxRow| {
                 if readings.is_pending(r.create_time, now) {
-                    r.to_pending_json()
+                    r.to_pending_json(&readings)
                 } else {
-                    r.to_json()
+                    r.to_json(&readings)
                 }
             };
             Ok(Json(json!({

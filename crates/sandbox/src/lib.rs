@@ -46,7 +46,7 @@
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created, API requests per path, requests that carried a credential (`credentialsSeen`: `apiKey`, `bearer`); whether the books balance |
 //! | `GET /sandbox/made` | every order and withdrawal made (`orders`, `withdrawals`: `id`, `description`) |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
-//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?, "runningBalance"?, "emptyStyle"?, "buyFee"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
 //! ## Readings
 //! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
@@ -59,7 +59,10 @@
 //! | `--late-rows SECONDS` | `lateRows` | one tax row in three (by its id) is listed only SECONDS after its `createTime`, the others at once: it arrives with a `createTime` before rows already listed |
 //! | `--pending-rows [SECONDS]` | `pendingRows` | a tax row is listed pending (empty `finalizeTime`, no fee yet) for SECONDS (5 when not given) after its `createTime`, then final with its fee |
 //! | `--withdrawal-hold available\|total` | `withdrawalHold` | a pending withdrawal is held back from `availableBtc` (default), or debited from `totalBtc` at once |
-//! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount, reported inside `outAmount` |
+//! | `--running-balance total\|account` | `runningBalance` | a tax row's `runningBalanceBtc` is the user's total over all accounts after it (default, as the operator describes it), or its own account's balance |
+//! | `--empty-style omit\|string\|null` | `emptyStyle` | a successful answer leaves out every field whose value is the default (`""`, `0`, `false`, `[]`, an unset time or object: default, as a proto3-JSON service does), writes them with `""` for an unset time, or with `null` |
+//! | `--buy-fee inside\|outside` | `buyFee` | a buy row's `outAmount` is the NOK spent, fee included (default, as published), or what bought the bitcoin, the fee beside it |
+//! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount |
 //! | `--split-fills N` | `splitFills` | a market order fills in N trades (the answer names the first) |
 //! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
@@ -78,12 +81,17 @@
 //! | `--oauth-omit-scope` | token responses leave out `scope` |
 //! | `--oauth-keep-refresh` | a refresh keeps the refresh token, and its answer carries none |
 //!
+//! As published, a tax row's `paymentInfo` is `<transaction id>:<address>` on an on-chain
+//! transfer, `<payment hash>:<destination>` on Lightning, the bank account on a bank transfer,
+//! and empty on trades, card deposits, bonuses and internal moves.
+//!
 //! Withdrawals settle by themselves (Lightning after 2 s, on-chain after 5 s); limit orders fill
 //! when the live price, which walks every 2 s, crosses them.
 
 mod api;
 mod auth;
 mod control;
+mod empty;
 mod error;
 mod faults;
 mod oauth;
@@ -301,6 +309,10 @@ fn served(routes: Router<AppState>, state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
+            empty::restyle,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
             serve::date_header,
         ))
         .layer(axum::middleware::from_fn_with_state(
@@ -507,10 +519,14 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
                 path: path.clone(),
                 detail: e.to_string(),
             })?;
-            serde_json::from_slice(&bytes).map_err(|e| StartError::State {
-                path: path.clone(),
-                detail: e.to_string(),
-            })?
+            let mut world: World =
+                serde_json::from_slice(&bytes).map_err(|e| StartError::State {
+                    path: path.clone(),
+                    detail: e.to_string(),
+                })?;
+            // A state file written before rows kept the user's total.
+            world.count_totals();
+            world
         }
         _ => World::new(config.seed, Utc::now()),
     };

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use nordlys_sandbox::world::{ErrorStyle, Readings, WithdrawalHold};
+use nordlys_sandbox::world::{
+    BuyFee, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
+};
 use rust_decimal::Decimal;
 
 #[derive(Debug, Parser)]
@@ -76,6 +78,17 @@ struct Args {
     /// "error", the message as plain text, or no body.
     #[arg(long, value_enum, default_value_t = Style::Grpc)]
     error_style: Style,
+    /// Which balance a tax row's `runningBalanceBtc` is: the user's total over all accounts
+    /// (default, as the operator describes it) or the row's own account's.
+    #[arg(long, value_enum, default_value_t = RunningBalance::Total)]
+    running_balance: RunningBalance,
+    /// How answers write a field whose value is the default: left out (default, as a
+    /// proto3-JSON service does), written with `""` for an unset time, or with `null`.
+    #[arg(long, value_enum, default_value_t = EmptyStyle::Omit)]
+    empty_style: EmptyStyle,
+    /// Where a buy row's NOK fee is: inside `outAmount` (default, as published) or beside it.
+    #[arg(long, value_enum, default_value_t = BuyFee::Inside)]
+    buy_fee: BuyFee,
     /// Serve as operator ABBR: header names `x-ABBR-api-…`, keys `ABBR/public/…`, secrets
     /// `ABBR/apisecret/…` (1–16 lower-case letters or digits; the specification writes `svc`).
     #[arg(long, value_name = "ABBR")]
@@ -146,6 +159,9 @@ async fn main() -> ExitCode {
             Style::Text => ErrorStyle::Text,
             Style::None => ErrorStyle::None,
         },
+        running_balance: args.running_balance,
+        empty_style: args.empty_style,
+        buy_fee: args.buy_fee,
     };
     if let Some(op) = args.operator.as_deref()
         && !nordlys_sandbox::world::is_operator(op)

@@ -9,16 +9,18 @@ use crate::wire;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BitcoinAccount {
+    #[serde(default)]
     pub id: AccountId,
     /// BTC usable for trading or withdrawals: the total less what open orders and pending
     /// withdrawals reserve.
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub available_btc: Btc,
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub total_btc: Btc,
     /// NOK value at request time.
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub total_nok: Nok,
+    #[serde(default)]
     pub name: String,
     #[serde(with = "wire::time")]
     pub create_time: DateTime<Utc>,
@@ -36,10 +38,11 @@ impl BitcoinAccount {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListBitcoinAccountsResponse {
+    #[serde(default)]
     pub accounts: Vec<BitcoinAccount>,
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub total_btc: Btc,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub total_nok: Nok,
 }
 
@@ -47,6 +50,6 @@ pub struct ListBitcoinAccountsResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetFiatAccountResponse {
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub available_nok: Nok,
 }

@@ -6,10 +6,12 @@ use crate::ids::{AccountId, DepositDestinationId};
 use crate::wire;
 
 /// One standing deposit destination (2.5).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DepositDestination {
+    #[serde(default)]
     pub destination: String,
+    #[serde(default)]
     pub network: Network,
 }
 
@@ -18,8 +20,11 @@ pub struct DepositDestination {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DepositDestinationsResponse {
+    #[serde(default)]
     pub onchain_address: DepositDestination,
+    #[serde(default)]
     pub lightning_address: DepositDestination,
+    #[serde(default)]
     pub lnurl_pay: DepositDestination,
 }
 
@@ -43,14 +48,19 @@ pub struct NewLightningInvoiceRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewLightningInvoiceResponse {
+    #[serde(default)]
     pub deposit_destination_id: DepositDestinationId,
+    #[serde(default)]
     pub invoice: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetLightningInvoiceResponse {
+    #[serde(default)]
     pub deposit_destination_id: DepositDestinationId,
+    #[serde(default)]
     pub invoice: String,
+    #[serde(default)]
     pub status: InvoiceStatus,
 }

@@ -8,12 +8,12 @@ use serde::{Deserialize, Serialize};
 use crate::wire;
 
 /// Effective prices for a payment method (2.9).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserPrice {
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub buy: NokPerBtc,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub sell: NokPerBtc,
 }
 
@@ -21,53 +21,62 @@ pub struct UserPrice {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PriceResponse {
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub price: NokPerBtc,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub bid: NokPerBtc,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub ask: NokPerBtc,
     #[serde(with = "wire::time")]
     pub timestamp: DateTime<Utc>,
+    #[serde(default)]
     pub card: UserPrice,
+    #[serde(default)]
     pub bank: UserPrice,
 }
 
 /// 2.10
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeStats {
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub amount_nok: Nok,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub amount_btc: Btc,
     /// Percent, 0..100.
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub buy_percentage: Decimal,
+    #[serde(default)]
     pub number_of_trades: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeResponse {
+    #[serde(default)]
     pub daily: VolumeStats,
+    #[serde(default)]
     pub monthly: VolumeStats,
+    #[serde(default)]
     pub yearly: VolumeStats,
+    #[serde(default)]
     pub last24h: VolumeStats,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketStats {
+    #[serde(default)]
     pub name: String,
     /// Hex colour, e.g. `#f7931a`.
+    #[serde(default)]
     pub color: String,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub volume_nok: Nok,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub volume_btc: Btc,
     /// Fraction 0..1.
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub share_of_total_volume: Decimal,
 }
 
@@ -75,11 +84,12 @@ pub struct MarketStats {
 #[serde(rename_all = "camelCase")]
 pub struct DailyVolume {
     pub date: NaiveDate,
+    #[serde(default)]
     pub stats: BTreeMap<String, MarketStats>,
 }
 
 /// A map from market name to its share of total volume.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Shares(#[serde(with = "share_map")] pub BTreeMap<String, Decimal>);
 
@@ -121,6 +131,8 @@ mod share_map {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeHistoricResponse {
+    #[serde(default)]
     pub daily_volume: Vec<DailyVolume>,
+    #[serde(default)]
     pub share_of_total_volume: Shares,
 }

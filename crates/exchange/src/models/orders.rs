@@ -32,6 +32,7 @@ pub struct NewOrderRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewOrderResponse {
+    #[serde(default)]
     pub order_id: OrderId,
     #[serde(with = "wire::opt_string", default)]
     pub trade_id: Option<TradeId>,
@@ -41,11 +42,13 @@ pub struct NewOrderResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Order {
+    #[serde(default)]
     pub order_id: OrderId,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub order_type: OrderType,
+    #[serde(default)]
     pub direction: Direction,
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub amount: Decimal,
     #[serde(with = "wire::time")]
     pub created_at: DateTime<Utc>,
@@ -54,5 +57,6 @@ pub struct Order {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenOrdersResponse {
+    #[serde(default)]
     pub orders: Vec<Order>,
 }

@@ -11,9 +11,11 @@ use crate::wire;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxAccountBalance {
+    #[serde(default)]
     pub id: AccountId,
+    #[serde(default)]
     pub name: String,
-    #[serde(with = "wire::decimal_string")]
+    #[serde(with = "wire::decimal_string", default)]
     pub balance_btc: Btc,
     #[serde(with = "wire::opt_time", default)]
     pub delete_time: Option<DateTime<Utc>>,
@@ -22,8 +24,9 @@ pub struct TaxAccountBalance {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetTaxBalanceResponse {
-    #[serde(with = "wire::decimal_string")]
+    #[serde(with = "wire::decimal_string", default)]
     pub balance_nok: Nok,
+    #[serde(default)]
     pub bitcoin_accounts: Vec<TaxAccountBalance>,
 }
 
@@ -33,10 +36,11 @@ pub struct GetTaxBalanceResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxTransaction {
+    #[serde(default)]
     pub id: TaxTransactionId,
     #[serde(with = "wire::opt_string", default)]
     pub account_id: Option<AccountId>,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub tx_type: TaxTransactionType,
     #[serde(default = "unspecified_sub_type")]
     pub sub_type: TaxSubType,
@@ -67,7 +71,7 @@ pub struct TaxTransaction {
     #[serde(with = "wire::opt_computed_decimal_string", default)]
     pub usdnok: Option<Decimal>,
     /// Correct only because listing is oldest first.
-    #[serde(with = "wire::decimal_string")]
+    #[serde(with = "wire::decimal_string", default)]
     pub running_balance_btc: Btc,
 }
 
@@ -91,7 +95,9 @@ impl AsRef<str> for CurrencyCode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListTaxTransactionsResponse {
+    #[serde(default)]
     pub transactions: Vec<TaxTransaction>,
+    #[serde(default)]
     pub has_more: bool,
     #[serde(with = "wire::opt_time", default)]
     pub next_after: Option<DateTime<Utc>>,
@@ -106,7 +112,9 @@ pub struct ListTaxTransactionsResponse {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxPage {
+    #[serde(default)]
     pub transactions: Vec<Box<serde_json::value::RawValue>>,
+    #[serde(default)]
     pub has_more: bool,
     #[serde(with = "wire::opt_time", default)]
     pub next_after: Option<DateTime<Utc>>,

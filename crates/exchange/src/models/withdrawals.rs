@@ -47,21 +47,28 @@ pub struct SendBitcoinRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendBitcoinResponse {
+    #[serde(default)]
     pub withdrawal_id: WithdrawalId,
+    #[serde(default)]
     pub network: Network,
+    #[serde(default)]
     pub status: WithdrawalStatus,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetBitcoinWithdrawalResponse {
+    #[serde(default)]
     pub withdrawal_id: WithdrawalId,
+    #[serde(default)]
     pub destination: String,
+    #[serde(default)]
     pub network: Network,
-    #[serde(with = "wire::number")]
+    #[serde(with = "wire::number", default)]
     pub amount_btc: Btc,
-    #[serde(with = "wire::computed_number")]
+    #[serde(with = "wire::computed_number", default)]
     pub amount_nok: Nok,
+    #[serde(default)]
     pub status: WithdrawalStatus,
     #[serde(with = "wire::time")]
     pub created_at: DateTime<Utc>,

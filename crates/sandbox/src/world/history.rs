@@ -185,7 +185,8 @@ impl World {
                     None,
                     Some(amount),
                     self.user_btc(),
-                );
+                )
+                .payment(false, &self.bank_account());
                 self.push_row(row);
             }
             56 => {
@@ -223,7 +224,14 @@ impl World {
                 self.fiat_nok -= gross + fee;
                 self.books.house_nok += gross;
                 self.books.house_btc -= btc;
-                ("TAX_TRANSACTION_TYPE_BTC_BUY", btc, "BTC", gross, "NOK")
+                // As published: the NOK spent, fee included.
+                (
+                    "TAX_TRANSACTION_TYPE_BTC_BUY",
+                    btc,
+                    "BTC",
+                    gross + fee,
+                    "NOK",
+                )
             }
             OrderDirection::Sell => {
                 self.accounts[account].btc -= btc;
@@ -277,6 +285,16 @@ impl World {
         };
         let rate = self.market.close(at.date_naive());
         let usdnok = self.usdnok(at.date_naive());
+        let destination = if sub == "onchain" {
+            self.accounts[account]
+                .addresses
+                .last()
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            "kaffebrenneriet@getalby.com".to_owned()
+        };
+        let info = self.transfer_info(&id, &destination);
         let row = {
             let row = TaxRow::new(
                 id,
@@ -289,7 +307,7 @@ impl World {
             .finalized(at + Duration::minutes(if sub == "onchain" { 30 } else { 0 }))
             .rate(rate)
             .usdnok(usdnok)
-            .payment(is_payment, if is_payment { "Kaffebrenneriet" } else { "" });
+            .payment(is_payment, &info);
             if incoming {
                 row.received(btc, "BTC")
             } else {
@@ -373,7 +391,6 @@ impl World {
         let amount = self.accounts[from].btc;
         if amount > Decimal::ZERO {
             self.accounts[from].btc = Decimal::ZERO;
-            self.accounts[to].btc += amount;
             let out_id = self.uuid();
             self.seed_row(
                 from,
@@ -384,6 +401,7 @@ impl World {
                 Some(amount),
                 at,
             );
+            self.accounts[to].btc += amount;
             let in_id = self.new_id("de_");
             self.seed_row(
                 to,
@@ -459,6 +477,7 @@ impl World {
             past.push(sell);
         }
         self.ledger.splice(0..0, past);
+        self.count_totals();
         Ok((start, end))
     }
 }
@@ -531,6 +550,86 @@ mod ledger_tests {
                 "{}",
                 a.name
             );
+        }
+    }
+
+    /// Under the operator's reading each row's `runningBalanceBtc` is the user's total after it
+    /// in listing order; under the other, its account's balance. Two accounts hold bitcoin.
+    #[test]
+    fn running_balance_is_the_total_or_the_account_balance_as_the_reading_says() {
+        let mut w = World::new(7, Utc::now());
+        w.add_busy_past(10).unwrap();
+        let funded = w.accounts.iter().filter(|a| a.btc > Decimal::ZERO).count();
+        assert!(funded >= 2, "the seeded user holds bitcoin in two accounts");
+        let listed = |w: &World, r: &TaxRow| {
+            r.to_json(&w.readings)["runningBalanceBtc"]
+                .as_str()
+                .unwrap()
+                .parse::<Decimal>()
+                .unwrap()
+        };
+        let mut balances = std::collections::BTreeMap::<&str, Decimal>::new();
+        for r in &w.ledger {
+            if !r.account_id.is_empty() {
+                balances.insert(&r.account_id, r.running_balance_btc);
+            }
+            assert_eq!(
+                listed(&w, r),
+                balances.values().sum::<Decimal>(),
+                "row {}",
+                r.id
+            );
+        }
+        assert_eq!(balances.values().sum::<Decimal>(), w.user_btc());
+        w.readings.running_balance = super::super::RunningBalance::Account;
+        for r in w.ledger.iter().filter(|r| !r.account_id.is_empty()) {
+            assert_eq!(listed(&w, r), r.running_balance_btc, "row {}", r.id);
+        }
+    }
+
+    /// A buy's `outAmount` is the NOK spent, fee included, unless the reading puts it beside.
+    #[test]
+    fn a_buy_lists_its_fee_inside_its_out_amount_unless_read_outside() {
+        let mut w = World::new(7, Utc::now());
+        let buy = w
+            .ledger
+            .iter()
+            .find(|r| r.tx_type == "TAX_TRANSACTION_TYPE_BTC_BUY" && r.fee_amount != "0.00")
+            .unwrap()
+            .clone();
+        let fee: Decimal = buy.fee_amount.parse().unwrap();
+        let out = |w: &World| {
+            buy.to_json(&w.readings)["outAmount"]
+                .as_str()
+                .unwrap()
+                .parse::<Decimal>()
+                .unwrap()
+        };
+        let inside = out(&w);
+        w.readings.buy_fee = super::super::BuyFee::Outside;
+        assert_eq!(out(&w) + fee, inside);
+    }
+
+    /// `paymentInfo` is `<network id>:<destination>` on bitcoin transfers, the bank account on
+    /// bank transfers, and empty on trades.
+    #[test]
+    fn payment_info_has_the_published_shape() {
+        let w = World::new(7, Utc::now());
+        for r in &w.ledger {
+            match (r.tx_type.as_str(), r.sub_type.as_str()) {
+                (_, "internal") => {}
+                ("TAX_TRANSACTION_TYPE_BTC_WITHDRAWAL" | "TAX_TRANSACTION_TYPE_BTC_DEPOSIT", _) => {
+                    let (network_id, destination) = r.payment_info.split_once(':').unwrap();
+                    assert_eq!(network_id.len(), 64, "{}", r.id);
+                    assert!(network_id.bytes().all(|b| b.is_ascii_hexdigit()));
+                    assert!(!destination.is_empty(), "{}", r.id);
+                }
+                (_, "bank") => assert_eq!(r.payment_info, w.bank_account()),
+                ("TAX_TRANSACTION_TYPE_BTC_BUY" | "TAX_TRANSACTION_TYPE_BTC_SELL", _) => {
+                    assert_eq!(r.payment_info, "", "{}", r.id);
+                }
+                _ => {}
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
 pub use payments::{
     DepositVia, Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
-pub use readings::{ErrorStyle, Readings, WithdrawalHold};
+pub use readings::{BuyFee, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold};
 
 /// Request types and tables the HTTP layer needs.
 pub mod orders_api {
@@ -369,6 +369,12 @@ impl World {
             None,
             self.user_btc(),
         );
+        // A bank transfer names the counterparty's account; a card deposit names nothing.
+        let row = if sub_type == "bank" {
+            row.payment(false, &self.bank_account())
+        } else {
+            row
+        };
         self.push_row(row);
     }
 }

@@ -289,7 +289,6 @@ impl World {
         parts: u32,
     ) -> Option<String> {
         let order = self.orders[index].clone();
-        let fee_inside = self.readings.buy_fee_pct.is_some();
         let (btc, nok_gross, fee) = fill_amounts(order.direction, amount, price, self.buy_fee())?;
         let pieces = split(btc, nok_gross, fee, parts)
             .or_else(|| split(btc, nok_gross, fee, 1))
@@ -308,11 +307,9 @@ impl World {
                     self.fiat_nok -= nok_gross + fee;
                     self.books.house_nok += nok_gross;
                     self.books.house_btc -= btc;
-                    let paid = if fee_inside {
-                        nok_gross + fee
-                    } else {
-                        nok_gross
-                    };
+                    // As published: the NOK spent, fee included (`--buy-fee outside` lists
+                    // it without).
+                    let paid = nok_gross + fee;
                     TaxRow::new(
                         trade_id,
                         &order.account,

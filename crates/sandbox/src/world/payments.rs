@@ -461,9 +461,11 @@ impl World {
                 let running = self.accounts[i].btc;
                 let usdnok = self.usdnok(now.date_naive());
                 let rate = self.market.mid;
+                let row_id = format!("de_{}", id.trim_start_matches("ded_"));
+                let info = self.transfer_info(&row_id, &self.invoices[index].bolt11);
                 self.push_row(
                     TaxRow::new(
-                        format!("de_{}", id.trim_start_matches("ded_")),
+                        row_id,
                         &account,
                         "TAX_TRANSACTION_TYPE_BTC_DEPOSIT",
                         "lightning",
@@ -473,6 +475,7 @@ impl World {
                     .received(paid, "BTC")
                     .rate(rate)
                     .usdnok(usdnok)
+                    .payment(false, &info)
                     .note(&self.invoices[index].internal_description),
                 );
             }
@@ -518,6 +521,12 @@ impl World {
             DepositVia::LightningAddress => ("lightning-address", String::new()),
             DepositVia::LightningLnurl => ("lightning-lnurl", String::new()),
         };
+        let info_destination = match via {
+            DepositVia::Onchain => address.clone(),
+            DepositVia::LightningAddress | DepositVia::LightningLnurl => {
+                self.lightning_address(index)
+            }
+        };
         self.accounts[index].btc += amount;
         self.books.deposits_btc += amount;
         let running = self.accounts[index].btc;
@@ -525,6 +534,7 @@ impl World {
         let usdnok = self.usdnok(now.date_naive());
         let rate = self.market.mid;
         let account_id = self.accounts[index].id.clone();
+        let info = self.transfer_info(&id, &info_destination);
         self.push_row(
             TaxRow::new(
                 id,
@@ -537,7 +547,7 @@ impl World {
             .received(amount, "BTC")
             .rate(rate)
             .usdnok(usdnok)
-            .payment(false, &address),
+            .payment(false, &info),
         );
         if via == DepositVia::Onchain {
             self.new_address(index);
@@ -746,6 +756,7 @@ impl World {
         let id = self.uuid();
         let usdnok = self.usdnok(now.date_naive());
         let rate = self.market.mid;
+        let info = self.transfer_info(&id, &w.destination);
         self.push_row({
             let row = TaxRow::new(
                 id,
@@ -758,7 +769,7 @@ impl World {
             .paid(w.amount_btc, "BTC")
             .rate(rate)
             .usdnok(usdnok)
-            .payment(w.is_payment, &w.destination)
+            .payment(w.is_payment, &info)
             .note(&self.echoed(&w.description));
             if w.fee_btc.is_zero() {
                 row

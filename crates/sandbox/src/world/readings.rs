@@ -37,6 +37,42 @@ pub enum ErrorStyle {
     None,
 }
 
+/// Which balance a tax row's `runningBalanceBtc` is (2.11 says only "running BTC balance").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunningBalance {
+    /// The user's total BTC over all accounts after the row, as the operator describes it.
+    #[default]
+    Total,
+    /// The balance of the row's own account after it (a fiat row: the total).
+    Account,
+}
+
+/// How a successful `/v1/` answer writes a field whose value is its type's default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmptyStyle {
+    /// Left out, as a proto3-JSON service writes it: `""`, `0`, `false`, `[]`, an unset time or
+    /// an empty object.
+    #[default]
+    Omit,
+    /// Written, with `""` for an unset time.
+    String,
+    /// Written, with `null` for an unset time.
+    Null,
+}
+
+/// Where a buy row's NOK fee is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuyFee {
+    /// Inside `outAmount` (the NOK spent, fee included), as the operator publishes it.
+    #[default]
+    Inside,
+    /// Beside it: `outAmount` is what bought the bitcoin, `feeAmount` was paid on top.
+    Outside,
+}
+
 /// One reading of every behaviour the specification does not show. The JSON names are the
 /// command-line switches in camelCase (`--no-note-echo` is `noNoteEcho`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +100,9 @@ pub struct Readings {
     /// One tax row in three (chosen by its id) is listed only this many seconds after its
     /// `createTime`, the others at once: it arrives with a `createTime` before rows already listed.
     pub late_rows: u64,
+    pub running_balance: RunningBalance,
+    pub empty_style: EmptyStyle,
+    pub buy_fee: BuyFee,
 }
 
 impl Default for Readings {
@@ -79,6 +118,9 @@ impl Default for Readings {
             error_style: ErrorStyle::Grpc,
             pending_rows: 0,
             late_rows: 0,
+            running_balance: RunningBalance::Total,
+            empty_style: EmptyStyle::Omit,
+            buy_fee: BuyFee::Inside,
         }
     }
 }
@@ -175,6 +217,12 @@ mod tests {
         assert!(r.no_note_echo);
         assert_eq!(r.withdrawal_hold, WithdrawalHold::Total);
         assert_eq!(r.split_fills, 1);
+        let r = r
+            .patched(&serde_json::json!({ "runningBalance": "account", "emptyStyle": "null", "buyFee": "outside" }))
+            .unwrap();
+        assert_eq!(r.running_balance, RunningBalance::Account);
+        assert_eq!(r.empty_style, EmptyStyle::Null);
+        assert_eq!(r.buy_fee, BuyFee::Outside);
         for bad in [
             serde_json::json!({ "splitFills": 0 }),
             serde_json::json!({ "partialFill": 100 }),
@@ -182,6 +230,9 @@ mod tests {
             serde_json::json!({ "clockSkew": 100000 }),
             serde_json::json!({ "noSuchThing": 1 }),
             serde_json::json!({ "withdrawalHold": "sometimes" }),
+            serde_json::json!({ "runningBalance": "both" }),
+            serde_json::json!({ "emptyStyle": "" }),
+            serde_json::json!({ "buyFee": 1 }),
             serde_json::json!([1]),
         ] {
             assert!(r.patched(&bad).is_err(), "{bad}");

@@ -6,12 +6,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::World;
+use super::readings::{BuyFee, Readings, RunningBalance};
 use super::rng::{Rng, hash};
 use crate::error::ApiError;
 
-/// One ledger row. Amount fields hold the decimal strings sent, empty when they do not apply.
-/// Our reading of `runningBalanceBtc`: the balance of `accountId` after the row; for fiat rows,
-/// which have no bitcoin account, the total of all accounts.
+/// One ledger row. Amount fields hold the decimal strings sent, empty when they do not apply, in
+/// the shape the operator publishes (a buy's `outAmount` includes its fee); the readings change
+/// how a row is written, never what is kept.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TaxRow {
     pub id: String,
@@ -31,7 +32,14 @@ pub struct TaxRow {
     pub payment_info: String,
     pub note: String,
     pub usdnok: String,
+    /// The balance of `accountId` after the row, when it was made; for fiat rows, which have no
+    /// bitcoin account, the total of all accounts.
     pub running_balance_btc: Decimal,
+    /// The user's total over all accounts after the row, in listing order: every account's
+    /// balance as its latest row up to here left it. Kept by [`World::push_row`]; `None` in a
+    /// state file written before it existed, until the ledger is counted again.
+    #[serde(default)]
+    pub total_btc: Option<Decimal>,
 }
 
 impl TaxRow {
@@ -64,6 +72,7 @@ impl TaxRow {
             note: String::new(),
             usdnok: String::new(),
             running_balance_btc,
+            total_btc: None,
         }
     }
 
@@ -132,7 +141,17 @@ impl TaxRow {
         self
     }
 
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The row as listed under `readings`: which balance `runningBalanceBtc` is, and where a
+    /// buy's fee is.
+    pub fn to_json(&self, readings: &Readings) -> serde_json::Value {
+        let running = match readings.running_balance {
+            RunningBalance::Account => self.running_balance_btc,
+            RunningBalance::Total => self.total_btc.unwrap_or(self.running_balance_btc),
+        };
+        let out_amount = match (readings.buy_fee, self.fee_outside_of_out()) {
+            (BuyFee::Outside, Some(paid)) => money(paid, &self.out_currency),
+            _ => self.out_amount.clone(),
+        };
         serde_json::json!({
             "id": self.id,
             "accountId": self.account_id,
@@ -142,7 +161,7 @@ impl TaxRow {
             "finalizeTime": self.finalize_time.as_ref().map(crate::time::format).unwrap_or_default(),
             "inAmount": self.in_amount,
             "inCurrency": self.in_currency,
-            "outAmount": self.out_amount,
+            "outAmount": out_amount,
             "outCurrency": self.out_currency,
             "feeAmount": self.fee_amount,
             "feeCurrency": self.fee_currency,
@@ -151,13 +170,24 @@ impl TaxRow {
             "paymentInfo": self.payment_info,
             "note": self.note,
             "usdnok": self.usdnok,
-            "runningBalanceBtc": format!("{:.8}", self.running_balance_btc),
+            "runningBalanceBtc": format!("{running:.8}"),
         })
     }
 
+    /// A buy's `outAmount` without its fee, when both are in the same currency.
+    fn fee_outside_of_out(&self) -> Option<Decimal> {
+        if self.tx_type != "TAX_TRANSACTION_TYPE_BTC_BUY" || self.fee_currency != self.out_currency
+        {
+            return None;
+        }
+        let out: Decimal = self.out_amount.parse().ok()?;
+        let fee: Decimal = self.fee_amount.parse().ok()?;
+        Some(out - fee)
+    }
+
     /// The row as listed while it is pending: no `finalizeTime`, and no fee yet.
-    pub fn to_pending_json(&self) -> serde_json::Value {
-        let mut v = self.to_json();
+    pub fn to_pending_json(&self, readings: &Readings) -> serde_json::Value {
+        let mut v = self.to_json(readings);
         v["finalizeTime"] = "".into();
         v["feeAmount"] = "".into();
         v["feeCurrency"] = "".into();
@@ -186,10 +216,51 @@ pub struct TaxPage<'a> {
 }
 
 impl World {
-    /// Adds a row in (createTime, id) order.
+    /// Adds a row in (createTime, id) order, with the user's total after it.
     pub fn push_row(&mut self, row: TaxRow) {
         let at = self.ledger.partition_point(|r| r.key() <= row.key());
         self.ledger.insert(at, row);
+        let counted_before = at == 0 || self.ledger[at - 1].total_btc.is_some();
+        if at + 1 == self.ledger.len() && counted_before {
+            let total = self.total_after(at);
+            self.ledger[at].total_btc = Some(total);
+        } else {
+            self.count_totals();
+        }
+    }
+
+    /// The total after the last row, `at`, from the total before it: its account's balance
+    /// moves from what its latest earlier row left to what this row says.
+    fn total_after(&self, at: usize) -> Decimal {
+        let row = &self.ledger[at];
+        let before = at
+            .checked_sub(1)
+            .and_then(|i| self.ledger[i].total_btc)
+            .unwrap_or_default();
+        if row.account_id.is_empty() {
+            return before;
+        }
+        let was = self.ledger[..at]
+            .iter()
+            .rev()
+            .find(|r| r.account_id == row.account_id)
+            .map_or(Decimal::ZERO, |r| r.running_balance_btc);
+        before - was + row.running_balance_btc
+    }
+
+    /// Counts every row's total again, in listing order: after a row is put between others.
+    pub fn count_totals(&mut self) {
+        let mut balances: std::collections::BTreeMap<String, Decimal> = Default::default();
+        let mut total = Decimal::ZERO;
+        for row in &mut self.ledger {
+            if !row.account_id.is_empty() {
+                let was = balances
+                    .insert(row.account_id.clone(), row.running_balance_btc)
+                    .unwrap_or_default();
+                total = total - was + row.running_balance_btc;
+            }
+            row.total_btc = Some(total);
+        }
     }
 
     /// Rows after the cursor and before `before`, oldest first. `page_size` 0 means all.
@@ -244,6 +315,31 @@ impl World {
         let has_more = rows.len() > limit;
         rows.truncate(limit);
         Ok(TaxPage { rows, has_more })
+    }
+
+    /// A bitcoin transfer's `paymentInfo` as the operator publishes it:
+    /// `<network id>:<destination>`, the network id being a transaction id on-chain or a
+    /// payment hash on Lightning (64 hex digits either way, stable for the row's id).
+    pub fn transfer_info(&self, row_id: &str, destination: &str) -> String {
+        let seed = row_id
+            .bytes()
+            .fold(self.seed, |h, b| hash(&[h, u64::from(b)]));
+        let network_id: String = (0..4)
+            .map(|i| format!("{:016x}", hash(&[seed, i])))
+            .collect();
+        format!("{network_id}:{destination}")
+    }
+
+    /// The user's bank account, as a bank transfer's `paymentInfo` names it (a Norwegian
+    /// account number, stable for the seed).
+    pub fn bank_account(&self) -> String {
+        let n = hash(&[self.seed, 0xba4c]);
+        format!(
+            "{:04}.{:02}.{:05}",
+            1000 + n % 9000,
+            (n >> 16) % 100,
+            (n >> 24) % 100_000
+        )
     }
 
     /// USD/NOK on `date`, between 9.5 and 11.5.
