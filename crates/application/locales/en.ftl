@@ -128,6 +128,8 @@ tax-kind-nok-withdrawal = NOK withdrawal
 tax-kind-btc-adjustment = BTC adjustment
 tax-kind-nok-adjustment = NOK adjustment
 tax-not-computable = not computable: pending since { $since }
+tax-not-computable-contradicted = not computable: the running balance of { $rows } row(s) ({ $ids }) matches neither the account's nor the total the amounts add up to
+tax-not-computable-overflow = not computable: the amounts are too large to add up
 tax-account-deleted = { $name } (deleted)
 
 ## Gains and the year end
@@ -289,6 +291,7 @@ holdings-at-sample = Value at Nordlys' price samples (mid)
 holdings-gain = Gain realised
 holdings-loss = Loss realised
 holdings-pending = A transaction from { $time } is still pending: the figures from then on may change
+holdings-contradicted = { $rows } row(s) ({ $ids }) carry a running balance that matches neither their account's balance nor the total the amounts add up to: the balances drawn come from the amounts
 holdings-deleted-account = { $name } (deleted)
 holdings-value-at-rate = Worth { $value } at { $rate } per BTC, the market rate of transaction { $id } at { $time }
 holdings-value-at-sample = Worth { $value } at { $rate } per BTC, Nordlys' price sample at { $time }
@@ -319,6 +322,10 @@ card-why-malformed = transaction { $id } could not be read ({ $reason })
 card-fix-malformed = sync again; if it stays unreadable, report it to the exchange
 card-why-oversold = sale { $id } of { $time } sold { $btc } more than the history shows was bought
 card-fix-oversold = sync the whole history, or enter the cost of bitcoin that came from outside the exchange
+card-why-balance-contradicted = the running balance of row { $ids } is neither the account's balance nor the total that the rows' amounts add up to, so the holding cannot be told from this history
+card-fix-balance-contradicted = sync again once rows still pending or listed late have arrived; if it stays, ask the exchange about { $ids }
+card-why-amounts-overflow = the history's amounts are too large to add up
+card-fix-amounts-overflow = sync the history again; if it stays, ask the exchange what these rows are
 card-why-deposit-cost = sale { $id } used bitcoin deposited from outside the exchange ({ $deposit }), whose cost is not known
 card-fix-deposit-cost = enter that deposit's acquisition date and NOK cost
 card-why-no-row-rate = transaction { $id } has no market rate to value it at

@@ -127,6 +127,8 @@ tax-kind-nok-withdrawal = NOK-uttak
 tax-kind-btc-adjustment = BTC-justering
 tax-kind-nok-adjustment = NOK-justering
 tax-not-computable = kan ikke beregnes: venter siden { $since }
+tax-not-computable-contradicted = kan ikke beregnes: løpende saldo på { $rows } rad(er) ({ $ids }) stemmer verken med kontoens eller totalen beløpene gir
+tax-not-computable-overflow = kan ikke beregnes: beløpene er for store til å summeres
 tax-account-deleted = { $name } (slettet)
 
 ## Gevinster og årsslutt
@@ -288,6 +290,7 @@ holdings-at-sample = Verdi til Nordlys' egne kursmålinger (midtkurs)
 holdings-gain = Realisert gevinst
 holdings-loss = Realisert tap
 holdings-pending = En transaksjon fra { $time } venter fortsatt: tallene fra da av kan endre seg
+holdings-contradicted = { $rows } rad(er) ({ $ids }) har en løpende saldo som verken stemmer med kontoens saldo eller totalen beløpene gir: saldoene som tegnes kommer fra beløpene
 holdings-deleted-account = { $name } (slettet)
 holdings-value-at-rate = Verdt { $value } til { $rate } per BTC, markedskursen for transaksjon { $id } { $time }
 holdings-value-at-sample = Verdt { $value } til { $rate } per BTC, Nordlys' kursmåling { $time }
@@ -318,6 +321,10 @@ card-why-malformed = transaksjon { $id } kunne ikke leses ({ $reason })
 card-fix-malformed = synkroniser igjen; meld fra til børsen om den fortsatt ikke kan leses
 card-why-oversold = salg { $id } fra { $time } solgte { $btc } mer enn historikken viser kjøpt
 card-fix-oversold = synkroniser hele historikken, eller legg inn kostpris for bitcoin som kom utenfra børsen
+card-why-balance-contradicted = løpende saldo på rad { $ids } er verken kontoens saldo eller totalen radenes beløp summerer seg til, så beholdningen kan ikke leses av denne historikken
+card-fix-balance-contradicted = synkroniser igjen når rader som venter eller kommer sent er på plass; består det, spør børsen om { $ids }
+card-why-amounts-overflow = historikkens beløp er for store til å summeres
+card-fix-amounts-overflow = synkroniser historikken igjen; består det, spør børsen hva disse radene er
 card-why-deposit-cost = salg { $id } brukte bitcoin satt inn utenfra børsen ({ $deposit }) med ukjent kostpris
 card-fix-deposit-cost = legg inn anskaffelsesdato og kostpris i NOK for innskuddet
 card-why-no-row-rate = transaksjon { $id } har ingen markedskurs å verdsette den etter

@@ -130,12 +130,22 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
         readout,
         plot_left: chart.plot_left,
         plot_right: chart.plot_right,
+        // A notice beside the chart: a pending row first, else rows whose running balance
+        // contradicts the balances the chart draws.
         pending: holdings
             .pending_since
             .map(|t| {
                 Message::new("holdings-pending")
                     .with("time", format::time(&t, zone, locale))
                     .render(locale)
+            })
+            .or_else(|| {
+                holdings.contradiction.as_ref().map(|c| {
+                    Message::new("holdings-contradicted")
+                        .with("ids", c.ids.join(", "))
+                        .with("rows", c.rows.to_string())
+                        .render(locale)
+                })
             })
             .unwrap_or_default(),
     })

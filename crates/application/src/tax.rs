@@ -478,6 +478,33 @@ async fn each_row<T: Send + 'static>(
     .map_err(IpcError::internal)
 }
 
+/// Why a year's holding is not a figure, in words: a pending row, rows whose running balance
+/// contradicts the computed balances, or amounts too large to add.
+fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
+    if let Some(since) = &y.pending_since {
+        return Some(not_computable(since, zone, locale));
+    }
+    if y.overflowed {
+        return Some(crate::wording::say("tax-not-computable-overflow", locale));
+    }
+    y.contradiction.as_ref().map(|c| {
+        crate::wording::Message::new("tax-not-computable-contradicted")
+            .with("ids", c.ids.join(", "))
+            .with("rows", c.rows.to_string())
+            .render(locale)
+    })
+}
+
+/// `figure()`, or why the year's holding is not computable.
+fn unless_blocked(
+    y: &YearEnd,
+    zone: Tz,
+    locale: Locale,
+    figure: impl FnOnce() -> String,
+) -> String {
+    year_end_blocked(y, zone, locale).unwrap_or_else(figure)
+}
+
 async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
     let chosen = nordlys_core::tax::year_end_rate::chosen(&store)?;
     let builder = each_row(
@@ -521,13 +548,13 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
                     .map(|h| HoldingView {
                         account: names.name(&h.account_id),
                         deleted: names.deleted(&h.account_id),
-                        balance: figures.btc(h.balance_btc),
-                        value: nok(h.value_nok),
+                        balance: unless_blocked(y, zone, locale, || figures.btc(h.balance_btc)),
+                        value: unless_blocked(y, zone, locale, || nok(h.value_nok)),
                     })
                     .collect(),
-                total_btc: pending_or(y.pending_since, zone, locale, || figures.btc(y.total_btc)),
-                total_nok: pending_or(y.pending_since, zone, locale, || nok(y.total_nok)),
-                not_computable: y.pending_since.map(|t| not_computable(&t, zone, locale)),
+                total_btc: unless_blocked(y, zone, locale, || figures.btc(y.total_btc)),
+                total_nok: unless_blocked(y, zone, locale, || nok(y.total_nok)),
+                not_computable: year_end_blocked(y, zone, locale),
             })
             .collect(),
     })

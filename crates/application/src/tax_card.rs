@@ -125,6 +125,20 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
                 .with("btc", format::btc(*btc, format::BtcUnit::Btc, words.locale)),
             Message::new("card-fix-oversold"),
         ),
+        Why::BalanceContradicted { ids, rows } => (
+            Message::new("card-why-balance-contradicted").with(
+                "ids",
+                match rows.saturating_sub(ids.len() as u64) {
+                    0 => ids.join(", "),
+                    more => format!("{} (+{more})", ids.join(", ")),
+                },
+            ),
+            Message::new("card-fix-balance-contradicted").with("ids", ids.join(", ")),
+        ),
+        Why::AmountsOverflow => (
+            Message::new("card-why-amounts-overflow"),
+            Message::new("card-fix-amounts-overflow"),
+        ),
         Why::Unknown { row, unknown } => match unknown {
             Unknown::DepositCost { deposit_id } => (
                 Message::new("card-why-deposit-cost")

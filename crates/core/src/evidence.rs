@@ -695,6 +695,7 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
         };
     }
     let now = look.accounts.as_ref().ok()?;
+    let all_now: Btc = now.iter().map(|h| h.total).sum();
     for h in now {
         let Some(b) = before.accounts.iter().find(|b| b.id == h.id) else {
             continue;
@@ -707,8 +708,13 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
             .iter()
             .filter(|r| r.account_id.as_ref().is_some_and(|x| x.as_str() == h.id))
             .max_by_key(|r| r.create_time);
+        // `runningBalanceBtc` is the account's balance or the user's total, as the exchange
+        // reads it: each reading's drop is a move this request could explain.
         let moves = match newest {
-            Some(r) => vec![("total", r.running_balance_btc - h.total)],
+            Some(r) => vec![
+                ("total", r.running_balance_btc - h.total),
+                ("total", r.running_balance_btc - all_now),
+            ],
             None => vec![
                 ("available", b.available - h.available),
                 ("total", b.total - h.total),
@@ -740,6 +746,7 @@ fn balances_explained(
         .map(|o| o.amount)
         .sum();
     let held: Btc = now.iter().map(|h| h.total - h.available).sum();
+    let all_now: Btc = now.iter().map(|h| h.total).sum();
     if held.decimal() != sells {
         return Err(format!(
             "{held} BTC is held back where open sells explain {sells}: a withdrawal may be pending"
@@ -752,8 +759,14 @@ fn balances_explained(
             .filter(|r| r.account_id.as_ref().is_some_and(|a| a.as_str() == h.id))
             .collect();
         let was = before.accounts.iter().find(|b| b.id == h.id);
+        // Either reading of `runningBalanceBtc` may hold: the account's balance, or the
+        // user's total (then only when this is the newest row of all). The balance itself is
+        // judged below from the rows' amounts, which do not depend on it.
         match rows.iter().max_by_key(|r| r.create_time) {
-            Some(r) if r.running_balance_btc != h.total => {
+            Some(r)
+                if r.running_balance_btc != h.total
+                    && !(r.running_balance_btc == all_now && newest_of_all(look, r)) =>
+            {
                 return Err(format!(
                     "{} holds {} BTC, its newest listed row says {}",
                     h.id, h.total, r.running_balance_btc
@@ -772,6 +785,14 @@ fn balances_explained(
         }
     }
     Ok(())
+}
+
+/// Whether no listed row of any account comes after `row` (the user's total after it is the
+/// total now).
+fn newest_of_all(look: &Look, row: &TaxTransaction) -> bool {
+    look.rows
+        .iter()
+        .all(|r| (r.create_time, r.id.as_str()) <= (row.create_time, row.id.as_str()))
 }
 
 /// The BTC a row moved its account's balance by, under each reading of where a BTC fee is:

@@ -15,6 +15,7 @@ use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTran
 use nordlys_money::{Btc, Nok};
 use sha2::{Digest, Sha256};
 
+use super::balances::BalanceBook;
 use super::gains::{
     DepositCosts, Disposal, EnteredCost, GainsBuilder, Income, Method, Unknown, amount,
 };
@@ -79,6 +80,15 @@ pub enum Why {
         at: DateTime<Utc>,
         btc: Btc,
     },
+    /// Rows whose `runningBalanceBtc` is neither the computed total nor their account's
+    /// computed balance: the holding cannot be told from this history (`ids` are the first few
+    /// of `rows`).
+    BalanceContradicted {
+        ids: Vec<String>,
+        rows: u64,
+    },
+    /// The amounts are too large to add up.
+    AmountsOverflow,
     /// A disposal's proceeds or a consumed lot's cost, or a bonus's value, is not known.
     Unknown {
         row: String,
@@ -317,7 +327,9 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
     };
     let mut hash = RowsHash::default();
     let mut rows = 0u64;
-    let mut balances: BTreeMap<String, (Btc, String)> = BTreeMap::new();
+    // Each account's balance from the rows' amounts; the last row of each, the figure's source.
+    let mut book = BalanceBook::default();
+    let mut last_rows: BTreeMap<String, String> = BTreeMap::new();
     let mut blockers = Blockers::default();
     let entered = store.deposit_costs()?;
     let mut deposits = Vec::new();
@@ -327,11 +339,9 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         hash.add(raw);
         rows += 1;
         blockers.read(t);
+        book.add(t);
         if let Some(account) = &t.account_id {
-            balances.insert(
-                account.as_str().to_owned(),
-                (t.running_balance_btc, t.id.as_str().to_owned()),
-            );
+            last_rows.insert(account.as_str().to_owned(), t.id.as_str().to_owned());
         }
         if t.tx_type == TaxTransactionType::BtcDeposit && t.sub_type != TaxSubType::Internal {
             deposits.push(OutsideDeposit {
@@ -349,6 +359,21 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         Ok::<_, CardError>(())
     })?;
     blockers.read_malformed(store, &end)?;
+    let holding_problem = match (book.contradiction(), book.overflowed()) {
+        (_, true) => Some(Why::AmountsOverflow),
+        (Some(c), false) => Some(Why::BalanceContradicted {
+            ids: c.ids.clone(),
+            rows: c.rows,
+        }),
+        (None, false) => None,
+    };
+    let balances: BTreeMap<String, (Btc, String)> = last_rows
+        .into_iter()
+        .map(|(account, row)| {
+            let balance = book.balance(&account);
+            (account, (balance, row))
+        })
+        .collect();
     let report = gains.finish();
     let year_disposals: Vec<Disposal> = report
         .disposals
@@ -413,9 +438,14 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
         entry
             .sources
             .insert(Field::Formuesverdi, entry.sources[&Field::Antall].clone());
-        match &request.rate {
-            Ok(r) => entry.formuesverdi = antall.value_at(r.nok_per_btc),
-            Err(no) => refuse(Field::Formuesverdi, Why::NoYearEndRate(*no)),
+        match (&holding_problem, &request.rate) {
+            (Some(why), _) => {
+                entry.antall = None;
+                refuse(Field::Antall, why.clone());
+                refuse(Field::Formuesverdi, why.clone());
+            }
+            (None, Ok(r)) => entry.formuesverdi = antall.value_at(r.nok_per_btc),
+            (None, Err(no)) => refuse(Field::Formuesverdi, Why::NoYearEndRate(*no)),
         }
         let sold: Vec<_> = disposals.iter().filter(|d| mine(&d.account_id)).collect();
         let sold_ids: Vec<String> = sold.iter().map(|d| d.id.clone()).collect();
@@ -557,6 +587,26 @@ mod tests {
         ]
     }
 
+    /// `rows` with each `runningBalanceBtc` as the user's total after the row, the operator's
+    /// reading (the rows above give their account's balance, the other reading).
+    fn as_totals(rows: Vec<TaxTransaction>) -> Vec<TaxTransaction> {
+        let mut each = BTreeMap::new();
+        rows.into_iter()
+            .map(|mut t| {
+                if let Some(a) = &t.account_id {
+                    each.insert(a.as_str().to_owned(), t.running_balance_btc);
+                }
+                t.running_balance_btc = each.values().copied().sum();
+                t
+            })
+            .collect()
+    }
+
+    /// The history under both readings of `runningBalanceBtc`: every figure must be the same.
+    fn both_readings() -> [Vec<TaxTransaction>; 2] {
+        [history(), as_totals(history())]
+    }
+
     /// 0.1 BTC sold for 60 000 on 10 March 2024, with no fee.
     fn sale_of_a_tenth() -> TaxTransaction {
         tx("s1", "2024-03-10T10:00:00Z", "a", BtcSell, "0", "600000")
@@ -592,7 +642,13 @@ mod tests {
 
     #[test]
     fn the_card_sums_every_account_with_each_figure_worked_by_hand() {
-        let card = card(&store_of(history()), &request(2024, false, Some("1000000")))
+        for rows in both_readings() {
+            the_card_sums_every_account(rows);
+        }
+    }
+
+    fn the_card_sums_every_account(rows: Vec<TaxTransaction>) {
+        let card = card(&store_of(rows), &request(2024, false, Some("1000000")))
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(card.complete);
         assert!(card.not_computable.is_empty(), "{:?}", card.not_computable);
@@ -615,7 +671,13 @@ mod tests {
 
     #[test]
     fn one_entry_per_account_splits_each_figure_by_the_account_of_its_rows() {
-        let card = card(&store_of(history()), &request(2024, true, Some("1000000")))
+        for rows in both_readings() {
+            one_entry_per_account(rows);
+        }
+    }
+
+    fn one_entry_per_account(rows: Vec<TaxTransaction>) {
+        let card = card(&store_of(rows), &request(2024, true, Some("1000000")))
             .unwrap_or_else(|e| panic!("{e}"));
         let by_id: Vec<_> = card
             .entries
@@ -725,11 +787,15 @@ mod tests {
         let rows = vec![sale_of_a_tenth()];
         let card = card(&store_of(rows), &request(2024, false, Some("1")))
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(matches!(
-            &card.not_computable[0].why,
+        assert!(card.not_computable.iter().any(|n| matches!(
+            &n.why,
             Why::SoldMoreThanBought { id, .. } if id == "s1"
-        ));
+        )));
         assert_eq!(card.entries[0].gevinst, None);
+        // Its account would hold −0.1 BTC, which its running balance (0) contradicts.
+        assert!(card.not_computable.iter().any(|n| n.field == Field::Antall
+            && matches!(&n.why, Why::BalanceContradicted { ids, .. } if ids == &["s1"])));
+        assert_eq!(card.entries[0].antall, None);
     }
 
     #[test]

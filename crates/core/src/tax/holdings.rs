@@ -1,5 +1,6 @@
 //! Holdings over time: the bitcoin held per account and in total after each transaction, exact
-//! from the running balances, and what it was worth in NOK at each transaction's market rate and
+//! from the rows' amounts (never from `runningBalanceBtc`, whose meaning is read two ways; see
+//! [`super::balances`]), and what it was worth in NOK at each transaction's market rate and
 //! at Nordlys' own price samples, with the gains realised along the way.
 //!
 //! A chart has at most one column per pixel, so the history is kept per column of a [`Frame`]:
@@ -11,6 +12,7 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
+use super::balances::{BalanceBook, Contradiction};
 use super::gains::{Disposal, GainsBuilder, Method};
 use crate::store::{PriceSample, Store, StoreError, TaxFilter};
 
@@ -122,6 +124,8 @@ pub struct Holdings {
     pub columns: Vec<Column>,
     /// The oldest pending row: the figures after it may change.
     pub pending_since: Option<DateTime<Utc>>,
+    /// Rows whose running balance contradicts the computed balances under either reading.
+    pub contradiction: Option<Contradiction>,
 }
 
 /// The holdings over `frame` from the stored history and Nordlys' samples, with the gains
@@ -151,6 +155,7 @@ pub struct HoldingsBuilder {
     balances: Vec<Btc>,
     columns: Vec<Column>,
     pending_since: Option<DateTime<Utc>>,
+    book: BalanceBook,
     /// Whether a row has been read: samples before the first row value nothing.
     started: bool,
 }
@@ -166,6 +171,7 @@ impl HoldingsBuilder {
             balances: vec![],
             columns: vec![],
             pending_since: None,
+            book: BalanceBook::default(),
             started: false,
         }
     }
@@ -176,13 +182,13 @@ impl HoldingsBuilder {
         if t.finalize_time.is_none() {
             self.pending_since = self.pending_since.or(Some(t.create_time));
         }
-        if let Some(account) = &t.account_id {
+        if let (Some(account), Some(balance)) = (&t.account_id, self.book.add(t)) {
             let account = account.as_str();
             match self.accounts.iter().position(|a| a == account) {
-                Some(i) => self.balances[i] = t.running_balance_btc,
+                Some(i) => self.balances[i] = balance,
                 None => {
                     self.accounts.push(account.to_owned());
-                    self.balances.push(t.running_balance_btc);
+                    self.balances.push(balance);
                 }
             }
         }
@@ -229,6 +235,7 @@ impl HoldingsBuilder {
             accounts: self.accounts,
             columns: self.columns,
             pending_since: self.pending_since,
+            contradiction: self.book.contradiction().cloned(),
         }
     }
 
@@ -251,6 +258,9 @@ impl HoldingsBuilder {
     }
 
     fn total(&self) -> Option<Btc> {
+        if self.book.overflowed() {
+            return None;
+        }
         self.balances
             .iter()
             .try_fold(Decimal::ZERO, |sum, b| sum.checked_add(b.decimal()))
@@ -478,8 +488,8 @@ mod tests {
 
         let max = Decimal::MAX.to_string();
         let huge = [
-            tx("c", "2024-05-01T00:00:00Z", "acc_c", BtcBuy, &max, "1"),
-            tx("d", "2024-07-01T00:00:00Z", "acc_d", BtcBuy, &max, "1"),
+            tx("c", "2024-05-01T00:00:00Z", "acc_c", BtcBuy, &max, "1").received(&max, "BTC"),
+            tx("d", "2024-07-01T00:00:00Z", "acc_d", BtcBuy, &max, "1").received(&max, "BTC"),
         ];
         let h = build(&huge, vec![]);
         assert_eq!(h.columns[1].total_btc, None);

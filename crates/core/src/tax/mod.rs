@@ -3,6 +3,7 @@
 //!
 //! Years are Norwegian calendar years (`crate::time`).
 
+pub mod balances;
 pub mod card;
 pub mod csv;
 pub mod gains;

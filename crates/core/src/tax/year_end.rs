@@ -1,6 +1,7 @@
-//! The holding at 31 December for wealth tax, per account and in total, rebuilt from
-//! `runningBalanceBtc` (the balance endpoint has no date), valued at a year-end rate whose source
-//! is stated: the last market rate in the transactions up to year end, or one the user entered.
+//! The holding at 31 December for wealth tax, per account and in total, computed from each row's
+//! amounts (the balance endpoint has no date; `runningBalanceBtc` is only a cross-check, see
+//! [`super::balances`]), valued at a year-end rate whose source is stated: the last market rate
+//! in the transactions up to year end, or one the user entered.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +10,7 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
+use super::balances::{BalanceBook, Contradiction};
 use super::year_end_rate::{NoRate, YearEndRate};
 use crate::time::oslo_year;
 
@@ -51,12 +53,25 @@ pub struct YearEnd {
     /// The oldest row up to this year's end that is still pending: the figures may change, so
     /// they are not computable yet.
     pub pending_since: Option<DateTime<Utc>>,
+    /// Rows up to this year's end whose running balance the computed balances contradict under
+    /// either reading: the holding is not computable.
+    pub contradiction: Option<Contradiction>,
+    /// The amounts up to this year's end are too large to add up (a hostile answer): the
+    /// holding is not computable.
+    pub overflowed: bool,
+}
+
+impl YearEnd {
+    /// Whether the holding is a figure to report: nothing pending, contradicted or overflowed.
+    pub fn computable(&self) -> bool {
+        self.pending_since.is_none() && self.contradiction.is_none() && !self.overflowed
+    }
 }
 
 /// Reads transactions oldest first and closes each year as the next one begins.
 #[derive(Debug, Default)]
 pub struct YearEndBuilder {
-    balances: BTreeMap<String, Btc>,
+    book: BalanceBook,
     last_rate: Option<(NokPerBtc, String, DateTime<Utc>)>,
     year: Option<i32>,
     closed: Vec<Snapshot>,
@@ -67,7 +82,10 @@ pub struct YearEndBuilder {
 #[derive(Debug)]
 struct Snapshot {
     year: i32,
-    balances: BTreeMap<String, Btc>,
+    /// Account and balance, in account id order.
+    balances: Vec<(String, Btc)>,
+    contradiction: Option<Contradiction>,
+    overflowed: bool,
     rate: Option<(NokPerBtc, String, DateTime<Utc>)>,
     pending_since: Option<DateTime<Utc>>,
 }
@@ -80,15 +98,7 @@ impl YearEndBuilder {
         }
         // Every row passes here, a million for a long history: an account's balance and the
         // last rate's id are written over in place, not made anew.
-        if let Some(account) = &t.account_id {
-            match self.balances.get_mut(account.as_str()) {
-                Some(balance) => *balance = t.running_balance_btc,
-                None => {
-                    self.balances
-                        .insert(account.as_str().to_owned(), t.running_balance_btc);
-                }
-            }
-        }
+        self.book.add(t);
         if let Some(rate) = t.rate_market.filter(|r| r.is_positive()) {
             match &mut self.last_rate {
                 Some((last, id, at)) => {
@@ -109,9 +119,19 @@ impl YearEndBuilder {
             return;
         };
         while open < year {
+            let mut balances: Vec<(String, Btc)> = self
+                .book
+                .balances()
+                .into_iter()
+                .flatten()
+                .map(|(a, b)| (a.to_owned(), b))
+                .collect();
+            balances.sort_by(|a, b| a.0.cmp(&b.0));
             self.closed.push(Snapshot {
                 year: open,
-                balances: self.balances.clone(),
+                balances,
+                contradiction: self.book.contradiction().cloned(),
+                overflowed: self.book.overflowed(),
                 rate: self.last_rate.clone(),
                 pending_since: self.pending_since,
             });
@@ -166,6 +186,8 @@ impl YearEndBuilder {
                     total_btc,
                     total_nok: value(total_btc),
                     pending_since: s.pending_since,
+                    contradiction: s.contradiction,
+                    overflowed: s.overflowed,
                 }
             })
             .collect()
@@ -175,56 +197,79 @@ impl YearEndBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tax::tests_support::tx;
+    use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
-    #[test]
-    fn each_year_ends_with_the_last_running_balance_of_each_account_and_the_last_rate() {
-        let rows = [
+    /// Two accounts, each row with its amounts; `running` is each row's `runningBalanceBtc`
+    /// under one reading of it.
+    fn two_accounts(running: [&str; 5]) -> [TaxTransaction; 5] {
+        [
             tx(
                 "a1",
                 "2023-03-01T10:00:00Z",
                 "acc_a",
                 TaxTransactionType::BtcBuy,
-                "0.5",
+                running[0],
                 "300000",
-            ),
+            )
+            .received("0.5", "BTC")
+            .paid("150000", "NOK"),
             tx(
                 "b1",
                 "2023-06-01T10:00:00Z",
                 "acc_b",
                 TaxTransactionType::BtcBuy,
-                "0.25",
+                running[1],
                 "320000",
-            ),
+            )
+            .received("0.25", "BTC")
+            .paid("80000", "NOK"),
             // 31 Dec 23:30 UTC is already 2024 in Oslo.
             tx(
                 "a2",
                 "2023-12-31T22:30:00Z",
                 "acc_a",
                 TaxTransactionType::BtcSell,
-                "0.4",
+                running[2],
                 "400000",
-            ),
+            )
+            .received("40000", "NOK")
+            .paid("0.1", "BTC"),
             tx(
                 "a3",
                 "2023-12-31T23:30:00Z",
                 "acc_a",
                 TaxTransactionType::BtcBuy,
-                "1.4",
+                running[3],
                 "410000",
-            ),
+            )
+            .received("1", "BTC")
+            .paid("410000", "NOK"),
             tx(
                 "b2",
                 "2025-02-01T10:00:00Z",
                 "acc_b",
                 TaxTransactionType::BtcSell,
-                "0",
+                running[4],
                 "900000",
-            ),
-        ];
+            )
+            .received("225000", "NOK")
+            .paid("0.25", "BTC"),
+        ]
+    }
+
+    #[test]
+    fn each_year_ends_with_each_accounts_computed_balance_under_either_reading() {
+        let per_account = two_accounts(["0.5", "0.25", "0.4", "1.4", "0"]);
+        let total = two_accounts(["0.5", "0.75", "0.65", "1.65", "1.4"]);
+        for rows in [per_account, total] {
+            each_year_ends_with_the_balances_and_the_last_rate(&rows);
+        }
+    }
+
+    fn each_year_ends_with_the_balances_and_the_last_rate(rows: &[TaxTransaction]) {
         let mut b = YearEndBuilder::default();
-        for r in &rows {
+        for r in rows {
             b.add(r);
         }
         let now = "2025-06-01T00:00:00Z".parse().unwrap();
@@ -275,6 +320,21 @@ mod tests {
         let y25 = &years[2];
         assert!(!y25.complete);
         assert_eq!(y25.total_btc, Btc::computed(Decimal::new(14, 1)));
+        assert!(years.iter().all(YearEnd::computable));
+    }
+
+    #[test]
+    fn a_running_balance_neither_reading_explains_leaves_the_holding_not_computable() {
+        // b1 says 0.3: neither b's 0.25 nor the total 0.75.
+        let rows = two_accounts(["0.5", "0.3", "0.4", "1.4", "0"]);
+        let mut b = YearEndBuilder::default();
+        rows.iter().for_each(|r| b.add(r));
+        let years = b.finish("2025-06-01T00:00:00Z".parse().unwrap(), &BTreeMap::new());
+        assert!(years.iter().all(|y| !y.computable()));
+        assert_eq!(
+            years[0].contradiction.as_ref().map(|c| c.ids.clone()),
+            Some(vec!["b1".to_owned()])
+        );
     }
 
     #[test]
