@@ -49,10 +49,24 @@ fn cells(lag: u64) -> Vec<(&'static str, Value, bool)> {
         ("clock-skew +90", json!({"clockSkew": 90}), false),
         ("clock-skew -90", json!({"clockSkew": -90}), false),
         ("commit-late", json!({}), true),
+        // The sandbox's defaults are what the exchange publishes (the user's total as the
+        // running balance, unset fields left out, a buy's fee inside its amount); these cells
+        // hold the other readings.
+        (
+            "running-balance account",
+            json!({"runningBalance": "account"}),
+            false,
+        ),
+        (
+            "empty-style string, buy-fee outside",
+            json!({"emptyStyle": "string", "buyFee": "outside"}),
+            false,
+        ),
         (
             "all at once",
             json!({"noNoteEcho": true, "taxLag": lag, "withdrawalHold": "total", "buyFeePct": 1,
-                   "splitFills": 3, "partialFill": 40, "clockSkew": -90}),
+                   "splitFills": 3, "partialFill": 40, "clockSkew": -90,
+                   "runningBalance": "account", "emptyStyle": "null", "buyFee": "outside"}),
             true,
         ),
     ]

@@ -329,3 +329,89 @@ async fn rows_listed_late_before_the_cursor_are_found_by_the_next_sync() {
     assert_eq!(last.stored as usize, all.len() - first);
     assert_eq!(stored(&store), all, "every row once, in time order");
 }
+
+/// The seeded user holds bitcoin in two accounts (and had a third, deleted). Under either
+/// reading of `runningBalanceBtc` (the user's total, as the operator describes it, or the row's
+/// own account's) the holding computed from the rows' amounts is what endpoint 13 says today,
+/// account by account; nothing is marked contradicted; and the running year's card holds the
+/// same total, per account too.
+#[tokio::test]
+async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_running_balance() {
+    use nordlys_core::tax::card::{CardRequest, card};
+    use nordlys_core::tax::gains::Method;
+    use nordlys_core::tax::year_end::RateSource;
+    use nordlys_core::tax::year_end_rate::YearEndRate;
+    use nordlys_sandbox::SandboxConfig;
+    use nordlys_sandbox::world::{Readings, RunningBalance};
+    for reading in [RunningBalance::Total, RunningBalance::Account] {
+        let sandbox = sandbox_with(SandboxConfig {
+            readings: Readings {
+                running_balance: reading,
+                ..Readings::default()
+            },
+            ..SandboxConfig::default()
+        })
+        .await;
+        let client = key_client(&sandbox, &sandbox.info.api_keys.read);
+        let store = Arc::new(Store::in_memory().unwrap());
+        sync::sync(&client, store.clone(), &SyncCancel::default(), |_| {})
+            .await
+            .unwrap();
+        let mut years = YearEndBuilder::default();
+        store
+            .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+                years.add(t);
+                Ok(())
+            })
+            .unwrap();
+        let now = Utc::now();
+        let years = years.finish(now, &Default::default());
+        let last = years.last().unwrap();
+        assert!(last.computable(), "{reading:?}: {:?}", last.contradiction);
+        let today = client.tax_balance(true).await.unwrap();
+        let funded: Vec<_> = today
+            .bitcoin_accounts
+            .iter()
+            .filter(|a| a.balance_btc.is_positive())
+            .collect();
+        assert!(funded.len() >= 2, "two funded accounts");
+        for a in &today.bitcoin_accounts {
+            let computed = last
+                .accounts
+                .iter()
+                .find(|h| h.account_id == a.id.as_str())
+                .map(|h| h.balance_btc)
+                .unwrap_or_default();
+            assert_eq!(computed, a.balance_btc, "{reading:?}: {}", a.id);
+        }
+        let total: nordlys_money::Btc = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
+        assert_eq!(last.total_btc, total, "{reading:?}");
+
+        let rate = YearEndRate {
+            nok_per_btc: nordlys_money::NokPerBtc::computed(rust_decimal::Decimal::from(1_000_000)),
+            source: RateSource::Entered,
+        };
+        for per_account in [false, true] {
+            let c = card(
+                &store,
+                &CardRequest {
+                    year: last.year,
+                    method: Method::Fifo,
+                    per_account,
+                    rate: Ok(rate.clone()),
+                    now,
+                },
+            )
+            .unwrap();
+            let held: nordlys_money::Btc = c.entries.iter().filter_map(|e| e.antall).sum();
+            assert_eq!(held, total, "{reading:?}, per account: {per_account}");
+            assert!(
+                !c.not_computable.iter().any(|n| matches!(
+                    n.why,
+                    nordlys_core::tax::card::Why::BalanceContradicted { .. }
+                )),
+                "{reading:?}"
+            );
+        }
+    }
+}

@@ -58,11 +58,16 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
         .iter()
         .map(|t| {
             let buy = t.tx_type == TaxTransactionType::BtcBuy;
-            let (btc, nok) = if buy {
+            let (btc, as_sent) = if buy {
                 (t.in_amount, t.out_amount)
             } else {
                 (t.out_amount, t.in_amount)
             };
+            // The bitcoin's worth, fee apart, whichever side of the amount the row puts it;
+            // the amount as sent when the row cannot tell.
+            let nok = nordlys_core::tax::gains::trade_worth(t)
+                .map(|n| n.decimal())
+                .or(as_sent);
             let account = t
                 .account_id
                 .as_ref()

@@ -75,7 +75,15 @@ async fn every_command_prints_the_apis_object() {
         assert!(cli.ok(&["volume-historic", "--date", "2026-01-01"])["dailyVolume"].is_array());
         let accounts = cli.ok(&["accounts", "--include-deleted"]);
         assert_eq!(accounts["accounts"].as_array().unwrap().len(), 3);
-        assert_eq!(accounts["accounts"][0]["deleteTime"], "");
+        // An unset time is left out, as the exchange does; never printed as "".
+        assert!(
+            accounts["accounts"][0].get("deleteTime").is_none(),
+            "{accounts}"
+        );
+        assert!(
+            accounts["accounts"][2]["deleteTime"].is_string(),
+            "{accounts}"
+        );
         let account = accounts["accounts"][1]["id"].as_str().unwrap().to_owned();
         assert!(cli.ok(&["fiat"])["availableNok"].is_number());
         assert!(cli.ok(&["deposit-destinations", "--account", &account])["onchainAddress"]["destination"].is_string());
@@ -966,6 +974,37 @@ async fn an_order_the_user_sees_placed_is_settled_as_placed() {
         let (code, _, err) = settle(&["--placed"]);
         assert_eq!(code, 1, "settled already: {err}");
         assert_eq!(state.lock().counters.orders_created, sent, "nothing sent");
+    })
+    .await
+    .unwrap();
+}
+
+/// A key without the Receive permission cannot create invoices, and the CLI says why (exit 1).
+#[tokio::test(flavor = "multi_thread")]
+async fn creating_an_invoice_without_the_receive_permission_says_so() {
+    let sb = sandbox().await;
+    let key = sb.info.api_keys.no_receive.clone();
+    let base = sb.base_url().to_owned();
+    tokio::task::spawn_blocking(move || {
+        let cli = Cli {
+            base: &base,
+            env: vec![
+                ("NORDLYS_API_KEY", key.key.clone()),
+                ("NORDLYS_API_SECRET", key.secret.clone()),
+            ],
+        };
+        // It reads as any key does.
+        assert!(cli.ok(&["fiat"])["availableNok"].is_number());
+        let (code, _, err) = cli.run(&[
+            "invoice",
+            "create",
+            "--amount",
+            "0.0001",
+            "--currency",
+            "BTC",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("Receive permission"), "{err}");
     })
     .await
     .unwrap();

@@ -227,8 +227,8 @@ pub mod time {
     }
 }
 
-/// An optional date-time: the empty string (or null, or absence) reads as none, and none is
-/// written back as the empty string, as the API does.
+/// An optional date-time: the empty string (or null, or absence) reads as none. The models leave
+/// a none out when they are written (as the exchange does); written alone it is the empty string.
 pub mod opt_time {
     use super::*;
 

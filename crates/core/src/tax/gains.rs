@@ -277,6 +277,38 @@ pub fn buy_cost(t: &TaxTransaction) -> Option<(Btc, Nok)> {
     }
 }
 
+/// What a trade's bitcoin was exchanged for in NOK, its fee apart, wherever the row puts the
+/// fee (inside its NOK amount, as the exchange publishes, or beside it); `None` for a row that
+/// is not a trade or does not show where its fee is.
+pub fn trade_worth(t: &TaxTransaction) -> Option<Nok> {
+    let buying = match t.tx_type {
+        TaxTransactionType::BtcBuy => true,
+        TaxTransactionType::BtcSell => false,
+        _ => return None,
+    };
+    let side = |v, c: &Option<CurrencyCode>, want| amount(v, c.as_ref(), want);
+    let (btc, nok) = if buying {
+        (
+            side(t.in_amount, &t.in_currency, &CurrencyCode::Btc),
+            side(t.out_amount, &t.out_currency, &CurrencyCode::Nok),
+        )
+    } else {
+        (
+            side(t.out_amount, &t.out_currency, &CurrencyCode::Btc),
+            side(t.in_amount, &t.in_currency, &CurrencyCode::Nok),
+        )
+    };
+    let (btc, nok) = (Btc::computed(btc), Nok::computed(nok));
+    let fee = Nok::computed(side(t.fee_amount, &t.fee_currency, &CurrencyCode::Nok));
+    Some(
+        match (fee_inside(btc, nok, fee, t.rate_market, buying)?, buying) {
+            (false, _) => nok,
+            (true, true) => nok - fee,
+            (true, false) => nok + fee,
+        },
+    )
+}
+
 impl GainsBuilder {
     pub fn new(method: Method) -> Self {
         Self {
@@ -576,6 +608,33 @@ mod tests {
     /// A figure in whichever unit the comparison wants.
     fn d<Q: nordlys_money::Quantity>(s: &str) -> Q {
         Q::computed(s.parse().unwrap())
+    }
+
+    /// 0.001 BTC at 773 130 is worth 773.13; the fee of 3.87 inside the amount (777, as
+    /// published) or beside it (773.13) gives the same worth, bought or sold.
+    #[test]
+    fn a_trades_worth_is_the_same_wherever_its_fee_is() {
+        use TaxTransactionType::{BtcBuy, BtcSell};
+        let at = "2026-01-01T10:00:00Z";
+        let buy = |out: &str| {
+            tx("b", at, "a", BtcBuy, "0.001", "773130")
+                .received("0.001", "BTC")
+                .paid(out, "NOK")
+                .fee("3.87", "NOK")
+        };
+        let sell = |received: &str| {
+            tx("s", at, "a", BtcSell, "0", "773130")
+                .received(received, "NOK")
+                .paid("0.001", "BTC")
+                .fee("3.87", "NOK")
+        };
+        for row in [buy("777"), buy("773.13"), sell("769.26"), sell("773.13")] {
+            assert_eq!(trade_worth(&row), Some(d("773.13")), "{:?}", row.out_amount);
+        }
+        // No rate: the row cannot tell where its fee is.
+        let mut unknown = buy("777");
+        unknown.rate_market = None;
+        assert_eq!(trade_worth(&unknown), None);
     }
 
     /// A small scripted history; the expectations below are worked out by hand.

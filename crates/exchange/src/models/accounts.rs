@@ -24,7 +24,11 @@ pub struct BitcoinAccount {
     pub name: String,
     #[serde(with = "wire::time")]
     pub create_time: DateTime<Utc>,
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub delete_time: Option<DateTime<Utc>>,
 }
 

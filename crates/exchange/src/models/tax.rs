@@ -17,7 +17,11 @@ pub struct TaxAccountBalance {
     pub name: String,
     #[serde(with = "wire::decimal_string", default)]
     pub balance_btc: Btc,
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub delete_time: Option<DateTime<Utc>>,
 }
 
@@ -46,7 +50,11 @@ pub struct TaxTransaction {
     pub sub_type: TaxSubType,
     #[serde(with = "wire::time")]
     pub create_time: DateTime<Utc>,
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub finalize_time: Option<DateTime<Utc>>,
     #[serde(with = "wire::opt_decimal_string", default)]
     pub in_amount: Option<Decimal>,
@@ -99,7 +107,11 @@ pub struct ListTaxTransactionsResponse {
     pub transactions: Vec<TaxTransaction>,
     #[serde(default)]
     pub has_more: bool,
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub next_after: Option<DateTime<Utc>>,
     #[serde(default)]
     pub next_after_id: String,
@@ -116,7 +128,11 @@ pub struct TaxPage {
     pub transactions: Vec<Box<serde_json::value::RawValue>>,
     #[serde(default)]
     pub has_more: bool,
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub next_after: Option<DateTime<Utc>>,
     #[serde(default)]
     pub next_after_id: String,

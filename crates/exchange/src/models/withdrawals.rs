@@ -73,6 +73,10 @@ pub struct GetBitcoinWithdrawalResponse {
     #[serde(with = "wire::time")]
     pub created_at: DateTime<Utc>,
     /// Empty until the platform has sent it.
-    #[serde(with = "wire::opt_time", default)]
+    #[serde(
+        with = "wire::opt_time",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub sent_at: Option<DateTime<Utc>>,
 }
