@@ -57,6 +57,7 @@ fn browser(decision: &'static str) -> impl FnOnce(&url::Url) -> Result<(), Strin
 const UNKNOWN: LearnedPermissions = LearnedPermissions {
     trading: None,
     withdrawal: None,
+    receive: None,
 };
 
 /// Requests the sandbox received at order and withdrawal paths.
@@ -106,6 +107,7 @@ async fn a_key_is_checked_with_one_read_and_its_permissions_learned_from_use() {
     let stated = LearnedPermissions {
         trading: Some(true),
         withdrawal: None,
+        receive: None,
     };
     let p = c
         .set_api_key(&keys.trading.key, &keys.trading.secret, stated)

@@ -783,3 +783,155 @@ async fn an_exchange_at_a_distance_answers_each_request_that_much_later() {
     control_get(&sb, "/sandbox/counters").await;
     assert!(started.elapsed() < std::time::Duration::from_millis(300));
 }
+
+/// A key without the exchange's Receive permission reads as any key, but creating an invoice is
+/// refused with that reason, typed; from then on the client knows and refuses before sending.
+#[tokio::test]
+async fn a_key_without_receive_cannot_create_invoices_and_the_client_learns_it() {
+    use nordlys_exchange::auth::Refusal;
+    use nordlys_exchange::endpoint::KeyPermission;
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.no_receive);
+    client.fiat_account().await.unwrap();
+    assert_eq!(
+        client.reach(nordlys_exchange::Endpoint::CreateInvoice),
+        Ok(true)
+    );
+    let request = NewLightningInvoiceRequest {
+        account_id: None,
+        currency: Currency::Btc,
+        amount: d("0.0001"),
+        public_description: String::new(),
+        internal_description: String::new(),
+    };
+    let lacks = |e: &Error| {
+        matches!(
+            e,
+            Error::Refused(Refusal::KeyLacksPermission {
+                permission: KeyPermission::Receive,
+                ..
+            })
+        )
+    };
+    let e = client.create_invoice(&request).await.unwrap_err();
+    assert!(lacks(&e), "{e}");
+    assert!(e.to_string().contains("the Receive permission"), "{e}");
+    assert_eq!(client.learned().receive, Some(false));
+    assert!(
+        client
+            .reach(nordlys_exchange::Endpoint::CreateInvoice)
+            .is_err()
+    );
+    let requests = control_get(&sb, "/sandbox/counters").await["requests"]
+        ["/v1/deposit-destinations/bitcoin/invoice"]
+        .as_u64();
+    let again = client.create_invoice(&request).await.unwrap_err();
+    assert!(lacks(&again));
+    assert_eq!(
+        control_get(&sb, "/sandbox/counters").await["requests"]["/v1/deposit-destinations/bitcoin/invoice"].as_u64(),
+        requests,
+        "refused before sending"
+    );
+    // The read key has it.
+    let read = key_client(&sb, &sb.info.api_keys.read);
+    read.create_invoice(&request).await.unwrap();
+    assert_eq!(read.learned().receive, Some(true));
+}
+
+/// Requests the sandbox received at `path`.
+async fn received(sb: &nordlys_sandbox::RunningSandbox, path: &str) -> u64 {
+    control_get(sb, "/sandbox/counters").await["requests"][path]
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// A 429 is not retried by the backoff: a read waits what `Retry-After` says when it fits in
+/// its timeout and asks once more; an order is refused, typed (nothing was made, never
+/// "unknown"), and the client stays quiet for the whole exchange until the wait is over.
+#[tokio::test]
+async fn a_rate_limit_is_waited_out_by_reads_and_refuses_an_order_with_when() {
+    let sb = sandbox().await;
+    let read = key_client(&sb, &sb.info.api_keys.read);
+    control(
+        &sb,
+        "/sandbox/faults",
+        serde_json::json!({ "path": "/v1/price/nok", "kind": "rate-limit", "delayMs": 1000, "count": 1 }),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    read.price(None).await.unwrap();
+    assert!(started.elapsed() >= std::time::Duration::from_millis(950));
+    assert_eq!(
+        received(&sb, "/v1/price/nok").await,
+        2,
+        "asked again once, after the wait"
+    );
+
+    let trade = key_client(&sb, &sb.info.api_keys.trading);
+    control(
+        &sb,
+        "/sandbox/faults",
+        serde_json::json!({ "path": "/v1/orders", "method": "POST", "kind": "rate-limit", "delayMs": 120000, "count": 1 }),
+    )
+    .await;
+    let e = trade
+        .create_order(&NewOrderRequest {
+            order_type: OrderType::Market,
+            direction: Direction::Buy,
+            amount: d("1000"),
+            account_id: None,
+            description: String::new(),
+            price: None,
+        })
+        .await
+        .unwrap_err();
+    match &e {
+        Error::RateLimited { retry_after, .. } => {
+            assert_eq!(*retry_after, Some(std::time::Duration::from_secs(120)));
+        }
+        other => panic!("{other}"),
+    }
+    assert!(!e.is_outcome_unknown());
+    assert!(e.to_string().contains("try again in 120 s"), "{e}");
+    assert_eq!(
+        received(&sb, "/v1/orders").await,
+        1,
+        "an order is never sent again"
+    );
+    let made = control_get(&sb, "/sandbox/made").await;
+    assert_eq!(made["orders"].as_array().map_or(0, Vec::len), 0);
+    // The whole client is quiet: a read now would wait past its timeout, so it is refused
+    // before it is sent.
+    let before = received(&sb, "/v1/orders").await;
+    let e = trade.open_orders().await.unwrap_err();
+    assert!(matches!(e, Error::RateLimited { .. }), "{e}");
+    assert_eq!(received(&sb, "/v1/orders").await, before);
+}
+
+/// `--rate-limit N/min`: the N+1st request of a minute is answered 429 with `Retry-After` and
+/// the exchange's message, and nothing is done.
+#[tokio::test]
+async fn the_sandbox_rate_limits_as_the_exchange_does() {
+    let sb = sandbox().await;
+    control(
+        &sb,
+        "/sandbox/readings",
+        serde_json::json!({ "rateLimitPerMinute": 2 }),
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let url = format!("{}/v1/price/nok", sb.base_url());
+    for _ in 0..2 {
+        assert_eq!(http.get(&url).send().await.unwrap().status(), 200);
+    }
+    let r = http.get(&url).send().await.unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body, serde_json::json!({ "message": "slow down" }));
+}

@@ -65,15 +65,63 @@ async fn ten_thousand_signed_requests_from_32_tasks_and_a_restart_with_the_clock
     for _ in 0..20 {
         c.fiat_account().await.unwrap();
     }
-    // Without the file, the same clock would be refused: the check is real.
+    // Without the file the same clock is refused: the check is real. The exchange names the
+    // last nonce it accepted, so the read moves past it and is sent once more.
+    let fiat_requests = || async {
+        control_get(&sb, "/sandbox/counters").await["requests"]["/v1/user/fiat-account"]
+            .as_u64()
+            .unwrap_or(0)
+    };
     let forgetful = Arc::new(NonceSource::in_memory(Arc::new(BehindClock(
         AtomicU64::new(behind),
     ))));
     let c = client_with_nonces(&sb, creds(), forgetful, true);
-    assert!(matches!(
-        c.fiat_account().await,
-        Err(Error::Http { status: 401, .. })
-    ));
+    let before = fiat_requests().await;
+    c.fiat_account().await.unwrap();
+    assert_eq!(fiat_requests().await - before, 2);
+}
+
+/// Another app on the same key (here: one whose clock is a day ahead) leaves nonces this one
+/// cannot exceed. An order is then refused, typed and not "unknown", and nothing is made; the
+/// client moved past the nonce the exchange named, so the next order goes through.
+#[tokio::test]
+async fn an_order_refused_for_a_nonce_another_app_overtook_is_not_placed_and_the_next_is() {
+    let sb = sandbox().await;
+    let trading = || Credentials {
+        key: Some(key(&sb.info.api_keys.trading)),
+        bearer: None,
+    };
+    let ahead = (Utc::now() + Duration::days(1)).timestamp_millis() as u64;
+    let other_app = client_with_nonces(
+        &sb,
+        trading(),
+        Arc::new(NonceSource::in_memory(Arc::new(BehindClock(
+            AtomicU64::new(ahead),
+        )))),
+        true,
+    );
+    other_app.fiat_account().await.unwrap();
+    let ours = client_with_nonces(
+        &sb,
+        trading(),
+        Arc::new(NonceSource::in_memory(Arc::new(SystemClock))),
+        false,
+    );
+    let order = nordlys_exchange::models::NewOrderRequest {
+        order_type: nordlys_exchange::models::OrderType::Market,
+        direction: nordlys_exchange::models::Direction::Buy,
+        amount: Decimal::from(500),
+        account_id: None,
+        description: String::new(),
+        price: None,
+    };
+    let e = ours.create_order(&order).await.unwrap_err();
+    assert!(matches!(e, Error::StaleNonce { .. }), "{e}");
+    assert!(!e.is_outcome_unknown());
+    assert!(e.to_string().contains("same API key"), "{e}");
+    let made = control_get(&sb, "/sandbox/made").await;
+    assert_eq!(made["orders"].as_array().map_or(0, Vec::len), 0);
+    ours.create_order(&order).await.unwrap();
 }
 
 #[test]

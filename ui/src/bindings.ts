@@ -239,6 +239,10 @@ export type ConnectOauthArgs = { scopes: Array<string>, };
 
 export type ConnectionView = { hasKey: boolean, keyIsDemo: boolean, trading: Capability, withdrawal: Capability, 
 /**
+ * Creating invoices: a key needs the exchange's Receive permission.
+ */
+receive: Capability, 
+/**
  * The OAuth grant, when connected through OAuth.
  */
 oauth: GrantView | null, 
@@ -289,7 +293,7 @@ export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: 
  */
 unmatched: string, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "internal" | "fault";
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 

@@ -80,6 +80,7 @@ payment-failed-title = Payment failed
 
 permission-trading = trading
 permission-withdrawal = withdrawal
+permission-receive = Receive
 capability-oauth-cannot = { $what } needs an API key with that permission; OAuth access cannot do it
 capability-key-lacks = this API key does not have the { $what } permission
 capability-unknown-until-used = not known until first used: the exchange says whether this key may
@@ -208,7 +209,9 @@ error-outcome-unknown = The exchange's answer was lost, so the request may have 
 } before trying again: sending it again could do it twice.
 error-unauthenticated = The exchange did not accept the sign-in: { $message }
 error-forbidden = The exchange does not allow this: { $message }
-error-rate-limited = The exchange asks Nordlys to slow down: { $message }. Try again in a moment.
+error-rate-limited = The exchange is limiting how often it is asked, and nothing was done. Try again in { $seconds } s.
+error-rate-limited-later = The exchange is limiting how often it is asked, and nothing was done. Try again in a little while.
+error-nonce-shared = The exchange refused this request's number (its nonce): another app seems to use the same API key, and nothing was done. Give each app its own key in the exchange's settings.
 error-rejected = The exchange refused the request (HTTP { $status }): { $message }
 error-server = The exchange failed (HTTP { $status }): { $message }. Try again later.
 error-unreadable = The exchange's answer could not be read (at `{ $field }`). Try again later; if it goes on, Nordlys may need an update.

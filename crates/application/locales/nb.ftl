@@ -79,6 +79,7 @@ payment-failed-title = Betaling feilet
 
 permission-trading = handel
 permission-withdrawal = uttak
+permission-receive = Motta
 capability-oauth-cannot = { $what } krever en API-nøkkel med den tillatelsen; OAuth-tilgang kan ikke brukes
 capability-key-lacks = denne API-nøkkelen mangler tillatelsen { $what }
 capability-unknown-until-used = ukjent til den brukes første gang: børsen sier om nøkkelen har lov
@@ -207,7 +208,9 @@ error-outcome-unknown = Børsens svar gikk tapt, så forespørselen kan ha blitt
 } før du prøver igjen: sender du den på nytt, kan det skje to ganger.
 error-unauthenticated = Børsen godtok ikke påloggingen: { $message }
 error-forbidden = Børsen tillater ikke dette: { $message }
-error-rate-limited = Børsen ber Nordlys sende færre forespørsler: { $message }. Prøv igjen om litt.
+error-rate-limited = Børsen begrenser hvor ofte den kan spørres, og ingenting ble gjort. Prøv igjen om { $seconds } s.
+error-rate-limited-later = Børsen begrenser hvor ofte den kan spørres, og ingenting ble gjort. Prøv igjen om litt.
+error-nonce-shared = Børsen avviste forespørselens nummer (nonce): en annen app ser ut til å bruke samme API-nøkkel, og ingenting ble gjort. Gi hver app sin egen nøkkel i børsens innstillinger.
 error-rejected = Børsen avviste forespørselen (HTTP { $status }): { $message }
 error-server = Børsen feilet (HTTP { $status }): { $message }. Prøv igjen senere.
 error-unreadable = Børsens svar kunne ikke leses (ved `{ $field }`). Prøv igjen senere; fortsetter det, kan Nordlys trenge en oppdatering.

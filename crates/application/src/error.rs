@@ -27,6 +27,12 @@ pub enum ErrorCode {
     Keyring,
     Browser,
     Timeout,
+    /// The exchange limits how often it is asked (HTTP 429): nothing was done, and the message
+    /// says when to try again.
+    RateLimited,
+    /// Another app on the same API key overtook this one's nonces: nothing was done, and one
+    /// key per app is the cure.
+    NonceShared,
     Declined,
     /// The exchange will not grant the access asked for (`invalid_scope`); it may grant less.
     ScopeRefused,

@@ -52,7 +52,6 @@ impl Worded for Error {
                 let (code, key) = match status {
                     401 => (ErrorCode::Unauthenticated, "error-unauthenticated"),
                     403 => (ErrorCode::NotPermitted, "error-forbidden"),
-                    429 => (ErrorCode::InvalidInput, "error-rate-limited"),
                     s if *s < 500 => (ErrorCode::InvalidInput, "error-rejected"),
                     _ => (ErrorCode::Server, "error-server"),
                 };
@@ -62,6 +61,17 @@ impl Worded for Error {
                         .with("status", status.to_string())
                         .with("message", said),
                 )
+            }
+            Error::RateLimited { retry_after, .. } => (
+                ErrorCode::RateLimited,
+                match retry_after {
+                    Some(d) => Message::new("error-rate-limited")
+                        .with("seconds", d.as_secs().max(1).to_string()),
+                    None => Message::new("error-rate-limited-later"),
+                },
+            ),
+            Error::StaleNonce { .. } => {
+                (ErrorCode::NonceShared, Message::new("error-nonce-shared"))
             }
             Error::Decode { field, .. } => (
                 ErrorCode::Server,
@@ -171,6 +181,7 @@ pub(crate) fn permission_name(permission: KeyPermission) -> Message {
     Message::new(match permission {
         KeyPermission::Trading => "permission-trading",
         KeyPermission::BitcoinWithdrawal => "permission-withdrawal",
+        KeyPermission::Receive => "permission-receive",
     })
 }
 
@@ -366,7 +377,22 @@ mod tests {
             },
             http(401),
             http(403),
-            http(429),
+            Error::RateLimited {
+                endpoint: endpoint(),
+                retry_after: Some(std::time::Duration::from_secs(7)),
+            },
+            Error::RateLimited {
+                endpoint: endpoint(),
+                retry_after: None,
+            },
+            Error::Refused(Refusal::KeyLacksPermission {
+                endpoint: Endpoint::CreateInvoice,
+                permission: KeyPermission::Receive,
+            }),
+            Error::StaleNonce {
+                endpoint: endpoint(),
+                message: "nonce 5 is not greater than the last accepted nonce 9".into(),
+            },
             http(400),
             http(503),
             Error::Decode {
@@ -412,6 +438,38 @@ mod tests {
             .map(Error::BaseUrl),
         );
         errors
+    }
+
+    #[test]
+    fn a_rate_limit_is_its_own_code_and_says_when_to_try_again() {
+        let e = Error::RateLimited {
+            endpoint: "GET /v1/price/nok".into(),
+            retry_after: Some(std::time::Duration::from_secs(7)),
+        };
+        let (code, m) = e.words();
+        assert_eq!(code, ErrorCode::RateLimited);
+        assert!(m.render(Locale::En).contains("7 s"));
+        assert!(m.render(Locale::Nb).contains("7 s"));
+    }
+
+    #[test]
+    fn a_key_without_receive_is_named_in_both_languages() {
+        let e = Error::Refused(Refusal::KeyLacksPermission {
+            endpoint: Endpoint::CreateInvoice,
+            permission: KeyPermission::Receive,
+        });
+        let (code, m) = e.words();
+        assert_eq!(code, ErrorCode::NotPermitted);
+        assert!(
+            m.render(Locale::En).contains("Receive"),
+            "{}",
+            m.render(Locale::En)
+        );
+        assert!(
+            m.render(Locale::Nb).contains("Motta"),
+            "{}",
+            m.render(Locale::Nb)
+        );
     }
 
     fn connect_errors() -> Vec<ConnectError> {

@@ -42,6 +42,8 @@ pub struct ConnectionView {
     pub key_is_demo: bool,
     pub trading: Capability,
     pub withdrawal: Capability,
+    /// Creating invoices: a key needs the exchange's Receive permission.
+    pub receive: Capability,
     /// The OAuth grant, when connected through OAuth.
     pub oauth: Option<GrantView>,
     /// What each reading feature can do with these credentials, and what it needs when not.

@@ -203,6 +203,25 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
                 KeyPermission::BitcoinWithdrawal,
                 locale,
             ),
+            // A key may lack Receive; without a key, what the token may do decides.
+            receive: if status.has_key {
+                capability(
+                    status.permissions.receive,
+                    true,
+                    KeyPermission::Receive,
+                    locale,
+                )
+            } else {
+                let f = feature_view(
+                    Feature::LightningInvoices,
+                    connection.client().reach(Endpoint::CreateInvoice),
+                    locale,
+                );
+                Capability {
+                    allowed: f.allowed,
+                    reason: f.reason,
+                }
+            },
             oauth: status.grant.map(|g| GrantView {
                 scopes: g
                     .scopes
@@ -324,6 +343,7 @@ pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
     let stated = LearnedPermissions {
         trading: args.may_trade,
         withdrawal: args.may_withdraw,
+        receive: None,
     };
     let learned = connection
         .set_api_key(&args.key, &args.secret, stated)

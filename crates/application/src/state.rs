@@ -303,6 +303,7 @@ impl App {
                 let all = LearnedPermissions {
                     trading: Some(true),
                     withdrawal: Some(true),
+                    receive: Some(true),
                 };
                 (address, Some((key, all)))
             }

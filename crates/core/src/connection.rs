@@ -300,6 +300,7 @@ impl Connection {
         LearnedPermissions {
             trading: used.trading.or(before.trading),
             withdrawal: used.bitcoin_withdrawal.or(before.withdrawal),
+            receive: used.receive.or(before.receive),
         }
     }
 
@@ -489,6 +490,7 @@ impl Connection {
             LearnedPermissions {
                 trading: Some(true),
                 withdrawal: Some(true),
+                receive: Some(true),
             }
         } else {
             LearnedPermissions::default()

@@ -40,6 +40,10 @@ fn spec_operator() -> String {
 pub struct LearnedPermissions {
     pub trading: Option<bool>,
     pub withdrawal: Option<bool>,
+    /// Whether the key may create invoices (the exchange's Receive permission), as its use
+    /// showed; a profile saved before this was kept reads as unknown.
+    #[serde(default)]
+    pub receive: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -285,6 +289,7 @@ mod tests {
             key_permissions: Some(LearnedPermissions {
                 trading: Some(true),
                 withdrawal: Some(false),
+                receive: None,
             }),
         });
         s2.language = Some(Locale::Nb);

@@ -122,6 +122,8 @@ fn signed<'a>(
         let has = match permission {
             KeyPermission::Trading => p.trading,
             KeyPermission::BitcoinWithdrawal => p.bitcoin_withdrawal,
+            // Never a signed request's permission; what use shows is kept by the client.
+            KeyPermission::Receive => true,
         };
         if !has {
             return Err(Refusal::KeyLacksPermission {

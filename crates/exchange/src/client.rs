@@ -94,7 +94,13 @@ struct Inner {
     renewal: std::sync::OnceLock<Arc<dyn BearerRenewal>>,
     /// The exchange's clock less ours, as the `Date` header of its last answer showed it.
     clock_offset: std::sync::Mutex<Option<chrono::Duration>>,
+    /// Until when the exchange asked not to be asked (its last 429): every request of this
+    /// client waits or is refused before it is sent, the watcher's and the screens' alike.
+    quiet_until: std::sync::Mutex<Option<tokio::time::Instant>>,
 }
+
+/// How long a 429 that did not say when (or not readably) quiets the client.
+const UNSAID_RETRY_AFTER: Duration = Duration::from_secs(5);
 
 /// What a key may do as its use showed: a request that needs a permission and is answered 403
 /// shows the key lacks it; one answered 200 shows it has it. `None`: not used yet. Nothing is
@@ -103,6 +109,8 @@ struct Inner {
 pub struct LearnedFromUse {
     pub trading: Option<bool>,
     pub bitcoin_withdrawal: Option<bool>,
+    /// Creating an invoice with the key: answered 200, or refused (403) for want of Receive.
+    pub receive: Option<bool>,
 }
 
 /// The header names of 5.1 with the operator's abbreviation in them.
@@ -223,6 +231,7 @@ impl ExchangeClient {
                 nonces,
                 signed_lane: tokio::sync::Mutex::new(()),
                 timeout: config.timeout,
+                quiet_until: std::sync::Mutex::default(),
                 retry: config.retry,
                 sign_reads: config.sign_reads,
                 renewal: std::sync::OnceLock::new(),
@@ -315,6 +324,17 @@ impl ExchangeClient {
         *self.learned_guard()
     }
 
+    /// Creating an invoice with a key the exchange refused it for: the key lacks Receive.
+    fn lacks_receive(&self, endpoint: Endpoint, choice: &AuthChoice<'_>) -> Option<Refusal> {
+        (endpoint == Endpoint::CreateInvoice
+            && matches!(choice, AuthChoice::Key(_))
+            && self.learned().receive == Some(false))
+        .then_some(Refusal::KeyLacksPermission {
+            endpoint,
+            permission: crate::endpoint::KeyPermission::Receive,
+        })
+    }
+
     fn learned_guard(&self) -> std::sync::MutexGuard<'_, LearnedFromUse> {
         self.inner
             .learned
@@ -328,6 +348,9 @@ impl ExchangeClient {
     pub fn reach(&self, endpoint: Endpoint) -> Result<bool, Refusal> {
         let credentials = self.credentials();
         let choice = auth::choose(endpoint, &credentials, Utc::now())?;
+        if let Some(refusal) = self.lacks_receive(endpoint, &choice) {
+            return Err(refusal);
+        }
         Ok(match (choice, endpoint.access()) {
             (
                 AuthChoice::Bearer(b),
@@ -358,6 +381,16 @@ impl ExchangeClient {
             self.refuse_scope(scope);
             return true;
         }
+        if endpoint == Endpoint::CreateInvoice
+            && let AuthChoice::Key(_) = choice
+        {
+            match status {
+                200 => self.learned_guard().receive = Some(true),
+                403 => self.learned_guard().receive = Some(false),
+                _ => {}
+            }
+            return false;
+        }
         let (Access::Signed(permission), AuthChoice::Signed(_)) = (endpoint.access(), choice)
         else {
             return false;
@@ -371,6 +404,7 @@ impl ExchangeClient {
         match permission {
             KeyPermission::Trading => learned.trading = Some(allowed),
             KeyPermission::BitcoinWithdrawal => learned.bitcoin_withdrawal = Some(allowed),
+            KeyPermission::Receive => learned.receive = Some(allowed),
         }
         false
     }
@@ -645,6 +679,10 @@ impl ExchangeClient {
         self.renew_if_due(endpoint).await;
         let credentials = self.credentials();
         let choice = auth::choose(endpoint, &credentials, Utc::now())?;
+        if let Some(refusal) = self.lacks_receive(endpoint, &choice) {
+            return Err(Error::Refused(refusal));
+        }
+        self.wait_out_rate_limit(endpoint).await?;
         match self.send(&request, &choice).await {
             // The token lacks the scope, which is now known; a key reads instead when there is
             // one (a 403 is a positive refusal: nothing happened, so asking again is safe).
@@ -659,6 +697,42 @@ impl ExchangeClient {
             }
             other => other.map_err(Sent::into_error),
         }
+    }
+
+    /// While the exchange asked not to be asked, a read waits when the rest of the wait fits in
+    /// its timeout; anything else is refused before it is sent (nothing is made).
+    async fn wait_out_rate_limit(&self, endpoint: Endpoint) -> Result<(), Error> {
+        let until = *self
+            .inner
+            .quiet_until
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(left) = until.map(|u| u.saturating_duration_since(tokio::time::Instant::now()))
+        else {
+            return Ok(());
+        };
+        if left.is_zero() {
+            return Ok(());
+        }
+        if endpoint.repeat() == Repeat::Safe && left < self.inner.timeout {
+            tokio::time::sleep(left).await;
+            return Ok(());
+        }
+        Err(Error::RateLimited {
+            endpoint: endpoint.name(),
+            retry_after: Some(left),
+        })
+    }
+
+    /// A 429 quiets every request of this client until the exchange's `Retry-After`.
+    fn quiet_for(&self, wait: Option<Duration>) {
+        let until = tokio::time::Instant::now() + wait.unwrap_or(UNSAID_RETRY_AFTER);
+        let mut quiet = self
+            .inner
+            .quiet_until
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *quiet = Some(quiet.map_or(until, |q| q.max(until)));
     }
 
     /// Every request a bearer token could carry renews a due token first, not only the calls
@@ -697,20 +771,55 @@ impl ExchangeClient {
         let endpoint = *endpoint;
         let name = endpoint.name();
         let mut attempt = 1;
+        // A read told to wait waits once, when the wait fits in its timeout.
+        let mut waited_as_told = false;
+        // A read whose nonce another app on the key overtook is sent once more.
+        let mut nonce_renewed = false;
         loop {
             let outcome = self
                 .attempt(endpoint, choice, url, signing_path, body.as_ref())
                 .await;
-            if let Ok((status, bytes)) = &outcome
+            if let Ok((status, bytes, _)) = &outcome
                 && self.learn(endpoint, choice, *status)
             {
                 return Err(Sent::ScopeRefused(
                     self.status_error(endpoint, *status, bytes),
                 ));
             }
+            if let Ok((401, bytes, _)) = &outcome
+                && let Some(key) = self.signing_key(choice)
+                && let Some(message) = stale_nonce(&name, bytes)
+            {
+                if let Some(accepted) = largest_number(&message) {
+                    // Past what the exchange last accepted, so the next nonce can pass.
+                    let _ = self.inner.nonces.move_past(key.key.expose(), accepted);
+                }
+                if endpoint.repeat() == Repeat::Safe && !nonce_renewed {
+                    nonce_renewed = true;
+                    continue;
+                }
+                return Err(Sent::Failed(Error::StaleNonce {
+                    endpoint: name,
+                    message,
+                }));
+            }
+            if let Ok((429, _, retry_after)) = &outcome {
+                self.quiet_for(*retry_after);
+                let fits = retry_after.is_some_and(|d| d < self.inner.timeout);
+                if endpoint.repeat() == Repeat::Safe && fits && !waited_as_told {
+                    waited_as_told = true;
+                    tokio::time::sleep(retry_after.unwrap_or_default()).await;
+                    continue;
+                }
+                // Nothing was done: a positive refusal, for an order or withdrawal too.
+                return Err(Sent::Failed(Error::RateLimited {
+                    endpoint: name,
+                    retry_after: *retry_after,
+                }));
+            }
             let failure = match &outcome {
-                Ok((status, _)) if *status == 200 => None,
-                Ok((status, _)) => Some(Failure::Status(*status)),
+                Ok((status, _, _)) if *status == 200 => None,
+                Ok((status, _, _)) => Some(Failure::Status(*status)),
                 Err(lost) => Some(lost.failure),
             };
             if let Some(f) = failure
@@ -720,12 +829,26 @@ impl ExchangeClient {
                 tokio::time::sleep(delay).await;
                 continue;
             }
+            if let Ok((403, _, _)) = &outcome
+                && let Some(refusal) = self.lacks_receive(endpoint, choice)
+            {
+                return Err(Sent::Failed(Error::Refused(refusal)));
+            }
             return match outcome {
-                Ok((200, bytes)) => self.decode(endpoint, &bytes),
-                Ok((status, bytes)) => Err(self.status_error(endpoint, status, &bytes)),
+                Ok((200, bytes, _)) => self.decode(endpoint, &bytes),
+                Ok((status, bytes, _)) => Err(self.status_error(endpoint, status, &bytes)),
                 Err(lost) => Err(self.lost_error(endpoint, url, lost, &name)),
             }
             .map_err(Sent::Failed);
+        }
+    }
+
+    /// The key a request made with `choice` is signed with, if it is signed.
+    fn signing_key<'c>(&self, choice: &AuthChoice<'c>) -> Option<&'c KeyCredentials> {
+        match choice {
+            AuthChoice::Signed(k) => Some(k),
+            AuthChoice::Key(k) if self.inner.sign_reads && k.secret.is_some() => Some(k),
+            _ => None,
         }
     }
 
@@ -736,7 +859,7 @@ impl ExchangeClient {
         url: &url::Url,
         signing_path: &str,
         body: Option<&Bytes>,
-    ) -> Result<(u16, Bytes), Lost> {
+    ) -> Result<(u16, Bytes, Option<Duration>), Lost> {
         let method = endpoint.method();
         let mut request = self.inner.http.request(method.clone(), url.clone());
         if let Some(b) = body {
@@ -788,11 +911,11 @@ impl ExchangeClient {
             }
         };
         let response = response.map_err(classify)?;
-        if let Some(date) = response
+        let date = response
             .headers()
             .get(reqwest::header::DATE)
-            .and_then(http_date)
-        {
+            .and_then(http_date);
+        if let Some(date) = date {
             *self
                 .inner
                 .clock_offset
@@ -801,8 +924,13 @@ impl ExchangeClient {
                 Some(date - chrono::Utc::now());
         }
         let status = response.status().as_u16();
+        let retry_after = (status == 429)
+            .then(|| response.headers().get(reqwest::header::RETRY_AFTER))
+            .flatten()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| crate::retry::retry_after(v, date, chrono::Utc::now()));
         let bytes = response.bytes().await.map_err(classify)?;
-        Ok((status, bytes))
+        Ok((status, bytes, retry_after))
     }
 
     fn decode<T: DeserializeOwned>(&self, endpoint: Endpoint, bytes: &[u8]) -> Result<T, Error> {
@@ -922,6 +1050,30 @@ fn classify(e: reqwest::Error) -> Lost {
 }
 
 /// An HTTP date (`Wed, 25 Nov 2026 04:25:49 GMT`); anything else is no date.
+/// The exchange's message when a 401 speaks of the nonce (in any error shape); a 401 with no
+/// message, or about something else, is an ordinary 401.
+fn stale_nonce(endpoint: &str, body: &[u8]) -> Option<String> {
+    let e = Error::http(endpoint.to_owned(), 401, body);
+    let message = match &e {
+        Error::Http { api: Some(api), .. } => api.message.clone(),
+        Error::Http { body, .. } => body.trim().to_owned(),
+        _ => String::new(),
+    };
+    message
+        .to_ascii_lowercase()
+        .contains("nonce")
+        .then_some(message)
+}
+
+/// The largest whole number written in `text`: the last nonce the exchange accepted, when its
+/// message names it (it also names the refused one, which is smaller).
+fn largest_number(text: &str) -> Option<u64> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty() && w.len() <= 19)
+        .filter_map(|w| w.parse::<u64>().ok())
+        .max()
+}
+
 fn http_date(value: &reqwest::header::HeaderValue) -> Option<chrono::DateTime<chrono::Utc>> {
     let text = value.to_str().ok()?;
     chrono::DateTime::parse_from_rfc2822(text)
@@ -932,6 +1084,26 @@ fn http_date(value: &reqwest::header::HeaderValue) -> Option<chrono::DateTime<ch
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_401_about_the_nonce_is_told_from_other_401s_in_every_error_shape() {
+        let grpc = br#"{"code": 16, "message": "nonce 5 is not greater than the last accepted nonce 1732792800123", "details": []}"#;
+        let nested = br#"{"error": {"code": 16, "message": "Nonce too low"}}"#;
+        let text = b"invalid nonce";
+        assert!(stale_nonce("x", grpc).is_some());
+        assert!(stale_nonce("x", nested).is_some());
+        assert!(stale_nonce("x", text).is_some());
+        assert_eq!(stale_nonce("x", b""), None);
+        assert_eq!(
+            stale_nonce("x", br#"{"code": 16, "message": "invalid signature"}"#),
+            None
+        );
+        let said = stale_nonce("x", grpc).unwrap_or_default();
+        assert_eq!(largest_number(&said), Some(1_732_792_800_123));
+        assert_eq!(largest_number("Nonce too low"), None);
+        // A number too long for a nonce is not taken for one.
+        assert_eq!(largest_number("nonce 99999999999999999999999"), None);
+    }
 
     #[test]
     fn an_http_date_is_read_and_anything_else_is_no_date() {

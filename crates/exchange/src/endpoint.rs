@@ -24,11 +24,13 @@ pub enum OAuthAccess {
     AnyToken,
 }
 
-/// An API-key permission; not an OAuth scope (5.4).
+/// An API-key permission; not an OAuth scope (5.4). Receive is not in the specification: the
+/// exchange's integrations ask for a key with Read and Receive to create invoices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyPermission {
     Trading,
     BitcoinWithdrawal,
+    Receive,
 }
 
 impl OAuthAccess {
@@ -47,6 +49,7 @@ impl KeyPermission {
         match self {
             Self::Trading => "trading permission",
             Self::BitcoinWithdrawal => "bitcoin-withdrawal permission",
+            Self::Receive => "the Receive permission",
         }
     }
 }

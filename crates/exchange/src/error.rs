@@ -153,6 +153,23 @@ pub enum Error {
         body: String,
         message: String,
     },
+    /// HTTP 429: the exchange refused to be asked this often. Nothing was done; `retry_after`
+    /// is when it said to ask again (`None`: it did not say, or not in a form that reads).
+    #[error("{endpoint}: the exchange is limiting how often it is asked (HTTP 429); {}", match retry_after {
+        Some(d) => format!("try again in {} s", d.as_secs().max(1)),
+        None => "try again later".to_owned(),
+    })]
+    RateLimited {
+        endpoint: String,
+        retry_after: Option<std::time::Duration>,
+    },
+    /// HTTP 401 to a signed request for its nonce: another app on the same key has sent larger
+    /// ones. Nothing was done.
+    #[error(
+        "{endpoint}: the exchange refused the request's nonce ({message}); another app seems to use \
+         the same API key, and nothing was done. Give each app its own key"
+    )]
+    StaleNonce { endpoint: String, message: String },
     #[error("{endpoint}: could not decode the response at `{field}`: {reason}")]
     Decode {
         endpoint: String,

@@ -142,6 +142,33 @@ impl NonceSource {
         Ok(issued)
     }
 
+    /// Moves `key`'s nonces past `accepted`, the last nonce the exchange says it accepted (from
+    /// another app on the same key): the next one issued is greater.
+    pub fn move_past(&self, key: &str, accepted: u64) -> Result<(), NonceError> {
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let path = match &self.place {
+            Place::Memory => None,
+            Place::File(path) => Some(path.clone()),
+            Place::PerKey { dir, .. } => Some(dir.join(crate::credentials::key_fingerprint(key))),
+        };
+        if let Some(path) = path {
+            with_locked_file(&path, |file, on_disk| {
+                if accepted > on_disk {
+                    write_value(file, accepted).map_err(|source| NonceError::Io {
+                        path: path.clone(),
+                        source,
+                    })?;
+                }
+                Ok(())
+            })?;
+        }
+        *last = (*last).max(accepted);
+        Ok(())
+    }
+
     fn step(&self, last: u64) -> Result<u64, NonceError> {
         let after = last.checked_add(1).ok_or(NonceError::Exhausted)?;
         Ok(self.clock.now_ms().max(after))

@@ -45,16 +45,80 @@ impl RetryPolicy {
     }
 }
 
+/// A 429 is not transient in this sense: the exchange said when to ask again
+/// ([`retry_after`]), and asking sooner is what it refused.
 fn is_transient(failure: Failure) -> bool {
     match failure {
         Failure::Connect | Failure::Timeout | Failure::Transport => true,
-        Failure::Status(s) => s >= 500 || s == 429,
+        Failure::Status(s) => s >= 500,
     }
+}
+
+/// The longest wait a `Retry-After` is taken at: a longer one is read as this.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(300);
+
+/// What a `Retry-After` header asks for (RFC 9110 §10.2.3): delay-seconds, or an HTTP date read
+/// against the answer's own `Date` (`date`; our clock, `now`, when it sent none), capped at
+/// [`MAX_RETRY_AFTER`]. `None` for a value that is neither (negative, fractional, unparsable):
+/// the exchange did not say when, and nothing is guessed.
+pub fn retry_after(
+    value: &str,
+    date: Option<chrono::DateTime<chrono::Utc>>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<Duration> {
+    let value = value.trim();
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // More digits than a u64 holds is still "a long time".
+        let seconds = value.parse::<u64>().unwrap_or(u64::MAX);
+        return Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER));
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let wait = (at.with_timezone(&chrono::Utc) - date.unwrap_or(now))
+        .to_std()
+        .unwrap_or(Duration::ZERO);
+    Some(wait.min(MAX_RETRY_AFTER))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_or_a_date_against_the_answers_own_clock() {
+        let now: chrono::DateTime<chrono::Utc> = "2026-11-28T12:00:00Z".parse().unwrap();
+        let server: chrono::DateTime<chrono::Utc> = "2026-11-28T11:00:00Z".parse().unwrap();
+        assert_eq!(retry_after("7", None, now), Some(Duration::from_secs(7)));
+        assert_eq!(retry_after(" 0 ", None, now), Some(Duration::ZERO));
+        // An HTTP date 30 s after the answer's Date, whatever our clock says.
+        assert_eq!(
+            retry_after("Sat, 28 Nov 2026 11:00:30 GMT", Some(server), now),
+            Some(Duration::from_secs(30))
+        );
+        // A date already past: ask again now.
+        assert_eq!(
+            retry_after("Sat, 28 Nov 2026 10:00:00 GMT", Some(server), now),
+            Some(Duration::ZERO)
+        );
+    }
+
+    #[test]
+    fn a_huge_retry_after_is_capped_and_a_bad_one_says_nothing() {
+        let now = chrono::Utc::now();
+        assert_eq!(retry_after("86400", None, now), Some(MAX_RETRY_AFTER));
+        assert_eq!(
+            retry_after("99999999999999999999999999", None, now),
+            Some(MAX_RETRY_AFTER)
+        );
+        for bad in ["-5", "1.5", "soon", "", "Sat, 99 Nov 2026 11:00:30 GMT"] {
+            assert_eq!(retry_after(bad, None, now), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_429_is_not_sent_again_by_the_backoff() {
+        let p = RetryPolicy::default();
+        assert_eq!(p.next_delay(Repeat::Safe, Failure::Status(429), 1), None);
+    }
 
     #[test]
     fn reads_retry_a_bounded_number_of_times_with_backoff() {

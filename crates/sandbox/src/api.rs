@@ -146,8 +146,8 @@ pub async fn create_invoice(State(app): State<AppState>, req: ApiRequest) -> Ans
     with_world(
         &app,
         &req,
-        Some(Rule::Key {
-            scope: Some("api:deposits:lightning:write"),
+        Some(Rule::Receive {
+            scope: "api:deposits:lightning:write",
         }),
         |w, _| {
             let body = object(&req)?;

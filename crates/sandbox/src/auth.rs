@@ -16,6 +16,9 @@ use crate::world::World;
 pub enum Rule {
     /// An API key, or a token with `scope` (`None`: tokens not accepted).
     Key { scope: Option<&'static str> },
+    /// An API key with the Receive permission, or a token with `scope` (endpoint 2: the
+    /// exchange's integrations ask for a key with Read and Receive to create invoices).
+    Receive { scope: &'static str },
     /// An API key, or any valid token (endpoint 12).
     KeyOrAnyToken,
     /// A signed API-key request with a permission.
@@ -85,7 +88,7 @@ fn token(
                 "OAuth tokens are not accepted here; use an API key",
             ));
         }
-        Rule::Key { scope: Some(s) } => Some(s),
+        Rule::Key { scope: Some(s) } | Rule::Receive { scope: s } => Some(s),
         Rule::KeyOrAnyToken => None,
     };
     let grant = world.oauth.access_token(value, now)?;
@@ -152,6 +155,9 @@ fn api_key(world: &mut World, req: &ApiRequest, key: &str, rule: Rule) -> Result
         )),
         Rule::Signed(Permission::Withdrawal) if !perms.withdrawal => Err(ApiError::denied(
             "this API key lacks the bitcoin withdrawal permission",
+        )),
+        Rule::Receive { .. } if !perms.receive => Err(ApiError::denied(
+            "this API key lacks the receive permission, which creating invoices needs",
         )),
         _ => Ok(Caller::Key),
     }

@@ -28,6 +28,9 @@ pub enum FaultKind {
     /// No answer; the operation commits only after the client has given up (closed the
     /// connection), `delayMs` later. Its nonce counts from when it arrived.
     CommitLate,
+    /// Refused as the exchange rate-limits: HTTP 429, `Retry-After` of `delayMs` in whole
+    /// seconds (rounded up), body `{"message": "slow down"}`; nothing is done.
+    RateLimit,
 }
 
 /// Marks a request replayed by [`FaultKind::CommitLate`]: its nonce was taken when it arrived.
@@ -161,8 +164,12 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .pick(req.method().as_str(), &path);
     let kill = req.extensions().get::<ConnectionKill>().cloned();
+    if let Some(wait) = app.rate_limited() {
+        return slow_down(wait);
+    }
     match picked {
         None => next.run(req).await,
+        Some((FaultKind::RateLimit, ms)) => slow_down(Duration::from_millis(ms)),
         Some((FaultKind::Http500, _)) => {
             ApiError::internal("injected fault: internal error").into_response()
         }
@@ -181,6 +188,46 @@ pub async fn layer(State(app): State<AppState>, req: Request, next: Next) -> Res
             tokio::time::sleep(HANG).await;
             silence(kill).await
         }
+    }
+}
+
+/// The exchange's answer to a client that asks too often: 429, when to try again in whole
+/// seconds, and its message, as its integrations meet it.
+pub fn slow_down(wait: Duration) -> Response {
+    let seconds = wait.as_millis().div_ceil(1000);
+    (
+        axum::http::StatusCode::TOO_MANY_REQUESTS,
+        [(axum::http::header::RETRY_AFTER, seconds.to_string())],
+        axum::Json(serde_json::json!({ "message": "slow down" })),
+    )
+        .into_response()
+}
+
+/// Requests counted in the current minute, for `--rate-limit N/min`.
+#[derive(Debug, Default)]
+pub struct RateWindow {
+    started: Option<std::time::Instant>,
+    count: u32,
+}
+
+impl RateWindow {
+    /// Counts one request at `now` against `per_minute`; the wait until the window turns when
+    /// it is over the limit (it is then not counted).
+    pub fn take(&mut self, per_minute: u32, now: std::time::Instant) -> Option<Duration> {
+        const MINUTE: Duration = Duration::from_secs(60);
+        let started = match self.started {
+            Some(t) if now.duration_since(t) < MINUTE => t,
+            _ => {
+                self.started = Some(now);
+                self.count = 0;
+                now
+            }
+        };
+        if self.count >= per_minute {
+            return Some(MINUTE.saturating_sub(now.duration_since(started)));
+        }
+        self.count += 1;
+        None
     }
 }
 
@@ -242,6 +289,30 @@ mod tests {
             percent,
             delay_ms: 0,
         }
+    }
+
+    #[test]
+    fn the_rate_window_lets_n_a_minute_through_and_says_how_long_to_wait() {
+        let start = std::time::Instant::now();
+        let mut w = RateWindow::default();
+        assert_eq!(w.take(2, start), None);
+        assert_eq!(w.take(2, start + Duration::from_secs(10)), None);
+        assert_eq!(
+            w.take(2, start + Duration::from_secs(15)),
+            Some(Duration::from_secs(45))
+        );
+        assert_eq!(w.take(2, start + Duration::from_secs(61)), None);
+    }
+
+    #[tokio::test]
+    async fn slow_down_is_a_429_with_retry_after_in_whole_seconds() {
+        let r = slow_down(Duration::from_millis(1_200));
+        assert_eq!(r.status(), axum::http::StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(r.headers()[axum::http::header::RETRY_AFTER], "2");
+        let body = axum::body::to_bytes(r.into_body(), 1024)
+            .await
+            .unwrap_or_default();
+        assert_eq!(&body[..], br#"{"message":"slow down"}"#);
     }
 
     #[test]

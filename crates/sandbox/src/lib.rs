@@ -13,7 +13,7 @@
 //! | 400 | 3 `INVALID_ARGUMENT` | bad JSON, wrong types, unknown enum values, missing or invalid fields, both a token and a key, `afterId` without `after`, `pageSize` outside 0–200 |
 //! | 400 | 9 `FAILED_PRECONDITION` | insufficient funds, cancelling a filled, cancelled or market order, expired or paid invoice, deleted account |
 //! | 401 | 16 `UNAUTHENTICATED` | missing credentials, unknown key, bad signature, nonce not greater than the last accepted, invalid/expired/revoked token |
-//! | 403 | 7 `PERMISSION_DENIED` | key lacks trading/withdrawal permission, token lacks the scope, token on a key-only endpoint, Host not loopback |
+//! | 403 | 7 `PERMISSION_DENIED` | key lacks trading/withdrawal permission (or Receive, to create an invoice), token lacks the scope, token on a key-only endpoint, Host not loopback |
 //! | 404 | 5 `NOT_FOUND` | unknown path, order, withdrawal, invoice, account or OAuth client |
 //! | 405 | 12 `UNIMPLEMENTED` | known path, wrong method |
 //! | 413 | 8 `RESOURCE_EXHAUSTED` | body over 64 KiB |
@@ -41,12 +41,12 @@
 //! | `POST /sandbox/orders/{id}/fill` / `GET /sandbox/orders/{id}` | fills a resting limit order / shows any order's state |
 //! | `POST /sandbox/oauth/expire-tokens`, `POST /sandbox/oauth/token-ttl` `{"seconds"}` | token lifetime control |
 //! | `GET /sandbox/oauth/grants`, `POST /sandbox/oauth/grants` `{"scopes"?, "invalidScope"?, "omitScope"?, "keepRefresh"?}` | what OAuth grants (below); a POST changes only the names it gives, `"scopes": null` is every scope |
-//! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up) |
+//! | `POST /sandbox/faults` `{"path", "method"?, "kind", "count"?, "percent"?, "delayMs"?}` / `DELETE /sandbox/faults` | fault injection; kinds `http500`, `delay`, `drop`, `commit-then-hang`, `commit-then-drop`, `commit-late` (no answer; the operation commits `delayMs` after the client gave up), `rate-limit` (429 with `Retry-After` of `delayMs` in whole seconds and `{"message": "slow down"}`; nothing is done) |
 //! | `POST /sandbox/history` `{"transactions"}` | a busy year of buys, each sold again at once, before the seeded past (an even number up to 1,000,000; no later balance changes) |
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created, API requests per path, requests that carried a credential (`credentialsSeen`: `apiKey`, `bearer`); whether the books balance |
 //! | `GET /sandbox/made` | every order and withdrawal made (`orders`, `withdrawals`: `id`, `description`) |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
-//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?, "runningBalance"?, "emptyStyle"?, "buyFee"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?, "runningBalance"?, "emptyStyle"?, "buyFee"?, "rateLimitPerMinute"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
 //! ## Readings
 //! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
@@ -63,6 +63,7 @@
 //! | `--empty-style omit\|string\|null` | `emptyStyle` | a successful answer leaves out every field whose value is the default (`""`, `0`, `false`, `[]`, an unset time or object: default, as a proto3-JSON service does), writes them with `""` for an unset time, or with `null` |
 //! | `--buy-fee inside\|outside` | `buyFee` | a buy row's `outAmount` is the NOK spent, fee included (default, as published), or what bought the bitcoin, the fee beside it |
 //! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount |
+//! | `--rate-limit N/min` | `rateLimitPerMinute` | at most N `/v1/` requests a minute; the next are answered 429 with `Retry-After` (seconds until the minute turns) and `{"message": "slow down"}`, and nothing is done |
 //! | `--split-fills N` | `splitFills` | a market order fills in N trades (the answer names the first) |
 //! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
@@ -132,6 +133,8 @@ pub struct AppState {
     dirty: Arc<AtomicBool>,
     /// How long every API answer waits before it is given: an exchange at a distance.
     latency_ms: Arc<std::sync::atomic::AtomicU64>,
+    /// Requests in the current minute, under `--rate-limit N/min`.
+    rate: Arc<Mutex<faults::RateWindow>>,
 }
 
 impl AppState {
@@ -145,7 +148,18 @@ impl AppState {
             control_token: control::new_token().into(),
             dirty: Arc::new(AtomicBool::new(false)),
             latency_ms: Arc::default(),
+            rate: Arc::default(),
         }
+    }
+
+    /// Under the rate-limit reading, whether this API request is one too many this minute, and
+    /// how long until the next is let through.
+    fn rate_limited(&self) -> Option<std::time::Duration> {
+        let per_minute = self.lock().readings.rate_limit_per_minute?;
+        self.rate
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take(per_minute, std::time::Instant::now())
     }
 
     /// Every API answer from now on waits `ms` milliseconds (0: none).
@@ -363,6 +377,8 @@ pub struct ApiKeys {
     pub read: KeyInfo,
     pub trading: KeyInfo,
     pub withdrawal: KeyInfo,
+    /// Reads only: no trading, no withdrawal, and no Receive (it cannot create invoices).
+    pub no_receive: KeyInfo,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -483,6 +499,7 @@ fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupIn
             read: key("read"),
             trading: key("trading"),
             withdrawal: key("withdrawal"),
+            no_receive: key("noReceive"),
         },
         oauth_clients: OAuthClients {
             public: PublicClient {

@@ -89,6 +89,10 @@ struct Args {
     /// Where a buy row's NOK fee is: inside `outAmount` (default, as published) or beside it.
     #[arg(long, value_enum, default_value_t = BuyFee::Inside)]
     buy_fee: BuyFee,
+    /// At most N API requests a minute (`N/min`); the next are answered 429 with
+    /// `Retry-After`, as the exchange rate-limits.
+    #[arg(long, value_name = "N/min", value_parser = per_minute)]
+    rate_limit: Option<u32>,
     /// Serve as operator ABBR: header names `x-ABBR-api-…`, keys `ABBR/public/…`, secrets
     /// `ABBR/apisecret/…` (1–16 lower-case letters or digits; the specification writes `svc`).
     #[arg(long, value_name = "ABBR")]
@@ -119,6 +123,17 @@ struct Args {
     #[arg(long, value_name = "MS", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     latency_ms: u64,
+}
+
+/// `N/min` (or a bare `N`), N at least 1.
+fn per_minute(text: &str) -> Result<u32, String> {
+    let n = text.strip_suffix("/min").unwrap_or(text).trim();
+    match n.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not N/min with N a whole number from 1"
+        )),
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -162,6 +177,7 @@ async fn main() -> ExitCode {
         running_balance: args.running_balance,
         empty_style: args.empty_style,
         buy_fee: args.buy_fee,
+        rate_limit_per_minute: args.rate_limit,
     };
     if let Some(op) = args.operator.as_deref()
         && !nordlys_sandbox::world::is_operator(op)

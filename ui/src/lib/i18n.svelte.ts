@@ -80,6 +80,7 @@ const nb: Record<string, string> = {
   Reading: "Lese",
   Trading: "Handel",
   Withdrawals: "Uttak",
+  "Receiving (creating invoices)": "Motta (lage fakturaer)",
   allowed: "tillatt",
   "Connected with OAuth. Granted:": "Tilkoblet med OAuth. Gitt tilgang til:",
   "Not connected with OAuth.": "Ikke tilkoblet med OAuth.",

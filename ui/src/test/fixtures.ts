@@ -35,6 +35,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
       keyIsDemo: true,
       trading: { allowed: true, reason: null },
       withdrawal: { allowed: true, reason: null },
+      receive: { allowed: true, reason: null },
       oauth: null,
       features: [{ feature: "balances", allowed: true, reason: null }],
       needsReconnect: false,

@@ -58,11 +58,19 @@ pub struct Account {
     pub addresses: Vec<String>,
 }
 
-/// Permission of an API key besides reading (5.1).
+/// Permission of an API key besides reading (5.1), and Receive, which the exchange's
+/// integrations ask for to create invoices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyPermissions {
     pub trading: bool,
     pub withdrawal: bool,
+    /// Kept in a state file written before keys had it: those keys created invoices.
+    #[serde(default = "granted")]
+    pub receive: bool,
+}
+
+fn granted() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -176,7 +184,7 @@ impl World {
     /// A fresh world for `seed` with its seeded history, as of `now`.
     pub fn new(seed: u64, now: DateTime<Utc>) -> Self {
         let mut rng = Rng::new(seed);
-        let keys = ["read", "trading", "withdrawal"]
+        let mut keys: Vec<KeyRec> = ["read", "trading", "withdrawal"]
             .iter()
             .map(|name| KeyRec {
                 name: (*name).to_owned(),
@@ -186,10 +194,25 @@ impl World {
                 permissions: KeyPermissions {
                     trading: *name != "read",
                     withdrawal: *name == "withdrawal",
+                    receive: true,
                 },
                 last_nonce: 0,
             })
             .collect();
+        // A read-only key without Receive, from a generator of its own so that every other
+        // seeded value stays as it was.
+        let mut own = Rng::new(seed ^ 0x4ece_17e0);
+        keys.push(KeyRec {
+            name: "noReceive".to_owned(),
+            key: format!("svc/public/{}", own.text(BASE62, 24)),
+            secret: format!("svc/apisecret/{}", own.text(BASE64, 38)),
+            permissions: KeyPermissions {
+                trading: false,
+                withdrawal: false,
+                receive: false,
+            },
+            last_nonce: 0,
+        });
         let oauth = OAuthState::new(&mut rng);
         let mut world = Self {
             seed,

@@ -103,6 +103,8 @@ pub struct Readings {
     pub running_balance: RunningBalance,
     pub empty_style: EmptyStyle,
     pub buy_fee: BuyFee,
+    /// At most this many `/v1/` requests a minute; the next are refused with 429.
+    pub rate_limit_per_minute: Option<u32>,
 }
 
 impl Default for Readings {
@@ -121,6 +123,7 @@ impl Default for Readings {
             running_balance: RunningBalance::Total,
             empty_style: EmptyStyle::Omit,
             buy_fee: BuyFee::Inside,
+            rate_limit_per_minute: None,
         }
     }
 }
@@ -139,6 +142,9 @@ impl Readings {
             return Err(ApiError::invalid(
                 "taxLag, pendingRows, lateRows and clockSkew are at most 86400 seconds",
             ));
+        }
+        if self.rate_limit_per_minute == Some(0) {
+            return Err(ApiError::invalid("rateLimitPerMinute must be at least 1"));
         }
         if !(1..=20).contains(&self.split_fills) {
             return Err(ApiError::invalid("splitFills must be from 1 to 20"));
