@@ -108,3 +108,57 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     }
     assert_eq!(rows_now, rows + 1, "the payment's row is in the tax list");
 }
+
+/// The list's balance column is each row's account balance after it, computed from the
+/// amounts, whichever balance `runningBalanceBtc` holds: at the end of the history each account
+/// shows what endpoint 13 says it holds. The seeded user has two funded accounts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lists_balance_is_the_accounts_under_either_reading() {
+    use nordlys_sandbox::world::{Readings, RunningBalance};
+    for reading in [RunningBalance::Total, RunningBalance::Account] {
+        let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
+            readings: Readings {
+                running_balance: reading,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .await;
+        let (app, _dir) = connected_app(&sb, None).await;
+        tax_synced(&app).await;
+        let total = tax_rows(&app, 0, 1).await.total.unwrap();
+        let mut last = std::collections::HashMap::new();
+        let mut offset = 0;
+        while offset < total {
+            for r in tax_rows(&app, offset, 500).await.rows {
+                if r.account != "NOK" {
+                    last.insert(r.account.clone(), r.running_balance.clone());
+                }
+            }
+            offset += 500;
+        }
+        let held = key_client(&sb, &sb.info.api_keys.read)
+            .tax_balance(true)
+            .await
+            .unwrap();
+        let figures = app.figures();
+        let funded = held
+            .bitcoin_accounts
+            .iter()
+            .filter(|a| a.balance_btc.is_positive())
+            .count();
+        assert!(funded >= 2);
+        for a in held
+            .bitcoin_accounts
+            .iter()
+            .filter(|a| a.balance_btc.is_positive())
+        {
+            assert_eq!(
+                last.get(&a.name).map(String::as_str),
+                Some(figures.btc(a.balance_btc).as_str()),
+                "{reading:?}: {}",
+                a.name
+            );
+        }
+    }
+}

@@ -576,6 +576,8 @@ reviewed: string,
  */
 saleTax: SaleTaxView | null, };
 
+export type PaymentInfoView = { "kind": "none" } | { "kind": "transfer", networkId: string, destination: string, } | { "kind": "bankAccount", account: string, } | { "kind": "unreadable", text: string, } | { "kind": "text", text: string, };
+
 export type PaymentResultView = { payment: PaymentView, message: string, };
 
 export type PaymentView = { journalId: string, 
@@ -921,7 +923,15 @@ btc: string,
 /**
  * NOK in minus NOK out, signed; empty when no NOK moved.
  */
-nok: string, fee: string, rate: string, runningBalance: string, note: string, paymentInfo: string, isPayment: boolean, 
+nok: string, fee: string, rate: string, runningBalance: string, note: string, 
+/**
+ * `paymentInfo` as sent.
+ */
+paymentInfo: string, 
+/**
+ * What `paymentInfo` says, read by the row's kind.
+ */
+payment: PaymentInfoView, isPayment: boolean, 
 /**
  * No `finalizeTime` yet: the row may still change.
  */

@@ -44,6 +44,8 @@ pub struct App {
     pub tax_sync_ended: Arc<tokio::sync::Notify>,
     /// The holding the tax before a sale is worked from, with the store it was read from.
     pub(crate) sale_basis: crate::sale_tax::BasisSlot,
+    /// Each stored tax row's account balance after it, for the tax list.
+    pub(crate) tax_balances: crate::tax::BalanceSlot,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
     /// What the watcher saw last, so that it tells only changes.
@@ -167,6 +169,7 @@ impl App {
             tax_sync: Arc::default(),
             tax_sync_ended: Arc::default(),
             sale_basis: crate::sale_tax::BasisSlot::default(),
+            tax_balances: crate::tax::BalanceSlot::default(),
             timing: Mutex::new(Timing {
                 rules: test_hooks::evidence_rules(),
                 // After this long without an answer an order is "outcome unknown".

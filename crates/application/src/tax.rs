@@ -4,10 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
+use nordlys_core::tax::balances::BalanceIndex;
 use nordlys_core::tax::gains::{Disposal, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
@@ -319,7 +321,70 @@ fn pending_or(
     since.map_or_else(figure, |t| not_computable(&t, zone, locale))
 }
 
-fn row_view(t: &TaxTransaction, names: &Names, zone: Tz, figures: Figures) -> TaxRowView {
+fn payment_view(t: &TaxTransaction) -> PaymentInfoView {
+    use nordlys_core::tax::payment_info::{PaymentInfo, read};
+    match read(t) {
+        PaymentInfo::None => PaymentInfoView::None,
+        PaymentInfo::Transfer {
+            network_id,
+            destination,
+        } => PaymentInfoView::Transfer {
+            network_id: network_id.to_owned(),
+            destination: destination.to_owned(),
+        },
+        PaymentInfo::BankAccount(a) => PaymentInfoView::BankAccount {
+            account: a.to_owned(),
+        },
+        PaymentInfo::Unreadable(text) => PaymentInfoView::Unreadable {
+            text: text.to_owned(),
+        },
+        PaymentInfo::Text(text) => PaymentInfoView::Text {
+            text: text.to_owned(),
+        },
+    }
+}
+
+/// The computed balances of the tax list's rows, kept while the stored rows are unchanged.
+#[derive(Debug, Default)]
+pub struct BalanceSlot(std::sync::Mutex<Option<(std::sync::Weak<Store>, Arc<BalanceIndex>)>>);
+
+impl BalanceSlot {
+    /// The index over `store`, read again (off the async threads) when the one kept is stale.
+    async fn index(&self, store: &Arc<Store>) -> Answer<Arc<BalanceIndex>> {
+        let kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .filter(|(from, i)| {
+                std::sync::Weak::ptr_eq(from, &Arc::downgrade(store)) && i.holds_for(store)
+            })
+            .map(|(_, i)| Arc::clone(i));
+        if let Some(index) = kept {
+            return Ok(index);
+        }
+        let reading = Arc::clone(store);
+        let index = Arc::new(
+            tokio::task::spawn_blocking(move || BalanceIndex::read(&reading))
+                .await
+                .map_err(IpcError::internal)??,
+        );
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((Arc::downgrade(store), Arc::clone(&index)));
+        Ok(index)
+    }
+}
+
+fn row_view(
+    t: &TaxTransaction,
+    names: &Names,
+    zone: Tz,
+    figures: Figures,
+    balances: &BalanceIndex,
+) -> TaxRowView {
     let locale = figures.locale;
     let account = t
         .account_id
@@ -352,9 +417,15 @@ fn row_view(t: &TaxTransaction, names: &Names, zone: Tz, figures: Figures) -> Ta
             .unwrap_or_default(),
         fee,
         rate: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
-        running_balance: figures.btc(t.running_balance_btc),
+        // The account's balance after the row, from the amounts: `runningBalanceBtc` is read
+        // two ways (the account's or the user's total) and is kept as sent in the CSV.
+        running_balance: balances
+            .after(t.id.as_str())
+            .map(|b| figures.btc(b))
+            .unwrap_or_default(),
         note: t.note.clone(),
         payment_info: t.payment_info.clone(),
+        payment: payment_view(t),
         is_payment: t.is_payment,
         pending: t.finalize_time.is_none(),
     }
@@ -373,12 +444,13 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     };
     let rows = store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?;
     let names = Names::load(&store)?;
+    let balances = app.tax_balances.index(&store).await?;
     Ok(TaxRowsView {
         total,
         offset: args.offset,
         rows: rows
             .iter()
-            .map(|t| row_view(t, &names, app.zone, figures))
+            .map(|t| row_view(t, &names, app.zone, figures, &balances))
             .collect(),
     })
 }

@@ -45,10 +45,39 @@ pub struct TaxRowView {
     pub rate: String,
     pub running_balance: String,
     pub note: String,
+    /// `paymentInfo` as sent.
     pub payment_info: String,
+    /// What `paymentInfo` says, read by the row's kind.
+    pub payment: PaymentInfoView,
     pub is_payment: bool,
     /// No `finalizeTime` yet: the row may still change.
     pub pending: bool,
+}
+
+/// A tax row's `paymentInfo`, read as the operator publishes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum PaymentInfoView {
+    None,
+    /// A bitcoin transfer: its transaction id (on-chain) or payment hash (Lightning), and the
+    /// address or destination.
+    Transfer {
+        #[serde(rename = "networkId")]
+        network_id: String,
+        destination: String,
+    },
+    /// A bank transfer's counterparty account.
+    BankAccount {
+        account: String,
+    },
+    /// Not in the published shape for its kind: shown as it came.
+    Unreadable {
+        text: String,
+    },
+    /// Text on a row whose kind has no published `paymentInfo`.
+    Text {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -81,6 +81,8 @@ const nb: Record<string, string> = {
   Trading: "Handel",
   Withdrawals: "Uttak",
   "Receiving (creating invoices)": "Motta (lage fakturaer)",
+  "The account's balance after the row, from the amounts": "Kontoens saldo etter raden, regnet fra beløpene",
+  "Not in the form the exchange publishes: shown as it came": "Ikke på formen børsen beskriver: vist slik den kom",
   allowed: "tillatt",
   "Connected with OAuth. Granted:": "Tilkoblet med OAuth. Gitt tilgang til:",
   "Not connected with OAuth.": "Ikke tilkoblet med OAuth.",

@@ -24,6 +24,10 @@ function row(i: number): TaxRowView {
     runningBalance: String(i),
     note: "",
     paymentInfo: "",
+    payment:
+      i === 1
+        ? { kind: "transfer", networkId: "ab".repeat(32), destination: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }
+        : { kind: "none" },
     isPayment: false,
     pending: false,
   };
@@ -58,6 +62,15 @@ describe("Tax", () => {
     await fireEvent.scroll(list);
     await vi.waitFor(() => expect(screen.getAllByTestId("tax-row")[0].dataset.index).toBe("896"));
     expect(fake.callsOf("taxRows").map((c) => c.offset)).toContain(800);
+  });
+
+  it("shows a transfer's transaction id and address, each whole in its title and copy button", async () => {
+    await mountScreen(Tax, taxBackend());
+    await vi.waitFor(() => screen.getAllByTestId("tax-network-id"));
+    const id = screen.getByTestId("tax-network-id");
+    expect(id.dataset.full).toBe("ab".repeat(32));
+    expect(id.textContent).toBe("abababab…abab");
+    expect(screen.getByTestId("tax-destination").dataset.full).toBe("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
   });
 
   it("keeps the scroll position and the rows while the sync reports progress", async () => {

@@ -148,6 +148,59 @@ impl BalanceBook {
     }
 }
 
+/// Each stored row's account balance after it, computed from the amounts in one pass over the
+/// history and kept for the tax list (which shows a block of rows at a time, filtered or not):
+/// 24 bytes a row, keyed by a hash of the row's id, read again when the stored rows change.
+#[derive(Debug, Clone)]
+pub struct BalanceIndex {
+    /// The store's tax generation the index was read at.
+    generation: u64,
+    /// (hash of the row id, its account's balance after it), sorted by hash.
+    after: Vec<(u64, Btc)>,
+}
+
+fn id_hash(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
+impl BalanceIndex {
+    pub fn read(store: &crate::store::Store) -> Result<Self, crate::store::StoreError> {
+        // Read first: a write during the reading makes the index stale, never wrongly current.
+        let generation = store.tax_generation();
+        let mut book = BalanceBook::default();
+        let mut after = Vec::new();
+        store.each_tax_transaction::<crate::store::StoreError>(
+            &crate::store::TaxFilter::default(),
+            |t| {
+                if let Some(b) = book.add(t) {
+                    after.push((id_hash(t.id.as_str()), b));
+                }
+                Ok(())
+            },
+        )?;
+        after.sort_unstable_by_key(|(h, _)| *h);
+        Ok(Self { generation, after })
+    }
+
+    /// Whether the index still stands for `store` as it is now.
+    pub fn holds_for(&self, store: &crate::store::Store) -> bool {
+        self.generation == store.tax_generation()
+    }
+
+    /// The balance of row `id`'s account after it; `None` for a row of no account (or not
+    /// stored when the index was read).
+    pub fn after(&self, id: &str) -> Option<Btc> {
+        let h = id_hash(id);
+        self.after
+            .binary_search_by_key(&h, |(k, _)| *k)
+            .ok()
+            .map(|i| self.after[i].1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +286,22 @@ mod tests {
             assert_eq!(book.balance("b"), btc("0.025"));
             assert_eq!(book.total(), Some(btc("0.03")));
             assert_eq!(book.contradiction(), None);
+        }
+    }
+
+    #[test]
+    fn the_index_gives_each_rows_account_balance_after_it_under_either_reading() {
+        for rows in [
+            history(["0.005", "0.035", "0.03", "0.03"]),
+            history(["0.005", "0.03", "0.025", "0.03"]),
+        ] {
+            let store = crate::tax::tests_support::store_of(rows);
+            let index = BalanceIndex::read(&store).unwrap();
+            assert_eq!(index.after("1"), Some(btc("0.005")));
+            assert_eq!(index.after("2"), Some(btc("0.03")));
+            assert_eq!(index.after("3"), Some(btc("0.025")));
+            assert_eq!(index.after("f"), None, "a bank row has no account");
+            assert!(index.holds_for(&store));
         }
     }
 

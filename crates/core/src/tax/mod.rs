@@ -8,6 +8,7 @@ pub mod card;
 pub mod csv;
 pub mod gains;
 pub mod holdings;
+pub mod payment_info;
 pub mod sale_tax;
 pub mod sync;
 pub mod year_end;
