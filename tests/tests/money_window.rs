@@ -513,3 +513,42 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         .unwrap();
     assert!(!view.lock.set);
 }
+
+/// A limit sell lowers the available balance when placed: the overview names the part it holds
+/// beside its account.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_overview_names_what_an_open_sell_holds() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let shown = profiles::balances(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    assert!(
+        shown.accounts.iter().all(|a| a.reserved.is_none()),
+        "{shown:?}"
+    );
+    let ask: rust_decimal::Decimal = trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap()
+        .ask_raw
+        .parse()
+        .unwrap();
+    let price = (ask * rust_decimal::Decimal::TWO).round_dp(0).to_string();
+    let placed = trading::place_order(&app, order(Direction::Sell, "0.001", Some(price)))
+        .await
+        .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    let shown = profiles::balances(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let reserved: Vec<_> = shown
+        .accounts
+        .iter()
+        .filter_map(|a| a.reserved.clone())
+        .collect();
+    assert_eq!(reserved.len(), 1, "{shown:?}");
+    assert!(
+        reserved[0].contains("0.001") && reserved[0].contains("reserved by open sells"),
+        "{reserved:?}"
+    );
+}

@@ -14,6 +14,11 @@ export type AccountView = { id: string, name: string, totalBtc: string, availabl
  */
 availableNok: string | null, 
 /**
+ * The part of the total not available, named: what open sells (or a payment on its way)
+ * hold; none when all of it is available.
+ */
+reserved: string | null, 
+/**
  * What it would sell for now, at the bid.
  */
 totalNok: string, 

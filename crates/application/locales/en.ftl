@@ -451,3 +451,4 @@ plan-step = The step is a percentage above 0 and below 50
 plan-ladder-too-deep = { $rungs } rungs { $step } % apart would reach a price of 0; use fewer rungs or a smaller step
 plan-rung-too-small = Split over { $rungs } rungs, each would buy for less than 0.01 NOK
 plan-ladder-placed = A ladder of limit buys was placed
+account-reserved = { $btc } reserved by open sells or a payment on its way

@@ -450,3 +450,4 @@ plan-step = Steget er en prosent over 0 og under 50
 plan-ladder-too-deep = { $rungs } trinn med { $step } % mellom ville nå en pris på 0; bruk færre trinn eller et mindre steg
 plan-rung-too-small = Fordelt på { $rungs } trinn ville hvert kjøpe for mindre enn 0,01 kr
 plan-ladder-placed = En stige av limitkjøp ble lagt inn
+account-reserved = { $btc } holdt av åpne salg eller en betaling på vei

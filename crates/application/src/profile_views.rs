@@ -132,6 +132,9 @@ pub struct AccountView {
     /// What the available bitcoin would sell for now, at the bid; none without a quote (the
     /// exchange states no value for it).
     pub available_nok: Option<String>,
+    /// The part of the total not available, named: what open sells (or a payment on its way)
+    /// hold; none when all of it is available.
+    pub reserved: Option<String>,
     /// What it would sell for now, at the bid.
     pub total_nok: String,
     /// The exact decimal, for tests and copy; none in privacy mode.

@@ -323,6 +323,11 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 available_btc: figures.btc(a.available_btc),
                 // The exchange states no value for the available part: none without a quote.
                 available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
+                reserved: (a.total_btc > a.available_btc).then(|| {
+                    Message::new("account-reserved")
+                        .with("btc", figures.btc(a.total_btc - a.available_btc))
+                        .render(figures.locale)
+                }),
                 total_nok: figures.nok(worth(a)),
                 total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),
