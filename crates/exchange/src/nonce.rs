@@ -113,12 +113,7 @@ impl NonceSource {
             .last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let path = match &self.place {
-            Place::Memory => None,
-            Place::File(path) => Some(path.clone()),
-            Place::PerKey { dir, .. } => Some(dir.join(crate::credentials::key_fingerprint(key))),
-        };
-        let issued = match path {
+        let issued = match self.file_of(key) {
             None => self.step(*last)?,
             Some(path) => with_locked_file(&path, |file, on_disk| {
                 let before = match (&self.place, on_disk) {
@@ -149,12 +144,7 @@ impl NonceSource {
             .last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let path = match &self.place {
-            Place::Memory => None,
-            Place::File(path) => Some(path.clone()),
-            Place::PerKey { dir, .. } => Some(dir.join(crate::credentials::key_fingerprint(key))),
-        };
-        if let Some(path) = path {
+        if let Some(path) = self.file_of(key) {
             with_locked_file(&path, |file, on_disk| {
                 if accepted > on_disk {
                     write_value(file, accepted).map_err(|source| NonceError::Io {
@@ -167,6 +157,15 @@ impl NonceSource {
         }
         *last = (*last).max(accepted);
         Ok(())
+    }
+
+    /// Where `key`'s issued nonces are written down; none in memory.
+    fn file_of(&self, key: &str) -> Option<PathBuf> {
+        match &self.place {
+            Place::Memory => None,
+            Place::File(path) => Some(path.clone()),
+            Place::PerKey { dir, .. } => Some(dir.join(crate::credentials::key_fingerprint(key))),
+        }
     }
 
     fn step(&self, last: u64) -> Result<u64, NonceError> {
@@ -286,6 +285,25 @@ mod tests {
             all.extend(v);
         }
         assert_eq!(all.len(), 64 * 500, "no nonce issued twice");
+    }
+
+    /// Another app on the key accepted 9 000 000: the next nonce is above it, kept across a
+    /// restart by the file; a smaller value moves nothing back.
+    #[test]
+    fn moving_past_another_apps_nonce_lasts_and_never_goes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nonce");
+        let clock = Arc::new(FixedClock(AtomicU64::new(1_000)));
+        let source = NonceSource::persistent(&path, clock.clone()).unwrap();
+        source.move_past("k", 9_000_000).unwrap();
+        source.move_past("k", 5).unwrap();
+        assert_eq!(source.next("k").unwrap(), 9_000_001);
+        drop(source);
+        let again = NonceSource::persistent(&path, clock.clone()).unwrap();
+        assert_eq!(again.next("k").unwrap(), 9_000_002);
+        let memory = NonceSource::in_memory(clock);
+        memory.move_past("k", 42_000).unwrap();
+        assert_eq!(memory.next("k").unwrap(), 42_001);
     }
 
     #[test]
