@@ -162,7 +162,12 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     for (line, api) in lines[1..].iter().zip(&in_2025) {
         let got = fields(line);
         for (name, value) in header.iter().zip(&got) {
-            let want = json_text(&api[name.as_str()]);
+            // The exchange leaves out a field whose value is the default; the CSV writes it.
+            let want = match (&api[name.as_str()], name.as_str()) {
+                (serde_json::Value::Null, "isPayment") => "false".to_owned(),
+                (serde_json::Value::Null, _) => String::new(),
+                (v, _) => json_text(v),
+            };
             if name.ends_with("Time") && !want.is_empty() {
                 let a: chrono::DateTime<chrono::Utc> = want.parse().unwrap();
                 let b: chrono::DateTime<chrono::Utc> = value.parse().unwrap();
