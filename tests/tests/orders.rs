@@ -242,3 +242,43 @@ async fn a_lost_order_is_resolved_although_other_trades_moved_the_balance() {
     );
     assert_eq!(orders_created(&sb).await, 1);
 }
+
+/// As the exchange publishes it, a market buy can fill in several trades at different instants,
+/// each taking only the NOK of its whole satoshis. A lost one is placed by those rows once they
+/// add up, and never "not placed" while they are still coming in.
+#[tokio::test]
+async fn a_lost_market_buy_filled_at_several_instants_is_placed_from_its_rows() {
+    let sb = sandbox().await;
+    {
+        let mut world = sb.state.lock();
+        let patch = serde_json::json!({
+            "noNoteEcho": true, "splitFills": 3, "fillSpread": 4, "buySpend": "sats"
+        });
+        world.readings = world.readings.patched(&patch).unwrap();
+    }
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(fault(FaultKind::CommitThenDrop));
+    let buy = order(OrderType::Market, Direction::Buy, "1250.50", None);
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy, false).await.unwrap()
+    else {
+        panic!("not lost")
+    };
+    // The first fill is listed, the others are still to come: not placed, not "not placed".
+    let early = reconcile_with(&client, &store, journal_id, &short())
+        .await
+        .unwrap();
+    assert!(
+        matches!(early, Resolution::StillUnknown { .. }),
+        "{early:?}"
+    );
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let resolution = reconcile_when_settled(&client, &store, journal_id).await;
+    assert!(
+        matches!(resolution, Resolution::Placed { .. }),
+        "{resolution:?}"
+    );
+    let entry = store.journal_entry(journal_id).unwrap().unwrap();
+    assert_eq!(entry.claimed.len(), 3, "{:?}", entry.claimed);
+    assert_eq!(orders_created(&sb).await, 1);
+}

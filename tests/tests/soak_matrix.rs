@@ -45,6 +45,13 @@ fn cells(lag: u64) -> Vec<(&'static str, Value, bool)> {
         ),
         ("buy-fee-pct 1", json!({"buyFeePct": 1}), false),
         ("split-fills 3", json!({"splitFills": 3}), false),
+        // A market order's fills at different instants, each buy taking only the NOK of its
+        // whole satoshis: the published shape, read "placed" from the rows that add up.
+        (
+            "fill-spread 40 & buy-spend sats",
+            json!({"splitFills": 3, "fillSpread": 40, "buySpend": "sats"}),
+            false,
+        ),
         ("partial-fill 40", json!({"partialFill": 40}), false),
         ("clock-skew +90", json!({"clockSkew": 90}), false),
         ("clock-skew -90", json!({"clockSkew": -90}), false),
@@ -58,15 +65,16 @@ fn cells(lag: u64) -> Vec<(&'static str, Value, bool)> {
             false,
         ),
         (
-            "empty-style string, buy-fee outside",
+            "empty-style string & buy-fee outside",
             json!({"emptyStyle": "string", "buyFee": "outside"}),
             false,
         ),
         (
             "all at once",
             json!({"noNoteEcho": true, "taxLag": lag, "withdrawalHold": "total", "buyFeePct": 1,
-                   "splitFills": 3, "partialFill": 40, "clockSkew": -90,
-                   "runningBalance": "account", "emptyStyle": "null", "buyFee": "outside"}),
+                   "splitFills": 3, "fillSpread": 20, "buySpend": "sats", "partialFill": 40,
+                   "clockSkew": -90, "runningBalance": "account", "emptyStyle": "null",
+                   "buyFee": "outside"}),
             true,
         ),
     ]

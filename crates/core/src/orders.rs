@@ -272,6 +272,16 @@ fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
         rivals: of(is_rival),
         known_limit_orders: of(is_known_limit_order),
         limit_orders: of(is_unidentified_limit_order),
+        neighbours: near
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o.state,
+                    JournalState::Sending | JournalState::Unknown | JournalState::Placed
+                )
+            })
+            .map(|o| o.sent_at)
+            .collect(),
     })
 }
 

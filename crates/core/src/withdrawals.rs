@@ -254,6 +254,7 @@ pub(crate) fn record(
         rivals: rivals(store, e)?,
         known_limit_orders: vec![],
         limit_orders: vec![],
+        neighbours: vec![],
     };
     let verdict = evidence::judge(&request, look, &others, rules);
     let mut seen = look.evidence();

@@ -46,7 +46,7 @@
 //! | `GET /sandbox/counters`, `GET /sandbox/audit` | orders/withdrawals created, API requests per path, requests that carried a credential (`credentialsSeen`: `apiKey`, `bearer`); whether the books balance |
 //! | `GET /sandbox/made` | every order and withdrawal made (`orders`, `withdrawals`: `id`, `description`) |
 //! | `POST /sandbox/reset` | the world as it was at start (readings stay) |
-//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?, "runningBalance"?, "emptyStyle"?, "buyFee"?, "rateLimitPerMinute"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
+//! | `GET /sandbox/readings`, `POST /sandbox/readings` `{"noNoteEcho"?, "taxLag"?, "withdrawalHold"?, "buyFeePct"?, "splitFills"?, "fillSpread"?, "buySpend"?, "partialFill"?, "clockSkew"?, "errorStyle"?, "pendingRows"?, "lateRows"?, "runningBalance"?, "emptyStyle"?, "buyFee"?, "rateLimitPerMinute"?}` | how the exchange reads what the spec leaves open (see below); a POST changes only the names it gives |
 //!
 //! ## Readings
 //! Where the specification says "not shown", the sandbox offers each plausible behaviour as a
@@ -65,6 +65,8 @@
 //! | `--buy-fee-pct P` | `buyFeePct` | a buy's fee is P % of its amount |
 //! | `--rate-limit N/min` | `rateLimitPerMinute` | at most N `/v1/` requests a minute; the next are answered 429 with `Retry-After` (seconds until the minute turns) and `{"message": "slow down"}`, and nothing is done |
 //! | `--split-fills N` | `splitFills` | a market order fills in N trades (the answer names the first) |
+//! | `--fill-spread SECONDS` | `fillSpread` | those N trades are made over SECONDS from the order, evenly apart (default 0: at once); each is listed once its `createTime` has come |
+//! | `--buy-spend amount\|sats` | `buySpend` | a buy takes the amount asked in all (default), or only the NOK of the whole satoshis bought (in whole øre) and the fee: up to a satoshi's worth and an øre less per trade |
 //! | `--partial-fill P` | `partialFill` | a limit order fills P % at once at its price; the rest stays open with the smaller amount |
 //! | `--clock-skew SECONDS` | `clockSkew` | the exchange's clock is SECONDS ahead (negative: behind): every timestamp and the `Date` header |
 //! | `--error-style grpc\|string\|nested\|text\|none` | `errorStyle` | `/v1/` error bodies: `{"code": 3, "message"}` (default), `{"code": "INVALID_ARGUMENT", …}`, `{"error": {"code", "message"}}`, the message as plain text, or no body |

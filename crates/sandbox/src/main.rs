@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use nordlys_sandbox::world::{
-    BuyFee, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
+    BuyFee, BuySpend, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
 };
 use rust_decimal::Decimal;
 
@@ -63,6 +63,13 @@ struct Args {
     /// Market orders fill in N trades.
     #[arg(long, value_name = "N", default_value_t = 1)]
     split_fills: u32,
+    /// Those N trades are made over SECONDS from the order, evenly apart (0: at the same instant).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    fill_spread: u64,
+    /// What a buy takes: the amount asked in all (default), or only the NOK of the whole
+    /// satoshis bought and the fee.
+    #[arg(long, value_enum, default_value_t = BuySpend::Amount)]
+    buy_spend: BuySpend,
     /// Limit orders fill P percent at once; the rest stays open.
     #[arg(long, value_name = "P")]
     partial_fill: Option<Decimal>,
@@ -165,6 +172,8 @@ async fn main() -> ExitCode {
         },
         buy_fee_pct: args.buy_fee_pct,
         split_fills: args.split_fills,
+        fill_spread: args.fill_spread,
+        buy_spend: args.buy_spend,
         partial_fill: args.partial_fill,
         clock_skew: args.clock_skew,
         error_style: match args.error_style {

@@ -117,7 +117,10 @@ pub fn transaction_fields(t: &TaxTransaction) -> [String; 18] {
     ]
 }
 
-/// The year-end report: one line per account and year, then the year's total.
+/// The year-end report: one line per account and year, then the year's total. A year whose
+/// holding is not computable has no balance or value, and `notComputable` says why: `pending`
+/// (a row up to its end is still pending), `contradicted` (a running balance neither reading
+/// explains) or `overflow` (amounts too large to add).
 /// `name` gives an account's name and `source` a rate's source in the user's words.
 pub fn write_year_end<W: Write>(
     out: W,
@@ -135,21 +138,25 @@ pub fn write_year_end<W: Write>(
         "rateNok",
         "rateSource",
         "valueNok",
+        "notComputable",
     ])?;
     for y in years {
         let year = y.year.to_string();
         let rate = text(y.rate_nok);
         let source = inert(&source(&y.source));
+        let why_not = not_computable(y);
+        let figure = |f: String| if why_not.is_empty() { f } else { String::new() };
         for a in &y.accounts {
             w.row([
                 year.as_str(),
                 &y.complete.to_string(),
                 &inert(&a.account_id),
                 &inert(&name(&a.account_id)),
-                &a.balance_btc.to_string(),
+                &figure(a.balance_btc.to_string()),
                 &rate,
                 &source,
-                &text(a.value_nok),
+                &figure(text(a.value_nok)),
+                why_not,
             ])?;
         }
         w.row([
@@ -157,13 +164,27 @@ pub fn write_year_end<W: Write>(
             &y.complete.to_string(),
             "",
             "Total",
-            &y.total_btc.to_string(),
+            &figure(y.total_btc.to_string()),
             &rate,
             &source,
-            &text(y.total_nok),
+            &figure(text(y.total_nok)),
+            why_not,
         ])?;
     }
     Ok(w.into_inner())
+}
+
+/// Why a year's holding is no figure to report, as the year-end CSV names it (empty: it is).
+fn not_computable(y: &YearEnd) -> &'static str {
+    if y.overflowed {
+        "overflow"
+    } else if y.contradiction.is_some() {
+        "contradicted"
+    } else if y.pending_since.is_some() {
+        "pending"
+    } else {
+        ""
+    }
 }
 
 /// The gains report: one line per matched lot of each disposal, so every figure can be traced.
@@ -294,5 +315,39 @@ mod tests {
         assert_eq!(f[17], "0.10000000");
         assert_eq!(f[4], "2024-01-10T10:00:00Z");
         assert_eq!(f[15], "kjøp, første");
+    }
+
+    /// A year whose holding is not computable writes no balance or value, and says why.
+    #[test]
+    fn a_year_end_line_of_a_year_not_computable_has_no_figures() {
+        let year = |contradiction: Option<super::super::balances::Contradiction>| YearEnd {
+            year: 2025,
+            complete: true,
+            rate_nok: None,
+            source: RateSource::Missing,
+            accounts: vec![super::super::year_end::AccountHolding {
+                account_id: "acc_1".into(),
+                balance_btc: nordlys_money::Btc::computed(rust_decimal::Decimal::new(65, 3)),
+                value_nok: None,
+            }],
+            total_btc: nordlys_money::Btc::computed(rust_decimal::Decimal::new(65, 3)),
+            total_nok: None,
+            pending_since: None,
+            contradiction,
+            overflowed: false,
+        };
+        let csv = |y: YearEnd| {
+            let bytes = write_year_end(vec![], &[y], |_| "Main".into(), |_| "none".into()).unwrap();
+            String::from_utf8(bytes).unwrap()
+        };
+        let good = csv(year(None));
+        assert!(good.contains("0.065"), "{good}");
+        assert!(good.lines().nth(1).unwrap().ends_with(","), "{good:?}");
+        let bad = csv(year(Some(super::super::balances::Contradiction {
+            ids: vec!["tr_1".into()],
+            rows: 1,
+        })));
+        assert!(!bad.contains("0.065"), "{bad}");
+        assert_eq!(bad.matches(",contradicted\r\n").count(), 2, "{bad:?}");
     }
 }

@@ -20,11 +20,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 pub use market::{Market, Quote, VolumeStats};
-pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState};
+pub use orders::{OrderDirection, OrderKind, OrderRec, OrderState, PendingFill};
 pub use payments::{
     DepositVia, Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
-pub use readings::{BuyFee, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold};
+pub use readings::{
+    BuyFee, BuySpend, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
+};
 
 /// Request types and tables the HTTP layer needs.
 pub mod orders_api {
@@ -133,6 +135,10 @@ pub struct World {
     pub counters: Counters,
     pub user_volume: BTreeMap<NaiveDate, DayVolume>,
     pub next_id: u64,
+    /// Trades of market orders still to be made under the fill-spread reading, oldest first;
+    /// their funds are reserved meanwhile.
+    #[serde(default)]
+    pub pending_fills: Vec<PendingFill>,
     /// How this exchange behaves where the specification is silent.
     #[serde(default)]
     pub readings: Readings,
@@ -224,6 +230,7 @@ impl World {
             invoices: vec![],
             withdrawals: vec![],
             used_destinations: BTreeSet::new(),
+            pending_fills: Vec::new(),
             ledger: vec![],
             keys,
             oauth,
@@ -263,6 +270,7 @@ impl World {
     /// withdrawals settle, invoices expire.
     pub fn advance(&mut self, now: DateTime<Utc>) {
         self.seen = Some(now);
+        self.make_due_fills(now);
         self.market.advance(now);
         self.fill_crossed_orders(now);
         self.settle_withdrawals(now);
@@ -316,7 +324,13 @@ impl World {
                 o.is_open() && o.account == account_id && o.direction == OrderDirection::Sell
             })
             .map(|o| o.amount)
-            .sum();
+            .sum::<Decimal>()
+            + self
+                .pending_fills
+                .iter()
+                .filter(|f| f.account == account_id && f.direction == OrderDirection::Sell)
+                .map(|f| f.btc)
+                .sum::<Decimal>();
         let withdrawals: Decimal = self
             .withdrawals
             .iter()
@@ -338,7 +352,13 @@ impl World {
             .iter()
             .filter(|o| o.is_open() && o.direction == OrderDirection::Buy)
             .map(|o| o.amount)
-            .sum()
+            .sum::<Decimal>()
+            + self
+                .pending_fills
+                .iter()
+                .filter(|f| f.direction == OrderDirection::Buy)
+                .map(|f| f.nok_gross + f.fee)
+                .sum::<Decimal>()
     }
 
     pub fn available_nok(&self) -> Decimal {

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::readings::BuySpend;
 use super::{TRADE_FEE, TaxRow, World, btc_floor, nok_floor, nok_round};
 use crate::error::ApiError;
 
@@ -277,8 +278,9 @@ impl World {
         self.readings.buy_fee_pct.map(|p| p / Decimal::ONE_HUNDRED)
     }
 
-    /// Trades `amount` of order `index` at `price` in `parts` trades at the same moment: moves
-    /// the money, books the fees, writes one ledger row each. Returns the first trade's id.
+    /// Trades `amount` of order `index` at `price` in `parts` trades: the first now, the others
+    /// at once or, under the fill-spread reading, evenly apart over that many seconds (their funds
+    /// reserved until then). Returns the first trade's id.
     fn trade(
         &mut self,
         index: usize,
@@ -290,70 +292,132 @@ impl World {
     ) -> Option<String> {
         let order = self.orders[index].clone();
         let (btc, nok_gross, fee) = fill_amounts(order.direction, amount, price, self.buy_fee())?;
+        // Under the buy-spend reading a buy takes only the NOK of the whole satoshis it got.
+        let nok_gross = match (order.direction, self.readings.buy_spend) {
+            (OrderDirection::Buy, BuySpend::Sats) => nok_floor(btc * price).min(nok_gross),
+            _ => nok_gross,
+        };
         let pieces = split(btc, nok_gross, fee, parts)
             .or_else(|| split(btc, nok_gross, fee, 1))
             .unwrap_or_default();
-        let account_index = self.accounts.iter().position(|a| a.id == order.account)?;
+        self.accounts.iter().position(|a| a.id == order.account)?;
+        let step = match pieces.len() {
+            0 | 1 => chrono::Duration::zero(),
+            n => {
+                let spread_ms = i64::try_from(self.readings.fill_spread).unwrap_or(0) * 1000;
+                chrono::Duration::milliseconds(spread_ms / (n as i64 - 1))
+            }
+        };
         let note = self.echoed(&order.description);
-        let usdnok = self.usdnok(now.date_naive());
         let mut first = None;
-        for (btc, nok_gross, fee) in pieces {
-            let trade_id = self.new_id("tr_");
-            first.get_or_insert_with(|| trade_id.clone());
-            let account = &mut self.accounts[account_index];
-            let row = match order.direction {
-                OrderDirection::Buy => {
-                    account.btc += btc;
-                    self.fiat_nok -= nok_gross + fee;
-                    self.books.house_nok += nok_gross;
-                    self.books.house_btc -= btc;
-                    // As published: the NOK spent, fee included (`--buy-fee outside` lists
-                    // it without).
-                    let paid = nok_gross + fee;
-                    TaxRow::new(
-                        trade_id,
-                        &order.account,
-                        "TAX_TRANSACTION_TYPE_BTC_BUY",
-                        sub_type,
-                        now,
-                        account.btc,
-                    )
-                    .received(btc, "BTC")
-                    .paid(paid, "NOK")
-                }
-                OrderDirection::Sell => {
-                    account.btc -= btc;
-                    self.fiat_nok += nok_gross - fee;
-                    self.books.house_nok -= nok_gross;
-                    self.books.house_btc += btc;
-                    TaxRow::new(
-                        trade_id,
-                        &order.account,
-                        "TAX_TRANSACTION_TYPE_BTC_SELL",
-                        sub_type,
-                        now,
-                        account.btc,
-                    )
-                    .received(nok_gross - fee, "NOK")
-                    .paid(btc, "BTC")
-                }
+        for (k, (btc, nok_gross, fee)) in pieces.into_iter().enumerate() {
+            let fill = PendingFill {
+                at: now + step * k as i32,
+                account: order.account.clone(),
+                direction: order.direction,
+                btc,
+                nok_gross,
+                fee,
+                price,
+                sub_type: sub_type.to_owned(),
+                note: note.clone(),
             };
-            self.books.fees_nok += fee;
-            self.counters.trades += 1;
-            let day = self.user_volume.entry(now.date_naive()).or_default();
-            day.nok += nok_gross;
-            day.btc += btc;
-            day.trades += 1;
-            day.buys += u64::from(order.direction == OrderDirection::Buy);
-            self.push_row(
-                row.fee(fee, "NOK")
-                    .rate(price)
-                    .usdnok(usdnok.clone())
-                    .note(&note),
-            );
+            if fill.at <= now {
+                let id = self.make_fill(&fill);
+                first.get_or_insert(id);
+            } else {
+                self.pending_fills.push(fill);
+            }
         }
+        self.pending_fills.sort_by_key(|f| f.at);
         first
     }
+
+    /// Makes the trades whose time has come, in their order.
+    pub(super) fn make_due_fills(&mut self, now: DateTime<Utc>) {
+        let due = self.pending_fills.partition_point(|f| f.at <= now);
+        if due == 0 {
+            return;
+        }
+        let due: Vec<PendingFill> = self.pending_fills.drain(..due).collect();
+        for fill in &due {
+            self.make_fill(fill);
+        }
+    }
+
+    /// One trade: moves the money, books the fee, writes its ledger row at its own time.
+    fn make_fill(&mut self, fill: &PendingFill) -> String {
+        let trade_id = self.new_id("tr_");
+        let usdnok = self.usdnok(fill.at.date_naive());
+        let (btc, nok_gross, fee) = (fill.btc, fill.nok_gross, fill.fee);
+        let Some(account) = self.accounts.iter_mut().find(|a| a.id == fill.account) else {
+            return trade_id;
+        };
+        let row = match fill.direction {
+            OrderDirection::Buy => {
+                account.btc += btc;
+                self.fiat_nok -= nok_gross + fee;
+                self.books.house_nok += nok_gross;
+                self.books.house_btc -= btc;
+                // As published: the NOK spent, fee included (`--buy-fee outside` lists it
+                // without).
+                TaxRow::new(
+                    trade_id.clone(),
+                    &fill.account,
+                    "TAX_TRANSACTION_TYPE_BTC_BUY",
+                    &fill.sub_type,
+                    fill.at,
+                    account.btc,
+                )
+                .received(btc, "BTC")
+                .paid(nok_gross + fee, "NOK")
+            }
+            OrderDirection::Sell => {
+                account.btc -= btc;
+                self.fiat_nok += nok_gross - fee;
+                self.books.house_nok -= nok_gross;
+                self.books.house_btc += btc;
+                TaxRow::new(
+                    trade_id.clone(),
+                    &fill.account,
+                    "TAX_TRANSACTION_TYPE_BTC_SELL",
+                    &fill.sub_type,
+                    fill.at,
+                    account.btc,
+                )
+                .received(nok_gross - fee, "NOK")
+                .paid(btc, "BTC")
+            }
+        };
+        self.books.fees_nok += fee;
+        self.counters.trades += 1;
+        let day = self.user_volume.entry(fill.at.date_naive()).or_default();
+        day.nok += nok_gross;
+        day.btc += btc;
+        day.trades += 1;
+        day.buys += u64::from(fill.direction == OrderDirection::Buy);
+        self.push_row(
+            row.fee(fee, "NOK")
+                .rate(fill.price)
+                .usdnok(usdnok)
+                .note(&fill.note),
+        );
+        trade_id
+    }
+}
+
+/// A trade of a market order to be made at `at` (the fill-spread reading).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingFill {
+    pub at: DateTime<Utc>,
+    pub account: String,
+    pub direction: OrderDirection,
+    pub btc: Decimal,
+    pub nok_gross: Decimal,
+    pub fee: Decimal,
+    pub price: Decimal,
+    pub sub_type: String,
+    pub note: String,
 }
 
 /// `btc`, `nok` and `fee` cut into `parts` pieces that add up exactly (the last takes what
@@ -403,5 +467,86 @@ pub fn fill_amounts(
             let fee = nok_round(gross * TRADE_FEE);
             (gross - fee > Decimal::ZERO).then_some((amount, gross, fee))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::BuySpend;
+
+    fn market_buy(nok: i64) -> NewOrder {
+        NewOrder {
+            kind: OrderKind::Market,
+            direction: OrderDirection::Buy,
+            amount: Decimal::from(nok),
+            price: None,
+            account_id: String::new(),
+            description: String::new(),
+        }
+    }
+
+    fn buys_since(w: &World, t: DateTime<Utc>) -> Vec<TaxRow> {
+        w.ledger
+            .iter()
+            .filter(|r| r.create_time >= t && r.tx_type == "TAX_TRANSACTION_TYPE_BTC_BUY")
+            .cloned()
+            .collect()
+    }
+
+    /// Under the fill-spread reading the fills are made evenly apart, each with its own time,
+    /// their NOK reserved until then; together they spend what was asked.
+    #[test]
+    fn fills_spread_over_time_are_made_when_their_time_comes() {
+        let now = Utc::now();
+        let mut w = World::new(7, now);
+        w.readings.split_fills = 3;
+        w.readings.fill_spread = 60;
+        let nok_before = w.fiat_nok;
+        let available_before = w.available_nok();
+        w.place_order(market_buy(1000), now).unwrap();
+        assert_eq!(buys_since(&w, now).len(), 1);
+        assert_eq!(w.available_nok(), available_before - Decimal::from(1000));
+        w.advance(now + chrono::Duration::seconds(30));
+        let rows = buys_since(&w, now);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].create_time, now + chrono::Duration::seconds(30));
+        w.advance(now + chrono::Duration::seconds(61));
+        let rows = buys_since(&w, now);
+        assert_eq!(rows.len(), 3);
+        let spent: Decimal = rows
+            .iter()
+            .map(|r| r.out_amount.parse::<Decimal>().unwrap())
+            .sum();
+        assert_eq!(spent, Decimal::from(1000));
+        assert_eq!(w.fiat_nok, nok_before - Decimal::from(1000));
+        assert_eq!(w.available_nok(), available_before - Decimal::from(1000));
+        assert!(w.pending_fills.is_empty());
+    }
+
+    /// Under the buy-spend reading a buy takes only the NOK of the whole satoshis it got, in
+    /// whole øre: less than asked by under a satoshi's worth and an øre per fill, never more.
+    #[test]
+    fn a_buy_can_take_only_the_nok_of_its_whole_satoshis() {
+        let now = Utc::now();
+        let mut w = World::new(7, now);
+        w.readings.buy_spend = BuySpend::Sats;
+        w.readings.split_fills = 2;
+        let nok_before = w.fiat_nok;
+        w.place_order(market_buy(997), now).unwrap();
+        let rows = buys_since(&w, now);
+        let spent: Decimal = rows
+            .iter()
+            .map(|r| r.out_amount.parse::<Decimal>().unwrap())
+            .sum();
+        let rate: Decimal = rows[0].rate_market.parse().unwrap();
+        let sat_worth = rate / Decimal::from(100_000_000);
+        assert!(spent < Decimal::from(997), "{spent}");
+        let per_fill = sat_worth + Decimal::new(1, 2);
+        assert!(
+            Decimal::from(997) - spent <= per_fill * Decimal::TWO,
+            "{spent} at {rate}"
+        );
+        assert_eq!(w.fiat_nok, nok_before - spent);
     }
 }

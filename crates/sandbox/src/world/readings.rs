@@ -73,6 +73,18 @@ pub enum BuyFee {
     Outside,
 }
 
+/// How much NOK a buy takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuySpend {
+    /// The amount asked, in all (what rounding to whole satoshis leaves over is the house's).
+    #[default]
+    Amount,
+    /// Only the NOK of the whole satoshis bought, and the fee: up to a satoshi's worth less than
+    /// asked, per fill.
+    Sats,
+}
+
 /// One reading of every behaviour the specification does not show. The JSON names are the
 /// command-line switches in camelCase (`--no-note-echo` is `noNoteEcho`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +99,10 @@ pub struct Readings {
     pub buy_fee_pct: Option<Decimal>,
     /// Market orders fill in this many trades (1: one trade).
     pub split_fills: u32,
+    /// Those trades are made over this many seconds from the order, evenly apart (0: at once);
+    /// each is listed once its `createTime` has come.
+    pub fill_spread: u64,
+    pub buy_spend: BuySpend,
     /// Limit orders fill this percentage at once at their price; the rest stays open.
     pub partial_fill: Option<Decimal>,
     /// Seconds the exchange's clock is ahead (negative: behind): every timestamp it writes and
@@ -115,6 +131,8 @@ impl Default for Readings {
             withdrawal_hold: WithdrawalHold::Available,
             buy_fee_pct: None,
             split_fills: 1,
+            fill_spread: 0,
+            buy_spend: BuySpend::Amount,
             partial_fill: None,
             clock_skew: 0,
             error_style: ErrorStyle::Grpc,
@@ -138,9 +156,10 @@ impl Readings {
             || self.pending_rows > MAX_SECONDS
             || self.late_rows > MAX_SECONDS
             || self.clock_skew.unsigned_abs() > MAX_SECONDS
+            || self.fill_spread > MAX_SECONDS
         {
             return Err(ApiError::invalid(
-                "taxLag, pendingRows, lateRows and clockSkew are at most 86400 seconds",
+                "taxLag, pendingRows, lateRows, clockSkew and fillSpread are at most 86400 seconds",
             ));
         }
         if self.rate_limit_per_minute == Some(0) {
@@ -229,7 +248,14 @@ mod tests {
         assert_eq!(r.running_balance, RunningBalance::Account);
         assert_eq!(r.empty_style, EmptyStyle::Null);
         assert_eq!(r.buy_fee, BuyFee::Outside);
+        let r = r
+            .patched(&serde_json::json!({ "fillSpread": 60, "buySpend": "sats" }))
+            .unwrap();
+        assert_eq!((r.fill_spread, r.buy_spend), (60, BuySpend::Sats));
         for bad in [
+            serde_json::json!({ "fillSpread": 86_401 }),
+            serde_json::json!({ "fillSpread": -1 }),
+            serde_json::json!({ "buySpend": "all" }),
             serde_json::json!({ "splitFills": 0 }),
             serde_json::json!({ "partialFill": 100 }),
             serde_json::json!({ "buyFeePct": -1 }),
