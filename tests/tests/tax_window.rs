@@ -107,6 +107,23 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(rows_now, rows + 1, "the payment's row is in the tax list");
+    // Its payment hash, as that row names it, is the payment's on the Pay screen: read from
+    // the stored row, with no lookup anywhere else.
+    let listed = pay::payments(&app, NoArgs {}).await.unwrap();
+    let hash = listed.payments[0]
+        .network_id
+        .clone()
+        .expect("a payment hash");
+    let world = sb.state.lock();
+    let row = world
+        .ledger
+        .iter()
+        .rev()
+        .find(|r| r.payment_info.starts_with(&hash));
+    assert!(
+        row.is_some_and(|r| r.payment_info.ends_with(":kari@example.com")),
+        "{hash}"
+    );
 }
 
 /// The list's balance column is each row's account balance after it, computed from the

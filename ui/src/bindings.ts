@@ -601,7 +601,12 @@ state: WithdrawalState,
 /**
  * The network's side, once sent.
  */
-status: NetworkStatus | null, statusText: string, withdrawalId: string | null, note: string, };
+status: NetworkStatus | null, statusText: string, withdrawalId: string | null, 
+/**
+ * Its transaction id (on-chain) or payment hash (Lightning), once the exchange lists it
+ * among the account's transactions; read from the stored rows, never looked up.
+ */
+networkId: string | null, note: string, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
 

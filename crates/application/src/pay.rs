@@ -10,8 +10,10 @@ use nordlys_core::destination::Destination;
 use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
+use nordlys_core::tax::payment_info;
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
+use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, NokPerBtc};
 
 use crate::NoArgs;
@@ -291,8 +293,14 @@ fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, 
     (status, text)
 }
 
-/// A payment as listed; `bid` values its amount in NOK, as bitcoin paid away is worth.
-fn payment_view(e: &WithdrawalEntry, app: &App, bid: Option<NokPerBtc>) -> PaymentView {
+/// A payment as listed; `bid` values its amount in NOK, as bitcoin paid away is worth;
+/// `rows` are the stored withdrawal rows its transaction id is read from.
+fn payment_view(
+    e: &WithdrawalEntry,
+    app: &App,
+    bid: Option<NokPerBtc>,
+    rows: &[TaxTransaction],
+) -> PaymentView {
     let figures = app.figures();
     let locale = figures.locale;
     let (status, status_text) = status_words(e, locale);
@@ -308,8 +316,28 @@ fn payment_view(e: &WithdrawalEntry, app: &App, bid: Option<NokPerBtc>) -> Payme
         status,
         status_text,
         withdrawal_id: e.withdrawal_id.clone(),
+        network_id: (e.state == WithdrawalState::Sent)
+            .then(|| {
+                payment_info::network_id_of(
+                    rows,
+                    &e.claimed,
+                    &e.destination,
+                    e.amount_btc.decimal(),
+                    e.sent_at,
+                )
+            })
+            .flatten()
+            .map(str::to_owned),
         note: e.note.clone(),
     }
+}
+
+/// The stored withdrawal rows the transaction ids of `entries` are read from.
+fn transfer_rows(store: &Store, entries: &[WithdrawalEntry]) -> Answer<Vec<TaxTransaction>> {
+    let Some(oldest) = entries.iter().map(|e| e.sent_at).min() else {
+        return Ok(Vec::new());
+    };
+    Ok(store.tax_transfers_out_since(oldest - nordlys_core::evidence::CLOCK_SLACK)?)
 }
 
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
@@ -449,7 +477,11 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         }
     };
     Ok(PaymentResultView {
-        payment: payment_view(&entry(&store, journal_id)?, app, app.listing_bid(&store)),
+        payment: {
+            let e = entry(&store, journal_id)?;
+            let rows = transfer_rows(&store, std::slice::from_ref(&e))?;
+            payment_view(&e, app, app.listing_bid(&store), &rows)
+        },
         message,
     })
 }
@@ -472,8 +504,12 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     let store = app.session().await?.store;
     let recent = store.withdrawals_recent(20)?;
     let bid = app.listing_bid(&store);
+    let rows = transfer_rows(&store, &recent)?;
     Ok(PaymentsView {
-        payments: recent.iter().map(|e| payment_view(e, app, bid)).collect(),
+        payments: recent
+            .iter()
+            .map(|e| payment_view(e, app, bid, &rows))
+            .collect(),
     })
 }
 

@@ -96,6 +96,9 @@ pub struct PaymentView {
     pub status: Option<NetworkStatus>,
     pub status_text: String,
     pub withdrawal_id: Option<String>,
+    /// Its transaction id (on-chain) or payment hash (Lightning), once the exchange lists it
+    /// among the account's transactions; read from the stored rows, never looked up.
+    pub network_id: Option<String>,
     pub note: String,
 }
 

@@ -257,6 +257,7 @@ const nb: Record<string, string> = {
   "Save in the address book": "Lagre i adresseboken",
   "Name in the address book": "Navn i adresseboken",
   Reference: "Referanse",
+  "Transaction id": "Transaksjons-ID",
   "No saved recipients yet: they are added when you pay a new destination.":
     "Ingen lagrede mottakere ennå: de legges til når du betaler til en ny mottaker.",
   Edit: "Rediger",

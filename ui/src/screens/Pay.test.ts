@@ -133,6 +133,7 @@ describe("Pay: the recipient and NOK", () => {
         status: "pending",
         statusText: "On its way",
         withdrawalId: "w1",
+        networkId: null,
         note: "",
       },
     });
@@ -205,7 +206,7 @@ describe("Pay: the address book", () => {
     expect(fake.callsOf("deleteRecipient")).toEqual([{ identity: "id1" }]);
   });
 
-  it("shortens a long destination in the list, never cutting it, and copies it whole", async () => {
+  it("shortens a long destination and transaction id in the list, never cutting them, and copies them whole", async () => {
     const destination = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
     const fake = sandboxBackend({
       countries: () => ({ countries: [] }),
@@ -222,6 +223,7 @@ describe("Pay: the address book", () => {
             status: "completed",
             statusText: "Completed",
             withdrawalId: null,
+            networkId: "f".repeat(64),
             note: "",
           },
         ],
@@ -238,7 +240,12 @@ describe("Pay: the address book", () => {
     expect(code?.textContent).toBe("bc1qw508…f3t4");
     expect(code?.getAttribute("title")).toBe(destination);
     expect(row.textContent).toContain("≈ NOK 1,014.03");
-    await fireEvent.click(within(row).getByRole("button", { name: /Copy/ }));
+    await fireEvent.click(within(row).getByRole("button", { name: /Copy bc1qw508/ }));
     expect(written).toEqual([destination]);
+    // A completed payment's transaction id, from the exchange's own listing, copied whole.
+    const txid = within(row).getByTestId("payment-row-network-id");
+    expect(txid.getAttribute("data-full")).toBe("f".repeat(64));
+    await fireEvent.click(within(row).getByRole("button", { name: /Copy ffffffff/ }));
+    expect(written).toEqual([destination, "f".repeat(64)]);
   });
 });

@@ -397,6 +397,27 @@ impl Store {
         raw.into_iter().collect()
     }
 
+    /// The bitcoin withdrawals made at or after `since` that name where they went (their
+    /// `paymentInfo`), oldest first, at most 500: what a payment's transaction id is read from.
+    pub fn tax_transfers_out_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<TaxTransaction>, StoreError> {
+        let raw = {
+            let db = self.db();
+            let mut q = db.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM tax_transactions WHERE type = ?1 AND create_time >= ?2
+                 AND payment_info <> '' ORDER BY create_time, id LIMIT 500"
+            ))?;
+            q.query_map(
+                params![TaxTransactionType::BtcWithdrawal.as_str(), stamp(&since)],
+                stored_row,
+            )?
+            .collect::<Result<Vec<_>, _>>()?
+        };
+        raw.into_iter().collect()
+    }
+
     /// The newest `limit` buys and sells, newest first: Trade history.
     pub fn tax_trades_newest(&self, limit: u32) -> Result<Vec<TaxTransaction>, StoreError> {
         let raw = {

@@ -53,6 +53,44 @@ pub fn read(t: &TaxTransaction) -> PaymentInfo<'_> {
     }
 }
 
+/// The transaction id (or payment hash) of a payment of `amount` BTC to `destination` sent at
+/// `sent_at`, from the stored withdrawal rows `rows`: the row among `claimed` (the payment's own
+/// evidence) if one names it, else the one row since it was sent (less the clock slack) whose
+/// `paymentInfo` names the destination and whose amount is the payment's, fee beside or
+/// inside. Two such rows name none: the id is never guessed.
+pub fn network_id_of<'r>(
+    rows: &'r [TaxTransaction],
+    claimed: &[String],
+    destination: &str,
+    amount: rust_decimal::Decimal,
+    sent_at: chrono::DateTime<chrono::Utc>,
+) -> Option<&'r str> {
+    let to_it = |t: &'r TaxTransaction| match read(t) {
+        PaymentInfo::Transfer {
+            network_id,
+            destination: d,
+        } if d.eq_ignore_ascii_case(destination.trim()) => Some((t, network_id)),
+        _ => None,
+    };
+    let transfers: Vec<(&TaxTransaction, &str)> = rows.iter().filter_map(to_it).collect();
+    if let Some((_, id)) = transfers
+        .iter()
+        .find(|(t, _)| claimed.iter().any(|c| c == t.id.as_str()))
+    {
+        return Some(id);
+    }
+    let from = sent_at - crate::evidence::CLOCK_SLACK;
+    let mut of_amount = transfers.iter().filter(|(t, _)| {
+        let out = t.out_amount.unwrap_or_default();
+        let fee = t.fee_amount.unwrap_or_default();
+        t.create_time >= from && (out == amount || out.checked_sub(fee) == Some(amount))
+    });
+    match (of_amount.next(), of_amount.next()) {
+        (Some((_, id)), None) => Some(id),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +139,48 @@ mod tests {
             let t = with(BtcWithdrawal, TaxSubType::Lightning, bad);
             assert_eq!(read(&t), PaymentInfo::Unreadable(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_payment_s_transaction_id_is_read_from_its_one_row_never_guessed() {
+        let address = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+        let sent: chrono::DateTime<chrono::Utc> = "2026-01-01T09:59:00Z".parse().unwrap();
+        let amount: rust_decimal::Decimal = "0.001".parse().unwrap();
+        let paid = |id: &str, txid: &str, to: &str, out: &str| {
+            let mut t = with(BtcWithdrawal, TaxSubType::Onchain, &format!("{txid}:{to}"));
+            t.id = id.into();
+            t.out_amount = Some(out.parse().unwrap());
+            t
+        };
+        let (a, b) = ("a".repeat(64), "b".repeat(64));
+        let one = [
+            paid("u1", &a, address, "0.001"),
+            paid("u2", &b, "bc1qother", "0.001"),
+        ];
+        assert_eq!(
+            network_id_of(&one, &[], address, amount, sent),
+            Some(a.as_str())
+        );
+        // Of another amount, or before it was sent: not this payment's.
+        assert_eq!(
+            network_id_of(&one, &[], address, "0.002".parse().unwrap(), sent),
+            None
+        );
+        let later = sent + chrono::Duration::hours(1);
+        assert_eq!(network_id_of(&one, &[], address, amount, later), None);
+        // Two payments of the same amount to the same place: which is which is not guessed,
+        // unless the payment's evidence names its row.
+        let two = [
+            paid("u1", &a, address, "0.001"),
+            paid("u2", &b, address, "0.001"),
+        ];
+        assert_eq!(network_id_of(&two, &[], address, amount, sent), None);
+        assert_eq!(
+            network_id_of(&two, &["u2".into()], address, amount, sent),
+            Some(b.as_str())
+        );
+        // Not in the published shape: no id.
+        let odd = [paid("u1", "", address, "0.001")];
+        assert_eq!(network_id_of(&odd, &[], address, amount, sent), None);
     }
 }
