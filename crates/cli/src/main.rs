@@ -262,6 +262,8 @@ enum OrdersCommand {
         price: Option<Decimal>,
         #[arg(long)]
         account: Option<String>,
+        /// Sent as typed. Left empty, it carries a reference (`[nordlys 1a2b3c4d5e6f]`) that
+        /// finds the order in the account's history if its answer is lost.
         #[arg(long, default_value = "")]
         description: String,
         /// Send it although the same order's outcome is still unknown.
@@ -285,6 +287,8 @@ struct WithdrawArgs {
     /// Mark as a payment (tax export only).
     #[arg(long)]
     payment: bool,
+    /// Sent as typed. Left empty, it carries a reference (`[nordlys 1a2b3c4d5e6f]`) that finds
+    /// the payment in the account's history if its answer is lost.
     #[arg(long, default_value = "")]
     description: String,
     /// Travel rule: recipient's full name (or registered name).

@@ -1009,3 +1009,145 @@ async fn creating_an_invoice_without_the_receive_permission_says_so() {
     .await
     .unwrap();
 }
+
+/// All API requests the sandbox has seen.
+async fn requests_seen(sb: &nordlys_sandbox::RunningSandbox) -> u64 {
+    control_get(sb, "/sandbox/counters").await["requests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(serde_json::Value::as_u64)
+        .sum()
+}
+
+/// A description the user typed is sent as typed (the reference only fills an empty one), and a
+/// request that cannot be sent (no secret to sign it, an amount of 0 or below) is refused before
+/// the CLI touches the network.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
+    let sb = sandbox().await;
+    let keys = sb.info.api_keys.clone();
+    let base = sb.base_url().to_owned();
+    let state = tempfile::tempdir().unwrap();
+    let state_dir = state.path().to_string_lossy().into_owned();
+    let signing = {
+        let (base, keys, state_dir) = (base.clone(), keys.clone(), state_dir.clone());
+        move |args: Vec<&'static str>| {
+            let cli = Cli {
+                base: &base,
+                env: vec![
+                    ("NORDLYS_API_KEY", keys.withdrawal.key.clone()),
+                    ("NORDLYS_API_SECRET", keys.withdrawal.secret.clone()),
+                    ("NORDLYS_STATE_DIR", state_dir.clone()),
+                ],
+            };
+            cli.run(&args)
+        }
+    };
+    let typed = signing.clone();
+    tokio::task::spawn_blocking(move || {
+        let (code, _, err) = typed(vec![
+            "withdraw",
+            "--destination",
+            "kari@example.com",
+            "--amount-btc",
+            "0.0002",
+            "--description",
+            "rent",
+            "--tfr-full-name",
+            "Kari Nordmann",
+            "--tfr-address",
+            "Bryggen 1, Bergen",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let (code, _, err) = typed(vec![
+            "orders",
+            "create",
+            "--type",
+            "market",
+            "--direction",
+            "buy",
+            "--amount",
+            "100",
+            "--description",
+            "monthly",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let (code, _, err) = typed(vec![
+            "orders",
+            "create",
+            "--type",
+            "market",
+            "--direction",
+            "buy",
+            "--amount",
+            "100",
+        ]);
+        assert_eq!(code, 0, "{err}");
+    })
+    .await
+    .unwrap();
+    let made = control_get(&sb, "/sandbox/made").await;
+    let descriptions: Vec<&str> = ["withdrawals", "orders"]
+        .iter()
+        .flat_map(|k| made[*k].as_array().unwrap())
+        .map(|m| m["description"].as_str().unwrap_or_default())
+        .collect();
+    assert!(descriptions.contains(&"rent"), "{descriptions:?}");
+    assert!(descriptions.contains(&"monthly"), "{descriptions:?}");
+    assert!(
+        descriptions.iter().any(|d| d.starts_with("[nordlys ")),
+        "{descriptions:?}"
+    );
+
+    let before = requests_seen(&sb).await;
+    let key_only = {
+        let (base, keys, state_dir) = (base.clone(), keys.clone(), state_dir.clone());
+        move |args: Vec<&'static str>| {
+            let cli = Cli {
+                base: &base,
+                env: vec![
+                    ("NORDLYS_API_KEY", keys.read.key.clone()),
+                    ("NORDLYS_STATE_DIR", state_dir.clone()),
+                ],
+            };
+            cli.run(&args)
+        }
+    };
+    tokio::task::spawn_blocking(move || {
+        let buy = |amount: &'static str| {
+            vec![
+                "orders",
+                "create",
+                "--type",
+                "market",
+                "--direction",
+                "buy",
+                "--amount",
+                amount,
+            ]
+        };
+        for (code, what) in [
+            (key_only(buy("100")).0, "a key without its secret"),
+            (signing(buy("0")).0, "an amount of 0"),
+            (signing(buy("-5")).0, "a negative amount"),
+            (
+                key_only(vec![
+                    "withdraw",
+                    "--destination",
+                    "kari@example.com",
+                    "--amount-btc",
+                    "0.0002",
+                ])
+                .0,
+                "a payment without a secret",
+            ),
+        ] {
+            assert_ne!(code, 0, "{what}");
+            assert_ne!(code, 3, "{what}");
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(requests_seen(&sb).await, before, "nothing was asked");
+}

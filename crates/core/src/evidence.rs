@@ -1169,12 +1169,28 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
     }
 }
 
-/// `description` with the reference after it.
-pub(crate) fn with_reference(description: &str, reference: &str) -> String {
-    if description.is_empty() {
-        reference.to_owned()
-    } else {
-        format!("{description} {reference}")
+/// Who wrote a request's description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// The user: sent as typed, so a reference only fills an empty one.
+    ByUser,
+    /// Nordlys (a plan's): the reference goes after it.
+    ByNordlys,
+}
+
+/// The description to send and the request's reference: a new one where the description may
+/// carry it, else none (the evidence then goes by amounts alone).
+pub(crate) fn tagged(description: &str, written: Written) -> (String, String) {
+    match (description.is_empty(), written) {
+        (true, _) => {
+            let reference = new_reference();
+            (reference.clone(), reference)
+        }
+        (false, Written::ByNordlys) => {
+            let reference = new_reference();
+            (format!("{description} {reference}"), reference)
+        }
+        (false, Written::ByUser) => (description.to_owned(), String::new()),
     }
 }
 
@@ -2031,5 +2047,16 @@ mod tests {
         ];
         let v = judged(&buy, &quiet_look(rows));
         assert!(!matches!(v, Verdict::NotMade { .. }), "{v:?}");
+    }
+
+    #[test]
+    fn a_description_the_user_typed_is_sent_as_typed_and_only_an_empty_one_carries_the_reference() {
+        let (sent, reference) = tagged("rent", Written::ByUser);
+        assert_eq!((sent.as_str(), reference.as_str()), ("rent", ""));
+        let (sent, reference) = tagged("", Written::ByUser);
+        assert!(reference.starts_with("[nordlys "), "{reference}");
+        assert_eq!(sent, reference);
+        let (sent, reference) = tagged("Nordlys plan 3", Written::ByNordlys);
+        assert_eq!(sent, format!("Nordlys plan 3 {reference}"));
     }
 }

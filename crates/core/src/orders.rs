@@ -129,26 +129,33 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Reads the balances the evidence will compare against and marks the request with a new
-    /// reference. Nothing is written or sent.
+    /// Reads the balances the evidence will compare against and gives the user's order a new
+    /// reference, in its description only when they left that empty (their text is sent as
+    /// typed). An order that could not be sent is refused first, before anything is read.
+    /// Nothing is written or sent.
     pub async fn read(
         client: &ExchangeClient,
         request: &NewOrderRequest,
     ) -> Result<Self, OrderError> {
+        client.may_create_order(request)?;
         let before = Balances::read(client, true).await;
-        Self::marked(client, request, before.as_ref())
+        Self::marked(client, request, before.as_ref(), evidence::Written::ByUser)
     }
 
-    /// [`Prepared::read`] for orders sent one after another (a ladder's rungs): the balances are
-    /// read once, before the first.
+    /// [`Prepared::read`] for the orders a plan sends one after another (a ladder's rungs): the
+    /// balances are read once, before the first; their descriptions are Nordlys's own, and carry
+    /// the reference after them.
     pub async fn read_all(
         client: &ExchangeClient,
         requests: &[NewOrderRequest],
     ) -> Result<Vec<Self>, OrderError> {
+        for r in requests {
+            client.may_create_order(r)?;
+        }
         let before = Balances::read(client, true).await;
         requests
             .iter()
-            .map(|r| Self::marked(client, r, before.as_ref()))
+            .map(|r| Self::marked(client, r, before.as_ref(), evidence::Written::ByNordlys))
             .collect()
     }
 
@@ -156,11 +163,12 @@ impl Prepared {
         client: &ExchangeClient,
         request: &NewOrderRequest,
         before: Option<&Balances>,
+        written: evidence::Written,
     ) -> Result<Self, OrderError> {
         let (order_type, direction) = terms(request)?;
-        let reference = evidence::new_reference();
         let mut request = request.clone();
-        request.description = evidence::with_reference(&request.description, &reference);
+        let (description, reference) = evidence::tagged(&request.description, written);
+        request.description = description;
         let body = serde_json::to_string(&request).unwrap_or_default();
         Ok(Self {
             body,

@@ -90,11 +90,15 @@ pub async fn send(
     amount_btc: Btc,
     despite_unknown: bool,
 ) -> Result<Sending, WithdrawalError> {
-    let reference = evidence::new_reference();
+    // A payment that could not be sent is refused before anything is read.
+    client.may_create_withdrawal(request)?;
     let account = request.account_id.as_ref().map(AccountId::as_str);
     let before = Balances::read(client, false).await;
     let mut request = request.clone();
-    request.description = evidence::with_reference(&request.description, &reference);
+    // The user's text is sent as typed: a reference only fills an empty description.
+    let (description, reference) =
+        evidence::tagged(&request.description, evidence::Written::ByUser);
+    request.description = description;
     let body = journal_copy(&request);
     let origin = evidence::origin_of(client);
     let before_json = before.as_ref().map(Balances::to_json);

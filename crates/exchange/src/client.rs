@@ -472,8 +472,9 @@ impl ExchangeClient {
             .await
     }
 
-    /// 5. Places an order. Never retried; a lost answer is [`Error::OutcomeUnknown`].
-    pub async fn create_order(&self, request: &NewOrderRequest) -> Result<NewOrderResponse, Error> {
+    /// Whether `request` could be sent as an order with these credentials: refused here, before
+    /// anything is read or sent, when it is invalid or nothing here may sign it.
+    pub fn may_create_order(&self, request: &NewOrderRequest) -> Result<(), Error> {
         let unit = match request.direction {
             Direction::Buy => Unit::Nok,
             Direction::Sell => Unit::Btc,
@@ -506,6 +507,13 @@ impl ExchangeClient {
             }
             _ => {}
         }
+        auth::choose(Endpoint::CreateOrder, &self.credentials(), Utc::now())?;
+        Ok(())
+    }
+
+    /// 5. Places an order. Never retried; a lost answer is [`Error::OutcomeUnknown`].
+    pub async fn create_order(&self, request: &NewOrderRequest) -> Result<NewOrderResponse, Error> {
+        self.may_create_order(request)?;
         self.call(Endpoint::CreateOrder, None, &[], Some(request))
             .await
     }
@@ -611,11 +619,9 @@ impl ExchangeClient {
         .await
     }
 
-    /// 15. Starts a withdrawal. Never retried; a lost answer is [`Error::OutcomeUnknown`].
-    pub async fn create_withdrawal(
-        &self,
-        request: &SendBitcoinRequest,
-    ) -> Result<SendBitcoinResponse, Error> {
+    /// Whether `request` could be sent as a withdrawal with these credentials: refused here,
+    /// before anything is read or sent, when it is invalid or nothing here may sign it.
+    pub fn may_create_withdrawal(&self, request: &SendBitcoinRequest) -> Result<(), Error> {
         if request.destination.trim().is_empty() {
             return Err(InvalidRequest::Empty("the destination").into());
         }
@@ -631,6 +637,16 @@ impl ExchangeClient {
                 return Err(InvalidRequest::Empty("the recipient's address").into());
             }
         }
+        auth::choose(Endpoint::CreateWithdrawal, &self.credentials(), Utc::now())?;
+        Ok(())
+    }
+
+    /// 15. Starts a withdrawal. Never retried; a lost answer is [`Error::OutcomeUnknown`].
+    pub async fn create_withdrawal(
+        &self,
+        request: &SendBitcoinRequest,
+    ) -> Result<SendBitcoinResponse, Error> {
+        self.may_create_withdrawal(request)?;
         self.call(Endpoint::CreateWithdrawal, None, &[], Some(request))
             .await
     }
