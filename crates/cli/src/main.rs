@@ -16,6 +16,7 @@ mod credentials;
 mod environment;
 mod journal;
 mod plans;
+mod travel_rule;
 
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -29,8 +30,7 @@ use nordlys_core::store::{Store, StoreError};
 use nordlys_core::withdrawals::{self, Sending, WithdrawalError};
 use nordlys_exchange::ids::{AccountId, OrderId, WithdrawalId};
 use nordlys_exchange::models::{
-    Currency, Direction, NewLightningInvoiceRequest, NewOrderRequest, OrderType,
-    SendBitcoinRequest, TravelRuleInfo,
+    Currency, Direction, NewLightningInvoiceRequest, NewOrderRequest, OrderType, SendBitcoinRequest,
 };
 use nordlys_exchange::{
     BaseUrl, ClientConfig, Credentials, Error, ExchangeClient, Operator, TaxQuery,
@@ -291,17 +291,22 @@ struct WithdrawArgs {
     /// the payment in the account's history if its answer is lost.
     #[arg(long, default_value = "")]
     description: String,
-    /// Travel rule: recipient's full name (or registered name).
+    /// Travel rule: the recipient, from a JSON file of `fullName`, `address`, `country`, `nin`,
+    /// `exchange` and `selfCustody` (personal data stays off the command line, where every user
+    /// of this machine can read it).
+    #[arg(long, value_name = "FILE")]
+    tfr_from_file: Option<std::path::PathBuf>,
+    /// Travel rule: recipient's full name (or registered name). Prefer --tfr-from-file.
     #[arg(long)]
     tfr_full_name: Option<String>,
-    /// Travel rule: recipient's address.
+    /// Travel rule: recipient's address. Prefer --tfr-from-file.
     #[arg(long)]
     tfr_address: Option<String>,
     /// Travel rule: ISO-3166-1 alpha-2 country code.
     #[arg(long)]
     tfr_country: Option<String>,
-    /// Travel rule: national identity number, or 9-digit organisation number.
-    #[arg(long)]
+    /// Refused: an identity number goes in the --tfr-from-file file, never on the command line.
+    #[arg(long, hide = true)]
     tfr_nin: Option<String>,
     /// Travel rule: receiving exchange.
     #[arg(long)]
@@ -602,20 +607,18 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
             print(&empty)
         }
         Command::Withdraw(w) => {
-            let any_tfr = w.tfr_full_name.is_some()
-                || w.tfr_address.is_some()
-                || w.tfr_country.is_some()
-                || w.tfr_nin.is_some()
-                || w.tfr_exchange.is_some()
-                || w.tfr_self_custody;
-            let tfr_info = any_tfr.then(|| TravelRuleInfo {
-                full_name: w.tfr_full_name.unwrap_or_default(),
-                country: w.tfr_country.unwrap_or_default(),
-                address: w.tfr_address.unwrap_or_default(),
-                nin: w.tfr_nin.unwrap_or_default(),
-                exchange: w.tfr_exchange.unwrap_or_default(),
+            let flags = travel_rule::Flags {
+                full_name: w.tfr_full_name,
+                address: w.tfr_address,
+                country: w.tfr_country,
+                nin: w.tfr_nin,
+                exchange: w.tfr_exchange,
                 self_custody: w.tfr_self_custody,
-            });
+            };
+            let tfr_info = travel_rule::recipient(w.tfr_from_file.as_deref(), flags, |warning| {
+                eprintln!("nordlys-cli: warning: {warning}");
+            })
+            .map_err(|e| Failure::Usage(e.to_string()))?;
             // The journal compares payments by destination and amount: an invoice's own amount
             // when none is given.
             let parsed = destination::parse(&w.destination, std::time::SystemTime::now()).ok();

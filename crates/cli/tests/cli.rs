@@ -334,21 +334,29 @@ async fn the_journal_settles_lost_answers_by_evidence_only() {
         "--amount",
         "1000",
     ];
-    let pay = |amount: &'static str| {
+    // The recipient, identity number included, from a file: never on the command line.
+    let recipient = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        recipient.path(),
+        r#"{"fullName": "Kari Nordmann", "address": "Bryggen 1, Bergen", "country": "NO", "nin": "01017012345"}"#,
+    )
+    .unwrap();
+    let recipient_path: &'static str = Box::leak(
+        recipient
+            .path()
+            .to_string_lossy()
+            .into_owned()
+            .into_boxed_str(),
+    );
+    let pay = move |amount: &'static str| {
         vec![
             "withdraw",
             "--destination",
             "kari@example.com",
             "--amount-btc",
             amount,
-            "--tfr-full-name",
-            "Kari Nordmann",
-            "--tfr-address",
-            "Bryggen 1, Bergen",
-            "--tfr-country",
-            "NO",
-            "--tfr-nin",
-            "01017012345",
+            "--tfr-from-file",
+            recipient_path,
         ]
     };
     let sb_state = sb.state.clone();
@@ -1146,6 +1154,22 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
             assert_ne!(code, 0, "{what}");
             assert_ne!(code, 3, "{what}");
         }
+        // An identity number on the command line: bad usage, and the file to use instead.
+        let (code, _, err) = signing(vec![
+            "withdraw",
+            "--destination",
+            "kari@example.com",
+            "--amount-btc",
+            "0.0002",
+            "--tfr-full-name",
+            "Kari Nordmann",
+            "--tfr-address",
+            "Bryggen 1",
+            "--tfr-nin",
+            "01017012345",
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("--tfr-from-file"), "{err}");
     })
     .await
     .unwrap();
