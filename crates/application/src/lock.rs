@@ -121,7 +121,9 @@ pub struct LockFormView {
     pub app: AppView,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+/// Holds passwords: its `Debug` (in a log, a panic message, an error) shows none of them, and
+/// they are wiped from memory when it is dropped.
+#[derive(Clone, Default, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 #[serde(rename_all = "camelCase")]
 pub struct NewPasswordArgs {
     pub password: String,
@@ -130,10 +132,29 @@ pub struct NewPasswordArgs {
     pub current: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+impl std::fmt::Debug for NewPasswordArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewPasswordArgs")
+            .field("password", &"[redacted]")
+            .field("confirm", &"[redacted]")
+            .field("current", &"[redacted]")
+            .finish()
+    }
+}
+
+/// Holds a password, shown by `Debug` as redacted and wiped when dropped.
+#[derive(Clone, Default, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordArgs {
     pub password: String,
+}
+
+impl std::fmt::Debug for PasswordArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PasswordArgs")
+            .field("password", &"[redacted]")
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -268,7 +289,7 @@ pub async fn lock(app: &App, _args: NoArgs) -> Answer<AppView> {
 }
 
 /// Sets (or changes) the password, then locks: the form that sets it is the lock's first use.
-pub async fn set_lock_password(app: &App, args: NewPasswordArgs) -> Answer<LockFormView> {
+pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<LockFormView> {
     let mut problems = vec![];
     if let Err(p) = app_lock::check_new_password(&args.password, &args.confirm) {
         let field = match p {
@@ -286,7 +307,7 @@ pub async fn set_lock_password(app: &App, args: NewPasswordArgs) -> Answer<LockF
     if !problems.is_empty() {
         return answer(app, problems).await;
     }
-    let password = args.password;
+    let password = zeroize::Zeroizing::new(std::mem::take(&mut args.password));
     let phc = tokio::task::spawn_blocking(move || app_lock::hash_password(&password))
         .await
         .map_err(IpcError::internal)?
@@ -413,5 +434,22 @@ mod tests {
         );
         let never = LockState::at_start(&Err(SecretError::Unavailable("x".into())), false, 15);
         assert!(!never.locked, "no lock was ever set");
+    }
+
+    #[test]
+    fn a_lock_password_never_shows_in_debug_output() {
+        let new = NewPasswordArgs {
+            password: "hunter2-new".into(),
+            confirm: "hunter2-new".into(),
+            current: "hunter2-old".into(),
+        };
+        let shown = format!(
+            "{new:?} {:?}",
+            PasswordArgs {
+                password: "hunter2-now".into()
+            }
+        );
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("redacted"), "{shown}");
     }
 }
