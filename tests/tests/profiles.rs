@@ -20,6 +20,7 @@ use app_driver::{
 };
 use nordlys_application::App;
 use nordlys_application::NoArgs;
+use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::PayArgs;
 use nordlys_application::profile_views::SetRequestTimeoutArgs;
 use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
@@ -347,6 +348,23 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
         .collect();
     assert!(
         names.contains(&"Kari Nordmann") && names.contains(&"Ola Nordmann"),
+        "{book:?}"
+    );
+    // An edit cannot move a recipient's identity to another destination.
+    let mut moved = book
+        .recipients
+        .iter()
+        .find(|r| r.identity == "kari@example.com")
+        .unwrap()
+        .clone();
+    moved.destination = "mallory@example.com".into();
+    let refused = pay::save_recipient(&app, moved).await.unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidInput, "{refused:?}");
+    let book = pay::recipients(&app, NoArgs {}).await.unwrap();
+    assert!(
+        book.recipients
+            .iter()
+            .all(|r| r.destination != "mallory@example.com"),
         "{book:?}"
     );
 }

@@ -153,6 +153,7 @@ rate-source-missing = no rate: enter one
 
 no-such-account = There is no such bitcoin account.
 no-such-recipient = There is no such saved recipient.
+recipient-destination-fixed = A saved recipient stays bound to the destination it was saved for; save the other destination as its own recipient.
 no-such-invoice = There is no invoice { $id } here.
 no-such-profile = There is no profile { $id }.
 no-such-journal-entry = There is no journal entry { $id }.

@@ -152,6 +152,7 @@ rate-source-missing = ingen kurs: legg inn en
 
 no-such-account = Det finnes ingen slik bitcoinkonto.
 no-such-recipient = Det finnes ingen slik lagret mottaker.
+recipient-destination-fixed = En lagret mottaker er bundet til mottakeradressen den ble lagret for; lagre den andre adressen som en egen mottaker.
 no-such-invoice = Det finnes ingen faktura { $id } her.
 no-such-profile = Det finnes ingen profil { $id }.
 no-such-journal-entry = Det finnes ingen journalpost { $id }.

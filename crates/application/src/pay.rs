@@ -523,10 +523,17 @@ pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
 pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<RecipientsView> {
     let store = app.session().await?.store;
-    if store.recipient(&args.identity)?.is_none() {
+    let Some(saved) = store.recipient(&args.identity)? else {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             wording::say("no-such-recipient", app.locale()),
+        ));
+    };
+    // A recipient is the travel-rule data of one destination: an edit never moves it to another.
+    if args.destination.trim() != saved.destination.trim() {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            wording::say("recipient-destination-fixed", app.locale()),
         ));
     }
     let form = RecipientForm {
@@ -550,7 +557,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
     store
         .save_recipient(&Recipient {
             identity: args.identity,
-            destination: args.destination,
+            destination: saved.destination,
             label: args.label.trim().to_owned(),
             full_name: info.full_name,
             country: info.country,
