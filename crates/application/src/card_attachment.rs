@@ -7,7 +7,7 @@ use nordlys_core::format::{self, BtcUnit};
 use nordlys_core::pdf::TextPdf;
 use nordlys_core::store::{Store, StoreError, TaxFilter};
 use nordlys_core::tax::card::{Card, Field, RULE_SET_VERSION};
-use nordlys_core::tax::csv::CsvWriter;
+use nordlys_core::tax::csv::{CsvWriter, inert_unless_number};
 use nordlys_core::time::{oslo_date, year_start};
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
@@ -178,8 +178,10 @@ impl<'a> Attachment<'a> {
     pub fn csv(&self) -> Vec<u8> {
         let mut w = CsvWriter::new(Vec::new());
         // Writing to a Vec cannot fail.
+        // Ids, notes and rows as the exchange sent them are text from outside: no cell may be a
+        // formula a spreadsheet runs.
         let mut row = |cells: [&str; 13]| {
-            let _ = w.row(cells);
+            let _ = w.row(cells.map(inert_unless_number));
         };
         row(HEADER);
         for (key, value, _) in self.about() {

@@ -80,6 +80,16 @@ fn inert(s: &str) -> String {
     }
 }
 
+/// A cell of any kind made safe for a spreadsheet: a number (a negative gain too) as it is,
+/// anything else through [`inert`]. For files whose cells mix figures with text from outside.
+pub fn inert_unless_number(s: &str) -> String {
+    if s.parse::<rust_decimal::Decimal>().is_ok() {
+        s.to_owned()
+    } else {
+        inert(s)
+    }
+}
+
 fn text<T: Display>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -349,5 +359,15 @@ mod tests {
         })));
         assert!(!bad.contains("0.065"), "{bad}");
         assert_eq!(bad.matches(",contradicted\r\n").count(), 2, "{bad:?}");
+    }
+
+    #[test]
+    fn a_mixed_cell_keeps_numbers_and_makes_text_inert() {
+        assert_eq!(inert_unless_number("-100.25"), "-100.25");
+        assert_eq!(inert_unless_number("0.00012345"), "0.00012345");
+        assert_eq!(inert_unless_number("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(inert_unless_number("-2+3"), "'-2+3");
+        assert_eq!(inert_unless_number("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(inert_unless_number("tr_1"), "tr_1");
     }
 }
