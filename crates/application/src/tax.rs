@@ -793,7 +793,7 @@ pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
 }
 
 /// Asks where to save `name` and writes `bytes` there: beside the target first and renamed, so a
-/// failed write never leaves half a file.
+/// failed write never leaves half a file (and a link planted beside it is refused).
 pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<ExportView> {
     let Some(path) = save_path(app, name).await? else {
         return Ok(ExportView {
@@ -802,12 +802,7 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
             bytes: 0,
         });
     };
-    let mut part = path.clone().into_os_string();
-    part.push(".part");
-    let part = PathBuf::from(part);
-    let written = std::fs::write(&part, bytes).and_then(|()| std::fs::rename(&part, &path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&part);
+    if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             crate::wording::Message::new("export-not-written")

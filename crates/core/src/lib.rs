@@ -11,6 +11,7 @@ pub mod connection;
 pub mod daily_prices;
 pub mod destination;
 pub mod evidence;
+pub mod file_write;
 pub mod format;
 pub mod loopback;
 pub mod order_form;

@@ -237,7 +237,8 @@ impl Settings {
         Ok(aside)
     }
 
-    /// Writes atomically (temporary file, then rename).
+    /// Writes atomically and durably ([`crate::file_write`]): a crash or power cut leaves the
+    /// old settings or the new, never none (which would drop the app lock without a word).
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
         let err = |e: String| SettingsError::Write {
             path: path.display().to_string(),
@@ -247,9 +248,7 @@ impl Settings {
             std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
         }
         let text = serde_json::to_vec_pretty(self).map_err(|e| err(e.to_string()))?;
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
-        std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+        crate::file_write::write_replacing(path, &text).map_err(|e| err(e.to_string()))
     }
 
     pub fn profile(&self, id: &str) -> Option<&Profile> {

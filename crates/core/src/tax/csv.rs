@@ -365,7 +365,10 @@ mod tests {
     fn a_mixed_cell_keeps_numbers_and_makes_text_inert() {
         assert_eq!(inert_unless_number("-100.25"), "-100.25");
         assert_eq!(inert_unless_number("0.00012345"), "0.00012345");
-        assert_eq!(inert_unless_number("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(
+            inert_unless_number("=HYPERLINK(\"x\")"),
+            "'=HYPERLINK(\"x\")"
+        );
         assert_eq!(inert_unless_number("-2+3"), "'-2+3");
         assert_eq!(inert_unless_number("@SUM(A1)"), "'@SUM(A1)");
         assert_eq!(inert_unless_number("tr_1"), "tr_1");
