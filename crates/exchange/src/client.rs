@@ -945,7 +945,15 @@ impl ExchangeClient {
             .flatten()
             .and_then(|v| v.to_str().ok())
             .and_then(|v| crate::retry::retry_after(v, date, chrono::Utc::now()));
-        let bytes = response.bytes().await.map_err(classify)?;
+        let bytes = crate::body::read_limited(response, crate::body::MOST_API_BYTES)
+            .await
+            .map_err(|e| match e {
+                crate::body::BodyError::Transport(e) => classify(e),
+                too_large => Lost {
+                    failure: Failure::Transport,
+                    detail: too_large.to_string(),
+                },
+            })?;
         Ok((status, bytes, retry_after))
     }
 

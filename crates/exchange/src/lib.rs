@@ -9,6 +9,7 @@
 pub mod amount;
 pub mod auth;
 pub mod base_url;
+mod body;
 mod client;
 pub mod credentials;
 pub mod endpoint;

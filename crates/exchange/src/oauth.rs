@@ -192,7 +192,7 @@ impl ExchangeClient {
         let response = client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .set_pkce_verifier(verifier)
-            .request_async(self.http())
+            .request_async(&|r| crate::body::oauth_call(self.http(), r))
             .await
             .map_err(request_error)?;
         token_set(&response)
@@ -208,7 +208,7 @@ impl ExchangeClient {
         let rt = oauth2::RefreshToken::new(refresh.expose().to_owned());
         let response = client
             .exchange_refresh_token(&rt)
-            .request_async(self.http())
+            .request_async(&|r| crate::body::oauth_call(self.http(), r))
             .await
             .map_err(request_error)?;
         token_set(&response)
