@@ -282,3 +282,63 @@ async fn a_lost_market_buy_filled_at_several_instants_is_placed_from_its_rows() 
     assert_eq!(entry.claimed.len(), 3, "{:?}", entry.claimed);
     assert_eq!(orders_created(&sb).await, 1);
 }
+
+/// An order journaled and not yet answered (on its way, here or in another process) cannot be
+/// settled "not placed": it could still arrive. Nor can one sent with another key be judged by
+/// this one's account: it stays unknown, to be checked with the key it was sent with.
+#[tokio::test]
+async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not_placed() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    let buy = order(OrderType::Market, Direction::Buy, "300", None);
+    let ready = nordlys_core::orders::Prepared::read(&client, &buy)
+        .await
+        .unwrap();
+    let nordlys_core::store::Claim::Journaled(id) = store
+        .journal_order(&ready.entry(chrono::Utc::now()), false)
+        .unwrap()
+    else {
+        panic!("not journaled")
+    };
+    let refused = nordlys_core::orders::settle_not_placed(&client, &store, id, &short())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            nordlys_core::orders::OrderError::CannotSettle {
+                why: nordlys_core::orders::SettleRefusal::InFlight { .. },
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        store.journal_entry(id).unwrap().unwrap().state,
+        JournalState::Sending
+    );
+
+    // Lost with the trading key, then checked with the withdrawal key: no judgement.
+    sb.state.add_fault(fault(FaultKind::Http500));
+    let lost = order(OrderType::Market, Direction::Buy, "450", None);
+    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost, false).await.unwrap()
+    else {
+        panic!("not lost")
+    };
+    let other_key = key_client(&sb, &sb.info.api_keys.withdrawal);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let seen = reconcile_with(&other_key, &store, journal_id, &short())
+        .await
+        .unwrap();
+    assert!(
+        matches!(&seen, Resolution::StillUnknown { what_to_check } if what_to_check.contains("key it was sent with")),
+        "{seen:?}"
+    );
+    assert_eq!(
+        reconcile_with(&client, &store, journal_id, &short())
+            .await
+            .unwrap(),
+        Resolution::NotPlaced
+    );
+}

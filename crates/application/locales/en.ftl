@@ -176,6 +176,7 @@ settle-refused-placed = Journal entry { $id } cannot be settled as not placed: t
 settle-refused-sent = Journal entry { $id } cannot be settled as not sent: the exchange shows it was sent.
 settle-refused-settled = Journal entry { $id } is already settled.
 settle-refused-meanwhile = Journal entry { $id } was settled meanwhile.
+settle-refused-in-flight = Journal entry { $id } may still be on its way to the exchange: wait until it has given up (at most { $minutes } minutes), then check again.
 settle-refused-not-listed = Journal entry { $id } was not settled: order { $order } is not among your open orders. Leave the order number empty if the order was filled or cancelled.
 settle-refused-not-this-order = Journal entry { $id } was not settled: order { $order } is another kind of order, the other way, or older than the entry.
 settle-refused-claimed = Journal entry { $id } was not settled: order { $order } is journal entry { $entry }'s.

@@ -175,6 +175,7 @@ settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn
 settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
 settle-refused-settled = Journalpost { $id } er allerede avgjort.
 settle-refused-meanwhile = Journalpost { $id } ble avgjort i mellomtiden.
+settle-refused-in-flight = Journalpost { $id } kan fortsatt være på vei til børsen: vent til den har gitt opp (høyst { $minutes } minutter), og sjekk så på nytt.
 settle-refused-not-listed = Journalpost { $id } ble ikke avgjort: ordre { $order } er ikke blant de åpne ordrene dine. La ordrenummeret stå tomt hvis ordren ble fylt eller kansellert.
 settle-refused-not-this-order = Journalpost { $id } ble ikke avgjort: ordre { $order } er en annen type ordre, går den andre veien eller er eldre enn posten.
 settle-refused-claimed = Journalpost { $id } ble ikke avgjort: ordre { $order } hører til journalpost { $entry }.

@@ -265,6 +265,9 @@ pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
         SettleRefusal::Sent => Message::new("settle-refused-sent"),
         SettleRefusal::AlreadySettled(_) => Message::new("settle-refused-settled"),
         SettleRefusal::SettledMeanwhile => Message::new("settle-refused-meanwhile"),
+        SettleRefusal::InFlight { minutes } => {
+            Message::new("settle-refused-in-flight").with("minutes", minutes.to_string())
+        }
         SettleRefusal::NotListed(order) => {
             Message::new("settle-refused-not-listed").with("order", order)
         }

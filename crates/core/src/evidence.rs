@@ -95,6 +95,11 @@ impl Rules {
         self.min_quiet
     }
 
+    /// How long a sender may wait for an answer before it gives up.
+    pub fn longest_wait(&self) -> Duration {
+        self.longest_wait
+    }
+
     /// When the answer to an entry still `sending` can no longer come: its sender gave up, or
     /// died and would have given up by now.
     pub fn gave_up(

@@ -46,6 +46,9 @@ pub enum SettleRefusal {
     AlreadySettled(&'static str),
     #[error("it was settled meanwhile")]
     SettledMeanwhile,
+    /// Its request may still be on its way: no one can have seen all of it yet.
+    #[error("it may still be on its way (wait at most {minutes} minutes)")]
+    InFlight { minutes: i64 },
     /// The order named as this entry's is not among the open orders.
     #[error("order {0} is not among the open orders")]
     NotListed(String),
@@ -412,9 +415,15 @@ pub async fn reconcile_with(
             what_to_check: "nothing yet: the request is still on its way".to_owned(),
         });
     }
-    if !e.origin.same_exchange(&evidence::origin_of(client)) {
+    let here = evidence::origin_of(client);
+    if !e.origin.same_exchange(&here) {
         return Ok(Resolution::StillUnknown {
             what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
+        });
+    }
+    if !e.origin.judged_through(&here) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: "its account, with the key it was sent with".to_owned(),
         });
     }
     let look = Look::take(client, e.sent_at, true).await;
@@ -494,6 +503,19 @@ fn judge(
     Ok(evidence::judge(&request, look, &others, rules))
 }
 
+/// Whether the request of entry `id` may still be on its way: sent by this process and not
+/// answered, or by any process that has not said it gave up and could still be waiting.
+/// "Not made" is never said of it then: it could still arrive.
+pub(crate) fn may_be_in_flight(
+    store: &Store,
+    id: i64,
+    gave_up_at: Option<DateTime<Utc>>,
+    sent_at: DateTime<Utc>,
+    rules: &Rules,
+) -> bool {
+    store.in_flight(id) || rules.gave_up(gave_up_at, sent_at, Utc::now()).is_none()
+}
+
 /// The user says they checked the exchange's history and the order was not placed. Checked once
 /// more first: refused when the entry is not unknown, or when the evidence says it was made.
 pub async fn settle_not_placed(
@@ -513,6 +535,13 @@ pub async fn settle_not_placed(
     match resolution {
         Resolution::Placed { .. } => Err(refuse(SettleRefusal::Placed)),
         Resolution::NotPlaced => Err(refuse(SettleRefusal::AlreadySettled(e.state.text()))),
+        Resolution::StillUnknown { .. }
+            if may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules) =>
+        {
+            Err(refuse(SettleRefusal::InFlight {
+                minutes: rules.longest_wait().num_minutes(),
+            }))
+        }
         Resolution::StillUnknown { .. } => {
             if !store.journal_decide(
                 journal_id,

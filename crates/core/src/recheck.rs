@@ -59,13 +59,13 @@ pub async fn recheck(
     };
     let mut orders = Vec::new();
     for e in store.journal_unresolved()? {
-        if e.origin.same_exchange(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
+        if e.origin.judged_through(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
             orders.push(e);
         }
     }
     let mut payments = Vec::new();
     for e in store.withdrawals_unresolved()? {
-        if e.origin.same_exchange(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
+        if e.origin.judged_through(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
             payments.push(e);
         }
     }

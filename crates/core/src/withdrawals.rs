@@ -225,9 +225,15 @@ pub async fn reconcile_with(
             what_to_check: "nothing yet: the payment is still on its way".to_owned(),
         });
     }
-    if !e.origin.same_exchange(&evidence::origin_of(client)) {
+    let here = evidence::origin_of(client);
+    if !e.origin.same_exchange(&here) {
         return Ok(Resolution::StillUnknown {
             what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
+        });
+    }
+    if !e.origin.judged_through(&here) {
+        return Ok(Resolution::StillUnknown {
+            what_to_check: "its account, with the key it was sent with".to_owned(),
         });
     }
     let look = Look::take(client, e.sent_at, false).await;
@@ -324,6 +330,15 @@ pub async fn settle_not_sent(
                 .map(|e| e.state.text())
                 .unwrap_or("gone");
             Err(refuse(SettleRefusal::AlreadySettled(state)))
+        }
+        Resolution::StillUnknown { .. }
+            if store.withdrawal_entry(journal_id)?.is_some_and(|e| {
+                crate::orders::may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules)
+            }) =>
+        {
+            Err(refuse(SettleRefusal::InFlight {
+                minutes: rules.longest_wait().num_minutes(),
+            }))
         }
         Resolution::StillUnknown { .. } => {
             if !store.withdrawal_decide(

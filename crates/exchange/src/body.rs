@@ -37,7 +37,7 @@ pub async fn read_limited(
 
 /// The OAuth library's HTTP client, reading answers with [`MOST_OAUTH_BYTES`] at most.
 pub async fn oauth_call(
-    http: &reqwest::Client,
+    http: reqwest::Client,
     request: oauth2::HttpRequest,
 ) -> Result<oauth2::HttpResponse, oauth2::HttpClientError<reqwest::Error>> {
     let request: reqwest::Request = request.try_into().map_err(Box::new)?;

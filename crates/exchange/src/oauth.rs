@@ -189,10 +189,11 @@ impl ExchangeClient {
         verifier: PkceCodeVerifier,
     ) -> Result<TokenSet, OAuthError> {
         let client = configured(self.oauth_base_url(), app)?;
+        let http = self.http().clone();
         let response = client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .set_pkce_verifier(verifier)
-            .request_async(&|r| crate::body::oauth_call(self.http(), r))
+            .request_async(&|r| crate::body::oauth_call(http.clone(), r))
             .await
             .map_err(request_error)?;
         token_set(&response)
@@ -206,9 +207,10 @@ impl ExchangeClient {
     ) -> Result<TokenSet, OAuthError> {
         let client = configured(self.oauth_base_url(), app)?;
         let rt = oauth2::RefreshToken::new(refresh.expose().to_owned());
+        let http = self.http().clone();
         let response = client
             .exchange_refresh_token(&rt)
-            .request_async(&|r| crate::body::oauth_call(self.http(), r))
+            .request_async(&|r| crate::body::oauth_call(http.clone(), r))
             .await
             .map_err(request_error)?;
         token_set(&response)

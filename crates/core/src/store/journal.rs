@@ -43,6 +43,14 @@ impl Origin {
     pub fn same_exchange(&self, other: &Origin) -> bool {
         self.base_url.is_empty() || self.base_url == other.base_url
     }
+
+    /// Whether a look through `other` may judge this entry: the same exchange, and the key it
+    /// was sent with (another key may see another account, where no trace of it is no evidence
+    /// it was not made).
+    pub fn judged_through(&self, other: &Origin) -> bool {
+        self.same_exchange(other)
+            && (self.key_fingerprint.is_empty() || self.key_fingerprint == other.key_fingerprint)
+    }
 }
 
 /// One read made by a check and what it showed.
