@@ -428,6 +428,53 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
     );
 }
 
+/// A payment typed in NOK whose answer was lost is the same payment when typed again, though the
+/// price has moved and the same NOK now buys other bitcoin: the retry needs the second
+/// confirmation ("send another one anyway").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confirmation() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(60), 5))).await;
+    sb.state.add_fault(FaultRule {
+        path: "/v1/withdrawals/bitcoin".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Http500,
+        count: Some(1),
+        percent: None,
+        delay_ms: 0,
+    });
+    /// 150 NOK to Kari, reviewed and sent: the bitcoin it made and the answer.
+    async fn send(
+        app: &nordlys_application::App,
+    ) -> (
+        String,
+        Result<
+            nordlys_application::pay_views::PaymentResultView,
+            nordlys_application::error::IpcError,
+        >,
+    ) {
+        let nok = BitcoinAmountUnit::Nok;
+        let checked = pay::check_payment(app, payment("150", nok, None))
+            .await
+            .unwrap();
+        let confirmed = checked.amount_btc_raw.clone().unwrap();
+        let reviewed = as_reviewed(payment("150", nok, Some(&confirmed)), &checked);
+        (confirmed, pay::send_payment(app, reviewed).await)
+    }
+    let (first_btc, first) = send(&app).await;
+    assert_eq!(first.unwrap().payment.state, WithdrawalState::Unknown);
+    control(&sb, "/sandbox/price", json!({"movePercent": 1})).await;
+    let (second_btc, again) = send(&app).await;
+    assert_ne!(first_btc, second_btc, "the price moved");
+    let refused = again.unwrap_err();
+    assert_eq!(refused.code, ErrorCode::SameAsUnknown, "{refused:?}");
+    assert_eq!(
+        sb.state.lock().withdrawals.len(),
+        0,
+        "nothing was sent twice"
+    );
+}
+
 /// With the app lock on, a locked app refuses what shows the user's money, and a payment needs
 /// the lock's password given for it: without it nothing is journaled or sent. A restart starts
 /// locked; deleting the keyring entry removes the lock.

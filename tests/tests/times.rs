@@ -87,6 +87,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
                     origin: &origin,
                     request: "{}",
                     before: None,
+                    typed_nok: None,
                 },
                 true,
             )

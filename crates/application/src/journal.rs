@@ -166,6 +166,7 @@ mod tests {
             origin: &origin,
             request: "{}",
             before: None,
+            typed_nok: None,
         };
         let nordlys_core::store::Claim::Journaled(id) = store
             .journal_withdrawal(&payment, false)

@@ -398,12 +398,18 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         connection, store, ..
     } = app.session().await?;
     let identity = dest.identity();
-    let sending = withdrawals::send(
+    // Typed in NOK, the same payment is the same NOK: the bitcoin it makes moves with the price.
+    let typed_nok = match nordlys_core::amount_input::parse_in(&form.amount, form.unit, locale) {
+        Ok(nordlys_money::Amount::Nok(n)) => Some(n),
+        _ => None,
+    };
+    let sending = withdrawals::send_typed(
         connection.client(),
         &store,
         &request,
         &identity,
         amount,
+        typed_nok,
         args.despite_unknown.unwrap_or(false),
     )
     .await

@@ -280,6 +280,9 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE tax_transactions_recorded RENAME TO tax_transactions;
     CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
     CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
+    // The NOK amount a payment was typed in: a retry typed the same is the same payment,
+    // whatever bitcoin the price now makes of it.
+    "ALTER TABLE withdrawal_journal ADD COLUMN typed_nok TEXT;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL

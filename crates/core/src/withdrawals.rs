@@ -90,6 +90,29 @@ pub async fn send(
     amount_btc: Btc,
     despite_unknown: bool,
 ) -> Result<Sending, WithdrawalError> {
+    send_typed(
+        client,
+        store,
+        request,
+        identity,
+        amount_btc,
+        None,
+        despite_unknown,
+    )
+    .await
+}
+
+/// [`send`] for a payment the user typed in NOK (`typed_nok`): one still unresolved that was
+/// typed the same, to the same place from the same account, is the same payment.
+pub async fn send_typed(
+    client: &ExchangeClient,
+    store: &Store,
+    request: &SendBitcoinRequest,
+    identity: &str,
+    amount_btc: Btc,
+    typed_nok: Option<nordlys_money::Nok>,
+    despite_unknown: bool,
+) -> Result<Sending, WithdrawalError> {
     // A payment that could not be sent is refused before anything is read.
     client.may_create_withdrawal(request)?;
     let account = request.account_id.as_ref().map(AccountId::as_str);
@@ -113,6 +136,7 @@ pub async fn send(
             origin: &origin,
             request: &body,
             before: before_json.as_deref(),
+            typed_nok,
         },
         despite_unknown,
     )?;

@@ -4,11 +4,11 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::WithdrawalStatus;
-use nordlys_money::Btc;
+use nordlys_money::{Btc, Nok};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
-use super::{Store, StoreError, dec, time};
+use super::{Store, StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -127,6 +127,8 @@ pub struct NewWithdrawalEntry<'a> {
     pub origin: &'a Origin,
     pub request: &'a str,
     pub before: Option<&'a str>,
+    /// The amount in NOK, when the user typed it in NOK.
+    pub typed_nok: Option<Nok>,
 }
 
 impl Store {
@@ -142,7 +144,7 @@ impl Store {
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         if !despite_unresolved {
             let mut q = tx.prepare(
-                "SELECT id, destination, amount_btc FROM withdrawal_journal
+                "SELECT id, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
                  WHERE state IN ('sending', 'unknown') AND base_url = ?1 ORDER BY id",
             )?;
             let same = q
@@ -151,21 +153,31 @@ impl Store {
                         r.get::<_, i64>(0)?,
                         r.get::<_, String>(1)?,
                         dec::<Btc>(r, 2)?,
+                        dec_opt::<Nok>(r, 3)?,
+                        r.get::<_, Option<String>>(4)?,
                     ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?
                 .into_iter()
-                .find(|(_, d, a)| d.eq_ignore_ascii_case(w.destination) && *a == w.amount_btc);
+                .find(|(_, d, btc, nok, account)| {
+                    // The same bitcoin to the same place, or the same NOK typed for it from the
+                    // same account (the price since makes other bitcoin of it).
+                    d.eq_ignore_ascii_case(w.destination)
+                        && (*btc == w.amount_btc
+                            || (nok.is_some()
+                                && *nok == w.typed_nok
+                                && account.as_deref() == w.account_id))
+                });
             drop(q);
-            if let Some((id, _, _)) = same {
+            if let Some((id, ..)) = same {
                 return Ok(Claim::SameAsUnresolved(id));
             }
         }
         let id = next_id(&tx, JournalKind::Withdrawal)?;
         tx.execute(
             "INSERT INTO withdrawal_journal (id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state,
-             updated_at_ms, base_url, key_fingerprint, request, before)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11)",
+             updated_at_ms, base_url, key_fingerprint, request, before, typed_nok)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
             params![
                 id,
                 w.sent_at.timestamp_millis(),
@@ -178,6 +190,7 @@ impl Store {
                 w.origin.key_fingerprint,
                 w.request,
                 w.before,
+                w.typed_nok.map(|n| n.decimal().to_string()),
             ],
         )?;
         tx.commit()?;
@@ -371,6 +384,7 @@ mod tests {
             origin: &origin,
             request: "{}",
             before: None,
+            typed_nok: None,
         };
         let Claim::Journaled(id) = s.journal_withdrawal(&new, false).unwrap() else {
             panic!("refused")
