@@ -513,6 +513,24 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     let wrong = lock::unlock(&app, password("correct cow")).await.unwrap();
     assert_eq!(wrong.problems[0].field, LockField::Password);
     assert!(app.is_locked());
+    // Guesses made side by side wait their turn, each wrong one longer than the last (the first
+    // wrong guess above waited 1 s; these three 2, 4 and 8 s).
+    let started = std::time::Instant::now();
+    let guesses = futures_util::future::join_all(
+        ["cow one", "cow two", "cow three"].map(|p| lock::unlock(&app, password(p))),
+    )
+    .await;
+    assert!(
+        guesses
+            .iter()
+            .all(|g| !g.as_ref().unwrap().problems.is_empty())
+    );
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(14),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(app.is_locked());
     let opened = lock::unlock(&app, password("correct horse")).await.unwrap();
     assert!(opened.problems.is_empty() && !app.is_locked());
     assert!(lock::admit(&app, "balances").is_ok());

@@ -228,19 +228,36 @@ fn stored_hash(app: &App) -> Answer<Option<String>> {
 }
 
 /// Whether `password` is the lock's. A wrong one is answered after a wait.
+/// Whether `password` is the lock's. Guesses are taken one at a time (parallel ones wait their
+/// turn), and a wrong one holds the turn for a wait that doubles with each wrong guess in a row,
+/// up to [`LONGEST_WRONG_WAIT`]: 12 wrong guesses take over a minute, 100 over 45 minutes.
 async fn is_the_password(app: &App, password: &str) -> Answer<bool> {
     let Some(phc) = stored_hash(app)? else {
         return Ok(false);
     };
-    let password = password.to_owned();
+    let mut wrong_in_a_row = app.guesses.lock().await;
+    let password = zeroize::Zeroizing::new(password.to_owned());
     let right = tokio::task::spawn_blocking(move || app_lock::verify_password(&phc, &password))
         .await
         .map_err(IpcError::internal)?
         .map_err(IpcError::internal)?;
-    if !right {
-        tokio::time::sleep(WRONG_WAIT).await;
+    if right {
+        *wrong_in_a_row = 0;
+    } else {
+        *wrong_in_a_row = wrong_in_a_row.saturating_add(1);
+        tokio::time::sleep(wrong_wait(*wrong_in_a_row)).await;
     }
     Ok(right)
+}
+
+/// The longest a wrong guess holds the next one back.
+const LONGEST_WRONG_WAIT: Duration = Duration::from_secs(30);
+
+/// How long the `n`th wrong guess in a row holds the next one back.
+fn wrong_wait(n: u32) -> Duration {
+    WRONG_WAIT
+        .saturating_mul(1_u32.checked_shl(n.saturating_sub(1)).unwrap_or(u32::MAX))
+        .min(LONGEST_WRONG_WAIT)
 }
 
 fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
@@ -451,5 +468,12 @@ mod tests {
         );
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("redacted"), "{shown}");
+    }
+
+    #[test]
+    fn each_wrong_guess_in_a_row_waits_twice_as_long_up_to_the_longest() {
+        let waits: Vec<u64> = (1..=7).map(|n| wrong_wait(n).as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30]);
+        assert_eq!(wrong_wait(u32::MAX), LONGEST_WRONG_WAIT);
     }
 }

@@ -54,6 +54,9 @@ pub struct App {
     pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
     /// The app lock: whether locked now, and the idle timer.
     pub(crate) lock: Mutex<crate::lock::LockState>,
+    /// One password guess at a time, and how many in a row were wrong: parallel guesses queue
+    /// behind each other's wait, which doubles with each wrong one.
+    pub(crate) guesses: tokio::sync::Mutex<u32>,
     /// Whether the window is shown (not hidden, minimised or closed to the tray): the watcher
     /// looks less often at what no one sees.
     window_shown: std::sync::atomic::AtomicBool,
@@ -178,6 +181,7 @@ impl App {
             seen: Mutex::default(),
             daily_prices: Mutex::default(),
             lock: Mutex::new(lock),
+            guesses: tokio::sync::Mutex::new(0),
             window_shown: std::sync::atomic::AtomicBool::new(true),
         }
     }
