@@ -95,7 +95,7 @@ ipc_commands! {
     lock::remove_lock: PasswordArgs => LockFormView;
     lock::set_lock_settings: LockSettingsArgs => LockFormView;
     lock::still_here: NoArgs => NoArgs;
-    lock::allow_payment: PasswordArgs => LockFormView;
+    lock::allow_payment: PaymentPasswordArgs => LockFormView;
     watcher::set_window_shown: WindowShownArgs => NoArgs;
     profiles::set_start_hidden: SetStartHiddenArgs => AppView;
     profiles::dismiss_welcome: NoArgs => AppView;

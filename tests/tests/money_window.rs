@@ -480,7 +480,9 @@ async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confi
 /// locked; deleting the keyring entry removes the lock.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lock_hides_money_and_a_payment_needs_its_password() {
-    use nordlys_application::lock::{self, LockField, NewPasswordArgs, PasswordArgs};
+    use nordlys_application::lock::{
+        self, LockField, NewPasswordArgs, PasswordArgs, PaymentPasswordArgs,
+    };
     use nordlys_core::secrets::SecretItem;
 
     let sb = sandbox().await;
@@ -541,8 +543,12 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         .await
         .unwrap();
     let send = || pay::send_payment(&app, as_reviewed(payment("1000", sats, None), &reviewed));
+    let for_it = |p: &str| PaymentPasswordArgs {
+        password: p.into(),
+        reviewed: reviewed.reviewed.clone(),
+    };
     assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
-    let wrong = lock::allow_payment(&app, password("correct cow"))
+    let wrong = lock::allow_payment(&app, for_it("correct cow"))
         .await
         .unwrap();
     assert!(!wrong.problems.is_empty());
@@ -553,7 +559,20 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         "nothing journaled"
     );
     assert_eq!(sb.state.lock().withdrawals.len(), before, "nothing sent");
-    let allowed = lock::allow_payment(&app, password("correct horse"))
+    // The password given for another payment allows not this one, and is used up.
+    let elsewhere = PaymentPasswordArgs {
+        password: "correct horse".into(),
+        reviewed: "another payment's review".into(),
+    };
+    assert!(
+        lock::allow_payment(&app, elsewhere)
+            .await
+            .unwrap()
+            .problems
+            .is_empty()
+    );
+    assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
+    let allowed = lock::allow_payment(&app, for_it("correct horse"))
         .await
         .unwrap();
     assert!(allowed.problems.is_empty());

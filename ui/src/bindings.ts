@@ -583,6 +583,12 @@ saleTax: SaleTaxView | null, };
 
 export type PaymentInfoView = { "kind": "none" } | { "kind": "transfer", networkId: string, destination: string, } | { "kind": "bankAccount", account: string, } | { "kind": "unreadable", text: string, } | { "kind": "text", text: string, };
 
+export type PaymentPasswordArgs = { password: string, 
+/**
+ * The reviewed payment's fingerprint, as its check gave it.
+ */
+reviewed: string, };
+
 export type PaymentResultView = { payment: PaymentView, message: string, };
 
 export type PaymentView = { journalId: string, 
@@ -1128,7 +1134,7 @@ export function stillHere(args: NoArgs): Promise<NoArgs> {
   return call("still_here", args);
 }
 
-export function allowPayment(args: PasswordArgs): Promise<LockFormView> {
+export function allowPayment(args: PaymentPasswordArgs): Promise<LockFormView> {
   return call("allow_payment", args);
 }
 

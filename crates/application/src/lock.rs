@@ -45,8 +45,8 @@ pub struct LockState {
     /// Why it cannot be unlocked now: the keyring could not be read at start.
     unreadable: Option<String>,
     idle: IdleTimer,
-    /// The password was given for a payment, until then.
-    payment_allowed_until: Option<Instant>,
+    /// The password was given for one payment (its reviewed fingerprint), until then.
+    payment_allowed: Option<(String, Instant)>,
 }
 
 /// The lock's stored hash as the start reads it: the keyring is asked only when a lock was set,
@@ -79,7 +79,7 @@ impl LockState {
             locked,
             unreadable,
             idle: IdleTimer::new(idle_minutes, Instant::now()),
-            payment_allowed_until: None,
+            payment_allowed: None,
         }
     }
 }
@@ -294,7 +294,7 @@ pub fn lock_now(app: &App) {
     let mut state = app.lock_state();
     if !state.locked {
         state.locked = true;
-        state.payment_allowed_until = None;
+        state.payment_allowed = None;
         drop(state);
         app.desktop.changed(Change::Lock);
     }
@@ -387,18 +387,39 @@ pub async fn still_here(app: &App, _args: NoArgs) -> Answer<NoArgs> {
     Ok(NoArgs {})
 }
 
-/// The password given for the payment about to be sent: allows one, within two minutes.
-pub async fn allow_payment(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+/// The lock's password, given for the one payment the user reviewed.
+#[derive(Clone, Default, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentPasswordArgs {
+    pub password: String,
+    /// The reviewed payment's fingerprint, as its check gave it.
+    pub reviewed: String,
+}
+
+impl std::fmt::Debug for PaymentPasswordArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentPasswordArgs")
+            .field("password", &"[redacted]")
+            .field("reviewed", &self.reviewed)
+            .finish()
+    }
+}
+
+/// The password given for the payment about to be sent: allows that one payment (the one
+/// reviewed, by its fingerprint), within two minutes.
+pub async fn allow_payment(app: &App, args: PaymentPasswordArgs) -> Answer<LockFormView> {
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(app, LockField::Password)]).await;
     }
-    app.lock_state().payment_allowed_until = Some(Instant::now() + PAYMENT_WINDOW);
+    app.lock_state().payment_allowed =
+        Some((args.reviewed.clone(), Instant::now() + PAYMENT_WINDOW));
     answer(app, vec![]).await
 }
 
-/// Before a payment is sent: when the lock asks for its password before payments, the password
-/// must have been given for this one (and is then used up).
-pub(crate) fn take_payment_allowance(app: &App) -> Answer<()> {
+/// Before the payment reviewed as `reviewed` is sent: when the lock asks for its password
+/// before payments, the password must have been given for this one (and is then used up, also
+/// when it was given for another).
+pub(crate) fn take_payment_allowance(app: &App, reviewed: &str) -> Answer<()> {
     let asks = {
         let s = app.settings();
         s.lock_set && s.lock_before_payments()
@@ -407,8 +428,8 @@ pub(crate) fn take_payment_allowance(app: &App) -> Answer<()> {
         return Ok(());
     }
     let mut state = app.lock_state();
-    match state.payment_allowed_until.take() {
-        Some(until) if Instant::now() < until => Ok(()),
+    match state.payment_allowed.take() {
+        Some((allowed, until)) if allowed == reviewed && Instant::now() < until => Ok(()),
         _ => Err(IpcError::new(
             ErrorCode::PasswordNeeded,
             wording::say("lock-payment-password", app.locale()),

@@ -393,7 +393,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         amount = confirmed;
     }
     // Nothing is journaled or sent without the lock's password when it asks for it.
-    crate::lock::take_payment_allowance(app)?;
+    crate::lock::take_payment_allowance(app, args.reviewed.as_deref().unwrap_or_default())?;
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;

@@ -136,8 +136,11 @@ export class PayState {
     const checked = this.payment.checked;
     try {
       if (this.asksPassword) {
-        // Nothing is sent until the password is right: the app allows one payment for it.
-        const answer = await this.session.backend.allowPayment({ password: this.lockPassword });
+        // Nothing is sent until the password is right: the app allows this one payment for it.
+        const answer = await this.session.backend.allowPayment({
+          password: this.lockPassword,
+          reviewed: checked?.reviewed ?? "",
+        });
         if (answer.problems.length > 0) {
           this.error = answer.problems[0].message;
           return;
