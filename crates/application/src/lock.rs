@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use nordlys_core::app_lock::{self, IdleTimer, LockProblem};
+use nordlys_core::app_lock::{self, IdleTimer, LockProblem, Moment};
 use nordlys_core::secrets::{SecretError, SecretItem};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -78,7 +78,7 @@ impl LockState {
         Self {
             locked,
             unreadable,
-            idle: IdleTimer::new(idle_minutes, Instant::now()),
+            idle: IdleTimer::new(idle_minutes, Moment::now()),
             payment_allowed: None,
         }
     }
@@ -346,7 +346,7 @@ pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
         let mut state = app.lock_state();
         state.locked = false;
         state.unreadable = None;
-        state.idle.seen(Instant::now());
+        state.idle.seen(Moment::now());
     }
     app.desktop.changed(Change::Lock);
     answer(app, vec![]).await
@@ -383,7 +383,7 @@ pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<Lock
 
 /// The user is at the window: the idle time counts from now.
 pub async fn still_here(app: &App, _args: NoArgs) -> Answer<NoArgs> {
-    app.lock_state().idle.seen(Instant::now());
+    app.lock_state().idle.seen(Moment::now());
     Ok(NoArgs {})
 }
 
@@ -439,7 +439,7 @@ pub(crate) fn take_payment_allowance(app: &App, reviewed: &str) -> Answer<()> {
 
 /// Locks the app when the user has been away for the idle time; told to the window.
 pub fn lock_when_idle(app: &App) {
-    let due = app.lock_state().idle.is_due(Instant::now());
+    let due = app.lock_state().idle.is_due(Moment::now());
     if due {
         lock_now(app);
     }

@@ -2,7 +2,7 @@
 //! idle time after which the app locks itself, and the checks of what the user types. The lock
 //! keeps eyes off the window; it does not encrypt anything.
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -90,15 +90,40 @@ pub fn verify_password(phc: &str, password: &str) -> Result<bool, LockError> {
     }
 }
 
+/// A moment on two clocks: the monotonic one, which on some systems stops while the machine
+/// sleeps, and the wall clock, which does not.
+#[derive(Debug, Clone, Copy)]
+pub struct Moment {
+    pub mono: Instant,
+    pub wall: SystemTime,
+}
+
+impl Moment {
+    pub fn now() -> Self {
+        Self {
+            mono: Instant::now(),
+            wall: SystemTime::now(),
+        }
+    }
+
+    /// How long after `earlier` this is: the longer of the two clocks' counts, so time asleep
+    /// counts (a wall clock set back counts nothing, one set forward locks early, never late).
+    fn since(self, earlier: Self) -> Duration {
+        let mono = self.mono.saturating_duration_since(earlier.mono);
+        let wall = self.wall.duration_since(earlier.wall).unwrap_or_default();
+        mono.max(wall)
+    }
+}
+
 /// When the user was last seen, and after how long without them the app locks.
 #[derive(Debug, Clone, Copy)]
 pub struct IdleTimer {
     idle: Duration,
-    last_seen: Instant,
+    last_seen: Moment,
 }
 
 impl IdleTimer {
-    pub fn new(minutes: u32, now: Instant) -> Self {
+    pub fn new(minutes: u32, now: Moment) -> Self {
         Self {
             idle: Duration::from_secs(u64::from(minutes) * 60),
             last_seen: now,
@@ -106,8 +131,10 @@ impl IdleTimer {
     }
 
     /// The user did something at `now`.
-    pub fn seen(&mut self, now: Instant) {
-        self.last_seen = self.last_seen.max(now);
+    pub fn seen(&mut self, now: Moment) {
+        if now.mono > self.last_seen.mono {
+            self.last_seen = now;
+        }
     }
 
     /// A new idle time, counted from the last time the user was seen.
@@ -115,9 +142,9 @@ impl IdleTimer {
         self.idle = Duration::from_secs(u64::from(minutes) * 60);
     }
 
-    /// Whether the user has been away for the idle time at `now`.
-    pub fn is_due(&self, now: Instant) -> bool {
-        now.saturating_duration_since(self.last_seen) >= self.idle
+    /// Whether the user has been away for the idle time at `now`, time asleep included.
+    pub fn is_due(&self, now: Moment) -> bool {
+        now.since(self.last_seen) >= self.idle
     }
 }
 
@@ -175,9 +202,12 @@ mod tests {
 
     #[test]
     fn the_idle_timer_is_due_after_the_idle_time_without_the_user() {
-        let start = Instant::now();
+        let start = Moment::now();
         let mut timer = IdleTimer::new(5, start);
-        let at = |s: u64| start + Duration::from_secs(s);
+        let at = |s: u64| Moment {
+            mono: start.mono + Duration::from_secs(s),
+            wall: start.wall + Duration::from_secs(s),
+        };
         assert!(!timer.is_due(at(299)));
         assert!(timer.is_due(at(300)));
         timer.seen(at(200));
@@ -191,5 +221,23 @@ mod tests {
         assert!(timer.is_due(at(800)));
         // A clock that went back is no reason to lock.
         assert!(!timer.is_due(start));
+    }
+
+    /// A machine asleep for an hour: the monotonic clock may not have moved, the wall clock did.
+    #[test]
+    fn time_asleep_counts_as_away() {
+        let start = Moment::now();
+        let timer = IdleTimer::new(5, start);
+        let woke = Moment {
+            mono: start.mono + Duration::from_secs(10),
+            wall: start.wall + Duration::from_secs(3600),
+        };
+        assert!(timer.is_due(woke));
+        // A wall clock set back an hour shortens nothing.
+        let set_back = Moment {
+            mono: start.mono + Duration::from_secs(301),
+            wall: start.wall - Duration::from_secs(3600),
+        };
+        assert!(timer.is_due(set_back));
     }
 }
