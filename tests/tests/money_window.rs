@@ -361,13 +361,8 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
 }
 
 /// A payment in doubt says what it is worth beside its bitcoin, as every listed payment does.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_payment_in_doubt_shows_its_nok_worth() {
-    let sb = sandbox().await;
-    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(60), 5))).await;
-    trading::quote(&app, QuoteArgs { amount_nok: None })
-        .await
-        .unwrap();
+/// The next payment fails before the exchange makes it: its answer is an HTTP 500.
+fn lose_the_next_payment(sb: &nordlys_sandbox::RunningSandbox) {
     sb.state.add_fault(FaultRule {
         path: "/v1/withdrawals/bitcoin".into(),
         method: Some("POST".into()),
@@ -376,6 +371,16 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         percent: None,
         delay_ms: 0,
     });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_in_doubt_shows_its_nok_worth() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(60), 5))).await;
+    trading::quote(&app, QuoteArgs { amount_nok: None })
+        .await
+        .unwrap();
+    lose_the_next_payment(&sb);
     let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
         .await
         .unwrap();
@@ -435,14 +440,7 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
 async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confirmation() {
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(60), 5))).await;
-    sb.state.add_fault(FaultRule {
-        path: "/v1/withdrawals/bitcoin".into(),
-        method: Some("POST".into()),
-        kind: FaultKind::Http500,
-        count: Some(1),
-        percent: None,
-        delay_ms: 0,
-    });
+    lose_the_next_payment(&sb);
     /// 150 NOK to Kari, reviewed and sent: the bitcoin it made and the answer.
     async fn send(
         app: &nordlys_application::App,

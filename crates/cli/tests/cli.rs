@@ -1038,20 +1038,21 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
     let base = sb.base_url().to_owned();
     let state = tempfile::tempdir().unwrap();
     let state_dir = state.path().to_string_lossy().into_owned();
-    let signing = {
-        let (base, keys, state_dir) = (base.clone(), keys.clone(), state_dir.clone());
+    // The CLI with a key (and its secret, when given) and this test's state directory.
+    let with_key = |key: nordlys_sandbox::KeyInfo, signs: bool| {
+        let (base, state_dir) = (base.clone(), state_dir.clone());
         move |args: Vec<&'static str>| {
-            let cli = Cli {
-                base: &base,
-                env: vec![
-                    ("NORDLYS_API_KEY", keys.withdrawal.key.clone()),
-                    ("NORDLYS_API_SECRET", keys.withdrawal.secret.clone()),
-                    ("NORDLYS_STATE_DIR", state_dir.clone()),
-                ],
-            };
-            cli.run(&args)
+            let mut env = vec![
+                ("NORDLYS_API_KEY", key.key.clone()),
+                ("NORDLYS_STATE_DIR", state_dir.clone()),
+            ];
+            if signs {
+                env.push(("NORDLYS_API_SECRET", key.secret.clone()));
+            }
+            Cli { base: &base, env }.run(&args)
         }
     };
+    let signing = with_key(keys.withdrawal.clone(), true);
     let typed = signing.clone();
     tokio::task::spawn_blocking(move || {
         let (code, _, err) = typed(vec![
@@ -1109,19 +1110,7 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
     );
 
     let before = requests_seen(&sb).await;
-    let key_only = {
-        let (base, keys, state_dir) = (base.clone(), keys.clone(), state_dir.clone());
-        move |args: Vec<&'static str>| {
-            let cli = Cli {
-                base: &base,
-                env: vec![
-                    ("NORDLYS_API_KEY", keys.read.key.clone()),
-                    ("NORDLYS_STATE_DIR", state_dir.clone()),
-                ],
-            };
-            cli.run(&args)
-        }
-    };
+    let key_only = with_key(keys.read.clone(), false);
     tokio::task::spawn_blocking(move || {
         let buy = |amount: &'static str| {
             vec![
