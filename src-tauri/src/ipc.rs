@@ -4,6 +4,7 @@
 
 use nordlys_application::App;
 use nordlys_application::NoArgs;
+use nordlys_application::account_identities::*;
 use nordlys_application::alerts::*;
 use nordlys_application::background::*;
 use nordlys_application::card_views::*;
@@ -104,6 +105,8 @@ ipc_commands! {
     profiles::check_exchange_profile: ExchangeProfileArgs => ProfileProblemsView;
     profiles::save_exchange_profile: ExchangeProfileArgs => AppView;
     profiles::switch_profile: SwitchProfileArgs => AppView;
+    account_identities::account_identities: NoArgs => AccountIdentitiesView;
+    account_identities::set_tax_history_aside: NoArgs => AccountIdentitiesView;
     trading::quote: QuoteArgs => QuoteView;
     trading::check_order: OrderFormArgs => OrderCheckView;
     trading::place_order: OrderFormArgs => OrderResultView;

@@ -292,7 +292,7 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
     let client = key_client(&sb, &sb.info.api_keys.trading);
     let store = Store::in_memory().unwrap();
     let buy = order(OrderType::Market, Direction::Buy, "300", None);
-    let ready = nordlys_core::orders::Prepared::read(&client, &buy)
+    let ready = nordlys_core::orders::Prepared::read(&client, &store, &buy)
         .await
         .unwrap();
     let nordlys_core::store::Claim::Journaled(id) = store
@@ -319,24 +319,26 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
         JournalState::Sending
     );
 
-    // Lost with the trading key, then checked with the withdrawal key: no judgement.
+    // Lost with the trading key, then checked with another user's key: no judgement. Another
+    // key of the same accounts (a rotated one) sees them, and judges.
     sb.state.add_fault(fault(FaultKind::Http500));
     let lost = order(OrderType::Market, Direction::Buy, "450", None);
     let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost, false).await.unwrap()
     else {
         panic!("not lost")
     };
-    let other_key = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let other_user = key_client(&sb, &sb.info.second_user.api_keys.withdrawal);
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    let seen = reconcile_with(&other_key, &store, journal_id, &short())
+    let seen = reconcile_with(&other_user, &store, journal_id, &short())
         .await
         .unwrap();
     assert!(
         matches!(&seen, Resolution::StillUnknown { what_to_check } if what_to_check.contains("key it was sent with")),
         "{seen:?}"
     );
+    let rotated = key_client(&sb, &sb.info.api_keys.withdrawal);
     assert_eq!(
-        reconcile_with(&client, &store, journal_id, &short())
+        reconcile_with(&rotated, &store, journal_id, &short())
             .await
             .unwrap(),
         Resolution::NotPlaced

@@ -463,3 +463,59 @@ async fn one_look_serves_every_unknown_entry_and_old_doubts_wait_their_turn() {
         2
     );
 }
+
+/// The review's first scenario: a payment's answer is lost, and the user then enters the key of
+/// their other account at the same exchange. That account shows no trace of the payment, which
+/// is no evidence: however long the quiet, it stays unknown (never "not sent", which would make
+/// the user pay again), the watcher passes it by, and entering the key says so. A key of its own
+/// accounts (another of the same user's) judges it.
+#[tokio::test]
+async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.withdrawal);
+    let store = Store::in_memory().unwrap();
+    sb.state.add_fault(next_withdrawal(FaultKind::Http500));
+    let (req, identity, amount) = request(&store, "kari@example.com", "5000");
+    let sent = withdrawals::send(&client, &store, &req, &identity, amount, false)
+        .await
+        .unwrap();
+    let Sending::Unknown { journal_id, .. } = sent else {
+        panic!("{sent:?}")
+    };
+    let other = key_client(&sb, &sb.info.second_user.api_keys.withdrawal);
+    let rules = Rules::with_min_quiet(chrono::Duration::seconds(1));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for _ in 0..3 {
+        let seen = withdrawals::reconcile_with(&other, &store, journal_id, &rules)
+            .await
+            .unwrap();
+        assert!(
+            matches!(&seen, Resolution::StillUnknown { what_to_check } if what_to_check.contains("key it was sent with")),
+            "{seen:?}"
+        );
+    }
+    let looked =
+        nordlys_core::recheck::recheck(&other, &store, &rules, nordlys_core::recheck::Due::All)
+            .await
+            .unwrap();
+    assert!(looked.is_empty(), "{looked:?}");
+    let here = nordlys_core::account_identity::origin_here(&other, &store)
+        .await
+        .unwrap();
+    assert_eq!(
+        nordlys_core::account_identity::unresolved_elsewhere(&store, &here).unwrap(),
+        1
+    );
+    assert_ne!(
+        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        WithdrawalState::NotSent
+    );
+    let own = key_client(&sb, &sb.info.api_keys.read);
+    assert_eq!(
+        withdrawals::reconcile_with(&own, &store, journal_id, &rules)
+            .await
+            .unwrap(),
+        Resolution::NotSent
+    );
+    assert_eq!(withdrawals_created(&sb).await, 0);
+}

@@ -105,7 +105,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         }
         .parse()
         .unwrap();
-        store.add_plan(&plan, morning(-1)).unwrap();
+        store.add_plan(&plan, None, morning(-1)).unwrap();
     }
     for rule in faults() {
         sb.state.add_fault(rule);

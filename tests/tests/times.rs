@@ -64,6 +64,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
     let origin = Origin {
         base_url: "http://127.0.0.1:1/".into(),
         key_fingerprint: String::new(),
+        identity: None,
     };
     let rows: Vec<_> = TABLE
         .iter()

@@ -19,6 +19,7 @@ describe("App", () => {
         permille: 0,
         reached: "",
         message: "",
+        failure: null,
       }),
       taxFacets: () => ({ years: [], accounts: [], types: [], subTypes: [], malformed: [], stored: 0 }),
       taxRows: () => ({ rows: [], offset: 0, total: 0 }),

@@ -7,6 +7,18 @@ export type AccountArgs = {
  */
 accountId: string | null, };
 
+export type AccountIdentitiesView = { identities: Array<AccountIdentityView>, taxHistories: Array<TaxHistoryView>, };
+
+export type AccountIdentityView = { 
+/**
+ * `host[:port]` where it was last learned; empty for records from before identities.
+ */
+host: string, accounts: Array<IdentityAccountView>, 
+/**
+ * The profile's credential sees these accounts now.
+ */
+current: boolean, };
+
 export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, 
 /**
  * What the available bitcoin would sell for now, at the bid; none without a quote (the
@@ -298,7 +310,7 @@ export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: 
  */
 unmatched: string, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 
@@ -401,6 +413,8 @@ realised: string,
  * Where it is across the plot, 0 (left) to 1 (right).
  */
 x: number, };
+
+export type IdentityAccountView = { id: string, name: string, deleted: boolean, };
 
 export type IdentityArgs = { identity: string, };
 
@@ -923,6 +937,20 @@ malformed: Array<MalformedView>, stored: number, };
 
 export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
 
+export type TaxHistoryView = { 
+/**
+ * The history the tax screens show; the others were set aside, and are kept.
+ */
+inUse: boolean, 
+/**
+ * Whose it is, by account ids; empty before its first sync with known accounts.
+ */
+accountIds: Array<string>, rows: number, 
+/**
+ * When it was set aside, as the user reads times.
+ */
+setAsideAt: string | null, };
+
 export type TaxRowView = { id: string, 
 /**
  * Oslo time, `2025-01-02 10:00`.
@@ -978,7 +1006,11 @@ reached: string,
 /**
  * Why a sync failed, or a short summary of one that ended.
  */
-message: string, };
+message: string, 
+/**
+ * What kind of failure it was (`otherAccounts` offers to set the history aside).
+ */
+failure: ErrorCode | null, };
 
 export type Theme = "light" | "dark";
 
@@ -1168,6 +1200,14 @@ export function saveExchangeProfile(args: ExchangeProfileArgs): Promise<AppView>
 
 export function switchProfile(args: SwitchProfileArgs): Promise<AppView> {
   return call("switch_profile", args);
+}
+
+export function accountIdentities(args: NoArgs): Promise<AccountIdentitiesView> {
+  return call("account_identities", args);
+}
+
+export function setTaxHistoryAside(args: NoArgs): Promise<AccountIdentitiesView> {
+  return call("set_tax_history_aside", args);
 }
 
 export function quote(args: QuoteArgs): Promise<QuoteView> {

@@ -249,6 +249,7 @@ error-sign-in-no-code = The browser's answer held no authorization code.
 sync-failed-exchange = { $reason } The { $stored } new rows before it are kept, and the next sync goes on from there.
 sync-failed-store = The tax history could not be stored: { $detail }
 sync-failed-interrupted = The sync stopped before its last page was stored. The next sync goes on from there.
+sync-failed-other-accounts = The tax history kept for this profile belongs to other accounts ({ $history }) than this key sees ({ $here }), so nothing was added to it. Set it aside to start a fresh history for these accounts; the old one is kept and listed in Settings.
 
 ## Durations
 
@@ -445,6 +446,7 @@ plan-notice-title = Recurring buy
 plan-placed = A recurring buy was placed
 plan-rejected = The exchange refused a recurring buy; the plan goes on at its next time
 plan-unknown = A recurring buy may or may not have been placed; Nordlys is checking, and the plan waits until it knows
+plan-elsewhere = Recurring buy { $plan } was made for other accounts than this profile's key sees, so it was not run
 tray-next-buy = Next recurring buy: { $at } (Oslo time)
 plan-said-ladder = { $said }, as { $rungs } limit buys { $step } % apart below the ask
 plan-run-rungs = { $rungs } limit buys placed below the ask
@@ -454,3 +456,4 @@ plan-ladder-too-deep = { $rungs } rungs { $step } % apart would reach a price of
 plan-rung-too-small = Split over { $rungs } rungs, each would buy for less than 0.01 NOK
 plan-ladder-placed = A ladder of limit buys was placed
 account-reserved = { $btc } reserved by open sells or a payment on its way
+unresolved-other-accounts = Orders or payments still unknown: { $count }, sent from other accounts than this key sees. This key cannot check them; they stay unknown until a key of their own accounts is used, and are never sent again.

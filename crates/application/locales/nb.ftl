@@ -248,6 +248,7 @@ error-sign-in-no-code = Svaret fra nettleseren hadde ingen autorisasjonskode.
 sync-failed-exchange = { $reason } De { $stored } nye radene før det er beholdt, og neste synkronisering fortsetter derfra.
 sync-failed-store = Skattehistorikken kunne ikke lagres: { $detail }
 sync-failed-interrupted = Synkroniseringen stoppet før siste side var lagret. Neste synkronisering fortsetter derfra.
+sync-failed-other-accounts = Skattehistorikken i denne profilen tilhører andre kontoer ({ $history }) enn denne nøkkelen ser ({ $here }), så ingenting ble lagt til. Legg den til side for å starte en ny historikk for disse kontoene; den gamle beholdes og vises under Innstillinger.
 
 ## Varigheter
 
@@ -444,6 +445,7 @@ plan-notice-title = Fast kjøp
 plan-placed = Et fast kjøp ble lagt inn
 plan-rejected = Børsen avviste et fast kjøp; planen fortsetter neste gang
 plan-unknown = Et fast kjøp kan ha blitt lagt inn eller ikke; Nordlys sjekker, og planen venter til det er kjent
+plan-elsewhere = Fast kjøp { $plan } ble laget for andre kontoer enn nøkkelen i denne profilen ser, så det ble ikke kjørt
 tray-next-buy = Neste faste kjøp: { $at } (norsk tid)
 plan-said-ladder = { $said }, som { $rungs } limitkjøp med { $step } % mellom, under tilbudskursen
 plan-run-rungs = { $rungs } limitkjøp lagt inn under tilbudskursen
@@ -453,3 +455,4 @@ plan-ladder-too-deep = { $rungs } trinn med { $step } % mellom ville nå en pris
 plan-rung-too-small = Fordelt på { $rungs } trinn ville hvert kjøpe for mindre enn 0,01 kr
 plan-ladder-placed = En stige av limitkjøp ble lagt inn
 account-reserved = { $btc } holdt av åpne salg eller en betaling på vei
+unresolved-other-accounts = Ordrer eller betalinger som fortsatt er ukjente: { $count }, sendt fra andre kontoer enn denne nøkkelen ser. Denne nøkkelen kan ikke sjekke dem; de forblir ukjente til en nøkkel for deres egne kontoer brukes, og de sendes aldri på nytt.

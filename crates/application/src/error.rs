@@ -41,6 +41,9 @@ pub enum ErrorCode {
     Locked,
     /// The lock asks for its password before a payment, and it was not given for this one.
     PasswordNeeded,
+    /// What is kept here (the tax history) belongs to other accounts than the credential sees:
+    /// nothing was read into it; the user may set it aside and start afresh.
+    OtherAccounts,
     /// Nordlys cannot go on for a reason worded in the message (no profile, the sandbox down).
     Internal,
     /// Nordlys itself failed (its store, a file, a chart); the message is the technical detail,

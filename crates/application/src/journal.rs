@@ -155,6 +155,7 @@ mod tests {
         let origin = nordlys_core::store::Origin {
             base_url: "http://127.0.0.1:9/".into(),
             key_fingerprint: String::new(),
+            identity: None,
         };
         let payment = nordlys_core::store::NewWithdrawalEntry {
             sent_at: chrono::Utc::now(),

@@ -3,6 +3,7 @@
 //! results, the data the UI sees, and the one error type it gets. No Tauri here: the shell turns
 //! each use case into a command, and the OS side effects come through [`desktop::Desktop`].
 
+pub mod account_identities;
 pub mod alerts;
 pub mod background;
 pub mod card;

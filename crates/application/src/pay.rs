@@ -67,15 +67,19 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         account_name: account.name.clone(),
     };
     let store = session.store;
+    let here = nordlys_core::account_identity::origin_here(&client, &store)
+        .await?
+        .identity;
     let check = pay_form::check(&form, &ctx, |dest| {
         let identity = dest.identity();
         Known {
-            // A recipient whose details are sealed out of reach is not known: the form asks again.
+            // A recipient whose details are sealed out of reach is not known: the form asks again;
+            // nor is one saved for other accounts.
             saved: store
                 .recipient(&identity)
                 .ok()
                 .flatten()
-                .filter(|r| !r.locked),
+                .filter(|r| !r.locked && r.belongs_to(here)),
             used_before: store.destination_used(&identity).unwrap_or(false),
             own_invoice: match dest {
                 Destination::Invoice(i) => store.is_own_invoice(&i.invoice).unwrap_or(false),
@@ -431,7 +435,12 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                     args.label.trim().to_owned()
                 };
                 // The payment is sent whatever happens to this write.
+                let here = nordlys_core::account_identity::origin_here(connection.client(), &store)
+                    .await
+                    .ok()
+                    .and_then(|o| o.identity);
                 let saved = store.save_recipient(&Recipient {
+                    account_identity: here,
                     identity: identity.clone(),
                     destination: dest.wire(),
                     label,
@@ -519,17 +528,41 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     })
 }
 
+/// The saved recipients of the accounts the profile's credential sees.
 pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
-    let store = app.session().await?.store;
+    let session = app.session().await?;
+    let here = recipients_here(&session).await?;
     Ok(RecipientsView {
-        recipients: store.recipients()?.iter().map(recipient_view).collect(),
+        recipients: session
+            .store
+            .recipients()?
+            .iter()
+            .filter(|r| r.belongs_to(here))
+            .map(recipient_view)
+            .collect(),
     })
+}
+
+/// The identity saved recipients are offered to now.
+async fn recipients_here(
+    session: &ProfileSession,
+) -> Answer<Option<nordlys_core::store::IdentityId>> {
+    Ok(
+        nordlys_core::account_identity::origin_here(session.connection.client(), &session.store)
+            .await?
+            .identity,
+    )
 }
 
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
 pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<RecipientsView> {
-    let store = app.session().await?.store;
-    let Some(saved) = store.recipient(&args.identity)? else {
+    let session = app.session().await?;
+    let here = recipients_here(&session).await?;
+    let store = session.store;
+    let Some(saved) = store
+        .recipient(&args.identity)?
+        .filter(|r| r.belongs_to(here))
+    else {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
             wording::say("no-such-recipient", app.locale()),
@@ -572,6 +605,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             exchange: info.exchange,
             self_custody: info.self_custody,
             locked: false,
+            account_identity: saved.account_identity.or(here),
         })
         .map_err(|e| recipient_error(e, app.locale()))?;
     recipients(app, NoArgs {}).await

@@ -515,7 +515,14 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
             }
         }
         None => {
-            session.store.add_plan(&new, scheduler_now())?;
+            let here = nordlys_core::account_identity::origin_here(
+                session.connection.client(),
+                &session.store,
+            )
+            .await?;
+            session
+                .store
+                .add_plan(&new, here.identity, scheduler_now())?;
         }
     }
     let available = session
@@ -590,13 +597,24 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     if session.store.plans()?.iter().all(|p| p.paused) {
         return Ok(vec![]);
     }
-    let recorded = plans::run_due(session.connection.client(), &session.store, now)
+    let due = plans::run_due(session.connection.client(), &session.store, now)
         .await
         .map_err(|e| match e {
             plans::PlanError::Store(e) => e.into(),
             plans::PlanError::Order(nordlys_core::orders::OrderError::Exchange(e)) => app.error(e),
             other => IpcError::new(ErrorCode::Fault, other.to_string()),
         })?;
+    let elsewhere: Vec<i64> = due.elsewhere.iter().map(|e| e.plan_id).collect();
+    for id in crate::watcher::untold_elsewhere(app, &session.profile.id, &elsewhere) {
+        app.notify(&Notice {
+            title: wording::say("plan-notice-title", app.locale()),
+            body: crate::wording::Message::new("plan-elsewhere")
+                .with("plan", id.to_string())
+                .render(app.locale()),
+            opens: Screen::Trade,
+        });
+    }
+    let recorded = due.recorded;
     if recorded.is_empty() {
         return Ok(vec![]);
     }

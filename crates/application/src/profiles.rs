@@ -359,7 +359,31 @@ pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
         p.key_permissions = Some(learned);
     }
     app.save_settings()?;
+    tell_unresolved_elsewhere(app).await?;
     view(app).await
+}
+
+/// After a new credential: its accounts are learned afresh, and unresolved requests sent from
+/// other accounts are told, since this credential cannot check them.
+async fn tell_unresolved_elsewhere(app: &App) -> Answer<()> {
+    let session = app.session().await?;
+    let client = session.connection.client();
+    let mut here = nordlys_core::evidence::origin_of(client);
+    here.identity = nordlys_core::account_identity::learn(client, &session.store)
+        .await
+        .ok()
+        .and_then(|l| l.identity);
+    let count = nordlys_core::account_identity::unresolved_elsewhere(&session.store, &here)?;
+    if count > 0 {
+        *app.notice
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(
+            wording::Message::new("unresolved-other-accounts")
+                .with("count", count.to_string())
+                .render(app.locale()),
+        );
+    }
+    Ok(())
 }
 
 /// How long the browser sign-in may take: 5 minutes; debug builds let tests shorten it
@@ -399,6 +423,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
         )
         .await
         .map_err(|e| app.error(e))?;
+    tell_unresolved_elsewhere(app).await?;
     view(app).await
 }
 

@@ -54,6 +54,7 @@ impl SyncSlot {
                 .as_ref()
                 .map(|(_, m)| m.render(locale))
                 .unwrap_or_default(),
+            failure: self.failure.as_ref().map(|(code, _)| *code),
         }
     }
 }
@@ -106,22 +107,29 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
     let started = std::time::Instant::now();
     tokio::spawn(async move {
         let client = connection.client();
-        // Names of deleted accounts for old rows; the list falls back to ids when this fails.
-        let names = client.tax_balance(true).await;
+        // Whose accounts the credential sees, learned afresh with each sync (the sync is refused
+        // for a history of other accounts), and the names of deleted accounts for old rows; the
+        // list falls back to ids when this fails.
+        let learned = nordlys_core::account_identity::learn(client, &store).await;
         // Deposits made from the first read's start on are news (see `deposits`). The start is
         // on the exchange's clock, which stamps the rows: its first answer shows it.
         let since = client.exchange_now()
             - chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
         // A store that cannot write this fails the sync's first page, which says so.
         let _ = store.begin_deposit_watch(since);
-        if let Ok(b) = names {
-            let names: Vec<_> = b
-                .bitcoin_accounts
-                .iter()
+        // Names go only into a history that is (or is about to be) these accounts'.
+        if let Ok(learned) = learned
+            && store
+                .tax_history_owner()
+                .is_ok_and(|owner| owner.is_none() || owner == learned.identity)
+        {
+            let names: Vec<_> = learned
+                .accounts
+                .into_iter()
                 .map(|a| TaxAccountName {
-                    id: a.id.as_str().to_owned(),
-                    name: a.name.clone(),
-                    deleted: a.delete_time.is_some(),
+                    id: a.id,
+                    name: a.name,
+                    deleted: a.deleted,
                 })
                 .collect();
             let _ = store.set_tax_accounts(&names);
@@ -164,6 +172,12 @@ fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
             Message::new("sync-failed-store").with("detail", e.to_string()),
         ),
         SyncError::Interrupted(_) => (ErrorCode::Internal, Message::new("sync-failed-interrupted")),
+        SyncError::OtherAccounts { history, here } => (
+            ErrorCode::OtherAccounts,
+            Message::new("sync-failed-other-accounts")
+                .with("history", history.join(", "))
+                .with("here", here.join(", ")),
+        ),
     }
 }
 

@@ -130,6 +130,8 @@ pub struct TaxSyncView {
     pub reached: String,
     /// Why a sync failed, or a short summary of one that ended.
     pub message: String,
+    /// What kind of failure it was (`otherAccounts` offers to set the history aside).
+    pub failure: Option<crate::error::ErrorCode>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]

@@ -43,6 +43,8 @@ pub struct Seen {
     open_limits: Option<Vec<OpenLimit>>,
     /// When a plan runs next, as the tray says it.
     next_plan_run: Option<String>,
+    /// Due plans already told as made for other accounts: each is told once.
+    plans_elsewhere: std::collections::BTreeSet<i64>,
 }
 
 /// Runs until the app ends: each thing followed at its pace for what the user sees (see
@@ -155,6 +157,16 @@ fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
 /// Keeps when a plan runs next, for the tray.
 pub(crate) fn set_next_plan_run(app: &App, profile: &str, next: Option<String>) {
     seen(app, profile).next_plan_run = next;
+}
+
+/// Which of `plans` (due, made for other accounts) were not yet told; they count as told now.
+pub(crate) fn untold_elsewhere(app: &App, profile: &str, plans: &[i64]) -> Vec<i64> {
+    let mut seen = seen(app, profile);
+    plans
+        .iter()
+        .copied()
+        .filter(|id| seen.plans_elsewhere.insert(*id))
+        .collect()
 }
 
 /// When a plan of the active profile runs next, as the watcher last worked it out.

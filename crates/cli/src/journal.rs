@@ -51,37 +51,51 @@ pub fn entry_json(store: &Store, id: i64) -> Result<Option<Value>, StoreError> {
         return Ok(None);
     };
     let evidence = evidence_json(&store.evidence(id)?);
+    // The accounts the entry was sent from (its identity's ids; empty where not learned).
+    let account_ids = |origin: &nordlys_core::store::Origin| -> Result<Vec<String>, StoreError> {
+        origin
+            .identity
+            .map_or(Ok(Vec::new()), |i| store.identity_account_ids(i))
+    };
     Ok(match kind {
-        JournalKind::Order => store.journal_entry(id)?.map(|e| {
-            json!({
-                "journalId": e.id,
-                "kind": "order",
-                "state": e.state.text(),
-                "createdAt": rfc3339(&e.sent_at),
-                "baseUrl": e.origin.base_url,
-                "request": masked_request(&e.request),
-                "evidence": evidence,
-                "orderId": e.order_id,
-                "tradeId": e.trade_id,
-                "claimed": e.claimed,
-                "note": e.note,
+        JournalKind::Order => store
+            .journal_entry(id)?
+            .map(|e| -> Result<Value, StoreError> {
+                Ok(json!({
+                    "journalId": e.id,
+                    "kind": "order",
+                    "state": e.state.text(),
+                    "createdAt": rfc3339(&e.sent_at),
+                    "baseUrl": e.origin.base_url,
+                    "accountIds": account_ids(&e.origin)?,
+                    "request": masked_request(&e.request),
+                    "evidence": evidence,
+                    "orderId": e.order_id,
+                    "tradeId": e.trade_id,
+                    "claimed": e.claimed,
+                    "note": e.note,
+                }))
             })
-        }),
-        JournalKind::Withdrawal => store.withdrawal_entry(id)?.map(|e| {
-            json!({
-                "journalId": e.id,
-                "kind": "withdrawal",
-                "state": e.state.text(),
-                "createdAt": rfc3339(&e.sent_at),
-                "baseUrl": e.origin.base_url,
-                "request": masked_request(&e.request),
-                "evidence": evidence,
-                "withdrawalId": e.withdrawal_id,
-                "status": e.status,
-                "claimed": e.claimed,
-                "note": e.note,
+            .transpose()?,
+        JournalKind::Withdrawal => store
+            .withdrawal_entry(id)?
+            .map(|e| -> Result<Value, StoreError> {
+                Ok(json!({
+                    "journalId": e.id,
+                    "kind": "withdrawal",
+                    "state": e.state.text(),
+                    "createdAt": rfc3339(&e.sent_at),
+                    "baseUrl": e.origin.base_url,
+                    "accountIds": account_ids(&e.origin)?,
+                    "request": masked_request(&e.request),
+                    "evidence": evidence,
+                    "withdrawalId": e.withdrawal_id,
+                    "status": e.status,
+                    "claimed": e.claimed,
+                    "note": e.note,
+                }))
             })
-        }),
+            .transpose()?,
     })
 }
 

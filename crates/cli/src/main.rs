@@ -936,9 +936,13 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
             }
             let client = client(cli, creds)?;
             let runtime = runtime()?;
-            let recorded = runtime
+            let due = runtime
                 .block_on(nordlys_core::plans::run_due(&client, &store, at))
                 .map_err(|e| Failure::Refused(e.to_string()))?;
+            for e in &due.elsewhere {
+                eprintln!("nordlys-cli: {}", plans::elsewhere_line(e));
+            }
+            let recorded = due.recorded;
             let shown: Vec<plans::RecordedJson> = recorded.iter().map(Into::into).collect();
             print(&shown)?;
             if let Some(r) = plans::unknown_run(&recorded) {

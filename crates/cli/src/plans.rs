@@ -100,6 +100,8 @@ pub struct PlanJson {
     on: Option<On>,
     at: String,
     account: Option<String>,
+    /// The accounts the plan was made for (its identity's ids; empty until learned).
+    account_ids: Vec<String>,
     #[serde(with = "wire::opt_number")]
     max_price: Option<NokPerBtc>,
     missed: &'static str,
@@ -108,8 +110,9 @@ pub struct PlanJson {
     runs: Vec<RunJson>,
 }
 
-fn plan_json(plan: &Plan, runs: &[Run], now: DateTime<Utc>) -> PlanJson {
+fn plan_json(plan: &Plan, runs: &[Run], account_ids: Vec<String>, now: DateTime<Utc>) -> PlanJson {
     PlanJson {
+        account_ids,
         plan_id: plan.id,
         buy_nok: plan.ladder.is_none().then_some(plan.buy_nok),
         ladder: plan.ladder.map(|l| LadderJson {
@@ -156,15 +159,21 @@ pub fn list(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanJson>, String> 
     let mut out = Vec::new();
     for plan in store.plans().map_err(|e| e.to_string())? {
         let runs = store.plan_runs(plan.id).map_err(|e| e.to_string())?;
-        out.push(plan_json(&plan, &runs, now));
+        let account_ids = match plan.identity {
+            Some(i) => store.identity_account_ids(i).map_err(|e| e.to_string())?,
+            None => Vec::new(),
+        };
+        out.push(plan_json(&plan, &runs, account_ids, now));
     }
     Ok(out)
 }
 
 /// Checks and stores a plan; returns its id. Nothing is stored when a field is wrong.
+/// The plan is made with no credential at hand (the CLI's `plans` commands are offline): it is
+/// bound to the accounts of the first credential that runs it.
 pub fn add(store: &Store, form: &PlanForm, now: DateTime<Utc>) -> Result<i64, String> {
     let plan = form.parse().map_err(|e| e.to_string())?;
-    store.add_plan(&plan, now).map_err(|e| e.to_string())
+    store.add_plan(&plan, None, now).map_err(|e| e.to_string())
 }
 
 /// Why `plans edit` changed nothing.
@@ -190,6 +199,26 @@ pub fn unknown_run(recorded: &[Recorded]) -> Option<&Recorded> {
     recorded
         .iter()
         .find(|r| r.journal_id.is_some() && r.state.blocks())
+}
+
+/// The line `plans run-due` gives on stderr for a due plan it did not run.
+pub fn elsewhere_line(e: &plans::Elsewhere) -> String {
+    let accounts = if e.account_ids.is_empty() {
+        "accounts not known here".to_owned()
+    } else {
+        e.account_ids.join(", ")
+    };
+    if e.credential_sees {
+        format!(
+            "plan {}: skipped: it was made for other accounts ({accounts}) than these credentials see",
+            e.plan_id
+        )
+    } else {
+        format!(
+            "plan {}: skipped: the accounts these credentials see could not be read, and it was made for {accounts}",
+            e.plan_id
+        )
+    }
 }
 
 /// The warning `plans add` gives for an amount above what the fiat account holds now.

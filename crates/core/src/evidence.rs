@@ -1210,7 +1210,8 @@ pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
     }
 }
 
-/// The exchange `client` talks to, and the digest of its API key: recorded with every entry.
+/// The exchange `client` talks to, and the digest of its API key; the identity is left to
+/// `account_identity::origin_here`, which asks the exchange when it must.
 pub fn origin_of(client: &ExchangeClient) -> crate::store::Origin {
     crate::store::Origin {
         base_url: client.base_url().to_string(),
@@ -1220,6 +1221,7 @@ pub fn origin_of(client: &ExchangeClient) -> crate::store::Origin {
             .as_ref()
             .map(|k| key_fingerprint(k.key.expose()))
             .unwrap_or_default(),
+        identity: None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! are kept, the OAuth loopback redirect, and a profile's connection to the exchange. The Tauri
 //! shell wires these to commands; the CLI and tests use them directly.
 
+pub mod account_identity;
 pub mod alerts;
 pub mod amount_input;
 pub mod app_lock;

@@ -109,7 +109,7 @@ pub async fn place(
     request: &NewOrderRequest,
     despite_unknown: bool,
 ) -> Result<Placement, OrderError> {
-    let ready = Prepared::read(client, request).await?;
+    let ready = Prepared::read(client, store, request).await?;
     let id = match store.journal_order(&ready.entry(Utc::now()), despite_unknown)? {
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
@@ -138,11 +138,13 @@ impl Prepared {
     /// Nothing is written or sent.
     pub async fn read(
         client: &ExchangeClient,
+        store: &Store,
         request: &NewOrderRequest,
     ) -> Result<Self, OrderError> {
         client.may_create_order(request)?;
+        let origin = crate::account_identity::origin_here(client, store).await?;
         let before = Balances::read(client, true).await;
-        Self::marked(client, request, before.as_ref(), evidence::Written::ByUser)
+        Self::marked(origin, request, before.as_ref(), evidence::Written::ByUser)
     }
 
     /// [`Prepared::read`] for the orders a plan sends one after another (a ladder's rungs): the
@@ -150,20 +152,29 @@ impl Prepared {
     /// the reference after them.
     pub async fn read_all(
         client: &ExchangeClient,
+        store: &Store,
         requests: &[NewOrderRequest],
     ) -> Result<Vec<Self>, OrderError> {
         for r in requests {
             client.may_create_order(r)?;
         }
+        let origin = crate::account_identity::origin_here(client, store).await?;
         let before = Balances::read(client, true).await;
         requests
             .iter()
-            .map(|r| Self::marked(client, r, before.as_ref(), evidence::Written::ByNordlys))
+            .map(|r| {
+                Self::marked(
+                    origin.clone(),
+                    r,
+                    before.as_ref(),
+                    evidence::Written::ByNordlys,
+                )
+            })
             .collect()
     }
 
     fn marked(
-        client: &ExchangeClient,
+        origin: crate::store::Origin,
         request: &NewOrderRequest,
         before: Option<&Balances>,
         written: evidence::Written,
@@ -176,7 +187,7 @@ impl Prepared {
         Ok(Self {
             body,
             reference,
-            origin: evidence::origin_of(client),
+            origin,
             before: before.map(Balances::to_json),
             order_type,
             direction,
@@ -415,7 +426,7 @@ pub async fn reconcile_with(
             what_to_check: "nothing yet: the request is still on its way".to_owned(),
         });
     }
-    let here = evidence::origin_of(client);
+    let here = crate::account_identity::origin_here(client, store).await?;
     if !e.origin.same_exchange(&here) {
         return Ok(Resolution::StillUnknown {
             what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
@@ -650,6 +661,7 @@ mod tests {
         let origin = Origin {
             base_url: "http://127.0.0.1:1/".into(),
             key_fingerprint: String::new(),
+            identity: None,
         };
         let new = NewOrderEntry {
             sent_at,

@@ -112,6 +112,9 @@ pub struct Plan {
     pub created_at: DateTime<Utc>,
     /// Slots before this do not exist: the plan's creation, or its last resume.
     pub active_from: DateTime<Utc>,
+    /// The accounts it was made for; it runs only with a credential that sees them. `None`:
+    /// made where they could not be learned.
+    pub identity: Option<crate::store::IdentityId>,
 }
 
 /// A plan before it is stored.
@@ -521,7 +524,12 @@ async fn earlier_rungs_closed(client: &ExchangeClient, runs: &[Run]) -> bool {
 
 /// Reads what a due run of `plan` needs: the ask (for a cap or a ladder), the earlier rungs
 /// closed, and its orders marked and ready.
-async fn ready(client: &ExchangeClient, plan: &Plan, runs: &[Run]) -> Result<Ready, PlanError> {
+async fn ready(
+    client: &ExchangeClient,
+    store: &Store,
+    plan: &Plan,
+    runs: &[Run],
+) -> Result<Ready, PlanError> {
     let ask = if plan.max_price.is_some() || plan.ladder.is_some() {
         match client.price(Some(plan.buy_nok)).await {
             Ok(p) => Some(p.ask),
@@ -551,7 +559,9 @@ async fn ready(client: &ExchangeClient, plan: &Plan, runs: &[Run]) -> Result<Rea
         }
         _ => vec![order_of(plan)],
     };
-    Ok(Ready::Orders(Prepared::read_all(client, &requests).await?))
+    Ok(Ready::Orders(
+        Prepared::read_all(client, store, &requests).await?,
+    ))
 }
 
 /// Runs what is due at `now` for every plan that is not paused, each slot once, and returns
@@ -562,16 +572,40 @@ pub async fn run_due(
     client: &ExchangeClient,
     store: &Store,
     now: DateTime<Utc>,
-) -> Result<Vec<Recorded>, PlanError> {
+) -> Result<DueRun, PlanError> {
     let mut out = Vec::new();
+    let mut elsewhere = Vec::new();
+    let mut here = None;
     for plan in store.plans()? {
+        if plan.paused {
+            continue;
+        }
+        if here.is_none() {
+            here = Some(crate::account_identity::origin_here(client, store).await?);
+        }
+        let seen = here.as_ref().and_then(|o| o.identity);
+        match (plan.identity, seen) {
+            (Some(made_for), seen) if seen != Some(made_for) => {
+                if !decide(&plan, &store.plan_runs(plan.id)?, now).is_empty() {
+                    elsewhere.push(Elsewhere {
+                        plan_id: plan.id,
+                        account_ids: store.identity_account_ids(made_for)?,
+                        credential_sees: seen.is_some(),
+                    });
+                }
+                continue;
+            }
+            // Made with no credential at hand: it belongs to the accounts it first runs for.
+            (None, Some(seen)) => store.bind_plan(plan.id, seen)?,
+            _ => {}
+        }
         let runs = store.plan_runs(plan.id)?;
         let due = decide(&plan, &runs, now);
         if due.is_empty() {
             continue;
         }
         let (prepared, skip) = if due.run.is_some() {
-            match ready(client, &plan, &runs).await? {
+            match ready(client, store, &plan, &runs).await? {
                 Ready::Orders(p) => (p, None),
                 Ready::Skip(why) => (Vec::new(), Some(why)),
                 Ready::NotYet => continue,
@@ -616,7 +650,29 @@ pub async fn run_due(
             note: String::new(),
         });
     }
-    Ok(out)
+    Ok(DueRun {
+        recorded: out,
+        elsewhere,
+    })
+}
+
+/// What one look at the due plans did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DueRun {
+    pub recorded: Vec<Recorded>,
+    /// Due plans made for accounts this credential does not see: not run, and said.
+    pub elsewhere: Vec<Elsewhere>,
+}
+
+/// A due plan left alone because it was made for other accounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Elsewhere {
+    pub plan_id: i64,
+    /// The accounts it was made for.
+    pub account_ids: Vec<String>,
+    /// False when the credential's own accounts could not be read (the exchange did not
+    /// answer): whose they are is unknown, so nothing runs.
+    pub credential_sees: bool,
 }
 
 #[cfg(test)]
@@ -646,6 +702,7 @@ mod tests {
             paused: false,
             created_at: utc("2026-11-22T12:00:00Z"),
             active_from: utc("2026-11-22T12:00:00Z"),
+            identity: None,
         }
     }
 

@@ -6,7 +6,7 @@
 use chrono::{Duration, Utc};
 use nordlys_exchange::ExchangeClient;
 
-use crate::evidence::{self, Look, Rules};
+use crate::evidence::{Look, Rules};
 use crate::store::{JournalKind, Store, StoreError};
 use crate::{orders, withdrawals};
 
@@ -36,7 +36,7 @@ pub async fn recheck(
     rules: &Rules,
     due: Due,
 ) -> Result<Vec<(i64, JournalKind)>, StoreError> {
-    let here = evidence::origin_of(client);
+    let here = crate::account_identity::origin_here(client, store).await?;
     let now = Utc::now();
     let is_due = |id: i64, gave_up_at, sent_at| -> Result<bool, StoreError> {
         if store.in_flight(id) {

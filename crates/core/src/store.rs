@@ -283,14 +283,62 @@ const MIGRATIONS: &[&str] = &[
     // The NOK amount a payment was typed in: a retry typed the same is the same payment,
     // whatever bitcoin the price now makes of it.
     "ALTER TABLE withdrawal_journal ADD COLUMN typed_nok TEXT;",
+    // Account identities (store/identities.rs): every journal entry, plan, saved recipient and
+    // the tax history is bound to the accounts it was made for. `identities::adopt_existing`
+    // gives what is already kept the profile's identity right after this migration. A tax
+    // history set aside for another identity's is kept whole, by its number, in the aside tables.
+    "CREATE TABLE account_identities (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        base_url TEXT NOT NULL,
+        operator TEXT NOT NULL,
+        learned_at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE identity_accounts (
+        identity_id INTEGER NOT NULL,
+        account_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        deleted INTEGER NOT NULL,
+        PRIMARY KEY (identity_id, account_id)
+    );
+    CREATE INDEX identity_accounts_by_account ON identity_accounts (account_id);
+    CREATE TABLE credential_identities (
+        base_url TEXT NOT NULL,
+        key_fingerprint TEXT NOT NULL,
+        identity_id INTEGER NOT NULL,
+        PRIMARY KEY (base_url, key_fingerprint)
+    );
+    ALTER TABLE order_journal ADD COLUMN identity_id INTEGER;
+    ALTER TABLE withdrawal_journal ADD COLUMN identity_id INTEGER;
+    ALTER TABLE plans ADD COLUMN identity_id INTEGER;
+    ALTER TABLE recipients ADD COLUMN identity_id INTEGER;
+    CREATE TABLE tax_owner (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        identity_id INTEGER NOT NULL
+    );
+    CREATE TABLE tax_histories_aside (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        identity_id INTEGER,
+        set_aside_at_ms INTEGER NOT NULL,
+        rows INTEGER NOT NULL
+    );
+    CREATE TABLE tax_aside_transactions AS SELECT 0 AS history, * FROM tax_transactions WHERE 0;
+    CREATE TABLE tax_aside_as_sent AS SELECT 0 AS history, * FROM tax_rows_as_sent WHERE 0;
+    CREATE TABLE tax_aside_malformed AS SELECT 0 AS history, * FROM tax_malformed WHERE 0;
+    CREATE TABLE tax_aside_accounts AS SELECT 0 AS history, * FROM tax_accounts WHERE 0;
+    CREATE TABLE tax_aside_costs AS SELECT 0 AS history, * FROM deposit_costs WHERE 0;
+    CREATE TABLE tax_aside_year_end AS SELECT 0 AS history, * FROM year_end_choices WHERE 0;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL
 /// cannot write the record, so Rust does, in the same transaction.
 const RECORDS_MADE_AFTER: usize = 16;
 
+/// The migration after which records already kept are given an account identity.
+const IDENTITIES_ADOPTED_AFTER: usize = 19;
+
 mod alerts;
 mod deposits;
+mod identities;
 mod invoices;
 mod journal;
 mod orders;
@@ -298,17 +346,20 @@ mod plans;
 mod recipients;
 mod tax;
 mod tax_list;
+mod tax_owner;
 mod tax_record;
 mod tax_scan;
 mod withdrawals;
 
 pub use deposits::UntoldDeposit;
+pub use identities::{AccountIdentity, IdentityAccount, IdentityId};
 pub use invoices::StoredInvoice;
 pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use plans::{PlanClaim, run_state_of};
 pub use recipients::Recipient;
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
+pub use tax_owner::{TaxHistory, TaxOwnership};
 pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
 
 #[derive(Debug, thiserror::Error)]
@@ -345,6 +396,8 @@ pub struct Store {
     tax_generation: std::sync::atomic::AtomicU64,
     /// The tax list's order for the filter last listed (see tax_list.rs).
     tax_list: Mutex<Option<tax_list::KeptOrder>>,
+    /// Each credential's identity as learned in this process (see identities.rs).
+    learned_identities: Mutex<identities::Learned>,
 }
 
 /// One price sample.
@@ -445,6 +498,9 @@ impl Store {
             if i + 1 == RECORDS_MADE_AFTER {
                 tax_record::copy_rows(&tx)?;
             }
+            if i + 1 == IDENTITIES_ADOPTED_AFTER {
+                identities::adopt_existing(&tx)?;
+            }
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;
         }
@@ -455,6 +511,7 @@ impl Store {
             recipient_seal: Mutex::default(),
             tax_generation: std::sync::atomic::AtomicU64::new(0),
             tax_list: Mutex::default(),
+            learned_identities: Mutex::default(),
         })
     }
 

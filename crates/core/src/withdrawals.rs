@@ -123,7 +123,7 @@ pub async fn send_typed(
         evidence::tagged(&request.description, evidence::Written::ByUser);
     request.description = description;
     let body = journal_copy(&request);
-    let origin = evidence::origin_of(client);
+    let origin = crate::account_identity::origin_here(client, store).await?;
     let before_json = before.as_ref().map(Balances::to_json);
     let claim = store.journal_withdrawal(
         &NewWithdrawalEntry {
@@ -249,7 +249,7 @@ pub async fn reconcile_with(
             what_to_check: "nothing yet: the payment is still on its way".to_owned(),
         });
     }
-    let here = evidence::origin_of(client);
+    let here = crate::account_identity::origin_here(client, store).await?;
     if !e.origin.same_exchange(&here) {
         return Ok(Resolution::StillUnknown {
             what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),

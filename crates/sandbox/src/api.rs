@@ -114,7 +114,7 @@ fn with_world<T>(
     rule: Option<Rule>,
     f: impl FnOnce(&mut World, Caller) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
-    let mut world = app.lock();
+    let mut world = app.world_of(req);
     let now = world.clock();
     world.advance(now);
     let caller = match rule {

@@ -345,7 +345,7 @@ pub async fn clear_faults(State(app): State<AppState>) -> Answer {
     Ok(Json(json!({})))
 }
 
-/// GET /sandbox/counters — orders and withdrawals ever created, API requests per path, requests
+/// GET /sandbox/counters — orders and withdrawals ever created (both users'), API requests per path, requests
 /// that carried a credential, and the injected faults by kind.
 pub async fn counters(State(app): State<AppState>) -> Answer {
     let requests = app
@@ -364,13 +364,14 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone();
+    let other = app.lock_second().counters.clone();
     world(&app, |w| {
         let c = &w.counters;
         Ok(Json(json!({
-            "ordersCreated": c.orders_created,
-            "withdrawalsCreated": c.withdrawals_created,
-            "invoicesCreated": c.invoices_created,
-            "trades": c.trades,
+            "ordersCreated": c.orders_created + other.orders_created,
+            "withdrawalsCreated": c.withdrawals_created + other.withdrawals_created,
+            "invoicesCreated": c.invoices_created + other.invoices_created,
+            "trades": c.trades + other.trades,
             "requests": requests,
             "credentialsSeen": credentials_seen,
             "faults": faults,
@@ -378,19 +379,29 @@ pub async fn counters(State(app): State<AppState>) -> Answer {
     })
 }
 
-/// GET /sandbox/made — every order and withdrawal this exchange made, with the description it
+/// GET /sandbox/made — every order and withdrawal this exchange made (for both users), with the description it
 /// was given: what a client's journal is held against when the client itself cannot be asked.
 pub async fn made(State(app): State<AppState>) -> Answer {
-    world(&app, |w| {
-        let orders: Vec<Value> = w
-            .orders
+    let second = app.lock_second();
+    let orders_of = |w: &World| -> Vec<Value> {
+        w.orders
             .iter()
             .map(|o| json!({ "id": o.id, "description": o.description }))
-            .collect();
-        let withdrawals: Vec<Value> = w
-            .withdrawals
+            .collect()
+    };
+    let withdrawals_of = |w: &World| -> Vec<Value> {
+        w.withdrawals
             .iter()
             .map(|x| json!({ "id": x.id, "description": x.description }))
+            .collect()
+    };
+    let (second_orders, second_withdrawals) = (orders_of(&second), withdrawals_of(&second));
+    drop(second);
+    world(&app, |w| {
+        let orders: Vec<Value> = orders_of(w).into_iter().chain(second_orders).collect();
+        let withdrawals: Vec<Value> = withdrawals_of(w)
+            .into_iter()
+            .chain(second_withdrawals)
             .collect();
         Ok(Json(
             json!({ "orders": orders, "withdrawals": withdrawals }),
@@ -420,10 +431,8 @@ pub async fn readings(State(app): State<AppState>) -> Answer {
 /// others stay. Answers with all of them.
 pub async fn set_readings(State(app): State<AppState>, raw: axum::body::Bytes) -> Answer {
     let patch: Value = body(&raw)?;
-    let mut w = app.lock();
-    let next = w.readings.patched(&patch)?;
-    w.readings = next.clone();
-    drop(w);
+    let next = app.lock().readings.patched(&patch)?;
+    app.configure(|w| w.readings = next.clone());
     app.touch();
     serde_json::to_value(next)
         .map(Json)

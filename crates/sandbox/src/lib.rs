@@ -124,6 +124,9 @@ use world::World;
 #[derive(Debug, Clone)]
 pub struct AppState {
     world: Arc<Mutex<World>>,
+    /// A second user of the same exchange, with accounts and keys of its own: what one user's
+    /// credential sees of the exchange, another's does not. Reached only with its API keys.
+    second: Arc<Mutex<World>>,
     faults: Arc<Mutex<faults::Faults>>,
     /// Requests received per API path, faulted ones included: what a client really sent.
     requests: Arc<Mutex<std::collections::BTreeMap<String, u64>>>,
@@ -142,8 +145,10 @@ pub struct AppState {
 impl AppState {
     pub fn new(world: World) -> Self {
         let seed = world.seed;
+        let second = World::new(second_seed(seed), Utc::now());
         Self {
             world: Arc::new(Mutex::new(world)),
+            second: Arc::new(Mutex::new(second)),
             faults: Arc::new(Mutex::new(faults::Faults::new(seed))),
             requests: Arc::default(),
             credentials_seen: Arc::default(),
@@ -181,23 +186,50 @@ impl AppState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The second user's world.
+    pub fn lock_second(&self) -> MutexGuard<'_, World> {
+        self.second
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The world of the user whose API key `req` carries: the second user's for one of its
+    /// keys, the first user's otherwise (tokens, public endpoints, unknown keys).
+    fn world_of(&self, req: &request::ApiRequest) -> MutexGuard<'_, World> {
+        let second = self.lock_second();
+        let header = format!("x-{}-api-key", second.operator);
+        if let Some(key) = req.header(&header)
+            && second.keys.iter().any(|k| k.key == key)
+        {
+            return second;
+        }
+        drop(second);
+        self.lock()
+    }
+
+    /// Changes made to the exchange's behaviour apply to both users.
+    pub(crate) fn configure(&self, f: impl Fn(&mut World)) {
+        f(&mut self.lock());
+        f(&mut self.lock_second());
+    }
+
     fn touch(&self) {
         self.dirty.store(true, Ordering::Relaxed);
     }
 
     /// The world as it was at start for its seed; token lifetime and keys stay.
     pub fn reset(&self) {
-        let mut w = self.lock();
-        let ttl = w.oauth.token_ttl_seconds;
-        let policy = w.oauth.policy.clone();
-        let readings = w.readings.clone();
-        let operator = w.operator.clone();
-        *w = World::new(w.seed, Utc::now());
-        w.oauth.token_ttl_seconds = ttl;
-        w.oauth.policy = policy;
-        w.readings = readings;
-        w.use_operator(&operator);
-        drop(w);
+        for mut w in [self.lock(), self.lock_second()] {
+            let ttl = w.oauth.token_ttl_seconds;
+            let policy = w.oauth.policy.clone();
+            let readings = w.readings.clone();
+            let operator = w.operator.clone();
+            *w = World::new(w.seed, Utc::now());
+            w.oauth.token_ttl_seconds = ttl;
+            w.oauth.policy = policy;
+            w.readings = readings;
+            w.use_operator(&operator);
+        }
         self.touch();
     }
 
@@ -385,6 +417,12 @@ pub struct ApiKeys {
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+pub struct SecondUser {
+    pub api_keys: ApiKeys,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PublicClient {
     pub client_id: String,
     pub redirect_uris: Vec<String>,
@@ -413,6 +451,9 @@ pub struct StartupInfo {
     /// Where the OAuth endpoints are: `baseUrl` unless started with `--oauth-port`.
     pub oauth_base_url: String,
     pub api_keys: ApiKeys,
+    /// Another user of the same exchange, with accounts of its own, reached with these keys
+    /// only (OAuth always signs in the first user).
+    pub second_user: SecondUser,
     pub oauth_clients: OAuthClients,
     /// The abbreviation in header names and key prefixes.
     pub operator: String,
@@ -485,7 +526,12 @@ fn save(state: &AppState, path: Option<&std::path::Path>) {
     }
 }
 
-fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupInfo {
+/// The second user's world comes from a seed of its own: other account ids, other keys.
+fn second_seed(seed: u64) -> u64 {
+    seed ^ 0x5ec0_4d05_e200_0002
+}
+
+fn api_keys_of(world: &World) -> ApiKeys {
     let key = |name: &str| {
         let k = world.keys.iter().find(|k| k.name == name);
         KeyInfo {
@@ -493,15 +539,22 @@ fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupIn
             secret: k.map(|k| k.secret.clone()).unwrap_or_default(),
         }
     };
+    ApiKeys {
+        read: key("read"),
+        trading: key("trading"),
+        withdrawal: key("withdrawal"),
+        no_receive: key("noReceive"),
+    }
+}
+
+fn info_of(world: &World, addr: SocketAddr, oauth_addr: SocketAddr) -> StartupInfo {
     let o = &world.oauth;
     StartupInfo {
         base_url: format!("http://{addr}"),
         oauth_base_url: format!("http://{oauth_addr}"),
-        api_keys: ApiKeys {
-            read: key("read"),
-            trading: key("trading"),
-            withdrawal: key("withdrawal"),
-            no_receive: key("noReceive"),
+        api_keys: api_keys_of(world),
+        second_user: SecondUser {
+            api_keys: api_keys_of(world),
         },
         oauth_clients: OAuthClients {
             public: PublicClient {
@@ -561,16 +614,16 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         }
         state.control_token = token.as_str().into();
     }
-    state.lock().readings = config.readings.clone();
+    state.configure(|w| w.readings = config.readings.clone());
     state.set_latency_ms(config.latency_ms);
     if let Some(op) = &config.operator {
-        state.lock().use_operator(op);
+        state.configure(|w| w.use_operator(op));
     }
     if let Some(ttl) = config.token_ttl_seconds {
-        state.lock().oauth.token_ttl_seconds = ttl;
+        state.configure(|w| w.oauth.token_ttl_seconds = ttl);
     }
     config.grants.check().map_err(StartError::Grants)?;
-    state.lock().oauth.policy = config.grants.clone();
+    state.configure(|w| w.oauth.policy = config.grants.clone());
     let (listener, addr) = listen(config.port).await?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let (router, oauth, oauth_addr) = match config.oauth_port {
@@ -586,6 +639,9 @@ pub async fn start(config: SandboxConfig) -> Result<RunningSandbox, StartError> 
         None => (app(state.clone()), None, addr),
     };
     let mut info = info_of(&state.lock(), addr, oauth_addr);
+    info.second_user = SecondUser {
+        api_keys: api_keys_of(&state.lock_second()),
+    };
     info.control_token = state.control_token.to_string();
     let saver = state.clone();
     let file = config.state_file.clone();

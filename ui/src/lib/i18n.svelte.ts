@@ -115,6 +115,15 @@ const nb: Record<string, string> = {
   "Save exchange": "Lagre børs",
   "Use this profile": "Bruk denne profilen",
   Active: "Aktiv",
+  "Accounts and histories": "Kontoer og historikk",
+  "Orders, payments, plans, recipients and the tax history are kept for the accounts they were made for, and are checked or run only with a key that sees those accounts.":
+    "Ordrer, betalinger, planer, mottakere og skattehistorikken lagres for kontoene de ble laget for, og sjekkes eller kjøres bare med en nøkkel som ser de kontoene.",
+  "This key": "Denne nøkkelen",
+  "None yet: they are learned when the key is first used.": "Ingen ennå: de læres første gang nøkkelen brukes.",
+  "Tax history in use": "Skattehistorikk i bruk",
+  "Tax history set aside": "Skattehistorikk lagt til side",
+  transaction: "transaksjon",
+  "Set this history aside and start a fresh one": "Legg denne historikken til side og start en ny",
   "Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.":
     "Klientregistrering avtales med operatøren; de gir deg adressene, forkortelsen og klient-ID-en.",
   Saved: "Lagret",

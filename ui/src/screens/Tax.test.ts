@@ -3,6 +3,7 @@ import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { TaxRowView, TaxSyncView } from "../bindings";
 import { appView } from "../test/fixtures";
+import type { FakeBackend } from "../test/fake_backend";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Harness from "../test/Harness.svelte";
 import Tax from "./Tax.svelte";
@@ -34,11 +35,25 @@ function row(i: number): TaxRowView {
 }
 
 function sync(state: TaxSyncView["state"], stored: number): TaxSyncView {
-  return { state, requests: 3, received: stored, stored, malformed: 0, permille: 500, reached: "", message: "" };
+  return {
+    state,
+    requests: 3,
+    received: stored,
+    stored,
+    malformed: 0,
+    permille: 500,
+    reached: "",
+    message: "",
+    failure: null,
+  };
 }
 
 function taxBackend() {
-  return sandboxBackend({
+  return sandboxBackend(taxBackendScript());
+}
+
+function taxBackendScript(): ConstructorParameters<typeof FakeBackend>[0] {
+  return {
     taxSyncStatus: () => sync("running", 10),
     taxFacets: () => ({ years: [2025], accounts: [], types: [], subTypes: [], malformed: [], stored: TOTAL }),
     // As the backend does: the total comes with the first block only.
@@ -48,10 +63,25 @@ function taxBackend() {
       const rows = Array.from({ length: Math.max(0, end - offset) }, (_, k) => row(offset + k));
       return { rows, offset, total: offset === 0 ? total : null };
     },
-  });
+  };
 }
 
 describe("Tax", () => {
+  it("offers to set aside a history of other accounts, then syncs a fresh one", async () => {
+    const refused = { ...sync("failed", 0), message: "other accounts", failure: "otherAccounts" as const };
+    const fake = sandboxBackend({
+      ...taxBackendScript(),
+      taxSyncStatus: () => refused,
+      startTaxSync: () => sync("running", 0),
+      setTaxHistoryAside: () => ({ identities: [], taxHistories: [] }),
+    });
+    await mountScreen(Tax, fake);
+    const button = await vi.waitFor(() => screen.getByTestId("tax-set-aside"));
+    await fireEvent.click(button);
+    await vi.waitFor(() => expect(fake.callsOf("startTaxSync").length).toBe(1));
+    expect(fake.callsOf("setTaxHistoryAside").length).toBe(1);
+  });
+
   it("draws only the rows in view, and the rows further down once scrolled there", async () => {
     const fake = taxBackend();
     await mountScreen(Tax, fake);

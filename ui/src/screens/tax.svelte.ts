@@ -198,6 +198,19 @@ export class TaxState {
     }
   }
 
+  /** Sets the history of other accounts aside (it is kept, and listed in Settings) and syncs
+   * a fresh one for the accounts the key sees. */
+  async startAfresh(): Promise<void> {
+    this.error = null;
+    try {
+      await this.session.backend.setTaxHistoryAside({});
+    } catch (e) {
+      this.error = errorText(e);
+      return;
+    }
+    await this.startSync();
+  }
+
   async cancelSync(): Promise<void> {
     const asked = this.#told;
     try {

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::{Store, StoreError, time};
+use super::{IdentityId, Store, StoreError, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JournalKind {
@@ -29,27 +29,42 @@ impl JournalKind {
     }
 }
 
-/// The exchange a request was sent to, and with which key: it is only ever checked there.
+/// The exchange a request was sent to, with which key, and whose accounts: it is only ever
+/// checked there.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Origin {
     pub base_url: String,
     /// A digest of the API key (never the key itself); empty when none was used.
     pub key_fingerprint: String,
+    /// The account identity the credential sees; `None` where it could not be learned.
+    pub identity: Option<IdentityId>,
 }
 
 impl Origin {
-    /// Whether a check through `other` looks at the exchange this entry went to. Entries from
-    /// before origins were recorded (empty) belong to whichever exchange the profile has.
-    pub fn same_exchange(&self, other: &Origin) -> bool {
-        self.base_url.is_empty() || self.base_url == other.base_url
+    /// Whether both sides are known to be one account identity.
+    fn same_identity(&self, other: &Origin) -> bool {
+        matches!((self.identity, other.identity), (Some(a), Some(b)) if a == b)
     }
 
-    /// Whether a look through `other` may judge this entry: the same exchange, and the key it
-    /// was sent with (another key may see another account, where no trace of it is no evidence
-    /// it was not made).
+    /// Whether a check through `other` looks at the exchange this entry went to: the same
+    /// accounts (wherever the exchange is reached now), or the same address. Entries from
+    /// before origins were recorded (empty) belong to whichever exchange the profile has.
+    pub fn same_exchange(&self, other: &Origin) -> bool {
+        self.same_identity(other) || self.base_url.is_empty() || self.base_url == other.base_url
+    }
+
+    /// Whether a look through `other` may judge this entry: one that sees the accounts it was
+    /// sent from (another account shows no trace of it, which is no evidence it was not made).
+    /// Where either identity is unknown, only the key it was sent with may.
     pub fn judged_through(&self, other: &Origin) -> bool {
-        self.same_exchange(other)
-            && (self.key_fingerprint.is_empty() || self.key_fingerprint == other.key_fingerprint)
+        match (self.identity, other.identity) {
+            (Some(a), Some(b)) => a == b,
+            _ => {
+                self.same_exchange(other)
+                    && (self.key_fingerprint.is_empty()
+                        || self.key_fingerprint == other.key_fingerprint)
+            }
+        }
     }
 }
 

@@ -97,7 +97,7 @@ pub struct NewOrderEntry<'a> {
 }
 
 const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note,
-    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred FROM order_journal";
+    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred, identity_id FROM order_journal";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
     let id: i64 = r.get(0)?;
@@ -137,6 +137,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreErro
         origin: Origin {
             base_url: r.get(11)?,
             key_fingerprint: r.get(12)?,
+            identity: r.get::<_, Option<i64>>(19)?.map(super::IdentityId),
         },
         request: r.get(13)?,
         reference: r.get(14)?,
@@ -155,8 +156,8 @@ pub(super) fn insert_order_entry(
     let id = next_id(tx, JournalKind::Order)?;
     tx.execute(
         "INSERT INTO order_journal (id, sent_at_ms, order_type, direction, amount, price, account_id, state,
-         updated_at_ms, base_url, key_fingerprint, request, reference, before)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
+         updated_at_ms, base_url, key_fingerprint, request, reference, before, identity_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             id,
             new.sent_at.timestamp_millis(),
@@ -170,6 +171,7 @@ pub(super) fn insert_order_entry(
             new.request,
             new.reference,
             new.before,
+            new.origin.identity.map(|i| i.0),
         ],
     )?;
     Ok(id)
@@ -368,6 +370,7 @@ mod tests {
         let here = Origin {
             base_url: "https://x.example".into(),
             key_fingerprint: "ab".into(),
+            identity: None,
         };
         let Claim::Journaled(first) = s.journal_order(&new(&here, 500), false).unwrap() else {
             panic!("first order refused")

@@ -33,7 +33,7 @@ pub fn run_state_of(state: JournalState) -> RunState {
 
 const SELECT: &str =
     "SELECT id, buy_nok, period, on_day, at_minute, account_id, max_price, missed, paused,
-    created_at_ms, active_from_ms, rungs, step_percent FROM plans";
+    created_at_ms, active_from_ms, rungs, step_percent, identity_id FROM plans";
 
 fn damaged(id: i64, detail: String) -> StoreError {
     StoreError::DamagedEntry { id, detail }
@@ -82,6 +82,7 @@ fn plan_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Plan, StoreError>>
         paused: r.get::<_, i64>(8)? != 0,
         created_at: time(r.get(9)?),
         active_from: time(r.get(10)?),
+        identity: r.get::<_, Option<i64>>(13)?.map(super::IdentityId),
     }))
 }
 
@@ -235,14 +236,19 @@ impl Terms {
 }
 
 impl Store {
-    /// Stores a new plan, active from `now`; returns its id.
-    pub fn add_plan(&self, plan: &NewPlan, now: DateTime<Utc>) -> Result<i64, StoreError> {
+    /// Stores a new plan made for the accounts of `identity`, active from `now`; returns its id.
+    pub fn add_plan(
+        &self,
+        plan: &NewPlan,
+        identity: Option<super::IdentityId>,
+        now: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
         let db = self.db();
         let t = Terms::of(plan);
         db.execute(
             "INSERT INTO plans (buy_nok, period, on_day, at_minute, account_id, max_price, missed,
-             paused, created_at_ms, active_from_ms, rungs, step_percent)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10)",
+             paused, created_at_ms, active_from_ms, rungs, step_percent, identity_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11)",
             params![
                 t.0,
                 t.1,
@@ -253,10 +259,21 @@ impl Store {
                 t.6,
                 now.timestamp_millis(),
                 t.7,
-                t.8
+                t.8,
+                identity.map(|i| i.0)
             ],
         )?;
         Ok(db.last_insert_rowid())
+    }
+
+    /// Binds plan `id`, made where no identity was known, to `identity`; one already bound
+    /// stays as it is.
+    pub fn bind_plan(&self, id: i64, identity: super::IdentityId) -> Result<(), StoreError> {
+        self.db().execute(
+            "UPDATE plans SET identity_id = ?2 WHERE id = ?1 AND identity_id IS NULL",
+            params![id, identity.0],
+        )?;
+        Ok(())
     }
 
     /// Replaces plan `id`'s terms; its runs and the slots it has passed stay. False when there
@@ -440,7 +457,9 @@ mod tests {
         let path = dir.path().join("s.sqlite");
         let a = Store::open(&path).unwrap();
         let b = Store::open(&path).unwrap();
-        let id = a.add_plan(&weekly(), utc("2026-11-22T12:00:00Z")).unwrap();
+        let id = a
+            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         let first = a
@@ -475,7 +494,9 @@ mod tests {
     #[test]
     fn an_ask_above_the_cap_skips_the_slot_with_the_reason() {
         let s = Store::in_memory().unwrap();
-        let id = s.add_plan(&weekly(), utc("2026-11-22T12:00:00Z")).unwrap();
+        let id = s
+            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .unwrap();
         let c = s
             .plan_claim(id, utc("2026-11-23T06:30:00Z"), &[], Some("above"))
             .unwrap();
@@ -490,7 +511,7 @@ mod tests {
         let s = Store::in_memory().unwrap();
         let mut new = weekly();
         new.missed = Missed::Once;
-        let id = s.add_plan(&new, utc("2026-11-22T12:00:00Z")).unwrap();
+        let id = s.add_plan(&new, None, utc("2026-11-22T12:00:00Z")).unwrap();
         assert!(
             s.set_plan_paused(id, true, utc("2026-11-22T13:00:00Z"))
                 .unwrap()
@@ -517,7 +538,7 @@ mod tests {
     #[test]
     fn a_damaged_plan_is_an_error_not_a_panic() {
         let s = Store::in_memory().unwrap();
-        let id = s.add_plan(&weekly(), Utc::now()).unwrap();
+        let id = s.add_plan(&weekly(), None, Utc::now()).unwrap();
         s.db()
             .execute("UPDATE plans SET period = 'fortnight' WHERE id = ?1", [id])
             .unwrap();
@@ -544,7 +565,7 @@ mod tests {
             ..PlanForm::default()
         };
         let id = s
-            .add_plan(&form.parse().unwrap(), utc("2026-11-22T12:00:00Z"))
+            .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         assert_eq!(
             s.plan(id).unwrap().unwrap().ladder.map(|l| l.rungs),

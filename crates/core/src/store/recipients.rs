@@ -25,9 +25,17 @@ pub struct Recipient {
     /// Its details are sealed and cannot be read now (the keyring is locked, or its key is
     /// gone): only the label and destination are known, and the details fields are empty.
     pub locked: bool,
+    /// The accounts it was saved for; `None` when they were not known.
+    pub account_identity: Option<super::IdentityId>,
 }
 
 impl Recipient {
+    /// Whether it is offered to a credential that sees `here`: saved for those accounts, or
+    /// where no accounts were known.
+    pub fn belongs_to(&self, here: Option<super::IdentityId>) -> bool {
+        self.account_identity.is_none() || self.account_identity == here
+    }
+
     fn details(&self) -> RecipientDetails {
         RecipientDetails {
             full_name: self.full_name.clone(),
@@ -50,7 +58,7 @@ impl Recipient {
     }
 }
 
-const SELECT: &str = "SELECT identity, destination, label, full_name, country, address, nin, exchange, self_custody, sealed FROM recipients";
+const SELECT: &str = "SELECT identity, destination, label, full_name, country, address, nin, exchange, self_custody, sealed, identity_id FROM recipients";
 
 /// A row as stored: plaintext details (from before sealing) or a sealed value.
 struct Row {
@@ -71,6 +79,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
             exchange: r.get(7)?,
             self_custody: r.get(8)?,
             locked: false,
+            account_identity: r.get::<_, Option<i64>>(10)?.map(super::IdentityId),
         },
         sealed: r.get(9)?,
     })
@@ -137,14 +146,15 @@ impl Store {
             None => return Err(StoreError::RecipientsLocked),
         };
         self.db().execute(
-            "INSERT OR REPLACE INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms, sealed)
-             VALUES (?1, ?2, ?3, '', '', '', '', '', 0, ?4, ?5)",
+            "INSERT OR REPLACE INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms, sealed, identity_id)
+             VALUES (?1, ?2, ?3, '', '', '', '', '', 0, ?4, ?5, ?6)",
             params![
                 r.identity,
                 r.destination,
                 r.label,
                 Utc::now().timestamp_millis(),
-                sealed
+                sealed,
+                r.account_identity.map(|i| i.0)
             ],
         )?;
         Ok(())

@@ -701,6 +701,7 @@ impl Store {
              DELETE FROM tax_sync;
              DELETE FROM tax_accounts;
              DELETE FROM deposit_watch;
+             DELETE FROM tax_owner;
              COMMIT;",
         )?;
         self.tax_changed();

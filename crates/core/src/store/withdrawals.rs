@@ -78,7 +78,7 @@ pub struct WithdrawalEntry {
 }
 
 const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note,
-    base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred FROM withdrawal_journal";
+    base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred, identity_id FROM withdrawal_journal";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreError>> {
     let id: i64 = r.get(0)?;
@@ -106,6 +106,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreE
         origin: Origin {
             base_url: r.get(11)?,
             key_fingerprint: r.get(12)?,
+            identity: r.get::<_, Option<i64>>(18)?.map(super::IdentityId),
         },
         request: r.get(13)?,
         gave_up_at: r.get::<_, Option<i64>>(14)?.map(time),
@@ -176,8 +177,8 @@ impl Store {
         let id = next_id(&tx, JournalKind::Withdrawal)?;
         tx.execute(
             "INSERT INTO withdrawal_journal (id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state,
-             updated_at_ms, base_url, key_fingerprint, request, before, typed_nok)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12)",
+             updated_at_ms, base_url, key_fingerprint, request, before, typed_nok, identity_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'sending', ?2, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 id,
                 w.sent_at.timestamp_millis(),
@@ -191,6 +192,7 @@ impl Store {
                 w.request,
                 w.before,
                 w.typed_nok.map(|n| n.decimal().to_string()),
+                w.origin.identity.map(|i| i.0),
             ],
         )?;
         tx.commit()?;

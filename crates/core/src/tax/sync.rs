@@ -17,7 +17,7 @@ use nordlys_exchange::TaxQuery;
 use nordlys_exchange::models::TaxPage;
 use tokio::task::JoinHandle;
 
-use crate::store::{Store, StoreError, TaxCursor, TaxPageWrite};
+use crate::store::{Store, StoreError, TaxCursor, TaxOwnership, TaxPageWrite};
 
 /// The largest page 4.1 allows; never more is asked for.
 pub const PAGE_SIZE: u32 = nordlys_exchange::MAX_PAGE_SIZE;
@@ -79,6 +79,18 @@ pub enum SyncError {
     Store(#[from] StoreError),
     #[error("the sync stopped before its last page was stored: {0}")]
     Interrupted(String),
+    /// The history kept is another account identity's: nothing was read into it.
+    #[error(
+        "the tax history kept here belongs to other accounts ({}) than these credentials see ({}); set it aside to start a fresh history for these",
+        history.join(", "),
+        here.join(", ")
+    )]
+    OtherAccounts {
+        /// The account ids of the history's identity.
+        history: Vec<String>,
+        /// The account ids the credential sees.
+        here: Vec<String>,
+    },
 }
 
 /// Runs one sync to its end, calling `on_progress` after each page.
@@ -88,6 +100,18 @@ pub async fn sync(
     cancel: &SyncCancel,
     mut on_progress: impl FnMut(&SyncProgress),
 ) -> Result<SyncEnd, SyncError> {
+    // Where the credential's accounts cannot be learned, the history is read as before: a
+    // refusal needs evidence that it is another's.
+    if let Some(here) = crate::account_identity::origin_here(client, &store)
+        .await?
+        .identity
+        && let TaxOwnership::Other(owner) = store.claim_tax_history(here)?
+    {
+        return Err(SyncError::OtherAccounts {
+            history: store.identity_account_ids(owner)?,
+            here: store.identity_account_ids(here)?,
+        });
+    }
     let mut query = first_query(store.tax_cursor()?.as_ref(), store.tax_oldest_pending()?);
     let mut origin = store.tax_oldest()?;
     let mut progress = SyncProgress::default();

@@ -1,0 +1,114 @@
+//! Settings' list of whose records the profile keeps: each account identity by its accounts,
+//! which one the credential sees now, and the tax histories (the one in use and those set aside
+//! for another identity's). Setting the history in use aside is how a sync refused for another
+//! identity's history starts afresh.
+
+use nordlys_core::store::{IdentityId, TaxHistory};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::Answer;
+use crate::{App, NoArgs};
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityAccountView {
+    pub id: String,
+    pub name: String,
+    pub deleted: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountIdentityView {
+    /// `host[:port]` where it was last learned; empty for records from before identities.
+    pub host: String,
+    pub accounts: Vec<IdentityAccountView>,
+    /// The profile's credential sees these accounts now.
+    pub current: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxHistoryView {
+    /// The history the tax screens show; the others were set aside, and are kept.
+    pub in_use: bool,
+    /// Whose it is, by account ids; empty before its first sync with known accounts.
+    pub account_ids: Vec<String>,
+    pub rows: u32,
+    /// When it was set aside, as the user reads times.
+    pub set_aside_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountIdentitiesView {
+    pub identities: Vec<AccountIdentityView>,
+    pub tax_histories: Vec<TaxHistoryView>,
+}
+
+pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<AccountIdentitiesView> {
+    let session = app.session().await?;
+    let store = &session.store;
+    let here = nordlys_core::account_identity::origin_here(session.connection.client(), store)
+        .await?
+        .identity;
+    let ids_of = |i: Option<IdentityId>| -> Answer<Vec<String>> {
+        Ok(match i {
+            Some(i) => store.identity_account_ids(i)?,
+            None => Vec::new(),
+        })
+    };
+    let identities = store
+        .identities()?
+        .into_iter()
+        .map(|i| AccountIdentityView {
+            host: url::Url::parse(&i.base_url)
+                .ok()
+                .and_then(|u| {
+                    u.host_str()
+                        .map(|h| u.port().map_or(h.to_owned(), |p| format!("{h}:{p}")))
+                })
+                .unwrap_or_default(),
+            current: Some(i.id) == here,
+            accounts: i
+                .accounts
+                .into_iter()
+                .map(|a| IdentityAccountView {
+                    id: a.id,
+                    name: a.name,
+                    deleted: a.deleted,
+                })
+                .collect(),
+        })
+        .collect();
+    let figures = app.figures();
+    let tax_histories = store
+        .tax_histories()?
+        .into_iter()
+        .map(|h: TaxHistory| {
+            Ok(TaxHistoryView {
+                in_use: h.aside.is_none(),
+                account_ids: ids_of(h.identity)?,
+                rows: u32::try_from(h.rows).unwrap_or(u32::MAX),
+                set_aside_at: h
+                    .set_aside_at
+                    .map(|t| nordlys_core::format::time(&t, app.zone, figures.locale)),
+            })
+        })
+        .collect::<Answer<Vec<_>>>()?;
+    Ok(AccountIdentitiesView {
+        identities,
+        tax_histories,
+    })
+}
+
+/// Sets the tax history in use aside, whole, so the next sync starts a fresh one for the
+/// accounts the credential sees; the old one stays listed.
+pub async fn set_tax_history_aside(app: &App, _args: NoArgs) -> Answer<AccountIdentitiesView> {
+    app.tax_session()
+        .await?
+        .store
+        .set_tax_history_aside(chrono::Utc::now())?;
+    account_identities(app, NoArgs {}).await
+}
