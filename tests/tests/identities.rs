@@ -176,6 +176,27 @@ async fn a_plan_runs_only_with_a_key_of_the_accounts_it_was_made_for() {
     let mut expected = expected;
     expected.sort();
     assert_eq!(ids, expected);
+
+    // Another exchange, with other accounts: its CLI refuses this directory outright.
+    let elsewhere = sandbox_with(nordlys_sandbox::SandboxConfig {
+        seed: 99,
+        ..nordlys_sandbox::SandboxConfig::default()
+    })
+    .await;
+    let refused = run_due(
+        &elsewhere,
+        &elsewhere.info.api_keys.trading,
+        dir.path(),
+        morning,
+    )
+    .await;
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("state directory"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert_eq!(orders_created(&elsewhere).await, 0);
 }
 
 /// In the app: a second user's key entered over a profile with an unknown order and a synced

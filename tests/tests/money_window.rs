@@ -582,6 +582,90 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     );
     assert_eq!(sb.state.lock().withdrawals.len(), before + 1);
 
+    // Weakening the lock takes its password; strengthening it does not.
+    let settings = |idle: &str, before_payments: bool, p: Option<&str>| lock::LockSettingsArgs {
+        idle_minutes: idle.into(),
+        before_payments,
+        password: p.map(Into::into),
+    };
+    for weaker in [settings("15", false, None), settings("240", true, None)] {
+        let refused = lock::set_lock_settings(&app, weaker).await.unwrap();
+        assert_eq!(refused.problems[0].field, LockField::Current);
+        assert!(refused.app.lock.before_payments && refused.app.lock.idle_minutes == 15);
+    }
+    let wrong = lock::set_lock_settings(&app, settings("240", false, Some("correct cow")))
+        .await
+        .unwrap();
+    assert_eq!(wrong.problems[0].field, LockField::Current);
+    let stricter = lock::set_lock_settings(&app, settings("5", true, None))
+        .await
+        .unwrap();
+    assert!(stricter.problems.is_empty() && stricter.app.lock.idle_minutes == 5);
+    let weakened = lock::set_lock_settings(&app, settings("240", false, Some("correct horse")))
+        .await
+        .unwrap();
+    assert!(weakened.problems.is_empty() && !weakened.app.lock.before_payments);
+
+    // A new or larger plan, and another exchange address, take the password too.
+    use nordlys_application::plans::{PlanArgs, save_plan};
+    let plan = |amount: &str, id: Option<i64>, p: Option<&str>| PlanArgs {
+        id,
+        kind: nordlys_application::plans::PlanKind::Buy,
+        amount: amount.into(),
+        rungs: String::new(),
+        step: String::new(),
+        account: String::new(),
+        every: nordlys_application::plans::PlanPeriod::Day,
+        on: String::new(),
+        at: "07:00".into(),
+        max_price: String::new(),
+        missed: nordlys_core::plans::Missed::Skip,
+        password: p.map(|p| lock::LockPassword(p.into())),
+    };
+    for p in [None, Some("correct cow")] {
+        let refused = save_plan(&app, plan("100", None, p)).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::PasswordNeeded);
+    }
+    let made = save_plan(&app, plan("100", None, Some("correct horse")))
+        .await
+        .unwrap();
+    let id = made.plans.plans[0].id;
+    assert!(
+        save_plan(&app, plan("50", Some(id), None)).await.is_ok(),
+        "smaller: no password"
+    );
+    assert_eq!(
+        save_plan(&app, plan("500", Some(id), None))
+            .await
+            .unwrap_err()
+            .code,
+        ErrorCode::PasswordNeeded
+    );
+    let moved = nordlys_application::profile_views::ExchangeProfileArgs {
+        base_url: "https://elsewhere.example".into(),
+        client_id: "nordlys-soak".into(),
+        operator: None,
+        oauth_base_url: None,
+        scopes: None,
+        password: None,
+    };
+    assert_eq!(
+        profiles::save_exchange_profile(&app, moved)
+            .await
+            .unwrap_err()
+            .code,
+        ErrorCode::PasswordNeeded
+    );
+    let kept = app.settings().profile("exchange").map(|p| p.kind.clone());
+    assert!(
+        matches!(
+            kept,
+            Some(nordlys_core::settings::ProfileKind::Exchange { ref base_url, .. })
+                if base_url.as_str() == sb.base_url()
+        ),
+        "the address is unchanged: {kept:?}"
+    );
+
     let start = || app_driver::app_on(dir.path(), app.secrets.clone(), Arc::new(NoDesktop));
     assert!(start().is_locked(), "a restart starts locked");
     app.secrets.delete("", SecretItem::AppLock).unwrap();

@@ -344,3 +344,81 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
         Resolution::NotPlaced
     );
 }
+
+/// A quit or crash mid-ladder: the rungs whose turn had not come never left. Once their run
+/// would have given up they are settled "not placed" (not held for good), and a sender that
+/// comes back for one finds it settled and sends nothing.
+#[tokio::test]
+async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
+    use chrono::TimeZone;
+    let sb = sandbox().await;
+    let client = key_client(&sb, &sb.info.api_keys.trading);
+    let store = Store::in_memory().unwrap();
+    let plan = nordlys_core::plans::PlanForm {
+        buy_nok: "900".into(),
+        every: "day".into(),
+        at: "07:00".into(),
+        rungs: Some("3".into()),
+        step: Some("2".into()),
+        ..nordlys_core::plans::PlanForm::default()
+    }
+    .parse()
+    .unwrap();
+    let made = chrono::Utc.with_ymd_and_hms(2030, 3, 1, 12, 0, 0).unwrap();
+    let plan_id = store.add_plan(&plan, None, made).unwrap();
+    let low = |amount| {
+        order(
+            OrderType::Limit,
+            Direction::Buy,
+            amount,
+            Some(NokPerBtc::computed(Decimal::from(100_000))),
+        )
+    };
+    let requests = [low("300"), low("301"), low("302")];
+    let ready = nordlys_core::orders::Prepared::read_all(&client, &store, &requests)
+        .await
+        .unwrap();
+    let entries: Vec<_> = ready.iter().map(|p| p.entry(chrono::Utc::now())).collect();
+    let morning = chrono::Utc.with_ymd_and_hms(2030, 3, 2, 6, 30, 0).unwrap();
+    let (_, ids) = store
+        .plan_claim(plan_id, morning, &entries, None)
+        .unwrap()
+        .send
+        .unwrap();
+    let mut ready = ready.into_iter();
+    // The first rung is sent; then the run stops, its other rungs still queued.
+    let first = ready.next().unwrap();
+    assert!(matches!(
+        first.send(&client, &store, ids[0]).await.unwrap(),
+        Placement::Placed { .. }
+    ));
+    let rules = short().with_longest_wait(chrono::Duration::seconds(1));
+    assert!(matches!(
+        reconcile_with(&client, &store, ids[1], &rules)
+            .await
+            .unwrap(),
+        Resolution::StillUnknown { .. }
+    ));
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let looked =
+        nordlys_core::recheck::recheck(&client, &store, &rules, nordlys_core::recheck::Due::All)
+            .await
+            .unwrap();
+    assert!(looked.iter().any(|(id, _)| *id == ids[1]), "{looked:?}");
+    for id in &ids[1..] {
+        assert_eq!(
+            store.journal_entry(*id).unwrap().unwrap().state,
+            JournalState::NotPlaced
+        );
+    }
+    // The sender, back for its second rung, sends nothing.
+    let second = ready.next().unwrap();
+    assert!(matches!(
+        second.send(&client, &store, ids[1]).await,
+        Err(nordlys_core::orders::OrderError::SettledBeforeSent(_))
+    ));
+    assert_eq!(
+        control_get(&sb, "/sandbox/counters").await["ordersCreated"],
+        1
+    );
+}

@@ -326,7 +326,11 @@ oauthBaseUrl?: string,
 /**
  * The scopes to ask for; every scope of 5.4 when not given.
  */
-scopes?: Array<string>, };
+scopes?: Array<string>, 
+/**
+ * The lock's password, when a lock is set and the saved exchange's address changes.
+ */
+password?: LockPassword, };
 
 export type ExportArgs = { kind: Report, 
 /**
@@ -470,9 +474,16 @@ export type LockField = "password" | "confirm" | "current" | "idleMinutes";
 
 export type LockFormView = { problems: Array<LockProblemView>, app: AppView, };
 
+export type LockPassword = string;
+
 export type LockProblemView = { field: LockField, message: string, };
 
-export type LockSettingsArgs = { idleMinutes: string, beforePayments: boolean, };
+export type LockSettingsArgs = { idleMinutes: string, beforePayments: boolean, 
+/**
+ * The lock's password: needed for a change that weakens the lock (a payment no longer
+ * asking for it, a longer idle time), not for one that strengthens it.
+ */
+password: string | null, };
 
 export type LockView = { 
 /**
@@ -658,7 +669,11 @@ at: string,
 /**
  * Empty: no cap.
  */
-maxPrice: string, missed: Missed, };
+maxPrice: string, missed: Missed, 
+/**
+ * The lock's password, when a lock is set and the plan is new or buys more than before.
+ */
+password?: LockPassword, };
 
 export type PlanField = "amount" | "on" | "at" | "maxPrice" | "rungs" | "step";
 

@@ -411,6 +411,8 @@ lock-password-mismatch = The two passwords differ.
 lock-password-wrong = That is not the lock's password.
 lock-idle-range = The idle time is a whole number of minutes from 1 to 240.
 lock-payment-password = Enter the lock's password to send this payment.
+lock-password-to-weaken = Enter the lock's password to weaken the lock (a longer idle time, or payments without the password).
+lock-password-for-change = Enter the lock's password to make this change: a new or larger recurring buy, or another exchange address.
 
 ## The tray
 

@@ -410,6 +410,8 @@ lock-password-mismatch = De to passordene er ulike.
 lock-password-wrong = Det er ikke låsens passord.
 lock-idle-range = Tiden uten aktivitet er et helt antall minutter fra 1 til 240.
 lock-payment-password = Skriv låsens passord for å sende denne betalingen.
+lock-password-to-weaken = Skriv inn låsens passord for å svekke låsen (lengre tid før låsing, eller betalinger uten passord).
+lock-password-for-change = Skriv inn låsens passord for å gjøre denne endringen: et nytt eller større fast kjøp, eller en annen børsadresse.
 
 ## Systemkurven
 

@@ -157,11 +157,25 @@ impl std::fmt::Debug for PasswordArgs {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Clone, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 #[serde(rename_all = "camelCase")]
 pub struct LockSettingsArgs {
     pub idle_minutes: String,
     pub before_payments: bool,
+    /// The lock's password: needed for a change that weakens the lock (a payment no longer
+    /// asking for it, a longer idle time), not for one that strengthens it.
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+impl std::fmt::Debug for LockSettingsArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockSettingsArgs")
+            .field("idle_minutes", &self.idle_minutes)
+            .field("before_payments", &self.before_payments)
+            .field("password", &self.password.as_ref().map(|_| "[redacted]"))
+            .finish()
+    }
 }
 
 impl App {
@@ -371,6 +385,26 @@ pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<Lock
         Ok(m) => m,
         Err(p) => return answer(app, vec![problem(app, LockField::IdleMinutes, p)]).await,
     };
+    // Someone at an unlocked, unattended window must not loosen what guards the money.
+    let weakens = {
+        let s = app.settings();
+        s.lock_set
+            && ((s.lock_before_payments() && !args.before_payments)
+                || minutes > s.lock_idle_minutes())
+    };
+    if weakens {
+        let given = args.password.as_deref().unwrap_or_default();
+        if given.is_empty() {
+            let needed = LockProblemView {
+                field: LockField::Current,
+                message: wording::say("lock-password-to-weaken", app.locale()),
+            };
+            return answer(app, vec![needed]).await;
+        }
+        if !is_the_password(app, given).await? {
+            return answer(app, vec![wrong(app, LockField::Current)]).await;
+        }
+    }
     {
         let mut s = app.settings();
         s.lock_idle_minutes = Some(minutes);
@@ -385,6 +419,40 @@ pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<Lock
 pub async fn still_here(app: &App, _args: NoArgs) -> Answer<NoArgs> {
     app.lock_state().idle.seen(Moment::now());
     Ok(NoArgs {})
+}
+
+/// The lock's password as a form sends it with a change it guards: never printed, wiped when
+/// dropped.
+#[derive(Clone, Default, Serialize, Deserialize, TS, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+pub struct LockPassword(pub String);
+
+impl std::fmt::Debug for LockPassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// A change that loosens what guards the money (a plan made or enlarged, the exchange's
+/// address changed) needs the lock's password when a lock is set: someone at an unlocked,
+/// unattended window cannot make it.
+pub(crate) async fn require_password(app: &App, given: Option<&LockPassword>) -> Answer<()> {
+    if !app.settings().lock_set {
+        return Ok(());
+    }
+    let given = given.map(|p| p.0.as_str()).unwrap_or_default();
+    if given.is_empty() {
+        return Err(IpcError::new(
+            ErrorCode::PasswordNeeded,
+            wording::say("lock-password-for-change", app.locale()),
+        ));
+    }
+    if !is_the_password(app, given).await? {
+        return Err(IpcError::new(
+            ErrorCode::PasswordNeeded,
+            wording::say("lock-password-wrong", app.locale()),
+        ));
+    }
+    Ok(())
 }
 
 /// The lock's password, given for the one payment the user reviewed.

@@ -132,6 +132,10 @@ pub struct PlanArgs {
     /// Empty: no cap.
     pub max_price: String,
     pub missed: Missed,
+    /// The lock's password, when a lock is set and the plan is new or buys more than before.
+    #[serde(default)]
+    #[ts(optional)]
+    pub password: Option<crate::lock::LockPassword>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -293,6 +297,7 @@ fn form_of(plan: &Plan) -> PlanArgs {
             .map(|p| p.decimal().normalize().to_string())
             .unwrap_or_default(),
         missed: plan.missed,
+        password: None,
     }
 }
 
@@ -505,6 +510,17 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
             });
         }
     };
+    // A new plan, or one that buys more, spends more of the user's money unattended.
+    let enlarges = match args.id {
+        None => true,
+        Some(id) => session
+            .store
+            .plan(id)?
+            .is_none_or(|old| new.buy_nok > old.buy_nok),
+    };
+    if enlarges {
+        crate::lock::require_password(app, args.password.as_ref()).await?;
+    }
     match args.id {
         Some(id) => {
             if !session.store.edit_plan(id, &new)? {

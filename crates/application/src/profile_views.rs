@@ -252,6 +252,10 @@ pub struct ExchangeProfileArgs {
     #[serde(default)]
     #[ts(optional)]
     pub scopes: Option<Vec<String>>,
+    /// The lock's password, when a lock is set and the saved exchange's address changes.
+    #[serde(default)]
+    #[ts(optional)]
+    pub password: Option<crate::lock::LockPassword>,
 }
 
 /// What is wrong with each field of the exchange profile form; all `null` when it can be saved.

@@ -551,6 +551,9 @@ pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answ
     // nothing entered for one host is ever sent to another.
     let before = app.settings().profile("exchange").cloned();
     let changed = before.as_ref().is_some_and(|b| b.kind != kind);
+    if changed {
+        crate::lock::require_password(app, args.password.as_ref()).await?;
+    }
     if let Some(before) = &before
         && !same_exchange(&before.kind, &kind)
     {

@@ -476,6 +476,25 @@ fn store() -> Result<Store, Failure> {
     journal::open_store().map_err(Failure::Refused)
 }
 
+/// The state directory's store, for a command that sends or judges through `client`: refused
+/// when its journal is another exchange's (a profile's directory with the CLI logged in
+/// elsewhere), whose records this exchange could neither judge nor be judged by.
+async fn store_for(client: &ExchangeClient) -> Result<Store, Failure> {
+    let store = store()?;
+    let here = nordlys_core::account_identity::origin_here(client, &store)
+        .await
+        .map_err(stored)?;
+    if let Some(there) =
+        nordlys_core::account_identity::kept_elsewhere(&store, &here).map_err(stored)?
+    {
+        return Err(Failure::Refused(format!(
+            "this state directory keeps the journal of the exchange at {there}, for other accounts than these credentials see at {}; use that exchange's state directory (NORDLYS_STATE_DIR)",
+            here.base_url
+        )));
+    }
+    Ok(store)
+}
+
 fn stored(e: StoreError) -> Failure {
     Failure::Refused(format!("the journal: {e}"))
 }
@@ -575,7 +594,9 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 description,
                 price: price.map(NokPerBtc::computed),
             };
-            let store = store()?;
+            // An order that cannot be sent is refused before anything is read.
+            client.may_create_order(&request)?;
+            let store = store_for(&client).await?;
             match orders::place(&client, &store, &request, despite_unknown).await {
                 Ok(Placement::Placed {
                     journal_id,
@@ -640,7 +661,9 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 description: w.description,
                 tfr_info,
             };
-            let store = store()?;
+            // A payment that cannot be sent is refused before anything is read.
+            client.may_create_withdrawal(&request)?;
+            let store = store_for(&client).await?;
             let sent = withdrawals::send(
                 &client,
                 &store,
@@ -715,7 +738,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
 /// `tax sync`: the app's sync, into the state directory's store.
 async fn tax_sync(client: &ExchangeClient) -> Result<(), Failure> {
     use nordlys_core::tax::sync::{SyncCancel, SyncError, SyncProgress, sync};
-    let store = std::sync::Arc::new(store()?);
+    let store = std::sync::Arc::new(store_for(client).await?);
     let mut p = SyncProgress::default();
     let ended = sync(client, store, &SyncCancel::default(), |now| p = *now).await;
     match ended {
@@ -784,7 +807,7 @@ fn tax_card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
 /// `journal check [ID]`: looks at the exchange for entry ID, or for every unresolved entry sent
 /// to this exchange, and prints them. A read that fails is recorded in the evidence.
 async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
-    let store = store()?;
+    let store = store_for(client).await?;
     let rules = nordlys_application::test_hooks::evidence_rules();
     let looked = cases::check(client, &store, &rules, id).await?;
     let mut out = Vec::new();
@@ -801,7 +824,7 @@ async fn settle(
     id: i64,
     placed: Option<Option<&str>>,
 ) -> Result<(), Failure> {
-    let store = store()?;
+    let store = store_for(client).await?;
     let rules = nordlys_application::test_hooks::evidence_rules();
     match placed {
         Some(order_id) => cases::settle_placed(client, &store, &rules, id, order_id).await?,
@@ -936,6 +959,7 @@ fn plans_command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
             }
             let client = client(cli, creds)?;
             let runtime = runtime()?;
+            let store = runtime.block_on(store_for(&client))?;
             let due = runtime
                 .block_on(nordlys_core::plans::run_due(&client, &store, at))
                 .map_err(|e| Failure::Refused(e.to_string()))?;

@@ -267,7 +267,7 @@ mod tests {
             v[0],
             serde_json::json!({
                 "planId": id, "buyNok": 500, "ladder": null, "every": "week", "on": "mon", "at": "07:00",
-                "account": null, "maxPrice": 1000000, "missed": "skip", "paused": false,
+                "account": null, "accountIds": [], "maxPrice": 1000000, "missed": "skip", "paused": false,
                 "nextSlot": "2026-11-30T06:00:00Z", "runs": []
             })
         );

@@ -91,3 +91,18 @@ pub fn unresolved_elsewhere(store: &Store, here: &Origin) -> Result<usize, Store
         .count();
     Ok(orders + payments)
 }
+
+/// The exchange whose journal the store keeps, when it is not the one at `here`: every entry
+/// went to another address, and none from the accounts `here` sees (the same accounts reached at
+/// another address are the same exchange). `None` for an empty journal.
+pub fn kept_elsewhere(store: &Store, here: &Origin) -> Result<Option<String>, StoreError> {
+    let origins = store.journal_origins()?;
+    let ours = origins.iter().any(|(url, identity)| {
+        *url == here.base_url || (identity.is_some() && *identity == here.identity)
+    });
+    Ok(if ours {
+        None
+    } else {
+        origins.into_iter().next().map(|(url, _)| url)
+    })
+}

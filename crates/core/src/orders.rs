@@ -32,6 +32,11 @@ pub enum OrderError {
     NotOffered(String),
     #[error("journal entry {id} cannot be settled: {why}")]
     CannotSettle { id: i64, why: SettleRefusal },
+    /// A queued rung settled "not placed" before its turn came: it was not sent.
+    #[error(
+        "journal entry {0} was settled not placed while it waited its turn, so it was not sent"
+    )]
+    SettledBeforeSent(i64),
 }
 
 /// Why the user cannot settle an entry as they saw it on the exchange (not made, or placed).
@@ -219,6 +224,17 @@ impl Prepared {
         id: i64,
     ) -> Result<Placement, OrderError> {
         store.set_in_flight(id, true);
+        match store.journal_take(id, Utc::now()) {
+            Ok(true) => {}
+            Ok(false) => {
+                store.set_in_flight(id, false);
+                return Err(OrderError::SettledBeforeSent(id));
+            }
+            Err(e) => {
+                store.set_in_flight(id, false);
+                return Err(e.into());
+            }
+        }
         let answer = client.create_order(&self.request).await;
         store.set_in_flight(id, false);
         match answer {
@@ -426,6 +442,14 @@ pub async fn reconcile_with(
             what_to_check: "nothing yet: the request is still on its way".to_owned(),
         });
     }
+    if e.queued {
+        return Ok(match settle_stale_queued(store, &e, rules)? {
+            true => Resolution::NotPlaced,
+            false => Resolution::StillUnknown {
+                what_to_check: "nothing yet: it waits behind the ladder's earlier rungs".to_owned(),
+            },
+        });
+    }
     let here = crate::account_identity::origin_here(client, store).await?;
     if !e.origin.same_exchange(&here) {
         return Ok(Resolution::StillUnknown {
@@ -517,6 +541,23 @@ fn judge(
 /// Whether the request of entry `id` may still be on its way: sent by this process and not
 /// answered, or by any process that has not said it gave up and could still be waiting.
 /// "Not made" is never said of it then: it could still arrive.
+/// Settles a queued rung "not placed" once its sender would have given up on its run (a quit or
+/// a crash mid-ladder): it never left, and the sender, should it come back for it, finds it
+/// settled and sends nothing. True when it is settled now.
+pub(crate) fn settle_stale_queued(
+    store: &Store,
+    e: &JournalEntry,
+    rules: &Rules,
+) -> Result<bool, StoreError> {
+    if !e.queued || store.in_flight(e.id) || rules.gave_up(None, e.sent_at, Utc::now()).is_none() {
+        return Ok(false);
+    }
+    store.journal_settle_queued(
+        e.id,
+        "never sent: its ladder's run stopped before this rung's turn",
+    )
+}
+
 pub(crate) fn may_be_in_flight(
     store: &Store,
     id: i64,

@@ -628,7 +628,7 @@ pub async fn run_due(
             let state = match prepared.send(client, store, journal_id).await {
                 Ok(Placement::Placed { .. }) => RunState::Placed,
                 Ok(Placement::Unknown { .. }) => RunState::Unknown,
-                Err(OrderError::Exchange(_)) => store
+                Err(OrderError::Exchange(_) | OrderError::SettledBeforeSent(_)) => store
                     .journal_entry(journal_id)?
                     .map_or(RunState::Rejected, |e| crate::store::run_state_of(e.state)),
                 Err(e) => {

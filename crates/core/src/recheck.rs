@@ -58,7 +58,15 @@ pub async fn recheck(
             .is_none_or(|at| now - at >= interval))
     };
     let mut orders = Vec::new();
+    let mut looked = Vec::new();
     for e in store.journal_unresolved()? {
+        // A queued rung never left: no look at the account can say more than its queue.
+        if e.queued {
+            if orders::settle_stale_queued(store, &e, rules)? {
+                looked.push((e.id, JournalKind::Order));
+            }
+            continue;
+        }
         if e.origin.judged_through(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
             orders.push(e);
         }
@@ -75,10 +83,9 @@ pub async fn recheck(
         .chain(payments.iter().map(|e| e.sent_at))
         .min();
     let Some(since) = oldest else {
-        return Ok(vec![]);
+        return Ok(looked);
     };
     let look = Look::take(client, since, !orders.is_empty()).await;
-    let mut looked = Vec::new();
     for e in &orders {
         orders::record(store, e, &look, rules)?;
         looked.push((e.id, JournalKind::Order));

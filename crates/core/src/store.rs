@@ -327,6 +327,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE tax_aside_accounts AS SELECT 0 AS history, * FROM tax_accounts WHERE 0;
     CREATE TABLE tax_aside_costs AS SELECT 0 AS history, * FROM deposit_costs WHERE 0;
     CREATE TABLE tax_aside_year_end AS SELECT 0 AS history, * FROM year_end_choices WHERE 0;",
+    // A ladder's later rungs wait their turn: journaled with the run, `queued` until the sender
+    // takes each (one write, so a rung is either taken or settled "not placed", never both).
+    "ALTER TABLE order_journal ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL

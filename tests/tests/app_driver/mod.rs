@@ -314,6 +314,7 @@ pub async fn connect_to(app: &App, base_url: &str, key: &nordlys_sandbox::KeyInf
 /// Saves the exchange profile at `base_url`, as the settings form does.
 pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView, IpcError> {
     let args = ExchangeProfileArgs {
+        password: None,
         base_url: base_url.into(),
         client_id: "nordlys-soak".into(),
         operator: None,

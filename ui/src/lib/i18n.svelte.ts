@@ -119,6 +119,9 @@ const nb: Record<string, string> = {
   "Orders, payments, plans, recipients and the tax history are kept for the accounts they were made for, and are checked or run only with a key that sees those accounts.":
     "Ordrer, betalinger, planer, mottakere og skattehistorikken lagres for kontoene de ble laget for, og sjekkes eller kjøres bare med en nøkkel som ser de kontoene.",
   "This key": "Denne nøkkelen",
+  "The lock's password, for a new or larger plan": "Låsens passord, for en ny eller større plan",
+  "The lock's password, to change the exchange's address": "Låsens passord, for å endre børsens adresse",
+  "The lock's password, to remove or weaken the lock": "Låsens passord, for å fjerne eller svekke låsen",
   "None yet: they are learned when the key is first used.": "Ingen ennå: de læres første gang nøkkelen brukes.",
   "Tax history in use": "Skattehistorikk i bruk",
   "Tax history set aside": "Skattehistorikk lagt til side",
@@ -401,7 +404,6 @@ const nb: Record<string, string> = {
   "No lock is set. The lock in the header (Ctrl+L) sets one.": "Ingen lås er satt. Låsen øverst (Ctrl+L) setter en.",
   "Lock after this many idle minutes (1–240)": "Lås etter så mange minutter uten aktivitet (1–240)",
   "Ask for the password before each payment": "Spør om passordet før hver betaling",
-  "Password, to remove the lock": "Passord, for å fjerne låsen",
   "Remove the lock": "Fjern låsen",
   "The lock's password": "Låsens passord",
   "Keep Nordlys running in the tray?": "Skal Nordlys fortsette i systemstatusfeltet?",

@@ -217,6 +217,22 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Each exchange address the journal's entries were sent to, with the accounts they were
+    /// sent from (`None` where not learned); entries from before addresses were kept are left out.
+    pub fn journal_origins(&self) -> Result<Vec<(String, Option<IdentityId>)>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(
+            "SELECT DISTINCT base_url, identity_id FROM order_journal WHERE base_url <> ''
+             UNION SELECT DISTINCT base_url, identity_id FROM withdrawal_journal WHERE base_url <> ''",
+        )?;
+        Ok(q.query_map([], |r| {
+            Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.map(IdentityId)))
+        })?
+        .collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
 /// Right after the migration that added identities: records already kept are given the identity
 /// of the profile they live in, known by every account id they name (journal entries, their
 /// balance snapshots, plans, tax rows and names). Nothing kept, nothing made.

@@ -79,6 +79,8 @@ pub struct JournalEntry {
     /// A check saw the balance move by an amount this entry could explain: silence can then no
     /// longer settle it as not placed.
     pub stirred: bool,
+    /// A ladder's rung journaled with its run and not yet taken by the sender: it has not left.
+    pub queued: bool,
 }
 
 /// What is known of an order before it is sent.
@@ -97,7 +99,7 @@ pub struct NewOrderEntry<'a> {
 }
 
 const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note,
-    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred, identity_id FROM order_journal";
+    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred, identity_id, queued FROM order_journal";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
     let id: i64 = r.get(0)?;
@@ -145,6 +147,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreErro
         before: r.get(16)?,
         claimed: split_ids(&r.get::<_, String>(17)?),
         stirred: r.get::<_, i64>(18)? != 0,
+        queued: r.get::<_, i64>(20)? != 0,
     }))
 }
 
@@ -259,6 +262,51 @@ impl Store {
             ],
         )?;
         Ok(n == 1)
+    }
+
+    /// The sender takes entry `id` to send it now: false when it was queued and settled "not
+    /// placed" meanwhile (it must then not be sent). An entry never queued is taken as it is.
+    /// Taking it dates it: a rung leaves when it is taken, not when its run was journaled.
+    pub fn journal_take(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let taken = tx.execute(
+            "UPDATE order_journal SET queued = 0, sent_at_ms = ?2, updated_at_ms = ?2
+             WHERE id = ?1 AND queued = 1 AND state = 'sending'",
+            params![id, now.timestamp_millis()],
+        )? == 1;
+        let never_queued = taken
+            || tx
+                .query_row(
+                    "SELECT queued = 0 AND state = 'sending' FROM order_journal WHERE id = ?1",
+                    [id],
+                    |r| r.get::<_, bool>(0),
+                )
+                .optional()?
+                .unwrap_or(false);
+        tx.commit()?;
+        Ok(never_queued)
+    }
+
+    /// Settles queued entry `id` "not placed": it never left, and now never will (a sender
+    /// that comes for it later finds it settled). False when the sender took it first.
+    pub fn journal_settle_queued(&self, id: i64, note: &str) -> Result<bool, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = Utc::now().timestamp_millis();
+        let settled = tx.execute(
+            "UPDATE order_journal SET state = 'not-placed', decided_by = 'evidence', note = ?2,
+             updated_at_ms = ?3 WHERE id = ?1 AND queued = 1 AND state = 'sending'",
+            params![id, note, now],
+        )? == 1;
+        if settled {
+            tx.execute(
+                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
+                params![id, now, "queue", note],
+            )?;
+        }
+        tx.commit()?;
+        Ok(settled)
     }
 
     /// Marks that a check saw a move only this entry could explain.

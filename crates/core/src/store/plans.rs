@@ -400,6 +400,10 @@ impl Store {
                             params![plan_id, slot.timestamp_millis(), rung, id],
                         )?;
                     }
+                    // Every rung but the first waits its turn (see `journal_take`).
+                    for id in ids.iter().skip(1) {
+                        tx.execute("UPDATE order_journal SET queued = 1 WHERE id = ?1", [id])?;
+                    }
                 }
                 send = Some((slot, ids));
             }
@@ -550,6 +554,57 @@ mod tests {
             )
             .unwrap();
         assert!(matches!(s.plan(id), Err(StoreError::DamagedEntry { .. })));
+    }
+
+    /// A ladder's later rungs wait their turn: each is either taken by its sender or settled
+    /// "not placed" (it never left), whichever comes first, and never both.
+    #[test]
+    fn a_queued_rung_is_taken_or_settled_never_both() {
+        let s = Store::in_memory().unwrap();
+        let form = PlanForm {
+            buy_nok: "900".into(),
+            every: "week".into(),
+            on: Some("mon".into()),
+            at: "07:00".into(),
+            rungs: Some("3".into()),
+            step: Some("2".into()),
+            ..PlanForm::default()
+        };
+        let id = s
+            .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
+            .unwrap();
+        let origin = Origin::default();
+        let orders = [order(&origin), order(&origin), order(&origin)];
+        let claim = s
+            .plan_claim(id, utc("2026-11-23T06:30:00Z"), &orders, None)
+            .unwrap();
+        let (_, ids) = claim.send.unwrap();
+        let queued: Vec<bool> = ids
+            .iter()
+            .map(|i| s.journal_entry(*i).unwrap().unwrap().queued)
+            .collect();
+        assert_eq!(queued, [false, true, true]);
+        assert!(
+            s.journal_take(ids[0], Utc::now()).unwrap(),
+            "the first is sent at once"
+        );
+        // The run stops (a quit, a crash); its second rung is settled before its turn.
+        assert!(s.journal_settle_queued(ids[1], "never sent").unwrap());
+        assert!(
+            !s.journal_take(ids[1], Utc::now()).unwrap(),
+            "settled: never sent"
+        );
+        assert_eq!(
+            s.journal_entry(ids[1]).unwrap().unwrap().state,
+            JournalState::NotPlaced
+        );
+        // The third is taken first: it can no longer be settled from its queue.
+        assert!(s.journal_take(ids[2], Utc::now()).unwrap());
+        assert!(!s.journal_settle_queued(ids[2], "never sent").unwrap());
+        assert_eq!(
+            s.journal_entry(ids[2]).unwrap().unwrap().state,
+            JournalState::Sending
+        );
     }
 
     #[test]
