@@ -123,6 +123,33 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     assert_eq!(counters["ordersCreated"], 1);
 }
 
+/// Enters `other` after 3 s and `own` again 5 s later, as a user pasting keys in Connect would
+/// (each tried until the exchange, under faults, lets it be saved).
+async fn switch_keys(
+    app: std::sync::Arc<nordlys_application::App>,
+    other: nordlys_sandbox::KeyInfo,
+    own: nordlys_sandbox::KeyInfo,
+) {
+    for (wait, key) in [(3, other), (5, own)] {
+        tokio::time::sleep(Duration::from_secs(wait)).await;
+        for _ in 0..20 {
+            let args = nordlys_application::profile_views::SetApiKeyArgs {
+                key: key.key.clone(),
+                secret: key.secret.clone(),
+                may_trade: None,
+                may_withdraw: None,
+            };
+            if within("set_api_key", profiles::set_api_key(&app, args))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verdict() {
     let default_hook = std::panic::take_hook();
@@ -146,10 +173,18 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     let lanes: Vec<_> = (0..LANES)
         .map(|l| tokio::spawn(lane(app.clone(), l, OPERATIONS / LANES, price)))
         .collect();
+    // A key switch in the middle: another user's key for a while, then the user's own again.
+    // What was lost under one must never be judged through the other.
+    let switched = tokio::spawn(switch_keys(
+        app.clone(),
+        sb.info.second_user.api_keys.withdrawal.clone(),
+        key.clone(),
+    ));
     let mut ended = vec![];
     for l in lanes {
         ended.extend(l.await.unwrap());
     }
+    switched.await.unwrap();
     let soak_time = started.elapsed();
     sb.state.clear_faults();
 

@@ -930,3 +930,34 @@ async fn starting_at_login_writes_and_removes_the_autostart_entry() {
         None
     );
 }
+
+/// Plans run only for the active profile: another profile's waiting plans are told, once, never
+/// skipped silently; a profile with none, or paused ones only, is not told.
+#[tokio::test]
+async fn plans_of_a_profile_not_in_use_are_told_once() {
+    let sb = sandbox().await;
+    let (app, desktop, dir) = recorded_app();
+    connect(&app, &sb).await;
+    let sandbox_store =
+        nordlys_core::store::Store::open(&dir.path().join("profiles/sandbox/nordlys.sqlite"))
+            .unwrap();
+    let plan = nordlys_core::plans::PlanForm {
+        buy_nok: "100".into(),
+        every: "day".into(),
+        at: "07:00".into(),
+        ..nordlys_core::plans::PlanForm::default()
+    }
+    .parse()
+    .unwrap();
+    sandbox_store
+        .add_plan(&plan, None, chrono::Utc::now())
+        .unwrap();
+    let before = desktop.notified.lock().unwrap().len();
+    for _ in 0..2 {
+        nordlys_application::plans::run_plans_at(&app, chrono::Utc::now())
+            .await
+            .unwrap();
+    }
+    let told = desktop.notified.lock().unwrap()[before..].to_vec();
+    assert_eq!(told.len(), 1, "{told:?}");
+}

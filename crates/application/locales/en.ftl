@@ -449,6 +449,7 @@ plan-placed = A recurring buy was placed
 plan-rejected = The exchange refused a recurring buy; the plan goes on at its next time
 plan-unknown = A recurring buy may or may not have been placed; Nordlys is checking, and the plan waits until it knows
 plan-elsewhere = Recurring buy { $plan } was made for other accounts than this profile's key sees, so it was not run
+plans-of-inactive-profile = The profile { $profile } has { $count } recurring buys that do not run while another profile is in use; switch to it to run them.
 tray-next-buy = Next recurring buy: { $at } (Oslo time)
 plan-said-ladder = { $said }, as { $rungs } limit buys { $step } % apart below the ask
 plan-run-rungs = { $rungs } limit buys placed below the ask

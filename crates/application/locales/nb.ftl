@@ -448,6 +448,7 @@ plan-placed = Et fast kjøp ble lagt inn
 plan-rejected = Børsen avviste et fast kjøp; planen fortsetter neste gang
 plan-unknown = Et fast kjøp kan ha blitt lagt inn eller ikke; Nordlys sjekker, og planen venter til det er kjent
 plan-elsewhere = Fast kjøp { $plan } ble laget for andre kontoer enn nøkkelen i denne profilen ser, så det ble ikke kjørt
+plans-of-inactive-profile = Profilen { $profile } har { $count } faste kjøp som ikke kjøres mens en annen profil er i bruk; bytt til den for å kjøre dem.
 tray-next-buy = Neste faste kjøp: { $at } (norsk tid)
 plan-said-ladder = { $said }, som { $rungs } limitkjøp med { $step } % mellom, under tilbudskursen
 plan-run-rungs = { $rungs } limitkjøp lagt inn under tilbudskursen

@@ -610,6 +610,7 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     let session = app.session().await?;
     let next = next_run(&session.store, app.figures());
     crate::watcher::set_next_plan_run(app, &session.profile.id, next);
+    tell_inactive_profiles_plans(app, &session.profile.id);
     if session.store.plans()?.iter().all(|p| p.paused) {
         return Ok(vec![]);
     }
@@ -657,6 +658,46 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
         });
     }
     Ok(vec![Change::Plans, Change::Balances, Change::Unknowns])
+}
+
+/// Plans run only for the active profile (its exchange is the one connected): another
+/// profile's plans that are not paused are never skipped silently. Each such profile is told
+/// once while this one is active.
+fn tell_inactive_profiles_plans(app: &App, active: &str) {
+    let others: Vec<(String, String)> = app
+        .settings()
+        .profiles
+        .iter()
+        .filter(|p| p.id != active)
+        .map(|p| (p.id.clone(), p.name.clone()))
+        .collect();
+    for (id, name) in others {
+        if !crate::watcher::untold_inactive(app, active, &id) {
+            continue;
+        }
+        let path = app
+            .data_dir
+            .join("profiles")
+            .join(&id)
+            .join("nordlys.sqlite");
+        if !path.exists() {
+            continue;
+        }
+        let waiting = Store::open(&path)
+            .and_then(|s| s.plans())
+            .map(|plans| plans.iter().filter(|p| !p.paused).count())
+            .unwrap_or(0);
+        if waiting > 0 {
+            app.notify(&Notice {
+                title: wording::say("plan-notice-title", app.locale()),
+                body: Message::new("plans-of-inactive-profile")
+                    .with("profile", name)
+                    .with("count", waiting.to_string())
+                    .render(app.locale()),
+                opens: Screen::Settings,
+            });
+        }
+    }
 }
 
 /// The next run of any plan, for the tray; none without plans.

@@ -45,6 +45,8 @@ pub struct Seen {
     next_plan_run: Option<String>,
     /// Due plans already told as made for other accounts: each is told once.
     plans_elsewhere: std::collections::BTreeSet<i64>,
+    /// Profiles not active whose waiting plans were looked for (and told, if any).
+    inactive_told: std::collections::BTreeSet<String>,
 }
 
 /// Runs until the app ends: each thing followed at its pace for what the user sees (see
@@ -167,6 +169,12 @@ pub(crate) fn untold_elsewhere(app: &App, profile: &str, plans: &[i64]) -> Vec<i
         .copied()
         .filter(|id| seen.plans_elsewhere.insert(*id))
         .collect()
+}
+
+/// Whether profile `other`'s plans are still to be looked for while `profile` is active; they
+/// count as looked for now.
+pub(crate) fn untold_inactive(app: &App, profile: &str, other: &str) -> bool {
+    seen(app, profile).inactive_told.insert(other.to_owned())
 }
 
 /// When a plan of the active profile runs next, as the watcher last worked it out.
@@ -404,7 +412,13 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let since = Utc::now() - chrono::Duration::days(30);
     let mut invoices_changed = false;
     for i in store.invoices_open(since)? {
-        let answer = client.invoice(&i.id).await.map_err(|e| app.error(e))?;
+        // One the exchange will not show (made under another account's key) waits for the next
+        // look; the others are looked at all the same.
+        let answer = match client.invoice(&i.id).await {
+            Ok(a) => a,
+            Err(e) if e.refuses_only_this() => continue,
+            Err(e) => return Err(app.error(e)),
+        };
         let before = store.set_invoice_status(&i.id, &answer.status)?;
         if before.as_ref() == Some(&answer.status) {
             continue;

@@ -408,7 +408,13 @@ pub async fn track(
         let Some(id) = e.withdrawal_id.as_deref() else {
             continue;
         };
-        let w = client.withdrawal(&WithdrawalId::from(id)).await?;
+        // One the exchange will not show (sent from other accounts) waits for the next look;
+        // the others are followed all the same.
+        let w = match client.withdrawal(&WithdrawalId::from(id)).await {
+            Ok(w) => w,
+            Err(e) if e.refuses_only_this() => continue,
+            Err(e) => return Err(e.into()),
+        };
         let before = store.withdrawal_set_status(e.id, &w.status)?;
         if before.as_ref() != Some(&w.status) {
             changed.push(StatusChange {

@@ -203,6 +203,19 @@ impl Error {
         matches!(self, Self::OutcomeUnknown { .. })
     }
 
+    /// The exchange answered, and refused this one thing (it does not know it, or this
+    /// credential may not see it): other requests may still be answered. Not a failure of the
+    /// connection, the credential or the exchange as a whole.
+    pub fn refuses_only_this(&self) -> bool {
+        matches!(
+            self,
+            Self::Http {
+                status: 400 | 403 | 404 | 410,
+                ..
+            }
+        )
+    }
+
     pub(crate) fn http(endpoint: String, status: u16, body: &[u8]) -> Self {
         let api = ApiError::from_body(body).map(Box::new);
         let raw = String::from_utf8_lossy(body);

@@ -119,6 +119,8 @@ const nb: Record<string, string> = {
   "Orders, payments, plans, recipients and the tax history are kept for the accounts they were made for, and are checked or run only with a key that sees those accounts.":
     "Ordrer, betalinger, planer, mottakere og skattehistorikken lagres for kontoene de ble laget for, og sjekkes eller kjøres bare med en nøkkel som ser de kontoene.",
   "This key": "Denne nøkkelen",
+  "Some orders or payments are still unknown. They are checked only with a key that sees the accounts they were sent from: a key of other accounts cannot settle them, and they are never sent again.":
+    "Noen ordrer eller betalinger er fortsatt ukjente. De sjekkes bare med en nøkkel som ser kontoene de ble sendt fra: en nøkkel for andre kontoer kan ikke avgjøre dem, og de sendes aldri på nytt.",
   "The lock's password, for a new or larger plan": "Låsens passord, for en ny eller større plan",
   "The lock's password, to change the exchange's address": "Låsens passord, for å endre børsens adresse",
   "The lock's password, to remove or weaken the lock": "Låsens passord, for å fjerne eller svekke låsen",

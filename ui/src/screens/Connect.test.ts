@@ -47,6 +47,15 @@ describe("Connect", () => {
     expect(await screen.findByTestId("message-ok")).toHaveProperty("textContent", expect.stringContaining("Saved"));
   });
 
+  it("says before a new key is saved that unknown requests are checked only with their own accounts' key", async () => {
+    await mountScreen(Connect, sandboxBackend());
+    expect(screen.queryByTestId("key-unknowns-warning")).toBeNull();
+    const fake = sandboxBackend({ unknowns: () => ({ unresolved: 1, entries: [] }) });
+    document.body.innerHTML = "";
+    await mountScreen(Connect, fake);
+    expect(await screen.findByTestId("key-unknowns-warning")).toBeTruthy();
+  });
+
   it("offers balances alone when the exchange refuses the scopes asked for", async () => {
     const fake = sandboxBackend({
       connectOauth: ({ scopes }) => {
