@@ -64,12 +64,20 @@ pub async fn learn(client: &ExchangeClient, store: &Store) -> Result<Learned, Le
 /// which leaves every judgement to the key alone.
 pub async fn origin_here(client: &ExchangeClient, store: &Store) -> Result<Origin, StoreError> {
     let mut origin = evidence::origin_of(client);
-    origin.identity = match store.known_identity(&origin.base_url, &origin.key_fingerprint)? {
+    let (base, key) = (origin.base_url.clone(), origin.key_fingerprint.clone());
+    origin.identity = match store.known_identity(&base, &key)? {
         Some(id) => Some(id),
+        // Asked lately in vain: not again on every look or keystroke.
+        None if store.learning_failed_lately(&base, &key) => None,
         None => match learn(client, store).await {
-            Ok(l) => l.identity,
+            Ok(Learned {
+                identity: Some(id), ..
+            }) => Some(id),
+            Ok(_) | Err(LearnError::Exchange(_)) => {
+                store.learning_failed(&base, &key);
+                None
+            }
             Err(LearnError::Store(e)) => return Err(e),
-            Err(LearnError::Exchange(_)) => None,
         },
     };
     Ok(origin)

@@ -45,8 +45,19 @@ impl AccountIdentity {
 }
 
 /// The identity learned for each credential in this process: `(base_url, key fingerprint)`,
-/// the fingerprint empty for OAuth, whose grant may be another user's next time.
-pub(super) type Learned = HashMap<(String, String), IdentityId>;
+/// the fingerprint empty for OAuth, whose grant may be another user's next time. A credential
+/// whose accounts could not be learned is kept with when it was tried (`None`), so the paths
+/// that ask on every look or keystroke do not ask the exchange again each time.
+pub(super) type Learned = HashMap<(String, String), Learning>;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Learning {
+    Known(IdentityId),
+    Failed(std::time::Instant),
+}
+
+/// How long a failed learning stands before the exchange is asked again.
+const RETRY_LEARNING: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Store {
     /// The identity the accounts `seen` through a credential of the exchange at `base_url`
@@ -131,7 +142,10 @@ impl Store {
         self.learned_identities
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert((base_url.to_owned(), key_fingerprint.to_owned()), identity);
+            .insert(
+                (base_url.to_owned(), key_fingerprint.to_owned()),
+                Learning::Known(identity),
+            );
         if !key_fingerprint.is_empty() {
             self.db().execute(
                 "INSERT OR REPLACE INTO credential_identities (base_url, key_fingerprint, identity_id)
@@ -142,6 +156,29 @@ impl Store {
         Ok(())
     }
 
+    /// Remembers that the credential's accounts could not be learned just now.
+    pub fn learning_failed(&self, base_url: &str, key_fingerprint: &str) {
+        self.learned_identities
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(
+                (base_url.to_owned(), key_fingerprint.to_owned()),
+                Learning::Failed(std::time::Instant::now()),
+            );
+    }
+
+    /// Whether learning the credential's accounts failed less than a minute ago.
+    pub fn learning_failed_lately(&self, base_url: &str, key_fingerprint: &str) -> bool {
+        let key = (base_url.to_owned(), key_fingerprint.to_owned());
+        matches!(
+            self.learned_identities
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(&key),
+            Some(Learning::Failed(at)) if at.elapsed() < RETRY_LEARNING
+        )
+    }
+
     /// The identity the credential was last seen to have: learned in this process, or kept for
     /// an API key.
     pub fn known_identity(
@@ -150,7 +187,7 @@ impl Store {
         key_fingerprint: &str,
     ) -> Result<Option<IdentityId>, StoreError> {
         let key = (base_url.to_owned(), key_fingerprint.to_owned());
-        if let Some(id) = self
+        if let Some(Learning::Known(id)) = self
             .learned_identities
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -378,6 +415,9 @@ mod tests {
         assert_eq!(s.known_identity("http://x", "fp").unwrap(), Some(id));
         assert_eq!(s.known_identity("http://x", "").unwrap(), None);
         assert_eq!(s.known_identity("http://y", "fp").unwrap(), None);
+        s.learning_failed("http://y", "fp");
+        assert!(s.learning_failed_lately("http://y", "fp"));
+        assert!(!s.learning_failed_lately("http://x", "fp"));
         let _ = std::fs::remove_file(&path);
     }
 
