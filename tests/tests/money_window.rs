@@ -718,3 +718,68 @@ async fn the_overview_names_what_an_open_sell_holds() {
         "{reserved:?}"
     );
 }
+
+/// Nothing published says which account an empty `accountId` means. Under a reading where it is
+/// the last, a sale, an address and an invoice with no account chosen are still the first
+/// listed's, the one the window shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_account_chosen_the_account_shown_trades_and_receives_whatever_the_default_is() {
+    use nordlys_application::receive;
+    use nordlys_application::receive_views::{AccountArgs, InvoiceArgs};
+    let sb = sandbox().await;
+    control(
+        &sb,
+        "/sandbox/readings",
+        json!({ "defaultAccount": "last" }),
+    )
+    .await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let (first, last) = {
+        let world = sb.state.lock();
+        let live: Vec<_> = world
+            .accounts
+            .iter()
+            .filter(|a| a.deleted.is_none())
+            .map(|a| a.id.clone())
+            .collect();
+        (live[0].clone(), live[live.len() - 1].clone())
+    };
+    assert_ne!(first, last, "the sandbox's user has two live accounts");
+
+    let placed = trading::place_order(
+        &app,
+        order(Direction::Sell, "0.001", Some("90000000".into())),
+    )
+    .await
+    .unwrap();
+    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    let sold_from = sb.state.lock().orders.last().unwrap().account.clone();
+    assert_eq!(sold_from, first, "the account shown sold, not the default");
+
+    let shown = receive::receive_destinations(&app, AccountArgs { account_id: None })
+        .await
+        .unwrap();
+    let owner = sb
+        .state
+        .lock()
+        .accounts
+        .iter()
+        .find(|a| a.addresses.iter().any(|x| x == &shown.onchain.text))
+        .map(|a| a.id.clone());
+    assert_eq!(owner.as_deref(), Some(first.as_str()));
+
+    receive::create_invoice(
+        &app,
+        InvoiceArgs {
+            account_id: None,
+            amount: "0.0001".into(),
+            unit: BitcoinAmountUnit::Btc,
+            public_description: String::new(),
+            private_note: String::new(),
+        },
+    )
+    .await
+    .unwrap();
+    let invoiced = sb.state.lock().invoices.last().unwrap().account.clone();
+    assert_eq!(invoiced, first);
+}

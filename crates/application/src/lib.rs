@@ -26,6 +26,7 @@ pub mod receive;
 pub mod receive_views;
 pub mod sale_tax;
 pub mod schedule;
+mod shown_account;
 pub mod state;
 pub mod tax;
 pub mod tax_card;

@@ -42,22 +42,8 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     let session = app.session().await?;
     let client = session.connection.client().clone();
     let price = app.bid_price().await?;
-    let accounts = client
-        .bitcoin_accounts(false)
-        .await
-        .map_err(|e| app.error(e))?;
-    let account = match form.account_id.as_deref() {
-        Some(id) => accounts.accounts.iter().find(|a| a.id.as_str() == id),
-        None => accounts.accounts.first(),
-    }
-    .ok_or_else(|| {
-        IpcError::new(
-            ErrorCode::InvalidInput,
-            wording::say("no-such-account", app.locale()),
-        )
-    })?;
-    // The account shown is the account sent: never empty, which would leave the choice to the
-    // exchange's idea of a default.
+    let account = crate::shown_account::shown(app, &client, form.account_id.as_deref()).await?;
+    // The account shown is the account sent.
     form.account_id = Some(account.id.to_string());
     let ctx = PayContext {
         now: SystemTime::now(),

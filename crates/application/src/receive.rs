@@ -7,7 +7,6 @@ use nordlys_core::destination::{self, AskedAmount};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
 use nordlys_core::store::StoredInvoice;
-use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
 use nordlys_money::{Amount, Nok, NokPerBtc};
 use rust_decimal::Decimal;
@@ -18,12 +17,6 @@ use crate::receive_views::*;
 use crate::state::App;
 use crate::vocabulary::InvoiceState;
 
-fn account(id: Option<&str>) -> Option<AccountId> {
-    id.map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(AccountId::from)
-}
-
 fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
         text: text.to_owned(),
@@ -33,12 +26,14 @@ fn qr_view(text: &str, uri: String) -> Answer<QrView> {
 }
 
 pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<ReceiveView> {
-    let d = app
-        .session()
+    let session = app.session().await?;
+    let client = session.connection.client();
+    // The account shown receives.
+    let account = crate::shown_account::shown(app, client, args.account_id.as_deref())
         .await?
-        .connection
-        .client()
-        .deposit_destinations(account(args.account_id.as_deref()).as_ref())
+        .id;
+    let d = client
+        .deposit_destinations(Some(&account))
         .await
         .map_err(|e| app.error(e))?;
     let address = d.onchain_address.destination.trim();
@@ -139,9 +134,12 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
     };
     let session = app.session().await?;
     let client = session.connection.client().clone();
+    let account = crate::shown_account::shown(app, &client, args.account_id.as_deref())
+        .await?
+        .id;
     let created = client
         .create_invoice(&NewLightningInvoiceRequest {
-            account_id: account(args.account_id.as_deref()),
+            account_id: Some(account.clone()),
             currency,
             amount,
             public_description: args.public_description.trim().to_owned(),
@@ -168,7 +166,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
     let stored = StoredInvoice {
         id: created.deposit_destination_id.to_string(),
         invoice: info.invoice.clone(),
-        account_id: args.account_id.filter(|a| !a.is_empty()),
+        account_id: Some(account.to_string()),
         amount_btc: info.amount_btc,
         requested,
         public_description: args.public_description.trim().to_owned(),

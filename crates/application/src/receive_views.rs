@@ -10,7 +10,8 @@ use crate::vocabulary::InvoiceState;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountArgs {
-    /// Empty or none: the default account.
+    /// Empty or none: the first listed, the one the window shows (never the exchange's
+    /// unnamed "default account").
     pub account_id: Option<String>,
 }
 

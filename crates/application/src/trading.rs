@@ -103,8 +103,9 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
     }
 }
 
-/// The market the form is checked against, and when the exchange quoted it.
-async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Utc>)> {
+/// The market the form is checked against, when the exchange quoted it, and the account the
+/// form shows (the one it sends from).
+async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Utc>, String)> {
     let c = app.session().await?.connection;
     let client = c.client();
     let price = client.price(None).await.map_err(|e| app.error(e))?;
@@ -113,23 +114,14 @@ async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Ut
         .await
         .map_err(|e| app.error(e))?
         .available_nok;
-    let accounts = client
-        .bitcoin_accounts(false)
-        .await
-        .map_err(|e| app.error(e))?;
-    let btc = accounts
-        .accounts
-        .iter()
-        .find(|a| account.is_none_or(|id| id.is_empty() || a.id.as_str() == id))
-        .map(|a| a.available_btc)
-        .unwrap_or_default();
+    let btc = crate::shown_account::shown(app, client, account).await?;
     let market = Market {
         bid: price.bid,
         ask: price.ask,
         available_nok: nok,
-        available_btc: btc,
+        available_btc: btc.available_btc,
     };
-    Ok((market, price.timestamp))
+    Ok((market, price.timestamp, btc.id.to_string()))
 }
 
 /// What an estimate is at: the limit price typed, else the side of the quote a market order
@@ -201,8 +193,9 @@ fn check_view(
 }
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckView> {
-    let form = args.form;
-    let (market, quoted_at) = market(app, form.account_id.as_deref()).await?;
+    let mut form = args.form;
+    let (market, quoted_at, shown) = market(app, form.account_id.as_deref()).await?;
+    form.account_id = Some(shown);
     let figures = order_figures(app);
     let check = order_form::check(&form, &market, figures);
     let basis = check
@@ -254,9 +247,11 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let _turn = app.money_turn().await;
     let figures = order_figures(app);
     let locale = figures.locale;
-    let form = &args.form;
-    let (market, _) = market(app, form.account_id.as_deref()).await?;
-    let checked = order_form::check(form, &market, figures);
+    let mut form = args.form;
+    let (market, _, shown) = market(app, form.account_id.as_deref()).await?;
+    // The account shown is the account sent.
+    form.account_id = Some(shown);
+    let checked = order_form::check(&form, &market, figures);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
             .into_iter()

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use nordlys_sandbox::world::{
-    BuyFee, BuySpend, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
+    BuyFee, BuySpend, DefaultAccount, EmptyStyle, ErrorStyle, Readings, RunningBalance,
+    WithdrawalHold,
 };
 use rust_decimal::Decimal;
 
@@ -96,6 +97,10 @@ struct Args {
     /// Where a buy row's NOK fee is: inside `outAmount` (default, as published) or beside it.
     #[arg(long, value_enum, default_value_t = BuyFee::Inside)]
     buy_fee: BuyFee,
+    /// Which account an empty `accountId` means: the first listed (default) or the last; the
+    /// published document does not say.
+    #[arg(long, value_enum, default_value_t = DefaultAccount::First)]
+    default_account: DefaultAccount,
     /// At most N API requests a minute (`N/min`); the next are answered 429 with
     /// `Retry-After`, as the exchange rate-limits.
     #[arg(long, value_name = "N/min", value_parser = per_minute)]
@@ -186,6 +191,7 @@ async fn main() -> ExitCode {
         running_balance: args.running_balance,
         empty_style: args.empty_style,
         buy_fee: args.buy_fee,
+        default_account: args.default_account,
         rate_limit_per_minute: args.rate_limit,
     };
     if let Some(op) = args.operator.as_deref()

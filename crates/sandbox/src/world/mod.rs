@@ -25,7 +25,8 @@ pub use payments::{
     DepositVia, Destination, InvoiceOwner, InvoiceRec, InvoiceState, WithdrawalRec, WithdrawalState,
 };
 pub use readings::{
-    BuyFee, BuySpend, EmptyStyle, ErrorStyle, Readings, RunningBalance, WithdrawalHold,
+    BuyFee, BuySpend, DefaultAccount, EmptyStyle, ErrorStyle, Readings, RunningBalance,
+    WithdrawalHold,
 };
 
 /// Request types and tables the HTTP layer needs.
@@ -293,14 +294,17 @@ impl World {
 
     // ---- accounts and balances ----
 
-    /// The account an `accountId` names; empty means the default (first live) account.
+    /// The account an `accountId` names; empty means the default account, the first or the
+    /// last live one as the reading says.
     pub fn account_index(&self, id: &str) -> Result<usize, ApiError> {
         let id = id.trim();
         if id.is_empty() {
-            return self
-                .accounts
-                .iter()
-                .position(|a| a.deleted.is_none())
+            let live = |a: &Account| a.deleted.is_none();
+            let default = match self.readings.default_account {
+                DefaultAccount::First => self.accounts.iter().position(live),
+                DefaultAccount::Last => self.accounts.iter().rposition(live),
+            };
+            return default
                 .ok_or_else(|| ApiError::precondition("the user has no bitcoin account"));
         }
         let i = self

@@ -85,6 +85,19 @@ pub enum BuySpend {
     Sats,
 }
 
+/// Which account an empty `accountId` means ("the default account"; neither the specification
+/// nor the published document says which one that is, or names it in any answer).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefaultAccount {
+    /// The first account listed that is not deleted.
+    #[default]
+    First,
+    /// The last account listed that is not deleted: a client that takes "the first listed" for
+    /// the default sends to another account than it shows.
+    Last,
+}
+
 /// One reading of every behaviour the specification does not show. The JSON names are the
 /// command-line switches in camelCase (`--no-note-echo` is `noNoteEcho`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +132,7 @@ pub struct Readings {
     pub running_balance: RunningBalance,
     pub empty_style: EmptyStyle,
     pub buy_fee: BuyFee,
+    pub default_account: DefaultAccount,
     /// At most this many `/v1/` requests a minute; the next are refused with 429.
     pub rate_limit_per_minute: Option<u32>,
 }
@@ -141,6 +155,7 @@ impl Default for Readings {
             running_balance: RunningBalance::Total,
             empty_style: EmptyStyle::Omit,
             buy_fee: BuyFee::Inside,
+            default_account: DefaultAccount::First,
             rate_limit_per_minute: None,
         }
     }
@@ -249,6 +264,10 @@ mod tests {
         assert_eq!(r.empty_style, EmptyStyle::Null);
         assert_eq!(r.buy_fee, BuyFee::Outside);
         let r = r
+            .patched(&serde_json::json!({ "defaultAccount": "last" }))
+            .unwrap();
+        assert_eq!(r.default_account, DefaultAccount::Last);
+        let r = r
             .patched(&serde_json::json!({ "fillSpread": 60, "buySpend": "sats" }))
             .unwrap();
         assert_eq!((r.fill_spread, r.buy_spend), (60, BuySpend::Sats));
@@ -265,6 +284,7 @@ mod tests {
             serde_json::json!({ "runningBalance": "both" }),
             serde_json::json!({ "emptyStyle": "" }),
             serde_json::json!({ "buyFee": 1 }),
+            serde_json::json!({ "defaultAccount": "middle" }),
             serde_json::json!([1]),
         ] {
             assert!(r.patched(&bad).is_err(), "{bad}");
