@@ -7,16 +7,34 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, NaiveDateTime, SecondsFormat, Utc};
 use nordlys_money::Quantity;
 use rust_decimal::Decimal;
 use serde::de::{self, Visitor};
 use serde::{Deserializer, Serializer};
 
+/// No amount, price or volume the exchange could hold reaches a quadrillion (10^15): bitcoin's
+/// supply is 2.1 × 10^7, Norway's money supply some 3 × 10^12 kroner. A number past it is refused
+/// here, so that sums of the numbers an answer or a whole history carries stay far inside
+/// `Decimal`'s range (7.9 × 10^28): adding and subtracting them cannot overflow (and panic), and
+/// every product of two of them is computed with a checked operation.
+const LARGEST: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+
+fn bounded<E: de::Error>(d: Decimal) -> Result<Decimal, E> {
+    if d.abs() < LARGEST {
+        Ok(d)
+    } else {
+        Err(E::custom(format!(
+            "`{d}` is larger than any amount, price or volume the exchange could hold"
+        )))
+    }
+}
+
 fn decimal_from_text<E: de::Error>(text: &str) -> Result<Decimal, E> {
     Decimal::from_str(text.trim())
         .or_else(|_| Decimal::from_scientific(text.trim()))
         .map_err(|e| E::custom(format!("`{text}` is not a decimal number: {e}")))
+        .and_then(bounded)
 }
 
 struct NumberVisitor;
@@ -36,11 +54,11 @@ impl Visitor<'_> for NumberVisitor {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
-        Ok(Decimal::from(v))
+        bounded(Decimal::from(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
-        Ok(Decimal::from(v))
+        bounded(Decimal::from(v))
     }
 
     // Tolerated: a gateway that stringifies doubles. Our reading: the value is still the number.
@@ -99,10 +117,10 @@ fn read_optional<'de, D: Deserializer<'de>>(
             NumberVisitor.visit_f64(v).map(Some)
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-            Ok(Some(Decimal::from(v)))
+            NumberVisitor.visit_i64(v).map(Some)
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-            Ok(Some(Decimal::from(v)))
+            NumberVisitor.visit_u64(v).map(Some)
         }
     }
     d.deserialize_option(OptVisitor(empty_is_none))
@@ -197,15 +215,23 @@ pub mod opt_computed_decimal_string {
     }
 }
 
-/// Parses an ISO 8601 date-time: RFC 3339, or a bare local form read as UTC.
+/// Parses an ISO 8601 date-time: RFC 3339, or a bare local form read as UTC. Years past 9999
+/// are refused: time arithmetic near the end of `chrono`'s range would overflow (and panic).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
     let t = text.trim();
-    if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
-        return Ok(dt.with_timezone(&Utc));
+    let parsed = match DateTime::parse_from_rfc3339(t) {
+        Ok(dt) => dt.with_timezone(&Utc),
+        Err(_) => NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S%.f")
+            .map(|n| n.and_utc())
+            .map_err(|_| format!("`{t}` is not an ISO 8601 date-time"))?,
+    };
+    if (0..=9999).contains(&parsed.year()) {
+        Ok(parsed)
+    } else {
+        Err(format!(
+            "`{t}` is not a date-time between the years 0 and 9999"
+        ))
     }
-    NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S%.f")
-        .map(|n| n.and_utc())
-        .map_err(|_| format!("`{t}` is not an ISO 8601 date-time"))
 }
 
 /// Formats a time the way the API writes it: RFC 3339 in UTC with `Z`.
@@ -273,6 +299,47 @@ mod tests {
     struct N {
         #[serde(with = "number")]
         v: Decimal,
+    }
+
+    #[test]
+    fn a_number_past_any_amount_the_exchange_could_hold_is_refused_not_added_up_later() {
+        assert_eq!(LARGEST, Decimal::from(1_000_000_000_000_000_i64));
+        for json in [
+            "1e15",
+            "-1e15",
+            "1000000000000000",
+            "79228162514264337593543950335",
+            "\"1e20\"",
+            "18446744073709551615",
+        ] {
+            let e = serde_json::from_str::<N>(&format!("{{\"v\":{json}}}")).unwrap_err();
+            let e = e.to_string();
+            assert!(
+                e.contains("larger than any amount") || e.contains("is not a decimal number"),
+                "{json}: {e}"
+            );
+        }
+        for json in ["999999999999999", "-999999999999999", "2100000000000000e-8"] {
+            assert!(
+                serde_json::from_str::<N>(&format!("{{\"v\":{json}}}")).is_ok(),
+                "{json}"
+            );
+        }
+        #[derive(Deserialize, Debug)]
+        struct O {
+            #[serde(with = "opt_decimal_string", default)]
+            #[allow(dead_code, reason = "read only to be refused")]
+            v: Option<Decimal>,
+        }
+        assert!(serde_json::from_str::<O>(r#"{"v":"1e16"}"#).is_err());
+        assert!(serde_json::from_str::<O>(r#"{"v":10000000000000000}"#).is_err());
+    }
+
+    #[test]
+    fn times_past_the_year_9999_are_refused() {
+        assert!(parse_time("9999-12-31T23:59:59Z").is_ok());
+        assert!(parse_time("+262143-12-31T23:59:59").is_err());
+        assert!(parse_time("10000-01-01T00:00:00").is_err());
     }
 
     #[test]
