@@ -23,9 +23,8 @@ const ORIGIN: &str = "origin";
 
 /// Where `login` keeps secrets: the OS keyring, or a double in tests.
 pub trait Keyring {
-    /// `None` when absent, or when the keyring cannot be read (locked, missing): the error that
-    /// follows names the environment variables to set.
-    fn get(&self, entry: &str) -> Option<String>;
+    /// `None` when absent; an error when the keyring cannot be read (locked, no service).
+    fn get(&self, entry: &str) -> Result<Option<String>, String>;
     fn set(&self, entry: &str, value: &str) -> Result<(), String>;
     /// Whether there was one to delete.
     fn delete(&self, entry: &str) -> Result<bool, String>;
@@ -36,11 +35,14 @@ pub trait Keyring {
 pub struct OsKeyring;
 
 impl Keyring for OsKeyring {
-    fn get(&self, entry: &str) -> Option<String> {
-        keyring::Entry::new(KEYRING_SERVICE, entry)
-            .ok()?
-            .get_password()
-            .ok()
+    fn get(&self, entry: &str) -> Result<Option<String>, String> {
+        match keyring::Entry::new(KEYRING_SERVICE, entry).and_then(|e| e.get_password()) {
+            Ok(value) => Ok(Some(value)),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(format!(
+                "the keyring cannot be read ({e}); unlock it, or set the credentials in the environment"
+            )),
+        }
     }
 
     fn set(&self, entry: &str, value: &str) -> Result<(), String> {
@@ -85,13 +87,29 @@ pub fn load(
 ) -> Result<Credentials, String> {
     let env_set = env.any();
     let read = |set: Option<String>, entry: &str| {
-        if env_set { set } else { keyring.get(entry) }
+        if env_set { Ok(set) } else { keyring.get(entry) }
     };
-    let key = read(env.key, API_KEY);
-    let secret = read(env.secret, API_SECRET);
-    let token = read(env.token, ACCESS_TOKEN);
-    let from_keyring = !env_set && (key.is_some() || secret.is_some() || token.is_some());
-    if from_keyring && let (Some(stored), Some(base)) = (keyring.get(ORIGIN), base_url) {
+    let (key, secret, token) = (
+        read(env.key, API_KEY),
+        read(env.secret, API_SECRET),
+        read(env.token, ACCESS_TOKEN),
+    );
+    // A keyring that cannot be read at all gives nothing to send (public commands still work);
+    // one read in part is refused: the secret read must not go out without the rest.
+    let found = [&key, &secret, &token]
+        .iter()
+        .any(|r| matches!(r, Ok(Some(_))));
+    let (key, secret, token) = if found {
+        (key?, secret?, token?)
+    } else {
+        (None, None, None)
+    };
+    let from_keyring = !env_set && found;
+    if from_keyring && let Some(base) = base_url {
+        // Secrets without a record of their exchange are sent nowhere: fail closed.
+        let Some(stored) = keyring.get(ORIGIN)? else {
+            return Err("the keyring holds credentials without a record of the exchange they are for; run `nordlys-cli logout`, then `login`".to_owned());
+        };
         let stored: Origin = serde_json::from_str(&stored)
             .map_err(|_| "the keyring's record of where its secrets belong is damaged; run `nordlys-cli logout`, then `login`".to_owned())?;
         let here = origin_of(base, operator)?;
@@ -240,8 +258,8 @@ mod tests {
     struct MemoryKeyring(Mutex<HashMap<String, String>>);
 
     impl Keyring for MemoryKeyring {
-        fn get(&self, entry: &str) -> Option<String> {
-            self.0.lock().unwrap().get(entry).cloned()
+        fn get(&self, entry: &str) -> Result<Option<String>, String> {
+            Ok(self.0.lock().unwrap().get(entry).cloned())
         }
         fn set(&self, entry: &str, value: &str) -> Result<(), String> {
             self.0.lock().unwrap().insert(entry.into(), value.into());
@@ -341,5 +359,76 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    /// A keyring whose entry `broken` cannot be read, as a locked one answers.
+    struct PartlyLocked {
+        inner: MemoryKeyring,
+        broken: &'static str,
+    }
+
+    impl Keyring for PartlyLocked {
+        fn get(&self, entry: &str) -> Result<Option<String>, String> {
+            if entry == self.broken {
+                Err("the keyring cannot be read (locked)".into())
+            } else {
+                self.inner.get(entry)
+            }
+        }
+        fn set(&self, entry: &str, value: &str) -> Result<(), String> {
+            self.inner.set(entry, value)
+        }
+        fn delete(&self, entry: &str) -> Result<bool, String> {
+            self.inner.delete(entry)
+        }
+    }
+
+    #[test]
+    fn secrets_whose_exchange_is_unknown_or_unreadable_are_not_used() {
+        let op = Operator::default();
+        let base = Some("http://127.0.0.1:8080");
+        let stored = || {
+            let keyring = MemoryKeyring::default();
+            let mut input = std::io::Cursor::new(format!("{KEY}\n{}\n", secret()));
+            login(
+                LoginKind::Key,
+                "http://127.0.0.1:8080",
+                &op,
+                &keyring,
+                &mut input,
+                &mut lines,
+            )
+            .unwrap();
+            keyring
+        };
+        // The record of the exchange is gone: refused, not sent anywhere.
+        let keyring = stored();
+        keyring.0.lock().unwrap().remove(ORIGIN);
+        let e = load(&op, base, &keyring, EnvCredentials::default()).unwrap_err();
+        assert!(e.contains("without a record"), "{e}");
+        // The record cannot be read, or the secret cannot while the key can: refused.
+        for broken in [ORIGIN, API_SECRET] {
+            let keyring = PartlyLocked {
+                inner: stored(),
+                broken,
+            };
+            let e = load(&op, base, &keyring, EnvCredentials::default()).unwrap_err();
+            assert!(e.contains("cannot be read"), "{broken}: {e}");
+        }
+        // No keyring at all: nothing to send, and no error (public commands need none).
+        struct Absent;
+        impl Keyring for Absent {
+            fn get(&self, _: &str) -> Result<Option<String>, String> {
+                Err("no keyring service".into())
+            }
+            fn set(&self, _: &str, _: &str) -> Result<(), String> {
+                Err("no keyring service".into())
+            }
+            fn delete(&self, _: &str) -> Result<bool, String> {
+                Err("no keyring service".into())
+            }
+        }
+        let none = load(&op, base, &Absent, EnvCredentials::default()).unwrap();
+        assert!(none.key.is_none() && none.bearer.is_none());
     }
 }
