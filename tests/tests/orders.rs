@@ -381,7 +381,12 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     let entries: Vec<_> = ready.iter().map(|p| p.entry(chrono::Utc::now())).collect();
     let morning = chrono::Utc.with_ymd_and_hms(2030, 3, 2, 6, 30, 0).unwrap();
     let (_, ids) = store
-        .plan_claim(plan_id, morning, &entries, None)
+        .plan_claim(
+            &store.plan(plan_id).unwrap().unwrap(),
+            morning,
+            &entries,
+            None,
+        )
         .unwrap()
         .send
         .unwrap();

@@ -576,7 +576,7 @@ pub async fn run_due(
     let mut out = Vec::new();
     let mut elsewhere = Vec::new();
     let mut here = None;
-    for plan in store.plans()? {
+    for mut plan in store.plans()? {
         if plan.paused {
             continue;
         }
@@ -596,7 +596,10 @@ pub async fn run_due(
                 continue;
             }
             // Made with no credential at hand: it belongs to the accounts it first runs for.
-            (None, Some(seen)) => store.bind_plan(plan.id, seen)?,
+            (None, Some(seen)) => {
+                store.bind_plan(plan.id, seen)?;
+                plan.identity = Some(seen);
+            }
             _ => {}
         }
         let runs = store.plan_runs(plan.id)?;
@@ -615,7 +618,8 @@ pub async fn run_due(
         };
         let sent_at = Utc::now();
         let entries: Vec<_> = prepared.iter().map(|p| p.entry(sent_at)).collect();
-        let claimed = store.plan_claim(plan.id, now, &entries, skip.as_deref())?;
+        // Claimed only if the plan is still what the orders were prepared from.
+        let claimed = store.plan_claim(&plan, now, &entries, skip.as_deref())?;
         out.extend(claimed.recorded);
         let Some((slot, journal_ids)) = claimed.send else {
             continue;

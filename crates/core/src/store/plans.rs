@@ -18,6 +18,9 @@ pub struct PlanClaim {
     pub recorded: Vec<Recorded>,
     /// The slot to send and its orders' journal entries ("sending"), in the order given.
     pub send: Option<(DateTime<Utc>, Vec<i64>)>,
+    /// The plan was edited, paused or removed after its orders were prepared: nothing was
+    /// claimed, and its due slot waits for the next look, which prepares them afresh.
+    pub changed: bool,
 }
 
 /// A run's state from its order's journal state.
@@ -342,23 +345,29 @@ impl Store {
         runs_in(&self.db(), plan_id)
     }
 
-    /// Decides what of plan `plan_id` is due at `now` and records it, in one transaction: missed
-    /// slots skipped, slots held while a run is unknown, and the slot to run with its orders
-    /// journaled from `orders` (when the caller has them ready; a ladder's rungs in order) or
-    /// skipped with the reason `skip` (the ask was above the plan's cap). A slot another process
-    /// recorded first is not recorded again; a due slot with no orders ready is left for the
-    /// next look.
+    /// Decides what of plan `prepared_from` is due at `now` and records it, in one transaction:
+    /// missed slots skipped, slots held while a run is unknown, and the slot to run with its
+    /// orders journaled from `orders` (when the caller has them ready; a ladder's rungs in
+    /// order) or skipped with the reason `skip` (the ask was above the plan's cap). A slot
+    /// another process recorded first is not recorded again; a due slot with no orders ready is
+    /// left for the next look. The orders were prepared from `prepared_from`: when the stored
+    /// plan is no longer that (an edit came in between), nothing is claimed (`changed`).
     pub fn plan_claim(
         &self,
-        plan_id: i64,
+        prepared_from: &Plan,
         now: DateTime<Utc>,
         orders: &[NewOrderEntry<'_>],
         skip: Option<&str>,
     ) -> Result<PlanClaim, StoreError> {
+        let plan_id = prepared_from.id;
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(plan) = plan_in(&tx, plan_id)? else {
-            return Ok(PlanClaim::default());
+        let plan = plan_in(&tx, plan_id)?;
+        let Some(plan) = plan.filter(|p| p == prepared_from) else {
+            return Ok(PlanClaim {
+                changed: true,
+                ..PlanClaim::default()
+            });
         };
         let runs = runs_in(&tx, plan_id)?;
         let due = decide(&plan, &runs, now);
@@ -467,10 +476,20 @@ mod tests {
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         let first = a
-            .plan_claim(id, now, std::slice::from_ref(&order(&origin)), None)
+            .plan_claim(
+                &a.plan(id).unwrap().unwrap(),
+                now,
+                std::slice::from_ref(&order(&origin)),
+                None,
+            )
             .unwrap();
         let second = b
-            .plan_claim(id, now, std::slice::from_ref(&order(&origin)), None)
+            .plan_claim(
+                &b.plan(id).unwrap().unwrap(),
+                now,
+                std::slice::from_ref(&order(&origin)),
+                None,
+            )
             .unwrap();
         assert!(first.send.is_some());
         assert!(second.send.is_none() && second.recorded.is_empty());
@@ -485,7 +504,7 @@ mod tests {
         // The next Monday is held while that one is still sending.
         let next = b
             .plan_claim(
-                id,
+                &b.plan(id).unwrap().unwrap(),
                 utc("2026-11-30T06:30:00Z"),
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -496,13 +515,61 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_between_preparing_and_claiming_claims_nothing_until_prepared_afresh() {
+        let s = Store::in_memory().unwrap();
+        let id = s
+            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .unwrap();
+        let origin = Origin::default();
+        let now = utc("2026-11-23T06:30:00Z");
+        // Orders for 500 were prepared; then the plan was cut to 100.
+        let prepared_from = s.plan(id).unwrap().unwrap();
+        let mut smaller = weekly();
+        smaller.buy_nok = nordlys_money::Nok::computed(Decimal::from(100));
+        assert!(s.edit_plan(id, &smaller).unwrap());
+        let stale = s
+            .plan_claim(
+                &prepared_from,
+                now,
+                std::slice::from_ref(&order(&origin)),
+                None,
+            )
+            .unwrap();
+        assert!(stale.changed && stale.send.is_none() && stale.recorded.is_empty());
+        assert!(
+            s.journal_unresolved().unwrap().is_empty(),
+            "nothing journaled"
+        );
+        assert!(s.plan_runs(id).unwrap().is_empty(), "the slot is still due");
+        // Prepared afresh from the plan as it is now: claimed.
+        let fresh = s
+            .plan_claim(
+                &s.plan(id).unwrap().unwrap(),
+                now,
+                std::slice::from_ref(&order(&origin)),
+                None,
+            )
+            .unwrap();
+        assert!(!fresh.changed && fresh.send.is_some());
+        // A plan removed in between is not claimed either.
+        let gone = s.plan(id).unwrap().unwrap();
+        assert!(s.remove_plan(id).unwrap());
+        assert!(s.plan_claim(&gone, now, &[], None).unwrap().changed);
+    }
+
+    #[test]
     fn an_ask_above_the_cap_skips_the_slot_with_the_reason() {
         let s = Store::in_memory().unwrap();
         let id = s
             .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let c = s
-            .plan_claim(id, utc("2026-11-23T06:30:00Z"), &[], Some("above"))
+            .plan_claim(
+                &s.plan(id).unwrap().unwrap(),
+                utc("2026-11-23T06:30:00Z"),
+                &[],
+                Some("above"),
+            )
             .unwrap();
         assert!(c.send.is_none());
         let runs = s.plan_runs(id).unwrap();
@@ -521,10 +588,15 @@ mod tests {
                 .unwrap()
         );
         assert!(
-            s.plan_claim(id, utc("2026-11-23T06:30:00Z"), &[], None)
-                .unwrap()
-                .recorded
-                .is_empty()
+            s.plan_claim(
+                &s.plan(id).unwrap().unwrap(),
+                utc("2026-11-23T06:30:00Z"),
+                &[],
+                None
+            )
+            .unwrap()
+            .recorded
+            .is_empty()
         );
         assert!(
             s.set_plan_paused(id, false, utc("2026-12-01T09:00:00Z"))
@@ -576,7 +648,12 @@ mod tests {
         let origin = Origin::default();
         let orders = [order(&origin), order(&origin), order(&origin)];
         let claim = s
-            .plan_claim(id, utc("2026-11-23T06:30:00Z"), &orders, None)
+            .plan_claim(
+                &s.plan(id).unwrap().unwrap(),
+                utc("2026-11-23T06:30:00Z"),
+                &orders,
+                None,
+            )
             .unwrap();
         let (_, ids) = claim.send.unwrap();
         let queued: Vec<bool> = ids
@@ -629,7 +706,9 @@ mod tests {
         let origin = Origin::default();
         let orders = [order(&origin), order(&origin), order(&origin)];
         let now = utc("2026-11-23T06:30:00Z");
-        let claim = s.plan_claim(id, now, &orders, None).unwrap();
+        let claim = s
+            .plan_claim(&s.plan(id).unwrap().unwrap(), now, &orders, None)
+            .unwrap();
         let (_, ids) = claim.send.unwrap();
         assert_eq!(ids.len(), 3);
         s.journal_answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
@@ -652,7 +731,12 @@ mod tests {
         );
         // The next Monday is held while a rung is unknown.
         let next = s
-            .plan_claim(id, utc("2026-11-30T06:30:00Z"), &orders, None)
+            .plan_claim(
+                &s.plan(id).unwrap().unwrap(),
+                utc("2026-11-30T06:30:00Z"),
+                &orders,
+                None,
+            )
             .unwrap();
         assert!(next.send.is_none());
         assert_eq!(next.recorded[0].state, RunState::Held);
