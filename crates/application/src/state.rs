@@ -465,6 +465,11 @@ impl App {
                         .render(self.locale()),
                 )
             })?;
+            // Where a test rig reads the port back: the app picks it, so no other process can
+            // take it between a rig's choice and the app's bind.
+            if let Some(file) = test_hooks::text("NORDLYS_SANDBOX_PORT_FILE") {
+                tell_port(std::path::Path::new(&file), started.base_url());
+            }
             *slot = Some(started);
             self.sandbox_world_is_new.store(true, Ordering::SeqCst);
         }
@@ -508,4 +513,14 @@ impl App {
         }
         Ok(session)
     }
+}
+
+/// Writes the embedded sandbox's address to `file` whole (a temporary file renamed over it), for
+/// a test rig that polls it. A file that cannot be written is the rig's failure to report (it
+/// says it never appeared); the app runs on.
+fn tell_port(file: &std::path::Path, base_url: &str) {
+    let part = file.with_extension("part");
+    std::fs::write(&part, base_url)
+        .and_then(|()| std::fs::rename(&part, file))
+        .ok();
 }

@@ -1,5 +1,6 @@
 //! The E2E rig: starts the built app through tauri-driver (WebKitWebDriver underneath) with its
-//! own home directory, a fixed sandbox port, and an `xdg-open` that records the URL the app asks
+//! own home directory, an embedded sandbox on a port the app picks (and writes down for the rig),
+//! and an `xdg-open` that records the URL the app asks
 //! the system to open, so a test can play the browser. Run inside `dbus-run-session` with an
 //! unlocked gnome-keyring (see `scripts/e2e`), so the real Secret Service keyring is used.
 #![allow(
@@ -28,7 +29,8 @@ pub const CONTROL_TOKEN: &str = "nordlys-e2e-control";
 pub struct App {
     pub client: Client,
     pub home: tempfile::TempDir,
-    pub sandbox_port: u16,
+    /// Where the app writes its embedded sandbox's address once it listens.
+    sandbox_file: PathBuf,
     driver: Child,
     opened: PathBuf,
     binary: PathBuf,
@@ -176,7 +178,7 @@ impl App {
         )
         .unwrap();
         Command::new("chmod").arg("+x").arg(&shim).status().unwrap();
-        let sandbox_port = free_port();
+        let sandbox_file = home.path().join("sandbox-address");
         let port = free_port();
         let native = free_port();
         let path = format!(
@@ -195,7 +197,7 @@ impl App {
             .env("XDG_DATA_HOME", home.path().join("data"))
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_CACHE_HOME", home.path().join("cache"))
-            .env("NORDLYS_SANDBOX_PORT", sandbox_port.to_string())
+            .env("NORDLYS_SANDBOX_PORT_FILE", &sandbox_file)
             .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
             .env("NORDLYS_SANDBOX_CONTROL_TOKEN", CONTROL_TOKEN)
             .stdout(Stdio::null())
@@ -230,7 +232,7 @@ impl App {
         Self {
             client,
             home,
-            sandbox_port,
+            sandbox_file,
             driver,
             opened,
             binary: binary.to_path_buf(),
@@ -273,8 +275,23 @@ impl App {
             .sum()
     }
 
+    /// The embedded sandbox's address, as the app wrote it down once it listened (waiting up to
+    /// [`STEP_LIMIT`] for it: the app starts its sandbox as it starts).
     pub fn sandbox(&self) -> String {
-        format!("http://127.0.0.1:{}", self.sandbox_port)
+        let deadline = Instant::now() + STEP_LIMIT;
+        loop {
+            if let Ok(address) = std::fs::read_to_string(&self.sandbox_file)
+                && !address.trim().is_empty()
+            {
+                return address.trim().trim_end_matches('/').to_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the app never wrote its sandbox's address to {}",
+                self.sandbox_file.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Runs `f` on the element `css` matches, finding it again while a re-render replaces it,
