@@ -1,7 +1,7 @@
 //! Looking again at every order and withdrawal whose outcome is unknown. One look at the account
-//! serves all of them, and a request long in doubt is looked at less often: each look reads every
-//! tax row since the oldest request it judges, and an unknown limit order may stay unknown for
-//! good.
+//! serves all of them, and a request long in doubt is looked at less and less often: each look
+//! reads every tax row since the oldest request it judges, and an unknown limit order may stay
+//! unknown for good, so the whole history since it was sent is read at most a few times a day.
 
 use chrono::{Duration, Utc};
 use nordlys_exchange::ExchangeClient;
@@ -15,17 +15,25 @@ use crate::{orders, withdrawals};
 pub enum Due {
     /// Every one (the user asked, or is about to act on an open order).
     All,
-    /// Those given up on within the last hour not checked for five seconds, and older ones not
-    /// checked for ten minutes.
+    /// Those not looked at for their [`interval`].
     Now,
 }
 
-/// After this long in doubt a request is looked at only every [`SLOW_INTERVAL`]; before, at most
-/// every [`FRESH_INTERVAL`]. It is asked often (the watcher every 2 s, the Trade screen and the
-/// banner on their own timers): one look serves them all.
-const FRESH: Duration = Duration::hours(1);
-const FRESH_INTERVAL: Duration = Duration::seconds(5);
-const SLOW_INTERVAL: Duration = Duration::minutes(10);
+/// How long a request given up on `in_doubt` ago waits between looks: at most every 5 s in
+/// its first hour (the watcher asks every 2 s, the Trade screen and the banner on their own
+/// timers: one look serves them all), then every 10 minutes, hourly after a day, and every six
+/// hours after a week.
+fn interval(in_doubt: Duration) -> Duration {
+    if in_doubt < Duration::hours(1) {
+        Duration::seconds(5)
+    } else if in_doubt < Duration::days(1) {
+        Duration::minutes(10)
+    } else if in_doubt < Duration::days(7) {
+        Duration::hours(1)
+    } else {
+        Duration::hours(6)
+    }
+}
 
 /// Checks the unresolved entries sent to the exchange `client` talks to that are `due`, with one
 /// look at the account, and records each verdict. Returns the entries it looked at, oldest
@@ -45,17 +53,12 @@ pub async fn recheck(
         if due == Due::All {
             return Ok(true);
         }
-        let long_in_doubt = rules
+        let in_doubt = rules
             .gave_up(gave_up_at, sent_at, now)
-            .is_some_and(|g| now - g >= FRESH);
-        let interval = if long_in_doubt {
-            SLOW_INTERVAL
-        } else {
-            FRESH_INTERVAL
-        };
+            .map_or(Duration::zero(), |g| now - g);
         Ok(store
             .last_checked(id)?
-            .is_none_or(|at| now - at >= interval))
+            .is_none_or(|at| now - at >= interval(in_doubt)))
     };
     let mut orders = Vec::new();
     let mut looked = Vec::new();
@@ -96,4 +99,21 @@ pub async fn recheck(
     }
     looked.sort_by_key(|(id, _)| *id);
     Ok(looked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_long_in_doubt_is_looked_at_less_and_less_often() {
+        let looks_a_day =
+            |in_doubt: Duration| Duration::days(1).num_seconds() / interval(in_doubt).num_seconds();
+        assert_eq!(looks_a_day(Duration::minutes(30)), 17_280);
+        assert_eq!(looks_a_day(Duration::hours(2)), 144);
+        assert_eq!(looks_a_day(Duration::days(2)), 24);
+        assert_eq!(looks_a_day(Duration::days(30)), 4);
+        // Never slower than that: a verdict can still come.
+        assert_eq!(interval(Duration::days(3650)), Duration::hours(6));
+    }
 }
