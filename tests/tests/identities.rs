@@ -263,3 +263,70 @@ async fn a_key_of_other_accounts_in_the_app_is_told_and_never_mixes_their_record
     assert!(listed.tax_histories[0].in_use && !listed.tax_histories[1].in_use);
     assert!(listed.tax_histories.iter().all(|h| h.rows > 0));
 }
+
+/// An invoice belongs to the accounts it was made for: under another user's key it is neither
+/// listed on Receive nor asked about by the watcher (the exchange would not show it), and it is
+/// back when the owner's key is.
+#[tokio::test]
+async fn an_invoice_is_listed_and_followed_only_under_its_own_accounts_key() {
+    use app_driver::*;
+    use nordlys_application::profile_views::SetApiKeyArgs;
+    use nordlys_application::receive_views::InvoiceArgs;
+    use nordlys_application::{NoArgs, profiles, receive, watcher};
+    use nordlys_core::amount_input::BitcoinAmountUnit;
+
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let made = receive::create_invoice(
+        &app,
+        InvoiceArgs {
+            account_id: None,
+            amount: "0.0001".into(),
+            unit: BitcoinAmountUnit::Btc,
+            public_description: "kaffe".into(),
+            private_note: String::new(),
+        },
+    )
+    .await
+    .unwrap();
+    let listed = |app| async move {
+        receive::recent_invoices(app, NoArgs {})
+            .await
+            .unwrap()
+            .invoices
+            .into_iter()
+            .map(|i| i.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(listed(&app).await, [made.id.clone()]);
+
+    let enter = |k: &nordlys_sandbox::KeyInfo| SetApiKeyArgs {
+        key: k.key.clone(),
+        secret: k.secret.clone(),
+        may_trade: None,
+        may_withdraw: None,
+    };
+    profiles::set_api_key(&app, enter(&sb.info.second_user.api_keys.withdrawal))
+        .await
+        .unwrap();
+    assert!(
+        listed(&app).await.is_empty(),
+        "not the second user's invoice"
+    );
+    // Were it asked about, this would end the watcher's look.
+    sb.state.add_fault(nordlys_sandbox::FaultRule {
+        path: format!("/v1/deposit-destinations/bitcoin/invoice/{}", made.id),
+        method: None,
+        kind: nordlys_sandbox::FaultKind::Http500,
+        count: None,
+        percent: None,
+        delay_ms: 0,
+    });
+    watcher::look(&app).await.unwrap();
+
+    sb.state.clear_faults();
+    profiles::set_api_key(&app, enter(&sb.info.api_keys.withdrawal))
+        .await
+        .unwrap();
+    assert_eq!(listed(&app).await, [made.id]);
+}

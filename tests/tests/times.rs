@@ -105,6 +105,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
                 status: InvoiceStatus::Paid,
                 created_at: at,
                 expires_at: at,
+                account_identity: None,
             })
             .unwrap();
     }

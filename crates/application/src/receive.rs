@@ -174,7 +174,12 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         status: InvoiceStatus::Unpaid,
         created_at: Utc::now(),
         expires_at: DateTime::<Utc>::from(info.expires_at),
+        account_identity: None,
     };
+    let mut stored = stored;
+    stored.account_identity = nordlys_core::account_identity::origin_here(&client, &session.store)
+        .await?
+        .identity;
     session.store.add_invoice(&stored)?;
     let price = app.bid_price().await.ok();
     invoice_view(app, &stored, true, price)
@@ -199,11 +204,17 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
     invoice_view(app, &stored, true, price)
 }
 
-/// The recent invoices as the store has them; the watcher keeps open ones current.
+/// The recent invoices of the accounts the credential sees, as the store has them; the watcher
+/// keeps open ones current.
 pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
-    let store = app.session().await?.store;
-    let invoices = store
-        .recent_invoices(20)?
+    let session = app.session().await?;
+    let here =
+        nordlys_core::account_identity::origin_here(session.connection.client(), &session.store)
+            .await?
+            .identity;
+    let invoices = session
+        .store
+        .recent_invoices(20, here)?
         .iter()
         .map(|i| invoice_view(app, i, false, None))
         .collect::<Answer<_>>()?;

@@ -411,9 +411,13 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     // that expired a month ago and was never heard of since is left as it was last seen.
     let since = Utc::now() - chrono::Duration::days(30);
     let mut invoices_changed = false;
-    for i in store.invoices_open(since)? {
-        // One the exchange will not show (made under another account's key) waits for the next
-        // look; the others are looked at all the same.
+    // Only this credential's accounts' invoices: the exchange shows no other.
+    let here = nordlys_core::account_identity::origin_here(client, store)
+        .await?
+        .identity;
+    for i in store.invoices_open(since, here)? {
+        // One the exchange will not show all the same (made where the accounts could not be
+        // learned) waits for the next look; the others are looked at all the same.
         let answer = match client.invoice(&i.id).await {
             Ok(a) => a,
             Err(e) if e.refuses_only_this() => continue,

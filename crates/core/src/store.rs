@@ -330,6 +330,8 @@ const MIGRATIONS: &[&str] = &[
     // A ladder's later rungs wait their turn: journaled with the run, `queued` until the sender
     // takes each (one write, so a rung is either taken or settled "not placed", never both).
     "ALTER TABLE order_journal ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;",
+    // An invoice belongs to the accounts it was made for (none: made before identities).
+    "ALTER TABLE invoices ADD COLUMN identity_id INTEGER;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL

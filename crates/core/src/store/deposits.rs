@@ -378,6 +378,7 @@ mod tests {
                 status: InvoiceStatus::Paid,
                 created_at: made,
                 expires_at: made,
+                account_identity: None,
             })
             .unwrap();
         }

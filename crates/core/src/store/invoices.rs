@@ -24,9 +24,25 @@ pub struct StoredInvoice {
     pub status: InvoiceStatus,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// The accounts it was made for; `None`: made before identities, or where they could not
+    /// be learned.
+    pub account_identity: Option<super::IdentityId>,
 }
 
-const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms FROM invoices";
+impl StoredInvoice {
+    /// Whether it is for the accounts `here` (or for no accounts in particular): only those are
+    /// listed and asked about, since the exchange shows an invoice only to its own accounts.
+    pub fn belongs_to(&self, here: Option<super::IdentityId>) -> bool {
+        self.account_identity.is_none() || self.account_identity == here
+    }
+}
+
+/// The invoices of the identity in parameter `n` (none: all), and those bound to none.
+fn of_here(n: usize) -> String {
+    format!("(?{n} IS NULL OR identity_id IS NULL OR identity_id = ?{n})")
+}
+
+const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, identity_id FROM invoices";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
     Ok(StoredInvoice {
@@ -40,14 +56,15 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
         status: InvoiceStatus::from(r.get::<_, String>(7)?.as_str()),
         created_at: time(r.get(8)?),
         expires_at: time(r.get(9)?),
+        account_identity: r.get::<_, Option<i64>>(10)?.map(super::IdentityId),
     })
 }
 
 impl Store {
     pub fn add_invoice(&self, i: &StoredInvoice) -> Result<(), StoreError> {
         self.db().execute(
-            "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9)",
+            "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms, identity_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?11)",
             params![
                 i.id,
                 i.invoice,
@@ -58,7 +75,8 @@ impl Store {
                 i.private_note,
                 i.status.as_str(),
                 i.created_at.timestamp_millis(),
-                i.expires_at.timestamp_millis()
+                i.expires_at.timestamp_millis(),
+                i.account_identity.map(|id| id.0)
             ],
         )?;
         Ok(())
@@ -98,30 +116,44 @@ impl Store {
         Ok(rows.next().transpose()?)
     }
 
-    /// The newest first.
-    /// Invoices that may still be paid: unpaid or pending, and not expired before `since`.
-    pub fn invoices_open(&self, since: DateTime<Utc>) -> Result<Vec<StoredInvoice>, StoreError> {
+    /// Invoices of the accounts `here` (see [`StoredInvoice::belongs_to`]; `None`, not known:
+    /// all) that may still be paid: unpaid or pending, and not expired before `since`. The
+    /// newest first.
+    pub fn invoices_open(
+        &self,
+        since: DateTime<Utc>,
+        here: Option<super::IdentityId>,
+    ) -> Result<Vec<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!(
-            "{SELECT} WHERE status IN (?1, ?2) AND expires_at_ms > ?3 ORDER BY created_at_ms DESC"
+            "{SELECT} WHERE status IN (?1, ?2) AND expires_at_ms > ?3 AND {}
+             ORDER BY created_at_ms DESC",
+            of_here(4)
         ))?;
         let rows = q.query_map(
             rusqlite::params![
                 InvoiceStatus::Unpaid.as_str(),
                 InvoiceStatus::Pending.as_str(),
-                since.timestamp_millis()
+                since.timestamp_millis(),
+                here.map(|h| h.0)
             ],
             row,
         )?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn recent_invoices(&self, limit: u32) -> Result<Vec<StoredInvoice>, StoreError> {
+    /// The newest `limit` invoices of the accounts `here` (`None`, not known: all).
+    pub fn recent_invoices(
+        &self,
+        limit: u32,
+        here: Option<super::IdentityId>,
+    ) -> Result<Vec<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!(
-            "{SELECT} ORDER BY created_at_ms DESC, id LIMIT ?1"
+            "{SELECT} WHERE {} ORDER BY created_at_ms DESC, id LIMIT ?1",
+            of_here(2)
         ))?;
-        let rows = q.query_map([limit], row)?;
+        let rows = q.query_map(rusqlite::params![limit, here.map(|h| h.0)], row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
@@ -146,14 +178,19 @@ mod tests {
                 status: InvoiceStatus::Unpaid,
                 created_at: now + chrono::Duration::seconds(n as i64),
                 expires_at: now + chrono::Duration::hours(1),
+                account_identity: None,
             })
             .unwrap();
         }
-        let list = s.recent_invoices(10).unwrap();
+        let list = s.recent_invoices(10, None).unwrap();
         assert_eq!(list[0].id, "ded_b", "newest first");
-        assert_eq!(s.invoices_open(now).unwrap().len(), 2, "both still payable");
+        assert_eq!(
+            s.invoices_open(now, None).unwrap().len(),
+            2,
+            "both still payable"
+        );
         assert!(
-            s.invoices_open(now + chrono::Duration::hours(2))
+            s.invoices_open(now + chrono::Duration::hours(2), None)
                 .unwrap()
                 .is_empty(),
             "expired before then"
@@ -168,7 +205,7 @@ mod tests {
             InvoiceStatus::Paid
         );
         let open: Vec<String> = s
-            .invoices_open(now)
+            .invoices_open(now, None)
             .unwrap()
             .into_iter()
             .map(|i| i.id)
@@ -182,5 +219,50 @@ mod tests {
             "a status this version does not know is kept as it is"
         );
         assert!(s.invoice_by_id("ded_x").unwrap().is_none());
+    }
+
+    #[test]
+    fn an_invoice_is_listed_and_followed_only_for_its_own_accounts() {
+        use super::super::IdentityId;
+        let s = Store::in_memory().unwrap();
+        let now = Utc::now();
+        for (id, owner) in [
+            ("ded_mine", Some(1)),
+            ("ded_theirs", Some(2)),
+            ("ded_old", None),
+        ] {
+            s.add_invoice(&StoredInvoice {
+                id: id.into(),
+                invoice: format!("lnbc{id}"),
+                account_id: None,
+                amount_btc: None,
+                requested: String::new(),
+                public_description: String::new(),
+                private_note: String::new(),
+                status: InvoiceStatus::Unpaid,
+                created_at: now,
+                expires_at: now + chrono::Duration::hours(1),
+                account_identity: owner.map(IdentityId),
+            })
+            .unwrap();
+        }
+        let ids = |list: Vec<StoredInvoice>| {
+            let mut ids: Vec<String> = list.into_iter().map(|i| i.id).collect();
+            ids.sort();
+            ids
+        };
+        let mine = Some(IdentityId(1));
+        assert_eq!(
+            ids(s.invoices_open(now, mine).unwrap()),
+            ["ded_mine", "ded_old"]
+        );
+        assert_eq!(
+            ids(s.recent_invoices(10, mine).unwrap()),
+            ["ded_mine", "ded_old"]
+        );
+        // Whose accounts the credential sees is not known: every one.
+        assert_eq!(s.recent_invoices(10, None).unwrap().len(), 3);
+        let theirs = s.invoice_by_id("ded_theirs").unwrap().unwrap();
+        assert!(!theirs.belongs_to(mine) && theirs.belongs_to(Some(IdentityId(2))));
     }
 }
