@@ -298,7 +298,7 @@ async fn an_invoice_is_listed_and_followed_only_under_its_own_accounts_key() {
             .map(|i| i.id)
             .collect::<Vec<_>>()
     };
-    assert_eq!(listed(&app).await, [made.id.clone()]);
+    assert_eq!(listed(&app).await, std::slice::from_ref(&made.id));
 
     let enter = |k: &nordlys_sandbox::KeyInfo| SetApiKeyArgs {
         key: k.key.clone(),
