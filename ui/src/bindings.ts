@@ -3,7 +3,8 @@ import { invoke } from "@tauri-apps/api/core";
 
 export type AccountArgs = { 
 /**
- * Empty or none: the default account.
+ * Empty or none: the first listed, the one the window shows (never the exchange's
+ * unnamed "default account").
  */
 accountId: string | null, };
 
