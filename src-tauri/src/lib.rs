@@ -11,6 +11,8 @@ mod login_items;
 mod navigation_guard;
 mod not_dumpable;
 mod os_desktop;
+#[cfg(target_os = "linux")]
+mod session_signals;
 mod tray;
 
 use std::path::PathBuf;
@@ -99,6 +101,8 @@ pub fn run() -> Result<(), tauri::Error> {
             if let Err(e) = tray::build(app.handle()) {
                 eprintln!("nordlys: no tray icon: {e}");
             }
+            #[cfg(target_os = "linux")]
+            session_signals::watch(app.handle());
             // The one poller of money in motion, for as long as the app runs.
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {

@@ -304,7 +304,7 @@ async fn a_lost_payment_is_shown_unknown_with_its_evidence_then_sent() {
 
 /// The header's lock asks for a password first, then hides every amount until unlocked; the
 /// keyring holds only its Argon2id hash; a payment asks for the password again, and without the
-/// right one nothing is sent.
+/// right one nothing is sent; the screen's lock locks the app.
 #[tokio::test]
 async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment() {
     let app = App::start(&[]).await;
@@ -352,6 +352,23 @@ async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment(
     app.click("[data-testid=pay-confirm]").await;
     app.until("the payment to be sent", || async {
         withdrawals_created(&app).await == 1
+    })
+    .await;
+
+    // The screen locks (the session's screensaver says so on D-Bus): the app locks with it.
+    let said = std::process::Command::new("dbus-send")
+        .args([
+            "--session",
+            "--type=signal",
+            "/org/freedesktop/ScreenSaver",
+            "org.freedesktop.ScreenSaver.ActiveChanged",
+            "boolean:true",
+        ])
+        .status()
+        .expect("dbus-send");
+    assert!(said.success());
+    app.until("the app to lock with the screen", || async {
+        app.exists("[data-testid=unlock-password]").await
     })
     .await;
     app.quit().await;
