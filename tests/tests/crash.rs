@@ -20,7 +20,10 @@
 //! and every row the sandbox listed before that life is stored.
 //!
 //! The sandbox changes its reading of `runningBalanceBtc` (the user's total, or the row's
-//! account's) and of where a buy's fee is with every life, so one history holds both.
+//! account's) and of where a buy's fee is with every life, so one history holds both. Every
+//! fifth life, once the history is the user's, runs with the key of the sandbox's second user:
+//! its orders and payments are judged only with that user's key, so the last life (the first
+//! user's) leaves those it could not judge unknown, and says nothing wrong of them.
 //!
 //! `NORDLYS_CRASH_KILLS` (50 in CI; `scripts/crash-test` runs 200) and `NORDLYS_CRASH_SEED`.
 
@@ -262,6 +265,8 @@ async fn judge(
     }
     let entries = journal(&store);
     figures.entries = entries.len();
+    let owner = history_owner(data);
+    let db = rusqlite::Connection::open(&store_path).expect("the store, read on its own");
     let mut journaled: HashMap<&str, usize> = HashMap::new();
     for e in &entries {
         *journaled.entry(&e.reference).or_default() += 1;
@@ -281,7 +286,11 @@ async fn judge(
                     .iter()
                     .map(|seen| seen.at)
                     .max();
+                // One made under the other user's key is never judged with this one's.
+                let elsewhere = entry_identity(&db, &e.reference)
+                    .is_some_and(|made_for| Some(made_for) != owner);
                 if let Some(from) = synced_from
+                    && !elsewhere
                     && looked.is_none_or(|at| at < from)
                 {
                     figures.wrong(format!("{} was not looked at after the restart", e.what));
@@ -297,7 +306,6 @@ async fn judge(
             _ => {}
         }
     }
-    let db = rusqlite::Connection::open(&store_path).expect("the store, read on its own");
     let stored: Vec<String> = db
         .prepare("SELECT id FROM tax_transactions")
         .and_then(|mut q| q.query_map([], |r| r.get(0))?.collect())
@@ -329,14 +337,43 @@ async fn judge(
     figures
 }
 
-fn driver(sandbox: &SandboxProcess, data: &Path, life: u64, settle: bool) -> Child {
+/// The tax history's owner: the identity of the accounts it was read from, once a sync stored it.
+fn history_owner(data: &Path) -> Option<i64> {
+    let db = rusqlite::Connection::open(data.join("profiles/exchange/nordlys.sqlite")).ok()?;
+    db.query_row("SELECT identity_id FROM tax_owner", [], |r| r.get(0))
+        .ok()
+}
+
+/// The identity a journal entry was made under (`None`: not learned when it was made).
+fn entry_identity(db: &rusqlite::Connection, reference: &str) -> Option<i64> {
+    ["order_journal", "withdrawal_journal"]
+        .iter()
+        .find_map(|table| {
+            db.query_row(
+                &format!("SELECT identity_id FROM {table} WHERE reference = ?1"),
+                [reference],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .ok()
+            .flatten()
+        })
+}
+
+fn driver(sandbox: &SandboxProcess, data: &Path, life: u64, settle: bool, other: bool) -> Child {
+    let user = if other { "/secondUser" } else { "" };
     let mut command = Command::new(env!("CARGO_BIN_EXE_nordlys-crash-driver"));
     command
         .arg("--data")
         .arg(data)
         .args(["--exchange", &sandbox.base_url()])
-        .args(["--key", &sandbox.text("/apiKeys/withdrawal/key")])
-        .args(["--secret", &sandbox.text("/apiKeys/withdrawal/secret")])
+        .args([
+            "--key",
+            &sandbox.text(&format!("{user}/apiKeys/withdrawal/key")),
+        ])
+        .args([
+            "--secret",
+            &sandbox.text(&format!("{user}/apiKeys/withdrawal/secret")),
+        ])
         .args(["--life", &life.to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -354,7 +391,7 @@ async fn killed_at_random_moments_nothing_is_lost_doubled_or_wrong() {
     let data = dir.path().join("app");
     let sandbox = SandboxProcess::start(&dir.path().join("sandbox.json"));
     let started = Instant::now();
-    let (mut killed, mut ended_first) = (0, 0);
+    let (mut killed, mut ended_first, mut switched) = (0, 0, 0);
     let mut total = Figures::default();
     let mut add = |f: Figures, when: String| {
         total.lost += f.lost;
@@ -376,7 +413,10 @@ async fn killed_at_random_moments_nothing_is_lost_doubled_or_wrong() {
         sandbox
             .set_readings(serde_json::json!({ "runningBalance": running, "buyFee": fee }))
             .await;
-        let mut child = driver(&sandbox, &data, life, false);
+        // Another user's key, as a user who pastes the wrong one does.
+        let other = life % 5 == 4 && history_owner(&data).is_some();
+        switched += u64::from(other);
+        let mut child = driver(&sandbox, &data, life, false, other);
         // From the first moments (settings, keyring, store opening) to well into its work.
         let wait = Duration::from_millis(50 + rng.below(2500));
         tokio::time::sleep(wait).await;
@@ -393,7 +433,7 @@ async fn killed_at_random_moments_nothing_is_lost_doubled_or_wrong() {
         );
     }
     let last_started = chrono::Utc::now();
-    let settled = driver(&sandbox, &data, kills, true)
+    let settled = driver(&sandbox, &data, kills, true, false)
         .wait()
         .expect("the last life");
     assert!(settled.success(), "the last life failed: {settled}");
@@ -402,7 +442,7 @@ async fn killed_at_random_moments_nothing_is_lost_doubled_or_wrong() {
         "at the end".into(),
     );
     println!(
-        "crash test | {kills} lives, {killed} killed, {ended_first} ended first | {entries} journal entries, \
+        "crash test | {kills} lives ({switched} with another user's key), {killed} killed, {ended_first} ended first | {entries} journal entries, \
          {made} made by the sandbox, {open} left unknown by the rules | {rows} tax rows | lost {} doubled {} wrong {} | {:.0} s",
         total.lost,
         total.doubled,
