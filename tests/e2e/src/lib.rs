@@ -198,6 +198,7 @@ impl App {
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_CACHE_HOME", home.path().join("cache"))
             .env("NORDLYS_SANDBOX_PORT_FILE", &sandbox_file)
+            .env(RIG_MARK, "1")
             .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
             .env("NORDLYS_SANDBOX_CONTROL_TOKEN", CONTROL_TOKEN)
             .stdout(Stdio::null())
@@ -245,20 +246,7 @@ impl App {
 
     /// The app's process and its descendants (the WebKit helpers).
     pub fn pids(&self) -> Vec<u32> {
-        // By exact process name: a pattern on the path would also match tools whose arguments name it.
-        let Ok(out) = Command::new("pgrep")
-            .arg("-x")
-            .arg(self.process_name())
-            .output()
-        else {
-            return vec![];
-        };
-        with_descendants(
-            String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter_map(|l| l.trim().parse().ok())
-                .collect(),
-        )
+        with_descendants(rig_started(&self.process_name()))
     }
 
     /// Resident memory of the app and its WebKit helper processes, in bytes.
@@ -762,25 +750,48 @@ pub fn with_descendants(roots: Vec<u32>) -> Vec<u32> {
     all
 }
 
-/// Waits until no process is named `name`, asking it to end (SIGTERM) and after 10 s forcing it
-/// (SIGKILL). The app is single-instance: a next app started while one is still shutting down
-/// hands over to it and exits, and WebKitWebDriver then waits for a window that never comes.
-fn end_all(name: &str) {
-    let alive = || {
-        Command::new("pgrep")
-            .arg("-x")
-            .arg(name)
-            .stdout(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
+/// The environment variable every process the rig starts carries (tauri-driver passes it on to
+/// WebKitWebDriver and the app), so the rig ends its own apps and never the user's.
+const RIG_MARK: &str = "NORDLYS_E2E_RIG";
+
+/// The processes named `name` (exactly: a pattern on the path would also match tools whose
+/// arguments name it) that the rig started.
+fn rig_started(name: &str) -> Vec<u32> {
+    let Ok(out) = Command::new("pgrep").arg("-x").arg(name).output() else {
+        return vec![];
     };
+    let mark = format!("{RIG_MARK}=1");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == mark.as_bytes()))
+        })
+        .collect()
+}
+
+/// Waits until no process named `name` that the rig started is left, asking each to end
+/// (SIGTERM) and after 10 s forcing it (SIGKILL). The app is single-instance: a next app started
+/// while one is still shutting down hands over to it and exits, and WebKitWebDriver then waits
+/// for a window that never comes. A Nordlys the user runs is left alone.
+fn end_all(name: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    let mut signal = "-TERM";
-    while alive() {
-        if Instant::now() > deadline {
-            signal = "-KILL";
+    loop {
+        let alive = rig_started(name);
+        if alive.is_empty() {
+            return;
         }
-        let _ = Command::new("pkill").args([signal, "-x", name]).status();
+        let signal = if Instant::now() > deadline {
+            "-KILL"
+        } else {
+            "-TERM"
+        };
+        for pid in alive {
+            let _ = Command::new("kill")
+                .args([signal, &pid.to_string()])
+                .status();
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
 }

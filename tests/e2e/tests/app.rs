@@ -533,9 +533,17 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
 }
 
 /// A start that fails says why and tries again, instead of "Loading…" for good: the embedded
-/// sandbox's port is taken at first, then freed.
+/// sandbox's port is taken at first, then freed. The rig ends only the apps it started.
 #[tokio::test]
 async fn a_failed_start_is_shown_and_tried_again() {
+    // A Nordlys the user runs (a process of that name the rig did not start) outlives the test.
+    let theirs_dir = tempfile::tempdir().unwrap();
+    let theirs = theirs_dir.path().join("nordlys");
+    std::fs::copy("/bin/sleep", &theirs).unwrap();
+    let mut users_own = std::process::Command::new(&theirs)
+        .arg("600")
+        .spawn()
+        .unwrap();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
     let app = App::start_binary(&app_binary(), &[("NORDLYS_SANDBOX_PORT", &port)]).await;
@@ -556,6 +564,12 @@ async fn a_failed_start_is_shown_and_tried_again() {
     .await;
     assert!(!app.exists("[data-testid=message-error]").await);
     app.quit().await;
+    assert!(
+        users_own.try_wait().unwrap().is_none(),
+        "the user's own Nordlys was ended"
+    );
+    users_own.kill().unwrap();
+    users_own.wait().unwrap();
 }
 
 /// A keyboard user moves through the overview, Pay and Trade while prices arrive every few
