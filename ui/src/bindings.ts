@@ -593,7 +593,12 @@ amountBtcRaw: string | null, destinationError: string | null, recognised: string
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
-expiresAt: string | null, fixedAmount: string | null, amountError: string | null, estimate: string | null, 
+expiresAt: string | null, fixedAmount: string | null, 
+/**
+ * A `bitcoin:` link's own amount (plain decimal BTC) and payee label, to fill in what the
+ * user has not typed.
+ */
+linkAmountBtc: string | null, linkLabel: string | null, amountError: string | null, estimate: string | null, 
 /**
  * The account's available bitcoin, with what it is worth at the bid.
  */

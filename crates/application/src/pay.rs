@@ -207,6 +207,12 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         Some(Destination::Lnurl { .. }) => (Some(DestinationKind::Lnurl), None),
         _ => (None, None),
     };
+    let link = match &c.destination {
+        Some(Destination::Onchain { .. }) => {
+            nordlys_core::destination::requested(&form.destination)
+        }
+        _ => nordlys_core::destination::Requested::default(),
+    };
     let e = &c.recipient_errors;
     let locale = ctx.figures.locale;
     let field =
@@ -225,6 +231,8 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         kind,
         expires_at,
         fixed_amount: c.fixed_amount.clone(),
+        link_amount_btc: link.amount_btc.map(|a| a.to_string()),
+        link_label: link.label,
         amount_error: c
             .amount_error
             .as_ref()

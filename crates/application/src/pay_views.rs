@@ -66,6 +66,10 @@ pub struct PayCheckView {
     /// For an invoice, RFC 3339, for the countdown.
     pub expires_at: Option<String>,
     pub fixed_amount: Option<String>,
+    /// A `bitcoin:` link's own amount (plain decimal BTC) and payee label, to fill in what the
+    /// user has not typed.
+    pub link_amount_btc: Option<String>,
+    pub link_label: Option<String>,
     pub amount_error: Option<String>,
     pub estimate: Option<String>,
     /// The account's available bitcoin, with what it is worth at the bid.

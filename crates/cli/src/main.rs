@@ -276,10 +276,11 @@ enum OrdersCommand {
 
 #[derive(Debug, Args)]
 struct WithdrawArgs {
-    /// On-chain address, BOLT11 invoice, Lightning address or LNURL.
+    /// On-chain address, BOLT11 invoice, Lightning address, LNURL, or a `bitcoin:` link (its
+    /// address, or its invoice, is sent, with its amount when none is given).
     #[arg(long)]
     destination: String,
-    /// Required except for an invoice with an amount.
+    /// Required except for an invoice or a `bitcoin:` link with an amount.
     #[arg(long, value_parser = decimal, allow_hyphen_values = true)]
     amount_btc: Option<Decimal>,
     #[arg(long)]
@@ -642,11 +643,34 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(e.to_string()))?;
             // The journal compares payments by destination and amount: an invoice's own amount
             // when none is given.
-            let parsed = destination::parse(&w.destination, std::time::SystemTime::now()).ok();
+            let parsed = destination::parse(&w.destination, std::time::SystemTime::now());
+            // A `bitcoin:` link is read as the app reads it: its address (or invoice) is sent,
+            // its amount stands when none is given, and a malformed link is refused here.
+            let link = w
+                .destination
+                .trim()
+                .get(..8)
+                .is_some_and(|p| p.eq_ignore_ascii_case("bitcoin:"));
+            let (destination_sent, link_amount) = if link {
+                let d = parsed
+                    .as_ref()
+                    .map_err(|e| Failure::Usage(format!("--destination: {e}")))?;
+                (d.wire(), destination::requested(&w.destination).amount_btc)
+            } else {
+                (w.destination.clone(), None)
+            };
+            let parsed = parsed.ok();
             let identity = parsed
                 .as_ref()
                 .map_or_else(|| w.destination.to_ascii_lowercase(), |d| d.identity());
-            let amount_btc = w.amount_btc.map(Btc::computed);
+            if let (Some(typed), Some(asked)) = (w.amount_btc, link_amount)
+                && typed != asked.decimal()
+            {
+                return Err(Failure::Usage(format!(
+                    "the bitcoin: link asks for {asked} BTC but --amount-btc says {typed}; give one or make them agree"
+                )));
+            }
+            let amount_btc = w.amount_btc.map(Btc::computed).or(link_amount);
             let amount = amount_btc
                 .or(match &parsed {
                     Some(destination::Destination::Invoice(i)) => i.amount_btc,
@@ -654,7 +678,7 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
                 })
                 .unwrap_or_default();
             let request = SendBitcoinRequest {
-                destination: w.destination,
+                destination: destination_sent,
                 amount_btc,
                 account_id: account(w.account),
                 is_payment: w.payment,

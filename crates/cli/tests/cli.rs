@@ -1082,6 +1082,17 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
             "monthly",
         ]);
         assert_eq!(code, 0, "{err}");
+        // A bitcoin: link: its address is sent, with its amount.
+        let (code, _, err) = typed(vec![
+            "withdraw",
+            "--destination",
+            "bitcoin:bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4?amount=0.0003&label=Kari",
+            "--tfr-full-name",
+            "Kari Nordmann",
+            "--tfr-address",
+            "Bryggen 1, Bergen",
+        ]);
+        assert_eq!(code, 0, "{err}");
         let (code, _, err) = typed(vec![
             "orders",
             "create",
@@ -1103,6 +1114,17 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
         .map(|m| m["description"].as_str().unwrap_or_default())
         .collect();
     assert!(descriptions.contains(&"rent"), "{descriptions:?}");
+    {
+        let world = sb.state.lock();
+        let linked = world.withdrawals.last().unwrap();
+        assert_eq!(
+            (linked.destination.as_str(), linked.amount_btc),
+            (
+                "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+                rust_decimal::Decimal::new(3, 4)
+            )
+        );
+    }
     assert!(descriptions.contains(&"monthly"), "{descriptions:?}");
     assert!(
         descriptions.iter().any(|d| d.starts_with("[nordlys ")),
@@ -1159,6 +1181,24 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
         ]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("--tfr-from-file"), "{err}");
+        // A link whose amount is not one, or that disagrees with the amount given: bad usage.
+        for (link, amount) in [
+            (
+                "bitcoin:bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4?amount=1e-3",
+                None,
+            ),
+            (
+                "bitcoin:bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4?amount=0.0003",
+                Some("0.0004"),
+            ),
+        ] {
+            let mut args = vec!["withdraw", "--destination", link];
+            if let Some(a) = amount {
+                args.extend(["--amount-btc", a]);
+            }
+            let (code, _, err) = signing(args);
+            assert_eq!(code, 2, "{link}: {err}");
+        }
     })
     .await
     .unwrap();

@@ -376,7 +376,68 @@ fn parse_bip21(t: &str, now: SystemTime) -> Result<Destination, DestinationError
     if address.is_empty() {
         return Err(DestinationError::BadUri("it has no address".into()));
     }
+    // An amount that is not one makes the URI unusable (BIP21), rather than one paid as typed.
+    bip21_amount(&pairs)?;
     parse_address(address)
+}
+
+/// What a `bitcoin:` link asks for besides its destination: the amount and the payee's label.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Requested {
+    pub amount_btc: Option<Btc>,
+    pub label: Option<String>,
+}
+
+/// The amount and label a BIP21 link names for its address (none for other destinations, and
+/// none when its Lightning invoice wins: an invoice carries its own amount). Malformed links are
+/// [`parse`]'s to refuse.
+pub fn requested(text: &str) -> Requested {
+    let t = text.trim();
+    let Some(rest) = t
+        .get(..8)
+        .filter(|p| p.eq_ignore_ascii_case("bitcoin:"))
+        .map(|_| &t[8..])
+    else {
+        return Requested::default();
+    };
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let pairs: Vec<_> = url::form_urlencoded::parse(query.as_bytes()).collect();
+    if pairs
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("lightning"))
+    {
+        return Requested::default();
+    }
+    let label = pairs
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("label"))
+        .map(|(_, v)| v.trim().to_owned())
+        .filter(|v| !v.is_empty());
+    Requested {
+        amount_btc: bip21_amount(&pairs).ok().flatten(),
+        label,
+    }
+}
+
+/// The `amount=` of a BIP21 link: decimal BTC, more than zero, at most 8 decimals, written
+/// plainly (no exponent, sign or separators).
+fn bip21_amount(
+    pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)],
+) -> Result<Option<Btc>, DestinationError> {
+    let Some((_, text)) = pairs.iter().find(|(n, _)| n.eq_ignore_ascii_case("amount")) else {
+        return Ok(None);
+    };
+    let bad =
+        || DestinationError::BadUri(format!("its amount `{text}` is not an amount of bitcoin"));
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(bad());
+    }
+    let d = rust_decimal::Decimal::from_str(text).map_err(|_| bad())?;
+    let btc = Btc::new(d).map_err(|_| bad())?;
+    if !btc.is_positive() || d > rust_decimal::Decimal::from(21_000_000) {
+        return Err(bad());
+    }
+    Ok(Some(btc))
 }
 
 /// Why an invoice the exchange created is not the one asked for.
@@ -891,5 +952,52 @@ mod tests {
             parse("bitcoin:?amount=1", now()),
             Err(DestinationError::BadUri(_))
         ));
+    }
+
+    #[test]
+    fn a_bip21_link_gives_its_amount_and_label_and_a_bad_amount_refuses_it() {
+        let addr = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+        let asked = requested(&format!(
+            "bitcoin:{addr}?amount=0.001&label=Kari%20Nordmann"
+        ));
+        assert_eq!(asked.amount_btc, Some(Btc::from_sats(100_000)));
+        assert_eq!(asked.label.as_deref(), Some("Kari Nordmann"));
+        assert!(
+            parse(
+                &format!("BITCOIN:{}?AMOUNT=0.001", addr.to_uppercase()),
+                now()
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            requested(&format!("BITCOIN:{addr}?AMOUNT=0.001")).amount_btc,
+            Some(Btc::from_sats(100_000))
+        );
+        assert_eq!(requested(addr), Requested::default());
+        assert_eq!(requested(&format!("bitcoin:{addr}")), Requested::default());
+        for bad in [
+            "0",
+            "-1",
+            "1e-3",
+            "0,001",
+            "0.000000001",
+            "abc",
+            "",
+            "21000001",
+            "1%20000",
+        ] {
+            let uri = format!("bitcoin:{addr}?amount={bad}");
+            assert!(
+                matches!(parse(&uri, now()), Err(DestinationError::BadUri(_))),
+                "{bad}"
+            );
+            assert_eq!(requested(&uri).amount_btc, None, "{bad}");
+        }
+        // With an invoice, the invoice's own amount stands.
+        let inv = invoice(Currency::Bitcoin, Some(5_000_000), now(), 600);
+        assert_eq!(
+            requested(&format!("bitcoin:{addr}?amount=0.001&lightning={inv}")),
+            Requested::default()
+        );
     }
 }

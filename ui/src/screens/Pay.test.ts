@@ -17,6 +17,8 @@ function check(form: PayArgs): PayCheckView {
     kind: form.destination.startsWith("bc1") ? "onchain" : null,
     expiresAt: null,
     fixedAmount: null,
+    linkAmountBtc: null,
+    linkLabel: null,
     amountError: null,
     estimate: null,
     available: "0.4 BTC",
@@ -96,6 +98,28 @@ describe("Pay", () => {
     await fireEvent.click(screen.getByTestId("pay-despite-unknown"));
     await tick();
     expect(fake.callsOf("sendPayment")[1]).toMatchObject({ despiteUnknown: true });
+  });
+});
+
+describe("Pay: a bitcoin: link", () => {
+  it("fills its amount in BTC and its label once, and a cleared amount stays cleared", async () => {
+    const fake = payBackend();
+    const link = "bitcoin:bc1qxyz?amount=0.001&label=Kari";
+    fake.script.checkPayment = (form) => ({
+      ...check({ ...form, destination: "bc1qxyz" }),
+      linkAmountBtc: form.destination === link ? "0.001" : null,
+      linkLabel: form.destination === link ? "Kari" : null,
+    });
+    await mountScreen(Pay, fake);
+    await fireEvent.input(screen.getByTestId("pay-destination"), { target: { value: link } });
+    const amount = screen.getByTestId<HTMLInputElement>("pay-amount");
+    await vi.waitFor(() => expect(amount.value).toBe("0.001"));
+    expect(screen.getByTestId<HTMLSelectElement>("pay-unit").value).toBe("btc");
+    await userEvent.clear(amount);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(amount.value).toBe("");
+    const label = fake.callsOf("checkPayment").at(-1) as PayArgs;
+    expect(label.label).toBe("Kari");
   });
 });
 

@@ -94,8 +94,20 @@ export class PayState {
     this.set({ recipient: { ...this.payment.form.recipient, ...patch } });
   }
 
+  /** The `bitcoin:` link whose amount and label were filled in: once, so a cleared field stays clear. */
+  #filledFrom = "";
+
   #checked(answer: PayCheckView, form: PayArgs): void {
     this.error = null;
+    // A `bitcoin:` link's amount and payee label fill what was not typed.
+    if (form.destination !== this.#filledFrom && (answer.linkAmountBtc || answer.linkLabel)) {
+      this.#filledFrom = form.destination;
+      const patch: Partial<PayArgs> = {};
+      if (answer.linkAmountBtc && !form.amount.trim())
+        Object.assign(patch, { amount: answer.linkAmountBtc, unit: "btc" });
+      if (answer.linkLabel && !form.label.trim()) patch.label = answer.linkLabel;
+      if (Object.keys(patch).length > 0) this.set(patch);
+    }
     // An invoice's payee node serves many people: a saved recipient only prefills the form.
     const saved = answer.needsRecipient ? answer.savedRecipient : null;
     if (saved && !form.recipient.fullName.trim() && !form.recipient.address.trim()) {
