@@ -783,3 +783,36 @@ async fn with_no_account_chosen_the_account_shown_trades_and_receives_whatever_t
     let invoiced = sb.state.lock().invoices.last().unwrap().account.clone();
     assert_eq!(invoiced, first);
 }
+
+/// An invoice is paid once: paying one saves nothing in the address book, and pasting it again
+/// is refused at the field, before any review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paid_invoice_is_refused_at_the_field_and_never_becomes_a_recipient() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let other = control(&sb, "/sandbox/invoices", json!({"amountBtc": 0.0001})).await;
+    let invoice = other["invoice"].as_str().unwrap().to_owned();
+    let mut form = app_driver::payment(&invoice, "", BitcoinAmountUnit::Btc, kari());
+    form.save_recipient = true;
+    form.label = "Kaffe".into();
+    let checked = pay::check_payment(&app, form.clone()).await.unwrap();
+    assert!(checked.ok, "{checked:?}");
+    let sent = pay::send_payment(&app, as_reviewed(form.clone(), &checked))
+        .await
+        .unwrap();
+    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    let book = pay::recipients(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    assert!(book.recipients.is_empty(), "{book:?}");
+
+    let again = pay::check_payment(&app, form).await.unwrap();
+    assert!(!again.ok);
+    assert!(
+        again
+            .destination_error
+            .as_deref()
+            .is_some_and(|e| e.contains("already paid")),
+        "{again:?}"
+    );
+}

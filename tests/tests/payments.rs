@@ -61,6 +61,7 @@ fn request(store: &Store, destination: &str, amount: &str) -> (SendBitcoinReques
         saved: store.recipient(&dest.identity()).unwrap(),
         used_before: store.destination_used(&dest.identity()).unwrap(),
         own_invoice: false,
+        paid_invoice: false,
     });
     let d = c.destination.clone().expect("recognised");
     (

@@ -32,6 +32,7 @@ destination-bad-lightning-address = `{ $text }` is not a valid Lightning address
 destination-bad-uri = the bitcoin: link is malformed: { $detail }
 destination-unknown = not recognised: expected a bitcoin address, a Lightning invoice, a Lightning address or an LNURL
 destination-own-invoice = this is an invoice you created to receive: it is for the payer, not for you to pay
+destination-already-paid = you have already paid this Lightning invoice: an invoice is paid once; ask the payee for a new one
 
 ## The travel-rule recipient
 

@@ -31,6 +31,7 @@ destination-bad-lightning-address = «{ $text }» er ikke en gyldig Lightning-ad
 destination-bad-uri = bitcoin:-lenken er feilformet: { $detail }
 destination-unknown = ikke gjenkjent: ventet en bitcoinadresse, en Lightning-faktura, en Lightning-adresse eller en LNURL
 destination-own-invoice = dette er en faktura du laget for å motta: den er til den som skal betale, ikke til deg
+destination-already-paid = du har allerede betalt denne Lightning-fakturaen: en faktura betales én gang; be mottakeren om en ny
 
 ## Mottakeren etter reiseregelen
 

@@ -71,6 +71,10 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
                 Destination::Invoice(i) => store.is_own_invoice(&i.invoice).unwrap_or(false),
                 _ => false,
             },
+            paid_invoice: match dest {
+                Destination::Invoice(i) => store.invoice_paid(&i.invoice).unwrap_or(false),
+                _ => false,
+            },
         }
     });
     Ok((form, check, ctx))
@@ -419,7 +423,9 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             ..
         } => {
             let mut unsaved = None;
+            // An invoice is paid once: it is never saved as a recipient.
             if args.save_recipient
+                && !matches!(dest, Destination::Invoice(_))
                 && check.saved_recipient.is_none()
                 && let Ok(info) = travel_rule::check(&form.recipient)
             {
@@ -531,7 +537,7 @@ pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
             .store
             .recipients()?
             .iter()
-            .filter(|r| r.belongs_to(here))
+            .filter(|r| r.belongs_to(here) && !r.is_invoice())
             .map(recipient_view)
             .collect(),
     })

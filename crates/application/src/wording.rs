@@ -178,6 +178,7 @@ pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
         }
         DestinationError::Unknown => Message::new("destination-unknown"),
         DestinationError::OwnInvoice => Message::new("destination-own-invoice"),
+        DestinationError::AlreadyPaid => Message::new("destination-already-paid"),
     };
     m.render(locale)
 }
@@ -431,6 +432,7 @@ mod tests {
             DestinationError::BadUri("no address".into()),
             DestinationError::Unknown,
             DestinationError::OwnInvoice,
+            DestinationError::AlreadyPaid,
         ];
         let recipients = [
             RecipientProblem::NameMissing,
@@ -604,7 +606,8 @@ mod tests {
             | DestinationError::BadLightningAddress(_)
             | DestinationError::BadUri(_)
             | DestinationError::Unknown
-            | DestinationError::OwnInvoice => 12,
+            | DestinationError::OwnInvoice
+            | DestinationError::AlreadyPaid => 13,
         };
         let recipients = |p: &RecipientProblem| match p {
             RecipientProblem::NameMissing

@@ -76,6 +76,9 @@ pub enum DestinationError {
     Unknown,
     #[error("this is an invoice you created to receive: it is for the payer, not for you to pay")]
     OwnInvoice,
+    /// An invoice is paid once: this one was, from this profile.
+    #[error("this Lightning invoice is already paid")]
+    AlreadyPaid,
 }
 
 /// Parses what the user pasted, as of `now`.

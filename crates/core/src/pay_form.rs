@@ -47,6 +47,8 @@ pub struct Known {
     /// An invoice the user created to receive: paying it from the same user moves nothing, and
     /// the exchange refuses it only after the recipient form.
     pub own_invoice: bool,
+    /// An invoice this profile has already paid (sent, by answer or evidence).
+    pub paid_invoice: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -79,6 +81,10 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
     let k = known(&dest);
     if k.own_invoice {
         out.destination_error = Some(DestinationError::OwnInvoice);
+        return out;
+    }
+    if k.paid_invoice {
+        out.destination_error = Some(DestinationError::AlreadyPaid);
         return out;
     }
     let fixed = match &dest {
@@ -126,13 +132,12 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
         };
         out.amount_btc = Some(a);
     }
-    out.saved_recipient = k.saved.clone();
-    // An invoice is known by its payee node, and one node serves many people: a saved
-    // recipient only prefills the form there, it is never sent unasked.
-    let attached = match dest {
+    // An invoice is never a recipient: it is paid once, and its payee node serves many people.
+    out.saved_recipient = match dest {
         Destination::Invoice(_) => None,
-        _ => k.saved.as_ref(),
+        _ => k.saved.clone(),
     };
+    let attached = out.saved_recipient.as_ref();
     out.needs_recipient = attached.is_none() && !k.used_before;
     let tfr_info = match attached {
         Some(r) => Some(nordlys_exchange::models::TravelRuleInfo {
@@ -251,6 +256,7 @@ mod tests {
             saved: None,
             used_before: true,
             own_invoice: false,
+            paid_invoice: false,
         };
         let sent = |nok: &str| {
             check(&form(ADDRESS, nok, BitcoinAmountUnit::Nok), &at, known)
@@ -269,6 +275,7 @@ mod tests {
             saved: None,
             used_before: true,
             own_invoice: false,
+            paid_invoice: false,
         });
         assert!(!c.needs_recipient);
         assert!(c.request.unwrap().tfr_info.is_none());
@@ -281,6 +288,7 @@ mod tests {
             saved: Some(saved.clone()),
             used_before: false,
             own_invoice: false,
+            paid_invoice: false,
         });
         assert_eq!(
             c.request.unwrap().tfr_info.unwrap().full_name,
@@ -290,7 +298,7 @@ mod tests {
     }
 
     #[test]
-    fn a_saved_recipient_only_prefills_an_invoice_whose_node_matches() {
+    fn an_invoice_never_takes_a_saved_recipient_and_a_paid_one_is_refused_at_the_field() {
         // The BOLT #11 "coffee beans" example, read at its own time.
         let coffee = "lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q5sqqqqqqqqqqqqqqqpqsq67gye39hfg3zd8rgc80k32tvy9xk2xunwm5lzexnvpx6fd77en8qaq424dxgt56cag2dpt359k3ssyhetktkpqh24jqnjyw6uqd08sgptq44qu";
         let then = PayContext {
@@ -308,14 +316,11 @@ mod tests {
             saved: Some(saved.clone()),
             used_before: false,
             own_invoice: false,
+            paid_invoice: false,
         };
         let c = check(&f, &then, known);
         assert!(c.needs_recipient, "the form is asked for");
-        assert_eq!(
-            c.saved_recipient.map(|r| r.full_name).as_deref(),
-            Some("Ola"),
-            "and can be prefilled"
-        );
+        assert!(c.saved_recipient.is_none(), "and nothing is taken from the book");
         assert!(c.request.is_none(), "nothing is sent unasked");
         f.recipient = RecipientForm {
             full_name: "Kari Nordmann".into(),
@@ -327,6 +332,15 @@ mod tests {
             c.request.unwrap().tfr_info.unwrap().full_name,
             "Kari Nordmann"
         );
+        let paid = check(&f, &then, |_: &Destination| Known {
+            paid_invoice: true,
+            ..known(&Destination::Lnurl {
+                encoded: String::new(),
+                url: String::new(),
+            })
+        });
+        assert_eq!(paid.destination_error, Some(DestinationError::AlreadyPaid));
+        assert!(paid.request.is_none());
     }
 
     #[test]

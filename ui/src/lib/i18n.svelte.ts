@@ -31,8 +31,6 @@ const nb: Record<string, string> = {
   "Order number, if still open": "Ordrenummer, hvis den fortsatt er åpen",
   "Yes: it was placed": "Ja: den ble lagt inn",
   "Cancel anyway": "Kanseller likevel",
-  "Filled in from a saved recipient paid through the same Lightning node. One node serves many people: check that this is them.":
-    "Fylt ut fra en lagret mottaker som er betalt gjennom den samme Lightning-noden. Én node betjener mange: sjekk at det er denne personen.",
   Order: "Ordre",
   "What Nordlys checked": "Hva Nordlys har sjekket",
   "No check has run yet.": "Ingen sjekk har kjørt ennå.",

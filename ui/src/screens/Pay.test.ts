@@ -124,25 +124,13 @@ describe("Pay: a bitcoin: link", () => {
 });
 
 describe("Pay: the recipient and NOK", () => {
-  it("prefills a saved recipient only into an empty recipient form, and sends the BTC amount shown for NOK", async () => {
-    const saved = {
-      identity: "id1",
-      destination: "lnbc1…",
-      label: "Kari",
-      fullName: "Kari Nordmann",
-      country: "NO",
-      address: "Storgata 1",
-      nin: "",
-      exchange: "",
-      selfCustody: true,
-      locked: false,
-    };
+  it("asks an invoice's recipient without offering the address book, and sends the BTC amount shown for NOK", async () => {
     const fake = payBackend();
     fake.script.checkPayment = (form) => ({
       ...check({ ...form, destination: "bc1q" }),
+      kind: "invoice",
       needsRecipient: true,
-      savedRecipient: saved,
-      ok: form.recipient.fullName !== "",
+      ok: form.recipient.fullName !== "" && form.recipient.address !== "",
       amountBtcRaw: "0.00012345",
     });
     fake.script.sendPayment = () => ({
@@ -150,7 +138,7 @@ describe("Pay: the recipient and NOK", () => {
       payment: {
         journalId: "1",
         sentAt: "10:00",
-        destination: "bc1q",
+        destination: "lnbc1",
         amount: "12 345 sats",
         amountNok: null,
         state: "sent",
@@ -162,11 +150,13 @@ describe("Pay: the recipient and NOK", () => {
       },
     });
     await mountScreen(Pay, fake);
-    await userEvent.type(screen.getByTestId("pay-destination"), "bc1q");
+    await userEvent.type(screen.getByTestId("pay-destination"), "lnbc1");
     await userEvent.selectOptions(screen.getByTestId("pay-unit"), "nok");
     await userEvent.type(screen.getByTestId("pay-amount"), "100");
-    await vi.waitFor(() => expect(screen.getByTestId<HTMLInputElement>("recipient-name").value).toBe("Kari Nordmann"));
-    expect(screen.getByTestId("pay-prefilled-recipient")).toBeTruthy();
+    await vi.waitFor(() => screen.getByTestId("recipient-form"));
+    expect(screen.queryByTestId("save-recipient")).toBeNull();
+    await userEvent.type(screen.getByTestId("recipient-name"), "Kari Nordmann");
+    await userEvent.type(screen.getByTestId("recipient-address"), "Storgata 1");
     await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
     await fireEvent.click(screen.getByTestId("pay-review"));
     await fireEvent.click(screen.getByTestId("pay-confirm"));
@@ -175,7 +165,7 @@ describe("Pay: the recipient and NOK", () => {
       unit: "nok",
       amount: "100",
       confirmedAmountBtc: "0.00012345",
-      recipient: { fullName: "Kari Nordmann", country: "NO", address: "Storgata 1", selfCustody: true },
+      recipient: { fullName: "Kari Nordmann", address: "Storgata 1" },
     });
     // The form is empty again for the next payment, in the same unit.
     expect(screen.getByTestId<HTMLTextAreaElement>("pay-destination").value).toBe("");

@@ -108,12 +108,6 @@ export class PayState {
       if (answer.linkLabel && !form.label.trim()) patch.label = answer.linkLabel;
       if (Object.keys(patch).length > 0) this.set(patch);
     }
-    // An invoice's payee node serves many people: a saved recipient only prefills the form.
-    const saved = answer.needsRecipient ? answer.savedRecipient : null;
-    if (saved && !form.recipient.fullName.trim() && !form.recipient.address.trim()) {
-      const { fullName, country, address, nin, exchange, selfCustody } = saved;
-      this.setRecipient({ fullName, country, address, nin, exchange, selfCustody });
-    }
   }
 
   /** The backend settled a payment or saw one end on its network: the list is read again. */

@@ -32,6 +32,14 @@ pub struct Recipient {
 impl Recipient {
     /// Whether it is offered to a credential that sees `here`: saved for those accounts, or
     /// where no accounts were known.
+    /// A Lightning invoice saved by an earlier version: an invoice is paid once, so it is never
+    /// offered as a recipient.
+    pub fn is_invoice(&self) -> bool {
+        let d = self.destination.trim().to_ascii_lowercase();
+        let d = d.strip_prefix("lightning:").unwrap_or(&d);
+        d.starts_with("ln") && !d.starts_with("lnurl")
+    }
+
     pub fn belongs_to(&self, here: Option<super::IdentityId>) -> bool {
         self.account_identity.is_none() || self.account_identity == here
     }
@@ -313,5 +321,18 @@ mod tests {
         // Entered again, they are sealed under the new key.
         s.save_recipient(&kari()).unwrap();
         assert_eq!(s.recipient("bc1qexample").unwrap(), Some(kari()));
+    }
+
+    #[test]
+    fn an_invoice_saved_by_an_earlier_version_is_known_as_one() {
+        let with = |d: &str| Recipient {
+            destination: d.into(),
+            ..Recipient::default()
+        };
+        assert!(with("lnbc25m1pvjluez").is_invoice());
+        assert!(with("LIGHTNING:LNBC25M1").is_invoice());
+        for not in ["lnurl1dp68gurn8ghj7", "kari@example.com", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"] {
+            assert!(!with(not).is_invoice(), "{not}");
+        }
     }
 }

@@ -336,6 +336,16 @@ impl Store {
         Ok(n > 0)
     }
 
+    /// Whether the invoice `invoice` (as sent: lower case) was paid from this profile.
+    pub fn invoice_paid(&self, invoice: &str) -> Result<bool, StoreError> {
+        let n: i64 = self.db().query_row(
+            "SELECT COUNT(*) FROM withdrawal_journal WHERE destination = ?1 AND state = 'sent'",
+            [invoice],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
     pub fn withdrawals_recent(&self, limit: u32) -> Result<Vec<WithdrawalEntry>, StoreError> {
         self.withdrawals_where("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(limit)))
     }
