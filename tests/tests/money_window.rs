@@ -816,3 +816,35 @@ async fn a_paid_invoice_is_refused_at_the_field_and_never_becomes_a_recipient() 
         "{again:?}"
     );
 }
+
+/// The same payment again within a day (same destination, amount as typed, account) is asked
+/// about once more, with when the first went; the user's second word sends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let pay_kari = || async {
+        let form = payment("20000", BitcoinAmountUnit::Sats, None);
+        let checked = pay::check_payment(&app, form.clone()).await.unwrap();
+        as_reviewed(form, &checked)
+    };
+    let first = pay::send_payment(&app, pay_kari().await).await.unwrap();
+    assert_eq!(first.payment.state, WithdrawalState::Sent, "{first:?}");
+    let again = pay::send_payment(&app, pay_kari().await).await.unwrap_err();
+    assert_eq!(again.code, ErrorCode::SameAsRecent, "{again:?}");
+    assert_eq!(withdrawals_made(&sb), 1, "nothing sent the second time");
+    // Another amount is another payment.
+    let mut other = payment("20001", BitcoinAmountUnit::Sats, None);
+    let checked = pay::check_payment(&app, other.clone()).await.unwrap();
+    other = as_reviewed(other, &checked);
+    pay::send_payment(&app, other).await.unwrap();
+    let mut confirmed = pay_kari().await;
+    confirmed.despite_recent = Some(true);
+    let second = pay::send_payment(&app, confirmed).await.unwrap();
+    assert_eq!(second.payment.state, WithdrawalState::Sent, "{second:?}");
+    assert_eq!(withdrawals_made(&sb), 3);
+}
+
+fn withdrawals_made(sb: &nordlys_sandbox::RunningSandbox) -> usize {
+    sb.state.lock().withdrawals.len()
+}

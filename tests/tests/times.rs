@@ -91,6 +91,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
                     typed_nok: None,
                 },
                 true,
+                false,
             )
             .unwrap();
         store

@@ -311,7 +311,7 @@ export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: 
  */
 unmatched: string, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
 export type EvidenceView = { at: string, read: string, saw: string, };
 
@@ -571,6 +571,10 @@ saveRecipient: boolean, label: string,
  * is still unknown.
  */
 despiteUnknown?: boolean, 
+/**
+ * The user was told the same payment went through within the last day, and pays again.
+ */
+despiteRecent?: boolean, 
 /**
  * For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
  */

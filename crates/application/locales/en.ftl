@@ -173,6 +173,7 @@ created-invoice-other = The exchange's invoice is not the one asked for; it is n
 
 order-same-as-unknown = The same order (journal entry { $id }) may already have been placed: its outcome is still unknown.
 payment-same-as-unknown = The same payment (journal entry { $id }) may already have been sent: its outcome is still unknown.
+payment-same-as-recent = You paid this { $ago } ago ({ $at }): the same amount, to the same place, from the same account. Pay it again?
 settle-refused-placed = Journal entry { $id } cannot be settled as not placed: the exchange shows it was placed.
 settle-refused-sent = Journal entry { $id } cannot be settled as not sent: the exchange shows it was sent.
 settle-refused-settled = Journal entry { $id } is already settled.

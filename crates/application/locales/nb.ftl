@@ -172,6 +172,7 @@ created-invoice-other = Børsens faktura er ikke den som ble bedt om; den vises 
 
 order-same-as-unknown = Den samme ordren (journalpost { $id }) kan allerede være lagt inn: utfallet er fortsatt ukjent.
 payment-same-as-unknown = Den samme betalingen (journalpost { $id }) kan allerede være sendt: utfallet er fortsatt ukjent.
+payment-same-as-recent = Du betalte dette for { $ago } siden ({ $at }): samme beløp, til samme sted, fra samme konto. Betale igjen?
 settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn: børsen viser at den ble lagt inn.
 settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
 settle-refused-settled = Journalpost { $id } er allerede avgjort.

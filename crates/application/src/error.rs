@@ -18,6 +18,9 @@ pub enum ErrorCode {
     OutcomeUnknown,
     /// The same order or payment is still unknown: sending it again needs a second confirmation.
     SameAsUnknown,
+    /// The same payment was sent within the last day: sending it again needs a second
+    /// confirmation (`despiteRecent`).
+    SameAsRecent,
     /// An unknown order could be the one being cancelled; quiet long enough that the user may
     /// cancel anyway.
     MayBeUnknown,

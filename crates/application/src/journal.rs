@@ -169,8 +169,8 @@ mod tests {
             before: None,
             typed_nok: None,
         };
-        let nordlys_core::store::Claim::Journaled(id) = store
-            .journal_withdrawal(&payment, false)
+        let nordlys_core::store::PaymentClaim::Journaled(id) = store
+            .journal_withdrawal(&payment, false, false)
             .expect("journaled")
         else {
             panic!("not journaled");

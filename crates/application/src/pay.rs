@@ -86,6 +86,7 @@ fn fingerprint(args: &PayArgs) -> Answer<String> {
     use sha2::{Digest, Sha256};
     let form = PayArgs {
         despite_unknown: None,
+        despite_recent: None,
         confirmed_amount_btc: None,
         reviewed: None,
         ..args.clone()
@@ -413,9 +414,10 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         amount,
         typed_nok,
         args.despite_unknown.unwrap_or(false),
+        args.despite_recent.unwrap_or(false),
     )
     .await
-    .map_err(|e| withdrawal_error(e, app.locale()))?;
+    .map_err(|e| withdrawal_error(e, app.locale(), app.zone))?;
     let (journal_id, message) = match sending {
         Sending::Sent {
             journal_id,
@@ -501,8 +503,22 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     })
 }
 
-pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError, locale: Locale) -> IpcError {
+pub(crate) fn withdrawal_error(
+    e: withdrawals::WithdrawalError,
+    locale: Locale,
+    zone: nordlys_core::time::Tz,
+) -> IpcError {
     match e {
+        withdrawals::WithdrawalError::SameAsRecent(_, at) => {
+            let ago = (Utc::now() - at).num_seconds().max(0).unsigned_abs();
+            IpcError::new(
+                ErrorCode::SameAsRecent,
+                wording::Message::new("payment-same-as-recent")
+                    .with("ago", wording::duration(ago, locale))
+                    .with("at", nordlys_core::format::time(&at, zone, locale))
+                    .render(locale),
+            )
+        }
         withdrawals::WithdrawalError::Exchange(inner) => IpcError::of(&inner, locale),
         withdrawals::WithdrawalError::SameAsUnknown(id) => IpcError::new(
             ErrorCode::SameAsUnknown,

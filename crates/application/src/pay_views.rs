@@ -27,6 +27,10 @@ pub struct PayArgs {
     #[serde(default)]
     #[ts(optional)]
     pub despite_unknown: Option<bool>,
+    /// The user was told the same payment went through within the last day, and pays again.
+    #[serde(default)]
+    #[ts(optional)]
+    pub despite_recent: Option<bool>,
     /// For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
     #[serde(default)]
     #[ts(optional)]

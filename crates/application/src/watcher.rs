@@ -463,7 +463,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     }
     let ended = withdrawals::track(client, store)
         .await
-        .map_err(|e| crate::pay::withdrawal_error(e, app.locale()))?;
+        .map_err(|e| crate::pay::withdrawal_error(e, app.locale(), app.zone))?;
     for c in &ended {
         let title = match NetworkStatus::from(&c.status) {
             NetworkStatus::Completed => "payment-completed-title",

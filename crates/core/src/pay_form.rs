@@ -320,7 +320,10 @@ mod tests {
         };
         let c = check(&f, &then, known);
         assert!(c.needs_recipient, "the form is asked for");
-        assert!(c.saved_recipient.is_none(), "and nothing is taken from the book");
+        assert!(
+            c.saved_recipient.is_none(),
+            "and nothing is taken from the book"
+        );
         assert!(c.request.is_none(), "nothing is sent unasked");
         f.recipient = RecipientForm {
             full_name: "Kari Nordmann".into(),

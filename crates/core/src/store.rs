@@ -365,7 +365,7 @@ pub use plans::{PlanClaim, run_state_of};
 pub use recipients::Recipient;
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use tax_owner::{TaxHistory, TaxOwnership};
-pub use withdrawals::{NewWithdrawalEntry, WithdrawalEntry, WithdrawalState};
+pub use withdrawals::{NewWithdrawalEntry, PaymentClaim, WithdrawalEntry, WithdrawalState};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

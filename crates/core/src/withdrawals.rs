@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
 use crate::store::{
-    Claim, Decision, Evidence, NewWithdrawalEntry, Store, StoreError, WithdrawalEntry,
+    Decision, Evidence, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
     WithdrawalState,
 };
 
@@ -32,6 +32,8 @@ pub enum WithdrawalError {
         "the same payment (journal entry {0}) may already have been sent: its outcome is still unknown"
     )]
     SameAsUnknown(i64),
+    #[error("the same payment was sent at {1} (journal entry {0})")]
+    SameAsRecent(i64, chrono::DateTime<Utc>),
     #[error("journal entry {id} cannot be settled: {why}")]
     CannotSettle { id: i64, why: SettleRefusal },
 }
@@ -82,6 +84,7 @@ fn journal_copy(request: &SendBitcoinRequest) -> String {
 /// Journals and sends one withdrawal of `amount_btc` to the destination `identity` stands for. A
 /// refusal is an error; a lost answer is [`Sending::Unknown`], never a retry. While the same
 /// payment is unknown it is refused ([`WithdrawalError::SameAsUnknown`]) unless `despite_unknown`.
+/// One sent before is sent again as asked: a script says what it means.
 pub async fn send(
     client: &ExchangeClient,
     store: &Store,
@@ -98,12 +101,19 @@ pub async fn send(
         amount_btc,
         None,
         despite_unknown,
+        true,
     )
     .await
 }
 
 /// [`send`] for a payment the user typed in NOK (`typed_nok`): one still unresolved that was
-/// typed the same, to the same place from the same account, is the same payment.
+/// typed the same, to the same place from the same account, is the same payment. Unless
+/// `despite_recent`, the same payment sent in the last day is refused
+/// ([`WithdrawalError::SameAsRecent`]): the user is asked once more.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is one fact of the payment; a struct would only rename them"
+)]
 pub async fn send_typed(
     client: &ExchangeClient,
     store: &Store,
@@ -112,6 +122,7 @@ pub async fn send_typed(
     amount_btc: Btc,
     typed_nok: Option<nordlys_money::Nok>,
     despite_unknown: bool,
+    despite_recent: bool,
 ) -> Result<Sending, WithdrawalError> {
     // A payment that could not be sent is refused before anything is read.
     client.may_create_withdrawal(request)?;
@@ -139,10 +150,12 @@ pub async fn send_typed(
             typed_nok,
         },
         despite_unknown,
+        !despite_recent,
     )?;
     let id = match claim {
-        Claim::Journaled(id) => id,
-        Claim::SameAsUnresolved(id) => return Err(WithdrawalError::SameAsUnknown(id)),
+        PaymentClaim::Journaled(id) => id,
+        PaymentClaim::SameAsUnresolved(id) => return Err(WithdrawalError::SameAsUnknown(id)),
+        PaymentClaim::SameAsRecent(id, at) => return Err(WithdrawalError::SameAsRecent(id, at)),
     };
     store.set_in_flight(id, true);
     let answer = client.create_withdrawal(&request).await;

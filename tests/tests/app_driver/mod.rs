@@ -109,6 +109,7 @@ pub fn payment(
         save_recipient: false,
         label: String::new(),
         despite_unknown: None,
+        despite_recent: None,
         confirmed_amount_btc: None,
         reviewed: None,
     }
@@ -228,6 +229,8 @@ async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
     // No description: the reference fills it, and the soak finds the payment by it (a
     // description the user typed is sent as typed, without one).
     args.is_payment = true;
+    // A user who is told the same payment went through today, and pays again.
+    args.despite_recent = Some(true);
     // Reviewed first, as in the window: a payment is sent only with its check's fingerprint.
     let Ok(check) = within("check_payment", pay::check_payment(app, args.clone())).await else {
         return Ended::Failed;

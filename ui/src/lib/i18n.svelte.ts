@@ -30,6 +30,7 @@ const nb: Record<string, string> = {
     "Nordlys sjekker børsen én gang til og lagrer så ordren som lagt inn; ingenting sendes. Er den fortsatt åpen, oppgi ordrenummeret: en plan kan da kansellere den når stigen legges på nytt.",
   "Order number, if still open": "Ordrenummer, hvis den fortsatt er åpen",
   "Yes: it was placed": "Ja: den ble lagt inn",
+  "Pay again": "Betal igjen",
   "Cancel anyway": "Kanseller likevel",
   Order: "Ordre",
   "What Nordlys checked": "Hva Nordlys har sjekket",

@@ -101,6 +101,59 @@ describe("Pay", () => {
   });
 });
 
+describe("Pay: the same payment again", () => {
+  it("asks once more with Back as the default, Esc goes back, and Pay again sends it", async () => {
+    const fake = payBackend();
+    let sends = 0;
+    fake.script.sendPayment = (args) => {
+      sends += 1;
+      if (!(args as PayArgs).despiteRecent)
+        throw { code: "sameAsRecent", message: "You paid this 3 min ago (10:00). Pay it again?" };
+      return {
+        message: "Sent",
+        payment: {
+          journalId: "2",
+          sentAt: "10:03",
+          destination: "bc1qxyz",
+          amount: "1 000 sats",
+          amountNok: null,
+          state: "sent",
+          status: "pending",
+          statusText: "On its way",
+          withdrawalId: "w2",
+          networkId: null,
+          note: "",
+        },
+      };
+    };
+    await mountScreen(Pay, fake);
+    const send = async () => {
+      await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+      await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+      await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+      await fireEvent.click(screen.getByTestId("pay-review"));
+      await fireEvent.click(screen.getByTestId("pay-confirm"));
+      await vi.waitFor(() => screen.getByTestId("pay-recent"));
+    };
+    await send();
+    const asked = screen.getByTestId("pay-recent");
+    expect(asked.textContent).toContain("3 min ago");
+    const back = within(asked).getByTestId("confirm-back");
+    expect(document.activeElement).toBe(back);
+    expect(back.className).toContain("primary");
+    expect(within(asked).getByTestId("pay-despite-recent").className).toContain("danger");
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByTestId("pay-recent")).toBeNull();
+    expect(sends).toBe(1);
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() => screen.getByTestId("pay-recent"));
+    await fireEvent.click(screen.getByTestId("pay-despite-recent"));
+    await vi.waitFor(() => screen.getByTestId("payment-status"));
+    expect(fake.callsOf("sendPayment").at(-1)).toMatchObject({ despiteRecent: true });
+  });
+});
+
 describe("Pay: a bitcoin: link", () => {
   it("fills its amount in BTC and its label once, and a cleared amount stays cleared", async () => {
     const fake = payBackend();

@@ -42,6 +42,8 @@ export class PayState {
   confirming = $state(false);
   /** The last payment was refused because the same one is still unknown: a second confirmation is offered. */
   doubt = $state(false);
+  /** The last payment was refused because the same one went through within a day: what the app said, and a second confirmation. */
+  recent = $state<string | null>(null);
   sending = $state(false);
   result = $state<PaymentResultView | null>(null);
   payments = $state<PaymentsView | null>(null);
@@ -133,11 +135,12 @@ export class PayState {
     return !!lock && lock.set && lock.beforePayments;
   }
 
-  async submit(despiteUnknown = false): Promise<void> {
+  async submit(despiteUnknown = false, despiteRecent = false): Promise<void> {
     if (this.sending) return;
     this.sending = true;
     this.error = null;
     this.doubt = false;
+    this.recent = null;
     const form = this.payment.form;
     const checked = this.payment.checked;
     try {
@@ -162,6 +165,7 @@ export class PayState {
         ...confirmed,
         ...reviewed,
         ...(despiteUnknown ? { despiteUnknown: true } : {}),
+        ...(despiteRecent ? { despiteRecent: true } : {}),
       });
       this.result = result;
       this.lockPassword = "";
@@ -172,9 +176,10 @@ export class PayState {
       void this.session.refreshUnknowns();
       await this.session.loadBalances();
     } catch (e) {
-      this.error = errorText(e);
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
+      if (hasCode(e, "sameAsRecent")) this.recent = errorText(e);
+      else this.error = errorText(e);
       if (hasCode(e, "notPermitted")) void this.session.reloadApp();
       // Refused as not the form reviewed: check the form as it is, for a new review.
       if (hasCode(e, "notReviewed")) this.payment.recheck();

@@ -331,7 +331,11 @@ mod tests {
         };
         assert!(with("lnbc25m1pvjluez").is_invoice());
         assert!(with("LIGHTNING:LNBC25M1").is_invoice());
-        for not in ["lnurl1dp68gurn8ghj7", "kari@example.com", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"] {
+        for not in [
+            "lnurl1dp68gurn8ghj7",
+            "kari@example.com",
+            "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+        ] {
             assert!(!with(not).is_invoice(), "{not}");
         }
     }

@@ -7,7 +7,7 @@ use nordlys_exchange::models::WithdrawalStatus;
 use nordlys_money::{Btc, Nok};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
+use super::journal::{Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -132,17 +132,72 @@ pub struct NewWithdrawalEntry<'a> {
     pub typed_nok: Option<Nok>,
 }
 
+/// What journaling a payment did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaymentClaim {
+    /// Written; send it.
+    Journaled(i64),
+    /// Not written: the same payment is still unresolved as this entry.
+    SameAsUnresolved(i64),
+    /// Not written: the same payment was sent as this entry, at this time, within the last day.
+    SameAsRecent(i64, DateTime<Utc>),
+}
+
+/// The newest payment sent (by its answer or by evidence) in the day before `w`, the same as
+/// typed: same exchange, destination in any case and account, and the same BTC, or the same NOK
+/// where `w` was typed in NOK.
+fn sent_in_the_last_day(
+    tx: &rusqlite::Transaction<'_>,
+    w: &NewWithdrawalEntry<'_>,
+) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
+    let since = w.sent_at - chrono::Duration::days(1);
+    let mut q = tx.prepare(
+        "SELECT id, sent_at_ms, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
+         WHERE state = 'sent' AND base_url = ?1 AND sent_at_ms >= ?2 ORDER BY id DESC",
+    )?;
+    let rows = q
+        .query_map(params![w.origin.base_url, since.timestamp_millis()], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                dec::<Btc>(r, 3)?,
+                dec_opt::<Nok>(r, 4)?,
+                r.get::<_, Option<String>>(5)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .find(|(_, _, d, btc, nok, account)| {
+            let typed_alike = match w.typed_nok {
+                Some(typed) => *nok == Some(typed),
+                None => nok.is_none() && *btc == w.amount_btc,
+            };
+            d.eq_ignore_ascii_case(w.destination)
+                && account.as_deref() == w.account_id
+                && typed_alike
+        })
+        .map(|(id, at, ..)| (id, time(at))))
+}
+
 impl Store {
     /// Writes the journal entry of a withdrawal about to be sent, unless the same payment (same
     /// exchange, destination in any case, and amount) is still unresolved and
-    /// `despite_unresolved` is false. The look and the write are one transaction.
+    /// `despite_unresolved` is false, or (`ask_if_recent`) the same payment as typed (destination,
+    /// amount in its unit, account) was sent in the last day. The look and the write are one
+    /// transaction.
     pub fn journal_withdrawal(
         &self,
         w: &NewWithdrawalEntry<'_>,
         despite_unresolved: bool,
-    ) -> Result<Claim, StoreError> {
+        ask_if_recent: bool,
+    ) -> Result<PaymentClaim, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if ask_if_recent && let Some((id, at)) = sent_in_the_last_day(&tx, w)? {
+            return Ok(PaymentClaim::SameAsRecent(id, at));
+        }
         if !despite_unresolved {
             let mut q = tx.prepare(
                 "SELECT id, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
@@ -171,7 +226,7 @@ impl Store {
                 });
             drop(q);
             if let Some((id, ..)) = same {
-                return Ok(Claim::SameAsUnresolved(id));
+                return Ok(PaymentClaim::SameAsUnresolved(id));
             }
         }
         let id = next_id(&tx, JournalKind::Withdrawal)?;
@@ -196,7 +251,7 @@ impl Store {
             ],
         )?;
         tx.commit()?;
-        Ok(Claim::Journaled(id))
+        Ok(PaymentClaim::Journaled(id))
     }
 
     /// Records the exchange's own answer (or its absence); the sender's answer wins.
@@ -381,6 +436,74 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_same_payment_as_typed_sent_within_a_day_is_asked_about_whoever_settled_it() {
+        let s = Store::in_memory().unwrap();
+        let origin = Origin::default();
+        let now = Utc::now();
+        let new =
+            |reference: &'static str, btc: i64, nok: Option<i64>, account: Option<&'static str>| {
+                NewWithdrawalEntry {
+                    sent_at: now,
+                    destination: "kari@example.com",
+                    identity: "kari@example.com",
+                    amount_btc: Btc::from_sats(btc),
+                    account_id: account,
+                    reference,
+                    origin: &origin,
+                    request: "{}",
+                    before: None,
+                    typed_nok: nok.map(|n| Nok::computed(rust_decimal::Decimal::from(n))),
+                }
+            };
+        let PaymentClaim::Journaled(id) = s
+            .journal_withdrawal(&new("r1", 20_000, Some(150), None), false, true)
+            .unwrap()
+        else {
+            panic!("refused")
+        };
+        s.withdrawal_answered(id, WithdrawalState::Unknown, None, None, "lost")
+            .unwrap();
+        // Found sent by evidence after its answer was lost.
+        assert!(
+            s.withdrawal_decide(id, WithdrawalState::Sent, &[], None, "", Decision::Evidence)
+                .unwrap()
+        );
+        // 150 NOK again makes other bitcoin at today's price: still the same payment.
+        assert_eq!(
+            s.journal_withdrawal(&new("r2", 19_000, Some(150), None), false, true)
+                .unwrap(),
+            PaymentClaim::SameAsRecent(id, time(now.timestamp_millis()))
+        );
+        // Other NOK, another account, or the script's own send: not asked.
+        for (other, ask) in [
+            (new("r3", 20_000, Some(151), None), true),
+            (new("r4", 20_000, Some(150), Some("acc_2")), true),
+            (new("r5", 20_000, None, None), true),
+            (new("r6", 20_000, Some(150), None), false),
+        ] {
+            assert!(
+                matches!(
+                    s.journal_withdrawal(&other, true, ask).unwrap(),
+                    PaymentClaim::Journaled(_)
+                ),
+                "{}",
+                other.reference
+            );
+        }
+        // A day later it is a new payment.
+        let tomorrow = NewWithdrawalEntry {
+            sent_at: now + chrono::Duration::hours(25),
+            ..new("r7", 20_000, Some(150), None)
+        };
+        s.withdrawal_answered(id, WithdrawalState::Sent, None, None, "")
+            .unwrap();
+        assert!(matches!(
+            s.journal_withdrawal(&tomorrow, true, true).unwrap(),
+            PaymentClaim::Journaled(_)
+        ));
+    }
+
+    #[test]
     fn a_withdrawal_lives_through_its_states_and_a_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("db");
@@ -398,7 +521,7 @@ mod tests {
             before: None,
             typed_nok: None,
         };
-        let Claim::Journaled(id) = s.journal_withdrawal(&new, false).unwrap() else {
+        let PaymentClaim::Journaled(id) = s.journal_withdrawal(&new, false, false).unwrap() else {
             panic!("refused")
         };
         let upper = NewWithdrawalEntry {
@@ -407,8 +530,8 @@ mod tests {
             ..new.clone()
         };
         assert_eq!(
-            s.journal_withdrawal(&upper, false).unwrap(),
-            Claim::SameAsUnresolved(id),
+            s.journal_withdrawal(&upper, false, false).unwrap(),
+            PaymentClaim::SameAsUnresolved(id),
             "the same payment in other letters is the same payment"
         );
         drop(s);
