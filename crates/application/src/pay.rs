@@ -691,6 +691,7 @@ mod tests {
             saved: None,
             used_before: true,
             own_invoice: false,
+            paid_invoice: false,
         };
         let check = pay_form::check(&f, &c, known);
         summary(&check, &c, &f)
