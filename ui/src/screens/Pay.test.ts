@@ -154,6 +154,39 @@ describe("Pay: the same payment again", () => {
   });
 });
 
+describe("Pay: hidden amounts", () => {
+  it("hides the last payment's amounts when amounts are hidden", async () => {
+    const fake = payBackend();
+    const sent = {
+      journalId: "1",
+      sentAt: "10:00",
+      destination: "bc1qxyz",
+      amount: "1 000 sats",
+      amountNok: "≈ 10,00 kr",
+      state: "sent" as const,
+      status: "pending" as const,
+      statusText: "On its way",
+      withdrawalId: "w1",
+      networkId: null,
+      note: "",
+    };
+    fake.script.sendPayment = () => ({ message: "Sent", payment: sent });
+    const { session } = await mountScreen(Pay, fake);
+    session.screen = "pay";
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() => screen.getByTestId("payment-status"));
+    expect(screen.getByTestId("payment-status").textContent).toContain("1 000 sats");
+    fake.script.payments = () => ({ payments: [{ ...sent, amount: "•••", amountNok: "•••" }] });
+    fake.emit("changed", "reformatted");
+    await vi.waitFor(() => expect(screen.getByTestId("payment-status").textContent).not.toContain("1 000"));
+    expect(screen.getByTestId("payment-status").textContent).not.toContain("10,00");
+  });
+});
+
 describe("Pay: a bitcoin: link", () => {
   it("fills its amount in BTC and its label once, and a cleared amount stays cleared", async () => {
     const fake = payBackend();

@@ -59,6 +59,20 @@ describe("Receive", () => {
     await vi.waitFor(() => expect(screen.getByTestId("invoice").dataset.status).toBe("paid"));
   });
 
+  it("hides the shown invoice's amounts when amounts are hidden", async () => {
+    const { fake } = receiveBackend();
+    const { session } = await mountScreen(Receive, fake);
+    session.screen = "receive";
+    await userEvent.type(screen.getAllByTestId("invoice-amount")[0], "1000");
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => screen.getByTestId("invoice"));
+    expect(screen.getByTestId("invoice").textContent).toContain("1 000 sats");
+    fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: "•••", amountNok: "•••" });
+    fake.emit("changed", "reformatted");
+    await vi.waitFor(() => expect(screen.getByTestId("invoice").textContent).not.toContain("1 000"));
+    expect(screen.getByTestId("invoice").textContent).not.toContain("10,00");
+  });
+
   it("keeps the note being typed, its caret and focus while an invoice and the balances change", async () => {
     const { fake } = receiveBackend();
     const { session } = await mountScreen(Receive, fake);

@@ -78,12 +78,16 @@ export class PayState {
     }
   }
 
-  /** The recent payments and the address book. */
+  /** The recent payments and the address book; the last payment's card as the list has it now. */
   async #readLists(): Promise<void> {
     [this.payments, this.book] = await Promise.all([
       this.session.backend.payments({}),
       this.session.backend.recipients({}),
     ]);
+    // Written again as the list is: hidden amounts stay hidden, a new language is spoken.
+    const result = this.result;
+    const mine = result && this.payments.payments.find((p) => p.journalId === result.payment.journalId);
+    if (result && mine) this.result = { ...result, payment: mine };
   }
 
   set(patch: Partial<PayArgs>): void {

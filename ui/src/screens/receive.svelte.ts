@@ -34,6 +34,8 @@ export class ReceiveState {
       this.destinations = await this.session.backend.receiveDestinations({ accountId: this.accountId });
       if (!this.destinations.unified && this.shown === "unified") this.shown = "onchain";
       this.recent = await this.session.backend.recentInvoices({});
+      // The invoice on screen, written again: hidden amounts stay hidden, a new language is spoken.
+      if (this.invoice) this.invoice = await this.session.backend.invoiceStatus({ id: this.invoice.id });
     } catch (e) {
       this.error = errorText(e);
     }
