@@ -118,6 +118,7 @@ pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
         AmountProblem::BelowOneSat => Message::new("amount-below-one-sat"),
         AmountProblem::NoPrice => Message::new("amount-no-price"),
         AmountProblem::NoLimitPrice => Message::new("price-missing"),
+        AmountProblem::ZeroPrice => Message::new("price-zero"),
     };
     m.render(locale)
 }
@@ -418,6 +419,7 @@ mod tests {
             AmountProblem::BelowOneSat,
             AmountProblem::NoPrice,
             AmountProblem::NoLimitPrice,
+            AmountProblem::ZeroPrice,
         ]);
         let destinations = [
             DestinationError::Empty,
@@ -592,7 +594,8 @@ mod tests {
             AmountProblem::AboveAvailable { .. }
             | AmountProblem::BelowOneSat
             | AmountProblem::NoPrice
-            | AmountProblem::NoLimitPrice => 5,
+            | AmountProblem::NoLimitPrice
+            | AmountProblem::ZeroPrice => 6,
         };
         let destinations = |e: &DestinationError| match e {
             DestinationError::Empty

@@ -43,6 +43,8 @@ pub enum AmountProblem {
     NoPrice,
     /// A limit order with no price.
     NoLimitPrice,
+    /// A limit price of zero.
+    ZeroPrice,
 }
 
 impl From<AmountInputError> for AmountProblem {
@@ -177,7 +179,17 @@ fn read(text: &str, locale: Locale) -> Result<Decimal, AmountInputError> {
             compact.replace(',', ".")
         }
         Locale::En => {
-            if compact.contains(',') {
+            // One comma and no point, not followed by exactly three digits, cannot be grouping:
+            // it is a decimal comma (`0,5`, `12,50`, `950 000,50`), read as typed.
+            let commas = compact.matches(',').count();
+            let decimal_comma = commas == 1
+                && !compact.contains('.')
+                && compact.split_once(',').is_some_and(|(int, frac)| {
+                    frac.len() != 3 || int.is_empty() || int.starts_with('0')
+                });
+            if decimal_comma {
+                compact.replace(',', ".")
+            } else if compact.contains(',') {
                 let int = compact.split('.').next().unwrap_or_default();
                 let groups: Vec<&str> = int.split(',').collect();
                 // Thousands never follow a leading zero: `0,500` is a decimal comma typed in
@@ -189,8 +201,10 @@ fn read(text: &str, locale: Locale) -> Result<Decimal, AmountInputError> {
                 if !grouped {
                     return Err(AmountInputError::Ambiguous(t.to_owned()));
                 }
+                compact.replace(',', "")
+            } else {
+                compact
             }
-            compact.replace(',', "")
         }
     };
     if normalized.is_empty()
@@ -265,10 +279,34 @@ mod tests {
             Ok(d("1234.56"))
         );
         assert_eq!(parse_amount("0.5", Unit::Btc, Locale::En), Ok(d("0.5")));
+        // One comma that cannot be grouping is a decimal comma, in English too.
+        for (typed, read) in [
+            ("1,5", "1.5"),
+            ("0,5", "0.5"),
+            ("12,50", "12.50"),
+            ("950 000,50", "950000.50"),
+            ("22,5", "22.5"),
+            ("0,500", "0.5"),
+        ] {
+            assert_eq!(
+                parse_amount(typed, Unit::Nok, Locale::En),
+                Ok(d(read)),
+                "{typed}"
+            );
+        }
+        // Grouping stays grouping; what fits neither is refused.
+        assert_eq!(parse_amount("1,500", Unit::Nok, Locale::En), Ok(d("1500")));
         assert_eq!(
-            parse_amount("1,5", Unit::Nok, Locale::En),
-            Err(AmountInputError::Ambiguous("1,5".into()))
+            parse_amount("1,234.56", Unit::Nok, Locale::En),
+            Ok(d("1234.56"))
         );
+        for typed in ["1,50,000", "1,5.5", "12,34,5"] {
+            assert_eq!(
+                parse_amount(typed, Unit::Nok, Locale::En),
+                Err(AmountInputError::Ambiguous(typed.into())),
+                "{typed}"
+            );
+        }
     }
 
     #[test]
@@ -338,12 +376,13 @@ mod tests {
         use Locale::{En, Nb};
         let d = |s: &str| Decimal::from_str(s).unwrap();
         let table: [(&str, Locale, Option<&str>); 18] = [
-            // English: commas group thousands, and only as thousands are grouped.
-            ("0,500", En, None),
-            ("00,500", En, None),
-            ("0,5", En, None),
-            ("1,5", En, None),
-            ("1,50", En, None),
+            // English: commas group thousands, and only as thousands are grouped; one comma
+            // that cannot be grouping is a decimal comma.
+            ("0,500", En, Some("0.5")),
+            ("00,500", En, Some("0.5")),
+            ("0,5", En, Some("0.5")),
+            ("1,5", En, Some("1.5")),
+            ("1,50", En, Some("1.50")),
             ("1,000.5", En, Some("1000.5")),
             ("1,000", En, Some("1000")),
             ("12,345,678", En, Some("12345678")),

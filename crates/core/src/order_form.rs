@@ -7,7 +7,7 @@ use nordlys_exchange::models::NewOrderRequest;
 use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
-use crate::amount_input::{AmountProblem, parse_btc, parse_nok, parse_price};
+use crate::amount_input::{AmountInputError, AmountProblem, parse_btc, parse_nok, parse_price};
 use crate::format::{BtcUnit, Figures};
 use crate::order_terms::{Direction, OrderType};
 
@@ -75,6 +75,10 @@ pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck 
     let price = if limit {
         match form.price.as_deref().map(|p| parse_price(p, locale)) {
             Some(Ok(p)) => Some(p),
+            Some(Err(AmountInputError::Zero)) => {
+                out.price_error = Some(AmountProblem::ZeroPrice);
+                None
+            }
             Some(Err(e)) => {
                 out.price_error = Some(e.into());
                 None
@@ -111,7 +115,8 @@ pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck 
         };
         if let Some(available) = above {
             out.amount_error = Some(AmountProblem::AboveAvailable { available });
-        } else if at.is_positive() {
+        } else if at.is_positive() && (!limit || price.is_some()) {
+            // A limit order is estimated at its own price, or not at all.
             out.estimate = match a {
                 // Down to the satoshi: an estimate never promises more bitcoin than a fill gives.
                 Amount::Nok(nok) => nok
@@ -150,7 +155,6 @@ mod tests {
             hidden: false,
         }
     }
-    use crate::amount_input::AmountInputError;
 
     fn market() -> Market {
         Market {
@@ -229,6 +233,22 @@ mod tests {
             c.price_error,
             Some(AmountProblem::Input(AmountInputError::Negative))
         );
+        // A price of zero is said as a price, and a price that is not one gives no estimate.
+        for (typed, problem) in [
+            ("0", AmountProblem::ZeroPrice),
+            (
+                "abc",
+                AmountProblem::Input(AmountInputError::NotANumber("abc".into())),
+            ),
+        ] {
+            let c = check(
+                &form(OrderType::Limit, Direction::Sell, "0.01", Some(typed)),
+                &market(),
+                shown(Locale::En),
+            );
+            assert_eq!(c.price_error, Some(problem), "{typed}");
+            assert_eq!(c.estimate, None, "{typed}");
+        }
         let c = check(
             &form(OrderType::Market, Direction::Buy, "", None),
             &market(),
