@@ -33,10 +33,17 @@ fn os_locale() -> Locale {
 }
 
 /// The system's time zone from the tz database; Oslo when the system names none it knows.
+/// The user's zone: `TZ` when it names one (as every program on the machine honours it), else
+/// the system's.
 fn os_zone() -> Tz {
-    iana_time_zone::get_timezone()
+    std::env::var("TZ")
         .ok()
-        .and_then(|name| nordlys_core::time::zone(&name))
+        .and_then(|tz| nordlys_core::time::zone_of_tz(&tz))
+        .or_else(|| {
+            iana_time_zone::get_timezone()
+                .ok()
+                .and_then(|name| nordlys_core::time::zone(&name))
+        })
         .unwrap_or(nordlys_core::time::OSLO)
 }
 

@@ -32,10 +32,42 @@ pub fn zone(name: &str) -> Option<Tz> {
     name.trim().parse().ok()
 }
 
+/// The zone the `TZ` environment variable names, as the C library reads it: `Europe/Oslo`,
+/// `:Europe/Oslo`, a path into the zone database, `UTC0`; set but empty is UTC. `None` when it
+/// names no zone of the database (a POSIX rule such as `CET-1CEST`): the system's zone then.
+pub fn zone_of_tz(value: &str) -> Option<Tz> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Some(Tz::UTC);
+    }
+    let v = v.strip_prefix(':').unwrap_or(v);
+    let v = v.rsplit_once("zoneinfo/").map_or(v, |(_, name)| name);
+    match v {
+        "UTC0" | "GMT0" => Some(Tz::UTC),
+        name => zone(name),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::Duration;
+
+    #[test]
+    fn tz_names_the_zone_as_the_c_library_reads_it() {
+        for (tz, zone) in [
+            ("Europe/Oslo", Some(OSLO)),
+            (":America/New_York", Some(Tz::America__New_York)),
+            ("/usr/share/zoneinfo/Asia/Tokyo", Some(Tz::Asia__Tokyo)),
+            ("UTC", Some(Tz::UTC)),
+            ("UTC0", Some(Tz::UTC)),
+            ("", Some(Tz::UTC)),
+            ("CET-1CEST,M3.5.0,M10.5.0/3", None),
+            ("Nowhere/Else", None),
+        ] {
+            assert_eq!(zone_of_tz(tz), zone, "{tz}");
+        }
+    }
 
     #[test]
     fn the_norwegian_year_starts_at_midnight_in_oslo() {
