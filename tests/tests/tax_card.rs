@@ -84,6 +84,22 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     assert!(refusal.reason.contains("no source"), "{refusal:?}");
     assert!(refusal.fix.contains("Skatteetaten"), "{refusal:?}");
     assert_eq!(wealth.filed, None);
+    // Its XML leaves the wealth value out, and says so with the reason.
+    let (_, xml, left_out) = card::card_file(
+        &app,
+        &CardExportArgs {
+            card: args.clone(),
+            format: CardFormat::Xml,
+        },
+    )
+    .await
+    .unwrap();
+    assert!(!String::from_utf8(xml).unwrap().contains("<formuesverdi>"));
+    let left_out = left_out.expect("the export says what it left out");
+    assert!(
+        left_out.contains(&wealth.label) && left_out.contains(&refusal.reason),
+        "{left_out}"
+    );
     // The card's order, as the tax return asks.
     let order: Vec<CardField> = c.entries[0].fields.iter().map(|f| f.field).collect();
     assert_eq!(
@@ -172,8 +188,8 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         .filter_map(|f| Some((f.schema.clone(), f.filed.clone()?)))
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let export = async |format| {
-        let (name, bytes) = card::card_file(
+    let export_saying = async |format| {
+        let (name, bytes, left_out) = card::card_file(
             &app,
             &CardExportArgs {
                 card: args.clone(),
@@ -184,9 +200,19 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         .unwrap();
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        path
+        (path, left_out)
     };
-    let xml = std::fs::read_to_string(export(CardFormat::Xml).await).unwrap();
+    let export = async |format| export_saying(format).await.0;
+    let (xml, left_out) = export_saying(CardFormat::Xml).await;
+    let xml = std::fs::read_to_string(xml).unwrap();
+    // A figure the card cannot compute is left out of the XML, and the export says so.
+    let refused = c
+        .entries
+        .iter()
+        .flat_map(|e| &e.fields)
+        .filter(|f| f.refusal.is_some())
+        .count();
+    assert_eq!(left_out.is_some(), refused > 0, "{left_out:?}");
     for (schema, value) in &filed {
         if schema == "landkode" || schema == "navn" || schema == "boersnavn" {
             continue;

@@ -347,7 +347,12 @@ export type ExportView = {
 /**
  * Where the file went; none when the user closed the dialog.
  */
-path: string | null, lines: number, bytes: number, };
+path: string | null, lines: number, bytes: number, 
+/**
+ * What the file leaves out and why (a card's figures that are not computable): said
+ * beside "Saved", so a file that is not the whole return is never taken for one.
+ */
+leftOut?: string, };
 
 export type Feature = "balances" | "nokBalance" | "depositAddresses" | "lightningInvoices" | "orderHistory" | "taxHistory";
 

@@ -354,6 +354,7 @@ card-field-gevinst = Taxable gain on realisation
 card-field-tap = Deductible loss on realisation
 card-field-annen = Other taxable capital income
 card-field-boersnavn = Exchange
+card-xml-left-out = Left out of the file because they are not computable: { $fields }. Fill them in on the tax return yourself, or fix the cause and export again.
 deposit-cost-bad-date = “{ $date }” is not a date: write it as 2021-03-04.
 deposit-cost-future = { $date } has not come yet: a deposit's bitcoin was acquired before it arrived.
 attachment-title = Attachment to the tax return: virtual assets, income year { $year }

@@ -353,6 +353,7 @@ card-field-gevinst = Skattepliktig gevinst ved realisasjon
 card-field-tap = Fradragsberettiget tap ved realisasjon
 card-field-annen = Annen skattepliktig kapitalinntekt
 card-field-boersnavn = Børs
+card-xml-left-out = Utelatt fra filen fordi de ikke kan beregnes: { $fields }. Fyll dem inn i skattemeldingen selv, eller rett årsaken og eksporter på nytt.
 deposit-cost-bad-date = «{ $date }» er ikke en dato: skriv den som 2021-03-04.
 deposit-cost-future = { $date } har ikke kommet ennå: bitcoinene i et innskudd ble anskaffet før de kom inn.
 attachment-title = Vedlegg til skattemeldingen: virtuelle eiendeler, inntektsåret { $year }

@@ -398,12 +398,39 @@ pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRowsView
 }
 
 pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> {
-    let (name, bytes) = card_file(app, &args).await?;
-    crate::tax::save_file(app, &name, &bytes).await
+    let (name, bytes, left_out) = card_file(app, &args).await?;
+    let mut saved = crate::tax::save_file(app, &name, &bytes).await?;
+    if saved.path.is_some() {
+        saved.left_out = left_out;
+    }
+    Ok(saved)
 }
 
-/// The export's file name and bytes.
-pub async fn card_file(app: &App, args: &CardExportArgs) -> Answer<(String, Vec<u8>)> {
+/// What the XML leaves out: each figure that is not computable, with why and what to do.
+fn left_out_of_xml(card: &Card, words: Words) -> Option<String> {
+    let said: Vec<String> = card
+        .not_computable
+        .iter()
+        .map(|n| {
+            let (why, fix) = crate::tax_card::refusal(&n.why, card.year, words);
+            format!(
+                "{} ({why}; {fix})",
+                label(CardField::from(n.field), words.locale)
+            )
+        })
+        .collect();
+    (!said.is_empty()).then(|| {
+        crate::wording::Message::new("card-xml-left-out")
+            .with("fields", said.join("; "))
+            .render(words.locale)
+    })
+}
+
+/// The export's file name and bytes, and (for the XML) what it leaves out.
+pub async fn card_file(
+    app: &App,
+    args: &CardExportArgs,
+) -> Answer<(String, Vec<u8>, Option<String>)> {
     let locale = app.locale();
     let words = Words {
         locale,
@@ -412,6 +439,9 @@ pub async fn card_file(app: &App, args: &CardExportArgs) -> Answer<(String, Vec<
     let session = app.tax_session().await?;
     let made = made_card(Arc::clone(&session.store), &args.card, locale).await?;
     let exchange = session.profile.name.clone();
+    let left_out = (args.format == CardFormat::Xml)
+        .then(|| left_out_of_xml(&made, words))
+        .flatten();
     let (name, bytes) = match args.format {
         CardFormat::Xml => (
             format!("nordlys-virtuell-eiendel-{}.xml", made.year),
@@ -434,5 +464,5 @@ pub async fn card_file(app: &App, args: &CardExportArgs) -> Answer<(String, Vec<
             (name, bytes)
         }
     };
-    Ok((name, bytes))
+    Ok((name, bytes, left_out))
 }

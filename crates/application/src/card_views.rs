@@ -32,6 +32,19 @@ pub enum CardField {
     Boersnavn,
 }
 
+impl From<nordlys_core::tax::card::Field> for CardField {
+    fn from(f: nordlys_core::tax::card::Field) -> Self {
+        use nordlys_core::tax::card::Field;
+        match f {
+            Field::Antall => Self::Antall,
+            Field::Formuesverdi => Self::Formuesverdi,
+            Field::Gevinst => Self::Gevinst,
+            Field::Tap => Self::Tap,
+            Field::AnnenKapitalinntekt => Self::AnnenKapitalinntekt,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RefusalView {

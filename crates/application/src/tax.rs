@@ -814,6 +814,7 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
             path: None,
             lines: 0,
             bytes: 0,
+            left_out: None,
         });
     };
     if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
@@ -829,5 +830,6 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
         path: Some(path.display().to_string()),
         lines: u32::try_from(bytes.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX),
         bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+        left_out: None,
     })
 }

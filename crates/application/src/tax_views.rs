@@ -263,4 +263,9 @@ pub struct ExportView {
     pub path: Option<String>,
     pub lines: u32,
     pub bytes: u32,
+    /// What the file leaves out and why (a card's figures that are not computable): said
+    /// beside "Saved", so a file that is not the whole return is never taken for one.
+    #[serde(default)]
+    #[ts(optional)]
+    pub left_out: Option<String>,
 }

@@ -813,16 +813,25 @@ fn tax_card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
                 .and_then(|u| u.host_str().map(str::to_owned))
         })
         .unwrap_or_else(|| "the exchange".to_owned());
-    if args.xml {
-        use std::io::Write;
-        let xml = nordlys_application::tax_card::card_xml(&made, &exchange);
-        return write!(std::io::stdout().lock(), "{xml}")
-            .map_err(|e| Failure::Usage(format!("cannot write to stdout: {e}")));
-    }
     let words = nordlys_application::tax_card::Words {
         locale: nordlys_core::format::Locale::En,
         zone: nordlys_core::time::OSLO,
     };
+    if args.xml {
+        use std::io::Write;
+        // What the XML leaves out is said, so it is never taken for the whole return.
+        for n in &made.not_computable {
+            let (why, fix) = nordlys_application::tax_card::refusal(&n.why, made.year, words);
+            eprintln!(
+                "nordlys-cli: warning: {} of {} is not computable and left out of the XML: {why}; {fix}",
+                n.field.schema_name(),
+                n.entry
+            );
+        }
+        let xml = nordlys_application::tax_card::card_xml(&made, &exchange);
+        return write!(std::io::stdout().lock(), "{xml}")
+            .map_err(|e| Failure::Usage(format!("cannot write to stdout: {e}")));
+    }
     print(&nordlys_application::tax_card::card_json(
         &made, &exchange, words,
     ))

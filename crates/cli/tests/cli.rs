@@ -588,6 +588,20 @@ async fn the_tax_card_comes_from_the_synced_history() {
     );
     let xml = String::from_utf8(out.stdout).unwrap();
     assert!(xml.matches("<virtuellEiendel ").count() >= 1, "{xml}");
+    // Without a year-end rate the wealth value is left out, and stderr says so.
+    let unrated = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
+        .args(["tax", "card", "--year", &year, "--xml"])
+        .env("NORDLYS_STATE_DIR", state.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&unrated.stderr);
+    assert!(unrated.status.success(), "{said}");
+    assert!(
+        said.contains("formuesverdiForVirtuellEiendel") && said.contains("left out of the XML"),
+        "{said}"
+    );
+    assert!(!String::from_utf8_lossy(&unrated.stdout).contains("<formuesverdi"));
     let wrapped = state.path().join("card.xml");
     std::fs::write(
         &wrapped,

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { PayArgs, PayCheckView } from "../bindings";
-import { balancesView, quoteView } from "../test/fixtures";
+import { appView, balancesView, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Pay from "./Pay.svelte";
 
@@ -181,7 +181,8 @@ describe("Pay: hidden amounts", () => {
     await vi.waitFor(() => screen.getByTestId("payment-status"));
     expect(screen.getByTestId("payment-status").textContent).toContain("1 000 sats");
     fake.script.payments = () => ({ payments: [{ ...sent, amount: "•••", amountNok: "•••" }] });
-    fake.emit("changed", "reformatted");
+    fake.script.setPrivacy = () => appView({ privacy: true });
+    await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("payment-status").textContent).not.toContain("1 000"));
     expect(screen.getByTestId("payment-status").textContent).not.toContain("10,00");
   });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { InvoiceView, QrView } from "../bindings";
-import { balancesView } from "../test/fixtures";
+import { appView, balancesView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Receive from "./Receive.svelte";
 
@@ -68,7 +68,8 @@ describe("Receive", () => {
     await vi.waitFor(() => screen.getByTestId("invoice"));
     expect(screen.getByTestId("invoice").textContent).toContain("1 000 sats");
     fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: "•••", amountNok: "•••" });
-    fake.emit("changed", "reformatted");
+    fake.script.setPrivacy = () => appView({ privacy: true });
+    await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("invoice").textContent).not.toContain("1 000"));
     expect(screen.getByTestId("invoice").textContent).not.toContain("10,00");
   });

@@ -23,6 +23,8 @@ export class CardState {
   rows = $state<RawRowView[]>([]);
   error = $state<string | null>(null);
   exported = $state<string | null>(null);
+  /** What the exported file left out (figures not computable), said beside "Saved". */
+  leftOut = $state<string | null>(null);
 
   constructor(readonly session: Session) {}
 
@@ -102,12 +104,14 @@ export class CardState {
   async export(format: CardFormat): Promise<void> {
     this.error = null;
     this.exported = null;
+    this.leftOut = null;
     try {
       const done = await this.session.backend.exportCard({
         card: { year: this.year, method: this.method, perAccount: this.perAccount },
         format,
       });
       this.exported = done.path ? `${t("Saved to")} ${done.path}` : null;
+      this.leftOut = done.path ? (done.leftOut ?? null) : null;
     } catch (e) {
       this.error = errorText(e);
     }
