@@ -549,7 +549,12 @@ estimateBasis: string | null, summary: string | null,
 /**
  * For a sale: the gain or loss it would realise and the tax on it, before confirming.
  */
-saleTax: SaleTaxView | null, };
+saleTax: SaleTaxView | null, 
+/**
+ * What there is to trade with: the NOK available to buy with, or the account's bitcoin
+ * available to sell.
+ */
+available: string, };
 
 export type OrderFormArgs = { 
 /**

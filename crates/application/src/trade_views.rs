@@ -61,6 +61,9 @@ pub struct OrderCheckView {
     pub summary: Option<String>,
     /// For a sale: the gain or loss it would realise and the tax on it, before confirming.
     pub sale_tax: Option<crate::sale_tax::SaleTaxView>,
+    /// What there is to trade with: the NOK available to buy with, or the account's bitcoin
+    /// available to sell.
+    pub available: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

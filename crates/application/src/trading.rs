@@ -189,6 +189,7 @@ fn check_view(
         estimate_basis,
         summary: order_confirmation(c, figures),
         sale_tax: None,
+        available: String::new(),
     }
 }
 
@@ -203,6 +204,10 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckVie
         .as_ref()
         .map(|_| estimate_basis(&form, &market, &quoted_at, app, figures));
     let mut view = check_view(&check, figures, basis);
+    view.available = match form.direction {
+        Direction::Buy => figures.nok(market.available_nok),
+        Direction::Sell => figures.btc(market.available_btc),
+    };
     // A sale about to be made: what it would realise, at the limit or the bid.
     if let Some(r) = check
         .request

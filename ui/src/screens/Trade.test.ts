@@ -33,6 +33,7 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
       estimate: `${f.amount} NOK`,
       estimateBasis: "at the ask, NOK 1,000,000.00, 12:00:00",
       summary: `Buy for ${f.amount} NOK`,
+      available: f.direction === "buy" ? "NOK 25 000.00" : "0.5 BTC",
       saleTax:
         f.direction === "sell"
           ? {
@@ -46,6 +47,29 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
     placeOrder: place,
   });
 }
+
+describe("Trade: recent orders", () => {
+  it("says each order's state in words, in both languages", async () => {
+    const fake = tradeBackend(() => {
+      throw new Error("not placed here");
+    });
+    const entry = (id: string, state: "placed" | "notPlaced" | "unknown") => ({
+      id,
+      state,
+      what: `Buy ${id}`,
+      note: "",
+      orderId: null,
+      tradeId: null,
+    });
+    fake.script.resolveOrders = () => ({
+      entries: [entry("1", "notPlaced"), entry("2", "unknown"), entry("3", "placed")],
+    });
+    await mountScreen(Trade, fake);
+    await vi.waitFor(() => expect(screen.getAllByTestId("journal-entry")).toHaveLength(3));
+    const said = screen.getAllByTestId("journal-entry").map((e) => e.textContent);
+    expect(said).toEqual(["Buy 1 — not placed", "Buy 2 — outcome unknown", "Buy 3 — placed"]);
+  });
+});
 
 describe("Trade", () => {
   it("keeps the amount being typed, its caret and focus while prices redraw", async () => {
@@ -76,6 +100,13 @@ describe("Trade", () => {
     fake.emit("changed", "price");
     await new Promise((r) => setTimeout(r, 20));
     expect(document.activeElement).toBe(cancel);
+  });
+
+  it("shows what there is to buy with, or to sell", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "100");
+    await vi.waitFor(() => expect(screen.getByTestId("order-available").textContent).toContain("NOK 25 000.00"));
   });
 
   it("a limit order starts at the bid, or the ask for a sale", async () => {
