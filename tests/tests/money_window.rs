@@ -510,6 +510,12 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         ErrorCode::Locked
     );
     assert!(lock::admit(&app, "app_state").is_ok());
+    // Nothing typed is asked for, not called wrong (nor counted as a guess).
+    let empty = lock::unlock(&app, password("")).await.unwrap();
+    assert_eq!(
+        empty.problems[0].message,
+        nordlys_application::wording::say("lock-password-missing", Locale::En)
+    );
     let wrong = lock::unlock(&app, password("correct cow")).await.unwrap();
     assert_eq!(wrong.problems[0].field, LockField::Password);
     assert!(app.is_locked());

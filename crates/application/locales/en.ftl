@@ -413,6 +413,7 @@ lock-keyring-unreadable = Nordlys stays locked: the system keyring, which holds 
 lock-password-short = The password needs at least 8 characters.
 lock-password-mismatch = The two passwords differ.
 lock-password-wrong = That is not the lock's password.
+lock-password-missing = Enter the lock's password.
 lock-idle-range = The idle time is a whole number of minutes from 1 to 240.
 lock-payment-password = Enter the lock's password to send this payment.
 lock-password-to-weaken = Enter the lock's password to weaken the lock (a longer idle time, or payments without the password).

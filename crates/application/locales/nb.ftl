@@ -412,6 +412,7 @@ lock-keyring-unreadable = Nordlys forblir låst: systemets nøkkelring, som har 
 lock-password-short = Passordet må ha minst 8 tegn.
 lock-password-mismatch = De to passordene er ulike.
 lock-password-wrong = Det er ikke låsens passord.
+lock-password-missing = Skriv inn passordet til låsen.
 lock-idle-range = Tiden uten aktivitet er et helt antall minutter fra 1 til 240.
 lock-payment-password = Skriv låsens passord for å sende denne betalingen.
 lock-password-to-weaken = Skriv inn låsens passord for å svekke låsen (lengre tid før låsing, eller betalinger uten passord).

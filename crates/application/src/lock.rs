@@ -286,6 +286,14 @@ fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
     }
 }
 
+/// Nothing typed: asked for, not counted as a wrong guess.
+fn missing(app: &App, field: LockField) -> LockProblemView {
+    LockProblemView {
+        field,
+        message: wording::say("lock-password-missing", app.locale()),
+    }
+}
+
 fn wrong(app: &App, field: LockField) -> LockProblemView {
     LockProblemView {
         field,
@@ -353,6 +361,9 @@ pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<L
 }
 
 pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+    if args.password.is_empty() {
+        return answer(app, vec![missing(app, LockField::Password)]).await;
+    }
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(app, LockField::Password)]).await;
     }
@@ -368,6 +379,9 @@ pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
 
 /// Removes the lock, given its password.
 pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+    if args.password.is_empty() {
+        return answer(app, vec![missing(app, LockField::Current)]).await;
+    }
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(app, LockField::Current)]).await;
     }
@@ -476,6 +490,9 @@ impl std::fmt::Debug for PaymentPasswordArgs {
 /// The password given for the payment about to be sent: allows that one payment (the one
 /// reviewed, by its fingerprint), within two minutes.
 pub async fn allow_payment(app: &App, args: PaymentPasswordArgs) -> Answer<LockFormView> {
+    if args.password.is_empty() {
+        return answer(app, vec![missing(app, LockField::Password)]).await;
+    }
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(app, LockField::Password)]).await;
     }
