@@ -175,5 +175,7 @@ describe("Trade: cancelling", () => {
     await fireEvent.click(screen.getByTestId("cancel-anyway-o1"));
     await vi.waitFor(() => screen.getByTestId("no-open-orders"));
     expect(fake.callsOf("cancelOrder")).toEqual([{ orderId: "o1" }, { orderId: "o1", anyway: true }]);
+    // The cancel is said.
+    expect(screen.getByTestId("order-cancelled").textContent).toBe("The order was cancelled.");
   });
 });

@@ -23,6 +23,8 @@ export class TradeState {
   sending = $state(false);
   result = $state<OrderResultView | null>(null);
   error = $state<string | null>(null);
+  /** An open order was just cancelled: said where the list is, and to screen readers. */
+  cancelled = $state<string | null>(null);
   history = $state<TradesView | null>(null);
   orders = $state<OpenOrdersView | null>(null);
   journal = $state<JournalView | null>(null);
@@ -114,6 +116,7 @@ export class TradeState {
     this.sending = true;
     this.error = null;
     this.doubt = false;
+    this.cancelled = null;
     const form = this.order.form;
     try {
       this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
@@ -143,10 +146,13 @@ export class TradeState {
     }
     this.cancelArmed = null;
     this.cancelDoubt = null;
+    this.cancelled = null;
     try {
       this.orders = await this.session.backend.cancelOrder(anyway ? { orderId: id, anyway: true } : { orderId: id });
       this.result = null;
       this.error = null;
+      this.cancelled = t("The order was cancelled.");
+      this.session.announce(this.cancelled);
       await this.session.loadBalances();
     } catch (e) {
       this.error = errorText(e);
