@@ -64,6 +64,7 @@ fuzz_target!(|data: &[u8]| {
         saved: None,
         used_before,
         own_invoice: false,
+        paid_invoice: false,
     });
     if let Some(request) = &out.request {
         assert!(out.amount_error.is_none(), "a request despite an amount error");
