@@ -153,7 +153,7 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_completes() {
 }
 
 #[tokio::test]
-async fn only_the_first_payment_to_an_address_asks_for_the_recipient() {
+async fn only_the_first_payment_to_an_address_asks_for_the_recipient_and_a_repeat_asks_again() {
     let app = App::start(&[]).await;
     let address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
     app.click("[data-testid=nav-pay]").await;
@@ -187,7 +187,13 @@ async fn only_the_first_payment_to_an_address_asks_for_the_recipient() {
     })
     .await;
     assert!(!app.exists("[data-testid=recipient-form]").await);
-    confirm(&app).await;
+    // The same payment again today: asked once more, Back first; the second word sends it.
+    review(&app).await;
+    app.click("[data-testid=pay-confirm]").await;
+    app.text("[data-testid=pay-recent]").await;
+    assert_eq!(withdrawals_created(&app).await, 1, "nothing sent yet");
+    app.screenshot("pay-same-again").await;
+    app.click("[data-testid=pay-despite-recent]").await;
     app.until("two withdrawals", || async {
         withdrawals_created(&app).await == 2
     })
