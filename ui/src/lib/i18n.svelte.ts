@@ -509,6 +509,8 @@ const nb: Record<string, string> = {
   "Type where to and how much to check the payment.": "Skriv inn mottaker og beløp for å sjekke betalingen.",
   Balances: "Saldoer",
   "Year end": "Årsslutt",
+  "Type a whole number of seconds, or leave it empty for the default.":
+    "Skriv et helt antall sekunder, eller la feltet stå tomt for standardverdien.",
 };
 
 /** The language in use: reactive, so every text a component shows follows a change at once. */

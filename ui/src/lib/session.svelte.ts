@@ -150,7 +150,24 @@ export class Session {
     return this.#queue;
   }
 
-  async #run(f: () => Promise<AppView>, ok?: string): Promise<void> {
+  /** Like `act`, for a change made at one field: what stopped it is returned, to be shown at
+   * that field, and the message line is left alone. Null when it was saved. */
+  async actAt(f: () => Promise<AppView>): Promise<string | null> {
+    let problem: string | null = null;
+    const run = () =>
+      this.#run(f, undefined, (e) => {
+        problem = errorText(e);
+      });
+    this.#queue = this.#queue.then(run);
+    await this.#queue;
+    return problem;
+  }
+
+  async #run(
+    f: () => Promise<AppView>,
+    ok?: string,
+    failed: (e: unknown) => void = (e) => this.fail(e),
+  ): Promise<void> {
     this.busy = true;
     this.message = null;
     try {
@@ -170,7 +187,7 @@ export class Session {
         this.#tell("reformatted");
       }
     } catch (e) {
-      this.fail(e);
+      failed(e);
     } finally {
       this.busy = false;
     }

@@ -350,3 +350,30 @@ describe("Pay: the address book", () => {
     expect(written).toEqual([destination, "f".repeat(64)]);
   });
 });
+
+describe("Pay: the lock's password", () => {
+  it("a wrong password is said at the password field, and the confirmation stays open", async () => {
+    const fake = payBackend();
+    const locked = appView({ lock: { set: true, locked: false, why: null, idleMinutes: 15, beforePayments: true } });
+    fake.script.allowPayment = () => ({
+      problems: [{ field: "password", message: "That is not the lock's password." }],
+      app: locked,
+    });
+    const { session } = await mountScreen(Pay, fake);
+    session.app = locked;
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await userEvent.type(screen.getByTestId("payment-password"), "wrong");
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("payment-password-error").textContent).toBe("That is not the lock's password."),
+    );
+    expect(screen.getByTestId("pay-confirmation")).toBeTruthy();
+    expect(screen.queryByTestId("pay-error")).toBeNull();
+    expect(fake.callsOf("sendPayment")).toHaveLength(0);
+    await userEvent.type(screen.getByTestId("payment-password"), "x");
+    expect(screen.queryByTestId("payment-password-error")).toBeNull();
+  });
+});

@@ -88,4 +88,37 @@ describe("Receive", () => {
     expect(note.value).toBe("for the bike");
     expect([note.selectionStart, note.selectionEnd]).toEqual([3, 7]);
   });
+
+  it("a refused amount clears the invoice made before and says so at the amount field", async () => {
+    const { fake } = receiveBackend();
+    await mountScreen(Receive, fake);
+    const amount = screen.getAllByTestId<HTMLInputElement>("invoice-amount")[0];
+    await userEvent.type(amount, "1000");
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => screen.getByTestId("invoice"));
+    fake.script.createInvoice = () => {
+      throw { code: "invalidInput", message: "Not an amount." };
+    };
+    await userEvent.clear(amount);
+    await userEvent.type(amount, "abc");
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => expect(screen.getByTestId("invoice-amount-error").textContent).toBe("Not an amount."));
+    expect(screen.queryByTestId("invoice")).toBeNull();
+    expect(document.activeElement).toBe(amount);
+    await userEvent.type(amount, "1");
+    expect(screen.queryByTestId("invoice-amount-error")).toBeNull();
+  });
+
+  it("a refusal that is not about the amount shows under the button, not the old invoice", async () => {
+    const { fake } = receiveBackend();
+    await mountScreen(Receive, fake);
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => screen.getByTestId("invoice"));
+    fake.script.createInvoice = () => {
+      throw { code: "network", message: "No answer." };
+    };
+    await fireEvent.click(screen.getByTestId("create-invoice"));
+    await vi.waitFor(() => expect(screen.getByTestId("invoice-refused").textContent).toBe("No answer."));
+    expect(screen.queryByTestId("invoice")).toBeNull();
+  });
 });

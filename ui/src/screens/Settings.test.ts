@@ -42,7 +42,7 @@ describe("Settings: theme", () => {
 });
 
 describe("Settings: request timeout", () => {
-  it("saves the seconds typed, empty for the default, and shows the range refused", async () => {
+  it("saves the seconds typed, empty for the default, and says at the field what became of each", async () => {
     const fake = sandboxBackend({
       setRequestTimeout: ({ seconds }) => {
         if (seconds !== null && seconds > 120) throw { code: "invalidInput", message: "Between 5 and 120 seconds." };
@@ -52,12 +52,41 @@ describe("Settings: request timeout", () => {
     await mountScreen(Settings, fake);
     const field = screen.getByTestId<HTMLInputElement>("request-timeout");
     await fireEvent.change(field, { target: { value: "600" } });
-    await vi.waitFor(() => expect(screen.getByTestId("message-error").textContent).toContain("120"));
+    await vi.waitFor(() => expect(screen.getByTestId("request-timeout-error").textContent).toContain("120"));
+    expect(screen.queryByTestId("message-error")).toBeNull();
     await fireEvent.change(field, { target: { value: "45" } });
-    await vi.waitFor(() => screen.getByTestId("message-ok"));
+    await vi.waitFor(() => screen.getByTestId("request-timeout-ok"));
     await fireEvent.change(field, { target: { value: "" } });
     await vi.waitFor(() => expect(fake.callsOf("setRequestTimeout")).toHaveLength(3));
     expect(fake.callsOf("setRequestTimeout")).toEqual([{ seconds: 600 }, { seconds: 45 }, { seconds: null }]);
+  });
+
+  it("refuses text that is not a number at the field and saves nothing", async () => {
+    const fake = sandboxBackend({ setRequestTimeout: () => appView() });
+    await mountScreen(Settings, fake);
+    await fireEvent.change(screen.getByTestId("request-timeout"), { target: { value: "abc" } });
+    await vi.waitFor(() => screen.getByTestId("request-timeout-error"));
+    expect(screen.queryByTestId("request-timeout-ok")).toBeNull();
+    expect(fake.callsOf("setRequestTimeout")).toEqual([]);
+  });
+});
+
+describe("Settings: tax rate", () => {
+  it("says a refused rate at the rate field, not Saved", async () => {
+    const fake = sandboxBackend({
+      setTaxRules: ({ incomeTaxPercent }) => {
+        if (incomeTaxPercent === "abc") throw { code: "invalidInput", message: "A rate is a percentage." };
+        return appView();
+      },
+    });
+    await mountScreen(Settings, fake);
+    await fireEvent.change(screen.getByTestId("income-tax-percent"), { target: { value: "abc" } });
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("income-tax-percent-error").textContent).toBe("A rate is a percentage."),
+    );
+    expect(screen.queryByTestId("message-ok")).toBeNull();
+    await fireEvent.change(screen.getByTestId("income-tax-percent"), { target: { value: "22" } });
+    await vi.waitFor(() => screen.getByTestId("income-tax-percent-ok"));
   });
 });
 

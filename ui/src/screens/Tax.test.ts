@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
-import type { TaxRowView, TaxSyncView } from "../bindings";
+import type { CardView, TaxRowView, TaxSyncView } from "../bindings";
 import { appView } from "../test/fixtures";
 import type { FakeBackend } from "../test/fake_backend";
 import { mountScreen, sandboxBackend } from "../test/harness";
@@ -204,13 +204,14 @@ describe("Tax: the year-end rate", () => {
     const input = await screen.findByTestId<HTMLInputElement>("year-end-rate-input");
     await fireEvent.input(input, { target: { value: "abc" } });
     await fireEvent.click(screen.getByTestId("year-end-rate-save"));
-    await vi.waitFor(() => expect(screen.getByTestId("tax-error").textContent).toContain("NOK per BTC"));
+    await vi.waitFor(() => expect(screen.getByTestId("year-end-rate-error").textContent).toContain("NOK per BTC"));
+    expect(screen.queryByTestId("tax-error")).toBeNull();
     // What was typed stays to be corrected.
     expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("abc");
     await fireEvent.input(input, { target: { value: "950000" } });
     await fireEvent.click(screen.getByTestId("year-end-rate-save"));
     await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("950000"));
-    expect(screen.queryByTestId("tax-error")).toBeNull();
+    expect(screen.queryByTestId("year-end-rate-error")).toBeNull();
     expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("");
     await fireEvent.click(screen.getByText("Use the transactions' rate"));
     await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("900 000"));
@@ -278,5 +279,50 @@ describe("Tax: holdings over time", () => {
     await mountScreen(Tax, fake);
     await fireEvent.click(screen.getByTestId("tax-section-holdings"));
     expect((await screen.findByTestId("holdings-pending")).textContent).toContain("still pending");
+  });
+});
+
+describe("Tax: the card's rate and deposits' costs", () => {
+  const card: CardView = {
+    years: [2025],
+    year: 2025,
+    method: "fifo",
+    methodName: "FIFO",
+    complete: true,
+    rateKind: "none",
+    rate: null,
+    rateSource: "none chosen",
+    offers: [],
+    enteredNokPerBtc: "",
+    enteredUsdPerBtc: "",
+    enteredNokPerUsd: "",
+    ruleSet: "rules/1",
+    rowsSha256: "00",
+    rows: 1,
+    entries: [],
+    disposals: [],
+    deposits: [{ id: "d1", time: "2025-03-04", btc: "0.1 BTC", acquiredOn: "", costNok: "" }],
+  };
+
+  it("says a refused rate in the rate's box and a refused cost at its deposit, not at the top", async () => {
+    const fake = sandboxBackend({
+      ...taxBackendScript(),
+      taxCard: () => card,
+      setYearEndChoice: () => {
+        throw { code: "invalidInput", message: "A rate is a number of NOK per BTC." };
+      },
+      setDepositCost: () => {
+        throw { code: "invalidInput", message: "A cost is a number of NOK." };
+      },
+    });
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-card"));
+    await fireEvent.input(await screen.findByTestId("card-nok-per-btc"), { target: { value: "abc" } });
+    await fireEvent.click(screen.getByTestId("card-rate-nokPerBtc"));
+    await vi.waitFor(() => expect(screen.getByTestId("card-rate-error").textContent).toContain("NOK per BTC"));
+    await fireEvent.input(screen.getByTestId("card-deposit-cost"), { target: { value: "x" } });
+    await fireEvent.click(screen.getByTestId("card-deposit-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("card-deposit-error").textContent).toContain("NOK"));
+    expect(screen.queryByTestId("card-error")).toBeNull();
   });
 });

@@ -22,6 +22,10 @@ export class CardState {
   opened = $state<string | null>(null);
   rows = $state<RawRowView[]>([]);
   error = $state<string | null>(null);
+  /** Why the rate's source chosen was refused, said in the rate's box. */
+  rateProblem = $state<string | null>(null);
+  /** Why a deposit's cost typed was refused, said at that deposit. */
+  costProblems = $state<Record<string, string | null>>({});
   exported = $state<string | null>(null);
   /** What the exported file left out (figures not computable), said beside "Saved". */
   leftOut = $state<string | null>(null);
@@ -61,7 +65,7 @@ export class CardState {
   /** Keeps the source chosen (and its typed rates) for the year, then reads the card again. */
   async chooseRate(kind: RateKind): Promise<void> {
     if (this.year === null) return;
-    this.error = null;
+    this.rateProblem = null;
     try {
       await this.session.backend.setYearEndChoice({
         year: this.year,
@@ -72,18 +76,18 @@ export class CardState {
       });
       await this.load();
     } catch (e) {
-      this.error = errorText(e);
+      this.rateProblem = errorText(e);
     }
   }
 
   async saveCost(id: string): Promise<void> {
-    this.error = null;
+    this.costProblems[id] = null;
     const typed = this.costs[id] ?? { acquiredOn: "", costNok: "" };
     try {
       await this.session.backend.setDepositCost({ id, ...typed });
       await this.load();
     } catch (e) {
-      this.error = errorText(e);
+      this.costProblems[id] = errorText(e);
     }
   }
 

@@ -55,6 +55,8 @@ export class PayState {
   error = $state<string | null>(null);
   /** The lock's password, typed in the confirmation when the lock asks for it before payments. */
   lockPassword = $state("");
+  /** Why the lock's password did not allow the payment, said at the password field. */
+  passwordProblem = $state<string | null>(null);
 
   constructor(readonly session: Session) {
     this.payment = new CheckedForm<PayArgs, PayCheckView>(
@@ -155,9 +157,11 @@ export class PayState {
           reviewed: checked?.reviewed ?? "",
         });
         if (answer.problems.length > 0) {
-          this.error = answer.problems[0].message;
+          // The confirmation stays open: the password is typed again where it was typed.
+          this.passwordProblem = answer.problems[0].message;
           return;
         }
+        this.passwordProblem = null;
       }
       // Sent as confirmed: the form the check was for (the app refuses any other), and for an
       // amount in NOK the BTC amount shown.
@@ -180,6 +184,10 @@ export class PayState {
       void this.session.refreshUnknowns();
       await this.session.loadBalances();
     } catch (e) {
+      if (hasCode(e, "passwordNeeded")) {
+        this.passwordProblem = errorText(e);
+        return;
+      }
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
       if (hasCode(e, "sameAsRecent")) this.recent = errorText(e);

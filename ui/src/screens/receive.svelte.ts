@@ -1,7 +1,7 @@
 // What the Receive screen shows and keeps: standing destinations, the invoice made last with its
 // live status, the recent invoices and the invoice form as typed.
 import type { BitcoinAmountUnit, InvoiceView, InvoicesView, ReceiveView } from "../bindings";
-import { errorText } from "../lib/errors";
+import { errorText, hasCode } from "../lib/errors";
 import type { Session } from "../lib/session.svelte";
 
 export type Standing = "unified" | "onchain" | "lightningAddress" | "lnurl";
@@ -18,7 +18,11 @@ export class ReceiveState {
     publicDescription: "",
     privateNote: "",
   });
+  /** What stopped loading the screen (destinations, the list). */
   error = $state<string | null>(null);
+  /** What stopped the invoice asked for: at the amount field when the amount was the problem,
+   * else under the button. Either way the invoice made before is no longer shown. */
+  refused = $state<{ atAmount: boolean; text: string } | null>(null);
   creating = $state(false);
 
   constructor(readonly session: Session) {
@@ -39,6 +43,12 @@ export class ReceiveState {
     } catch (e) {
       this.error = errorText(e);
     }
+  }
+
+  /** The amount as typed; a refusal about the amount before it no longer applies. */
+  typeAmount(amount: string): void {
+    this.form.amount = amount;
+    if (this.refused?.atAmount) this.refused = null;
   }
 
   pickAccount(id: string | null): void {
@@ -66,12 +76,14 @@ export class ReceiveState {
   async create(): Promise<void> {
     if (this.creating) return;
     this.creating = true;
-    this.error = null;
+    this.refused = null;
     try {
       this.invoice = await this.session.backend.createInvoice({ accountId: this.accountId, ...this.form });
       this.recent = await this.session.backend.recentInvoices({});
     } catch (e) {
-      this.error = errorText(e);
+      // The invoice made before is not what was asked for now: it must not be handed out by mistake.
+      this.invoice = null;
+      this.refused = { atAmount: hasCode(e, "invalidInput"), text: errorText(e) };
     } finally {
       this.creating = false;
     }

@@ -50,6 +50,8 @@ export class TaxState {
   yearEnds = $state<YearEndsView | null>(null);
   /** The year-end rates being typed, by year. */
   rates = $state<Record<number, string>>({});
+  /** Why a year's rate typed was refused, said beside that year's rate field. */
+  rateProblems = $state<Record<number, string | null>>({});
   gains = $state<GainsView | null>(null);
   holdings = $state<HoldingsChart | null>(null);
   method = $state<Method>("fifo");
@@ -234,6 +236,7 @@ export class TaxState {
 
   async saveRate(year: number, rate: string): Promise<void> {
     this.error = null;
+    this.rateProblems[year] = null;
     try {
       await this.session.backend.setYearEndChoice({
         year,
@@ -245,7 +248,7 @@ export class TaxState {
       this.yearEnds = await this.session.backend.yearEndReport({});
       this.rates = Object.fromEntries(Object.entries(this.rates).filter(([typed]) => Number(typed) !== year));
     } catch (e) {
-      this.error = errorText(e);
+      this.rateProblems[year] = errorText(e);
     }
   }
 }
