@@ -136,7 +136,11 @@ taxMethod: Method, connection: ConnectionView,
 /**
  * A problem the user should know about (settings or keyring).
  */
-notice: string | null, lock: LockView, };
+notice: string | null, lock: LockView, 
+/**
+ * The exchanges Nordlys knows by name, to fill the exchange profile form with.
+ */
+presets: Array<PresetView>, };
 
 export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
 /**
@@ -766,6 +770,12 @@ form: PlanArgs, };
 
 export type PlansView = { plans: Array<PlanView>, };
 
+export type PresetView = { id: string, name: string, baseUrl: string, oauthBaseUrl: string, operator: string, 
+/**
+ * `null` until the operator issues Nordlys one: the profile then connects with an API key only.
+ */
+clientId: string | null, organisationName: string, organisationNumber: string, organisationAddress: string, };
+
 export type PriceChartArgs = { range: ChartRange, width: number, height: number, dark: boolean, };
 
 export type PriceChartView = { svg: string, 
@@ -790,7 +800,15 @@ export type ProfileProblemsView = { baseUrl: string | null, oauthBaseUrl: string
 
 export type ProfileType = "sandbox" | "exchange";
 
-export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, clientId: string | null, 
+export type ProfileView = { id: string, name: string, kind: ProfileType, baseUrl: string, 
+/**
+ * `null` for the sandbox and for an exchange with no client id issued (API key only).
+ */
+clientId: string | null, 
+/**
+ * The known exchange this profile reaches, by `PresetView.id`.
+ */
+preset: string | null, 
 /**
  * The operator's abbreviation (`svc` for the sandbox).
  */

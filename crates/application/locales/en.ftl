@@ -160,6 +160,7 @@ no-such-invoice = There is no invoice { $id } here.
 no-such-profile = There is no profile { $id }.
 no-such-journal-entry = There is no journal entry { $id }.
 no-active-profile = No profile is chosen.
+oauth-needs-client-id = This exchange has not issued Nordlys a client id for signing in through the browser yet. Connect with an API key instead.
 choose-a-scope = Choose at least one of the known scopes.
 confirmed-amount-not-btc = The confirmed amount is not a bitcoin amount.
 sandbox-did-not-start = The sandbox did not start: { $reason }

@@ -159,6 +159,7 @@ no-such-invoice = Det finnes ingen faktura { $id } her.
 no-such-profile = Det finnes ingen profil { $id }.
 no-such-journal-entry = Det finnes ingen journalpost { $id }.
 no-active-profile = Ingen profil er valgt.
+oauth-needs-client-id = Denne børsen har ikke gitt Nordlys en klient-ID for innlogging i nettleseren ennå. Koble til med en API-nøkkel i stedet.
 choose-a-scope = Velg minst én av de kjente tilgangene.
 confirmed-amount-not-btc = Det bekreftede beløpet er ikke et bitcoinbeløp.
 sandbox-did-not-start = Sandkassen startet ikke: { $reason }

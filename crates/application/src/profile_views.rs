@@ -16,7 +16,10 @@ pub struct ProfileView {
     pub name: String,
     pub kind: ProfileType,
     pub base_url: String,
+    /// `null` for the sandbox and for an exchange with no client id issued (API key only).
     pub client_id: Option<String>,
+    /// The known exchange this profile reaches, by `PresetView.id`.
+    pub preset: Option<String>,
     /// The operator's abbreviation (`svc` for the sandbox).
     pub operator: String,
     /// Where OAuth is served; empty when under `baseUrl`.
@@ -120,6 +123,24 @@ pub struct AppView {
     /// A problem the user should know about (settings or keyring).
     pub notice: Option<String>,
     pub lock: crate::lock::LockView,
+    /// The exchanges Nordlys knows by name, to fill the exchange profile form with.
+    pub presets: Vec<PresetView>,
+}
+
+/// A known exchange: what its profile is filled with, and the company behind it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PresetView {
+    pub id: String,
+    pub name: String,
+    pub base_url: String,
+    pub oauth_base_url: String,
+    pub operator: String,
+    /// `null` until the operator issues Nordlys one: the profile then connects with an API key only.
+    pub client_id: Option<String>,
+    pub organisation_name: String,
+    pub organisation_number: String,
+    pub organisation_address: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

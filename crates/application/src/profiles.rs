@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use nordlys_core::format::Locale;
+use nordlys_core::presets::{ExchangePreset, PRESETS};
 use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
 use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
@@ -43,7 +44,7 @@ fn profile_view(p: &Profile) -> ProfileView {
         } => (
             ProfileType::Exchange,
             base_url.clone(),
-            Some(client_id.clone()),
+            Some(client_id.clone()).filter(|id| !id.is_empty()),
             operator.clone(),
             oauth_base_url.clone().unwrap_or_default(),
         ),
@@ -56,10 +57,25 @@ fn profile_view(p: &Profile) -> ProfileView {
         kind,
         base_url,
         client_id,
+        preset: ExchangePreset::of(&p.kind).map(|k| k.id.to_owned()),
         operator,
         oauth_base_url,
         scopes,
         local,
+    }
+}
+
+fn preset_view(p: &ExchangePreset) -> PresetView {
+    PresetView {
+        id: p.id.to_owned(),
+        name: p.name.to_owned(),
+        base_url: p.base_url.to_owned(),
+        oauth_base_url: p.oauth_base_url.to_owned(),
+        operator: p.operator.to_owned(),
+        client_id: p.client_id.map(str::to_owned),
+        organisation_name: p.organisation.name.to_owned(),
+        organisation_number: p.organisation.number.to_owned(),
+        organisation_address: p.organisation.address.to_owned(),
     }
 }
 
@@ -243,6 +259,7 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone(),
+        presets: PRESETS.iter().map(preset_view).collect(),
         lock: crate::lock::view(app),
     })
 }
@@ -406,7 +423,16 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
         ));
     }
     let client_id = match app.settings().active_profile().map(|p| p.kind.clone()) {
-        Some(ProfileKind::Exchange { client_id, .. }) => client_id,
+        Some(kind @ ProfileKind::Exchange { .. }) => match kind.oauth_client_id() {
+            Some(id) => id.to_owned(),
+            // Nothing to sign in as: the operator has not issued a client id.
+            None => {
+                return Err(IpcError::new(
+                    ErrorCode::InvalidInput,
+                    wording::say("oauth-needs-client-id", app.locale()),
+                ));
+            }
+        },
         _ => "nordlys-desktop".to_owned(),
     };
     let connection = app.session().await?.connection;
@@ -560,17 +586,20 @@ pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answ
         app.forget_secrets(before).await;
     }
     {
+        // Named by the exchange when Nordlys knows it, so the profile switcher says which.
+        let name = ExchangePreset::of(&kind).map_or("Exchange", |p| p.name).to_owned();
         let mut settings = app.settings();
         match settings.profile_mut("exchange") {
             // A changed exchange is a different account: what was learned no longer holds.
             Some(p) if p.kind != kind => {
                 p.kind = kind;
+                p.name = name;
                 p.key_permissions = None;
             }
             Some(_) => {}
             None => settings.profiles.push(Profile {
                 id: "exchange".into(),
-                name: "Exchange".into(),
+                name,
                 kind,
                 key_permissions: None,
             }),

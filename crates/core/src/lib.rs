@@ -22,6 +22,7 @@ pub mod pay_form;
 pub mod pdf;
 pub mod plan_schedule;
 pub mod plans;
+pub mod presets;
 pub mod profile_form;
 pub mod qr;
 pub mod recheck;

@@ -15,6 +15,7 @@ pub struct ExchangeProfileForm {
     pub oauth_base_url: String,
     /// Empty: the specification's `svc`.
     pub operator: String,
+    /// Empty: none issued yet; the profile connects with an API key only.
     pub client_id: String,
     /// The scopes to ask for; the form starts with every scope of 5.4 ticked.
     pub scopes: Vec<String>,
@@ -37,8 +38,6 @@ pub enum OperatorProblem {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ClientIdProblem {
-    #[error("enter the client id the exchange gave Nordlys")]
-    Empty,
     #[error("a client id has no spaces")]
     Spaces,
 }
@@ -79,7 +78,6 @@ pub fn check(form: &ExchangeProfileForm) -> Result<ProfileKind, ProfileProblems>
         text => Operator::parse(text).map_err(|_| OperatorProblem::Malformed),
     };
     let client_id = match form.client_id.trim() {
-        "" => Err(ClientIdProblem::Empty),
         id if id.chars().any(char::is_whitespace) => Err(ClientIdProblem::Spaces),
         id => Ok(id.to_owned()),
     };
@@ -201,7 +199,7 @@ mod tests {
             base_url: "https://api.example.no/v1".into(),
             oauth_base_url: "http://auth.example.no".into(),
             operator: "ABC".into(),
-            client_id: "  ".into(),
+            client_id: "a b".into(),
             scopes: vec!["api:everything".into()],
         })
         .unwrap_err();
@@ -211,7 +209,7 @@ mod tests {
             Some(AddressProblem::Url(BaseUrlError::InsecureRemote(_)))
         ));
         assert_eq!(problems.operator, Some(OperatorProblem::Malformed));
-        assert_eq!(problems.client_id, Some(ClientIdProblem::Empty));
+        assert_eq!(problems.client_id, Some(ClientIdProblem::Spaces));
         assert_eq!(
             problems.scopes,
             Some(ScopeProblem::Unknown("api:everything".into()))
@@ -258,6 +256,13 @@ mod tests {
         .unwrap_err();
         assert_eq!(p.client_id, Some(ClientIdProblem::Spaces));
         assert_eq!(p.scopes, Some(ScopeProblem::None));
+        // No client id: a profile that connects with an API key only.
+        let key_only = check(&ExchangeProfileForm {
+            client_id: " ".into(),
+            ..form()
+        })
+        .unwrap();
+        assert_eq!(key_only.oauth_client_id(), None);
         // Loopback http is fine (the sandbox, tests).
         assert!(
             check(&ExchangeProfileForm {

@@ -13,7 +13,8 @@ use crate::format::{BtcUnit, Locale};
 pub enum ProfileKind {
     /// The embedded sandbox exchange, started in-process.
     Sandbox,
-    /// A real exchange; base URL and client id come from the operator.
+    /// A real exchange; base URL and client id come from the operator (an empty client id: none
+    /// issued yet, so API keys only).
     #[serde(rename_all = "camelCase")]
     Exchange {
         base_url: String,
@@ -28,6 +29,17 @@ pub enum ProfileKind {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         scopes: Vec<String>,
     },
+}
+
+impl ProfileKind {
+    /// The client id OAuth signs in with; none for an exchange whose operator has not issued one
+    /// (it connects with an API key only) or for the sandbox (its own demo client).
+    pub fn oauth_client_id(&self) -> Option<&str> {
+        match self {
+            ProfileKind::Exchange { client_id, .. } if !client_id.is_empty() => Some(client_id),
+            _ => None,
+        }
+    }
 }
 
 fn spec_operator() -> String {

@@ -395,6 +395,8 @@ async fn an_exchange_granting_only_balances_shows_them_and_says_what_needs_a_key
     app.fill("[data-testid=exchange-base-url]", &format!("{api}/v1"))
         .await;
     app.fill("[data-testid=exchange-operator]", "SVC").await;
+    app.fill("[data-testid=exchange-client-id]", "two words")
+        .await;
     app.click("[data-testid=save-exchange]").await;
     let path = app.text("[data-testid=exchange-base-url-error]").await;
     assert!(path.contains("without a path"), "{path}");

@@ -36,4 +36,22 @@ describe("ExchangeProfileForm", () => {
     expect(fake.callsOf("saveExchangeProfile")[0]).toMatchObject({ baseUrl: "https://x.test", clientId: "nordlys" });
     await vi.waitFor(() => expect(screen.queryByTestId("exchange-base-url-error")).toBeNull());
   });
+
+  it("fills every field from the exchange picked by name, says who runs it, and saves it without a client id", async () => {
+    const fake = sandboxBackend({ checkExchangeProfile: () => noProblems, saveExchangeProfile: () => appView() });
+    await mountScreen(ExchangeProfileForm, fake);
+    await fireEvent.click(screen.getByTestId("preset-bare-bitcoin"));
+    expect(screen.getByTestId("preset-operator").textContent).toContain("927 393 204");
+    expect(screen.getByTestId("preset-key-only")).toBeTruthy();
+    // The developer details are folded away once an exchange is picked.
+    expect(screen.getByTestId<HTMLDetailsElement>("exchange-by-hand").open).toBe(false);
+    await fireEvent.submit(screen.getByTestId("exchange-profile"));
+    await vi.waitFor(() => expect(fake.callsOf("saveExchangeProfile")).toHaveLength(1));
+    expect(fake.callsOf("saveExchangeProfile")[0]).toMatchObject({
+      baseUrl: "https://api.bb.no",
+      oauthBaseUrl: "https://barebitcoin.no",
+      operator: "bb",
+      clientId: "",
+    });
+  });
 });

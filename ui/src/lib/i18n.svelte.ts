@@ -128,8 +128,6 @@ const nb: Record<string, string> = {
   "Tax history set aside": "Skattehistorikk lagt til side",
   transaction: "transaksjon",
   "Set this history aside and start a fresh one": "Legg denne historikken til side og start en ny",
-  "Client registration is arranged with the operator; they give you the addresses, the abbreviation and the client id.":
-    "Klientregistrering avtales med operatøren; de gir deg adressene, forkortelsen og klient-ID-en.",
   Saved: "Lagret",
   "Play money on a simulated exchange on this computer: nothing you do here is real.":
     "Lekepenger på en simulert børs på denne maskinen: ingenting du gjør her, er ekte.",
@@ -154,8 +152,6 @@ const nb: Record<string, string> = {
   "Price chart: the arrow keys read its points": "Kursgraf: piltastene leser punktene",
   "Point at the chart, or focus it and use the arrow keys, to read a price.":
     "Pek på grafen, eller flytt fokus dit og bruk piltastene, for å lese en kurs.",
-  "Add your exchange as a profile: its address and, to sign in through the browser, the client id the operator gives.":
-    "Legg til børsen din som en profil: adressen og, for innlogging i nettleseren, klient-ID-en operatøren gir deg.",
   "Add the exchange": "Legg til børsen",
   "Switch to it with the profile switcher at the top of the window.":
     "Bytt til den med profilvelgeren øverst i vinduet.",
@@ -509,6 +505,17 @@ const nb: Record<string, string> = {
   "Type where to and how much to check the payment.": "Skriv inn mottaker og beløp for å sjekke betalingen.",
   Balances: "Saldoer",
   "Year end": "Årsslutt",
+  "Your exchange": "Din børs",
+  "Org. no.": "Org.nr.",
+  "Signing in through the browser needs a client id the exchange issues to Nordlys; until it has, you connect with an API key.":
+    "Innlogging i nettleseren krever en klient-ID som børsen gir Nordlys; til da kobler du til med en API-nøkkel.",
+  "The details, for those who need them": "Detaljene, for den som trenger dem",
+  "Another exchange: the details from its operator": "En annen børs: detaljene fra operatøren",
+  "Pick your exchange by name. For another exchange, its operator gives the details.":
+    "Velg børsen din ved navn. For en annen børs gir operatøren detaljene.",
+  "Add your exchange in Settings: pick it by name.": "Legg til børsen din under Innstillinger: velg den ved navn.",
+  "This exchange has not issued Nordlys a client id for signing in through the browser yet. Connect with an API key above.":
+    "Denne børsen har ikke gitt Nordlys en klient-ID for innlogging i nettleseren ennå. Koble til med en API-nøkkel ovenfor.",
   "Type a whole number of seconds, or leave it empty for the default.":
     "Skriv et helt antall sekunder, eller la feltet stå tomt for standardverdien.",
 };

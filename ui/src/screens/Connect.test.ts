@@ -73,4 +73,20 @@ describe("Connect", () => {
       { scopes: ["api:accounts:bitcoin:read"] },
     ]);
   });
+
+  it("offers only the API key for an exchange that has issued Nordlys no client id", async () => {
+    const fake = sandboxBackend();
+    const { session } = await mountScreen(Connect, fake);
+    expect(screen.getByTestId("connect-oauth")).toBeTruthy();
+    const base = appView().profile;
+    const bare = { ...base, id: "exchange", kind: "exchange" as const, preset: "bare-bitcoin", operator: "bb" };
+    session.app = appView({ profile: bare, profiles: [base, bare] });
+    await tick();
+    expect(screen.getByTestId("oauth-unavailable")).toBeTruthy();
+    expect(screen.queryByTestId("connect-oauth")).toBeNull();
+    expect(screen.getByTestId<HTMLInputElement>("api-key").placeholder).toBe("bb/public/…");
+    session.app = appView({ profile: { ...bare, clientId: "nordlys" }, profiles: [base, bare] });
+    await tick();
+    expect(screen.getByTestId("connect-oauth")).toBeTruthy();
+  });
 });

@@ -1,6 +1,19 @@
 // What the sandbox profile's views look like, for component tests.
 import type { AppView, BalancesView, QuoteView } from "../bindings";
 
+/** A known exchange as the backend offers it; no client id issued. */
+export const BARE_BITCOIN = {
+  id: "bare-bitcoin",
+  name: "Bare Bitcoin",
+  baseUrl: "https://api.bb.no",
+  oauthBaseUrl: "https://barebitcoin.no",
+  operator: "bb",
+  clientId: null,
+  organisationName: "Bare Bitcoin AS",
+  organisationNumber: "927 393 204",
+  organisationAddress: "Biskop Gunnerus' gate 14A, 0185 Oslo",
+};
+
 export function appView(change: Partial<AppView> = {}): AppView {
   const profile = {
     id: "sandbox",
@@ -8,6 +21,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
     kind: "sandbox" as const,
     baseUrl: "http://127.0.0.1:1",
     clientId: null,
+    preset: null,
     operator: "svc",
     oauthBaseUrl: "",
     scopes: ["api:accounts:bitcoin:read"],
@@ -44,6 +58,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
     },
     notice: null,
     lock: { set: false, locked: false, why: null, idleMinutes: 15, beforePayments: true },
+    presets: [BARE_BITCOIN],
     ...change,
   };
 }
