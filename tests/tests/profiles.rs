@@ -22,7 +22,9 @@ use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::PayArgs;
-use nordlys_application::profile_views::SetRequestTimeoutArgs;
+use nordlys_application::profile_views::{
+    ConnectOauthArgs, ExchangeProfileArgs, SetRequestTimeoutArgs,
+};
 use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
@@ -61,6 +63,45 @@ async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
     // Back to the first: the key was forgotten, not kept for it either.
     let back = save_exchange_profile(&app, first.base_url()).await.unwrap();
     assert!(!back.connection.has_key, "{back:?}");
+}
+
+/// The exchange picked by name: saved under its name with its published addresses, and with no
+/// client id issued it signs in with an API key only. Nothing here contacts its host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_known_exchange_is_saved_by_name_and_without_a_client_id_offers_no_browser_sign_in() {
+    let (app, _dir) = app_with(Arc::new(MemorySecretStore::default()));
+    let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
+    let bare = state
+        .presets
+        .iter()
+        .find(|p| p.id == "bare-bitcoin")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (bare.base_url.as_str(), bare.operator.as_str()),
+        ("https://api.bb.no", "bb")
+    );
+    assert_eq!(bare.client_id, None);
+    let args = ExchangeProfileArgs {
+        base_url: bare.base_url.clone(),
+        client_id: String::new(),
+        operator: Some(bare.operator.clone()),
+        oauth_base_url: Some(bare.oauth_base_url.clone()),
+        scopes: None,
+        password: None,
+    };
+    let saved = profiles::save_exchange_profile(&app, args).await.unwrap();
+    let profile = saved.profiles.iter().find(|p| p.id == "exchange").unwrap();
+    assert_eq!(profile.name, "Bare Bitcoin");
+    assert_eq!(profile.preset.as_deref(), Some("bare-bitcoin"));
+    assert_eq!(profile.client_id, None);
+    switch_profile(&app, "exchange").await.unwrap();
+    let scopes = vec!["api:accounts:bitcoin:read".to_owned()];
+    let refused = profiles::connect_oauth(&app, ConnectOauthArgs { scopes })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidInput, "{refused:?}");
+    assert!(refused.message.contains("API key"), "{refused:?}");
 }
 
 async fn rows(app: &App) -> u32 {

@@ -179,3 +179,23 @@ describe("Trade: cancelling", () => {
     expect(screen.getByTestId("order-cancelled").textContent).toBe("The order was cancelled.");
   });
 });
+
+describe("Trade: the keyboard", () => {
+  it("Enter in the amount reviews the order, focus goes to the summary, and then to the result", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    await mountScreen(Trade, fake);
+    const amount = screen.getByTestId<HTMLInputElement>("order-amount");
+    await userEvent.type(amount, "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await userEvent.type(amount, "{Enter}");
+    await vi.waitFor(() => screen.getByTestId("order-summary"));
+    // Not the page's body: the step that replaced the button, read out whole.
+    expect(document.activeElement?.contains(screen.getByTestId("order-summary"))).toBe(true);
+    // Enter again does not confirm: that takes the Confirm button.
+    await userEvent.type(amount, "{Enter}");
+    expect(fake.callsOf("placeOrder")).toHaveLength(0);
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    await vi.waitFor(() => screen.getByTestId("order-placed"));
+    expect(document.activeElement).toBe(screen.getByTestId("order-placed"));
+  });
+});
