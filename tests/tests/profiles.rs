@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use app_driver::{
     app_in, app_with, connected_app, order, save_exchange_profile, switch_profile, tax_rows,
-    tax_synced,
+    tax_synced, within,
 };
 use nordlys_application::App;
 use nordlys_application::NoArgs;
@@ -70,7 +70,9 @@ async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_known_exchange_is_saved_by_name_and_without_a_client_id_offers_no_browser_sign_in() {
     let (app, _dir) = app_with(Arc::new(MemorySecretStore::default()));
-    let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
+    let state = within("app_state", profiles::app_state(&app, NoArgs {}))
+        .await
+        .unwrap();
     let bare = state
         .presets
         .iter()
@@ -90,16 +92,21 @@ async fn the_known_exchange_is_saved_by_name_and_without_a_client_id_offers_no_b
         scopes: None,
         password: None,
     };
-    let saved = profiles::save_exchange_profile(&app, args).await.unwrap();
+    let saved = within("save", profiles::save_exchange_profile(&app, args))
+        .await
+        .unwrap();
     let profile = saved.profiles.iter().find(|p| p.id == "exchange").unwrap();
     assert_eq!(profile.name, "Bare Bitcoin");
     assert_eq!(profile.preset.as_deref(), Some("bare-bitcoin"));
     assert_eq!(profile.client_id, None);
     switch_profile(&app, "exchange").await.unwrap();
     let scopes = vec!["api:accounts:bitcoin:read".to_owned()];
-    let refused = profiles::connect_oauth(&app, ConnectOauthArgs { scopes })
-        .await
-        .unwrap_err();
+    let refused = within(
+        "connect_oauth",
+        profiles::connect_oauth(&app, ConnectOauthArgs { scopes }),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(refused.code, ErrorCode::InvalidInput, "{refused:?}");
     assert!(refused.message.contains("API key"), "{refused:?}");
 }

@@ -422,7 +422,9 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
             wording::say("choose-a-scope", app.locale()),
         ));
     }
-    let client_id = match app.settings().active_profile().map(|p| p.kind.clone()) {
+    // The settings' guard is let go before the locale is read (it takes the settings again).
+    let active = app.settings().active_profile().map(|p| p.kind.clone());
+    let client_id = match active {
         Some(kind @ ProfileKind::Exchange { .. }) => match kind.oauth_client_id() {
             Some(id) => id.to_owned(),
             // Nothing to sign in as: the operator has not issued a client id.
@@ -587,7 +589,9 @@ pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answ
     }
     {
         // Named by the exchange when Nordlys knows it, so the profile switcher says which.
-        let name = ExchangePreset::of(&kind).map_or("Exchange", |p| p.name).to_owned();
+        let name = ExchangePreset::of(&kind)
+            .map_or("Exchange", |p| p.name)
+            .to_owned();
         let mut settings = app.settings();
         match settings.profile_mut("exchange") {
             // A changed exchange is a different account: what was learned no longer holds.

@@ -69,9 +69,9 @@ impl ExchangePreset {
             return None;
         };
         let base = nordlys_exchange::BaseUrl::parse(base_url).ok()?;
-        PRESETS.iter().find(|p| {
-            nordlys_exchange::BaseUrl::parse(p.base_url).is_ok_and(|known| known == base)
-        })
+        PRESETS
+            .iter()
+            .find(|p| nordlys_exchange::BaseUrl::parse(p.base_url).is_ok_and(|known| known == base))
     }
 }
 
