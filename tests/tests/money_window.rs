@@ -773,6 +773,16 @@ async fn with_no_account_chosen_the_account_shown_trades_and_receives_whatever_t
         .find(|a| a.addresses.iter().any(|x| x == &shown.onchain.text))
         .map(|a| a.id.clone());
     assert_eq!(owner.as_deref(), Some(first.as_str()));
+    // The unified tab copies the whole code: the address and the LNURL, not the address alone.
+    let unified = shown.unified.expect("a bech32 address has a unified code");
+    assert_eq!(unified.text, unified.uri.to_ascii_lowercase());
+    assert!(
+        unified.text.starts_with(&format!(
+            "bitcoin:{}?lightning=lnurl1",
+            shown.onchain.text.to_ascii_lowercase()
+        )),
+        "{unified:?}"
+    );
 
     receive::create_invoice(
         &app,

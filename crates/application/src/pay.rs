@@ -152,6 +152,10 @@ fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
         label: wording::say(label, locale),
         value,
     };
+    let to = wording::destination(dest, ctx.now, ctx.figures);
+    let wire = dest.wire();
+    // The destination as sent, unless "To" already says it whole (a Lightning address).
+    let wire = (!to.contains(&wire)).then(|| line("summary-destination", wire));
     let mut lines = vec![
         line("summary-amount", ctx.figures.btc(amount)),
         line(
@@ -159,13 +163,10 @@ fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
             pay_form::nok_value(amount, ctx)
                 .map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
         ),
-        line(
-            "summary-to",
-            wording::destination(dest, ctx.now, ctx.figures),
-        ),
-        line("summary-destination", dest.wire()),
-        line("summary-from", ctx.account_name.clone()),
+        line("summary-to", to),
     ];
+    lines.extend(wire);
+    lines.push(line("summary-from", ctx.account_name.clone()));
     if let Some(r) = &request.tfr_info {
         let country = if r.country.is_empty() {
             String::new()
@@ -739,6 +740,44 @@ mod tests {
             ("Amount".to_owned(), "0.01000000\u{a0}BTC".to_owned())
         );
         assert!(en.iter().all(|(l, _)| l != "Marked as"));
+    }
+
+    #[test]
+    fn a_lightning_address_is_said_once_not_as_to_and_destination_both() {
+        let f = PayForm {
+            destination: "kari@example.com".into(),
+            ..form("0.0001", false)
+        };
+        let c = ctx(Locale::En, rust_decimal::Decimal::from(1_000_000));
+        let known = |_: &Destination| Known {
+            saved: None,
+            used_before: true,
+            own_invoice: false,
+            paid_invoice: false,
+        };
+        let check = pay_form::check(&f, &c, known);
+        let said: Vec<String> = summary(&check, &c, &f)
+            .into_iter()
+            .map(|l| format!("{}: {}", l.label, l.value))
+            .collect();
+        assert_eq!(
+            said.iter()
+                .filter(|l| l.contains("kari@example.com"))
+                .count(),
+            1,
+            "{said:?}"
+        );
+        // An address is not in the words for its kind: it keeps its own line.
+        let onchain = lines(
+            Locale::En,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            false,
+        );
+        assert!(
+            onchain.iter().any(|(_, v)| v.starts_with("bc1q")),
+            "{onchain:?}"
+        );
     }
 
     /// Found by the `pay_form` fuzz target: a price at `Decimal`'s edge has no NOK value to show.

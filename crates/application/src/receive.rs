@@ -39,8 +39,10 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
     let address = d.onchain_address.destination.trim();
     let lnurl = d.lnurl_pay.destination.trim();
     let ln_address = d.lightning_address.destination.trim();
+    // What is copied is what the code holds (address and LNURL both), in lower case: upper case
+    // is only the code's saving.
     let unified = qr::unified_uri(address, None, lnurl)
-        .map(|uri| qr_view(address, uri))
+        .map(|uri| qr_view(&uri.to_ascii_lowercase(), uri))
         .transpose()?;
     Ok(ReceiveView {
         onchain: qr_view(address, qr::bitcoin_uri(address))?,
