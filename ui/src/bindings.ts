@@ -142,7 +142,16 @@ notice: string | null, lock: LockView,
  */
 presets: Array<PresetView>, };
 
-export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, totalNok: string, 
+export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, 
+/**
+ * The bitcoin accounts' worth.
+ */
+totalNok: string, 
+/**
+ * The bitcoin accounts' worth and the NOK account together; `None` when the NOK account
+ * cannot be read (a total that leaves it out would not be one).
+ */
+grandTotalNok: string | null, 
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */

@@ -168,7 +168,11 @@ pub struct AccountView {
 pub struct BalancesView {
     pub accounts: Vec<AccountView>,
     pub total_btc: String,
+    /// The bitcoin accounts' worth.
     pub total_nok: String,
+    /// The bitcoin accounts' worth and the NOK account together; `None` when the NOK account
+    /// cannot be read (a total that leaves it out would not be one).
+    pub grand_total_nok: Option<String>,
     /// `None` with `fiatReason` when the credentials cannot read the fiat account.
     pub fiat: Option<String>,
     pub fiat_raw: Option<String>,

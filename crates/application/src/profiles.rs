@@ -298,6 +298,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         client.price(None)
     );
     let accounts = accounts.map_err(|e| app.error(e))?;
+    let fiat_nok = fiat.as_ref().ok().map(|f| f.available_nok);
     let (fiat, fiat_raw, fiat_reason) = match fiat {
         Ok(f) => (
             Some(figures.nok(f.available_nok)),
@@ -352,6 +353,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
             .collect(),
         total_btc: figures.btc(total_btc),
         total_nok: figures.nok(total_nok),
+        grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
         fiat,
         fiat_raw,
         fiat_reason,

@@ -674,6 +674,29 @@ async fn privacy_mode_hides_every_amount_on_every_screen() {
     app.click("[data-testid=nav-tax]").await;
     app.click("[data-testid=tax-sync]").await;
     app.text("[data-testid=tax-row]").await;
+    // An invoice on Receive and a last payment on Pay, each with its amounts, stay on screen.
+    app.click("[data-testid=nav-receive]").await;
+    app.fill("[data-testid=invoice-amount]", "2500").await;
+    app.click("[data-testid=create-invoice]").await;
+    app.text("[data-testid=invoice-status]").await;
+    app.click("[data-testid=nav-pay]").await;
+    app.paste("[data-testid=pay-destination]", "kari@example.com")
+        .await;
+    app.fill("[data-testid=pay-amount]", "5000").await;
+    app.fill("[data-testid=recipient-name]", "Kari Nordmann")
+        .await;
+    app.fill("[data-testid=recipient-address]", "Storgata 1, 0155 Oslo")
+        .await;
+    app.select("[data-testid=recipient-country]", "NO").await;
+    app.until("the review button", || async {
+        app.attr("[data-testid=pay-review]", "disabled")
+            .await
+            .is_none()
+    })
+    .await;
+    app.click("[data-testid=pay-review]").await;
+    app.click("[data-testid=pay-confirm]").await;
+    app.text("[data-testid=payment-status]").await;
     app.click("[data-testid=nav-overview]").await;
     assert_ne!(
         app.script(AMOUNT_ON_SCREEN, vec![]).await,

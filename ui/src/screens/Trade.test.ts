@@ -6,6 +6,7 @@ import type { OrderFormArgs, OrderResultView } from "../bindings";
 import { balancesView, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Trade from "./Trade.svelte";
+import { TradeState } from "./trade.svelte";
 
 function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
   return sandboxBackend({
@@ -153,6 +154,24 @@ describe("Trade", () => {
     expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
     // A screen reader hears the outcome.
     await vi.waitFor(() => expect(session.announcement).toBe("The exchange's answer was lost."));
+    // The form kept is checked again: Review does not stay on "Checking…" (sending it again meets
+    // the same-as-unknown question at the backend).
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    expect(fake.callsOf("placeOrder")).toHaveLength(1);
+  });
+
+  it("on return to the screen forgets a placed order's message, and keeps an unknown one", async () => {
+    let outcome: "placed" | "unknown" = "placed";
+    const fake = tradeBackend(() => ({ outcome, orderId: null, tradeId: null, message: `It was ${outcome}.` }));
+    const { session } = await mountScreen(Trade, fake);
+    const trade = session.keep(TradeState);
+    trade.result = { outcome: "placed", orderId: "o9", tradeId: null, message: "It was placed." };
+    trade.arrived();
+    expect(trade.result).toBeNull();
+    outcome = "unknown";
+    trade.result = { outcome: "unknown", orderId: null, tradeId: null, message: "It was unknown." };
+    trade.arrived();
+    expect(trade.result?.outcome).toBe("unknown");
   });
 });
 

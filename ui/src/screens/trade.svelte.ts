@@ -47,6 +47,14 @@ export class TradeState {
     });
   }
 
+  /** Back on the screen: what the last order or cancel did is old news, unless its outcome is
+   * still unknown (that stays until it is settled). */
+  arrived(): void {
+    if (this.result?.outcome !== "unknown") this.result = null;
+    this.cancelled = null;
+    void this.refresh();
+  }
+
   async refresh(): Promise<void> {
     try {
       [this.orders, this.journal] = await Promise.all([
@@ -124,6 +132,9 @@ export class TradeState {
       this.confirming = false;
       if (this.result.outcome === "unknown") this.#followUnknown();
       this.order.reset(this.result.outcome === "unknown" ? form : { ...form, amount: "" });
+      // The form kept after an unknown outcome is checked again, so Review does not stay on
+      // "Checking…"; sending it again still meets the same-as-unknown question.
+      if (this.result.outcome === "unknown") this.order.recheck();
       await this.session.loadBalances();
       // A fill shows in the history at once.
       await this.refresh();
