@@ -546,7 +546,7 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         figures.extend([y.proceeds.clone(), y.cost.clone(), y.net.clone()]);
     }
     for d in &gains.disposals {
-        figures.extend([d.btc.clone(), d.proceeds.clone(), d.gain.clone()]);
+        figures.extend([d.btc.clone(), d.proceeds.clone(), d.result.clone()]);
     }
     let shown: Vec<_> = figures.iter().filter(|f| !hidden_figure(f)).collect();
     assert!(shown.is_empty(), "amounts shown in privacy mode: {shown:?}");

@@ -318,7 +318,11 @@ export type Direction = "buy" | "sell";
 
 export type DisposalKind = "sale" | "payment";
 
-export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, gain: string, lots: Array<LotView>, 
+export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, 
+/**
+ * "gain NOK 100.00" or "loss NOK 231.57": a loss is called one, not a negative gain.
+ */
+result: string, lots: Array<LotView>, 
 /**
  * BTC sold beyond what the history shows was bought; empty when none.
  */

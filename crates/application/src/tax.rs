@@ -692,6 +692,22 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
 }
 
 /// A disposal and the lots it consumed, each figure to the øre.
+/// A disposal's gain or loss in words; "not computable" when a cost or a proceeds is not known,
+/// as the card says, rather than a figure worked from zeros.
+fn disposal_result(d: &Disposal, figures: Figures) -> String {
+    let m = if !d.unknown.is_empty() {
+        Message::new("disposal-not-computable")
+    } else if d.gain_nok.is_negative() {
+        Message::new("disposal-loss").with(
+            "nok",
+            figures.nok(Nok::computed(d.gain_nok.decimal().abs())),
+        )
+    } else {
+        Message::new("disposal-gain").with("nok", figures.nok(d.gain_nok))
+    };
+    m.render(figures.locale)
+}
+
 pub(crate) fn disposal_view(
     d: &Disposal,
     method: Method,
@@ -707,7 +723,7 @@ pub(crate) fn disposal_view(
         btc: figures.btc(d.btc),
         proceeds: nok(d.proceeds_nok),
         cost: nok(d.cost_nok),
-        gain: nok(d.gain_nok),
+        result: disposal_result(d, figures),
         lots: d
             .lots
             .iter()
@@ -832,4 +848,52 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
         bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         left_out: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
+    use nordlys_core::format::BtcUnit;
+    use nordlys_core::tax::gains::{DisposalKind, Unknown};
+
+    use super::*;
+
+    fn sale(gain: i64, unknown: Vec<Unknown>) -> Disposal {
+        Disposal {
+            id: "tr_1".into(),
+            account_id: None,
+            at: DateTime::<Utc>::UNIX_EPOCH,
+            year: 2025,
+            kind: DisposalKind::Sale,
+            btc: Btc::from_sats(1000),
+            proceeds_nok: Nok::computed(Decimal::from(1000)),
+            cost_nok: Nok::computed(Decimal::from(1000 - gain)),
+            gain_nok: Nok::computed(Decimal::from(gain)),
+            lots: Vec::new(),
+            unmatched_btc: Btc::ZERO,
+            unknown,
+        }
+    }
+
+    #[test]
+    fn a_loss_is_called_a_loss_and_an_unknown_cost_no_figure() {
+        let figures = Figures {
+            locale: Locale::En,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        };
+        let said = |d: Disposal| disposal_result(&d, figures);
+        assert!(
+            said(sale(-231, vec![])).starts_with("loss"),
+            "{}",
+            said(sale(-231, vec![]))
+        );
+        assert!(!said(sale(-231, vec![])).contains('\u{2212}'));
+        assert!(!said(sale(-231, vec![])).contains('-'));
+        assert!(said(sale(100, vec![])).starts_with("gain"));
+        let unknown = vec![Unknown::DepositCost {
+            deposit_id: "tr_0".into(),
+        }];
+        assert!(!said(sale(100, unknown)).chars().any(|c| c.is_ascii_digit()));
+    }
 }

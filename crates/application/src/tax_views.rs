@@ -215,7 +215,8 @@ pub struct DisposalView {
     pub btc: String,
     pub proceeds: String,
     pub cost: String,
-    pub gain: String,
+    /// "gain NOK 100.00" or "loss NOK 231.57": a loss is called one, not a negative gain.
+    pub result: String,
     pub lots: Vec<LotView>,
     /// BTC sold beyond what the history shows was bought; empty when none.
     pub unmatched: String,

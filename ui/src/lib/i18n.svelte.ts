@@ -486,7 +486,6 @@ const nb: Record<string, string> = {
   "Disposals and the lots they used": "Realisasjoner og partiene de brukte",
   Payment: "Betaling",
   Sale: "Salg",
-  gain: "gevinst",
   cost: "kostpris",
   "without a known purchase": "uten kjent kjøp",
   for: "for",

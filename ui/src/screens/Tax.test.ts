@@ -325,4 +325,17 @@ describe("Tax: the card's rate and deposits' costs", () => {
     await vi.waitFor(() => expect(screen.getByTestId("card-deposit-error").textContent).toContain("NOK"));
     expect(screen.queryByTestId("card-error")).toBeNull();
   });
+
+  it("does not offer a rate source that has no rate to give", async () => {
+    const offers: CardView["offers"] = [
+      { kind: "sample", rate: null, source: "no sample in the year's last week" },
+      { kind: "lastTransaction", rate: "950 000,00 kr", source: "transaction of 31 Dec" },
+    ];
+    const fake = sandboxBackend({ ...taxBackendScript(), taxCard: () => ({ ...card, offers }) });
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-card"));
+    await vi.waitFor(() => screen.getByTestId("card-rate-sample"));
+    expect(screen.getByTestId("card-rate-sample")).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("card-rate-lastTransaction")).toHaveProperty("disabled", false);
+  });
 });
