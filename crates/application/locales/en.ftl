@@ -173,18 +173,18 @@ created-invoice-unasked = The exchange's invoice is for { $got }, but one for an
 created-invoice-description = The exchange's invoice does not commit to the description given; it is not shown.
 created-invoice-other = The exchange's invoice is not the one asked for; it is not shown.
 
-order-same-as-unknown = The same order (journal entry { $id }) may already have been placed: its outcome is still unknown.
-payment-same-as-unknown = The same payment (journal entry { $id }) may already have been sent: its outcome is still unknown.
+order-same-as-unknown = The same order may already have been placed: its outcome is still unknown.
+payment-same-as-unknown = The same payment may already have been sent: its outcome is still unknown.
 payment-same-as-recent = You paid this { $ago } ago ({ $at }): the same amount, to the same place, from the same account. Pay it again?
-settle-refused-placed = Journal entry { $id } cannot be settled as not placed: the exchange shows it was placed.
-settle-refused-sent = Journal entry { $id } cannot be settled as not sent: the exchange shows it was sent.
-settle-refused-settled = Journal entry { $id } is already settled.
-settle-refused-meanwhile = Journal entry { $id } was settled meanwhile.
-settle-refused-in-flight = Journal entry { $id } may still be on its way to the exchange: wait until it has given up (at most { $minutes } minutes), then check again.
-settle-refused-not-listed = Journal entry { $id } was not settled: order { $order } is not among your open orders. Leave the order number empty if the order was filled or cancelled.
-settle-refused-not-this-order = Journal entry { $id } was not settled: order { $order } is another kind of order, the other way, or older than the entry.
-settle-refused-claimed = Journal entry { $id } was not settled: order { $order } is journal entry { $entry }'s.
-settle-placed-not-an-order = Journal entry { $id } is a payment: only an order can be settled as placed.
+settle-refused-placed = This order cannot be settled as not placed: the exchange shows it was placed.
+settle-refused-sent = This payment cannot be settled as not sent: the exchange shows it was sent.
+settle-refused-settled = This is settled already.
+settle-refused-meanwhile = This was settled meanwhile.
+settle-refused-in-flight = This may still be on its way to the exchange: wait until Nordlys has given up on it (at most { $minutes } minutes), then check again.
+settle-refused-not-listed = Not settled: order { $order } is not among your open orders. Leave the order number empty if the order was filled or cancelled.
+settle-refused-not-this-order = Not settled: order { $order } is another kind of order, goes the other way, or is older than this one.
+settle-refused-claimed = Not settled: order { $order } already belongs to another order in doubt.
+settle-placed-not-an-order = This is a payment: only an order can be settled as placed.
 
 ## Errors of the exchange and of connecting
 
@@ -399,7 +399,7 @@ alert-falls-below = { $what } falls below { $level }
 alert-fired-title = Price alert
 alert-fired-body = { $said }: now { $value }
 alert-level-problem = The level: { $problem }
-alert-hysteresis-range = The hysteresis is more than 0 % and at most 10 % of the level.
+alert-hysteresis-range = The move back before it alerts again is more than 0 % and at most 10 % of the level.
 alert-gone = This alert was removed meanwhile.
 alert-distance-range = The distance is more than 0 % and at most 50 % of the market.
 alert-watched-open-order = My nearest open limit order placed in Nordlys

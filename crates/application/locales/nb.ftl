@@ -172,18 +172,18 @@ created-invoice-unasked = Børsens faktura gjelder { $got }, men en for valgfrit
 created-invoice-description = Børsens faktura binder seg ikke til beskrivelsen som ble gitt; den vises ikke.
 created-invoice-other = Børsens faktura er ikke den som ble bedt om; den vises ikke.
 
-order-same-as-unknown = Den samme ordren (journalpost { $id }) kan allerede være lagt inn: utfallet er fortsatt ukjent.
-payment-same-as-unknown = Den samme betalingen (journalpost { $id }) kan allerede være sendt: utfallet er fortsatt ukjent.
+order-same-as-unknown = Den samme ordren kan allerede være lagt inn: utfallet er fortsatt ukjent.
+payment-same-as-unknown = Den samme betalingen kan allerede være sendt: utfallet er fortsatt ukjent.
 payment-same-as-recent = Du betalte dette for { $ago } siden ({ $at }): samme beløp, til samme sted, fra samme konto. Betale igjen?
-settle-refused-placed = Journalpost { $id } kan ikke avgjøres som ikke lagt inn: børsen viser at den ble lagt inn.
-settle-refused-sent = Journalpost { $id } kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
-settle-refused-settled = Journalpost { $id } er allerede avgjort.
-settle-refused-meanwhile = Journalpost { $id } ble avgjort i mellomtiden.
-settle-refused-in-flight = Journalpost { $id } kan fortsatt være på vei til børsen: vent til den har gitt opp (høyst { $minutes } minutter), og sjekk så på nytt.
-settle-refused-not-listed = Journalpost { $id } ble ikke avgjort: ordre { $order } er ikke blant de åpne ordrene dine. La ordrenummeret stå tomt hvis ordren ble fylt eller kansellert.
-settle-refused-not-this-order = Journalpost { $id } ble ikke avgjort: ordre { $order } er en annen type ordre, går den andre veien eller er eldre enn posten.
-settle-refused-claimed = Journalpost { $id } ble ikke avgjort: ordre { $order } hører til journalpost { $entry }.
-settle-placed-not-an-order = Journalpost { $id } er en betaling: bare en ordre kan avgjøres som lagt inn.
+settle-refused-placed = Denne ordren kan ikke avgjøres som ikke lagt inn: børsen viser at den ble lagt inn.
+settle-refused-sent = Denne betalingen kan ikke avgjøres som ikke sendt: børsen viser at den ble sendt.
+settle-refused-settled = Denne er allerede avgjort.
+settle-refused-meanwhile = Denne ble avgjort i mellomtiden.
+settle-refused-in-flight = Denne kan fortsatt være på vei til børsen: vent til Nordlys har gitt den opp (høyst { $minutes } minutter), og sjekk så på nytt.
+settle-refused-not-listed = Ikke avgjort: ordre { $order } er ikke blant de åpne ordrene dine. La ordrenummeret stå tomt hvis ordren ble fylt eller kansellert.
+settle-refused-not-this-order = Ikke avgjort: ordre { $order } er en annen type ordre, går den andre veien eller er eldre enn denne.
+settle-refused-claimed = Ikke avgjort: ordre { $order } hører allerede til en annen uavklart ordre.
+settle-placed-not-an-order = Dette er en betaling: bare en ordre kan avgjøres som lagt inn.
 
 ## Feil fra børsen og ved tilkobling
 
@@ -398,7 +398,7 @@ alert-falls-below = { $what } faller under { $level }
 alert-fired-title = Prisvarsel
 alert-fired-body = { $said }: nå { $value }
 alert-level-problem = Nivået: { $problem }
-alert-hysteresis-range = Hysteresen er over 0 % og høyst 10 % av nivået.
+alert-hysteresis-range = Bevegelsen tilbake før et nytt varsel er over 0 % og høyst 10 % av nivået.
 alert-gone = Dette varselet ble fjernet i mellomtiden.
 alert-distance-range = Avstanden er mer enn 0 % og høyst 50 % av markedet.
 alert-watched-open-order = Min nærmeste åpne limitordre lagt inn i Nordlys

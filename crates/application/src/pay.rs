@@ -521,11 +521,9 @@ pub(crate) fn withdrawal_error(
             )
         }
         withdrawals::WithdrawalError::Exchange(inner) => IpcError::of(&inner, locale),
-        withdrawals::WithdrawalError::SameAsUnknown(id) => IpcError::new(
+        withdrawals::WithdrawalError::SameAsUnknown(_) => IpcError::new(
             ErrorCode::SameAsUnknown,
-            wording::Message::new("payment-same-as-unknown")
-                .with("id", id.to_string())
-                .render(locale),
+            wording::say("payment-same-as-unknown", locale),
         ),
         other => IpcError::internal(other),
     }

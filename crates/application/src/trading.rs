@@ -317,11 +317,9 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
 fn order_error(e: orders::OrderError, locale: Locale) -> IpcError {
     match e {
         orders::OrderError::Exchange(inner) => IpcError::of(&inner, locale),
-        orders::OrderError::SameAsUnknown(id) => IpcError::new(
+        orders::OrderError::SameAsUnknown(_) => IpcError::new(
             ErrorCode::SameAsUnknown,
-            wording::Message::new("order-same-as-unknown")
-                .with("id", id.to_string())
-                .render(locale),
+            wording::say("order-same-as-unknown", locale),
         ),
         other => IpcError::internal(other),
     }

@@ -62,15 +62,13 @@ fn settle_error(app: &App, e: JournalError) -> IpcError {
                 .with("id", id.to_string())
                 .render(locale),
         ),
-        JournalError::Refused { id, why } => IpcError::new(
-            ErrorCode::Declined,
-            wording::settle_refusal(id, why, locale),
-        ),
-        JournalError::NotAnOrder(id) => IpcError::new(
+        // Said about the entry on screen: its number in the journal is not the user's word.
+        JournalError::Refused { why, .. } => {
+            IpcError::new(ErrorCode::Declined, wording::settle_refusal(why, locale))
+        }
+        JournalError::NotAnOrder(_) => IpcError::new(
             ErrorCode::InvalidInput,
-            wording::Message::new("settle-placed-not-an-order")
-                .with("id", id.to_string())
-                .render(locale),
+            wording::say("settle-placed-not-an-order", locale),
         ),
         JournalError::Exchange(e) => app.error(e),
         other => IpcError::internal(other),

@@ -260,8 +260,8 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
     m.render(locale)
 }
 
-/// Why journal entry `id` cannot be settled as not made.
-pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
+/// Why the entry on screen cannot be settled as not made.
+pub fn settle_refusal(why: SettleRefusal, locale: Locale) -> String {
     let m = match why {
         SettleRefusal::Placed => Message::new("settle-refused-placed"),
         SettleRefusal::Sent => Message::new("settle-refused-sent"),
@@ -276,11 +276,11 @@ pub fn settle_refusal(id: i64, why: SettleRefusal, locale: Locale) -> String {
         SettleRefusal::NotThisOrder(order) => {
             Message::new("settle-refused-not-this-order").with("order", order)
         }
-        SettleRefusal::Claimed { order, entry } => Message::new("settle-refused-claimed")
-            .with("order", order)
-            .with("entry", entry.to_string()),
+        SettleRefusal::Claimed { order, .. } => {
+            Message::new("settle-refused-claimed").with("order", order)
+        }
     };
-    m.with("id", id.to_string()).render(locale)
+    m.render(locale)
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.

@@ -379,7 +379,8 @@ const nb: Record<string, string> = {
   "rises above": "stiger over",
   "falls below": "faller under",
   "Level, NOK": "Nivå, NOK",
-  "Hysteresis, % (0.5 if empty)": "Hysterese, % (0,5 hvis tom)",
+  "Alert again once the price has moved back by, % (0.5 if empty)":
+    "Varsle igjen når kursen har gått tilbake med, % (0,5 hvis tom)",
   "Add alert": "Legg til varsel",
   "Save alert": "Lagre varsel",
   "Usual amount, NOK (bank and card prices are for it)": "Vanlig beløp, NOK (bank- og kortprisene gjelder det)",
@@ -515,6 +516,7 @@ const nb: Record<string, string> = {
   "Add your exchange in Settings: pick it by name.": "Legg til børsen din under Innstillinger: velg den ved navn.",
   "This exchange has not issued Nordlys a client id for signing in through the browser yet. Connect with an API key above.":
     "Denne børsen har ikke gitt Nordlys en klient-ID for innlogging i nettleseren ennå. Koble til med en API-nøkkel ovenfor.",
+  "What the card was worked from": "Hva kortet er regnet ut fra",
   "Type a whole number of seconds, or leave it empty for the default.":
     "Skriv et helt antall sekunder, eller la feltet stå tomt for standardverdien.",
 };
