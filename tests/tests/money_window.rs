@@ -725,79 +725,87 @@ async fn the_overview_names_what_an_open_sell_holds() {
     );
 }
 
-/// Nothing published says which account an empty `accountId` means. Under a reading where it is
-/// the last, a sale, an address and an invoice with no account chosen are still the first
-/// listed's, the one the window shows.
+/// Nothing published says which account an empty `accountId` means, but the exchange shows it:
+/// the standing destinations asked for with no account are the default's. Under either reading
+/// (the first live account or the last), the app learns the default, the window is told it, and
+/// a buy, an address and an invoice with no account chosen all belong to it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn with_no_account_chosen_the_account_shown_trades_and_receives_whatever_the_default_is() {
+async fn with_no_account_chosen_the_exchange_s_default_account_is_shown_and_used() {
     use nordlys_application::receive;
     use nordlys_application::receive_views::{AccountArgs, InvoiceArgs};
-    let sb = sandbox().await;
-    control(
-        &sb,
-        "/sandbox/readings",
-        json!({ "defaultAccount": "last" }),
-    )
-    .await;
-    let (app, _dir) = connected_app(&sb, None).await;
-    let (first, last) = {
-        let world = sb.state.lock();
-        let live: Vec<_> = world
+    for reading in ["first", "last"] {
+        let sb = sandbox().await;
+        control(
+            &sb,
+            "/sandbox/readings",
+            json!({ "defaultAccount": reading }),
+        )
+        .await;
+        let (app, _dir) = connected_app(&sb, None).await;
+        let (first, last) = {
+            let world = sb.state.lock();
+            let live: Vec<_> = world
+                .accounts
+                .iter()
+                .filter(|a| a.deleted.is_none())
+                .map(|a| a.id.clone())
+                .collect();
+            (live[0].clone(), live[live.len() - 1].clone())
+        };
+        assert_ne!(first, last, "the sandbox's user has two live accounts");
+        let default = if reading == "first" { &first } else { &last };
+
+        let shown = profiles::balances(&app, nordlys_application::NoArgs {})
+            .await
+            .unwrap();
+        assert_eq!(shown.default_account.as_ref(), Some(default), "{reading}");
+
+        let placed = trading::place_order(&app, order(Direction::Buy, "1000", None))
+            .await
+            .unwrap();
+        assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+        let bought_into = sb.state.lock().orders.last().unwrap().account.clone();
+        assert_eq!(&bought_into, default, "{reading}: the account shown bought");
+
+        let destinations = receive::receive_destinations(&app, AccountArgs { account_id: None })
+            .await
+            .unwrap();
+        let owner = sb
+            .state
+            .lock()
             .accounts
             .iter()
-            .filter(|a| a.deleted.is_none())
-            .map(|a| a.id.clone())
-            .collect();
-        (live[0].clone(), live[live.len() - 1].clone())
-    };
-    assert_ne!(first, last, "the sandbox's user has two live accounts");
+            .find(|a| a.addresses.iter().any(|x| x == &destinations.onchain.text))
+            .map(|a| a.id.clone());
+        assert_eq!(owner.as_ref(), Some(default), "{reading}");
+        // The unified tab copies the whole code: the address and the LNURL, not the address alone.
+        let unified = destinations
+            .unified
+            .expect("a bech32 address has a unified code");
+        assert_eq!(unified.text, unified.uri.to_ascii_lowercase());
+        assert!(
+            unified.text.starts_with(&format!(
+                "bitcoin:{}?lightning=lnurl1",
+                destinations.onchain.text.to_ascii_lowercase()
+            )),
+            "{unified:?}"
+        );
 
-    let placed = trading::place_order(
-        &app,
-        order(Direction::Sell, "0.001", Some("90000000".into())),
-    )
-    .await
-    .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
-    let sold_from = sb.state.lock().orders.last().unwrap().account.clone();
-    assert_eq!(sold_from, first, "the account shown sold, not the default");
-
-    let shown = receive::receive_destinations(&app, AccountArgs { account_id: None })
+        receive::create_invoice(
+            &app,
+            InvoiceArgs {
+                account_id: None,
+                amount: "0.0001".into(),
+                unit: BitcoinAmountUnit::Btc,
+                public_description: String::new(),
+                private_note: String::new(),
+            },
+        )
         .await
         .unwrap();
-    let owner = sb
-        .state
-        .lock()
-        .accounts
-        .iter()
-        .find(|a| a.addresses.iter().any(|x| x == &shown.onchain.text))
-        .map(|a| a.id.clone());
-    assert_eq!(owner.as_deref(), Some(first.as_str()));
-    // The unified tab copies the whole code: the address and the LNURL, not the address alone.
-    let unified = shown.unified.expect("a bech32 address has a unified code");
-    assert_eq!(unified.text, unified.uri.to_ascii_lowercase());
-    assert!(
-        unified.text.starts_with(&format!(
-            "bitcoin:{}?lightning=lnurl1",
-            shown.onchain.text.to_ascii_lowercase()
-        )),
-        "{unified:?}"
-    );
-
-    receive::create_invoice(
-        &app,
-        InvoiceArgs {
-            account_id: None,
-            amount: "0.0001".into(),
-            unit: BitcoinAmountUnit::Btc,
-            public_description: String::new(),
-            private_note: String::new(),
-        },
-    )
-    .await
-    .unwrap();
-    let invoiced = sb.state.lock().invoices.last().unwrap().account.clone();
-    assert_eq!(invoiced, first);
+        let invoiced = sb.state.lock().invoices.last().unwrap().account.clone();
+        assert_eq!(&invoiced, default, "{reading}");
+    }
 }
 
 /// An invoice is paid once: paying one saves nothing in the address book, and pasting it again

@@ -153,6 +153,11 @@ totalNok: string,
  */
 grandTotalNok: string | null, 
 /**
+ * The exchange's default account, as learned from it; `None` when not known, and then the
+ * first listed is the one a form shows (and sends from) when none is chosen.
+ */
+defaultAccount: string | null, 
+/**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
 fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, 

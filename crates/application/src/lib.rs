@@ -9,6 +9,7 @@ pub mod background;
 pub mod card;
 pub mod card_attachment;
 pub mod card_views;
+mod default_account;
 mod deposits;
 pub mod desktop;
 pub mod error;

@@ -173,6 +173,9 @@ pub struct BalancesView {
     /// The bitcoin accounts' worth and the NOK account together; `None` when the NOK account
     /// cannot be read (a total that leaves it out would not be one).
     pub grand_total_nok: Option<String>,
+    /// The exchange's default account, as learned from it; `None` when not known, and then the
+    /// first listed is the one a form shows (and sends from) when none is chosen.
+    pub default_account: Option<String>,
     /// `None` with `fiatReason` when the credentials cannot read the fiat account.
     pub fiat: Option<String>,
     pub fiat_raw: Option<String>,

@@ -298,6 +298,9 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         client.price(None)
     );
     let accounts = accounts.map_err(|e| app.error(e))?;
+    let default_account = crate::shown_account::default_of(app, client, &accounts.accounts)
+        .await
+        .map(|id| id.to_string());
     let fiat_nok = fiat.as_ref().ok().map(|f| f.available_nok);
     let (fiat, fiat_raw, fiat_reason) = match fiat {
         Ok(f) => (
@@ -354,6 +357,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         total_btc: figures.btc(total_btc),
         total_nok: figures.nok(total_nok),
         grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
+        default_account,
         fiat,
         fiat_raw,
         fiat_reason,

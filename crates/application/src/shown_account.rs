@@ -1,15 +1,17 @@
 //! The account a form sends from or receives into is the one it shows: the one chosen, else the
-//! first listed, as the window's account lists show it. Never an empty `accountId`, which leaves
-//! the choice to the exchange's "default account", and nothing published says which that is.
+//! exchange's default account as learned, else the first listed, as the window's account lists
+//! show it. Never an empty `accountId`: what it means is the exchange's to decide, and a form
+//! must not send from an account other than the one on screen.
 
 use nordlys_exchange::ExchangeClient;
+use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::BitcoinAccount;
 
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::App;
 use crate::wording;
 
-/// The account `chosen` names (trimmed; empty is none), else the first live one listed.
+/// The account `chosen` names (trimmed; empty is none), else the default.
 pub(crate) async fn shown(
     app: &App,
     client: &ExchangeClient,
@@ -20,7 +22,11 @@ pub(crate) async fn shown(
         .await
         .map_err(|e| app.error(e))?
         .accounts;
-    pick(accounts, chosen).ok_or_else(|| {
+    let default = match chosen.map(str::trim).filter(|c| !c.is_empty()) {
+        Some(_) => None,
+        None => default_of(app, client, &accounts).await,
+    };
+    pick(accounts, chosen, default.as_ref()).ok_or_else(|| {
         IpcError::new(
             ErrorCode::InvalidInput,
             wording::say("no-such-account", app.locale()),
@@ -28,10 +34,31 @@ pub(crate) async fn shown(
     })
 }
 
-fn pick(accounts: Vec<BitcoinAccount>, chosen: Option<&str>) -> Option<BitcoinAccount> {
+/// The exchange's default among the live `accounts` of the active profile, when learned.
+pub(crate) async fn default_of(
+    app: &App,
+    client: &ExchangeClient,
+    accounts: &[BitcoinAccount],
+) -> Option<AccountId> {
+    let live: Vec<&BitcoinAccount> = accounts.iter().filter(|a| !a.is_deleted()).collect();
+    let profile = app.settings().active.clone();
+    app.default_accounts.of(&profile, client, &live).await
+}
+
+fn pick(
+    accounts: Vec<BitcoinAccount>,
+    chosen: Option<&str>,
+    default: Option<&AccountId>,
+) -> Option<BitcoinAccount> {
     match chosen.map(str::trim).filter(|c| !c.is_empty()) {
         Some(id) => accounts.into_iter().find(|a| a.id.as_str() == id),
-        None => accounts.into_iter().next(),
+        None => {
+            let live = || accounts.iter().filter(|a| !a.is_deleted());
+            let at = default
+                .and_then(|d| live().position(|a| a.id == *d))
+                .unwrap_or(0);
+            live().nth(at).cloned()
+        }
     }
 }
 
@@ -47,12 +74,21 @@ mod tests {
     }
 
     #[test]
-    fn the_account_chosen_else_the_first_listed_never_none_for_an_unknown_id() {
+    fn the_account_chosen_else_the_default_else_the_first_listed_never_none_for_an_unknown_id() {
         let two = || vec![account("a1"), account("a2")];
-        assert_eq!(pick(two(), None).unwrap().id.as_str(), "a1");
-        assert_eq!(pick(two(), Some("  ")).unwrap().id.as_str(), "a1");
-        assert_eq!(pick(two(), Some(" a2 ")).unwrap().id.as_str(), "a2");
-        assert!(pick(two(), Some("a3")).is_none());
-        assert!(pick(Vec::new(), None).is_none());
+        assert_eq!(pick(two(), None, None).unwrap().id.as_str(), "a1");
+        assert_eq!(pick(two(), Some("  "), None).unwrap().id.as_str(), "a1");
+        assert_eq!(pick(two(), Some(" a2 "), None).unwrap().id.as_str(), "a2");
+        assert!(pick(two(), Some("a3"), None).is_none());
+        assert!(pick(Vec::new(), None, None).is_none());
+        // The exchange's default, when learned, is the one shown; one not listed is ignored.
+        let a2 = account("a2").id;
+        assert_eq!(pick(two(), None, Some(&a2)).unwrap().id.as_str(), "a2");
+        assert_eq!(
+            pick(two(), Some("a1"), Some(&a2)).unwrap().id.as_str(),
+            "a1"
+        );
+        let gone = account("a9").id;
+        assert_eq!(pick(two(), None, Some(&gone)).unwrap().id.as_str(), "a1");
     }
 }

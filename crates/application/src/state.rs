@@ -52,6 +52,8 @@ pub struct App {
     pub(crate) seen: Mutex<crate::watcher::Seen>,
     /// The price chart's daily prices, read at most every ten minutes.
     pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
+    /// The exchange's default account, as learned for each profile.
+    pub(crate) default_accounts: crate::default_account::DefaultAccounts,
     /// The app lock: whether locked now, and the idle timer.
     pub(crate) lock: Mutex<crate::lock::LockState>,
     /// One password guess at a time, and how many in a row were wrong: parallel guesses queue
@@ -180,6 +182,7 @@ impl App {
             }),
             seen: Mutex::default(),
             daily_prices: Mutex::default(),
+            default_accounts: Default::default(),
             lock: Mutex::new(lock),
             guesses: tokio::sync::Mutex::new(0),
             window_shown: std::sync::atomic::AtomicBool::new(true),

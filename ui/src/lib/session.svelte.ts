@@ -131,6 +131,13 @@ export class Session {
     return distinct(this.balances?.accounts ?? [], (a) => a.id).filter((a) => !a.deleted);
   }
 
+  /** The account a form shows when none is chosen, as the backend sends from it: the exchange's
+   * default when learned, else the first listed. */
+  get shownAccountId(): string | undefined {
+    const live = this.liveAccounts;
+    return live.find((a) => a.id === this.balances?.defaultAccount)?.id ?? live[0]?.id;
+  }
+
   /**
    * The state of a screen, made once in this session: it outlives the screen's component, so a
    * form half filled in is there when the user comes back, and the backend's events reach it

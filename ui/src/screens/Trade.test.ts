@@ -218,3 +218,19 @@ describe("Trade: the keyboard", () => {
     expect(document.activeElement).toBe(screen.getByTestId("order-placed"));
   });
 });
+
+describe("Trade: the account shown", () => {
+  it("is the exchange's default when learned, else the first listed", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    const { session } = await mountScreen(Trade, fake);
+    const select = await screen.findByTestId<HTMLSelectElement>("order-account");
+    expect(select.value).toBe("a1");
+    session.balances = { ...balancesView(), defaultAccount: "a2" };
+    await tick();
+    expect(select.value).toBe("a2");
+    // A default no longer listed is not shown.
+    session.balances = { ...balancesView(), defaultAccount: "gone" };
+    await tick();
+    expect(select.value).toBe("a1");
+  });
+});

@@ -92,6 +92,7 @@ export function balancesView(price = "1 000 000,00 NOK"): BalancesView {
     totalBtc: "0.60000000 BTC",
     totalNok: "600 000,00 NOK",
     grandTotalNok: "610 000,00 NOK",
+    defaultAccount: null,
     fiat: "10 000,00 NOK",
     fiatRaw: "10000",
     fiatReason: null,
