@@ -174,7 +174,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         .unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsUnknown, "{again:?}");
     assert!(
-        again.message.starts_with("Den samme ordren (journalpost "),
+        again.message.starts_with("Den samme ordren kan allerede"),
         "{again:?}"
     );
     profiles::set_language(&app, norwegian(false))

@@ -517,6 +517,7 @@ const nb: Record<string, string> = {
   "This exchange has not issued Nordlys a client id for signing in through the browser yet. Connect with an API key above.":
     "Denne børsen har ikke gitt Nordlys en klient-ID for innlogging i nettleseren ennå. Koble til med en API-nøkkel ovenfor.",
   "What the card was worked from": "Hva kortet er regnet ut fra",
+  Show: "Vis",
   "Type a whole number of seconds, or leave it empty for the default.":
     "Skriv et helt antall sekunder, eller la feltet stå tomt for standardverdien.",
 };

@@ -121,4 +121,13 @@ describe("Receive", () => {
     await vi.waitFor(() => expect(screen.getByTestId("invoice-refused").textContent).toBe("No answer."));
     expect(screen.queryByTestId("invoice")).toBeNull();
   });
+
+  it("shows an earlier invoice again from the list", async () => {
+    const { fake } = receiveBackend();
+    fake.script.recentInvoices = () => ({ invoices: [{ ...invoice("unpaid"), id: "inv0", qr: null }] });
+    await mountScreen(Receive, fake);
+    await fireEvent.click(await screen.findByTestId("reopen-invoice"));
+    await vi.waitFor(() => expect(screen.getByTestId("invoice").dataset.invoiceId).toBe("inv1"));
+    expect(fake.callsOf("invoiceStatus")).toEqual([{ id: "inv0" }]);
+  });
 });

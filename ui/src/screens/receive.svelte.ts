@@ -45,6 +45,16 @@ export class ReceiveState {
     }
   }
 
+  /** Shows an earlier invoice again, with its QR code while it can still be paid. */
+  async reopen(id: string): Promise<void> {
+    try {
+      this.invoice = await this.session.backend.invoiceStatus({ id });
+      this.refused = null;
+    } catch (e) {
+      this.error = errorText(e);
+    }
+  }
+
   /** The amount as typed; a refusal about the amount before it no longer applies. */
   typeAmount(amount: string): void {
     this.form.amount = amount;

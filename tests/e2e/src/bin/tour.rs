@@ -1,6 +1,6 @@
 //! `tour DIR`: starts the app through the E2E rig and writes a screenshot of each main screen,
-//! light and dark, at the window's first size and at its smallest, to DIR. What `scripts/run`
-//! does on a machine with no display.
+//! light and dark in English and light in Norwegian, at the window's first size and at its
+//! smallest, to DIR. What `scripts/run` does on a machine with no display.
 #![allow(
     clippy::print_stdout,
     reason = "a tool run by a script: it prints the files it wrote"
@@ -59,9 +59,17 @@ async fn main() -> ExitCode {
     .await;
     app.click("[data-testid=tax-section-transactions]").await;
     let mut status = ExitCode::SUCCESS;
-    // Each screen in both themes, at the largest size the window is made for and at its smallest.
-    for theme in ["light", "dark"] {
+    // Each screen in both themes (Norwegian in the light one), at the largest size the window is
+    // made for and at its smallest.
+    for (language, theme) in [("en", "light"), ("en", "dark"), ("nb", "light")] {
         app.click("[data-testid=nav-settings]").await;
+        app.select("[data-testid=language]", language).await;
+        app.until("the language to apply", || async {
+            app.script("return document.documentElement.lang;", vec![])
+                .await
+                == serde_json::json!(language)
+        })
+        .await;
         app.select("[data-testid=theme]", theme).await;
         app.until("the theme to apply", || async {
             app.script(
@@ -82,7 +90,7 @@ async fn main() -> ExitCode {
             ] {
                 app.click(&format!("[data-testid=nav-{screen}]")).await;
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                status = picture(&app, &dir, &format!("{screen}-{theme}-{width}x{height}"))
+                status = picture(&app, &dir, &format!("{screen}-{language}-{theme}-{width}x{height}"))
                     .await
                     .unwrap_or(status);
             }
@@ -96,7 +104,7 @@ async fn main() -> ExitCode {
             status = picture(
                 &app,
                 &dir,
-                &format!("price-alerts-{theme}-{width}x{height}"),
+                &format!("price-alerts-{language}-{theme}-{width}x{height}"),
             )
             .await
             .unwrap_or(status);
@@ -104,7 +112,7 @@ async fn main() -> ExitCode {
             app.click("[data-testid=nav-tax]").await;
             app.click("[data-testid=tax-section-card]").await;
             app.text("[data-testid=card-entry]").await;
-            status = picture(&app, &dir, &format!("tax-card-{theme}-{width}x{height}"))
+            status = picture(&app, &dir, &format!("tax-card-{language}-{theme}-{width}x{height}"))
                 .await
                 .unwrap_or(status);
             app.click("[data-testid=tax-section-holdings]").await;
@@ -112,7 +120,7 @@ async fn main() -> ExitCode {
             status = picture(
                 &app,
                 &dir,
-                &format!("tax-holdings-{theme}-{width}x{height}"),
+                &format!("tax-holdings-{language}-{theme}-{width}x{height}"),
             )
             .await
             .unwrap_or(status);
@@ -121,7 +129,7 @@ async fn main() -> ExitCode {
             app.click("[data-testid=direction-sell]").await;
             app.fill("[data-testid=order-amount]", "0.001").await;
             app.text("[data-testid=order-sale-tax]").await;
-            status = picture(&app, &dir, &format!("trade-sell-{theme}-{width}x{height}"))
+            status = picture(&app, &dir, &format!("trade-sell-{language}-{theme}-{width}x{height}"))
                 .await
                 .unwrap_or(status);
             app.fill("[data-testid=order-amount]", "").await;
@@ -137,7 +145,7 @@ async fn main() -> ExitCode {
             status = picture(
                 &app,
                 &dir,
-                &format!("recurring-buys-{theme}-{width}x{height}"),
+                &format!("recurring-buys-{language}-{theme}-{width}x{height}"),
             )
             .await
             .unwrap_or(status);
@@ -145,7 +153,7 @@ async fn main() -> ExitCode {
             // it is removed again, so the next round starts without one.
             app.click("[data-testid=lock]").await;
             app.text("[data-testid=lock-setup]").await;
-            status = picture(&app, &dir, &format!("lock-setup-{theme}-{width}x{height}"))
+            status = picture(&app, &dir, &format!("lock-setup-{language}-{theme}-{width}x{height}"))
                 .await
                 .unwrap_or(status);
             app.paste("[data-testid=new-password]", "correct horse")
@@ -167,7 +175,7 @@ async fn main() -> ExitCode {
                 false
             })
             .await;
-            status = picture(&app, &dir, &format!("locked-{theme}-{width}x{height}"))
+            status = picture(&app, &dir, &format!("locked-{language}-{theme}-{width}x{height}"))
                 .await
                 .unwrap_or(status);
             app.paste("[data-testid=unlock-password]", "correct horse")
@@ -185,7 +193,7 @@ async fn main() -> ExitCode {
             status = picture(
                 &app,
                 &dir,
-                &format!("settings-lock-{theme}-{width}x{height}"),
+                &format!("settings-lock-{language}-{theme}-{width}x{height}"),
             )
             .await
             .unwrap_or(status);
