@@ -90,9 +90,13 @@ async fn main() -> ExitCode {
             ] {
                 app.click(&format!("[data-testid=nav-{screen}]")).await;
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                status = picture(&app, &dir, &format!("{screen}-{language}-{theme}-{width}x{height}"))
-                    .await
-                    .unwrap_or(status);
+                status = picture(
+                    &app,
+                    &dir,
+                    &format!("{screen}-{language}-{theme}-{width}x{height}"),
+                )
+                .await
+                .unwrap_or(status);
             }
             // The price alerts under the price chart.
             app.click("[data-testid=nav-overview]").await;
@@ -112,9 +116,13 @@ async fn main() -> ExitCode {
             app.click("[data-testid=nav-tax]").await;
             app.click("[data-testid=tax-section-card]").await;
             app.text("[data-testid=card-entry]").await;
-            status = picture(&app, &dir, &format!("tax-card-{language}-{theme}-{width}x{height}"))
-                .await
-                .unwrap_or(status);
+            status = picture(
+                &app,
+                &dir,
+                &format!("tax-card-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.click("[data-testid=tax-section-holdings]").await;
             app.text("[data-testid=holdings-readout]").await;
             status = picture(
@@ -129,9 +137,13 @@ async fn main() -> ExitCode {
             app.click("[data-testid=direction-sell]").await;
             app.fill("[data-testid=order-amount]", "0.001").await;
             app.text("[data-testid=order-sale-tax]").await;
-            status = picture(&app, &dir, &format!("trade-sell-{language}-{theme}-{width}x{height}"))
-                .await
-                .unwrap_or(status);
+            status = picture(
+                &app,
+                &dir,
+                &format!("trade-sell-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.fill("[data-testid=order-amount]", "").await;
             app.click("[data-testid=direction-buy]").await;
             // Recurring buys and ladders, under the order ticket and the open orders, once the
@@ -153,9 +165,13 @@ async fn main() -> ExitCode {
             // it is removed again, so the next round starts without one.
             app.click("[data-testid=lock]").await;
             app.text("[data-testid=lock-setup]").await;
-            status = picture(&app, &dir, &format!("lock-setup-{language}-{theme}-{width}x{height}"))
-                .await
-                .unwrap_or(status);
+            status = picture(
+                &app,
+                &dir,
+                &format!("lock-setup-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.paste("[data-testid=new-password]", "correct horse")
                 .await;
             app.paste("[data-testid=new-password-confirm]", "correct horse")
@@ -175,9 +191,13 @@ async fn main() -> ExitCode {
                 false
             })
             .await;
-            status = picture(&app, &dir, &format!("locked-{language}-{theme}-{width}x{height}"))
-                .await
-                .unwrap_or(status);
+            status = picture(
+                &app,
+                &dir,
+                &format!("locked-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.paste("[data-testid=unlock-password]", "correct horse")
                 .await;
             app.click("[data-testid=unlock]").await;
