@@ -686,17 +686,21 @@ mod tests {
         is_payment: bool,
     ) -> Vec<(String, String)> {
         let (f, c) = (form(amount, is_payment), ctx(locale, price));
+        summary_of(&f, &c)
+            .into_iter()
+            .map(|l| (l.label, l.value))
+            .collect()
+    }
+
+    /// The confirmation's lines for `f`, to a destination paid before and not saved.
+    fn summary_of(f: &PayForm, c: &PayContext) -> Vec<SummaryLine> {
         let known = |_: &Destination| Known {
             saved: None,
             used_before: true,
             own_invoice: false,
             paid_invoice: false,
         };
-        let check = pay_form::check(&f, &c, known);
-        summary(&check, &c, &f)
-            .into_iter()
-            .map(|l| (l.label, l.value))
-            .collect()
+        summary(&pay_form::check(f, c, known), c, f)
     }
 
     #[test]
@@ -747,14 +751,7 @@ mod tests {
             ..form("0.0001", false)
         };
         let c = ctx(Locale::En, rust_decimal::Decimal::from(1_000_000));
-        let known = |_: &Destination| Known {
-            saved: None,
-            used_before: true,
-            own_invoice: false,
-            paid_invoice: false,
-        };
-        let check = pay_form::check(&f, &c, known);
-        let said: Vec<String> = summary(&check, &c, &f)
+        let said: Vec<String> = summary_of(&f, &c)
             .into_iter()
             .map(|l| format!("{}: {}", l.label, l.value))
             .collect();
