@@ -350,7 +350,8 @@ async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment(
     app.fill("[data-testid=payment-password]", "wrong horse")
         .await;
     app.click("[data-testid=pay-confirm]").await;
-    let refused = app.text("[data-testid=pay-error]").await;
+    // Said at the password field, the confirmation still open.
+    let refused = app.text("[data-testid=payment-password-error]").await;
     assert!(refused.contains("password"), "{refused}");
     assert_eq!(withdrawals_created(&app).await, 0, "nothing sent");
     app.fill("[data-testid=payment-password]", "correct horse")
