@@ -349,6 +349,11 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
         .unwrap();
     let worth = sold.amount_nok.clone().unwrap_or_default();
     assert!(worth.starts_with("≈ NOK\u{a0}"), "{sold:?}");
+    // What the exchange's list leaves out, from the journal: the limit price and the account.
+    let price = sold.price.clone().unwrap_or_default();
+    assert!(price.contains("9,000,000"), "{sold:?}");
+    let sold_from = sb.state.lock().orders.last().unwrap().account.clone();
+    assert_eq!(sold.account_id.as_ref(), Some(&sold_from), "{sold:?}");
 
     let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
         .await

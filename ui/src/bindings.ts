@@ -558,7 +558,16 @@ orderType: OrderType | null, direction: Direction | null, amount: string,
  * For a sell, what the bitcoin is worth at the bid; none for a buy (its amount is NOK) or
  * before the first price is read.
  */
-amountNok: string | null, age: string, };
+amountNok: string | null, age: string, 
+/**
+ * The limit price, for an order Nordlys placed (its journal has it); the exchange's list
+ * states none.
+ */
+price: string | null, 
+/**
+ * The account it was placed from, for an order Nordlys placed with one named.
+ */
+accountId: string | null, };
 
 export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 

@@ -87,6 +87,11 @@ pub struct OpenOrderView {
     /// before the first price is read.
     pub amount_nok: Option<String>,
     pub age: String,
+    /// The limit price, for an order Nordlys placed (its journal has it); the exchange's list
+    /// states none.
+    pub price: Option<String>,
+    /// The account it was placed from, for an order Nordlys placed with one named.
+    pub account_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -403,6 +403,12 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
             .map(|o| {
                 let minutes = (now - o.created_at).num_minutes().max(0);
                 let amount = Direction::amount_of(&o.direction, o.amount);
+                // What the exchange's list leaves out, from the journal of an order placed here.
+                let ours = session
+                    .store
+                    .journal_by_order_id(o.order_id.as_str())
+                    .ok()
+                    .flatten();
                 OpenOrderView {
                     order_id: o.order_id.to_string(),
                     order_type: vocabulary::OrderType::from_wire(&o.order_type),
@@ -415,6 +421,11 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
                         nordlys_money::Amount::Nok(_) => None,
                     },
                     age: wording::duration(minutes.unsigned_abs() * 60, figures.locale),
+                    price: ours
+                        .as_ref()
+                        .and_then(|e| e.price)
+                        .map(|p| figures.price(p)),
+                    account_id: ours.and_then(|e| e.account_id),
                 }
             })
             .collect(),

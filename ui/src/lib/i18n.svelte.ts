@@ -177,6 +177,7 @@ const nb: Record<string, string> = {
   Limit: "Grense",
   Amount: "Beløp",
   "Limit price (NOK per BTC)": "Grensepris (NOK per BTC)",
+  "Limit price": "Grensepris",
   "Review order": "Se over ordren",
   Confirm: "Bekreft",
   "Sending…": "Sender …",

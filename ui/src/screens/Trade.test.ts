@@ -19,9 +19,20 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
           amount: "0.1 BTC",
           amountNok: "≈ 100 000,00 NOK",
           age: "1 min",
+          price: "NOK 1 100 000.00",
+          accountId: "a2",
         },
         // An exchange that lists an order twice: the screen still draws.
-        { orderId: "o1", orderType: "limit", direction: "sell", amount: "0.1 BTC", amountNok: null, age: "1 min" },
+        {
+          orderId: "o1",
+          orderType: "limit",
+          direction: "sell",
+          amount: "0.1 BTC",
+          amountNok: null,
+          age: "1 min",
+          price: null,
+          accountId: null,
+        },
       ],
     }),
     resolveOrders: () => ({ entries: [] }),
@@ -232,5 +243,15 @@ describe("Trade: the account shown", () => {
     session.balances = { ...balancesView(), defaultAccount: "gone" };
     await tick();
     expect(select.value).toBe("a1");
+  });
+});
+
+describe("Trade: open orders", () => {
+  it("shows an order's limit price and account when Nordlys placed it", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "o2", tradeId: null, message: "Placed" }));
+    await mountScreen(Trade, fake);
+    await vi.waitFor(() => screen.getAllByTestId("open-order"));
+    expect(screen.getAllByTestId("open-order-price")[0].textContent).toBe("NOK 1 100 000.00");
+    expect(screen.getAllByTestId("open-order-account")[0].textContent?.trim()).toBe("Savings");
   });
 });
