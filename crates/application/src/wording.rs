@@ -339,8 +339,8 @@ pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
 /// Where a year-end rate comes from; the day is Oslo's, as the tax year is.
 pub fn rate_source(s: &RateSource, locale: Locale) -> String {
     match s {
-        RateSource::Transaction { id, at } => Message::new("rate-source-transaction")
-            .with("id", id.clone())
+        // The transaction's id is for the rows behind the figure, not for these words.
+        RateSource::Transaction { at, .. } => Message::new("rate-source-transaction")
             .with("date", format::date(oslo_date(at), locale))
             .render(locale),
         RateSource::Entered => say("rate-source-entered", locale),
@@ -559,10 +559,13 @@ mod tests {
         assert_eq!(words[1].0, "Lots matched by average cost.");
         assert_eq!(words[5].0, "No market rate on tr_1, tr_2: valued at zero.");
         // The last day of 2024 in Oslo, where 23:30 UTC is already 2025.
-        assert_eq!(words[7].0, "market rate of transaction tr_9 on 2025-01-01");
+        assert_eq!(
+            words[7].0,
+            "the market rate of your last transaction, on 2025-01-01"
+        );
         assert_eq!(
             words[7].1,
-            "markedskurs for transaksjon tr_9 den 01.01.2025"
+            "markedskursen for din siste transaksjon, den 01.01.2025"
         );
         assert_eq!(
             words[9].0,
