@@ -238,11 +238,23 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     )
     .await
     .unwrap();
-    assert_eq!(sent.payment.amount_nok, Some(format!("≈ {at_bid}")));
+    // Until the exchange lists it (then its row's rate of the day, tested in tax_window), and
+    // said to be today's.
+    use nordlys_application::pay_views::WorthWhen;
+    let now = |p: &nordlys_application::pay_views::PaymentView| {
+        p.worth
+            .as_ref()
+            .filter(|w| w.when == WorthWhen::Now)
+            .map(|w| w.nok.clone())
+    };
+    assert_eq!(now(&sent.payment), Some(format!("≈ {at_bid}")));
     let listed = pay::payments(&app, nordlys_application::NoArgs {})
         .await
         .unwrap();
-    assert_eq!(listed.payments[0].amount_nok, Some(format!("≈ {at_bid}")));
+    let listed = &listed.payments[0];
+    if listed.network_id.is_none() {
+        assert_eq!(now(listed), Some(format!("≈ {at_bid}")), "{listed:?}");
+    }
 }
 
 /// Bitcoin held is valued at the bid, and the overview says at which bid and when.

@@ -120,10 +120,24 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
         .iter()
         .rev()
         .find(|r| r.payment_info.starts_with(&hash));
+    let row = row.filter(|r| r.payment_info.ends_with(":kari@example.com"));
+    let row = row.unwrap_or_else(|| panic!("no row of {hash}"));
+    // Found trying the app as a new user: a payment showed no fee, and its worth was today's.
+    // Both are the exchange's row's now: the fee it took and the rate of the day it left.
+    let paid = &listed.payments[0];
+    let worth = paid.worth.as_ref().expect("a worth");
+    assert_eq!(worth.when, nordlys_application::pay_views::WorthWhen::Sent);
+    let rate: rust_decimal::Decimal = row.rate_market.parse().unwrap();
+    let at_its_rate = (rate * rust_decimal::Decimal::new(1, 5)).round_dp(2);
     assert!(
-        row.is_some_and(|r| r.payment_info.ends_with(":kari@example.com")),
-        "{hash}"
+        worth
+            .nok
+            .replace(['\u{a0}', ','], "")
+            .contains(&at_its_rate.to_string()),
+        "{worth:?} at {rate}"
     );
+    let fee: rust_decimal::Decimal = row.fee_amount.parse().unwrap_or_default();
+    assert_eq!(paid.fee.is_some(), !fee.is_zero(), "{paid:?} fee {fee}");
 }
 
 /// The list's balance column is each row's account balance after it, computed from the

@@ -673,9 +673,14 @@ export type PaymentView = { journalId: string,
  */
 sentAt: string, destination: string, amount: string, 
 /**
- * What it is worth now, at the bid; none before the first price is read.
+ * What it was worth: when it left, once the exchange lists it; until then now, at the bid.
+ * None before either is known.
  */
-amountNok: string | null, 
+worth: PaymentWorth | null, 
+/**
+ * The fee the exchange took, once it lists the payment.
+ */
+fee: string | null, 
 /**
  * What the app knows of the request.
  */
@@ -689,6 +694,8 @@ status: NetworkStatus | null, statusText: string, withdrawalId: string | null,
  * among the account's transactions; read from the stored rows, never looked up.
  */
 networkId: string | null, note: string, };
+
+export type PaymentWorth = { nok: string, when: WorthWhen, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
 
@@ -1125,6 +1132,8 @@ export type Watched = "mid" | "bankBuy" | "bankSell" | "cardBuy" | "cardSell" | 
 export type WindowShownArgs = { shown: boolean, };
 
 export type WithdrawalState = "sending" | "sent" | "rejected" | "unknown" | "notSent";
+
+export type WorthWhen = "sent" | "now";
 
 export type YearEndChoiceArgs = { year: number, kind: RateKind, 
 /**

@@ -2,7 +2,7 @@
 
 use nordlys_core::daily_prices::{self, DailyPrice};
 use nordlys_core::format::{self, BtcUnit, Figures};
-use nordlys_core::tax::row_amount;
+use nordlys_core::tax::row_amount_text;
 use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
 use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
@@ -91,10 +91,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcEr
                     .unwrap_or_default(),
                 price: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
                 fee: match (t.fee_amount, &t.fee_currency) {
-                    (Some(f), Some(c)) => match row_amount(f, c) {
-                        Some(a) => figures.amount(a),
-                        None => figures.foreign(f, c.as_str()),
-                    },
+                    (Some(f), Some(c)) => row_amount_text(figures, f, c),
                     // A fee with no currency named is in NOK, as a trade's is.
                     (Some(f), None) => figures.nok(Nok::computed(f)),
                     (None, _) => String::new(),

@@ -10,7 +10,7 @@ use nordlys_core::destination::Destination;
 use nordlys_core::format::{self, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
-use nordlys_core::tax::payment_info;
+use nordlys_core::tax::{payment_info, row_amount_text};
 use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use nordlys_exchange::models::TaxTransaction;
@@ -308,30 +308,44 @@ fn payment_view(
     let figures = app.figures();
     let locale = figures.locale;
     let (status, status_text) = status_words(e, locale);
+    // The exchange's own row of a payment sent: its id, fee and the rate of its day.
+    let listed = (e.state == WithdrawalState::Sent)
+        .then(|| {
+            payment_info::transfer_of(
+                rows,
+                &e.claimed,
+                &e.destination,
+                e.amount_btc.decimal(),
+                e.sent_at,
+            )
+        })
+        .flatten();
+    let when_sent = listed
+        .and_then(|(row, _)| row.rate_market)
+        .and_then(|rate| e.amount_btc.value_at(rate))
+        .map(|nok| (nok, WorthWhen::Sent));
+    let now = || {
+        bid.and_then(|b| e.amount_btc.value_at(b))
+            .map(|nok| (nok, WorthWhen::Now))
+    };
     PaymentView {
         journal_id: e.id.to_string(),
         sent_at: format::time(&e.sent_at, app.zone, locale),
         destination: e.destination.clone(),
         amount: figures.btc(e.amount_btc),
-        amount_nok: bid
-            .and_then(|b| e.amount_btc.value_at(b))
-            .map(|n| format!("≈ {}", figures.nok(n))),
+        worth: when_sent.or_else(now).map(|(nok, when)| PaymentWorth {
+            nok: format!("≈ {}", figures.nok(nok)),
+            when,
+        }),
+        fee: listed.and_then(|(row, _)| match (row.fee_amount, &row.fee_currency) {
+            (Some(f), Some(c)) if !f.is_zero() => Some(row_amount_text(figures, f, c)),
+            _ => None,
+        }),
         state: e.state,
         status,
         status_text,
         withdrawal_id: e.withdrawal_id.clone(),
-        network_id: (e.state == WithdrawalState::Sent)
-            .then(|| {
-                payment_info::network_id_of(
-                    rows,
-                    &e.claimed,
-                    &e.destination,
-                    e.amount_btc.decimal(),
-                    e.sent_at,
-                )
-            })
-            .flatten()
-            .map(str::to_owned),
+        network_id: listed.map(|(_, id)| id.to_owned()),
         note: e.note.clone(),
     }
 }

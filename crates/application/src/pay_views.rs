@@ -88,6 +88,24 @@ pub struct PayCheckView {
     pub sale_tax: Option<crate::sale_tax::SaleTaxView>,
 }
 
+/// A payment's worth in NOK, and which moment it is of: an old payment is never revalued at
+/// today's price without saying so.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentWorth {
+    pub nok: String,
+    pub when: WorthWhen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum WorthWhen {
+    /// At the exchange's rate on the payment's own row.
+    Sent,
+    /// At today's bid: the exchange has not listed the payment yet.
+    Now,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentView {
@@ -96,8 +114,11 @@ pub struct PaymentView {
     pub sent_at: String,
     pub destination: String,
     pub amount: String,
-    /// What it is worth now, at the bid; none before the first price is read.
-    pub amount_nok: Option<String>,
+    /// What it was worth: when it left, once the exchange lists it; until then now, at the bid.
+    /// None before either is known.
+    pub worth: Option<PaymentWorth>,
+    /// The fee the exchange took, once it lists the payment.
+    pub fee: Option<String>,
     /// What the app knows of the request.
     pub state: WithdrawalState,
     /// The network's side, once sent.

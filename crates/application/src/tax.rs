@@ -13,7 +13,7 @@ use nordlys_core::tax::balances::BalanceIndex;
 use nordlys_core::tax::gains::{Disposal, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
-use nordlys_core::tax::{csv, row_amount};
+use nordlys_core::tax::{csv, row_amount_text};
 use nordlys_core::time::Tz;
 use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
 use nordlys_money::{Btc, Nok};
@@ -406,10 +406,7 @@ fn row_view(
         .map(|a| a.as_str())
         .unwrap_or_default();
     let fee = match (t.fee_amount, &t.fee_currency) {
-        (Some(f), Some(c)) if !f.is_zero() => match row_amount(f, c) {
-            Some(a) => figures.amount(a),
-            None => figures.foreign(f, c.as_str()),
-        },
+        (Some(f), Some(c)) if !f.is_zero() => row_amount_text(figures, f, c),
         _ => String::new(),
     };
     TaxRowView {

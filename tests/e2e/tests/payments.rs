@@ -53,11 +53,14 @@ async fn confirm(app: &App) {
     app.click("[data-testid=pay-confirm]").await;
     app.until("the payment's status or an error", || async {
         app.exists("[data-testid=payment-status]").await
-            || app.exists("[data-testid=pay-error]").await
+            || app.exists("[data-testid=pay-submit-error]").await
     })
     .await;
-    if app.exists("[data-testid=pay-error]").await {
-        panic!("refused: {}", app.text("[data-testid=pay-error]").await);
+    if app.exists("[data-testid=pay-submit-error]").await {
+        panic!(
+            "refused: {}",
+            app.text("[data-testid=pay-submit-error]").await
+        );
     }
 }
 

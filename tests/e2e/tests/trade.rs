@@ -62,7 +62,7 @@ async fn outcome(app: &App) -> (String, String) {
             "order-placed",
             "order-notPlaced",
             "order-unknown",
-            "trade-error",
+            "order-error",
         ] {
             let css = format!("[data-testid={id}]");
             if app.exists(&css).await {
@@ -119,6 +119,12 @@ async fn a_market_buy_changes_the_balances_shown() {
     app.until("the buy in the trade history", || async {
         let newest = app.text("[data-testid=trade-row]").await;
         newest != newest_before && newest.contains("Buy")
+    })
+    .await;
+    // The outcome says what was bought, for how much, and the fee, from the trade the order made.
+    app.until("what the buy bought", || async {
+        let fill = app.text("[data-testid=order-fill]").await;
+        fill.contains("Bought") && fill.contains("BTC") && fill.contains("NOK")
     })
     .await;
     app.click("[data-testid=nav-overview]").await;

@@ -101,6 +101,37 @@ describe("Pay", () => {
   });
 });
 
+describe("Pay: the account", () => {
+  it("is chosen by its bitcoin: the one NOK figure is Available's, so two never disagree", async () => {
+    await mountScreen(Pay, payBackend());
+    const options = [...screen.getByTestId<HTMLSelectElement>("pay-account").options].map((o) => o.textContent);
+    expect(options).toEqual(["Main — 0.40000000 BTC", "Savings — 0.10000000 BTC"]);
+  });
+});
+
+describe("Pay: a refusal", () => {
+  it("is said where the confirmation was, focused, and not at the page's top", async () => {
+    const fake = payBackend();
+    fake.script.sendPayment = () => {
+      throw { code: "exchange", message: "HTTP 400: insufficient funds" };
+    };
+    await mountScreen(Pay, fake);
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    const refusal = await screen.findByTestId("pay-submit-error");
+    expect(refusal.textContent).toContain("insufficient funds");
+    expect(screen.getByTestId("pay-form").contains(refusal)).toBe(true);
+    expect(document.activeElement).toBe(refusal);
+    expect(screen.queryByTestId("pay-error")).toBeNull();
+    // Editing the payment clears it.
+    await userEvent.type(screen.getByTestId("pay-amount"), "0");
+    expect(screen.queryByTestId("pay-submit-error")).toBeNull();
+  });
+});
+
 describe("Pay: the same payment again", () => {
   it("asks once more with Back as the default, Esc goes back, and Pay again sends it", async () => {
     const fake = payBackend();
@@ -116,7 +147,8 @@ describe("Pay: the same payment again", () => {
           sentAt: "10:03",
           destination: "bc1qxyz",
           amount: "1 000 sats",
-          amountNok: null,
+          worth: null,
+          fee: null,
           state: "sent",
           status: "pending",
           statusText: "On its way",
@@ -162,7 +194,8 @@ describe("Pay: hidden amounts", () => {
       sentAt: "10:00",
       destination: "bc1qxyz",
       amount: "1 000 sats",
-      amountNok: "≈ 10,00 kr",
+      worth: { nok: "≈ 10,00 kr", when: "now" as const },
+      fee: "12 sats",
       state: "sent" as const,
       status: "pending" as const,
       statusText: "On its way",
@@ -180,11 +213,14 @@ describe("Pay: hidden amounts", () => {
     await fireEvent.click(screen.getByTestId("pay-confirm"));
     await vi.waitFor(() => screen.getByTestId("payment-status"));
     expect(screen.getByTestId("payment-status").textContent).toContain("1 000 sats");
-    fake.script.payments = () => ({ payments: [{ ...sent, amount: "•••", amountNok: "•••" }] });
+    fake.script.payments = () => ({
+      payments: [{ ...sent, amount: "•••", worth: { nok: "•••", when: "sent" as const }, fee: "•••" }],
+    });
     fake.script.setPrivacy = () => appView({ privacy: true });
     await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("payment-status").textContent).not.toContain("1 000"));
     expect(screen.getByTestId("payment-status").textContent).not.toContain("10,00");
+    expect(screen.getByTestId("payment-status").textContent).not.toContain("12 sats");
   });
 });
 
@@ -227,7 +263,8 @@ describe("Pay: the recipient and NOK", () => {
         sentAt: "10:00",
         destination: "lnbc1",
         amount: "12 345 sats",
-        amountNok: null,
+        worth: null,
+        fee: null,
         state: "sent",
         status: "pending",
         statusText: "On its way",
@@ -319,7 +356,8 @@ describe("Pay: the address book", () => {
             sentAt: "2026-11-24 07:03",
             destination,
             amount: "0.00100000 BTC",
-            amountNok: "≈ NOK 1,014.03",
+            worth: { nok: "≈ NOK 1,014.03", when: "sent" },
+            fee: "0.00000141 BTC",
             state: "sent",
             status: "completed",
             statusText: "Completed",
@@ -340,7 +378,11 @@ describe("Pay: the address book", () => {
     const code = row.querySelector("code");
     expect(code?.textContent).toBe("bc1qw508…f3t4");
     expect(code?.getAttribute("title")).toBe(destination);
-    expect(row.textContent).toContain("≈ NOK 1,014.03");
+    // Its worth says which moment it is of, and its fee is shown.
+    expect(within(row).getByTestId("payment-row-worth").textContent?.replace(/\s+/g, " ").trim()).toBe(
+      "≈ NOK 1,014.03 when sent",
+    );
+    expect(within(row).getByTestId("payment-row-fee").textContent).toBe("Fee 0.00000141 BTC");
     await fireEvent.click(within(row).getByRole("button", { name: /Copy bc1qw508/ }));
     expect(written).toEqual([destination]);
     // A completed payment's transaction id, from the exchange's own listing, copied whole.
@@ -371,7 +413,7 @@ describe("Pay: the lock's password", () => {
       expect(screen.getByTestId("payment-password-error").textContent).toBe("That is not the lock's password."),
     );
     expect(screen.getByTestId("pay-confirmation")).toBeTruthy();
-    expect(screen.queryByTestId("pay-error")).toBeNull();
+    expect(screen.queryByTestId("pay-submit-error")).toBeNull();
     expect(fake.callsOf("sendPayment")).toHaveLength(0);
     await userEvent.type(screen.getByTestId("payment-password"), "x");
     expect(screen.queryByTestId("payment-password-error")).toBeNull();

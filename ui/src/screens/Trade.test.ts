@@ -186,6 +186,56 @@ describe("Trade", () => {
   });
 });
 
+describe("Trade: what the order did", () => {
+  it("says a refusal where the confirmation was, and nothing at the page's top", async () => {
+    const fake = tradeBackend(() => {
+      throw { code: "exchange", message: "HTTP 400: insufficient funds" };
+    });
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("order-review"));
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    const refusal = await screen.findByTestId("order-error");
+    expect(refusal.textContent).toContain("insufficient funds");
+    // In the form, right under the button pressed, and focused so it is read and in view.
+    expect(screen.getByTestId("order-form").contains(refusal)).toBe(true);
+    expect(document.activeElement).toBe(refusal);
+    expect(screen.queryByTestId("trade-error")).toBeNull();
+    // Editing the order clears it.
+    await userEvent.type(screen.getByTestId("order-amount"), "0");
+    expect(screen.queryByTestId("order-error")).toBeNull();
+  });
+
+  it("a placed buy says what it bought, for how much, and the fee, once the trade is read", async () => {
+    const fake = tradeBackend(() => ({ outcome: "placed", orderId: "or_9", tradeId: "tr_9", message: "Placed." }));
+    fake.script.tradeHistory = () => ({
+      trades: [
+        {
+          id: "tr_9",
+          time: "12:00",
+          direction: "buy",
+          account: "Main",
+          btc: "0.00495 BTC",
+          nok: "NOK 4 975.00",
+          price: "NOK 1 005 050.00",
+          fee: "NOK 25.00",
+        },
+      ],
+    });
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("order-review"));
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    const fill = await screen.findByTestId("order-fill");
+    expect(fill.textContent?.replace(/\s+/g, " ").trim()).toBe(
+      "Bought 0.00495 BTC for NOK 4 975.00 · Price NOK 1 005 050.00 · Fee NOK 25.00",
+    );
+    expect(screen.getByTestId("order-placed").contains(fill)).toBe(true);
+  });
+});
+
 describe("Trade: cancelling", () => {
   it("cancels only on the second click, and offers 'cancel anyway' when an unknown order could be this one", async () => {
     let refused = true;
@@ -201,7 +251,11 @@ describe("Trade: cancelling", () => {
     expect(screen.getByTestId("cancel-o1").textContent).toBe("Confirm cancel");
     await fireEvent.click(screen.getByTestId("cancel-o1"));
     await vi.waitFor(() => screen.getByTestId("cancel-anyway-o1"));
-    expect(screen.getByTestId("trade-error").textContent).toContain("unknown order");
+    // Said by the open orders, where the click was.
+    const refusal = screen.getByTestId("cancel-error");
+    expect(refusal.textContent).toContain("unknown order");
+    expect(document.activeElement).toBe(refusal);
+    expect(screen.queryByTestId("trade-error")).toBeNull();
     await fireEvent.click(screen.getByTestId("cancel-anyway-o1"));
     await vi.waitFor(() => screen.getByTestId("no-open-orders"));
     expect(fake.callsOf("cancelOrder")).toEqual([{ orderId: "o1" }, { orderId: "o1", anyway: true }]);

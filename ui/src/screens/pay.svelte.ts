@@ -52,7 +52,12 @@ export class PayState {
   /** The saved recipient being edited, as typed. */
   editing = $state<RecipientView | null>(null);
   deleteArmed = $state<string | null>(null);
+  /** What the screen could not read; said at the top. */
   error = $state<string | null>(null);
+  /** Why the payment just sent, or its check, was refused; said where the confirmation was. */
+  submitError = $state<string | null>(null);
+  /** Why a change to the address book was refused; said by the address book. */
+  bookError = $state<string | null>(null);
   /** The lock's password, typed in the confirmation when the lock asks for it before payments. */
   lockPassword = $state("");
   /** Why the lock's password did not allow the payment, said at the password field. */
@@ -63,7 +68,7 @@ export class PayState {
       emptyPayForm(),
       (form) => (form.destination.trim() || form.amount.trim() ? session.backend.checkPayment(form) : null),
       (answer, form) => this.#checked(answer, form),
-      (e) => (this.error = errorText(e)),
+      (e) => (this.submitError = errorText(e)),
     );
     session.onChange((change) => {
       if (change === "payments") void this.paymentsChanged();
@@ -96,6 +101,7 @@ export class PayState {
     this.payment.change(patch);
     this.confirming = false;
     this.result = null;
+    this.submitError = null;
   }
 
   setRecipient(patch: Partial<RecipientForm>): void {
@@ -106,7 +112,7 @@ export class PayState {
   #filledFrom = "";
 
   #checked(answer: PayCheckView, form: PayArgs): void {
-    this.error = null;
+    this.submitError = null;
     // A `bitcoin:` link's amount and payee label fill what was not typed.
     if (form.destination !== this.#filledFrom && (answer.linkAmountBtc || answer.linkLabel)) {
       this.#filledFrom = form.destination;
@@ -144,7 +150,7 @@ export class PayState {
   async submit(despiteUnknown = false, despiteRecent = false): Promise<void> {
     if (this.sending) return;
     this.sending = true;
-    this.error = null;
+    this.submitError = null;
     this.doubt = false;
     this.recent = null;
     const form = this.payment.form;
@@ -191,7 +197,7 @@ export class PayState {
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
       if (hasCode(e, "sameAsRecent")) this.recent = errorText(e);
-      else this.error = errorText(e);
+      else this.submitError = errorText(e);
       if (hasCode(e, "notPermitted")) void this.session.reloadApp();
       // Refused as not the form reviewed: check the form as it is, for a new review.
       if (hasCode(e, "notReviewed")) this.payment.recheck();
@@ -205,9 +211,9 @@ export class PayState {
     try {
       this.book = await this.session.backend.saveRecipient(this.editing);
       this.editing = null;
-      this.error = null;
+      this.bookError = null;
     } catch (e) {
-      this.error = errorText(e);
+      this.bookError = errorText(e);
     }
   }
 
@@ -219,8 +225,9 @@ export class PayState {
     this.deleteArmed = null;
     try {
       this.book = await this.session.backend.deleteRecipient({ identity });
+      this.bookError = null;
     } catch (e) {
-      this.error = errorText(e);
+      this.bookError = errorText(e);
     }
   }
 }

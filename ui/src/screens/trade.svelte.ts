@@ -22,7 +22,12 @@ export class TradeState {
   doubt = $state(false);
   sending = $state(false);
   result = $state<OrderResultView | null>(null);
+  /** What the screen could not read; said at the top, where what it lacks is. */
   error = $state<string | null>(null);
+  /** Why the order just sent was refused; said where the confirmation was. */
+  submitError = $state<string | null>(null);
+  /** Why a cancel was refused; said by the open orders. */
+  cancelError = $state<string | null>(null);
   /** An open order was just cancelled: said where the list is, and to screen readers. */
   cancelled = $state<string | null>(null);
   history = $state<TradesView | null>(null);
@@ -39,7 +44,7 @@ export class TradeState {
       { orderType: "market", direction: "buy", amount: "", price: null, accountId: null },
       (form) => (form.amount.trim() ? session.backend.checkOrder(form) : null),
       () => {},
-      (e) => (this.error = errorText(e)),
+      (e) => (this.submitError = errorText(e)),
     );
     session.onChange((change) => {
       if (change === "history" && session.screen === "trade") void this.historyChanged();
@@ -52,6 +57,8 @@ export class TradeState {
   arrived(): void {
     if (this.result?.outcome !== "unknown") this.result = null;
     this.cancelled = null;
+    this.submitError = null;
+    this.cancelError = null;
     void this.refresh();
   }
 
@@ -80,6 +87,7 @@ export class TradeState {
     this.order.change(patch);
     this.confirming = false;
     this.result = null;
+    this.submitError = null;
   }
 
   /** A limit order starts from the price on the side it would rest on. */
@@ -122,7 +130,7 @@ export class TradeState {
   async submit(despiteUnknown = false): Promise<void> {
     if (this.sending) return;
     this.sending = true;
-    this.error = null;
+    this.submitError = null;
     this.doubt = false;
     this.cancelled = null;
     const form = this.order.form;
@@ -140,7 +148,7 @@ export class TradeState {
       await this.refresh();
       void this.session.refreshUnknowns();
     } catch (e) {
-      this.error = errorText(e);
+      this.submitError = errorText(e);
       // Nothing stays armed after doubt: a second order needs a new review.
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
@@ -158,15 +166,16 @@ export class TradeState {
     this.cancelArmed = null;
     this.cancelDoubt = null;
     this.cancelled = null;
+    this.cancelError = null;
     try {
       this.orders = await this.session.backend.cancelOrder(anyway ? { orderId: id, anyway: true } : { orderId: id });
       this.result = null;
-      this.error = null;
+      this.cancelError = null;
       this.cancelled = t("The order was cancelled.");
       this.session.announce(this.cancelled);
       await this.session.loadBalances();
     } catch (e) {
-      this.error = errorText(e);
+      this.cancelError = errorText(e);
       // An unknown order quiet for long could be this one: the user may cancel anyway.
       if (hasCode(e, "mayBeUnknown")) this.cancelDoubt = id;
       this.orders = await this.session.backend.openOrders({}).catch(() => this.orders);

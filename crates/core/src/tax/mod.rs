@@ -20,11 +20,24 @@ use rust_decimal::Decimal;
 
 /// A row's figure in the unit its currency names; `None` for a currency this app does not know
 /// (shown as it came).
-pub fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
+fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
     match currency {
         CurrencyCode::Btc => Some(Amount::Btc(Btc::computed(value))),
         CurrencyCode::Nok => Some(Amount::Nok(Nok::computed(value))),
         _ => None,
+    }
+}
+
+/// A row's figure written for the window: in its unit when known, else with the currency's code
+/// as it came.
+pub fn row_amount_text(
+    figures: crate::format::Figures,
+    value: Decimal,
+    currency: &CurrencyCode,
+) -> String {
+    match row_amount(value, currency) {
+        Some(a) => figures.amount(a),
+        None => figures.foreign(value, currency.as_str()),
     }
 }
 

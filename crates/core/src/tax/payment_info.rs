@@ -53,18 +53,19 @@ pub fn read(t: &TaxTransaction) -> PaymentInfo<'_> {
     }
 }
 
-/// The transaction id (or payment hash) of a payment of `amount` BTC to `destination` sent at
-/// `sent_at`, from the stored withdrawal rows `rows`: the row among `claimed` (the payment's own
-/// evidence) if one names it, else the one row since it was sent (less the clock slack) whose
-/// `paymentInfo` names the destination and whose amount is the payment's, fee beside or
-/// inside. Two such rows name none: the id is never guessed.
-pub fn network_id_of<'r>(
+/// The stored withdrawal row of a payment of `amount` BTC to `destination` sent at `sent_at`,
+/// with its transaction id (or payment hash), from `rows`: the row among `claimed` (the
+/// payment's own evidence) if one names it, else the one row since it was sent (less the clock
+/// slack) whose `paymentInfo` names the destination and whose amount is the payment's, fee
+/// beside or inside. Two such rows name none: the row is never guessed. The row is what the
+/// exchange says of the payment afterwards: its fee and its rate.
+pub fn transfer_of<'r>(
     rows: &'r [TaxTransaction],
     claimed: &[String],
     destination: &str,
     amount: rust_decimal::Decimal,
     sent_at: chrono::DateTime<chrono::Utc>,
-) -> Option<&'r str> {
+) -> Option<(&'r TaxTransaction, &'r str)> {
     let to_it = |t: &'r TaxTransaction| match read(t) {
         PaymentInfo::Transfer {
             network_id,
@@ -73,20 +74,20 @@ pub fn network_id_of<'r>(
         _ => None,
     };
     let transfers: Vec<(&TaxTransaction, &str)> = rows.iter().filter_map(to_it).collect();
-    if let Some((_, id)) = transfers
+    if let Some(found) = transfers
         .iter()
         .find(|(t, _)| claimed.iter().any(|c| c == t.id.as_str()))
     {
-        return Some(id);
+        return Some(*found);
     }
     let from = sent_at - crate::evidence::CLOCK_SLACK;
-    let mut of_amount = transfers.iter().filter(|(t, _)| {
+    let mut of_amount = transfers.into_iter().filter(|(t, _)| {
         let out = t.out_amount.unwrap_or_default();
         let fee = t.fee_amount.unwrap_or_default();
         t.create_time >= from && (out == amount || out.checked_sub(fee) == Some(amount))
     });
     match (of_amount.next(), of_amount.next()) {
-        (Some((_, id)), None) => Some(id),
+        (Some(found), None) => Some(found),
         _ => None,
     }
 }
@@ -96,6 +97,17 @@ mod tests {
     use super::*;
     use crate::tax::tests_support::tx;
     use TaxTransactionType::{BtcBuy, BtcWithdrawal, FiatWithdrawal};
+
+    /// The transaction id of the row found, as the payment's card shows it.
+    fn id_of<'r>(
+        rows: &'r [TaxTransaction],
+        claimed: &[String],
+        destination: &str,
+        amount: rust_decimal::Decimal,
+        sent_at: chrono::DateTime<chrono::Utc>,
+    ) -> Option<&'r str> {
+        transfer_of(rows, claimed, destination, amount, sent_at).map(|(_, id)| id)
+    }
 
     fn with(kind: TaxTransactionType, sub: TaxSubType, info: &str) -> TaxTransaction {
         let mut t = tx("1", "2026-01-01T10:00:00Z", "a", kind, "0", "1");
@@ -157,30 +169,27 @@ mod tests {
             paid("u1", &a, address, "0.001"),
             paid("u2", &b, "bc1qother", "0.001"),
         ];
-        assert_eq!(
-            network_id_of(&one, &[], address, amount, sent),
-            Some(a.as_str())
-        );
+        assert_eq!(id_of(&one, &[], address, amount, sent), Some(a.as_str()));
         // Of another amount, or before it was sent: not this payment's.
         assert_eq!(
-            network_id_of(&one, &[], address, "0.002".parse().unwrap(), sent),
+            id_of(&one, &[], address, "0.002".parse().unwrap(), sent),
             None
         );
         let later = sent + chrono::Duration::hours(1);
-        assert_eq!(network_id_of(&one, &[], address, amount, later), None);
+        assert_eq!(id_of(&one, &[], address, amount, later), None);
         // Two payments of the same amount to the same place: which is which is not guessed,
         // unless the payment's evidence names its row.
         let two = [
             paid("u1", &a, address, "0.001"),
             paid("u2", &b, address, "0.001"),
         ];
-        assert_eq!(network_id_of(&two, &[], address, amount, sent), None);
+        assert_eq!(id_of(&two, &[], address, amount, sent), None);
         assert_eq!(
-            network_id_of(&two, &["u2".into()], address, amount, sent),
+            id_of(&two, &["u2".into()], address, amount, sent),
             Some(b.as_str())
         );
         // Not in the published shape: no id.
         let odd = [paid("u1", "", address, "0.001")];
-        assert_eq!(network_id_of(&odd, &[], address, amount, sent), None);
+        assert_eq!(id_of(&odd, &[], address, amount, sent), None);
     }
 }
