@@ -137,6 +137,7 @@ tax-account-deleted = { $name } (deleted)
 
 ## Gains and the year end
 
+gains-not-computable-unknown = not computable: { $count } disposal(s) use bitcoin whose cost is not known; enter the cost of each deposit from outside the exchange on the tax return card
 gains-method-fifo = FIFO (first in, first out)
 gains-method-average = average cost
 gains-matched-by = Lots matched by { $method }.

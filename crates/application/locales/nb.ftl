@@ -136,6 +136,7 @@ tax-account-deleted = { $name } (slettet)
 
 ## Gevinster og årsslutt
 
+gains-not-computable-unknown = kan ikke beregnes: { $count } avhending(er) bruker bitcoin med ukjent kostpris; oppgi kostprisen for hvert innskudd fra utenfor børsen på skattemeldingskortet
 gains-method-fifo = FIFO (først inn, først ut)
 gains-method-average = gjennomsnittlig kostpris
 gains-matched-by = Partier matchet etter { $method }.

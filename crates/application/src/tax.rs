@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
 use nordlys_core::tax::balances::BalanceIndex;
-use nordlys_core::tax::gains::{Disposal, GainsBuilder, GainsReport, Method};
+use nordlys_core::tax::gains::{DepositCosts, Disposal, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, row_amount_text};
@@ -325,16 +325,6 @@ fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
         .render(locale)
 }
 
-/// `figure()`, or the words saying it is not computable while a row is pending.
-fn pending_or(
-    since: Option<DateTime<Utc>>,
-    zone: Tz,
-    locale: Locale,
-    figure: impl FnOnce() -> String,
-) -> String {
-    since.map_or_else(figure, |t| not_computable(&t, zone, locale))
-}
-
 fn payment_view(t: &TaxTransaction) -> PaymentInfoView {
     use nordlys_core::tax::payment_info::{PaymentInfo, read};
     match read(t) {
@@ -643,11 +633,12 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
     })
 }
 
+/// The gains of the whole history, deposits from outside at the costs the user entered, as the
+/// tax return's card takes them: a sale of a deposit with none is not computable in both.
 async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
-    let builder = each_row(store, TaxFilter::default(), GainsBuilder::new(m), |b, t| {
-        b.add(t)
-    })
-    .await?;
+    let costs = DepositCosts::Entered(store.deposit_costs()?);
+    let builder = GainsBuilder::new(m).with_deposit_costs(costs);
+    let builder = each_row(store, TaxFilter::default(), builder, |b, t| b.add(t)).await?;
     Ok(builder.finish())
 }
 
@@ -662,15 +653,28 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
             .years
             .iter()
             .rev()
-            .map(|y| YearGainsView {
-                year: y.year,
-                disposals: y.disposals,
-                proceeds: pending_or(y.pending_since, zone, locale, || nok(y.proceeds_nok)),
-                cost: pending_or(y.pending_since, zone, locale, || nok(y.cost_nok)),
-                gains: pending_or(y.pending_since, zone, locale, || nok(y.gains_nok)),
-                losses: pending_or(y.pending_since, zone, locale, || nok(y.losses_nok)),
-                net: pending_or(y.pending_since, zone, locale, || nok(y.net_nok)),
-                not_computable: y.pending_since.map(|t| not_computable(&t, zone, locale)),
+            .map(|y| {
+                let blocked = y
+                    .pending_since
+                    .map(|t| not_computable(&t, zone, locale))
+                    .or_else(|| {
+                        (y.unknown_disposals > 0).then(|| {
+                            Message::new("gains-not-computable-unknown")
+                                .with("count", y.unknown_disposals.to_string())
+                                .render(locale)
+                        })
+                    });
+                let figure = |n: Nok| blocked.clone().unwrap_or_else(|| nok(n));
+                YearGainsView {
+                    year: y.year,
+                    disposals: y.disposals,
+                    proceeds: figure(y.proceeds_nok),
+                    cost: figure(y.cost_nok),
+                    gains: figure(y.gains_nok),
+                    losses: figure(y.losses_nok),
+                    net: figure(y.net_nok),
+                    not_computable: blocked.clone(),
+                }
             })
             .collect(),
         disposals: report

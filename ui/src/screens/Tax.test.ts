@@ -208,9 +208,12 @@ describe("Tax: the year-end rate", () => {
     expect(screen.queryByTestId("tax-error")).toBeNull();
     // What was typed stays to be corrected.
     expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("abc");
+    // The transactions' rate is said to be an estimate, not what the card files.
+    expect(screen.getByTestId("year-end-estimate")).toBeTruthy();
     await fireEvent.input(input, { target: { value: "950000" } });
     await fireEvent.click(screen.getByTestId("year-end-rate-save"));
     await vi.waitFor(() => expect(screen.getByTestId("year-end-rate").textContent).toBe("950000"));
+    expect(screen.queryByTestId("year-end-estimate")).toBeNull();
     expect(screen.queryByTestId("year-end-rate-error")).toBeNull();
     expect(screen.getByTestId<HTMLInputElement>("year-end-rate-input").value).toBe("");
     await fireEvent.click(screen.getByText("Use the transactions' rate"));
@@ -221,6 +224,46 @@ describe("Tax: the year-end rate", () => {
       { year: 2025, kind: "nokPerBtc", nokPerBtc: "950000", ...rest },
       { year: 2025, kind: "none", nokPerBtc: "", ...rest },
     ]);
+  });
+});
+
+describe("Tax: gains", () => {
+  it("says a year is not computable once, with no figure beside it, as the card does", async () => {
+    const fake = taxBackend();
+    fake.script.gainsReport = () => ({
+      method: "FIFO",
+      years: [
+        {
+          year: 2025,
+          disposals: 3,
+          proceeds: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          cost: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          gains: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          losses: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          net: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          notComputable: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+        },
+        {
+          year: 2024,
+          disposals: 1,
+          proceeds: "NOK 10.00",
+          cost: "NOK 5.00",
+          gains: "NOK 5.00",
+          losses: "NOK 0.00",
+          net: "NOK 5.00",
+          notComputable: null,
+        },
+      ],
+      disposals: [],
+      notes: [],
+    });
+    await mountScreen(Tax, fake);
+    await fireEvent.click(screen.getByTestId("tax-section-gains"));
+    const said = await screen.findAllByTestId("gains-not-computable");
+    expect(said).toHaveLength(1);
+    expect(said[0].closest("tr")?.getAttribute("data-year")).toBe("2025");
+    expect(said[0].closest("tr")?.textContent).not.toContain("NOK");
+    expect(screen.getByTestId("gains-net").textContent).toBe("NOK 5.00");
   });
 });
 

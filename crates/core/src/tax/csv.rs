@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
+use nordlys_money::Nok;
 
 use super::gains::{DisposalKind, GainsReport};
 use super::year_end::{RateSource, YearEnd};
@@ -222,6 +223,15 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport, method: &str) -> io::
             DisposalKind::Sale => "sale",
             DisposalKind::Payment => "payment",
         };
+        // A figure not known is left empty, never written as the zero it was worked from.
+        let known = |known: bool, figure: Nok| {
+            if known {
+                figure.to_string()
+            } else {
+                String::new()
+            }
+        };
+        let computable = d.unknown.is_empty();
         let head = [
             d.year.to_string(),
             method.to_owned(),
@@ -229,9 +239,9 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport, method: &str) -> io::
             format_time(&d.at),
             kind.to_owned(),
             d.btc.to_string(),
-            d.proceeds_nok.to_string(),
-            d.cost_nok.to_string(),
-            d.gain_nok.to_string(),
+            known(d.proceeds_known(), d.proceeds_nok),
+            known(d.lots.iter().all(|l| l.unknown.is_none()), d.cost_nok),
+            known(computable, d.gain_nok),
             d.unmatched_btc.to_string(),
         ];
         if d.lots.is_empty() {
@@ -253,7 +263,7 @@ pub fn write_gains<W: Write>(out: W, report: &GainsReport, method: &str) -> io::
                         .map(format_time)
                         .unwrap_or_default(),
                     lot.btc.to_string(),
-                    lot.cost_nok.to_string(),
+                    known(lot.unknown.is_none(), lot.cost_nok),
                 ]),
             )?;
         }
@@ -266,6 +276,44 @@ mod tests {
     use super::*;
     use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
+
+    /// Found trying the app as a new user: a sale of a deposit whose cost was not entered was
+    /// exported with a gain worked from a zero cost. Its cost and gain are now empty cells.
+    #[test]
+    fn a_gain_that_is_not_known_is_an_empty_cell_not_a_figure_from_zero() {
+        use crate::tax::gains::{DepositCosts, GainsBuilder, Method};
+        let rows = [
+            tx(
+                "de_1",
+                "2024-01-10T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcDeposit,
+                "0.1",
+                "500000",
+            )
+            .received("0.1", "BTC"),
+            tx(
+                "tr_2",
+                "2024-03-10T10:00:00Z",
+                "acc_a",
+                TaxTransactionType::BtcSell,
+                "0",
+                "600000",
+            )
+            .received("60000", "NOK")
+            .paid("0.1", "BTC"),
+        ];
+        let mut b = GainsBuilder::new(Method::Fifo)
+            .with_deposit_costs(DepositCosts::Entered(std::collections::BTreeMap::new()));
+        rows.iter().for_each(|t| b.add(t));
+        let text = String::from_utf8(write_gains(vec![], &b.finish(), "FIFO").unwrap()).unwrap();
+        let line = text.lines().nth(1).unwrap();
+        let cells: Vec<&str> = line.split(',').collect();
+        // proceedsNok, costNok, gainNok; lotCostNok last.
+        assert_eq!((cells[6], cells[7], cells[8]), ("60000", "", ""), "{line}");
+        assert_eq!(cells[13], "", "{line}");
+        assert_eq!(cells[10], "de_1", "{line}");
+    }
 
     #[test]
     fn fields_are_quoted_only_when_needed_and_lines_end_in_crlf() {

@@ -115,6 +115,17 @@ pub struct Disposal {
     pub unknown: Vec<Unknown>,
 }
 
+impl Disposal {
+    /// Whether its proceeds are known: not when its own row is what is not known (no rate, or a
+    /// fee of unknown placement).
+    pub fn proceeds_known(&self) -> bool {
+        !self.unknown.iter().any(|u| match u {
+            Unknown::NoRate { id } | Unknown::FeePlacement { id } => *id == self.id,
+            Unknown::DepositCost { .. } => false,
+        })
+    }
+}
+
 /// Bitcoin received as a bonus: capital income at its market value when received.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Income {
@@ -141,6 +152,9 @@ pub struct YearGains {
     /// The oldest row up to this year's end that is still pending: a disposal or the cost of a
     /// lot may change, so the year's figures are not computable yet.
     pub pending_since: Option<DateTime<Utc>>,
+    /// Disposals of the year whose gain is not known (a cost or proceeds is not): the year's
+    /// totals are not computable while any is, as the tax return's card says.
+    pub unknown_disposals: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -550,6 +564,9 @@ impl GainsBuilder {
                 ..YearGains::default()
             });
             y.disposals += 1;
+            if !d.unknown.is_empty() {
+                y.unknown_disposals += 1;
+            }
             y.proceeds_nok += d.proceeds_nok;
             y.cost_nok += d.cost_nok;
             if !d.gain_nok.is_negative() {
