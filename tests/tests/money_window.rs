@@ -889,3 +889,42 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
 fn withdrawals_made(sb: &nordlys_sandbox::RunningSandbox) -> usize {
     sb.state.lock().withdrawals.len()
 }
+
+/// Found trying the app as a new user: an invoice typed in sats was shown in BTC, and one
+/// showed three amounts. It is shown as it was asked for, with one other figure: the bitcoin of
+/// one asked in NOK, else its worth now; and so it stays in the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
+    use nordlys_application::receive;
+    use nordlys_application::receive_views::InvoiceArgs;
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let ask = |amount: &str, unit| InvoiceArgs {
+        account_id: None,
+        amount: amount.into(),
+        unit,
+        public_description: String::new(),
+        private_note: String::new(),
+    };
+    let sats = receive::create_invoice(&app, ask("2500", BitcoinAmountUnit::Sats))
+        .await
+        .unwrap();
+    assert_eq!(sats.amount, "2,500\u{a0}sats");
+    assert!(
+        sats.also.as_deref().is_some_and(|a| a.starts_with("≈ NOK")),
+        "{sats:?}"
+    );
+    let nok = receive::create_invoice(&app, ask("100", BitcoinAmountUnit::Nok))
+        .await
+        .unwrap();
+    assert_eq!(nok.amount, "NOK\u{a0}100.00");
+    assert!(
+        nok.also.as_deref().is_some_and(|a| a.ends_with("BTC")),
+        "{nok:?}"
+    );
+    let listed = receive::recent_invoices(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    let shown: Vec<&str> = listed.invoices.iter().map(|i| i.amount.as_str()).collect();
+    assert_eq!(shown[..2], ["NOK\u{a0}100.00", "2,500\u{a0}sats"]);
+}

@@ -100,7 +100,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
                 invoice: format!("lnbc{n}"),
                 account_id: None,
                 amount_btc: None,
-                requested: String::new(),
+                asked: Default::default(),
                 public_description: String::new(),
                 private_note: String::new(),
                 status: InvoiceStatus::Paid,

@@ -466,13 +466,15 @@ export type InvoiceView = { id: string, invoice: string,
  */
 qr: QrView | null, 
 /**
- * In BTC or sats as the user prefers, or "any amount".
+ * As it was asked for: in NOK or sats when typed so, else in the unit the user prefers; or
+ * "any amount".
  */
-amount: string, amountNok: string | null, 
+amount: string, 
 /**
- * What was asked for, when it was NOK.
+ * The same amount the other way, one figure only: the bitcoin of one asked for in NOK,
+ * else what it is worth now at the bid.
  */
-requested: string, publicDescription: string, privateNote: string, status: InvoiceState, statusText: string, 
+also: string | null, publicDescription: string, privateNote: string, status: InvoiceState, statusText: string, 
 /**
  * RFC 3339, for the countdown.
  */
@@ -1016,7 +1018,7 @@ export type TaxBalancesArgs = { includeDeleted: boolean, };
 
 export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
 
-export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<string>, 
+export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<ChoiceView>, 
 /**
  * Rows the exchange sent that could not be read, with their ids.
  */
@@ -1046,7 +1048,11 @@ time: string, account: string, accountDeleted: boolean,
 /**
  * In words for known kinds, the API's value as it is for unknown ones.
  */
-kind: string, subType: string, 
+kind: string, 
+/**
+ * In words, as `kind`; empty for none.
+ */
+subType: string, 
 /**
  * BTC in minus BTC out, signed; empty when no BTC moved.
  */

@@ -173,9 +173,8 @@ fn point_view(
     let locale = figures.locale;
     let value = |v: &Value| {
         let source = match &v.source {
-            ValueSource::Transaction { id } => {
-                Message::new("holdings-value-at-rate").with("id", id.clone())
-            }
+            // The transaction by its time: its id means nothing to the user.
+            ValueSource::Transaction { .. } => Message::new("holdings-value-at-rate"),
             ValueSource::Sample => Message::new("holdings-value-at-sample"),
         };
         source
@@ -281,9 +280,12 @@ mod tests {
             figures.btc(Btc::computed("0.3".parse().unwrap_or_default()))
         );
         assert_eq!(v.accounts, [format!("Savings: {}", v.total)]);
-        // The transaction's valuation is the later of the two.
+        // The transaction's valuation is the later of the two, the transaction told by its
+        // time and never by its id.
         assert!(
-            v.value.contains("a2") && v.value.contains("180,000"),
+            v.value.contains("transaction of")
+                && v.value.contains("180,000")
+                && !v.value.contains("a2"),
             "{}",
             v.value
         );
@@ -302,7 +304,7 @@ mod tests {
         };
         let v = point_view(&later, &[], 0.3, figures, Tz::UTC);
         assert!(
-            v.value.contains("183,000") && !v.value.contains("a2"),
+            v.value.contains("183,000") && !v.value.contains("transaction of"),
             "{}",
             v.value
         );

@@ -2,13 +2,13 @@
 //! NOK, their live status, and the list of recent invoices kept in the local store.
 
 use chrono::{DateTime, Utc};
-use nordlys_core::amount_input::parse_in;
+use nordlys_core::amount_input::{BitcoinAmountUnit, parse_in};
 use nordlys_core::destination::{self, AskedAmount};
 use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
-use nordlys_core::store::StoredInvoice;
+use nordlys_core::store::{Asked, StoredInvoice};
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
-use nordlys_money::{Amount, Nok, NokPerBtc};
+use nordlys_money::{Amount, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
@@ -83,17 +83,18 @@ fn invoice_view(
         } else {
             None
         },
-        amount: i.amount_btc.map(|a| figures.btc(a)).unwrap_or(any),
-        amount_nok: i
-            .amount_btc
-            .zip(price)
-            .and_then(|(a, p)| a.value_at(p))
-            .map(|nok| format!("≈ {}", figures.nok(nok))),
-        // Kept as the words written when it was asked for; hidden as any NOK amount is.
-        requested: if figures.hidden && !i.requested.is_empty() {
-            figures.nok(Nok::ZERO)
-        } else {
-            i.requested.clone()
+        amount: match (i.asked, i.amount_btc) {
+            (Asked::Nok(nok), _) => figures.nok(nok),
+            (Asked::Sats, Some(a)) => figures.btc_in(a, format::BtcUnit::Sats),
+            (Asked::Btc, Some(a)) => figures.btc(a),
+            (Asked::Btc | Asked::Sats, None) => any,
+        },
+        also: match (i.asked, i.amount_btc) {
+            (_, None) => None,
+            (Asked::Nok(_), Some(a)) => Some(figures.btc(a)),
+            (Asked::Btc | Asked::Sats, Some(a)) => price
+                .and_then(|p| a.value_at(p))
+                .map(|nok| format!("≈ {}", figures.nok(nok))),
         },
         public_description: i.public_description.clone(),
         private_note: i.private_note.clone(),
@@ -109,27 +110,27 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
     let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
     let unit = args.unit;
     // An empty amount is an invoice for any amount (sent as 0).
-    let (currency, amount, requested, asked) = if args.amount.trim().is_empty() {
-        (
-            Currency::Btc,
-            Decimal::ZERO,
-            String::new(),
-            AskedAmount::Any,
-        )
+    let (currency, amount, kept, asked) = if args.amount.trim().is_empty() {
+        (Currency::Btc, Decimal::ZERO, Asked::Btc, AskedAmount::Any)
     } else {
         match parse_in(&args.amount, unit, locale)
             .map_err(|e| invalid(crate::wording::amount_input_problem(e, locale)))?
         {
+            // Asked for in sats, it is said in sats, whatever unit the window shows.
             Amount::Btc(b) => (
                 Currency::Btc,
                 b.decimal(),
-                String::new(),
+                if unit == BitcoinAmountUnit::Sats {
+                    Asked::Sats
+                } else {
+                    Asked::Btc
+                },
                 AskedAmount::Btc(b),
             ),
             Amount::Nok(n) => (
                 Currency::Nok,
                 n.decimal(),
-                format::nok(n, locale),
+                Asked::Nok(n),
                 AskedAmount::Nok(n),
             ),
         }
@@ -170,7 +171,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         invoice: info.invoice.clone(),
         account_id: Some(account.to_string()),
         amount_btc: info.amount_btc,
-        requested,
+        asked: kept,
         public_description: args.public_description.trim().to_owned(),
         private_note: args.private_note.trim().to_owned(),
         status: InvoiceStatus::Unpaid,

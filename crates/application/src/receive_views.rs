@@ -52,11 +52,12 @@ pub struct InvoiceView {
     pub invoice: String,
     /// Only for the invoice on screen, not in lists.
     pub qr: Option<QrView>,
-    /// In BTC or sats as the user prefers, or "any amount".
+    /// As it was asked for: in NOK or sats when typed so, else in the unit the user prefers; or
+    /// "any amount".
     pub amount: String,
-    pub amount_nok: Option<String>,
-    /// What was asked for, when it was NOK.
-    pub requested: String,
+    /// The same amount the other way, one figure only: the bitcoin of one asked for in NOK,
+    /// else what it is worth now at the bid.
+    pub also: Option<String>,
     pub public_description: String,
     pub private_note: String,
     pub status: InvoiceState,

@@ -15,7 +15,7 @@ use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress
 use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
 use nordlys_core::tax::{csv, row_amount_text};
 use nordlys_core::time::Tz;
-use nordlys_exchange::models::{CurrencyCode, TaxTransaction, TaxTransactionType};
+use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
 use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
@@ -280,6 +280,30 @@ fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
     crate::wording::say(key, locale)
 }
 
+/// A row's sub-kind in words; empty for none, the API's value as it is for one not known.
+fn sub_type_words(sub: &TaxSubType, locale: Locale) -> String {
+    use TaxSubType as S;
+    let key = match sub {
+        S::Empty | S::Unspecified => return String::new(),
+        S::Market => "tax-sub-market",
+        S::Limit => "tax-sub-limit",
+        S::Manual => "tax-sub-manual",
+        S::Onchain => "tax-sub-onchain",
+        S::Lightning => "tax-sub-lightning",
+        S::Internal => "tax-sub-internal",
+        S::InternalExternal => "tax-sub-internal-external",
+        S::LightningPaymentRequest => "tax-sub-lightning-invoice",
+        S::LightningAddress => "tax-sub-lightning-address",
+        S::LightningLnurl => "tax-sub-lightning-lnurl",
+        S::Bank => "tax-sub-bank",
+        S::Card => "tax-sub-card",
+        S::WriteOff => "tax-sub-write-off",
+        S::Correction => "tax-sub-correction",
+        other => return other.as_str().to_owned(),
+    };
+    crate::wording::say(key, locale)
+}
+
 /// Account names from endpoint 13, kept at each sync.
 pub(crate) struct Names(BTreeMap<String, TaxAccountName>);
 
@@ -409,7 +433,7 @@ fn row_view(
         },
         account_deleted: names.deleted(account),
         kind: kind_words(&t.tx_type, locale),
-        sub_type: t.sub_type.as_str().to_owned(),
+        sub_type: sub_type_words(&t.sub_type, locale),
         btc: net(t, &CurrencyCode::Btc)
             .map(|d| figures.btc(Btc::computed(d)))
             .unwrap_or_default(),
@@ -485,7 +509,17 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
                 label: kind_words(&TaxTransactionType::from(t.as_str()), locale),
             })
             .collect(),
-        sub_types: facets.sub_types,
+        sub_types: facets
+            .sub_types
+            .iter()
+            .map(|s| ChoiceView {
+                value: s.clone(),
+                label: match sub_type_words(&TaxSubType::from(s.as_str()), locale) {
+                    words if words.is_empty() => "—".to_owned(),
+                    words => words,
+                },
+            })
+            .collect(),
         malformed: store
             .tax_malformed()?
             .into_iter()
@@ -858,6 +892,41 @@ mod tests {
     use nordlys_core::tax::gains::{DisposalKind, Unknown};
 
     use super::*;
+
+    /// Found trying the app as a new user: the list and its filter showed the API's sub-kinds
+    /// (`lightning-payment-request`). Every published one is in words in both languages.
+    #[test]
+    fn every_published_sub_kind_is_in_words_in_both_languages() {
+        let published = [
+            "market",
+            "limit",
+            "manual",
+            "onchain",
+            "lightning",
+            "internal",
+            "internal-external",
+            "lightning-payment-request",
+            "lightning-address",
+            "lightning-lnurl",
+            "bank",
+            "card",
+            "write_off",
+            "correction",
+        ];
+        for locale in [Locale::En, Locale::Nb] {
+            for raw in published {
+                let words = sub_type_words(&TaxSubType::from(raw), locale);
+                assert!(
+                    !words.is_empty() && !words.contains("tax-sub"),
+                    "{raw}: {words}"
+                );
+                assert!(!raw.contains(['-', '_']) || words != raw, "{raw}: {words}");
+            }
+            assert_eq!(sub_type_words(&TaxSubType::Empty, locale), "");
+            // One the exchange adds later is shown as it came.
+            assert_eq!(sub_type_words(&TaxSubType::from("swap"), locale), "swap");
+        }
+    }
 
     fn sale(gain: i64, unknown: Vec<Unknown>) -> Disposal {
         Disposal {

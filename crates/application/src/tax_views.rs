@@ -36,6 +36,7 @@ pub struct TaxRowView {
     pub account_deleted: bool,
     /// In words for known kinds, the API's value as it is for unknown ones.
     pub kind: String,
+    /// In words, as `kind`; empty for none.
     pub sub_type: String,
     /// BTC in minus BTC out, signed; empty when no BTC moved.
     pub btc: String,
@@ -110,7 +111,7 @@ pub struct TaxFacetsView {
     pub years: Vec<i32>,
     pub accounts: Vec<ChoiceView>,
     pub types: Vec<ChoiceView>,
-    pub sub_types: Vec<String>,
+    pub sub_types: Vec<ChoiceView>,
     /// Rows the exchange sent that could not be read, with their ids.
     pub malformed: Vec<MalformedView>,
     pub stored: u32,

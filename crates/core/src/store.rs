@@ -332,6 +332,11 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE order_journal ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;",
     // An invoice belongs to the accounts it was made for (none: made before identities).
     "ALTER TABLE invoices ADD COLUMN identity_id INTEGER;",
+    // How an invoice's amount was asked for, as a fact the window words: `btc`, `sats`, or `nok`
+    // with the NOK asked. The old `requested` words stay unread (an invoice made before shows in
+    // the user's unit).
+    "ALTER TABLE invoices ADD COLUMN asked_unit TEXT NOT NULL DEFAULT 'btc';
+    ALTER TABLE invoices ADD COLUMN asked_nok TEXT;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL
@@ -358,7 +363,7 @@ mod withdrawals;
 
 pub use deposits::UntoldDeposit;
 pub use identities::{AccountIdentity, IdentityAccount, IdentityId};
-pub use invoices::StoredInvoice;
+pub use invoices::{Asked, StoredInvoice};
 pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use plans::{PlanClaim, run_state_of};

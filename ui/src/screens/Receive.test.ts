@@ -15,8 +15,7 @@ function invoice(status: InvoiceView["status"]): InvoiceView {
     invoice: "lnbc1…",
     qr: qr("lnbc1…"),
     amount: "1 000 sats",
-    amountNok: "10,00 kr",
-    requested: "",
+    also: "≈ 10,00 kr",
     publicDescription: "coffee",
     privateNote: "",
     status,
@@ -47,7 +46,7 @@ describe("Receive", () => {
     const { fake, pay } = receiveBackend();
     await mountScreen(Receive, fake);
     await userEvent.type(screen.getByTestId("invoice-publicDescription"), "coffee");
-    await userEvent.type(screen.getAllByTestId("invoice-amount")[0], "1000");
+    await userEvent.type(screen.getByTestId("invoice-amount"), "1000");
     await fireEvent.click(screen.getByTestId("create-invoice"));
     await vi.waitFor(() => screen.getByTestId("invoice"));
     expect(fake.callsOf("createInvoice")).toEqual([
@@ -63,11 +62,11 @@ describe("Receive", () => {
     const { fake } = receiveBackend();
     const { session } = await mountScreen(Receive, fake);
     session.screen = "receive";
-    await userEvent.type(screen.getAllByTestId("invoice-amount")[0], "1000");
+    await userEvent.type(screen.getByTestId("invoice-amount"), "1000");
     await fireEvent.click(screen.getByTestId("create-invoice"));
     await vi.waitFor(() => screen.getByTestId("invoice"));
     expect(screen.getByTestId("invoice").textContent).toContain("1 000 sats");
-    fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: "•••", amountNok: "•••" });
+    fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: "•••", also: "•••" });
     fake.script.setPrivacy = () => appView({ privacy: true });
     await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("invoice").textContent).not.toContain("1 000"));
@@ -92,7 +91,7 @@ describe("Receive", () => {
   it("a refused amount clears the invoice made before and says so at the amount field", async () => {
     const { fake } = receiveBackend();
     await mountScreen(Receive, fake);
-    const amount = screen.getAllByTestId<HTMLInputElement>("invoice-amount")[0];
+    const amount = screen.getByTestId<HTMLInputElement>("invoice-amount");
     await userEvent.type(amount, "1000");
     await fireEvent.click(screen.getByTestId("create-invoice"));
     await vi.waitFor(() => screen.getByTestId("invoice"));

@@ -372,7 +372,7 @@ mod tests {
                 invoice: format!("lnbc-{id}"),
                 account_id: Some("acc_a".into()),
                 amount_btc: amount.map(|a| nordlys_money::Btc::computed(a.parse().unwrap())),
-                requested: String::new(),
+                asked: Default::default(),
                 public_description: String::new(),
                 private_note: String::new(),
                 status: InvoiceStatus::Paid,

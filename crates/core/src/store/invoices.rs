@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::InvoiceStatus;
-use nordlys_money::Btc;
+use nordlys_money::{Btc, Nok};
 use rusqlite::params;
 
 use super::{Store, StoreError, dec_opt, time};
@@ -16,8 +16,8 @@ pub struct StoredInvoice {
     pub account_id: Option<String>,
     /// `None`: any amount.
     pub amount_btc: Option<Btc>,
-    /// What the user asked for, as sent: `"500 NOK"`, `"0.001 BTC"`, or empty for any amount.
-    pub requested: String,
+    /// How the user asked for the amount: it is shown the same way.
+    pub asked: Asked,
     pub public_description: String,
     pub private_note: String,
     /// The status as last seen (unknown names are kept as they are).
@@ -27,6 +27,17 @@ pub struct StoredInvoice {
     /// The accounts it was made for; `None`: made before identities, or where they could not
     /// be learned.
     pub account_identity: Option<super::IdentityId>,
+}
+
+/// How an invoice's amount was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Asked {
+    /// In BTC, or for any amount.
+    #[default]
+    Btc,
+    Sats,
+    /// This many kroner; the exchange chose the bitcoin.
+    Nok(Nok),
 }
 
 impl StoredInvoice {
@@ -42,7 +53,7 @@ fn of_here(n: usize) -> String {
     format!("(?{n} IS NULL OR identity_id IS NULL OR identity_id = ?{n})")
 }
 
-const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, identity_id FROM invoices";
+const SELECT: &str = "SELECT id, invoice, account_id, amount_btc, asked_unit, public_description, private_note, status, created_at_ms, expires_at_ms, identity_id, asked_nok FROM invoices";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
     Ok(StoredInvoice {
@@ -50,7 +61,12 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
         invoice: r.get(1)?,
         account_id: r.get(2)?,
         amount_btc: dec_opt(r, 3)?,
-        requested: r.get(4)?,
+        asked: match (r.get::<_, String>(4)?.as_str(), dec_opt::<Nok>(r, 11)?) {
+            ("sats", _) => Asked::Sats,
+            ("nok", Some(nok)) => Asked::Nok(nok),
+            // `btc`, or a unit a later version wrote: the invoice's own amount says it.
+            _ => Asked::Btc,
+        },
         public_description: r.get(5)?,
         private_note: r.get(6)?,
         status: InvoiceStatus::from(r.get::<_, String>(7)?.as_str()),
@@ -63,20 +79,28 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
 impl Store {
     pub fn add_invoice(&self, i: &StoredInvoice) -> Result<(), StoreError> {
         self.db().execute(
-            "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, requested, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms, identity_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?11)",
+            "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, asked_unit, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms, identity_id, asked_nok, requested)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?11, ?12, '')",
             params![
                 i.id,
                 i.invoice,
                 i.account_id,
                 i.amount_btc.map(|a| a.to_string()),
-                i.requested,
+                match i.asked {
+                    Asked::Btc => "btc",
+                    Asked::Sats => "sats",
+                    Asked::Nok(_) => "nok",
+                },
                 i.public_description,
                 i.private_note,
                 i.status.as_str(),
                 i.created_at.timestamp_millis(),
                 i.expires_at.timestamp_millis(),
-                i.account_identity.map(|id| id.0)
+                i.account_identity.map(|id| id.0),
+                match i.asked {
+                    Asked::Nok(n) => Some(n.to_string()),
+                    Asked::Btc | Asked::Sats => None,
+                }
             ],
         )?;
         Ok(())
@@ -172,7 +196,11 @@ mod tests {
                 invoice: format!("lnbc{n}"),
                 account_id: None,
                 amount_btc: (n == 0).then(|| Btc::from_sats(100_000)),
-                requested: "0.001 BTC".into(),
+                asked: if n == 0 {
+                    Asked::Nok(Nok::computed(rust_decimal::Decimal::new(500, 0)))
+                } else {
+                    Asked::Sats
+                },
                 public_description: "Kaffe".into(),
                 private_note: "bord 4".into(),
                 status: InvoiceStatus::Unpaid,
@@ -196,6 +224,14 @@ mod tests {
             "expired before then"
         );
         assert_eq!(list[1].amount_btc, Some(Btc::from_sats(100_000)));
+        // How each was asked for comes back as it was kept.
+        assert_eq!(
+            (list[1].asked, list[0].asked),
+            (
+                Asked::Nok(Nok::computed(rust_decimal::Decimal::new(500, 0))),
+                Asked::Sats
+            )
+        );
         assert_eq!(
             s.set_invoice_status("ded_a", &InvoiceStatus::Paid).unwrap(),
             Some(InvoiceStatus::Unpaid)
@@ -236,7 +272,7 @@ mod tests {
                 invoice: format!("lnbc{id}"),
                 account_id: None,
                 amount_btc: None,
-                requested: String::new(),
+                asked: Asked::Btc,
                 public_description: String::new(),
                 private_note: String::new(),
                 status: InvoiceStatus::Unpaid,
