@@ -326,6 +326,7 @@ disposal-gain = gain { $nok }
 disposal-loss = loss { $nok }
 disposal-not-computable = gain or loss not computable
 holdings-realised-unknown = sales whose gain is not computable: { $count }
+chart-spread = Lowest bid to highest ask
 chart-samples = Sampled by Nordlys
 valued-at-bid = at the bid, { $price }, { $time }
 estimate-at-ask = at the ask, { $price }, { $time }

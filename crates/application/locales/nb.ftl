@@ -325,6 +325,7 @@ disposal-gain = gevinst { $nok }
 disposal-loss = tap { $nok }
 disposal-not-computable = gevinst eller tap kan ikke beregnes
 holdings-realised-unknown = salg der gevinsten ikke kan beregnes: { $count }
+chart-spread = Laveste kjøpskurs til høyeste salgskurs
 chart-samples = Målt av Nordlys
 valued-at-bid = til budkurs, { $price }, { $time }
 estimate-at-ask = til tilbudskurs, { $price }, { $time }

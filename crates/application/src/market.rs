@@ -198,17 +198,21 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
         figures,
     };
     let say = |key| crate::wording::say(key, figures.locale);
-    let (empty, daily_words, samples_words) = (
+    let (empty, daily_words, samples_words, spread) = (
         say("chart-collecting"),
         say("chart-daily"),
         say("chart-samples"),
+        say("chart-spread"),
     );
     let words = PriceChartWords {
         empty: &empty,
         daily: &daily_words,
         samples: &samples_words,
+        spread: &spread,
     };
-    let chart = price_chart(&samples, &daily, style, words).map_err(IpcError::internal)?;
+    // "All" spans what there is; a range spans at least itself.
+    let window = (args.range != ChartRange::All).then_some((since, now));
+    let chart = price_chart(&samples, &daily, window, style, words).map_err(IpcError::internal)?;
     Ok(PriceChartView {
         svg: chart.svg,
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),

@@ -643,6 +643,9 @@ mod tests {
             "`min` is the abbreviation for minutes in both languages",
         ),
         ("tax-kind-bonus", "Norwegian says bonus too"),
+        ("tax-sub-onchain", "on-chain is the word in Norwegian too"),
+        ("tax-sub-lightning", "the network's name"),
+        ("tax-sub-lightning-lnurl", "the protocol's name"),
         (
             "error-refused",
             "only its two parts, each a message translated on its own",

@@ -41,9 +41,10 @@ fn charts(c: &mut Criterion) {
         empty: "",
         daily: "Daily",
         samples: "Sampled",
+        spread: "Bid to ask",
     };
     c.bench_function("price chart, 10,000 samples, to SVG", |b| {
-        b.iter(|| price_chart(&data, &[], style, words).unwrap())
+        b.iter(|| price_chart(&data, &[], None, style, words).unwrap())
     });
     c.bench_function("baseline: format 10,000 prices as nb text", |b| {
         b.iter(|| {

@@ -114,6 +114,23 @@ fn buckets(samples: &[PriceSample], columns: usize) -> Vec<(f64, f64, f64, f64)>
         .collect()
 }
 
+/// Axis labels' size: readable at the size the window shows the chart (it is drawn at that size).
+const AXIS_FONT: u32 = 14;
+const LEGEND_FONT: u32 = 13;
+/// A legend row's height, and the legend box's padding, in pixels.
+const LEGEND_ROW: f64 = 19.0;
+const LEGEND_PAD: f64 = 14.0;
+
+/// The value at the plot's top that leaves the upper `rows` legend rows clear of the data: the
+/// legend never covers a bar or a line. `low`..`high` is the data's range and `plot_px` the
+/// plot's height.
+fn clear_of_legend(low: f64, high: f64, rows: usize, plot_px: f64) -> f64 {
+    let legend_px = rows as f64 * LEGEND_ROW + LEGEND_PAD;
+    // The legend may take at most half the plot: a short chart still shows its data.
+    let share = (legend_px / plot_px.max(1.0)).min(0.5);
+    low + (high - low) / (1.0 - share)
+}
+
 /// The series' legend, in the same place and style on every chart.
 fn legend<'a, 'b: 'a>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
@@ -123,7 +140,7 @@ fn legend<'a, 'b: 'a>(
         .configure_series_labels()
         .background_style(p.background.mix(0.85))
         .border_style(p.grid)
-        .label_font(("sans-serif", 12).into_font().color(&p.text))
+        .label_font(("sans-serif", LEGEND_FONT).into_font().color(&p.text))
         .position(SeriesLabelPosition::UpperLeft)
         .draw()
         .map_err(|e| ChartError(e.to_string()))
@@ -169,6 +186,8 @@ pub struct PriceChartWords<'a> {
     pub daily: &'a str,
     /// The legend of Nordlys' own samples.
     pub samples: &'a str,
+    /// The legend of the band between the lowest bid and the highest ask.
+    pub spread: &'a str,
 }
 
 /// A drawn price chart, with the points a readout can name (oldest first, at most
@@ -193,19 +212,24 @@ pub struct ReadoutPoint {
 pub const READOUT_POINTS: usize = 300;
 
 const MARGIN: u32 = 12;
+/// The time axis's label area.
+const X_AREA: u32 = 30;
 
 /// Nordlys' samples as a line (mid) over the bid/ask band, and the daily prices before them
 /// (or beside them) as dots on a thinner line.
+/// `window` is the range asked for (its start and now): the time axis spans at least it, so a
+/// minute of samples in the last hour is a minute at the right, not a minute stretched across.
 pub fn price_chart(
     samples: &[PriceSample],
     daily: &[DailyPrice],
+    window: Option<(DateTime<Utc>, DateTime<Utc>)>,
     style: ChartStyle,
     words: PriceChartWords<'_>,
 ) -> Result<PriceChart, ChartError> {
     let p = palette(style.theme);
     let err = |e: &dyn std::fmt::Display| ChartError(e.to_string());
     let width = style.width.max(200);
-    let y_area = if style.figures.hidden { MARGIN } else { 96 };
+    let y_area = if style.figures.hidden { MARGIN } else { 116 };
     let mut svg = String::new();
     let points = buckets(samples, width as usize);
     let days: Vec<(f64, f64)> = daily
@@ -221,6 +245,15 @@ pub fn price_chart(
         .chain(points.iter().map(|b| (b.0, b.1)))
         .collect();
     readout.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let first = readout.first().map_or(0.0, |r| r.0);
+    let last = readout.last().map_or(0.0, |r| r.0);
+    let (t0, t1) = match window {
+        Some((from, to)) => (
+            first.min(from.timestamp() as f64),
+            last.max(to.timestamp() as f64),
+        ),
+        None => (first, last),
+    };
     {
         let root =
             SVGBackend::with_string(&mut svg, (width, style.height.max(120))).into_drawing_area();
@@ -235,8 +268,6 @@ pub fn price_chart(
                 plot_right: 1.0,
             });
         }
-        let t0 = readout.first().map_or(0.0, |r| r.0);
-        let t1 = readout.last().map_or(0.0, |r| r.0);
         let lo = points
             .iter()
             .map(|b| b.2)
@@ -248,11 +279,14 @@ pub fn price_chart(
             .chain(days.iter().map(|d| d.1))
             .fold(f64::MIN, f64::max);
         let pad = ((hi - lo) * 0.08).max(1.0);
+        let rows = usize::from(days.len() >= 2) + 2 * usize::from(points.len() >= 2);
+        let plot_px = f64::from(style.height.max(120)) - f64::from(2 * MARGIN + X_AREA);
+        let top = clear_of_legend(lo - pad, hi + pad, rows, plot_px);
         let mut chart = ChartBuilder::on(&root)
             .margin(MARGIN)
-            .x_label_area_size(28)
+            .x_label_area_size(X_AREA)
             .y_label_area_size(y_area)
-            .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..(hi + pad))
+            .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..top)
             .map_err(|e| err(&e))?;
         let span = t1 - t0;
         let figures = style.figures;
@@ -266,7 +300,7 @@ pub fn price_chart(
                     .map(|d| figures.price(NokPerBtc::computed(d.round())))
                     .unwrap_or_default()
             })
-            .label_style(("sans-serif", 12).into_font().color(&p.text))
+            .label_style(("sans-serif", AXIS_FONT).into_font().color(&p.text))
             .axis_style(p.text)
             .bold_line_style(p.grid)
             .light_line_style(p.background)
@@ -289,9 +323,14 @@ pub fn price_chart(
                 .map(|b| (b.0, b.3))
                 .chain(points.iter().rev().map(|b| (b.0, b.2)))
                 .collect();
+            let shade = p.band.mix(0.25);
             chart
-                .draw_series(std::iter::once(Polygon::new(band, p.band.mix(0.25))))
-                .map_err(|e| err(&e))?;
+                .draw_series(std::iter::once(Polygon::new(band, shade)))
+                .map_err(|e| err(&e))?
+                .label(words.spread)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], shade.filled())
+                });
             let line = p.line;
             chart
                 .draw_series(LineSeries::new(
@@ -304,16 +343,10 @@ pub fn price_chart(
                     PathElement::new(vec![(x, y), (x + 10, y)], line.stroke_width(2))
                 });
         }
-        if days.len() >= 2 {
-            legend(&mut chart, &p)?;
-        }
+        legend(&mut chart, &p)?;
         root.present().map_err(|e| err(&e))?;
     }
     let step = readout.len().div_ceil(READOUT_POINTS).max(1);
-    let (t0, t1) = (
-        readout.first().map_or(0.0, |r| r.0),
-        readout.last().map_or(0.0, |r| r.0),
-    );
     let points = readout
         .iter()
         .step_by(step)
@@ -385,11 +418,13 @@ pub fn volume_chart(
             .iter()
             .map(|d| d.date.format("%d.%m").to_string())
             .collect();
+        let plot_px = f64::from(style.height.max(120)) - f64::from(2 * MARGIN + X_AREA);
+        let high = clear_of_legend(0.0, top * 1.05, markets.len(), plot_px);
         let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(28)
-            .y_label_area_size(if style.figures.hidden { 12 } else { 110 })
-            .build_cartesian_2d(0.0..days as f64, 0.0..top * 1.1)
+            .margin(MARGIN)
+            .x_label_area_size(X_AREA)
+            .y_label_area_size(if style.figures.hidden { MARGIN } else { 120 })
+            .build_cartesian_2d(0.0..days as f64, 0.0..high)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
@@ -402,7 +437,7 @@ pub fn volume_chart(
                     .map(|d| figures.nok(Nok::computed(d.round())))
                     .unwrap_or_default()
             })
-            .label_style(("sans-serif", 12).into_font().color(&p.text))
+            .label_style(("sans-serif", AXIS_FONT).into_font().color(&p.text))
             .axis_style(p.text)
             .bold_line_style(p.grid)
             .light_line_style(p.background)
@@ -474,6 +509,7 @@ mod tests {
             empty,
             daily: "Daily",
             samples: "Sampled",
+            spread: "Bid to ask",
         }
     }
 
@@ -500,7 +536,7 @@ mod tests {
             theme: Theme::Light,
             figures: shown(Locale::En),
         };
-        let chart = price_chart(&[], &daily, style, words("Collecting")).unwrap();
+        let chart = price_chart(&[], &daily, None, style, words("Collecting")).unwrap();
         assert!(!chart.svg.contains("Collecting"), "drawn, not collecting");
         assert!(chart.svg.contains("Daily"), "the daily points are labelled");
         let prices: Vec<_> = chart.points.iter().map(|p| p.price.decimal()).collect();
@@ -514,7 +550,7 @@ mod tests {
             chart.plot_left,
             chart.plot_right
         );
-        let both = price_chart(&samples(3600), &daily, style, words("")).unwrap();
+        let both = price_chart(&samples(3600), &daily, None, style, words("")).unwrap();
         assert!(both.svg.contains("Sampled") && both.svg.contains("Daily"));
         assert!(both.points.len() <= READOUT_POINTS, "{}", both.points.len());
         assert!(
@@ -534,7 +570,7 @@ mod tests {
                 ..shown(Locale::Nb)
             },
         };
-        let prices = price_chart(&samples(3600), &[], hidden, words(""))
+        let prices = price_chart(&samples(3600), &[], None, hidden, words(""))
             .unwrap()
             .svg;
         assert!(!prices.contains("kr"), "no price on the axis");
@@ -564,7 +600,7 @@ mod tests {
             theme: Theme::Dark,
             figures: shown(Locale::Nb),
         };
-        let svg = price_chart(&samples(3600), &[], style, words(""))
+        let svg = price_chart(&samples(3600), &[], None, style, words(""))
             .unwrap()
             .svg;
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
@@ -572,6 +608,61 @@ mod tests {
         assert!(svg.contains("<polygon"), "the bid/ask band");
         assert!(svg.contains("\u{a0}kr"), "nb labels");
         assert!(svg.matches("<text").count() >= 6, "labelled axes");
+    }
+
+    /// Found trying the app as a new user: on first start the 1h chart stretched one minute of
+    /// samples across its width, with every time label the same. The axis now spans the hour.
+    #[test]
+    fn a_minute_of_samples_in_the_hour_is_a_minute_at_the_right_with_the_hour_labelled() {
+        let style = ChartStyle {
+            width: 800,
+            height: 300,
+            theme: Theme::Light,
+            figures: shown(Locale::En),
+        };
+        let now = Utc::now();
+        let minute: Vec<PriceSample> = samples(60)
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| PriceSample {
+                at: now - Duration::seconds(60 - i as i64),
+                ..s
+            })
+            .collect();
+        let chart = price_chart(
+            &minute,
+            &[],
+            Some((now - Duration::hours(1), now)),
+            style,
+            words(""),
+        )
+        .unwrap();
+        assert!(
+            chart.points.iter().all(|p| p.x > 0.97),
+            "the minute is at the right: {:?}",
+            chart.points.first().map(|p| p.x)
+        );
+        // Times of day as the axis writes them (`12:34`), each different.
+        let labels: std::collections::BTreeSet<&str> = chart
+            .svg
+            .split('>')
+            .filter_map(|t| t.split('<').next().map(str::trim))
+            .filter(|t| t.len() == 5 && t.as_bytes()[2] == b':')
+            .collect();
+        assert!(labels.len() >= 4, "the hour is labelled: {labels:?}");
+        // The bid/ask band is named in the legend, beside the samples' line.
+        assert!(chart.svg.contains("Bid to ask") && chart.svg.contains("Sampled"));
+    }
+
+    /// The legend is kept above the data: no bar reaches the rows it takes.
+    #[test]
+    fn the_legend_leaves_its_rows_clear_of_the_data() {
+        // Three rows of a 200 px plot: the data's top is below the legend.
+        let top = clear_of_legend(0.0, 100.0, 3, 200.0);
+        let legend_px = 3.0 * LEGEND_ROW + LEGEND_PAD;
+        assert!(100.0 / top <= 1.0 - legend_px / 200.0 + 1e-9, "{top}");
+        // On a short chart the legend takes at most half of it.
+        assert!((clear_of_legend(0.0, 100.0, 30, 100.0) - 200.0).abs() < 1e-9);
     }
 
     #[test]
@@ -583,13 +674,13 @@ mod tests {
             figures: shown(Locale::En),
         };
         assert!(
-            price_chart(&[], &[], style, words("Collecting prices"))
+            price_chart(&[], &[], None, style, words("Collecting prices"))
                 .unwrap()
                 .svg
                 .contains("Collecting prices")
         );
         assert!(
-            price_chart(&samples(1), &[], style, words("Collecting prices"))
+            price_chart(&samples(1), &[], None, style, words("Collecting prices"))
                 .unwrap()
                 .svg
                 .contains("Collecting prices")

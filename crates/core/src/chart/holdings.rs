@@ -11,7 +11,8 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
 use super::{
-    ChartError, ChartStyle, MARGIN, Palette, READOUT_POINTS, Theme, legend, notice, palette,
+    AXIS_FONT, ChartError, ChartStyle, MARGIN, Palette, READOUT_POINTS, Theme, legend, notice,
+    palette,
 };
 use crate::format::{self, BtcUnit};
 use crate::tax::holdings::{Column, Holdings};
@@ -317,7 +318,7 @@ fn panel<'a, 'b: 'a>(
         .y_labels(y_labels)
         .x_label_formatter(x_label)
         .y_label_formatter(y_label)
-        .label_style(("sans-serif", 12).into_font().color(&p.text))
+        .label_style(("sans-serif", AXIS_FONT).into_font().color(&p.text))
         .axis_style(p.text)
         .bold_line_style(p.grid)
         .light_line_style(p.background)
