@@ -223,7 +223,13 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckVie
     Ok(view)
 }
 
-fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
+/// An order's outcome in words; `name` names accounts the words mention.
+fn resolution_view(
+    r: Resolution,
+    figures: Figures,
+    name: &dyn Fn(&str) -> String,
+) -> OrderResultView {
+    let locale = figures.locale;
     match r {
         Resolution::Placed { order_id, trade_id } => OrderResultView {
             outcome: OrderOutcome::Placed,
@@ -237,12 +243,12 @@ fn resolution_view(r: Resolution, locale: Locale) -> OrderResultView {
             trade_id: None,
             message: wording::say("order-not-placed", locale),
         },
-        Resolution::StillUnknown { what_to_check } => OrderResultView {
+        Resolution::StillUnknown(why) => OrderResultView {
             outcome: OrderOutcome::Unknown,
             order_id: None,
             trade_id: None,
             message: Message::new("order-unknown")
-                .with("what", what_to_check)
+                .nest("what", crate::wording::why_unknown(&why, figures, name))
                 .render(locale),
         },
     }
@@ -286,7 +292,8 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
                     order_id: Some(order_id),
                     trade_id,
                 },
-                locale,
+                figures,
+                &str::to_owned,
             );
             // Placed whatever happened to the journal's write; never an error to answer by
             // ordering again.
@@ -309,7 +316,8 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             )
             .await
             .map_err(|e| order_error(e, locale))?;
-            Ok(resolution_view(r, locale))
+            let names = crate::tax::Names::load(&store)?;
+            Ok(resolution_view(r, figures, &|id| names.name(id)))
         }
     }
 }

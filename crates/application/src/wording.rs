@@ -9,6 +9,7 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use nordlys_core::amount_input::{AmountInputError, AmountProblem};
 use nordlys_core::destination::{AddressKind, CreatedInvoiceError, Destination, DestinationError};
+use nordlys_core::doubt::{Doubt, Move, WhyUnknown};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::orders::SettleRefusal;
@@ -313,6 +314,67 @@ pub fn method_name(m: Method, locale: Locale) -> String {
     )
 }
 
+/// Where an outcome not known yet is being looked for, and what the last look saw, in words:
+/// amounts formatted (and hidden) as every amount is, accounts by their names (`name`).
+pub fn why_unknown(w: &WhyUnknown, figures: Figures, name: &dyn Fn(&str) -> String) -> Message {
+    match w {
+        WhyUnknown::InFlight => Message::new("unknown-in-flight"),
+        WhyUnknown::Queued => Message::new("unknown-queued"),
+        WhyUnknown::OtherExchange { base_url } => {
+            Message::new("unknown-other-exchange").with("url", base_url.clone())
+        }
+        WhyUnknown::OtherAccounts => Message::new("unknown-other-accounts"),
+        WhyUnknown::Doubt(d) => Message::new("unknown-doubt").nest("why", doubt(d, figures, name)),
+    }
+}
+
+fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message {
+    let btc = |b: nordlys_money::Btc| figures.btc(b);
+    match d {
+        Doubt::Moved(Move::AvailableNok { by }) => {
+            Message::new("doubt-moved-nok").with("amount", figures.nok(*by))
+        }
+        Doubt::Moved(Move::AvailableBtc { account, by }) => Message::new("doubt-moved-available")
+            .with("account", name(account))
+            .with("amount", btc(*by)),
+        Doubt::Moved(Move::TotalBtc { account, by }) => Message::new("doubt-moved-total")
+            .with("account", name(account))
+            .with("amount", btc(*by)),
+        Doubt::SharedMatch => Message::new("doubt-shared-match"),
+        Doubt::InFlight => Message::new("doubt-in-flight"),
+        Doubt::TooSoon { minutes } => {
+            Message::new("doubt-too-soon").with("minutes", minutes.to_string())
+        }
+        Doubt::MovedBefore => Message::new("doubt-moved-before"),
+        Doubt::LimitLeavesNoTrace => Message::new("doubt-limit-no-trace"),
+        Doubt::FillsDoNotAddUp => Message::new("doubt-fills"),
+        Doubt::ReadFailed => Message::new("doubt-read-failed"),
+        Doubt::NoBalancesBefore => Message::new("doubt-no-balances-before"),
+        Doubt::HeldBack { held, open_sells } => Message::new("doubt-held-back")
+            .with("held", btc(*held))
+            .with("sells", btc(*open_sells)),
+        Doubt::RowDisagrees {
+            account,
+            holds,
+            row_says,
+        } => Message::new("doubt-row-disagrees")
+            .with("account", name(account))
+            .with("holds", btc(*holds))
+            .with("says", btc(*row_says)),
+        Doubt::ChangedWithoutRow { account } => {
+            Message::new("doubt-changed-without-row").with("account", name(account))
+        }
+        Doubt::Unaccounted {
+            account,
+            was,
+            holds,
+        } => Message::new("doubt-unaccounted")
+            .with("account", name(account))
+            .with("was", btc(*was))
+            .with("holds", btc(*holds)),
+    }
+}
+
 /// What a gains report rests on or leaves out.
 pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
     let m = match n {
@@ -389,6 +451,112 @@ mod tests {
             unit,
             hidden: false,
         }
+    }
+
+    /// Found in the issue on facts and words: an unknown order's reason was English prose from
+    /// the domain inside the Norwegian sentence, with raw decimals and account ids. Each reason
+    /// now reads in either language, amounts formatted for it and hidden in privacy mode, and
+    /// accounts by name.
+    #[test]
+    fn every_reason_an_outcome_is_unknown_reads_in_both_languages_and_hides_its_amounts() {
+        let btc = |s: &str| Btc::computed(s.parse().unwrap());
+        let account = || "acc_1".to_owned();
+        let doubts = [
+            Doubt::Moved(Move::AvailableNok {
+                by: Nok::computed(Decimal::new(150_050, 2)),
+            }),
+            Doubt::Moved(Move::AvailableBtc {
+                account: account(),
+                by: btc("0.0012"),
+            }),
+            Doubt::Moved(Move::TotalBtc {
+                account: account(),
+                by: btc("0.0012"),
+            }),
+            Doubt::SharedMatch,
+            Doubt::InFlight,
+            Doubt::TooSoon { minutes: 10 },
+            Doubt::MovedBefore,
+            Doubt::LimitLeavesNoTrace,
+            Doubt::FillsDoNotAddUp,
+            Doubt::ReadFailed,
+            Doubt::NoBalancesBefore,
+            Doubt::HeldBack {
+                held: btc("0.2"),
+                open_sells: btc("0.1"),
+            },
+            Doubt::RowDisagrees {
+                account: account(),
+                holds: btc("0.3"),
+                row_says: btc("0.4"),
+            },
+            Doubt::ChangedWithoutRow { account: account() },
+            Doubt::Unaccounted {
+                account: account(),
+                was: btc("0.3"),
+                holds: btc("0.5"),
+            },
+        ];
+        let whys = [
+            WhyUnknown::InFlight,
+            WhyUnknown::Queued,
+            WhyUnknown::OtherExchange {
+                base_url: "https://api.example".into(),
+            },
+            WhyUnknown::OtherAccounts,
+        ]
+        .into_iter()
+        .chain(doubts.into_iter().map(WhyUnknown::Doubt));
+        let name = |id: &str| {
+            if id == "acc_1" {
+                "Sparing".to_owned()
+            } else {
+                id.to_owned()
+            }
+        };
+        for why in whys {
+            let say = |locale, hidden| {
+                Message::new("order-unknown")
+                    .nest(
+                        "what",
+                        why_unknown(
+                            &why,
+                            Figures {
+                                hidden,
+                                ..shown(locale, BtcUnit::Btc)
+                            },
+                            &name,
+                        ),
+                    )
+                    .render(locale)
+            };
+            let (en, nb) = (say(Locale::En, false), say(Locale::Nb, false));
+            for text in [&en, &nb] {
+                assert!(
+                    !text.contains('{') && !text.contains("acc_1"),
+                    "{why:?}: {text}"
+                );
+            }
+            assert_ne!(en, nb, "{why:?}");
+            // No English phrase of the domain's log inside the Norwegian sentence.
+            assert!(!nb.contains(&why.to_string()), "{why:?}: {nb}");
+            for locale in [Locale::En, Locale::Nb] {
+                let hidden = say(locale, true);
+                let amounts = ["1,500.50", "1 500,50", "0.0012", "0,0012", "0.2", "0,2"];
+                assert!(
+                    amounts.iter().all(|a| !hidden.contains(a)),
+                    "{why:?} shows an amount in privacy mode: {hidden}"
+                );
+            }
+        }
+        // The minutes of waiting are said in words, never as "silence counts".
+        let nb = why_unknown(
+            &WhyUnknown::Doubt(Doubt::TooSoon { minutes: 10 }),
+            shown(Locale::Nb, BtcUnit::Btc),
+            &name,
+        )
+        .render(Locale::Nb);
+        assert!(nb.contains("10 minutter"), "{nb}");
     }
 
     /// Every problem the forms can return, one of each kind, with data.

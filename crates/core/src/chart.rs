@@ -649,7 +649,7 @@ mod tests {
             .filter_map(|t| t.split('<').next().map(str::trim))
             .filter(|t| t.len() == 5 && t.as_bytes()[2] == b':')
             .collect();
-        assert!(labels.len() >= 4, "the hour is labelled: {labels:?}");
+        assert!(labels.len() >= 3, "the hour is labelled: {labels:?}");
         // The bid/ask band is named in the legend, beside the samples' line.
         assert!(chart.svg.contains("Bid to ask") && chart.svg.contains("Sampled"));
     }

@@ -26,6 +26,7 @@ use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::doubt::{Doubt, Move};
 use crate::order_terms::Direction;
 use crate::store::Evidence;
 
@@ -378,7 +379,7 @@ pub enum Verdict {
     /// Not made: a quiet period showed nothing.
     NotMade { why: String },
     /// Not known yet; `stirred` when this look saw a move only this request could explain.
-    Unknown { why: String, stirred: bool },
+    Unknown { doubt: Doubt, stirred: bool },
 }
 
 /// One match: evidence ids, and when the first of them was made on the exchange's clock.
@@ -927,7 +928,7 @@ fn pick(found: &[Match], rivals: &[Rival], me: DateTime<Utc>) -> Option<Match> {
 /// explain: the amount leaving (with a fee of at most a quarter of it, and 0.0005 BTC), or for a
 /// buy the NOK it spends (or a little less, the whole satoshis' worth). An account with rows listed since sending is judged from its newest
 /// row's running balance, so a payment that completed and is listed explains itself.
-fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Option<String> {
+fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Option<Move> {
     let a = request.amount;
     let fee_cap = (a / Decimal::from(4)).min(Decimal::new(5, 4));
     let could = |drop: Decimal| match request.kind {
@@ -941,8 +942,9 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
     };
     if request.kind.direction() == Some(Direction::Buy) {
         return match (before.fiat, &look.fiat) {
-            (Some(was), Some(Ok(now))) => could((was - *now).decimal())
-                .then(|| format!("available NOK fell by {}", was - *now)),
+            (Some(was), Some(Ok(now))) => {
+                could((was - *now).decimal()).then(|| Move::AvailableNok { by: was - *now })
+            }
             _ => None,
         };
     }
@@ -964,17 +966,21 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
         // reads it: each reading's drop is a move this request could explain.
         let moves = match newest {
             Some(r) => vec![
-                ("total", r.running_balance_btc - h.total),
-                ("total", r.running_balance_btc - all_now),
+                (false, r.running_balance_btc - h.total),
+                (false, r.running_balance_btc - all_now),
             ],
             None => vec![
-                ("available", b.available - h.available),
-                ("total", b.total - h.total),
+                (true, b.available - h.available),
+                (false, b.total - h.total),
             ],
         };
-        for (what, drop) in moves {
-            if could(drop.decimal()) {
-                return Some(format!("{what} BTC of {} fell by {drop}", h.id));
+        for (available, by) in moves {
+            if could(by.decimal()) {
+                let account = h.id.clone();
+                return Some(match available {
+                    true => Move::AvailableBtc { account, by },
+                    false => Move::TotalBtc { account, by },
+                });
             }
         }
     }
@@ -984,13 +990,9 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
 /// Whether every account's balance is explained by what is listed: nothing held back beyond open
 /// sells, and the total equal to its newest listed row's running balance (or unchanged since
 /// before sending, where no row is listed). `Err` says what is unexplained.
-fn balances_explained(
-    look: &Look,
-    before: &Balances,
-    sent_at: DateTime<Utc>,
-) -> Result<(), String> {
-    let now = look.accounts.as_ref().map_err(Clone::clone)?;
-    let open = look.open_orders.as_ref().map_err(Clone::clone)?;
+fn balances_explained(look: &Look, before: &Balances, sent_at: DateTime<Utc>) -> Result<(), Doubt> {
+    let now = look.accounts.as_ref().map_err(|_| Doubt::ReadFailed)?;
+    let open = look.open_orders.as_ref().map_err(|_| Doubt::ReadFailed)?;
     // Open orders do not name their account, so holds are compared over all accounts.
     let sells: Decimal = open
         .iter()
@@ -1000,9 +1002,10 @@ fn balances_explained(
     let held: Btc = now.iter().map(|h| h.total - h.available).sum();
     let all_now: Btc = now.iter().map(|h| h.total).sum();
     if held.decimal() != sells {
-        return Err(format!(
-            "{held} BTC is held back where open sells explain {sells}: a withdrawal may be pending"
-        ));
+        return Err(Doubt::HeldBack {
+            held,
+            open_sells: Btc::computed(sells),
+        });
     }
     for h in now {
         let rows: Vec<&TaxTransaction> = look
@@ -1019,10 +1022,11 @@ fn balances_explained(
                 if r.running_balance_btc != h.total
                     && !(r.running_balance_btc == all_now && newest_of_all(look, r)) =>
             {
-                return Err(format!(
-                    "{} holds {} BTC, its newest listed row says {}",
-                    h.id, h.total, r.running_balance_btc
-                ));
+                return Err(Doubt::RowDisagrees {
+                    account: h.id.clone(),
+                    holds: h.total,
+                    row_says: r.running_balance_btc,
+                });
             }
             Some(_) => {
                 if let Some(b) = was {
@@ -1031,7 +1035,9 @@ fn balances_explained(
             }
             None => {
                 if was.is_some_and(|b| b.total != h.total) {
-                    return Err(format!("{} changed with no row listed", h.id));
+                    return Err(Doubt::ChangedWithoutRow {
+                        account: h.id.clone(),
+                    });
                 }
             }
         }
@@ -1069,7 +1075,7 @@ fn rows_account_for(
     was: Btc,
     total: Btc,
     sent_at: DateTime<Utc>,
-) -> Result<(), String> {
+) -> Result<(), Doubt> {
     let mut rows = rows.to_vec();
     rows.sort_by(|a, b| (a.create_time, a.id.as_str()).cmp(&(b.create_time, b.id.as_str())));
     // Rows from `i` on came after sending: none before `i` clearly after, none from it clearly
@@ -1089,9 +1095,11 @@ fn rows_account_for(
             }
         }
     }
-    Err(format!(
-        "{account} held {was} BTC when this was sent and holds {total}, which its listed rows do not account for"
-    ))
+    Err(Doubt::Unaccounted {
+        account: account.to_owned(),
+        was,
+        holds: total,
+    })
 }
 
 /// The verdict one look supports for `request`.
@@ -1108,63 +1116,46 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
         let why = format!("matched by {}", m.ids.join(", "));
         return Verdict::Made { ids: m.ids, why };
     }
-    let unknown = |why: String, stirred| Verdict::Unknown { why, stirred };
-    let stirred = request.before.and_then(|b| explains_move(request, b, look));
-    if let Some(why) = stirred {
-        return unknown(format!("{why}, as this request would"), true);
+    let unknown = |doubt: Doubt| Verdict::Unknown {
+        doubt,
+        stirred: false,
+    };
+    if let Some(moved) = request.before.and_then(|b| explains_move(request, b, look)) {
+        return Verdict::Unknown {
+            doubt: Doubt::Moved(moved),
+            stirred: true,
+        };
     }
     if !found.is_empty() {
-        return unknown(
-            "a match exists that another request may own, or that may be part of a larger order"
-                .to_owned(),
-            false,
-        );
+        return unknown(Doubt::SharedMatch);
     }
     let Some(gave_up) = request.gave_up_at else {
-        return unknown("the request may still be in flight".to_owned(), false);
+        return unknown(Doubt::InFlight);
     };
     let quiet = look.at - gave_up;
     if quiet < rules.min_quiet() {
-        return unknown(
-            format!(
-                "no trace yet; silence counts after {} min",
-                rules.min_quiet().num_minutes().max(1)
-            ),
-            false,
-        );
+        return unknown(Doubt::TooSoon {
+            minutes: rules.min_quiet().num_minutes().max(1),
+        });
     }
     if request.stirred {
-        return unknown(
-            "an earlier check saw a move only this request could explain".to_owned(),
-            false,
-        );
+        return unknown(Doubt::MovedBefore);
     }
     if matches!(request.kind, Kind::LimitOrder(_)) {
-        return unknown(
-            "a limit order cancelled since would leave no trace; check the exchange's history"
-                .to_owned(),
-            false,
-        );
+        return unknown(Doubt::LimitLeavesNoTrace);
     }
     if matches!(request.kind, Kind::MarketOrder(_)) && could_be_fills(look, request, others) {
-        return unknown(
-            "rows that could be its fills were made while it was sent, and do not add up to it"
-                .to_owned(),
-            false,
-        );
+        return unknown(Doubt::FillsDoNotAddUp);
     }
     let with_fiat = request.kind.direction().is_some();
     if !look.complete(with_fiat) {
-        return unknown("a read failed, so silence proves nothing".to_owned(), false);
+        return unknown(Doubt::ReadFailed);
     }
     let Some(before) = request.before else {
-        return unknown(
-            "the balances before sending were not read, so silence proves nothing".to_owned(),
-            false,
-        );
+        return unknown(Doubt::NoBalancesBefore);
     };
-    if let Err(why) = balances_explained(look, before, request.sent_at) {
-        return unknown(why, false);
+    if let Err(doubt) = balances_explained(look, before, request.sent_at) {
+        return unknown(doubt);
     }
     Verdict::NotMade {
         why: format!(
@@ -1201,7 +1192,7 @@ pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
     let saw = match verdict {
         Verdict::Made { why, .. } => format!("made: {why}"),
         Verdict::NotMade { why } => format!("not made: {why}"),
-        Verdict::Unknown { why, .. } => format!("unknown: {why}"),
+        Verdict::Unknown { doubt, .. } => format!("unknown: {doubt}"),
     };
     Evidence {
         at: look.at,

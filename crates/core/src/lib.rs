@@ -11,6 +11,7 @@ pub mod chart;
 pub mod connection;
 pub mod daily_prices;
 pub mod destination;
+pub mod doubt;
 pub mod evidence;
 pub mod file_write;
 pub mod format;

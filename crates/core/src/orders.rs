@@ -9,6 +9,7 @@ use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::NewOrderRequest;
 use nordlys_exchange::{Error, ExchangeClient};
 
+use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
 use crate::order_terms;
 use crate::store::{
@@ -73,10 +74,8 @@ pub enum Resolution {
         trade_id: Option<String>,
     },
     NotPlaced,
-    /// Still not known; says what the user can check.
-    StillUnknown {
-        what_to_check: String,
-    },
+    /// Still not known, and why: the user can check there too.
+    StillUnknown(WhyUnknown),
 }
 
 /// How an order ended when it was sent.
@@ -438,28 +437,22 @@ pub async fn reconcile_with(
         JournalState::Sending | JournalState::Unknown => {}
     }
     if store.in_flight(journal_id) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: "nothing yet: the request is still on its way".to_owned(),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::InFlight));
     }
     if e.queued {
         return Ok(match settle_stale_queued(store, &e, rules)? {
             true => Resolution::NotPlaced,
-            false => Resolution::StillUnknown {
-                what_to_check: "nothing yet: it waits behind the ladder's earlier rungs".to_owned(),
-            },
+            false => Resolution::StillUnknown(WhyUnknown::Queued),
         });
     }
     let here = crate::account_identity::origin_here(client, store).await?;
     if !e.origin.same_exchange(&here) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::OtherExchange {
+            base_url: e.origin.base_url.clone(),
+        }));
     }
     if !e.origin.judged_through(&here) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: "its account, with the key it was sent with".to_owned(),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::OtherAccounts));
     }
     let look = Look::take(client, e.sent_at, true).await;
     Ok(record(store, &e, &look, rules)?)
@@ -500,15 +493,11 @@ pub(crate) fn record(
             )?;
             Resolution::NotPlaced
         }
-        Verdict::Unknown { why, stirred } => {
+        Verdict::Unknown { doubt, stirred } => {
             if stirred {
                 store.journal_stir(journal_id)?;
             }
-            Resolution::StillUnknown {
-                what_to_check: format!(
-                    "open orders, the newest trades and the balances in the exchange's own view ({why})"
-                ),
-            }
+            Resolution::StillUnknown(WhyUnknown::Doubt(doubt))
         }
     })
 }
@@ -587,14 +576,14 @@ pub async fn settle_not_placed(
     match resolution {
         Resolution::Placed { .. } => Err(refuse(SettleRefusal::Placed)),
         Resolution::NotPlaced => Err(refuse(SettleRefusal::AlreadySettled(e.state.text()))),
-        Resolution::StillUnknown { .. }
+        Resolution::StillUnknown(_)
             if may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules) =>
         {
             Err(refuse(SettleRefusal::InFlight {
                 minutes: rules.longest_wait().num_minutes(),
             }))
         }
-        Resolution::StillUnknown { .. } => {
+        Resolution::StillUnknown(_) => {
             if !store.journal_decide(
                 journal_id,
                 JournalState::NotPlaced,
@@ -641,7 +630,7 @@ pub async fn settle_placed(
         id: journal_id,
         why,
     };
-    if !matches!(resolution, Resolution::StillUnknown { .. }) {
+    if !matches!(resolution, Resolution::StillUnknown(_)) {
         return Err(refuse(SettleRefusal::AlreadySettled(e.state.text())));
     }
     let mut claimed = vec![];

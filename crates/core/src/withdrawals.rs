@@ -13,6 +13,7 @@ use nordlys_money::Btc;
 pub use crate::orders::SettleRefusal;
 use rust_decimal::Decimal;
 
+use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
 use crate::store::{
     Decision, Evidence, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
@@ -61,9 +62,7 @@ pub enum Resolution {
         withdrawal_id: Option<String>,
     },
     NotSent,
-    StillUnknown {
-        what_to_check: String,
-    },
+    StillUnknown(WhyUnknown),
 }
 
 /// The request as the journal keeps it: as sent, but for the recipient's identity number and
@@ -258,20 +257,16 @@ pub async fn reconcile_with(
         WithdrawalState::Sending | WithdrawalState::Unknown => {}
     }
     if store.in_flight(journal_id) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: "nothing yet: the payment is still on its way".to_owned(),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::InFlight));
     }
     let here = crate::account_identity::origin_here(client, store).await?;
     if !e.origin.same_exchange(&here) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: format!("the exchange at {}, where it was sent", e.origin.base_url),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::OtherExchange {
+            base_url: e.origin.base_url.clone(),
+        }));
     }
     if !e.origin.judged_through(&here) {
-        return Ok(Resolution::StillUnknown {
-            what_to_check: "its account, with the key it was sent with".to_owned(),
-        });
+        return Ok(Resolution::StillUnknown(WhyUnknown::OtherAccounts));
     }
     let look = Look::take(client, e.sent_at, false).await;
     Ok(record(store, &e, &look, rules)?)
@@ -333,15 +328,11 @@ pub(crate) fn record(
             )?;
             Resolution::NotSent
         }
-        Verdict::Unknown { why, stirred } => {
+        Verdict::Unknown { doubt, stirred } => {
             if stirred {
                 store.withdrawal_stir(journal_id)?;
             }
-            Resolution::StillUnknown {
-                what_to_check: format!(
-                    "the account's newest transactions and its pending withdrawals ({why})"
-                ),
-            }
+            Resolution::StillUnknown(WhyUnknown::Doubt(doubt))
         }
     })
 }
@@ -368,7 +359,7 @@ pub async fn settle_not_sent(
                 .unwrap_or("gone");
             Err(refuse(SettleRefusal::AlreadySettled(state)))
         }
-        Resolution::StillUnknown { .. }
+        Resolution::StillUnknown(_)
             if store.withdrawal_entry(journal_id)?.is_some_and(|e| {
                 crate::orders::may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules)
             }) =>
@@ -377,7 +368,7 @@ pub async fn settle_not_sent(
                 minutes: rules.longest_wait().num_minutes(),
             }))
         }
-        Resolution::StillUnknown { .. } => {
+        Resolution::StillUnknown(_) => {
             if !store.withdrawal_decide(
                 journal_id,
                 WithdrawalState::NotSent,
