@@ -255,8 +255,10 @@ fn entry_words(e: &JournalEntry, figures: Figures) -> String {
 fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> String {
     let locale = figures.locale;
     match (run.state, entry) {
-        (RunState::Skipped, _) if !run.note.is_empty() => run.note.clone(),
-        (RunState::Skipped, _) => wording::say("plan-run-missed", locale),
+        (RunState::Skipped, _) => match &run.skip {
+            Some(why) => wording::skip_reason(why, figures),
+            None => wording::say("plan-run-missed", locale),
+        },
         (RunState::Held, _) => wording::say("plan-run-held", locale),
         (_, _) if !run.rungs.is_empty() => Message::new("plan-run-rungs")
             .with("rungs", run.rungs.len().to_string())

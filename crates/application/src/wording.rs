@@ -314,6 +314,21 @@ pub fn method_name(m: Method, locale: Locale) -> String {
     )
 }
 
+/// Why a plan's run was skipped, in words.
+pub fn skip_reason(why: &nordlys_core::plans::SkipReason, figures: Figures) -> String {
+    use nordlys_core::plans::SkipReason;
+    let m = match why {
+        SkipReason::AboveCap { ask, cap } => Message::new("plan-skip-above-cap")
+            .with("ask", figures.price(*ask))
+            .with("cap", figures.price(*cap)),
+        SkipReason::RungAtZero { ask } => {
+            Message::new("plan-skip-rung-at-zero").with("ask", figures.price(*ask))
+        }
+        SkipReason::Legacy(words) => return words.clone(),
+    };
+    m.render(figures.locale)
+}
+
 /// Where an outcome not known yet is being looked for, and what the last look saw, in words:
 /// amounts formatted (and hidden) as every amount is, accounts by their names (`name`).
 pub fn why_unknown(w: &WhyUnknown, figures: Figures, name: &dyn Fn(&str) -> String) -> Message {
@@ -557,6 +572,34 @@ mod tests {
         )
         .render(Locale::Nb);
         assert!(nb.contains("10 minutter"), "{nb}");
+    }
+
+    /// A plan's skipped run said in the user's language with prices formatted for it, never the
+    /// domain's English.
+    #[test]
+    fn a_skipped_run_reads_in_both_languages() {
+        use nordlys_core::plans::SkipReason;
+        let price = |n: i64| NokPerBtc::computed(Decimal::from(n));
+        let why = SkipReason::AboveCap {
+            ask: price(1_010_000),
+            cap: price(1_000_000),
+        };
+        let nb = skip_reason(&why, shown(Locale::Nb, BtcUnit::Btc));
+        let en = skip_reason(&why, shown(Locale::En, BtcUnit::Btc));
+        assert!(
+            nb.starts_with("Hoppet over") && nb.contains("1\u{a0}010\u{a0}000"),
+            "{nb}"
+        );
+        assert!(
+            en.starts_with("Skipped") && en.contains("1,010,000"),
+            "{en}"
+        );
+        // Words an earlier version kept are shown as they are.
+        let old = SkipReason::Legacy("the ask was above the cap".into());
+        assert_eq!(
+            skip_reason(&old, shown(Locale::Nb, BtcUnit::Btc)),
+            "the ask was above the cap"
+        );
     }
 
     /// Every problem the forms can return, one of each kind, with data.

@@ -75,7 +75,7 @@ impl From<&Recorded> for RecordedJson {
             } else {
                 Vec::new()
             },
-            note: r.note.clone(),
+            note: r.skip.as_ref().map(ToString::to_string).unwrap_or_default(),
         }
     }
 }
@@ -299,7 +299,7 @@ mod tests {
             state,
             journal_id,
             journal_ids: Vec::new(),
-            note: String::new(),
+            skip: None,
         };
         assert!(unknown_run(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]).is_none());
         assert!(unknown_run(&[r(RunState::Unknown, Some(4))]).is_some());

@@ -331,7 +331,7 @@ pub struct Run {
     /// The order's journal entry (a ladder's first rung's); none when nothing was sent.
     pub journal_id: Option<i64>,
     /// Why it was skipped, when not simply missed.
-    pub note: String,
+    pub skip: Option<SkipReason>,
     /// A ladder run's rungs, in order; empty for a market buy.
     pub rungs: Vec<RungRun>,
 }
@@ -455,7 +455,8 @@ pub struct Recorded {
     pub journal_id: Option<i64>,
     /// Every order's journal entry, a ladder's rungs in order.
     pub journal_ids: Vec<i64>,
-    pub note: String,
+    /// Why it was skipped, when not simply missed.
+    pub skip: Option<SkipReason>,
 }
 
 /// Why due work could not run.
@@ -470,12 +471,59 @@ pub enum PlanError {
     NoSuchPlan(i64),
 }
 
+/// Why a due run was skipped rather than sent: facts the window words. Kept in the store as a
+/// code with its data (JSON); `Display` is the English of logs and the CLI.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "code", rename_all = "camelCase")]
+pub enum SkipReason {
+    /// The ask was above the plan's cap.
+    AboveCap { ask: NokPerBtc, cap: NokPerBtc },
+    /// At this ask the ladder's lowest rung would be priced at 0 NOK.
+    RungAtZero { ask: NokPerBtc },
+    /// Kept as words by a version before reasons were facts.
+    #[serde(skip)]
+    Legacy(String),
+}
+
+impl SkipReason {
+    /// The reason as the store keeps it.
+    pub fn stored(&self) -> String {
+        match self {
+            Self::Legacy(words) => words.clone(),
+            typed => serde_json::to_string(typed).unwrap_or_default(),
+        }
+    }
+
+    /// A stored reason: a typed one from its code and data, else the words kept; none for none.
+    pub fn from_stored(text: &str) -> Option<Self> {
+        if text.is_empty() {
+            return None;
+        }
+        Some(serde_json::from_str(text).unwrap_or_else(|_| Self::Legacy(text.to_owned())))
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::AboveCap { ask, cap } => {
+                write!(f, "the ask, {ask} NOK, was above the cap of {cap} NOK")
+            }
+            Self::RungAtZero { ask } => write!(
+                f,
+                "at an ask of {ask} NOK the ladder's lowest rung would be priced at 0 NOK"
+            ),
+            Self::Legacy(words) => f.write_str(words),
+        }
+    }
+}
+
 /// What a due slot of a plan gets before it is claimed.
 enum Ready {
     /// The orders to journal and send.
     Orders(Vec<Prepared>),
     /// Not run, for this reason.
-    Skip(String),
+    Skip(SkipReason),
     /// Not yet: a price could not be read, or an earlier ladder's rungs are still open.
     NotYet,
 }
@@ -541,9 +589,7 @@ async fn ready(
     if let (Some(cap), Some(ask)) = (plan.max_price, ask)
         && ask > cap
     {
-        return Ok(Ready::Skip(format!(
-            "the ask, {ask} NOK, was above the cap of {cap} NOK"
-        )));
+        return Ok(Ready::Skip(SkipReason::AboveCap { ask, cap }));
     }
     let requests = match (plan.ladder, ask) {
         (Some(ladder), Some(ask)) => {
@@ -551,9 +597,7 @@ async fn ready(
                 return Ok(Ready::NotYet);
             }
             let Some(rungs) = ladder.rungs_at(plan.buy_nok, ask) else {
-                return Ok(Ready::Skip(format!(
-                    "at an ask of {ask} NOK the ladder's lowest rung would be priced at 0 NOK"
-                )));
+                return Ok(Ready::Skip(SkipReason::RungAtZero { ask }));
             };
             rungs.iter().map(|r| rung_order(plan, r)).collect()
         }
@@ -619,7 +663,7 @@ pub async fn run_due(
         let sent_at = Utc::now();
         let entries: Vec<_> = prepared.iter().map(|p| p.entry(sent_at)).collect();
         // Claimed only if the plan is still what the orders were prepared from.
-        let claimed = store.plan_claim(&plan, now, &entries, skip.as_deref())?;
+        let claimed = store.plan_claim(&plan, now, &entries, skip.as_ref())?;
         out.extend(claimed.recorded);
         let Some((slot, journal_ids)) = claimed.send else {
             continue;
@@ -651,7 +695,7 @@ pub async fn run_due(
             state: RunState::of_rungs(states),
             journal_id: journal_ids.first().copied(),
             journal_ids,
-            note: String::new(),
+            skip: None,
         });
     }
     Ok(DueRun {
@@ -686,6 +730,30 @@ mod tests {
     use super::*;
     use chrono::Weekday;
 
+    /// A reason is kept as a code with its data and comes back the same; words kept by an
+    /// earlier version come back as those words.
+    #[test]
+    fn a_skip_reason_is_stored_as_a_fact_and_old_words_are_kept() {
+        let price = |n: i64| NokPerBtc::computed(Decimal::from(n));
+        for why in [
+            SkipReason::AboveCap {
+                ask: price(1_010_000),
+                cap: price(1_000_000),
+            },
+            SkipReason::RungAtZero { ask: price(3) },
+        ] {
+            let stored = why.stored();
+            assert!(stored.starts_with("{\"code\":"), "{stored}");
+            assert_eq!(SkipReason::from_stored(&stored), Some(why));
+        }
+        let old = "the ask, 1010000 NOK, was above the cap of 1000000 NOK";
+        assert_eq!(
+            SkipReason::from_stored(old),
+            Some(SkipReason::Legacy(old.to_owned()))
+        );
+        assert_eq!(SkipReason::from_stored(""), None);
+    }
+
     fn utc(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
     }
@@ -716,7 +784,7 @@ mod tests {
             slot: utc(slot),
             state,
             journal_id: None,
-            note: String::new(),
+            skip: None,
             rungs: Vec::new(),
         }
     }

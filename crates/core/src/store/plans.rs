@@ -7,7 +7,9 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use crate::plan_schedule::{Every, Schedule};
-use crate::plans::{Ladder, Missed, NewPlan, Plan, Recorded, Run, RunState, RungRun, decide};
+use crate::plans::{
+    Ladder, Missed, NewPlan, Plan, Recorded, Run, RunState, RungRun, SkipReason, decide,
+};
 
 use super::orders::{JournalState, NewOrderEntry, insert_order_entry};
 use super::{Store, StoreError, dec, dec_opt, time};
@@ -173,7 +175,7 @@ fn runs_in(db: &rusqlite::Connection, plan_id: i64) -> Result<Vec<Run>, StoreErr
             slot: time(slot),
             state,
             journal_id,
-            note,
+            skip: SkipReason::from_stored(&note),
             rungs,
         });
     }
@@ -357,7 +359,7 @@ impl Store {
         prepared_from: &Plan,
         now: DateTime<Utc>,
         orders: &[NewOrderEntry<'_>],
-        skip: Option<&str>,
+        skip: Option<&SkipReason>,
     ) -> Result<PlanClaim, StoreError> {
         let plan_id = prepared_from.id;
         let mut db = self.db();
@@ -372,29 +374,29 @@ impl Store {
         let runs = runs_in(&tx, plan_id)?;
         let due = decide(&plan, &runs, now);
         let mut claim = PlanClaim::default();
-        let mut recorded = |slot, state, note: &str| {
+        let mut recorded = |slot, state, skip: Option<&SkipReason>| {
             claim.recorded.push(Recorded {
                 plan_id,
                 slot,
                 state,
                 journal_id: None,
                 journal_ids: Vec::new(),
-                note: note.to_owned(),
+                skip: skip.cloned(),
             });
         };
         for &slot in &due.skip {
             record(&tx, plan_id, slot, "skipped", None, "")?;
-            recorded(slot, RunState::Skipped, "");
+            recorded(slot, RunState::Skipped, None);
         }
         for &slot in &due.hold {
             record(&tx, plan_id, slot, "held", None, "")?;
-            recorded(slot, RunState::Held, "");
+            recorded(slot, RunState::Held, None);
         }
         let mut send = None;
         if let Some(slot) = due.run {
             if let Some(why) = skip {
-                record(&tx, plan_id, slot, "skipped", None, why)?;
-                recorded(slot, RunState::Skipped, why);
+                record(&tx, plan_id, slot, "skipped", None, &why.stored())?;
+                recorded(slot, RunState::Skipped, Some(why));
             } else if !orders.is_empty() {
                 let mut ids = Vec::with_capacity(orders.len());
                 for order in orders {
@@ -559,6 +561,11 @@ mod tests {
 
     #[test]
     fn an_ask_above_the_cap_skips_the_slot_with_the_reason() {
+        let price = |n: i64| nordlys_money::NokPerBtc::computed(Decimal::from(n));
+        let above = SkipReason::AboveCap {
+            ask: price(1_010_000),
+            cap: price(1_000_000),
+        };
         let s = Store::in_memory().unwrap();
         let id = s
             .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
@@ -568,13 +575,14 @@ mod tests {
                 &s.plan(id).unwrap().unwrap(),
                 utc("2026-11-23T06:30:00Z"),
                 &[],
-                Some("above"),
+                Some(&above),
             )
             .unwrap();
         assert!(c.send.is_none());
         let runs = s.plan_runs(id).unwrap();
         assert_eq!(runs[0].state, RunState::Skipped);
-        assert_eq!(runs[0].note, "above");
+        // The reason comes back as the fact it was.
+        assert_eq!(runs[0].skip, Some(above));
     }
 
     #[test]
