@@ -488,7 +488,11 @@ export type InvoicesView = { invoices: Array<InvoiceView>, };
 
 export type IpcError = { code: ErrorCode, message: string, };
 
-export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, };
+export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, 
+/**
+ * A settled entry's outcome, as an order's result says it; empty while it is not settled.
+ */
+outcome: string, };
 
 export type JournalIdArgs = { journalId: number, };
 

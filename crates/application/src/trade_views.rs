@@ -120,6 +120,8 @@ pub struct JournalEntryView {
     pub note: String,
     pub order_id: Option<String>,
     pub trade_id: Option<String>,
+    /// A settled entry's outcome, as an order's result says it; empty while it is not settled.
+    pub outcome: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -7,7 +7,7 @@ use nordlys_core::format::{BtcUnit, Figures, Locale};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
-use nordlys_core::store::{JournalEntry, PriceSample, Store};
+use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::PriceResponse;
 use nordlys_money::NokPerBtc;
@@ -390,6 +390,13 @@ fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
         note: e.note.clone(),
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
+        outcome: match e.state {
+            JournalState::Placed => wording::say("order-placed", figures.locale),
+            JournalState::NotPlaced | JournalState::Rejected => {
+                wording::say("order-not-placed", figures.locale)
+            }
+            JournalState::Sending | JournalState::Unknown => String::new(),
+        },
     }
 }
 

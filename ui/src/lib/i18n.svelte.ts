@@ -192,8 +192,6 @@ const nb: Record<string, string> = {
   "Confirm cancel": "Bekreft kansellering",
   "Recent orders": "Siste ordrer",
   "The order was cancelled.": "Ordren ble kansellert.",
-  "The order was placed.": "Ordren ble lagt inn.",
-  "The order was not placed. Nothing was taken.": "Ordren ble ikke lagt inn. Ingenting ble trukket.",
   placed: "lagt inn",
   "outcome unknown": "ukjent utfall",
   rejected: "avvist",

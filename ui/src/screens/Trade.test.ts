@@ -72,6 +72,7 @@ describe("Trade: recent orders", () => {
       note: "",
       orderId: null,
       tradeId: null,
+      outcome: "",
     });
     fake.script.resolveOrders = () => ({
       entries: [entry("1", "notPlaced"), entry("2", "unknown"), entry("3", "placed")],
@@ -233,6 +234,34 @@ describe("Trade: what the order did", () => {
       "Bought 0.00495 BTC for NOK 4 975.00 · Price NOK 1 005 050.00 · Fee NOK 25.00",
     );
     expect(screen.getByTestId("order-placed").contains(fill)).toBe(true);
+  });
+});
+
+describe("Trade: an unknown outcome settled", () => {
+  it("is said in the backend's words, never the window's own", async () => {
+    const fake = tradeBackend(() => ({ outcome: "unknown", orderId: null, tradeId: null, message: "Unknown." }));
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("order-review"));
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    await vi.waitFor(() => screen.getByTestId("order-unknown"));
+    fake.script.resolveOrders = () => ({
+      entries: [
+        {
+          id: "9",
+          state: "placed",
+          what: "Buy",
+          note: "",
+          orderId: "or_9",
+          tradeId: null,
+          outcome: "Ordren ble lagt inn.",
+        },
+      ],
+    });
+    await vi.waitFor(() => expect(screen.getByTestId("order-placed").textContent).toContain("Ordren ble lagt inn."), {
+      timeout: 4000,
+    });
   });
 });
 

@@ -112,7 +112,8 @@ export class TradeState {
             outcome: placed ? "placed" : "notPlaced",
             orderId: latest.orderId,
             tradeId: latest.tradeId,
-            message: placed ? t("The order was placed.") : t("The order was not placed. Nothing was taken."),
+            // Said as the backend words it: the window builds no outcome of its own.
+            message: latest.outcome,
           };
           this.session.announce(this.result.message);
           await this.session.loadBalances();
