@@ -1,6 +1,6 @@
 // An error from a command, as the window shows it and acts on it.
 import type { ErrorCode, IpcError } from "../bindings";
-import { t } from "./i18n.svelte";
+import { tf } from "./i18n.svelte";
 
 export function isIpcError(e: unknown): e is IpcError {
   return !!e && typeof e === "object" && "code" in e && "message" in e;
@@ -10,7 +10,7 @@ export function isIpcError(e: unknown): e is IpcError {
  * carries technical detail only; the frame around it is in the user's language. */
 export function errorText(e: unknown): string {
   if (!isIpcError(e)) return String(e);
-  return e.code === "fault" ? `${t("Something went wrong inside Nordlys:")} ${e.message}` : e.message;
+  return e.code === "fault" ? tf("Something went wrong inside Nordlys: {reason}", { reason: e.message }) : e.message;
 }
 
 /** Whether `e` is a command's error with `code` (a same-as-unknown refusal, a missing permission…). */

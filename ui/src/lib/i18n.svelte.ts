@@ -4,12 +4,31 @@ import type { Feature } from "../bindings";
 export type Language = "en" | "nb";
 
 const nb: Record<string, string> = {
-  "1 order or payment has an unknown outcome. Do not send it again until it is settled.":
-    "1 ordre eller betaling har ukjent utfall. Ikke send den på nytt før den er avklart.",
-  "orders or payments have an unknown outcome. Do not send them again until they are settled.":
-    "ordrer eller betalinger har ukjent utfall. Ikke send dem på nytt før de er avklart.",
+  // Sentences with `{name}` filled in (`tf`), and plural forms picked by the language's rules (`tn`).
+  "{n} order or payment has an unknown outcome. Do not send it again until it is settled.":
+    "{n} ordre eller betaling har ukjent utfall. Ikke send den på nytt før den er avklart.",
+  "{n} orders or payments have an unknown outcome. Do not send them again until they are settled.":
+    "{n} ordrer eller betalinger har ukjent utfall. Ikke send dem på nytt før de er avklart.",
+  "Something went wrong inside Nordlys: {reason}": "Noe gikk galt inne i Nordlys: {reason}",
+  "Nordlys could not start: {reason} Trying again…": "Nordlys kunne ikke starte: {reason} Prøver igjen …",
+  "Tax history set aside {time}": "Skattehistorikk lagt til side {time}",
+  transactions: "transaksjoner",
+  rows: "rader",
+  "{n} transaction": "{n} transaksjon",
+  "{n} transactions": "{n} transaksjoner",
+  "{n} new transaction stored": "{n} ny transaksjon lagret",
+  "{n} new transactions stored": "{n} nye transaksjoner lagret",
+  "{n} request": "{n} forespørsel",
+  "{n} requests": "{n} forespørsler",
+  "up to {date}": "fram til {date}",
+  "{n} unreadable": "{n} uleselige",
+  "{n} row": "{n} rad",
+  "{n} rows": "{n} rader",
+  "Saved {n} line to {path}": "Lagret {n} linje i {path}",
+  "Saved {n} lines to {path}": "Lagret {n} linjer i {path}",
+  "Saved to {path}": "Lagret i {path}",
+  "{btc} without a known purchase": "{btc} uten kjent kjøp",
   "See what Nordlys checked": "Se hva Nordlys har sjekket",
-  "Something went wrong inside Nordlys:": "Noe gikk galt inne i Nordlys:",
   "In doubt": "Uavklart",
   "Orders and payments in doubt": "Uavklarte ordrer og betalinger",
   "Last checked": "Sist sjekket",
@@ -104,8 +123,6 @@ const nb: Record<string, string> = {
   "Connected with OAuth. The exchange did not say what it granted: each feature finds out on first use.":
     "Koblet til med OAuth. Børsen sa ikke hva den ga: hver funksjon finner det ut første gang den brukes.",
   "Refused since:": "Avvist siden:",
-  "Nordlys could not start:": "Nordlys kunne ikke starte:",
-  "Trying again…": "Prøver igjen …",
   pending: "venter",
   "Not final yet: the exchange may still change it": "Ikke endelig ennå: børsen kan fortsatt endre den",
   "Not with this connection:": "Ikke med denne tilkoblingen:",
@@ -125,8 +142,6 @@ const nb: Record<string, string> = {
   "The lock's password, to remove or weaken the lock": "Låsens passord, for å fjerne eller svekke låsen",
   "None yet: they are learned when the key is first used.": "Ingen ennå: de læres første gang nøkkelen brukes.",
   "Tax history in use": "Skattehistorikk i bruk",
-  "Tax history set aside": "Skattehistorikk lagt til side",
-  transaction: "transaksjon",
   "Set this history aside and start a fresh one": "Legg denne historikken til side og start en ny",
   Saved: "Lagret",
   "Play money on a simulated exchange on this computer: nothing you do here is real.":
@@ -134,8 +149,6 @@ const nb: Record<string, string> = {
   "Connect your account": "Koble til kontoen din",
   "Play money: nothing you do here is real.": "Lekepenger: ingenting du gjør her, er ekte.",
   "A test server, not the real exchange.": "En testserver, ikke den ekte børsen.",
-  request: "forespørsel",
-  "new transaction stored": "ny transaksjon lagret",
   "Profile in use": "Profil i bruk",
   "Hide amounts": "Skjul beløp",
   "Show amounts": "Vis beløp",
@@ -295,11 +308,6 @@ const nb: Record<string, string> = {
   "Saved recipients": "Lagrede mottakere",
   "Recent payments": "Siste betalinger",
   Tax: "Skatt",
-  "lines to": "linjer i",
-  "new transactions stored": "nye transaksjoner lagret",
-  requests: "forespørsler",
-  "up to": "fram til",
-  unreadable: "uleselige",
   "Not synced in this session": "Ikke synkronisert i denne økten",
   "Checking…": "Sjekker …",
   "Syncing…": "Synkroniserer…",
@@ -309,7 +317,6 @@ const nb: Record<string, string> = {
   Stopped: "Stoppet",
   "Sync tax history": "Synkroniser skattehistorikk",
   "Search notes": "Søk i notater",
-  transactions: "transaksjoner",
   "Export CSV": "Eksporter CSV",
   Balance: "Saldo",
   Note: "Notat",
@@ -327,8 +334,6 @@ const nb: Record<string, string> = {
   "The year has ended.": "Året er slutt.",
   "The year has not ended: the figures are as of now.": "Året er ikke slutt: tallene gjelder per nå.",
   "Rule set": "Regelsett",
-  rows: "rader",
-  row: "rad",
   "Year-end rate": "Kurs ved årsslutt",
   "Skatteetaten's rate, NOK per BTC": "Skatteetatens kurs, NOK per BTC",
   "USD per BTC": "USD per BTC",
@@ -347,7 +352,6 @@ const nb: Record<string, string> = {
     "Børsen vet ikke hva disse kostet deg. Legg inn når du anskaffet dem og hva du betalte; det blir på denne maskinen og går inn i vedlegget som lagt inn av deg.",
   "Acquired on": "Anskaffet",
   "Cost in NOK": "Kostpris i NOK",
-  "Saved to": "Lagret i",
   "Tax on this sale": "Skatt på dette salget",
   "Lots this sale would use": "Partier dette salget vil bruke",
   "Income tax rate (%)": "Inntektsskattesats (%)",
@@ -492,7 +496,6 @@ const nb: Record<string, string> = {
   Payment: "Betaling",
   Sale: "Salg",
   cost: "kostpris",
-  "without a known purchase": "uten kjent kjøp",
   for: "for",
   Transactions: "Transaksjoner",
   Screens: "Skjermbilder",
@@ -541,6 +544,22 @@ export function hasNorwegian(key: string): boolean {
 
 export function t(key: string): string {
   return language.current === "nb" ? (nb[key] ?? key) : key;
+}
+
+/** `key` in the language, each `{name}` replaced by `args[name]`: a sentence is one key, never
+ * built from fragments. */
+export function tf(key: string, args: Record<string, string | number>): string {
+  return t(key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
+}
+
+/** The form the language's plural rules pick for `n` (`{n}` filled in, and any `args`). */
+export function tn(
+  n: number,
+  forms: { one: string; other: string },
+  args: Record<string, string | number> = {},
+): string {
+  const rule = new Intl.PluralRules(language.current === "nb" ? "nb" : "en").select(n);
+  return tf(rule === "one" ? forms.one : forms.other, { ...args, n });
 }
 
 export const scopeNames: Record<string, { en: string; nb: string }> = {

@@ -17,7 +17,7 @@ import { createSubscriber } from "svelte/reactivity";
 import type { Backend } from "./backend";
 import { distinct } from "./distinct";
 import { errorText } from "./errors";
-import { setLanguage, t } from "./i18n.svelte";
+import { setLanguage, tf } from "./i18n.svelte";
 
 /**
  * How long the holdings' NOK value stands while prices move. The price card shows every move; the
@@ -507,7 +507,7 @@ export class Session {
       } catch (e) {
         this.message = {
           kind: "error",
-          text: `${t("Nordlys could not start:")} ${errorText(e)} ${t("Trying again…")}`,
+          text: tf("Nordlys could not start: {reason} Trying again…", { reason: errorText(e) }),
         };
         await new Promise((done) => window.setTimeout(done, 3_000));
       }

@@ -2,7 +2,7 @@
 // chosen, deposits' costs being typed, the rows behind a figure, and the card's exports.
 import type { CardFormat, CardView, Method, RateKind, RawRowView } from "../bindings";
 import { errorText } from "../lib/errors";
-import { t } from "../lib/i18n.svelte";
+import { tf } from "../lib/i18n.svelte";
 import type { Session } from "../lib/session.svelte";
 
 export class CardState {
@@ -114,7 +114,7 @@ export class CardState {
         card: { year: this.year, method: this.method, perAccount: this.perAccount },
         format,
       });
-      this.exported = done.path ? `${t("Saved to")} ${done.path}` : null;
+      this.exported = done.path ? tf("Saved to {path}", { path: done.path }) : null;
       this.leftOut = done.path ? (done.leftOut ?? null) : null;
     } catch (e) {
       this.error = errorText(e);

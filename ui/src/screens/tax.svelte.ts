@@ -14,7 +14,7 @@ import type {
   YearEndsView,
 } from "../bindings";
 import { errorText } from "../lib/errors";
-import { t } from "../lib/i18n.svelte";
+import { t, tn } from "../lib/i18n.svelte";
 import { svgUrl, type Session } from "../lib/session.svelte";
 
 export type Section = "transactions" | "balances" | "yearEnd" | "gains" | "holdings" | "card";
@@ -228,7 +228,9 @@ export class TaxState {
     this.exported = null;
     try {
       const done = await this.session.backend.exportCsv({ kind, filter: this.filter, method: this.method });
-      this.exported = done.path ? `${t("Saved")} ${done.lines} ${t("lines to")} ${done.path}` : null;
+      this.exported = done.path
+        ? tn(done.lines, { one: "Saved {n} line to {path}", other: "Saved {n} lines to {path}" }, { path: done.path })
+        : null;
     } catch (e) {
       this.error = errorText(e);
     }
