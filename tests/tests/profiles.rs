@@ -643,3 +643,50 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
         hidden.readout
     );
 }
+
+/// A damaged settings file is kept aside and said in the user's language: the notice was built
+/// in English inside `App::new`, whatever the language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_settings_are_kept_aside_and_said_in_the_users_language() {
+    use nordlys_application::profile_views::SetLanguageArgs;
+    use nordlys_core::format::Locale;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("settings.json"), b"{ not json").unwrap();
+    let app = app_in(
+        dir.path(),
+        Arc::new(nordlys_core::secrets::MemorySecretStore::default()),
+    );
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("settings.json.damaged-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the damaged file is kept aside");
+    let say = |language| {
+        let app = app.clone();
+        async move {
+            profiles::set_language(
+                &app,
+                SetLanguageArgs {
+                    language: Some(language),
+                },
+            )
+            .await
+            .unwrap()
+            .notice
+            .unwrap_or_default()
+        }
+    };
+    let en = say(Locale::En).await;
+    let nb = say(Locale::Nb).await;
+    assert!(
+        en.contains(&kept[0]) && nb.contains(&kept[0]),
+        "{en} / {nb}"
+    );
+    assert!(
+        nb.starts_with("Innstillingene dine kunne ikke leses"),
+        "{nb}"
+    );
+    assert_ne!(en, nb);
+}

@@ -258,7 +258,8 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
             .notice
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone(),
+            .as_ref()
+            .map(|n| wording::notice(n, locale)),
         presets: PRESETS.iter().map(preset_view).collect(),
         lock: crate::lock::view(app),
     })
@@ -400,11 +401,8 @@ async fn tell_unresolved_elsewhere(app: &App) -> Answer<()> {
     if count > 0 {
         *app.notice
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(
-            wording::Message::new("unresolved-other-accounts")
-                .with("count", count.to_string())
-                .render(app.locale()),
-        );
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(crate::state::AppNotice::UnresolvedElsewhere { count });
     }
     Ok(())
 }

@@ -30,7 +30,8 @@ pub struct App {
     pub os_locale: Locale,
     /// The system's time zone: every time the user reads is on this clock.
     pub zone: Tz,
-    pub notice: Mutex<Option<String>>,
+    /// What the user should know that no screen asked for, as a fact; worded when shown.
+    pub notice: Mutex<Option<AppNotice>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     session: tokio::sync::Mutex<Option<ProfileSession>>,
     /// Money commands hold it shared while they run; a profile switch holds it alone, so it
@@ -118,6 +119,22 @@ pub struct Timing {
     pub request_timeout_secs: u64,
 }
 
+/// What the user should know that no screen asked for: facts, worded by `wording::notice`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppNotice {
+    /// The settings file was damaged: kept as `aside`, and the defaults are in use. `detail` is
+    /// the reader's (English) account of the damage.
+    SettingsSetAside { detail: String, aside: PathBuf },
+    /// The settings file was damaged and could not be moved aside (`why`).
+    SettingsNotSetAside { detail: String, why: String },
+    /// The settings file could not be read; the defaults are in use until a setting changes.
+    SettingsUnreadable { detail: String },
+    /// Orders or payments of other accounts are still unknown.
+    UnresolvedElsewhere { count: usize },
+    /// A price sample could not be kept (the store's error).
+    SampleNotKept { detail: String },
+}
+
 impl App {
     pub fn new(
         data_dir: PathBuf,
@@ -130,20 +147,22 @@ impl App {
         let (settings, notice) = match Settings::load(&path) {
             Ok(s) => (s.started(), None),
             // Kept aside, so that the defaults saved next cannot overwrite it.
-            Err(e @ SettingsError::Damaged { .. }) => {
+            Err(SettingsError::Damaged { detail, .. }) => {
                 let kept = Settings::set_aside(&path, chrono::Utc::now().timestamp());
                 let notice = match kept {
-                    Ok(aside) => format!(
-                        "{e}; they were kept as {} and the defaults are in use",
-                        aside.display()
-                    ),
-                    Err(moved) => format!("{e}; they could not be kept aside ({moved})"),
+                    Ok(aside) => AppNotice::SettingsSetAside { detail, aside },
+                    Err(moved) => AppNotice::SettingsNotSetAside {
+                        detail,
+                        why: moved.to_string(),
+                    },
                 };
                 (Settings::default(), Some(notice))
             }
             Err(e) => (
                 Settings::default(),
-                Some(format!("{e}; using defaults until you change a setting")),
+                Some(AppNotice::SettingsUnreadable {
+                    detail: e.to_string(),
+                }),
             ),
         };
         let mut settings = settings;

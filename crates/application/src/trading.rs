@@ -99,7 +99,9 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
         *app.notice
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(IpcError::internal(e).message);
+            Some(crate::state::AppNotice::SampleNotKept {
+                detail: e.to_string(),
+            });
     }
 }
 

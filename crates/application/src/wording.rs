@@ -314,6 +314,31 @@ pub fn method_name(m: Method, locale: Locale) -> String {
     )
 }
 
+/// A notice no screen asked for, in words.
+pub fn notice(n: &crate::state::AppNotice, locale: Locale) -> String {
+    use crate::state::AppNotice;
+    let m = match n {
+        AppNotice::SettingsSetAside { detail, aside } => Message::new("notice-settings-set-aside")
+            .with("detail", detail.clone())
+            .with("aside", aside.display().to_string()),
+        AppNotice::SettingsNotSetAside { detail, why } => {
+            Message::new("notice-settings-not-set-aside")
+                .with("detail", detail.clone())
+                .with("why", why.clone())
+        }
+        AppNotice::SettingsUnreadable { detail } => {
+            Message::new("notice-settings-unreadable").with("detail", detail.clone())
+        }
+        AppNotice::UnresolvedElsewhere { count } => {
+            Message::new("unresolved-other-accounts").with("count", count.to_string())
+        }
+        AppNotice::SampleNotKept { detail } => {
+            Message::new("notice-sample-not-kept").with("detail", detail.clone())
+        }
+    };
+    m.render(locale)
+}
+
 /// Why a plan's run was skipped, in words.
 pub fn skip_reason(why: &nordlys_core::plans::SkipReason, figures: Figures) -> String {
     use nordlys_core::plans::SkipReason;
