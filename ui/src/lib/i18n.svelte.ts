@@ -457,6 +457,8 @@ const nb: Record<string, string> = {
   "Oslo time": "norsk tid",
   Bought: "Kjøpt",
   Sold: "Solgt",
+  "Amounts are hidden, and an invoice carries its amount.": "Beløp er skjult, og en faktura bærer beløpet sitt.",
+  "Show the invoice": "Vis fakturaen",
   "An estimate. The tax return's card files a value only at Skatteetaten's rate, entered below or on the card.":
     "Et anslag. Skattemeldingskortet fører opp en verdi bare med Skatteetatens kurs, oppgitt nedenfor eller på kortet.",
   "when sent": "da den ble sendt",

@@ -71,6 +71,11 @@ describe("Receive", () => {
     await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("invoice").textContent).not.toContain("1 000"));
     expect(screen.getByTestId("invoice").textContent).not.toContain("10,00");
+    // The invoice itself carries its amount: folded until the user asks for it.
+    expect(screen.queryByTestId("qr-invoice")).toBeNull();
+    expect(screen.getByTestId("invoice").textContent).not.toContain("lnbc1…");
+    await fireEvent.click(screen.getByTestId("invoice-reveal"));
+    expect(screen.getByTestId("invoice").textContent).toContain("lnbc1…");
   });
 
   it("keeps the note being typed, its caret and focus while an invoice and the balances change", async () => {
