@@ -132,8 +132,8 @@ fn clear_of_legend(low: f64, high: f64, rows: usize, plot_px: f64) -> f64 {
 }
 
 /// The series' legend, in the same place and style on every chart.
-fn legend<'a, 'b: 'a>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+fn legend<'a, 'b: 'a, X: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, RangedCoordf64>>,
     p: &Palette,
 ) -> Result<(), ChartError> {
     chart
@@ -160,6 +160,84 @@ fn notice(
     ))
     .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
+}
+
+/// Where the time axis is labelled: about `wanted` instants from `t0` to `t1` (seconds) at a
+/// round step of the user's clock (whole minutes, hours or days), so labels read 20:00, 20:15,
+/// not 19:43, 20:00, 20:16.
+fn time_ticks(t0: f64, t1: f64, wanted: usize) -> Vec<f64> {
+    const MIN: f64 = 60.0;
+    const HOUR: f64 = 3600.0;
+    const DAY: f64 = 86_400.0;
+    let steps = [
+        MIN,
+        2.0 * MIN,
+        5.0 * MIN,
+        10.0 * MIN,
+        15.0 * MIN,
+        30.0 * MIN,
+        HOUR,
+        2.0 * HOUR,
+        3.0 * HOUR,
+        6.0 * HOUR,
+        12.0 * HOUR,
+        DAY,
+        2.0 * DAY,
+        7.0 * DAY,
+        14.0 * DAY,
+        30.0 * DAY,
+        91.0 * DAY,
+        182.0 * DAY,
+        365.0 * DAY,
+    ];
+    let span = (t1 - t0).max(1.0);
+    let step = steps
+        .iter()
+        .copied()
+        .find(|s| span / s <= wanted.max(1) as f64)
+        .unwrap_or(365.0 * DAY);
+    // The user's clock's offset from UTC at the start: ticks fall on its round times.
+    let offset = DateTime::from_timestamp(t0 as i64, 0).map_or(0.0, |t| {
+        f64::from(
+            Local
+                .offset_from_utc_datetime(&t.naive_utc())
+                .local_minus_utc(),
+        )
+    });
+    let mut tick = ((t0 + offset) / step).ceil() * step - offset;
+    let mut out = Vec::new();
+    while tick <= t1 && out.len() <= wanted * 2 {
+        out.push(tick);
+        tick += step;
+    }
+    out
+}
+
+/// A time axis (seconds) labelled at `ticks`, mapped as a plain numeric axis.
+struct TimeAxis {
+    inner: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for TimeAxis {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<Hint: plotters::coord::ranged1d::KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The ticks are the bold lines and the labels; no light lines between them.
+        if hint.weight().allow_light_points() {
+            return Vec::new();
+        }
+        self.ticks.clone()
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
 }
 
 fn time_label(seconds: f64, span_seconds: f64) -> String {
@@ -286,7 +364,13 @@ pub fn price_chart(
             .margin(MARGIN)
             .x_label_area_size(X_AREA)
             .y_label_area_size(y_area)
-            .build_cartesian_2d(t0..t1.max(t0 + 1.0), (lo - pad)..top)
+            .build_cartesian_2d(
+                TimeAxis {
+                    inner: (t0..t1.max(t0 + 1.0)).into(),
+                    ticks: time_ticks(t0, t1, 6),
+                },
+                (lo - pad)..top,
+            )
             .map_err(|e| err(&e))?;
         let span = t1 - t0;
         let figures = style.figures;
@@ -649,9 +733,30 @@ mod tests {
             .filter_map(|t| t.split('<').next().map(str::trim))
             .filter(|t| t.len() == 5 && t.as_bytes()[2] == b':')
             .collect();
-        assert!(labels.len() >= 3, "the hour is labelled: {labels:?}");
+        assert!(labels.len() >= 4, "the hour is labelled: {labels:?}");
+        // At round times of the clock: every label a whole ten minutes.
+        assert!(
+            labels.iter().all(|l| l.ends_with('0')),
+            "round times: {labels:?}"
+        );
         // The bid/ask band is named in the legend, beside the samples' line.
         assert!(chart.svg.contains("Bid to ask") && chart.svg.contains("Sampled"));
+    }
+
+    /// Ticks fall on round times of the user's clock, about as many as asked for.
+    #[test]
+    fn time_ticks_are_round_steps_of_the_clock() {
+        let t0 = 1_764_352_980.0; // 2025-11-28 18:03 UTC
+        let hour = time_ticks(t0, t0 + 3600.0, 6);
+        assert!((4..=7).contains(&hour.len()), "{hour:?}");
+        assert!(
+            hour.windows(2).all(|w| (w[1] - w[0] - 600.0).abs() < 1e-9),
+            "{hour:?}"
+        );
+        assert!(hour.iter().all(|t| *t >= t0 && *t <= t0 + 3600.0));
+        let month = time_ticks(t0, t0 + 30.0 * 86_400.0, 6);
+        assert!((3..=7).contains(&month.len()), "{month:?}");
+        assert!(time_ticks(t0, t0, 6).len() <= 1);
     }
 
     /// The legend is kept above the data: no bar reaches the rows it takes.
