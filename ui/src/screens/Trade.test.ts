@@ -155,6 +155,10 @@ describe("Trade", () => {
     await userEvent.type(screen.getByTestId("order-amount"), "5000");
     await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
     expect(screen.queryByTestId("order-review-why")).toBeNull();
+    // The estimate and what it is at, a space apart.
+    expect(screen.getByTestId("order-estimate").textContent?.trim()).toBe(
+      "≈ 5000 NOK · at the ask, NOK 1,000,000.00, 12:00:00",
+    );
     await fireEvent.click(screen.getByTestId("order-review"));
     expect(screen.getByTestId("order-summary").textContent).toBe("Buy for 5000 NOK");
     await fireEvent.click(screen.getByTestId("order-confirm"));
