@@ -963,6 +963,7 @@ mod tests {
         assert!(said(sale(100, vec![])).starts_with("gain"));
         let unknown = vec![Unknown::DepositCost {
             deposit_id: "tr_0".into(),
+            at: "2024-01-10T10:00:00Z".parse().unwrap(),
         }];
         assert!(!said(sale(100, unknown)).chars().any(|c| c.is_ascii_digit()));
     }

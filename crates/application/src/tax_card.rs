@@ -100,10 +100,8 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
                 Message::new(fix).with("next", (year + 1).to_string()),
             )
         }
-        Why::Pending { id, at } => (
-            Message::new("card-why-pending")
-                .with("id", id.as_str())
-                .with("time", time(at)),
+        Why::Pending { at, .. } => (
+            Message::new("card-why-pending").with("time", time(at)),
             Message::new("card-fix-pending"),
         ),
         Why::UnknownType { id, kind } => (
@@ -118,9 +116,8 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
                 .with("reason", reason.as_str()),
             Message::new("card-fix-malformed"),
         ),
-        Why::SoldMoreThanBought { id, at, btc } => (
+        Why::SoldMoreThanBought { at, btc, .. } => (
             Message::new("card-why-oversold")
-                .with("id", id.as_str())
                 .with("time", time(at))
                 .with("btc", format::btc(*btc, format::BtcUnit::Btc, words.locale)),
             Message::new("card-fix-oversold"),
@@ -139,19 +136,19 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
             Message::new("card-why-amounts-overflow"),
             Message::new("card-fix-amounts-overflow"),
         ),
-        Why::Unknown { row, unknown } => match unknown {
-            Unknown::DepositCost { deposit_id } => (
+        Why::Unknown { at, unknown, .. } => match unknown {
+            Unknown::DepositCost { at: deposited, .. } => (
                 Message::new("card-why-deposit-cost")
-                    .with("id", row.as_str())
-                    .with("deposit", deposit_id.as_str()),
-                Message::new("card-fix-deposit-cost"),
+                    .with("time", time(at))
+                    .with("deposited", time(deposited)),
+                Message::new("card-fix-deposit-cost").with("deposited", time(deposited)),
             ),
-            Unknown::NoRate { id } => (
-                Message::new("card-why-no-row-rate").with("id", id.as_str()),
+            Unknown::NoRate { at, .. } => (
+                Message::new("card-why-no-row-rate").with("time", time(at)),
                 Message::new("card-fix-no-row-rate"),
             ),
-            Unknown::FeePlacement { id } => (
-                Message::new("card-why-fee").with("id", id.as_str()),
+            Unknown::FeePlacement { at, .. } => (
+                Message::new("card-why-fee").with("time", time(at)),
                 Message::new("card-fix-fee"),
             ),
         },
@@ -276,4 +273,37 @@ pub fn card_xml(card: &Card, exchange: &str) -> String {
         out.push_str("</virtuellEiendel>\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A customer cannot look a row up by its id; the reason names the sale and the deposit by
+    /// the times the history and the deposit list show.
+    #[test]
+    fn a_deposit_of_unknown_cost_is_named_by_time_not_id() {
+        let why = Why::Unknown {
+            row: "tr_000793".into(),
+            at: "2025-03-03T13:02:00Z".parse().unwrap(),
+            unknown: Unknown::DepositCost {
+                deposit_id: "de_000732".into(),
+                at: "2024-01-10T10:00:00Z".parse().unwrap(),
+            },
+        };
+        for locale in [Locale::En, Locale::Nb] {
+            let words = Words {
+                locale,
+                zone: nordlys_core::time::OSLO,
+            };
+            let (why, fix) = refusal(&why, 2025, words);
+            let sold = format::time(&"2025-03-03T13:02:00Z".parse().unwrap(), words.zone, locale);
+            let deposited =
+                format::time(&"2024-01-10T10:00:00Z".parse().unwrap(), words.zone, locale);
+            assert!(why.contains(&sold) && why.contains(&deposited), "{why}");
+            assert!(fix.contains(&deposited), "{fix}");
+            assert!(!why.contains("tr_") && !why.contains("de_"), "{why}");
+            assert!(!fix.contains("de_"), "{fix}");
+        }
+    }
 }

@@ -92,6 +92,8 @@ pub enum Why {
     /// A disposal's proceeds or a consumed lot's cost, or a bonus's value, is not known.
     Unknown {
         row: String,
+        /// When `row` was made: how the user finds it.
+        at: DateTime<Utc>,
         unknown: Unknown,
     },
 }
@@ -103,6 +105,7 @@ impl Why {
         if let Some(u) = d.unknown.first() {
             Some(Self::Unknown {
                 row: d.id.clone(),
+                at: d.at,
                 unknown: u.clone(),
             })
         } else if d.unmatched_btc.is_positive() {
@@ -484,7 +487,11 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
                 Field::AnnenKapitalinntekt,
                 Why::Unknown {
                     row: i.id.clone(),
-                    unknown: Unknown::NoRate { id: i.id.clone() },
+                    at: i.at,
+                    unknown: Unknown::NoRate {
+                        id: i.id.clone(),
+                        at: i.at,
+                    },
                 },
             ),
             None => {
@@ -754,8 +761,10 @@ mod tests {
             card(&store, &request(2024, false, Some("1"))).unwrap_or_else(|e| panic!("{e}"));
         let why = Why::Unknown {
             row: "s1".into(),
+            at: sale_of_a_tenth().create_time,
             unknown: Unknown::DepositCost {
                 deposit_id: "de_1".into(),
+                at: "2024-01-10T10:00:00Z".parse().unwrap(),
             },
         };
         assert_eq!(

@@ -75,12 +75,16 @@ pub enum DisposalKind {
 /// Why a figure the history should give is not known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unknown {
-    /// A deposit from outside: its cost is the user's to enter.
-    DepositCost { deposit_id: String },
+    /// A deposit from outside: its cost is the user's to enter. `at` is when it arrived, which
+    /// names it to the user better than its id.
+    DepositCost {
+        deposit_id: String,
+        at: DateTime<Utc>,
+    },
     /// The row has no market rate to value it at.
-    NoRate { id: String },
+    NoRate { id: String, at: DateTime<Utc> },
     /// The row does not show whether its fee is inside its amount.
-    FeePlacement { id: String },
+    FeePlacement { id: String, at: DateTime<Utc> },
 }
 
 /// The part of one acquisition a disposal consumed.
@@ -120,7 +124,7 @@ impl Disposal {
     /// fee of unknown placement).
     pub fn proceeds_known(&self) -> bool {
         !self.unknown.iter().any(|u| match u {
-            Unknown::NoRate { id } | Unknown::FeePlacement { id } => *id == self.id,
+            Unknown::NoRate { id, .. } | Unknown::FeePlacement { id, .. } => *id == self.id,
             Unknown::DepositCost { .. } => false,
         })
     }
@@ -352,6 +356,7 @@ impl GainsBuilder {
         let internal = t.sub_type == TaxSubType::Internal;
         let unclear = || Unknown::FeePlacement {
             id: t.id.as_str().to_owned(),
+            at: t.create_time,
         };
         match &t.tx_type {
             TaxTransactionType::BtcBuy => {
@@ -431,6 +436,7 @@ impl GainsBuilder {
                 .map(|e| e.cost_nok)
                 .ok_or_else(|| Unknown::DepositCost {
                     deposit_id: t.id.as_str().to_owned(),
+                    at: t.create_time,
                 }),
         }
     }
@@ -443,6 +449,7 @@ impl GainsBuilder {
                 self.unpriced.push(t.id.as_str().to_owned());
                 Unknown::NoRate {
                     id: t.id.as_str().to_owned(),
+                    at: t.create_time,
                 }
             })
     }
@@ -880,8 +887,14 @@ mod tests {
         assert_eq!(
             r.disposals[0].unknown,
             vec![
-                Unknown::FeePlacement { id: "s".into() },
-                Unknown::FeePlacement { id: "b".into() }
+                Unknown::FeePlacement {
+                    id: "s".into(),
+                    at: sell("s", "10025").create_time
+                },
+                Unknown::FeePlacement {
+                    id: "b".into(),
+                    at: buy("b", "10025").create_time
+                }
             ]
         );
     }
@@ -920,7 +933,8 @@ mod tests {
         assert_eq!(
             unknown.disposals[0].unknown,
             vec![Unknown::DepositCost {
-                deposit_id: "de_1".into()
+                deposit_id: "de_1".into(),
+                at: "2024-01-10T10:00:00Z".parse().unwrap(),
             }]
         );
         let entered = run(DepositCosts::Entered(BTreeMap::from([(
