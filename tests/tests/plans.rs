@@ -228,7 +228,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
                 plan.ladder.is_some()
             );
             for e in store.journal_unresolved().unwrap() {
-                let last = store.evidence(e.id).unwrap().pop().map(|v| v.saw);
+                let last = store.evidence(e.id).unwrap().pop().map(|v| v.saw());
                 let made = made.contains_key(&e.reference);
                 println!(
                     "  unresolved {} {:?} {:?} made {made}: {last:?}",

@@ -335,7 +335,19 @@ unmatched: string, };
 
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
-export type EvidenceView = { at: string, read: string, saw: string, };
+export type EvidenceView = { at: string, 
+/**
+ * What was read, in words.
+ */
+read: string, 
+/**
+ * What it saw, in words.
+ */
+saw: string, 
+/**
+ * Whether this step ends a check (its conclusion, or the user's word).
+ */
+endsCheck: boolean, };
 
 export type ExchangeProfileArgs = { baseUrl: string, clientId: string, 
 /**

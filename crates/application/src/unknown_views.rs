@@ -35,8 +35,12 @@ pub struct SettlePlacedArgs {
 #[serde(rename_all = "camelCase")]
 pub struct EvidenceView {
     pub at: String,
+    /// What was read, in words.
     pub read: String,
+    /// What it saw, in words.
     pub saw: String,
+    /// Whether this step ends a check (its conclusion, or the user's word).
+    pub ends_check: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -75,20 +75,21 @@ fn settle_error(app: &App, e: JournalError) -> IpcError {
     }
 }
 
-fn evidence(app: &App, store: &Store, id: i64) -> Answer<Vec<EvidenceView>> {
-    let hidden = app.figures().hidden;
+fn evidence(
+    app: &App,
+    store: &Store,
+    id: i64,
+    name: &dyn Fn(&str) -> String,
+) -> Answer<Vec<EvidenceView>> {
+    let figures = app.figures();
     Ok(store
         .evidence(id)?
         .into_iter()
-        .map(|Evidence { at, read, saw }| EvidenceView {
-            at: format::time_to_second(&at, app.zone, app.locale()),
-            // A balance read says amounts; in privacy mode it is masked like every other amount.
-            saw: if hidden && nordlys_core::evidence::states_balances(&read) {
-                format::MASK.to_owned()
-            } else {
-                saw
-            },
-            read,
+        .map(|Evidence { at, read, seen }| EvidenceView {
+            at: format::time_to_second(&at, app.zone, figures.locale),
+            saw: wording::seen(&read, &seen, figures, name),
+            ends_check: read.ends_check(),
+            read: wording::read(&read, figures.locale),
         })
         .collect())
 }
@@ -99,13 +100,15 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
     // What a payment is worth, at the bid, beside its bitcoin.
     let bid = app.listing_bid(store);
     let since = Utc::now() - RECENT;
+    let names = crate::tax::Names::load(store)?;
+    let name = |id: &str| names.name(id);
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {
         let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(app, store, e.id)?;
+        let evidence = evidence(app, store, e.id, &name)?;
         if !open && evidence.is_empty() {
             continue;
         }
@@ -124,7 +127,7 @@ fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(app, store, e.id)?;
+        let evidence = evidence(app, store, e.id, &name)?;
         if !open && evidence.is_empty() {
             continue;
         }

@@ -13,6 +13,7 @@ use nordlys_core::doubt::{Doubt, Move, WhyUnknown};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::orders::SettleRefusal;
+use nordlys_core::seen::{Read, Seen};
 use nordlys_core::tax::gains::{GainsNote, Method};
 use nordlys_core::tax::year_end::RateSource;
 use nordlys_core::time::oslo_date;
@@ -368,6 +369,86 @@ pub fn why_unknown(w: &WhyUnknown, figures: Figures, name: &dyn Fn(&str) -> Stri
     }
 }
 
+/// What a step of a check read, in words.
+pub fn read(r: &Read, locale: Locale) -> String {
+    let key = match r {
+        Read::Accounts => "read-accounts",
+        Read::Fiat => "read-fiat",
+        Read::OpenOrders => "read-open-orders",
+        Read::Rows => "read-rows",
+        Read::PlaceOrder => "read-place-order",
+        Read::SendWithdrawal => "read-send-withdrawal",
+        Read::Verdict => "read-verdict",
+        Read::User => "read-user",
+        Read::Queue => "read-queue",
+        Read::Other(name) => return name.clone(),
+    };
+    say(key, locale)
+}
+
+/// What a step of a check saw, in words: amounts formatted (and hidden) as every amount is,
+/// accounts by their names. Words an older version kept are shown as they were, hidden whole
+/// in privacy mode when their read stated balances.
+pub fn seen(r: &Read, s: &Seen, figures: Figures, name: &dyn Fn(&str) -> String) -> String {
+    let locale = figures.locale;
+    let message = match s {
+        Seen::Balances { accounts } => {
+            return accounts
+                .iter()
+                .map(|a| {
+                    Message::new("seen-account")
+                        .with("account", name(&a.id))
+                        .with("available", figures.btc(a.available))
+                        .with("total", figures.btc(a.total))
+                        .render(locale)
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+        Seen::Fiat { available } => {
+            Message::new("seen-fiat").with("amount", figures.nok(*available))
+        }
+        Seen::OpenOrders { count } => {
+            Message::new("seen-open-orders").with("count", count.to_string())
+        }
+        Seen::Rows {
+            count,
+            incomplete: None,
+        } => Message::new("seen-rows").with("count", count.to_string()),
+        Seen::Rows {
+            count,
+            incomplete: Some(error),
+        } => Message::new("seen-rows-incomplete")
+            .with("count", count.to_string())
+            .with("error", error.clone()),
+        Seen::Failed { error } => Message::new("seen-failed").with("error", error.clone()),
+        Seen::Answered { error } => Message::new("seen-answered").with("error", error.clone()),
+        Seen::Made { ids } => Message::new("seen-made").with("ids", ids.join(", ")),
+        Seen::NotMade { quiet_minutes } => {
+            Message::new("seen-not-made").with("minutes", quiet_minutes.to_string())
+        }
+        Seen::Unknown { doubt: d } => {
+            Message::new("seen-unknown").nest("why", doubt(d, figures, name))
+        }
+        Seen::UserNotMade { order: true } => Message::new("seen-user-not-placed"),
+        Seen::UserNotMade { order: false } => Message::new("seen-user-not-sent"),
+        Seen::UserPlaced { open_as: Some(id) } => {
+            Message::new("seen-user-placed-open").with("order", id.clone())
+        }
+        Seen::UserPlaced { open_as: None } => Message::new("seen-user-placed-closed"),
+        Seen::NeverSent => Message::new("seen-never-sent"),
+        Seen::Legacy { text } => {
+            let states_balances = matches!(r, Read::Accounts | Read::Fiat);
+            return if figures.hidden && states_balances {
+                format::MASK.to_owned()
+            } else {
+                text.clone()
+            };
+        }
+    };
+    message.render(locale)
+}
+
 fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message {
     let btc = |b: nordlys_money::Btc| figures.btc(b);
     match d {
@@ -597,6 +678,145 @@ mod tests {
         )
         .render(Locale::Nb);
         assert!(nb.contains("10 minutter"), "{nb}");
+    }
+
+    /// Every step of a check on the In doubt screen reads in both languages, amounts formatted
+    /// for the language and hidden in privacy mode, accounts by name, never the journal's English.
+    #[test]
+    fn every_step_of_a_check_reads_in_both_languages_and_hides_its_amounts() {
+        use nordlys_core::seen::AccountSeen;
+        let btc = |s: &str| Btc::computed(s.parse().unwrap());
+        let steps = [
+            (
+                Read::Accounts,
+                Seen::Balances {
+                    accounts: vec![AccountSeen {
+                        id: "acc_1".into(),
+                        available: btc("0.0012"),
+                        total: btc("0.2"),
+                    }],
+                },
+            ),
+            (
+                Read::Fiat,
+                Seen::Fiat {
+                    available: Nok::computed(Decimal::new(150_050, 2)),
+                },
+            ),
+            (Read::OpenOrders, Seen::OpenOrders { count: 3 }),
+            (
+                Read::Rows,
+                Seen::Rows {
+                    count: 4,
+                    incomplete: None,
+                },
+            ),
+            (
+                Read::Rows,
+                Seen::Rows {
+                    count: 4,
+                    incomplete: Some("HTTP 502".into()),
+                },
+            ),
+            (
+                Read::OpenOrders,
+                Seen::Failed {
+                    error: "HTTP 502".into(),
+                },
+            ),
+            (
+                Read::PlaceOrder,
+                Seen::Answered {
+                    error: "HTTP 400".into(),
+                },
+            ),
+            (
+                Read::Verdict,
+                Seen::Made {
+                    ids: vec!["or_1".into()],
+                },
+            ),
+            (Read::Verdict, Seen::NotMade { quiet_minutes: 12 }),
+            (
+                Read::Verdict,
+                Seen::Unknown {
+                    doubt: Doubt::HeldBack {
+                        held: btc("0.2"),
+                        open_sells: btc("0.0012"),
+                    },
+                },
+            ),
+            (Read::User, Seen::UserNotMade { order: true }),
+            (Read::User, Seen::UserNotMade { order: false }),
+            (
+                Read::User,
+                Seen::UserPlaced {
+                    open_as: Some("or_1".into()),
+                },
+            ),
+            (Read::User, Seen::UserPlaced { open_as: None }),
+            (Read::Queue, Seen::NeverSent),
+        ];
+        let name = |id: &str| {
+            if id == "acc_1" {
+                "Sparing".to_owned()
+            } else {
+                id.to_owned()
+            }
+        };
+        for (r, step) in &steps {
+            let say = |locale, hidden| {
+                let figures = Figures {
+                    hidden,
+                    ..shown(locale, BtcUnit::Btc)
+                };
+                (read(r, locale), seen(r, step, figures, &name))
+            };
+            let (en, nb) = (say(Locale::En, false), say(Locale::Nb, false));
+            for (what, saw) in [&en, &nb] {
+                assert!(
+                    !what.contains("GET") && !what.contains("POST"),
+                    "{r:?}: {what}"
+                );
+                assert!(
+                    !saw.contains('{') && !saw.contains("acc_1"),
+                    "{step:?}: {saw}"
+                );
+            }
+            assert_ne!(en, nb, "{step:?}");
+            assert_ne!(
+                nb.1,
+                step.to_string(),
+                "{step:?} reads as the journal's English"
+            );
+            for locale in [Locale::En, Locale::Nb] {
+                let (_, hidden) = say(locale, true);
+                let amounts = ["1,500.50", "1 500,50", "0.0012", "0,0012", "0.2", "0,2"];
+                assert!(
+                    amounts.iter().all(|a| !hidden.contains(a)),
+                    "{step:?} shows an amount in privacy mode: {hidden}"
+                );
+            }
+        }
+        // Words an older version kept are shown as they were, and hidden whole when they
+        // stated balances.
+        let old = Seen::Legacy {
+            text: "acc_1 available 0.1 total 0.2".into(),
+        };
+        let hidden = Figures {
+            hidden: true,
+            ..shown(Locale::Nb, BtcUnit::Btc)
+        };
+        assert_eq!(seen(&Read::Accounts, &old, hidden, &name), format::MASK);
+        assert_eq!(
+            seen(
+                &Read::Accounts,
+                &old,
+                shown(Locale::Nb, BtcUnit::Btc),
+                &name
+            ),
+            "acc_1 available 0.1 total 0.2"
+        );
     }
 
     /// A plan's skipped run said in the user's language with prices formatted for it, never the

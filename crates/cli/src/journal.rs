@@ -41,7 +41,15 @@ fn masked_request(text: &str) -> Value {
 
 fn evidence_json(seen: &[Evidence]) -> Value {
     seen.iter()
-        .map(|e| json!({ "at": rfc3339(&e.at), "read": e.read, "saw": e.saw }))
+        .map(|e| {
+            json!({
+                "at": rfc3339(&e.at),
+                "read": e.read.as_str(),
+                "saw": e.saw(),
+                "code": e.seen.code(),
+                "data": e.seen.data(),
+            })
+        })
         .collect()
 }
 

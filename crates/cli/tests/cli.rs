@@ -390,7 +390,28 @@ async fn the_journal_settles_lost_answers_by_evidence_only() {
         let checked = cli.ok(&["journal", "check", "1", "--timeout", "10"]);
         assert_eq!(checked[0]["state"], "placed", "{checked}");
         assert_eq!(checked[0]["kind"], "order");
-        assert!(checked[0]["evidence"].as_array().unwrap().len() >= 4);
+        let evidence = checked[0]["evidence"].as_array().unwrap();
+        assert!(evidence.len() >= 4);
+        // Each step keeps `at`, `read` and `saw`, and adds its fact as `code` and `data`.
+        let last = evidence.last().unwrap();
+        assert_eq!(last["read"], "verdict", "{last}");
+        assert_eq!(last["code"], "made", "{last}");
+        assert!(
+            last["data"]["ids"]
+                .as_array()
+                .is_some_and(|ids| !ids.is_empty()),
+            "{last}"
+        );
+        assert!(
+            last["saw"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("made: ")),
+            "{last}"
+        );
+        assert!(last["at"].is_string(), "{last}");
+        let balances = &evidence[0];
+        assert_eq!(balances["code"], "balances", "{balances}");
+        assert!(balances["data"]["accounts"].is_array(), "{balances}");
         let (code, _, err) = cli.run(&[
             "journal",
             "settle",

@@ -5,9 +5,11 @@
 use std::fmt;
 
 use nordlys_money::{Btc, Nok};
+use serde::{Deserialize, Serialize};
 
 /// Why one look at the account decided nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Doubt {
     /// A balance fell by what this request would take.
     Moved(Move),
@@ -46,7 +48,8 @@ pub enum Doubt {
 }
 
 /// A balance that fell as the request would make it fall.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Move {
     AvailableNok { by: Nok },
     AvailableBtc { account: String, by: Btc },

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::doubt::{Doubt, Move};
 use crate::order_terms::Direction;
+use crate::seen::{AccountSeen, Read, Seen};
 use crate::store::Evidence;
 
 /// How long after giving up on an answer silence may settle a request as not made: longer than a
@@ -181,15 +182,6 @@ pub struct Look {
     pub rows_complete: Result<(), String>,
 }
 
-/// The reads whose evidence states balances: privacy mode hides what they saw.
-const ACCOUNTS_READ: &str = "GET /v1/user/bitcoin-accounts";
-const FIAT_READ: &str = "GET /v1/user/fiat-account";
-
-/// Whether what `read` saw states amounts of money (balances), which privacy mode hides.
-pub fn states_balances(read: &str) -> bool {
-    read == ACCOUNTS_READ || read == FIAT_READ
-}
-
 impl Look {
     /// Reads balances, open orders and the tax rows created since `since` (our clock; the
     /// window opens [`CLOCK_SLACK`] earlier). Balances are read before the rows, so a withdrawal
@@ -231,41 +223,49 @@ impl Look {
     /// What each read showed, for the journal.
     pub fn evidence(&self) -> Vec<Evidence> {
         let mut out = Vec::new();
-        let mut add = |read: &str, saw: String| {
+        let mut add = |read: Read, seen: Seen| {
             out.push(Evidence {
                 at: self.at,
-                read: read.to_owned(),
-                saw,
+                read,
+                seen,
             });
         };
+        let failed = |e: &String| Seen::Failed { error: e.clone() };
         add(
-            ACCOUNTS_READ,
+            Read::Accounts,
             match &self.accounts {
-                Ok(a) => a
-                    .iter()
-                    .map(|h| format!("{} available {} total {}", h.id, h.available, h.total))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                Err(e) => format!("failed: {e}"),
+                Ok(a) => Seen::Balances {
+                    accounts: a
+                        .iter()
+                        .map(|h| AccountSeen {
+                            id: h.id.clone(),
+                            available: h.available,
+                            total: h.total,
+                        })
+                        .collect(),
+                },
+                Err(e) => failed(e),
             },
         );
         match &self.fiat {
-            Some(Ok(f)) => add(FIAT_READ, format!("available {f} NOK")),
-            Some(Err(e)) => add(FIAT_READ, format!("failed: {e}")),
+            Some(Ok(f)) => add(Read::Fiat, Seen::Fiat { available: *f }),
+            Some(Err(e)) => add(Read::Fiat, failed(e)),
             None => {}
         }
         add(
-            "GET /v1/orders",
+            Read::OpenOrders,
             match &self.open_orders {
-                Ok(o) => format!("{} open orders", o.len()),
-                Err(e) => format!("failed: {e}"),
+                Ok(o) => Seen::OpenOrders {
+                    count: o.len() as u64,
+                },
+                Err(e) => failed(e),
             },
         );
         add(
-            "GET /v1/tax/transactions",
-            match &self.rows_complete {
-                Ok(()) => format!("{} rows in the window", self.rows.len()),
-                Err(e) => format!("{} rows read; incomplete: {e}", self.rows.len()),
+            Read::Rows,
+            Seen::Rows {
+                count: self.rows.len() as u64,
+                incomplete: self.rows_complete.clone().err(),
             },
         );
         out
@@ -375,11 +375,24 @@ pub struct Others {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// Made; these ids are the evidence.
-    Made { ids: Vec<String>, why: String },
-    /// Not made: a quiet period showed nothing.
-    NotMade { why: String },
+    Made { ids: Vec<String> },
+    /// Not made: this many minutes of quiet showed nothing that could be it.
+    NotMade { quiet_minutes: i64 },
     /// Not known yet; `stirred` when this look saw a move only this request could explain.
     Unknown { doubt: Doubt, stirred: bool },
+}
+
+impl Verdict {
+    /// The journal's English note for a settled verdict (the CLI's `note`), as it always read.
+    pub fn note(&self) -> String {
+        match self {
+            Self::Made { ids } => format!("matched by {}", ids.join(", ")),
+            Self::NotMade { quiet_minutes } => format!(
+                "no trace in {quiet_minutes} min: no matching row or open order, balances explained"
+            ),
+            Self::Unknown { doubt, .. } => doubt.to_string(),
+        }
+    }
 }
 
 /// One match: evidence ids, and when the first of them was made on the exchange's clock.
@@ -1113,8 +1126,7 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
         ))
         .collect();
     if let Some(m) = pick(&found, &same_amount, request.sent_at) {
-        let why = format!("matched by {}", m.ids.join(", "));
-        return Verdict::Made { ids: m.ids, why };
+        return Verdict::Made { ids: m.ids };
     }
     let unknown = |doubt: Doubt| Verdict::Unknown {
         doubt,
@@ -1158,10 +1170,7 @@ pub fn judge(request: &Request<'_>, look: &Look, others: &Others, rules: &Rules)
         return unknown(doubt);
     }
     Verdict::NotMade {
-        why: format!(
-            "no trace in {} min: no matching row or open order, balances explained",
-            quiet.num_minutes()
-        ),
+        quiet_minutes: quiet.num_minutes(),
     }
 }
 
@@ -1189,15 +1198,19 @@ pub(crate) fn tagged(description: &str, written: Written) -> (String, String) {
 
 /// The verdict as the journal's last evidence row of a check.
 pub(crate) fn conclusion(look: &Look, verdict: &Verdict) -> Evidence {
-    let saw = match verdict {
-        Verdict::Made { why, .. } => format!("made: {why}"),
-        Verdict::NotMade { why } => format!("not made: {why}"),
-        Verdict::Unknown { doubt, .. } => format!("unknown: {doubt}"),
+    let seen = match verdict {
+        Verdict::Made { ids } => Seen::Made { ids: ids.clone() },
+        Verdict::NotMade { quiet_minutes } => Seen::NotMade {
+            quiet_minutes: *quiet_minutes,
+        },
+        Verdict::Unknown { doubt, .. } => Seen::Unknown {
+            doubt: doubt.clone(),
+        },
     };
     Evidence {
         at: look.at,
-        read: "verdict".to_owned(),
-        saw,
+        read: Read::Verdict,
+        seen,
     }
 }
 
@@ -1311,21 +1324,43 @@ mod tests {
         }
     }
 
+    /// A look's steps are facts with their amounts, not words: the window formats and hides
+    /// the amounts as it does every other.
     #[test]
-    fn privacy_mode_knows_which_reads_state_balances() {
+    fn a_look_is_kept_as_what_each_read_saw() {
         let seen = look(0, holding("0.5", "0.75"), "1200", vec![], vec![]).evidence();
-        let stating: Vec<_> = seen
+        let steps: Vec<_> = seen
             .iter()
-            .filter(|e| states_balances(&e.read))
-            .map(|e| e.saw.as_str())
+            .map(|e| (e.read.clone(), e.seen.clone()))
             .collect();
-        assert_eq!(stating.len(), 2, "{seen:?}");
-        assert!(stating.iter().all(|saw| saw.contains("available")));
-        // The others say counts, which privacy mode leaves alone.
-        assert!(
-            seen.iter()
-                .filter(|e| !states_balances(&e.read))
-                .all(|e| e.saw.ends_with("open orders") || e.saw.ends_with("in the window"))
+        assert_eq!(
+            steps,
+            vec![
+                (
+                    Read::Accounts,
+                    Seen::Balances {
+                        accounts: vec![AccountSeen {
+                            id: holding("0.5", "0.75").id,
+                            available: Btc::computed(d("0.5")),
+                            total: Btc::computed(d("0.75")),
+                        }]
+                    }
+                ),
+                (
+                    Read::Fiat,
+                    Seen::Fiat {
+                        available: Nok::computed(d("1200"))
+                    }
+                ),
+                (Read::OpenOrders, Seen::OpenOrders { count: 0 }),
+                (
+                    Read::Rows,
+                    Seen::Rows {
+                        count: 0,
+                        incomplete: None
+                    }
+                ),
+            ]
         );
     }
 

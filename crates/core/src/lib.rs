@@ -29,6 +29,7 @@ pub mod qr;
 pub mod recheck;
 pub mod recipient_seal;
 pub mod secrets;
+pub mod seen;
 pub mod settings;
 pub mod store;
 pub mod tax;

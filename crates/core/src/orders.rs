@@ -12,6 +12,7 @@ use nordlys_exchange::{Error, ExchangeClient};
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
 use crate::order_terms;
+use crate::seen::{Read, Seen};
 use crate::store::{
     Claim, Decision, Evidence, JournalEntry, JournalState, NewOrderEntry, Store, StoreError,
 };
@@ -278,8 +279,10 @@ impl Prepared {
                     id,
                     &[Evidence {
                         at: Utc::now(),
-                        read: "POST /v1/orders".to_owned(),
-                        saw: e.to_string(),
+                        read: Read::PlaceOrder,
+                        seen: Seen::Answered {
+                            error: e.to_string(),
+                        },
                     }],
                 )?;
                 Err(e.into())
@@ -470,8 +473,9 @@ pub(crate) fn record(
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
     store.add_check(journal_id, &seen)?;
+    let why = verdict.note();
     Ok(match verdict {
-        Verdict::Made { ids, why } => {
+        Verdict::Made { ids } => {
             store.journal_decide(
                 journal_id,
                 JournalState::Placed,
@@ -483,7 +487,7 @@ pub(crate) fn record(
             let trade_id = ids.iter().find(|i| !i.starts_with("or_")).cloned();
             Resolution::Placed { order_id, trade_id }
         }
-        Verdict::NotMade { why } => {
+        Verdict::NotMade { .. } => {
             store.journal_decide(
                 journal_id,
                 JournalState::NotPlaced,
@@ -541,10 +545,7 @@ pub(crate) fn settle_stale_queued(
     if !e.queued || store.in_flight(e.id) || rules.gave_up(None, e.sent_at, Utc::now()).is_none() {
         return Ok(false);
     }
-    store.journal_settle_queued(
-        e.id,
-        "never sent: its ladder's run stopped before this rung's turn",
-    )
+    store.journal_settle_queued(e.id, &Seen::NeverSent)
 }
 
 pub(crate) fn may_be_in_flight(
@@ -597,8 +598,8 @@ pub async fn settle_not_placed(
                 journal_id,
                 &[Evidence {
                     at: Utc::now(),
-                    read: "user".to_owned(),
-                    saw: "checked the exchange's history: not placed".to_owned(),
+                    read: Read::User,
+                    seen: Seen::UserNotMade { order: true },
                 }],
             )?;
             store
@@ -655,9 +656,11 @@ pub async fn settle_placed(
                 }));
             }
             claimed.push(id.to_owned());
-            format!("saw it on the exchange: placed, open as order {id}")
+            Seen::UserPlaced {
+                open_as: Some(id.to_owned()),
+            }
         }
-        None => "saw it on the exchange: placed, and closed".to_owned(),
+        None => Seen::UserPlaced { open_as: None },
     };
     if !store.journal_decide(
         journal_id,
@@ -672,8 +675,8 @@ pub async fn settle_placed(
         journal_id,
         &[Evidence {
             at: Utc::now(),
-            read: "user".to_owned(),
-            saw,
+            read: Read::User,
+            seen: saw,
         }],
     )?;
     store

@@ -337,6 +337,8 @@ const MIGRATIONS: &[&str] = &[
     // the user's unit).
     "ALTER TABLE invoices ADD COLUMN asked_unit TEXT NOT NULL DEFAULT 'btc';
     ALTER TABLE invoices ADD COLUMN asked_nok TEXT;",
+    // What a check's step saw, as a code and its data (older rows keep only their words).
+    "ALTER TABLE journal_evidence ADD COLUMN seen TEXT;",
 ];
 
 /// The migration after which the tax rows are copied, each with its record made: SQL

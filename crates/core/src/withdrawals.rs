@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::seen::{Read, Seen};
 use crate::store::{
     Decision, Evidence, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
     WithdrawalState,
@@ -199,8 +200,10 @@ pub async fn send_typed(
                 id,
                 &[Evidence {
                     at: Utc::now(),
-                    read: "POST /v1/withdrawals/bitcoin".to_owned(),
-                    saw: e.to_string(),
+                    read: Read::SendWithdrawal,
+                    seen: Seen::Answered {
+                        error: e.to_string(),
+                    },
                 }],
             )?;
             Err(e.into())
@@ -302,8 +305,9 @@ pub(crate) fn record(
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
     store.add_check(journal_id, &seen)?;
+    let why = verdict.note();
     Ok(match verdict {
-        Verdict::Made { ids, why } => {
+        Verdict::Made { ids } => {
             // Listed in the tax rows only once it completed.
             store.withdrawal_decide(
                 journal_id,
@@ -317,7 +321,7 @@ pub(crate) fn record(
                 withdrawal_id: None,
             }
         }
-        Verdict::NotMade { why } => {
+        Verdict::NotMade { .. } => {
             store.withdrawal_decide(
                 journal_id,
                 WithdrawalState::NotSent,
@@ -383,8 +387,8 @@ pub async fn settle_not_sent(
                 journal_id,
                 &[Evidence {
                     at: Utc::now(),
-                    read: "user".to_owned(),
-                    saw: "checked the exchange's history: not sent".to_owned(),
+                    read: Read::User,
+                    seen: Seen::UserNotMade { order: false },
                 }],
             )?;
             store

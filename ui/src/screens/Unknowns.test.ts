@@ -11,8 +11,8 @@ function unknown(
   kind: "order" | "withdrawal" = "withdrawal",
 ): UnknownsView {
   const evidence = Array.from({ length: checks }, (_, i) => [
-    { at: `10:0${i}`, read: "withdrawals", saw: "not listed" },
-    { at: `10:0${i}`, read: "verdict", saw: "still unknown" },
+    { at: `10:0${i}`, read: "withdrawals", saw: "not listed", endsCheck: false },
+    { at: `10:0${i}`, read: "verdict", saw: "still unknown", endsCheck: true },
   ]).flat();
   return {
     unresolved: state === "unknown" ? 1 : 0,

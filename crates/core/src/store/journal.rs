@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::{IdentityId, Store, StoreError, time};
+use crate::seen::{Read, Seen};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JournalKind {
@@ -72,9 +73,15 @@ impl Origin {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evidence {
     pub at: DateTime<Utc>,
-    /// What was read, e.g. `GET /v1/orders`.
-    pub read: String,
-    pub saw: String,
+    pub read: Read,
+    pub seen: Seen,
+}
+
+impl Evidence {
+    /// What it saw in the journal's English words (the CLI's `saw`).
+    pub fn saw(&self) -> String {
+        self.seen.to_string()
+    }
 }
 
 /// The outcome of journaling a request before it is sent.
@@ -195,7 +202,7 @@ impl Store {
                 .iter()
                 .rev()
                 .zip(seen)
-                .all(|((_, read, saw), e)| *read == e.read && *saw == e.saw);
+                .all(|((_, read, saw), e)| read == e.read.as_str() && *saw == e.saw());
         if same {
             for ((rowid, _, _), e) in last.iter().rev().zip(seen) {
                 tx.execute(
@@ -214,13 +221,17 @@ impl Store {
     pub fn evidence(&self, journal_id: i64) -> Result<Vec<Evidence>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(
-            "SELECT at_ms, read, saw FROM journal_evidence WHERE journal_id = ?1 ORDER BY rowid",
+            "SELECT at_ms, read, saw, seen FROM journal_evidence WHERE journal_id = ?1
+             ORDER BY rowid",
         )?;
         let rows = q.query_map([journal_id], |r| {
+            let read: String = r.get(1)?;
+            let saw: String = r.get(2)?;
+            let seen: Option<String> = r.get(3)?;
             Ok(Evidence {
                 at: time(r.get(0)?),
-                read: r.get(1)?,
-                saw: r.get(2)?,
+                read: Read::parse(&read),
+                seen: Seen::stored(seen.as_deref(), &saw),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -234,8 +245,15 @@ fn insert_evidence(
 ) -> Result<(), StoreError> {
     for e in seen {
         tx.execute(
-            "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
-            params![journal_id, e.at.timestamp_millis(), e.read, e.saw],
+            "INSERT INTO journal_evidence (journal_id, at_ms, read, saw, seen)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                journal_id,
+                e.at.timestamp_millis(),
+                e.read.as_str(),
+                e.saw(),
+                e.seen.to_json()
+            ],
         )?;
     }
     Ok(())
@@ -245,35 +263,69 @@ fn insert_evidence(
 mod tests {
     use super::*;
 
-    fn seen(at: i64, saw: &str) -> Vec<Evidence> {
+    fn seen(at: i64, verdict: Seen) -> Vec<Evidence> {
         let at = time(at);
         vec![
             Evidence {
                 at,
-                read: "GET /v1/orders".into(),
-                saw: "0 open orders".into(),
+                read: Read::OpenOrders,
+                seen: Seen::OpenOrders { count: 0 },
             },
             Evidence {
                 at,
-                read: "verdict".into(),
-                saw: saw.into(),
+                read: Read::Verdict,
+                seen: verdict,
             },
         ]
+    }
+
+    fn in_flight() -> Seen {
+        Seen::Unknown {
+            doubt: crate::doubt::Doubt::InFlight,
+        }
     }
 
     #[test]
     fn a_check_that_saw_the_same_only_moves_the_time_forward() {
         let s = Store::in_memory().unwrap();
-        s.add_check(7, &seen(1_000, "unknown: no trace yet"))
-            .unwrap();
-        s.add_check(7, &seen(2_000, "unknown: no trace yet"))
-            .unwrap();
+        s.add_check(7, &seen(1_000, in_flight())).unwrap();
+        s.add_check(7, &seen(2_000, in_flight())).unwrap();
         let e = s.evidence(7).unwrap();
         assert_eq!(e.len(), 2, "{e:?}");
         assert_eq!(e[1].at, time(2_000));
         assert_eq!(s.last_checked(7).unwrap(), Some(time(2_000)));
-        s.add_check(7, &seen(3_000, "made: matched by u-1"))
+        let made = Seen::Made {
+            ids: vec!["u-1".into()],
+        };
+        s.add_check(7, &seen(3_000, made.clone())).unwrap();
+        let e = s.evidence(7).unwrap();
+        assert_eq!(e.len(), 4, "a new sight is kept");
+        assert_eq!(e[3].seen, made, "kept as a fact");
+    }
+
+    /// A step an older version wrote has only its words: it reads as them, and the CLI's
+    /// `saw` is what it was.
+    #[test]
+    fn a_step_written_before_steps_were_facts_reads_as_its_words() {
+        let s = Store::in_memory().unwrap();
+        s.db()
+            .execute(
+                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw)
+                 VALUES (3, 1000, 'verdict', 'unknown: no trace yet; silence counts after 10 min')",
+                [],
+            )
             .unwrap();
-        assert_eq!(s.evidence(7).unwrap().len(), 4, "a new sight is kept");
+        let e = s.evidence(3).unwrap();
+        assert_eq!(e[0].read, Read::Verdict);
+        assert_eq!(
+            e[0].seen,
+            Seen::Legacy {
+                text: "unknown: no trace yet; silence counts after 10 min".into()
+            }
+        );
+        assert_eq!(
+            e[0].saw(),
+            "unknown: no trace yet; silence counts after 10 min"
+        );
     }
 }

@@ -7,6 +7,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use crate::order_terms::{Direction, OrderType};
+use crate::seen::{Read, Seen};
 
 use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
@@ -290,19 +291,26 @@ impl Store {
 
     /// Settles queued entry `id` "not placed": it never left, and now never will (a sender
     /// that comes for it later finds it settled). False when the sender took it first.
-    pub fn journal_settle_queued(&self, id: i64, note: &str) -> Result<bool, StoreError> {
+    pub fn journal_settle_queued(&self, id: i64, note: &Seen) -> Result<bool, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = Utc::now().timestamp_millis();
         let settled = tx.execute(
             "UPDATE order_journal SET state = 'not-placed', decided_by = 'evidence', note = ?2,
              updated_at_ms = ?3 WHERE id = ?1 AND queued = 1 AND state = 'sending'",
-            params![id, note, now],
+            params![id, note.to_string(), now],
         )? == 1;
         if settled {
             tx.execute(
-                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw) VALUES (?1, ?2, ?3, ?4)",
-                params![id, now, "queue", note],
+                "INSERT INTO journal_evidence (journal_id, at_ms, read, saw, seen)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    id,
+                    now,
+                    Read::Queue.as_str(),
+                    note.to_string(),
+                    note.to_json()
+                ],
             )?;
         }
         tx.commit()?;

@@ -674,7 +674,10 @@ mod tests {
             "the first is sent at once"
         );
         // The run stops (a quit, a crash); its second rung is settled before its turn.
-        assert!(s.journal_settle_queued(ids[1], "never sent").unwrap());
+        assert!(
+            s.journal_settle_queued(ids[1], &crate::seen::Seen::NeverSent)
+                .unwrap()
+        );
         assert!(
             !s.journal_take(ids[1], Utc::now()).unwrap(),
             "settled: never sent"
@@ -685,7 +688,10 @@ mod tests {
         );
         // The third is taken first: it can no longer be settled from its queue.
         assert!(s.journal_take(ids[2], Utc::now()).unwrap());
-        assert!(!s.journal_settle_queued(ids[2], "never sent").unwrap());
+        assert!(
+            !s.journal_settle_queued(ids[2], &crate::seen::Seen::NeverSent)
+                .unwrap()
+        );
         assert_eq!(
             s.journal_entry(ids[2]).unwrap().unwrap().state,
             JournalState::Sending

@@ -132,6 +132,15 @@ async fn main() -> ExitCode {
             )
             .await
             .unwrap_or(status);
+            app.click("[data-testid=tax-section-gains]").await;
+            app.text("[data-testid=gains-years]").await;
+            status = picture(
+                &app,
+                &dir,
+                &format!("tax-gains-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
             app.click("[data-testid=tax-section-transactions]").await;
             app.click("[data-testid=nav-trade]").await;
             app.click("[data-testid=direction-sell]").await;
@@ -158,6 +167,14 @@ async fn main() -> ExitCode {
                 &app,
                 &dir,
                 &format!("recurring-buys-{language}-{theme}-{width}x{height}"),
+            )
+            .await
+            .unwrap_or(status);
+            // A placed buy: what it bought, for how much, and the fee.
+            status = bought(
+                &app,
+                &dir,
+                &format!("trade-bought-{language}-{theme}-{width}x{height}"),
             )
             .await
             .unwrap_or(status);
@@ -228,6 +245,40 @@ async fn main() -> ExitCode {
     }
     app.quit().await;
     status
+}
+
+/// Places a small market buy and pictures its result once the fill is shown (or after 20 s,
+/// when the picture shows what the window said instead).
+async fn bought(app: &App, dir: &std::path::Path, name: &str) -> Option<ExitCode> {
+    app.click("[data-testid=type-market]").await;
+    app.click("[data-testid=direction-buy]").await;
+    app.fill("[data-testid=order-amount]", "500").await;
+    for _ in 0..40 {
+        if app
+            .attr("[data-testid=order-review]", "disabled")
+            .await
+            .is_none()
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    app.click("[data-testid=order-review]").await;
+    for _ in 0..40 {
+        if app.exists("[data-testid=order-confirm]").await {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    app.click("[data-testid=order-confirm]").await;
+    for _ in 0..80 {
+        if app.exists("[data-testid=order-fill]").await {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    app.script("window.scrollTo(0, 0);", vec![]).await;
+    picture(app, dir, name).await
 }
 
 /// Writes the window as `DIR/name.png`; `Some(FAILURE)` when it could not.

@@ -1,0 +1,319 @@
+//! What one step of a check read and saw, as facts: the journal keeps each as a code with its
+//! data, the window words it in the user's language (amounts formatted and hidden as every
+//! amount is), and `Display` is the English the CLI and older versions wrote.
+
+use std::fmt;
+
+use nordlys_money::{Btc, Nok};
+use serde::{Deserialize, Serialize};
+
+use crate::doubt::Doubt;
+
+/// What a step read: a request to the exchange, the verdict, the user, the queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read {
+    Accounts,
+    Fiat,
+    OpenOrders,
+    Rows,
+    /// The order's own request, whose answer was an error.
+    PlaceOrder,
+    /// The withdrawal's own request, whose answer was an error.
+    SendWithdrawal,
+    /// The check's conclusion.
+    Verdict,
+    /// The user, settling it by hand.
+    User,
+    /// The ladder's queue, settling a rung that never left.
+    Queue,
+    /// A read this version does not know (written by another).
+    Other(String),
+}
+
+impl Read {
+    /// The name the journal has always stored, and the CLI's `read`.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Accounts => "GET /v1/user/bitcoin-accounts",
+            Self::Fiat => "GET /v1/user/fiat-account",
+            Self::OpenOrders => "GET /v1/orders",
+            Self::Rows => "GET /v1/tax/transactions",
+            Self::PlaceOrder => "POST /v1/orders",
+            Self::SendWithdrawal => "POST /v1/withdrawals/bitcoin",
+            Self::Verdict => "verdict",
+            Self::User => "user",
+            Self::Queue => "queue",
+            Self::Other(s) => s,
+        }
+    }
+
+    pub fn parse(s: &str) -> Self {
+        [
+            Self::Accounts,
+            Self::Fiat,
+            Self::OpenOrders,
+            Self::Rows,
+            Self::PlaceOrder,
+            Self::SendWithdrawal,
+            Self::Verdict,
+            Self::User,
+            Self::Queue,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+        .unwrap_or_else(|| Self::Other(s.to_owned()))
+    }
+
+    /// Whether this step ends a check: its verdict, or the user's word.
+    pub fn ends_check(&self) -> bool {
+        matches!(self, Self::Verdict | Self::User)
+    }
+}
+
+/// One bitcoin account's balances as a read saw them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountSeen {
+    pub id: String,
+    pub available: Btc,
+    pub total: Btc,
+}
+
+/// What a step saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "data", rename_all = "kebab-case")]
+pub enum Seen {
+    /// The bitcoin accounts' balances.
+    Balances {
+        accounts: Vec<AccountSeen>,
+    },
+    /// The NOK account's available balance.
+    Fiat {
+        available: Nok,
+    },
+    OpenOrders {
+        count: u64,
+    },
+    /// The history rows in the check's window; `incomplete` says why there may be more.
+    Rows {
+        count: u64,
+        incomplete: Option<String>,
+    },
+    /// The read failed (the exchange's or the connection's words).
+    Failed {
+        error: String,
+    },
+    /// The request's own answer was an error.
+    Answered {
+        error: String,
+    },
+    /// Made: these rows or orders are its evidence.
+    Made {
+        ids: Vec<String>,
+    },
+    /// Not made: this many minutes of quiet showed nothing that could be it.
+    NotMade {
+        quiet_minutes: i64,
+    },
+    Unknown {
+        doubt: Doubt,
+    },
+    /// The user checked the exchange's history and found it not made.
+    UserNotMade {
+        order: bool,
+    },
+    /// The user saw the order placed, open as `open_as` or closed.
+    UserPlaced {
+        open_as: Option<String>,
+    },
+    /// A ladder's rung that never left: its run stopped before its turn.
+    NeverSent,
+    /// What an older version wrote, kept as it was.
+    Legacy {
+        text: String,
+    },
+}
+
+impl Seen {
+    /// The code the CLI's `code` shows.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Balances { .. } => "balances",
+            Self::Fiat { .. } => "fiat",
+            Self::OpenOrders { .. } => "open-orders",
+            Self::Rows { .. } => "rows",
+            Self::Failed { .. } => "failed",
+            Self::Answered { .. } => "answered",
+            Self::Made { .. } => "made",
+            Self::NotMade { .. } => "not-made",
+            Self::Unknown { .. } => "unknown",
+            Self::UserNotMade { .. } => "user-not-made",
+            Self::UserPlaced { .. } => "user-placed",
+            Self::NeverSent => "never-sent",
+            Self::Legacy { .. } => "legacy",
+        }
+    }
+
+    /// The data beside the code, as the journal stores it (`null` for none).
+    pub fn data(&self) -> serde_json::Value {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|mut v| v.get_mut("data").map(serde_json::Value::take))
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored step: its JSON, or (written before steps were facts, or damaged) its words.
+    pub fn stored(json: Option<&str>, saw: &str) -> Self {
+        json.and_then(|j| serde_json::from_str(j).ok())
+            .unwrap_or_else(|| Self::Legacy {
+                text: saw.to_owned(),
+            })
+    }
+}
+
+impl fmt::Display for Seen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Balances { accounts } => {
+                for (i, a) in accounts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{} available {} total {}", a.id, a.available, a.total)?;
+                }
+                Ok(())
+            }
+            Self::Fiat { available } => write!(f, "available {available} NOK"),
+            Self::OpenOrders { count } => write!(f, "{count} open orders"),
+            Self::Rows {
+                count,
+                incomplete: None,
+            } => write!(f, "{count} rows in the window"),
+            Self::Rows {
+                count,
+                incomplete: Some(e),
+            } => write!(f, "{count} rows read; incomplete: {e}"),
+            Self::Failed { error } => write!(f, "failed: {error}"),
+            Self::Answered { error } => f.write_str(error),
+            Self::Made { ids } => write!(f, "made: matched by {}", ids.join(", ")),
+            Self::NotMade { quiet_minutes } => write!(
+                f,
+                "not made: no trace in {quiet_minutes} min: no matching row or open order, balances explained"
+            ),
+            Self::Unknown { doubt } => write!(f, "unknown: {doubt}"),
+            Self::UserNotMade { order: true } => {
+                f.write_str("checked the exchange's history: not placed")
+            }
+            Self::UserNotMade { order: false } => {
+                f.write_str("checked the exchange's history: not sent")
+            }
+            Self::UserPlaced { open_as: Some(id) } => {
+                write!(f, "saw it on the exchange: placed, open as order {id}")
+            }
+            Self::UserPlaced { open_as: None } => {
+                f.write_str("saw it on the exchange: placed, and closed")
+            }
+            Self::NeverSent => {
+                f.write_str("never sent: its ladder's run stopped before this rung's turn")
+            }
+            Self::Legacy { text } => f.write_str(text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doubt::Move;
+
+    fn every() -> Vec<Seen> {
+        vec![
+            Seen::Balances {
+                accounts: vec![AccountSeen {
+                    id: "acc_1".into(),
+                    available: Btc::computed("0.1".parse().unwrap()),
+                    total: Btc::computed("0.2".parse().unwrap()),
+                }],
+            },
+            Seen::Fiat {
+                available: Nok::computed("1000.5".parse().unwrap()),
+            },
+            Seen::OpenOrders { count: 2 },
+            Seen::Rows {
+                count: 3,
+                incomplete: Some("1 rows could not be read".into()),
+            },
+            Seen::Failed {
+                error: "timed out".into(),
+            },
+            Seen::Answered {
+                error: "HTTP 400".into(),
+            },
+            Seen::Made {
+                ids: vec!["tr_1".into()],
+            },
+            Seen::NotMade { quiet_minutes: 12 },
+            Seen::Unknown {
+                doubt: Doubt::Moved(Move::AvailableNok {
+                    by: Nok::computed("500".parse().unwrap()),
+                }),
+            },
+            Seen::UserNotMade { order: true },
+            Seen::UserPlaced {
+                open_as: Some("ord_1".into()),
+            },
+            Seen::NeverSent,
+        ]
+    }
+
+    /// A step is stored as its code and data and read back the same; what an older version
+    /// wrote, or a damaged row, reads as its words.
+    #[test]
+    fn a_step_round_trips_and_old_words_are_kept() {
+        for seen in every() {
+            let json = seen.to_json();
+            assert_eq!(Seen::stored(Some(&json), "ignored"), seen, "{json}");
+            let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(value["code"], seen.code(), "{json}");
+        }
+        let old = "0 open orders";
+        assert_eq!(Seen::stored(None, old), Seen::Legacy { text: old.into() });
+        assert_eq!(
+            Seen::stored(Some("{not json"), old).to_string(),
+            old,
+            "damaged JSON keeps the words"
+        );
+    }
+
+    /// The words the journal wrote before steps were facts are what `Display` still writes,
+    /// so the CLI's `saw` does not change.
+    #[test]
+    fn the_words_are_those_the_journal_always_wrote() {
+        let said: Vec<String> = every().iter().map(ToString::to_string).collect();
+        assert_eq!(said[0], "acc_1 available 0.1 total 0.2");
+        assert_eq!(said[1], "available 1000.5 NOK");
+        assert_eq!(said[2], "2 open orders");
+        assert_eq!(said[3], "3 rows read; incomplete: 1 rows could not be read");
+        assert_eq!(said[6], "made: matched by tr_1");
+        assert!(said[7].starts_with("not made: no trace in 12 min"));
+        assert!(said[8].starts_with("unknown: available NOK fell by 500"));
+    }
+
+    #[test]
+    fn reads_keep_their_stored_names() {
+        for name in [
+            "GET /v1/orders",
+            "verdict",
+            "user",
+            "queue",
+            "something new",
+        ] {
+            assert_eq!(Read::parse(name).as_str(), name);
+        }
+        assert!(Read::parse("verdict").ends_check());
+        assert!(!Read::parse("GET /v1/orders").ends_check());
+    }
+}
