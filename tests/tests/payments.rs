@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::evidence::Rules;
-use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::format::Locale;
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::store::{Store, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
@@ -28,14 +28,9 @@ use rust_decimal::Decimal;
 fn ctx() -> PayContext {
     PayContext {
         now: SystemTime::now(),
-        figures: nordlys_core::format::Figures {
-            locale: Locale::En,
-            unit: BtcUnit::Sats,
-            hidden: false,
-        },
+        locale: Locale::En,
         price: NokPerBtc::computed(Decimal::from(1_000_000)),
         available_btc: Btc::from_sats(100_000_000),
-        account_name: "Main".into(),
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use chrono::Utc;
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
-use nordlys_core::format::{self, Locale};
+use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::tax::{payment_info, row_amount_text};
@@ -37,7 +37,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 }
 
 /// Checks the form against the live price, the account's balance and the address book.
-async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext)> {
+async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext, PayShown)> {
     let mut form = form(args)?;
     let session = app.session().await?;
     let client = session.connection.client().clone();
@@ -45,11 +45,15 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     let account = crate::shown_account::shown(app, &client, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
     form.account_id = Some(account.id.to_string());
+    let figures = app.figures();
     let ctx = PayContext {
         now: SystemTime::now(),
-        figures: app.figures(),
+        locale: figures.locale,
         price,
         available_btc: account.available_btc,
+    };
+    let shown = PayShown {
+        figures,
         account_name: account.name.clone(),
     };
     let store = session.store;
@@ -77,7 +81,13 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
             },
         }
     });
-    Ok((form, check, ctx))
+    Ok((form, check, ctx, shown))
+}
+
+/// What the form's words are written with: how amounts are shown, and the account's name.
+struct PayShown {
+    figures: Figures,
+    account_name: String,
 }
 
 /// Names the form as the user sees it: the same fields give the same name, and any change gives
@@ -142,31 +152,32 @@ fn recipient_view(r: &Recipient) -> RecipientView {
 }
 
 /// The confirmation's lines, for a form ready to send: what goes where, from which account.
-fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
+fn summary(c: &PayCheck, ctx: &PayContext, shown: &PayShown, form: &PayForm) -> Vec<SummaryLine> {
     let (Some(request), Some(dest), Some(amount)) = (&c.request, &c.destination, c.amount_btc)
     else {
         return vec![];
     };
-    let locale = ctx.figures.locale;
+    let figures = shown.figures;
+    let locale = figures.locale;
     let line = |label, value| SummaryLine {
         label: wording::say(label, locale),
         value,
     };
-    let to = wording::destination(dest, ctx.now, ctx.figures);
+    let to = wording::destination(dest, ctx.now, figures);
     let wire = dest.wire();
     // The destination as sent, unless "To" already says it whole (a Lightning address).
     let wire = (!to.contains(&wire)).then(|| line("summary-destination", wire));
     let mut lines = vec![
-        line("summary-amount", ctx.figures.btc(amount)),
+        line("summary-amount", figures.btc(amount)),
         line(
             "summary-value",
             pay_form::nok_value(amount, ctx)
-                .map_or_else(|| "—".to_owned(), |nok| format!("≈ {nok}")),
+                .map_or_else(|| "—".to_owned(), |nok| format!("≈ {}", figures.nok(nok))),
         ),
         line("summary-to", to),
     ];
     lines.extend(wire);
-    lines.push(line("summary-from", ctx.account_name.clone()));
+    lines.push(line("summary-from", shown.account_name.clone()));
     if let Some(r) = &request.tfr_info {
         let country = if r.country.is_empty() {
             String::new()
@@ -200,7 +211,14 @@ fn summary(c: &PayCheck, ctx: &PayContext, form: &PayForm) -> Vec<SummaryLine> {
     lines
 }
 
-fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) -> PayCheckView {
+fn check_view(
+    c: &PayCheck,
+    ctx: &PayContext,
+    shown: &PayShown,
+    form: &PayForm,
+    reviewed: String,
+) -> PayCheckView {
+    let figures = shown.figures;
     let (kind, expires_at) = match &c.destination {
         Some(Destination::Onchain { .. }) => (Some(DestinationKind::Onchain), None),
         Some(Destination::Invoice(i)) => (
@@ -220,7 +238,7 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         _ => nordlys_core::destination::Requested::default(),
     };
     let e = &c.recipient_errors;
-    let locale = ctx.figures.locale;
+    let locale = figures.locale;
     let field =
         |p: &Option<RecipientProblem>| p.as_ref().map(|p| wording::recipient_problem(p, locale));
     PayCheckView {
@@ -233,20 +251,24 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
         recognised: c
             .destination
             .as_ref()
-            .map(|d| wording::destination(d, ctx.now, ctx.figures)),
+            .map(|d| wording::destination(d, ctx.now, figures)),
         kind,
         expires_at,
-        fixed_amount: c.fixed_amount.clone(),
+        fixed_amount: c.fixed_amount.map(|a| figures.btc(a)),
         link_amount_btc: link.amount_btc.map(|a| a.to_string()),
         link_label: link.label,
         amount_error: c
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem(p, ctx.figures)),
-        estimate: c.estimate.clone(),
+            .map(|p| wording::amount_problem(p, figures)),
+        estimate: c.estimate.map(|a| format!("≈ {}", figures.amount(a))),
         available: match pay_form::nok_value(ctx.available_btc, ctx) {
-            Some(nok) => format!("{} (≈ {nok})", ctx.figures.btc(ctx.available_btc)),
-            None => ctx.figures.btc(ctx.available_btc),
+            Some(nok) => format!(
+                "{} (≈ {})",
+                figures.btc(ctx.available_btc),
+                figures.nok(nok)
+            ),
+            None => figures.btc(ctx.available_btc),
         },
         needs_recipient: c.needs_recipient,
         saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
@@ -256,15 +278,15 @@ fn check_view(c: &PayCheck, ctx: &PayContext, form: &PayForm, reviewed: String) 
             address: field(&e.address),
             nin: field(&e.nin),
         },
-        summary: summary(c, ctx, form),
+        summary: summary(c, ctx, shown, form),
         reviewed,
         sale_tax: None,
     }
 }
 
 pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
-    let (form, check, ctx) = checked(app, &args).await?;
-    let mut view = check_view(&check, &ctx, &form, fingerprint(&args)?);
+    let (form, check, ctx, shown) = checked(app, &args).await?;
+    let mut view = check_view(&check, &ctx, &shown, &form, fingerprint(&args)?);
     // Paying with bitcoin is a sale at the market rate: what it would realise, at the bid.
     if form.is_payment
         && let Some(btc) = check.amount_btc.filter(|_| check.amount_error.is_none())
@@ -375,7 +397,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             wording::say("payment-changed", locale),
         ));
     }
-    let (form, check, ctx) = checked(app, &args).await?;
+    let (form, check, _, shown) = checked(app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
@@ -384,11 +406,11 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         let destination = check
             .destination_error
             .as_ref()
-            .map(|e| wording::destination_problem(e, ctx.figures.locale));
+            .map(|e| wording::destination_problem(e, shown.figures.locale));
         let amount = check
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem(p, ctx.figures));
+            .map(|p| wording::amount_problem(p, shown.figures));
         let why = [destination, amount]
             .into_iter()
             .flatten()
@@ -670,13 +692,19 @@ mod tests {
     fn ctx(locale: Locale, price: rust_decimal::Decimal) -> PayContext {
         PayContext {
             now: SystemTime::now(),
+            locale,
+            price: nordlys_money::NokPerBtc::computed(price),
+            available_btc: Btc::from_sats(1_000_000_000),
+        }
+    }
+
+    fn shown(locale: Locale) -> PayShown {
+        PayShown {
             figures: nordlys_core::format::Figures {
                 locale,
                 unit: BtcUnit::Btc,
                 hidden: false,
             },
-            price: nordlys_money::NokPerBtc::computed(price),
-            available_btc: Btc::from_sats(1_000_000_000),
             account_name: "Hovedkonto".into(),
         }
     }
@@ -714,7 +742,7 @@ mod tests {
             own_invoice: false,
             paid_invoice: false,
         };
-        summary(&pay_form::check(f, c, known), c, f)
+        summary(&pay_form::check(f, c, known), c, &shown(c.locale), f)
     }
 
     #[test]

@@ -10,7 +10,7 @@ use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalEntry, JournalState, PriceSample, Store};
 use nordlys_exchange::ids::OrderId;
 use nordlys_exchange::models::PriceResponse;
-use nordlys_money::NokPerBtc;
+use nordlys_money::{Amount, NokPerBtc};
 
 use crate::NoArgs;
 use crate::error::{Answer, ErrorCode, IpcError};
@@ -151,12 +151,20 @@ fn estimate_basis(
         .render(figures.locale)
 }
 
+/// An order's estimate in words: bitcoin in BTC (the exchange's own unit for a fill), or NOK.
+fn estimate_words(a: Amount, figures: Figures) -> String {
+    figures.amount_in(a, BtcUnit::Btc)
+}
+
 /// What will happen, in words, for the confirmation step of a form ready to send.
 fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<String> {
     let r = c.request.as_ref()?;
     let buying = Direction::Buy.is(&r.direction);
     let amount = figures.amount(Direction::amount_of(&r.direction, r.amount));
-    let estimate = c.estimate.clone().unwrap_or_default();
+    let estimate = c
+        .estimate
+        .map(|a| estimate_words(a, figures))
+        .unwrap_or_default();
     let m = match (buying, r.price) {
         (true, None) => Message::new("order-summary-market-buy").with("estimate", estimate),
         (false, None) => Message::new("order-summary-market-sell").with("estimate", estimate),
@@ -187,7 +195,7 @@ fn check_view(
             .warning
             .as_ref()
             .map(|w| wording::order_warning(w, figures)),
-        estimate: c.estimate.clone(),
+        estimate: c.estimate.map(|a| estimate_words(a, figures)),
         estimate_basis,
         summary: order_confirmation(c, figures),
         sale_tax: None,
@@ -200,7 +208,7 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderCheckVie
     let (market, quoted_at, shown) = market(app, form.account_id.as_deref()).await?;
     form.account_id = Some(shown);
     let figures = order_figures(app);
-    let check = order_form::check(&form, &market, figures);
+    let check = order_form::check(&form, &market, figures.locale);
     let basis = check
         .estimate
         .as_ref()
@@ -264,7 +272,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let (market, _, shown) = market(app, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
     form.account_id = Some(shown);
-    let checked = order_form::check(&form, &market, figures);
+    let checked = order_form::check(&form, &market, figures.locale);
     let Some(request) = checked.request else {
         let why = [checked.amount_error, checked.price_error]
             .into_iter()
@@ -539,8 +547,7 @@ mod tests {
                 }
             };
         let say = |f: &OrderForm, locale| {
-            order_confirmation(&order_form::check(f, &market, shown(locale)), shown(locale))
-                .unwrap()
+            order_confirmation(&order_form::check(f, &market, locale), shown(locale)).unwrap()
         };
         let buy = form(OrderType::Market, Direction::Buy, "1 000,50", None);
         assert_eq!(
@@ -555,7 +562,7 @@ mod tests {
         let empty = form(OrderType::Market, Direction::Buy, "", None);
         assert_eq!(
             order_confirmation(
-                &order_form::check(&empty, &market, shown(Locale::En)),
+                &order_form::check(&empty, &market, Locale::En),
                 shown(Locale::En)
             ),
             None

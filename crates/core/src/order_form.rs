@@ -8,7 +8,7 @@ use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::amount_input::{AmountInputError, AmountProblem, parse_btc, parse_nok, parse_price};
-use crate::format::{BtcUnit, Figures};
+use crate::format::Locale;
 use crate::order_terms::{Direction, OrderType};
 
 /// What the user typed; the window sends it as it is.
@@ -47,15 +47,16 @@ pub struct OrderCheck {
     pub amount_error: Option<AmountProblem>,
     pub price_error: Option<AmountProblem>,
     pub warning: Option<OrderWarning>,
-    /// The other unit, estimated from the quote before fees: BTC when buying, NOK when selling.
-    pub estimate: Option<String>,
+    /// The other unit, estimated from the quote before fees: BTC (down to the satoshi) when
+    /// buying, NOK when selling.
+    pub estimate: Option<Amount>,
 }
 
 /// How far (as a fraction of the market) a limit price may be before the form warns.
 const FAR_FROM_MARKET: Decimal = Decimal::from_parts(10, 0, 0, false, 2);
 
-pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck {
-    let locale = figures.locale;
+/// `locale` is how the fields were typed.
+pub fn check(form: &OrderForm, market: &Market, locale: Locale) -> OrderCheck {
     let buying = form.direction == Direction::Buy;
     let mut out = OrderCheck::default();
     // NOK to spend when buying, BTC to sell when selling.
@@ -121,8 +122,8 @@ pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck 
                 // Down to the satoshi: an estimate never promises more bitcoin than a fill gives.
                 Amount::Nok(nok) => nok
                     .buys_at(at)
-                    .map(|btc| figures.btc_in(btc.round_down_to_sat(), BtcUnit::Btc)),
-                Amount::Btc(btc) => btc.value_at(at).map(|nok| figures.nok(nok)),
+                    .map(|btc| Amount::Btc(btc.round_down_to_sat())),
+                Amount::Btc(btc) => btc.value_at(at).map(Amount::Nok),
             };
         }
     }
@@ -146,14 +147,9 @@ pub fn check(form: &OrderForm, market: &Market, figures: Figures) -> OrderCheck 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Locale;
 
-    fn shown(locale: Locale) -> Figures {
-        Figures {
-            locale,
-            unit: BtcUnit::Btc,
-            hidden: false,
-        }
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
     }
 
     fn market() -> Market {
@@ -185,10 +181,13 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "1 000,50", None),
             &market(),
-            shown(Locale::Nb),
+            Locale::Nb,
         );
         assert!(c.amount_error.is_none() && c.price_error.is_none());
-        assert_eq!(c.estimate.as_deref(), Some("0,00100050\u{a0}BTC"));
+        assert_eq!(
+            c.estimate,
+            Some(Amount::Btc(Btc::computed(d("0.00100050"))))
+        );
         assert_eq!(c.request.unwrap().amount, Decimal::new(100050, 2));
     }
 
@@ -197,7 +196,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "20000", None),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(
             c.amount_error,
@@ -209,7 +208,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Sell, "0.000000001", None),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(
             c.amount_error,
@@ -221,13 +220,13 @@ mod tests {
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", None),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(c.price_error, Some(AmountProblem::NoLimitPrice));
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", Some("-5")),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(
             c.price_error,
@@ -244,7 +243,7 @@ mod tests {
             let c = check(
                 &form(OrderType::Limit, Direction::Sell, "0.01", Some(typed)),
                 &market(),
-                shown(Locale::En),
+                Locale::En,
             );
             assert_eq!(c.price_error, Some(problem), "{typed}");
             assert_eq!(c.estimate, None, "{typed}");
@@ -252,7 +251,7 @@ mod tests {
         let c = check(
             &form(OrderType::Market, Direction::Buy, "", None),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(
             c.amount_error,
@@ -265,14 +264,14 @@ mod tests {
         let c = check(
             &form(OrderType::Limit, Direction::Sell, "0.01", Some("2000000")),
             &market(),
-            shown(Locale::En),
+            Locale::En,
         );
         assert!(matches!(
             c.warning,
             Some(OrderWarning::FarFromMarket { mid }) if mid.is_positive()
         ));
         assert!(c.request.is_some());
-        assert_eq!(c.estimate.as_deref(), Some("NOK\u{a0}20,000.00"));
+        assert_eq!(c.estimate, Some(Amount::Nok(Nok::computed(d("20000")))));
     }
 
     /// Found by the `order_form` fuzz target: the quote is the exchange's word, and quotes at
@@ -288,7 +287,7 @@ mod tests {
         let sell = check(
             &form(OrderType::Limit, Direction::Sell, "10", Some("0.01")),
             &hostile,
-            shown(Locale::En),
+            Locale::En,
         );
         assert!(sell.request.is_some());
         let tiny = Market {
@@ -299,7 +298,7 @@ mod tests {
         let buy = check(
             &form(OrderType::Market, Direction::Buy, "1000000000", None),
             &tiny,
-            shown(Locale::En),
+            Locale::En,
         );
         assert_eq!(buy.estimate, None, "a BTC amount beyond Decimal");
         assert!(buy.request.is_some());

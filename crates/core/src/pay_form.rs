@@ -6,11 +6,11 @@ use std::time::SystemTime;
 
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::SendBitcoinRequest;
-use nordlys_money::{Amount, Btc, NokPerBtc};
+use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 
 use crate::amount_input::{AmountProblem, BitcoinAmountUnit, parse_in};
 use crate::destination::{self, Destination, DestinationError};
-use crate::format::Figures;
+use crate::format::Locale;
 use crate::store::Recipient;
 use crate::travel_rule::{self, RecipientErrors, RecipientForm};
 
@@ -29,13 +29,12 @@ pub struct PayForm {
 #[derive(Debug, Clone)]
 pub struct PayContext {
     pub now: SystemTime,
-    /// How amounts are written: language, unit, privacy mode.
-    pub figures: Figures,
+    /// How the amount was typed.
+    pub locale: Locale,
     /// NOK per BTC at the bid (what the bitcoin paid is worth), for NOK input and the NOK value
     /// shown.
     pub price: NokPerBtc,
     pub available_btc: Btc,
-    pub account_name: String,
 }
 
 /// What the app knows about a destination's recipient.
@@ -56,11 +55,11 @@ pub struct PayCheck {
     pub destination: Option<Destination>,
     pub destination_error: Option<DestinationError>,
     /// The invoice's own amount, when it has one: the amount field is then not used.
-    pub fixed_amount: Option<String>,
+    pub fixed_amount: Option<Btc>,
     pub amount_error: Option<AmountProblem>,
     pub amount_btc: Option<Btc>,
-    /// The amount in the other unit.
-    pub estimate: Option<String>,
+    /// The amount in the other unit: BTC when typed in NOK, else its NOK value at the bid.
+    pub estimate: Option<Amount>,
     pub needs_recipient: bool,
     pub saved_recipient: Option<Recipient>,
     pub recipient_errors: RecipientErrors,
@@ -93,10 +92,10 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
     };
     let amount = match fixed {
         Some(a) => {
-            out.fixed_amount = Some(ctx.figures.btc(a));
+            out.fixed_amount = Some(a);
             Some(a)
         }
-        None => match parse_in(&form.amount, form.unit, ctx.figures.locale) {
+        None => match parse_in(&form.amount, form.unit, ctx.locale) {
             Ok(Amount::Btc(b)) => Some(b),
             Ok(Amount::Nok(n)) if ctx.price.is_positive() => {
                 // What is sent: to the satoshi. Checked: the price is the exchange's word, and a
@@ -126,9 +125,9 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
             });
         }
         out.estimate = if form.unit == BitcoinAmountUnit::Nok && fixed.is_none() {
-            Some(format!("≈ {}", ctx.figures.btc(a)))
+            Some(Amount::Btc(a))
         } else {
-            nok_value(a, ctx).map(|nok| format!("≈ {nok}"))
+            nok_value(a, ctx).map(Amount::Nok)
         };
         out.amount_btc = Some(a);
     }
@@ -180,14 +179,13 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
 
 /// `amount` in NOK at the context's price; none when the product does not fit a `Decimal`
 /// (only a hostile price gets there).
-pub fn nok_value(amount: Btc, ctx: &PayContext) -> Option<String> {
-    Some(ctx.figures.nok(amount.value_at(ctx.price)?))
+pub fn nok_value(amount: Btc, ctx: &PayContext) -> Option<Nok> {
+    amount.value_at(ctx.price)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{BtcUnit, Locale};
     use rust_decimal::Decimal;
 
     const ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
@@ -195,14 +193,9 @@ mod tests {
     fn ctx() -> PayContext {
         PayContext {
             now: SystemTime::now(),
-            figures: Figures {
-                locale: Locale::En,
-                unit: BtcUnit::Btc,
-                hidden: false,
-            },
+            locale: Locale::En,
             price: NokPerBtc::computed(Decimal::from(1_000_000)),
             available_btc: Btc::from_sats(1_000_000),
-            account_name: "Main".into(),
         }
     }
 

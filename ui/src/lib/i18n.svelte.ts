@@ -247,6 +247,8 @@ const nb: Record<string, string> = {
   "This is your newest address. It changes after each deposit; older addresses stay valid.":
     "Dette er den nyeste adressen din. Den byttes etter hvert innskudd; eldre adresser virker fortsatt.",
   "Expires in": "Utløper om",
+  "The exchange cannot cancel an invoice; it can be paid until it expires.":
+    "Børsen kan ikke kansellere en faktura; den kan betales til den utløper.",
   Description: "Beskrivelse",
   "Private note": "Privat notat",
   "To account": "Til konto",

@@ -53,6 +53,8 @@ describe("Receive", () => {
       { accountId: null, amount: "1000", unit: "sats", publicDescription: "coffee", privateNote: "" },
     ]);
     expect(screen.getByTestId("invoice-countdown").textContent).toMatch(/^(9|10):\d\d$/);
+    // There is no cancel to offer: the card says the invoice stays payable until it expires.
+    expect(screen.getByTestId("invoice-no-cancel")).toBeTruthy();
     pay();
     fake.emit("changed", "invoices");
     await vi.waitFor(() => expect(screen.getByTestId("invoice").dataset.status).toBe("paid"));
