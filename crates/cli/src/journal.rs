@@ -2,8 +2,13 @@
 //! the same code as the app; `journal list|check|settle` print entries in one JSON shape.
 
 use chrono::SecondsFormat;
+use nordlys_application::journal as cases;
 use nordlys_core::store::{Evidence, JournalKind, Store, StoreError};
+use nordlys_exchange::ExchangeClient;
 use serde_json::{Value, json};
+
+use crate::outcome::{Failure, print};
+use crate::setup::{store_for, stored};
 
 /// Opens the store in the state directory (created 0700). A store that cannot be opened stops
 /// a money command before anything is sent.
@@ -116,6 +121,36 @@ pub fn all_json(store: &Store) -> Result<Value, StoreError> {
         }
     }
     Ok(Value::Array(out))
+}
+
+/// `journal check [ID]`: looks at the exchange for entry ID, or for every unresolved entry sent
+/// to this exchange, and prints them. A read that fails is recorded in the evidence.
+pub(crate) async fn check(client: &ExchangeClient, id: Option<i64>) -> Result<(), Failure> {
+    let store = store_for(client).await?;
+    let rules = nordlys_application::test_hooks::evidence_rules();
+    let looked = cases::check(client, &store, &rules, id).await?;
+    let mut out = Vec::new();
+    for id in looked {
+        out.extend(entry_json(&store, id).map_err(stored)?);
+    }
+    print(&out)
+}
+
+/// `journal settle ID --not-sent --checked-on-exchange`, or `--placed [--order-id OR]`
+/// (`placed`: `Some(order id, if named)`).
+pub(crate) async fn settle(
+    client: &ExchangeClient,
+    id: i64,
+    placed: Option<Option<&str>>,
+) -> Result<(), Failure> {
+    let store = store_for(client).await?;
+    let rules = nordlys_application::test_hooks::evidence_rules();
+    match placed {
+        Some(order_id) => cases::settle_placed(client, &store, &rules, id, order_id).await?,
+        None => cases::settle_not_made(client, &store, &rules, id).await?,
+    }
+    let entry = entry_json(&store, id).map_err(stored)?;
+    print(&entry.into_iter().collect::<Vec<_>>())
 }
 
 #[cfg(test)]

@@ -11,6 +11,11 @@ use nordlys_money::{Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+use crate::args::{Cli, PlansCommand, time};
+use crate::outcome::{Failure, print};
+use crate::setup::{client, runtime, store, store_for, stored};
+use crate::{credentials, environment};
+
 fn rfc3339(t: &DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
@@ -229,6 +234,120 @@ pub fn above_available(buy: Nok, available: Nok) -> Option<String> {
              until there is enough"
         )
     })
+}
+
+/// `plans …`: the store alone, except `run-due` (and `add`'s look at the NOK available).
+pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> {
+    let now = Utc::now();
+    let store = store()?;
+    match command {
+        PlansCommand::List => print(&list(&store, now).map_err(Failure::Refused)?),
+        PlansCommand::Add(a) | PlansCommand::Edit { plan: a, .. } => {
+            let form = nordlys_core::plans::PlanForm {
+                buy_nok: a
+                    .buy_nok
+                    .clone()
+                    .or_else(|| a.ladder_nok.clone())
+                    .unwrap_or_default(),
+                every: a.every.clone(),
+                on: a.on.clone(),
+                at: a.at.clone(),
+                account: a.account.clone(),
+                max_price: a.max_price.clone(),
+                missed: a.missed.clone(),
+                rungs: a.rungs.clone(),
+                step: a.step.clone(),
+                locale: nordlys_core::format::Locale::En,
+            };
+            let id = match command {
+                PlansCommand::Edit { id, .. } => {
+                    edit(&store, *id, &form).map_err(|e| match e {
+                        Refusal::Field(m) => Failure::Usage(m),
+                        Refusal::Store(m) => Failure::Refused(m),
+                    })?;
+                    *id
+                }
+                _ => add(&store, &form, now).map_err(Failure::Usage)?,
+            };
+            if let Some(available) = available_nok(cli)
+                && let Some(plan) = store.plan(id).map_err(stored)?
+                && let Some(w) = above_available(plan.buy_nok, available)
+            {
+                eprintln!("nordlys-cli: {w}");
+            }
+            print(&serde_json::json!({ "planId": id }))
+        }
+        PlansCommand::Pause { id } | PlansCommand::Resume { id } | PlansCommand::Remove { id } => {
+            let done = match command {
+                PlansCommand::Remove { .. } => store.remove_plan(*id),
+                PlansCommand::Pause { .. } => store.set_plan_paused(*id, true, now),
+                _ => store.set_plan_paused(*id, false, now),
+            }
+            .map_err(stored)?;
+            if !done {
+                return Err(Failure::Refused(format!("no plan {id}")));
+            }
+            print(&serde_json::json!({ "planId": id }))
+        }
+        PlansCommand::RunDue { now: at } => {
+            let at = time("now", at.clone())
+                .map_err(Failure::Usage)?
+                .unwrap_or(now);
+            let creds = credentials::load(
+                &cli.operator,
+                cli.base_url.as_deref(),
+                &credentials::OsKeyring,
+                environment::EnvCredentials::read(),
+            )
+            .map_err(Failure::Refused)?;
+            if creds.key.is_none() && creds.bearer.is_none() {
+                return Err(Failure::Refused(
+                    "no credentials: set NORDLYS_API_KEY and NORDLYS_API_SECRET, or run `login`"
+                        .into(),
+                ));
+            }
+            let client = client(cli, creds)?;
+            let runtime = runtime()?;
+            let store = runtime.block_on(store_for(&client))?;
+            let due = runtime
+                .block_on(nordlys_core::plans::run_due(&client, &store, at))
+                .map_err(|e| Failure::Refused(e.to_string()))?;
+            for e in &due.elsewhere {
+                eprintln!("nordlys-cli: {}", elsewhere_line(e));
+            }
+            let recorded = due.recorded;
+            let shown: Vec<RecordedJson> = recorded.iter().map(Into::into).collect();
+            print(&shown)?;
+            if let Some(r) = unknown_run(&recorded) {
+                eprintln!(
+                    "nordlys-cli: plan {}: the order of journal entry {} may or may not have been placed; `journal check` looks again",
+                    r.plan_id,
+                    r.journal_id.unwrap_or_default()
+                );
+                return Err(Failure::Silent(3));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The NOK available now, when credentials and a base URL are at hand; none otherwise.
+fn available_nok(cli: &Cli) -> Option<Nok> {
+    cli.base_url.as_ref()?;
+    let creds = credentials::load(
+        &cli.operator,
+        cli.base_url.as_deref(),
+        &credentials::OsKeyring,
+        environment::EnvCredentials::read(),
+    )
+    .ok()?;
+    creds.key.as_ref()?;
+    let client = client(cli, creds).ok()?;
+    let runtime = runtime().ok()?;
+    runtime
+        .block_on(client.fiat_account())
+        .ok()
+        .map(|f| f.available_nok)
 }
 
 #[cfg(test)]
