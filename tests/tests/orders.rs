@@ -81,6 +81,7 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
         &store,
         &order(OrderType::Market, Direction::Buy, "1250.50", None),
         false,
+        &store.money_turn().await,
     )
     .await
     .unwrap();
@@ -128,6 +129,7 @@ async fn a_lost_limit_order_is_found_among_open_orders() {
             )),
         ),
         false,
+        &store.money_turn().await,
     )
     .await
     .unwrap();
@@ -159,6 +161,7 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
         &store,
         &order(OrderType::Market, Direction::Buy, "800", None),
         false,
+        &store.money_turn().await,
     )
     .await
     .unwrap();
@@ -191,6 +194,7 @@ async fn a_rejected_order_is_journaled_as_rejected() {
         &store,
         &order(OrderType::Market, Direction::Buy, "999999999", None),
         false,
+        &store.money_turn().await,
     )
     .await
     .unwrap_err();
@@ -207,12 +211,17 @@ async fn a_lost_order_is_not_credited_with_another_orders_trade() {
     let client = key_client(&sb, &sb.info.api_keys.trading);
     let store = Store::in_memory().unwrap();
     let buy = order(OrderType::Market, Direction::Buy, "700", None);
-    let first = place(&client, &store, &buy, false).await.unwrap();
+    let first = place(&client, &store, &buy, false, &store.money_turn().await)
+        .await
+        .unwrap();
     assert!(matches!(first, Placement::Placed { .. }), "{first:?}");
     // The same order again, lost before the exchange took it: the first one's trade matches its
     // direction, amount and time, but it is the first entry's.
     sb.state.add_fault(fault(FaultKind::Http500));
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy, false).await.unwrap()
+    let Placement::Unknown { journal_id, .. } =
+        place(&client, &store, &buy, false, &store.money_turn().await)
+            .await
+            .unwrap()
     else {
         panic!("not lost")
     };
@@ -230,13 +239,18 @@ async fn a_lost_order_is_resolved_although_other_trades_moved_the_balance() {
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(fault(FaultKind::Http500));
     let lost = order(OrderType::Market, Direction::Buy, "650", None);
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost, false).await.unwrap()
+    let Placement::Unknown { journal_id, .. } =
+        place(&client, &store, &lost, false, &store.money_turn().await)
+            .await
+            .unwrap()
     else {
         panic!("not lost")
     };
     // Another purchase spends from the same NOK balance before the app looks.
     let other = order(OrderType::Market, Direction::Buy, "400", None);
-    place(&client, &store, &other, false).await.unwrap();
+    place(&client, &store, &other, false, &store.money_turn().await)
+        .await
+        .unwrap();
     assert_eq!(
         reconcile_when_settled(&client, &store, journal_id).await,
         Resolution::NotPlaced
@@ -261,7 +275,10 @@ async fn a_lost_market_buy_filled_at_several_instants_is_placed_from_its_rows() 
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(fault(FaultKind::CommitThenDrop));
     let buy = order(OrderType::Market, Direction::Buy, "1250.50", None);
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &buy, false).await.unwrap()
+    let Placement::Unknown { journal_id, .. } =
+        place(&client, &store, &buy, false, &store.money_turn().await)
+            .await
+            .unwrap()
     else {
         panic!("not lost")
     };
@@ -321,7 +338,10 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
     // key of the same accounts (a rotated one) sees them, and judges.
     sb.state.add_fault(fault(FaultKind::Http500));
     let lost = order(OrderType::Market, Direction::Buy, "450", None);
-    let Placement::Unknown { journal_id, .. } = place(&client, &store, &lost, false).await.unwrap()
+    let Placement::Unknown { journal_id, .. } =
+        place(&client, &store, &lost, false, &store.money_turn().await)
+            .await
+            .unwrap()
     else {
         panic!("not lost")
     };
@@ -392,7 +412,10 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     // The first rung is sent; then the run stops, its other rungs still queued.
     let first = ready.next().unwrap();
     assert!(matches!(
-        first.send(&client, &store, ids[0]).await.unwrap(),
+        first
+            .send(&client, &store, ids[0], &store.money_turn().await)
+            .await
+            .unwrap(),
         Placement::Placed { .. }
     ));
     let rules = short().with_longest_wait(chrono::Duration::seconds(1));
@@ -417,7 +440,9 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     // The sender, back for its second rung, sends nothing.
     let second = ready.next().unwrap();
     assert!(matches!(
-        second.send(&client, &store, ids[1]).await,
+        second
+            .send(&client, &store, ids[1], &store.money_turn().await)
+            .await,
         Err(nordlys_core::orders::OrderError::SettledBeforeSent(_))
     ));
     assert_eq!(

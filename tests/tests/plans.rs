@@ -298,3 +298,52 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     );
     assert!(sent_runs > 0 && by_state.get("placed").copied().unwrap_or(0) > 0);
 }
+
+/// A plan's run holds the money turn, as every other money command does: a profile switch asked
+/// for while the run's order is on its way waits until the run has ended, so the order and its
+/// journal entry stay with the profile the plan belongs to (the run took no turn before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_profile_switch_waits_for_a_plan_run_in_progress() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let plan = PlanForm {
+        buy_nok: "100".into(),
+        every: "day".into(),
+        at: "07:00".into(),
+        ..PlanForm::default()
+    }
+    .parse()
+    .unwrap();
+    app.session()
+        .await
+        .unwrap()
+        .store
+        .add_plan(&plan, None, morning(-1))
+        .unwrap();
+    // The order's answer takes a second and a half.
+    sb.state.add_fault(FaultRule {
+        path: "/v1/orders".into(),
+        method: Some("POST".into()),
+        kind: FaultKind::Delay,
+        count: Some(1),
+        percent: None,
+        delay_ms: 1_500,
+    });
+    let run = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let changes = plans::run_plans_at(&app, morning(0)).await;
+            (Instant::now(), changes)
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    app_driver::switch_profile(&app, "sandbox").await.unwrap();
+    let switched = Instant::now();
+    let (ran, changes) = run.await.unwrap();
+    changes.unwrap();
+    assert!(
+        switched >= ran,
+        "the profile switched {:?} before the plan's run ended",
+        ran - switched
+    );
+}

@@ -387,7 +387,7 @@ fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
 }
 
 pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView> {
-    let _turn = app.money_turn().await;
+    let turn = app.money_turn().await;
     let locale = app.locale();
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
@@ -452,6 +452,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         typed_nok,
         args.despite_unknown.unwrap_or(false),
         args.despite_recent.unwrap_or(false),
+        &turn,
     )
     .await
     .map_err(|e| withdrawal_error(e, app.locale(), app.zone))?;

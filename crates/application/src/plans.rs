@@ -609,6 +609,8 @@ pub async fn look_at_plans(app: &App) -> Answer<Vec<Change>> {
 
 /// Runs what is due at `now` (the watcher's clock; a test's own), and keeps the tray's next run.
 pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> {
+    // Taken before the session is looked up: a profile switch waits for the run to end.
+    let turn = app.money_turn().await;
     let session = app.session().await?;
     let next = next_run(&session.store, app.figures());
     crate::watcher::set_next_plan_run(app, &session.profile.id, next);
@@ -616,7 +618,7 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     if session.store.plans()?.iter().all(|p| p.paused) {
         return Ok(vec![]);
     }
-    let due = plans::run_due(session.connection.client(), &session.store, now)
+    let due = plans::run_due(session.connection.client(), &session.store, now, &turn)
         .await
         .map_err(|e| match e {
             plans::PlanError::Store(e) => e.into(),

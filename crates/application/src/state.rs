@@ -36,7 +36,7 @@ pub struct App {
     session: tokio::sync::Mutex<Option<ProfileSession>>,
     /// Money commands hold it shared while they run; a profile switch holds it alone, so it
     /// waits for them.
-    money: Arc<tokio::sync::RwLock<()>>,
+    money: nordlys_core::money_turn::MoneyLock,
     /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
     /// The tax sync of the active profile, while it runs and how it ended.
@@ -110,7 +110,7 @@ pub struct ProfileSession {
 }
 
 /// Held by a money command while it runs: a profile switch waits for it to end.
-pub type MoneyTurn = tokio::sync::OwnedRwLockReadGuard<()>;
+pub use nordlys_core::money_turn::MoneyTurn;
 
 /// How long silence must last before it settles a lost request, and how long a request may take.
 #[derive(Debug, Clone, Copy)]
@@ -188,7 +188,7 @@ impl App {
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
             session: tokio::sync::Mutex::new(None),
-            money: Arc::default(),
+            money: nordlys_core::money_turn::MoneyLock::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             tax_sync: Arc::default(),
             tax_sync_ended: Arc::default(),
@@ -354,7 +354,7 @@ impl App {
     /// settings named, and its settings are about to name another. The session closes, so the
     /// live connection follows the new settings at once.
     pub async fn forget_secrets(&self, old: &Profile) {
-        let _alone = self.money.write().await;
+        let _alone = self.money.alone().await;
         let open = self.session.lock().await.take();
         let connection = match open {
             Some(s) if s.profile.id == old.id => Some(s.connection),
@@ -381,14 +381,14 @@ impl App {
     /// happens, so every session the command looks up is the same profile's, from its checks to
     /// its journal entry.
     pub async fn money_turn(&self) -> MoneyTurn {
-        Arc::clone(&self.money).read_owned().await
+        self.money.turn().await
     }
 
     /// Makes `id` the active profile once no money command is running, and closes the old
     /// session; the next use opens the new one. The embedded sandbox runs only while its
     /// profile is active.
     pub async fn switch_profile(&self, id: &str) -> Result<(), IpcError> {
-        let _alone = self.money.write().await;
+        let _alone = self.money.alone().await;
         let kind = {
             let mut settings = self.settings();
             let kind = settings
@@ -418,7 +418,7 @@ impl App {
     /// Closes the session after the active profile's settings changed; the next use opens it
     /// with the new ones.
     pub async fn reopen_session(&self) {
-        let _alone = self.money.write().await;
+        let _alone = self.money.alone().await;
         *self.session.lock().await = None;
     }
 

@@ -265,7 +265,7 @@ fn resolution_view(
 }
 
 pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultView> {
-    let _turn = app.money_turn().await;
+    let turn = app.money_turn().await;
     let figures = order_figures(app);
     let locale = figures.locale;
     let mut form = args.form;
@@ -287,7 +287,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     } = app.session().await?;
     // The same order while one is unknown is refused unless the user confirmed it a second time.
     let despite = args.despite_unknown.unwrap_or(false);
-    let placement = orders::place(connection.client(), &store, &request, despite)
+    let placement = orders::place(connection.client(), &store, &request, despite, &turn)
         .await
         .map_err(|e| order_error(e, locale))?;
     match placement {

@@ -23,7 +23,8 @@ pub(crate) async fn place_order(
     // An order that cannot be sent is refused before anything is read.
     client.may_create_order(&request)?;
     let store = store_for(client).await?;
-    match orders::place(client, &store, &request, despite_unknown).await {
+    let turn = store.money_turn().await;
+    match orders::place(client, &store, &request, despite_unknown, &turn).await {
         Ok(Placement::Placed {
             journal_id,
             order_id,
@@ -112,6 +113,7 @@ pub(crate) async fn withdraw(client: &ExchangeClient, w: WithdrawArgs) -> Result
     // A payment that cannot be sent is refused before anything is read.
     client.may_create_withdrawal(&request)?;
     let store = store_for(client).await?;
+    let turn = store.money_turn().await;
     let sent = withdrawals::send(
         client,
         &store,
@@ -119,6 +121,7 @@ pub(crate) async fn withdraw(client: &ExchangeClient, w: WithdrawArgs) -> Result
         &identity,
         amount,
         w.despite_unknown,
+        &turn,
     )
     .await;
     match sent {

@@ -310,7 +310,10 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
             let runtime = runtime()?;
             let store = runtime.block_on(store_for(&client))?;
             let due = runtime
-                .block_on(nordlys_core::plans::run_due(&client, &store, at))
+                .block_on(async {
+                    let turn = store.money_turn().await;
+                    nordlys_core::plans::run_due(&client, &store, at, &turn).await
+                })
                 .map_err(|e| Failure::Refused(e.to_string()))?;
             for e in &due.elsewhere {
                 eprintln!("nordlys-cli: {}", elsewhere_line(e));

@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod file_write;
 pub mod format;
 pub mod loopback;
+pub mod money_turn;
 pub mod order_form;
 pub mod order_terms;
 pub mod orders;

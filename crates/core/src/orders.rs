@@ -11,6 +11,7 @@ use nordlys_exchange::{Error, ExchangeClient};
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::money_turn::MoneyTurn;
 use crate::order_terms;
 use crate::seen::{Read, Seen};
 use crate::store::{
@@ -113,13 +114,14 @@ pub async fn place(
     store: &Store,
     request: &NewOrderRequest,
     despite_unknown: bool,
+    turn: &MoneyTurn,
 ) -> Result<Placement, OrderError> {
     let ready = Prepared::read(client, store, request).await?;
     let id = match store.journal_order(&ready.entry(Utc::now()), despite_unknown)? {
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
     };
-    ready.send(client, store, id).await
+    ready.send(client, store, id, turn).await
 }
 
 /// An order ready to be journaled and sent: its body with a reference, and the balances just
@@ -222,6 +224,7 @@ impl Prepared {
         client: &ExchangeClient,
         store: &Store,
         id: i64,
+        _turn: &MoneyTurn,
     ) -> Result<Placement, OrderError> {
         store.set_in_flight(id, true);
         match store.journal_take(id, Utc::now()) {

@@ -616,6 +616,7 @@ pub async fn run_due(
     client: &ExchangeClient,
     store: &Store,
     now: DateTime<Utc>,
+    turn: &crate::money_turn::MoneyTurn,
 ) -> Result<DueRun, PlanError> {
     let mut out = Vec::new();
     let mut elsewhere = Vec::new();
@@ -673,7 +674,7 @@ pub async fn run_due(
         let mut states = Vec::new();
         let mut failed = None;
         for (prepared, &journal_id) in prepared.into_iter().zip(&journal_ids) {
-            let state = match prepared.send(client, store, journal_id).await {
+            let state = match prepared.send(client, store, journal_id, turn).await {
                 Ok(Placement::Placed { .. }) => RunState::Placed,
                 Ok(Placement::Unknown { .. }) => RunState::Unknown,
                 Err(OrderError::Exchange(_) | OrderError::SettledBeforeSent(_)) => store

@@ -403,6 +403,8 @@ pub struct Store {
     in_flight: Mutex<std::collections::HashSet<i64>>,
     /// The key of saved recipients' details; `None` while the keyring cannot give it.
     recipient_seal: Mutex<Option<crate::recipient_seal::RecipientSeal>>,
+    /// The turn to move money for a process with no lock of its own (the CLI, tests).
+    money: crate::money_turn::MoneyLock,
     /// Counts this process's writes to what tax figures rest on (rows, deposit costs): a figure
     /// worked out at one count still holds while the count is the same.
     tax_generation: std::sync::atomic::AtomicU64,
@@ -481,6 +483,12 @@ impl Store {
         Ok(store)
     }
 
+    /// A turn to move money through this store, for a process with no lock of its own (the
+    /// app takes its own, which also keeps a profile switch out).
+    pub async fn money_turn(&self) -> crate::money_turn::MoneyTurn {
+        self.money.turn().await
+    }
+
     pub fn in_memory() -> Result<Self, StoreError> {
         Self::migrate(Connection::open_in_memory()?)
     }
@@ -521,6 +529,7 @@ impl Store {
             path: None,
             in_flight: Mutex::default(),
             recipient_seal: Mutex::default(),
+            money: crate::money_turn::MoneyLock::default(),
             tax_generation: std::sync::atomic::AtomicU64::new(0),
             tax_list: Mutex::default(),
             learned_identities: Mutex::default(),

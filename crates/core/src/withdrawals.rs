@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::money_turn::MoneyTurn;
 use crate::seen::{Read, Seen};
 use crate::store::{
     Decision, Evidence, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
@@ -92,6 +93,7 @@ pub async fn send(
     identity: &str,
     amount_btc: Btc,
     despite_unknown: bool,
+    turn: &MoneyTurn,
 ) -> Result<Sending, WithdrawalError> {
     send_typed(
         client,
@@ -102,6 +104,7 @@ pub async fn send(
         None,
         despite_unknown,
         true,
+        turn,
     )
     .await
 }
@@ -123,6 +126,7 @@ pub async fn send_typed(
     typed_nok: Option<nordlys_money::Nok>,
     despite_unknown: bool,
     despite_recent: bool,
+    _turn: &MoneyTurn,
 ) -> Result<Sending, WithdrawalError> {
     // A payment that could not be sent is refused before anything is read.
     client.may_create_withdrawal(request)?;
