@@ -546,7 +546,10 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     let empty = lock::unlock(&app, password("")).await.unwrap();
     assert_eq!(
         empty.problems[0].message,
-        nordlys_application::wording::say("lock-password-missing", Locale::En)
+        nordlys_application::wording::say(
+            nordlys_application::wording::key::LOCK_PASSWORD_MISSING,
+            Locale::En
+        )
     );
     let wrong = lock::unlock(&app, password("correct cow")).await.unwrap();
     assert_eq!(wrong.problems[0].field, LockField::Password);

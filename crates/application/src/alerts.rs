@@ -16,6 +16,7 @@ use ts_rs::TS;
 use crate::desktop::Notice;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::vocabulary::Screen;
+use crate::wording::key;
 use crate::wording::{self, Message};
 use crate::{App, NoArgs};
 
@@ -91,13 +92,13 @@ pub struct UsualAmountArgs {
 
 fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
     let key = match w {
-        Watched::Mid => "alert-watched-mid",
-        Watched::BankBuy => "alert-watched-bank-buy",
-        Watched::BankSell => "alert-watched-bank-sell",
-        Watched::CardBuy => "alert-watched-card-buy",
-        Watched::CardSell => "alert-watched-card-sell",
-        Watched::Spread => "alert-watched-spread",
-        Watched::OpenOrder => "alert-watched-open-order",
+        Watched::Mid => key::ALERT_WATCHED_MID,
+        Watched::BankBuy => key::ALERT_WATCHED_BANK_BUY,
+        Watched::BankSell => key::ALERT_WATCHED_BANK_SELL,
+        Watched::CardBuy => key::ALERT_WATCHED_CARD_BUY,
+        Watched::CardSell => key::ALERT_WATCHED_CARD_SELL,
+        Watched::Spread => key::ALERT_WATCHED_SPREAD,
+        Watched::OpenOrder => key::ALERT_WATCHED_OPEN_ORDER,
     };
     Message::new(key)
         .with("usual", figures.nok(usual))
@@ -108,7 +109,7 @@ fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
 fn level_words(w: Watched, value: Decimal, figures: Figures) -> String {
     match w {
         Watched::Spread => figures.nok(Nok::computed(value)),
-        Watched::OpenOrder => Message::new("alert-percent")
+        Watched::OpenOrder => Message::new(key::ALERT_PERCENT)
             .with(
                 "percent",
                 nordlys_core::format::number(value, 2, figures.locale),
@@ -120,9 +121,9 @@ fn level_words(w: Watched, value: Decimal, figures: Figures) -> String {
 
 fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
     let key = match (a.watched, a.crossing) {
-        (Watched::OpenOrder, _) => "alert-comes-within",
-        (_, Crossing::RisesAbove) => "alert-rises-above",
-        (_, Crossing::FallsBelow) => "alert-falls-below",
+        (Watched::OpenOrder, _) => key::ALERT_COMES_WITHIN,
+        (_, Crossing::RisesAbove) => key::ALERT_RISES_ABOVE,
+        (_, Crossing::FallsBelow) => key::ALERT_FALLS_BELOW,
     };
     Message::new(key)
         .with("what", watched_words(a.watched, usual, figures))
@@ -138,7 +139,7 @@ fn open_orders_unavailable(app: &App, session: &crate::state::ProfileSession) ->
         .credentials()
         .key
         .is_none()
-        .then(|| wording::say("alert-open-order-needs-key", app.locale()))
+        .then(|| wording::say(key::ALERT_OPEN_ORDER_NEEDS_KEY, app.locale()))
 }
 
 fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertsView> {
@@ -190,13 +191,15 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
                     .map(|p| AlertProblemView {
                         field: p.field(),
                         message: match p {
-                            AlertProblem::Level(e) => Message::new("alert-level-problem")
+                            AlertProblem::Level(e) => Message::new(key::ALERT_LEVEL_PROBLEM)
                                 .with("problem", wording::amount_input_problem(e.clone(), locale))
                                 .render(locale),
                             AlertProblem::Hysteresis => {
-                                wording::say("alert-hysteresis-range", locale)
+                                wording::say(key::ALERT_HYSTERESIS_RANGE, locale)
                             }
-                            AlertProblem::Distance => wording::say("alert-distance-range", locale),
+                            AlertProblem::Distance => {
+                                wording::say(key::ALERT_DISTANCE_RANGE, locale)
+                            }
                         },
                     })
                     .collect(),
@@ -217,7 +220,7 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
             if !session.store.edit_alert(id, &new, armed)? {
                 return Err(IpcError::new(
                     ErrorCode::InvalidInput,
-                    wording::say("alert-gone", locale),
+                    wording::say(key::ALERT_GONE, locale),
                 ));
             }
         }
@@ -243,7 +246,7 @@ pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<Alerts
     let amount = nordlys_core::amount_input::parse_nok(&args.amount, locale).map_err(|e| {
         IpcError::new(
             ErrorCode::InvalidInput,
-            Message::new("usual-amount-problem")
+            Message::new(key::USUAL_AMOUNT_PROBLEM)
                 .with("problem", wording::amount_input_problem(e, locale))
                 .render(locale),
         )
@@ -276,8 +279,8 @@ pub(crate) fn observe(
         };
         if a.observe(value) {
             app.notify(&Notice {
-                title: wording::say("alert-fired-title", figures.locale),
-                body: Message::new("alert-fired-body")
+                title: wording::say(key::ALERT_FIRED_TITLE, figures.locale),
+                body: Message::new(key::ALERT_FIRED_BODY)
                     .with("said", said(&a, usual, figures))
                     .with("value", level_words(a.watched, value, figures))
                     .render(figures.locale),

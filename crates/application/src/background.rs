@@ -8,6 +8,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::profile_views::AppView;
 use crate::tray::ShellDoes;
 use crate::vocabulary::Change;
+use crate::wording::key;
 use crate::{App, NoArgs};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -63,7 +64,7 @@ pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<App
         None => {
             return Err(IpcError::new(
                 ErrorCode::Internal,
-                crate::wording::say("autostart-unavailable", app.locale()),
+                crate::wording::say(key::AUTOSTART_UNAVAILABLE, app.locale()),
             ));
         }
         Some(Err(e)) => return Err(IpcError::new(ErrorCode::Fault, e.0)),

@@ -20,6 +20,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::ExportView;
+use crate::wording::key;
 use crate::wording::{Message, say};
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
@@ -48,12 +49,13 @@ pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs, locale: Locale
 fn card_error(e: CardError, locale: Locale) -> IpcError {
     match e {
         CardError::Store(e) => IpcError::from(e),
-        CardError::NothingSynced => {
-            IpcError::new(ErrorCode::InvalidInput, say("card-nothing-synced", locale))
-        }
+        CardError::NothingSynced => IpcError::new(
+            ErrorCode::InvalidInput,
+            say(key::CARD_NOTHING_SYNCED, locale),
+        ),
         CardError::YearOutside { year, first, last } => IpcError::new(
             ErrorCode::InvalidInput,
-            Message::new("card-year-outside")
+            Message::new(key::CARD_YEAR_OUTSIDE)
                 .with("year", year.to_string())
                 .with("first", first.to_string())
                 .with("last", last.to_string())
@@ -66,15 +68,15 @@ fn card_error(e: CardError, locale: Locale) -> IpcError {
 fn label(field: CardField, locale: Locale) -> String {
     say(
         match field {
-            CardField::Landkode => "card-field-landkode",
-            CardField::Navn => "card-field-navn",
-            CardField::Kontonummer => "card-field-kontonummer",
-            CardField::Antall => "card-field-antall",
-            CardField::Formuesverdi => "card-field-formuesverdi",
-            CardField::Gevinst => "card-field-gevinst",
-            CardField::Tap => "card-field-tap",
-            CardField::AnnenKapitalinntekt => "card-field-annen",
-            CardField::Boersnavn => "card-field-boersnavn",
+            CardField::Landkode => key::CARD_FIELD_LANDKODE,
+            CardField::Navn => key::CARD_FIELD_NAVN,
+            CardField::Kontonummer => key::CARD_FIELD_KONTONUMMER,
+            CardField::Antall => key::CARD_FIELD_ANTALL,
+            CardField::Formuesverdi => key::CARD_FIELD_FORMUESVERDI,
+            CardField::Gevinst => key::CARD_FIELD_GEVINST,
+            CardField::Tap => key::CARD_FIELD_TAP,
+            CardField::AnnenKapitalinntekt => key::CARD_FIELD_ANNEN,
+            CardField::Boersnavn => key::CARD_FIELD_BOERSNAVN,
         },
         locale,
     )
@@ -344,7 +346,7 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
     let day = NaiveDate::parse_from_str(args.acquired_on.trim(), "%Y-%m-%d").map_err(|_| {
         IpcError::new(
             ErrorCode::InvalidInput,
-            Message::new("deposit-cost-bad-date")
+            Message::new(key::DEPOSIT_COST_BAD_DATE)
                 .with("date", args.acquired_on.trim().to_owned())
                 .render(locale),
         )
@@ -358,7 +360,7 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         .ok_or_else(|| {
             IpcError::new(
                 ErrorCode::InvalidInput,
-                Message::new("deposit-cost-future")
+                Message::new(key::DEPOSIT_COST_FUTURE)
                     .with("date", day.to_string())
                     .render(locale),
             )
@@ -420,7 +422,7 @@ fn left_out_of_xml(card: &Card, words: Words) -> Option<String> {
         })
         .collect();
     (!said.is_empty()).then(|| {
-        crate::wording::Message::new("card-xml-left-out")
+        crate::wording::Message::new(key::CARD_XML_LEFT_OUT)
             .with("fields", said.join("; "))
             .render(words.locale)
     })

@@ -14,6 +14,7 @@ use nordlys_exchange::wire::format_time;
 use nordlys_money::{Btc, Nok};
 
 use crate::tax_card::{Words, refusal};
+use crate::wording::{Key, key};
 use crate::wording::{Message, method_name, rate_source, say};
 
 /// One row the card rests on.
@@ -87,11 +88,11 @@ impl<'a> Attachment<'a> {
     fn rate_line(&self) -> String {
         let locale = self.words.locale;
         match &self.card.rate {
-            Ok(r) => Message::new("attachment-rate")
+            Ok(r) => Message::new(key::ATTACHMENT_RATE)
                 .with("rate", format::price(r.nok_per_btc, locale))
                 .with("source", rate_source(&r.source, locale))
                 .render(locale),
-            Err(_) => say("attachment-no-rate", locale),
+            Err(_) => say(key::ATTACHMENT_NO_RATE, locale),
         }
     }
 
@@ -99,12 +100,12 @@ impl<'a> Attachment<'a> {
     fn about(&self) -> Vec<(&'static str, String, String)> {
         let c = self.card;
         let locale = self.words.locale;
-        let m = |key: &'static str| Message::new(key);
+        let m = |key: Key| Message::new(key);
         vec![
             (
                 "year",
                 c.year.to_string(),
-                m("attachment-title")
+                m(key::ATTACHMENT_TITLE)
                     .with("year", c.year.to_string())
                     .render(locale),
             ),
@@ -113,9 +114,9 @@ impl<'a> Attachment<'a> {
                 c.complete.to_string(),
                 say(
                     if c.complete {
-                        "attachment-final"
+                        key::ATTACHMENT_FINAL
                     } else {
-                        "attachment-so-far"
+                        key::ATTACHMENT_SO_FAR
                     },
                     locale,
                 ),
@@ -123,21 +124,21 @@ impl<'a> Attachment<'a> {
             (
                 "method",
                 method_name(c.method, locale),
-                m("attachment-method")
+                m(key::ATTACHMENT_METHOD)
                     .with("method", method_name(c.method, locale))
                     .render(locale),
             ),
             (
                 "ruleSet",
                 RULE_SET_VERSION.to_owned(),
-                m("attachment-rule-set")
+                m(key::ATTACHMENT_RULE_SET)
                     .with("version", RULE_SET_VERSION)
                     .render(locale),
             ),
             (
                 "rowsSha256",
                 c.rows_sha256.clone(),
-                m("attachment-rows")
+                m(key::ATTACHMENT_ROWS)
                     .with("count", c.rows.to_string())
                     .with("hash", c.rows_sha256.clone())
                     .render(locale),
@@ -154,7 +155,7 @@ impl<'a> Attachment<'a> {
             (
                 "exchange",
                 self.exchange.clone(),
-                m("attachment-exchange")
+                m(key::ATTACHMENT_EXCHANGE)
                     .with("name", self.exchange.clone())
                     .render(locale),
             ),
@@ -167,7 +168,7 @@ impl<'a> Attachment<'a> {
             .refusal(entry, field)
             .map(|why| {
                 let (reason, fix) = refusal(why, self.card.year, self.words);
-                Message::new("attachment-not-computable")
+                Message::new(key::ATTACHMENT_NOT_COMPUTABLE)
                     .with("reason", reason)
                     .with("fix", fix)
                     .render(self.words.locale)
@@ -346,7 +347,7 @@ impl<'a> Attachment<'a> {
         }
         let c = self.card;
         pdf.gap();
-        pdf.line(&say("attachment-figures", locale));
+        pdf.line(&say(key::ATTACHMENT_FIGURES, locale));
         for e in &c.entries {
             pdf.line(&match &e.kontonummer {
                 Some(k) => format!("{} ({k})", e.id),
@@ -367,7 +368,7 @@ impl<'a> Attachment<'a> {
         }
         if !c.disposals.is_empty() {
             pdf.gap();
-            pdf.line(&say("attachment-disposals", locale));
+            pdf.line(&say(key::ATTACHMENT_DISPOSALS, locale));
             for d in &c.disposals {
                 pdf.line(&format!(
                     "{} {} {}: {} - {} = {}",
@@ -391,7 +392,7 @@ impl<'a> Attachment<'a> {
         }
         if !c.income.is_empty() {
             pdf.gap();
-            pdf.line(&say("attachment-income", locale));
+            pdf.line(&say(key::ATTACHMENT_INCOME, locale));
             for i in &c.income {
                 pdf.line(&format!(
                     "{} {} {} {}",
@@ -404,12 +405,12 @@ impl<'a> Attachment<'a> {
         }
         if !c.deposits.is_empty() {
             pdf.gap();
-            pdf.line(&say("attachment-deposits", locale));
+            pdf.line(&say(key::ATTACHMENT_DEPOSITS, locale));
             for d in &c.deposits {
                 let cost = d.entered.as_ref().map_or_else(
-                    || say("attachment-not-entered", locale),
+                    || say(key::ATTACHMENT_NOT_ENTERED, locale),
                     |e| {
-                        Message::new("attachment-entered")
+                        Message::new(key::ATTACHMENT_ENTERED)
                             .with("date", format::date(oslo_date(&e.acquired_at), locale))
                             .with("cost", nok(e.cost_nok))
                             .render(locale)
@@ -419,7 +420,7 @@ impl<'a> Attachment<'a> {
             }
         }
         pdf.gap();
-        pdf.line(&say("attachment-rows-title", locale));
+        pdf.line(&say(key::ATTACHMENT_ROWS_TITLE, locale));
         for r in &self.rows {
             pdf.line(&r.raw);
         }

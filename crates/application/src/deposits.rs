@@ -13,6 +13,7 @@ use crate::error::Answer;
 use crate::state::App;
 use crate::vocabulary::Screen;
 use crate::wording::Message;
+use crate::wording::key;
 
 /// How many deposits a summary names one by one; the rest it counts.
 const NAMED: usize = 3;
@@ -41,9 +42,9 @@ pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> A
     let figures = app.figures();
     let line = |d: &UntoldDeposit| {
         let key = if d.row.finalize_time.is_some() {
-            "deposit-body"
+            key::DEPOSIT_BODY
         } else {
-            "deposit-body-pending"
+            key::DEPOSIT_BODY_PENDING
         };
         Message::new(key)
             .with("amount", figures.btc(amount(d)))
@@ -54,7 +55,7 @@ pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> A
         let total = news
             .iter()
             .try_fold(Decimal::ZERO, |sum, d| sum.checked_add(amount(d).decimal()));
-        let mut body = Message::new("deposits-while-closed-body")
+        let mut body = Message::new(key::DEPOSITS_WHILE_CLOSED_BODY)
             .with("count", news.len().to_string())
             .with(
                 "total",
@@ -68,13 +69,13 @@ pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> A
         if news.len() > NAMED {
             body.push('\n');
             body.push_str(
-                &Message::new("deposits-more")
+                &Message::new(key::DEPOSITS_MORE)
                     .with("count", (news.len() - NAMED).to_string())
                     .render(locale),
             );
         }
         app.notify(&Notice {
-            title: Message::new("deposits-while-closed-title").render(locale),
+            title: Message::new(key::DEPOSITS_WHILE_CLOSED_TITLE).render(locale),
             body,
             opens: Screen::Tax,
         });
@@ -82,9 +83,9 @@ pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> A
     }
     for d in news {
         let title = if d.row.finalize_time.is_some() {
-            "deposit-received-title"
+            key::DEPOSIT_RECEIVED_TITLE
         } else {
-            "deposit-pending-title"
+            key::DEPOSIT_PENDING_TITLE
         };
         app.notify(&Notice {
             title: Message::new(title).render(locale),

@@ -14,6 +14,7 @@ use nordlys_exchange::{BaseUrlError, Check, Endpoint, Error};
 
 use crate::error::ErrorCode;
 use crate::wording::Message;
+use crate::wording::{Key, key};
 
 /// An error that can say, in the user's words, what happened and what to do.
 pub trait Worded {
@@ -26,20 +27,20 @@ impl Worded for Error {
             Error::Refused(r) => (ErrorCode::NotPermitted, refused(r)),
             Error::Invalid(detail) => (
                 ErrorCode::InvalidInput,
-                Message::new("error-not-sent").with("detail", detail.to_string()),
+                Message::new(key::ERROR_NOT_SENT).with("detail", detail.to_string()),
             ),
             Error::Connect { url, .. } => (
                 ErrorCode::Network,
-                Message::new("error-connect").with("url", url.as_str()),
+                Message::new(key::ERROR_CONNECT).with("url", url.as_str()),
             ),
-            Error::Transport { .. } => (ErrorCode::Network, Message::new("error-transport")),
+            Error::Transport { .. } => (ErrorCode::Network, Message::new(key::ERROR_TRANSPORT)),
             Error::Timeout { seconds, .. } => (
                 ErrorCode::Timeout,
-                Message::new("error-timeout").with("seconds", seconds.to_string()),
+                Message::new(key::ERROR_TIMEOUT).with("seconds", seconds.to_string()),
             ),
             Error::OutcomeUnknown { check, .. } => (
                 ErrorCode::OutcomeUnknown,
-                Message::new("error-outcome-unknown").with(
+                Message::new(key::ERROR_OUTCOME_UNKNOWN).with(
                     "check",
                     match check {
                         Check::OpenOrders => "orders",
@@ -50,10 +51,10 @@ impl Worded for Error {
             Error::Http { status, .. } => {
                 let said = self.server_message().unwrap_or_default();
                 let (code, key) = match status {
-                    401 => (ErrorCode::Unauthenticated, "error-unauthenticated"),
-                    403 => (ErrorCode::NotPermitted, "error-forbidden"),
-                    s if *s < 500 => (ErrorCode::InvalidInput, "error-rejected"),
-                    _ => (ErrorCode::Server, "error-server"),
+                    401 => (ErrorCode::Unauthenticated, key::ERROR_UNAUTHENTICATED),
+                    403 => (ErrorCode::NotPermitted, key::ERROR_FORBIDDEN),
+                    s if *s < 500 => (ErrorCode::InvalidInput, key::ERROR_REJECTED),
+                    _ => (ErrorCode::Server, key::ERROR_SERVER),
                 };
                 (
                     code,
@@ -65,17 +66,18 @@ impl Worded for Error {
             Error::RateLimited { retry_after, .. } => (
                 ErrorCode::RateLimited,
                 match retry_after {
-                    Some(d) => Message::new("error-rate-limited")
+                    Some(d) => Message::new(key::ERROR_RATE_LIMITED)
                         .with("seconds", d.as_secs().max(1).to_string()),
-                    None => Message::new("error-rate-limited-later"),
+                    None => Message::new(key::ERROR_RATE_LIMITED_LATER),
                 },
             ),
-            Error::StaleNonce { .. } => {
-                (ErrorCode::NonceShared, Message::new("error-nonce-shared"))
-            }
+            Error::StaleNonce { .. } => (
+                ErrorCode::NonceShared,
+                Message::new(key::ERROR_NONCE_SHARED),
+            ),
             Error::Decode { field, .. } => (
                 ErrorCode::Server,
-                Message::new("error-unreadable").with("field", field.as_str()),
+                Message::new(key::ERROR_UNREADABLE).with("field", field.as_str()),
             ),
             Error::Nonce(e) => (ErrorCode::Internal, nonce(e)),
             Error::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
@@ -84,7 +86,7 @@ impl Worded for Error {
             // An error a later client adds: its English text, framed.
             other => (
                 ErrorCode::Server,
-                Message::new("error-other").with("detail", other.to_string()),
+                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
             ),
         }
     }
@@ -95,33 +97,33 @@ impl Worded for ConnectError {
         match self {
             ConnectError::Exchange(e) => e.words(),
             ConnectError::Secret(SecretError::Unavailable(_)) => {
-                (ErrorCode::Keyring, Message::new("secret-keyring-locked"))
+                (ErrorCode::Keyring, Message::new(key::SECRET_KEYRING_LOCKED))
             }
             ConnectError::Secret(SecretError::Damaged(_)) => {
-                (ErrorCode::Keyring, Message::new("secret-damaged"))
+                (ErrorCode::Keyring, Message::new(key::SECRET_DAMAGED))
             }
             ConnectError::Secret(other) => (
                 ErrorCode::Keyring,
-                Message::new("error-other").with("detail", other.to_string()),
+                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
             ),
             ConnectError::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
             ConnectError::KeyRejected(e) => {
                 let reason = match e.server_message() {
-                    Some(said) => Message::new("error-said").with("message", said),
+                    Some(said) => Message::new(key::ERROR_SAID).with("message", said),
                     None => e.words().1,
                 };
                 (
                     ErrorCode::InvalidInput,
-                    Message::new("error-key-rejected").nest("reason", reason),
+                    Message::new(key::ERROR_KEY_REJECTED).nest("reason", reason),
                 )
             }
-            ConnectError::Browser(_) => (ErrorCode::Browser, Message::new("error-browser")),
-            ConnectError::Reconnect => (ErrorCode::Reconnect, Message::new("error-reconnect")),
+            ConnectError::Browser(_) => (ErrorCode::Browser, Message::new(key::ERROR_BROWSER)),
+            ConnectError::Reconnect => (ErrorCode::Reconnect, Message::new(key::ERROR_RECONNECT)),
             ConnectError::Loopback(e) => loopback(e),
             ConnectError::OAuth(e) => (ErrorCode::Unauthenticated, oauth(e)),
             other => (
                 ErrorCode::Internal,
-                Message::new("error-other").with("detail", other.to_string()),
+                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
             ),
         }
     }
@@ -130,9 +132,9 @@ impl Worded for ConnectError {
 /// "Placing orders needs …": what was refused, then why.
 fn refused(refusal: &Refusal) -> Message {
     let Some(endpoint) = refused_endpoint(refusal) else {
-        return Message::new("error-other").with("detail", refusal.to_string());
+        return Message::new(key::ERROR_OTHER).with("detail", refusal.to_string());
     };
-    Message::new("error-refused")
+    Message::new(key::ERROR_REFUSED)
         .nest("action", Message::new(action(endpoint)))
         .nest("reason", refusal_reason(refusal))
 }
@@ -154,14 +156,14 @@ fn refused_endpoint(refusal: &Refusal) -> Option<Endpoint> {
 pub(crate) fn refusal_reason(refusal: &Refusal) -> Message {
     match refusal {
         Refusal::NeedsSignedKey { permission, .. } => {
-            Message::new("refusal-oauth-cannot").nest("permission", permission_name(*permission))
+            Message::new(key::REFUSAL_OAUTH_CANNOT).nest("permission", permission_name(*permission))
         }
         Refusal::KeyLacksPermission { permission, .. } => {
-            Message::new("refusal-key-lacks").nest("permission", permission_name(*permission))
+            Message::new(key::REFUSAL_KEY_LACKS).nest("permission", permission_name(*permission))
         }
-        Refusal::NeedsSecret { .. } => Message::new("refusal-needs-secret"),
-        Refusal::NeedsKey { .. } => Message::new("refusal-needs-key"),
-        Refusal::NoCredentials { accepts, .. } => Message::new("refusal-no-credentials").with(
+        Refusal::NeedsSecret { .. } => Message::new(key::REFUSAL_NEEDS_SECRET),
+        Refusal::NeedsKey { .. } => Message::new(key::REFUSAL_NEEDS_KEY),
+        Refusal::NoCredentials { accepts, .. } => Message::new(key::REFUSAL_NO_CREDENTIALS).with(
             "oauth",
             match accepts {
                 OAuthAccess::NotAccepted => "no",
@@ -169,100 +171,100 @@ pub(crate) fn refusal_reason(refusal: &Refusal) -> Message {
             },
         ),
         Refusal::MissingScope { scope, .. } => {
-            Message::new("refusal-missing-scope").with("scope", scope.as_str())
+            Message::new(key::REFUSAL_MISSING_SCOPE).with("scope", scope.as_str())
         }
-        Refusal::TokenExpired { .. } => Message::new("refusal-token-expired"),
+        Refusal::TokenExpired { .. } => Message::new(key::REFUSAL_TOKEN_EXPIRED),
         // A refusal a later client adds.
-        _ => Message::new("refusal-other"),
+        _ => Message::new(key::REFUSAL_OTHER),
     }
 }
 
 pub(crate) fn permission_name(permission: KeyPermission) -> Message {
     Message::new(match permission {
-        KeyPermission::Trading => "permission-trading",
-        KeyPermission::BitcoinWithdrawal => "permission-withdrawal",
-        KeyPermission::Receive => "permission-receive",
+        KeyPermission::Trading => key::PERMISSION_TRADING,
+        KeyPermission::BitcoinWithdrawal => key::PERMISSION_WITHDRAWAL,
+        KeyPermission::Receive => key::PERMISSION_RECEIVE,
     })
 }
 
 /// What a request does, as the subject of a sentence.
-fn action(endpoint: Endpoint) -> &'static str {
+fn action(endpoint: Endpoint) -> Key {
     match endpoint {
-        Endpoint::DepositDestinations => "action-deposit-destinations",
-        Endpoint::CreateInvoice => "action-create-invoice",
-        Endpoint::GetInvoice => "action-get-invoice",
-        Endpoint::ListOrders => "action-list-orders",
-        Endpoint::CreateOrder => "action-create-order",
-        Endpoint::CancelOrder => "action-cancel-order",
-        Endpoint::Price => "action-price",
-        Endpoint::Volume => "action-volume",
-        Endpoint::VolumeHistoric => "action-volume-historic",
-        Endpoint::BitcoinAccounts => "action-bitcoin-accounts",
-        Endpoint::FiatAccount => "action-fiat-account",
-        Endpoint::RevokeConsent => "action-revoke-consent",
-        Endpoint::TaxBalance => "action-tax-balance",
-        Endpoint::TaxTransactions => "action-tax-transactions",
-        Endpoint::CreateWithdrawal => "action-create-withdrawal",
-        Endpoint::GetWithdrawal => "action-get-withdrawal",
+        Endpoint::DepositDestinations => key::ACTION_DEPOSIT_DESTINATIONS,
+        Endpoint::CreateInvoice => key::ACTION_CREATE_INVOICE,
+        Endpoint::GetInvoice => key::ACTION_GET_INVOICE,
+        Endpoint::ListOrders => key::ACTION_LIST_ORDERS,
+        Endpoint::CreateOrder => key::ACTION_CREATE_ORDER,
+        Endpoint::CancelOrder => key::ACTION_CANCEL_ORDER,
+        Endpoint::Price => key::ACTION_PRICE,
+        Endpoint::Volume => key::ACTION_VOLUME,
+        Endpoint::VolumeHistoric => key::ACTION_VOLUME_HISTORIC,
+        Endpoint::BitcoinAccounts => key::ACTION_BITCOIN_ACCOUNTS,
+        Endpoint::FiatAccount => key::ACTION_FIAT_ACCOUNT,
+        Endpoint::RevokeConsent => key::ACTION_REVOKE_CONSENT,
+        Endpoint::TaxBalance => key::ACTION_TAX_BALANCE,
+        Endpoint::TaxTransactions => key::ACTION_TAX_TRANSACTIONS,
+        Endpoint::CreateWithdrawal => key::ACTION_CREATE_WITHDRAWAL,
+        Endpoint::GetWithdrawal => key::ACTION_GET_WITHDRAWAL,
     }
 }
 
 fn nonce(e: &NonceError) -> Message {
     match e {
         NonceError::Io { path, .. } => {
-            Message::new("error-nonce-file").with("path", path.display().to_string())
+            Message::new(key::ERROR_NONCE_FILE).with("path", path.display().to_string())
         }
         NonceError::Corrupt { path, .. } => {
-            Message::new("error-nonce-damaged").with("path", path.display().to_string())
+            Message::new(key::ERROR_NONCE_DAMAGED).with("path", path.display().to_string())
         }
-        NonceError::Exhausted => Message::new("error-nonce-exhausted"),
-        other => Message::new("error-other").with("detail", other.to_string()),
+        NonceError::Exhausted => Message::new(key::ERROR_NONCE_EXHAUSTED),
+        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
     }
 }
 
 fn credential(e: &CredentialError) -> Message {
     match e {
         CredentialError::KeyPrefix(prefix) => {
-            Message::new("error-key-prefix").with("prefix", prefix.as_str())
+            Message::new(key::ERROR_KEY_PREFIX).with("prefix", prefix.as_str())
         }
         CredentialError::KeyEmpty(prefix) => {
-            Message::new("error-key-empty").with("prefix", prefix.as_str())
+            Message::new(key::ERROR_KEY_EMPTY).with("prefix", prefix.as_str())
         }
-        CredentialError::KeyCharacters => Message::new("error-key-characters"),
+        CredentialError::KeyCharacters => Message::new(key::ERROR_KEY_CHARACTERS),
         CredentialError::SecretPrefix(prefix) => {
-            Message::new("error-secret-prefix").with("prefix", prefix.as_str())
+            Message::new(key::ERROR_SECRET_PREFIX).with("prefix", prefix.as_str())
         }
-        CredentialError::SecretBase64(_) => Message::new("error-secret-base64"),
-        CredentialError::TokenMalformed => Message::new("error-token-malformed"),
-        other => Message::new("error-other").with("detail", other.to_string()),
+        CredentialError::SecretBase64(_) => Message::new(key::ERROR_SECRET_BASE64),
+        CredentialError::TokenMalformed => Message::new(key::ERROR_TOKEN_MALFORMED),
+        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
     }
 }
 
 fn base_url(e: &BaseUrlError) -> Message {
     match e {
         BaseUrlError::Malformed(url) => {
-            Message::new("error-url-malformed").with("url", url.as_str())
+            Message::new(key::ERROR_URL_MALFORMED).with("url", url.as_str())
         }
-        BaseUrlError::Scheme(url) => Message::new("error-url-scheme").with("url", url.as_str()),
+        BaseUrlError::Scheme(url) => Message::new(key::ERROR_URL_SCHEME).with("url", url.as_str()),
         BaseUrlError::InsecureRemote(url) => {
-            Message::new("error-url-insecure").with("url", url.as_str())
+            Message::new(key::ERROR_URL_INSECURE).with("url", url.as_str())
         }
-        BaseUrlError::ExtraParts => Message::new("error-url-extra"),
-        other => Message::new("error-other").with("detail", other.to_string()),
+        BaseUrlError::ExtraParts => Message::new(key::ERROR_URL_EXTRA),
+        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
     }
 }
 
 fn oauth(e: &OAuthError) -> Message {
     match e {
-        OAuthError::Rejected { error, description } => Message::new("error-oauth-rejected")
+        OAuthError::Rejected { error, description } => Message::new(key::ERROR_OAUTH_REJECTED)
             .with("error", error.as_str())
             .with("description", description.as_deref().unwrap_or(error)),
-        OAuthError::Transport(_) => Message::new("error-oauth-transport"),
-        OAuthError::Malformed(_) => Message::new("error-oauth-malformed"),
+        OAuthError::Transport(_) => Message::new(key::ERROR_OAUTH_TRANSPORT),
+        OAuthError::Malformed(_) => Message::new(key::ERROR_OAUTH_MALFORMED),
         OAuthError::Config(detail) => {
-            Message::new("error-oauth-config").with("detail", detail.as_str())
+            Message::new(key::ERROR_OAUTH_CONFIG).with("detail", detail.as_str())
         }
-        other => Message::new("error-other").with("detail", other.to_string()),
+        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
     }
 }
 
@@ -270,32 +272,32 @@ fn loopback(e: &LoopbackError) -> (ErrorCode, Message) {
     match e {
         LoopbackError::Listen(_) => (
             ErrorCode::Unauthenticated,
-            Message::new("error-sign-in-listen"),
+            Message::new(key::ERROR_SIGN_IN_LISTEN),
         ),
         LoopbackError::Timeout(seconds) => (
             ErrorCode::Timeout,
-            Message::new("error-sign-in-timeout").with("seconds", seconds.to_string()),
+            Message::new(key::ERROR_SIGN_IN_TIMEOUT).with("seconds", seconds.to_string()),
         ),
-        LoopbackError::Denied => (ErrorCode::Declined, Message::new("error-sign-in-denied")),
+        LoopbackError::Denied => (ErrorCode::Declined, Message::new(key::ERROR_SIGN_IN_DENIED)),
         LoopbackError::Refused(reason) => (
             ErrorCode::Unauthenticated,
-            Message::new("error-sign-in-refused").with("reason", reason.as_str()),
+            Message::new(key::ERROR_SIGN_IN_REFUSED).with("reason", reason.as_str()),
         ),
         LoopbackError::InvalidScope(reason) => (
             ErrorCode::ScopeRefused,
-            Message::new("error-sign-in-scope").with("reason", reason.as_str()),
+            Message::new(key::ERROR_SIGN_IN_SCOPE).with("reason", reason.as_str()),
         ),
         LoopbackError::StateMismatch => (
             ErrorCode::Unauthenticated,
-            Message::new("error-sign-in-mismatch"),
+            Message::new(key::ERROR_SIGN_IN_MISMATCH),
         ),
         LoopbackError::MissingCode => (
             ErrorCode::Unauthenticated,
-            Message::new("error-sign-in-no-code"),
+            Message::new(key::ERROR_SIGN_IN_NO_CODE),
         ),
         other => (
             ErrorCode::Unauthenticated,
-            Message::new("error-other").with("detail", other.to_string()),
+            Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
         ),
     }
 }

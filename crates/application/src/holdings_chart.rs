@@ -13,6 +13,7 @@ use ts_rs::TS;
 use crate::App;
 use crate::error::{Answer, IpcError};
 use crate::tax::Names;
+use crate::wording::key;
 use crate::wording::{Message, say};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -87,12 +88,12 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
         .map(|id| account_name(&names, id, locale))
         .collect();
     let words = [
-        say("holdings-empty", locale),
-        say("holdings-total", locale),
-        say("holdings-at-rate", locale),
-        say("holdings-at-sample", locale),
-        say("holdings-gain", locale),
-        say("holdings-loss", locale),
+        say(key::HOLDINGS_EMPTY, locale),
+        say(key::HOLDINGS_TOTAL, locale),
+        say(key::HOLDINGS_AT_RATE, locale),
+        say(key::HOLDINGS_AT_SAMPLE, locale),
+        say(key::HOLDINGS_GAIN, locale),
+        say(key::HOLDINGS_LOSS, locale),
     ];
     let [empty, total, at_rate, at_sample, gain, loss] = words.each_ref().map(String::as_str);
     let style = ChartStyle {
@@ -135,13 +136,13 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
         pending: holdings
             .pending_since
             .map(|t| {
-                Message::new("holdings-pending")
+                Message::new(key::HOLDINGS_PENDING)
                     .with("time", format::time(&t, zone, locale))
                     .render(locale)
             })
             .or_else(|| {
                 holdings.contradiction.as_ref().map(|c| {
-                    Message::new("holdings-contradicted")
+                    Message::new(key::HOLDINGS_CONTRADICTED)
                         .with("ids", c.ids.join(", "))
                         .with("rows", c.rows.to_string())
                         .render(locale)
@@ -155,7 +156,7 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
 fn account_name(names: &Names, id: &str, locale: format::Locale) -> String {
     let name = names.name(id);
     if names.deleted(id) {
-        Message::new("holdings-deleted-account")
+        Message::new(key::HOLDINGS_DELETED_ACCOUNT)
             .with("name", name)
             .render(locale)
     } else {
@@ -174,8 +175,8 @@ fn point_view(
     let value = |v: &Value| {
         let source = match &v.source {
             // The transaction by its time: its id means nothing to the user.
-            ValueSource::Transaction { .. } => Message::new("holdings-value-at-rate"),
-            ValueSource::Sample => Message::new("holdings-value-at-sample"),
+            ValueSource::Transaction { .. } => Message::new(key::HOLDINGS_VALUE_AT_RATE),
+            ValueSource::Sample => Message::new(key::HOLDINGS_VALUE_AT_SAMPLE),
         };
         source
             .with("value", figures.nok(v.nok))
@@ -191,14 +192,15 @@ fn point_view(
     let r = c.realised;
     let mut realised = vec![];
     if r.gains.is_positive() {
-        realised.push(Message::new("holdings-realised-gain").with("nok", figures.nok(r.gains)));
+        realised.push(Message::new(key::HOLDINGS_REALISED_GAIN).with("nok", figures.nok(r.gains)));
     }
     if r.losses.is_negative() {
-        realised.push(Message::new("holdings-realised-loss").with("nok", figures.nok(r.losses)));
+        realised.push(Message::new(key::HOLDINGS_REALISED_LOSS).with("nok", figures.nok(r.losses)));
     }
     if r.not_computable > 0 {
         realised.push(
-            Message::new("holdings-realised-unknown").with("count", r.not_computable.to_string()),
+            Message::new(key::HOLDINGS_REALISED_UNKNOWN)
+                .with("count", r.not_computable.to_string()),
         );
     }
     HoldingsPointView {

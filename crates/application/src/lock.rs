@@ -15,6 +15,7 @@ use crate::desktop::Notice;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::App;
 use crate::vocabulary::Change;
+use crate::wording::key;
 use crate::wording::{self, Message};
 use crate::{NoArgs, profile_views::AppView};
 
@@ -194,8 +195,8 @@ impl App {
         if self.is_locked() {
             let locale = self.locale();
             self.desktop.notify(&Notice {
-                title: wording::say("locked-notice-title", locale),
-                body: wording::say("locked-notice-body", locale),
+                title: wording::say(key::LOCKED_NOTICE_TITLE, locale),
+                body: wording::say(key::LOCKED_NOTICE_BODY, locale),
                 opens: notice.opens,
             });
         } else {
@@ -209,7 +210,7 @@ pub fn admit(app: &App, command: &str) -> Answer<()> {
     if app.is_locked() && !OPEN_WHILE_LOCKED.contains(&command) {
         return Err(IpcError::new(
             ErrorCode::Locked,
-            wording::say("app-locked", app.locale()),
+            wording::say(key::APP_LOCKED, app.locale()),
         ));
     }
     Ok(())
@@ -226,7 +227,7 @@ pub(crate) fn view(app: &App) -> LockView {
         set,
         locked: state.locked,
         why: state.unreadable.as_ref().map(|e| {
-            Message::new("lock-keyring-unreadable")
+            Message::new(key::LOCK_KEYRING_UNREADABLE)
                 .with("detail", e.clone())
                 .render(app.locale())
         }),
@@ -276,9 +277,9 @@ fn wrong_wait(n: u32) -> Duration {
 
 fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
     let key = match p {
-        LockProblem::TooShort => "lock-password-short",
-        LockProblem::Mismatch => "lock-password-mismatch",
-        LockProblem::IdleRange => "lock-idle-range",
+        LockProblem::TooShort => key::LOCK_PASSWORD_SHORT,
+        LockProblem::Mismatch => key::LOCK_PASSWORD_MISMATCH,
+        LockProblem::IdleRange => key::LOCK_IDLE_RANGE,
     };
     LockProblemView {
         field,
@@ -290,14 +291,14 @@ fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
 fn missing(app: &App, field: LockField) -> LockProblemView {
     LockProblemView {
         field,
-        message: wording::say("lock-password-missing", app.locale()),
+        message: wording::say(key::LOCK_PASSWORD_MISSING, app.locale()),
     }
 }
 
 fn wrong(app: &App, field: LockField) -> LockProblemView {
     LockProblemView {
         field,
-        message: wording::say("lock-password-wrong", app.locale()),
+        message: wording::say(key::LOCK_PASSWORD_WRONG, app.locale()),
     }
 }
 
@@ -411,7 +412,7 @@ pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<Lock
         if given.is_empty() {
             let needed = LockProblemView {
                 field: LockField::Current,
-                message: wording::say("lock-password-to-weaken", app.locale()),
+                message: wording::say(key::LOCK_PASSWORD_TO_WEAKEN, app.locale()),
             };
             return answer(app, vec![needed]).await;
         }
@@ -457,13 +458,13 @@ pub(crate) async fn require_password(app: &App, given: Option<&LockPassword>) ->
     if given.is_empty() {
         return Err(IpcError::new(
             ErrorCode::PasswordNeeded,
-            wording::say("lock-password-for-change", app.locale()),
+            wording::say(key::LOCK_PASSWORD_FOR_CHANGE, app.locale()),
         ));
     }
     if !is_the_password(app, given).await? {
         return Err(IpcError::new(
             ErrorCode::PasswordNeeded,
-            wording::say("lock-password-wrong", app.locale()),
+            wording::say(key::LOCK_PASSWORD_WRONG, app.locale()),
         ));
     }
     Ok(())
@@ -517,7 +518,7 @@ pub(crate) fn take_payment_allowance(app: &App, reviewed: &str) -> Answer<()> {
         Some((allowed, until)) if allowed == reviewed && Instant::now() < until => Ok(()),
         _ => Err(IpcError::new(
             ErrorCode::PasswordNeeded,
-            wording::say("lock-payment-password", app.locale()),
+            wording::say(key::LOCK_PAYMENT_PASSWORD, app.locale()),
         )),
     }
 }

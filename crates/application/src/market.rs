@@ -13,6 +13,7 @@ use crate::error::{Answer, IpcError};
 use crate::state::App;
 use crate::trade_views::*;
 use crate::vocabulary::Direction;
+use crate::wording::key;
 
 fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
     let locale = figures.locale;
@@ -199,10 +200,10 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
     };
     let say = |key| crate::wording::say(key, figures.locale);
     let (empty, daily_words, samples_words, spread) = (
-        say("chart-collecting"),
-        say("chart-daily"),
-        say("chart-samples"),
-        say("chart-spread"),
+        say(key::CHART_COLLECTING),
+        say(key::CHART_DAILY),
+        say(key::CHART_SAMPLES),
+        say(key::CHART_SPREAD),
     );
     let words = PriceChartWords {
         empty: &empty,
@@ -248,7 +249,7 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         theme: if args.dark { Theme::Dark } else { Theme::Light },
         figures: app.figures(),
     };
-    let empty = crate::wording::say("chart-no-volume", app.locale());
+    let empty = crate::wording::say(key::CHART_NO_VOLUME, app.locale());
     let svg = volume_chart(&history, style, &empty).map_err(IpcError::internal)?;
     Ok(ChartView {
         svg,

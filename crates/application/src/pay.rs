@@ -21,6 +21,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::pay_views::*;
 use crate::state::{App, ProfileSession};
 use crate::vocabulary::{DestinationKind, NetworkStatus};
+use crate::wording::key;
 use crate::wording::{self, Message};
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
@@ -117,10 +118,10 @@ fn confirmed_amount(text: &str, now: Btc, locale: Locale) -> Answer<Btc> {
         .ok()
         .and_then(|d| Btc::new(d).ok())
         .filter(|b| b.is_positive())
-        .ok_or_else(|| invalid(&wording::say("confirmed-amount-not-btc", locale)))?;
+        .ok_or_else(|| invalid(&wording::say(key::CONFIRMED_AMOUNT_NOT_BTC, locale)))?;
     let drift = (confirmed - now).ratio(now).map(|d| d.abs());
     if drift.is_none_or(|d| d > Decimal::new(2, 2)) {
-        return Err(invalid(&wording::say("payment-price-moved", locale)));
+        return Err(invalid(&wording::say(key::PAYMENT_PRICE_MOVED, locale)));
     }
     Ok(confirmed)
 }
@@ -130,7 +131,7 @@ fn recipient_error(e: StoreError, locale: Locale) -> IpcError {
     match e {
         StoreError::RecipientsLocked => IpcError::new(
             ErrorCode::Keyring,
-            wording::say("secret-keyring-locked", locale),
+            wording::say(key::SECRET_KEYRING_LOCKED, locale),
         ),
         e => IpcError::internal(e),
     }
@@ -166,18 +167,18 @@ fn summary(c: &PayCheck, ctx: &PayContext, shown: &PayShown, form: &PayForm) -> 
     let to = wording::destination(dest, ctx.now, figures);
     let wire = dest.wire();
     // The destination as sent, unless "To" already says it whole (a Lightning address).
-    let wire = (!to.contains(&wire)).then(|| line("summary-destination", wire));
+    let wire = (!to.contains(&wire)).then(|| line(key::SUMMARY_DESTINATION, wire));
     let mut lines = vec![
-        line("summary-amount", figures.btc(amount)),
+        line(key::SUMMARY_AMOUNT, figures.btc(amount)),
         line(
-            "summary-value",
+            key::SUMMARY_VALUE,
             pay_form::nok_value(amount, ctx)
                 .map_or_else(|| "—".to_owned(), |nok| format!("≈ {}", figures.nok(nok))),
         ),
-        line("summary-to", to),
+        line(key::SUMMARY_TO, to),
     ];
     lines.extend(wire);
-    lines.push(line("summary-from", shown.account_name.clone()));
+    lines.push(line(key::SUMMARY_FROM, shown.account_name.clone()));
     if let Some(r) = &request.tfr_info {
         let country = if r.country.is_empty() {
             String::new()
@@ -185,25 +186,25 @@ fn summary(c: &PayCheck, ctx: &PayContext, shown: &PayShown, form: &PayForm) -> 
             format!(" ({})", r.country)
         };
         lines.push(line(
-            "summary-recipient",
+            key::SUMMARY_RECIPIENT,
             format!("{}{country}", r.full_name),
         ));
     }
     if form.is_payment {
         lines.push(line(
-            "summary-marked-as",
-            wording::say("summary-payment", locale),
+            key::SUMMARY_MARKED_AS,
+            wording::say(key::SUMMARY_PAYMENT, locale),
         ));
     }
     // The API states no fee before a withdrawal is sent: the confirmation says so rather than
     // leave the fee out.
     lines.push(line(
-        "summary-fee",
+        key::SUMMARY_FEE,
         wording::say(
             if dest.is_lightning() {
-                "summary-fee-lightning"
+                key::SUMMARY_FEE_LIGHTNING
             } else {
-                "summary-fee-onchain"
+                key::SUMMARY_FEE_ONCHAIN
             },
             locale,
         ),
@@ -300,19 +301,23 @@ fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, 
     let say = |key| wording::say(key, locale);
     let status = e.status.as_ref().map(NetworkStatus::from);
     let text = match (e.state, status) {
-        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => say("payment-status-completed"),
-        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => say("payment-status-failed"),
+        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => {
+            say(key::PAYMENT_STATUS_COMPLETED)
+        }
+        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => say(key::PAYMENT_STATUS_FAILED),
         (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => {
-            say("payment-status-pending")
+            say(key::PAYMENT_STATUS_PENDING)
         }
         (WithdrawalState::Sent, Some(NetworkStatus::Other)) => e
             .status
             .as_ref()
             .map(|s| s.as_str().to_owned())
             .unwrap_or_default(),
-        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => say("payment-status-unknown"),
-        (WithdrawalState::NotSent, _) => say("payment-status-not-sent"),
-        (WithdrawalState::Rejected, _) => Message::new("payment-status-refused")
+        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => {
+            say(key::PAYMENT_STATUS_UNKNOWN)
+        }
+        (WithdrawalState::NotSent, _) => say(key::PAYMENT_STATUS_NOT_SENT),
+        (WithdrawalState::Rejected, _) => Message::new(key::PAYMENT_STATUS_REFUSED)
             .with("reason", e.note.as_str())
             .render(locale),
     };
@@ -394,7 +399,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
         return Err(IpcError::new(
             ErrorCode::NotReviewed,
-            wording::say("payment-changed", locale),
+            wording::say(key::PAYMENT_CHANGED, locale),
         ));
     }
     let (form, check, _, shown) = checked(app, &args).await?;
@@ -416,7 +421,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             .flatten()
             .collect::<Vec<_>>();
         let why = if why.is_empty() {
-            wording::say("payment-recipient-incomplete", locale)
+            wording::say(key::PAYMENT_RECIPIENT_INCOMPLETE, locale)
         } else {
             why.join("; ")
         };
@@ -497,15 +502,15 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                 }
             }
             let mut m = match warning {
-                None => wording::say("payment-sent", locale),
-                Some(w) => Message::new("payment-sent-not-recorded")
+                None => wording::say(key::PAYMENT_SENT, locale),
+                Some(w) => Message::new(key::PAYMENT_SENT_NOT_RECORDED)
                     .with("reason", w)
                     .render(locale),
             };
             if let Some(e) = unsaved {
                 m.push(' ');
                 m.push_str(
-                    &Message::new("payment-recipient-not-saved")
+                    &Message::new(key::PAYMENT_RECIPIENT_NOT_SAVED)
                         .with("reason", e.to_string())
                         .render(locale),
                 );
@@ -524,9 +529,9 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
             )
             .await;
             let key = match r {
-                Ok(Resolution::Sent { .. }) => "payment-found-sent",
-                Ok(Resolution::NotSent) => "payment-not-sent",
-                _ => "payment-unknown",
+                Ok(Resolution::Sent { .. }) => key::PAYMENT_FOUND_SENT,
+                Ok(Resolution::NotSent) => key::PAYMENT_NOT_SENT,
+                _ => key::PAYMENT_UNKNOWN,
             };
             (journal_id, wording::say(key, locale))
         }
@@ -551,7 +556,7 @@ pub(crate) fn withdrawal_error(
             let ago = (Utc::now() - at).num_seconds().max(0).unsigned_abs();
             IpcError::new(
                 ErrorCode::SameAsRecent,
-                wording::Message::new("payment-same-as-recent")
+                wording::Message::new(key::PAYMENT_SAME_AS_RECENT)
                     .with("ago", wording::duration(ago, locale))
                     .with("at", nordlys_core::format::time(&at, zone, locale))
                     .render(locale),
@@ -560,7 +565,7 @@ pub(crate) fn withdrawal_error(
         withdrawals::WithdrawalError::Exchange(inner) => IpcError::of(&inner, locale),
         withdrawals::WithdrawalError::SameAsUnknown(_) => IpcError::new(
             ErrorCode::SameAsUnknown,
-            wording::say("payment-same-as-unknown", locale),
+            wording::say(key::PAYMENT_SAME_AS_UNKNOWN, locale),
         ),
         other => IpcError::internal(other),
     }
@@ -617,14 +622,14 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
     else {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("no-such-recipient", app.locale()),
+            wording::say(key::NO_SUCH_RECIPIENT, app.locale()),
         ));
     };
     // A recipient is the travel-rule data of one destination: an edit never moves it to another.
     if args.destination.trim() != saved.destination.trim() {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("recipient-destination-fixed", app.locale()),
+            wording::say(key::RECIPIENT_DESTINATION_FIXED, app.locale()),
         ));
     }
     let form = RecipientForm {

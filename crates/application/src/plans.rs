@@ -18,6 +18,7 @@ use crate::desktop::Notice;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::vocabulary::{Change, Screen};
 use crate::wording::{self, Message};
+use crate::wording::{Key, key};
 use crate::{App, NoArgs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -162,15 +163,15 @@ pub struct PlanIdArgs {
     pub id: i64,
 }
 
-fn weekday_key(d: Weekday) -> &'static str {
+fn weekday_key(d: Weekday) -> Key {
     match d {
-        Weekday::Mon => "weekday-mon",
-        Weekday::Tue => "weekday-tue",
-        Weekday::Wed => "weekday-wed",
-        Weekday::Thu => "weekday-thu",
-        Weekday::Fri => "weekday-fri",
-        Weekday::Sat => "weekday-sat",
-        Weekday::Sun => "weekday-sun",
+        Weekday::Mon => key::WEEKDAY_MON,
+        Weekday::Tue => key::WEEKDAY_TUE,
+        Weekday::Wed => key::WEEKDAY_WED,
+        Weekday::Thu => key::WEEKDAY_THU,
+        Weekday::Fri => key::WEEKDAY_FRI,
+        Weekday::Sat => key::WEEKDAY_SAT,
+        Weekday::Sun => key::WEEKDAY_SUN,
     }
 }
 
@@ -179,16 +180,16 @@ fn said(plan: &Plan, figures: Figures) -> String {
     let at = plan.schedule.at.format("%H:%M").to_string();
     let amount = figures.nok(plan.buy_nok);
     let mut m = match plan.schedule.every {
-        Every::Day => Message::new("plan-said-day"),
+        Every::Day => Message::new(key::PLAN_SAID_DAY),
         Every::Week(d) => {
-            Message::new("plan-said-week").with("weekday", wording::say(weekday_key(d), locale))
+            Message::new(key::PLAN_SAID_WEEK).with("weekday", wording::say(weekday_key(d), locale))
         }
-        Every::Month(d) => Message::new("plan-said-month").with("day", d.to_string()),
+        Every::Month(d) => Message::new(key::PLAN_SAID_MONTH).with("day", d.to_string()),
     }
     .with("amount", amount)
     .with("at", at);
     if let Some(ladder) = plan.ladder {
-        m = Message::new("plan-said-ladder")
+        m = Message::new(key::PLAN_SAID_LADDER)
             .with("said", m.render(locale))
             .with("rungs", ladder.rungs.to_string())
             .with(
@@ -201,7 +202,7 @@ fn said(plan: &Plan, figures: Figures) -> String {
             );
     }
     if let Some(cap) = plan.max_price {
-        m = Message::new("plan-said-capped")
+        m = Message::new(key::PLAN_SAID_CAPPED)
             .with("said", m.render(locale))
             .with("cap", figures.price(cap));
     }
@@ -241,12 +242,12 @@ fn bought_by(e: &JournalEntry, rows: &[TaxTransaction]) -> Option<(Btc, Nok)> {
 fn entry_words(e: &JournalEntry, figures: Figures) -> String {
     let locale = figures.locale;
     match (&e.order_id, e.note.is_empty()) {
-        (Some(o), _) => Message::new("plan-run-order")
+        (Some(o), _) => Message::new(key::PLAN_RUN_ORDER)
             .with("order", o.clone())
             .with("entry", e.id.to_string())
             .render(locale),
         (None, false) => e.note.clone(),
-        (None, true) => Message::new("plan-run-entry")
+        (None, true) => Message::new(key::PLAN_RUN_ENTRY)
             .with("entry", e.id.to_string())
             .render(locale),
     }
@@ -257,10 +258,10 @@ fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> 
     match (run.state, entry) {
         (RunState::Skipped, _) => match &run.skip {
             Some(why) => wording::skip_reason(why, figures),
-            None => wording::say("plan-run-missed", locale),
+            None => wording::say(key::PLAN_RUN_MISSED, locale),
         },
-        (RunState::Held, _) => wording::say("plan-run-held", locale),
-        (_, _) if !run.rungs.is_empty() => Message::new("plan-run-rungs")
+        (RunState::Held, _) => wording::say(key::PLAN_RUN_HELD, locale),
+        (_, _) if !run.rungs.is_empty() => Message::new(key::PLAN_RUN_RUNGS)
             .with("rungs", run.rungs.len().to_string())
             .render(locale),
         (_, Some(e)) => entry_words(e, figures),
@@ -428,7 +429,7 @@ fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanPr
         ),
         PlanProblem::AmountNotPositive => (
             PlanField::Amount,
-            wording::say("plan-amount-positive", locale),
+            wording::say(key::PLAN_AMOUNT_POSITIVE, locale),
         ),
         PlanProblem::MaxPrice(e) => (
             PlanField::MaxPrice,
@@ -436,31 +437,31 @@ fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanPr
         ),
         PlanProblem::MaxPriceNotPositive => (
             PlanField::MaxPrice,
-            wording::say("plan-cap-positive", locale),
+            wording::say(key::PLAN_CAP_POSITIVE, locale),
         ),
         PlanProblem::Schedule(ScheduleProblem::NoSuchTime(_)) => {
-            (PlanField::At, wording::say("plan-time", locale))
+            (PlanField::At, wording::say(key::PLAN_TIME, locale))
         }
         PlanProblem::Schedule(ScheduleProblem::NoWeekday | ScheduleProblem::NoSuchWeekday(_)) => {
-            (PlanField::On, wording::say("plan-weekday", locale))
+            (PlanField::On, wording::say(key::PLAN_WEEKDAY, locale))
         }
         PlanProblem::Schedule(_) | PlanProblem::Missed(_) => {
-            (PlanField::On, wording::say("plan-month-day", locale))
+            (PlanField::On, wording::say(key::PLAN_MONTH_DAY, locale))
         }
         PlanProblem::LadderHalfGiven | PlanProblem::Rungs(_) => {
-            (PlanField::Rungs, wording::say("plan-rungs", locale))
+            (PlanField::Rungs, wording::say(key::PLAN_RUNGS, locale))
         }
-        PlanProblem::Step(_) => (PlanField::Step, wording::say("plan-step", locale)),
+        PlanProblem::Step(_) => (PlanField::Step, wording::say(key::PLAN_STEP, locale)),
         PlanProblem::LadderTooDeep { rungs, step } => (
             PlanField::Step,
-            Message::new("plan-ladder-too-deep")
+            Message::new(key::PLAN_LADDER_TOO_DEEP)
                 .with("rungs", rungs.to_string())
                 .with("step", step.normalize().to_string())
                 .render(locale),
         ),
         PlanProblem::RungTooSmall(rungs) => (
             PlanField::Amount,
-            Message::new("plan-rung-too-small")
+            Message::new(key::PLAN_RUNG_TOO_SMALL)
                 .with("rungs", rungs.to_string())
                 .render(locale),
         ),
@@ -528,7 +529,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
             if !session.store.edit_plan(id, &new)? {
                 return Err(IpcError::new(
                     ErrorCode::InvalidInput,
-                    wording::say("plan-gone", locale),
+                    wording::say(key::PLAN_GONE, locale),
                 ));
             }
         }
@@ -551,7 +552,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
         .ok()
         .map(|f| f.available_nok);
     let warning = available.filter(|a| new.buy_nok > *a).map(|a| {
-        Message::new("plan-above-available")
+        Message::new(key::PLAN_ABOVE_AVAILABLE)
             .with("available", app.figures().nok(a))
             .render(locale)
     });
@@ -567,7 +568,7 @@ async fn paused(app: &App, id: i64, paused: bool) -> Answer<PlansView> {
     if !session.store.set_plan_paused(id, paused, scheduler_now())? {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("plan-gone", app.locale()),
+            wording::say(key::PLAN_GONE, app.locale()),
         ));
     }
     view(app, &session.store)
@@ -628,8 +629,8 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     let elsewhere: Vec<i64> = due.elsewhere.iter().map(|e| e.plan_id).collect();
     for id in crate::watcher::untold_elsewhere(app, &session.profile.id, &elsewhere) {
         app.notify(&Notice {
-            title: wording::say("plan-notice-title", app.locale()),
-            body: crate::wording::Message::new("plan-elsewhere")
+            title: wording::say(key::PLAN_NOTICE_TITLE, app.locale()),
+            body: crate::wording::Message::new(key::PLAN_ELSEWHERE)
                 .with("plan", id.to_string())
                 .render(app.locale()),
             opens: Screen::Trade,
@@ -649,14 +650,14 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     let locale = app.locale();
     for r in &recorded {
         let key = match r.state {
-            RunState::Rejected => "plan-rejected",
-            RunState::Unknown => "plan-unknown",
-            RunState::Placed if r.journal_ids.len() > 1 => "plan-ladder-placed",
-            RunState::Placed => "plan-placed",
+            RunState::Rejected => key::PLAN_REJECTED,
+            RunState::Unknown => key::PLAN_UNKNOWN,
+            RunState::Placed if r.journal_ids.len() > 1 => key::PLAN_LADDER_PLACED,
+            RunState::Placed => key::PLAN_PLACED,
             _ => continue,
         };
         app.notify(&Notice {
-            title: wording::say("plan-notice-title", locale),
+            title: wording::say(key::PLAN_NOTICE_TITLE, locale),
             body: wording::say(key, locale),
             opens: Screen::Trade,
         });
@@ -693,8 +694,8 @@ fn tell_inactive_profiles_plans(app: &App, active: &str) {
             .unwrap_or(0);
         if waiting > 0 {
             app.notify(&Notice {
-                title: wording::say("plan-notice-title", app.locale()),
-                body: Message::new("plans-of-inactive-profile")
+                title: wording::say(key::PLAN_NOTICE_TITLE, app.locale()),
+                body: Message::new(key::PLANS_OF_INACTIVE_PROFILE)
                     .with("profile", name)
                     .with("count", waiting.to_string())
                     .render(app.locale()),

@@ -20,6 +20,7 @@ use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
 use crate::state::{App, same_exchange};
 use crate::vocabulary::ProfileType;
+use crate::wording::key;
 use crate::wording::{self, Message};
 
 fn profile_view(p: &Profile) -> ProfileView {
@@ -124,14 +125,14 @@ fn capability(
         (_, Some(true)) => (true, None),
         (false, _) => (
             false,
-            Some(Message::new("capability-oauth-cannot").nest("what", what())),
+            Some(Message::new(key::CAPABILITY_OAUTH_CANNOT).nest("what", what())),
         ),
         (true, Some(false)) => (
             false,
-            Some(Message::new("capability-key-lacks").nest("what", what())),
+            Some(Message::new(key::CAPABILITY_KEY_LACKS).nest("what", what())),
         ),
         // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
-        (true, None) => (true, Some(Message::new("capability-unknown-until-used"))),
+        (true, None) => (true, Some(Message::new(key::CAPABILITY_UNKNOWN_UNTIL_USED))),
     };
     Capability {
         allowed,
@@ -154,7 +155,7 @@ fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) 
         Ok(true) => (true, None),
         Ok(false) => (
             true,
-            Some(wording::say("feature-unknown-until-used", locale)),
+            Some(wording::say(key::FEATURE_UNKNOWN_UNTIL_USED, locale)),
         ),
         Err(refusal) => (false, Some(refusal_reason(&refusal).render(locale))),
     };
@@ -184,7 +185,7 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
     let profile = settings.active_profile().ok_or_else(|| {
         IpcError::new(
             ErrorCode::Internal,
-            wording::say("no-active-profile", locale),
+            wording::say(key::NO_ACTIVE_PROFILE, locale),
         )
     })?;
     Ok(AppView {
@@ -278,8 +279,8 @@ fn host(base: &BaseUrl) -> String {
 /// What the user reads when the keyring let the profile down, and what to do.
 fn secret_problem(problem: &SecretError, locale: Locale) -> String {
     match problem {
-        SecretError::Unavailable(_) => wording::say("secret-keyring-locked", locale),
-        _ => wording::say("secret-damaged", locale),
+        SecretError::Unavailable(_) => wording::say(key::SECRET_KEYRING_LOCKED, locale),
+        _ => wording::say(key::SECRET_DAMAGED, locale),
     }
 }
 
@@ -319,7 +320,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
     let worth =
         |a: &nordlys_exchange::models::BitcoinAccount| at_bid(a.total_btc).unwrap_or(a.total_nok);
     let valued_at = quote.as_ref().map(|q| {
-        Message::new("valued-at-bid")
+        Message::new(key::VALUED_AT_BID)
             .with("price", figures.price(q.bid))
             .with(
                 "time",
@@ -346,7 +347,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                 // The exchange states no value for the available part: none without a quote.
                 available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
                 reserved: (a.total_btc > a.available_btc).then(|| {
-                    Message::new("account-reserved")
+                    Message::new(key::ACCOUNT_RESERVED)
                         .with("btc", figures.btc(a.total_btc - a.available_btc))
                         .render(figures.locale)
                 }),
@@ -423,7 +424,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
     if scopes.is_empty() || scopes.iter().any(|s| !s.is_known()) {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("choose-a-scope", app.locale()),
+            wording::say(key::CHOOSE_A_SCOPE, app.locale()),
         ));
     }
     // The settings' guard is let go before the locale is read (it takes the settings again).
@@ -435,7 +436,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
             None => {
                 return Err(IpcError::new(
                     ErrorCode::InvalidInput,
-                    wording::say("oauth-needs-client-id", app.locale()),
+                    wording::say(key::OAUTH_NEEDS_CLIENT_ID, app.locale()),
                 ));
             }
         },
@@ -526,7 +527,7 @@ pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppView> 
         _ => {
             return Err(IpcError::new(
                 ErrorCode::InvalidInput,
-                Message::new("tax-rate-range")
+                Message::new(key::TAX_RATE_RANGE)
                     .with("typed", args.income_tax_percent.trim().to_owned())
                     .render(locale),
             ));
@@ -549,7 +550,7 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
         let (min, max) = (REQUEST_TIMEOUT_RANGE.start(), REQUEST_TIMEOUT_RANGE.end());
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            Message::new("request-timeout-range")
+            Message::new(key::REQUEST_TIMEOUT_RANGE)
                 .with("min", min.to_string())
                 .with("max", max.to_string())
                 .render(app.locale()),

@@ -16,6 +16,7 @@ use crate::error::{Answer, ErrorCode, IpcError};
 use crate::receive_views::*;
 use crate::state::App;
 use crate::vocabulary::InvoiceState;
+use crate::wording::key;
 
 fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
@@ -55,11 +56,11 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
 fn status_words(status: &InvoiceStatus, locale: Locale) -> (InvoiceState, String) {
     let state = InvoiceState::from(status);
     let key = match state {
-        InvoiceState::Unpaid => "invoice-unpaid",
-        InvoiceState::Pending => "invoice-pending",
-        InvoiceState::Paid => "invoice-paid",
-        InvoiceState::Expired => "invoice-expired",
-        InvoiceState::Canceled => "invoice-cancelled",
+        InvoiceState::Unpaid => key::INVOICE_UNPAID,
+        InvoiceState::Pending => key::INVOICE_PENDING,
+        InvoiceState::Paid => key::INVOICE_PAID,
+        InvoiceState::Expired => key::INVOICE_EXPIRED,
+        InvoiceState::Canceled => key::INVOICE_CANCELLED,
         InvoiceState::Other => return (state, status.as_str().to_owned()),
     };
     (state, crate::wording::say(key, locale))
@@ -74,7 +75,7 @@ fn invoice_view(
     let figures = app.figures();
     let locale = figures.locale;
     let (status, status_text) = status_words(&i.status, locale);
-    let any = crate::wording::say("invoice-any-amount", locale);
+    let any = crate::wording::say(key::INVOICE_ANY_AMOUNT, locale);
     Ok(InvoiceView {
         id: i.id.clone(),
         invoice: i.invoice.clone(),
@@ -154,7 +155,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         destination::read_invoice(&created.invoice.trim().to_ascii_lowercase()).map_err(|e| {
             IpcError::new(
                 ErrorCode::Server,
-                crate::wording::Message::new("invoice-unreadable")
+                crate::wording::Message::new(key::INVOICE_UNREADABLE)
                     .with("reason", crate::wording::destination_problem(&e, locale))
                     .render(locale),
             )
@@ -198,7 +199,7 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
         .ok_or_else(|| {
             IpcError::new(
                 ErrorCode::InvalidInput,
-                crate::wording::Message::new("no-such-invoice")
+                crate::wording::Message::new(key::NO_SUCH_INVOICE)
                     .with("id", args.id.clone())
                     .render(app.locale()),
             )

@@ -17,6 +17,7 @@ use crate::error::{Answer, IpcError};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::LotView;
+use crate::wording::key;
 use crate::wording::{Message, method_name};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -87,8 +88,8 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
         Err(no) => {
             let (reason, fix) = match no {
                 SaleTaxRefusal::NotSynced => (
-                    crate::wording::say("sale-tax-not-synced", locale),
-                    crate::wording::say("sale-tax-sync", locale),
+                    crate::wording::say(key::SALE_TAX_NOT_SYNCED, locale),
+                    crate::wording::say(key::SALE_TAX_SYNC, locale),
                 ),
                 SaleTaxRefusal::Card(why) => refusal(
                     &why,
@@ -111,9 +112,9 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
     Ok(SaleTaxView {
         gain: Some(
             Message::new(if loss {
-                "sale-tax-loss"
+                key::SALE_TAX_LOSS
             } else {
-                "sale-tax-gain"
+                key::SALE_TAX_GAIN
             })
             .with(
                 "amount",
@@ -124,9 +125,9 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
         ),
         tax: Some(
             Message::new(if loss {
-                "sale-tax-reduction"
+                key::SALE_TAX_REDUCTION
             } else {
-                "sale-tax-tax"
+                key::SALE_TAX_TAX
             })
             .with(
                 "amount",

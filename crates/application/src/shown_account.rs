@@ -10,6 +10,7 @@ use nordlys_exchange::models::BitcoinAccount;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::state::App;
 use crate::wording;
+use crate::wording::key;
 
 /// The account `chosen` names (trimmed; empty is none), else the default.
 pub(crate) async fn shown(
@@ -29,7 +30,7 @@ pub(crate) async fn shown(
     pick(accounts, chosen, default.as_ref()).ok_or_else(|| {
         IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("no-such-account", app.locale()),
+            wording::say(key::NO_SUCH_ACCOUNT, app.locale()),
         )
     })
 }

@@ -20,6 +20,7 @@ use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 use crate::desktop::Desktop;
 use crate::error::{ErrorCode, IpcError};
 use crate::test_hooks;
+use crate::wording::key;
 
 #[derive(Debug)]
 pub struct App {
@@ -281,7 +282,7 @@ impl App {
         let profile = self.settings().active_profile().cloned().ok_or_else(|| {
             IpcError::new(
                 ErrorCode::Internal,
-                crate::wording::say("no-active-profile", self.locale()),
+                crate::wording::say(key::NO_ACTIVE_PROFILE, self.locale()),
             )
         })?;
         // A file per key, as the CLI keeps them, so both can share this directory; the single
@@ -397,7 +398,7 @@ impl App {
                 .ok_or_else(|| {
                     IpcError::new(
                         ErrorCode::InvalidInput,
-                        crate::wording::Message::new("no-such-profile")
+                        crate::wording::Message::new(key::NO_SUCH_PROFILE)
                             .with("id", id.to_owned())
                             .render(self.locale()),
                     )
@@ -482,7 +483,7 @@ impl App {
             .map_err(|e| {
                 IpcError::new(
                     ErrorCode::Internal,
-                    crate::wording::Message::new("sandbox-did-not-start")
+                    crate::wording::Message::new(key::SANDBOX_DID_NOT_START)
                         .with("reason", e.to_string())
                         .render(self.locale()),
                 )
@@ -498,7 +499,7 @@ impl App {
         let sandbox = slot.as_ref().ok_or_else(|| {
             IpcError::new(
                 ErrorCode::Internal,
-                crate::wording::say("sandbox-not-running", self.locale()),
+                crate::wording::say(key::SANDBOX_NOT_RUNNING, self.locale()),
             )
         })?;
         let base = BaseUrl::parse(sandbox.base_url()).map_err(IpcError::internal)?;

@@ -26,6 +26,7 @@ use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
 use crate::vocabulary::{Report, SyncState};
 use crate::wording::Message;
+use crate::wording::key;
 
 /// The one sync of the active profile: its cancel switch while it runs, and how it ended.
 #[derive(Debug, Default)]
@@ -162,19 +163,22 @@ fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
     match e {
         SyncError::Exchange { source, progress } => {
             let (code, reason) = source.words();
-            let m = Message::new("sync-failed-exchange")
+            let m = Message::new(key::SYNC_FAILED_EXCHANGE)
                 .nest("reason", reason)
                 .with("stored", progress.stored.to_string());
             (code, m)
         }
         SyncError::Store(e) => (
             ErrorCode::Internal,
-            Message::new("sync-failed-store").with("detail", e.to_string()),
+            Message::new(key::SYNC_FAILED_STORE).with("detail", e.to_string()),
         ),
-        SyncError::Interrupted(_) => (ErrorCode::Internal, Message::new("sync-failed-interrupted")),
+        SyncError::Interrupted(_) => (
+            ErrorCode::Internal,
+            Message::new(key::SYNC_FAILED_INTERRUPTED),
+        ),
         SyncError::OtherAccounts { history, here } => (
             ErrorCode::OtherAccounts,
-            Message::new("sync-failed-other-accounts")
+            Message::new(key::SYNC_FAILED_OTHER_ACCOUNTS)
                 .with("history", history.join(", "))
                 .with("here", here.join(", ")),
         ),
@@ -266,15 +270,15 @@ fn filter(args: &TaxFilterArgs) -> TaxFilter {
 fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
     use TaxTransactionType as T;
     let key = match kind {
-        T::BtcBuy => "tax-kind-buy",
-        T::BtcSell => "tax-kind-sell",
-        T::BtcWithdrawal => "tax-kind-withdrawal",
-        T::BtcDeposit => "tax-kind-deposit",
-        T::BtcBonus => "tax-kind-bonus",
-        T::FiatDeposit => "tax-kind-nok-deposit",
-        T::FiatWithdrawal => "tax-kind-nok-withdrawal",
-        T::BtcAdjustment => "tax-kind-btc-adjustment",
-        T::FiatAdjustment => "tax-kind-nok-adjustment",
+        T::BtcBuy => key::TAX_KIND_BUY,
+        T::BtcSell => key::TAX_KIND_SELL,
+        T::BtcWithdrawal => key::TAX_KIND_WITHDRAWAL,
+        T::BtcDeposit => key::TAX_KIND_DEPOSIT,
+        T::BtcBonus => key::TAX_KIND_BONUS,
+        T::FiatDeposit => key::TAX_KIND_NOK_DEPOSIT,
+        T::FiatWithdrawal => key::TAX_KIND_NOK_WITHDRAWAL,
+        T::BtcAdjustment => key::TAX_KIND_BTC_ADJUSTMENT,
+        T::FiatAdjustment => key::TAX_KIND_NOK_ADJUSTMENT,
         other => return other.as_str().to_owned(),
     };
     crate::wording::say(key, locale)
@@ -285,20 +289,20 @@ fn sub_type_words(sub: &TaxSubType, locale: Locale) -> String {
     use TaxSubType as S;
     let key = match sub {
         S::Empty | S::Unspecified => return String::new(),
-        S::Market => "tax-sub-market",
-        S::Limit => "tax-sub-limit",
-        S::Manual => "tax-sub-manual",
-        S::Onchain => "tax-sub-onchain",
-        S::Lightning => "tax-sub-lightning",
-        S::Internal => "tax-sub-internal",
-        S::InternalExternal => "tax-sub-internal-external",
-        S::LightningPaymentRequest => "tax-sub-lightning-invoice",
-        S::LightningAddress => "tax-sub-lightning-address",
-        S::LightningLnurl => "tax-sub-lightning-lnurl",
-        S::Bank => "tax-sub-bank",
-        S::Card => "tax-sub-card",
-        S::WriteOff => "tax-sub-write-off",
-        S::Correction => "tax-sub-correction",
+        S::Market => key::TAX_SUB_MARKET,
+        S::Limit => key::TAX_SUB_LIMIT,
+        S::Manual => key::TAX_SUB_MANUAL,
+        S::Onchain => key::TAX_SUB_ONCHAIN,
+        S::Lightning => key::TAX_SUB_LIGHTNING,
+        S::Internal => key::TAX_SUB_INTERNAL,
+        S::InternalExternal => key::TAX_SUB_INTERNAL_EXTERNAL,
+        S::LightningPaymentRequest => key::TAX_SUB_LIGHTNING_INVOICE,
+        S::LightningAddress => key::TAX_SUB_LIGHTNING_ADDRESS,
+        S::LightningLnurl => key::TAX_SUB_LIGHTNING_LNURL,
+        S::Bank => key::TAX_SUB_BANK,
+        S::Card => key::TAX_SUB_CARD,
+        S::WriteOff => key::TAX_SUB_WRITE_OFF,
+        S::Correction => key::TAX_SUB_CORRECTION,
         other => return other.as_str().to_owned(),
     };
     crate::wording::say(key, locale)
@@ -344,7 +348,7 @@ fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
 
 /// What a report figure that a pending row touches says instead of a number.
 fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
-    crate::wording::Message::new("tax-not-computable")
+    crate::wording::Message::new(key::TAX_NOT_COMPUTABLE)
         .with("since", day(since, zone, locale))
         .render(locale)
 }
@@ -493,7 +497,7 @@ pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
             .map(|id| ChoiceView {
                 value: id.clone(),
                 label: if names.deleted(id) {
-                    crate::wording::Message::new("tax-account-deleted")
+                    crate::wording::Message::new(key::TAX_ACCOUNT_DELETED)
                         .with("name", names.name(id))
                         .render(locale)
                 } else {
@@ -592,10 +596,13 @@ fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
         return Some(not_computable(since, zone, locale));
     }
     if y.overflowed {
-        return Some(crate::wording::say("tax-not-computable-overflow", locale));
+        return Some(crate::wording::say(
+            key::TAX_NOT_COMPUTABLE_OVERFLOW,
+            locale,
+        ));
     }
     y.contradiction.as_ref().map(|c| {
-        crate::wording::Message::new("tax-not-computable-contradicted")
+        crate::wording::Message::new(key::TAX_NOT_COMPUTABLE_CONTRADICTED)
             .with("ids", c.ids.join(", "))
             .with("rows", c.rows.to_string())
             .render(locale)
@@ -693,7 +700,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                     .map(|t| not_computable(&t, zone, locale))
                     .or_else(|| {
                         (y.unknown_disposals > 0).then(|| {
-                            Message::new("gains-not-computable-unknown")
+                            Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
                                 .with("count", y.unknown_disposals.to_string())
                                 .render(locale)
                         })
@@ -731,14 +738,14 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
 /// as the card says, rather than a figure worked from zeros.
 fn disposal_result(d: &Disposal, figures: Figures) -> String {
     let m = if !d.unknown.is_empty() {
-        Message::new("disposal-not-computable")
+        Message::new(key::DISPOSAL_NOT_COMPUTABLE)
     } else if d.gain_nok.is_negative() {
-        Message::new("disposal-loss").with(
+        Message::new(key::DISPOSAL_LOSS).with(
             "nok",
             figures.nok(Nok::computed(d.gain_nok.decimal().abs())),
         )
     } else {
-        Message::new("disposal-gain").with("nok", figures.nok(d.gain_nok))
+        Message::new(key::DISPOSAL_GAIN).with("nok", figures.nok(d.gain_nok))
     };
     m.render(figures.locale)
 }
@@ -871,7 +878,7 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
     if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
         return Err(IpcError::new(
             ErrorCode::InvalidInput,
-            crate::wording::Message::new("export-not-written")
+            crate::wording::Message::new(key::EXPORT_NOT_WRITTEN)
                 .with("path", path.display().to_string())
                 .with("reason", e.to_string())
                 .render(app.locale()),

@@ -9,6 +9,7 @@ use nordlys_core::time::Tz;
 use serde::Serialize;
 
 use crate::wording::Message;
+use crate::wording::key;
 
 /// The card's namespace (schema "Skattemelding personlige skattepliktige v14").
 pub const NAMESPACE: &str =
@@ -87,13 +88,16 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
     let (why, fix) = match why {
         Why::NoYearEndRate(no) => {
             let (why, fix) = match no {
-                NoRate::NotChosen => ("card-why-no-rate", "card-fix-no-rate"),
+                NoRate::NotChosen => (key::CARD_WHY_NO_RATE, key::CARD_FIX_NO_RATE),
                 NoRate::NoTransaction => (
-                    "card-why-no-transaction-rate",
-                    "card-fix-no-transaction-rate",
+                    key::CARD_WHY_NO_TRANSACTION_RATE,
+                    key::CARD_FIX_NO_TRANSACTION_RATE,
                 ),
-                NoRate::NoSample => ("card-why-no-sample", "card-fix-no-sample"),
-                NoRate::OutOfRange => ("card-why-rate-out-of-range", "card-fix-rate-out-of-range"),
+                NoRate::NoSample => (key::CARD_WHY_NO_SAMPLE, key::CARD_FIX_NO_SAMPLE),
+                NoRate::OutOfRange => (
+                    key::CARD_WHY_RATE_OUT_OF_RANGE,
+                    key::CARD_FIX_RATE_OUT_OF_RANGE,
+                ),
             };
             (
                 Message::new(why).with("year", year.to_string()),
@@ -101,55 +105,55 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
             )
         }
         Why::Pending { at, .. } => (
-            Message::new("card-why-pending").with("time", time(at)),
-            Message::new("card-fix-pending"),
+            Message::new(key::CARD_WHY_PENDING).with("time", time(at)),
+            Message::new(key::CARD_FIX_PENDING),
         ),
         Why::UnknownType { id, kind } => (
-            Message::new("card-why-unknown-type")
+            Message::new(key::CARD_WHY_UNKNOWN_TYPE)
                 .with("id", id.as_str())
                 .with("kind", kind.as_str()),
-            Message::new("card-fix-unknown-type"),
+            Message::new(key::CARD_FIX_UNKNOWN_TYPE),
         ),
         Why::Malformed { id, reason } => (
-            Message::new("card-why-malformed")
+            Message::new(key::CARD_WHY_MALFORMED)
                 .with("id", id.as_str())
                 .with("reason", reason.as_str()),
-            Message::new("card-fix-malformed"),
+            Message::new(key::CARD_FIX_MALFORMED),
         ),
         Why::SoldMoreThanBought { at, btc, .. } => (
-            Message::new("card-why-oversold")
+            Message::new(key::CARD_WHY_OVERSOLD)
                 .with("time", time(at))
                 .with("btc", format::btc(*btc, format::BtcUnit::Btc, words.locale)),
-            Message::new("card-fix-oversold"),
+            Message::new(key::CARD_FIX_OVERSOLD),
         ),
         Why::BalanceContradicted { ids, rows } => (
-            Message::new("card-why-balance-contradicted").with(
+            Message::new(key::CARD_WHY_BALANCE_CONTRADICTED).with(
                 "ids",
                 match rows.saturating_sub(ids.len() as u64) {
                     0 => ids.join(", "),
                     more => format!("{} (+{more})", ids.join(", ")),
                 },
             ),
-            Message::new("card-fix-balance-contradicted").with("ids", ids.join(", ")),
+            Message::new(key::CARD_FIX_BALANCE_CONTRADICTED).with("ids", ids.join(", ")),
         ),
         Why::AmountsOverflow => (
-            Message::new("card-why-amounts-overflow"),
-            Message::new("card-fix-amounts-overflow"),
+            Message::new(key::CARD_WHY_AMOUNTS_OVERFLOW),
+            Message::new(key::CARD_FIX_AMOUNTS_OVERFLOW),
         ),
         Why::Unknown { at, unknown, .. } => match unknown {
             Unknown::DepositCost { at: deposited, .. } => (
-                Message::new("card-why-deposit-cost")
+                Message::new(key::CARD_WHY_DEPOSIT_COST)
                     .with("time", time(at))
                     .with("deposited", time(deposited)),
-                Message::new("card-fix-deposit-cost").with("deposited", time(deposited)),
+                Message::new(key::CARD_FIX_DEPOSIT_COST).with("deposited", time(deposited)),
             ),
             Unknown::NoRate { at, .. } => (
-                Message::new("card-why-no-row-rate").with("time", time(at)),
-                Message::new("card-fix-no-row-rate"),
+                Message::new(key::CARD_WHY_NO_ROW_RATE).with("time", time(at)),
+                Message::new(key::CARD_FIX_NO_ROW_RATE),
             ),
             Unknown::FeePlacement { at, .. } => (
-                Message::new("card-why-fee").with("time", time(at)),
-                Message::new("card-fix-fee"),
+                Message::new(key::CARD_WHY_FEE).with("time", time(at)),
+                Message::new(key::CARD_FIX_FEE),
             ),
         },
     };

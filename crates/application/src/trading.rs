@@ -18,6 +18,7 @@ use crate::error_words::Worded;
 use crate::state::{App, ProfileSession};
 use crate::trade_views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
+use crate::wording::key;
 use crate::wording::{self, Message};
 
 /// How the trading screen writes amounts: bitcoin in BTC whatever the unit setting, as its
@@ -136,11 +137,11 @@ fn estimate_basis(
     figures: Figures,
 ) -> String {
     if form.order_type == OrderType::Limit {
-        return wording::say("estimate-at-limit", figures.locale);
+        return wording::say(key::ESTIMATE_AT_LIMIT, figures.locale);
     }
     let (key, price) = match form.direction {
-        Direction::Buy => ("estimate-at-ask", market.ask),
-        Direction::Sell => ("valued-at-bid", market.bid),
+        Direction::Buy => (key::ESTIMATE_AT_ASK, market.ask),
+        Direction::Sell => (key::VALUED_AT_BID, market.bid),
     };
     Message::new(key)
         .with("price", figures.price(price))
@@ -166,11 +167,13 @@ fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<St
         .map(|a| estimate_words(a, figures))
         .unwrap_or_default();
     let m = match (buying, r.price) {
-        (true, None) => Message::new("order-summary-market-buy").with("estimate", estimate),
-        (false, None) => Message::new("order-summary-market-sell").with("estimate", estimate),
-        (true, Some(p)) => Message::new("order-summary-limit-buy").with("price", figures.price(p)),
+        (true, None) => Message::new(key::ORDER_SUMMARY_MARKET_BUY).with("estimate", estimate),
+        (false, None) => Message::new(key::ORDER_SUMMARY_MARKET_SELL).with("estimate", estimate),
+        (true, Some(p)) => {
+            Message::new(key::ORDER_SUMMARY_LIMIT_BUY).with("price", figures.price(p))
+        }
         (false, Some(p)) => {
-            Message::new("order-summary-limit-sell").with("price", figures.price(p))
+            Message::new(key::ORDER_SUMMARY_LIMIT_SELL).with("price", figures.price(p))
         }
     };
     Some(m.with("amount", amount).render(figures.locale))
@@ -245,19 +248,19 @@ fn resolution_view(
             outcome: OrderOutcome::Placed,
             order_id,
             trade_id,
-            message: wording::say("order-placed", locale),
+            message: wording::say(key::ORDER_PLACED, locale),
         },
         Resolution::NotPlaced => OrderResultView {
             outcome: OrderOutcome::NotPlaced,
             order_id: None,
             trade_id: None,
-            message: wording::say("order-not-placed", locale),
+            message: wording::say(key::ORDER_NOT_PLACED, locale),
         },
         Resolution::StillUnknown(why) => OrderResultView {
             outcome: OrderOutcome::Unknown,
             order_id: None,
             trade_id: None,
-            message: Message::new("order-unknown")
+            message: Message::new(key::ORDER_UNKNOWN)
                 .nest("what", crate::wording::why_unknown(&why, figures, name))
                 .render(locale),
         },
@@ -308,7 +311,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             // Placed whatever happened to the journal's write; never an error to answer by
             // ordering again.
             if let Some(w) = warning {
-                view.message = Message::new("order-placed-not-recorded")
+                view.message = Message::new(key::ORDER_PLACED_NOT_RECORDED)
                     .with("reason", w)
                     .render(locale);
             }
@@ -337,7 +340,7 @@ fn order_error(e: orders::OrderError, locale: Locale) -> IpcError {
         orders::OrderError::Exchange(inner) => IpcError::of(&inner, locale),
         orders::OrderError::SameAsUnknown(_) => IpcError::new(
             ErrorCode::SameAsUnknown,
-            wording::say("order-same-as-unknown", locale),
+            wording::say(key::ORDER_SAME_AS_UNKNOWN, locale),
         ),
         other => IpcError::internal(other),
     }
@@ -382,10 +385,10 @@ async fn unknown_could_be(
 pub fn journaled_order_words(e: &JournalEntry, figures: Figures) -> String {
     let amount = figures.amount_in(e.direction.amount(e.amount), BtcUnit::Btc);
     let key = match (e.order_type, e.direction) {
-        (OrderType::Market, Direction::Buy) => "order-market-buy",
-        (OrderType::Market, Direction::Sell) => "order-market-sell",
-        (OrderType::Limit, Direction::Buy) => "order-limit-buy",
-        (OrderType::Limit, Direction::Sell) => "order-limit-sell",
+        (OrderType::Market, Direction::Buy) => key::ORDER_MARKET_BUY,
+        (OrderType::Market, Direction::Sell) => key::ORDER_MARKET_SELL,
+        (OrderType::Limit, Direction::Buy) => key::ORDER_LIMIT_BUY,
+        (OrderType::Limit, Direction::Sell) => key::ORDER_LIMIT_SELL,
     };
     Message::new(key)
         .with("amount", amount)
@@ -401,9 +404,9 @@ fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
         outcome: match e.state {
-            JournalState::Placed => wording::say("order-placed", figures.locale),
+            JournalState::Placed => wording::say(key::ORDER_PLACED, figures.locale),
             JournalState::NotPlaced | JournalState::Rejected => {
-                wording::say("order-not-placed", figures.locale)
+                wording::say(key::ORDER_NOT_PLACED, figures.locale)
             }
             JournalState::Sending | JournalState::Unknown => String::new(),
         },
@@ -469,11 +472,11 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
     let locale = app.locale();
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
-        let message = wording::say("cancel-may-be-unknown", locale);
+        let message = wording::say(key::CANCEL_MAY_BE_UNKNOWN, locale);
         return Err(IpcError::new(ErrorCode::MayBeUnknown, message));
     }
     if matches!(doubt, CancelDoubt::CannotLook | CancelDoubt::Young) {
-        let message = wording::say("cancel-still-checking", locale);
+        let message = wording::say(key::CANCEL_STILL_CHECKING, locale);
         return Err(IpcError::new(ErrorCode::Network, message));
     }
     let result = connection
@@ -482,7 +485,7 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
         .await;
     if let Err(e) = result {
         let (code, reason) = e.words();
-        let message = Message::new("cancel-failed").nest("reason", reason);
+        let message = Message::new(key::CANCEL_FAILED).nest("reason", reason);
         return Err(IpcError::new(code, message.render(locale)));
     }
     open_orders(app, NoArgs {}).await

@@ -5,6 +5,7 @@
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording;
+use crate::wording::key;
 
 /// The tray menu's entries, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +37,10 @@ impl TrayAction {
     /// The menu item's words in the app's language.
     pub fn label(self, app: &App) -> String {
         let key = match self {
-            Self::Open => "tray-open",
-            Self::Privacy => "tray-privacy",
-            Self::Lock => "tray-lock",
-            Self::Quit => "tray-quit",
+            Self::Open => key::TRAY_OPEN,
+            Self::Privacy => key::TRAY_PRIVACY,
+            Self::Lock => key::TRAY_LOCK,
+            Self::Quit => key::TRAY_QUIT,
         };
         wording::say(key, app.locale())
     }
@@ -90,7 +91,7 @@ pub fn act(app: &App, action: TrayAction) -> ShellDoes {
 pub fn tooltip(app: &App) -> String {
     let locale = app.locale();
     if app.is_locked() {
-        return wording::say("tray-locked", locale);
+        return wording::say(key::TRAY_LOCKED, locale);
     }
     let profile = app.settings().active.clone();
     let price = match crate::watcher::last_move(app, &profile) {
@@ -106,7 +107,7 @@ pub fn tooltip(app: &App) -> String {
     };
     match crate::watcher::next_plan_run(app, &profile) {
         Some(at) => {
-            let next = crate::wording::Message::new("tray-next-buy")
+            let next = crate::wording::Message::new(key::TRAY_NEXT_BUY)
                 .with("at", at)
                 .render(locale);
             format!("{price}\n{next}")

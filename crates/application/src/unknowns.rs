@@ -14,6 +14,7 @@ use crate::unknown_views::{
     EvidenceView, JournalIdArgs, MoneyKind, SettlePlacedArgs, UnknownEntryView, UnknownsView,
 };
 use crate::wording;
+use crate::wording::key;
 
 /// How long a settled entry that once was in doubt stays on the list.
 const RECENT: Duration = Duration::hours(24);
@@ -58,7 +59,7 @@ fn settle_error(app: &App, e: JournalError) -> IpcError {
     match e {
         JournalError::NoSuchEntry(id) => IpcError::new(
             ErrorCode::InvalidInput,
-            wording::Message::new("no-such-journal-entry")
+            wording::Message::new(key::NO_SUCH_JOURNAL_ENTRY)
                 .with("id", id.to_string())
                 .render(locale),
         ),
@@ -68,7 +69,7 @@ fn settle_error(app: &App, e: JournalError) -> IpcError {
         }
         JournalError::NotAnOrder(_) => IpcError::new(
             ErrorCode::InvalidInput,
-            wording::say("settle-placed-not-an-order", locale),
+            wording::say(key::SETTLE_PLACED_NOT_AN_ORDER, locale),
         ),
         JournalError::Exchange(e) => app.error(e),
         other => IpcError::internal(other),

@@ -26,6 +26,7 @@ use crate::vocabulary::{NetworkStatus, Screen};
 use crate::wording;
 
 use crate::schedule::{Follow, Mode, Watch};
+use crate::wording::key;
 
 /// What the watcher last saw of each thing it compares, per profile (a switch starts afresh).
 #[derive(Debug, Default)]
@@ -437,7 +438,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
                 .trim()
                 .to_owned();
             app.notify(&Notice {
-                title: wording::say("invoice-paid-title", locale),
+                title: wording::say(key::INVOICE_PAID_TITLE, locale),
                 body,
                 opens: Screen::Receive,
             });
@@ -466,8 +467,8 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
         .map_err(|e| crate::pay::withdrawal_error(e, app.locale(), app.zone))?;
     for c in &ended {
         let title = match NetworkStatus::from(&c.status) {
-            NetworkStatus::Completed => "payment-completed-title",
-            NetworkStatus::Failed => "payment-failed-title",
+            NetworkStatus::Completed => key::PAYMENT_COMPLETED_TITLE,
+            NetworkStatus::Failed => key::PAYMENT_FAILED_TITLE,
             _ => continue,
         };
         let amount = app.figures().btc(c.entry.amount_btc);

@@ -46,10 +46,26 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
     bundle
 }
 
+/// A message's key in the catalogs. Only [`key`]'s constants, generated from `en.ftl` by the
+/// build (which also fails when `nb.ftl` lacks one), make one: a misspelt key does not build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key(&'static str);
+
+impl Key {
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+/// Every message of the catalogs, by its key in upper case (`order-placed` is `ORDER_PLACED`).
+pub mod key {
+    include!(concat!(env!("OUT_DIR"), "/keys.rs"));
+}
+
 /// One message of the catalog: its key and the values it is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
-    pub key: &'static str,
+    pub key: Key,
     pub args: Vec<(&'static str, Arg)>,
 }
 
@@ -62,7 +78,7 @@ pub enum Arg {
 }
 
 impl Message {
-    pub fn new(key: &'static str) -> Self {
+    pub fn new(key: Key) -> Self {
         Self { key, args: vec![] }
     }
 
@@ -85,8 +101,8 @@ impl Message {
             Locale::En => &catalog.en,
             Locale::Nb => &catalog.nb,
         };
-        let Some(pattern) = bundle.get_message(self.key).and_then(|m| m.value()) else {
-            return self.key.to_owned();
+        let Some(pattern) = bundle.get_message(self.key.0).and_then(|m| m.value()) else {
+            return self.key.0.to_owned();
         };
         let mut args = FluentArgs::new();
         for (name, value) in &self.args {
@@ -104,7 +120,7 @@ impl Message {
 }
 
 /// The message `key`, which takes no values, in `locale`.
-pub fn say(key: &'static str, locale: Locale) -> String {
+pub fn say(key: Key, locale: Locale) -> String {
     Message::new(key).render(locale)
 }
 
@@ -115,12 +131,12 @@ pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
     let m = match p {
         AmountProblem::Input(e) => amount_input(e, locale),
         AmountProblem::AboveAvailable { available } => {
-            Message::new("amount-above-available").with("available", figures.amount(*available))
+            Message::new(key::AMOUNT_ABOVE_AVAILABLE).with("available", figures.amount(*available))
         }
-        AmountProblem::BelowOneSat => Message::new("amount-below-one-sat"),
-        AmountProblem::NoPrice => Message::new("amount-no-price"),
-        AmountProblem::NoLimitPrice => Message::new("price-missing"),
-        AmountProblem::ZeroPrice => Message::new("price-zero"),
+        AmountProblem::BelowOneSat => Message::new(key::AMOUNT_BELOW_ONE_SAT),
+        AmountProblem::NoPrice => Message::new(key::AMOUNT_NO_PRICE),
+        AmountProblem::NoLimitPrice => Message::new(key::PRICE_MISSING),
+        AmountProblem::ZeroPrice => Message::new(key::PRICE_ZERO),
     };
     m.render(locale)
 }
@@ -132,20 +148,22 @@ pub fn amount_input_problem(e: AmountInputError, locale: Locale) -> String {
 
 fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
     match e {
-        AmountInputError::Empty => Message::new("amount-empty"),
+        AmountInputError::Empty => Message::new(key::AMOUNT_EMPTY),
         AmountInputError::NotANumber(text) => {
-            Message::new("amount-not-a-number").with("text", text.as_str())
+            Message::new(key::AMOUNT_NOT_A_NUMBER).with("text", text.as_str())
         }
-        AmountInputError::Negative => Message::new("amount-negative"),
-        AmountInputError::Zero => Message::new("amount-zero"),
-        AmountInputError::TooManyDecimals { unit, max } => Message::new("amount-too-many-decimals")
-            .with("unit", *unit)
-            .with("max", max.to_string()),
+        AmountInputError::Negative => Message::new(key::AMOUNT_NEGATIVE),
+        AmountInputError::Zero => Message::new(key::AMOUNT_ZERO),
+        AmountInputError::TooManyDecimals { unit, max } => {
+            Message::new(key::AMOUNT_TOO_MANY_DECIMALS)
+                .with("unit", *unit)
+                .with("max", max.to_string())
+        }
         AmountInputError::Ambiguous(text) => {
-            Message::new("amount-ambiguous").with("text", text.as_str())
+            Message::new(key::AMOUNT_AMBIGUOUS).with("text", text.as_str())
         }
-        AmountInputError::FractionalSats => Message::new("amount-fractional-sats"),
-        AmountInputError::TooLarge { unit, max } => Message::new("amount-too-large")
+        AmountInputError::FractionalSats => Message::new(key::AMOUNT_FRACTIONAL_SATS),
+        AmountInputError::TooLarge { unit, max } => Message::new(key::AMOUNT_TOO_LARGE)
             .with("unit", *unit)
             .with("max", format::number(*max, 0, locale)),
     }
@@ -154,34 +172,35 @@ fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
 /// Why a pasted destination cannot be paid.
 pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
     let m = match e {
-        DestinationError::Empty => Message::new("destination-empty"),
-        DestinationError::BadChecksum => Message::new("destination-bad-checksum"),
+        DestinationError::Empty => Message::new(key::DESTINATION_EMPTY),
+        DestinationError::BadChecksum => Message::new(key::DESTINATION_BAD_CHECKSUM),
         DestinationError::WrongNetwork(network) => {
-            Message::new("destination-wrong-network").with("network", *network)
+            Message::new(key::DESTINATION_WRONG_NETWORK).with("network", *network)
         }
         DestinationError::BadInvoice(detail) => {
-            Message::new("destination-bad-invoice").with("detail", detail.as_str())
+            Message::new(key::DESTINATION_BAD_INVOICE).with("detail", detail.as_str())
         }
         DestinationError::InvoiceNetwork(network) => {
-            Message::new("destination-invoice-network").with("network", *network)
+            Message::new(key::DESTINATION_INVOICE_NETWORK).with("network", *network)
         }
-        DestinationError::Expired => Message::new("destination-expired"),
-        DestinationError::AbsurdExpiry(seconds) => Message::new("destination-absurd-expiry").with(
-            "seconds",
-            format::number(rust_decimal::Decimal::from(*seconds), 0, locale),
-        ),
+        DestinationError::Expired => Message::new(key::DESTINATION_EXPIRED),
+        DestinationError::AbsurdExpiry(seconds) => Message::new(key::DESTINATION_ABSURD_EXPIRY)
+            .with(
+                "seconds",
+                format::number(rust_decimal::Decimal::from(*seconds), 0, locale),
+            ),
         DestinationError::BadLnurl(detail) => {
-            Message::new("destination-bad-lnurl").with("detail", detail.as_str())
+            Message::new(key::DESTINATION_BAD_LNURL).with("detail", detail.as_str())
         }
         DestinationError::BadLightningAddress(text) => {
-            Message::new("destination-bad-lightning-address").with("text", text.as_str())
+            Message::new(key::DESTINATION_BAD_LIGHTNING_ADDRESS).with("text", text.as_str())
         }
         DestinationError::BadUri(detail) => {
-            Message::new("destination-bad-uri").with("detail", detail.as_str())
+            Message::new(key::DESTINATION_BAD_URI).with("detail", detail.as_str())
         }
-        DestinationError::Unknown => Message::new("destination-unknown"),
-        DestinationError::OwnInvoice => Message::new("destination-own-invoice"),
-        DestinationError::AlreadyPaid => Message::new("destination-already-paid"),
+        DestinationError::Unknown => Message::new(key::DESTINATION_UNKNOWN),
+        DestinationError::OwnInvoice => Message::new(key::DESTINATION_OWN_INVOICE),
+        DestinationError::AlreadyPaid => Message::new(key::DESTINATION_ALREADY_PAID),
     };
     m.render(locale)
 }
@@ -189,18 +208,18 @@ pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
 /// What is missing or wrong in a field of the travel-rule recipient.
 pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
     let m = match p {
-        RecipientProblem::NameMissing => Message::new("recipient-name-missing"),
+        RecipientProblem::NameMissing => Message::new(key::RECIPIENT_NAME_MISSING),
         RecipientProblem::OrganisationNameMissing => {
-            Message::new("recipient-organisation-name-missing")
+            Message::new(key::RECIPIENT_ORGANISATION_NAME_MISSING)
         }
-        RecipientProblem::AddressMissing => Message::new("recipient-address-missing"),
+        RecipientProblem::AddressMissing => Message::new(key::RECIPIENT_ADDRESS_MISSING),
         RecipientProblem::NotACountry(code) => {
-            Message::new("recipient-not-a-country").with("code", code.as_str())
+            Message::new(key::RECIPIENT_NOT_A_COUNTRY).with("code", code.as_str())
         }
         RecipientProblem::OrganisationNumberDigits => {
-            Message::new("recipient-organisation-number-digits")
+            Message::new(key::RECIPIENT_ORGANISATION_NUMBER_DIGITS)
         }
-        RecipientProblem::NationalIdDigits => Message::new("recipient-national-id-digits"),
+        RecipientProblem::NationalIdDigits => Message::new(key::RECIPIENT_NATIONAL_ID_DIGITS),
     };
     m.render(locale)
 }
@@ -208,9 +227,9 @@ pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
 /// A duration a person reads: minutes under an hour, whole hours above.
 pub fn duration(seconds: u64, locale: Locale) -> String {
     if seconds >= 3600 {
-        Message::new("duration-hours").with("hours", (seconds / 3600).to_string())
+        Message::new(key::DURATION_HOURS).with("hours", (seconds / 3600).to_string())
     } else {
-        Message::new("duration-minutes").with("minutes", seconds.div_ceil(60).to_string())
+        Message::new(key::DURATION_MINUTES).with("minutes", seconds.div_ceil(60).to_string())
     }
     .render(locale)
 }
@@ -223,15 +242,15 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
         Destination::Onchain { kind, .. } => {
             let kind = say(
                 match kind {
-                    AddressKind::Legacy => "address-legacy",
-                    AddressKind::NestedSegwit => "address-nested-segwit",
-                    AddressKind::Segwit => "address-segwit",
-                    AddressKind::Taproot => "address-taproot",
-                    AddressKind::OtherWitness => "address-witness",
+                    AddressKind::Legacy => key::ADDRESS_LEGACY,
+                    AddressKind::NestedSegwit => key::ADDRESS_NESTED_SEGWIT,
+                    AddressKind::Segwit => key::ADDRESS_SEGWIT,
+                    AddressKind::Taproot => key::ADDRESS_TAPROOT,
+                    AddressKind::OtherWitness => key::ADDRESS_WITNESS,
                 },
                 locale,
             );
-            Message::new("destination-onchain").with("kind", kind)
+            Message::new(key::DESTINATION_ONCHAIN).with("kind", kind)
         }
         Destination::Invoice(i) => {
             let left = i
@@ -240,15 +259,15 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
                 .unwrap_or(Duration::ZERO)
                 .as_secs();
             let amount = i.amount_btc.map_or_else(
-                || say("invoice-any-amount", locale),
+                || say(key::INVOICE_ANY_AMOUNT, locale),
                 |a| figures.btc_in(a, BtcUnit::Sats),
             );
-            Message::new("destination-invoice")
+            Message::new(key::DESTINATION_INVOICE)
                 .with("amount", amount)
                 .with("expiry", duration(left, locale))
         }
         Destination::LightningAddress { user, domain } => {
-            Message::new("destination-lightning-address")
+            Message::new(key::DESTINATION_LIGHTNING_ADDRESS)
                 .with("address", format!("{user}@{domain}"))
         }
         Destination::Lnurl { url, .. } => {
@@ -256,7 +275,7 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_owned))
                 .unwrap_or_default();
-            Message::new("destination-lnurl").with("host", host)
+            Message::new(key::DESTINATION_LNURL).with("host", host)
         }
     };
     m.render(locale)
@@ -265,21 +284,21 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
 /// Why the entry on screen cannot be settled as not made.
 pub fn settle_refusal(why: SettleRefusal, locale: Locale) -> String {
     let m = match why {
-        SettleRefusal::Placed => Message::new("settle-refused-placed"),
-        SettleRefusal::Sent => Message::new("settle-refused-sent"),
-        SettleRefusal::AlreadySettled(_) => Message::new("settle-refused-settled"),
-        SettleRefusal::SettledMeanwhile => Message::new("settle-refused-meanwhile"),
+        SettleRefusal::Placed => Message::new(key::SETTLE_REFUSED_PLACED),
+        SettleRefusal::Sent => Message::new(key::SETTLE_REFUSED_SENT),
+        SettleRefusal::AlreadySettled(_) => Message::new(key::SETTLE_REFUSED_SETTLED),
+        SettleRefusal::SettledMeanwhile => Message::new(key::SETTLE_REFUSED_MEANWHILE),
         SettleRefusal::InFlight { minutes } => {
-            Message::new("settle-refused-in-flight").with("minutes", minutes.to_string())
+            Message::new(key::SETTLE_REFUSED_IN_FLIGHT).with("minutes", minutes.to_string())
         }
         SettleRefusal::NotListed(order) => {
-            Message::new("settle-refused-not-listed").with("order", order)
+            Message::new(key::SETTLE_REFUSED_NOT_LISTED).with("order", order)
         }
         SettleRefusal::NotThisOrder(order) => {
-            Message::new("settle-refused-not-this-order").with("order", order)
+            Message::new(key::SETTLE_REFUSED_NOT_THIS_ORDER).with("order", order)
         }
         SettleRefusal::Claimed { order, .. } => {
-            Message::new("settle-refused-claimed").with("order", order)
+            Message::new(key::SETTLE_REFUSED_CLAIMED).with("order", order)
         }
     };
     m.render(locale)
@@ -289,17 +308,17 @@ pub fn settle_refusal(why: SettleRefusal, locale: Locale) -> String {
 pub fn created_invoice_problem(e: &CreatedInvoiceError, figures: Figures) -> String {
     let btc = |b: &nordlys_money::Btc| figures.btc(*b);
     let m = match e {
-        CreatedInvoiceError::Amount { asked, got } => Message::new("created-invoice-amount")
+        CreatedInvoiceError::Amount { asked, got } => Message::new(key::CREATED_INVOICE_AMOUNT)
             .with("asked", btc(asked))
             .with("got", btc(got)),
         CreatedInvoiceError::NoAmount { asked } => {
-            Message::new("created-invoice-no-amount").with("asked", figures.amount(*asked))
+            Message::new(key::CREATED_INVOICE_NO_AMOUNT).with("asked", figures.amount(*asked))
         }
         CreatedInvoiceError::Unasked { got } => {
-            Message::new("created-invoice-unasked").with("got", btc(got))
+            Message::new(key::CREATED_INVOICE_UNASKED).with("got", btc(got))
         }
-        CreatedInvoiceError::Description => Message::new("created-invoice-description"),
-        _ => Message::new("created-invoice-other"),
+        CreatedInvoiceError::Description => Message::new(key::CREATED_INVOICE_DESCRIPTION),
+        _ => Message::new(key::CREATED_INVOICE_OTHER),
     };
     m.render(figures.locale)
 }
@@ -308,8 +327,8 @@ pub fn created_invoice_problem(e: &CreatedInvoiceError, figures: Figures) -> Str
 pub fn method_name(m: Method, locale: Locale) -> String {
     say(
         match m {
-            Method::Fifo => "gains-method-fifo",
-            Method::AverageCost => "gains-method-average",
+            Method::Fifo => key::GAINS_METHOD_FIFO,
+            Method::AverageCost => key::GAINS_METHOD_AVERAGE,
         },
         locale,
     )
@@ -319,22 +338,24 @@ pub fn method_name(m: Method, locale: Locale) -> String {
 pub fn notice(n: &crate::state::AppNotice, locale: Locale) -> String {
     use crate::state::AppNotice;
     let m = match n {
-        AppNotice::SettingsSetAside { detail, aside } => Message::new("notice-settings-set-aside")
-            .with("detail", detail.clone())
-            .with("aside", aside.display().to_string()),
+        AppNotice::SettingsSetAside { detail, aside } => {
+            Message::new(key::NOTICE_SETTINGS_SET_ASIDE)
+                .with("detail", detail.clone())
+                .with("aside", aside.display().to_string())
+        }
         AppNotice::SettingsNotSetAside { detail, why } => {
-            Message::new("notice-settings-not-set-aside")
+            Message::new(key::NOTICE_SETTINGS_NOT_SET_ASIDE)
                 .with("detail", detail.clone())
                 .with("why", why.clone())
         }
         AppNotice::SettingsUnreadable { detail } => {
-            Message::new("notice-settings-unreadable").with("detail", detail.clone())
+            Message::new(key::NOTICE_SETTINGS_UNREADABLE).with("detail", detail.clone())
         }
         AppNotice::UnresolvedElsewhere { count } => {
-            Message::new("unresolved-other-accounts").with("count", count.to_string())
+            Message::new(key::UNRESOLVED_OTHER_ACCOUNTS).with("count", count.to_string())
         }
         AppNotice::SampleNotKept { detail } => {
-            Message::new("notice-sample-not-kept").with("detail", detail.clone())
+            Message::new(key::NOTICE_SAMPLE_NOT_KEPT).with("detail", detail.clone())
         }
     };
     m.render(locale)
@@ -344,11 +365,11 @@ pub fn notice(n: &crate::state::AppNotice, locale: Locale) -> String {
 pub fn skip_reason(why: &nordlys_core::plans::SkipReason, figures: Figures) -> String {
     use nordlys_core::plans::SkipReason;
     let m = match why {
-        SkipReason::AboveCap { ask, cap } => Message::new("plan-skip-above-cap")
+        SkipReason::AboveCap { ask, cap } => Message::new(key::PLAN_SKIP_ABOVE_CAP)
             .with("ask", figures.price(*ask))
             .with("cap", figures.price(*cap)),
         SkipReason::RungAtZero { ask } => {
-            Message::new("plan-skip-rung-at-zero").with("ask", figures.price(*ask))
+            Message::new(key::PLAN_SKIP_RUNG_AT_ZERO).with("ask", figures.price(*ask))
         }
         SkipReason::Legacy(words) => return words.clone(),
     };
@@ -359,28 +380,30 @@ pub fn skip_reason(why: &nordlys_core::plans::SkipReason, figures: Figures) -> S
 /// amounts formatted (and hidden) as every amount is, accounts by their names (`name`).
 pub fn why_unknown(w: &WhyUnknown, figures: Figures, name: &dyn Fn(&str) -> String) -> Message {
     match w {
-        WhyUnknown::InFlight => Message::new("unknown-in-flight"),
-        WhyUnknown::Queued => Message::new("unknown-queued"),
+        WhyUnknown::InFlight => Message::new(key::UNKNOWN_IN_FLIGHT),
+        WhyUnknown::Queued => Message::new(key::UNKNOWN_QUEUED),
         WhyUnknown::OtherExchange { base_url } => {
-            Message::new("unknown-other-exchange").with("url", base_url.clone())
+            Message::new(key::UNKNOWN_OTHER_EXCHANGE).with("url", base_url.clone())
         }
-        WhyUnknown::OtherAccounts => Message::new("unknown-other-accounts"),
-        WhyUnknown::Doubt(d) => Message::new("unknown-doubt").nest("why", doubt(d, figures, name)),
+        WhyUnknown::OtherAccounts => Message::new(key::UNKNOWN_OTHER_ACCOUNTS),
+        WhyUnknown::Doubt(d) => {
+            Message::new(key::UNKNOWN_DOUBT).nest("why", doubt(d, figures, name))
+        }
     }
 }
 
 /// What a step of a check read, in words.
 pub fn read(r: &Read, locale: Locale) -> String {
     let key = match r {
-        Read::Accounts => "read-accounts",
-        Read::Fiat => "read-fiat",
-        Read::OpenOrders => "read-open-orders",
-        Read::Rows => "read-rows",
-        Read::PlaceOrder => "read-place-order",
-        Read::SendWithdrawal => "read-send-withdrawal",
-        Read::Verdict => "read-verdict",
-        Read::User => "read-user",
-        Read::Queue => "read-queue",
+        Read::Accounts => key::READ_ACCOUNTS,
+        Read::Fiat => key::READ_FIAT,
+        Read::OpenOrders => key::READ_OPEN_ORDERS,
+        Read::Rows => key::READ_ROWS,
+        Read::PlaceOrder => key::READ_PLACE_ORDER,
+        Read::SendWithdrawal => key::READ_SEND_WITHDRAWAL,
+        Read::Verdict => key::READ_VERDICT,
+        Read::User => key::READ_USER,
+        Read::Queue => key::READ_QUEUE,
         Read::Other(name) => return name.clone(),
     };
     say(key, locale)
@@ -396,7 +419,7 @@ pub fn seen(r: &Read, s: &Seen, figures: Figures, name: &dyn Fn(&str) -> String)
             return accounts
                 .iter()
                 .map(|a| {
-                    Message::new("seen-account")
+                    Message::new(key::SEEN_ACCOUNT)
                         .with("account", name(&a.id))
                         .with("available", figures.btc(a.available))
                         .with("total", figures.btc(a.total))
@@ -406,37 +429,37 @@ pub fn seen(r: &Read, s: &Seen, figures: Figures, name: &dyn Fn(&str) -> String)
                 .join("; ");
         }
         Seen::Fiat { available } => {
-            Message::new("seen-fiat").with("amount", figures.nok(*available))
+            Message::new(key::SEEN_FIAT).with("amount", figures.nok(*available))
         }
         Seen::OpenOrders { count } => {
-            Message::new("seen-open-orders").with("count", count.to_string())
+            Message::new(key::SEEN_OPEN_ORDERS).with("count", count.to_string())
         }
         Seen::Rows {
             count,
             incomplete: None,
-        } => Message::new("seen-rows").with("count", count.to_string()),
+        } => Message::new(key::SEEN_ROWS).with("count", count.to_string()),
         Seen::Rows {
             count,
             incomplete: Some(error),
-        } => Message::new("seen-rows-incomplete")
+        } => Message::new(key::SEEN_ROWS_INCOMPLETE)
             .with("count", count.to_string())
             .with("error", error.clone()),
-        Seen::Failed { error } => Message::new("seen-failed").with("error", error.clone()),
-        Seen::Answered { error } => Message::new("seen-answered").with("error", error.clone()),
-        Seen::Made { ids } => Message::new("seen-made").with("ids", ids.join(", ")),
+        Seen::Failed { error } => Message::new(key::SEEN_FAILED).with("error", error.clone()),
+        Seen::Answered { error } => Message::new(key::SEEN_ANSWERED).with("error", error.clone()),
+        Seen::Made { ids } => Message::new(key::SEEN_MADE).with("ids", ids.join(", ")),
         Seen::NotMade { quiet_minutes } => {
-            Message::new("seen-not-made").with("minutes", quiet_minutes.to_string())
+            Message::new(key::SEEN_NOT_MADE).with("minutes", quiet_minutes.to_string())
         }
         Seen::Unknown { doubt: d } => {
-            Message::new("seen-unknown").nest("why", doubt(d, figures, name))
+            Message::new(key::SEEN_UNKNOWN).nest("why", doubt(d, figures, name))
         }
-        Seen::UserNotMade { order: true } => Message::new("seen-user-not-placed"),
-        Seen::UserNotMade { order: false } => Message::new("seen-user-not-sent"),
+        Seen::UserNotMade { order: true } => Message::new(key::SEEN_USER_NOT_PLACED),
+        Seen::UserNotMade { order: false } => Message::new(key::SEEN_USER_NOT_SENT),
         Seen::UserPlaced { open_as: Some(id) } => {
-            Message::new("seen-user-placed-open").with("order", id.clone())
+            Message::new(key::SEEN_USER_PLACED_OPEN).with("order", id.clone())
         }
-        Seen::UserPlaced { open_as: None } => Message::new("seen-user-placed-closed"),
-        Seen::NeverSent => Message::new("seen-never-sent"),
+        Seen::UserPlaced { open_as: None } => Message::new(key::SEEN_USER_PLACED_CLOSED),
+        Seen::NeverSent => Message::new(key::SEEN_NEVER_SENT),
         Seen::Legacy { text } => {
             let states_balances = matches!(r, Read::Accounts | Read::Fiat);
             return if figures.hidden && states_balances {
@@ -453,43 +476,45 @@ fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message 
     let btc = |b: nordlys_money::Btc| figures.btc(b);
     match d {
         Doubt::Moved(Move::AvailableNok { by }) => {
-            Message::new("doubt-moved-nok").with("amount", figures.nok(*by))
+            Message::new(key::DOUBT_MOVED_NOK).with("amount", figures.nok(*by))
         }
-        Doubt::Moved(Move::AvailableBtc { account, by }) => Message::new("doubt-moved-available")
+        Doubt::Moved(Move::AvailableBtc { account, by }) => {
+            Message::new(key::DOUBT_MOVED_AVAILABLE)
+                .with("account", name(account))
+                .with("amount", btc(*by))
+        }
+        Doubt::Moved(Move::TotalBtc { account, by }) => Message::new(key::DOUBT_MOVED_TOTAL)
             .with("account", name(account))
             .with("amount", btc(*by)),
-        Doubt::Moved(Move::TotalBtc { account, by }) => Message::new("doubt-moved-total")
-            .with("account", name(account))
-            .with("amount", btc(*by)),
-        Doubt::SharedMatch => Message::new("doubt-shared-match"),
-        Doubt::InFlight => Message::new("doubt-in-flight"),
+        Doubt::SharedMatch => Message::new(key::DOUBT_SHARED_MATCH),
+        Doubt::InFlight => Message::new(key::DOUBT_IN_FLIGHT),
         Doubt::TooSoon { minutes } => {
-            Message::new("doubt-too-soon").with("minutes", minutes.to_string())
+            Message::new(key::DOUBT_TOO_SOON).with("minutes", minutes.to_string())
         }
-        Doubt::MovedBefore => Message::new("doubt-moved-before"),
-        Doubt::LimitLeavesNoTrace => Message::new("doubt-limit-no-trace"),
-        Doubt::FillsDoNotAddUp => Message::new("doubt-fills"),
-        Doubt::ReadFailed => Message::new("doubt-read-failed"),
-        Doubt::NoBalancesBefore => Message::new("doubt-no-balances-before"),
-        Doubt::HeldBack { held, open_sells } => Message::new("doubt-held-back")
+        Doubt::MovedBefore => Message::new(key::DOUBT_MOVED_BEFORE),
+        Doubt::LimitLeavesNoTrace => Message::new(key::DOUBT_LIMIT_NO_TRACE),
+        Doubt::FillsDoNotAddUp => Message::new(key::DOUBT_FILLS),
+        Doubt::ReadFailed => Message::new(key::DOUBT_READ_FAILED),
+        Doubt::NoBalancesBefore => Message::new(key::DOUBT_NO_BALANCES_BEFORE),
+        Doubt::HeldBack { held, open_sells } => Message::new(key::DOUBT_HELD_BACK)
             .with("held", btc(*held))
             .with("sells", btc(*open_sells)),
         Doubt::RowDisagrees {
             account,
             holds,
             row_says,
-        } => Message::new("doubt-row-disagrees")
+        } => Message::new(key::DOUBT_ROW_DISAGREES)
             .with("account", name(account))
             .with("holds", btc(*holds))
             .with("says", btc(*row_says)),
         Doubt::ChangedWithoutRow { account } => {
-            Message::new("doubt-changed-without-row").with("account", name(account))
+            Message::new(key::DOUBT_CHANGED_WITHOUT_ROW).with("account", name(account))
         }
         Doubt::Unaccounted {
             account,
             was,
             holds,
-        } => Message::new("doubt-unaccounted")
+        } => Message::new(key::DOUBT_UNACCOUNTED)
             .with("account", name(account))
             .with("was", btc(*was))
             .with("holds", btc(*holds)),
@@ -500,19 +525,19 @@ fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message 
 pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
     let m = match n {
         GainsNote::MatchedBy(method) => {
-            Message::new("gains-matched-by").with("method", method_name(*method, locale))
+            Message::new(key::GAINS_MATCHED_BY).with("method", method_name(*method, locale))
         }
         GainsNote::DepositsAtMarket(count) => {
-            Message::new("gains-deposits-at-market").with("count", count.to_string())
+            Message::new(key::GAINS_DEPOSITS_AT_MARKET).with("count", count.to_string())
         }
         GainsNote::MovedOut(count) => {
-            Message::new("gains-moved-out").with("count", count.to_string())
+            Message::new(key::GAINS_MOVED_OUT).with("count", count.to_string())
         }
         GainsNote::SoldMoreThanBought(count) => {
-            Message::new("gains-sold-more").with("count", count.to_string())
+            Message::new(key::GAINS_SOLD_MORE).with("count", count.to_string())
         }
-        GainsNote::Unpriced(ids) => Message::new("gains-unpriced").with("ids", ids.join(", ")),
-        GainsNote::UnknownType { kind, count } => Message::new("gains-unknown-type")
+        GainsNote::Unpriced(ids) => Message::new(key::GAINS_UNPRICED).with("ids", ids.join(", ")),
+        GainsNote::UnknownType { kind, count } => Message::new(key::GAINS_UNKNOWN_TYPE)
             .with("kind", kind.clone())
             .with("count", count.to_string()),
     };
@@ -523,31 +548,31 @@ pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
 pub fn rate_source(s: &RateSource, locale: Locale) -> String {
     match s {
         // The transaction's id is for the rows behind the figure, not for these words.
-        RateSource::Transaction { at, .. } => Message::new("rate-source-transaction")
+        RateSource::Transaction { at, .. } => Message::new(key::RATE_SOURCE_TRANSACTION)
             .with("date", format::date(oslo_date(at), locale))
             .render(locale),
-        RateSource::Entered => say("rate-source-entered", locale),
+        RateSource::Entered => say(key::RATE_SOURCE_ENTERED, locale),
         RateSource::EnteredViaUsd {
             usd_per_btc,
             nok_per_usd,
-        } => Message::new("rate-source-entered-usd")
+        } => Message::new(key::RATE_SOURCE_ENTERED_USD)
             .with("usd", usd_per_btc.normalize().to_string())
             .with("nok", nok_per_usd.normalize().to_string())
             .render(locale),
-        RateSource::Sample { at } => Message::new("rate-source-sample")
+        RateSource::Sample { at } => Message::new(key::RATE_SOURCE_SAMPLE)
             .with(
                 "time",
                 format::time(at, nordlys_core::time::Tz::UTC, locale),
             )
             .render(locale),
-        RateSource::Missing => say("rate-source-missing", locale),
+        RateSource::Missing => say(key::RATE_SOURCE_MISSING, locale),
     }
 }
 
 /// A warning on the order form.
 pub fn order_warning(w: &OrderWarning, figures: Figures) -> String {
     match w {
-        OrderWarning::FarFromMarket { mid } => Message::new("order-far-from-market")
+        OrderWarning::FarFromMarket { mid } => Message::new(key::ORDER_FAR_FROM_MARKET)
             .with("mid", figures.price(*mid))
             .render(figures.locale),
     }
@@ -637,7 +662,7 @@ mod tests {
         };
         for why in whys {
             let say = |locale, hidden| {
-                Message::new("order-unknown")
+                Message::new(key::ORDER_UNKNOWN)
                     .nest(
                         "what",
                         why_unknown(
@@ -1093,25 +1118,28 @@ mod tests {
     }
 
     /// Entries whose Norwegian is rightly the English, each with its reason.
-    const SAME_IN_BOTH: &[(&str, &str)] = &[
+    const SAME_IN_BOTH: &[(Key, &str)] = &[
         (
-            "duration-minutes",
+            key::DURATION_MINUTES,
             "`min` is the abbreviation for minutes in both languages",
         ),
-        ("tax-kind-bonus", "Norwegian says bonus too"),
-        ("tax-sub-onchain", "on-chain is the word in Norwegian too"),
-        ("tax-sub-lightning", "the network's name"),
-        ("tax-sub-lightning-lnurl", "the protocol's name"),
+        (key::TAX_KIND_BONUS, "Norwegian says bonus too"),
         (
-            "error-refused",
+            key::TAX_SUB_ONCHAIN,
+            "on-chain is the word in Norwegian too",
+        ),
+        (key::TAX_SUB_LIGHTNING, "the network's name"),
+        (key::TAX_SUB_LIGHTNING_LNURL, "the protocol's name"),
+        (
+            key::ERROR_REFUSED,
             "only its two parts, each a message translated on its own",
         ),
         (
-            "address-taproot",
+            key::ADDRESS_TAPROOT,
             "the name of an address type, not translated",
         ),
         (
-            "address-witness",
+            key::ADDRESS_WITNESS,
             "the name of an address type, not translated",
         ),
     ];
@@ -1135,7 +1163,7 @@ mod tests {
                 .find(|l| l.starts_with(&format!("{key} = ")))
                 .unwrap();
             let mut m = Message {
-                key: Box::leak(key.to_owned().into_boxed_str()),
+                key: Key(Box::leak(key.to_owned().into_boxed_str())),
                 args: vec![],
             };
             for name in line
@@ -1149,7 +1177,7 @@ mod tests {
             for text in [&en, &nb] {
                 assert!(text != key && !text.contains('{'), "{key}: {text}");
             }
-            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| *k == key);
+            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| k.as_str() == key);
             assert!(allowed || en != nb, "{key} reads the same in both: {en}");
         }
     }
@@ -1163,7 +1191,9 @@ mod tests {
                 // A missing message shows as its key, which has no space.
                 assert!(text.contains(' '), "{what} has no message: {text}");
             }
-            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| what.starts_with(k));
+            let allowed = SAME_IN_BOTH
+                .iter()
+                .any(|(k, _)| what.starts_with(k.as_str()));
             assert!(allowed || en != nb, "{what} reads the same in both: {en}");
         }
     }
