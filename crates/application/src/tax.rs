@@ -322,6 +322,11 @@ impl Names {
         ))
     }
 
+    /// No names kept: every account goes by its id.
+    pub(crate) fn empty() -> Self {
+        Self(BTreeMap::new())
+    }
+
     pub(crate) fn name(&self, id: &str) -> String {
         self.0
             .get(id)

@@ -285,12 +285,13 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             .join("; ");
         return Err(IpcError::new(ErrorCode::InvalidInput, why));
     };
+    let session = app.session().await?;
     let ProfileSession {
         connection, store, ..
-    } = app.session().await?;
+    } = &session;
     // The same order while one is unknown is refused unless the user confirmed it a second time.
     let despite = args.despite_unknown.unwrap_or(false);
-    let placement = orders::place(connection.client(), &store, &request, despite, &turn)
+    let placement = orders::place(connection.client(), store, &request, despite, &turn)
         .await
         .map_err(|e| order_error(e, locale))?;
     match placement {
@@ -321,15 +322,11 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             Ok(view)
         }
         Placement::Unknown { journal_id, .. } => {
-            let r = orders::reconcile_with(
-                connection.client(),
-                &store,
-                journal_id,
-                &app.timing().rules,
-            )
-            .await
-            .map_err(|e| order_error(e, locale))?;
-            let names = crate::tax::Names::load(&store)?;
+            let r =
+                orders::reconcile_with(connection.client(), store, journal_id, &app.timing().rules)
+                    .await
+                    .map_err(|e| order_error(e, locale))?;
+            let names = crate::account_names::AccountNames::load(app, &session).await;
             Ok(resolution_view(r, figures, &|id| names.name(id)))
         }
     }

@@ -7,9 +7,10 @@ use nordlys_core::format;
 use nordlys_core::store::{Evidence, JournalState, Store, WithdrawalState};
 
 use crate::NoArgs;
+use crate::account_names::AccountNames;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::journal::{self, JournalError};
-use crate::state::{App, ProfileSession};
+use crate::state::App;
 use crate::unknown_views::{
     EvidenceView, JournalIdArgs, MoneyKind, SettlePlacedArgs, UnknownEntryView, UnknownsView,
 };
@@ -20,38 +21,49 @@ use crate::wording::key;
 const RECENT: Duration = Duration::hours(24);
 
 pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
-    view(app, &app.session().await?.store)
+    let session = app.session().await?;
+    let names = AccountNames::load(app, &session).await;
+    view(app, &session.store, &names)
 }
 
 pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsView> {
     let _turn = app.money_turn().await;
-    let ProfileSession {
-        connection, store, ..
-    } = app.session().await?;
+    let session = app.session().await?;
     let rules = app.timing().rules;
-    journal::settle_not_made(connection.client(), &store, &rules, args.journal_id)
-        .await
-        .map_err(|e| settle_error(app, e))?;
-    view(app, &store)
+    journal::settle_not_made(
+        session.connection.client(),
+        &session.store,
+        &rules,
+        args.journal_id,
+    )
+    .await
+    .map_err(|e| settle_error(app, e))?;
+    view(
+        app,
+        &session.store,
+        &AccountNames::load(app, &session).await,
+    )
 }
 
 /// The user saw on the exchange that an order in doubt was placed (and names it if still open).
 pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<UnknownsView> {
     let _turn = app.money_turn().await;
-    let ProfileSession {
-        connection, store, ..
-    } = app.session().await?;
+    let session = app.session().await?;
     let rules = app.timing().rules;
     journal::settle_placed(
-        connection.client(),
-        &store,
+        session.connection.client(),
+        &session.store,
         &rules,
         args.journal_id,
         args.order_id.as_deref(),
     )
     .await
     .map_err(|e| settle_error(app, e))?;
-    view(app, &store)
+    view(
+        app,
+        &session.store,
+        &AccountNames::load(app, &session).await,
+    )
 }
 
 fn settle_error(app: &App, e: JournalError) -> IpcError {
@@ -95,13 +107,12 @@ fn evidence(
         .collect())
 }
 
-fn view(app: &App, store: &Store) -> Answer<UnknownsView> {
+fn view(app: &App, store: &Store, names: &AccountNames) -> Answer<UnknownsView> {
     let figures = app.figures();
     let locale = figures.locale;
     // What a payment is worth, at the bid, beside its bitcoin.
     let bid = app.listing_bid(store);
     let since = Utc::now() - RECENT;
-    let names = crate::tax::Names::load(store)?;
     let name = |id: &str| names.name(id);
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {

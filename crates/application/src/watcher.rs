@@ -157,6 +157,19 @@ fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
     seen
 }
 
+/// The names of `profile`'s bitcoin accounts as the last look at the balances saw them, by id.
+pub(crate) fn seen_account_names(
+    app: &App,
+    profile: &str,
+) -> std::collections::HashMap<String, String> {
+    seen(app, profile)
+        .balances
+        .iter()
+        .flat_map(|(accounts, _)| &accounts.accounts)
+        .map(|a| (a.id.to_string(), a.name.clone()))
+        .collect()
+}
+
 /// Keeps when a plan runs next, for the tray.
 pub(crate) fn set_next_plan_run(app: &App, profile: &str, next: Option<String>) {
     seen(app, profile).next_plan_run = next;

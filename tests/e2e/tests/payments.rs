@@ -292,7 +292,21 @@ async fn a_lost_payment_is_shown_unknown_with_its_evidence_then_sent() {
             .await
     })
     .await;
+    app.click("[data-testid=unknown-evidence] summary").await;
     app.screenshot("unknown-payment").await;
+    // What each check read and saw is in the user's words, not the API's paths, and accounts
+    // go by their names.
+    let steps = app
+        .script(
+            "return document.querySelector('[data-testid=unknown-evidence]').textContent;",
+            vec![],
+        )
+        .await;
+    let steps = steps.as_str().unwrap_or_default();
+    assert!(
+        !steps.contains("GET /v1") && !steps.contains("acc_") && steps.contains("Bitcoin balances"),
+        "{steps}"
+    );
     app.until_within(
         "the payment to be found as sent",
         std::time::Duration::from_secs(60),
