@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use nordlys_core::format::{BtcUnit, Figures, Locale};
+use nordlys_core::format::Locale;
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::order_terms::{Direction, OrderType};
 use nordlys_money::Quantity;
@@ -39,12 +39,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok((form, market, locale)) = case(&mut Unstructured::new(data)) else {
         return;
     };
-    let figures = Figures {
-        locale,
-        unit: BtcUnit::Btc,
-        hidden: false,
-    };
-    let out = order_form::check(&form, &market, figures);
+    let out = order_form::check(&form, &market, locale);
     if let Some(request) = &out.request {
         assert!(out.amount_error.is_none() && out.price_error.is_none());
         assert!(request.amount > Decimal::ZERO, "an order for {}", request.amount);

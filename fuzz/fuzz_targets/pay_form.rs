@@ -5,7 +5,7 @@
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::format::{BtcUnit, Figures, Locale};
+use nordlys_core::format::Locale;
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_money::Quantity;
@@ -44,14 +44,9 @@ fn case(u: &mut Unstructured) -> Result<(PayForm, PayContext, bool)> {
     };
     let ctx = PayContext {
         now: UNIX_EPOCH + Duration::from_secs(u.int_in_range(0..=8_000_000_000)?),
-        figures: Figures {
-            locale: *u.choose(&[Locale::En, Locale::Nb])?,
-            unit: *u.choose(&[BtcUnit::Btc, BtcUnit::Sats])?,
-            hidden: u.arbitrary()?,
-        },
+        locale: *u.choose(&[Locale::En, Locale::Nb])?,
         price: decimal(u)?,
         available_btc: decimal(u)?,
-        account_name: u.arbitrary()?,
     };
     Ok((form, ctx, u.arbitrary()?))
 }
