@@ -25,6 +25,19 @@ use nordlys_sandbox::{FaultKind, FaultRule, RunningSandbox};
 use nordlys_tests::*;
 use rust_decimal::Decimal;
 
+/// Sends `request` as a script does: on the store's own money turn, and refused while the same
+/// payment is unknown.
+async fn send(
+    client: &ExchangeClient,
+    store: &Store,
+    request: &SendBitcoinRequest,
+    identity: &str,
+    amount: Btc,
+) -> Result<Sending, withdrawals::WithdrawalError> {
+    let turn = store.money_turn().await;
+    withdrawals::send(client, store, request, identity, amount, false, &turn).await
+}
+
 fn ctx() -> PayContext {
     PayContext {
         now: SystemTime::now(),
@@ -92,17 +105,9 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         req.amount_btc, None,
         "an invoice's amount comes from the invoice"
     );
-    let sent = withdrawals::send(
-        &client,
-        &store,
-        &req,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap();
+    let sent = send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
     let Sending::Sent { journal_id, .. } = sent else {
         panic!("{sent:?}")
     };
@@ -131,32 +136,15 @@ async fn the_second_payment_to_an_address_needs_no_recipient_form() {
     let store = Store::in_memory().unwrap();
     let (first, identity, amount) = request(&store, "Ola@Example.com", "20000");
     assert!(first.tfr_info.is_some());
-    withdrawals::send(
-        &client,
-        &store,
-        &first,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap();
+    send(&client, &store, &first, &identity, amount)
+        .await
+        .unwrap();
     let (second, _, _) = request(&store, "ola@example.com", "20000");
     assert!(
         second.tfr_info.is_none(),
         "the exchange knows the destination now"
     );
-    let again = withdrawals::send(
-        &client,
-        &store,
-        &second,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await;
+    let again = send(&client, &store, &second, &identity, amount).await;
     assert!(matches!(again, Ok(Sending::Sent { .. })), "{again:?}");
     assert_eq!(withdrawals_created(&sb).await, 2);
     // Both are pending on the network; the tracker reports each change once.
@@ -234,17 +222,9 @@ async fn after_fault(kind: FaultKind) -> (RunningSandbox, Store, i64, Resolution
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(next_withdrawal(kind));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
-    let sent = withdrawals::send(
-        &client,
-        &store,
-        &req,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap();
+    let sent = send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
     let Sending::Unknown { journal_id, .. } = sent else {
         panic!("{sent:?}")
     };
@@ -320,33 +300,18 @@ async fn a_lost_withdrawal_is_resolved_although_another_one_moved_the_balance() 
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(next_withdrawal(FaultKind::Http500));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
-    let Sending::Unknown { journal_id, .. } = withdrawals::send(
-        &client,
-        &store,
-        &req,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap() else {
+    let Sending::Unknown { journal_id, .. } = send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap()
+    else {
         panic!("not lost")
     };
     // A second payment goes through and completes: the available balance is no longer the one
     // before the lost request, yet nothing of the lost one is pending or completed.
     let (req, identity, amount) = request(&store, "kari@example.com", "7000");
-    withdrawals::send(
-        &client,
-        &store,
-        &req,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap();
+    send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
     let resolution = reconcile_until_known(&client, &store, journal_id).await;
     assert_eq!(resolution, Resolution::NotSent);
     assert_eq!(withdrawals_created(&sb).await, 1);
@@ -366,18 +331,7 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
     let (req, identity, amount) = request(&store, "kari@example.com", "6000");
     let sender = {
         let (client, store) = (client.clone(), store.clone());
-        tokio::spawn(async move {
-            withdrawals::send(
-                &client,
-                &store,
-                &req,
-                &identity,
-                amount,
-                false,
-                &store.money_turn().await,
-            )
-            .await
-        })
+        tokio::spawn(async move { send(&client, &store, &req, &identity, amount).await })
     };
     // Even with no quiet period at all, nothing is concluded while it is on its way.
     let eager = Rules::with_min_quiet(chrono::Duration::zero());
@@ -419,18 +373,7 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
     let (req, identity, amount) = request(&store, "kari@example.com", "6500");
     let sender = {
         let (client, store) = (client.clone(), store.clone());
-        tokio::spawn(async move {
-            withdrawals::send(
-                &client,
-                &store,
-                &req,
-                &identity,
-                amount,
-                false,
-                &store.money_turn().await,
-            )
-            .await
-        })
+        tokio::spawn(async move { send(&client, &store, &req, &identity, amount).await })
     };
     while store.withdrawals_unresolved().unwrap().is_empty() {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -481,17 +424,9 @@ async fn one_look_serves_every_unknown_entry_and_old_doubts_wait_their_turn() {
     for amount in ["5100", "5200"] {
         sb.state.add_fault(next_withdrawal(FaultKind::Http500));
         let (req, identity, amount) = request(&store, "kari@example.com", amount);
-        let sent = withdrawals::send(
-            &client,
-            &store,
-            &req,
-            &identity,
-            amount,
-            false,
-            &store.money_turn().await,
-        )
-        .await
-        .unwrap();
+        let sent = send(&client, &store, &req, &identity, amount)
+            .await
+            .unwrap();
         assert!(matches!(sent, Sending::Unknown { .. }), "{sent:?}");
     }
     let reads = |counters: &serde_json::Value, path: &str| counters["requests"][path].as_u64();
@@ -546,17 +481,9 @@ async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
     let store = Store::in_memory().unwrap();
     sb.state.add_fault(next_withdrawal(FaultKind::Http500));
     let (req, identity, amount) = request(&store, "kari@example.com", "5000");
-    let sent = withdrawals::send(
-        &client,
-        &store,
-        &req,
-        &identity,
-        amount,
-        false,
-        &store.money_turn().await,
-    )
-    .await
-    .unwrap();
+    let sent = send(&client, &store, &req, &identity, amount)
+        .await
+        .unwrap();
     let Sending::Unknown { journal_id, .. } = sent else {
         panic!("{sent:?}")
     };
