@@ -185,7 +185,8 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
     assert_eq!(again, csv);
     app.screenshot("tax-2025").await;
 
-    // A second sync finds nothing new with one request.
+    // A second sync finds nothing new with one request of its own. The exchange may count one
+    // more: the watcher reads the history's tail on its own clock.
     let requests = |c: serde_json::Value| c["requests"]["/v1/tax/transactions"].as_u64().unwrap();
     let before = requests(app.counters().await);
     app.click("[data-testid=tax-sync]").await;
@@ -197,7 +198,12 @@ async fn a_long_history_syncs_scrolls_filters_and_exports_exactly() {
             && requests(app.counters().await) > before
     })
     .await;
-    assert_eq!(requests(app.counters().await), before + 1);
+    let counts = app.text("[data-testid=tax-sync-counts]").await;
+    assert!(
+        counts.split(" · ").any(|part| part == "1 request"),
+        "{counts}"
+    );
+    assert!(requests(app.counters().await) <= before + 2);
     app.quit().await;
 }
 
