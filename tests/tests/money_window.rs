@@ -439,6 +439,8 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         "{:?}",
         entry.evidence
     );
+    // The accounts go by the names the exchange gives them, not by id.
+    assert!(shown.iter().all(|saw| !saw.contains("acc_")), "{shown:?}");
     profiles::set_privacy(
         &app,
         nordlys_application::profile_views::SetPrivacyArgs { hidden: true },
@@ -463,6 +465,25 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         };
         assert_eq!(amounts(masked), 0, "{masked}");
     }
+}
+
+/// With nothing in doubt there is no account to name: opening the list asks the exchange for
+/// nothing (it is read at start and on every change of payments).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_in_doubt_list_reads_no_accounts() {
+    let sb = sandbox().await;
+    let (app, _dir) = connected_app(&sb, None).await;
+    let reads = || async {
+        control_get(&sb, "/sandbox/counters").await["requests"]["/v1/user/bitcoin-accounts"]
+            .as_u64()
+            .unwrap_or(0)
+    };
+    let before = reads().await;
+    let listed = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap();
+    assert!(listed.entries.is_empty(), "{listed:?}");
+    assert_eq!(reads().await, before);
 }
 
 /// A payment typed in NOK whose answer was lost is the same payment when typed again, though the

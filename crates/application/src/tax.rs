@@ -328,9 +328,12 @@ impl Names {
     }
 
     pub(crate) fn name(&self, id: &str) -> String {
-        self.0
-            .get(id)
-            .map_or_else(|| id.to_owned(), |a| a.name.clone())
+        self.get(id).unwrap_or_else(|| id.to_owned())
+    }
+
+    /// The name kept for `id`, if any.
+    pub(crate) fn get(&self, id: &str) -> Option<String> {
+        self.0.get(id).map(|a| a.name.clone())
     }
 
     pub(crate) fn deleted(&self, id: &str) -> bool {

@@ -326,8 +326,10 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
                 orders::reconcile_with(connection.client(), store, journal_id, &app.timing().rules)
                     .await
                     .map_err(|e| order_error(e, locale))?;
-            let names = crate::account_names::AccountNames::load(app, &session).await;
-            Ok(resolution_view(r, figures, &|id| names.name(id)))
+            Ok(crate::account_names::named(app, &session, |name| {
+                resolution_view(r.clone(), figures, name)
+            })
+            .await)
         }
     }
 }

@@ -7,10 +7,10 @@ use nordlys_core::format;
 use nordlys_core::store::{Evidence, JournalState, Store, WithdrawalState};
 
 use crate::NoArgs;
-use crate::account_names::AccountNames;
+use crate::account_names;
 use crate::error::{Answer, ErrorCode, IpcError};
 use crate::journal::{self, JournalError};
-use crate::state::App;
+use crate::state::{App, ProfileSession};
 use crate::unknown_views::{
     EvidenceView, JournalIdArgs, MoneyKind, SettlePlacedArgs, UnknownEntryView, UnknownsView,
 };
@@ -21,9 +21,7 @@ use crate::wording::key;
 const RECENT: Duration = Duration::hours(24);
 
 pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
-    let session = app.session().await?;
-    let names = AccountNames::load(app, &session).await;
-    view(app, &session.store, &names)
+    view(app, &app.session().await?).await
 }
 
 pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsView> {
@@ -38,11 +36,7 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
     )
     .await
     .map_err(|e| settle_error(app, e))?;
-    view(
-        app,
-        &session.store,
-        &AccountNames::load(app, &session).await,
-    )
+    view(app, &session).await
 }
 
 /// The user saw on the exchange that an order in doubt was placed (and names it if still open).
@@ -59,11 +53,7 @@ pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<
     )
     .await
     .map_err(|e| settle_error(app, e))?;
-    view(
-        app,
-        &session.store,
-        &AccountNames::load(app, &session).await,
-    )
+    view(app, &session).await
 }
 
 fn settle_error(app: &App, e: JournalError) -> IpcError {
@@ -107,20 +97,24 @@ fn evidence(
         .collect())
 }
 
-fn view(app: &App, store: &Store, names: &AccountNames) -> Answer<UnknownsView> {
+/// The list, with accounts by their names.
+async fn view(app: &App, session: &ProfileSession) -> Answer<UnknownsView> {
+    account_names::named(app, session, |name| listed(app, &session.store, name)).await
+}
+
+fn listed(app: &App, store: &Store, name: &dyn Fn(&str) -> String) -> Answer<UnknownsView> {
     let figures = app.figures();
     let locale = figures.locale;
     // What a payment is worth, at the bid, beside its bitcoin.
     let bid = app.listing_bid(store);
     let since = Utc::now() - RECENT;
-    let name = |id: &str| names.name(id);
     let mut entries = Vec::new();
     for e in store.journal_recent(200)? {
         let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(app, store, e.id, &name)?;
+        let evidence = evidence(app, store, e.id, name)?;
         if !open && evidence.is_empty() {
             continue;
         }
@@ -139,7 +133,7 @@ fn view(app: &App, store: &Store, names: &AccountNames) -> Answer<UnknownsView> 
         if !open && e.sent_at < since {
             continue;
         }
-        let evidence = evidence(app, store, e.id, &name)?;
+        let evidence = evidence(app, store, e.id, name)?;
         if !open && evidence.is_empty() {
             continue;
         }

@@ -157,13 +157,20 @@ fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
     seen
 }
 
-/// The names of `profile`'s bitcoin accounts as the last look at the balances saw them, by id.
+/// The names of `profile`'s bitcoin accounts as the last look at the balances saw them, by id;
+/// none when the watcher last looked for another profile (reading leaves what it saw alone).
 pub(crate) fn seen_account_names(
     app: &App,
     profile: &str,
 ) -> std::collections::HashMap<String, String> {
-    seen(app, profile)
-        .balances
+    let seen = app
+        .seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.profile != profile {
+        return std::collections::HashMap::new();
+    }
+    seen.balances
         .iter()
         .flat_map(|(accounts, _)| &accounts.accounts)
         .map(|a| (a.id.to_string(), a.name.clone()))
