@@ -28,6 +28,19 @@ pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
     }
 }
 
+/// The seeded sandbox (a user with two funded accounts) whose `runningBalanceBtc` holds
+/// `reading`: one account's balance or the user's total. A figure must not depend on which.
+pub async fn sandbox_reading(reading: nordlys_sandbox::world::RunningBalance) -> RunningSandbox {
+    sandbox_with(SandboxConfig {
+        readings: nordlys_sandbox::world::Readings {
+            running_balance: reading,
+            ..Default::default()
+        },
+        ..SandboxConfig::default()
+    })
+    .await
+}
+
 /// A sandbox whose history holds `transactions` more rows before its seeded past (an even
 /// number, at most `MAX_BUSY_PAST`): the long histories of the benchmarks.
 pub async fn sandbox_with_history(transactions: u64) -> RunningSandbox {

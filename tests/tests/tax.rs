@@ -341,17 +341,9 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
     use nordlys_core::tax::gains::Method;
     use nordlys_core::tax::year_end::RateSource;
     use nordlys_core::tax::year_end_rate::YearEndRate;
-    use nordlys_sandbox::SandboxConfig;
-    use nordlys_sandbox::world::{Readings, RunningBalance};
+    use nordlys_sandbox::world::RunningBalance;
     for reading in [RunningBalance::Total, RunningBalance::Account] {
-        let sandbox = sandbox_with(SandboxConfig {
-            readings: Readings {
-                running_balance: reading,
-                ..Readings::default()
-            },
-            ..SandboxConfig::default()
-        })
-        .await;
+        let sandbox = sandbox_reading(reading).await;
         let client = key_client(&sandbox, &sandbox.info.api_keys.read);
         let store = Arc::new(Store::in_memory().unwrap());
         sync::sync(&client, store.clone(), &SyncCancel::default(), |_| {})

@@ -393,18 +393,11 @@ async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privac
 async fn gains_and_the_card_agree_on_which_years_are_computable() {
     use nordlys_application::tax;
     use nordlys_application::tax_views::GainsArgs;
-    use nordlys_sandbox::world::{Readings, RunningBalance};
+    use nordlys_sandbox::world::RunningBalance;
 
     let mut shown = Vec::new();
     for reading in [RunningBalance::Total, RunningBalance::Account] {
-        let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
-            readings: Readings {
-                running_balance: reading,
-                ..Default::default()
-            },
-            ..Default::default()
-        })
-        .await;
+        let sb = sandbox_reading(reading).await;
         let (app, _dir) = connected_app(&sb, None).await;
         tax_synced(&app).await;
         let gains = tax::gains_report(

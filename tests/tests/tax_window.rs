@@ -145,16 +145,9 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
 /// shows what endpoint 13 says it holds. The seeded user has two funded accounts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lists_balance_is_the_accounts_under_either_reading() {
-    use nordlys_sandbox::world::{Readings, RunningBalance};
+    use nordlys_sandbox::world::RunningBalance;
     for reading in [RunningBalance::Total, RunningBalance::Account] {
-        let sb = sandbox_with(nordlys_sandbox::SandboxConfig {
-            readings: Readings {
-                running_balance: reading,
-                ..Default::default()
-            },
-            ..Default::default()
-        })
-        .await;
+        let sb = sandbox_reading(reading).await;
         let (app, _dir) = connected_app(&sb, None).await;
         tax_synced(&app).await;
         let total = tax_rows(&app, 0, 1).await.total.unwrap();
