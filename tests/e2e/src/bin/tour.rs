@@ -277,7 +277,13 @@ async fn bought(app: &App, dir: &std::path::Path, name: &str) -> Option<ExitCode
         }
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
-    app.script("window.scrollTo(0, 0);", vec![]).await;
+    // The result, whole, in the middle of the window at either size.
+    app.script(
+        "document.querySelector('[data-testid=order-fill]')?.parentElement\
+         ?.scrollIntoView({ block: 'center' });",
+        vec![],
+    )
+    .await;
     picture(app, dir, name).await
 }
 
