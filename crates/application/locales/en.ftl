@@ -165,13 +165,19 @@ tax-sub-card = card
 tax-sub-write-off = write-off
 tax-sub-correction = correction
 tax-not-computable = not computable: pending since { $since }
-tax-not-computable-contradicted = not computable: the running balance of { $rows } row(s) ({ $ids }) matches neither the account's nor the total the amounts add up to
+tax-not-computable-contradicted = not computable: the running balance of { $rows ->
+    [one] one row
+   *[other] { $rows } rows
+} ({ $ids }) matches neither the account's nor the total the amounts add up to
 tax-not-computable-overflow = not computable: the amounts are too large to add up
 tax-account-deleted = { $name } (deleted)
 
 ## Gains and the year end
 
-gains-not-computable-unknown = not computable: { $count } disposal(s) use bitcoin whose cost is not known; enter the cost of each deposit from outside the exchange on the tax return card
+gains-not-computable-unknown = not computable: { $count ->
+    [one] one disposal uses
+   *[other] { $count } disposals use
+} bitcoin whose cost is not known; enter the cost of each deposit from outside the exchange on the tax return card
 gains-method-fifo = FIFO (first in, first out)
 gains-method-average = average cost
 gains-matched-by = Lots matched by { $method }.
@@ -336,7 +342,13 @@ holdings-at-sample = Value at Nordlys' price samples (mid)
 holdings-gain = Gain realised
 holdings-loss = Loss realised
 holdings-pending = A transaction from { $time } is still pending: the figures from then on may change
-holdings-contradicted = { $rows } row(s) ({ $ids }) carry a running balance that matches neither their account's balance nor the total the amounts add up to: the balances drawn come from the amounts
+holdings-contradicted = { $rows ->
+    [one] one row
+   *[other] { $rows } rows
+} ({ $ids }) { $rows ->
+    [one] carries
+   *[other] carry
+} a running balance that matches neither their account's balance nor the total the amounts add up to: the balances drawn come from the amounts
 holdings-deleted-account = { $name } (deleted)
 holdings-value-at-rate = Worth { $value } at { $rate } per BTC, the market rate of the transaction of { $time }
 holdings-value-at-sample = Worth { $value } at { $rate } per BTC, Nordlys' price sample at { $time }

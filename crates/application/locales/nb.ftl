@@ -164,13 +164,19 @@ tax-sub-card = kort
 tax-sub-write-off = avskrivning
 tax-sub-correction = korreksjon
 tax-not-computable = kan ikke beregnes: venter siden { $since }
-tax-not-computable-contradicted = kan ikke beregnes: løpende saldo på { $rows } rad(er) ({ $ids }) stemmer verken med kontoens eller totalen beløpene gir
+tax-not-computable-contradicted = kan ikke beregnes: løpende saldo på { $rows ->
+    [one] én rad
+   *[other] { $rows } rader
+} ({ $ids }) stemmer verken med kontoens eller totalen beløpene gir
 tax-not-computable-overflow = kan ikke beregnes: beløpene er for store til å summeres
 tax-account-deleted = { $name } (slettet)
 
 ## Gevinster og årsslutt
 
-gains-not-computable-unknown = kan ikke beregnes: { $count } avhending(er) bruker bitcoin med ukjent kostpris; oppgi kostprisen for hvert innskudd fra utenfor børsen på skattemeldingskortet
+gains-not-computable-unknown = kan ikke beregnes: { $count ->
+    [one] én avhending
+   *[other] { $count } avhendinger
+} bruker bitcoin med ukjent kostpris; oppgi kostprisen for hvert innskudd fra utenfor børsen på skattemeldingskortet
 gains-method-fifo = FIFO (først inn, først ut)
 gains-method-average = gjennomsnittlig kostpris
 gains-matched-by = Partier matchet etter { $method }.
@@ -335,7 +341,10 @@ holdings-at-sample = Verdi til Nordlys' egne kursmålinger (midtkurs)
 holdings-gain = Realisert gevinst
 holdings-loss = Realisert tap
 holdings-pending = En transaksjon fra { $time } venter fortsatt: tallene fra da av kan endre seg
-holdings-contradicted = { $rows } rad(er) ({ $ids }) har en løpende saldo som verken stemmer med kontoens saldo eller totalen beløpene gir: saldoene som tegnes kommer fra beløpene
+holdings-contradicted = { $rows ->
+    [one] én rad
+   *[other] { $rows } rader
+} ({ $ids }) har en løpende saldo som verken stemmer med kontoens saldo eller totalen beløpene gir: saldoene som tegnes kommer fra beløpene
 holdings-deleted-account = { $name } (slettet)
 holdings-value-at-rate = Verdt { $value } til { $rate } per BTC, markedskursen for transaksjonen { $time }
 holdings-value-at-sample = Verdt { $value } til { $rate } per BTC, Nordlys' kursmåling { $time }

@@ -144,7 +144,7 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
                 holdings.contradiction.as_ref().map(|c| {
                     Message::new(key::HOLDINGS_CONTRADICTED)
                         .with("ids", c.ids.join(", "))
-                        .with("rows", c.rows.to_string())
+                        .count("rows", c.rows)
                         .render(locale)
                 })
             })

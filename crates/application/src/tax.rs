@@ -612,7 +612,7 @@ fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
     y.contradiction.as_ref().map(|c| {
         crate::wording::Message::new(key::TAX_NOT_COMPUTABLE_CONTRADICTED)
             .with("ids", c.ids.join(", "))
-            .with("rows", c.rows.to_string())
+            .count("rows", c.rows)
             .render(locale)
     })
 }
@@ -709,7 +709,7 @@ pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
                     .or_else(|| {
                         (y.unknown_disposals > 0).then(|| {
                             Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
-                                .with("count", y.unknown_disposals.to_string())
+                                .count("count", u64::from(y.unknown_disposals))
                                 .render(locale)
                         })
                     });

@@ -74,6 +74,8 @@ pub struct Message {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     Text(String),
+    /// A count: the catalog picks the language's plural form by it.
+    Count(u64),
     Message(Message),
 }
 
@@ -85,6 +87,12 @@ impl Message {
     /// Gives the message the value of `$name`, formatted for the language already.
     pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
         self.args.push((name, Arg::Text(value.into())));
+        self
+    }
+
+    /// Gives the message the count `$name`, by which it picks the plural form (`[one]`, `*[other]`).
+    pub fn count(mut self, name: &'static str, n: u64) -> Self {
+        self.args.push((name, Arg::Count(n)));
         self
     }
 
@@ -106,11 +114,11 @@ impl Message {
         };
         let mut args = FluentArgs::new();
         for (name, value) in &self.args {
-            let value = match value {
-                Arg::Text(text) => text.clone(),
-                Arg::Message(m) => m.render(locale),
-            };
-            args.set(*name, value);
+            match value {
+                Arg::Text(text) => args.set(*name, text.clone()),
+                Arg::Count(n) => args.set(*name, *n),
+                Arg::Message(m) => args.set(*name, m.render(locale)),
+            }
         }
         let mut errors = vec![];
         bundle
@@ -844,6 +852,41 @@ mod tests {
         );
     }
 
+    /// A count picks the language's plural form: never "disposal(s)".
+    #[test]
+    fn a_count_reads_in_the_plural_form_of_its_language() {
+        let said = |n, locale| {
+            Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
+                .count("count", n)
+                .render(locale)
+        };
+        assert!(
+            said(1, Locale::En).contains("one disposal uses"),
+            "{}",
+            said(1, Locale::En)
+        );
+        assert!(
+            said(37, Locale::En).contains("37 disposals use"),
+            "{}",
+            said(37, Locale::En)
+        );
+        assert!(
+            said(1, Locale::Nb).contains("én avhending bruker"),
+            "{}",
+            said(1, Locale::Nb)
+        );
+        assert!(
+            said(37, Locale::Nb).contains("37 avhendinger bruker"),
+            "{}",
+            said(37, Locale::Nb)
+        );
+        for n in [1, 37] {
+            for locale in [Locale::En, Locale::Nb] {
+                assert!(!said(n, locale).contains('('), "{}", said(n, locale));
+            }
+        }
+    }
+
     /// A plan's skipped run said in the user's language with prices formatted for it, never the
     /// domain's English.
     #[test]
@@ -1158,10 +1201,15 @@ mod tests {
     #[test]
     fn every_message_reads_differently_in_norwegian_and_english() {
         for key in keys(EN) {
+            // The message's lines: its first, and a select's variants and closing brace.
             let line = EN
                 .lines()
-                .find(|l| l.starts_with(&format!("{key} = ")))
-                .unwrap();
+                .skip_while(|l| !l.starts_with(&format!("{key} = ")))
+                .enumerate()
+                .take_while(|(i, l)| *i == 0 || l.starts_with(' ') || l.starts_with('}'))
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join("\n");
             let mut m = Message {
                 key: Key(Box::leak(key.to_owned().into_boxed_str())),
                 args: vec![],

@@ -236,12 +236,12 @@ describe("Tax: gains", () => {
         {
           year: 2025,
           disposals: 3,
-          proceeds: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
-          cost: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
-          gains: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
-          losses: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
-          net: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
-          notComputable: "not computable: 2 disposal(s) use bitcoin whose cost is not known",
+          proceeds: "not computable: 2 disposals use bitcoin whose cost is not known",
+          cost: "not computable: 2 disposals use bitcoin whose cost is not known",
+          gains: "not computable: 2 disposals use bitcoin whose cost is not known",
+          losses: "not computable: 2 disposals use bitcoin whose cost is not known",
+          net: "not computable: 2 disposals use bitcoin whose cost is not known",
+          notComputable: "not computable: 2 disposals use bitcoin whose cost is not known",
         },
         {
           year: 2024,
