@@ -386,10 +386,8 @@ impl Verdict {
     /// The journal's English note for a settled verdict (the CLI's `note`), as it always read.
     pub fn note(&self) -> String {
         match self {
-            Self::Made { ids } => format!("matched by {}", ids.join(", ")),
-            Self::NotMade { quiet_minutes } => format!(
-                "no trace in {quiet_minutes} min: no matching row or open order, balances explained"
-            ),
+            Self::Made { ids } => crate::seen::matched_by(ids),
+            Self::NotMade { quiet_minutes } => crate::seen::no_trace(*quiet_minutes),
             Self::Unknown { doubt, .. } => doubt.to_string(),
         }
     }

@@ -476,14 +476,13 @@ pub(crate) fn record(
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
     store.add_check(journal_id, &seen)?;
-    let why = verdict.note();
-    Ok(match verdict {
+    Ok(match &verdict {
         Verdict::Made { ids } => {
             store.journal_decide(
                 journal_id,
                 JournalState::Placed,
-                &ids,
-                &why,
+                ids,
+                &verdict.note(),
                 Decision::Evidence,
             )?;
             let order_id = ids.iter().find(|i| i.starts_with("or_")).cloned();
@@ -495,16 +494,16 @@ pub(crate) fn record(
                 journal_id,
                 JournalState::NotPlaced,
                 &[],
-                &why,
+                &verdict.note(),
                 Decision::Evidence,
             )?;
             Resolution::NotPlaced
         }
         Verdict::Unknown { doubt, stirred } => {
-            if stirred {
+            if *stirred {
                 store.journal_stir(journal_id)?;
             }
-            Resolution::StillUnknown(WhyUnknown::Doubt(doubt))
+            Resolution::StillUnknown(WhyUnknown::Doubt(doubt.clone()))
         }
     })
 }

@@ -174,6 +174,16 @@ impl Seen {
     }
 }
 
+/// Why a check found a request made, as the journal's note says it.
+pub(crate) fn matched_by(ids: &[String]) -> String {
+    format!("matched by {}", ids.join(", "))
+}
+
+/// Why a check found a request not made, as the journal's note says it.
+pub(crate) fn no_trace(quiet_minutes: i64) -> String {
+    format!("no trace in {quiet_minutes} min: no matching row or open order, balances explained")
+}
+
 impl fmt::Display for Seen {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -198,11 +208,8 @@ impl fmt::Display for Seen {
             } => write!(f, "{count} rows read; incomplete: {e}"),
             Self::Failed { error } => write!(f, "failed: {error}"),
             Self::Answered { error } => f.write_str(error),
-            Self::Made { ids } => write!(f, "made: matched by {}", ids.join(", ")),
-            Self::NotMade { quiet_minutes } => write!(
-                f,
-                "not made: no trace in {quiet_minutes} min: no matching row or open order, balances explained"
-            ),
+            Self::Made { ids } => write!(f, "made: {}", matched_by(ids)),
+            Self::NotMade { quiet_minutes } => write!(f, "not made: {}", no_trace(*quiet_minutes)),
             Self::Unknown { doubt } => write!(f, "unknown: {doubt}"),
             Self::UserNotMade { order: true } => {
                 f.write_str("checked the exchange's history: not placed")

@@ -309,16 +309,15 @@ pub(crate) fn record(
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
     store.add_check(journal_id, &seen)?;
-    let why = verdict.note();
-    Ok(match verdict {
+    Ok(match &verdict {
         Verdict::Made { ids } => {
             // Listed in the tax rows only once it completed.
             store.withdrawal_decide(
                 journal_id,
                 WithdrawalState::Sent,
-                &ids,
+                ids,
                 Some(&WithdrawalStatus::Completed),
-                &why,
+                &verdict.note(),
                 Decision::Evidence,
             )?;
             Resolution::Sent {
@@ -331,16 +330,16 @@ pub(crate) fn record(
                 WithdrawalState::NotSent,
                 &[],
                 None,
-                &why,
+                &verdict.note(),
                 Decision::Evidence,
             )?;
             Resolution::NotSent
         }
         Verdict::Unknown { doubt, stirred } => {
-            if stirred {
+            if *stirred {
                 store.withdrawal_stir(journal_id)?;
             }
-            Resolution::StillUnknown(WhyUnknown::Doubt(doubt))
+            Resolution::StillUnknown(WhyUnknown::Doubt(doubt.clone()))
         }
     })
 }
