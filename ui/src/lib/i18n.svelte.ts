@@ -3,7 +3,7 @@ import type { Feature } from "../bindings";
 
 export type Language = "en" | "nb";
 
-const nb: Record<string, string> = {
+const nb = {
   // Sentences with `{name}` filled in (`tf`), and plural forms picked by the language's rules (`tn`).
   "{n} order or payment has an unknown outcome. Do not send it again until it is settled.":
     "{n} ordre eller betaling har ukjent utfall. Ikke send den på nytt før den er avklart.",
@@ -428,13 +428,6 @@ const nb: Record<string, string> = {
   Display: "Visning",
   "Tray and login": "Statusfelt og innlogging",
   "Connection to the exchange": "Forbindelsen til børsen",
-  Monday: "mandag",
-  Tuesday: "tirsdag",
-  Wednesday: "onsdag",
-  Thursday: "torsdag",
-  Friday: "fredag",
-  Saturday: "lørdag",
-  Sunday: "søndag",
   skipped: "hoppet over",
   held: "holdt tilbake",
   "not placed": "ikke lagt inn",
@@ -531,7 +524,11 @@ const nb: Record<string, string> = {
   Show: "Vis",
   "Type a whole number of seconds, or leave it empty for the default.":
     "Skriv et helt antall sekunder, eller la feltet stå tomt for standardverdien.",
-};
+} as const satisfies Record<string, string>;
+
+/** Every sentence and word the window says itself, by its English words: a key that is not in
+ * the catalog (misspelt, or without its Norwegian) does not type-check. */
+export type UiKey = keyof typeof nb;
 
 /** The language in use: reactive, so every text a component shows follows a change at once. */
 const language = $state<{ current: Language }>({ current: "en" });
@@ -541,27 +538,18 @@ export function setLanguage(l: Language): void {
   document.documentElement.lang = l === "nb" ? "nb" : "en";
 }
 
-/** Whether `key` has its Norwegian words (a test reads every key the window uses). */
-export function hasNorwegian(key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(nb, key);
-}
-
-export function t(key: string): string {
-  return language.current === "nb" ? (nb[key] ?? key) : key;
+export function t(key: UiKey): string {
+  return language.current === "nb" ? nb[key] : key;
 }
 
 /** `key` in the language, each `{name}` replaced by `args[name]`: a sentence is one key, never
  * built from fragments. */
-export function tf(key: string, args: Record<string, string | number>): string {
+export function tf(key: UiKey, args: Record<string, string | number>): string {
   return t(key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
 }
 
 /** The form the language's plural rules pick for `n` (`{n}` filled in, and any `args`). */
-export function tn(
-  n: number,
-  forms: { one: string; other: string },
-  args: Record<string, string | number> = {},
-): string {
+export function tn(n: number, forms: { one: UiKey; other: UiKey }, args: Record<string, string | number> = {}): string {
   const rule = new Intl.PluralRules(language.current === "nb" ? "nb" : "en").select(n);
   return tf(rule === "one" ? forms.one : forms.other, { ...args, n });
 }
@@ -582,6 +570,14 @@ const featureNames: Record<Feature, { en: string; nb: string }> = {
   orderHistory: { en: "Orders", nb: "Ordrer" },
   taxHistory: { en: "Tax history", nb: "Skattehistorikk" },
 };
+
+/** The name of the weekday `index` (0 is Monday) in the language, from the platform's own
+ * calendar data rather than a second copy of the backend's words. */
+export function weekdayName(index: number): string {
+  // 1 January 2024 was a Monday; noon UTC is that day everywhere.
+  const day = Date.UTC(2024, 0, 1 + index, 12);
+  return new Intl.DateTimeFormat(language.current, { weekday: "long", timeZone: "UTC" }).format(day);
+}
 
 export function featureName(feature: Feature): string {
   return featureNames[feature][language.current];
