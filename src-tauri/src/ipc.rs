@@ -34,8 +34,12 @@ macro_rules! ipc_commands {
             $(
                 #[tauri::command]
                 pub async fn $name(app: tauri::State<'_, App>, args: $args) -> Result<$ret, IpcError> {
-                    nordlys_application::lock::admit(&app, stringify!($name))?;
-                    nordlys_application::$module::$name(&app, args).await
+                    let answer = async {
+                        nordlys_application::lock::admit(&app, stringify!($name))?;
+                        nordlys_application::$module::$name(&app, args).await
+                    };
+                    // The one place an error is worded: in the user's language, as it answers.
+                    answer.await.map_err(|e| e.present(app.locale()))
                 }
             )*
         }

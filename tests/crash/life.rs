@@ -115,7 +115,8 @@ async fn live(args: Args) {
     let quote = trading::quote(&app, QuoteArgs::default()).await;
     let price = quote
         .ok()
-        .and_then(|q| q.bid_raw.parse().ok())
+        .and_then(|q| q.bid.exact)
+        .map(|p| p.decimal())
         .unwrap_or(rust_decimal::Decimal::from(1_000_000));
     let looker = {
         let app = app.clone();

@@ -54,6 +54,11 @@ fn browser(decision: &'static str) -> impl FnOnce(&url::Url) -> Result<(), Strin
     }
 }
 
+/// The sign-in page's words, as the app gives them.
+fn pages() -> nordlys_core::loopback::PageWords {
+    nordlys_application::wording::loopback_pages(nordlys_core::format::Locale::En)
+}
+
 const UNKNOWN: LearnedPermissions = LearnedPermissions {
     trading: None,
     withdrawal: None,
@@ -185,6 +190,7 @@ async fn oauth_connects_refreshes_and_disconnects() {
             &scopes,
             browser("approve"),
             Duration::from_secs(10),
+            pages(),
         )
         .await
         .unwrap();
@@ -205,6 +211,7 @@ async fn oauth_connects_refreshes_and_disconnects() {
             &scopes,
             browser("approve"),
             Duration::from_secs(10),
+            pages(),
         )
         .await
         .unwrap();
@@ -244,6 +251,7 @@ async fn deny_and_timeout_end_cleanly() {
             &[Scope::AccountsBitcoinRead],
             browser("deny"),
             Duration::from_secs(10),
+            pages(),
         )
         .await
         .unwrap_err();
@@ -257,6 +265,7 @@ async fn deny_and_timeout_end_cleanly() {
             &[Scope::AccountsBitcoinRead],
             |_| Ok(()),
             Duration::from_millis(300),
+            pages(),
         )
         .await
         .unwrap_err();
@@ -285,6 +294,7 @@ async fn a_dead_refresh_token_asks_for_reconnect_once() {
         &[Scope::AccountsBitcoinRead],
         browser("approve"),
         Duration::from_secs(10),
+        pages(),
     )
     .await
     .unwrap();
@@ -330,6 +340,7 @@ async fn narrow_grants_from_another_host_are_what_the_app_uses() {
                 &scopes,
                 browser("approve"),
                 Duration::from_secs(10),
+                pages(),
             )
             .await
         }
@@ -435,6 +446,7 @@ async fn connected_for(c: &Connection, sb: &nordlys_sandbox::RunningSandbox, sec
         Scope::KNOWN,
         browser("approve"),
         Duration::from_secs(10),
+        pages(),
     )
     .await
     .unwrap();

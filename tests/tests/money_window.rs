@@ -19,6 +19,7 @@ use nordlys_application::pay_views::{PayArgs, PayCheckView};
 use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
+use nordlys_application::wording::key;
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
@@ -54,7 +55,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let checked = pay::check_payment(&app, payment("150", nok, None))
         .await
         .unwrap();
-    let confirmed = checked.amount_btc_raw.clone().unwrap();
+    let confirmed = checked.amount_btc.unwrap().to_string();
 
     // The price moves 10 % after the review: the confirmation no longer holds.
     control(&sb, "/sandbox/price", json!({"movePercent": 10})).await;
@@ -64,13 +65,13 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     )
     .await
     .unwrap_err();
-    assert!(refused.message.contains("review it again"), "{refused:?}");
+    assert!(refused.says(key::PAYMENT_PRICE_MOVED), "{refused:?}");
 
     // Reviewed again: exactly the BTC amount shown is sent, from the account shown.
     let checked = pay::check_payment(&app, payment("150", nok, None))
         .await
         .unwrap();
-    let confirmed = checked.amount_btc_raw.clone().unwrap();
+    let confirmed = checked.amount_btc.unwrap().to_string();
     control(&sb, "/sandbox/price", json!({"movePercent": 1})).await;
     let sent = pay::send_payment(
         &app,
@@ -117,15 +118,12 @@ async fn a_confirmation_sends_only_the_form_it_reviewed() {
     // The amount changed on screen after the review; the confirmation still carries the old check.
     let changed = as_reviewed(payment("100000", sats, None), &reviewed);
     let refused = pay::send_payment(&app, changed).await.unwrap_err();
-    assert!(refused.message.contains("review it again"), "{refused:?}");
+    assert!(refused.says(key::PAYMENT_CHANGED), "{refused:?}");
     // A confirmation with no review at all is refused the same way.
     let unreviewed = pay::send_payment(&app, payment("1000", sats, None))
         .await
         .unwrap_err();
-    assert!(
-        unreviewed.message.contains("review it again"),
-        "{unreviewed:?}"
-    );
+    assert!(unreviewed.says(key::PAYMENT_CHANGED), "{unreviewed:?}");
     assert_eq!(
         sb.state.lock().withdrawals.len(),
         before,
@@ -150,7 +148,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(3), 5))).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let bid: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
+    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
     let low = (bid * rust_decimal::Decimal::new(8, 1)).round_dp(2);
     // A limit buy of 500 whose answer is lost before the exchange took it.
     sb.state.add_fault(FaultRule {
@@ -174,8 +172,17 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         .await
         .unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsUnknown, "{again:?}");
+    assert!(again.says(key::ORDER_SAME_AS_UNKNOWN), "{again:?}");
+    // Worded in the user's language when the window gets it.
+    let language = profiles::app_state(&app, nordlys_application::NoArgs {})
+        .await
+        .unwrap()
+        .language;
     assert!(
-        again.message.starts_with("Den samme ordren kan allerede"),
+        again
+            .present(language)
+            .message
+            .starts_with("Den samme ordren kan allerede"),
         "{again:?}"
     );
     profiles::set_language(&app, norwegian(false))
@@ -199,13 +206,13 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     let held = trading::cancel_order(&app, cancel(&other, false))
         .await
         .unwrap_err();
-    assert!(held.message.contains("still checking"), "{held:?}");
+    assert!(held.says(key::CANCEL_STILL_CHECKING), "{held:?}");
     // Quiet for longer than the quiet period: the user may cancel anyway, after a plain warning.
     tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
     let warned = trading::cancel_order(&app, cancel(&other, false))
         .await
         .unwrap_err();
-    assert!(warned.message.contains("Cancel anyway"), "{warned:?}");
+    assert!(warned.says(key::CANCEL_MAY_BE_UNKNOWN), "{warned:?}");
     trading::cancel_order(&app, cancel(&other, true))
         .await
         .unwrap();
@@ -223,7 +230,7 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     )
     .await
     .unwrap();
-    let bid: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
+    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
     let checked = pay::check_payment(&app, payment("0.01", BitcoinAmountUnit::Btc, None))
         .await
         .unwrap();
@@ -272,9 +279,10 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
     )
     .await
     .unwrap()
-    .bid_raw
-    .parse()
-    .unwrap();
+    .bid
+    .exact
+    .unwrap()
+    .decimal();
     let said = shown.valued_at.clone().unwrap_or_default();
     assert!(said.starts_with("at the bid, NOK"), "{said}");
     let read = |nok: &str| -> rust_decimal::Decimal {
@@ -284,7 +292,7 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
             .unwrap()
     };
     for a in shown.accounts.iter().filter(|a| !a.deleted) {
-        let btc: rust_decimal::Decimal = a.total_btc_raw.as_deref().unwrap().parse().unwrap();
+        let btc: rust_decimal::Decimal = a.total_btc.exact.unwrap().decimal();
         let expected = btc * bid;
         let off = (read(&a.total_nok) - expected).abs();
         // The price may take a step (0.015 %) between the two reads; the mid is 0.1 % away.
@@ -501,14 +509,14 @@ async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confi
         String,
         Result<
             nordlys_application::pay_views::PaymentResultView,
-            nordlys_application::error::IpcError,
+            nordlys_application::error::AppError,
         >,
     ) {
         let nok = BitcoinAmountUnit::Nok;
         let checked = pay::check_payment(app, payment("150", nok, None))
             .await
             .unwrap();
-        let confirmed = checked.amount_btc_raw.clone().unwrap();
+        let confirmed = checked.amount_btc.unwrap().to_string();
         let reviewed = as_reviewed(payment("150", nok, Some(&confirmed)), &checked);
         (confirmed, pay::send_payment(app, reviewed).await)
     }
@@ -758,9 +766,10 @@ async fn the_overview_names_what_an_open_sell_holds() {
     let ask: rust_decimal::Decimal = trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
         .unwrap()
-        .ask_raw
-        .parse()
-        .unwrap();
+        .ask
+        .exact
+        .unwrap()
+        .decimal();
     let price = (ask * rust_decimal::Decimal::TWO).round_dp(0).to_string();
     let placed = trading::place_order(&app, order(Direction::Sell, "0.001", Some(price)))
         .await

@@ -26,6 +26,7 @@ use nordlys_application::profile_views::{
     ConnectOauthArgs, ExchangeProfileArgs, SetRequestTimeoutArgs,
 };
 use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
+use nordlys_application::wording::key;
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::recipient_seal::RecipientSeal;
@@ -56,7 +57,7 @@ async fn a_changed_base_url_sends_no_credential_to_the_new_host() {
     assert_eq!(moved.connection.host, host(&second));
     assert!(moved.profile.local);
     let refused = profiles::balances(&app, NoArgs {}).await.unwrap_err();
-    assert!(refused.message.contains("API key"), "{refused:?}");
+    assert!(refused.says(key::REFUSAL_NO_CREDENTIALS), "{refused:?}");
     let seen = control_get(&second, "/sandbox/counters").await;
     assert_eq!(seen["credentialsSeen"], json!({}), "{seen}");
 
@@ -108,7 +109,7 @@ async fn the_known_exchange_is_saved_by_name_and_without_a_client_id_offers_no_b
     .await
     .unwrap_err();
     assert_eq!(refused.code, ErrorCode::InvalidInput, "{refused:?}");
-    assert!(refused.message.contains("API key"), "{refused:?}");
+    assert!(refused.says(key::OAUTH_NEEDS_CLIENT_ID), "{refused:?}");
 }
 
 async fn rows(app: &App) -> u32 {
@@ -272,7 +273,7 @@ async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
     assert!(!balances.accounts.is_empty());
     // Disconnect says the keyring is locked, and the sandbox goes on with its demo key.
     let said = profiles::disconnect(&app, NoArgs {}).await.unwrap_err();
-    assert!(said.message.contains("locked"), "{said:?}");
+    assert!(said.says(key::SECRET_KEYRING_LOCKED), "{said:?}");
     let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
     assert!(state.connection.key_is_demo, "{state:?}");
     profiles::balances(&app, NoArgs {}).await.unwrap();
@@ -383,7 +384,7 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     edit.country = "NO".into();
     edit.address = "Storgata 1, 0155 Oslo".into();
     let refused = pay::save_recipient(&app, edit).await.unwrap_err();
-    assert!(refused.message.contains("locked"), "{refused:?}");
+    assert!(refused.says(key::SECRET_KEYRING_LOCKED), "{refused:?}");
     drop(app);
 
     // Unlocked again: every detail is back.
@@ -465,10 +466,7 @@ async fn the_request_timeout_is_a_setting_within_its_range() {
         let said = profiles::set_request_timeout(&app, timeout(Some(refused)))
             .await
             .unwrap_err();
-        assert!(
-            said.message.contains("5 to 120 seconds"),
-            "{refused}: {said:?}"
-        );
+        assert!(said.says(key::REQUEST_TIMEOUT_RANGE), "{refused}: {said:?}");
     }
     let set = profiles::set_request_timeout(&app, timeout(Some(90)))
         .await
@@ -506,21 +504,25 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
 
     let b = profiles::balances(&app, NoArgs {}).await.unwrap();
     let mut figures = vec![b.total_btc.clone(), b.total_nok.clone()];
-    figures.extend(b.fiat.clone());
+    figures.extend(b.fiat.as_ref().map(|f| f.text.clone()));
     figures.extend(b.price.clone());
     for a in &b.accounts {
         figures.extend([
-            a.total_btc.clone(),
+            a.total_btc.text.clone(),
             a.available_btc.clone(),
             a.total_nok.clone(),
         ]);
-        assert_eq!(a.total_btc_raw, None, "no exact figure leaves the backend");
+        assert_eq!(
+            a.total_btc.exact, None,
+            "no exact figure leaves the backend"
+        );
     }
-    assert_eq!(b.fiat_raw, None);
+    assert_eq!(b.fiat.as_ref().and_then(|f| f.exact), None);
     let q = trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
         .unwrap();
-    figures.extend([q.price, q.bid, q.ask, q.bank_buy, q.card_sell]);
+    assert_eq!((q.bid.exact, q.ask.exact), (None, None));
+    figures.extend([q.price, q.bid.text, q.ask.text, q.bank_buy, q.card_sell]);
     let v = market::volume(&app, NoArgs {}).await.unwrap();
     figures.extend([v.daily.amount_nok, v.daily.amount_btc]);
     let rows = tax_rows(&app, 0, 200).await.rows;
@@ -568,7 +570,7 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .unwrap();
     let b = profiles::balances(&again, NoArgs {}).await.unwrap();
     assert!(
-        !hidden_figure(&b.total_btc) && b.fiat_raw.is_some(),
+        !hidden_figure(&b.total_btc) && b.fiat.as_ref().is_some_and(|f| f.exact.is_some()),
         "{b:?}"
     );
     profiles::set_start_hidden(&again, SetStartHiddenArgs { start_hidden: true })

@@ -23,6 +23,7 @@ use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
+use nordlys_application::wording::key;
 use nordlys_application::{profiles, trading, watcher};
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
@@ -67,7 +68,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let sb = sandbox().await;
     let (app, dir) = connected_app(&sb, None).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let bid: rust_decimal::Decimal = quote.bid_raw.parse().unwrap();
+    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
     let low = (bid * rust_decimal::Decimal::new(8, 1))
         .round_dp(2)
         .to_string();
@@ -108,7 +109,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let refused = trading::cancel_order(&app, cancel.clone())
         .await
         .unwrap_err();
-    assert!(refused.message.contains("still checking"), "{refused:?}");
+    assert!(refused.says(key::CANCEL_STILL_CHECKING), "{refused:?}");
     assert_eq!(refused.code, ErrorCode::Network, "{refused:?}");
     sb.state.clear_faults();
     assert_eq!(client.open_orders().await.unwrap().orders.len(), 1);
@@ -163,9 +164,10 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     let key = &sb.info.api_keys.withdrawal;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
     let price: rust_decimal::Decimal = quote
-        .bid_raw
-        .parse()
-        .unwrap_or_else(|_| panic!("no bid in {quote:?}"));
+        .bid
+        .exact
+        .map(|p| p.decimal())
+        .unwrap_or_else(|| panic!("no bid in {quote:?}"));
 
     for rule in faults() {
         sb.state.add_fault(rule);
@@ -263,22 +265,11 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
             .iter()
             .find(|v| v.id == a.id.as_str())
             .unwrap_or_else(|| panic!("{} not shown: {shown:?}", a.id));
-        assert_eq!(
-            view.total_btc_raw.as_deref(),
-            Some(a.total_btc.to_string().as_str()),
-            "{shown:?}"
-        );
+        assert_eq!(view.total_btc.exact, Some(a.total_btc), "{shown:?}");
     }
     assert_eq!(
-        shown.fiat_raw,
-        Some(
-            client
-                .fiat_account()
-                .await
-                .unwrap()
-                .available_nok
-                .to_string()
-        )
+        shown.fiat.as_ref().and_then(|f| f.exact),
+        Some(client.fiat_account().await.unwrap().available_nok)
     );
     assert_eq!(PANICS.load(Ordering::SeqCst), 0, "a panic happened");
 

@@ -23,6 +23,7 @@ use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::trade_views::QuoteArgs;
 use nordlys_application::vocabulary::{Direction, InvoiceState, OrderOutcome, SyncState};
 use nordlys_application::watcher::{self, Change};
+use nordlys_application::wording::key;
 use nordlys_application::{profiles, receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::secrets::MemorySecretStore;
@@ -586,7 +587,7 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     let (app, desktop, _dir) = recorded_app();
     connect(&app, &sb).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let ask: f64 = quote.ask_raw.parse().unwrap();
+    let ask: f64 = quote.ask.exact.unwrap().to_string().parse().unwrap();
     let limit = (ask * 0.96).round();
     let placed = trading::place_order(&app, order(Direction::Buy, 500, Some(limit.to_string())))
         .await
@@ -633,7 +634,7 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     save_exchange_profile(&no_key, sb.base_url()).await.unwrap();
     switch_profile(&no_key, "exchange").await.unwrap();
     let refused = alerts::save_alert(&no_key, within("2")).await.unwrap_err();
-    assert!(refused.message.contains("API key"), "{refused:?}");
+    assert!(refused.says(key::ALERT_OPEN_ORDER_NEEDS_KEY), "{refused:?}");
     let view = alerts::alerts(&no_key, NoArgs {}).await.unwrap();
     assert!(view.alerts.is_empty());
     assert!(view.open_orders_unavailable.is_some());
@@ -918,10 +919,7 @@ async fn starting_at_login_writes_and_removes_the_autostart_entry() {
     )
     .await
     .unwrap_err();
-    assert!(
-        refused.message.contains("cannot start itself at login"),
-        "{refused:?}"
-    );
+    assert!(refused.says(key::AUTOSTART_UNAVAILABLE), "{refused:?}");
     assert_eq!(
         profiles::app_state(&none, NoArgs {})
             .await

@@ -48,7 +48,9 @@ describe("App", () => {
         return appView({ privacy: hidden });
       },
       balances: () =>
-        hidden ? { ...balancesView(), totalBtc: "••••• BTC", fiat: "••••• NOK", fiatRaw: null } : balancesView(),
+        hidden
+          ? { ...balancesView(), totalBtc: "••••• BTC", fiat: { text: "••••• NOK", exact: null } }
+          : balancesView(),
     });
     render(App, { props: { backend: fake.backend } });
     await vi.waitFor(() => expect(screen.getByTestId("total-btc").textContent).toBe("0.60000000 BTC"));

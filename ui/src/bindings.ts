@@ -20,7 +20,7 @@ host: string, accounts: Array<IdentityAccountView>,
  */
 current: boolean, };
 
-export type AccountView = { id: string, name: string, totalBtc: string, availableBtc: string, 
+export type AccountView = { id: string, name: string, totalBtc: ShownBtc, availableBtc: string, 
 /**
  * What the available bitcoin would sell for now, at the bid; none without a quote (the
  * exchange states no value for it).
@@ -34,11 +34,7 @@ reserved: string | null,
 /**
  * What it would sell for now, at the bid.
  */
-totalNok: string, 
-/**
- * The exact decimal, for tests and copy; none in privacy mode.
- */
-totalBtcRaw: string | null, deleted: boolean, };
+totalNok: string, deleted: boolean, };
 
 export type AlertArgs = { 
 /**
@@ -160,7 +156,7 @@ defaultAccount: string | null,
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
-fiat: string | null, fiatRaw: string | null, fiatReason: string | null, price: string | null, 
+fiat: ShownNok | null, fiatReason: string | null, price: string | null, 
 /**
  * What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read
  * and the values are the exchange's own.
@@ -650,9 +646,10 @@ export type PayCheckView = {
  */
 ok: boolean, 
 /**
- * The BTC amount that would be sent, as a plain decimal.
+ * The BTC amount that would be sent: what the confirmation of an amount typed in NOK sends
+ * back as `confirmedAmountBtc` (the form's value, not a figure shown; `estimate` shows it).
  */
-amountBtcRaw: string | null, destinationError: string | null, recognised: string | null, kind: DestinationKind | null, 
+amountBtc: string | null, destinationError: string | null, recognised: string | null, kind: DestinationKind | null, 
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
@@ -890,15 +887,15 @@ export type QuoteView = {
 /**
  * The NOK amount this quote is for, formatted; none for the default.
  */
-forAmount: string | null, price: string, bid: string, ask: string, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+forAmount: string | null, price: string, 
+/**
+ * Exact unless hidden: a limit order starts from the price on its side.
+ */
+bid: ShownPrice, ask: ShownPrice, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
 /**
  * When the exchange quoted it, on the user's clock, to the second.
  */
-quotedAt: string, 
-/**
- * Plain decimals, to pre-fill a limit price.
- */
-bidRaw: string, askRaw: string, };
+quotedAt: string, };
 
 export type RateKind = "none" | "nokPerBtc" | "viaUsd" | "lastTransaction" | "sample";
 
@@ -1015,6 +1012,12 @@ theme: Theme | null, };
 export type SetUnitArgs = { unit: BtcUnit, };
 
 export type SettlePlacedArgs = { journalId: number, orderId: string | null, };
+
+export type ShownBtc = { text: string, exact: string | null, };
+
+export type ShownNok = { text: string, exact: string | null, };
+
+export type ShownPrice = { text: string, exact: string | null, };
 
 export type StartAtLoginArgs = { startAtLogin: boolean, };
 

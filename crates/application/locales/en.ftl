@@ -121,6 +121,15 @@ refusal-no-credentials = { $oauth ->
 secret-keyring-locked = The system keyring is locked or not running, so saved keys and sign-ins cannot be read. Unlock it (your desktop's "Passwords and Keys" or keyring prompt), then restart Nordlys.
 secret-damaged = A saved key or sign-in was damaged and is not used. Disconnect to clear it, then connect again.
 request-timeout-range = the request timeout must be { $min } to { $max } seconds
+loopback-not-found-title = Not found
+loopback-not-found-text = This address only takes the sign-in answer.
+loopback-not-this-title = Not this sign-in
+loopback-not-this-text = This answer does not belong to the sign-in Nordlys is waiting for. If you started one, finish it in the tab Nordlys opened.
+loopback-connected-title = Connected
+loopback-connected-text = You can close this tab and return to Nordlys.
+loopback-not-connected = Not connected
+loopback-declined-text = You declined. You can close this tab and return to Nordlys.
+loopback-failed-text = Something went wrong. Return to Nordlys to see what happened.
 
 ## Receiving
 

@@ -120,6 +120,15 @@ refusal-no-credentials = { $oauth ->
 secret-keyring-locked = Systemets nøkkelring er låst eller kjører ikke, så lagrede nøkler og pålogginger kan ikke leses. Lås den opp («Passord og nøkler» eller nøkkelring-spørsmålet på skrivebordet), og start Nordlys på nytt.
 secret-damaged = En lagret nøkkel eller pålogging var skadet og brukes ikke. Koble fra for å fjerne den, og koble til på nytt.
 request-timeout-range = tidsgrensen må være { $min } til { $max } sekunder
+loopback-not-found-title = Fant ikke siden
+loopback-not-found-text = Denne adressen tar bare imot svaret på innloggingen.
+loopback-not-this-title = Ikke denne innloggingen
+loopback-not-this-text = Dette svaret hører ikke til innloggingen Nordlys venter på. Har du startet en, fullfør den i fanen Nordlys åpnet.
+loopback-connected-title = Tilkoblet
+loopback-connected-text = Du kan lukke denne fanen og gå tilbake til Nordlys.
+loopback-not-connected = Ikke tilkoblet
+loopback-declined-text = Du avslo. Du kan lukke denne fanen og gå tilbake til Nordlys.
+loopback-failed-text = Noe gikk galt. Gå tilbake til Nordlys for å se hva som skjedde.
 
 ## Motta
 

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::desktop::Notice;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::vocabulary::Screen;
 use crate::wording::key;
 use crate::wording::{self, Message};
@@ -132,14 +132,9 @@ fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
 }
 
 /// Why open orders cannot be followed here: the exchange lists them to an API key only.
-fn open_orders_unavailable(app: &App, session: &crate::state::ProfileSession) -> Option<String> {
-    session
-        .connection
-        .client()
-        .credentials()
-        .key
-        .is_none()
-        .then(|| wording::say(key::ALERT_OPEN_ORDER_NEEDS_KEY, app.locale()))
+/// Whether the credentials cannot list open orders: no API key (OAuth access is not given them).
+fn open_orders_need_key(session: &crate::state::ProfileSession) -> bool {
+    session.connection.client().credentials().key.is_none()
 }
 
 fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertsView> {
@@ -162,7 +157,8 @@ fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertsView>
                 waiting: !a.armed,
             })
             .collect(),
-        open_orders_unavailable: open_orders_unavailable(app, session),
+        open_orders_unavailable: open_orders_need_key(session)
+            .then(|| wording::say(key::ALERT_OPEN_ORDER_NEEDS_KEY, app.locale())),
     })
 }
 
@@ -207,10 +203,9 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
             });
         }
     };
-    if new.watched == Watched::OpenOrder
-        && let Some(why) = open_orders_unavailable(app, &session)
-    {
-        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+    if new.watched == Watched::OpenOrder && open_orders_need_key(&session) {
+        let needs_key = key::ALERT_OPEN_ORDER_NEEDS_KEY;
+        return Err(AppError::said(ErrorCode::InvalidInput, needs_key));
     }
     let armed = crate::watcher::last_price(app, &session.profile.id)
         .and_then(|p| new.watched.value(&p))
@@ -218,10 +213,7 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
     match args.id {
         Some(id) => {
             if !session.store.edit_alert(id, &new, armed)? {
-                return Err(IpcError::new(
-                    ErrorCode::InvalidInput,
-                    wording::say(key::ALERT_GONE, locale),
-                ));
+                return Err(AppError::said(ErrorCode::InvalidInput, key::ALERT_GONE));
             }
         }
         None => {
@@ -244,11 +236,10 @@ pub async fn remove_alert(app: &App, args: AlertIdArgs) -> Answer<AlertsView> {
 pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<AlertsView> {
     let locale = app.locale();
     let amount = nordlys_core::amount_input::parse_nok(&args.amount, locale).map_err(|e| {
-        IpcError::new(
+        AppError::new(
             ErrorCode::InvalidInput,
             Message::new(key::USUAL_AMOUNT_PROBLEM)
-                .with("problem", wording::amount_input_problem(e, locale))
-                .render(locale),
+                .with("problem", wording::amount_input_problem(e, locale)),
         )
     })?;
     app.settings().usual_amount_nok = Some(amount.decimal());

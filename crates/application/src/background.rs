@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::profile_views::AppView;
 use crate::tray::ShellDoes;
 use crate::vocabulary::Change;
@@ -62,12 +62,12 @@ pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<App
         .map(|login| login.set(args.start_at_login));
     match set {
         None => {
-            return Err(IpcError::new(
+            return Err(AppError::said(
                 ErrorCode::Internal,
-                crate::wording::say(key::AUTOSTART_UNAVAILABLE, app.locale()),
+                key::AUTOSTART_UNAVAILABLE,
             ));
         }
-        Some(Err(e)) => return Err(IpcError::new(ErrorCode::Fault, e.0)),
+        Some(Err(e)) => return Err(AppError::worded(ErrorCode::Fault, e.0)),
         Some(Ok(())) => {}
     }
     crate::profiles::view(app).await

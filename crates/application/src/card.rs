@@ -16,7 +16,7 @@ use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::card_views::*;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::ExportView;
@@ -24,7 +24,7 @@ use crate::wording::key;
 use crate::wording::{Message, say};
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
-pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs, locale: Locale) -> Answer<Card> {
+pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs) -> Answer<Card> {
     let (method, per_account, year) = (args.method, args.per_account, args.year);
     tokio::task::spawn_blocking(move || {
         let now = Utc::now();
@@ -40,26 +40,24 @@ pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs, locale: Locale
             rate,
             now,
         };
-        nordlys_core::tax::card::card(&store, &request).map_err(|e| card_error(e, locale))
+        nordlys_core::tax::card::card(&store, &request).map_err(card_error)
     })
     .await
-    .map_err(IpcError::internal)?
+    .map_err(AppError::fault)?
 }
 
-fn card_error(e: CardError, locale: Locale) -> IpcError {
+fn card_error(e: CardError) -> AppError {
     match e {
-        CardError::Store(e) => IpcError::from(e),
-        CardError::NothingSynced => IpcError::new(
-            ErrorCode::InvalidInput,
-            say(key::CARD_NOTHING_SYNCED, locale),
-        ),
-        CardError::YearOutside { year, first, last } => IpcError::new(
+        CardError::Store(e) => AppError::from(e),
+        CardError::NothingSynced => {
+            AppError::said(ErrorCode::InvalidInput, key::CARD_NOTHING_SYNCED)
+        }
+        CardError::YearOutside { year, first, last } => AppError::new(
             ErrorCode::InvalidInput,
             Message::new(key::CARD_YEAR_OUTSIDE)
                 .with("year", year.to_string())
                 .with("first", first.to_string())
-                .with("last", last.to_string())
-                .render(locale),
+                .with("last", last.to_string()),
         ),
     }
 }
@@ -222,7 +220,7 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
     let words = Words { locale, zone };
     let session = app.tax_session().await?;
     let store = session.store;
-    let made = made_card(Arc::clone(&store), &args, locale).await?;
+    let made = made_card(Arc::clone(&store), &args).await?;
     let year = made.year;
     let first = store.tax_oldest()?.map_or(year, |t| oslo_year(&t));
     let choices = store.year_end_choices()?;
@@ -307,10 +305,10 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
     })
 }
 
-fn invalid(problem: AmountInputError, locale: Locale) -> IpcError {
-    IpcError::new(
+fn invalid(problem: AmountInputError, locale: Locale) -> AppError {
+    AppError::new(
         ErrorCode::InvalidInput,
-        crate::wording::amount_input_problem(problem, locale),
+        crate::wording::amount_input(&problem, locale),
     )
 }
 
@@ -344,11 +342,10 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         return Ok(NoArgs {});
     }
     let day = NaiveDate::parse_from_str(args.acquired_on.trim(), "%Y-%m-%d").map_err(|_| {
-        IpcError::new(
+        AppError::new(
             ErrorCode::InvalidInput,
             Message::new(key::DEPOSIT_COST_BAD_DATE)
-                .with("date", args.acquired_on.trim().to_owned())
-                .render(locale),
+                .with("date", args.acquired_on.trim().to_owned()),
         )
     })?;
     // Noon in Oslo: the day stays the day in any zone it is read in.
@@ -358,11 +355,9 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         .map(|t| t.with_timezone(&Utc))
         .filter(|t| *t <= Utc::now())
         .ok_or_else(|| {
-            IpcError::new(
+            AppError::new(
                 ErrorCode::InvalidInput,
-                Message::new(key::DEPOSIT_COST_FUTURE)
-                    .with("date", day.to_string())
-                    .render(locale),
+                Message::new(key::DEPOSIT_COST_FUTURE).with("date", day.to_string()),
             )
         })?;
     let cost_nok = match parse_nok(&args.cost_nok, locale) {
@@ -439,7 +434,7 @@ pub async fn card_file(
         zone: app.zone,
     };
     let session = app.tax_session().await?;
-    let made = made_card(Arc::clone(&session.store), &args.card, locale).await?;
+    let made = made_card(Arc::clone(&session.store), &args.card).await?;
     let exchange = session.profile.name.clone();
     let left_out = (args.format == CardFormat::Xml)
         .then(|| left_out_of_xml(&made, words))
@@ -462,7 +457,7 @@ pub async fn card_file(
                     .map(|a| if pdf { a.pdf() } else { a.csv() })
             })
             .await
-            .map_err(IpcError::internal)??;
+            .map_err(AppError::fault)??;
             (name, bytes)
         }
     };

@@ -1,5 +1,6 @@
-//! The one conversion of every error into what the UI sees: a stable code it can act on and a
-//! message a person can read. The UI mirrors [`ErrorCode`].
+//! Errors as facts ([`AppError`]: a stable code and the catalog's message), and their one
+//! conversion into what the UI sees ([`IpcError`]: the code and the message in the user's
+//! language). The UI mirrors [`ErrorCode`].
 
 use nordlys_core::format::Locale;
 use nordlys_core::store::StoreError;
@@ -7,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error_words::Worded;
+use crate::wording::{Key, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -54,6 +56,8 @@ pub enum ErrorCode {
     Fault,
 }
 
+/// What the window gets when a command fails: the code it acts on and the message in the user's
+/// language. Made from an [`AppError`] once, when the command answers ([`AppError::present`]).
 #[derive(Debug, Clone, Serialize, Deserialize, TS, thiserror::Error)]
 #[error("{message}")]
 pub struct IpcError {
@@ -61,34 +65,96 @@ pub struct IpcError {
     pub message: String,
 }
 
-/// What every command returns.
-pub type Answer<T> = Result<T, IpcError>;
+/// What a use case fails with, as facts: its kind, and what to tell the user as a message of the
+/// catalog (or words a lower layer chose). No language here: the command words it when it
+/// answers, so the CLI and the tests read the same error without a sentence to match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppError {
+    pub code: ErrorCode,
+    pub said: Said,
+}
 
-impl IpcError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+/// What an error tells the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// A message of the catalog with its values, worded in the user's language.
+    Message(Message),
+    /// Words already chosen: a problem worded where it was found, or Nordlys' own fault's
+    /// technical detail (its store, a file, a chart), which the window frames in the user's
+    /// language.
+    Words(String),
+}
+
+/// What every use case returns.
+pub type Answer<T> = Result<T, AppError>;
+
+impl AppError {
+    pub fn new(code: ErrorCode, message: Message) -> Self {
         Self {
             code,
-            message: message.into(),
+            said: Said::Message(message),
         }
     }
 
-    /// A failure of the app itself (local store, settings), not of the user's input.
-    pub fn internal(e: impl std::fmt::Display) -> Self {
-        Self::new(ErrorCode::Fault, e.to_string())
+    /// The catalog's message `key`, which takes no values.
+    pub fn said(code: ErrorCode, key: Key) -> Self {
+        Self::new(code, Message::new(key))
+    }
+
+    /// A failure of the app itself (local store, settings, a file), not of the user's input.
+    pub fn fault(e: impl std::fmt::Display) -> Self {
+        Self::worded(ErrorCode::Fault, e)
+    }
+
+    /// A failure worded already: where it was found, or by the system (the keyring).
+    pub fn worded(code: ErrorCode, words: impl std::fmt::Display) -> Self {
+        Self {
+            code,
+            said: Said::Words(words.to_string()),
+        }
+    }
+
+    /// An error of the exchange or of connecting.
+    pub fn of(error: impl Worded) -> Self {
+        let (code, message) = error.words();
+        Self::new(code, message)
+    }
+
+    /// Whether it tells of the catalog's `key`, framed or not (an exchange's refusal inside
+    /// "not sent: …").
+    pub fn says(&self, key: Key) -> bool {
+        matches!(&self.said, Said::Message(m) if m.mentions(key))
+    }
+
+    /// The error as the window gets it, in `locale`.
+    pub fn present(&self, locale: Locale) -> IpcError {
+        IpcError {
+            code: self.code,
+            message: self.words(locale),
+        }
+    }
+
+    /// What it says, in `locale`.
+    pub fn words(&self, locale: Locale) -> String {
+        match &self.said {
+            Said::Message(m) => m.render(locale),
+            Said::Words(words) => words.clone(),
+        }
     }
 }
 
-impl IpcError {
-    /// An error of the exchange or of connecting, in `locale`.
-    pub fn of(error: &impl Worded, locale: Locale) -> Self {
-        let (code, message) = error.words();
-        Self::new(code, message.render(locale))
+/// In English, for logs and the CLI.
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(Locale::En))
     }
 }
+
+impl std::error::Error for AppError {}
 
 /// The local store failing is the app's own failure, never the user's input.
-impl From<StoreError> for IpcError {
+impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
-        Self::internal(e)
+        Self::fault(e)
     }
 }

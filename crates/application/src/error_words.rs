@@ -308,8 +308,14 @@ mod tests {
     use nordlys_exchange::models::Scope;
 
     use super::*;
-    use crate::error::IpcError;
+    use crate::error::{AppError, IpcError};
     use nordlys_core::format::Locale;
+
+    /// The error as the window gets it in `locale`.
+    fn worded(e: &impl Worded, locale: Locale) -> IpcError {
+        let (code, message) = e.words();
+        AppError::new(code, message).present(locale)
+    }
 
     fn exchange_errors() -> Vec<Error> {
         let endpoint = || "POST /orders".to_owned();
@@ -545,7 +551,7 @@ mod tests {
             endpoint: Endpoint::CreateOrder,
             permission: KeyPermission::Trading,
         });
-        let said = |l| IpcError::of(&e, l);
+        let said = |l| worded(&e, l);
         assert_eq!(said(Locale::En).code, ErrorCode::NotPermitted);
         assert_eq!(
             said(Locale::En).message,
@@ -566,13 +572,13 @@ mod tests {
             body: String::new(),
             message: "insufficient funds".into(),
         };
-        let nb = IpcError::of(&e, Locale::Nb);
+        let nb = worded(&e, Locale::Nb);
         assert_eq!(nb.code, ErrorCode::InvalidInput);
         assert_eq!(
             nb.message,
             "Børsen avviste forespørselen (HTTP 400): insufficient funds"
         );
-        let lost = IpcError::of(
+        let lost = worded(
             &Error::Timeout {
                 endpoint: "GET /price".into(),
                 seconds: 20,

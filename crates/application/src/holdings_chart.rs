@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::App;
-use crate::error::{Answer, IpcError};
+use crate::error::{Answer, AppError};
 use crate::tax::Names;
 use crate::wording::key;
 use crate::wording::{Message, say};
@@ -81,7 +81,7 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
     let names = Names::load(&store)?;
     let holdings = tokio::task::spawn_blocking(move || holdings::read(&store, frame, method))
         .await
-        .map_err(IpcError::internal)??;
+        .map_err(AppError::fault)??;
     let account_names: Vec<String> = holdings
         .accounts
         .iter()
@@ -115,7 +115,7 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
             loss,
         },
     )
-    .map_err(IpcError::internal)?;
+    .map_err(AppError::fault)?;
     let readout = chart
         .points
         .iter()

@@ -28,6 +28,7 @@ pub mod receive;
 pub mod receive_views;
 pub mod sale_tax;
 pub mod schedule;
+pub mod shown;
 mod shown_account;
 pub mod state;
 pub mod tax;

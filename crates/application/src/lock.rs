@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::desktop::Notice;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording::key;
@@ -208,10 +208,7 @@ impl App {
 /// Refuses `command` while the app is locked, unless it shows nothing of the user's money.
 pub fn admit(app: &App, command: &str) -> Answer<()> {
     if app.is_locked() && !OPEN_WHILE_LOCKED.contains(&command) {
-        return Err(IpcError::new(
-            ErrorCode::Locked,
-            wording::say(key::APP_LOCKED, app.locale()),
-        ));
+        return Err(AppError::said(ErrorCode::Locked, key::APP_LOCKED));
     }
     Ok(())
 }
@@ -239,7 +236,7 @@ pub(crate) fn view(app: &App) -> LockView {
 fn stored_hash(app: &App) -> Answer<Option<String>> {
     app.secrets
         .get(APP_WIDE, SecretItem::AppLock)
-        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))
+        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))
 }
 
 /// Whether `password` is the lock's. A wrong one is answered after a wait.
@@ -254,8 +251,8 @@ async fn is_the_password(app: &App, password: &str) -> Answer<bool> {
     let password = zeroize::Zeroizing::new(password.to_owned());
     let right = tokio::task::spawn_blocking(move || app_lock::verify_password(&phc, &password))
         .await
-        .map_err(IpcError::internal)?
-        .map_err(IpcError::internal)?;
+        .map_err(AppError::fault)?
+        .map_err(AppError::fault)?;
     if right {
         *wrong_in_a_row = 0;
     } else {
@@ -350,11 +347,11 @@ pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<L
     let password = zeroize::Zeroizing::new(std::mem::take(&mut args.password));
     let phc = tokio::task::spawn_blocking(move || app_lock::hash_password(&password))
         .await
-        .map_err(IpcError::internal)?
-        .map_err(IpcError::internal)?;
+        .map_err(AppError::fault)?
+        .map_err(AppError::fault)?;
     app.secrets
         .set(APP_WIDE, SecretItem::AppLock, &phc)
-        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))?;
+        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))?;
     app.settings().lock_set = true;
     app.save_settings()?;
     lock_now(app);
@@ -388,7 +385,7 @@ pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> 
     }
     app.secrets
         .delete(APP_WIDE, SecretItem::AppLock)
-        .map_err(|e| IpcError::new(ErrorCode::Keyring, e.to_string()))?;
+        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))?;
     app.settings().lock_set = false;
     app.save_settings()?;
     app.lock_state().locked = false;
@@ -456,15 +453,15 @@ pub(crate) async fn require_password(app: &App, given: Option<&LockPassword>) ->
     }
     let given = given.map(|p| p.0.as_str()).unwrap_or_default();
     if given.is_empty() {
-        return Err(IpcError::new(
+        return Err(AppError::said(
             ErrorCode::PasswordNeeded,
-            wording::say(key::LOCK_PASSWORD_FOR_CHANGE, app.locale()),
+            key::LOCK_PASSWORD_FOR_CHANGE,
         ));
     }
     if !is_the_password(app, given).await? {
-        return Err(IpcError::new(
+        return Err(AppError::said(
             ErrorCode::PasswordNeeded,
-            wording::say(key::LOCK_PASSWORD_WRONG, app.locale()),
+            key::LOCK_PASSWORD_WRONG,
         ));
     }
     Ok(())
@@ -516,9 +513,9 @@ pub(crate) fn take_payment_allowance(app: &App, reviewed: &str) -> Answer<()> {
     let mut state = app.lock_state();
     match state.payment_allowed.take() {
         Some((allowed, until)) if allowed == reviewed && Instant::now() < until => Ok(()),
-        _ => Err(IpcError::new(
+        _ => Err(AppError::said(
             ErrorCode::PasswordNeeded,
-            wording::say(key::LOCK_PAYMENT_PASSWORD, app.locale()),
+            key::LOCK_PAYMENT_PASSWORD,
         )),
     }
 }

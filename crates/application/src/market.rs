@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use std::sync::PoisonError;
 
 use crate::NoArgs;
-use crate::error::{Answer, IpcError};
+use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::trade_views::*;
 use crate::vocabulary::Direction;
@@ -25,7 +25,7 @@ fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
     }
 }
 
-pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
+pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, AppError> {
     let figures = app.figures();
     let v = app
         .session()
@@ -34,7 +34,7 @@ pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
         .client()
         .volume(None)
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     Ok(VolumeView {
         daily: stats(&v.daily, figures),
         monthly: stats(&v.monthly, figures),
@@ -45,7 +45,7 @@ pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, IpcError> {
 
 /// The user's executed trades (buys and sells of the tax history), newest first: the history's
 /// tail is read first, so a trade just made is among them.
-pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, IpcError> {
+pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, AppError> {
     let figures = app.figures();
     crate::tax::read_tail(app).await?;
     let store = app.tax_session().await?.store;
@@ -213,7 +213,7 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
     };
     // "All" spans what there is; a range spans at least itself.
     let window = (args.range != ChartRange::All).then_some((since, now));
-    let chart = price_chart(&samples, &daily, window, style, words).map_err(IpcError::internal)?;
+    let chart = price_chart(&samples, &daily, window, style, words).map_err(AppError::fault)?;
     Ok(PriceChartView {
         svg: chart.svg,
         samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
@@ -233,7 +233,7 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
 }
 
 /// Daily volume per market over the last month, stacked in the markets' colours, with shares.
-pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, IpcError> {
+pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, AppError> {
     use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
     let history = app
         .session()
@@ -242,7 +242,7 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         .client()
         .volume_historic(None)
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let style = ChartStyle {
         width: args.width.clamp(200, 4000),
         height: args.height.clamp(120, 2000),
@@ -250,7 +250,7 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, I
         figures: app.figures(),
     };
     let empty = crate::wording::say(key::CHART_NO_VOLUME, app.locale());
-    let svg = volume_chart(&history, style, &empty).map_err(IpcError::internal)?;
+    let svg = volume_chart(&history, style, &empty).map_err(AppError::fault)?;
     Ok(ChartView {
         svg,
         samples: u32::try_from(history.daily_volume.len()).unwrap_or(u32::MAX),

@@ -17,7 +17,7 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, NokPerBtc};
 
 use crate::NoArgs;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::pay_views::*;
 use crate::state::{App, ProfileSession};
 use crate::vocabulary::{DestinationKind, NetworkStatus};
@@ -102,7 +102,7 @@ fn fingerprint(args: &PayArgs) -> Answer<String> {
         reviewed: None,
         ..args.clone()
     };
-    let text = serde_json::to_vec(&form).map_err(IpcError::internal)?;
+    let text = serde_json::to_vec(&form).map_err(AppError::fault)?;
     Ok(Sha256::digest(&text)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -110,30 +110,31 @@ fn fingerprint(args: &PayArgs) -> Answer<String> {
 }
 
 /// The BTC amount confirmed for a payment typed in NOK, if it is still within 2 % of `now`.
-fn confirmed_amount(text: &str, now: Btc, locale: Locale) -> Answer<Btc> {
+fn confirmed_amount(text: &str, now: Btc) -> Answer<Btc> {
     use rust_decimal::Decimal;
     use std::str::FromStr;
-    let invalid = |m: &str| IpcError::new(ErrorCode::InvalidInput, m);
     let confirmed = Decimal::from_str(text.trim())
         .ok()
         .and_then(|d| Btc::new(d).ok())
         .filter(|b| b.is_positive())
-        .ok_or_else(|| invalid(&wording::say(key::CONFIRMED_AMOUNT_NOT_BTC, locale)))?;
+        .ok_or_else(|| AppError::said(ErrorCode::InvalidInput, key::CONFIRMED_AMOUNT_NOT_BTC))?;
     let drift = (confirmed - now).ratio(now).map(|d| d.abs());
     if drift.is_none_or(|d| d > Decimal::new(2, 2)) {
-        return Err(invalid(&wording::say(key::PAYMENT_PRICE_MOVED, locale)));
+        return Err(AppError::said(
+            ErrorCode::InvalidInput,
+            key::PAYMENT_PRICE_MOVED,
+        ));
     }
     Ok(confirmed)
 }
 
 /// A locked keyring is the user's to unlock, not an internal fault.
-fn recipient_error(e: StoreError, locale: Locale) -> IpcError {
+fn recipient_error(e: StoreError) -> AppError {
     match e {
-        StoreError::RecipientsLocked => IpcError::new(
-            ErrorCode::Keyring,
-            wording::say(key::SECRET_KEYRING_LOCKED, locale),
-        ),
-        e => IpcError::internal(e),
+        StoreError::RecipientsLocked => {
+            AppError::said(ErrorCode::Keyring, key::SECRET_KEYRING_LOCKED)
+        }
+        e => AppError::fault(e),
     }
 }
 
@@ -244,7 +245,7 @@ fn check_view(
         |p: &Option<RecipientProblem>| p.as_ref().map(|p| wording::recipient_problem(p, locale));
     PayCheckView {
         ok: c.request.is_some(),
-        amount_btc_raw: c.amount_btc.map(|a| a.to_string()),
+        amount_btc: c.amount_btc,
         destination_error: c
             .destination_error
             .as_ref()
@@ -388,7 +389,7 @@ fn transfer_rows(store: &Store, entries: &[WithdrawalEntry]) -> Answer<Vec<TaxTr
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
     store
         .withdrawal_entry(id)?
-        .ok_or_else(|| IpcError::internal(format!("journal entry {id} is missing")))
+        .ok_or_else(|| AppError::fault(format!("journal entry {id} is missing")))
 }
 
 pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView> {
@@ -397,10 +398,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
     if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
-        return Err(IpcError::new(
-            ErrorCode::NotReviewed,
-            wording::say(key::PAYMENT_CHANGED, locale),
-        ));
+        return Err(AppError::said(ErrorCode::NotReviewed, key::PAYMENT_CHANGED));
     }
     let (form, check, _, shown) = checked(app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
@@ -425,7 +423,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         } else {
             why.join("; ")
         };
-        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+        return Err(AppError::worded(ErrorCode::InvalidInput, why));
     };
     // A payment typed in NOK sends the BTC amount the user confirmed, not one converted again
     // at a price that may have moved since; a move of more than 2 % asks for a new review.
@@ -433,7 +431,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         && request.amount_btc.is_some()
         && let Some(text) = args.confirmed_amount_btc.as_deref()
     {
-        let confirmed = confirmed_amount(text, amount, locale)?;
+        let confirmed = confirmed_amount(text, amount)?;
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
@@ -550,24 +548,22 @@ pub(crate) fn withdrawal_error(
     e: withdrawals::WithdrawalError,
     locale: Locale,
     zone: nordlys_core::time::Tz,
-) -> IpcError {
+) -> AppError {
     match e {
         withdrawals::WithdrawalError::SameAsRecent(_, at) => {
             let ago = (Utc::now() - at).num_seconds().max(0).unsigned_abs();
-            IpcError::new(
+            AppError::new(
                 ErrorCode::SameAsRecent,
                 wording::Message::new(key::PAYMENT_SAME_AS_RECENT)
                     .with("ago", wording::duration(ago, locale))
-                    .with("at", nordlys_core::format::time(&at, zone, locale))
-                    .render(locale),
+                    .with("at", nordlys_core::format::time(&at, zone, locale)),
             )
         }
-        withdrawals::WithdrawalError::Exchange(inner) => IpcError::of(&inner, locale),
-        withdrawals::WithdrawalError::SameAsUnknown(_) => IpcError::new(
-            ErrorCode::SameAsUnknown,
-            wording::say(key::PAYMENT_SAME_AS_UNKNOWN, locale),
-        ),
-        other => IpcError::internal(other),
+        withdrawals::WithdrawalError::Exchange(inner) => AppError::of(inner),
+        withdrawals::WithdrawalError::SameAsUnknown(_) => {
+            AppError::said(ErrorCode::SameAsUnknown, key::PAYMENT_SAME_AS_UNKNOWN)
+        }
+        other => AppError::fault(other),
     }
 }
 
@@ -620,16 +616,16 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
         .recipient(&args.identity)?
         .filter(|r| r.belongs_to(here))
     else {
-        return Err(IpcError::new(
+        return Err(AppError::said(
             ErrorCode::InvalidInput,
-            wording::say(key::NO_SUCH_RECIPIENT, app.locale()),
+            key::NO_SUCH_RECIPIENT,
         ));
     };
     // A recipient is the travel-rule data of one destination: an edit never moves it to another.
     if args.destination.trim() != saved.destination.trim() {
-        return Err(IpcError::new(
+        return Err(AppError::said(
             ErrorCode::InvalidInput,
-            wording::say(key::RECIPIENT_DESTINATION_FIXED, app.locale()),
+            key::RECIPIENT_DESTINATION_FIXED,
         ));
     }
     let form = RecipientForm {
@@ -648,7 +644,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             .flatten()
             .map(|p| wording::recipient_problem(&p, locale))
             .collect::<Vec<_>>();
-        IpcError::new(ErrorCode::InvalidInput, all.join("; "))
+        AppError::worded(ErrorCode::InvalidInput, all.join("; "))
     })?;
     store
         .save_recipient(&Recipient {
@@ -664,7 +660,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             locked: false,
             account_identity: saved.account_identity.or(here),
         })
-        .map_err(|e| recipient_error(e, app.locale()))?;
+        .map_err(recipient_error)?;
     recipients(app, NoArgs {}).await
 }
 

@@ -4,6 +4,7 @@
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::store::WithdrawalState;
 use nordlys_core::travel_rule::RecipientForm;
+use nordlys_money::Btc;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -62,8 +63,10 @@ pub struct SummaryLine {
 pub struct PayCheckView {
     /// Everything is valid: the send button may be enabled.
     pub ok: bool,
-    /// The BTC amount that would be sent, as a plain decimal.
-    pub amount_btc_raw: Option<String>,
+    /// The BTC amount that would be sent: what the confirmation of an amount typed in NOK sends
+    /// back as `confirmedAmountBtc` (the form's value, not a figure shown; `estimate` shows it).
+    #[ts(type = "string | null")]
+    pub amount_btc: Option<Btc>,
     pub destination_error: Option<String>,
     pub recognised: Option<String>,
     pub kind: Option<DestinationKind>,

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::desktop::Notice;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::vocabulary::{Change, Screen};
 use crate::wording::{self, Message};
 use crate::wording::{Key, key};
@@ -527,10 +527,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
     match args.id {
         Some(id) => {
             if !session.store.edit_plan(id, &new)? {
-                return Err(IpcError::new(
-                    ErrorCode::InvalidInput,
-                    wording::say(key::PLAN_GONE, locale),
-                ));
+                return Err(AppError::said(ErrorCode::InvalidInput, key::PLAN_GONE));
             }
         }
         None => {
@@ -566,10 +563,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavePlanView> {
 async fn paused(app: &App, id: i64, paused: bool) -> Answer<PlansView> {
     let session = app.session().await?;
     if !session.store.set_plan_paused(id, paused, scheduler_now())? {
-        return Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            wording::say(key::PLAN_GONE, app.locale()),
-        ));
+        return Err(AppError::said(ErrorCode::InvalidInput, key::PLAN_GONE));
     }
     view(app, &session.store)
 }
@@ -588,18 +582,10 @@ pub async fn remove_plan(app: &App, args: PlanIdArgs) -> Answer<PlansView> {
     view(app, &session.store)
 }
 
-/// The scheduler's clock: now, moved by `NORDLYS_CLOCK_OFFSET_SECS` in debug builds (tests make
-/// a slot due with it; a release build ignores it).
+/// The scheduler's clock: now, moved by the test switch [`crate::test_hooks::clock_offset`]
+/// (tests make a slot due with it; a release build ignores it).
 pub fn scheduler_now() -> DateTime<Utc> {
-    let now = Utc::now();
-    if cfg!(debug_assertions)
-        && let Some(secs) = std::env::var("NORDLYS_CLOCK_OFFSET_SECS")
-            .ok()
-            .and_then(|s| s.trim().parse::<i64>().ok())
-    {
-        return now + chrono::Duration::seconds(secs);
-    }
-    now
+    Utc::now() + crate::test_hooks::clock_offset()
 }
 
 /// The watcher's look at the plans: runs what is due now, each slot once, and tells of refused
@@ -623,8 +609,10 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
         .await
         .map_err(|e| match e {
             plans::PlanError::Store(e) => e.into(),
-            plans::PlanError::Order(nordlys_core::orders::OrderError::Exchange(e)) => app.error(e),
-            other => IpcError::new(ErrorCode::Fault, other.to_string()),
+            plans::PlanError::Order(nordlys_core::orders::OrderError::Exchange(e)) => {
+                AppError::of(e)
+            }
+            other => AppError::worded(ErrorCode::Fault, other),
         })?;
     let elsewhere: Vec<i64> = due.elsewhere.iter().map(|e| e.plan_id).collect();
     for id in crate::watcher::untold_elsewhere(app, &session.profile.id, &elsewhere) {

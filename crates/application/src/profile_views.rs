@@ -7,6 +7,7 @@ use nordlys_core::format::{BtcUnit, Locale};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::shown::{ShownBtc, ShownNok};
 use crate::vocabulary::ProfileType;
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -148,7 +149,7 @@ pub struct PresetView {
 pub struct AccountView {
     pub id: String,
     pub name: String,
-    pub total_btc: String,
+    pub total_btc: ShownBtc,
     pub available_btc: String,
     /// What the available bitcoin would sell for now, at the bid; none without a quote (the
     /// exchange states no value for it).
@@ -158,8 +159,6 @@ pub struct AccountView {
     pub reserved: Option<String>,
     /// What it would sell for now, at the bid.
     pub total_nok: String,
-    /// The exact decimal, for tests and copy; none in privacy mode.
-    pub total_btc_raw: Option<String>,
     pub deleted: bool,
 }
 
@@ -177,8 +176,7 @@ pub struct BalancesView {
     /// first listed is the one a form shows (and sends from) when none is chosen.
     pub default_account: Option<String>,
     /// `None` with `fiatReason` when the credentials cannot read the fiat account.
-    pub fiat: Option<String>,
-    pub fiat_raw: Option<String>,
+    pub fiat: Option<ShownNok>,
     pub fiat_reason: Option<String>,
     pub price: Option<String>,
     /// What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read

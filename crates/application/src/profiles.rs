@@ -1,5 +1,5 @@
 //! The commands the UI calls. Each takes the app handle and one argument struct, and returns a
-//! view or an [`IpcError`]; the logic lives in `nordlys-core` and `nordlys-exchange`.
+//! view or an [`AppError`](crate::error::AppError); the logic lives in `nordlys-core` and `nordlys-exchange`.
 
 use std::time::Duration;
 
@@ -15,9 +15,10 @@ use nordlys_exchange::{BaseUrl, Endpoint, Operator};
 use nordlys_money::{Btc, Nok};
 
 use crate::NoArgs;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
+use crate::shown::Show;
 use crate::state::{App, same_exchange};
 use crate::vocabulary::ProfileType;
 use crate::wording::key;
@@ -182,12 +183,9 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
         }
     }
     let settings = app.settings().clone();
-    let profile = settings.active_profile().ok_or_else(|| {
-        IpcError::new(
-            ErrorCode::Internal,
-            wording::say(key::NO_ACTIVE_PROFILE, locale),
-        )
-    })?;
+    let profile = settings
+        .active_profile()
+        .ok_or_else(|| AppError::said(ErrorCode::Internal, key::NO_ACTIVE_PROFILE))?;
     Ok(AppView {
         profile: profile_view(profile),
         profiles: settings.profiles.iter().map(profile_view).collect(),
@@ -299,18 +297,14 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         client.fiat_account(),
         client.price(None)
     );
-    let accounts = accounts.map_err(|e| app.error(e))?;
+    let accounts = accounts.map_err(AppError::of)?;
     let default_account = crate::shown_account::default_of(app, client, &accounts.accounts)
         .await
         .map(|id| id.to_string());
     let fiat_nok = fiat.as_ref().ok().map(|f| f.available_nok);
-    let (fiat, fiat_raw, fiat_reason) = match fiat {
-        Ok(f) => (
-            Some(figures.nok(f.available_nok)),
-            figures.raw(|| f.available_nok.to_string()),
-            None,
-        ),
-        Err(e) => (None, None, Some(IpcError::of(&e, figures.locale).message)),
+    let (fiat, fiat_reason) = match fiat {
+        Ok(f) => (Some(figures.shown_nok(f.available_nok)), None),
+        Err(e) => (None, Some(AppError::of(e).words(figures.locale))),
     };
     let quote = quote.ok();
     let price = quote.as_ref().map(|p| figures.price(p.price));
@@ -342,7 +336,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
             .map(|a| AccountView {
                 id: a.id.to_string(),
                 name: a.name.clone(),
-                total_btc: figures.btc(a.total_btc),
+                total_btc: figures.shown_btc(a.total_btc),
                 available_btc: figures.btc(a.available_btc),
                 // The exchange states no value for the available part: none without a quote.
                 available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
@@ -352,7 +346,6 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
                         .render(figures.locale)
                 }),
                 total_nok: figures.nok(worth(a)),
-                total_btc_raw: figures.raw(|| a.total_btc.decimal().normalize().to_string()),
                 deleted: a.is_deleted(),
             })
             .collect(),
@@ -361,7 +354,6 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
         default_account,
         fiat,
-        fiat_raw,
         fiat_reason,
         price,
         valued_at,
@@ -378,7 +370,7 @@ pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
     let learned = connection
         .set_api_key(&args.key, &args.secret, stated)
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let active = app.settings().active.clone();
     if let Some(p) = app.settings().profile_mut(&active) {
         p.key_permissions = Some(learned);
@@ -422,10 +414,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
         .map(|s| Scope::from(s.as_str()))
         .collect();
     if scopes.is_empty() || scopes.iter().any(|s| !s.is_known()) {
-        return Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            wording::say(key::CHOOSE_A_SCOPE, app.locale()),
-        ));
+        return Err(AppError::said(ErrorCode::InvalidInput, key::CHOOSE_A_SCOPE));
     }
     // The settings' guard is let go before the locale is read (it takes the settings again).
     let active = app.settings().active_profile().map(|p| p.kind.clone());
@@ -434,9 +423,9 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
             Some(id) => id.to_owned(),
             // Nothing to sign in as: the operator has not issued a client id.
             None => {
-                return Err(IpcError::new(
+                return Err(AppError::said(
                     ErrorCode::InvalidInput,
-                    wording::say(key::OAUTH_NEEDS_CLIENT_ID, app.locale()),
+                    key::OAUTH_NEEDS_CLIENT_ID,
                 ));
             }
         },
@@ -453,9 +442,10 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
                     .map_err(|e| e.to_string())
             },
             oauth_timeout(),
+            wording::loopback_pages(app.locale()),
         )
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     tell_unresolved_elsewhere(app).await?;
     view(app).await
 }
@@ -468,7 +458,7 @@ pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppView> {
         p.key_permissions = None;
     }
     app.save_settings()?;
-    revoked.map_err(|e| app.error(e))?;
+    revoked.map_err(AppError::of)?;
     view(app).await
 }
 
@@ -525,11 +515,10 @@ pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppView> 
         Ok(p) if p <= rust_decimal::Decimal::ONE_HUNDRED => p,
         Err(nordlys_core::amount_input::AmountInputError::Zero) => rust_decimal::Decimal::ZERO,
         _ => {
-            return Err(IpcError::new(
+            return Err(AppError::new(
                 ErrorCode::InvalidInput,
                 Message::new(key::TAX_RATE_RANGE)
-                    .with("typed", args.income_tax_percent.trim().to_owned())
-                    .render(locale),
+                    .with("typed", args.income_tax_percent.trim().to_owned()),
             ));
         }
     };
@@ -548,12 +537,11 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
         && !REQUEST_TIMEOUT_RANGE.contains(&s)
     {
         let (min, max) = (REQUEST_TIMEOUT_RANGE.start(), REQUEST_TIMEOUT_RANGE.end());
-        return Err(IpcError::new(
+        return Err(AppError::new(
             ErrorCode::InvalidInput,
             Message::new(key::REQUEST_TIMEOUT_RANGE)
                 .with("min", min.to_string())
-                .with("max", max.to_string())
-                .render(app.locale()),
+                .with("max", max.to_string()),
         ));
     }
     app.settings().request_timeout_secs = seconds;
@@ -578,7 +566,7 @@ pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answ
         .into_iter()
         .flatten()
         .collect();
-        IpcError::new(ErrorCode::InvalidInput, all.join("; "))
+        AppError::worded(ErrorCode::InvalidInput, all.join("; "))
     })?;
     // Another exchange: what was stored for the old one is revoked and forgotten first, so
     // nothing entered for one host is ever sent to another.

@@ -12,7 +12,7 @@ use nordlys_money::{Amount, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::receive_views::*;
 use crate::state::App;
 use crate::vocabulary::InvoiceState;
@@ -21,7 +21,7 @@ use crate::wording::key;
 fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
         text: text.to_owned(),
-        svg: qr::svg(&uri).map_err(IpcError::internal)?,
+        svg: qr::svg(&uri).map_err(AppError::fault)?,
         uri,
     })
 }
@@ -36,7 +36,7 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
     let d = client
         .deposit_destinations(Some(&account))
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let address = d.onchain_address.destination.trim();
     let lnurl = d.lnurl_pay.destination.trim();
     let ln_address = d.lightning_address.destination.trim();
@@ -108,7 +108,7 @@ fn invoice_view(
 
 pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView> {
     let locale = app.locale();
-    let invalid = |m: String| IpcError::new(ErrorCode::InvalidInput, m);
+    let invalid = |m: String| AppError::worded(ErrorCode::InvalidInput, m);
     let unit = args.unit;
     // An empty amount is an invoice for any amount (sent as 0).
     let (currency, amount, kept, asked) = if args.amount.trim().is_empty() {
@@ -150,19 +150,18 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
             internal_description: args.private_note.trim().to_owned(),
         })
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let info =
         destination::read_invoice(&created.invoice.trim().to_ascii_lowercase()).map_err(|e| {
-            IpcError::new(
+            AppError::new(
                 ErrorCode::Server,
                 crate::wording::Message::new(key::INVOICE_UNREADABLE)
-                    .with("reason", crate::wording::destination_problem(&e, locale))
-                    .render(locale),
+                    .with("reason", crate::wording::destination_problem(&e, locale)),
             )
         })?;
     // Never shown for paying unless it is the invoice asked for.
     destination::check_created(&info, &asked, args.public_description.trim()).map_err(|e| {
-        IpcError::new(
+        AppError::worded(
             ErrorCode::Server,
             crate::wording::created_invoice_problem(&e, app.figures()),
         )
@@ -197,11 +196,9 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
         .store
         .invoice_by_id(&args.id)?
         .ok_or_else(|| {
-            IpcError::new(
+            AppError::new(
                 ErrorCode::InvalidInput,
-                crate::wording::Message::new(key::NO_SUCH_INVOICE)
-                    .with("id", args.id.clone())
-                    .render(app.locale()),
+                crate::wording::Message::new(key::NO_SUCH_INVOICE).with("id", args.id.clone()),
             )
         })?;
     let price = app.bid_price().await.ok();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::card_views::RefusalView;
-use crate::error::{Answer, IpcError};
+use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::LotView;
@@ -76,7 +76,7 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
             let reading = Arc::clone(&store);
             let b = tokio::task::spawn_blocking(move || SaleBasis::read(&reading, method))
                 .await
-                .map_err(IpcError::internal)??;
+                .map_err(AppError::fault)??;
             let b = Arc::new(b);
             app.sale_basis.keep(&store, &b);
             b

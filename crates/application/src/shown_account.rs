@@ -7,9 +7,8 @@ use nordlys_exchange::ExchangeClient;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::BitcoinAccount;
 
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::state::App;
-use crate::wording;
 use crate::wording::key;
 
 /// The account `chosen` names (trimmed; empty is none), else the default.
@@ -21,18 +20,14 @@ pub(crate) async fn shown(
     let accounts = client
         .bitcoin_accounts(false)
         .await
-        .map_err(|e| app.error(e))?
+        .map_err(AppError::of)?
         .accounts;
     let default = match chosen.map(str::trim).filter(|c| !c.is_empty()) {
         Some(_) => None,
         None => default_of(app, client, &accounts).await,
     };
-    pick(accounts, chosen, default.as_ref()).ok_or_else(|| {
-        IpcError::new(
-            ErrorCode::InvalidInput,
-            wording::say(key::NO_SUCH_ACCOUNT, app.locale()),
-        )
-    })
+    pick(accounts, chosen, default.as_ref())
+        .ok_or_else(|| AppError::said(ErrorCode::InvalidInput, key::NO_SUCH_ACCOUNT))
 }
 
 /// The exchange's default among the live `accounts` of the active profile, when learned.

@@ -18,7 +18,7 @@ use nordlys_exchange::{ApiKey, ApiSecret, BaseUrl, NonceSource, Operator};
 use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::desktop::Desktop;
-use crate::error::{ErrorCode, IpcError};
+use crate::error::{AppError, ErrorCode};
 use crate::test_hooks;
 use crate::wording::key;
 
@@ -68,7 +68,7 @@ pub struct App {
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
 /// known only once it runs.
-fn exchange_address(kind: &ProfileKind) -> Result<Option<ExchangeAddress>, IpcError> {
+fn exchange_address(kind: &ProfileKind) -> Result<Option<ExchangeAddress>, AppError> {
     let ProfileKind::Exchange {
         base_url,
         oauth_base_url,
@@ -78,7 +78,7 @@ fn exchange_address(kind: &ProfileKind) -> Result<Option<ExchangeAddress>, IpcEr
     else {
         return Ok(None);
     };
-    let invalid = |e: String| IpcError::new(ErrorCode::InvalidInput, e);
+    let invalid = |e: String| AppError::worded(ErrorCode::InvalidInput, e);
     Ok(Some(ExchangeAddress {
         api: BaseUrl::parse(base_url).map_err(|e| invalid(e.to_string()))?,
         oauth: oauth_base_url
@@ -249,9 +249,9 @@ impl App {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub fn save_settings(&self) -> Result<(), IpcError> {
+    pub fn save_settings(&self) -> Result<(), AppError> {
         let path = self.data_dir.join("settings.json");
-        self.settings().save(&path).map_err(IpcError::internal)
+        self.settings().save(&path).map_err(AppError::fault)
     }
 
     pub fn locale(&self) -> Locale {
@@ -268,23 +268,17 @@ impl App {
         }
     }
 
-    /// An error of the exchange or of connecting, in the user's language.
-    pub fn error(&self, error: impl crate::error_words::Worded) -> IpcError {
-        IpcError::of(&error, self.locale())
-    }
-
     /// The active profile's session, opened on first use.
-    pub async fn session(&self) -> Result<ProfileSession, IpcError> {
+    pub async fn session(&self) -> Result<ProfileSession, AppError> {
         let mut slot = self.session.lock().await;
         if let Some(s) = slot.as_ref() {
             return Ok(s.clone());
         }
-        let profile = self.settings().active_profile().cloned().ok_or_else(|| {
-            IpcError::new(
-                ErrorCode::Internal,
-                crate::wording::say(key::NO_ACTIVE_PROFILE, self.locale()),
-            )
-        })?;
+        let profile = self
+            .settings()
+            .active_profile()
+            .cloned()
+            .ok_or_else(|| AppError::said(ErrorCode::Internal, key::NO_ACTIVE_PROFILE))?;
         // A file per key, as the CLI keeps them, so both can share this directory; the single
         // file of earlier versions is where each key's file starts from.
         let profile_dir = self.data_dir.join("profiles").join(&profile.id);
@@ -293,7 +287,7 @@ impl App {
             Some(profile_dir.join("nonce")),
             Arc::new(SystemClock),
         )
-        .map_err(IpcError::internal)?;
+        .map_err(AppError::fault)?;
         let connection = self.open_connection(&profile, nonces).await?;
         let path = self
             .data_dir
@@ -320,7 +314,7 @@ impl App {
         &self,
         profile: &Profile,
         nonces: NonceSource,
-    ) -> Result<Arc<Connection>, IpcError> {
+    ) -> Result<Arc<Connection>, AppError> {
         let (exchange, demo) = match exchange_address(&profile.kind)? {
             Some(address) => (address, None),
             None => {
@@ -348,7 +342,7 @@ impl App {
             Arc::new(nonces),
             std::time::Duration::from_secs(timeout),
         )
-        .map_err(|e| self.error(e))
+        .map_err(AppError::of)
     }
 
     /// Revokes what it can of `old`'s secrets and forgets them: they belong to the exchange its
@@ -388,7 +382,7 @@ impl App {
     /// Makes `id` the active profile once no money command is running, and closes the old
     /// session; the next use opens the new one. The embedded sandbox runs only while its
     /// profile is active.
-    pub async fn switch_profile(&self, id: &str) -> Result<(), IpcError> {
+    pub async fn switch_profile(&self, id: &str) -> Result<(), AppError> {
         let _alone = self.money.alone().await;
         let kind = {
             let mut settings = self.settings();
@@ -396,11 +390,10 @@ impl App {
                 .profile(id)
                 .map(|p| p.kind.clone())
                 .ok_or_else(|| {
-                    IpcError::new(
+                    AppError::new(
                         ErrorCode::InvalidInput,
                         crate::wording::Message::new(key::NO_SUCH_PROFILE)
-                            .with("id", id.to_owned())
-                            .render(self.locale()),
+                            .with("id", id.to_owned()),
                     )
                 })?;
             settings.active = id.to_owned();
@@ -442,7 +435,7 @@ impl App {
     /// The bid, what bitcoin held or paid is worth: from the sample the price poller stored in the
     /// last 30 s, else a fresh quote. Form checks and status polls run often; they need not each
     /// ask the exchange again.
-    pub async fn bid_price(&self) -> Result<nordlys_money::NokPerBtc, IpcError> {
+    pub async fn bid_price(&self) -> Result<nordlys_money::NokPerBtc, AppError> {
         let session = self.session().await?;
         match self.stored_bid(&session.store, chrono::Duration::seconds(30)) {
             Some(bid) => Ok(bid),
@@ -451,7 +444,7 @@ impl App {
                 .client()
                 .price(None)
                 .await
-                .map_err(|e| self.error(e))?
+                .map_err(AppError::of)?
                 .bid),
         }
     }
@@ -459,7 +452,7 @@ impl App {
     /// Starts the embedded sandbox once, on a random loopback port (or `NORDLYS_SANDBOX_PORT`),
     /// and returns its address and demo key. Its world lives in memory only, so its keys are
     /// never written to disk.
-    async fn sandbox_started(&self) -> Result<(BaseUrl, BaseUrl, KeyCredentials), IpcError> {
+    async fn sandbox_started(&self) -> Result<(BaseUrl, BaseUrl, KeyCredentials), AppError> {
         let mut slot = self.sandbox.lock().await;
         if slot.is_none() {
             let port = test_hooks::number("NORDLYS_SANDBOX_PORT", 1024..=u16::MAX).unwrap_or(0);
@@ -481,11 +474,10 @@ impl App {
             })
             .await
             .map_err(|e| {
-                IpcError::new(
+                AppError::new(
                     ErrorCode::Internal,
                     crate::wording::Message::new(key::SANDBOX_DID_NOT_START)
-                        .with("reason", e.to_string())
-                        .render(self.locale()),
+                        .with("reason", e.to_string()),
                 )
             })?;
             // Where a test rig reads the port back: the app picks it, so no other process can
@@ -496,19 +488,16 @@ impl App {
             *slot = Some(started);
             self.sandbox_world_is_new.store(true, Ordering::SeqCst);
         }
-        let sandbox = slot.as_ref().ok_or_else(|| {
-            IpcError::new(
-                ErrorCode::Internal,
-                crate::wording::say(key::SANDBOX_NOT_RUNNING, self.locale()),
-            )
-        })?;
-        let base = BaseUrl::parse(sandbox.base_url()).map_err(IpcError::internal)?;
-        let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(IpcError::internal)?;
+        let sandbox = slot
+            .as_ref()
+            .ok_or_else(|| AppError::said(ErrorCode::Internal, key::SANDBOX_NOT_RUNNING))?;
+        let base = BaseUrl::parse(sandbox.base_url()).map_err(AppError::fault)?;
+        let oauth = BaseUrl::parse(&sandbox.info.oauth_base_url).map_err(AppError::fault)?;
         let k = &sandbox.info.api_keys.withdrawal;
         let key = KeyCredentials {
-            key: ApiKey::parse(&k.key, &Operator::default()).map_err(IpcError::internal)?,
+            key: ApiKey::parse(&k.key, &Operator::default()).map_err(AppError::fault)?,
             secret: Some(
-                ApiSecret::parse(&k.secret, &Operator::default()).map_err(IpcError::internal)?,
+                ApiSecret::parse(&k.secret, &Operator::default()).map_err(AppError::fault)?,
             ),
             permissions: None,
         };
@@ -516,7 +505,7 @@ impl App {
     }
 
     /// Puts the demo world back as it was at start.
-    pub async fn reset_sandbox(&self) -> Result<(), IpcError> {
+    pub async fn reset_sandbox(&self) -> Result<(), AppError> {
         if let Some(s) = self.sandbox.lock().await.as_ref() {
             s.state.reset();
         }
@@ -527,7 +516,7 @@ impl App {
     /// The session, for the tax screens. A sandbox started afresh or reset is a new world: the
     /// history synced from the old one is forgotten here, on first use, not on the start-up path,
     /// and only in the sandbox profile's own store.
-    pub async fn tax_session(&self) -> Result<ProfileSession, IpcError> {
+    pub async fn tax_session(&self) -> Result<ProfileSession, AppError> {
         let session = self.session().await?;
         if session.profile.kind == ProfileKind::Sandbox
             && self.sandbox_world_is_new.swap(false, Ordering::SeqCst)

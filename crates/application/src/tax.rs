@@ -20,7 +20,7 @@ use nordlys_money::{Btc, Nok};
 use rust_decimal::Decimal;
 
 use crate::NoArgs;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
@@ -213,9 +213,7 @@ pub async fn read_tail(app: &App) -> Answer<Tail> {
             let s = slot(app);
             if s.cancel.is_none() {
                 return match (s.state, &s.failure) {
-                    (SyncState::Failed, Some((code, m))) => {
-                        Err(IpcError::new(*code, m.render(app.locale())))
-                    }
+                    (SyncState::Failed, Some((code, m))) => Err(AppError::new(*code, m.clone())),
                     (SyncState::Complete, _) => Ok(Tail::Whole),
                     _ => Ok(Tail::Stopped),
                 };
@@ -407,7 +405,7 @@ impl BalanceSlot {
         let index = Arc::new(
             tokio::task::spawn_blocking(move || BalanceIndex::read(&reading))
                 .await
-                .map_err(IpcError::internal)??,
+                .map_err(AppError::fault)??,
         );
         *self
             .0
@@ -552,12 +550,8 @@ pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalance
         .client()
         .tax_balance(args.include_deleted)
         .await
-        .map_err(|e| app.error(e))?;
-    let fiat = client
-        .client()
-        .fiat_account()
-        .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
+    let fiat = client.client().fiat_account().await.map_err(AppError::of)?;
     Ok(TaxBalancesView {
         fiat: figures.nok(fiat.available_nok),
         total_btc: figures.btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
@@ -593,8 +587,8 @@ async fn each_row<T: Send + 'static>(
             .map(|()| state)
     })
     .await
-    .map_err(IpcError::internal)?
-    .map_err(IpcError::internal)
+    .map_err(AppError::fault)?
+    .map_err(AppError::fault)
 }
 
 /// Why a year's holding is not a figure, in words: a pending row, rows whose running balance
@@ -806,7 +800,7 @@ async fn export_bytes(
     args: &ExportArgs,
     locale: Locale,
 ) -> Answer<(String, Vec<u8>)> {
-    let io = |e: std::io::Error| IpcError::internal(e);
+    let io = |e: std::io::Error| AppError::fault(e);
     match args.kind {
         Report::Transactions => {
             let f = filter(&args.filter);
@@ -861,9 +855,7 @@ async fn save_path(app: &App, name: &str) -> Answer<Option<PathBuf>> {
             let _ = tx.send(path);
         }),
     );
-    rx.await
-        .map_err(IpcError::internal)?
-        .map_err(IpcError::internal)
+    rx.await.map_err(AppError::fault)?.map_err(AppError::fault)
 }
 
 pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
@@ -884,12 +876,11 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
         });
     };
     if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
-        return Err(IpcError::new(
+        return Err(AppError::new(
             ErrorCode::InvalidInput,
             crate::wording::Message::new(key::EXPORT_NOT_WRITTEN)
                 .with("path", path.display().to_string())
-                .with("reason", e.to_string())
-                .render(app.locale()),
+                .with("reason", e.to_string()),
         ));
     }
     Ok(ExportView {

@@ -22,6 +22,15 @@ pub fn evidence_rules() -> nordlys_core::evidence::Rules {
     nordlys_core::evidence::Rules::default()
 }
 
+/// How far the plans' scheduler runs ahead of the clock: `NORDLYS_CLOCK_OFFSET_SECS` (up to ten
+/// years either way), so a test makes a plan's slot due without waiting for it; none otherwise.
+pub fn clock_offset() -> chrono::Duration {
+    const TEN_YEARS: i64 = 10 * 366 * 86_400;
+    number("NORDLYS_CLOCK_OFFSET_SECS", -TEN_YEARS..=TEN_YEARS)
+        .map(chrono::Duration::seconds)
+        .unwrap_or_default()
+}
+
 /// In a debug build with `NORDLYS_NOTIFY_LOG` naming a file, appends `notice` to it as a JSON
 /// line: the E2E rig reads what the user was told, which no WebDriver can see.
 pub fn log_notice(notice: &crate::desktop::Notice) {

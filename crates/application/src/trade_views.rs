@@ -6,6 +6,7 @@ use nordlys_core::store::JournalState;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::shown::ShownPrice;
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
@@ -21,17 +22,15 @@ pub struct QuoteView {
     /// The NOK amount this quote is for, formatted; none for the default.
     pub for_amount: Option<String>,
     pub price: String,
-    pub bid: String,
-    pub ask: String,
+    /// Exact unless hidden: a limit order starts from the price on its side.
+    pub bid: ShownPrice,
+    pub ask: ShownPrice,
     pub card_buy: String,
     pub card_sell: String,
     pub bank_buy: String,
     pub bank_sell: String,
     /// When the exchange quoted it, on the user's clock, to the second.
     pub quoted_at: String,
-    /// Plain decimals, to pre-fill a limit price.
-    pub bid_raw: String,
-    pub ask_raw: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use nordlys_core::connection::Connection;
-use nordlys_core::format::{BtcUnit, Figures, Locale};
+use nordlys_core::format::{BtcUnit, Figures};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
@@ -13,8 +13,9 @@ use nordlys_exchange::models::PriceResponse;
 use nordlys_money::{Amount, NokPerBtc};
 
 use crate::NoArgs;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
+use crate::shown::Show;
 use crate::state::{App, ProfileSession};
 use crate::trade_views::*;
 use crate::vocabulary::{self, Direction, OrderOutcome, OrderType};
@@ -33,22 +34,18 @@ fn order_figures(app: &App) -> Figures {
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let figures = order_figures(app);
     let locale = figures.locale;
-    let amount = match args
-        .amount_nok
-        .as_deref()
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-    {
-        None => None,
-        Some(text) => Some(
-            nordlys_core::amount_input::parse_nok(text, locale).map_err(|e| {
-                IpcError::new(
-                    ErrorCode::InvalidInput,
-                    wording::amount_input_problem(e, locale),
-                )
-            })?,
-        ),
-    };
+    let amount =
+        match args
+            .amount_nok
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+        {
+            None => None,
+            Some(text) => Some(nordlys_core::amount_input::parse_nok(text, locale).map_err(
+                |e| AppError::new(ErrorCode::InvalidInput, wording::amount_input(&e, locale)),
+            )?),
+        };
     let ProfileSession {
         connection,
         store,
@@ -66,7 +63,7 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
                 .client()
                 .price(amount)
                 .await
-                .map_err(|e| app.error(e))?;
+                .map_err(AppError::of)?;
             keep_sample(app, &store, &p);
             p
         }
@@ -75,15 +72,13 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     Ok(QuoteView {
         for_amount: amount.map(|a| figures.nok(a)),
         price: f(p.price),
-        bid: f(p.bid),
-        ask: f(p.ask),
+        bid: figures.shown_price(p.bid),
+        ask: figures.shown_price(p.ask),
         card_buy: f(p.card.buy),
         card_sell: f(p.card.sell),
         bank_buy: f(p.bank.buy),
         bank_sell: f(p.bank.sell),
         quoted_at: nordlys_core::format::time_to_second(&p.timestamp, app.zone, locale),
-        bid_raw: p.bid.to_string(),
-        ask_raw: p.ask.to_string(),
     })
 }
 
@@ -111,11 +106,11 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
 async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Utc>, String)> {
     let c = app.session().await?.connection;
     let client = c.client();
-    let price = client.price(None).await.map_err(|e| app.error(e))?;
+    let price = client.price(None).await.map_err(AppError::of)?;
     let nok = client
         .fiat_account()
         .await
-        .map_err(|e| app.error(e))?
+        .map_err(AppError::of)?
         .available_nok;
     let btc = crate::shown_account::shown(app, client, account).await?;
     let market = Market {
@@ -283,7 +278,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             .map(|p| wording::amount_problem(&p, figures))
             .collect::<Vec<_>>()
             .join("; ");
-        return Err(IpcError::new(ErrorCode::InvalidInput, why));
+        return Err(AppError::worded(ErrorCode::InvalidInput, why));
     };
     let session = app.session().await?;
     let ProfileSession {
@@ -293,7 +288,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     let despite = args.despite_unknown.unwrap_or(false);
     let placement = orders::place(connection.client(), store, &request, despite, &turn)
         .await
-        .map_err(|e| order_error(e, locale))?;
+        .map_err(order_error)?;
     match placement {
         Placement::Placed {
             order_id,
@@ -325,7 +320,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             let r =
                 orders::reconcile_with(connection.client(), store, journal_id, &app.timing().rules)
                     .await
-                    .map_err(|e| order_error(e, locale))?;
+                    .map_err(order_error)?;
             Ok(crate::account_names::named(app, &session, |name| {
                 resolution_view(r.clone(), figures, name)
             })
@@ -334,14 +329,13 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
     }
 }
 
-fn order_error(e: orders::OrderError, locale: Locale) -> IpcError {
+fn order_error(e: orders::OrderError) -> AppError {
     match e {
-        orders::OrderError::Exchange(inner) => IpcError::of(&inner, locale),
-        orders::OrderError::SameAsUnknown(_) => IpcError::new(
-            ErrorCode::SameAsUnknown,
-            wording::say(key::ORDER_SAME_AS_UNKNOWN, locale),
-        ),
-        other => IpcError::internal(other),
+        orders::OrderError::Exchange(inner) => AppError::of(inner),
+        orders::OrderError::SameAsUnknown(_) => {
+            AppError::said(ErrorCode::SameAsUnknown, key::ORDER_SAME_AS_UNKNOWN)
+        }
+        other => AppError::fault(other),
     }
 }
 
@@ -420,7 +414,7 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrdersView> {
         .client()
         .open_orders()
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let bid = app.listing_bid(&session.store);
     let now = Utc::now();
     Ok(OpenOrdersView {
@@ -469,14 +463,15 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     let rules = app.timing().rules;
     recheck(connection.client(), &store, &rules, Due::All).await?;
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
-    let locale = app.locale();
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
-        let message = wording::say(key::CANCEL_MAY_BE_UNKNOWN, locale);
-        return Err(IpcError::new(ErrorCode::MayBeUnknown, message));
+        let may_be = key::CANCEL_MAY_BE_UNKNOWN;
+        return Err(AppError::said(ErrorCode::MayBeUnknown, may_be));
     }
     if matches!(doubt, CancelDoubt::CannotLook | CancelDoubt::Young) {
-        let message = wording::say(key::CANCEL_STILL_CHECKING, locale);
-        return Err(IpcError::new(ErrorCode::Network, message));
+        return Err(AppError::said(
+            ErrorCode::Network,
+            key::CANCEL_STILL_CHECKING,
+        ));
     }
     let result = connection
         .client()
@@ -485,7 +480,7 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     if let Err(e) = result {
         let (code, reason) = e.words();
         let message = Message::new(key::CANCEL_FAILED).nest("reason", reason);
-        return Err(IpcError::new(code, message.render(locale)));
+        return Err(AppError::new(code, message));
     }
     open_orders(app, NoArgs {}).await
 }
@@ -497,6 +492,7 @@ mod tests {
         clippy::panic,
         reason = "tests: a failed step is the failure"
     )]
+    use nordlys_core::format::Locale;
     use nordlys_core::order_form::OrderForm;
     use nordlys_core::store::{Claim, NewOrderEntry, Origin};
 

@@ -8,7 +8,7 @@ use nordlys_core::store::{Evidence, JournalState, Store, WithdrawalState};
 
 use crate::NoArgs;
 use crate::account_names;
-use crate::error::{Answer, ErrorCode, IpcError};
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::journal::{self, JournalError};
 use crate::state::{App, ProfileSession};
 use crate::unknown_views::{
@@ -35,7 +35,7 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
         args.journal_id,
     )
     .await
-    .map_err(|e| settle_error(app, e))?;
+    .map_err(settle_error)?;
     view(app, &session).await
 }
 
@@ -52,29 +52,25 @@ pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<
         args.order_id.as_deref(),
     )
     .await
-    .map_err(|e| settle_error(app, e))?;
+    .map_err(settle_error)?;
     view(app, &session).await
 }
 
-fn settle_error(app: &App, e: JournalError) -> IpcError {
-    let locale = app.locale();
+fn settle_error(e: JournalError) -> AppError {
     match e {
-        JournalError::NoSuchEntry(id) => IpcError::new(
+        JournalError::NoSuchEntry(id) => AppError::new(
             ErrorCode::InvalidInput,
-            wording::Message::new(key::NO_SUCH_JOURNAL_ENTRY)
-                .with("id", id.to_string())
-                .render(locale),
+            wording::Message::new(key::NO_SUCH_JOURNAL_ENTRY).with("id", id.to_string()),
         ),
         // Said about the entry on screen: its number in the journal is not the user's word.
         JournalError::Refused { why, .. } => {
-            IpcError::new(ErrorCode::Declined, wording::settle_refusal(why, locale))
+            AppError::new(ErrorCode::Declined, wording::settle_refusal(why))
         }
-        JournalError::NotAnOrder(_) => IpcError::new(
-            ErrorCode::InvalidInput,
-            wording::say(key::SETTLE_PLACED_NOT_AN_ORDER, locale),
-        ),
-        JournalError::Exchange(e) => app.error(e),
-        other => IpcError::internal(other),
+        JournalError::NotAnOrder(_) => {
+            AppError::said(ErrorCode::InvalidInput, key::SETTLE_PLACED_NOT_AN_ORDER)
+        }
+        JournalError::Exchange(e) => AppError::of(e),
+        other => AppError::fault(other),
     }
 }
 

@@ -18,7 +18,7 @@ use nordlys_exchange::models::{
 use nordlys_money::{Btc, Nok};
 
 use crate::desktop::Notice;
-use crate::error::Answer;
+use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::tax::Tail;
 pub use crate::vocabulary::Change;
@@ -236,7 +236,7 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
         .client()
         .price(Some(usual))
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     crate::trading::keep_sample(app, &session.store, &p);
     let open = seen(app, &session.profile.id).open_limits.clone();
     crate::alerts::observe(app, &session.store, &p, open.as_deref())?;
@@ -262,10 +262,7 @@ pub async fn look_at_price(app: &App) -> Answer<Vec<Change>> {
 pub async fn look_at_balances(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let client = session.connection.client();
-    let accounts = client
-        .bitcoin_accounts(true)
-        .await
-        .map_err(|e| app.error(e))?;
+    let accounts = client.bitcoin_accounts(true).await.map_err(AppError::of)?;
     // A key that may not read the NOK account still has its bitcoin accounts followed.
     let fiat = client.fiat_account().await.ok().map(|f| f.available_nok);
     let (changed, rose) = {
@@ -330,7 +327,7 @@ pub async fn look_at_market(app: &App) -> Answer<Vec<Change>> {
         .client()
         .volume(None)
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let mut seen = seen(app, &session.profile.id);
     let changed = seen.volume.as_ref().is_some_and(|v| *v != volume);
     seen.volume = Some(volume);
@@ -360,7 +357,7 @@ pub async fn look_at_orders(app: &App) -> Answer<Vec<Change>> {
         .client()
         .open_orders()
         .await
-        .map_err(|e| app.error(e))?;
+        .map_err(AppError::of)?;
     let mut limits = vec![];
     for o in &open.orders {
         if let Some(e) = session.store.journal_by_order_id(o.order_id.as_str())?
@@ -442,7 +439,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
         let answer = match client.invoice(&i.id).await {
             Ok(a) => a,
             Err(e) if e.refuses_only_this() => continue,
-            Err(e) => return Err(app.error(e)),
+            Err(e) => return Err(AppError::of(e)),
         };
         let before = store.set_invoice_status(&i.id, &answer.status)?;
         if before.as_ref() == Some(&answer.status) {

@@ -102,6 +102,16 @@ impl Message {
         self
     }
 
+    /// Whether this message is `key`'s or holds it among its values: which problem it tells of,
+    /// however it is framed.
+    pub fn mentions(&self, key: Key) -> bool {
+        self.key == key
+            || self
+                .args
+                .iter()
+                .any(|(_, arg)| matches!(arg, Arg::Message(m) if m.mentions(key)))
+    }
+
     /// The message in `locale`.
     pub fn render(&self, locale: Locale) -> String {
         let catalog = &*CATALOG;
@@ -154,7 +164,8 @@ pub fn amount_input_problem(e: AmountInputError, locale: Locale) -> String {
     amount_input(&e, locale).render(locale)
 }
 
-fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
+/// What is wrong with a typed amount, as the catalog's message.
+pub fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
     match e {
         AmountInputError::Empty => Message::new(key::AMOUNT_EMPTY),
         AmountInputError::NotANumber(text) => {
@@ -289,9 +300,24 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
     m.render(locale)
 }
 
+/// What the sign-in's page in the browser says, in `locale`.
+pub fn loopback_pages(locale: Locale) -> nordlys_core::loopback::PageWords {
+    use nordlys_core::loopback::Page;
+    std::sync::Arc::new(move |page| {
+        let (title, text) = match page {
+            Page::NotFound => (key::LOOPBACK_NOT_FOUND_TITLE, key::LOOPBACK_NOT_FOUND_TEXT),
+            Page::NotThisSignIn => (key::LOOPBACK_NOT_THIS_TITLE, key::LOOPBACK_NOT_THIS_TEXT),
+            Page::Connected => (key::LOOPBACK_CONNECTED_TITLE, key::LOOPBACK_CONNECTED_TEXT),
+            Page::Declined => (key::LOOPBACK_NOT_CONNECTED, key::LOOPBACK_DECLINED_TEXT),
+            Page::Failed => (key::LOOPBACK_NOT_CONNECTED, key::LOOPBACK_FAILED_TEXT),
+        };
+        (say(title, locale), say(text, locale))
+    })
+}
+
 /// Why the entry on screen cannot be settled as not made.
-pub fn settle_refusal(why: SettleRefusal, locale: Locale) -> String {
-    let m = match why {
+pub fn settle_refusal(why: SettleRefusal) -> Message {
+    match why {
         SettleRefusal::Placed => Message::new(key::SETTLE_REFUSED_PLACED),
         SettleRefusal::Sent => Message::new(key::SETTLE_REFUSED_SENT),
         SettleRefusal::AlreadySettled(_) => Message::new(key::SETTLE_REFUSED_SETTLED),
@@ -308,8 +334,7 @@ pub fn settle_refusal(why: SettleRefusal, locale: Locale) -> String {
         SettleRefusal::Claimed { order, .. } => {
             Message::new(key::SETTLE_REFUSED_CLAIMED).with("order", order)
         }
-    };
-    m.render(locale)
+    }
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.

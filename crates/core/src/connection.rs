@@ -18,7 +18,7 @@ use nordlys_exchange::{
 };
 use url::Url;
 
-use crate::loopback::{LoopbackError, RedirectListener};
+use crate::loopback::{LoopbackError, PageWords, RedirectListener};
 use crate::secrets::{
     self, SecretError, SecretItem, SecretOrigin, SecretStore, StoredGrant, StoredKey,
 };
@@ -359,8 +359,9 @@ impl Connection {
         scopes: &[Scope],
         open_browser: impl FnOnce(&Url) -> Result<(), String>,
         timeout: Duration,
+        pages: PageWords,
     ) -> Result<Option<Vec<String>>, ConnectError> {
-        let listener = RedirectListener::bind().await?;
+        let listener = RedirectListener::bind(pages).await?;
         let app = OAuthApp {
             client_id: client_id.to_owned(),
             client_secret: None,

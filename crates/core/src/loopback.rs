@@ -2,7 +2,8 @@
 //! that takes exactly one redirect, checks `state`, answers the browser with a short page, and
 //! gives up after a timeout. Any local process or web page can connect to it, so no connection
 //! can hold it (each is served on its own, with a short read deadline) and no wrong answer can
-//! end it (one with another `state` is answered and ignored).
+//! end it (one with another `state` is answered and ignored). What the page says is the caller's
+//! ([`PageWords`], in the user's language): core only picks which [`Page`] to show.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,16 +42,41 @@ pub enum LoopbackError {
     MissingCode,
 }
 
+/// Which page the listener answers a browser with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// Another path, method or Host.
+    NotFound,
+    /// A redirect with another sign-in's `state`.
+    NotThisSignIn,
+    Connected,
+    /// The user declined access.
+    Declined,
+    /// Any other failed answer.
+    Failed,
+}
+
+/// A page's title and text, in the user's language.
+pub type PageWords = Arc<dyn Fn(Page) -> (String, String) + Send + Sync>;
+
 /// A bound listener, waiting to be told the state to expect.
-#[derive(Debug)]
 pub struct RedirectListener {
     listener: TcpListener,
     redirect_uri: Url,
+    words: PageWords,
+}
+
+impl std::fmt::Debug for RedirectListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedirectListener")
+            .field("redirect_uri", &self.redirect_uri)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RedirectListener {
-    /// Binds 127.0.0.1 on a free port.
-    pub async fn bind() -> Result<Self, LoopbackError> {
+    /// Binds 127.0.0.1 on a free port; the browser is answered in `words`.
+    pub async fn bind(words: PageWords) -> Result<Self, LoopbackError> {
         let listener = TcpListener::bind(("127.0.0.1", 0))
             .await
             .map_err(|e| LoopbackError::Listen(e.to_string()))?;
@@ -63,6 +89,7 @@ impl RedirectListener {
         Ok(Self {
             listener,
             redirect_uri,
+            words,
         })
     }
 
@@ -97,10 +124,11 @@ impl RedirectListener {
                         continue;
                     }
                     let (answers, expected) = (answers.clone(), Arc::clone(&expected));
+                    let words = Arc::clone(&self.words);
                     serving.spawn(async move {
                         let served = tokio::time::timeout(
                             CONNECTION_DEADLINE,
-                            handle(stream, &expected),
+                            handle(stream, &expected, &*words),
                         );
                         if let Ok(Some(outcome)) = served.await {
                             let _ = answers.send(outcome).await;
@@ -183,46 +211,29 @@ pub fn read_redirect(head: &str, expected_state: &str) -> Redirect {
 async fn handle(
     mut stream: TcpStream,
     expected_state: &str,
+    words: &(dyn Fn(Page) -> (String, String) + Send + Sync),
 ) -> Option<Result<String, LoopbackError>> {
     let head = read_head(&mut stream).await?;
     let outcome = match read_redirect(&head, expected_state) {
         Redirect::NotForUs => {
-            respond(
-                &mut stream,
-                "404 Not Found",
-                "Not found",
-                "This address only takes the sign-in answer.",
-            )
-            .await;
+            respond(&mut stream, "404 Not Found", words(Page::NotFound)).await;
             return None;
         }
         // Not this sign-in's: a stale tab, or a page that guessed the port. The sign-in in
         // progress goes on.
         Redirect::Answer(Err(LoopbackError::StateMismatch)) => {
-            respond(
-                &mut stream,
-                "400 Bad Request",
-                "Not this sign-in",
-                "This answer does not belong to the sign-in Nordlys is waiting for. If you started \
-                 one, finish it in the tab Nordlys opened.",
-            )
-            .await;
+            let page = words(Page::NotThisSignIn);
+            respond(&mut stream, "400 Bad Request", page).await;
             return None;
         }
         Redirect::Answer(outcome) => outcome,
     };
-    let (title, text) = match &outcome {
-        Ok(_) => ("Connected", "You can close this tab and return to Nordlys."),
-        Err(LoopbackError::Denied) => (
-            "Not connected",
-            "You declined. You can close this tab and return to Nordlys.",
-        ),
-        Err(_) => (
-            "Not connected",
-            "Something went wrong. Return to Nordlys to see what happened.",
-        ),
+    let page = match &outcome {
+        Ok(_) => Page::Connected,
+        Err(LoopbackError::Denied) => Page::Declined,
+        Err(_) => Page::Failed,
     };
-    respond(&mut stream, "200 OK", title, text).await;
+    respond(&mut stream, "200 OK", words(page)).await;
     Some(outcome)
 }
 
@@ -239,7 +250,8 @@ async fn read_head(stream: &mut TcpStream) -> Option<String> {
     String::from_utf8(buf).ok()
 }
 
-async fn respond(stream: &mut TcpStream, status: &str, title: &str, text: &str) {
+async fn respond(stream: &mut TcpStream, status: &str, (title, text): (String, String)) {
+    let (title, text) = (escape(&title), escape(&text));
     let body = format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>Nordlys — {title}</title></head>\
          <body style=\"font-family:sans-serif;margin:4rem auto;max-width:30rem\"><h1>{title}</h1><p>{text}</p></body></html>"
@@ -253,9 +265,22 @@ async fn respond(stream: &mut TcpStream, status: &str, title: &str, text: &str) 
     let _ = stream.shutdown().await;
 }
 
+/// Text as HTML shows it, whatever it holds.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each page's name as its words, so a test sees which page was shown.
+    fn words() -> PageWords {
+        Arc::new(|page| (format!("{page:?}"), format!("the {page:?} page & <more>")))
+    }
 
     async fn get(url: &str) -> (u16, String) {
         let r = reqwest::get(url).await.unwrap();
@@ -264,7 +289,7 @@ mod tests {
 
     #[tokio::test]
     async fn takes_the_one_redirect_with_the_right_state() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         assert_eq!(uri.host_str(), Some("127.0.0.1"));
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
@@ -272,19 +297,23 @@ mod tests {
         assert_eq!(get(&format!("{base}/favicon.ico")).await.0, 404);
         let (status, page) = get(&format!("{uri}?code=abc&state=s1")).await;
         assert_eq!(status, 200);
-        assert!(page.contains("return to Nordlys"));
+        assert!(page.contains("<h1>Connected</h1>"), "{page}");
+        assert!(
+            page.contains("the Connected page &amp; &lt;more&gt;"),
+            "{page}"
+        );
         assert_eq!(waiting.await.unwrap(), Ok("abc".to_owned()));
     }
 
     #[tokio::test]
     async fn denial_and_timeout_end_the_wait() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
         get(&format!("{uri}?error=access_denied&state=s1")).await;
         assert_eq!(waiting.await.unwrap(), Err(LoopbackError::Denied));
 
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         assert_eq!(
             l.wait("s1", Duration::from_millis(200)).await,
             Err(LoopbackError::Timeout(0))
@@ -293,12 +322,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_foreign_state_is_answered_and_the_sign_in_goes_on() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });
         let (status, page) = get(&format!("{uri}?code=forged&state=other")).await;
         assert_eq!(status, 400);
-        assert!(page.contains("does not belong"), "{page}");
+        assert!(page.contains("<h1>NotThisSignIn</h1>"), "{page}");
         // A denial under a foreign state is somebody else's too.
         get(&format!("{uri}?error=access_denied&state=other")).await;
         get(&format!("{uri}?code=real&state=s1")).await;
@@ -307,7 +336,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_silent_connection_does_not_hold_the_listener() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         let port = uri.port().unwrap();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(20)).await });
@@ -323,7 +352,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_timeout_beyond_reason_is_clamped_not_a_panic() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::MAX).await });
         get(&format!("{uri}?code=c&state=s1")).await;
@@ -362,7 +391,7 @@ mod tests {
 
     #[tokio::test]
     async fn malformed_requests_are_ignored() {
-        let l = RedirectListener::bind().await.unwrap();
+        let l = RedirectListener::bind(words()).await.unwrap();
         let uri = l.redirect_uri().clone();
         let port = uri.port().unwrap();
         let waiting = tokio::spawn(async move { l.wait("s1", Duration::from_secs(5)).await });

@@ -13,7 +13,7 @@ use std::time::Duration;
 use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::desktop::NoDesktop;
-use nordlys_application::error::IpcError;
+use nordlys_application::error::AppError;
 use nordlys_application::pay_views::PayArgs;
 use nordlys_application::profile_views::{
     AppView, ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs,
@@ -164,7 +164,7 @@ pub async fn lane(
     ended
 }
 
-fn done_or_failed<T>(answer: Result<T, IpcError>) -> Ended {
+fn done_or_failed<T>(answer: Result<T, AppError>) -> Ended {
     if answer.is_ok() {
         Ended::Done
     } else {
@@ -315,7 +315,7 @@ pub async fn connect_to(app: &App, base_url: &str, key: &nordlys_sandbox::KeyInf
 }
 
 /// Saves the exchange profile at `base_url`, as the settings form does.
-pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView, IpcError> {
+pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView, AppError> {
     let args = ExchangeProfileArgs {
         password: None,
         base_url: base_url.into(),
@@ -331,7 +331,7 @@ pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView,
     .await
 }
 
-pub async fn switch_profile(app: &App, id: &str) -> Result<AppView, IpcError> {
+pub async fn switch_profile(app: &App, id: &str) -> Result<AppView, AppError> {
     let args = SwitchProfileArgs { id: id.into() };
     within("switch_profile", profiles::switch_profile(app, args)).await
 }

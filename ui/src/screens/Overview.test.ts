@@ -19,7 +19,6 @@ describe("Overview: the total", () => {
         ...balancesView(),
         grandTotalNok: null,
         fiat: null,
-        fiatRaw: null,
         fiatReason: "needs a key",
       }),
     });

@@ -11,7 +11,7 @@ function check(form: PayArgs): PayCheckView {
   const ok = form.destination.startsWith("bc1") && form.amount !== "";
   return {
     ok,
-    amountBtcRaw: ok ? "0.00001" : null,
+    amountBtc: ok ? "0.00001" : null,
     destinationError: form.destination.startsWith("bc1") ? null : "not an address",
     recognised: form.destination.startsWith("bc1") ? "Bitcoin address" : null,
     kind: form.destination.startsWith("bc1") ? "onchain" : null,
@@ -254,7 +254,7 @@ describe("Pay: the recipient and NOK", () => {
       kind: "invoice",
       needsRecipient: true,
       ok: form.recipient.fullName !== "" && form.recipient.address !== "",
-      amountBtcRaw: "0.00012345",
+      amountBtc: "0.00012345",
     });
     fake.script.sendPayment = () => ({
       message: "Sent",

@@ -171,8 +171,7 @@ export class PayState {
       }
       // Sent as confirmed: the form the check was for (the app refuses any other), and for an
       // amount in NOK the BTC amount shown.
-      const confirmed =
-        form.unit === "nok" && checked?.amountBtcRaw ? { confirmedAmountBtc: checked.amountBtcRaw } : {};
+      const confirmed = form.unit === "nok" && checked?.amountBtc ? { confirmedAmountBtc: checked.amountBtc } : {};
       const reviewed = checked ? { reviewed: checked.reviewed } : {};
       const result = await this.session.backend.sendPayment({
         ...form,

@@ -95,7 +95,9 @@ export class TradeState {
     const form = { ...this.order.form, ...patch };
     const quote = this.session.quote;
     const price =
-      form.orderType === "limit" && quote ? (form.direction === "buy" ? quote.bidRaw : quote.askRaw) : form.price;
+      form.orderType === "limit" && quote
+        ? ((form.direction === "buy" ? quote.bid.exact : quote.ask.exact) ?? form.price)
+        : form.price;
     this.set({ ...patch, price: form.orderType === "market" ? null : price });
   }
 
