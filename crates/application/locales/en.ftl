@@ -46,6 +46,7 @@ recipient-national-id-digits = a Norwegian national identity number has 11 digit
 
 ## Orders
 
+order-not-ready = The order is not complete yet: check its amount and price.
 order-placed = The order was placed.
 order-not-placed = The order was not placed. Nothing was taken.
 order-unknown = The outcome is not known yet. Do not send it again; Nordlys is checking { $what }.
@@ -550,6 +551,18 @@ seen-rows = rows since it was sent: { $count }
 seen-rows-incomplete = rows since it was sent: { $count }, though not all could be read ({ $error })
 seen-failed = the read failed ({ $error })
 seen-answered = the exchange answered with an error ({ $error })
+trouble-timeout = no answer within { $seconds } s
+trouble-unreachable = no connection to the exchange could be made
+trouble-connection-broke = the connection broke before the answer came
+trouble-answer-lost = the answer was lost on the way
+trouble-status = the exchange answered HTTP { $status }: { $message }
+trouble-rate-limited = the exchange is limiting how often it is asked
+trouble-not-permitted = these credentials may not read it
+trouble-unreadable = the answer could not be read
+trouble-unreadable-rows = { $count ->
+    [one] one row could not be read
+   *[other] { $count } rows could not be read
+}
 seen-made = made: the exchange lists it as { $ids }
 seen-not-made = not made: { $minutes } minutes of quiet showed nothing that could be it, and the balances are explained
 seen-unknown = not known yet: { $why }

@@ -45,6 +45,7 @@ recipient-national-id-digits = et norsk fødselsnummer har 11 sifre
 
 ## Ordrer
 
+order-not-ready = Ordren er ikke fullstendig ennå: sjekk beløpet og prisen.
 order-placed = Ordren ble lagt inn.
 order-not-placed = Ordren ble ikke lagt inn. Ingenting ble trukket.
 order-unknown = Utfallet er ukjent ennå. Send ikke ordren på nytt; Nordlys sjekker { $what }.
@@ -546,6 +547,18 @@ seen-rows = transaksjoner siden den ble sendt: { $count }
 seen-rows-incomplete = transaksjoner siden den ble sendt: { $count }, men ikke alle kunne leses ({ $error })
 seen-failed = lesingen feilet ({ $error })
 seen-answered = børsen svarte med en feil ({ $error })
+trouble-timeout = intet svar innen { $seconds } s
+trouble-unreachable = fikk ikke forbindelse med børsen
+trouble-connection-broke = forbindelsen brøt før svaret kom
+trouble-answer-lost = svaret gikk tapt på veien
+trouble-status = børsen svarte HTTP { $status }: { $message }
+trouble-rate-limited = børsen begrenser hvor ofte den blir spurt
+trouble-not-permitted = denne tilgangen får ikke lese det
+trouble-unreadable = svaret kunne ikke leses
+trouble-unreadable-rows = { $count ->
+    [one] én transaksjon kunne ikke leses
+   *[other] { $count } transaksjoner kunne ikke leses
+}
 seen-made = utført: børsen lister den som { $ids }
 seen-not-made = ikke utført: { $minutes } minutter stillhet viste ingenting som kunne være den, og saldoene er forklart
 seen-unknown = ikke kjent ennå: { $why }

@@ -79,6 +79,8 @@ pub struct AppError {
 pub enum Said {
     /// A message of the catalog with its values, worded in the user's language.
     Message(Message),
+    /// Several problems at once (a form's fields), each a message, said one after another.
+    All(Vec<Message>),
     /// Words already chosen: a problem worded where it was found, or Nordlys' own fault's
     /// technical detail (its store, a file, a chart), which the window frames in the user's
     /// language.
@@ -99,6 +101,17 @@ impl AppError {
     /// The catalog's message `key`, which takes no values.
     pub fn said(code: ErrorCode, key: Key) -> Self {
         Self::new(code, Message::new(key))
+    }
+
+    /// Every problem of a form at once; `none` when the list is empty.
+    pub fn all(code: ErrorCode, problems: Vec<Message>, none: Key) -> Self {
+        if problems.is_empty() {
+            return Self::said(code, none);
+        }
+        Self {
+            code,
+            said: Said::All(problems),
+        }
     }
 
     /// A failure of the app itself (local store, settings, a file), not of the user's input.
@@ -123,7 +136,11 @@ impl AppError {
     /// Whether it tells of the catalog's `key`, framed or not (an exchange's refusal inside
     /// "not sent: …").
     pub fn says(&self, key: Key) -> bool {
-        matches!(&self.said, Said::Message(m) if m.mentions(key))
+        match &self.said {
+            Said::Message(m) => m.mentions(key),
+            Said::All(all) => all.iter().any(|m| m.mentions(key)),
+            Said::Words(_) => false,
+        }
     }
 
     /// The error as the window gets it, in `locale`.
@@ -138,6 +155,11 @@ impl AppError {
     pub fn words(&self, locale: Locale) -> String {
         match &self.said {
             Said::Message(m) => m.render(locale),
+            Said::All(all) => all
+                .iter()
+                .map(|m| m.render(locale))
+                .collect::<Vec<_>>()
+                .join("; "),
             Said::Words(words) => words.clone(),
         }
     }

@@ -92,20 +92,27 @@ impl Worded for Error {
     }
 }
 
+/// The keyring: locked, or holding something damaged, is the user's to mend.
+impl Worded for SecretError {
+    fn words(&self) -> (ErrorCode, Message) {
+        match self {
+            SecretError::Unavailable(_) => {
+                (ErrorCode::Keyring, Message::new(key::SECRET_KEYRING_LOCKED))
+            }
+            SecretError::Damaged(_) => (ErrorCode::Keyring, Message::new(key::SECRET_DAMAGED)),
+            other => (
+                ErrorCode::Keyring,
+                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+            ),
+        }
+    }
+}
+
 impl Worded for ConnectError {
     fn words(&self) -> (ErrorCode, Message) {
         match self {
             ConnectError::Exchange(e) => e.words(),
-            ConnectError::Secret(SecretError::Unavailable(_)) => {
-                (ErrorCode::Keyring, Message::new(key::SECRET_KEYRING_LOCKED))
-            }
-            ConnectError::Secret(SecretError::Damaged(_)) => {
-                (ErrorCode::Keyring, Message::new(key::SECRET_DAMAGED))
-            }
-            ConnectError::Secret(other) => (
-                ErrorCode::Keyring,
-                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
-            ),
+            ConnectError::Secret(e) => e.words(),
             ConnectError::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
             ConnectError::KeyRejected(e) => {
                 let reason = match e.server_message() {

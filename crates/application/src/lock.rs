@@ -236,10 +236,9 @@ pub(crate) fn view(app: &App) -> LockView {
 fn stored_hash(app: &App) -> Answer<Option<String>> {
     app.secrets
         .get(APP_WIDE, SecretItem::AppLock)
-        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))
+        .map_err(AppError::of)
 }
 
-/// Whether `password` is the lock's. A wrong one is answered after a wait.
 /// Whether `password` is the lock's. Guesses are taken one at a time (parallel ones wait their
 /// turn), and a wrong one holds the turn for a wait that doubles with each wrong guess in a row,
 /// up to [`LONGEST_WRONG_WAIT`]: 12 wrong guesses take over a minute, 100 over 45 minutes.
@@ -351,7 +350,7 @@ pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<L
         .map_err(AppError::fault)?;
     app.secrets
         .set(APP_WIDE, SecretItem::AppLock, &phc)
-        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))?;
+        .map_err(AppError::of)?;
     app.settings().lock_set = true;
     app.save_settings()?;
     lock_now(app);
@@ -385,7 +384,7 @@ pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> 
     }
     app.secrets
         .delete(APP_WIDE, SecretItem::AppLock)
-        .map_err(|e| AppError::worded(ErrorCode::Keyring, e))?;
+        .map_err(AppError::of)?;
     app.settings().lock_set = false;
     app.save_settings()?;
     app.lock_state().locked = false;

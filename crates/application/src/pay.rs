@@ -409,21 +409,14 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         let destination = check
             .destination_error
             .as_ref()
-            .map(|e| wording::destination_problem(e, shown.figures.locale));
+            .map(|e| wording::destination_problem_message(e, shown.figures.locale));
         let amount = check
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem(p, shown.figures));
-        let why = [destination, amount]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>();
-        let why = if why.is_empty() {
-            wording::say(key::PAYMENT_RECIPIENT_INCOMPLETE, locale)
-        } else {
-            why.join("; ")
-        };
-        return Err(AppError::worded(ErrorCode::InvalidInput, why));
+            .map(|p| wording::amount_problem_message(p, shown.figures));
+        let why = [destination, amount].into_iter().flatten().collect();
+        let incomplete = key::PAYMENT_RECIPIENT_INCOMPLETE;
+        return Err(AppError::all(ErrorCode::InvalidInput, why, incomplete));
     };
     // A payment typed in NOK sends the BTC amount the user confirmed, not one converted again
     // at a price that may have moved since; a move of more than 2 % asks for a new review.
@@ -637,14 +630,17 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
         exchange: args.exchange.clone(),
         self_custody: args.self_custody,
     };
-    let locale = app.locale();
     let info = travel_rule::check(&form).map_err(|e| {
         let all = [e.full_name, e.address, e.country, e.nin]
             .into_iter()
             .flatten()
-            .map(|p| wording::recipient_problem(&p, locale))
-            .collect::<Vec<_>>();
-        AppError::worded(ErrorCode::InvalidInput, all.join("; "))
+            .map(|p| wording::recipient_problem_message(&p))
+            .collect();
+        AppError::all(
+            ErrorCode::InvalidInput,
+            all,
+            key::PAYMENT_RECIPIENT_INCOMPLETE,
+        )
     })?;
     store
         .save_recipient(&Recipient {

@@ -108,15 +108,17 @@ fn invoice_view(
 
 pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView> {
     let locale = app.locale();
-    let invalid = |m: String| AppError::worded(ErrorCode::InvalidInput, m);
     let unit = args.unit;
     // An empty amount is an invoice for any amount (sent as 0).
     let (currency, amount, kept, asked) = if args.amount.trim().is_empty() {
         (Currency::Btc, Decimal::ZERO, Asked::Btc, AskedAmount::Any)
     } else {
-        match parse_in(&args.amount, unit, locale)
-            .map_err(|e| invalid(crate::wording::amount_input_problem(e, locale)))?
-        {
+        match parse_in(&args.amount, unit, locale).map_err(|e| {
+            AppError::new(
+                ErrorCode::InvalidInput,
+                crate::wording::amount_input(&e, locale),
+            )
+        })? {
             // Asked for in sats, it is said in sats, whatever unit the window shows.
             Amount::Btc(b) => (
                 Currency::Btc,

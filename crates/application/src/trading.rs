@@ -275,10 +275,10 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
         let why = [checked.amount_error, checked.price_error]
             .into_iter()
             .flatten()
-            .map(|p| wording::amount_problem(&p, figures))
-            .collect::<Vec<_>>()
-            .join("; ");
-        return Err(AppError::worded(ErrorCode::InvalidInput, why));
+            .map(|p| wording::amount_problem_message(&p, figures))
+            .collect();
+        let none = key::ORDER_NOT_READY;
+        return Err(AppError::all(ErrorCode::InvalidInput, why, none));
     };
     let session = app.session().await?;
     let ProfileSession {

@@ -13,7 +13,7 @@ use nordlys_core::doubt::{Doubt, Move, WhyUnknown};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::orders::SettleRefusal;
-use nordlys_core::seen::{Read, Seen};
+use nordlys_core::seen::{Read, Seen, Trouble};
 use nordlys_core::tax::gains::{GainsNote, Method};
 use nordlys_core::tax::year_end::RateSource;
 use nordlys_core::time::oslo_date;
@@ -145,8 +145,13 @@ pub fn say(key: Key, locale: Locale) -> String {
 /// What is wrong with an amount or price field, with bitcoin in the unit of `figures` (that of
 /// the form).
 pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
+    amount_problem_message(p, figures).render(figures.locale)
+}
+
+/// The same, as the catalog's message.
+pub fn amount_problem_message(p: &AmountProblem, figures: Figures) -> Message {
     let locale = figures.locale;
-    let m = match p {
+    match p {
         AmountProblem::Input(e) => amount_input(e, locale),
         AmountProblem::AboveAvailable { available } => {
             Message::new(key::AMOUNT_ABOVE_AVAILABLE).with("available", figures.amount(*available))
@@ -155,8 +160,7 @@ pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
         AmountProblem::NoPrice => Message::new(key::AMOUNT_NO_PRICE),
         AmountProblem::NoLimitPrice => Message::new(key::PRICE_MISSING),
         AmountProblem::ZeroPrice => Message::new(key::PRICE_ZERO),
-    };
-    m.render(locale)
+    }
 }
 
 /// What is wrong with a typed amount, rate or price, before anything else is known of it.
@@ -190,7 +194,12 @@ pub fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
 
 /// Why a pasted destination cannot be paid.
 pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
-    let m = match e {
+    destination_problem_message(e, locale).render(locale)
+}
+
+/// The same, as the catalog's message.
+pub fn destination_problem_message(e: &DestinationError, locale: Locale) -> Message {
+    match e {
         DestinationError::Empty => Message::new(key::DESTINATION_EMPTY),
         DestinationError::BadChecksum => Message::new(key::DESTINATION_BAD_CHECKSUM),
         DestinationError::WrongNetwork(network) => {
@@ -220,13 +229,17 @@ pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
         DestinationError::Unknown => Message::new(key::DESTINATION_UNKNOWN),
         DestinationError::OwnInvoice => Message::new(key::DESTINATION_OWN_INVOICE),
         DestinationError::AlreadyPaid => Message::new(key::DESTINATION_ALREADY_PAID),
-    };
-    m.render(locale)
+    }
 }
 
 /// What is missing or wrong in a field of the travel-rule recipient.
 pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
-    let m = match p {
+    recipient_problem_message(p).render(locale)
+}
+
+/// The same, as the catalog's message.
+pub fn recipient_problem_message(p: &RecipientProblem) -> Message {
+    match p {
         RecipientProblem::NameMissing => Message::new(key::RECIPIENT_NAME_MISSING),
         RecipientProblem::OrganisationNameMissing => {
             Message::new(key::RECIPIENT_ORGANISATION_NAME_MISSING)
@@ -239,8 +252,7 @@ pub fn recipient_problem(p: &RecipientProblem, locale: Locale) -> String {
             Message::new(key::RECIPIENT_ORGANISATION_NUMBER_DIGITS)
         }
         RecipientProblem::NationalIdDigits => Message::new(key::RECIPIENT_NATIONAL_ID_DIGITS),
-    };
-    m.render(locale)
+    }
 }
 
 /// A duration a person reads: minutes under an hour, whole hours above.
@@ -313,6 +325,36 @@ pub fn loopback_pages(locale: Locale) -> nordlys_core::loopback::PageWords {
         };
         (say(title, locale), say(text, locale))
     })
+}
+
+/// A step's trouble as `message`'s `$error`: its kind in the language, or, for an error with no
+/// kind, the words it came with.
+fn why(message: Message, error: &str, trouble: Option<&Trouble>) -> Message {
+    match trouble {
+        Some(t) => message.nest("error", self::trouble(t)),
+        None => message.with("error", error),
+    }
+}
+
+/// What kind of trouble a read or a request met.
+pub fn trouble(t: &Trouble) -> Message {
+    match t {
+        Trouble::Timeout { seconds } => {
+            Message::new(key::TROUBLE_TIMEOUT).with("seconds", seconds.to_string())
+        }
+        Trouble::Unreachable => Message::new(key::TROUBLE_UNREACHABLE),
+        Trouble::ConnectionBroke => Message::new(key::TROUBLE_CONNECTION_BROKE),
+        Trouble::AnswerLost => Message::new(key::TROUBLE_ANSWER_LOST),
+        Trouble::Status { status, message } => Message::new(key::TROUBLE_STATUS)
+            .with("status", status.to_string())
+            .with("message", message.as_str()),
+        Trouble::RateLimited => Message::new(key::TROUBLE_RATE_LIMITED),
+        Trouble::NotPermitted => Message::new(key::TROUBLE_NOT_PERMITTED),
+        Trouble::Unreadable => Message::new(key::TROUBLE_UNREADABLE),
+        Trouble::UnreadableRows { count } => {
+            Message::new(key::TROUBLE_UNREADABLE_ROWS).count("count", *count)
+        }
+    }
 }
 
 /// Why the entry on screen cannot be settled as not made.
@@ -470,15 +512,23 @@ pub fn seen(r: &Read, s: &Seen, figures: Figures, name: &dyn Fn(&str) -> String)
         Seen::Rows {
             count,
             incomplete: None,
+            ..
         } => Message::new(key::SEEN_ROWS).with("count", count.to_string()),
         Seen::Rows {
             count,
             incomplete: Some(error),
-        } => Message::new(key::SEEN_ROWS_INCOMPLETE)
-            .with("count", count.to_string())
-            .with("error", error.clone()),
-        Seen::Failed { error } => Message::new(key::SEEN_FAILED).with("error", error.clone()),
-        Seen::Answered { error } => Message::new(key::SEEN_ANSWERED).with("error", error.clone()),
+            trouble,
+        } => why(
+            Message::new(key::SEEN_ROWS_INCOMPLETE).with("count", count.to_string()),
+            error,
+            trouble.as_ref(),
+        ),
+        Seen::Failed { error, trouble } => {
+            why(Message::new(key::SEEN_FAILED), error, trouble.as_ref())
+        }
+        Seen::Answered { error, trouble } => {
+            why(Message::new(key::SEEN_ANSWERED), error, trouble.as_ref())
+        }
         Seen::Made { ids } => Message::new(key::SEEN_MADE).with("ids", ids.join(", ")),
         Seen::NotMade { quiet_minutes } => {
             Message::new(key::SEEN_NOT_MADE).with("minutes", quiet_minutes.to_string())
@@ -767,25 +817,33 @@ mod tests {
                 Seen::Rows {
                     count: 4,
                     incomplete: None,
+                    trouble: None,
                 },
             ),
             (
                 Read::Rows,
                 Seen::Rows {
                     count: 4,
-                    incomplete: Some("HTTP 502".into()),
+                    incomplete: Some("2 rows could not be read".into()),
+                    trouble: Some(Trouble::UnreadableRows { count: 2 }),
                 },
             ),
             (
                 Read::OpenOrders,
                 Seen::Failed {
-                    error: "HTTP 502".into(),
+                    error: "GET /v1/orders: no answer within 20 s".into(),
+                    trouble: Some(Trouble::Timeout { seconds: 20 }),
                 },
             ),
             (
                 Read::PlaceOrder,
                 Seen::Answered {
-                    error: "HTTP 400".into(),
+                    error: "POST /v1/orders: the exchange answered HTTP 400: insufficient funds"
+                        .into(),
+                    trouble: Some(Trouble::Status {
+                        status: 400,
+                        message: "insufficient funds".into(),
+                    }),
                 },
             ),
             (
@@ -846,6 +904,14 @@ mod tests {
                 nb.1,
                 step.to_string(),
                 "{step:?} reads as the journal's English"
+            );
+            // A step's trouble reads in the language, not in the client's English.
+            assert!(
+                ["no answer", "could not be read", "exchange answered"]
+                    .iter()
+                    .all(|english| !nb.1.contains(english)),
+                "{step:?}: {}",
+                nb.1
             );
             for locale in [Locale::En, Locale::Nb] {
                 let (_, hidden) = say(locale, true);

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::doubt::{Doubt, Move};
 use crate::order_terms::Direction;
-use crate::seen::{AccountSeen, Read, Seen};
+use crate::seen::{AccountSeen, Failure, Read, Seen};
 use crate::store::Evidence;
 
 /// How long after giving up on an answer silence may settle a request as not made: longer than a
@@ -172,14 +172,14 @@ fn holdings(accounts: &[nordlys_exchange::models::BitcoinAccount]) -> Vec<Holdin
 pub struct Look {
     /// Our clock, when the look was taken.
     pub at: DateTime<Utc>,
-    pub accounts: Result<Vec<Holding>, String>,
+    pub accounts: Result<Vec<Holding>, Failure>,
     /// Read for orders only (`None` for a withdrawal's look).
-    pub fiat: Option<Result<Nok, String>>,
-    pub open_orders: Result<Vec<Order>, String>,
+    pub fiat: Option<Result<Nok, Failure>>,
+    pub open_orders: Result<Vec<Order>, Failure>,
     /// Every tax row since the window opened that could be read.
     pub rows: Vec<TaxTransaction>,
     /// `Err` when a page failed or a row could not be read: the rows may be incomplete.
-    pub rows_complete: Result<(), String>,
+    pub rows_complete: Result<(), Failure>,
 }
 
 impl Look {
@@ -192,14 +192,14 @@ impl Look {
             .bitcoin_accounts(false)
             .await
             .map(|a| holdings(&a.accounts))
-            .map_err(|e| e.to_string());
+            .map_err(|e| Failure::of(&e));
         let fiat = if with_fiat {
             Some(
                 client
                     .fiat_account()
                     .await
                     .map(|f| f.available_nok)
-                    .map_err(|e| e.to_string()),
+                    .map_err(|e| Failure::of(&e)),
             )
         } else {
             None
@@ -208,7 +208,7 @@ impl Look {
             .open_orders()
             .await
             .map(|o| o.orders)
-            .map_err(|e| e.to_string());
+            .map_err(|e| Failure::of(&e));
         let (rows, rows_complete) = rows_since(client, since - CLOCK_SLACK).await;
         Self {
             at,
@@ -230,7 +230,6 @@ impl Look {
                 seen,
             });
         };
-        let failed = |e: &String| Seen::Failed { error: e.clone() };
         add(
             Read::Accounts,
             match &self.accounts {
@@ -244,12 +243,12 @@ impl Look {
                         })
                         .collect(),
                 },
-                Err(e) => failed(e),
+                Err(e) => Seen::failed(e),
             },
         );
         match &self.fiat {
             Some(Ok(f)) => add(Read::Fiat, Seen::Fiat { available: *f }),
-            Some(Err(e)) => add(Read::Fiat, failed(e)),
+            Some(Err(e)) => add(Read::Fiat, Seen::failed(e)),
             None => {}
         }
         add(
@@ -258,14 +257,22 @@ impl Look {
                 Ok(o) => Seen::OpenOrders {
                     count: o.len() as u64,
                 },
-                Err(e) => failed(e),
+                Err(e) => Seen::failed(e),
             },
         );
         add(
             Read::Rows,
-            Seen::Rows {
-                count: self.rows.len() as u64,
-                incomplete: self.rows_complete.clone().err(),
+            match &self.rows_complete {
+                Ok(()) => Seen::Rows {
+                    count: self.rows.len() as u64,
+                    incomplete: None,
+                    trouble: None,
+                },
+                Err(f) => Seen::Rows {
+                    count: self.rows.len() as u64,
+                    incomplete: Some(f.error.clone()),
+                    trouble: f.trouble.clone(),
+                },
             },
         );
         out
@@ -284,7 +291,7 @@ impl Look {
 async fn rows_since(
     client: &ExchangeClient,
     after: DateTime<Utc>,
-) -> (Vec<TaxTransaction>, Result<(), String>) {
+) -> (Vec<TaxTransaction>, Result<(), Failure>) {
     let mut rows = Vec::new();
     let mut query = Some(TaxQuery {
         after: Some(after),
@@ -293,17 +300,17 @@ async fn rows_since(
     while let Some(q) = query {
         let page = match client.tax_page(&q).await {
             Ok(p) => p,
-            Err(e) => return (rows, Err(e.to_string())),
+            Err(e) => return (rows, Err(Failure::of(&e))),
         };
         let before = rows.len();
         rows.extend(page.rows().into_iter().filter_map(Result::ok));
         let unreadable = page.transactions.len() - (rows.len() - before);
         if unreadable > 0 {
-            return (rows, Err(format!("{unreadable} rows could not be read")));
+            return (rows, Err(Failure::unreadable_rows(unreadable as u64)));
         }
         query = match q.after_tax_page(&page) {
             Ok(next) => next,
-            Err(e) => return (rows, Err(e.to_string())),
+            Err(e) => return (rows, Err(Failure::of(&e))),
         };
     }
     (rows, Ok(()))
@@ -1355,7 +1362,8 @@ mod tests {
                     Read::Rows,
                     Seen::Rows {
                         count: 0,
-                        incomplete: None
+                        incomplete: None,
+                        trouble: None
                     }
                 ),
             ]
@@ -1554,7 +1562,7 @@ mod tests {
         let later = look(30 + 11 * 60, holding("0.5", "0.5"), "5000", vec![], vec![]);
         assert!(matches!(judged(&r, &later), Verdict::NotMade { .. }));
         let mut failed = later.clone();
-        failed.rows_complete = Err("1 rows could not be read".into());
+        failed.rows_complete = Err(Failure::unreadable_rows(1));
         assert!(matches!(judged(&r, &failed), Verdict::Unknown { .. }));
         let no_before = Request {
             before: None,

@@ -283,9 +283,7 @@ impl Prepared {
                     &[Evidence {
                         at: Utc::now(),
                         read: Read::PlaceOrder,
-                        seen: Seen::Answered {
-                            error: e.to_string(),
-                        },
+                        seen: Seen::answered(&e),
                     }],
                 )?;
                 Err(e.into())

@@ -78,6 +78,95 @@ pub struct AccountSeen {
     pub total: Btc,
 }
 
+/// What kind of trouble a read or a request met, as facts the window words in the user's
+/// language; the exchange's own words (`message`) pass as they came.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Trouble {
+    /// No answer within `seconds`.
+    Timeout { seconds: u64 },
+    /// No connection to the exchange could be made.
+    Unreachable,
+    /// The connection broke before the answer came.
+    ConnectionBroke,
+    /// The answer was lost: whether the request arrived is not known.
+    AnswerLost,
+    /// The exchange answered with an HTTP error.
+    Status { status: u16, message: String },
+    /// The exchange is limiting how often it is asked.
+    RateLimited,
+    /// These credentials may not do it; nothing was sent.
+    NotPermitted,
+    /// The answer could not be read.
+    Unreadable,
+    /// Some of the history's rows could not be read.
+    UnreadableRows { count: u64 },
+}
+
+impl Trouble {
+    /// What kind of trouble an error of the exchange client was; none for one that has no kind
+    /// here (its English words stand alone).
+    pub fn of(e: &nordlys_exchange::Error) -> Option<Self> {
+        use nordlys_exchange::Error;
+        Some(match e {
+            Error::Timeout { seconds, .. } => Self::Timeout { seconds: *seconds },
+            Error::Connect { .. } => Self::Unreachable,
+            Error::Transport { .. } => Self::ConnectionBroke,
+            Error::OutcomeUnknown { .. } => Self::AnswerLost,
+            Error::Http { status, .. } => Self::Status {
+                status: *status,
+                message: e.server_message().unwrap_or_default().to_owned(),
+            },
+            Error::RateLimited { .. } => Self::RateLimited,
+            Error::Refused(_) => Self::NotPermitted,
+            Error::Decode { .. } => Self::Unreadable,
+            _ => return None,
+        })
+    }
+}
+
+/// A read that failed: the English the journal has always kept, and what kind of trouble it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub error: String,
+    pub trouble: Option<Trouble>,
+}
+
+impl Failure {
+    pub fn of(e: &nordlys_exchange::Error) -> Self {
+        Self {
+            error: e.to_string(),
+            trouble: Trouble::of(e),
+        }
+    }
+
+    /// `count` rows of a page could not be read.
+    pub fn unreadable_rows(count: u64) -> Self {
+        Self {
+            error: format!("{count} rows could not be read"),
+            trouble: Some(Trouble::UnreadableRows { count }),
+        }
+    }
+}
+
+impl Seen {
+    /// A read that failed.
+    pub fn failed(f: &Failure) -> Self {
+        Self::Failed {
+            error: f.error.clone(),
+            trouble: f.trouble.clone(),
+        }
+    }
+
+    /// The request's own answer, an error.
+    pub fn answered(e: &nordlys_exchange::Error) -> Self {
+        Self::Answered {
+            error: e.to_string(),
+            trouble: Trouble::of(e),
+        }
+    }
+}
+
 /// What a step saw.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", content = "data", rename_all = "kebab-case")]
@@ -97,14 +186,21 @@ pub enum Seen {
     Rows {
         count: u64,
         incomplete: Option<String>,
+        /// What kind of trouble left it incomplete (none in steps older versions wrote).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trouble: Option<Trouble>,
     },
-    /// The read failed (the exchange's or the connection's words).
+    /// The read failed: the client's English (`error`) and what kind of trouble it was.
     Failed {
         error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trouble: Option<Trouble>,
     },
     /// The request's own answer was an error.
     Answered {
         error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trouble: Option<Trouble>,
     },
     /// Made: these rows or orders are its evidence.
     Made {
@@ -201,13 +297,15 @@ impl fmt::Display for Seen {
             Self::Rows {
                 count,
                 incomplete: None,
+                ..
             } => write!(f, "{count} rows in the window"),
             Self::Rows {
                 count,
                 incomplete: Some(e),
+                ..
             } => write!(f, "{count} rows read; incomplete: {e}"),
-            Self::Failed { error } => write!(f, "failed: {error}"),
-            Self::Answered { error } => f.write_str(error),
+            Self::Failed { error, .. } => write!(f, "failed: {error}"),
+            Self::Answered { error, .. } => f.write_str(error),
             Self::Made { ids } => write!(f, "made: {}", matched_by(ids)),
             Self::NotMade { quiet_minutes } => write!(f, "not made: {}", no_trace(*quiet_minutes)),
             Self::Unknown { doubt } => write!(f, "unknown: {doubt}"),
@@ -252,12 +350,18 @@ mod tests {
             Seen::Rows {
                 count: 3,
                 incomplete: Some("1 rows could not be read".into()),
+                trouble: Some(Trouble::UnreadableRows { count: 1 }),
             },
             Seen::Failed {
                 error: "timed out".into(),
+                trouble: Some(Trouble::Timeout { seconds: 20 }),
             },
             Seen::Answered {
                 error: "HTTP 400".into(),
+                trouble: Some(Trouble::Status {
+                    status: 400,
+                    message: "insufficient funds".into(),
+                }),
             },
             Seen::Made {
                 ids: vec!["tr_1".into()],
@@ -273,6 +377,11 @@ mod tests {
                 open_as: Some("ord_1".into()),
             },
             Seen::NeverSent,
+            // A failure with no kind of trouble: its words alone.
+            Seen::Failed {
+                error: "a nonce file is damaged".into(),
+                trouble: None,
+            },
         ]
     }
 
@@ -288,6 +397,16 @@ mod tests {
         }
         let old = "0 open orders";
         assert_eq!(Seen::stored(None, old), Seen::Legacy { text: old.into() });
+        // A failed read stored before troubles were kept reads with its words alone.
+        let before =
+            r#"{"code":"failed","data":{"error":"GET /v1/orders: no answer within 20 s"}}"#;
+        assert_eq!(
+            Seen::stored(Some(before), "ignored"),
+            Seen::Failed {
+                error: "GET /v1/orders: no answer within 20 s".into(),
+                trouble: None,
+            }
+        );
         assert_eq!(
             Seen::stored(Some("{not json"), old).to_string(),
             old,
@@ -322,5 +441,43 @@ mod tests {
         }
         assert!(Read::parse("verdict").ends_check());
         assert!(!Read::parse("GET /v1/orders").ends_check());
+    }
+
+    /// The client's errors are told apart by kind, with the exchange's own words kept.
+    #[test]
+    fn an_exchange_error_is_read_as_its_kind_of_trouble() {
+        use nordlys_exchange::Error;
+        let endpoint = || "GET /v1/orders".to_owned();
+        let timeout = Error::Timeout {
+            endpoint: endpoint(),
+            seconds: 20,
+        };
+        assert_eq!(
+            Trouble::of(&timeout),
+            Some(Trouble::Timeout { seconds: 20 })
+        );
+        let http = Error::Http {
+            endpoint: endpoint(),
+            status: 502,
+            api: None,
+            body: String::new(),
+            message: "Bad Gateway".into(),
+        };
+        assert_eq!(
+            Trouble::of(&http),
+            Some(Trouble::Status {
+                status: 502,
+                message: "Bad Gateway".into(),
+            })
+        );
+        let broke = Error::Transport {
+            endpoint: endpoint(),
+            detail: "reset".into(),
+        };
+        assert_eq!(Failure::of(&broke).trouble, Some(Trouble::ConnectionBroke));
+        assert_eq!(Failure::of(&broke).error, broke.to_string());
+        let rows = Failure::unreadable_rows(2);
+        assert_eq!(rows.trouble, Some(Trouble::UnreadableRows { count: 2 }));
+        assert_eq!(rows.error, "2 rows could not be read");
     }
 }

@@ -205,9 +205,7 @@ pub async fn send_typed(
                 &[Evidence {
                     at: Utc::now(),
                     read: Read::SendWithdrawal,
-                    seen: Seen::Answered {
-                        error: e.to_string(),
-                    },
+                    seen: Seen::answered(&e),
                 }],
             )?;
             Err(e.into())
