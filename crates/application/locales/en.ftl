@@ -506,6 +506,7 @@ plan-run-missed = Missed: Nordlys was not running while it was due
 plan-run-held = Held: an earlier run's outcome is not known yet
 plan-run-order = Order { $order } (journal entry { $entry })
 plan-run-entry = Journal entry { $entry }
+plan-run-refused = Refused: { $reason } (journal entry { $entry })
 plan-amount-positive = The amount must be more than 0 NOK
 plan-cap-positive = The price cap must be more than 0 NOK
 plan-time = Write the time as HH:MM, 00:00 to 23:59

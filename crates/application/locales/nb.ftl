@@ -502,6 +502,7 @@ plan-run-missed = Gått glipp av: Nordlys kjørte ikke da kjøpet skulle skje
 plan-run-held = Holdt tilbake: utfallet av et tidligere kjøp er ikke kjent ennå
 plan-run-order = Ordre { $order } (journalpost { $entry })
 plan-run-entry = Journalpost { $entry }
+plan-run-refused = Avvist: { $reason } (journalpost { $entry })
 plan-amount-positive = Beløpet må være mer enn 0 kr
 plan-cap-positive = Pristaket må være mer enn 0 kr
 plan-time = Skriv klokkeslettet som TT:MM, fra 00:00 til 23:59

@@ -26,6 +26,7 @@ pub mod profile_views;
 pub mod profiles;
 pub mod receive;
 pub mod receive_views;
+mod refusals;
 pub mod sale_tax;
 pub mod schedule;
 pub mod shown;

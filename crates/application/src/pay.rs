@@ -19,6 +19,7 @@ use nordlys_money::{Btc, NokPerBtc};
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::pay_views::*;
+use crate::refusals;
 use crate::state::{App, ProfileSession};
 use crate::vocabulary::{DestinationKind, NetworkStatus};
 use crate::wording::key;
@@ -298,7 +299,11 @@ pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
     Ok(view)
 }
 
-fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, String) {
+fn status_words(
+    e: &WithdrawalEntry,
+    store: &Store,
+    locale: Locale,
+) -> (Option<NetworkStatus>, String) {
     let say = |key| wording::say(key, locale);
     let status = e.status.as_ref().map(NetworkStatus::from);
     let text = match (e.state, status) {
@@ -319,7 +324,7 @@ fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, 
         }
         (WithdrawalState::NotSent, _) => say(key::PAYMENT_STATUS_NOT_SENT),
         (WithdrawalState::Rejected, _) => Message::new(key::PAYMENT_STATUS_REFUSED)
-            .with("reason", e.note.as_str())
+            .with("reason", refusals::reason(store, e.id, &e.note, locale))
             .render(locale),
     };
     (status, text)
@@ -329,13 +334,14 @@ fn status_words(e: &WithdrawalEntry, locale: Locale) -> (Option<NetworkStatus>, 
 /// `rows` are the stored withdrawal rows its transaction id is read from.
 fn payment_view(
     e: &WithdrawalEntry,
+    store: &Store,
     app: &App,
     bid: Option<NokPerBtc>,
     rows: &[TaxTransaction],
 ) -> PaymentView {
     let figures = app.figures();
     let locale = figures.locale;
-    let (status, status_text) = status_words(e, locale);
+    let (status, status_text) = status_words(e, store, locale);
     // The exchange's own row of a payment sent: its id, fee and the rate of its day.
     let listed = (e.state == WithdrawalState::Sent)
         .then(|| {
@@ -531,7 +537,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         payment: {
             let e = entry(&store, journal_id)?;
             let rows = transfer_rows(&store, std::slice::from_ref(&e))?;
-            payment_view(&e, app, app.listing_bid(&store), &rows)
+            payment_view(&e, &store, app, app.listing_bid(&store), &rows)
         },
         message,
     })
@@ -569,7 +575,7 @@ pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
     Ok(PaymentsView {
         payments: recent
             .iter()
-            .map(|e| payment_view(e, app, bid, &rows))
+            .map(|e| payment_view(e, &store, app, bid, &rows))
             .collect(),
     })
 }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc, Weekday};
 use nordlys_core::format::Figures;
 use nordlys_core::plan_schedule::{Every, ScheduleProblem};
 use nordlys_core::plans::{self, Missed, Plan, PlanForm, PlanProblem, Run, RunState};
-use nordlys_core::store::{JournalEntry, Store};
+use nordlys_core::store::{JournalEntry, JournalState, Store};
 use nordlys_core::tax::gains::buy_cost;
 use nordlys_core::time::OSLO;
 use nordlys_exchange::models::TaxTransaction;
@@ -16,6 +16,7 @@ use ts_rs::TS;
 
 use crate::desktop::Notice;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::refusals;
 use crate::vocabulary::{Change, Screen};
 use crate::wording::{self, Message};
 use crate::wording::{Key, key};
@@ -237,23 +238,31 @@ fn bought_by(e: &JournalEntry, rows: &[TaxTransaction]) -> Option<(Btc, Nok)> {
     total
 }
 
-/// What shows a sent order's state: its id on the exchange, the exchange's refusal, or the
-/// journal entry to look at.
-fn entry_words(e: &JournalEntry, figures: Figures) -> String {
+/// What shows a sent order's state: its id on the exchange, the exchange's refusal (in the
+/// language, from its answer), or the journal entry to look at.
+fn entry_words(e: &JournalEntry, store: &Store, figures: Figures) -> String {
     let locale = figures.locale;
-    match (&e.order_id, e.note.is_empty()) {
+    match (&e.order_id, e.state) {
         (Some(o), _) => Message::new(key::PLAN_RUN_ORDER)
             .with("order", o.clone())
             .with("entry", e.id.to_string())
             .render(locale),
-        (None, false) => e.note.clone(),
-        (None, true) => Message::new(key::PLAN_RUN_ENTRY)
+        (None, JournalState::Rejected) if !e.note.is_empty() => Message::new(key::PLAN_RUN_REFUSED)
+            .with("reason", refusals::reason(store, e.id, &e.note, locale))
+            .with("entry", e.id.to_string())
+            .render(locale),
+        (None, _) => Message::new(key::PLAN_RUN_ENTRY)
             .with("entry", e.id.to_string())
             .render(locale),
     }
 }
 
-fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> String {
+fn evidence_words(
+    run: &Run,
+    entry: Option<&JournalEntry>,
+    store: &Store,
+    figures: Figures,
+) -> String {
     let locale = figures.locale;
     match (run.state, entry) {
         (RunState::Skipped, _) => match &run.skip {
@@ -264,7 +273,7 @@ fn evidence_words(run: &Run, entry: Option<&JournalEntry>, figures: Figures) -> 
         (_, _) if !run.rungs.is_empty() => Message::new(key::PLAN_RUN_RUNGS)
             .with("rungs", run.rungs.len().to_string())
             .render(locale),
-        (_, Some(e)) => entry_words(e, figures),
+        (_, Some(e)) => entry_words(e, store, figures),
         (_, None) => String::new(),
     }
 }
@@ -361,7 +370,7 @@ fn plan_view(
                 .and_then(|(b, n)| price_of(b, n))
                 .map(|p| figures.price(p)),
             btc: got.map(|(b, _)| figures.btc(b)),
-            evidence: evidence_words(run, entry, figures),
+            evidence: evidence_words(run, entry, store, figures),
             journal_id: run.journal_id,
             rungs: run
                 .rungs
@@ -372,7 +381,7 @@ fn plan_view(
                     state: g.state,
                     evidence: entries
                         .get(&g.journal_id)
-                        .map(|e| entry_words(e, figures))
+                        .map(|e| entry_words(e, store, figures))
                         .unwrap_or_default(),
                 })
                 .collect(),
