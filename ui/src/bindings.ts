@@ -496,7 +496,7 @@ export type InvoicesView = { invoices: Array<InvoiceView>, };
 
 export type IpcError = { code: ErrorCode, message: string, };
 
-export type JournalEntryView = { id: string, state: JournalState, what: string, note: string, orderId: string | null, tradeId: string | null, 
+export type JournalEntryView = { id: string, state: JournalState, what: string, orderId: string | null, tradeId: string | null, 
 /**
  * A settled entry's outcome, as an order's result says it; empty while it is not settled.
  */
@@ -708,7 +708,7 @@ status: NetworkStatus | null, statusText: string, withdrawalId: string | null,
  * Its transaction id (on-chain) or payment hash (Lightning), once the exchange lists it
  * among the account's transactions; read from the stored rows, never looked up.
  */
-networkId: string | null, note: string, };
+networkId: string | null, };
 
 export type PaymentWorth = { nok: string, when: WorthWhen, };
 

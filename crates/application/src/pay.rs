@@ -380,7 +380,6 @@ fn payment_view(
         status_text,
         withdrawal_id: e.withdrawal_id.clone(),
         network_id: listed.map(|(_, id)| id.to_owned()),
-        note: e.note.clone(),
     }
 }
 

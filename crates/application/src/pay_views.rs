@@ -131,7 +131,6 @@ pub struct PaymentView {
     /// Its transaction id (on-chain) or payment hash (Lightning), once the exchange lists it
     /// among the account's transactions; read from the stored rows, never looked up.
     pub network_id: Option<String>,
-    pub note: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

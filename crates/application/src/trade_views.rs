@@ -116,7 +116,6 @@ pub struct JournalEntryView {
     pub id: String,
     pub state: JournalState,
     pub what: String,
-    pub note: String,
     pub order_id: Option<String>,
     pub trade_id: Option<String>,
     /// A settled entry's outcome, as an order's result says it; empty while it is not settled.

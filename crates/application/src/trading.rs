@@ -393,7 +393,6 @@ fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
         id: e.id.to_string(),
         state: e.state,
         what: journaled_order_words(e, figures),
-        note: e.note.clone(),
         order_id: e.order_id.clone(),
         trade_id: e.trade_id.clone(),
         outcome: match e.state {

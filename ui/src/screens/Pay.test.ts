@@ -154,7 +154,6 @@ describe("Pay: the same payment again", () => {
           statusText: "On its way",
           withdrawalId: "w2",
           networkId: null,
-          note: "",
         },
       };
     };
@@ -201,7 +200,6 @@ describe("Pay: hidden amounts", () => {
       statusText: "On its way",
       withdrawalId: "w1",
       networkId: null,
-      note: "",
     };
     fake.script.sendPayment = () => ({ message: "Sent", payment: sent });
     const { session } = await mountScreen(Pay, fake);
@@ -270,7 +268,6 @@ describe("Pay: the recipient and NOK", () => {
         statusText: "On its way",
         withdrawalId: "w1",
         networkId: null,
-        note: "",
       },
     });
     await mountScreen(Pay, fake);
@@ -363,7 +360,6 @@ describe("Pay: the address book", () => {
             statusText: "Completed",
             withdrawalId: null,
             networkId: "f".repeat(64),
-            note: "",
           },
         ],
       }),
