@@ -267,7 +267,8 @@ async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
     let state = profiles::app_state(&app, NoArgs {}).await.unwrap();
     assert_eq!(state.profile.kind, ProfileType::Sandbox);
     let problem = state.connection.secret_problem.unwrap();
-    assert!(problem.contains("Unlock"), "{problem}");
+    let unlock = nordlys_application::wording::say(key::SECRET_KEYRING_LOCKED, state.language);
+    assert_eq!(problem, unlock);
     // The sandbox's demo key is not in the keyring: the overview reads as ever.
     let balances = profiles::balances(&app, NoArgs {}).await.unwrap();
     assert!(!balances.accounts.is_empty());
@@ -291,7 +292,8 @@ async fn a_damaged_entry_is_set_aside_and_disconnect_clears_it() {
     let state = switch_profile(&app, "exchange").await.unwrap();
     assert!(!state.connection.has_key, "{state:?}");
     let problem = state.connection.secret_problem.unwrap();
-    assert!(problem.contains("damaged"), "{problem}");
+    let damaged = nordlys_application::wording::say(key::SECRET_DAMAGED, state.language);
+    assert_eq!(problem, damaged);
     let cleared = profiles::disconnect(&app, NoArgs {}).await.unwrap();
     assert_eq!(cleared.connection.secret_problem, None);
     assert!(
