@@ -486,8 +486,17 @@ export class Session {
         // Switched from the tray: every figure is read again, masked or not.
         void this.act(() => this.backend.appState({}));
         break;
-      default:
+      // The lock's are taken where the event arrives; the rest by the screens that listen for
+      // them (`onChange`).
+      case "invoices":
+      case "history":
+      case "lock":
+      case "lockAsked":
+      case "closeAsked":
+      case "plans":
         break;
+      default:
+        change satisfies never;
     }
     this.#tell(change);
   }
