@@ -3,13 +3,13 @@
 //! as a desktop notification that opens the Trade screen.
 
 use nordlys_core::alerts::{
-    Alert, AlertField, AlertForm, AlertProblem, Crossing, OpenLimit, Watched, nearest_order_percent,
+    Alert, AlertField, AlertForm, AlertProblem, Crossing, Level, OpenLimit, Watched,
+    nearest_order_percent,
 };
 use nordlys_core::format::Figures;
 use nordlys_core::store::Store;
 use nordlys_exchange::models::PriceResponse;
-use nordlys_money::{Nok, NokPerBtc};
-use rust_decimal::Decimal;
+use nordlys_money::Nok;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -106,16 +106,16 @@ fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
 }
 
 /// A price, the spread or a distance, as the alert's level is written.
-fn level_words(w: Watched, value: Decimal, figures: Figures) -> String {
-    match w {
-        Watched::Spread => figures.nok(Nok::computed(value)),
-        Watched::OpenOrder => Message::new(key::ALERT_PERCENT)
+fn level_words(level: Level, figures: Figures) -> String {
+    match level {
+        Level::Price(p) => figures.price(p),
+        Level::Spread(n) => figures.nok(n),
+        Level::Percent(p) => Message::new(key::ALERT_PERCENT)
             .with(
                 "percent",
-                nordlys_core::format::number(value, 2, figures.locale),
+                nordlys_core::format::number(p, 2, figures.locale),
             )
             .render(figures.locale),
-        _ => figures.price(NokPerBtc::computed(value)),
     }
 }
 
@@ -127,7 +127,7 @@ fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
     };
     Message::new(key)
         .with("what", watched_words(a.watched, usual, figures))
-        .with("level", level_words(a.watched, a.level, figures))
+        .with("level", level_words(a.level, figures))
         .render(figures.locale)
 }
 
@@ -152,7 +152,7 @@ fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertsView>
                 watched: a.watched,
                 crossing: a.crossing,
                 said: said(a, usual, figures),
-                level: a.level.normalize().to_string(),
+                level: a.level.decimal().normalize().to_string(),
                 hysteresis: a.hysteresis_percent.normalize().to_string(),
                 waiting: !a.armed,
             })
@@ -262,7 +262,9 @@ pub(crate) fn observe(
     for mut a in store.alerts()? {
         let was = a.armed;
         let value = match a.watched {
-            Watched::OpenOrder => open.and_then(|o| nearest_order_percent(o, p)),
+            Watched::OpenOrder => open
+                .and_then(|o| nearest_order_percent(o, p))
+                .map(Level::Percent),
             _ => a.watched.value(p),
         };
         let Some(value) = value else {
@@ -273,7 +275,7 @@ pub(crate) fn observe(
                 title: wording::say(key::ALERT_FIRED_TITLE, figures.locale),
                 body: Message::new(key::ALERT_FIRED_BODY)
                     .with("said", said(&a, usual, figures))
-                    .with("value", level_words(a.watched, value, figures))
+                    .with("value", level_words(value, figures))
                     .render(figures.locale),
                 opens: Screen::Trade,
             });

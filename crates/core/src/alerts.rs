@@ -6,6 +6,7 @@
 //! market.
 
 use nordlys_exchange::models::PriceResponse;
+use nordlys_money::{Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -40,18 +41,20 @@ impl Watched {
         Self::OpenOrder,
     ];
 
-    /// Its value in one answer of endpoint 7, NOK (per BTC, or the spread's NOK); `None` for a
-    /// spread past `Decimal`'s range (only a hostile answer gets there), and for the open orders,
-    /// which the answer alone does not give.
-    pub fn value(self, p: &PriceResponse) -> Option<Decimal> {
+    /// Its value in one answer of endpoint 7; `None` for a spread past `Decimal`'s range (only
+    /// a hostile answer gets there), and for the open orders, which the answer alone does not
+    /// give.
+    pub fn value(self, p: &PriceResponse) -> Option<Level> {
         Some(match self {
             Self::OpenOrder => return None,
-            Self::Mid => p.price.decimal(),
-            Self::BankBuy => p.bank.buy.decimal(),
-            Self::BankSell => p.bank.sell.decimal(),
-            Self::CardBuy => p.card.buy.decimal(),
-            Self::CardSell => p.card.sell.decimal(),
-            Self::Spread => p.ask.decimal().checked_sub(p.bid.decimal())?,
+            Self::Mid => Level::Price(p.price),
+            Self::BankBuy => Level::Price(p.bank.buy),
+            Self::BankSell => Level::Price(p.bank.sell),
+            Self::CardBuy => Level::Price(p.card.buy),
+            Self::CardSell => Level::Price(p.card.sell),
+            Self::Spread => {
+                Level::Spread(Nok::computed(p.ask.decimal().checked_sub(p.bid.decimal())?))
+            }
         })
     }
 
@@ -70,6 +73,37 @@ impl Watched {
 
     pub fn from_stored(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|w| w.as_str() == s)
+    }
+}
+
+/// An alert's level, or a value it reads, in the unit of what it watches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// A price to buy or sell at (the mid, the bank's, the card's).
+    Price(NokPerBtc),
+    /// The spread, ask − bid, in NOK.
+    Spread(Nok),
+    /// How far the nearest open limit order is from being filled, in percent of the market.
+    Percent(Decimal),
+}
+
+impl Level {
+    /// `value` in the unit of what `watched` follows (as the store keeps it: a number).
+    pub fn of(watched: Watched, value: Decimal) -> Self {
+        match watched {
+            Watched::Spread => Self::Spread(Nok::computed(value)),
+            Watched::OpenOrder => Self::Percent(value),
+            _ => Self::Price(NokPerBtc::computed(value)),
+        }
+    }
+
+    /// The number, to compare with another level of the same alert and to keep.
+    pub fn decimal(self) -> Decimal {
+        match self {
+            Self::Price(p) => p.decimal(),
+            Self::Spread(n) => n.decimal(),
+            Self::Percent(p) => p,
+        }
     }
 }
 
@@ -119,7 +153,8 @@ pub enum Crossing {
 
 impl Crossing {
     /// Whether `value` is at or beyond `level` on this side.
-    pub fn reached(self, value: Decimal, level: Decimal) -> bool {
+    pub fn reached(self, value: Level, level: Level) -> bool {
+        let (value, level) = (value.decimal(), level.decimal());
         match self {
             Self::RisesAbove => value >= level,
             Self::FallsBelow => value <= level,
@@ -136,8 +171,8 @@ pub struct Alert {
     pub id: i64,
     pub watched: Watched,
     pub crossing: Crossing,
-    /// NOK per BTC, or NOK for the spread; positive.
-    pub level: Decimal,
+    /// Positive.
+    pub level: Level,
     /// In (0, 10] percent of the level.
     pub hysteresis_percent: Decimal,
     /// Fires at the next crossing; false after firing until the price went back far enough.
@@ -146,16 +181,17 @@ pub struct Alert {
 
 impl Alert {
     /// Whether `value` is back past the level by the hysteresis: the alert may fire again.
-    fn back(&self, value: Decimal) -> bool {
-        let margin = self.level * self.hysteresis_percent / Decimal::ONE_HUNDRED;
+    fn back(&self, value: Level) -> bool {
+        let (value, level) = (value.decimal(), self.level.decimal());
+        let margin = level * self.hysteresis_percent / Decimal::ONE_HUNDRED;
         match self.crossing {
-            Crossing::RisesAbove => value <= self.level - margin,
-            Crossing::FallsBelow => value >= self.level + margin,
+            Crossing::RisesAbove => value <= level - margin,
+            Crossing::FallsBelow => value >= level + margin,
         }
     }
 
     /// Reads one price: `true` when it fires the alert (which then waits to re-arm).
-    pub fn observe(&mut self, value: Decimal) -> bool {
+    pub fn observe(&mut self, value: Level) -> bool {
         if self.armed && self.crossing.reached(value, self.level) {
             self.armed = false;
             return true;
@@ -211,7 +247,7 @@ pub struct AlertForm<'a> {
 pub struct NewAlert {
     pub watched: Watched,
     pub crossing: Crossing,
-    pub level: Decimal,
+    pub level: Level,
     pub hysteresis_percent: Decimal,
 }
 
@@ -246,7 +282,7 @@ impl AlertForm<'_> {
             (Ok(level), Ok(hysteresis_percent)) => Ok(NewAlert {
                 watched: self.watched,
                 crossing,
-                level,
+                level: Level::of(self.watched, level),
                 hysteresis_percent,
             }),
             (level, hysteresis) => Err(level.err().into_iter().chain(hysteresis.err()).collect()),
@@ -262,12 +298,16 @@ mod tests {
         s.parse().unwrap_or_default()
     }
 
+    fn price_level(v: &str) -> Level {
+        Level::Price(NokPerBtc::computed(d(v)))
+    }
+
     fn alert(crossing: Crossing, level: &str, armed: bool) -> Alert {
         Alert {
             id: 1,
             watched: Watched::Mid,
             crossing,
-            level: d(level),
+            level: price_level(level),
             hysteresis_percent: d("0.5"),
             armed,
         }
@@ -276,7 +316,7 @@ mod tests {
     /// The prices at which `a` fires along `path`.
     fn fired_on(mut a: Alert, path: &[&str]) -> Vec<String> {
         path.iter()
-            .filter(|v| a.observe(d(v)))
+            .filter(|v| a.observe(price_level(v)))
             .map(|v| (*v).to_owned())
             .collect()
     }
@@ -319,9 +359,10 @@ mod tests {
         }))
         .unwrap_or_else(|e| panic!("{e}"));
         let values: Vec<_> = Watched::ALL.iter().map(|w| w.value(&p)).collect();
-        let mut want: Vec<_> = ["1000", "1020", "980", "1030", "970", "22.5"]
-            .map(|v| Some(d(v)))
+        let mut want: Vec<_> = ["1000", "1020", "980", "1030", "970"]
+            .map(|v| Some(price_level(v)))
             .to_vec();
+        want.push(Some(Level::Spread(Nok::computed(d("22.5")))));
         want.push(None);
         assert_eq!(values, want);
         let mut hostile = p.clone();
@@ -364,7 +405,7 @@ mod tests {
         let ok = form("900,000.50", "").check(Locale::En);
         assert_eq!(
             ok.map(|a| (a.level, a.hysteresis_percent)),
-            Ok((d("900000.50"), d("0.5")))
+            Ok((price_level("900000.50"), d("0.5")))
         );
         assert_eq!(
             form("900 000,5", "10")
@@ -409,16 +450,17 @@ mod tests {
             id: 1,
             watched: Watched::OpenOrder,
             crossing: Crossing::FallsBelow,
-            level: d("3"),
+            level: Level::Percent(d("3")),
             hysteresis_percent: d("0.5"),
             armed: true,
         };
-        assert!(!a.observe(d("5")));
-        assert!(a.observe(d("2.0202")));
-        assert!(!a.observe(d("3.01")));
-        assert!(!a.observe(d("2.5")));
-        assert!(!a.observe(d("3.015")));
-        assert!(a.observe(d("2.9")));
+        let percent = |v| Level::Percent(d(v));
+        assert!(!a.observe(percent("5")));
+        assert!(a.observe(percent("2.0202")));
+        assert!(!a.observe(percent("3.01")));
+        assert!(!a.observe(percent("2.5")));
+        assert!(!a.observe(percent("3.015")));
+        assert!(a.observe(percent("2.9")));
     }
 
     #[test]
@@ -432,7 +474,7 @@ mod tests {
         let ok = form("2,5").check(Locale::Nb);
         assert_eq!(
             ok.map(|a| (a.level, a.crossing)),
-            Ok((d("2.5"), Crossing::FallsBelow))
+            Ok((Level::Percent(d("2.5")), Crossing::FallsBelow))
         );
         for bad in ["0", "-1", "50.5", "abc", ""] {
             assert_eq!(

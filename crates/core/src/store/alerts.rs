@@ -4,7 +4,7 @@
 use rusqlite::params;
 
 use super::{Store, StoreError, StoredDecimal};
-use crate::alerts::{Alert, Crossing, NewAlert, Watched};
+use crate::alerts::{Alert, Crossing, Level, NewAlert, Watched};
 
 /// An alert's columns as kept: what it watches, which way, its level and hysteresis.
 fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
@@ -15,7 +15,7 @@ fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
     (
         a.watched.as_str(),
         crossing,
-        a.level.normalize().to_string(),
+        a.level.decimal().normalize().to_string(),
         a.hysteresis_percent.normalize().to_string(),
     )
 }
@@ -90,7 +90,7 @@ impl Store {
                 id,
                 watched,
                 crossing,
-                level,
+                level: Level::of(watched, level),
                 hysteresis_percent,
                 armed,
             });
@@ -109,7 +109,7 @@ mod tests {
         let new = NewAlert {
             watched: Watched::CardSell,
             crossing: Crossing::FallsBelow,
-            level: "750000.25".parse().unwrap_or_default(),
+            level: Level::of(Watched::CardSell, "750000.25".parse().unwrap_or_default()),
             hysteresis_percent: "1.5".parse().unwrap_or_default(),
         };
         let id = store
