@@ -179,55 +179,83 @@ impl App {
         .unwrap();
         Command::new("chmod").arg("+x").arg(&shim).status().unwrap();
         let sandbox_file = home.path().join("sandbox-address");
-        let port = free_port();
-        let native = free_port();
         let path = format!(
             "{}:{}",
             bin.display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        let mut cmd =
-            Command::new(std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into()));
-        cmd.arg("--port")
-            .arg(port.to_string())
-            .arg("--native-port")
-            .arg(native.to_string())
-            .env("PATH", &path)
-            .env("HOME", home.path())
-            .env("XDG_DATA_HOME", home.path().join("data"))
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
-            .env("NORDLYS_SANDBOX_PORT_FILE", &sandbox_file)
-            .env(RIG_MARK, "1")
-            .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
-            .env("NORDLYS_SANDBOX_CONTROL_TOKEN", CONTROL_TOKEN)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        for (k, v) in extra_env {
-            cmd.env(k, v);
-        }
-        let driver = cmd
-            .spawn()
-            .expect("tauri-driver (cargo install tauri-driver --locked)");
+        let spawn_driver = |port: u16, native: u16| {
+            let mut cmd = Command::new(
+                std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into()),
+            );
+            cmd.arg("--port")
+                .arg(port.to_string())
+                .arg("--native-port")
+                .arg(native.to_string())
+                .env("PATH", &path)
+                .env("HOME", home.path())
+                .env("XDG_DATA_HOME", home.path().join("data"))
+                .env("XDG_CONFIG_HOME", home.path().join("config"))
+                .env("XDG_CACHE_HOME", home.path().join("cache"))
+                .env("NORDLYS_SANDBOX_PORT_FILE", &sandbox_file)
+                .env(RIG_MARK, "1")
+                .env("NORDLYS_SANDBOX_SEED", SEED.to_string())
+                .env("NORDLYS_SANDBOX_CONTROL_TOKEN", CONTROL_TOKEN)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            for (k, v) in extra_env {
+                cmd.env(k, v);
+            }
+            cmd.spawn()
+                .expect("tauri-driver (cargo install tauri-driver --locked)")
+        };
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), "wry".into());
         caps.insert(
             "tauri:options".into(),
             serde_json::json!({ "application": binary }),
         );
-        // A loaded 2-core machine can take a while to start WebKitWebDriver and the app.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let client = loop {
-            let mut builder = ClientBuilder::rustls().expect("tls");
-            builder.capabilities(caps.clone());
-            let address = format!("http://127.0.0.1:{port}");
-            match bounded("a new WebDriver session", builder.connect(&address)).await {
-                Ok(c) => break c,
-                Err(e) if Instant::now() < deadline => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(200)).await;
+        // WebKitWebDriver has been seen to hang before it starts the app (it then answers
+        // nothing). A hung first session is ended with its drivers and tried once more on new
+        // ports; a second hang fails the test with the machine's state, as any hung step does.
+        let mut attempt = 0;
+        let (client, driver) = loop {
+            attempt += 1;
+            let port = free_port();
+            let mut driver = spawn_driver(port, free_port());
+            // A loaded 2-core machine can take a while to start WebKitWebDriver and the app.
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let session = loop {
+                let mut builder = ClientBuilder::rustls().expect("tls");
+                builder.capabilities(caps.clone());
+                let address = format!("http://127.0.0.1:{port}");
+                let connect = builder.connect(&address);
+                let answered = if attempt == 1 {
+                    tokio::time::timeout(STEP_LIMIT, connect).await.ok()
+                } else {
+                    Some(bounded("a new WebDriver session", connect).await)
+                };
+                match answered {
+                    Some(Ok(c)) => break Some(c),
+                    Some(Err(e)) if Instant::now() < deadline => {
+                        let _ = e;
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    Some(Err(e)) => panic!("no WebDriver session: {e}"),
+                    None => break None,
                 }
-                Err(e) => panic!("no WebDriver session: {e}"),
+            };
+            match session {
+                Some(c) => break (c, driver),
+                None => {
+                    eprintln!("a new WebDriver session hung; starting the drivers again");
+                    for pid in with_descendants(vec![driver.id()]).into_iter().rev() {
+                        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+                    }
+                    let _ = driver.kill();
+                    let _ = driver.wait();
+                    end_all(&process_name_of(binary));
+                }
             }
         };
         Self {
