@@ -13,7 +13,8 @@ mod app_driver;
 use app_driver::{connected_app, tax_synced};
 use nordlys_application::card;
 use nordlys_application::card_views::{
-    CardArgs, CardExportArgs, CardField, CardFormat, CardView, RateKind, YearEndChoiceArgs,
+    CardArgs, CardExportArgs, CardField, CardFormat, CardView, RateKind, RefusalKind,
+    YearEndChoiceArgs,
 };
 use nordlys_application::wording::key;
 use nordlys_core::tax::gains::Method;
@@ -82,7 +83,7 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     // No source chosen: the wealth value is refused, with the reason and the fix.
     let wealth = field(&c, CardField::Formuesverdi);
     let refusal = wealth.refusal.as_ref().expect("refused without a rate");
-    assert!(refusal.reason.contains("no source"), "{refusal:?}");
+    assert_eq!(refusal.why, RefusalKind::NoRateChosen, "{refusal:?}");
     assert!(refusal.fix.contains("Skatteetaten"), "{refusal:?}");
     assert_eq!(wealth.filed, None);
     // Its XML leaves the wealth value out, and says so with the reason.
@@ -173,7 +174,7 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         .refusal
         .clone()
         .unwrap();
-    assert!(refusal.reason.contains("no price sample"), "{refusal:?}");
+    assert_eq!(refusal.why, RefusalKind::NoPriceSample, "{refusal:?}");
 
     // Back to Skatteetaten's NOK rate; then the exports.
     card::set_year_end_choice(
@@ -277,7 +278,7 @@ async fn the_sell_ticket_shows_the_tax_the_sale_would_cost_once_the_history_is_s
         .await
         .unwrap();
     let refusal = before.sale_tax.unwrap().refusal.unwrap();
-    assert!(refusal.reason.contains("not synced"), "{refusal:?}");
+    assert_eq!(refusal.why, RefusalKind::NotSynced, "{refusal:?}");
     // A buy realises nothing: no tax line.
     let buy = trading::check_order(&app, order(Direction::Buy, "500", None))
         .await

@@ -939,7 +939,9 @@ locked: boolean, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
-export type RefusalView = { reason: string, fix: string, };
+export type RefusalKind = "noRateChosen" | "noRateInHistory" | "noPriceSample" | "ratesOutOfRange" | "pending" | "unknownType" | "malformed" | "soldMoreThanBought" | "balanceContradicted" | "amountsOverflow" | "unknownValue" | "notSynced";
+
+export type RefusalView = { why: RefusalKind, reason: string, fix: string, };
 
 export type Report = "transactions" | "yearEnd" | "gains";
 

@@ -106,7 +106,11 @@ impl Shown<'_> {
         let value = e.figure(field);
         let refusal = self.card.refusal(&e.id, field).map(|why| {
             let (reason, fix) = refusal(why, self.card.year, self.words);
-            RefusalView { reason, fix }
+            RefusalView {
+                why: RefusalKind::of(why),
+                reason,
+                fix,
+            }
         });
         let filed = value.and_then(|v| self.figures.raw(|| v.filed()));
         let shown = match (&filed, value) {

@@ -2,6 +2,7 @@
 //! field with its filed value to copy, the exact figure, the rows it came from, or why it is not
 //! computable), the year-end rate's sources, deposits' costs, and the card's exports.
 
+use nordlys_core::tax::card::{NoRate, Why};
 use nordlys_core::tax::gains::Method;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -45,9 +46,53 @@ impl From<nordlys_core::tax::card::Field> for CardField {
     }
 }
 
+/// Why a figure is refused, as a fact the window and the tests act on; `reason` and `fix` word
+/// it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum RefusalKind {
+    /// No source chosen for the year-end rate.
+    NoRateChosen,
+    /// No row before the year's end carries a market rate.
+    NoRateInHistory,
+    /// Nordlys took no price sample near the year's end.
+    NoPriceSample,
+    /// The rates entered multiply past what a number holds.
+    RatesOutOfRange,
+    Pending,
+    UnknownType,
+    Malformed,
+    SoldMoreThanBought,
+    BalanceContradicted,
+    AmountsOverflow,
+    /// A proceeds, cost or value the history does not give.
+    UnknownValue,
+    /// No tax history is stored (the tax before selling).
+    NotSynced,
+}
+
+impl RefusalKind {
+    pub fn of(why: &Why) -> Self {
+        match why {
+            Why::NoYearEndRate(NoRate::NotChosen) => Self::NoRateChosen,
+            Why::NoYearEndRate(NoRate::NoTransaction) => Self::NoRateInHistory,
+            Why::NoYearEndRate(NoRate::NoSample) => Self::NoPriceSample,
+            Why::NoYearEndRate(NoRate::OutOfRange) => Self::RatesOutOfRange,
+            Why::Pending { .. } => Self::Pending,
+            Why::UnknownType { .. } => Self::UnknownType,
+            Why::Malformed { .. } => Self::Malformed,
+            Why::SoldMoreThanBought { .. } => Self::SoldMoreThanBought,
+            Why::BalanceContradicted { .. } => Self::BalanceContradicted,
+            Why::AmountsOverflow => Self::AmountsOverflow,
+            Why::Unknown { .. } => Self::UnknownValue,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RefusalView {
+    pub why: RefusalKind,
     pub reason: String,
     pub fix: String,
 }

@@ -12,7 +12,7 @@ use nordlys_money::{Btc, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::card_views::RefusalView;
+use crate::card_views::{RefusalKind, RefusalView};
 use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
@@ -86,22 +86,28 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
     let t = match found {
         Ok(t) => t,
         Err(no) => {
-            let (reason, fix) = match no {
+            let (why, (reason, fix)) = match no {
                 SaleTaxRefusal::NotSynced => (
-                    crate::wording::say(key::SALE_TAX_NOT_SYNCED, locale),
-                    crate::wording::say(key::SALE_TAX_SYNC, locale),
+                    RefusalKind::NotSynced,
+                    (
+                        crate::wording::say(key::SALE_TAX_NOT_SYNCED, locale),
+                        crate::wording::say(key::SALE_TAX_SYNC, locale),
+                    ),
                 ),
-                SaleTaxRefusal::Card(why) => refusal(
-                    &why,
-                    nordlys_core::time::oslo_year(&now),
-                    Words { locale, zone },
+                SaleTaxRefusal::Card(why) => (
+                    RefusalKind::of(&why),
+                    refusal(
+                        &why,
+                        nordlys_core::time::oslo_year(&now),
+                        Words { locale, zone },
+                    ),
                 ),
             };
             return Ok(SaleTaxView {
                 gain: None,
                 tax: None,
                 lots: Vec::new(),
-                refusal: Some(RefusalView { reason, fix }),
+                refusal: Some(RefusalView { why, reason, fix }),
             });
         }
     };

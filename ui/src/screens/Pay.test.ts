@@ -28,7 +28,12 @@ function check(form: PayArgs): PayCheckView {
     summary: [{ label: "To", value: form.destination }],
     reviewed: `${form.destination}/${form.amount}`,
     saleTax: form.isPayment
-      ? { gain: null, tax: null, lots: [], refusal: { reason: "the tax history is not synced", fix: "sync it" } }
+      ? {
+          gain: null,
+          tax: null,
+          lots: [],
+          refusal: { why: "notSynced", reason: "the tax history is not synced", fix: "sync it" },
+        }
       : null,
   };
 }
