@@ -131,7 +131,6 @@ fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
         .render(figures.locale)
 }
 
-/// Why open orders cannot be followed here: the exchange lists them to an API key only.
 /// Whether the credentials cannot list open orders: no API key (OAuth access is not given them).
 fn open_orders_need_key(session: &crate::state::ProfileSession) -> bool {
     session.connection.client().credentials().key.is_none()
@@ -204,8 +203,10 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SaveAlertView> {
         }
     };
     if new.watched == Watched::OpenOrder && open_orders_need_key(&session) {
-        let needs_key = key::ALERT_OPEN_ORDER_NEEDS_KEY;
-        return Err(AppError::said(ErrorCode::InvalidInput, needs_key));
+        return Err(AppError::said(
+            ErrorCode::InvalidInput,
+            key::ALERT_OPEN_ORDER_NEEDS_KEY,
+        ));
     }
     let armed = crate::watcher::last_price(app, &session.profile.id)
         .and_then(|p| new.watched.value(&p))

@@ -1,5 +1,6 @@
 //! The commands the UI calls. Each takes the app handle and one argument struct, and returns a
-//! view or an [`AppError`](crate::error::AppError); the logic lives in `nordlys-core` and `nordlys-exchange`.
+//! view or an [`AppError`](crate::error::AppError); the logic lives in `nordlys-core` and
+//! `nordlys-exchange`.
 
 use std::time::Duration;
 

@@ -34,18 +34,14 @@ fn order_figures(app: &App) -> Figures {
 pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
     let figures = order_figures(app);
     let locale = figures.locale;
-    let amount =
-        match args
-            .amount_nok
-            .as_deref()
-            .map(str::trim)
-            .filter(|a| !a.is_empty())
-        {
-            None => None,
-            Some(text) => Some(nordlys_core::amount_input::parse_nok(text, locale).map_err(
-                |e| AppError::new(ErrorCode::InvalidInput, wording::amount_input(&e, locale)),
-            )?),
-        };
+    let amount = args
+        .amount_nok
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(|text| nordlys_core::amount_input::parse_nok(text, locale))
+        .transpose()
+        .map_err(|e| AppError::new(ErrorCode::InvalidInput, wording::amount_input(&e, locale)))?;
     let ProfileSession {
         connection,
         store,
@@ -277,8 +273,11 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderResultVi
             .flatten()
             .map(|p| wording::amount_problem_message(&p, figures))
             .collect();
-        let none = key::ORDER_NOT_READY;
-        return Err(AppError::all(ErrorCode::InvalidInput, why, none));
+        return Err(AppError::all(
+            ErrorCode::InvalidInput,
+            why,
+            key::ORDER_NOT_READY,
+        ));
     };
     let session = app.session().await?;
     let ProfileSession {
@@ -463,8 +462,10 @@ pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders
     recheck(connection.client(), &store, &rules, Due::All).await?;
     let doubt = unknown_could_be(&connection, &store, &args.order_id, &rules).await?;
     if doubt == CancelDoubt::Old && args.anyway != Some(true) {
-        let may_be = key::CANCEL_MAY_BE_UNKNOWN;
-        return Err(AppError::said(ErrorCode::MayBeUnknown, may_be));
+        return Err(AppError::said(
+            ErrorCode::MayBeUnknown,
+            key::CANCEL_MAY_BE_UNKNOWN,
+        ));
     }
     if matches!(doubt, CancelDoubt::CannotLook | CancelDoubt::Young) {
         return Err(AppError::said(

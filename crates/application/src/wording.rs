@@ -951,26 +951,14 @@ mod tests {
                 .count("count", n)
                 .render(locale)
         };
-        assert!(
-            said(1, Locale::En).contains("one disposal uses"),
-            "{}",
-            said(1, Locale::En)
-        );
-        assert!(
-            said(37, Locale::En).contains("37 disposals use"),
-            "{}",
-            said(37, Locale::En)
-        );
-        assert!(
-            said(1, Locale::Nb).contains("én avhending bruker"),
-            "{}",
-            said(1, Locale::Nb)
-        );
-        assert!(
-            said(37, Locale::Nb).contains("37 avhendinger bruker"),
-            "{}",
-            said(37, Locale::Nb)
-        );
+        for (n, locale, form) in [
+            (1, Locale::En, "one disposal uses"),
+            (37, Locale::En, "37 disposals use"),
+            (1, Locale::Nb, "én avhending bruker"),
+            (37, Locale::Nb, "37 avhendinger bruker"),
+        ] {
+            assert!(said(n, locale).contains(form), "{}", said(n, locale));
+        }
         for n in [1, 37] {
             for locale in [Locale::En, Locale::Nb] {
                 assert!(!said(n, locale).contains('('), "{}", said(n, locale));

@@ -160,10 +160,8 @@ impl Seen {
 
     /// The request's own answer, an error.
     pub fn answered(e: &nordlys_exchange::Error) -> Self {
-        Self::Answered {
-            error: e.to_string(),
-            trouble: Trouble::of(e),
-        }
+        let Failure { error, trouble } = Failure::of(e);
+        Self::Answered { error, trouble }
     }
 }
 

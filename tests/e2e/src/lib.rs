@@ -249,10 +249,11 @@ impl App {
                 Some(c) => break (c, driver),
                 None => {
                     eprintln!("a new WebDriver session hung; starting the drivers again");
-                    for pid in with_descendants(vec![driver.id()]).into_iter().rev() {
-                        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-                    }
-                    let _ = driver.kill();
+                    let pids = with_descendants(vec![driver.id()]);
+                    let _ = Command::new("kill")
+                        .arg("-9")
+                        .args(pids.iter().map(u32::to_string))
+                        .status();
                     let _ = driver.wait();
                     end_all(&process_name_of(binary));
                 }
