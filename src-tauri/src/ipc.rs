@@ -12,7 +12,8 @@ use nordlys_application::error::IpcError;
 use nordlys_application::holdings_chart::*;
 use nordlys_application::lock::*;
 use nordlys_application::pay_views::*;
-use nordlys_application::plans::*;
+use nordlys_application::plan_views::*;
+use nordlys_application::present::Present;
 use nordlys_application::profile_views::*;
 use nordlys_application::receive_views::*;
 use nordlys_application::tax_views::*;
@@ -36,7 +37,10 @@ macro_rules! ipc_commands {
                 pub async fn $name(app: tauri::State<'_, App>, args: $args) -> Result<$ret, IpcError> {
                     let answer = async {
                         nordlys_application::lock::admit(&app, stringify!($name))?;
-                        nordlys_application::$module::$name(&app, args).await
+                        let outcome = nordlys_application::$module::$name(&app, args).await?;
+                        // The one place a use case's facts become its view.
+                        let view: $ret = Present::present(outcome, &app.viewer());
+                        Ok::<_, nordlys_application::error::AppError>(view)
                     };
                     // The one place an error is worded: in the user's language, as it answers.
                     answer.await.map_err(|e| e.present(app.locale()))

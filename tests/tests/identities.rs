@@ -248,7 +248,10 @@ async fn a_key_of_other_accounts_in_the_app_is_told_and_never_mixes_their_record
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
-    assert_eq!(refused.failure, Some(ErrorCode::OtherAccounts));
+    assert_eq!(
+        refused.failure.map(|(code, _)| code),
+        Some(ErrorCode::OtherAccounts)
+    );
 
     account_identities::set_tax_history_aside(&app, NoArgs {})
         .await

@@ -16,6 +16,7 @@ use app_driver::{connected_app, kari, order};
 use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::{PayArgs, PayCheckView};
+use nordlys_application::present::Present;
 use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
@@ -419,7 +420,8 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
     assert_eq!(sent.payment.state, WithdrawalState::Unknown, "{sent:?}");
     let listed = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let entry = &listed.entries[0];
     assert!(
         entry
@@ -457,7 +459,8 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
     .unwrap();
     let hidden = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let masked = balance_reads(&hidden.entries[0]);
     assert_eq!(masked.len(), shown.len());
     // The amounts are masked; what is left is the account's name and the words.
@@ -677,15 +680,16 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     assert!(weakened.problems.is_empty() && !weakened.app.lock.before_payments);
 
     // A new or larger plan, and another exchange address, take the password too.
-    use nordlys_application::plans::{PlanArgs, save_plan};
+    use nordlys_application::plan_views::PlanArgs;
+    use nordlys_application::plans::save_plan;
     let plan = |amount: &str, id: Option<i64>, p: Option<&str>| PlanArgs {
         id,
-        kind: nordlys_application::plans::PlanKind::Buy,
+        kind: nordlys_application::plan_views::PlanKind::Buy,
         amount: amount.into(),
         rungs: String::new(),
         step: String::new(),
         account: String::new(),
-        every: nordlys_application::plans::PlanPeriod::Day,
+        every: nordlys_application::plan_views::PlanPeriod::Day,
         on: String::new(),
         at: "07:00".into(),
         max_price: String::new(),
@@ -699,7 +703,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     let made = save_plan(&app, plan("100", None, Some("correct horse")))
         .await
         .unwrap();
-    let id = made.plans.plans[0].id;
+    let id = made.plans.plans[0].record.plan.id;
     assert!(
         save_plan(&app, plan("50", Some(id), None)).await.is_ok(),
         "smaller: no password"

@@ -22,6 +22,7 @@ use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::PayArgs;
+use nordlys_application::present::Present;
 use nordlys_application::profile_views::{
     ConnectOauthArgs, ExchangeProfileArgs, SetRequestTimeoutArgs,
 };
@@ -525,7 +526,10 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .unwrap();
     assert_eq!((q.bid.exact, q.ask.exact), (None, None));
     figures.extend([q.price, q.bid.text, q.ask.text, q.bank_buy, q.card_sell]);
-    let v = market::volume(&app, NoArgs {}).await.unwrap();
+    let v = market::volume(&app, NoArgs {})
+        .await
+        .unwrap()
+        .present(&app.viewer());
     figures.extend([v.daily.amount_nok, v.daily.amount_btc]);
     let rows = tax_rows(&app, 0, 200).await.rows;
     assert!(!rows.is_empty(), "the sandbox has a history to hide");
@@ -545,7 +549,8 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         },
     )
     .await
-    .unwrap();
+    .unwrap()
+    .present(&app.viewer());
     // A year or disposal that is not computable says so in words (and how many disposals), with
     // no amount to hide.
     for y in gains.years.iter().filter(|y| y.not_computable.is_none()) {

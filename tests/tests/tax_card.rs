@@ -16,6 +16,7 @@ use nordlys_application::card_views::{
     CardArgs, CardExportArgs, CardField, CardFormat, CardView, RateKind, RefusalKind,
     YearEndChoiceArgs,
 };
+use nordlys_application::present::Present;
 use nordlys_application::wording::key;
 use nordlys_core::tax::gains::Method;
 use nordlys_tests::*;
@@ -359,7 +360,8 @@ async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privac
         },
     )
     .await
-    .unwrap();
+    .unwrap()
+    .present(&app.viewer());
     assert_eq!(now.total, balances.total_btc);
     for a in &balances.accounts {
         assert!(chart.svg.contains(&a.name), "{} has its line", a.name);
@@ -409,7 +411,8 @@ async fn gains_and_the_card_agree_on_which_years_are_computable() {
             },
         )
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
         assert!(
             gains.years.iter().any(|y| y.not_computable.is_some()),
             "the sandbox sells deposits from outside with no cost entered: {:?}",

@@ -18,6 +18,7 @@ use nordlys_application::NoArgs;
 use nordlys_application::desktop::{
     Desktop, DesktopError, LoginStart, Notice, SaveChoice, XdgAutostart,
 };
+use nordlys_application::notices::{Deposit, Told};
 use nordlys_application::receive_views::{InvoiceArgs, InvoiceIdArgs};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::trade_views::QuoteArgs;
@@ -27,6 +28,7 @@ use nordlys_application::wording::key;
 use nordlys_application::{profiles, receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::secrets::MemorySecretStore;
+use nordlys_money::Btc;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::json;
@@ -34,7 +36,7 @@ use serde_json::json;
 /// A desktop that keeps what it was asked to show and tell.
 #[derive(Debug, Default)]
 struct Recorded {
-    notified: Mutex<Vec<String>>,
+    notified: Mutex<Vec<Notice>>,
     changed: Mutex<Vec<Change>>,
     synced: Mutex<Vec<TaxSyncView>>,
     /// How often the window was closed as the user's close would.
@@ -45,10 +47,7 @@ struct Recorded {
 
 impl Desktop for Recorded {
     fn notify(&self, n: &Notice) {
-        self.notified
-            .lock()
-            .unwrap()
-            .push(format!("{}: {}", n.title, n.body));
+        self.notified.lock().unwrap().push(n.clone());
     }
     fn open_url(&self, _url: &str) -> Result<(), DesktopError> {
         Err(DesktopError("no browser in this test".into()))
@@ -159,7 +158,10 @@ async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_
     assert_eq!(listed.invoices[0].status, InvoiceState::Paid);
     let notified = desktop.notified.lock().unwrap().clone();
     assert_eq!(notified.len(), 1, "{notified:?}");
-    assert!(notified[0].starts_with("Invoice paid: "), "{notified:?}");
+    assert!(
+        matches!(notified[0].told, Told::InvoicePaid { .. }),
+        "{notified:?}"
+    );
     // Announced once: the next look finds nothing new.
     assert!(watcher::look(&app).await.unwrap().is_empty());
     assert_eq!(desktop.notified.lock().unwrap().len(), 1);
@@ -231,7 +233,7 @@ async fn told_after_looks(
     app: &nordlys_application::App,
     desktop: &Recorded,
     count: usize,
-) -> Vec<String> {
+) -> Vec<Told> {
     for _ in 0..40 {
         watcher::look_at_history(app).await.unwrap();
         if desktop.notified.lock().unwrap().len() >= count {
@@ -239,7 +241,18 @@ async fn told_after_looks(
         }
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
-    desktop.notified.lock().unwrap().clone()
+    told(desktop)
+}
+
+/// What the desktop was told, as facts.
+fn told(desktop: &Recorded) -> Vec<Told> {
+    desktop
+        .notified
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|n| n.told.clone())
+        .collect()
 }
 
 /// Deposits that land in the history are announced once each, with amount and account, however
@@ -288,16 +301,19 @@ async fn deposits_are_announced_once_each_under_every_reading_of_how_rows_arrive
             "{readings}: {changes:?}"
         );
         let mut told = told_after_looks(&app, &desktop, 3).await;
-        told.sort();
+        told.sort_by_key(|t| match t {
+            Told::Deposit(d) => d.amount,
+            _ => Btc::ZERO,
+        });
         let pending = readings.get("pendingRows").is_some();
-        let want: Vec<String> = ["0.00100000", "0.00200000", "0.01500000"]
-            .iter()
-            .map(|btc| {
-                if pending {
-                    format!("Bitcoin on its way: {btc}\u{a0}BTC to Hovedkonto, not final yet")
-                } else {
-                    format!("Bitcoin received: {btc}\u{a0}BTC to Hovedkonto")
-                }
+        let want: Vec<Told> = [100_000, 200_000, 1_500_000]
+            .into_iter()
+            .map(|sats| {
+                Told::Deposit(Deposit {
+                    amount: Btc::from_sats(sats),
+                    account: "Hovedkonto".into(),
+                    pending,
+                })
             })
             .collect();
         assert_eq!(told, want, "{readings}");
@@ -338,7 +354,11 @@ async fn a_deposit_during_the_first_read_of_the_history_is_news_on_either_clock(
         let told = told_after_looks(&app, &desktop, 1).await;
         assert_eq!(
             told,
-            ["Bitcoin received: 0.01230000\u{a0}BTC to Hovedkonto"],
+            [Told::Deposit(Deposit {
+                amount: Btc::from_sats(1_230_000),
+                account: "Hovedkonto".into(),
+                pending: false,
+            })],
             "clock skew {skew}"
         );
     }
@@ -380,7 +400,7 @@ async fn the_rest_of_a_cancelled_first_read_is_not_news() {
     watcher::look_at_history(&app).await.unwrap();
     let whole = status().await;
     assert_eq!(whole.state, SyncState::Complete, "{whole:?}");
-    assert!(whole.stored > 0, "{whole:?}");
+    assert!(whole.progress.stored > 0, "{whole:?}");
     watcher::look_at_history(&app).await.unwrap();
     let told = desktop.notified.lock().unwrap().clone();
     assert!(told.is_empty(), "{told:?}");
@@ -408,15 +428,22 @@ async fn deposits_made_while_the_app_was_closed_are_summed_up_once_on_start() {
     let restarted = start();
     connect(&restarted, &sb).await;
     watcher::look_at_history(&restarted).await.unwrap();
-    let told = desktop.notified.lock().unwrap().clone();
+    let told = told(&desktop);
     assert_eq!(told.len(), 1, "{told:?}");
-    assert!(
-        told[0].starts_with(
-            "Received while Nordlys was closed: 4 deposits, 0.10000000\u{a0}BTC in total:\n"
-        ),
+    let Told::DepositsWhileClosed {
+        count,
+        total,
+        named,
+        more,
+    } = &told[0]
+    else {
+        panic!("one summary: {told:?}");
+    };
+    assert_eq!(
+        (*count, *total, named.len(), *more),
+        (4, Some(Btc::from_sats(10_000_000)), 3, 1),
         "{told:?}"
     );
-    assert!(told[0].ends_with("and 1 more"), "{told:?}");
     drop(restarted);
 
     let again = start();
@@ -451,7 +478,7 @@ async fn an_unknown_order_is_settled_by_the_watcher_and_the_window_told() {
         unknowns::unknowns(&app, NoArgs {})
             .await
             .unwrap()
-            .unresolved
+            .unresolved()
     };
     assert_eq!(unresolved().await, 1);
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
@@ -538,7 +565,7 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
             .lock()
             .unwrap()
             .iter()
-            .filter(|n| n.starts_with("Price alert: "))
+            .filter(|n| matches!(n.told, Told::AlertFired { .. }))
             .count()
     };
     let set = |p: f64| control(&sb, "/sandbox/price", json!({ "price": p }));
@@ -563,8 +590,15 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     connect(&restarted, &sb).await;
     watcher::look_at_price(&restarted).await.unwrap();
     assert_eq!(alerts_told(), 2, "a restart fires nothing again");
-    let body = desktop.notified.lock().unwrap().last().cloned().unwrap();
-    assert!(body.contains("The mid price rises above"), "{body}");
+    let last = desktop.notified.lock().unwrap().last().cloned().unwrap();
+    assert!(
+        matches!(
+            &last.told,
+            Told::AlertFired { alert, .. }
+                if alert.watched == Watched::Mid && alert.crossing == Crossing::RisesAbove
+        ),
+        "{last:?}"
+    );
     // The poller asks endpoint 7 for the usual amount (5000 unless set).
     let bad = alerts::set_usual_amount(
         &restarted,
@@ -617,7 +651,9 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
             .lock()
             .unwrap()
             .iter()
-            .filter(|n| n.contains("open limit order"))
+            .filter(|n| {
+                matches!(&n.told, Told::AlertFired { alert, .. } if alert.watched == Watched::OpenOrder)
+            })
             .count()
     };
     let look = || async {
@@ -652,9 +688,18 @@ async fn a_locked_app_notifies_without_amounts() {
     assert_eq!(desktop.changed.lock().unwrap().last(), Some(&Change::Lock));
     control(&sb, "/sandbox/deposits", json!({ "amountBtc": 0.015 })).await;
     watcher::look_at_history(&app).await.unwrap();
+    let notified = desktop.notified.lock().unwrap().clone();
+    assert_eq!(notified.len(), 1, "{notified:?}");
     assert_eq!(
-        *desktop.notified.lock().unwrap(),
-        ["Nordlys (locked): Something happened. Unlock Nordlys to see it."]
+        notified[0].told,
+        Told::WhileLocked {
+            opens: nordlys_application::vocabulary::Screen::Tax
+        }
+    );
+    let words = format!("{} {}", notified[0].title, notified[0].body);
+    assert!(
+        !words.contains("BTC") && !words.chars().any(|c| c.is_ascii_digit()),
+        "{words}"
     );
 }
 

@@ -12,14 +12,14 @@ use crate::state::{App, ProfileSession};
 /// How long the exchange's list of accounts is waited for before the id stands.
 const LIVE_WAIT: Duration = Duration::from_secs(2);
 
-struct AccountNames {
+struct AccountNames_ {
     live: HashMap<String, String>,
     kept: crate::tax::Names,
     /// Whether a name was asked for that neither knew.
     missed: Cell<bool>,
 }
 
-impl AccountNames {
+impl AccountNames_ {
     fn name(&self, id: &str) -> String {
         if let Some(name) = self.live.get(id).cloned().or_else(|| self.kept.get(id)) {
             return name;
@@ -29,6 +29,50 @@ impl AccountNames {
     }
 }
 
+/// The names of the accounts a view mentions; an account with none goes by its id.
+#[derive(Debug, Clone, Default)]
+pub struct AccountNames(HashMap<String, String>);
+
+impl AccountNames {
+    pub fn name(&self, id: &str) -> String {
+        self.0.get(id).cloned().unwrap_or_else(|| id.to_owned())
+    }
+}
+
+/// The names of `ids`: from what is known, and from one bounded read of the exchange's accounts
+/// when an id is not known.
+pub(crate) async fn of<'a>(
+    app: &App,
+    session: &ProfileSession,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> AccountNames {
+    let live = crate::watcher::seen_account_names(app, &session.profile.id);
+    // The names only make the words kinder: a store that cannot give them leaves the ids.
+    let kept = crate::tax::Names::load(&session.store).unwrap_or_default();
+    let mut known = HashMap::new();
+    let mut unknown = Vec::new();
+    for id in ids {
+        match live.get(id).cloned().or_else(|| kept.get(id)) {
+            Some(name) => {
+                known.insert(id.to_owned(), name);
+            }
+            None => unknown.push(id.to_owned()),
+        }
+    }
+    if !unknown.is_empty() {
+        let read = session.connection.client().bitcoin_accounts(true);
+        if let Ok(Ok(accounts)) = tokio::time::timeout(LIVE_WAIT, read).await {
+            for a in accounts.accounts {
+                let id = a.id.to_string();
+                if unknown.contains(&id) {
+                    known.insert(id, a.name);
+                }
+            }
+        }
+    }
+    AccountNames(known)
+}
+
 /// `words` with `name` naming accounts. Made once with what is known; made again, once, after
 /// one bounded read of the exchange's accounts when it named an account by id.
 pub(crate) async fn named<T>(
@@ -36,7 +80,7 @@ pub(crate) async fn named<T>(
     session: &ProfileSession,
     words: impl Fn(&dyn Fn(&str) -> String) -> T,
 ) -> T {
-    let mut names = AccountNames {
+    let mut names = AccountNames_ {
         live: crate::watcher::seen_account_names(app, &session.profile.id),
         // The names only make the words kinder: a store that cannot give them leaves the ids.
         kept: crate::tax::Names::load(&session.store)

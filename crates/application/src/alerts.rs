@@ -13,9 +13,8 @@ use nordlys_money::Nok;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::desktop::Notice;
 use crate::error::{Answer, AppError, ErrorCode};
-use crate::vocabulary::Screen;
+use crate::notices::Told;
 use crate::wording::key;
 use crate::wording::{self, Message};
 use crate::{App, NoArgs};
@@ -106,7 +105,7 @@ fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
 }
 
 /// A price, the spread or a distance, as the alert's level is written.
-fn level_words(level: Level, figures: Figures) -> String {
+pub(crate) fn level_words(level: Level, figures: Figures) -> String {
     match level {
         Level::Price(p) => figures.price(p),
         Level::Spread(n) => figures.nok(n),
@@ -119,7 +118,7 @@ fn level_words(level: Level, figures: Figures) -> String {
     }
 }
 
-fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
+pub(crate) fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
     let key = match (a.watched, a.crossing) {
         (Watched::OpenOrder, _) => key::ALERT_COMES_WITHIN,
         (_, Crossing::RisesAbove) => key::ALERT_RISES_ABOVE,
@@ -258,7 +257,6 @@ pub(crate) fn observe(
     p: &PriceResponse,
     open: Option<&[OpenLimit]>,
 ) -> Answer<()> {
-    let figures = app.figures();
     let usual = app.settings().usual_amount_nok();
     for mut a in store.alerts()? {
         let was = a.armed;
@@ -272,13 +270,10 @@ pub(crate) fn observe(
             continue;
         };
         if a.observe(value) {
-            app.notify(&Notice {
-                title: wording::say(key::ALERT_FIRED_TITLE, figures.locale),
-                body: Message::new(key::ALERT_FIRED_BODY)
-                    .with("said", said(&a, usual, figures))
-                    .with("value", level_words(value, figures))
-                    .render(figures.locale),
-                opens: Screen::Trade,
+            app.tell(Told::AlertFired {
+                alert: a.clone(),
+                usual,
+                value,
             });
         }
         if a.armed != was {

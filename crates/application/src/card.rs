@@ -8,7 +8,7 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use nordlys_core::amount_input::{AmountInputError, parse_nok, parse_price, parse_rate};
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::Store;
-use nordlys_core::tax::card::{Card, CardEntry, CardError, CardRequest, Field, FieldValue};
+use nordlys_core::tax::card::{Card, CardEntry, CardError, Field, FieldValue};
 use nordlys_core::tax::gains::EnteredCost;
 use nordlys_core::tax::year_end_rate::{self, NoRate, RateChoice, YearEndRate};
 use nordlys_core::time::{OSLO, oslo_date, oslo_year};
@@ -18,29 +18,21 @@ use crate::NoArgs;
 use crate::card_views::*;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::state::App;
-use crate::tax_card::{Words, refusal};
+use crate::tax_card::{CardOrder, Words, refusal};
 use crate::tax_views::ExportView;
 use crate::wording::key;
 use crate::wording::{Message, say};
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
 pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs) -> Answer<Card> {
-    let (method, per_account, year) = (args.method, args.per_account, args.year);
+    let order = CardOrder {
+        year: args.year,
+        method: args.method,
+        per_account: args.per_account,
+        rate: None,
+    };
     tokio::task::spawn_blocking(move || {
-        let now = Utc::now();
-        let first = store.tax_oldest()?.map(|t| oslo_year(&t));
-        // Last year's card is the one filed this spring; a history that began this year has
-        // only this year's.
-        let year = year.unwrap_or_else(|| (oslo_year(&now) - 1).max(first.unwrap_or(i32::MIN)));
-        let rate = year_end_rate::stored(&store, year)?;
-        let request = CardRequest {
-            year,
-            method,
-            per_account,
-            rate,
-            now,
-        };
-        nordlys_core::tax::card::card(&store, &request).map_err(card_error)
+        crate::tax_card::make(&store, order, Utc::now()).map_err(card_error)
     })
     .await
     .map_err(AppError::fault)?
@@ -285,7 +277,7 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
         disposals: made
             .disposals
             .iter()
-            .map(|d| crate::tax::disposal_view(d, made.method, figures, zone))
+            .map(|d| crate::tax_views::disposal_view(d, made.method, figures, zone))
             .collect(),
         deposits: made
             .deposits

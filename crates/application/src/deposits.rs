@@ -8,12 +8,9 @@ use nordlys_core::store::{Store, UntoldDeposit};
 use nordlys_money::Btc;
 use rust_decimal::Decimal;
 
-use crate::desktop::Notice;
 use crate::error::Answer;
+use crate::notices::{Deposit, Told};
 use crate::state::App;
-use crate::vocabulary::Screen;
-use crate::wording::Message;
-use crate::wording::key;
 
 /// How many deposits a summary names one by one; the rest it counts.
 const NAMED: usize = 3;
@@ -38,60 +35,25 @@ pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> A
             .or(id)
             .unwrap_or_default()
     };
-    let locale = app.locale();
-    let figures = app.figures();
-    let line = |d: &UntoldDeposit| {
-        let key = if d.row.finalize_time.is_some() {
-            key::DEPOSIT_BODY
-        } else {
-            key::DEPOSIT_BODY_PENDING
-        };
-        Message::new(key)
-            .with("amount", figures.btc(amount(d)))
-            .with("account", account(d))
-            .render(locale)
+    let told = |d: &UntoldDeposit| Deposit {
+        amount: amount(d),
+        account: account(d),
+        pending: d.row.finalize_time.is_none(),
     };
     if first_look && news.len() > 1 {
         let total = news
             .iter()
             .try_fold(Decimal::ZERO, |sum, d| sum.checked_add(amount(d).decimal()));
-        let mut body = Message::new(key::DEPOSITS_WHILE_CLOSED_BODY)
-            .with("count", news.len().to_string())
-            .with(
-                "total",
-                total.map_or_else(String::new, |t| figures.btc(Btc::computed(t))),
-            )
-            .render(locale);
-        for d in news.iter().take(NAMED) {
-            body.push('\n');
-            body.push_str(&line(d));
-        }
-        if news.len() > NAMED {
-            body.push('\n');
-            body.push_str(
-                &Message::new(key::DEPOSITS_MORE)
-                    .with("count", (news.len() - NAMED).to_string())
-                    .render(locale),
-            );
-        }
-        app.notify(&Notice {
-            title: Message::new(key::DEPOSITS_WHILE_CLOSED_TITLE).render(locale),
-            body,
-            opens: Screen::Tax,
+        app.tell(Told::DepositsWhileClosed {
+            count: news.len(),
+            total: total.map(Btc::computed),
+            named: news.iter().take(NAMED).map(|d| told(d)).collect(),
+            more: news.len().saturating_sub(NAMED),
         });
         return Ok(());
     }
     for d in news {
-        let title = if d.row.finalize_time.is_some() {
-            key::DEPOSIT_RECEIVED_TITLE
-        } else {
-            key::DEPOSIT_PENDING_TITLE
-        };
-        app.notify(&Notice {
-            title: Message::new(title).render(locale),
-            body: line(d),
-            opens: Screen::Tax,
-        });
+        app.tell(Told::Deposit(told(d)));
     }
     Ok(())
 }

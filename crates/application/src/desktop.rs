@@ -17,6 +17,9 @@ pub struct Notice {
     pub title: String,
     pub body: String,
     pub opens: crate::vocabulary::Screen,
+    /// What it tells, as a fact.
+    #[serde(skip)]
+    pub told: crate::notices::Told,
 }
 
 /// The OS side effects of the use cases. Calls return at once; the save dialog answers through

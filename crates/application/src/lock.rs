@@ -11,8 +11,9 @@ use nordlys_core::secrets::{SecretError, SecretItem};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::desktop::Notice;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::notices::Told;
+use crate::present::Present;
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording::key;
@@ -190,18 +191,17 @@ impl App {
         self.lock_state().locked
     }
 
-    /// Shows `notice`; while locked it says only that Nordlys has news, not what.
-    pub fn notify(&self, notice: &Notice) {
-        if self.is_locked() {
-            let locale = self.locale();
-            self.desktop.notify(&Notice {
-                title: wording::say(key::LOCKED_NOTICE_TITLE, locale),
-                body: wording::say(key::LOCKED_NOTICE_BODY, locale),
-                opens: notice.opens,
-            });
+    /// Tells the user `told` in a notification, worded as the window reads now; while locked it
+    /// says only that Nordlys has news, not what.
+    pub fn tell(&self, told: Told) {
+        let told = if self.is_locked() {
+            Told::WhileLocked {
+                opens: told.opens(),
+            }
         } else {
-            self.desktop.notify(notice);
-        }
+            told
+        };
+        self.desktop.notify(&told.present(&self.viewer()));
     }
 }
 

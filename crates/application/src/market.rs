@@ -1,106 +1,49 @@
-//! Market commands: volume statistics and the user's own trade history.
+//! Market commands: volume statistics, the user's own trade history, and the price and volume
+//! charts.
+
+use std::collections::HashMap;
+use std::sync::PoisonError;
 
 use nordlys_core::daily_prices::{self, DailyPrice};
-use nordlys_core::format::{self, BtcUnit, Figures};
-use nordlys_core::tax::row_amount_text;
-use nordlys_exchange::models::{TaxTransactionType, VolumeStats};
-use nordlys_money::{Btc, Nok};
-use rust_decimal::Decimal;
-use std::sync::PoisonError;
+use nordlys_core::format;
+use nordlys_exchange::models::{TaxTransaction, VolumeResponse};
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::trade_views::*;
-use crate::vocabulary::Direction;
 use crate::wording::key;
 
-fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
-    let locale = figures.locale;
-    VolumeStatsView {
-        amount_nok: figures.nok(s.amount_nok),
-        amount_btc: figures.btc_in(s.amount_btc, BtcUnit::Btc),
-        buy_percentage: format!("{}\u{a0}%", format::number(s.buy_percentage, 1, locale)),
-        number_of_trades: format::number(Decimal::from(s.number_of_trades), 0, locale),
-    }
-}
-
-pub async fn volume(app: &App, _args: NoArgs) -> Result<VolumeView, AppError> {
-    let figures = app.figures();
-    let v = app
-        .session()
+pub async fn volume(app: &App, _args: NoArgs) -> Answer<VolumeResponse> {
+    app.session()
         .await?
         .connection
         .client()
         .volume(None)
         .await
-        .map_err(AppError::of)?;
-    Ok(VolumeView {
-        daily: stats(&v.daily, figures),
-        monthly: stats(&v.monthly, figures),
-        yearly: stats(&v.yearly, figures),
-        last24h: stats(&v.last24h, figures),
-    })
+        .map_err(AppError::of)
+}
+
+/// The user's executed trades, newest first, with the names of their accounts.
+#[derive(Debug, Clone)]
+pub struct Trades {
+    pub rows: Vec<TaxTransaction>,
+    pub names: HashMap<String, String>,
 }
 
 /// The user's executed trades (buys and sells of the tax history), newest first: the history's
 /// tail is read first, so a trade just made is among them.
-pub async fn trade_history(app: &App, _args: NoArgs) -> Result<TradesView, AppError> {
-    let figures = app.figures();
+pub async fn trade_history(app: &App, _args: NoArgs) -> Answer<Trades> {
     crate::tax::read_tail(app).await?;
     let store = app.tax_session().await?.store;
-    let names: std::collections::HashMap<String, String> = store
-        .tax_accounts()?
-        .into_iter()
-        .map(|a| (a.id, a.name))
-        .collect();
-    let trades = store
-        .tax_trades_newest(200)?
-        .iter()
-        .map(|t| {
-            let buy = t.tx_type == TaxTransactionType::BtcBuy;
-            let (btc, as_sent) = if buy {
-                (t.in_amount, t.out_amount)
-            } else {
-                (t.out_amount, t.in_amount)
-            };
-            // The bitcoin's worth, fee apart, whichever side of the amount the row puts it;
-            // the amount as sent when the row cannot tell.
-            let nok = nordlys_core::tax::gains::trade_worth(t)
-                .map(|n| n.decimal())
-                .or(as_sent);
-            let account = t
-                .account_id
-                .as_ref()
-                .map(|a| {
-                    names
-                        .get(a.as_str())
-                        .cloned()
-                        .unwrap_or_else(|| a.to_string())
-                })
-                .unwrap_or_default();
-            TradeView {
-                id: t.id.to_string(),
-                time: format::time(&t.create_time, app.zone, figures.locale),
-                direction: if buy { Direction::Buy } else { Direction::Sell },
-                account,
-                btc: btc
-                    .map(|b| figures.btc(Btc::computed(b)))
-                    .unwrap_or_default(),
-                nok: nok
-                    .map(|n| figures.nok(Nok::computed(n)))
-                    .unwrap_or_default(),
-                price: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
-                fee: match (t.fee_amount, &t.fee_currency) {
-                    (Some(f), Some(c)) => row_amount_text(figures, f, c),
-                    // A fee with no currency named is in NOK, as a trade's is.
-                    (Some(f), None) => figures.nok(Nok::computed(f)),
-                    (None, _) => String::new(),
-                },
-            }
-        })
-        .collect();
-    Ok(TradesView { trades })
+    Ok(Trades {
+        names: store
+            .tax_accounts()?
+            .into_iter()
+            .map(|a| (a.id, a.name))
+            .collect(),
+        rows: store.tax_trades_newest(200)?,
+    })
 }
 
 /// How long daily prices are kept before they are read again: they change once a day, and the

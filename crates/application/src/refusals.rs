@@ -21,12 +21,36 @@ fn answered(store: &Store, journal_id: i64) -> Option<Trouble> {
         })
 }
 
+/// Why the exchange refused a request, as its evidence shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The kind of trouble the request's own answer was.
+    Answered(Trouble),
+    /// An entry kept before answers were facts: the journal's note, the client's English.
+    Noted(String),
+}
+
+impl Refusal {
+    /// Why the entry `journal_id`, whose note is `note`, was refused.
+    pub fn of(store: &Store, journal_id: i64, note: &str) -> Self {
+        match answered(store, journal_id) {
+            Some(t) => Self::Answered(t),
+            None => Self::Noted(note.to_owned()),
+        }
+    }
+
+    /// In `locale`.
+    pub fn words(&self, locale: Locale) -> String {
+        match self {
+            Self::Answered(t) => wording::trouble(t).render(locale),
+            Self::Noted(note) => note.clone(),
+        }
+    }
+}
+
 /// Why the entry `journal_id` was refused, in `locale`.
 pub(crate) fn reason(store: &Store, journal_id: i64, note: &str, locale: Locale) -> String {
-    match answered(store, journal_id) {
-        Some(t) => wording::trouble(&t).render(locale),
-        None => note.to_owned(),
-    }
+    Refusal::of(store, journal_id, note).words(locale)
 }
 
 #[cfg(test)]

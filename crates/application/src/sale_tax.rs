@@ -142,7 +142,7 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
             .with("percent", percent_text)
             .render(locale),
         ),
-        lots: crate::tax::disposal_view(d, method, figures, zone).lots,
+        lots: crate::tax_views::disposal_view(d, method, figures, zone).lots,
         refusal: None,
     })
 }

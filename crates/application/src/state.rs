@@ -258,6 +258,12 @@ impl App {
         self.settings().language.unwrap_or(self.os_locale)
     }
 
+    /// The language what the user typed is read in (decimal comma or point): the window's.
+    /// Reading a form is not presenting, so a use case may ask for it.
+    pub fn input_locale(&self) -> Locale {
+        self.locale()
+    }
+
     /// How views write amounts now: language, unit and privacy mode.
     pub fn figures(&self) -> Figures {
         let settings = self.settings();
@@ -265,6 +271,14 @@ impl App {
             locale: settings.language.unwrap_or(self.os_locale),
             unit: settings.unit,
             hidden: settings.privacy,
+        }
+    }
+
+    /// How views write now: [`App::figures`] and the system's time zone.
+    pub fn viewer(&self) -> crate::present::Viewer {
+        crate::present::Viewer {
+            figures: self.figures(),
+            zone: self.zone,
         }
     }
 

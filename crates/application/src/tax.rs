@@ -6,22 +6,22 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
-use nordlys_core::format::{self, Figures, Locale};
-use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFilter};
+use chrono::Utc;
+use nordlys_core::format::Locale;
+use nordlys_core::store::{Store, StoreError, TaxAccountName, TaxFacets, TaxFilter};
 use nordlys_core::tax::balances::BalanceIndex;
-use nordlys_core::tax::gains::{DepositCosts, Disposal, GainsBuilder, GainsReport, Method};
+use nordlys_core::tax::csv;
+use nordlys_core::tax::gains::{DepositCosts, GainsBuilder, GainsReport, Method};
 use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress};
-use nordlys_core::tax::year_end::{RateSource, YearEnd, YearEndBuilder};
-use nordlys_core::tax::{csv, row_amount_text};
-use nordlys_core::time::Tz;
-use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok};
-use rust_decimal::Decimal;
+use nordlys_core::tax::year_end::{YearEnd, YearEndBuilder};
+use nordlys_exchange::ExchangeClient;
+use nordlys_exchange::models::{GetTaxBalanceResponse, MalformedTaxTransaction, TaxTransaction};
+use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
+use crate::present::Present;
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
 use crate::vocabulary::{Report, SyncState};
@@ -32,32 +32,16 @@ use crate::wording::key;
 #[derive(Debug, Default)]
 pub struct SyncSlot {
     cancel: Option<SyncCancel>,
-    progress: SyncProgress,
-    state: SyncState,
-    /// Why the last sync failed, in no language yet.
-    failure: Option<(ErrorCode, Message)>,
+    status: SyncStatus,
 }
 
-impl SyncSlot {
-    fn view(&self, zone: Tz, locale: Locale) -> TaxSyncView {
-        let p = &self.progress;
-        let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-        TaxSyncView {
-            state: self.state,
-            requests: p.requests,
-            received: n(p.received),
-            stored: n(p.stored),
-            malformed: n(p.malformed),
-            permille: p.permille,
-            reached: p.reached.map(|t| day(&t, zone, locale)).unwrap_or_default(),
-            message: self
-                .failure
-                .as_ref()
-                .map(|(_, m)| m.render(locale))
-                .unwrap_or_default(),
-            failure: self.failure.as_ref().map(|(code, _)| *code),
-        }
-    }
+/// Where the sync of the tax history is: how far it got, and how it ended.
+#[derive(Debug, Clone, Default)]
+pub struct SyncStatus {
+    pub progress: SyncProgress,
+    pub state: SyncState,
+    /// Why the last sync failed, in no language yet.
+    pub failure: Option<(ErrorCode, Message)>,
 }
 
 fn slot(app: &App) -> std::sync::MutexGuard<'_, SyncSlot> {
@@ -69,13 +53,9 @@ fn lock(slot: &std::sync::Mutex<SyncSlot>) -> std::sync::MutexGuard<'_, SyncSlot
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn day(t: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
-    format::date(t.with_timezone(&zone).date_naive(), locale)
-}
-
-pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
+pub async fn start_tax_sync(app: &App, _args: NoArgs) -> Answer<SyncStatus> {
     begin_sync(app).await?;
-    Ok(slot(app).view(app.zone, app.locale()))
+    Ok(slot(app).status.clone())
 }
 
 /// Starts a sync of the active profile's tax history in the background, from where the last one
@@ -92,51 +72,34 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         }
         *s = SyncSlot {
             cancel: Some(cancel.clone()),
-            state: SyncState::Running,
-            ..SyncSlot::default()
+            status: SyncStatus {
+                state: SyncState::Running,
+                ..SyncStatus::default()
+            },
         };
     }
     let worker = std::sync::Arc::clone(&app.tax_sync);
     let ended = std::sync::Arc::clone(&app.tax_sync_ended);
     let desktop = std::sync::Arc::clone(&app.desktop);
-    let (zone, locale) = (app.zone, app.locale());
-    // Every step is told to the window as it happens: it shows the progress without asking.
+    // Every step is told to the window as it happens, as it would show it now: it shows the
+    // progress without asking.
+    let viewer = app.viewer();
     let tell = move |worker: &std::sync::Mutex<SyncSlot>| {
-        let view = lock(worker).view(zone, locale);
+        let view = lock(worker).status.clone().present(&viewer);
         desktop.tax_sync(&view);
     };
     let started = std::time::Instant::now();
     tokio::spawn(async move {
         let client = connection.client();
-        // Whose accounts the credential sees, learned afresh with each sync (the sync is refused
-        // for a history of other accounts), and the names of deleted accounts for old rows; the
-        // list falls back to ids when this fails.
-        let learned = nordlys_core::account_identity::learn(client, &store).await;
+        learn_accounts(client, &store).await;
         // Deposits made from the first read's start on are news (see `deposits`). The start is
         // on the exchange's clock, which stamps the rows: its first answer shows it.
         let since = client.exchange_now()
             - chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
         // A store that cannot write this fails the sync's first page, which says so.
         let _ = store.begin_deposit_watch(since);
-        // Names go only into a history that is (or is about to be) these accounts'.
-        if let Ok(learned) = learned
-            && store
-                .tax_history_owner()
-                .is_ok_and(|owner| owner.is_none() || owner == learned.identity)
-        {
-            let names: Vec<_> = learned
-                .accounts
-                .into_iter()
-                .map(|a| TaxAccountName {
-                    id: a.id,
-                    name: a.name,
-                    deleted: a.deleted,
-                })
-                .collect();
-            let _ = store.set_tax_accounts(&names);
-        }
         let outcome = sync::sync(client, store, &cancel, |p| {
-            lock(&worker).progress = *p;
+            lock(&worker).status.progress = *p;
             tell(&worker);
         })
         .await;
@@ -144,11 +107,11 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
             let mut s = lock(&worker);
             s.cancel = None;
             match outcome {
-                Ok(SyncEnd::Complete) => s.state = SyncState::Complete,
-                Ok(SyncEnd::Cancelled) => s.state = SyncState::Cancelled,
+                Ok(SyncEnd::Complete) => s.status.state = SyncState::Complete,
+                Ok(SyncEnd::Cancelled) => s.status.state = SyncState::Cancelled,
                 Err(e) => {
-                    s.state = SyncState::Failed;
-                    s.failure = Some(sync_failure(&e));
+                    s.status.state = SyncState::Failed;
+                    s.status.failure = Some(sync_failure(&e));
                 }
             }
         }
@@ -156,6 +119,31 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         ended.notify_waiters();
     });
     Ok(())
+}
+
+/// Learns, before a sync, whose accounts the credential sees (the sync is refused for a history
+/// of other accounts) and keeps their names, deleted ones too, for old rows; the list falls back
+/// to ids when this fails. Both clients call it before [`sync::sync`].
+pub async fn learn_accounts(client: &ExchangeClient, store: &Store) {
+    let Ok(learned) = nordlys_core::account_identity::learn(client, store).await else {
+        return;
+    };
+    // Names go only into a history that is (or is about to be) these accounts'.
+    if store
+        .tax_history_owner()
+        .is_ok_and(|owner| owner.is_none() || owner == learned.identity)
+    {
+        let names: Vec<_> = learned
+            .accounts
+            .into_iter()
+            .map(|a| TaxAccountName {
+                id: a.id,
+                name: a.name,
+                deleted: a.deleted,
+            })
+            .collect();
+        let _ = store.set_tax_accounts(&names);
+    }
 }
 
 /// Why a sync stopped, and what of it is kept.
@@ -212,7 +200,7 @@ pub async fn read_tail(app: &App) -> Answer<Tail> {
         {
             let s = slot(app);
             if s.cancel.is_none() {
-                return match (s.state, &s.failure) {
+                return match (s.status.state, &s.status.failure) {
                     (SyncState::Failed, Some((code, m))) => Err(AppError::new(*code, m.clone())),
                     (SyncState::Complete, _) => Ok(Tail::Whole),
                     _ => Ok(Tail::Stopped),
@@ -225,18 +213,16 @@ pub async fn read_tail(app: &App) -> Answer<Tail> {
     }
 }
 
-pub async fn tax_sync_status(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
-    let locale = app.locale();
-    Ok(slot(app).view(app.zone, locale))
+pub async fn tax_sync_status(app: &App, _args: NoArgs) -> Answer<SyncStatus> {
+    Ok(slot(app).status.clone())
 }
 
-pub async fn cancel_tax_sync(app: &App, _args: NoArgs) -> Answer<TaxSyncView> {
-    let locale = app.locale();
+pub async fn cancel_tax_sync(app: &App, _args: NoArgs) -> Answer<SyncStatus> {
     let s = slot(app);
     if let Some(c) = &s.cancel {
         c.cancel();
     }
-    Ok(s.view(app.zone, locale))
+    Ok(s.status.clone())
 }
 
 /// After a profile switch: the old profile's sync stops, and its progress is not shown as the
@@ -265,49 +251,9 @@ fn filter(args: &TaxFilterArgs) -> TaxFilter {
     }
 }
 
-fn kind_words(kind: &TaxTransactionType, locale: Locale) -> String {
-    use TaxTransactionType as T;
-    let key = match kind {
-        T::BtcBuy => key::TAX_KIND_BUY,
-        T::BtcSell => key::TAX_KIND_SELL,
-        T::BtcWithdrawal => key::TAX_KIND_WITHDRAWAL,
-        T::BtcDeposit => key::TAX_KIND_DEPOSIT,
-        T::BtcBonus => key::TAX_KIND_BONUS,
-        T::FiatDeposit => key::TAX_KIND_NOK_DEPOSIT,
-        T::FiatWithdrawal => key::TAX_KIND_NOK_WITHDRAWAL,
-        T::BtcAdjustment => key::TAX_KIND_BTC_ADJUSTMENT,
-        T::FiatAdjustment => key::TAX_KIND_NOK_ADJUSTMENT,
-        other => return other.as_str().to_owned(),
-    };
-    crate::wording::say(key, locale)
-}
-
-/// A row's sub-kind in words; empty for none, the API's value as it is for one not known.
-fn sub_type_words(sub: &TaxSubType, locale: Locale) -> String {
-    use TaxSubType as S;
-    let key = match sub {
-        S::Empty | S::Unspecified => return String::new(),
-        S::Market => key::TAX_SUB_MARKET,
-        S::Limit => key::TAX_SUB_LIMIT,
-        S::Manual => key::TAX_SUB_MANUAL,
-        S::Onchain => key::TAX_SUB_ONCHAIN,
-        S::Lightning => key::TAX_SUB_LIGHTNING,
-        S::Internal => key::TAX_SUB_INTERNAL,
-        S::InternalExternal => key::TAX_SUB_INTERNAL_EXTERNAL,
-        S::LightningPaymentRequest => key::TAX_SUB_LIGHTNING_INVOICE,
-        S::LightningAddress => key::TAX_SUB_LIGHTNING_ADDRESS,
-        S::LightningLnurl => key::TAX_SUB_LIGHTNING_LNURL,
-        S::Bank => key::TAX_SUB_BANK,
-        S::Card => key::TAX_SUB_CARD,
-        S::WriteOff => key::TAX_SUB_WRITE_OFF,
-        S::Correction => key::TAX_SUB_CORRECTION,
-        other => return other.as_str().to_owned(),
-    };
-    crate::wording::say(key, locale)
-}
-
 /// Account names from endpoint 13, kept at each sync.
-pub(crate) struct Names(BTreeMap<String, TaxAccountName>);
+#[derive(Debug, Clone, Default)]
+pub struct Names(BTreeMap<String, TaxAccountName>);
 
 impl Names {
     pub(crate) fn load(store: &Store) -> Result<Self, StoreError> {
@@ -336,49 +282,6 @@ impl Names {
 
     pub(crate) fn deleted(&self, id: &str) -> bool {
         self.0.get(id).is_some_and(|a| a.deleted)
-    }
-}
-
-fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
-    let side = |v: Option<Decimal>, c: &Option<CurrencyCode>| match (v, c) {
-        (Some(v), Some(c)) if c == currency => Some(v),
-        _ => None,
-    };
-    let inflow = side(t.in_amount, &t.in_currency);
-    let outflow = side(t.out_amount, &t.out_currency);
-    if inflow.is_none() && outflow.is_none() {
-        return None;
-    }
-    Some(inflow.unwrap_or_default() - outflow.unwrap_or_default())
-}
-
-/// What a report figure that a pending row touches says instead of a number.
-fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
-    crate::wording::Message::new(key::TAX_NOT_COMPUTABLE)
-        .with("since", day(since, zone, locale))
-        .render(locale)
-}
-
-fn payment_view(t: &TaxTransaction) -> PaymentInfoView {
-    use nordlys_core::tax::payment_info::{PaymentInfo, read};
-    match read(t) {
-        PaymentInfo::None => PaymentInfoView::None,
-        PaymentInfo::Transfer {
-            network_id,
-            destination,
-        } => PaymentInfoView::Transfer {
-            network_id: network_id.to_owned(),
-            destination: destination.to_owned(),
-        },
-        PaymentInfo::BankAccount(a) => PaymentInfoView::BankAccount {
-            account: a.to_owned(),
-        },
-        PaymentInfo::Unreadable(text) => PaymentInfoView::Unreadable {
-            text: text.to_owned(),
-        },
-        PaymentInfo::Text(text) => PaymentInfoView::Text {
-            text: text.to_owned(),
-        },
     }
 }
 
@@ -416,58 +319,18 @@ impl BalanceSlot {
     }
 }
 
-fn row_view(
-    t: &TaxTransaction,
-    names: &Names,
-    zone: Tz,
-    figures: Figures,
-    balances: &BalanceIndex,
-) -> TaxRowView {
-    let locale = figures.locale;
-    let account = t
-        .account_id
-        .as_ref()
-        .map(|a| a.as_str())
-        .unwrap_or_default();
-    let fee = match (t.fee_amount, &t.fee_currency) {
-        (Some(f), Some(c)) if !f.is_zero() => row_amount_text(figures, f, c),
-        _ => String::new(),
-    };
-    TaxRowView {
-        id: t.id.as_str().to_owned(),
-        time: format::time(&t.create_time, zone, locale),
-        account: if account.is_empty() {
-            "NOK".into()
-        } else {
-            names.name(account)
-        },
-        account_deleted: names.deleted(account),
-        kind: kind_words(&t.tx_type, locale),
-        sub_type: sub_type_words(&t.sub_type, locale),
-        btc: net(t, &CurrencyCode::Btc)
-            .map(|d| figures.btc(Btc::computed(d)))
-            .unwrap_or_default(),
-        nok: net(t, &CurrencyCode::Nok)
-            .map(|d| figures.nok(Nok::computed(d)))
-            .unwrap_or_default(),
-        fee,
-        rate: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
-        // The account's balance after the row, from the amounts: `runningBalanceBtc` is read
-        // two ways (the account's or the user's total) and is kept as sent in the CSV.
-        running_balance: balances
-            .after(t.id.as_str())
-            .map(|b| figures.btc(b))
-            .unwrap_or_default(),
-        note: t.note.clone(),
-        payment_info: t.payment_info.clone(),
-        payment: payment_view(t),
-        is_payment: t.is_payment,
-        pending: t.finalize_time.is_none(),
-    }
+/// A page of the tax list: its rows, with the names and computed balances they are shown with.
+#[derive(Debug, Clone)]
+pub struct TaxRowsPage {
+    /// The filter's whole count, with its first page only.
+    pub total: Option<u32>,
+    pub offset: u32,
+    pub rows: Vec<TaxTransaction>,
+    pub names: Names,
+    pub balances: Arc<BalanceIndex>,
 }
 
-pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
-    let figures = app.figures();
+pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsPage> {
     let store = app.tax_session().await?.store;
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
@@ -477,97 +340,52 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsView> {
     } else {
         None
     };
-    let rows = store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?;
-    let names = Names::load(&store)?;
-    let balances = app.tax_balances.index(&store).await?;
-    Ok(TaxRowsView {
+    Ok(TaxRowsPage {
         total,
         offset: args.offset,
-        rows: rows
-            .iter()
-            .map(|t| row_view(t, &names, app.zone, figures, &balances))
-            .collect(),
+        rows: store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?,
+        names: Names::load(&store)?,
+        balances: app.tax_balances.index(&store).await?,
     })
 }
 
-pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxFacetsView> {
-    let locale = app.locale();
+/// What the tax list can be filtered by, and what the sync could not read.
+#[derive(Debug, Clone)]
+pub struct TaxChoices {
+    pub facets: TaxFacets,
+    pub names: Names,
+    pub malformed: Vec<MalformedTaxTransaction>,
+    pub stored: u32,
+}
+
+pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxChoices> {
     let store = app.tax_session().await?.store;
-    let facets = store.tax_facets()?;
-    let names = Names::load(&store)?;
-    Ok(TaxFacetsView {
-        years: facets.years,
-        accounts: facets
-            .accounts
-            .iter()
-            .map(|id| ChoiceView {
-                value: id.clone(),
-                label: if names.deleted(id) {
-                    crate::wording::Message::new(key::TAX_ACCOUNT_DELETED)
-                        .with("name", names.name(id))
-                        .render(locale)
-                } else {
-                    names.name(id)
-                },
-            })
-            .collect(),
-        types: facets
-            .types
-            .iter()
-            .map(|t| ChoiceView {
-                value: t.clone(),
-                label: kind_words(&TaxTransactionType::from(t.as_str()), locale),
-            })
-            .collect(),
-        sub_types: facets
-            .sub_types
-            .iter()
-            .map(|s| ChoiceView {
-                value: s.clone(),
-                label: match sub_type_words(&TaxSubType::from(s.as_str()), locale) {
-                    words if words.is_empty() => "—".to_owned(),
-                    words => words,
-                },
-            })
-            .collect(),
-        malformed: store
-            .tax_malformed()?
-            .into_iter()
-            .map(|m| MalformedView {
-                id: m.id,
-                reason: m.reason,
-            })
-            .collect(),
+    Ok(TaxChoices {
+        facets: store.tax_facets()?,
+        names: Names::load(&store)?,
+        malformed: store.tax_malformed()?,
         stored: u32::try_from(store.tax_count(&TaxFilter::default())?).unwrap_or(u32::MAX),
     })
 }
 
-pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<TaxBalancesView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
+/// The exchange's own balances for tax (endpoint 14), and the NOK available.
+#[derive(Debug, Clone)]
+pub struct ExchangeBalances {
+    pub bitcoin: GetTaxBalanceResponse,
+    pub fiat: Nok,
+}
+
+pub async fn tax_balances(app: &App, args: TaxBalancesArgs) -> Answer<ExchangeBalances> {
     let client = app.session().await?.connection;
-    let b = client
+    let bitcoin = client
         .client()
         .tax_balance(args.include_deleted)
         .await
         .map_err(AppError::of)?;
     let fiat = client.client().fiat_account().await.map_err(AppError::of)?;
-    Ok(TaxBalancesView {
-        fiat: figures.nok(fiat.available_nok),
-        total_btc: figures.btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
-        accounts: b
-            .bitcoin_accounts
-            .iter()
-            .map(|acc| TaxBalanceView {
-                id: acc.id.as_str().to_owned(),
-                name: acc.name.clone(),
-                balance: figures.btc(acc.balance_btc),
-                deleted: acc
-                    .delete_time
-                    .map(|t| day(&t, zone, locale))
-                    .unwrap_or_default(),
-            })
-            .collect(),
+    Ok(ExchangeBalances {
+        bitcoin,
+        fiat: fiat.available_nok,
     })
 }
 
@@ -591,36 +409,6 @@ async fn each_row<T: Send + 'static>(
     .map_err(AppError::fault)
 }
 
-/// Why a year's holding is not a figure, in words: a pending row, rows whose running balance
-/// contradicts the computed balances, or amounts too large to add.
-fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
-    if let Some(since) = &y.pending_since {
-        return Some(not_computable(since, zone, locale));
-    }
-    if y.overflowed {
-        return Some(crate::wording::say(
-            key::TAX_NOT_COMPUTABLE_OVERFLOW,
-            locale,
-        ));
-    }
-    y.contradiction.as_ref().map(|c| {
-        crate::wording::Message::new(key::TAX_NOT_COMPUTABLE_CONTRADICTED)
-            .with("ids", c.ids.join(", "))
-            .count("rows", c.rows)
-            .render(locale)
-    })
-}
-
-/// `figure()`, or why the year's holding is not computable.
-fn unless_blocked(
-    y: &YearEnd,
-    zone: Tz,
-    locale: Locale,
-    figure: impl FnOnce() -> String,
-) -> String {
-    year_end_blocked(y, zone, locale).unwrap_or_else(figure)
-}
-
 async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
     let chosen = nordlys_core::tax::year_end_rate::chosen(&store)?;
     let builder = each_row(
@@ -633,46 +421,20 @@ async fn year_ends(store: std::sync::Arc<Store>) -> Answer<Vec<YearEnd>> {
     Ok(builder.finish(Utc::now(), &chosen))
 }
 
-pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEndsView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
+/// Each year's end: the holding of every account and its value.
+#[derive(Debug, Clone)]
+pub struct YearEnds {
+    /// Oldest first.
+    pub years: Vec<YearEnd>,
+    pub names: Names,
+}
+
+pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEnds> {
     let store = app.tax_session().await?.store;
     let names = Names::load(&store)?;
-    let years = year_ends(store).await?;
-    let nok = |d: Option<Nok>| d.map(|d| figures.nok(d)).unwrap_or_else(|| "—".into());
-    Ok(YearEndsView {
-        years: years
-            .iter()
-            .rev()
-            .map(|y| YearEndView {
-                year: y.year,
-                complete: y.complete,
-                rate: y
-                    .rate_nok
-                    .map(|r| figures.price(r))
-                    .unwrap_or_else(|| "—".into()),
-                rate_source: crate::wording::rate_source(&y.source, locale),
-                entered: matches!(
-                    y.source,
-                    RateSource::Entered
-                        | RateSource::EnteredViaUsd { .. }
-                        | RateSource::Sample { .. }
-                ),
-                accounts: y
-                    .accounts
-                    .iter()
-                    .map(|h| HoldingView {
-                        account: names.name(&h.account_id),
-                        deleted: names.deleted(&h.account_id),
-                        balance: unless_blocked(y, zone, locale, || figures.btc(h.balance_btc)),
-                        value: unless_blocked(y, zone, locale, || nok(h.value_nok)),
-                    })
-                    .collect(),
-                total_btc: unless_blocked(y, zone, locale, || figures.btc(y.total_btc)),
-                total_nok: unless_blocked(y, zone, locale, || nok(y.total_nok)),
-                not_computable: year_end_blocked(y, zone, locale),
-            })
-            .collect(),
+    Ok(YearEnds {
+        years: year_ends(store).await?,
+        names,
     })
 }
 
@@ -685,112 +447,8 @@ async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
     Ok(builder.finish())
 }
 
-pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
-    let report = gains(app.tax_session().await?.store, args.method).await?;
-    let nok = |d: Nok| figures.nok(d);
-    Ok(GainsView {
-        method: crate::wording::method_name(report.method, locale),
-        years: report
-            .years
-            .iter()
-            .rev()
-            .map(|y| {
-                let blocked = y
-                    .pending_since
-                    .map(|t| not_computable(&t, zone, locale))
-                    .or_else(|| {
-                        (y.unknown_disposals > 0).then(|| {
-                            Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
-                                .count("count", u64::from(y.unknown_disposals))
-                                .render(locale)
-                        })
-                    });
-                let figure = |n: Nok| blocked.clone().unwrap_or_else(|| nok(n));
-                YearGainsView {
-                    year: y.year,
-                    disposals: y.disposals,
-                    proceeds: figure(y.proceeds_nok),
-                    cost: figure(y.cost_nok),
-                    gains: figure(y.gains_nok),
-                    losses: figure(y.losses_nok),
-                    net: figure(y.net_nok),
-                    not_computable: blocked.clone(),
-                }
-            })
-            .collect(),
-        disposals: report
-            .disposals
-            .iter()
-            .rev()
-            .take(500)
-            .map(|d| disposal_view(d, report.method, figures, zone))
-            .collect(),
-        notes: report
-            .notes
-            .iter()
-            .map(|n| crate::wording::gains_note(n, locale))
-            .collect(),
-    })
-}
-
-/// A disposal and the lots it consumed, each figure to the øre.
-/// A disposal's gain or loss in words; "not computable" when a cost or a proceeds is not known,
-/// as the card says, rather than a figure worked from zeros.
-fn disposal_result(d: &Disposal, figures: Figures) -> String {
-    let m = if !d.unknown.is_empty() {
-        Message::new(key::DISPOSAL_NOT_COMPUTABLE)
-    } else if d.gain_nok.is_negative() {
-        Message::new(key::DISPOSAL_LOSS).with(
-            "nok",
-            figures.nok(Nok::computed(d.gain_nok.decimal().abs())),
-        )
-    } else {
-        Message::new(key::DISPOSAL_GAIN).with("nok", figures.nok(d.gain_nok))
-    };
-    m.render(figures.locale)
-}
-
-pub(crate) fn disposal_view(
-    d: &Disposal,
-    method: Method,
-    figures: Figures,
-    zone: Tz,
-) -> DisposalView {
-    let locale = figures.locale;
-    let nok = |d: Nok| figures.nok(d);
-    DisposalView {
-        id: d.id.clone(),
-        time: format::time(&d.at, zone, locale),
-        kind: d.kind,
-        btc: figures.btc(d.btc),
-        proceeds: nok(d.proceeds_nok),
-        cost: nok(d.cost_nok),
-        result: disposal_result(d, figures),
-        lots: d
-            .lots
-            .iter()
-            .map(|l| LotView {
-                id: l.acquisition_id.as_deref().map_or_else(
-                    || crate::wording::method_name(method, locale),
-                    str::to_owned,
-                ),
-                time: l
-                    .acquired_at
-                    .as_ref()
-                    .map(|t| format::time(t, zone, locale))
-                    .unwrap_or_default(),
-                btc: figures.btc(l.btc),
-                cost: nok(l.cost_nok),
-            })
-            .collect(),
-        unmatched: if d.unmatched_btc.is_zero() {
-            String::new()
-        } else {
-            figures.btc(d.unmatched_btc)
-        },
-    }
+pub async fn gains_report(app: &App, args: GainsArgs) -> Answer<GainsReport> {
+    gains(app.tax_session().await?.store, args.method).await
 }
 
 /// An export's file name and bytes; its descriptive cells (a rate's source, the method) are in
@@ -860,7 +518,8 @@ async fn save_path(app: &App, name: &str) -> Answer<Option<PathBuf>> {
 
 pub async fn export_csv(app: &App, args: ExportArgs) -> Answer<ExportView> {
     let store = app.tax_session().await?.store;
-    let (name, bytes) = export_bytes(store, &args, app.locale()).await?;
+    // A document leaves for the user here: its descriptive cells are in the window's language.
+    let (name, bytes) = export_bytes(store, &args, app.viewer().locale()).await?;
     save_file(app, &name, &bytes).await
 }
 
@@ -889,88 +548,4 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
         bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         left_out: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
-    use nordlys_core::format::BtcUnit;
-    use nordlys_core::tax::gains::{DisposalKind, Unknown};
-
-    use super::*;
-
-    /// Found trying the app as a new user: the list and its filter showed the API's sub-kinds
-    /// (`lightning-payment-request`). Every published one is in words in both languages.
-    #[test]
-    fn every_published_sub_kind_is_in_words_in_both_languages() {
-        let published = [
-            "market",
-            "limit",
-            "manual",
-            "onchain",
-            "lightning",
-            "internal",
-            "internal-external",
-            "lightning-payment-request",
-            "lightning-address",
-            "lightning-lnurl",
-            "bank",
-            "card",
-            "write_off",
-            "correction",
-        ];
-        for locale in [Locale::En, Locale::Nb] {
-            for raw in published {
-                let words = sub_type_words(&TaxSubType::from(raw), locale);
-                assert!(
-                    !words.is_empty() && !words.contains("tax-sub"),
-                    "{raw}: {words}"
-                );
-                assert!(!raw.contains(['-', '_']) || words != raw, "{raw}: {words}");
-            }
-            assert_eq!(sub_type_words(&TaxSubType::Empty, locale), "");
-            // One the exchange adds later is shown as it came.
-            assert_eq!(sub_type_words(&TaxSubType::from("swap"), locale), "swap");
-        }
-    }
-
-    fn sale(gain: i64, unknown: Vec<Unknown>) -> Disposal {
-        Disposal {
-            id: "tr_1".into(),
-            account_id: None,
-            at: DateTime::<Utc>::UNIX_EPOCH,
-            year: 2025,
-            kind: DisposalKind::Sale,
-            btc: Btc::from_sats(1000),
-            proceeds_nok: Nok::computed(Decimal::from(1000)),
-            cost_nok: Nok::computed(Decimal::from(1000 - gain)),
-            gain_nok: Nok::computed(Decimal::from(gain)),
-            lots: Vec::new(),
-            unmatched_btc: Btc::ZERO,
-            unknown,
-        }
-    }
-
-    #[test]
-    fn a_loss_is_called_a_loss_and_an_unknown_cost_no_figure() {
-        let figures = Figures {
-            locale: Locale::En,
-            unit: BtcUnit::Btc,
-            hidden: false,
-        };
-        let said = |d: Disposal| disposal_result(&d, figures);
-        assert!(
-            said(sale(-231, vec![])).starts_with("loss"),
-            "{}",
-            said(sale(-231, vec![]))
-        );
-        assert!(!said(sale(-231, vec![])).contains('\u{2212}'));
-        assert!(!said(sale(-231, vec![])).contains('-'));
-        assert!(said(sale(100, vec![])).starts_with("gain"));
-        let unknown = vec![Unknown::DepositCost {
-            deposit_id: "tr_0".into(),
-            at: "2024-01-10T10:00:00Z".parse().unwrap(),
-        }];
-        assert!(!said(sale(100, unknown)).chars().any(|c| c.is_ascii_digit()));
-    }
 }

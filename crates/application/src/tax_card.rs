@@ -2,14 +2,59 @@
 //! in whole kroner, `antall` with 10 decimals) and an XML fragment of `virtuellEiendel` elements
 //! for the v14 schema. Refusals are worded here, each with its fix.
 
+use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, Locale};
-use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, NoRate, Why};
+use nordlys_core::store::Store;
+use nordlys_core::tax::card::{
+    self, Card, CardEntry, CardError, CardRequest, Field, FieldValue, NoRate, RateSource, Why,
+    YearEndRate,
+};
 use nordlys_core::tax::gains::{Method, Unknown};
+use nordlys_core::tax::year_end_rate;
 use nordlys_core::time::Tz;
+use nordlys_core::time::oslo_year;
+use nordlys_money::NokPerBtc;
 use serde::Serialize;
 
 use crate::wording::Message;
 use crate::wording::key;
+
+/// Which card to make: the year (none: last year's, or this year's for a history that began this
+/// year), the lot method, per account or for all, and a year-end rate the user gives (none: the
+/// store's choice for the year).
+#[derive(Debug, Clone, Copy)]
+pub struct CardOrder {
+    pub year: Option<i32>,
+    pub method: Method,
+    pub per_account: bool,
+    pub rate: Option<NokPerBtc>,
+}
+
+/// The card of the stored history, as both clients make it. It reads the whole history: call it
+/// off the async threads.
+pub fn make(store: &Store, order: CardOrder, now: DateTime<Utc>) -> Result<Card, CardError> {
+    let first = store.tax_oldest()?.map(|t| oslo_year(&t));
+    // Last year's card is the one filed this spring; a history that began this year has only
+    // this year's.
+    let year = order
+        .year
+        .unwrap_or_else(|| (oslo_year(&now) - 1).max(first.unwrap_or(i32::MIN)));
+    let rate = match order.rate {
+        Some(nok_per_btc) => Ok(YearEndRate {
+            nok_per_btc,
+            source: RateSource::Entered,
+        }),
+        None => year_end_rate::stored(store, year)?,
+    };
+    let request = CardRequest {
+        year,
+        method: order.method,
+        per_account: order.per_account,
+        rate,
+        now,
+    };
+    card::card(store, &request)
+}
 
 /// The card's namespace (schema "Skattemelding personlige skattepliktige v14").
 pub const NAMESPACE: &str =

@@ -1,11 +1,18 @@
 //! What the Trade screen exchanges with the use cases of `trading` and `market`: the quote,
 //! the order form and its outcome, open orders, the order journal, volume, trades and charts.
 
+use nordlys_core::format::{self, BtcUnit, Figures};
 use nordlys_core::order_form::OrderForm;
 use nordlys_core::store::JournalState;
+use nordlys_core::tax::row_amount_text;
+use nordlys_exchange::models::{TaxTransactionType, VolumeResponse, VolumeStats};
+use nordlys_money::{Btc, Nok};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::market::Trades;
+use crate::present::{Present, Viewer};
 use crate::shown::ShownPrice;
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
 
@@ -212,4 +219,83 @@ pub struct ChartSizeArgs {
     pub width: u32,
     pub height: u32,
     pub dark: bool,
+}
+
+fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
+    let locale = figures.locale;
+    VolumeStatsView {
+        amount_nok: figures.nok(s.amount_nok),
+        amount_btc: figures.btc_in(s.amount_btc, BtcUnit::Btc),
+        buy_percentage: format!("{}\u{a0}%", format::number(s.buy_percentage, 1, locale)),
+        number_of_trades: format::number(Decimal::from(s.number_of_trades), 0, locale),
+    }
+}
+
+impl Present for VolumeResponse {
+    type View = VolumeView;
+
+    fn present(self, viewer: &Viewer) -> VolumeView {
+        let figures = viewer.figures;
+        VolumeView {
+            daily: stats(&self.daily, figures),
+            monthly: stats(&self.monthly, figures),
+            yearly: stats(&self.yearly, figures),
+            last24h: stats(&self.last24h, figures),
+        }
+    }
+}
+
+impl Present for Trades {
+    type View = TradesView;
+
+    fn present(self, viewer: &Viewer) -> TradesView {
+        let figures = viewer.figures;
+        let trades = self
+            .rows
+            .iter()
+            .map(|t| {
+                let buy = t.tx_type == TaxTransactionType::BtcBuy;
+                let (btc, as_sent) = if buy {
+                    (t.in_amount, t.out_amount)
+                } else {
+                    (t.out_amount, t.in_amount)
+                };
+                // The bitcoin's worth, fee apart, whichever side of the amount the row puts it;
+                // the amount as sent when the row cannot tell.
+                let nok = nordlys_core::tax::gains::trade_worth(t)
+                    .map(|n| n.decimal())
+                    .or(as_sent);
+                let account = t
+                    .account_id
+                    .as_ref()
+                    .map(|a| {
+                        self.names
+                            .get(a.as_str())
+                            .cloned()
+                            .unwrap_or_else(|| a.to_string())
+                    })
+                    .unwrap_or_default();
+                TradeView {
+                    id: t.id.to_string(),
+                    time: viewer.time(&t.create_time),
+                    direction: if buy { Direction::Buy } else { Direction::Sell },
+                    account,
+                    btc: btc
+                        .map(|b| figures.btc(Btc::computed(b)))
+                        .unwrap_or_default(),
+                    nok: nok
+                        .map(|n| figures.nok(Nok::computed(n)))
+                        .unwrap_or_default(),
+                    price: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
+                    fee: match (t.fee_amount, &t.fee_currency) {
+                        (Some(f), Some(c)) => row_amount_text(figures, f, c),
+                        // A fee with no currency named is in NOK, as a trade's is.
+                        (Some(f), None) => figures.nok(Nok::computed(f)),
+                        (None, _) => String::new(),
+                    },
+                }
+            })
+            .collect();
+        TradesView { trades }
+    }
 }

@@ -89,7 +89,8 @@ pub fn act(app: &App, action: TrayAction) -> ShellDoes {
 /// The tray icon's tooltip: the live price and which way it last moved; while locked, nothing
 /// but that Nordlys is locked.
 pub fn tooltip(app: &App) -> String {
-    let locale = app.locale();
+    let viewer = app.viewer();
+    let locale = viewer.locale();
     if app.is_locked() {
         return wording::say(key::TRAY_LOCKED, locale);
     }
@@ -102,13 +103,13 @@ pub fn tooltip(app: &App) -> String {
                 Some(b) if now < b => " ▼",
                 _ => "",
             };
-            format!("Nordlys · {}{arrow}", app.figures().price(now))
+            format!("Nordlys · {}{arrow}", viewer.figures.price(now))
         }
     };
     match crate::watcher::next_plan_run(app, &profile) {
         Some(at) => {
             let next = crate::wording::Message::new(key::TRAY_NEXT_BUY)
-                .with("at", at)
+                .with("at", viewer.time(&at))
                 .render(locale);
             format!("{price}\n{next}")
         }

@@ -1,10 +1,15 @@
 //! What the In doubt screen exchanges with the use cases of `unknowns`: orders and payments
-//! whose outcome is unknown, with the evidence each check read.
+//! whose outcome is unknown, with the evidence each check read, worded for the window.
 
+use nordlys_core::store::Evidence;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::account_names::AccountNames;
+use crate::present::{Present, Viewer};
+use crate::unknowns::{InDoubt, Journaled};
 use crate::vocabulary::MoneyState;
+use crate::wording;
 
 /// Which journal an entry is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -64,4 +69,67 @@ pub struct UnknownsView {
     pub unresolved: u32,
     /// The unknown ones and those settled in the last day after a lost answer, newest first.
     pub entries: Vec<UnknownEntryView>,
+}
+
+fn evidence_view(e: &Evidence, viewer: &Viewer, names: &AccountNames) -> EvidenceView {
+    let figures = viewer.figures;
+    EvidenceView {
+        at: viewer.time_to_second(&e.at),
+        saw: wording::seen(&e.read, &e.seen, figures, &|id| names.name(id)),
+        ends_check: e.read.ends_check(),
+        read: wording::read(&e.read, figures.locale),
+    }
+}
+
+impl Present for InDoubt {
+    type View = UnknownsView;
+
+    fn present(self, viewer: &Viewer) -> UnknownsView {
+        let figures = viewer.figures;
+        let entries: Vec<UnknownEntryView> = self
+            .entries
+            .iter()
+            .map(|d| {
+                let (kind, state, sent_at, summary) = match &d.entry {
+                    Journaled::Order(e) => (
+                        MoneyKind::Order,
+                        e.state.into(),
+                        e.sent_at,
+                        crate::trading::journaled_order_words(e, figures),
+                    ),
+                    Journaled::Withdrawal(e) => (
+                        MoneyKind::Withdrawal,
+                        e.state.into(),
+                        e.sent_at,
+                        match self.bid.and_then(|b| e.amount_btc.value_at(b)) {
+                            Some(nok) => format!(
+                                "{} (≈ {}) → {}",
+                                figures.btc(e.amount_btc),
+                                figures.nok(nok),
+                                e.destination
+                            ),
+                            None => format!("{} → {}", figures.btc(e.amount_btc), e.destination),
+                        },
+                    ),
+                };
+                UnknownEntryView {
+                    journal_id: d.entry.id(),
+                    kind,
+                    state,
+                    sent_at: viewer.time_to_second(&sent_at),
+                    summary,
+                    open: d.open,
+                    evidence: d
+                        .evidence
+                        .iter()
+                        .map(|e| evidence_view(e, viewer, &self.names))
+                        .collect(),
+                }
+            })
+            .collect();
+        UnknownsView {
+            unresolved: entries.iter().filter(|e| e.open).count() as u32,
+            entries,
+        }
+    }
 }

@@ -3,28 +3,26 @@
 //! behind its state, and settled by the user when they have checked the exchange's history.
 
 use chrono::{Duration, Utc};
-use nordlys_core::format;
-use nordlys_core::store::{Evidence, JournalState, Store, WithdrawalState};
+use nordlys_core::store::{Evidence, JournalEntry, JournalState, WithdrawalEntry, WithdrawalState};
+use nordlys_money::NokPerBtc;
 
 use crate::NoArgs;
-use crate::account_names;
+use crate::account_names::{self, AccountNames};
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::journal::{self, JournalError};
 use crate::state::{App, ProfileSession};
-use crate::unknown_views::{
-    EvidenceView, JournalIdArgs, MoneyKind, SettlePlacedArgs, UnknownEntryView, UnknownsView,
-};
+use crate::unknown_views::{JournalIdArgs, SettlePlacedArgs};
 use crate::wording;
 use crate::wording::key;
 
 /// How long a settled entry that once was in doubt stays on the list.
 const RECENT: Duration = Duration::hours(24);
 
-pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<UnknownsView> {
+pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<InDoubt> {
     view(app, &app.session().await?).await
 }
 
-pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsView> {
+pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<InDoubt> {
     let _turn = app.money_turn().await;
     let session = app.session().await?;
     let rules = app.timing().rules;
@@ -40,7 +38,7 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<UnknownsVi
 }
 
 /// The user saw on the exchange that an order in doubt was placed (and names it if still open).
-pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<UnknownsView> {
+pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<InDoubt> {
     let _turn = app.money_turn().await;
     let session = app.session().await?;
     let rules = app.timing().rules;
@@ -74,86 +72,84 @@ fn settle_error(e: JournalError) -> AppError {
     }
 }
 
-fn evidence(
-    app: &App,
-    store: &Store,
-    id: i64,
-    name: &dyn Fn(&str) -> String,
-) -> Answer<Vec<EvidenceView>> {
-    let figures = app.figures();
-    Ok(store
-        .evidence(id)?
-        .into_iter()
-        .map(|Evidence { at, read, seen }| EvidenceView {
-            at: format::time_to_second(&at, app.zone, figures.locale),
-            saw: wording::seen(&read, &seen, figures, name),
-            ends_check: read.ends_check(),
-            read: wording::read(&read, figures.locale),
-        })
-        .collect())
+/// An entry of the journal, as its kind keeps it.
+#[derive(Debug, Clone)]
+pub enum Journaled {
+    Order(JournalEntry),
+    Withdrawal(WithdrawalEntry),
+}
+
+impl Journaled {
+    pub fn id(&self) -> i64 {
+        match self {
+            Self::Order(e) => e.id,
+            Self::Withdrawal(e) => e.id,
+        }
+    }
+}
+
+/// An order or payment in doubt, or settled lately after a lost answer, with its evidence.
+#[derive(Debug, Clone)]
+pub struct DoubtEntry {
+    pub entry: Journaled,
+    /// Still unknown (the user may settle it).
+    pub open: bool,
+    pub evidence: Vec<Evidence>,
+}
+
+/// The In doubt list, newest first, with the bid a payment's worth is shown at and the names
+/// of the accounts its evidence mentions.
+#[derive(Debug, Clone)]
+pub struct InDoubt {
+    pub entries: Vec<DoubtEntry>,
+    pub bid: Option<NokPerBtc>,
+    pub names: AccountNames,
+}
+
+impl InDoubt {
+    /// How many are still unknown.
+    pub fn unresolved(&self) -> usize {
+        self.entries.iter().filter(|e| e.open).count()
+    }
 }
 
 /// The list, with accounts by their names.
-async fn view(app: &App, session: &ProfileSession) -> Answer<UnknownsView> {
-    account_names::named(app, session, |name| listed(app, &session.store, name)).await
-}
-
-fn listed(app: &App, store: &Store, name: &dyn Fn(&str) -> String) -> Answer<UnknownsView> {
-    let figures = app.figures();
-    let locale = figures.locale;
-    // What a payment is worth, at the bid, beside its bitcoin.
-    let bid = app.listing_bid(store);
+async fn view(app: &App, session: &ProfileSession) -> Answer<InDoubt> {
+    let store = &session.store;
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
-    for e in store.journal_recent(200)? {
+    let orders = store.journal_recent(200)?.into_iter().map(|e| {
         let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
-        if !open && e.sent_at < since {
-            continue;
-        }
-        let evidence = evidence(app, store, e.id, name)?;
-        if !open && evidence.is_empty() {
-            continue;
-        }
-        entries.push(UnknownEntryView {
-            journal_id: e.id,
-            kind: MoneyKind::Order,
-            state: e.state.into(),
-            sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: crate::trading::journaled_order_words(&e, figures),
-            open,
-            evidence,
-        });
-    }
-    for e in store.withdrawals_recent(200)? {
+        (open, e.sent_at, Journaled::Order(e))
+    });
+    let withdrawals = store.withdrawals_recent(200)?.into_iter().map(|e| {
         let open = matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
-        if !open && e.sent_at < since {
+        (open, e.sent_at, Journaled::Withdrawal(e))
+    });
+    for (open, sent_at, entry) in orders.chain(withdrawals) {
+        if !open && sent_at < since {
             continue;
         }
-        let evidence = evidence(app, store, e.id, name)?;
+        let evidence = store.evidence(entry.id())?;
         if !open && evidence.is_empty() {
             continue;
         }
-        entries.push(UnknownEntryView {
-            journal_id: e.id,
-            kind: MoneyKind::Withdrawal,
-            state: e.state.into(),
-            sent_at: format::time_to_second(&e.sent_at, app.zone, locale),
-            summary: match bid.and_then(|b| e.amount_btc.value_at(b)) {
-                Some(nok) => format!(
-                    "{} (≈ {}) → {}",
-                    figures.btc(e.amount_btc),
-                    figures.nok(nok),
-                    e.destination
-                ),
-                None => format!("{} → {}", figures.btc(e.amount_btc), e.destination),
-            },
+        entries.push(DoubtEntry {
+            entry,
             open,
             evidence,
         });
     }
-    entries.sort_by_key(|e| std::cmp::Reverse(e.journal_id));
-    Ok(UnknownsView {
-        unresolved: entries.iter().filter(|e| e.open).count() as u32,
+    entries.sort_by_key(|e| std::cmp::Reverse(e.entry.id()));
+    let mentioned = entries
+        .iter()
+        .flat_map(|e| &e.evidence)
+        .flat_map(|e| e.seen.accounts());
+    let names = account_names::of(app, session, mentioned).await;
+    Ok(InDoubt {
         entries,
+        // What a payment is worth, at the bid, beside its bitcoin.
+        bid: app.listing_bid(store),
+        names,
     })
 }

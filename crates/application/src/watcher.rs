@@ -17,16 +17,14 @@ use nordlys_exchange::models::{
 };
 use nordlys_money::{Btc, Nok};
 
-use crate::desktop::Notice;
 use crate::error::{Answer, AppError};
+use crate::notices::Told;
 use crate::state::App;
 use crate::tax::Tail;
 pub use crate::vocabulary::Change;
-use crate::vocabulary::{NetworkStatus, Screen};
-use crate::wording;
+use crate::vocabulary::NetworkStatus;
 
 use crate::schedule::{Follow, Mode, Watch};
-use crate::wording::key;
 
 /// What the watcher last saw of each thing it compares, per profile (a switch starts afresh).
 #[derive(Debug, Default)]
@@ -43,7 +41,7 @@ pub struct Seen {
     /// The open limit orders placed in Nordlys, at their prices, when an alert follows them.
     open_limits: Option<Vec<OpenLimit>>,
     /// When a plan runs next, as the tray says it.
-    next_plan_run: Option<String>,
+    next_plan_run: Option<chrono::DateTime<chrono::Utc>>,
     /// Due plans already told as made for other accounts: each is told once.
     plans_elsewhere: std::collections::BTreeSet<i64>,
     /// Profiles not active whose waiting plans were looked for (and told, if any).
@@ -178,7 +176,11 @@ pub(crate) fn seen_account_names(
 }
 
 /// Keeps when a plan runs next, for the tray.
-pub(crate) fn set_next_plan_run(app: &App, profile: &str, next: Option<String>) {
+pub(crate) fn set_next_plan_run(
+    app: &App,
+    profile: &str,
+    next: Option<chrono::DateTime<chrono::Utc>>,
+) {
     seen(app, profile).next_plan_run = next;
 }
 
@@ -199,8 +201,8 @@ pub(crate) fn untold_inactive(app: &App, profile: &str, other: &str) -> bool {
 }
 
 /// When a plan of the active profile runs next, as the watcher last worked it out.
-pub(crate) fn next_plan_run(app: &App, profile: &str) -> Option<String> {
-    seen(app, profile).next_plan_run.clone()
+pub(crate) fn next_plan_run(app: &App, profile: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    seen(app, profile).next_plan_run
 }
 
 /// How old the watcher's price may be and still be shown as the price of the moment.
@@ -422,7 +424,6 @@ async fn read_history(app: &App, follow: bool) -> Answer<Vec<Change>> {
 pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let session = app.session().await?;
     let (client, store) = (session.connection.client(), &session.store);
-    let locale = app.locale();
     let mut changes = vec![];
 
     // An invoice is looked at until the exchange says it ended (paid, expired, cancelled); one
@@ -447,17 +448,9 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
         }
         invoices_changed = true;
         if answer.status == InvoiceStatus::Paid {
-            let amount = i
-                .amount_btc
-                .map(|a| app.figures().btc(a))
-                .unwrap_or_default();
-            let body = format!("{amount} {}", i.public_description)
-                .trim()
-                .to_owned();
-            app.notify(&Notice {
-                title: wording::say(key::INVOICE_PAID_TITLE, locale),
-                body,
-                opens: Screen::Receive,
+            app.tell(Told::InvoicePaid {
+                amount: i.amount_btc,
+                description: i.public_description.clone(),
             });
         }
     }
@@ -483,16 +476,15 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
         .await
         .map_err(|e| crate::pay::withdrawal_error(e, app.locale(), app.zone))?;
     for c in &ended {
-        let title = match NetworkStatus::from(&c.status) {
-            NetworkStatus::Completed => key::PAYMENT_COMPLETED_TITLE,
-            NetworkStatus::Failed => key::PAYMENT_FAILED_TITLE,
+        let completed = match NetworkStatus::from(&c.status) {
+            NetworkStatus::Completed => true,
+            NetworkStatus::Failed => false,
             _ => continue,
         };
-        let amount = app.figures().btc(c.entry.amount_btc);
-        app.notify(&Notice {
-            title: wording::say(title, locale),
-            body: format!("{amount} → {}", c.entry.destination),
-            opens: Screen::Pay,
+        app.tell(Told::PaymentEnded {
+            completed,
+            amount: c.entry.amount_btc,
+            destination: c.entry.destination.clone(),
         });
     }
     if !ended.is_empty() {

@@ -3,8 +3,9 @@
 //! slot once however often, and by however many processes, it is started.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use nordlys_application::plans::{self as cases, Keep, PlanCaseError, PlanRecord};
 use nordlys_core::plan_schedule::Every;
-use nordlys_core::plans::{self, Plan, PlanForm, Recorded, Run};
+use nordlys_core::plans::{self, PlanForm, Recorded};
 use nordlys_core::store::Store;
 use nordlys_exchange::wire;
 use nordlys_money::{Nok, NokPerBtc};
@@ -115,7 +116,13 @@ pub struct PlanJson {
     runs: Vec<RunJson>,
 }
 
-fn plan_json(plan: &Plan, runs: &[Run], account_ids: Vec<String>, now: DateTime<Utc>) -> PlanJson {
+fn plan_json(record: PlanRecord) -> PlanJson {
+    let PlanRecord {
+        plan,
+        runs,
+        account_ids,
+        next_slot,
+    } = record;
     PlanJson {
         account_ids,
         plan_id: plan.id,
@@ -136,7 +143,7 @@ fn plan_json(plan: &Plan, runs: &[Run], account_ids: Vec<String>, now: DateTime<
         max_price: plan.max_price,
         missed: plan.missed.text(),
         paused: plan.paused,
-        next_slot: plans::next_slot(plan, runs, now).map(|t| rfc3339(&t)),
+        next_slot: next_slot.map(|t| rfc3339(&t)),
         runs: runs
             .iter()
             .map(|r| RunJson {
@@ -161,16 +168,11 @@ fn plan_json(plan: &Plan, runs: &[Run], account_ids: Vec<String>, now: DateTime<
 
 /// Every plan with its runs, as `plans list` prints them.
 pub fn list(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanJson>, String> {
-    let mut out = Vec::new();
-    for plan in store.plans().map_err(|e| e.to_string())? {
-        let runs = store.plan_runs(plan.id).map_err(|e| e.to_string())?;
-        let account_ids = match plan.identity {
-            Some(i) => store.identity_account_ids(i).map_err(|e| e.to_string())?,
-            None => Vec::new(),
-        };
-        out.push(plan_json(&plan, &runs, account_ids, now));
-    }
-    Ok(out)
+    Ok(cases::records(store, now)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(plan_json)
+        .collect())
 }
 
 /// Checks and stores a plan; returns its id. Nothing is stored when a field is wrong.
@@ -178,7 +180,7 @@ pub fn list(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanJson>, String> 
 /// bound to the accounts of the first credential that runs it.
 pub fn add(store: &Store, form: &PlanForm, now: DateTime<Utc>) -> Result<i64, String> {
     let plan = form.parse().map_err(|e| e.to_string())?;
-    store.add_plan(&plan, None, now).map_err(|e| e.to_string())
+    cases::keep(store, &plan, Keep::New { identity: None }, now).map_err(|e| e.to_string())
 }
 
 /// Why `plans edit` changed nothing.
@@ -192,18 +194,9 @@ pub enum Refusal {
 /// Replaces plan `id`'s terms; nothing changes when a field is wrong or there is no such plan.
 pub fn edit(store: &Store, id: i64, form: &PlanForm) -> Result<(), Refusal> {
     let plan = form.parse().map_err(|e| Refusal::Field(e.to_string()))?;
-    match store.edit_plan(id, &plan) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(Refusal::Store(format!("no plan {id}"))),
-        Err(e) => Err(Refusal::Store(e.to_string())),
-    }
-}
-
-/// A run recorded now that was sent and whose outcome is unknown, if any.
-pub fn unknown_run(recorded: &[Recorded]) -> Option<&Recorded> {
-    recorded
-        .iter()
-        .find(|r| r.journal_id.is_some() && r.state.blocks())
+    cases::keep(store, &plan, Keep::Edit(id), Utc::now())
+        .map(|_| ())
+        .map_err(|e| Refusal::Store(e.to_string()))
 }
 
 /// The line `plans run-due` gives on stderr for a due plan it did not run.
@@ -227,13 +220,11 @@ pub fn elsewhere_line(e: &plans::Elsewhere) -> String {
 }
 
 /// The warning `plans add` gives for an amount above what the fiat account holds now.
-pub fn above_available(buy: Nok, available: Nok) -> Option<String> {
-    (buy > available).then(|| {
-        format!(
-            "warning: {buy} NOK is more than the {available} NOK available now; runs will be refused \
-             until there is enough"
-        )
-    })
+fn above_available(buy: Nok, available: Nok) -> String {
+    format!(
+        "warning: {buy} NOK is more than the {available} NOK available now; runs will be refused \
+         until there is enough"
+    )
 }
 
 /// `plans …`: the store alone, except `run-due` (and `add`'s look at the NOK available).
@@ -269,24 +260,23 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
                 }
                 _ => add(&store, &form, now).map_err(Failure::Usage)?,
             };
-            if let Some(available) = available_nok(cli)
-                && let Some(plan) = store.plan(id).map_err(stored)?
-                && let Some(w) = above_available(plan.buy_nok, available)
+            if let Some(plan) = store.plan(id).map_err(stored)?
+                && let Some(available) = available_nok(cli, plan.buy_nok)
             {
-                eprintln!("nordlys-cli: {w}");
+                eprintln!("nordlys-cli: {}", above_available(plan.buy_nok, available));
             }
             print(&serde_json::json!({ "planId": id }))
         }
         PlansCommand::Pause { id } | PlansCommand::Resume { id } | PlansCommand::Remove { id } => {
-            let done = match command {
-                PlansCommand::Remove { .. } => store.remove_plan(*id),
-                PlansCommand::Pause { .. } => store.set_plan_paused(*id, true, now),
-                _ => store.set_plan_paused(*id, false, now),
+            match command {
+                PlansCommand::Remove { .. } => cases::remove(&store, *id),
+                PlansCommand::Pause { .. } => cases::set_paused(&store, *id, true, now),
+                _ => cases::set_paused(&store, *id, false, now),
             }
-            .map_err(stored)?;
-            if !done {
-                return Err(Failure::Refused(format!("no plan {id}")));
-            }
+            .map_err(|e| match e {
+                PlanCaseError::Store(e) => stored(e),
+                other => Failure::Refused(other.to_string()),
+            })?;
             print(&serde_json::json!({ "planId": id }))
         }
         PlansCommand::RunDue { now: at } => {
@@ -312,7 +302,7 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
             let due = runtime
                 .block_on(async {
                     let turn = store.money_turn().await;
-                    nordlys_core::plans::run_due(&client, &store, at, &turn).await
+                    cases::run_due(&client, &store, at, &turn).await
                 })
                 .map_err(|e| Failure::Refused(e.to_string()))?;
             for e in &due.elsewhere {
@@ -321,7 +311,7 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
             let recorded = due.recorded;
             let shown: Vec<RecordedJson> = recorded.iter().map(Into::into).collect();
             print(&shown)?;
-            if let Some(r) = unknown_run(&recorded) {
+            if let Some(r) = cases::unknown_run(&recorded) {
                 eprintln!(
                     "nordlys-cli: plan {}: the order of journal entry {} may or may not have been placed; `journal check` looks again",
                     r.plan_id,
@@ -334,8 +324,9 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
     }
 }
 
-/// The NOK available now, when credentials and a base URL are at hand; none otherwise.
-fn available_nok(cli: &Cli) -> Option<Nok> {
+/// The NOK available now when it is less than `buy`, when credentials and a base URL are at
+/// hand; none otherwise.
+fn available_nok(cli: &Cli, buy: Nok) -> Option<Nok> {
     cli.base_url.as_ref()?;
     let creds = credentials::load(
         &cli.operator,
@@ -347,10 +338,7 @@ fn available_nok(cli: &Cli) -> Option<Nok> {
     creds.key.as_ref()?;
     let client = client(cli, creds).ok()?;
     let runtime = runtime().ok()?;
-    runtime
-        .block_on(client.fiat_account())
-        .ok()
-        .map(|f| f.available_nok)
+    runtime.block_on(cases::above_available(&client, buy))
 }
 
 #[cfg(test)]
@@ -358,8 +346,6 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
     use super::*;
-    use nordlys_core::plans::RunState;
-    use rust_decimal::Decimal;
 
     #[test]
     fn a_plan_prints_in_the_documented_shape() {
@@ -410,30 +396,5 @@ mod tests {
         };
         assert!(add(&store, &form, Utc::now()).is_err());
         assert!(store.plans().unwrap().is_empty());
-    }
-
-    #[test]
-    fn only_an_unknown_sent_run_is_unknown() {
-        let slot = Utc::now();
-        let r = |state, journal_id| Recorded {
-            plan_id: 1,
-            slot,
-            state,
-            journal_id,
-            journal_ids: Vec::new(),
-            skip: None,
-        };
-        assert!(unknown_run(&[r(RunState::Held, None), r(RunState::Placed, Some(3))]).is_none());
-        assert!(unknown_run(&[r(RunState::Unknown, Some(4))]).is_some());
-        assert!(
-            above_available(
-                Nok::computed(Decimal::from(10)),
-                Nok::computed(Decimal::ONE)
-            )
-            .is_some()
-        );
-        assert!(
-            above_available(Nok::computed(Decimal::ONE), Nok::computed(Decimal::ONE)).is_none()
-        );
     }
 }

@@ -12,6 +12,7 @@ use crate::setup::{store, store_for, stored};
 pub(crate) async fn sync(client: &ExchangeClient) -> Result<(), Failure> {
     use nordlys_core::tax::sync::{SyncCancel, SyncError, SyncProgress, sync};
     let store = std::sync::Arc::new(store_for(client).await?);
+    nordlys_application::tax::learn_accounts(client, &store).await;
     let mut p = SyncProgress::default();
     let ended = sync(client, store, &SyncCancel::default(), |now| p = *now).await;
     match ended {
@@ -29,27 +30,20 @@ pub(crate) async fn sync(client: &ExchangeClient) -> Result<(), Failure> {
 
 /// `tax card`: the tax return's card from the stored history.
 pub(crate) fn card(args: &CardArgs, base_url: Option<&str>) -> Result<(), Failure> {
-    use nordlys_core::tax::card::{CardError, CardRequest, RateSource, YearEndRate, card};
+    use nordlys_application::tax_card::{CardOrder, make};
+    use nordlys_core::tax::card::CardError;
     use nordlys_core::tax::gains::Method;
     let store = store()?;
-    let rate = match args.year_end_rate {
-        Some(r) => Ok(YearEndRate {
-            nok_per_btc: NokPerBtc::computed(r),
-            source: RateSource::Entered,
-        }),
-        None => nordlys_core::tax::year_end_rate::stored(&store, args.year).map_err(stored)?,
-    };
-    let request = CardRequest {
-        year: args.year,
+    let order = CardOrder {
+        year: Some(args.year),
         method: match args.method {
             MethodArg::Fifo => Method::Fifo,
             MethodArg::Average => Method::AverageCost,
         },
         per_account: args.per_account,
-        rate,
-        now: chrono::Utc::now(),
+        rate: args.year_end_rate.map(NokPerBtc::computed),
     };
-    let made = card(&store, &request).map_err(|e| match e {
+    let made = make(&store, order, chrono::Utc::now()).map_err(|e| match e {
         CardError::Store(e) => stored(e),
         other => Failure::Refused(other.to_string()),
     })?;

@@ -56,6 +56,19 @@ pub enum Move {
     TotalBtc { account: String, by: Btc },
 }
 
+impl Doubt {
+    /// The account it names, if any: a sentence about it names the account.
+    pub fn account(&self) -> Option<&str> {
+        match self {
+            Self::Moved(Move::AvailableBtc { account, .. } | Move::TotalBtc { account, .. })
+            | Self::RowDisagrees { account, .. }
+            | Self::ChangedWithoutRow { account }
+            | Self::Unaccounted { account, .. } => Some(account),
+            _ => None,
+        }
+    }
+}
+
 /// Why an outcome is still not known, the look's doubt or what kept the app from looking.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WhyUnknown {

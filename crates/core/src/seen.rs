@@ -228,6 +228,15 @@ pub enum Seen {
 }
 
 impl Seen {
+    /// The accounts it names, by id.
+    pub fn accounts(&self) -> Vec<&str> {
+        match self {
+            Self::Balances { accounts } => accounts.iter().map(|a| a.id.as_str()).collect(),
+            Self::Unknown { doubt } => doubt.account().into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The code the CLI's `code` shows.
     pub fn code(&self) -> &'static str {
         match self {

@@ -15,6 +15,7 @@ use nordlys_application::NoArgs;
 use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::AppError;
 use nordlys_application::pay_views::PayArgs;
+use nordlys_application::present::Present;
 use nordlys_application::profile_views::{
     AppView, ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs,
 };
@@ -361,5 +362,8 @@ pub async fn tax_rows(app: &App, offset: u32, limit: u32) -> TaxRowsView {
         limit,
         ..TaxRowsArgs::default()
     };
-    within("tax_rows", tax::tax_rows(app, args)).await.unwrap()
+    within("tax_rows", tax::tax_rows(app, args))
+        .await
+        .unwrap()
+        .present(&app.viewer())
 }

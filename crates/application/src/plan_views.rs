@@ -1,0 +1,422 @@
+//! What crosses IPC for plans, and the presenters that word a plan's facts for the window: its
+//! schedule in a sentence, its runs with what they bought and why, and a form's problems at
+//! their field.
+
+use chrono::Weekday;
+use nordlys_core::plan_schedule::{Every, ScheduleProblem};
+use nordlys_core::plans::{Missed, Plan, PlanProblem, RunState};
+use nordlys_money::{Btc, Nok, NokPerBtc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::plans::{EntryFacts, PlanFacts, PlanList, RunFacts, SavedPlan};
+use crate::present::{Present, Viewer};
+use crate::wording::{self, Key, Message, key};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanPeriod {
+    Day,
+    Week,
+    Month,
+}
+
+/// What a plan's run places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanKind {
+    /// One market buy.
+    Buy,
+    /// Limit buys below the ask.
+    Ladder,
+}
+
+/// The plan form's fields, for a problem's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PlanField {
+    Amount,
+    On,
+    At,
+    MaxPrice,
+    Rungs,
+    Step,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlansView {
+    pub plans: Vec<PlanView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanView {
+    #[ts(type = "number")]
+    pub id: i64,
+    /// "NOK 500.00 every Monday at 07:00".
+    pub said: String,
+    pub paused: bool,
+    /// When it runs next (Oslo time); none while paused.
+    pub next_run: Option<String>,
+    /// Newest first.
+    pub runs: Vec<PlanRunView>,
+    /// BTC bought by its runs, as far as the synced history shows them.
+    pub bought: String,
+    /// What those cost in NOK, fees included.
+    pub cost: String,
+    pub average_price: Option<String>,
+    /// Their worth at the bid less their cost; none without a recent price or any buy seen.
+    pub result: Option<String>,
+    pub result_negative: bool,
+    /// Some of its runs placed limit buys: their fills count above only when the history names
+    /// their order (a tax row carries no order id), so the window says so.
+    pub limit_fills_may_be_missing: bool,
+    /// The fields as stored, to edit.
+    pub form: PlanArgs,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRunView {
+    /// The slot, Oslo time.
+    pub slot: String,
+    pub state: RunState,
+    /// Price paid and BTC bought, from the synced history; none until its rows are there.
+    pub price: Option<String>,
+    pub btc: Option<String>,
+    /// What shows the state: the order id, the exchange's refusal, why it was skipped.
+    pub evidence: String,
+    #[ts(type = "number | null")]
+    pub journal_id: Option<i64>,
+    /// A ladder run's limit buys, rung 1 first; empty for a market buy.
+    pub rungs: Vec<PlanRungView>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRungView {
+    pub index: u8,
+    /// The rung's limit price.
+    pub price: Option<String>,
+    pub state: RunState,
+    pub evidence: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanArgs {
+    /// `None`: a new plan.
+    #[ts(type = "number | null")]
+    pub id: Option<i64>,
+    pub kind: PlanKind,
+    /// NOK per run: the market buy's, or the ladder's total.
+    pub amount: String,
+    /// A ladder's number of rungs (2–50) and step in percent; ignored for a market buy.
+    pub rungs: String,
+    pub step: String,
+    /// The bitcoin account bought into; empty: the default account.
+    pub account: String,
+    pub every: PlanPeriod,
+    /// `mon`…`sun` for a week, 1–31 for a month, empty for a day.
+    pub on: String,
+    /// HH:MM, Oslo time.
+    pub at: String,
+    /// Empty: no cap.
+    pub max_price: String,
+    pub missed: Missed,
+    /// The lock's password, when a lock is set and the plan is new or buys more than before.
+    #[serde(default)]
+    #[ts(optional)]
+    pub password: Option<crate::lock::LockPassword>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanProblemView {
+    pub field: PlanField,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SavePlanView {
+    /// Empty when the plan was kept; otherwise nothing was.
+    pub problems: Vec<PlanProblemView>,
+    /// Kept, but more than the NOK available now.
+    pub warning: Option<String>,
+    pub plans: PlansView,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanIdArgs {
+    #[ts(type = "number")]
+    pub id: i64,
+}
+
+fn weekday_key(d: Weekday) -> Key {
+    match d {
+        Weekday::Mon => key::WEEKDAY_MON,
+        Weekday::Tue => key::WEEKDAY_TUE,
+        Weekday::Wed => key::WEEKDAY_WED,
+        Weekday::Thu => key::WEEKDAY_THU,
+        Weekday::Fri => key::WEEKDAY_FRI,
+        Weekday::Sat => key::WEEKDAY_SAT,
+        Weekday::Sun => key::WEEKDAY_SUN,
+    }
+}
+
+/// The plan in a sentence: "NOK 500.00 every Monday at 07:00".
+fn said(plan: &Plan, viewer: &Viewer) -> String {
+    let (figures, locale) = (viewer.figures, viewer.locale());
+    let at = plan.schedule.at.format("%H:%M").to_string();
+    let amount = figures.nok(plan.buy_nok);
+    let mut m = match plan.schedule.every {
+        Every::Day => Message::new(key::PLAN_SAID_DAY),
+        Every::Week(d) => {
+            Message::new(key::PLAN_SAID_WEEK).with("weekday", wording::say(weekday_key(d), locale))
+        }
+        Every::Month(d) => Message::new(key::PLAN_SAID_MONTH).with("day", d.to_string()),
+    }
+    .with("amount", amount)
+    .with("at", at);
+    if let Some(ladder) = plan.ladder {
+        m = Message::new(key::PLAN_SAID_LADDER)
+            .with("said", m.render(locale))
+            .with("rungs", ladder.rungs.to_string())
+            .with(
+                "step",
+                nordlys_core::format::number(
+                    ladder.step_percent,
+                    ladder.step_percent.normalize().scale(),
+                    locale,
+                ),
+            );
+    }
+    if let Some(cap) = plan.max_price {
+        m = Message::new(key::PLAN_SAID_CAPPED)
+            .with("said", m.render(locale))
+            .with("cap", figures.price(cap));
+    }
+    m.render(locale)
+}
+
+/// NOK per BTC paid: `nok` for `btc`.
+fn price_of(btc: Btc, nok: Nok) -> Option<NokPerBtc> {
+    btc.is_positive()
+        .then(|| NokPerBtc::computed(nok.decimal() / btc.decimal()))
+}
+
+/// What shows a sent order's state: its id on the exchange, the exchange's refusal, or the
+/// journal entry to look at.
+fn entry_words(e: &EntryFacts, locale: nordlys_core::format::Locale) -> String {
+    match (&e.order_id, &e.refused) {
+        (Some(o), _) => Message::new(key::PLAN_RUN_ORDER)
+            .with("order", o.clone())
+            .with("entry", e.id.to_string())
+            .render(locale),
+        (None, Some(refusal)) => Message::new(key::PLAN_RUN_REFUSED)
+            .with("reason", refusal.words(locale))
+            .with("entry", e.id.to_string())
+            .render(locale),
+        (None, None) => Message::new(key::PLAN_RUN_ENTRY)
+            .with("entry", e.id.to_string())
+            .render(locale),
+    }
+}
+
+fn evidence_words(run: &RunFacts, viewer: &Viewer) -> String {
+    let locale = viewer.locale();
+    match (run.run.state, &run.entry) {
+        (RunState::Skipped, _) => match &run.run.skip {
+            Some(why) => wording::skip_reason(why, viewer.figures),
+            None => wording::say(key::PLAN_RUN_MISSED, locale),
+        },
+        (RunState::Held, _) => wording::say(key::PLAN_RUN_HELD, locale),
+        (_, _) if !run.run.rungs.is_empty() => Message::new(key::PLAN_RUN_RUNGS)
+            .with("rungs", run.run.rungs.len().to_string())
+            .render(locale),
+        (_, Some(e)) => entry_words(e, locale),
+        (_, None) => String::new(),
+    }
+}
+
+/// The plan's fields as stored, to edit.
+fn form_of(plan: &Plan) -> PlanArgs {
+    let (every, on) = match plan.schedule.every {
+        Every::Day => (PlanPeriod::Day, String::new()),
+        Every::Week(_) => (
+            PlanPeriod::Week,
+            plan.schedule.every.on_text().unwrap_or_default(),
+        ),
+        Every::Month(d) => (PlanPeriod::Month, d.to_string()),
+    };
+    PlanArgs {
+        id: Some(plan.id),
+        kind: if plan.ladder.is_some() {
+            PlanKind::Ladder
+        } else {
+            PlanKind::Buy
+        },
+        amount: plan.buy_nok.decimal().normalize().to_string(),
+        rungs: plan.ladder.map(|l| l.rungs.to_string()).unwrap_or_default(),
+        step: plan
+            .ladder
+            .map(|l| l.step_percent.normalize().to_string())
+            .unwrap_or_default(),
+        account: plan.account_id.clone().unwrap_or_default(),
+        every,
+        on,
+        at: plan.schedule.at.format("%H:%M").to_string(),
+        max_price: plan
+            .max_price
+            .map(|p| p.decimal().normalize().to_string())
+            .unwrap_or_default(),
+        missed: plan.missed,
+        password: None,
+    }
+}
+
+fn run_view(run: &RunFacts, viewer: &Viewer) -> PlanRunView {
+    let figures = viewer.figures;
+    PlanRunView {
+        slot: viewer.time(&run.run.slot),
+        state: run.run.state,
+        price: run
+            .got
+            .and_then(|(b, n)| price_of(b, n))
+            .map(|p| figures.price(p)),
+        btc: run.got.map(|(b, _)| figures.btc(b)),
+        evidence: evidence_words(run, viewer),
+        journal_id: run.run.journal_id,
+        rungs: run
+            .run
+            .rungs
+            .iter()
+            .zip(&run.rungs)
+            .map(|(g, entry)| PlanRungView {
+                index: g.index,
+                price: g.price.map(|p| figures.price(p)),
+                state: g.state,
+                evidence: entry
+                    .as_ref()
+                    .map(|e| entry_words(e, viewer.locale()))
+                    .unwrap_or_default(),
+            })
+            .collect(),
+    }
+}
+
+impl Present for PlanFacts {
+    type View = PlanView;
+
+    fn present(self, viewer: &Viewer) -> PlanView {
+        let figures = viewer.figures;
+        let plan = &self.record.plan;
+        let (bought, cost) = self.bought.unwrap_or_default();
+        let result = self.result();
+        PlanView {
+            id: plan.id,
+            said: said(plan, viewer),
+            paused: plan.paused,
+            next_run: self.record.next_slot.map(|t| viewer.time(&t)),
+            runs: self.runs.iter().map(|r| run_view(r, viewer)).collect(),
+            bought: figures.btc(bought),
+            cost: figures.nok(cost),
+            average_price: self
+                .bought
+                .and_then(|(b, n)| price_of(b, n))
+                .map(|p| figures.price(p)),
+            result: result.map(|r| figures.nok(r)),
+            result_negative: result.is_some_and(|r| r.is_negative()),
+            limit_fills_may_be_missing: self
+                .record
+                .runs
+                .iter()
+                .flat_map(|r| &r.rungs)
+                .any(|g| g.state == RunState::Placed),
+            form: form_of(plan),
+        }
+    }
+}
+
+impl Present for PlanList {
+    type View = PlansView;
+
+    fn present(self, viewer: &Viewer) -> PlansView {
+        PlansView {
+            plans: self.plans.into_iter().map(|p| p.present(viewer)).collect(),
+        }
+    }
+}
+
+/// A form's problem at its field, in the user's language.
+fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanProblemView {
+    let (field, message) = match p {
+        PlanProblem::Amount(e) => (
+            PlanField::Amount,
+            wording::amount_input_problem(e.clone(), locale),
+        ),
+        PlanProblem::AmountNotPositive => (
+            PlanField::Amount,
+            wording::say(key::PLAN_AMOUNT_POSITIVE, locale),
+        ),
+        PlanProblem::MaxPrice(e) => (
+            PlanField::MaxPrice,
+            wording::amount_input_problem(e.clone(), locale),
+        ),
+        PlanProblem::MaxPriceNotPositive => (
+            PlanField::MaxPrice,
+            wording::say(key::PLAN_CAP_POSITIVE, locale),
+        ),
+        PlanProblem::Schedule(ScheduleProblem::NoSuchTime(_)) => {
+            (PlanField::At, wording::say(key::PLAN_TIME, locale))
+        }
+        PlanProblem::Schedule(ScheduleProblem::NoWeekday | ScheduleProblem::NoSuchWeekday(_)) => {
+            (PlanField::On, wording::say(key::PLAN_WEEKDAY, locale))
+        }
+        PlanProblem::Schedule(_) | PlanProblem::Missed(_) => {
+            (PlanField::On, wording::say(key::PLAN_MONTH_DAY, locale))
+        }
+        PlanProblem::LadderHalfGiven | PlanProblem::Rungs(_) => {
+            (PlanField::Rungs, wording::say(key::PLAN_RUNGS, locale))
+        }
+        PlanProblem::Step(_) => (PlanField::Step, wording::say(key::PLAN_STEP, locale)),
+        PlanProblem::LadderTooDeep { rungs, step } => (
+            PlanField::Step,
+            Message::new(key::PLAN_LADDER_TOO_DEEP)
+                .with("rungs", rungs.to_string())
+                .with("step", step.normalize().to_string())
+                .render(locale),
+        ),
+        PlanProblem::RungTooSmall(rungs) => (
+            PlanField::Amount,
+            Message::new(key::PLAN_RUNG_TOO_SMALL)
+                .with("rungs", rungs.to_string())
+                .render(locale),
+        ),
+    };
+    PlanProblemView { field, message }
+}
+
+impl Present for SavedPlan {
+    type View = SavePlanView;
+
+    fn present(self, viewer: &Viewer) -> SavePlanView {
+        let locale = viewer.locale();
+        SavePlanView {
+            problems: self
+                .problem
+                .iter()
+                .map(|p| problem_view(p, locale))
+                .collect(),
+            warning: self.above_available.map(|a| {
+                Message::new(key::PLAN_ABOVE_AVAILABLE)
+                    .with("available", viewer.figures.nok(a))
+                    .render(locale)
+            }),
+            plans: self.plans.present(viewer),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The edge between a use case and the window: a use case answers facts (typed amounts, times,
+//! reasons), and its [`Present`] turns them into the view the window shows, in the user's
+//! language, unit, privacy mode and time zone. The shell's command table composes the two, so a
+//! use case never reads the language and a presenter never reads the store.
+
+use chrono::{DateTime, Utc};
+use nordlys_core::format::{self, Figures, Locale};
+use nordlys_core::time::Tz;
+
+/// How the window writes what it shows now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Viewer {
+    pub figures: Figures,
+    /// The system's time zone: every time the user reads is on this clock.
+    pub zone: Tz,
+}
+
+impl Viewer {
+    pub fn locale(&self) -> Locale {
+        self.figures.locale
+    }
+
+    /// A time to the minute, on the user's clock.
+    pub fn time(&self, t: &DateTime<Utc>) -> String {
+        format::time(t, self.zone, self.locale())
+    }
+
+    /// A time to the second, on the user's clock.
+    pub fn time_to_second(&self, t: &DateTime<Utc>) -> String {
+        format::time_to_second(t, self.zone, self.locale())
+    }
+}
+
+/// A use case's outcome as the window shows it.
+pub trait Present {
+    type View;
+    fn present(self, viewer: &Viewer) -> Self::View;
+}
+
+/// Views a use case still builds itself (it reads the language where it answers); each is
+/// its own presentation until its use case answers facts.
+macro_rules! presented_where_made {
+    ($($view:ty),* $(,)?) => {
+        $(impl Present for $view {
+            type View = $view;
+            fn present(self, _: &Viewer) -> $view {
+                self
+            }
+        })*
+    };
+}
+
+presented_where_made!(
+    crate::NoArgs,
+    crate::account_identities::AccountIdentitiesView,
+    crate::alerts::AlertsView,
+    crate::alerts::SaveAlertView,
+    crate::card_views::CardView,
+    crate::card_views::RawRowsView,
+    crate::holdings_chart::HoldingsChartView,
+    crate::lock::LockFormView,
+    crate::pay_views::CountriesView,
+    crate::pay_views::PayCheckView,
+    crate::pay_views::PaymentResultView,
+    crate::pay_views::PaymentsView,
+    crate::pay_views::RecipientsView,
+    crate::profile_views::AppView,
+    crate::profile_views::BalancesView,
+    crate::profile_views::ProfileProblemsView,
+    crate::receive_views::InvoiceView,
+    crate::receive_views::InvoicesView,
+    crate::receive_views::ReceiveView,
+    crate::tax_views::ExportView,
+    crate::trade_views::ChartView,
+    crate::trade_views::JournalView,
+    crate::trade_views::OpenOrdersView,
+    crate::trade_views::OrderCheckView,
+    crate::trade_views::OrderResultView,
+    crate::trade_views::PriceChartView,
+    crate::trade_views::QuoteView,
+);
