@@ -5,7 +5,7 @@
 use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::account_identities::*;
-use nordlys_application::alerts::*;
+use nordlys_application::alert_views::*;
 use nordlys_application::background::*;
 use nordlys_application::card_views::*;
 use nordlys_application::error::IpcError;
@@ -43,7 +43,7 @@ macro_rules! ipc_commands {
                         Ok::<_, nordlys_application::error::AppError>(view)
                     };
                     // The one place an error is worded: in the user's language, as it answers.
-                    answer.await.map_err(|e| e.present(app.locale()))
+                    answer.await.map_err(|e| e.present(&app.viewer()))
                 }
             )*
         }

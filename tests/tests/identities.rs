@@ -296,12 +296,12 @@ async fn an_invoice_is_listed_and_followed_only_under_its_own_accounts_key() {
         receive::recent_invoices(app, NoArgs {})
             .await
             .unwrap()
-            .invoices
+            .0
             .into_iter()
             .map(|i| i.id)
             .collect::<Vec<_>>()
     };
-    assert_eq!(listed(&app).await, std::slice::from_ref(&made.id));
+    assert_eq!(listed(&app).await, std::slice::from_ref(&made.stored.id));
 
     let enter = |k: &nordlys_sandbox::KeyInfo| SetApiKeyArgs {
         key: k.key.clone(),
@@ -318,7 +318,10 @@ async fn an_invoice_is_listed_and_followed_only_under_its_own_accounts_key() {
     );
     // Were it asked about, this would end the watcher's look.
     sb.state.add_fault(nordlys_sandbox::FaultRule {
-        path: format!("/v1/deposit-destinations/bitcoin/invoice/{}", made.id),
+        path: format!(
+            "/v1/deposit-destinations/bitcoin/invoice/{}",
+            made.stored.id
+        ),
         method: None,
         kind: nordlys_sandbox::FaultKind::Http500,
         count: None,
@@ -331,5 +334,5 @@ async fn an_invoice_is_listed_and_followed_only_under_its_own_accounts_key() {
     profiles::set_api_key(&app, enter(&sb.info.api_keys.withdrawal))
         .await
         .unwrap();
-    assert_eq!(listed(&app).await, [made.id]);
+    assert_eq!(listed(&app).await, [made.stored.id]);
 }

@@ -181,7 +181,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         .language;
     assert!(
         again
-            .present(language)
+            .present(&nordlys_application::present::Viewer::plain(language))
             .message
             .starts_with("Den samme ordren kan allerede"),
         "{again:?}"
@@ -273,7 +273,8 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
     let (app, _dir) = connected_app(&sb, None).await;
     let shown = nordlys_application::profiles::balances(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let bid: rust_decimal::Decimal = nordlys_application::trading::quote(
         &app,
         nordlys_application::trade_views::QuoteArgs { amount_nok: None },
@@ -762,7 +763,8 @@ async fn the_overview_names_what_an_open_sell_holds() {
     let (app, _dir) = connected_app(&sb, None).await;
     let shown = profiles::balances(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert!(
         shown.accounts.iter().all(|a| a.reserved.is_none()),
         "{shown:?}"
@@ -781,7 +783,8 @@ async fn the_overview_names_what_an_open_sell_holds() {
     assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
     let shown = profiles::balances(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let reserved: Vec<_> = shown
         .accounts
         .iter()
@@ -826,7 +829,8 @@ async fn with_no_account_chosen_the_exchange_s_default_account_is_shown_and_used
 
         let shown = profiles::balances(&app, nordlys_application::NoArgs {})
             .await
-            .unwrap();
+            .unwrap()
+            .present(&app.viewer());
         assert_eq!(shown.default_account.as_ref(), Some(default), "{reading}");
 
         let placed = trading::place_order(&app, order(Direction::Buy, "1000", None))
@@ -961,7 +965,8 @@ async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
     };
     let sats = receive::create_invoice(&app, ask("2500", BitcoinAmountUnit::Sats))
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!(sats.amount, "2,500\u{a0}sats");
     assert!(
         sats.also.as_deref().is_some_and(|a| a.starts_with("≈ NOK")),
@@ -969,7 +974,8 @@ async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
     );
     let nok = receive::create_invoice(&app, ask("100", BitcoinAmountUnit::Nok))
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!(nok.amount, "NOK\u{a0}100.00");
     assert!(
         nok.also.as_deref().is_some_and(|a| a.ends_with("BTC")),
@@ -977,7 +983,8 @@ async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
     );
     let listed = receive::recent_invoices(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let shown: Vec<&str> = listed.invoices.iter().map(|i| i.amount.as_str()).collect();
     assert_eq!(shown[..2], ["NOK\u{a0}100.00", "2,500\u{a0}sats"]);
 }

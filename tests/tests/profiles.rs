@@ -505,7 +505,10 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .unwrap();
     assert!(on.privacy);
 
-    let b = profiles::balances(&app, NoArgs {}).await.unwrap();
+    let b = profiles::balances(&app, NoArgs {})
+        .await
+        .unwrap()
+        .present(&app.viewer());
     let mut figures = vec![b.total_btc.clone(), b.total_nok.clone()];
     figures.extend(b.fiat.as_ref().map(|f| f.text.clone()));
     figures.extend(b.price.clone());
@@ -575,7 +578,10 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
     profiles::set_privacy(&again, SetPrivacyArgs { hidden: false })
         .await
         .unwrap();
-    let b = profiles::balances(&again, NoArgs {}).await.unwrap();
+    let b = profiles::balances(&again, NoArgs {})
+        .await
+        .unwrap()
+        .present(&again.viewer());
     assert!(
         !hidden_figure(&b.total_btc) && b.fiat.as_ref().is_some_and(|f| f.exact.is_some()),
         "{b:?}"

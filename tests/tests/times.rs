@@ -12,6 +12,7 @@ mod app_driver;
 
 use app_driver::{connected_app, tax_rows};
 use chrono::{DateTime, Utc};
+use nordlys_application::present::Present;
 use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::{NoArgs, pay, profiles, receive};
 use nordlys_core::format::Locale;
@@ -137,6 +138,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
         let mut asked: Vec<String> = receive::recent_invoices(&app, NoArgs {})
             .await
             .unwrap()
+            .present(&app.viewer())
             .invoices
             .into_iter()
             .map(|i| i.created_at)

@@ -108,9 +108,7 @@ async fn a_tax_sync_tells_the_window_each_step_and_its_end() {
 }
 
 /// An invoice for 0.0001 BTC, "kaffe", made in the app.
-async fn coffee_invoice(
-    app: &nordlys_application::App,
-) -> nordlys_application::receive_views::InvoiceView {
+async fn coffee_invoice(app: &nordlys_application::App) -> nordlys_application::receive::Invoice {
     receive::create_invoice(
         app,
         InvoiceArgs {
@@ -138,24 +136,25 @@ async fn an_invoice_paid_at_the_exchange_reaches_the_screen_through_the_watcher_
 
     control(
         &sb,
-        &format!("/sandbox/invoices/{}/pay", invoice.id),
+        &format!("/sandbox/invoices/{}/pay", invoice.stored.id),
         json!({}),
     )
     .await;
     // A read asks the store, not the exchange: still unpaid until the watcher looks.
     let id = InvoiceIdArgs {
-        id: invoice.id.clone(),
+        id: invoice.stored.id.clone(),
     };
+    let state = |i: &nordlys_application::receive::Invoice| InvoiceState::from(&i.stored.status);
     let read = receive::invoice_status(&app, id.clone()).await.unwrap();
-    assert_eq!(read.status, InvoiceState::Unpaid);
+    assert_eq!(state(&read), InvoiceState::Unpaid);
     assert!(desktop.notified.lock().unwrap().is_empty());
 
     let changes = watcher::look(&app).await.unwrap();
     assert_eq!(changes, [Change::Invoices]);
     let read = receive::invoice_status(&app, id).await.unwrap();
-    assert_eq!(read.status, InvoiceState::Paid);
+    assert_eq!(state(&read), InvoiceState::Paid);
     let listed = receive::recent_invoices(&app, NoArgs {}).await.unwrap();
-    assert_eq!(listed.invoices[0].status, InvoiceState::Paid);
+    assert_eq!(InvoiceState::from(&listed.0[0].status), InvoiceState::Paid);
     let notified = desktop.notified.lock().unwrap().clone();
     assert_eq!(notified.len(), 1, "{notified:?}");
     assert!(
@@ -507,7 +506,7 @@ async fn one_s_own_invoice_is_refused_when_pasted() {
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, None).await;
     let invoice = coffee_invoice(&app).await;
-    let pasted = format!("  {}  ", invoice.invoice.to_ascii_uppercase());
+    let pasted = format!("  {}  ", invoice.stored.invoice.to_ascii_uppercase());
     let check = pay::check_payment(
         &app,
         app_driver::payment(&pasted, "", BitcoinAmountUnit::Btc, Default::default()),
@@ -534,7 +533,8 @@ async fn one_s_own_invoice_is_refused_when_pasted() {
 /// enough and crossed once more; a restart (a new app on the same store) repeats nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
-    use nordlys_application::alerts::{self, AlertArgs};
+    use nordlys_application::alert_views::AlertArgs;
+    use nordlys_application::alerts;
     use nordlys_core::alerts::{Crossing, Watched};
 
     let sb = sandbox().await;
@@ -558,7 +558,10 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     .await
     .unwrap();
     assert!(saved.problems.is_empty(), "{:?}", saved.problems);
-    assert!(!saved.alerts.alerts[0].waiting);
+    assert!(
+        saved.alerts.alerts[0].armed,
+        "not beyond its level when made"
+    );
     let alerts_told = || {
         desktop
             .notified
@@ -602,7 +605,7 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     // The poller asks endpoint 7 for the usual amount (5000 unless set).
     let bad = alerts::set_usual_amount(
         &restarted,
-        alerts::UsualAmountArgs {
+        nordlys_application::alert_views::UsualAmountArgs {
             amount: "-3".into(),
         },
     )
@@ -615,7 +618,8 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
 /// list open orders (no API key) is told why, and nothing is kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
-    use nordlys_application::alerts::{self, AlertArgs};
+    use nordlys_application::alert_views::AlertArgs;
+    use nordlys_application::alerts;
     use nordlys_core::alerts::{Crossing, Watched};
 
     let sb = sandbox().await;
@@ -637,13 +641,12 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     };
     let saved = alerts::save_alert(&app, within("2")).await.unwrap();
     assert!(saved.problems.is_empty(), "{:?}", saved.problems);
-    assert!(saved.alerts.open_orders_unavailable.is_none());
-    assert!(
+    assert!(!saved.alerts.open_orders_need_key);
+    assert_eq!(
+        saved.alerts.alerts[0].level,
+        nordlys_core::alerts::Level::Percent(rust_decimal::Decimal::TWO),
+        "{:?}",
         saved.alerts.alerts[0]
-            .said
-            .contains("comes within 2.00 % of the market"),
-        "{}",
-        saved.alerts.alerts[0].said
     );
     let told = || {
         desktop
@@ -674,7 +677,7 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     assert!(refused.says(key::ALERT_OPEN_ORDER_NEEDS_KEY), "{refused:?}");
     let view = alerts::alerts(&no_key, NoArgs {}).await.unwrap();
     assert!(view.alerts.is_empty());
-    assert!(view.open_orders_unavailable.is_some());
+    assert!(view.open_orders_need_key);
 }
 
 /// While the app is locked the watcher goes on, and its notifications say nothing of the money.
@@ -742,7 +745,7 @@ async fn app_in_mode(
     app_driver::tax_synced(&app).await;
     watcher::look_at_history(&app).await.unwrap();
     // The budget includes following open orders for an alert.
-    let alert = nordlys_application::alerts::AlertArgs {
+    let alert = nordlys_application::alert_views::AlertArgs {
         id: None,
         watched: nordlys_core::alerts::Watched::OpenOrder,
         crossing: nordlys_core::alerts::Crossing::FallsBelow,

@@ -301,10 +301,10 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
     })
 }
 
-fn invalid(problem: AmountInputError, locale: Locale) -> AppError {
+fn invalid(problem: AmountInputError) -> AppError {
     AppError::new(
         ErrorCode::InvalidInput,
-        crate::wording::amount_input(&problem, locale),
+        crate::wording::amount_input(&problem),
     )
 }
 
@@ -314,11 +314,11 @@ pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<N
     let choice = match args.kind {
         RateKind::None => None,
         RateKind::NokPerBtc => Some(RateChoice::Entered(
-            parse_price(&args.nok_per_btc, locale).map_err(|e| invalid(e, locale))?,
+            parse_price(&args.nok_per_btc, locale).map_err(invalid)?,
         )),
         RateKind::ViaUsd => Some(RateChoice::ViaUsd {
-            usd_per_btc: parse_rate(&args.usd_per_btc, locale).map_err(|e| invalid(e, locale))?,
-            nok_per_usd: parse_rate(&args.nok_per_usd, locale).map_err(|e| invalid(e, locale))?,
+            usd_per_btc: parse_rate(&args.usd_per_btc, locale).map_err(invalid)?,
+            nok_per_usd: parse_rate(&args.nok_per_usd, locale).map_err(invalid)?,
         }),
         RateKind::LastTransaction => Some(RateChoice::LastTransaction),
         RateKind::Sample => Some(RateChoice::Sample),
@@ -360,7 +360,7 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         Ok(n) => n,
         // A gift or a mined coin may have cost nothing.
         Err(AmountInputError::Zero) => Nok::ZERO,
-        Err(e) => return Err(invalid(e, locale)),
+        Err(e) => return Err(invalid(e)),
     };
     store.set_deposit_cost(
         &args.id,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error_words::Worded;
+use crate::present::Viewer;
 use crate::wording::{Key, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -143,21 +144,21 @@ impl AppError {
         }
     }
 
-    /// The error as the window gets it, in `locale`.
-    pub fn present(&self, locale: Locale) -> IpcError {
+    /// The error as the window gets it, written as `viewer` writes.
+    pub fn present(&self, viewer: &Viewer) -> IpcError {
         IpcError {
             code: self.code,
-            message: self.words(locale),
+            message: self.words(viewer),
         }
     }
 
-    /// What it says, in `locale`.
-    pub fn words(&self, locale: Locale) -> String {
+    /// What it says, written as `viewer` writes.
+    pub fn words(&self, viewer: &Viewer) -> String {
         match &self.said {
-            Said::Message(m) => m.render(locale),
+            Said::Message(m) => m.write(viewer),
             Said::All(all) => all
                 .iter()
-                .map(|m| m.render(locale))
+                .map(|m| m.write(viewer))
                 .collect::<Vec<_>>()
                 .join("; "),
             Said::Words(words) => words.clone(),
@@ -168,7 +169,7 @@ impl AppError {
 /// In English, for logs and the CLI.
 impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.words(Locale::En))
+        f.write_str(&self.words(&Viewer::plain(Locale::En)))
     }
 }
 

@@ -321,7 +321,7 @@ mod tests {
     /// The error as the window gets it in `locale`.
     fn worded(e: &impl Worded, locale: Locale) -> IpcError {
         let (code, message) = e.words();
-        AppError::new(code, message).present(locale)
+        AppError::new(code, message).present(&crate::present::Viewer::plain(locale))
     }
 
     fn exchange_errors() -> Vec<Error> {

@@ -5,6 +5,7 @@
 
 pub mod account_identities;
 mod account_names;
+pub mod alert_views;
 pub mod alerts;
 pub mod background;
 pub mod card;

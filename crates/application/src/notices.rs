@@ -187,8 +187,8 @@ impl Present for Told {
             } => (
                 said(key::ALERT_FIRED_TITLE),
                 Message::new(key::ALERT_FIRED_BODY)
-                    .with("said", crate::alerts::said(alert, *usual, figures))
-                    .with("value", crate::alerts::level_words(*value, figures))
+                    .with("said", crate::alert_views::said(alert, *usual, figures))
+                    .with("value", crate::alert_views::level_words(*value, figures))
                     .render(locale),
             ),
             Self::WhileLocked { .. } => (

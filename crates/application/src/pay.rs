@@ -414,7 +414,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         let destination = check
             .destination_error
             .as_ref()
-            .map(|e| wording::destination_problem_message(e, shown.figures.locale));
+            .map(wording::destination_problem_message);
         let amount = check
             .amount_error
             .as_ref()
@@ -456,7 +456,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         &turn,
     )
     .await
-    .map_err(|e| withdrawal_error(e, app.locale(), app.zone))?;
+    .map_err(withdrawal_error)?;
     let (journal_id, message) = match sending {
         Sending::Sent {
             journal_id,
@@ -542,19 +542,15 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     })
 }
 
-pub(crate) fn withdrawal_error(
-    e: withdrawals::WithdrawalError,
-    locale: Locale,
-    zone: nordlys_core::time::Tz,
-) -> AppError {
+pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> AppError {
     match e {
         withdrawals::WithdrawalError::SameAsRecent(_, at) => {
             let ago = (Utc::now() - at).num_seconds().max(0).unsigned_abs();
             AppError::new(
                 ErrorCode::SameAsRecent,
                 wording::Message::new(key::PAYMENT_SAME_AS_RECENT)
-                    .with("ago", wording::duration(ago, locale))
-                    .with("at", nordlys_core::format::time(&at, zone, locale)),
+                    .nest("ago", wording::duration_message(ago))
+                    .time("at", at),
             )
         }
         withdrawals::WithdrawalError::Exchange(inner) => AppError::of(inner),

@@ -16,6 +16,18 @@ pub struct Viewer {
 }
 
 impl Viewer {
+    /// `locale` with amounts in BTC, shown, and times on Oslo's clock: for logs and the CLI.
+    pub fn plain(locale: Locale) -> Self {
+        Self {
+            figures: Figures {
+                locale,
+                unit: format::BtcUnit::Btc,
+                hidden: false,
+            },
+            zone: nordlys_core::time::OSLO,
+        }
+    }
+
     pub fn locale(&self) -> Locale {
         self.figures.locale
     }
@@ -53,8 +65,6 @@ macro_rules! presented_where_made {
 presented_where_made!(
     crate::NoArgs,
     crate::account_identities::AccountIdentitiesView,
-    crate::alerts::AlertsView,
-    crate::alerts::SaveAlertView,
     crate::card_views::CardView,
     crate::card_views::RawRowsView,
     crate::holdings_chart::HoldingsChartView,
@@ -65,10 +75,7 @@ presented_where_made!(
     crate::pay_views::PaymentsView,
     crate::pay_views::RecipientsView,
     crate::profile_views::AppView,
-    crate::profile_views::BalancesView,
     crate::profile_views::ProfileProblemsView,
-    crate::receive_views::InvoiceView,
-    crate::receive_views::InvoicesView,
     crate::receive_views::ReceiveView,
     crate::tax_views::ExportView,
     crate::trade_views::ChartView,

@@ -4,11 +4,16 @@
 
 use nordlys_core::chart::Theme;
 use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_exchange::models::BitcoinAccount;
+use nordlys_money::{Btc, Nok};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::shown::{ShownBtc, ShownNok};
+use crate::present::{Present, Viewer};
+use crate::profiles::Holdings;
+use crate::shown::{Show, ShownBtc, ShownNok};
 use crate::vocabulary::ProfileType;
+use crate::wording::{Message, key};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -298,6 +303,62 @@ pub struct ProfileProblemsView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct SwitchProfileArgs {
     pub id: String,
+}
+
+impl Present for Holdings {
+    type View = BalancesView;
+
+    fn present(self, viewer: &Viewer) -> BalancesView {
+        let figures = viewer.figures;
+        let quote = self.quote;
+        let fiat_nok = self.fiat.as_ref().ok().copied();
+        let (fiat, fiat_reason) = match &self.fiat {
+            Ok(nok) => (Some(figures.shown_nok(*nok)), None),
+            Err(e) => (None, Some(e.words(viewer))),
+        };
+        // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a
+        // quote, the exchange's own figure, whose price it does not state.
+        let at_bid = |btc: Btc| quote.as_ref().and_then(|q| btc.value_at(q.bid));
+        let worth = |a: &BitcoinAccount| at_bid(a.total_btc).unwrap_or(a.total_nok);
+        let valued_at = quote.as_ref().map(|q| {
+            Message::new(key::VALUED_AT_BID)
+                .with("price", figures.price(q.bid))
+                .with("time", viewer.time_to_second(&q.timestamp))
+                .render(figures.locale)
+        });
+        let live: Vec<_> = self.accounts.iter().filter(|a| !a.is_deleted()).collect();
+        let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
+        let total_nok: Nok = live.iter().map(|a| worth(a)).sum();
+        BalancesView {
+            accounts: self
+                .accounts
+                .iter()
+                .map(|a| AccountView {
+                    id: a.id.to_string(),
+                    name: a.name.clone(),
+                    total_btc: figures.shown_btc(a.total_btc),
+                    available_btc: figures.btc(a.available_btc),
+                    // The exchange states no value for the available part: none without a quote.
+                    available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
+                    reserved: (a.total_btc > a.available_btc).then(|| {
+                        Message::new(key::ACCOUNT_RESERVED)
+                            .with("btc", figures.btc(a.total_btc - a.available_btc))
+                            .render(figures.locale)
+                    }),
+                    total_nok: figures.nok(worth(a)),
+                    deleted: a.is_deleted(),
+                })
+                .collect(),
+            total_btc: figures.btc(total_btc),
+            total_nok: figures.nok(total_nok),
+            grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
+            default_account: self.default_account,
+            fiat,
+            fiat_reason,
+            price: quote.as_ref().map(|p| figures.price(p.price)),
+            valued_at,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -11,15 +11,14 @@ use nordlys_core::secrets::SecretError;
 use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::endpoint::KeyPermission;
-use nordlys_exchange::models::Scope;
+use nordlys_exchange::models::{BitcoinAccount, PriceResponse, Scope};
 use nordlys_exchange::{BaseUrl, Endpoint, Operator};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
-use crate::shown::Show;
 use crate::state::{App, same_exchange};
 use crate::vocabulary::ProfileType;
 use crate::wording::key;
@@ -287,10 +286,20 @@ pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppView> {
     view(app).await
 }
 
-pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
+/// The overview's balances: the bitcoin accounts, the NOK account (or why it cannot be read) and
+/// the quote their worth is taken at.
+#[derive(Debug, Clone)]
+pub struct Holdings {
+    pub accounts: Vec<BitcoinAccount>,
+    /// The exchange's default account, as learned from it.
+    pub default_account: Option<String>,
+    pub fiat: Result<Nok, AppError>,
+    pub quote: Option<PriceResponse>,
+}
+
+pub async fn balances(app: &App, _args: NoArgs) -> Answer<Holdings> {
     let connection = app.session().await?.connection;
     let client = connection.client();
-    let figures = app.figures();
     // Three reads at once, none signed (no nonce to keep in order): the overview waits for one
     // round trip to the exchange, not three.
     let (accounts, fiat, quote) = tokio::join!(
@@ -298,66 +307,15 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<BalancesView> {
         client.fiat_account(),
         client.price(None)
     );
-    let accounts = accounts.map_err(AppError::of)?;
-    let default_account = crate::shown_account::default_of(app, client, &accounts.accounts)
+    let accounts = accounts.map_err(AppError::of)?.accounts;
+    let default_account = crate::shown_account::default_of(app, client, &accounts)
         .await
         .map(|id| id.to_string());
-    let fiat_nok = fiat.as_ref().ok().map(|f| f.available_nok);
-    let (fiat, fiat_reason) = match fiat {
-        Ok(f) => (Some(figures.shown_nok(f.available_nok)), None),
-        Err(e) => (None, Some(AppError::of(e).words(figures.locale))),
-    };
-    let quote = quote.ok();
-    let price = quote.as_ref().map(|p| figures.price(p.price));
-    // Bitcoin held is worth what it would sell for: the bid, said with its time. Without a quote,
-    // the exchange's own figure, whose price it does not state.
-    let at_bid = |btc: Btc| quote.as_ref().and_then(|q| btc.value_at(q.bid));
-    let worth =
-        |a: &nordlys_exchange::models::BitcoinAccount| at_bid(a.total_btc).unwrap_or(a.total_nok);
-    let valued_at = quote.as_ref().map(|q| {
-        Message::new(key::VALUED_AT_BID)
-            .with("price", figures.price(q.bid))
-            .with(
-                "time",
-                nordlys_core::format::time_to_second(&q.timestamp, app.zone, figures.locale),
-            )
-            .render(figures.locale)
-    });
-    let live: Vec<_> = accounts
-        .accounts
-        .iter()
-        .filter(|a| !a.is_deleted())
-        .collect();
-    let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
-    let total_nok: Nok = live.iter().map(|a| worth(a)).sum();
-    Ok(BalancesView {
-        accounts: accounts
-            .accounts
-            .iter()
-            .map(|a| AccountView {
-                id: a.id.to_string(),
-                name: a.name.clone(),
-                total_btc: figures.shown_btc(a.total_btc),
-                available_btc: figures.btc(a.available_btc),
-                // The exchange states no value for the available part: none without a quote.
-                available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
-                reserved: (a.total_btc > a.available_btc).then(|| {
-                    Message::new(key::ACCOUNT_RESERVED)
-                        .with("btc", figures.btc(a.total_btc - a.available_btc))
-                        .render(figures.locale)
-                }),
-                total_nok: figures.nok(worth(a)),
-                deleted: a.is_deleted(),
-            })
-            .collect(),
-        total_btc: figures.btc(total_btc),
-        total_nok: figures.nok(total_nok),
-        grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
+    Ok(Holdings {
+        accounts,
         default_account,
-        fiat,
-        fiat_reason,
-        price,
-        valued_at,
+        fiat: fiat.map(|f| f.available_nok).map_err(AppError::of),
+        quote: quote.ok(),
     })
 }
 

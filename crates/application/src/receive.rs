@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 use nordlys_core::amount_input::{BitcoinAmountUnit, parse_in};
 use nordlys_core::destination::{self, AskedAmount};
-use nordlys_core::format::{self, Locale};
 use nordlys_core::qr;
 use nordlys_core::store::{Asked, StoredInvoice};
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
@@ -15,10 +14,9 @@ use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::receive_views::*;
 use crate::state::App;
-use crate::vocabulary::InvoiceState;
 use crate::wording::key;
 
-fn qr_view(text: &str, uri: String) -> Answer<QrView> {
+pub(crate) fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
         text: text.to_owned(),
         svg: qr::svg(&uri).map_err(AppError::fault)?,
@@ -53,72 +51,42 @@ pub async fn receive_destinations(app: &App, args: AccountArgs) -> Answer<Receiv
     })
 }
 
-fn status_words(status: &InvoiceStatus, locale: Locale) -> (InvoiceState, String) {
-    let state = InvoiceState::from(status);
-    let key = match state {
-        InvoiceState::Unpaid => key::INVOICE_UNPAID,
-        InvoiceState::Pending => key::INVOICE_PENDING,
-        InvoiceState::Paid => key::INVOICE_PAID,
-        InvoiceState::Expired => key::INVOICE_EXPIRED,
-        InvoiceState::Canceled => key::INVOICE_CANCELLED,
-        InvoiceState::Other => return (state, status.as_str().to_owned()),
-    };
-    (state, crate::wording::say(key, locale))
+/// An invoice as the store keeps it, with its code when it is shown to be paid, and the price
+/// its bitcoin is valued at.
+#[derive(Debug, Clone)]
+pub struct Invoice {
+    pub stored: StoredInvoice,
+    pub qr: Option<QrView>,
+    pub price: Option<NokPerBtc>,
 }
 
-fn invoice_view(
-    app: &App,
-    i: &StoredInvoice,
-    with_qr: bool,
-    price: Option<NokPerBtc>,
-) -> Answer<InvoiceView> {
-    let figures = app.figures();
-    let locale = figures.locale;
-    let (status, status_text) = status_words(&i.status, locale);
-    let any = crate::wording::say(key::INVOICE_ANY_AMOUNT, locale);
-    Ok(InvoiceView {
-        id: i.id.clone(),
-        invoice: i.invoice.clone(),
-        qr: if with_qr {
-            Some(qr_view(&i.invoice, qr::lightning_uri(&i.invoice))?)
-        } else {
-            None
-        },
-        amount: match (i.asked, i.amount_btc) {
-            (Asked::Nok(nok), _) => figures.nok(nok),
-            (Asked::Sats, Some(a)) => figures.btc_in(a, format::BtcUnit::Sats),
-            (Asked::Btc, Some(a)) => figures.btc(a),
-            (Asked::Btc | Asked::Sats, None) => any,
-        },
-        also: match (i.asked, i.amount_btc) {
-            (_, None) => None,
-            (Asked::Nok(_), Some(a)) => Some(figures.btc(a)),
-            (Asked::Btc | Asked::Sats, Some(a)) => price
-                .and_then(|p| a.value_at(p))
-                .map(|nok| format!("≈ {}", figures.nok(nok))),
-        },
-        public_description: i.public_description.clone(),
-        private_note: i.private_note.clone(),
-        status,
-        status_text,
-        expires_at: i.expires_at.to_rfc3339(),
-        created_at: format::time(&i.created_at, app.zone, locale),
-    })
+impl Invoice {
+    fn with_qr(stored: StoredInvoice, price: Option<NokPerBtc>) -> Answer<Self> {
+        Ok(Self {
+            qr: Some(qr_view(
+                &stored.invoice,
+                qr::lightning_uri(&stored.invoice),
+            )?),
+            stored,
+            price,
+        })
+    }
 }
 
-pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView> {
-    let locale = app.locale();
+/// The recent invoices, newest first, without their codes.
+#[derive(Debug, Clone)]
+pub struct Invoices(pub Vec<StoredInvoice>);
+
+pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<Invoice> {
+    let locale = app.input_locale();
     let unit = args.unit;
     // An empty amount is an invoice for any amount (sent as 0).
     let (currency, amount, kept, asked) = if args.amount.trim().is_empty() {
         (Currency::Btc, Decimal::ZERO, Asked::Btc, AskedAmount::Any)
     } else {
-        match parse_in(&args.amount, unit, locale).map_err(|e| {
-            AppError::new(
-                ErrorCode::InvalidInput,
-                crate::wording::amount_input(&e, locale),
-            )
-        })? {
+        match parse_in(&args.amount, unit, locale)
+            .map_err(|e| AppError::new(ErrorCode::InvalidInput, crate::wording::amount_input(&e)))?
+        {
             // Asked for in sats, it is said in sats, whatever unit the window shows.
             Amount::Btc(b) => (
                 Currency::Btc,
@@ -158,14 +126,14 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
             AppError::new(
                 ErrorCode::Server,
                 crate::wording::Message::new(key::INVOICE_UNREADABLE)
-                    .with("reason", crate::wording::destination_problem(&e, locale)),
+                    .nest("reason", crate::wording::destination_problem_message(&e)),
             )
         })?;
     // Never shown for paying unless it is the invoice asked for.
     destination::check_created(&info, &asked, args.public_description.trim()).map_err(|e| {
-        AppError::worded(
+        AppError::new(
             ErrorCode::Server,
-            crate::wording::created_invoice_problem(&e, app.figures()),
+            crate::wording::created_invoice_problem(&e),
         )
     })?;
     let stored = StoredInvoice {
@@ -186,12 +154,11 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<InvoiceView>
         .await?
         .identity;
     session.store.add_invoice(&stored)?;
-    let price = app.bid_price().await.ok();
-    invoice_view(app, &stored, true, price)
+    Invoice::with_qr(stored, app.bid_price().await.ok())
 }
 
 /// An invoice as the store has it; the watcher keeps its status current.
-pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceView> {
+pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<Invoice> {
     let stored = app
         .session()
         .await?
@@ -203,23 +170,16 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<InvoiceVie
                 crate::wording::Message::new(key::NO_SUCH_INVOICE).with("id", args.id.clone()),
             )
         })?;
-    let price = app.bid_price().await.ok();
-    invoice_view(app, &stored, true, price)
+    Invoice::with_qr(stored, app.bid_price().await.ok())
 }
 
 /// The recent invoices of the accounts the credential sees, as the store has them; the watcher
 /// keeps open ones current.
-pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<InvoicesView> {
+pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<Invoices> {
     let session = app.session().await?;
     let here =
         nordlys_core::account_identity::origin_here(session.connection.client(), &session.store)
             .await?
             .identity;
-    let invoices = session
-        .store
-        .recent_invoices(20, here)?
-        .iter()
-        .map(|i| invoice_view(app, i, false, None))
-        .collect::<Answer<_>>()?;
-    Ok(InvoicesView { invoices })
+    Ok(Invoices(session.store.recent_invoices(20, here)?))
 }

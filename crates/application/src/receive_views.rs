@@ -2,10 +2,17 @@
 //! destinations with their QR codes, and Lightning invoices with their live status.
 
 use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::store::{Asked, StoredInvoice};
+use nordlys_exchange::models::InvoiceStatus;
+use nordlys_money::NokPerBtc;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::present::{Present, Viewer};
+use crate::receive::{Invoice, Invoices};
 use crate::vocabulary::InvoiceState;
+use crate::wording::key;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -76,4 +83,76 @@ pub struct InvoicesView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct InvoiceIdArgs {
     pub id: String,
+}
+
+fn status_words(status: &InvoiceStatus, locale: Locale) -> (InvoiceState, String) {
+    let state = InvoiceState::from(status);
+    let key = match state {
+        InvoiceState::Unpaid => key::INVOICE_UNPAID,
+        InvoiceState::Pending => key::INVOICE_PENDING,
+        InvoiceState::Paid => key::INVOICE_PAID,
+        InvoiceState::Expired => key::INVOICE_EXPIRED,
+        InvoiceState::Canceled => key::INVOICE_CANCELLED,
+        InvoiceState::Other => return (state, status.as_str().to_owned()),
+    };
+    (state, crate::wording::say(key, locale))
+}
+
+fn invoice_view(
+    i: &StoredInvoice,
+    qr: Option<QrView>,
+    price: Option<NokPerBtc>,
+    viewer: &Viewer,
+) -> InvoiceView {
+    let figures = viewer.figures;
+    let locale = figures.locale;
+    let (status, status_text) = status_words(&i.status, locale);
+    InvoiceView {
+        id: i.id.clone(),
+        invoice: i.invoice.clone(),
+        qr,
+        amount: match (i.asked, i.amount_btc) {
+            (Asked::Nok(nok), _) => figures.nok(nok),
+            (Asked::Sats, Some(a)) => figures.btc_in(a, BtcUnit::Sats),
+            (Asked::Btc, Some(a)) => figures.btc(a),
+            (Asked::Btc | Asked::Sats, None) => {
+                crate::wording::say(key::INVOICE_ANY_AMOUNT, locale)
+            }
+        },
+        also: match (i.asked, i.amount_btc) {
+            (_, None) => None,
+            (Asked::Nok(_), Some(a)) => Some(figures.btc(a)),
+            (Asked::Btc | Asked::Sats, Some(a)) => price
+                .and_then(|p| a.value_at(p))
+                .map(|nok| format!("≈ {}", figures.nok(nok))),
+        },
+        public_description: i.public_description.clone(),
+        private_note: i.private_note.clone(),
+        status,
+        status_text,
+        expires_at: i.expires_at.to_rfc3339(),
+        created_at: viewer.time(&i.created_at),
+    }
+}
+
+impl Present for Invoice {
+    type View = InvoiceView;
+
+    fn present(self, viewer: &Viewer) -> InvoiceView {
+        invoice_view(&self.stored, self.qr, self.price, viewer)
+    }
+}
+
+impl Present for Invoices {
+    type View = InvoicesView;
+
+    fn present(self, viewer: &Viewer) -> InvoicesView {
+        InvoicesView {
+            invoices: self
+                .0
+                .iter()
+                .map(|i| invoice_view(i, None, None, viewer))
+                .collect(),
+        }
+    }
 }

@@ -41,7 +41,7 @@ pub async fn quote(app: &App, args: QuoteArgs) -> Answer<QuoteView> {
         .filter(|a| !a.is_empty())
         .map(|text| nordlys_core::amount_input::parse_nok(text, locale))
         .transpose()
-        .map_err(|e| AppError::new(ErrorCode::InvalidInput, wording::amount_input(&e, locale)))?;
+        .map_err(|e| AppError::new(ErrorCode::InvalidInput, wording::amount_input(&e)))?;
     let ProfileSession {
         connection,
         store,

@@ -474,7 +474,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     }
     let ended = withdrawals::track(client, store)
         .await
-        .map_err(|e| crate::pay::withdrawal_error(e, app.locale(), app.zone))?;
+        .map_err(crate::pay::withdrawal_error)?;
     for c in &ended {
         let completed = match NetworkStatus::from(&c.status) {
             NetworkStatus::Completed => true,

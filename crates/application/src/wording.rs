@@ -18,6 +18,9 @@ use nordlys_core::tax::gains::{GainsNote, Method};
 use nordlys_core::tax::year_end::RateSource;
 use nordlys_core::time::oslo_date;
 use nordlys_core::travel_rule::RecipientProblem;
+use nordlys_money::{Amount, NokPerBtc};
+
+use crate::present::Viewer;
 
 const EN: &str = include_str!("../locales/en.ftl");
 const NB: &str = include_str!("../locales/nb.ftl");
@@ -69,13 +72,21 @@ pub struct Message {
     pub args: Vec<(&'static str, Arg)>,
 }
 
-/// A value of a message: text already formatted for the language, or another message rendered
-/// in the same language.
+/// A value of a message: text; a number, an amount or a time, written as the message is written
+/// (its language, the user's unit, privacy mode and clock); or another message written the same
+/// way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     Text(String),
     /// A count: the catalog picks the language's plural form by it.
     Count(u64),
+    /// A number with this many decimals, grouped and pointed as the language writes it.
+    Number(rust_decimal::Decimal, u32),
+    /// Money, hidden in privacy mode; bitcoin in the user's unit.
+    Amount(Amount),
+    Price(NokPerBtc),
+    /// An instant, to the minute, on the user's clock.
+    Time(chrono::DateTime<chrono::Utc>),
     Message(Message),
 }
 
@@ -96,6 +107,30 @@ impl Message {
         self
     }
 
+    /// Gives the message the number `$name`, with `dp` decimals, written as the language writes it.
+    pub fn number(mut self, name: &'static str, value: rust_decimal::Decimal, dp: u32) -> Self {
+        self.args.push((name, Arg::Number(value, dp)));
+        self
+    }
+
+    /// Gives the message the instant `$name`, to the minute on the user's clock.
+    pub fn time(mut self, name: &'static str, at: chrono::DateTime<chrono::Utc>) -> Self {
+        self.args.push((name, Arg::Time(at)));
+        self
+    }
+
+    /// Gives the message the amount `$name`: bitcoin in the user's unit, hidden in privacy mode.
+    pub fn amount(mut self, name: &'static str, amount: impl Into<Amount>) -> Self {
+        self.args.push((name, Arg::Amount(amount.into())));
+        self
+    }
+
+    /// Gives the message the price `$name`, hidden in privacy mode.
+    pub fn price(mut self, name: &'static str, price: NokPerBtc) -> Self {
+        self.args.push((name, Arg::Price(price)));
+        self
+    }
+
     /// Gives the message the value of `$name` as another message, in the same language.
     pub fn nest(mut self, name: &'static str, value: Message) -> Self {
         self.args.push((name, Arg::Message(value)));
@@ -112,8 +147,15 @@ impl Message {
                 .any(|(_, arg)| matches!(arg, Arg::Message(m) if m.mentions(key)))
     }
 
-    /// The message in `locale`.
+    /// The message in `locale`, its amounts shown in BTC and its times on Oslo's clock: for a
+    /// message with neither, and for logs and the CLI. The window's are [`Message::write`]n.
     pub fn render(&self, locale: Locale) -> String {
+        self.write(&Viewer::plain(locale))
+    }
+
+    /// The message as `viewer` writes it: its language, unit, privacy mode and clock.
+    pub fn write(&self, viewer: &Viewer) -> String {
+        let locale = viewer.locale();
         let catalog = &*CATALOG;
         let bundle = match locale {
             Locale::En => &catalog.en,
@@ -127,7 +169,11 @@ impl Message {
             match value {
                 Arg::Text(text) => args.set(*name, text.clone()),
                 Arg::Count(n) => args.set(*name, *n),
-                Arg::Message(m) => args.set(*name, m.render(locale)),
+                Arg::Number(n, dp) => args.set(*name, format::number(*n, *dp, locale)),
+                Arg::Amount(a) => args.set(*name, viewer.figures.amount(*a)),
+                Arg::Price(p) => args.set(*name, viewer.figures.price(*p)),
+                Arg::Time(at) => args.set(*name, viewer.time(at)),
+                Arg::Message(m) => args.set(*name, m.write(viewer)),
             }
         }
         let mut errors = vec![];
@@ -150,9 +196,8 @@ pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
 
 /// The same, as the catalog's message.
 pub fn amount_problem_message(p: &AmountProblem, figures: Figures) -> Message {
-    let locale = figures.locale;
     match p {
-        AmountProblem::Input(e) => amount_input(e, locale),
+        AmountProblem::Input(e) => amount_input(e),
         AmountProblem::AboveAvailable { available } => {
             Message::new(key::AMOUNT_ABOVE_AVAILABLE).with("available", figures.amount(*available))
         }
@@ -165,11 +210,11 @@ pub fn amount_problem_message(p: &AmountProblem, figures: Figures) -> Message {
 
 /// What is wrong with a typed amount, rate or price, before anything else is known of it.
 pub fn amount_input_problem(e: AmountInputError, locale: Locale) -> String {
-    amount_input(&e, locale).render(locale)
+    amount_input(&e).render(locale)
 }
 
 /// What is wrong with a typed amount, as the catalog's message.
-pub fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
+pub fn amount_input(e: &AmountInputError) -> Message {
     match e {
         AmountInputError::Empty => Message::new(key::AMOUNT_EMPTY),
         AmountInputError::NotANumber(text) => {
@@ -188,17 +233,17 @@ pub fn amount_input(e: &AmountInputError, locale: Locale) -> Message {
         AmountInputError::FractionalSats => Message::new(key::AMOUNT_FRACTIONAL_SATS),
         AmountInputError::TooLarge { unit, max } => Message::new(key::AMOUNT_TOO_LARGE)
             .with("unit", *unit)
-            .with("max", format::number(*max, 0, locale)),
+            .number("max", *max, 0),
     }
 }
 
 /// Why a pasted destination cannot be paid.
 pub fn destination_problem(e: &DestinationError, locale: Locale) -> String {
-    destination_problem_message(e, locale).render(locale)
+    destination_problem_message(e).render(locale)
 }
 
 /// The same, as the catalog's message.
-pub fn destination_problem_message(e: &DestinationError, locale: Locale) -> Message {
+pub fn destination_problem_message(e: &DestinationError) -> Message {
     match e {
         DestinationError::Empty => Message::new(key::DESTINATION_EMPTY),
         DestinationError::BadChecksum => Message::new(key::DESTINATION_BAD_CHECKSUM),
@@ -213,10 +258,7 @@ pub fn destination_problem_message(e: &DestinationError, locale: Locale) -> Mess
         }
         DestinationError::Expired => Message::new(key::DESTINATION_EXPIRED),
         DestinationError::AbsurdExpiry(seconds) => Message::new(key::DESTINATION_ABSURD_EXPIRY)
-            .with(
-                "seconds",
-                format::number(rust_decimal::Decimal::from(*seconds), 0, locale),
-            ),
+            .number("seconds", rust_decimal::Decimal::from(*seconds), 0),
         DestinationError::BadLnurl(detail) => {
             Message::new(key::DESTINATION_BAD_LNURL).with("detail", detail.as_str())
         }
@@ -257,12 +299,16 @@ pub fn recipient_problem_message(p: &RecipientProblem) -> Message {
 
 /// A duration a person reads: minutes under an hour, whole hours above.
 pub fn duration(seconds: u64, locale: Locale) -> String {
+    duration_message(seconds).render(locale)
+}
+
+/// A duration in whole hours, or minutes rounded up, as the catalog's message.
+pub fn duration_message(seconds: u64) -> Message {
     if seconds >= 3600 {
         Message::new(key::DURATION_HOURS).with("hours", (seconds / 3600).to_string())
     } else {
         Message::new(key::DURATION_MINUTES).with("minutes", seconds.div_ceil(60).to_string())
     }
-    .render(locale)
 }
 
 /// What a pasted destination was recognised as ("Lightning invoice for 12 500 sats, expires in
@@ -380,22 +426,20 @@ pub fn settle_refusal(why: SettleRefusal) -> Message {
 }
 
 /// Why an invoice the exchange created is not shown: it is not the one asked for.
-pub fn created_invoice_problem(e: &CreatedInvoiceError, figures: Figures) -> String {
-    let btc = |b: &nordlys_money::Btc| figures.btc(*b);
-    let m = match e {
+pub fn created_invoice_problem(e: &CreatedInvoiceError) -> Message {
+    match e {
         CreatedInvoiceError::Amount { asked, got } => Message::new(key::CREATED_INVOICE_AMOUNT)
-            .with("asked", btc(asked))
-            .with("got", btc(got)),
+            .amount("asked", *asked)
+            .amount("got", *got),
         CreatedInvoiceError::NoAmount { asked } => {
-            Message::new(key::CREATED_INVOICE_NO_AMOUNT).with("asked", figures.amount(*asked))
+            Message::new(key::CREATED_INVOICE_NO_AMOUNT).amount("asked", *asked)
         }
         CreatedInvoiceError::Unasked { got } => {
-            Message::new(key::CREATED_INVOICE_UNASKED).with("got", btc(got))
+            Message::new(key::CREATED_INVOICE_UNASKED).amount("got", *got)
         }
         CreatedInvoiceError::Description => Message::new(key::CREATED_INVOICE_DESCRIPTION),
         _ => Message::new(key::CREATED_INVOICE_OTHER),
-    };
-    m.render(figures.locale)
+    }
 }
 
 /// A gains matching method, as the report names it.
@@ -1092,13 +1136,19 @@ mod tests {
             },
             CreatedInvoiceError::Description,
         ];
+        let written = |e, locale| {
+            created_invoice_problem(e).write(&Viewer {
+                figures: shown(locale, BtcUnit::Sats),
+                zone: nordlys_core::time::OSLO,
+            })
+        };
         for e in &errors {
-            let en = created_invoice_problem(e, shown(Locale::En, BtcUnit::Sats));
-            let nb = created_invoice_problem(e, shown(Locale::Nb, BtcUnit::Sats));
+            let en = written(e, Locale::En);
+            let nb = written(e, Locale::Nb);
             assert!(en != nb && !en.contains("created-invoice"), "{en} / {nb}");
         }
         assert_eq!(
-            created_invoice_problem(&errors[0], shown(Locale::Nb, BtcUnit::Sats)),
+            written(&errors[0], Locale::Nb),
             "Børsens faktura gjelder 12\u{a0}000\u{a0}sats, ikke de 12\u{a0}500\u{a0}sats som ble bedt om; den vises ikke."
         );
     }

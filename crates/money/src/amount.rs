@@ -267,6 +267,18 @@ pub enum Amount {
     Nok(Nok),
 }
 
+impl From<Btc> for Amount {
+    fn from(b: Btc) -> Self {
+        Self::Btc(b)
+    }
+}
+
+impl From<Nok> for Amount {
+    fn from(n: Nok) -> Self {
+        Self::Nok(n)
+    }
+}
+
 impl Amount {
     pub fn unit(self) -> Unit {
         match self {
