@@ -115,8 +115,7 @@ async fn live(args: Args) {
     let quote = trading::quote(&app, QuoteArgs::default()).await;
     let price = quote
         .ok()
-        .and_then(|q| q.bid.exact)
-        .map(|p| p.decimal())
+        .map(|q| q.price.bid.decimal())
         .unwrap_or(rust_decimal::Decimal::from(1_000_000));
     let looker = {
         let app = app.clone();

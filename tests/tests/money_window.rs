@@ -15,7 +15,8 @@ use std::sync::Arc;
 use app_driver::{connected_app, kari, order};
 use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::ErrorCode;
-use nordlys_application::pay_views::{PayArgs, PayCheckView};
+use nordlys_application::pay::PayChecked;
+use nordlys_application::pay_views::PayArgs;
 use nordlys_application::present::Present;
 use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
@@ -30,7 +31,7 @@ use nordlys_tests::*;
 use serde_json::{Value, json};
 
 /// The form `payment` with the fingerprint of the check `check_payment` gave for it.
-fn as_reviewed(mut form: PayArgs, check: &PayCheckView) -> PayArgs {
+fn as_reviewed(mut form: PayArgs, check: &PayChecked) -> PayArgs {
     form.reviewed = Some(check.reviewed.clone());
     form
 }
@@ -56,7 +57,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let checked = pay::check_payment(&app, payment("150", nok, None))
         .await
         .unwrap();
-    let confirmed = checked.amount_btc.unwrap().to_string();
+    let confirmed = checked.check.amount_btc.unwrap().to_string();
 
     // The price moves 10 % after the review: the confirmation no longer holds.
     control(&sb, "/sandbox/price", json!({"movePercent": 10})).await;
@@ -72,7 +73,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let checked = pay::check_payment(&app, payment("150", nok, None))
         .await
         .unwrap();
-    let confirmed = checked.amount_btc.unwrap().to_string();
+    let confirmed = checked.check.amount_btc.unwrap().to_string();
     control(&sb, "/sandbox/price", json!({"movePercent": 1})).await;
     let sent = pay::send_payment(
         &app,
@@ -80,7 +81,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     )
     .await
     .unwrap();
-    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let world = sb.state.lock();
     let w = world.withdrawals.last().unwrap();
     assert_eq!(
@@ -114,7 +115,7 @@ async fn a_confirmation_sends_only_the_form_it_reviewed() {
     let reviewed = pay::check_payment(&app, payment("1000", sats, None))
         .await
         .unwrap();
-    assert!(reviewed.ok, "{reviewed:?}");
+    assert!(reviewed.check.request.is_some(), "{reviewed:?}");
 
     // The amount changed on screen after the review; the confirmation still carries the old check.
     let changed = as_reviewed(payment("100000", sats, None), &reviewed);
@@ -135,7 +136,7 @@ async fn a_confirmation_sends_only_the_form_it_reviewed() {
     let sent = pay::send_payment(&app, as_reviewed(payment("1000", sats, None), &reviewed))
         .await
         .unwrap();
-    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let world = sb.state.lock();
     assert_eq!(world.withdrawals.len(), before + 1);
     assert_eq!(
@@ -149,7 +150,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(3), 5))).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
+    let bid: rust_decimal::Decimal = quote.price.bid.decimal();
     let low = (bid * rust_decimal::Decimal::new(8, 1)).round_dp(2);
     // A limit buy of 500 whose answer is lost before the exchange took it.
     sb.state.add_fault(FaultRule {
@@ -163,7 +164,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     let lost = trading::place_order(&app, order(Direction::Buy, 500, Some(low.to_string())))
         .await
         .unwrap();
-    assert_eq!(lost.outcome, OrderOutcome::Unknown, "{lost:?}");
+    assert_eq!(lost.outcome(), OrderOutcome::Unknown, "{lost:?}");
     // The same order again is refused, in the user's language (it was English in Norwegian).
     let norwegian = |on: bool| SetLanguageArgs {
         language: Some(if on { Locale::Nb } else { Locale::En }),
@@ -231,22 +232,24 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     )
     .await
     .unwrap();
-    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
+    let bid: rust_decimal::Decimal = quote.price.bid.decimal();
     let checked = pay::check_payment(&app, payment("0.01", BitcoinAmountUnit::Btc, None))
         .await
         .unwrap();
+    let shown = checked.clone().present(&app.viewer());
     let at_bid = nordlys_core::format::nok(
         nordlys_money::Nok::computed(bid * rust_decimal::Decimal::new(1, 2)),
         nordlys_core::format::Locale::En,
     );
-    assert_eq!(checked.estimate, Some(format!("≈ {at_bid}")), "{checked:?}");
+    assert_eq!(shown.estimate, Some(format!("≈ {at_bid}")), "{shown:?}");
     // Listed with its worth at the bid of the price last read, as the list reads the store only.
     let sent = pay::send_payment(
         &app,
         as_reviewed(payment("0.01", BitcoinAmountUnit::Btc, None), &checked),
     )
     .await
-    .unwrap();
+    .unwrap()
+    .present(&app.viewer());
     // Until the exchange lists it (then its row's rate of the day, tested in tax_window), and
     // said to be today's.
     use nordlys_application::pay_views::WorthWhen;
@@ -259,7 +262,8 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     assert_eq!(now(&sent.payment), Some(format!("≈ {at_bid}")));
     let listed = pay::payments(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let listed = &listed.payments[0];
     if listed.network_id.is_none() {
         assert_eq!(now(listed), Some(format!("≈ {at_bid}")), "{listed:?}");
@@ -281,9 +285,8 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
     )
     .await
     .unwrap()
+    .price
     .bid
-    .exact
-    .unwrap()
     .decimal();
     let said = shown.valued_at.clone().unwrap_or_default();
     assert!(said.starts_with("at the bid, NOK"), "{said}");
@@ -336,6 +339,7 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
             trading::check_order(app, args)
                 .await
                 .unwrap()
+                .present(&app.viewer())
                 .estimate_basis
                 .unwrap_or_default()
         }
@@ -348,7 +352,8 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
     assert_eq!(limit, "at your limit price");
     let nothing = trading::check_order(&app, order(Direction::Buy, "", None))
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!(nothing.estimate_basis, None);
 
     // A quote read stores the price sample the lists value bitcoin with.
@@ -361,14 +366,15 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
     )
     .await
     .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let open = trading::open_orders(&app, nordlys_application::NoArgs {})
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     let sold = open
         .orders
         .iter()
-        .find(|o| Some(&o.order_id) == placed.order_id.as_ref())
+        .find(|o| Some(o.order_id.as_str()) == placed.order_id())
         .unwrap();
     let worth = sold.amount_nok.clone().unwrap_or_default();
     assert!(worth.starts_with("≈ NOK\u{a0}"), "{sold:?}");
@@ -380,7 +386,8 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
 
     let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert!(
         checked.available.contains("\u{a0}BTC (≈ NOK\u{a0}"),
         "{}",
@@ -418,7 +425,11 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
     )
     .await
     .unwrap();
-    assert_eq!(sent.payment.state, WithdrawalState::Unknown, "{sent:?}");
+    assert_eq!(
+        sent.payment.entry.state,
+        WithdrawalState::Unknown,
+        "{sent:?}"
+    );
     let listed = nordlys_application::unknowns::unknowns(&app, nordlys_application::NoArgs {})
         .await
         .unwrap()
@@ -511,21 +522,18 @@ async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confi
         app: &nordlys_application::App,
     ) -> (
         String,
-        Result<
-            nordlys_application::pay_views::PaymentResultView,
-            nordlys_application::error::AppError,
-        >,
+        Result<nordlys_application::pay::PaymentSent, nordlys_application::error::AppError>,
     ) {
         let nok = BitcoinAmountUnit::Nok;
         let checked = pay::check_payment(app, payment("150", nok, None))
             .await
             .unwrap();
-        let confirmed = checked.amount_btc.unwrap().to_string();
+        let confirmed = checked.check.amount_btc.unwrap().to_string();
         let reviewed = as_reviewed(payment("150", nok, Some(&confirmed)), &checked);
         (confirmed, pay::send_payment(app, reviewed).await)
     }
     let (first_btc, first) = send(&app).await;
-    assert_eq!(first.unwrap().payment.state, WithdrawalState::Unknown);
+    assert_eq!(first.unwrap().payment.entry.state, WithdrawalState::Unknown);
     control(&sb, "/sandbox/price", json!({"movePercent": 1})).await;
     let (second_btc, again) = send(&app).await;
     assert_ne!(first_btc, second_btc, "the price moved");
@@ -648,7 +656,10 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         .await
         .unwrap();
     assert!(allowed.problems.is_empty());
-    assert_eq!(send().await.unwrap().payment.state, WithdrawalState::Sent);
+    assert_eq!(
+        send().await.unwrap().payment.entry.state,
+        WithdrawalState::Sent
+    );
     assert_eq!(
         send().await.unwrap_err().code,
         ErrorCode::PasswordNeeded,
@@ -772,15 +783,14 @@ async fn the_overview_names_what_an_open_sell_holds() {
     let ask: rust_decimal::Decimal = trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
         .unwrap()
+        .price
         .ask
-        .exact
-        .unwrap()
         .decimal();
     let price = (ask * rust_decimal::Decimal::TWO).round_dp(0).to_string();
     let placed = trading::place_order(&app, order(Direction::Sell, "0.001", Some(price)))
         .await
         .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let shown = profiles::balances(&app, nordlys_application::NoArgs {})
         .await
         .unwrap()
@@ -836,7 +846,7 @@ async fn with_no_account_chosen_the_exchange_s_default_account_is_shown_and_used
         let placed = trading::place_order(&app, order(Direction::Buy, "1000", None))
             .await
             .unwrap();
-        assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+        assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
         let bought_into = sb.state.lock().orders.last().unwrap().account.clone();
         assert_eq!(&bought_into, default, "{reading}: the account shown bought");
 
@@ -893,24 +903,21 @@ async fn a_paid_invoice_is_refused_at_the_field_and_never_becomes_a_recipient() 
     form.save_recipient = true;
     form.label = "Kaffe".into();
     let checked = pay::check_payment(&app, form.clone()).await.unwrap();
-    assert!(checked.ok, "{checked:?}");
+    assert!(checked.check.request.is_some(), "{checked:?}");
     let sent = pay::send_payment(&app, as_reviewed(form.clone(), &checked))
         .await
         .unwrap();
-    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let book = pay::recipients(&app, nordlys_application::NoArgs {})
         .await
         .unwrap();
     assert!(book.recipients.is_empty(), "{book:?}");
 
     let again = pay::check_payment(&app, form).await.unwrap();
-    assert!(!again.ok);
+    assert!(again.check.request.is_none());
     assert!(
-        again.destination_error.as_deref().is_some_and(|e| e
-            == nordlys_application::wording::say(
-                key::DESTINATION_ALREADY_PAID,
-                nordlys_core::format::Locale::En
-            )),
+        again.check.destination_error
+            == Some(nordlys_core::destination::DestinationError::AlreadyPaid),
         "{again:?}"
     );
 }
@@ -927,7 +934,11 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
         as_reviewed(form, &checked)
     };
     let first = pay::send_payment(&app, pay_kari().await).await.unwrap();
-    assert_eq!(first.payment.state, WithdrawalState::Sent, "{first:?}");
+    assert_eq!(
+        first.payment.entry.state,
+        WithdrawalState::Sent,
+        "{first:?}"
+    );
     let again = pay::send_payment(&app, pay_kari().await).await.unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsRecent, "{again:?}");
     assert_eq!(withdrawals_made(&sb), 1, "nothing sent the second time");
@@ -939,7 +950,11 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
     let mut confirmed = pay_kari().await;
     confirmed.despite_recent = Some(true);
     let second = pay::send_payment(&app, confirmed).await.unwrap();
-    assert_eq!(second.payment.state, WithdrawalState::Sent, "{second:?}");
+    assert_eq!(
+        second.payment.entry.state,
+        WithdrawalState::Sent,
+        "{second:?}"
+    );
     assert_eq!(withdrawals_made(&sb), 3);
 }
 

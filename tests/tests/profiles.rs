@@ -200,7 +200,7 @@ async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exch
                 let args = order(Direction::Buy, 100 + lane * 10_000 + n, None);
                 n += 1;
                 if let Ok(v) = trading::place_order(&app, args).await {
-                    assert_eq!(v.outcome, OrderOutcome::Placed, "{v:?}");
+                    assert_eq!(v.outcome(), OrderOutcome::Placed, "{v:?}");
                     placed += 1;
                 }
                 if placed >= 150 || n >= 400 {
@@ -241,7 +241,7 @@ async fn a_switch_waits_for_an_order_on_its_way() {
     switch_profile(&app, "sandbox").await.unwrap();
     let switched = Instant::now();
     let (placed, ordered) = placing.await.unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     assert!(ordered <= switched, "the switch ended before the order did");
     assert_eq!(check_lanes(dir.path(), &sb).await, 1);
 }
@@ -336,7 +336,7 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     let mut send = args;
     send.reviewed = Some(checked.reviewed);
     let sent = pay::send_payment(&app, send).await.unwrap();
-    assert_eq!(sent.payment.state, WithdrawalState::Sent, "{sent:?}");
+    assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let book = pay::recipients(&app, NoArgs {}).await.unwrap();
     assert_eq!(book.recipients[0].nin, "01017012345", "{book:?}");
     assert!(!book.recipients[0].locked);
@@ -380,8 +380,8 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     let mut to_ola = payment_to("ola@example.com", "Ola");
     to_ola.recipient = RecipientForm::default();
     let check = pay::check_payment(&app, to_ola).await.unwrap();
-    assert!(check.needs_recipient, "{check:?}");
-    assert!(check.saved_recipient.is_none(), "{check:?}");
+    assert!(check.check.needs_recipient, "{check:?}");
+    assert!(check.check.saved_recipient.is_none(), "{check:?}");
     let mut edit = shown[0].clone();
     edit.full_name = "Kari Nordmann".into();
     edit.country = "NO".into();
@@ -436,7 +436,7 @@ async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
     let (app, dir) = connected_app(&sb, None).await;
     let buy = |amount: u32| order(Direction::Buy, amount, None);
     let placed = trading::place_order(&app, buy(500)).await.unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     // The CLI, pointed at this profile's directory, uses <dir>/nonces/<fingerprint of the key>.
     let key = &sb.info.api_keys.withdrawal.key;
     let file = dir
@@ -447,7 +447,7 @@ async fn the_app_keeps_nonces_in_the_file_the_cli_uses_for_the_same_key() {
     let ahead = nonce_in(&file) + 3_600_000;
     std::fs::write(&file, format!("{ahead:020}\n")).unwrap();
     let placed = trading::place_order(&app, buy(600)).await.unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     assert!(
         nonce_in(&file) > ahead,
         "the app signed above what the CLI left in the shared file"
@@ -526,7 +526,8 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
     assert_eq!(b.fiat.as_ref().and_then(|f| f.exact), None);
     let q = trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
-        .unwrap();
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!((q.bid.exact, q.ask.exact), (None, None));
     figures.extend([q.price, q.bid.text, q.ask.text, q.bank_buy, q.card_sell]);
     let v = market::volume(&app, NoArgs {})

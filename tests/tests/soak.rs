@@ -68,7 +68,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let sb = sandbox().await;
     let (app, dir) = connected_app(&sb, None).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let bid: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
+    let bid: rust_decimal::Decimal = quote.price.bid.decimal();
     let low = (bid * rust_decimal::Decimal::new(8, 1))
         .round_dp(2)
         .to_string();
@@ -94,7 +94,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let placed = within("place_order", trading::place_order(&app, args))
         .await
         .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Unknown, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Unknown, "{placed:?}");
     sb.state.clear_faults();
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);
     let open = client.open_orders().await.unwrap();
@@ -163,11 +163,7 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     let (app, dir) = connected_app(&sb, None).await;
     let key = &sb.info.api_keys.withdrawal;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let price: rust_decimal::Decimal = quote
-        .bid
-        .exact
-        .map(|p| p.decimal())
-        .unwrap_or_else(|| panic!("no bid in {quote:?}"));
+    let price: rust_decimal::Decimal = quote.price.bid.decimal();
 
     for rule in faults() {
         sb.state.add_fault(rule);

@@ -250,7 +250,7 @@ async fn cell(
     let shorten = (chrono::Duration::seconds(quiet as i64), 3);
     let (app, dir) = connected_app(&sb, Some(shorten)).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
-    let price: rust_decimal::Decimal = quote.bid.exact.unwrap().decimal();
+    let price: rust_decimal::Decimal = quote.price.bid.decimal();
     for rule in faults(commit_late) {
         sb.state.add_fault(rule);
     }

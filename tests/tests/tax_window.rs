@@ -91,7 +91,7 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     let placed = trading::place_order(&app, order(Direction::Buy, 777, None))
         .await
         .unwrap();
-    assert_eq!(placed.outcome, OrderOutcome::Placed, "{placed:?}");
+    assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let after = market::trade_history(&app, NoArgs {})
         .await
         .unwrap()
@@ -129,7 +129,10 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     assert_eq!(rows_now, rows + 1, "the payment's row is in the tax list");
     // Its payment hash, as that row names it, is the payment's on the Pay screen: read from
     // the stored row, with no lookup anywhere else.
-    let listed = pay::payments(&app, NoArgs {}).await.unwrap();
+    let listed = pay::payments(&app, NoArgs {})
+        .await
+        .unwrap()
+        .present(&app.viewer());
     let hash = listed.payments[0]
         .network_id
         .clone()

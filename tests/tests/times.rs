@@ -131,6 +131,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
         let mut paid: Vec<String> = pay::payments(&app, NoArgs {})
             .await
             .unwrap()
+            .present(&app.viewer())
             .payments
             .into_iter()
             .map(|p| p.sent_at)

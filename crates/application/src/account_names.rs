@@ -3,7 +3,6 @@
 //! names the tax history keeps. The exchange is asked only when a sentence names an account
 //! neither knows, so a screen with nothing to name (the usual In doubt list) costs no request.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -11,23 +10,6 @@ use crate::state::{App, ProfileSession};
 
 /// How long the exchange's list of accounts is waited for before the id stands.
 const LIVE_WAIT: Duration = Duration::from_secs(2);
-
-struct AccountNames_ {
-    live: HashMap<String, String>,
-    kept: crate::tax::Names,
-    /// Whether a name was asked for that neither knew.
-    missed: Cell<bool>,
-}
-
-impl AccountNames_ {
-    fn name(&self, id: &str) -> String {
-        if let Some(name) = self.live.get(id).cloned().or_else(|| self.kept.get(id)) {
-            return name;
-        }
-        self.missed.set(true);
-        id.to_owned()
-    }
-}
 
 /// The names of the accounts a view mentions; an account with none goes by its id.
 #[derive(Debug, Clone, Default)]
@@ -71,34 +53,4 @@ pub(crate) async fn of<'a>(
         }
     }
     AccountNames(known)
-}
-
-/// `words` with `name` naming accounts. Made once with what is known; made again, once, after
-/// one bounded read of the exchange's accounts when it named an account by id.
-pub(crate) async fn named<T>(
-    app: &App,
-    session: &ProfileSession,
-    words: impl Fn(&dyn Fn(&str) -> String) -> T,
-) -> T {
-    let mut names = AccountNames_ {
-        live: crate::watcher::seen_account_names(app, &session.profile.id),
-        // The names only make the words kinder: a store that cannot give them leaves the ids.
-        kept: crate::tax::Names::load(&session.store)
-            .unwrap_or_else(|_| crate::tax::Names::empty()),
-        missed: Cell::new(false),
-    };
-    let first = words(&|id| names.name(id));
-    if !names.missed.get() {
-        return first;
-    }
-    let read = session.connection.client().bitcoin_accounts(true);
-    let Ok(Ok(accounts)) = tokio::time::timeout(LIVE_WAIT, read).await else {
-        return first;
-    };
-    names.live = accounts
-        .accounts
-        .into_iter()
-        .map(|a| (a.id.to_string(), a.name))
-        .collect();
-    words(&|id| names.name(id))
 }

@@ -4,7 +4,7 @@
 //! each use case into a command, and the OS side effects come through [`desktop::Desktop`].
 
 pub mod account_identities;
-mod account_names;
+pub mod account_names;
 pub mod alert_views;
 pub mod alerts;
 pub mod background;

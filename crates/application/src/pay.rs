@@ -7,11 +7,10 @@ use std::time::SystemTime;
 use chrono::Utc;
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
-use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
-use nordlys_core::tax::{payment_info, row_amount_text};
-use nordlys_core::travel_rule::{self, RecipientForm, RecipientProblem};
+use nordlys_core::tax::payment_info;
+use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, NokPerBtc};
@@ -19,11 +18,11 @@ use nordlys_money::{Btc, NokPerBtc};
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::pay_views::*;
-use crate::refusals;
+use crate::refusals::Refusal;
+use crate::sale_tax::{TaxOnSale, tax_on_sale};
 use crate::state::{App, ProfileSession};
-use crate::vocabulary::{DestinationKind, NetworkStatus};
+use crate::wording;
 use crate::wording::key;
-use crate::wording::{self, Message};
 
 fn form(args: &PayArgs) -> Answer<PayForm> {
     let unit = args.unit;
@@ -39,7 +38,7 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 }
 
 /// Checks the form against the live price, the account's balance and the address book.
-async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext, PayShown)> {
+async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext, String)> {
     let mut form = form(args)?;
     let session = app.session().await?;
     let client = session.connection.client().clone();
@@ -47,16 +46,11 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     let account = crate::shown_account::shown(app, &client, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
     form.account_id = Some(account.id.to_string());
-    let figures = app.figures();
     let ctx = PayContext {
         now: SystemTime::now(),
-        locale: figures.locale,
+        locale: app.input_locale(),
         price,
         available_btc: account.available_btc,
-    };
-    let shown = PayShown {
-        figures,
-        account_name: account.name.clone(),
     };
     let store = session.store;
     let here = nordlys_core::account_identity::origin_here(&client, &store)
@@ -83,13 +77,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
             },
         }
     });
-    Ok((form, check, ctx, shown))
-}
-
-/// What the form's words are written with: how amounts are shown, and the account's name.
-struct PayShown {
-    figures: Figures,
-    account_name: String,
+    Ok((form, check, ctx, account.name))
 }
 
 /// Names the form as the user sees it: the same fields give the same name, and any change gives
@@ -139,248 +127,35 @@ fn recipient_error(e: StoreError) -> AppError {
     }
 }
 
-fn recipient_view(r: &Recipient) -> RecipientView {
-    RecipientView {
-        identity: r.identity.clone(),
-        destination: r.destination.clone(),
-        label: r.label.clone(),
-        full_name: r.full_name.clone(),
-        country: r.country.clone(),
-        address: r.address.clone(),
-        nin: r.nin.clone(),
-        exchange: r.exchange.clone(),
-        self_custody: r.self_custody,
-        locked: r.locked,
-    }
+/// A payment form checked against the live price, the account and the address book, with what
+/// its confirmation shows.
+#[derive(Debug, Clone)]
+pub struct PayChecked {
+    pub form: PayForm,
+    pub check: PayCheck,
+    pub ctx: PayContext,
+    /// The name of the account it is sent from.
+    pub account_name: String,
+    /// The form's fingerprint, which sending asks for back.
+    pub reviewed: String,
+    /// What paying, a sale at the market rate, would realise at the bid.
+    pub sale_tax: Option<TaxOnSale>,
 }
 
-/// The confirmation's lines, for a form ready to send: what goes where, from which account.
-fn summary(c: &PayCheck, ctx: &PayContext, shown: &PayShown, form: &PayForm) -> Vec<SummaryLine> {
-    let (Some(request), Some(dest), Some(amount)) = (&c.request, &c.destination, c.amount_btc)
-    else {
-        return vec![];
+pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayChecked> {
+    let (form, check, ctx, account_name) = checked(app, &args).await?;
+    let sale_tax = match check.amount_btc.filter(|_| check.amount_error.is_none()) {
+        Some(btc) if form.is_payment => Some(tax_on_sale(app, btc, ctx.price).await?),
+        _ => None,
     };
-    let figures = shown.figures;
-    let locale = figures.locale;
-    let line = |label, value| SummaryLine {
-        label: wording::say(label, locale),
-        value,
-    };
-    let to = wording::destination(dest, ctx.now, figures);
-    let wire = dest.wire();
-    // The destination as sent, unless "To" already says it whole (a Lightning address).
-    let wire = (!to.contains(&wire)).then(|| line(key::SUMMARY_DESTINATION, wire));
-    let mut lines = vec![
-        line(key::SUMMARY_AMOUNT, figures.btc(amount)),
-        line(
-            key::SUMMARY_VALUE,
-            pay_form::nok_value(amount, ctx)
-                .map_or_else(|| "—".to_owned(), |nok| format!("≈ {}", figures.nok(nok))),
-        ),
-        line(key::SUMMARY_TO, to),
-    ];
-    lines.extend(wire);
-    lines.push(line(key::SUMMARY_FROM, shown.account_name.clone()));
-    if let Some(r) = &request.tfr_info {
-        let country = if r.country.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", r.country)
-        };
-        lines.push(line(
-            key::SUMMARY_RECIPIENT,
-            format!("{}{country}", r.full_name),
-        ));
-    }
-    if form.is_payment {
-        lines.push(line(
-            key::SUMMARY_MARKED_AS,
-            wording::say(key::SUMMARY_PAYMENT, locale),
-        ));
-    }
-    // The API states no fee before a withdrawal is sent: the confirmation says so rather than
-    // leave the fee out.
-    lines.push(line(
-        key::SUMMARY_FEE,
-        wording::say(
-            if dest.is_lightning() {
-                key::SUMMARY_FEE_LIGHTNING
-            } else {
-                key::SUMMARY_FEE_ONCHAIN
-            },
-            locale,
-        ),
-    ));
-    lines
-}
-
-fn check_view(
-    c: &PayCheck,
-    ctx: &PayContext,
-    shown: &PayShown,
-    form: &PayForm,
-    reviewed: String,
-) -> PayCheckView {
-    let figures = shown.figures;
-    let (kind, expires_at) = match &c.destination {
-        Some(Destination::Onchain { .. }) => (Some(DestinationKind::Onchain), None),
-        Some(Destination::Invoice(i)) => (
-            Some(DestinationKind::Invoice),
-            Some(chrono::DateTime::<Utc>::from(i.expires_at).to_rfc3339()),
-        ),
-        Some(Destination::LightningAddress { .. }) => {
-            (Some(DestinationKind::LightningAddress), None)
-        }
-        Some(Destination::Lnurl { .. }) => (Some(DestinationKind::Lnurl), None),
-        _ => (None, None),
-    };
-    let link = match &c.destination {
-        Some(Destination::Onchain { .. }) => {
-            nordlys_core::destination::requested(&form.destination)
-        }
-        _ => nordlys_core::destination::Requested::default(),
-    };
-    let e = &c.recipient_errors;
-    let locale = figures.locale;
-    let field =
-        |p: &Option<RecipientProblem>| p.as_ref().map(|p| wording::recipient_problem(p, locale));
-    PayCheckView {
-        ok: c.request.is_some(),
-        amount_btc: c.amount_btc,
-        destination_error: c
-            .destination_error
-            .as_ref()
-            .map(|e| wording::destination_problem(e, locale)),
-        recognised: c
-            .destination
-            .as_ref()
-            .map(|d| wording::destination(d, ctx.now, figures)),
-        kind,
-        expires_at,
-        fixed_amount: c.fixed_amount.map(|a| figures.btc(a)),
-        link_amount_btc: link.amount_btc.map(|a| a.to_string()),
-        link_label: link.label,
-        amount_error: c
-            .amount_error
-            .as_ref()
-            .map(|p| wording::amount_problem(p, figures)),
-        estimate: c.estimate.map(|a| format!("≈ {}", figures.amount(a))),
-        available: match pay_form::nok_value(ctx.available_btc, ctx) {
-            Some(nok) => format!(
-                "{} (≈ {})",
-                figures.btc(ctx.available_btc),
-                figures.nok(nok)
-            ),
-            None => figures.btc(ctx.available_btc),
-        },
-        needs_recipient: c.needs_recipient,
-        saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
-        recipient_errors: RecipientErrorsView {
-            full_name: field(&e.full_name),
-            country: field(&e.country),
-            address: field(&e.address),
-            nin: field(&e.nin),
-        },
-        summary: summary(c, ctx, shown, form),
-        reviewed,
-        sale_tax: None,
-    }
-}
-
-pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayCheckView> {
-    let (form, check, ctx, shown) = checked(app, &args).await?;
-    let mut view = check_view(&check, &ctx, &shown, &form, fingerprint(&args)?);
-    // Paying with bitcoin is a sale at the market rate: what it would realise, at the bid.
-    if form.is_payment
-        && let Some(btc) = check.amount_btc.filter(|_| check.amount_error.is_none())
-    {
-        view.sale_tax = Some(crate::sale_tax::sale_tax_view(app, btc, ctx.price).await?);
-    }
-    Ok(view)
-}
-
-fn status_words(
-    e: &WithdrawalEntry,
-    store: &Store,
-    locale: Locale,
-) -> (Option<NetworkStatus>, String) {
-    let say = |key| wording::say(key, locale);
-    let status = e.status.as_ref().map(NetworkStatus::from);
-    let text = match (e.state, status) {
-        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => {
-            say(key::PAYMENT_STATUS_COMPLETED)
-        }
-        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => say(key::PAYMENT_STATUS_FAILED),
-        (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => {
-            say(key::PAYMENT_STATUS_PENDING)
-        }
-        (WithdrawalState::Sent, Some(NetworkStatus::Other)) => e
-            .status
-            .as_ref()
-            .map(|s| s.as_str().to_owned())
-            .unwrap_or_default(),
-        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => {
-            say(key::PAYMENT_STATUS_UNKNOWN)
-        }
-        (WithdrawalState::NotSent, _) => say(key::PAYMENT_STATUS_NOT_SENT),
-        (WithdrawalState::Rejected, _) => Message::new(key::PAYMENT_STATUS_REFUSED)
-            .with("reason", refusals::reason(store, e.id, &e.note, locale))
-            .render(locale),
-    };
-    (status, text)
-}
-
-/// A payment as listed; `bid` values its amount in NOK, as bitcoin paid away is worth;
-/// `rows` are the stored withdrawal rows its transaction id is read from.
-fn payment_view(
-    e: &WithdrawalEntry,
-    store: &Store,
-    app: &App,
-    bid: Option<NokPerBtc>,
-    rows: &[TaxTransaction],
-) -> PaymentView {
-    let figures = app.figures();
-    let locale = figures.locale;
-    let (status, status_text) = status_words(e, store, locale);
-    // The exchange's own row of a payment sent: its id, fee and the rate of its day.
-    let listed = (e.state == WithdrawalState::Sent)
-        .then(|| {
-            payment_info::transfer_of(
-                rows,
-                &e.claimed,
-                &e.destination,
-                e.amount_btc.decimal(),
-                e.sent_at,
-            )
-        })
-        .flatten();
-    let when_sent = listed
-        .and_then(|(row, _)| row.rate_market)
-        .and_then(|rate| e.amount_btc.value_at(rate))
-        .map(|nok| (nok, WorthWhen::Sent));
-    let now = || {
-        bid.and_then(|b| e.amount_btc.value_at(b))
-            .map(|nok| (nok, WorthWhen::Now))
-    };
-    PaymentView {
-        journal_id: e.id.to_string(),
-        sent_at: format::time(&e.sent_at, app.zone, locale),
-        destination: e.destination.clone(),
-        amount: figures.btc(e.amount_btc),
-        worth: when_sent.or_else(now).map(|(nok, when)| PaymentWorth {
-            nok: format!("≈ {}", figures.nok(nok)),
-            when,
-        }),
-        fee: listed.and_then(|(row, _)| match (row.fee_amount, &row.fee_currency) {
-            (Some(f), Some(c)) if !f.is_zero() => Some(row_amount_text(figures, f, c)),
-            _ => None,
-        }),
-        state: e.state,
-        status,
-        status_text,
-        withdrawal_id: e.withdrawal_id.clone(),
-        network_id: listed.map(|(_, id)| id.to_owned()),
-    }
+    Ok(PayChecked {
+        reviewed: fingerprint(&args)?,
+        form,
+        check,
+        ctx,
+        account_name,
+        sale_tax,
+    })
 }
 
 /// The stored withdrawal rows the transaction ids of `entries` are read from.
@@ -397,15 +172,83 @@ fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
         .ok_or_else(|| AppError::fault(format!("journal entry {id} is missing")))
 }
 
-pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView> {
+/// A payment as listed: its journal entry, the exchange's row of it once listed (with the
+/// transfer's id), why the exchange refused it, and the bid it is valued at until it is listed.
+#[derive(Debug, Clone)]
+pub struct Payment {
+    pub entry: WithdrawalEntry,
+    pub listed: Option<(TaxTransaction, String)>,
+    pub refused: Option<Refusal>,
+    pub bid: Option<NokPerBtc>,
+}
+
+impl Payment {
+    fn of(
+        e: WithdrawalEntry,
+        store: &Store,
+        bid: Option<NokPerBtc>,
+        rows: &[TaxTransaction],
+    ) -> Self {
+        // The exchange's own row of a payment sent: its id, fee and the rate of its day.
+        let listed = (e.state == WithdrawalState::Sent)
+            .then(|| {
+                payment_info::transfer_of(
+                    rows,
+                    &e.claimed,
+                    &e.destination,
+                    e.amount_btc.decimal(),
+                    e.sent_at,
+                )
+            })
+            .flatten()
+            .map(|(row, id)| (row.clone(), id.to_owned()));
+        let refused =
+            (e.state == WithdrawalState::Rejected).then(|| Refusal::of(store, e.id, &e.note));
+        Self {
+            entry: e,
+            listed,
+            refused,
+            bid,
+        }
+    }
+}
+
+/// The recent payments, newest first.
+#[derive(Debug, Clone)]
+pub struct Payments(pub Vec<Payment>);
+
+/// What became of a payment sent from the form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendOutcome {
+    /// Sent; the journal's write failed after it (`unrecorded`), or saving its recipient did.
+    Sent {
+        unrecorded: Option<String>,
+        recipient_not_saved: Option<String>,
+    },
+    /// The answer was lost, and the account shows it was sent.
+    FoundSent,
+    /// The answer was lost, and the account shows it was not.
+    NotSent,
+    /// The answer was lost, and it cannot be told yet.
+    Unknown,
+}
+
+/// A payment sent from the form, and what became of it.
+#[derive(Debug, Clone)]
+pub struct PaymentSent {
+    pub payment: Payment,
+    pub outcome: SendOutcome,
+}
+
+pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentSent> {
     let turn = app.money_turn().await;
-    let locale = app.locale();
+    let locale = app.input_locale();
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
     if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
         return Err(AppError::said(ErrorCode::NotReviewed, key::PAYMENT_CHANGED));
     }
-    let (form, check, _, shown) = checked(app, &args).await?;
+    let (form, check, _, _) = checked(app, &args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
@@ -418,7 +261,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
         let amount = check
             .amount_error
             .as_ref()
-            .map(|p| wording::amount_problem_message(p, shown.figures));
+            .map(|p| wording::amount_problem_message(p, None));
         let why = [destination, amount].into_iter().flatten().collect();
         let incomplete = key::PAYMENT_RECIPIENT_INCOMPLETE;
         return Err(AppError::all(ErrorCode::InvalidInput, why, incomplete));
@@ -457,7 +300,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
     )
     .await
     .map_err(withdrawal_error)?;
-    let (journal_id, message) = match sending {
+    let (journal_id, outcome) = match sending {
         Sending::Sent {
             journal_id,
             warning,
@@ -497,23 +340,13 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                     unsaved = Some(e);
                 }
             }
-            let mut m = match warning {
-                None => wording::say(key::PAYMENT_SENT, locale),
-                Some(w) => Message::new(key::PAYMENT_SENT_NOT_RECORDED)
-                    .with("reason", w)
-                    .render(locale),
-            };
-            if let Some(e) = unsaved {
-                m.push(' ');
-                m.push_str(
-                    &Message::new(key::PAYMENT_RECIPIENT_NOT_SAVED)
-                        .with("reason", e.to_string())
-                        .render(locale),
-                );
-            }
             // Its row is read into the history now, so the tax list shows it.
             crate::tax::begin_sync(app).await.ok();
-            (journal_id, m)
+            let outcome = SendOutcome::Sent {
+                unrecorded: warning.map(|w| w.to_string()),
+                recipient_not_saved: unsaved.map(|e| e.to_string()),
+            };
+            (journal_id, outcome)
         }
         Sending::Unknown { journal_id, .. } => {
             // The app's own check, once now; the payments list keeps checking until it is known.
@@ -524,21 +357,19 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentResultView>
                 &app.timing().rules,
             )
             .await;
-            let key = match r {
-                Ok(Resolution::Sent { .. }) => key::PAYMENT_FOUND_SENT,
-                Ok(Resolution::NotSent) => key::PAYMENT_NOT_SENT,
-                _ => key::PAYMENT_UNKNOWN,
+            let outcome = match r {
+                Ok(Resolution::Sent { .. }) => SendOutcome::FoundSent,
+                Ok(Resolution::NotSent) => SendOutcome::NotSent,
+                _ => SendOutcome::Unknown,
             };
-            (journal_id, wording::say(key, locale))
+            (journal_id, outcome)
         }
     };
-    Ok(PaymentResultView {
-        payment: {
-            let e = entry(&store, journal_id)?;
-            let rows = transfer_rows(&store, std::slice::from_ref(&e))?;
-            payment_view(&e, &store, app, app.listing_bid(&store), &rows)
-        },
-        message,
+    let e = entry(&store, journal_id)?;
+    let rows = transfer_rows(&store, std::slice::from_ref(&e))?;
+    Ok(PaymentSent {
+        payment: Payment::of(e, &store, app.listing_bid(&store), &rows),
+        outcome,
     })
 }
 
@@ -562,17 +393,17 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> AppError {
 }
 
 /// The recent payments as the store has them; the watcher keeps them current.
-pub async fn payments(app: &App, _args: NoArgs) -> Answer<PaymentsView> {
+pub async fn payments(app: &App, _args: NoArgs) -> Answer<Payments> {
     let store = app.session().await?.store;
     let recent = store.withdrawals_recent(20)?;
     let bid = app.listing_bid(&store);
     let rows = transfer_rows(&store, &recent)?;
-    Ok(PaymentsView {
-        payments: recent
-            .iter()
-            .map(|e| payment_view(e, &store, app, bid, &rows))
+    Ok(Payments(
+        recent
+            .into_iter()
+            .map(|e| Payment::of(e, &store, bid, &rows))
             .collect(),
-    })
+    ))
 }
 
 /// The saved recipients of the accounts the profile's credential sees.
@@ -679,147 +510,4 @@ pub async fn countries(_app: &App, _args: NoArgs) -> Answer<CountriesView> {
             })
             .collect(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
-    use nordlys_core::format::BtcUnit;
-
-    use super::*;
-
-    fn ctx(locale: Locale, price: rust_decimal::Decimal) -> PayContext {
-        PayContext {
-            now: SystemTime::now(),
-            locale,
-            price: nordlys_money::NokPerBtc::computed(price),
-            available_btc: Btc::from_sats(1_000_000_000),
-        }
-    }
-
-    fn shown(locale: Locale) -> PayShown {
-        PayShown {
-            figures: nordlys_core::format::Figures {
-                locale,
-                unit: BtcUnit::Btc,
-                hidden: false,
-            },
-            account_name: "Hovedkonto".into(),
-        }
-    }
-
-    fn form(amount: &str, is_payment: bool) -> PayForm {
-        PayForm {
-            destination: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4".into(),
-            amount: amount.into(),
-            unit: BitcoinAmountUnit::Btc,
-            account_id: None,
-            is_payment,
-            description: String::new(),
-            recipient: RecipientForm::default(),
-        }
-    }
-
-    fn lines(
-        locale: Locale,
-        price: rust_decimal::Decimal,
-        amount: &str,
-        is_payment: bool,
-    ) -> Vec<(String, String)> {
-        let (f, c) = (form(amount, is_payment), ctx(locale, price));
-        summary_of(&f, &c)
-            .into_iter()
-            .map(|l| (l.label, l.value))
-            .collect()
-    }
-
-    /// The confirmation's lines for `f`, to a destination paid before and not saved.
-    fn summary_of(f: &PayForm, c: &PayContext) -> Vec<SummaryLine> {
-        let known = |_: &Destination| Known {
-            saved: None,
-            used_before: true,
-            own_invoice: false,
-            paid_invoice: false,
-        };
-        summary(&pay_form::check(f, c, known), c, &shown(c.locale), f)
-    }
-
-    #[test]
-    fn the_confirmation_says_what_goes_where_in_the_user_s_language() {
-        let nb = lines(
-            Locale::Nb,
-            rust_decimal::Decimal::from(1_000_000),
-            "0.01",
-            true,
-        );
-        let labels: Vec<&str> = nb.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(
-            labels,
-            [
-                "Beløp",
-                "Verdi",
-                "Til",
-                "Mottaker-ID",
-                "Fra",
-                "Merket som",
-                "Gebyr"
-            ]
-        );
-        assert!(
-            nb[6].1.starts_with("oppgis ikke av børsen"),
-            "the fee the exchange does not state is said to be unstated: {}",
-            nb[6].1
-        );
-        assert_eq!(nb[1].1, "≈ 10\u{a0}000,00\u{a0}kr");
-        assert_eq!(nb[2].1, "Bitcoin-adresse (segwit), on-chain");
-        let en = lines(
-            Locale::En,
-            rust_decimal::Decimal::from(1_000_000),
-            "0.01",
-            false,
-        );
-        assert_eq!(
-            en[0],
-            ("Amount".to_owned(), "0.01000000\u{a0}BTC".to_owned())
-        );
-        assert!(en.iter().all(|(l, _)| l != "Marked as"));
-    }
-
-    #[test]
-    fn a_lightning_address_is_said_once_not_as_to_and_destination_both() {
-        let f = PayForm {
-            destination: "kari@example.com".into(),
-            ..form("0.0001", false)
-        };
-        let c = ctx(Locale::En, rust_decimal::Decimal::from(1_000_000));
-        let said: Vec<String> = summary_of(&f, &c)
-            .into_iter()
-            .map(|l| format!("{}: {}", l.label, l.value))
-            .collect();
-        assert_eq!(
-            said.iter()
-                .filter(|l| l.contains("kari@example.com"))
-                .count(),
-            1,
-            "{said:?}"
-        );
-        // An address is not in the words for its kind: it keeps its own line.
-        let onchain = lines(
-            Locale::En,
-            rust_decimal::Decimal::from(1_000_000),
-            "0.01",
-            false,
-        );
-        assert!(
-            onchain.iter().any(|(_, v)| v.starts_with("bc1q")),
-            "{onchain:?}"
-        );
-    }
-
-    /// Found by the `pay_form` fuzz target: a price at `Decimal`'s edge has no NOK value to show.
-    #[test]
-    fn a_value_beyond_reckoning_shows_as_a_dash() {
-        let en = lines(Locale::En, rust_decimal::Decimal::MAX, "2", false);
-        assert_eq!(en[1], ("Value".to_owned(), "—".to_owned()));
-    }
 }

@@ -1,14 +1,23 @@
 //! What the Pay screen exchanges with the use cases of `pay`: the form and its live checks, the
 //! confirmation, payments and their network status, and the address book of recipients.
 
+use chrono::Utc;
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::store::WithdrawalState;
-use nordlys_core::travel_rule::RecipientForm;
+use nordlys_core::destination::Destination;
+use nordlys_core::format::{Figures, Locale};
+use nordlys_core::pay_form;
+use nordlys_core::store::{Recipient, WithdrawalEntry, WithdrawalState};
+use nordlys_core::tax::row_amount_text;
+use nordlys_core::travel_rule::{RecipientForm, RecipientProblem};
 use nordlys_money::Btc;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::pay::{PayChecked, Payment, PaymentSent, Payments, SendOutcome};
+use crate::present::{Present, Viewer};
+use crate::refusals::Refusal;
 use crate::vocabulary::{DestinationKind, NetworkStatus};
+use crate::wording::{self, Message, key};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -181,4 +190,425 @@ pub struct CountryView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct CountriesView {
     pub countries: Vec<CountryView>,
+}
+
+pub(crate) fn recipient_view(r: &Recipient) -> RecipientView {
+    RecipientView {
+        identity: r.identity.clone(),
+        destination: r.destination.clone(),
+        label: r.label.clone(),
+        full_name: r.full_name.clone(),
+        country: r.country.clone(),
+        address: r.address.clone(),
+        nin: r.nin.clone(),
+        exchange: r.exchange.clone(),
+        self_custody: r.self_custody,
+        locked: r.locked,
+    }
+}
+
+/// The confirmation's lines, for a form ready to send: what goes where, from which account.
+fn summary(p: &PayChecked, figures: Figures) -> Vec<SummaryLine> {
+    let (c, ctx, form) = (&p.check, &p.ctx, &p.form);
+    let (Some(request), Some(dest), Some(amount)) = (&c.request, &c.destination, c.amount_btc)
+    else {
+        return vec![];
+    };
+    let locale = figures.locale;
+    let line = |label, value| SummaryLine {
+        label: wording::say(label, locale),
+        value,
+    };
+    let to = wording::destination(dest, ctx.now, figures);
+    let wire = dest.wire();
+    // The destination as sent, unless "To" already says it whole (a Lightning address).
+    let wire = (!to.contains(&wire)).then(|| line(key::SUMMARY_DESTINATION, wire));
+    let mut lines = vec![
+        line(key::SUMMARY_AMOUNT, figures.btc(amount)),
+        line(
+            key::SUMMARY_VALUE,
+            pay_form::nok_value(amount, ctx)
+                .map_or_else(|| "—".to_owned(), |nok| format!("≈ {}", figures.nok(nok))),
+        ),
+        line(key::SUMMARY_TO, to),
+    ];
+    lines.extend(wire);
+    lines.push(line(key::SUMMARY_FROM, p.account_name.clone()));
+    if let Some(r) = &request.tfr_info {
+        let country = if r.country.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", r.country)
+        };
+        lines.push(line(
+            key::SUMMARY_RECIPIENT,
+            format!("{}{country}", r.full_name),
+        ));
+    }
+    if form.is_payment {
+        lines.push(line(
+            key::SUMMARY_MARKED_AS,
+            wording::say(key::SUMMARY_PAYMENT, locale),
+        ));
+    }
+    // The API states no fee before a withdrawal is sent: the confirmation says so rather than
+    // leave the fee out.
+    lines.push(line(
+        key::SUMMARY_FEE,
+        wording::say(
+            if dest.is_lightning() {
+                key::SUMMARY_FEE_LIGHTNING
+            } else {
+                key::SUMMARY_FEE_ONCHAIN
+            },
+            locale,
+        ),
+    ));
+    lines
+}
+
+impl Present for PayChecked {
+    type View = PayCheckView;
+
+    fn present(self, viewer: &Viewer) -> PayCheckView {
+        let figures = viewer.figures;
+        let (c, ctx, form) = (&self.check, &self.ctx, &self.form);
+        let (kind, expires_at) = match &c.destination {
+            Some(Destination::Onchain { .. }) => (Some(DestinationKind::Onchain), None),
+            Some(Destination::Invoice(i)) => (
+                Some(DestinationKind::Invoice),
+                Some(chrono::DateTime::<Utc>::from(i.expires_at).to_rfc3339()),
+            ),
+            Some(Destination::LightningAddress { .. }) => {
+                (Some(DestinationKind::LightningAddress), None)
+            }
+            Some(Destination::Lnurl { .. }) => (Some(DestinationKind::Lnurl), None),
+            _ => (None, None),
+        };
+        let link = match &c.destination {
+            Some(Destination::Onchain { .. }) => {
+                nordlys_core::destination::requested(&form.destination)
+            }
+            _ => nordlys_core::destination::Requested::default(),
+        };
+        let e = &c.recipient_errors;
+        let locale = figures.locale;
+        let field = |p: &Option<RecipientProblem>| {
+            p.as_ref().map(|p| wording::recipient_problem(p, locale))
+        };
+        PayCheckView {
+            ok: c.request.is_some(),
+            amount_btc: c.amount_btc,
+            destination_error: c
+                .destination_error
+                .as_ref()
+                .map(|e| wording::destination_problem(e, locale)),
+            recognised: c
+                .destination
+                .as_ref()
+                .map(|d| wording::destination(d, ctx.now, figures)),
+            kind,
+            expires_at,
+            fixed_amount: c.fixed_amount.map(|a| figures.btc(a)),
+            link_amount_btc: link.amount_btc.map(|a| a.to_string()),
+            link_label: link.label,
+            amount_error: c
+                .amount_error
+                .as_ref()
+                .map(|p| wording::amount_problem(p, figures)),
+            estimate: c.estimate.map(|a| format!("≈ {}", figures.amount(a))),
+            available: match pay_form::nok_value(ctx.available_btc, ctx) {
+                Some(nok) => format!(
+                    "{} (≈ {})",
+                    figures.btc(ctx.available_btc),
+                    figures.nok(nok)
+                ),
+                None => figures.btc(ctx.available_btc),
+            },
+            needs_recipient: c.needs_recipient,
+            saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
+            recipient_errors: RecipientErrorsView {
+                full_name: field(&e.full_name),
+                country: field(&e.country),
+                address: field(&e.address),
+                nin: field(&e.nin),
+            },
+            summary: summary(&self, figures),
+            reviewed: self.reviewed.clone(),
+            sale_tax: self.sale_tax.clone().map(|t| t.present(viewer)),
+        }
+    }
+}
+
+fn status_words(
+    e: &WithdrawalEntry,
+    refused: Option<&Refusal>,
+    locale: Locale,
+) -> (Option<NetworkStatus>, String) {
+    let say = |key| wording::say(key, locale);
+    let status = e.status.as_ref().map(NetworkStatus::from);
+    let text = match (e.state, status) {
+        (WithdrawalState::Sent, Some(NetworkStatus::Completed)) => {
+            say(key::PAYMENT_STATUS_COMPLETED)
+        }
+        (WithdrawalState::Sent, Some(NetworkStatus::Failed)) => say(key::PAYMENT_STATUS_FAILED),
+        (WithdrawalState::Sent, Some(NetworkStatus::Pending) | None) => {
+            say(key::PAYMENT_STATUS_PENDING)
+        }
+        (WithdrawalState::Sent, Some(NetworkStatus::Other)) => e
+            .status
+            .as_ref()
+            .map(|s| s.as_str().to_owned())
+            .unwrap_or_default(),
+        (WithdrawalState::Sending | WithdrawalState::Unknown, _) => {
+            say(key::PAYMENT_STATUS_UNKNOWN)
+        }
+        (WithdrawalState::NotSent, _) => say(key::PAYMENT_STATUS_NOT_SENT),
+        (WithdrawalState::Rejected, _) => Message::new(key::PAYMENT_STATUS_REFUSED)
+            .with(
+                "reason",
+                refused
+                    .map(|r| r.words(locale))
+                    .unwrap_or_else(|| e.note.clone()),
+            )
+            .render(locale),
+    };
+    (status, text)
+}
+
+/// A payment as listed; the bid values its amount in NOK, as bitcoin paid away is worth, until
+/// the exchange's row gives the rate of its day.
+fn payment_view(p: &Payment, viewer: &Viewer) -> PaymentView {
+    let figures = viewer.figures;
+    let e = &p.entry;
+    let (status, status_text) = status_words(e, p.refused.as_ref(), figures.locale);
+    let listed = p.listed.as_ref();
+    let when_sent = listed
+        .and_then(|(row, _)| row.rate_market)
+        .and_then(|rate| e.amount_btc.value_at(rate))
+        .map(|nok| (nok, WorthWhen::Sent));
+    let now = || {
+        p.bid
+            .and_then(|b| e.amount_btc.value_at(b))
+            .map(|nok| (nok, WorthWhen::Now))
+    };
+    PaymentView {
+        journal_id: e.id.to_string(),
+        sent_at: viewer.time(&e.sent_at),
+        destination: e.destination.clone(),
+        amount: figures.btc(e.amount_btc),
+        worth: when_sent.or_else(now).map(|(nok, when)| PaymentWorth {
+            nok: format!("≈ {}", figures.nok(nok)),
+            when,
+        }),
+        fee: listed.and_then(|(row, _)| match (row.fee_amount, &row.fee_currency) {
+            (Some(f), Some(c)) if !f.is_zero() => Some(row_amount_text(figures, f, c)),
+            _ => None,
+        }),
+        state: e.state,
+        status,
+        status_text,
+        withdrawal_id: e.withdrawal_id.clone(),
+        network_id: listed.map(|(_, id)| id.clone()),
+    }
+}
+
+impl Present for Payments {
+    type View = PaymentsView;
+
+    fn present(self, viewer: &Viewer) -> PaymentsView {
+        PaymentsView {
+            payments: self.0.iter().map(|p| payment_view(p, viewer)).collect(),
+        }
+    }
+}
+
+impl Present for PaymentSent {
+    type View = PaymentResultView;
+
+    fn present(self, viewer: &Viewer) -> PaymentResultView {
+        let locale = viewer.locale();
+        let message = match &self.outcome {
+            SendOutcome::Sent {
+                unrecorded,
+                recipient_not_saved,
+            } => {
+                let mut m = match unrecorded {
+                    None => wording::say(key::PAYMENT_SENT, locale),
+                    Some(w) => Message::new(key::PAYMENT_SENT_NOT_RECORDED)
+                        .with("reason", w.clone())
+                        .render(locale),
+                };
+                if let Some(e) = recipient_not_saved {
+                    m.push(' ');
+                    m.push_str(
+                        &Message::new(key::PAYMENT_RECIPIENT_NOT_SAVED)
+                            .with("reason", e.clone())
+                            .render(locale),
+                    );
+                }
+                m
+            }
+            SendOutcome::FoundSent => wording::say(key::PAYMENT_FOUND_SENT, locale),
+            SendOutcome::NotSent => wording::say(key::PAYMENT_NOT_SENT, locale),
+            SendOutcome::Unknown => wording::say(key::PAYMENT_UNKNOWN, locale),
+        };
+        PaymentResultView {
+            payment: payment_view(&self.payment, viewer),
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
+    use std::time::SystemTime;
+
+    use nordlys_core::amount_input::BitcoinAmountUnit;
+    use nordlys_core::format::BtcUnit;
+    use nordlys_core::pay_form::{Known, PayContext, PayForm};
+    use nordlys_core::travel_rule::RecipientForm;
+
+    use super::*;
+
+    fn ctx(locale: Locale, price: rust_decimal::Decimal) -> PayContext {
+        PayContext {
+            now: SystemTime::now(),
+            locale,
+            price: nordlys_money::NokPerBtc::computed(price),
+            available_btc: Btc::from_sats(1_000_000_000),
+        }
+    }
+
+    fn figures(locale: Locale) -> Figures {
+        Figures {
+            locale,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        }
+    }
+
+    fn form(amount: &str, is_payment: bool) -> PayForm {
+        PayForm {
+            destination: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4".into(),
+            amount: amount.into(),
+            unit: BitcoinAmountUnit::Btc,
+            account_id: None,
+            is_payment,
+            description: String::new(),
+            recipient: RecipientForm::default(),
+        }
+    }
+
+    fn lines(
+        locale: Locale,
+        price: rust_decimal::Decimal,
+        amount: &str,
+        is_payment: bool,
+    ) -> Vec<(String, String)> {
+        let (f, c) = (form(amount, is_payment), ctx(locale, price));
+        summary_of(&f, &c)
+            .into_iter()
+            .map(|l| (l.label, l.value))
+            .collect()
+    }
+
+    /// The confirmation's lines for `f`, to a destination paid before and not saved.
+    fn summary_of(f: &PayForm, c: &PayContext) -> Vec<SummaryLine> {
+        let known = |_: &Destination| Known {
+            saved: None,
+            used_before: true,
+            own_invoice: false,
+            paid_invoice: false,
+        };
+        let checked = PayChecked {
+            form: f.clone(),
+            check: pay_form::check(f, c, known),
+            ctx: c.clone(),
+            account_name: "Hovedkonto".into(),
+            reviewed: String::new(),
+            sale_tax: None,
+        };
+        summary(&checked, figures(c.locale))
+    }
+
+    #[test]
+    fn the_confirmation_says_what_goes_where_in_the_user_s_language() {
+        let nb = lines(
+            Locale::Nb,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            true,
+        );
+        let labels: Vec<&str> = nb.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "Beløp",
+                "Verdi",
+                "Til",
+                "Mottaker-ID",
+                "Fra",
+                "Merket som",
+                "Gebyr"
+            ]
+        );
+        assert!(
+            nb[6].1.starts_with("oppgis ikke av børsen"),
+            "the fee the exchange does not state is said to be unstated: {}",
+            nb[6].1
+        );
+        assert_eq!(nb[1].1, "≈ 10\u{a0}000,00\u{a0}kr");
+        assert_eq!(nb[2].1, "Bitcoin-adresse (segwit), on-chain");
+        let en = lines(
+            Locale::En,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            false,
+        );
+        assert_eq!(
+            en[0],
+            ("Amount".to_owned(), "0.01000000\u{a0}BTC".to_owned())
+        );
+        assert!(en.iter().all(|(l, _)| l != "Marked as"));
+    }
+
+    #[test]
+    fn a_lightning_address_is_said_once_not_as_to_and_destination_both() {
+        let f = PayForm {
+            destination: "kari@example.com".into(),
+            ..form("0.0001", false)
+        };
+        let c = ctx(Locale::En, rust_decimal::Decimal::from(1_000_000));
+        let said: Vec<String> = summary_of(&f, &c)
+            .into_iter()
+            .map(|l| format!("{}: {}", l.label, l.value))
+            .collect();
+        assert_eq!(
+            said.iter()
+                .filter(|l| l.contains("kari@example.com"))
+                .count(),
+            1,
+            "{said:?}"
+        );
+        // An address is not in the words for its kind: it keeps its own line.
+        let onchain = lines(
+            Locale::En,
+            rust_decimal::Decimal::from(1_000_000),
+            "0.01",
+            false,
+        );
+        assert!(
+            onchain.iter().any(|(_, v)| v.starts_with("bc1q")),
+            "{onchain:?}"
+        );
+    }
+
+    /// Found by the `pay_form` fuzz target: a price at `Decimal`'s edge has no NOK value to show.
+    #[test]
+    fn a_value_beyond_reckoning_shows_as_a_dash() {
+        let en = lines(Locale::En, rust_decimal::Decimal::MAX, "2", false);
+        assert_eq!(en[1], ("Value".to_owned(), "—".to_owned()));
+    }
 }

@@ -28,6 +28,14 @@ impl Viewer {
         }
     }
 
+    /// Writes as `figures` do, times on Oslo's clock: for words with amounts and no time.
+    pub fn of(figures: Figures) -> Self {
+        Self {
+            figures,
+            zone: nordlys_core::time::OSLO,
+        }
+    }
+
     pub fn locale(&self) -> Locale {
         self.figures.locale
     }
@@ -70,19 +78,11 @@ presented_where_made!(
     crate::holdings_chart::HoldingsChartView,
     crate::lock::LockFormView,
     crate::pay_views::CountriesView,
-    crate::pay_views::PayCheckView,
-    crate::pay_views::PaymentResultView,
-    crate::pay_views::PaymentsView,
     crate::pay_views::RecipientsView,
     crate::profile_views::AppView,
     crate::profile_views::ProfileProblemsView,
     crate::receive_views::ReceiveView,
     crate::tax_views::ExportView,
     crate::trade_views::ChartView,
-    crate::trade_views::JournalView,
-    crate::trade_views::OpenOrdersView,
-    crate::trade_views::OrderCheckView,
-    crate::trade_views::OrderResultView,
     crate::trade_views::PriceChartView,
-    crate::trade_views::QuoteView,
 );

@@ -48,11 +48,6 @@ impl Refusal {
     }
 }
 
-/// Why the entry `journal_id` was refused, in `locale`.
-pub(crate) fn reason(store: &Store, journal_id: i64, note: &str, locale: Locale) -> String {
-    Refusal::of(store, journal_id, note).words(locale)
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
@@ -78,10 +73,10 @@ mod tests {
             },
         };
         store.add_evidence(7, &[answer]).unwrap();
-        let nb = reason(&store, 7, "the English note", Locale::Nb);
+        let nb = Refusal::of(&store, 7, "the English note").words(Locale::Nb);
         assert_eq!(nb, "børsen svarte HTTP 400: insufficient funds");
         assert_eq!(
-            reason(&store, 8, "the English note", Locale::Nb),
+            Refusal::of(&store, 8, "the English note").words(Locale::Nb),
             "the English note"
         );
     }

@@ -7,13 +7,14 @@ use std::sync::{Arc, Mutex, Weak};
 use chrono::Utc;
 use nordlys_core::store::Store;
 use nordlys_core::tax::gains::Method;
-use nordlys_core::tax::sale_tax::{SaleBasis, SaleTaxRefusal};
+use nordlys_core::tax::sale_tax::{SaleBasis, SaleTax, SaleTaxRefusal};
 use nordlys_money::{Btc, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::card_views::{RefusalKind, RefusalView};
 use crate::error::{Answer, AppError};
+use crate::present::{Present, Viewer};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::LotView;
@@ -60,10 +61,17 @@ impl BasisSlot {
     }
 }
 
+/// The tax a sale would bring: the sale by the method in Settings, or why it cannot be said.
+#[derive(Debug, Clone)]
+pub struct TaxOnSale {
+    pub method: Method,
+    pub found: Result<SaleTax, SaleTaxRefusal>,
+    /// The income year it falls in.
+    pub year: i32,
+}
+
 /// The tax on selling `btc` now at `price` (the bid, or the limit), from the synced history.
-pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<SaleTaxView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
+pub async fn tax_on_sale(app: &App, btc: Btc, price: NokPerBtc) -> Answer<TaxOnSale> {
     let (percent, method) = {
         let s = app.settings();
         (s.income_tax_percent(), s.tax_method.unwrap_or_default())
@@ -82,67 +90,79 @@ pub async fn sale_tax_view(app: &App, btc: Btc, price: NokPerBtc) -> Answer<Sale
             b
         }
     };
-    let found = basis.tax(btc, price, percent, now);
-    let t = match found {
-        Ok(t) => t,
-        Err(no) => {
-            let (why, (reason, fix)) = match no {
-                SaleTaxRefusal::NotSynced => (
-                    RefusalKind::NotSynced,
-                    (
-                        crate::wording::say(key::SALE_TAX_NOT_SYNCED, locale),
-                        crate::wording::say(key::SALE_TAX_SYNC, locale),
-                    ),
-                ),
-                SaleTaxRefusal::Card(why) => (
-                    RefusalKind::of(&why),
-                    refusal(
-                        &why,
-                        nordlys_core::time::oslo_year(&now),
-                        Words { locale, zone },
-                    ),
-                ),
-            };
-            return Ok(SaleTaxView {
-                gain: None,
-                tax: None,
-                lots: Vec::new(),
-                refusal: Some(RefusalView { why, reason, fix }),
-            });
-        }
-    };
-    let d = &t.disposal;
-    let loss = d.gain_nok.is_negative();
-    let percent_text =
-        nordlys_core::format::number(t.percent.normalize(), t.percent.normalize().scale(), locale);
-    Ok(SaleTaxView {
-        gain: Some(
-            Message::new(if loss {
-                key::SALE_TAX_LOSS
-            } else {
-                key::SALE_TAX_GAIN
-            })
-            .with(
-                "amount",
-                figures.nok(nordlys_money::Nok::computed(d.gain_nok.decimal().abs())),
-            )
-            .with("method", method_name(method, locale))
-            .render(locale),
-        ),
-        tax: Some(
-            Message::new(if loss {
-                key::SALE_TAX_REDUCTION
-            } else {
-                key::SALE_TAX_TAX
-            })
-            .with(
-                "amount",
-                figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs())),
-            )
-            .with("percent", percent_text)
-            .render(locale),
-        ),
-        lots: crate::tax_views::disposal_view(d, method, figures, zone).lots,
-        refusal: None,
+    Ok(TaxOnSale {
+        method,
+        found: basis.tax(btc, price, percent, now),
+        year: nordlys_core::time::oslo_year(&now),
     })
+}
+
+impl Present for TaxOnSale {
+    type View = SaleTaxView;
+
+    fn present(self, viewer: &Viewer) -> SaleTaxView {
+        let (figures, zone) = (viewer.figures, viewer.zone);
+        let locale = figures.locale;
+        let method = self.method;
+        let t = match self.found {
+            Ok(t) => t,
+            Err(no) => {
+                let (why, (reason, fix)) = match no {
+                    SaleTaxRefusal::NotSynced => (
+                        RefusalKind::NotSynced,
+                        (
+                            crate::wording::say(key::SALE_TAX_NOT_SYNCED, locale),
+                            crate::wording::say(key::SALE_TAX_SYNC, locale),
+                        ),
+                    ),
+                    SaleTaxRefusal::Card(why) => (
+                        RefusalKind::of(&why),
+                        refusal(&why, self.year, Words { locale, zone }),
+                    ),
+                };
+                return SaleTaxView {
+                    gain: None,
+                    tax: None,
+                    lots: Vec::new(),
+                    refusal: Some(RefusalView { why, reason, fix }),
+                };
+            }
+        };
+        let d = &t.disposal;
+        let loss = d.gain_nok.is_negative();
+        SaleTaxView {
+            gain: Some(
+                Message::new(if loss {
+                    key::SALE_TAX_LOSS
+                } else {
+                    key::SALE_TAX_GAIN
+                })
+                .with(
+                    "amount",
+                    figures.nok(nordlys_money::Nok::computed(d.gain_nok.decimal().abs())),
+                )
+                .with("method", method_name(method, locale))
+                .render(locale),
+            ),
+            tax: Some(
+                Message::new(if loss {
+                    key::SALE_TAX_REDUCTION
+                } else {
+                    key::SALE_TAX_TAX
+                })
+                .with(
+                    "amount",
+                    figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs())),
+                )
+                .number(
+                    "percent",
+                    t.percent.normalize(),
+                    t.percent.normalize().scale(),
+                )
+                .render(locale),
+            ),
+            lots: crate::tax_views::disposal_view(d, method, figures, zone).lots,
+            refusal: None,
+        }
+    }
 }

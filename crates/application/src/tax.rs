@@ -266,11 +266,6 @@ impl Names {
         ))
     }
 
-    /// No names kept: every account goes by its id.
-    pub(crate) fn empty() -> Self {
-        Self(BTreeMap::new())
-    }
-
     pub(crate) fn name(&self, id: &str) -> String {
         self.get(id).unwrap_or_else(|| id.to_owned())
     }

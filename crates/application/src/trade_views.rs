@@ -1,20 +1,24 @@
 //! What the Trade screen exchanges with the use cases of `trading` and `market`: the quote,
 //! the order form and its outcome, open orders, the order journal, volume, trades and charts.
 
+use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, BtcUnit, Figures};
-use nordlys_core::order_form::OrderForm;
-use nordlys_core::store::JournalState;
+use nordlys_core::order_form::{self, Market, OrderForm};
+use nordlys_core::orders::Resolution;
+use nordlys_core::store::{JournalEntry, JournalState};
 use nordlys_core::tax::row_amount_text;
 use nordlys_exchange::models::{TaxTransactionType, VolumeResponse, VolumeStats};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::market::Trades;
 use crate::present::{Present, Viewer};
-use crate::shown::ShownPrice;
+use crate::shown::{Show, ShownPrice};
+use crate::trading::{Journal, OpenOrders, OrderChecked, OrderPlaced, Quote};
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
+use crate::wording::{self, Message, key};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -297,5 +301,361 @@ impl Present for Trades {
             })
             .collect();
         TradesView { trades }
+    }
+}
+
+/// How the trading screen writes amounts: bitcoin in BTC whatever the unit setting, as its
+/// amounts are typed in NOK when buying and in BTC when selling.
+fn order_figures(viewer: &Viewer) -> Figures {
+    Figures {
+        unit: BtcUnit::Btc,
+        ..viewer.figures
+    }
+}
+
+impl Present for Quote {
+    type View = QuoteView;
+
+    fn present(self, viewer: &Viewer) -> QuoteView {
+        let figures = order_figures(viewer);
+        let p = self.price;
+        let f = |p: NokPerBtc| figures.price(p);
+        QuoteView {
+            for_amount: self.for_amount.map(|a| figures.nok(a)),
+            price: f(p.price),
+            bid: figures.shown_price(p.bid),
+            ask: figures.shown_price(p.ask),
+            card_buy: f(p.card.buy),
+            card_sell: f(p.card.sell),
+            bank_buy: f(p.bank.buy),
+            bank_sell: f(p.bank.sell),
+            quoted_at: viewer.time_to_second(&p.timestamp),
+        }
+    }
+}
+
+/// What an estimate is at: the limit price typed, else the side of the quote a market order
+/// fills against (the ask when buying, the bid when selling) with the quote's time.
+fn estimate_basis(
+    form: &OrderForm,
+    market: &Market,
+    quoted_at: &DateTime<Utc>,
+    viewer: &Viewer,
+    figures: Figures,
+) -> String {
+    if form.order_type == OrderType::Limit {
+        return wording::say(key::ESTIMATE_AT_LIMIT, figures.locale);
+    }
+    let (key, price) = match form.direction {
+        Direction::Buy => (key::ESTIMATE_AT_ASK, market.ask),
+        Direction::Sell => (key::VALUED_AT_BID, market.bid),
+    };
+    Message::new(key)
+        .with("price", figures.price(price))
+        .with("time", viewer.time_to_second(quoted_at))
+        .render(figures.locale)
+}
+
+/// An order's estimate in words: bitcoin in BTC (the exchange's own unit for a fill), or NOK.
+fn estimate_words(a: Amount, figures: Figures) -> String {
+    figures.amount_in(a, BtcUnit::Btc)
+}
+
+/// What will happen, in words, for the confirmation step of a form ready to send.
+fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<String> {
+    let r = c.request.as_ref()?;
+    let buying = Direction::Buy.is(&r.direction);
+    let amount = figures.amount(Direction::amount_of(&r.direction, r.amount));
+    let estimate = c
+        .estimate
+        .map(|a| estimate_words(a, figures))
+        .unwrap_or_default();
+    let m = match (buying, r.price) {
+        (true, None) => Message::new(key::ORDER_SUMMARY_MARKET_BUY).with("estimate", estimate),
+        (false, None) => Message::new(key::ORDER_SUMMARY_MARKET_SELL).with("estimate", estimate),
+        (true, Some(p)) => {
+            Message::new(key::ORDER_SUMMARY_LIMIT_BUY).with("price", figures.price(p))
+        }
+        (false, Some(p)) => {
+            Message::new(key::ORDER_SUMMARY_LIMIT_SELL).with("price", figures.price(p))
+        }
+    };
+    Some(m.with("amount", amount).render(figures.locale))
+}
+
+fn check_view_of(
+    c: &order_form::OrderCheck,
+    figures: Figures,
+    estimate_basis: Option<String>,
+) -> OrderCheckView {
+    OrderCheckView {
+        ok: c.request.is_some(),
+        amount_error: c
+            .amount_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, figures)),
+        price_error: c
+            .price_error
+            .as_ref()
+            .map(|p| wording::amount_problem(p, figures)),
+        warning: c
+            .warning
+            .as_ref()
+            .map(|w| wording::order_warning(w, figures)),
+        estimate: c.estimate.map(|a| estimate_words(a, figures)),
+        estimate_basis,
+        summary: order_confirmation(c, figures),
+        sale_tax: None,
+        available: String::new(),
+    }
+}
+
+impl Present for OrderChecked {
+    type View = OrderCheckView;
+
+    fn present(self, viewer: &Viewer) -> OrderCheckView {
+        let figures = order_figures(viewer);
+        let (form, market, check) = (&self.form, &self.market, &self.check);
+        let basis = check
+            .estimate
+            .as_ref()
+            .map(|_| estimate_basis(form, market, &self.quoted_at, viewer, figures));
+        let mut view = check_view_of(check, figures, basis);
+        view.available = match form.direction {
+            Direction::Buy => figures.nok(market.available_nok),
+            Direction::Sell => figures.btc(market.available_btc),
+        };
+        view.sale_tax = self.sale_tax.map(|t| t.present(viewer));
+        view
+    }
+}
+
+/// An order's outcome in words; `name` names accounts the words mention.
+fn resolution_view(
+    r: Resolution,
+    figures: Figures,
+    name: &dyn Fn(&str) -> String,
+) -> OrderResultView {
+    let locale = figures.locale;
+    match r {
+        Resolution::Placed { order_id, trade_id } => OrderResultView {
+            outcome: OrderOutcome::Placed,
+            order_id,
+            trade_id,
+            message: wording::say(key::ORDER_PLACED, locale),
+        },
+        Resolution::NotPlaced => OrderResultView {
+            outcome: OrderOutcome::NotPlaced,
+            order_id: None,
+            trade_id: None,
+            message: wording::say(key::ORDER_NOT_PLACED, locale),
+        },
+        Resolution::StillUnknown(why) => OrderResultView {
+            outcome: OrderOutcome::Unknown,
+            order_id: None,
+            trade_id: None,
+            message: Message::new(key::ORDER_UNKNOWN)
+                .nest("what", crate::wording::why_unknown(&why, figures, name))
+                .render(locale),
+        },
+    }
+}
+
+impl Present for OrderPlaced {
+    type View = OrderResultView;
+
+    fn present(self, viewer: &Viewer) -> OrderResultView {
+        let figures = order_figures(viewer);
+        let mut view = resolution_view(self.resolution, figures, &|id| self.names.name(id));
+        if let Some(w) = self.unrecorded {
+            view.message = Message::new(key::ORDER_PLACED_NOT_RECORDED)
+                .with("reason", w)
+                .render(figures.locale);
+        }
+        view
+    }
+}
+
+/// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
+pub fn journaled_order_words(e: &JournalEntry, figures: Figures) -> String {
+    let amount = figures.amount_in(e.direction.amount(e.amount), BtcUnit::Btc);
+    let key = match (e.order_type, e.direction) {
+        (OrderType::Market, Direction::Buy) => key::ORDER_MARKET_BUY,
+        (OrderType::Market, Direction::Sell) => key::ORDER_MARKET_SELL,
+        (OrderType::Limit, Direction::Buy) => key::ORDER_LIMIT_BUY,
+        (OrderType::Limit, Direction::Sell) => key::ORDER_LIMIT_SELL,
+    };
+    Message::new(key)
+        .with("amount", amount)
+        .render(figures.locale)
+}
+
+fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {
+    JournalEntryView {
+        id: e.id.to_string(),
+        state: e.state,
+        what: journaled_order_words(e, figures),
+        order_id: e.order_id.clone(),
+        trade_id: e.trade_id.clone(),
+        outcome: match e.state {
+            JournalState::Placed => wording::say(key::ORDER_PLACED, figures.locale),
+            JournalState::NotPlaced | JournalState::Rejected => {
+                wording::say(key::ORDER_NOT_PLACED, figures.locale)
+            }
+            JournalState::Sending | JournalState::Unknown => String::new(),
+        },
+    }
+}
+
+impl Present for Journal {
+    type View = JournalView;
+
+    fn present(self, viewer: &Viewer) -> JournalView {
+        let figures = order_figures(viewer);
+        JournalView {
+            entries: self.0.iter().map(|e| journal_view(e, figures)).collect(),
+        }
+    }
+}
+
+impl Present for OpenOrders {
+    type View = OpenOrdersView;
+
+    fn present(self, viewer: &Viewer) -> OpenOrdersView {
+        let figures = order_figures(viewer);
+        let (bid, now) = (self.bid, self.at);
+        OpenOrdersView {
+            orders: self
+                .orders
+                .iter()
+                .map(|(o, ours)| {
+                    let minutes = (now - o.created_at).num_minutes().max(0);
+                    let amount = Direction::amount_of(&o.direction, o.amount);
+                    OpenOrderView {
+                        order_id: o.order_id.to_string(),
+                        order_type: OrderType::from_wire(&o.order_type),
+                        direction: Direction::from_wire(&o.direction),
+                        amount: figures.amount(amount),
+                        amount_nok: match amount {
+                            Amount::Btc(btc) => bid
+                                .and_then(|b| btc.value_at(b))
+                                .map(|n| format!("≈ {}", figures.nok(n))),
+                            Amount::Nok(_) => None,
+                        },
+                        age: wording::duration(minutes.unsigned_abs() * 60, figures.locale),
+                        price: ours
+                            .as_ref()
+                            .and_then(|e| e.price)
+                            .map(|p| figures.price(p)),
+                        account_id: ours.as_ref().and_then(|e| e.account_id.clone()),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "tests: a failed step is the failure"
+    )]
+    use nordlys_core::format::Locale;
+    use nordlys_core::order_form::OrderForm;
+    use nordlys_core::store::{Claim, NewOrderEntry, Origin, Store};
+
+    use super::*;
+
+    fn shown(locale: Locale) -> Figures {
+        Figures {
+            locale,
+            unit: BtcUnit::Btc,
+            hidden: false,
+        }
+    }
+
+    fn entry(order_type: OrderType, direction: Direction, amount: &str) -> JournalEntry {
+        let store = Store::in_memory().unwrap();
+        let new = NewOrderEntry {
+            sent_at: Utc::now(),
+            order_type,
+            direction,
+            amount: amount.parse().unwrap(),
+            price: None,
+            account_id: None,
+            origin: &Origin::default(),
+            request: "{}",
+            reference: "",
+            before: None,
+        };
+        let Claim::Journaled(id) = store.journal_order(&new, true).unwrap() else {
+            panic!("refused")
+        };
+        store.journal_entry(id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn the_confirmation_says_what_will_happen_in_the_user_s_language() {
+        let market = Market {
+            bid: NokPerBtc::computed(980_000.into()),
+            ask: NokPerBtc::computed(1_000_000.into()),
+            available_nok: nordlys_money::Nok::computed(10_000.into()),
+            available_btc: nordlys_money::Btc::from_sats(5_000_000),
+        };
+        let form =
+            |order_type: OrderType, direction: Direction, amount: &str, price: Option<&str>| {
+                OrderForm {
+                    order_type,
+                    direction,
+                    amount: amount.into(),
+                    price: price.map(Into::into),
+                    account_id: None,
+                }
+            };
+        let say = |f: &OrderForm, locale| {
+            order_confirmation(&order_form::check(f, &market, locale), shown(locale)).unwrap()
+        };
+        let buy = form(OrderType::Market, Direction::Buy, "1 000,50", None);
+        assert_eq!(
+            say(&buy, Locale::Nb),
+            "Kjøp bitcoin for 1\u{a0}000,50\u{a0}kr til markedspris (omtrent 0,00100050\u{a0}BTC før gebyr)."
+        );
+        let sell = form(OrderType::Limit, Direction::Sell, "0.01", Some("1200000"));
+        assert_eq!(
+            say(&sell, Locale::En),
+            "Place a limit order to sell 0.01000000\u{a0}BTC at NOK\u{a0}1,200,000.00 per BTC or more. It stays open until filled or cancelled."
+        );
+        let empty = form(OrderType::Market, Direction::Buy, "", None);
+        assert_eq!(
+            order_confirmation(
+                &order_form::check(&empty, &market, Locale::En),
+                shown(Locale::En)
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn an_order_reads_in_the_user_s_language_with_its_amount_in_its_unit() {
+        let buy = entry(OrderType::Market, Direction::Buy, "500");
+        let sell = entry(OrderType::Limit, Direction::Sell, "0.015");
+        assert_eq!(
+            journaled_order_words(&buy, shown(Locale::En)),
+            "Market buy, NOK\u{a0}500.00"
+        );
+        assert_eq!(
+            journaled_order_words(&buy, shown(Locale::Nb)),
+            "Markedskjøp, 500,00\u{a0}kr"
+        );
+        assert_eq!(
+            journaled_order_words(&sell, shown(Locale::En)),
+            "Limit sell, 0.01500000\u{a0}BTC"
+        );
+        assert_eq!(
+            journaled_order_words(&sell, shown(Locale::Nb)),
+            "Limitsalg, 0,01500000\u{a0}BTC"
+        );
     }
 }

@@ -95,7 +95,7 @@ impl Present for InDoubt {
                         MoneyKind::Order,
                         e.state.into(),
                         e.sent_at,
-                        crate::trading::journaled_order_words(e, figures),
+                        crate::trade_views::journaled_order_words(e, figures),
                     ),
                     Journaled::Withdrawal(e) => (
                         MoneyKind::Withdrawal,

@@ -82,8 +82,8 @@ pub enum Arg {
     Count(u64),
     /// A number with this many decimals, grouped and pointed as the language writes it.
     Number(rust_decimal::Decimal, u32),
-    /// Money, hidden in privacy mode; bitcoin in the user's unit.
-    Amount(Amount),
+    /// Money, hidden in privacy mode; bitcoin in the user's unit, or in the unit a screen fixes.
+    Amount(Amount, Option<BtcUnit>),
     Price(NokPerBtc),
     /// An instant, to the minute, on the user's clock.
     Time(chrono::DateTime<chrono::Utc>),
@@ -121,7 +121,20 @@ impl Message {
 
     /// Gives the message the amount `$name`: bitcoin in the user's unit, hidden in privacy mode.
     pub fn amount(mut self, name: &'static str, amount: impl Into<Amount>) -> Self {
-        self.args.push((name, Arg::Amount(amount.into())));
+        self.args.push((name, Arg::Amount(amount.into(), None)));
+        self
+    }
+
+    /// Gives the message the amount `$name`, bitcoin in `unit` (a screen's own), hidden in
+    /// privacy mode.
+    pub fn amount_in(
+        mut self,
+        name: &'static str,
+        amount: impl Into<Amount>,
+        unit: BtcUnit,
+    ) -> Self {
+        self.args
+            .push((name, Arg::Amount(amount.into(), Some(unit))));
         self
     }
 
@@ -170,7 +183,8 @@ impl Message {
                 Arg::Text(text) => args.set(*name, text.clone()),
                 Arg::Count(n) => args.set(*name, *n),
                 Arg::Number(n, dp) => args.set(*name, format::number(*n, *dp, locale)),
-                Arg::Amount(a) => args.set(*name, viewer.figures.amount(*a)),
+                Arg::Amount(a, None) => args.set(*name, viewer.figures.amount(*a)),
+                Arg::Amount(a, Some(unit)) => args.set(*name, viewer.figures.amount_in(*a, *unit)),
                 Arg::Price(p) => args.set(*name, viewer.figures.price(*p)),
                 Arg::Time(at) => args.set(*name, viewer.time(at)),
                 Arg::Message(m) => args.set(*name, m.write(viewer)),
@@ -191,15 +205,19 @@ pub fn say(key: Key, locale: Locale) -> String {
 /// What is wrong with an amount or price field, with bitcoin in the unit of `figures` (that of
 /// the form).
 pub fn amount_problem(p: &AmountProblem, figures: Figures) -> String {
-    amount_problem_message(p, figures).render(figures.locale)
+    amount_problem_message(p, Some(figures.unit)).write(&Viewer::of(figures))
 }
 
-/// The same, as the catalog's message.
-pub fn amount_problem_message(p: &AmountProblem, figures: Figures) -> Message {
+/// The same, as the catalog's message: bitcoin in `unit` (a form's own), else the user's.
+pub fn amount_problem_message(p: &AmountProblem, unit: Option<BtcUnit>) -> Message {
     match p {
         AmountProblem::Input(e) => amount_input(e),
         AmountProblem::AboveAvailable { available } => {
-            Message::new(key::AMOUNT_ABOVE_AVAILABLE).with("available", figures.amount(*available))
+            let m = Message::new(key::AMOUNT_ABOVE_AVAILABLE);
+            match unit {
+                Some(unit) => m.amount_in("available", *available, unit),
+                None => m.amount("available", *available),
+            }
         }
         AmountProblem::BelowOneSat => Message::new(key::AMOUNT_BELOW_ONE_SAT),
         AmountProblem::NoPrice => Message::new(key::AMOUNT_NO_PRICE),

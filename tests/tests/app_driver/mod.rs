@@ -195,7 +195,7 @@ async fn read(app: &App, which: u64) -> Ended {
 pub async fn place(app: &App, args: OrderFormArgs) -> Ended {
     match within("place_order", trading::place_order(app, args)).await {
         Err(_) => Ended::Failed,
-        Ok(v) => match v.outcome {
+        Ok(v) => match v.outcome() {
             OrderOutcome::Placed => Ended::Done,
             OrderOutcome::NotPlaced => Ended::Reconciled,
             OrderOutcome::Unknown => Ended::UnknownForNow,
@@ -211,7 +211,7 @@ async fn cancel(app: &App) -> Ended {
         return Ended::Done;
     };
     let args = CancelOrderArgs {
-        order_id: first.order_id.clone(),
+        order_id: first.0.order_id.to_string(),
         anyway: None,
     };
     done_or_failed(within("cancel_order", trading::cancel_order(app, args)).await)
@@ -239,7 +239,7 @@ async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
     args.reviewed = Some(check.reviewed);
     match within("send_payment", pay::send_payment(app, args)).await {
         Err(_) => Ended::Failed,
-        Ok(v) => match v.payment.state {
+        Ok(v) => match v.payment.entry.state {
             WithdrawalState::Sent => Ended::Done,
             WithdrawalState::NotSent => Ended::Reconciled,
             WithdrawalState::Unknown | WithdrawalState::Sending => Ended::UnknownForNow,
