@@ -59,8 +59,6 @@ async fn everything_the_sandbox_issues_is_recognised() {
         unit: BtcUnit::Btc,
         hidden: false,
     };
-    assert!(
-        nordlys_application::wording::destination(&parsed, SystemTime::now(), figures)
-            .starts_with("Lightning invoice for 12,500\u{a0}sats, expires in")
-    );
+    let said = nordlys_application::wording::destination(&parsed, SystemTime::now(), figures);
+    assert!(said.contains("12,500\u{a0}sats"), "{said}");
 }

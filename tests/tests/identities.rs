@@ -262,9 +262,10 @@ async fn a_key_of_other_accounts_in_the_app_is_told_and_never_mixes_their_record
         .unwrap();
     assert_eq!(listed.identities.len(), 2);
     assert_eq!(listed.identities.iter().filter(|i| i.current).count(), 1);
-    assert_eq!(listed.tax_histories.len(), 2);
-    assert!(listed.tax_histories[0].in_use && !listed.tax_histories[1].in_use);
-    assert!(listed.tax_histories.iter().all(|h| h.rows > 0));
+    assert_eq!(listed.histories.len(), 2);
+    let in_use = |h: &nordlys_core::store::TaxHistory| h.aside.is_none();
+    assert!(in_use(&listed.histories[0].0) && !in_use(&listed.histories[1].0));
+    assert!(listed.histories.iter().all(|(h, _)| h.rows > 0));
 }
 
 /// An invoice belongs to the accounts it was made for: under another user's key it is neither

@@ -176,13 +176,9 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     assert_eq!(again.code, ErrorCode::SameAsUnknown, "{again:?}");
     assert!(again.says(key::ORDER_SAME_AS_UNKNOWN), "{again:?}");
     // Worded in the user's language when the window gets it.
-    let language = profiles::app_state(&app, nordlys_application::NoArgs {})
-        .await
-        .unwrap()
-        .language;
     assert!(
         again
-            .present(&nordlys_application::present::Viewer::plain(language))
+            .present(&app.viewer())
             .message
             .starts_with("Den samme ordren kan allerede"),
         "{again:?}"
@@ -569,7 +565,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         ("correct horse", "correct horsE", LockField::Confirm),
     ] {
         let refused = lock::set_lock_password(&app, new(p, c)).await.unwrap();
-        assert_eq!(refused.problems[0].field, field, "{p}");
+        assert_eq!(refused.problems[0].0, field, "{p}");
         assert!(!refused.app.lock.set && !app.is_locked(), "nothing saved");
     }
     let set = lock::set_lock_password(&app, new("correct horse", "correct horse"))
@@ -586,14 +582,20 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     // Nothing typed is asked for, not called wrong (nor counted as a guess).
     let empty = lock::unlock(&app, password("")).await.unwrap();
     assert_eq!(
-        empty.problems[0].message,
-        nordlys_application::wording::say(
-            nordlys_application::wording::key::LOCK_PASSWORD_MISSING,
-            Locale::En
+        empty.problems[0],
+        (
+            LockField::Password,
+            nordlys_application::lock::LockRefusal::Missing
         )
     );
     let wrong = lock::unlock(&app, password("correct cow")).await.unwrap();
-    assert_eq!(wrong.problems[0].field, LockField::Password);
+    assert_eq!(
+        wrong.problems[0],
+        (
+            LockField::Password,
+            nordlys_application::lock::LockRefusal::Wrong
+        )
+    );
     assert!(app.is_locked());
     // Guesses made side by side wait their turn, each wrong one longer than the last (the first
     // wrong guess above waited 1 s; these three 2, 4 and 8 s).
@@ -675,13 +677,25 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     };
     for weaker in [settings("15", false, None), settings("240", true, None)] {
         let refused = lock::set_lock_settings(&app, weaker).await.unwrap();
-        assert_eq!(refused.problems[0].field, LockField::Current);
+        assert_eq!(
+            refused.problems[0],
+            (
+                LockField::Current,
+                nordlys_application::lock::LockRefusal::NeededToLoosen
+            )
+        );
         assert!(refused.app.lock.before_payments && refused.app.lock.idle_minutes == 15);
     }
     let wrong = lock::set_lock_settings(&app, settings("240", false, Some("correct cow")))
         .await
         .unwrap();
-    assert_eq!(wrong.problems[0].field, LockField::Current);
+    assert_eq!(
+        wrong.problems[0],
+        (
+            LockField::Current,
+            nordlys_application::lock::LockRefusal::Wrong
+        )
+    );
     let stricter = lock::set_lock_settings(&app, settings("5", true, None))
         .await
         .unwrap();
@@ -801,10 +815,10 @@ async fn the_overview_names_what_an_open_sell_holds() {
         .filter_map(|a| a.reserved.clone())
         .collect();
     assert_eq!(reserved.len(), 1, "{shown:?}");
-    assert!(
-        reserved[0].contains("0.001") && reserved[0].contains("reserved by open sells"),
-        "{reserved:?}"
-    );
+    let held = nordlys_application::wording::Message::new(key::ACCOUNT_RESERVED)
+        .with("btc", "0.00100000\u{a0}BTC")
+        .render(Locale::En);
+    assert_eq!(reserved, [held]);
 }
 
 /// Nothing published says which account an empty `accountId` means, but the exchange shows it:

@@ -79,7 +79,10 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         method: Method::Fifo,
         per_account: false,
     };
-    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let c = card::tax_card(&app, args.clone())
+        .await
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!(c.rate_kind, RateKind::None);
     // No source chosen: the wealth value is refused, with the reason and the fix.
     let wealth = field(&c, CardField::Formuesverdi);
@@ -127,7 +130,11 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
         .unwrap_err();
     assert!(bad.says(key::AMOUNT_NOT_A_NUMBER), "{bad:?}");
     assert_eq!(
-        card::tax_card(&app, args.clone()).await.unwrap().rate_kind,
+        card::tax_card(&app, args.clone())
+            .await
+            .unwrap()
+            .present(&app.viewer())
+            .rate_kind,
         RateKind::None
     );
 
@@ -138,7 +145,10 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     )
     .await
     .unwrap();
-    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let c = card::tax_card(&app, args.clone())
+        .await
+        .unwrap()
+        .present(&app.viewer());
     let wealth = field(&c, CardField::Formuesverdi);
     assert_eq!(
         wealth.filed.as_deref(),
@@ -161,7 +171,10 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     card::set_year_end_choice(&app, choice(c.year, RateKind::LastTransaction, "", "", ""))
         .await
         .unwrap();
-    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let c = card::tax_card(&app, args.clone())
+        .await
+        .unwrap()
+        .present(&app.viewer());
     assert_eq!(c.rate, offered.rate);
     assert_eq!(c.rate_source, offered.source);
     assert!(field(&c, CardField::Formuesverdi).filed.is_some());
@@ -170,7 +183,10 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     card::set_year_end_choice(&app, choice(c.year, RateKind::Sample, "", "", ""))
         .await
         .unwrap();
-    let sampled = card::tax_card(&app, args.clone()).await.unwrap();
+    let sampled = card::tax_card(&app, args.clone())
+        .await
+        .unwrap()
+        .present(&app.viewer());
     let refusal = field(&sampled, CardField::Formuesverdi)
         .refusal
         .clone()
@@ -184,7 +200,10 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     )
     .await
     .unwrap();
-    let c = card::tax_card(&app, args.clone()).await.unwrap();
+    let c = card::tax_card(&app, args.clone())
+        .await
+        .unwrap()
+        .present(&app.viewer());
     let filed: Vec<(String, String)> = c.entries[0]
         .fields
         .iter()
@@ -369,7 +388,12 @@ async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privac
     .unwrap();
     assert!(!gains.disposals.is_empty(), "the sandbox's history sells");
     assert!(
-        chart.svg.contains("Gain realised") || chart.svg.contains("Loss realised"),
+        [key::HOLDINGS_GAIN, key::HOLDINGS_LOSS]
+            .into_iter()
+            .any(|k| chart.svg.contains(&nordlys_application::wording::say(
+                k,
+                nordlys_core::format::Locale::En
+            ))),
         "realised gains are marked"
     );
     assert!(chart.readout.windows(2).all(|w| w[0].x <= w[1].x));
@@ -421,7 +445,8 @@ async fn gains_and_the_card_agree_on_which_years_are_computable() {
                 },
             )
             .await
-            .unwrap();
+            .unwrap()
+            .present(&app.viewer());
             let gain = field(&c, CardField::Gevinst);
             assert_eq!(
                 y.not_computable.is_some(),

@@ -847,7 +847,10 @@ async fn the_tray_menu_opens_hides_amounts_locks_and_quits() {
     unlock().await.unwrap();
     assert_eq!(tray::act(&app, TrayAction::Lock), ShellDoes::Nothing);
     assert!(app.is_locked());
-    assert_eq!(tray::tooltip(&app), "Nordlys (locked)");
+    assert_eq!(
+        tray::tooltip(&app),
+        nordlys_application::wording::say(key::TRAY_LOCKED, nordlys_core::format::Locale::En)
+    );
     tray::act(&app, TrayAction::Privacy);
     assert!(!app.settings().privacy, "no switch while locked");
     unlock().await.unwrap();
@@ -914,7 +917,7 @@ async fn closing_the_window_asks_once_then_keeps_nordlys_in_the_tray_or_quits() 
     )
     .await
     .unwrap();
-    assert_eq!(view.close_to_tray, Some(false));
+    assert_eq!(view.settings.close_to_tray, Some(false));
     assert_eq!(background::window_closing(&again, true), ShellDoes::Quit);
 }
 

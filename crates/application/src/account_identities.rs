@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::Answer;
+use crate::present::{Present, Viewer};
 use crate::{App, NoArgs};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -47,7 +48,35 @@ pub struct AccountIdentitiesView {
     pub tax_histories: Vec<TaxHistoryView>,
 }
 
-pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<AccountIdentitiesView> {
+/// Whose records the profile keeps: the identities (which the credential sees now), and each
+/// tax history with the account ids it belongs to.
+#[derive(Debug, Clone)]
+pub struct Identities {
+    pub identities: Vec<AccountIdentityView>,
+    pub histories: Vec<(TaxHistory, Vec<String>)>,
+}
+
+impl Present for Identities {
+    type View = AccountIdentitiesView;
+
+    fn present(self, viewer: &Viewer) -> AccountIdentitiesView {
+        AccountIdentitiesView {
+            identities: self.identities,
+            tax_histories: self
+                .histories
+                .into_iter()
+                .map(|(h, account_ids)| TaxHistoryView {
+                    in_use: h.aside.is_none(),
+                    account_ids,
+                    rows: u32::try_from(h.rows).unwrap_or(u32::MAX),
+                    set_aside_at: h.set_aside_at.map(|t| viewer.time(&t)),
+                })
+                .collect(),
+        }
+    }
+}
+
+pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<Identities> {
     let session = app.session().await?;
     let store = &session.store;
     let here = nordlys_core::account_identity::origin_here(session.connection.client(), store)
@@ -82,30 +111,23 @@ pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<AccountIdent
                 .collect(),
         })
         .collect();
-    let figures = app.figures();
-    let tax_histories = store
+    let histories = store
         .tax_histories()?
         .into_iter()
         .map(|h: TaxHistory| {
-            Ok(TaxHistoryView {
-                in_use: h.aside.is_none(),
-                account_ids: ids_of(h.identity)?,
-                rows: u32::try_from(h.rows).unwrap_or(u32::MAX),
-                set_aside_at: h
-                    .set_aside_at
-                    .map(|t| nordlys_core::format::time(&t, app.zone, figures.locale)),
-            })
+            let ids = ids_of(h.identity)?;
+            Ok((h, ids))
         })
         .collect::<Answer<Vec<_>>>()?;
-    Ok(AccountIdentitiesView {
+    Ok(Identities {
         identities,
-        tax_histories,
+        histories,
     })
 }
 
 /// Sets the tax history in use aside, whole, so the next sync starts a fresh one for the
 /// accounts the credential sees; the old one stays listed.
-pub async fn set_tax_history_aside(app: &App, _args: NoArgs) -> Answer<AccountIdentitiesView> {
+pub async fn set_tax_history_aside(app: &App, _args: NoArgs) -> Answer<Identities> {
     app.tax_session()
         .await?
         .store

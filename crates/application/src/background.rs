@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{Answer, AppError, ErrorCode};
-use crate::profile_views::AppView;
+use crate::profiles::AppState;
 use crate::tray::ShellDoes;
 use crate::vocabulary::Change;
 use crate::wording::key;
@@ -48,14 +48,14 @@ pub async fn answer_close(app: &App, args: KeepInTrayArgs) -> Answer<NoArgs> {
 }
 
 /// Whether closing the window keeps Nordlys in the tray, from Settings.
-pub async fn set_close_to_tray(app: &App, args: KeepInTrayArgs) -> Answer<AppView> {
+pub async fn set_close_to_tray(app: &App, args: KeepInTrayArgs) -> Answer<AppState> {
     app.settings().close_to_tray = Some(args.keep_in_tray);
     app.save_settings()?;
     crate::profiles::view(app).await
 }
 
 /// Whether Nordlys starts at login: the desktop's autostart entry or login item made or removed.
-pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<AppView> {
+pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<AppState> {
     let set = app
         .desktop
         .login_start()
@@ -67,7 +67,8 @@ pub async fn set_start_at_login(app: &App, args: StartAtLoginArgs) -> Answer<App
                 key::AUTOSTART_UNAVAILABLE,
             ));
         }
-        Some(Err(e)) => return Err(AppError::worded(ErrorCode::Fault, e.0)),
+        // The system's own account of why, as a fault's detail.
+        Some(Err(e)) => return Err(AppError::fault(e.0)),
         Some(Ok(())) => {}
     }
     crate::profiles::view(app).await

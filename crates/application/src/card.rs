@@ -6,22 +6,21 @@ use std::sync::Arc;
 
 use chrono::{NaiveDate, TimeZone, Utc};
 use nordlys_core::amount_input::{AmountInputError, parse_nok, parse_price, parse_rate};
-use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::store::Store;
-use nordlys_core::tax::card::{Card, CardEntry, CardError, Field, FieldValue};
+use nordlys_core::tax::card::{Card, CardError};
 use nordlys_core::tax::gains::EnteredCost;
 use nordlys_core::tax::year_end_rate::{self, NoRate, RateChoice, YearEndRate};
-use nordlys_core::time::{OSLO, oslo_date, oslo_year};
+use nordlys_core::time::{OSLO, oslo_year};
 use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::card_views::*;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::state::App;
-use crate::tax_card::{CardOrder, Words, refusal};
+use crate::tax_card::{CardOrder, Words};
 use crate::tax_views::ExportView;
+use crate::wording::Message;
 use crate::wording::key;
-use crate::wording::{Message, say};
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
 pub(crate) async fn made_card(store: Arc<Store>, args: &CardArgs) -> Answer<Card> {
@@ -54,173 +53,31 @@ fn card_error(e: CardError) -> AppError {
     }
 }
 
-/// The field's name on the tax return.
-fn label(field: CardField, locale: Locale) -> String {
-    say(
-        match field {
-            CardField::Landkode => key::CARD_FIELD_LANDKODE,
-            CardField::Navn => key::CARD_FIELD_NAVN,
-            CardField::Kontonummer => key::CARD_FIELD_KONTONUMMER,
-            CardField::Antall => key::CARD_FIELD_ANTALL,
-            CardField::Formuesverdi => key::CARD_FIELD_FORMUESVERDI,
-            CardField::Gevinst => key::CARD_FIELD_GEVINST,
-            CardField::Tap => key::CARD_FIELD_TAP,
-            CardField::AnnenKapitalinntekt => key::CARD_FIELD_ANNEN,
-            CardField::Boersnavn => key::CARD_FIELD_BOERSNAVN,
-        },
-        locale,
-    )
+/// The card of a year, with the rates its sources offer, the names of its accounts and the
+/// exchange it was made for.
+#[derive(Debug, Clone)]
+pub struct CardFacts {
+    pub made: Card,
+    /// The first year the history reaches.
+    pub first: i32,
+    /// The rate source chosen for the year, if any.
+    pub choice: Option<RateChoice>,
+    /// What the last transaction and the price samples give as the year-end rate.
+    pub offers: Vec<(RateKind, Result<YearEndRate, NoRate>)>,
+    pub names: crate::tax::Names,
+    /// The exchange, as the profile names it.
+    pub exchange: String,
+    /// This year, Oslo time.
+    pub this_year: i32,
 }
 
-/// A text field: the same whether figures are hidden or not.
-fn text_field(field: CardField, schema: &str, value: &str, locale: Locale) -> CardFieldView {
-    CardFieldView {
-        field,
-        schema: schema.to_owned(),
-        label: label(field, locale),
-        filed: Some(value.to_owned()),
-        shown: value.to_owned(),
-        exact: String::new(),
-        sources: Vec::new(),
-        refusal: None,
-    }
-}
-
-struct Shown<'a> {
-    card: &'a Card,
-    figures: Figures,
-    words: Words,
-}
-
-impl Shown<'_> {
-    fn figure(&self, e: &CardEntry, field: Field, as_field: CardField) -> CardFieldView {
-        let locale = self.figures.locale;
-        let value = e.figure(field);
-        let refusal = self.card.refusal(&e.id, field).map(|why| {
-            let (reason, fix) = refusal(why, self.card.year, self.words);
-            RefusalView {
-                why: RefusalKind::of(why),
-                reason,
-                fix,
-            }
-        });
-        let filed = value.and_then(|v| self.figures.raw(|| v.filed()));
-        let shown = match (&filed, value) {
-            (Some(f), _) => f.clone(),
-            (None, Some(FieldValue::Btc(b))) => self.figures.btc(b),
-            (None, Some(FieldValue::Nok(n))) => self.figures.nok(n),
-            (None, None) => String::new(),
-        };
-        CardFieldView {
-            field: as_field,
-            schema: field.schema_name().to_owned(),
-            label: label(as_field, locale),
-            filed,
-            shown,
-            exact: match value {
-                Some(FieldValue::Btc(b)) => {
-                    self.figures.btc_in(b, nordlys_core::format::BtcUnit::Btc)
-                }
-                Some(FieldValue::Nok(n)) => self.figures.nok(n),
-                None => String::new(),
-            },
-            sources: e.sources.get(&field).cloned().unwrap_or_default(),
-            refusal,
-        }
-    }
-
-    fn entry(
-        &self,
-        e: &CardEntry,
-        exchange: &str,
-        names: &dyn Fn(&str) -> String,
-    ) -> CardEntryView {
-        let locale = self.figures.locale;
-        let mut fields = vec![
-            text_field(
-                CardField::Landkode,
-                "landkode",
-                nordlys_core::tax::card::COUNTRY,
-                locale,
-            ),
-            text_field(
-                CardField::Navn,
-                "navn",
-                nordlys_core::tax::card::ASSET_NAME,
-                locale,
-            ),
-        ];
-        if let Some(k) = &e.kontonummer {
-            fields.push(text_field(CardField::Kontonummer, "kontonummer", k, locale));
-        }
-        fields.extend([
-            self.figure(e, Field::Antall, CardField::Antall),
-            self.figure(e, Field::Formuesverdi, CardField::Formuesverdi),
-            self.figure(e, Field::Gevinst, CardField::Gevinst),
-            self.figure(e, Field::Tap, CardField::Tap),
-            self.figure(
-                e,
-                Field::AnnenKapitalinntekt,
-                CardField::AnnenKapitalinntekt,
-            ),
-            text_field(CardField::Boersnavn, "boersnavn", exchange, locale),
-        ]);
-        CardEntryView {
-            id: e.id.clone(),
-            account: e.kontonummer.as_deref().map(names),
-            fields,
-        }
-    }
-}
-
-/// What a rate source gives, worded.
-fn offer(
-    kind: RateKind,
-    given: &Result<YearEndRate, NoRate>,
-    year: i32,
-    figures: Figures,
-    words: Words,
-) -> RateOfferView {
-    match given {
-        Ok(r) => RateOfferView {
-            kind,
-            rate: Some(figures.price(r.nok_per_btc)),
-            source: crate::wording::rate_source(&r.source, figures.locale),
-        },
-        Err(no) => RateOfferView {
-            kind,
-            rate: None,
-            source: refusal(
-                &nordlys_core::tax::card::Why::NoYearEndRate(*no),
-                year,
-                words,
-            )
-            .0,
-        },
-    }
-}
-
-fn rate_kind(choice: Option<&RateChoice>) -> RateKind {
-    match choice {
-        None => RateKind::None,
-        Some(RateChoice::Entered(_)) => RateKind::NokPerBtc,
-        Some(RateChoice::ViaUsd { .. }) => RateKind::ViaUsd,
-        Some(RateChoice::LastTransaction) => RateKind::LastTransaction,
-        Some(RateChoice::Sample) => RateKind::Sample,
-    }
-}
-
-pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
-    let words = Words { locale, zone };
+pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardFacts> {
     let session = app.tax_session().await?;
     let store = session.store;
     let made = made_card(Arc::clone(&store), &args).await?;
     let year = made.year;
     let first = store.tax_oldest()?.map_or(year, |t| oslo_year(&t));
-    let choices = store.year_end_choices()?;
-    let choice = choices.get(&year);
+    let choice = store.year_end_choices()?.remove(&year);
     let offers = [RateKind::LastTransaction, RateKind::Sample]
         .into_iter()
         .map(|kind| {
@@ -228,76 +85,17 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardView> {
                 RateKind::Sample => RateChoice::Sample,
                 _ => RateChoice::LastTransaction,
             };
-            let given = year_end_rate::resolve(&store, year, Some(&source))?;
-            Ok(offer(kind, &given, year, figures, words))
+            Ok((kind, year_end_rate::resolve(&store, year, Some(&source))?))
         })
         .collect::<Result<Vec<_>, nordlys_core::store::StoreError>>()?;
-    let names = crate::tax::Names::load(&store)?;
-    let shown = Shown {
-        card: &made,
-        figures,
-        words,
-    };
-    let exchange = session.profile.name.clone();
-    let entered = |f: fn(&RateChoice) -> Option<String>| choice.and_then(f).unwrap_or_default();
-    Ok(CardView {
-        years: (first..=oslo_year(&Utc::now())).rev().collect(),
-        year,
-        method: made.method,
-        method_name: crate::wording::method_name(made.method, locale),
-        complete: made.complete,
-        rate_kind: rate_kind(choice),
-        rate: made
-            .rate
-            .as_ref()
-            .ok()
-            .map(|r| figures.price(r.nok_per_btc)),
-        rate_source: offer(rate_kind(choice), &made.rate, year, figures, words).source,
+    Ok(CardFacts {
+        first,
+        choice,
         offers,
-        entered_nok_per_btc: entered(|c| match c {
-            RateChoice::Entered(r) => Some(r.decimal().normalize().to_string()),
-            _ => None,
-        }),
-        entered_usd_per_btc: entered(|c| match c {
-            RateChoice::ViaUsd { usd_per_btc, .. } => Some(usd_per_btc.normalize().to_string()),
-            _ => None,
-        }),
-        entered_nok_per_usd: entered(|c| match c {
-            RateChoice::ViaUsd { nok_per_usd, .. } => Some(nok_per_usd.normalize().to_string()),
-            _ => None,
-        }),
-        rule_set: nordlys_core::tax::card::RULE_SET_VERSION.to_owned(),
-        rows_sha256: made.rows_sha256.clone(),
-        rows: u32::try_from(made.rows).unwrap_or(u32::MAX),
-        entries: made
-            .entries
-            .iter()
-            .map(|e| shown.entry(e, &exchange, &|id| names.name(id)))
-            .collect(),
-        disposals: made
-            .disposals
-            .iter()
-            .map(|d| crate::tax_views::disposal_view(d, made.method, figures, zone))
-            .collect(),
-        deposits: made
-            .deposits
-            .iter()
-            .map(|d| DepositCostView {
-                id: d.id.clone(),
-                time: format::time(&d.at, zone, locale),
-                btc: figures.btc(d.btc),
-                acquired_on: d
-                    .entered
-                    .as_ref()
-                    .map(|e| oslo_date(&e.acquired_at).to_string())
-                    .unwrap_or_default(),
-                cost_nok: d
-                    .entered
-                    .as_ref()
-                    .and_then(|e| figures.raw(|| e.cost_nok.decimal().normalize().to_string()))
-                    .unwrap_or_default(),
-            })
-            .collect(),
+        names: crate::tax::Names::load(&store)?,
+        exchange: session.profile.name.clone(),
+        this_year: oslo_year(&Utc::now()),
+        made,
     })
 }
 
@@ -310,7 +108,7 @@ fn invalid(problem: AmountInputError) -> AppError {
 
 /// Keeps the source chosen for a year; the screen showing the rate reads its own view again.
 pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<NoArgs> {
-    let locale = app.locale();
+    let locale = app.input_locale();
     let choice = match args.kind {
         RateKind::None => None,
         RateKind::NokPerBtc => Some(RateChoice::Entered(
@@ -331,7 +129,7 @@ pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<N
 }
 
 pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs> {
-    let locale = app.locale();
+    let locale = app.input_locale();
     let store = app.tax_session().await?.store;
     if args.acquired_on.trim().is_empty() && args.cost_nok.trim().is_empty() {
         store.set_deposit_cost(&args.id, None)?;
@@ -372,22 +170,15 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
     Ok(NoArgs {})
 }
 
-pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRowsView> {
+/// Rows of the history as the exchange sent them: each id with its JSON.
+#[derive(Debug, Clone)]
+pub struct RawRows(pub Vec<(String, String)>);
+
+pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRows> {
     let store = app.tax_session().await?.store;
     // A figure may rest on many rows; the window lists the first few hundred.
     let ids: Vec<String> = args.ids.into_iter().take(500).collect();
-    let rows = store.tax_rows_as_sent(&ids)?;
-    let hidden = app.figures().hidden;
-    Ok(RawRowsView {
-        rows: rows
-            .into_iter()
-            .map(|(id, raw)| RawRowView {
-                id,
-                // The rows hold amounts: privacy mode hides them too.
-                raw: if hidden { String::new() } else { raw },
-            })
-            .collect(),
-    })
+    Ok(RawRows(store.tax_rows_as_sent(&ids)?))
 }
 
 pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> {
@@ -424,10 +215,12 @@ pub async fn card_file(
     app: &App,
     args: &CardExportArgs,
 ) -> Answer<(String, Vec<u8>, Option<String>)> {
-    let locale = app.locale();
+    // A document leaves for the user here: its words are the window's.
+    let viewer = app.viewer();
+    let locale = viewer.locale();
     let words = Words {
         locale,
-        zone: app.zone,
+        zone: viewer.zone,
     };
     let session = app.tax_session().await?;
     let made = made_card(Arc::clone(&session.store), &args.card).await?;

@@ -2,12 +2,19 @@
 //! field with its filed value to copy, the exact figure, the rows it came from, or why it is not
 //! computable), the year-end rate's sources, deposits' costs, and the card's exports.
 
-use nordlys_core::tax::card::{NoRate, Why};
+use nordlys_core::format::{self, Figures, Locale};
+use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, NoRate, Why};
 use nordlys_core::tax::gains::Method;
+use nordlys_core::tax::year_end_rate::{RateChoice, YearEndRate};
+use nordlys_core::time::oslo_date;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::card::{CardFacts, RawRows};
+use crate::present::{Present, Viewer};
+use crate::tax_card::{Words, refusal};
 use crate::tax_views::DisposalView;
+use crate::wording::{key, say};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -250,4 +257,269 @@ pub enum CardFormat {
 pub struct CardExportArgs {
     pub card: CardArgs,
     pub format: CardFormat,
+}
+
+/// The field's name on the tax return.
+pub(crate) fn label(field: CardField, locale: Locale) -> String {
+    say(
+        match field {
+            CardField::Landkode => key::CARD_FIELD_LANDKODE,
+            CardField::Navn => key::CARD_FIELD_NAVN,
+            CardField::Kontonummer => key::CARD_FIELD_KONTONUMMER,
+            CardField::Antall => key::CARD_FIELD_ANTALL,
+            CardField::Formuesverdi => key::CARD_FIELD_FORMUESVERDI,
+            CardField::Gevinst => key::CARD_FIELD_GEVINST,
+            CardField::Tap => key::CARD_FIELD_TAP,
+            CardField::AnnenKapitalinntekt => key::CARD_FIELD_ANNEN,
+            CardField::Boersnavn => key::CARD_FIELD_BOERSNAVN,
+        },
+        locale,
+    )
+}
+
+/// A text field: the same whether figures are hidden or not.
+fn text_field(field: CardField, schema: &str, value: &str, locale: Locale) -> CardFieldView {
+    CardFieldView {
+        field,
+        schema: schema.to_owned(),
+        label: label(field, locale),
+        filed: Some(value.to_owned()),
+        shown: value.to_owned(),
+        exact: String::new(),
+        sources: Vec::new(),
+        refusal: None,
+    }
+}
+
+struct Shown<'a> {
+    card: &'a Card,
+    figures: Figures,
+    words: Words,
+}
+
+impl Shown<'_> {
+    fn figure(&self, e: &CardEntry, field: Field, as_field: CardField) -> CardFieldView {
+        let locale = self.figures.locale;
+        let value = e.figure(field);
+        let refusal = self.card.refusal(&e.id, field).map(|why| {
+            let (reason, fix) = refusal(why, self.card.year, self.words);
+            RefusalView {
+                why: RefusalKind::of(why),
+                reason,
+                fix,
+            }
+        });
+        let filed = value.and_then(|v| self.figures.raw(|| v.filed()));
+        let shown = match (&filed, value) {
+            (Some(f), _) => f.clone(),
+            (None, Some(FieldValue::Btc(b))) => self.figures.btc(b),
+            (None, Some(FieldValue::Nok(n))) => self.figures.nok(n),
+            (None, None) => String::new(),
+        };
+        CardFieldView {
+            field: as_field,
+            schema: field.schema_name().to_owned(),
+            label: label(as_field, locale),
+            filed,
+            shown,
+            exact: match value {
+                Some(FieldValue::Btc(b)) => {
+                    self.figures.btc_in(b, nordlys_core::format::BtcUnit::Btc)
+                }
+                Some(FieldValue::Nok(n)) => self.figures.nok(n),
+                None => String::new(),
+            },
+            sources: e.sources.get(&field).cloned().unwrap_or_default(),
+            refusal,
+        }
+    }
+
+    fn entry(
+        &self,
+        e: &CardEntry,
+        exchange: &str,
+        names: &dyn Fn(&str) -> String,
+    ) -> CardEntryView {
+        let locale = self.figures.locale;
+        let mut fields = vec![
+            text_field(
+                CardField::Landkode,
+                "landkode",
+                nordlys_core::tax::card::COUNTRY,
+                locale,
+            ),
+            text_field(
+                CardField::Navn,
+                "navn",
+                nordlys_core::tax::card::ASSET_NAME,
+                locale,
+            ),
+        ];
+        if let Some(k) = &e.kontonummer {
+            fields.push(text_field(CardField::Kontonummer, "kontonummer", k, locale));
+        }
+        fields.extend([
+            self.figure(e, Field::Antall, CardField::Antall),
+            self.figure(e, Field::Formuesverdi, CardField::Formuesverdi),
+            self.figure(e, Field::Gevinst, CardField::Gevinst),
+            self.figure(e, Field::Tap, CardField::Tap),
+            self.figure(
+                e,
+                Field::AnnenKapitalinntekt,
+                CardField::AnnenKapitalinntekt,
+            ),
+            text_field(CardField::Boersnavn, "boersnavn", exchange, locale),
+        ]);
+        CardEntryView {
+            id: e.id.clone(),
+            account: e.kontonummer.as_deref().map(names),
+            fields,
+        }
+    }
+}
+
+/// What a rate source gives, worded.
+fn offer(
+    kind: RateKind,
+    given: &Result<YearEndRate, NoRate>,
+    year: i32,
+    figures: Figures,
+    words: Words,
+) -> RateOfferView {
+    match given {
+        Ok(r) => RateOfferView {
+            kind,
+            rate: Some(figures.price(r.nok_per_btc)),
+            source: crate::wording::rate_source(&r.source, figures.locale),
+        },
+        Err(no) => RateOfferView {
+            kind,
+            rate: None,
+            source: refusal(
+                &nordlys_core::tax::card::Why::NoYearEndRate(*no),
+                year,
+                words,
+            )
+            .0,
+        },
+    }
+}
+
+fn rate_kind(choice: Option<&RateChoice>) -> RateKind {
+    match choice {
+        None => RateKind::None,
+        Some(RateChoice::Entered(_)) => RateKind::NokPerBtc,
+        Some(RateChoice::ViaUsd { .. }) => RateKind::ViaUsd,
+        Some(RateChoice::LastTransaction) => RateKind::LastTransaction,
+        Some(RateChoice::Sample) => RateKind::Sample,
+    }
+}
+
+impl Present for CardFacts {
+    type View = CardView;
+
+    fn present(self, viewer: &Viewer) -> CardView {
+        let (figures, zone) = (viewer.figures, viewer.zone);
+        let locale = figures.locale;
+        let words = Words { locale, zone };
+        let CardFacts {
+            made,
+            first,
+            choice,
+            offers,
+            names,
+            exchange,
+            this_year,
+        } = self;
+        let choice = choice.as_ref();
+        let year = made.year;
+        let offers: Vec<RateOfferView> = offers
+            .iter()
+            .map(|(kind, given)| offer(*kind, given, year, figures, words))
+            .collect();
+        let shown = Shown {
+            card: &made,
+            figures,
+            words,
+        };
+        let entered = |f: fn(&RateChoice) -> Option<String>| choice.and_then(f).unwrap_or_default();
+        CardView {
+            years: (first..=this_year).rev().collect(),
+            year,
+            method: made.method,
+            method_name: crate::wording::method_name(made.method, locale),
+            complete: made.complete,
+            rate_kind: rate_kind(choice),
+            rate: made
+                .rate
+                .as_ref()
+                .ok()
+                .map(|r| figures.price(r.nok_per_btc)),
+            rate_source: offer(rate_kind(choice), &made.rate, year, figures, words).source,
+            offers,
+            entered_nok_per_btc: entered(|c| match c {
+                RateChoice::Entered(r) => Some(r.decimal().normalize().to_string()),
+                _ => None,
+            }),
+            entered_usd_per_btc: entered(|c| match c {
+                RateChoice::ViaUsd { usd_per_btc, .. } => Some(usd_per_btc.normalize().to_string()),
+                _ => None,
+            }),
+            entered_nok_per_usd: entered(|c| match c {
+                RateChoice::ViaUsd { nok_per_usd, .. } => Some(nok_per_usd.normalize().to_string()),
+                _ => None,
+            }),
+            rule_set: nordlys_core::tax::card::RULE_SET_VERSION.to_owned(),
+            rows_sha256: made.rows_sha256.clone(),
+            rows: u32::try_from(made.rows).unwrap_or(u32::MAX),
+            entries: made
+                .entries
+                .iter()
+                .map(|e| shown.entry(e, &exchange, &|id| names.name(id)))
+                .collect(),
+            disposals: made
+                .disposals
+                .iter()
+                .map(|d| crate::tax_views::disposal_view(d, made.method, figures, zone))
+                .collect(),
+            deposits: made
+                .deposits
+                .iter()
+                .map(|d| DepositCostView {
+                    id: d.id.clone(),
+                    time: format::time(&d.at, zone, locale),
+                    btc: figures.btc(d.btc),
+                    acquired_on: d
+                        .entered
+                        .as_ref()
+                        .map(|e| oslo_date(&e.acquired_at).to_string())
+                        .unwrap_or_default(),
+                    cost_nok: d
+                        .entered
+                        .as_ref()
+                        .and_then(|e| figures.raw(|| e.cost_nok.decimal().normalize().to_string()))
+                        .unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Present for RawRows {
+    type View = RawRowsView;
+
+    fn present(self, viewer: &Viewer) -> RawRowsView {
+        let hidden = viewer.figures.hidden;
+        RawRowsView {
+            rows: self
+                .0
+                .into_iter()
+                .map(|(id, raw)| RawRowView {
+                    id,
+                    // The rows hold amounts: privacy mode hides them too.
+                    raw: if hidden { String::new() } else { raw },
+                })
+                .collect(),
+        }
+    }
 }

@@ -82,9 +82,8 @@ pub enum Said {
     Message(Message),
     /// Several problems at once (a form's fields), each a message, said one after another.
     All(Vec<Message>),
-    /// Words already chosen: a problem worded where it was found, or Nordlys' own fault's
-    /// technical detail (its store, a file, a chart), which the window frames in the user's
-    /// language.
+    /// Nordlys' own fault's technical detail (its store, a file, a chart), which the window
+    /// frames in the user's language.
     Words(String),
 }
 
@@ -117,14 +116,9 @@ impl AppError {
 
     /// A failure of the app itself (local store, settings, a file), not of the user's input.
     pub fn fault(e: impl std::fmt::Display) -> Self {
-        Self::worded(ErrorCode::Fault, e)
-    }
-
-    /// A failure worded already: where it was found, or by the system (the keyring).
-    pub fn worded(code: ErrorCode, words: impl std::fmt::Display) -> Self {
         Self {
-            code,
-            said: Said::Words(words.to_string()),
+            code: ErrorCode::Fault,
+            said: Said::Words(e.to_string()),
         }
     }
 

@@ -7,13 +7,15 @@
 use std::time::{Duration, Instant};
 
 use nordlys_core::app_lock::{self, IdleTimer, LockProblem, Moment};
+use nordlys_core::format::Locale;
 use nordlys_core::secrets::{SecretError, SecretItem};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::notices::Told;
-use crate::present::Present;
+use crate::present::{Present, Viewer};
+use crate::profiles::AppState;
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording::key;
@@ -213,23 +215,46 @@ pub fn admit(app: &App, command: &str) -> Answer<()> {
     Ok(())
 }
 
-/// The lock as the window shows it.
-pub(crate) fn view(app: &App) -> LockView {
+/// The lock as it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockStatus {
+    /// A password is set.
+    pub set: bool,
+    pub locked: bool,
+    /// Why it cannot be unlocked: the keyring could not be read (the keyring's words).
+    pub unreadable: Option<String>,
+    pub idle_minutes: u32,
+    /// A payment asks for the password again.
+    pub before_payments: bool,
+}
+
+pub(crate) fn status(app: &App) -> LockStatus {
     let (set, idle_minutes, before_payments) = {
         let s = app.settings();
         (s.lock_set, s.lock_idle_minutes(), s.lock_before_payments())
     };
     let state = app.lock_state();
-    LockView {
+    LockStatus {
         set,
         locked: state.locked,
-        why: state.unreadable.as_ref().map(|e| {
-            Message::new(key::LOCK_KEYRING_UNREADABLE)
-                .with("detail", e.clone())
-                .render(app.locale())
-        }),
+        unreadable: state.unreadable.clone(),
         idle_minutes,
         before_payments,
+    }
+}
+
+/// The lock as the window shows it.
+pub(crate) fn lock_view(s: &LockStatus, locale: Locale) -> LockView {
+    LockView {
+        set: s.set,
+        locked: s.locked,
+        why: s.unreadable.as_ref().map(|e| {
+            Message::new(key::LOCK_KEYRING_UNREADABLE)
+                .with("detail", e.clone())
+                .render(locale)
+        }),
+        idle_minutes: s.idle_minutes,
+        before_payments: s.before_payments,
     }
 }
 
@@ -271,35 +296,69 @@ fn wrong_wait(n: u32) -> Duration {
         .min(LONGEST_WRONG_WAIT)
 }
 
-fn problem(app: &App, field: LockField, p: LockProblem) -> LockProblemView {
-    let key = match p {
-        LockProblem::TooShort => key::LOCK_PASSWORD_SHORT,
-        LockProblem::Mismatch => key::LOCK_PASSWORD_MISMATCH,
-        LockProblem::IdleRange => key::LOCK_IDLE_RANGE,
-    };
-    LockProblemView {
-        field,
-        message: wording::say(key, app.locale()),
+/// Why a lock form changed nothing, at a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockRefusal {
+    Problem(LockProblem),
+    /// Nothing typed: asked for, not counted as a wrong guess.
+    Missing,
+    Wrong,
+    /// Loosening the lock takes its password.
+    NeededToLoosen,
+}
+
+/// A lock form's answer: why it changed nothing, field by field (none: it was done), and the app.
+#[derive(Debug, Clone)]
+pub struct LockForm {
+    pub problems: Vec<(LockField, LockRefusal)>,
+    pub app: AppState,
+}
+
+impl Present for LockForm {
+    type View = LockFormView;
+
+    fn present(self, viewer: &Viewer) -> LockFormView {
+        let locale = viewer.locale();
+        LockFormView {
+            problems: self
+                .problems
+                .iter()
+                .map(|(field, why)| LockProblemView {
+                    field: *field,
+                    message: wording::say(
+                        match why {
+                            LockRefusal::Problem(LockProblem::TooShort) => key::LOCK_PASSWORD_SHORT,
+                            LockRefusal::Problem(LockProblem::Mismatch) => {
+                                key::LOCK_PASSWORD_MISMATCH
+                            }
+                            LockRefusal::Problem(LockProblem::IdleRange) => key::LOCK_IDLE_RANGE,
+                            LockRefusal::Missing => key::LOCK_PASSWORD_MISSING,
+                            LockRefusal::Wrong => key::LOCK_PASSWORD_WRONG,
+                            LockRefusal::NeededToLoosen => key::LOCK_PASSWORD_TO_WEAKEN,
+                        },
+                        locale,
+                    ),
+                })
+                .collect(),
+            app: self.app.present(viewer),
+        }
     }
 }
 
-/// Nothing typed: asked for, not counted as a wrong guess.
-fn missing(app: &App, field: LockField) -> LockProblemView {
-    LockProblemView {
-        field,
-        message: wording::say(key::LOCK_PASSWORD_MISSING, app.locale()),
-    }
+fn problem(field: LockField, p: LockProblem) -> (LockField, LockRefusal) {
+    (field, LockRefusal::Problem(p))
 }
 
-fn wrong(app: &App, field: LockField) -> LockProblemView {
-    LockProblemView {
-        field,
-        message: wording::say(key::LOCK_PASSWORD_WRONG, app.locale()),
-    }
+fn missing(field: LockField) -> (LockField, LockRefusal) {
+    (field, LockRefusal::Missing)
 }
 
-async fn answer(app: &App, problems: Vec<LockProblemView>) -> Answer<LockFormView> {
-    Ok(LockFormView {
+fn wrong(field: LockField) -> (LockField, LockRefusal) {
+    (field, LockRefusal::Wrong)
+}
+
+async fn answer(app: &App, problems: Vec<(LockField, LockRefusal)>) -> Answer<LockForm> {
+    Ok(LockForm {
         problems,
         app: crate::profiles::app_state(app, NoArgs {}).await?,
     })
@@ -319,26 +378,26 @@ pub fn lock_now(app: &App) {
     }
 }
 
-pub async fn lock(app: &App, _args: NoArgs) -> Answer<AppView> {
+pub async fn lock(app: &App, _args: NoArgs) -> Answer<AppState> {
     lock_now(app);
     crate::profiles::app_state(app, NoArgs {}).await
 }
 
 /// Sets (or changes) the password, then locks: the form that sets it is the lock's first use.
-pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<LockFormView> {
+pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<LockForm> {
     let mut problems = vec![];
     if let Err(p) = app_lock::check_new_password(&args.password, &args.confirm) {
         let field = match p {
             LockProblem::Mismatch => LockField::Confirm,
             _ => LockField::Password,
         };
-        problems.push(problem(app, field, p));
+        problems.push(problem(field, p));
     }
     if app.settings().lock_set
         && stored_hash(app)?.is_some()
         && !is_the_password(app, &args.current).await?
     {
-        problems.push(wrong(app, LockField::Current));
+        problems.push(wrong(LockField::Current));
     }
     if !problems.is_empty() {
         return answer(app, problems).await;
@@ -357,12 +416,12 @@ pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<L
     answer(app, vec![]).await
 }
 
-pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockForm> {
     if args.password.is_empty() {
-        return answer(app, vec![missing(app, LockField::Password)]).await;
+        return answer(app, vec![missing(LockField::Password)]).await;
     }
     if !is_the_password(app, &args.password).await? {
-        return answer(app, vec![wrong(app, LockField::Password)]).await;
+        return answer(app, vec![wrong(LockField::Password)]).await;
     }
     {
         let mut state = app.lock_state();
@@ -375,12 +434,12 @@ pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
 }
 
 /// Removes the lock, given its password.
-pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> {
+pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockForm> {
     if args.password.is_empty() {
-        return answer(app, vec![missing(app, LockField::Current)]).await;
+        return answer(app, vec![missing(LockField::Current)]).await;
     }
     if !is_the_password(app, &args.password).await? {
-        return answer(app, vec![wrong(app, LockField::Current)]).await;
+        return answer(app, vec![wrong(LockField::Current)]).await;
     }
     app.secrets
         .delete(APP_WIDE, SecretItem::AppLock)
@@ -391,10 +450,10 @@ pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockFormView> 
     answer(app, vec![]).await
 }
 
-pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<LockFormView> {
+pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<LockForm> {
     let minutes = match app_lock::parse_idle_minutes(&args.idle_minutes) {
         Ok(m) => m,
-        Err(p) => return answer(app, vec![problem(app, LockField::IdleMinutes, p)]).await,
+        Err(p) => return answer(app, vec![problem(LockField::IdleMinutes, p)]).await,
     };
     // Someone at an unlocked, unattended window must not loosen what guards the money.
     let weakens = {
@@ -406,14 +465,11 @@ pub async fn set_lock_settings(app: &App, args: LockSettingsArgs) -> Answer<Lock
     if weakens {
         let given = args.password.as_deref().unwrap_or_default();
         if given.is_empty() {
-            let needed = LockProblemView {
-                field: LockField::Current,
-                message: wording::say(key::LOCK_PASSWORD_TO_WEAKEN, app.locale()),
-            };
+            let needed = (LockField::Current, LockRefusal::NeededToLoosen);
             return answer(app, vec![needed]).await;
         }
         if !is_the_password(app, given).await? {
-            return answer(app, vec![wrong(app, LockField::Current)]).await;
+            return answer(app, vec![wrong(LockField::Current)]).await;
         }
     }
     {
@@ -486,12 +542,12 @@ impl std::fmt::Debug for PaymentPasswordArgs {
 
 /// The password given for the payment about to be sent: allows that one payment (the one
 /// reviewed, by its fingerprint), within two minutes.
-pub async fn allow_payment(app: &App, args: PaymentPasswordArgs) -> Answer<LockFormView> {
+pub async fn allow_payment(app: &App, args: PaymentPasswordArgs) -> Answer<LockForm> {
     if args.password.is_empty() {
-        return answer(app, vec![missing(app, LockField::Password)]).await;
+        return answer(app, vec![missing(LockField::Password)]).await;
     }
     if !is_the_password(app, &args.password).await? {
-        return answer(app, vec![wrong(app, LockField::Password)]).await;
+        return answer(app, vec![wrong(LockField::Password)]).await;
     }
     app.lock_state().payment_allowed =
         Some((args.reviewed.clone(), Instant::now() + PAYMENT_WINDOW));

@@ -351,53 +351,50 @@ impl Present for PlanList {
     }
 }
 
-/// A form's problem at its field, in the user's language.
-fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanProblemView {
-    let (field, message) = match p {
-        PlanProblem::Amount(e) => (
-            PlanField::Amount,
-            wording::amount_input_problem(e.clone(), locale),
-        ),
-        PlanProblem::AmountNotPositive => (
-            PlanField::Amount,
-            wording::say(key::PLAN_AMOUNT_POSITIVE, locale),
-        ),
-        PlanProblem::MaxPrice(e) => (
-            PlanField::MaxPrice,
-            wording::amount_input_problem(e.clone(), locale),
-        ),
-        PlanProblem::MaxPriceNotPositive => (
-            PlanField::MaxPrice,
-            wording::say(key::PLAN_CAP_POSITIVE, locale),
-        ),
+/// A form's problem at its field, as the catalog's message.
+pub(crate) fn problem_message(p: &PlanProblem) -> (PlanField, Message) {
+    match p {
+        PlanProblem::Amount(e) => (PlanField::Amount, wording::amount_input(e)),
+        PlanProblem::AmountNotPositive => {
+            (PlanField::Amount, Message::new(key::PLAN_AMOUNT_POSITIVE))
+        }
+        PlanProblem::MaxPrice(e) => (PlanField::MaxPrice, wording::amount_input(e)),
+        PlanProblem::MaxPriceNotPositive => {
+            (PlanField::MaxPrice, Message::new(key::PLAN_CAP_POSITIVE))
+        }
         PlanProblem::Schedule(ScheduleProblem::NoSuchTime(_)) => {
-            (PlanField::At, wording::say(key::PLAN_TIME, locale))
+            (PlanField::At, Message::new(key::PLAN_TIME))
         }
         PlanProblem::Schedule(ScheduleProblem::NoWeekday | ScheduleProblem::NoSuchWeekday(_)) => {
-            (PlanField::On, wording::say(key::PLAN_WEEKDAY, locale))
+            (PlanField::On, Message::new(key::PLAN_WEEKDAY))
         }
         PlanProblem::Schedule(_) | PlanProblem::Missed(_) => {
-            (PlanField::On, wording::say(key::PLAN_MONTH_DAY, locale))
+            (PlanField::On, Message::new(key::PLAN_MONTH_DAY))
         }
         PlanProblem::LadderHalfGiven | PlanProblem::Rungs(_) => {
-            (PlanField::Rungs, wording::say(key::PLAN_RUNGS, locale))
+            (PlanField::Rungs, Message::new(key::PLAN_RUNGS))
         }
-        PlanProblem::Step(_) => (PlanField::Step, wording::say(key::PLAN_STEP, locale)),
+        PlanProblem::Step(_) => (PlanField::Step, Message::new(key::PLAN_STEP)),
         PlanProblem::LadderTooDeep { rungs, step } => (
             PlanField::Step,
             Message::new(key::PLAN_LADDER_TOO_DEEP)
                 .with("rungs", rungs.to_string())
-                .with("step", step.normalize().to_string())
-                .render(locale),
+                .with("step", step.normalize().to_string()),
         ),
         PlanProblem::RungTooSmall(rungs) => (
             PlanField::Amount,
-            Message::new(key::PLAN_RUNG_TOO_SMALL)
-                .with("rungs", rungs.to_string())
-                .render(locale),
+            Message::new(key::PLAN_RUNG_TOO_SMALL).with("rungs", rungs.to_string()),
         ),
-    };
-    PlanProblemView { field, message }
+    }
+}
+
+/// A form's problem at its field, in the user's language.
+fn problem_view(p: &PlanProblem, locale: nordlys_core::format::Locale) -> PlanProblemView {
+    let (field, message) = problem_message(p);
+    PlanProblemView {
+        field,
+        message: message.render(locale),
+    }
 }
 
 impl Present for SavedPlan {

@@ -44,7 +44,12 @@ impl From<PlanCaseError> for AppError {
             PlanCaseError::Run(PlanError::Order(nordlys_core::orders::OrderError::Exchange(e))) => {
                 AppError::of(e)
             }
-            other => AppError::worded(ErrorCode::Fault, other),
+            PlanCaseError::Problem(p) => AppError::new(
+                ErrorCode::InvalidInput,
+                crate::plan_views::problem_message(&p).1,
+            ),
+            // Nordlys' own fault: its detail is technical.
+            other => AppError::fault(other),
         }
     }
 }

@@ -57,8 +57,9 @@ pub trait Present {
     fn present(self, viewer: &Viewer) -> Self::View;
 }
 
-/// Views a use case still builds itself (it reads the language where it answers); each is
-/// its own presentation until its use case answers facts.
+/// Views a use case builds itself, each its own presentation: those with nothing to word (the
+/// receive addresses and their codes, the recipients, the countries, an export's path), and the
+/// charts, drawn where they are asked for.
 macro_rules! presented_where_made {
     ($($view:ty),* $(,)?) => {
         $(impl Present for $view {
@@ -72,15 +73,9 @@ macro_rules! presented_where_made {
 
 presented_where_made!(
     crate::NoArgs,
-    crate::account_identities::AccountIdentitiesView,
-    crate::card_views::CardView,
-    crate::card_views::RawRowsView,
     crate::holdings_chart::HoldingsChartView,
-    crate::lock::LockFormView,
     crate::pay_views::CountriesView,
     crate::pay_views::RecipientsView,
-    crate::profile_views::AppView,
-    crate::profile_views::ProfileProblemsView,
     crate::receive_views::ReceiveView,
     crate::tax_views::ExportView,
     crate::trade_views::ChartView,

@@ -4,16 +4,24 @@
 
 use nordlys_core::chart::Theme;
 use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::presets::{ExchangePreset, PRESETS};
+use nordlys_core::profile_form::{ProfileProblems, asked_scopes};
+use nordlys_core::secrets::SecretError;
+use nordlys_core::settings::{Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
+use nordlys_exchange::auth::Refusal;
+use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::BitcoinAccount;
+use nordlys_exchange::{BaseUrl, Operator};
 use nordlys_money::{Btc, Nok};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::error_words::{permission_name, refusal_reason};
 use crate::present::{Present, Viewer};
-use crate::profiles::Holdings;
+use crate::profiles::{AppState, Holdings};
 use crate::shown::{Show, ShownBtc, ShownNok};
 use crate::vocabulary::ProfileType;
-use crate::wording::{Message, key};
+use crate::wording::{self, Message, key};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -361,8 +369,211 @@ impl Present for Holdings {
     }
 }
 
+fn capability(
+    known: Option<bool>,
+    has_key: bool,
+    permission: KeyPermission,
+    locale: Locale,
+) -> Capability {
+    let what = || permission_name(permission);
+    let (allowed, reason) = match (has_key, known) {
+        (_, Some(true)) => (true, None),
+        (false, _) => (
+            false,
+            Some(Message::new(key::CAPABILITY_OAUTH_CANNOT).nest("what", what())),
+        ),
+        (true, Some(false)) => (
+            false,
+            Some(Message::new(key::CAPABILITY_KEY_LACKS).nest("what", what())),
+        ),
+        // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
+        (true, None) => (true, Some(Message::new(key::CAPABILITY_UNKNOWN_UNTIL_USED))),
+    };
+    Capability {
+        allowed,
+        reason: reason.map(|m| m.render(locale)),
+    }
+}
+
+fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) -> FeatureView {
+    let (allowed, reason) = match reach {
+        Ok(true) => (true, None),
+        Ok(false) => (
+            true,
+            Some(wording::say(key::FEATURE_UNKNOWN_UNTIL_USED, locale)),
+        ),
+        Err(refusal) => (false, Some(refusal_reason(&refusal).render(locale))),
+    };
+    FeatureView {
+        feature,
+        allowed,
+        reason,
+    }
+}
+
+/// What the user reads when the keyring let the profile down, and what to do.
+fn secret_problem(problem: &SecretError, locale: Locale) -> String {
+    match problem {
+        SecretError::Unavailable(_) => wording::say(key::SECRET_KEYRING_LOCKED, locale),
+        _ => wording::say(key::SECRET_DAMAGED, locale),
+    }
+}
+
+impl Present for AppState {
+    type View = AppView;
+
+    fn present(self, viewer: &Viewer) -> AppView {
+        let locale = viewer.locale();
+        let settings = &self.settings;
+        let status = self.status;
+        let profile = &self.profile;
+        AppView {
+            profile: profile_view(profile),
+            profiles: settings.profiles.iter().map(profile_view).collect(),
+            language: locale,
+            language_setting: settings.language,
+            unit: settings.unit,
+            theme_setting: settings.theme,
+            privacy: settings.privacy,
+            start_hidden: settings.start_hidden,
+            close_to_tray: settings.close_to_tray,
+            start_at_login: self.start_at_login,
+            welcome: !settings.welcomed && matches!(profile.kind, ProfileKind::Sandbox),
+            request_timeout_secs: u32::try_from(settings.request_timeout_secs())
+                .unwrap_or(u32::MAX),
+            request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
+            request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end())
+                .unwrap_or(u32::MAX),
+            income_tax_percent: settings.income_tax_percent().normalize().to_string(),
+            tax_method: settings.tax_method.unwrap_or_default(),
+            connection: ConnectionView {
+                has_key: status.has_key,
+                key_is_demo: status.key_is_demo,
+                trading: capability(
+                    status.permissions.trading,
+                    status.has_key,
+                    KeyPermission::Trading,
+                    locale,
+                ),
+                withdrawal: capability(
+                    status.permissions.withdrawal,
+                    status.has_key,
+                    KeyPermission::BitcoinWithdrawal,
+                    locale,
+                ),
+                // A key may lack Receive; without a key, what the token may do decides.
+                receive: if status.has_key {
+                    capability(
+                        status.permissions.receive,
+                        true,
+                        KeyPermission::Receive,
+                        locale,
+                    )
+                } else {
+                    let f = feature_view(Feature::LightningInvoices, self.invoices.clone(), locale);
+                    Capability {
+                        allowed: f.allowed,
+                        reason: f.reason,
+                    }
+                },
+                oauth: status.grant.map(|g| GrantView {
+                    scopes: g
+                        .scopes
+                        .map(|s| s.iter().map(ToString::to_string).collect()),
+                    refused: g.refused.iter().map(ToString::to_string).collect(),
+                }),
+                features: self
+                    .features
+                    .iter()
+                    .map(|(feature, reach)| feature_view(*feature, reach.clone(), locale))
+                    .collect(),
+                needs_reconnect: status.needs_reconnect,
+                host: self.host.clone(),
+                secret_problem: status.secret_problem.map(|p| secret_problem(&p, locale)),
+            },
+            notice: self.notice.as_ref().map(|n| wording::notice(n, locale)),
+            presets: PRESETS.iter().map(preset_view).collect(),
+            lock: crate::lock::lock_view(&self.lock, locale),
+        }
+    }
+}
+
+pub(crate) fn profile_view(p: &Profile) -> ProfileView {
+    let scopes = asked_scopes(&p.kind)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let (kind, base_url, client_id, operator, oauth_base_url) = match &p.kind {
+        ProfileKind::Sandbox => (
+            ProfileType::Sandbox,
+            String::new(),
+            None,
+            Operator::SPEC.to_owned(),
+            String::new(),
+        ),
+        ProfileKind::Exchange {
+            base_url,
+            client_id,
+            operator,
+            oauth_base_url,
+            ..
+        } => (
+            ProfileType::Exchange,
+            base_url.clone(),
+            Some(client_id.clone()).filter(|id| !id.is_empty()),
+            operator.clone(),
+            oauth_base_url.clone().unwrap_or_default(),
+        ),
+    };
+    let local = matches!(p.kind, ProfileKind::Exchange { .. })
+        && BaseUrl::parse(&base_url).is_ok_and(|b| b.is_loopback());
+    ProfileView {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        kind,
+        base_url,
+        client_id,
+        preset: ExchangePreset::of(&p.kind).map(|k| k.id.to_owned()),
+        operator,
+        oauth_base_url,
+        scopes,
+        local,
+    }
+}
+
+fn preset_view(p: &ExchangePreset) -> PresetView {
+    PresetView {
+        id: p.id.to_owned(),
+        name: p.name.to_owned(),
+        base_url: p.base_url.to_owned(),
+        oauth_base_url: p.oauth_base_url.to_owned(),
+        operator: p.operator.to_owned(),
+        client_id: p.client_id.map(str::to_owned),
+        organisation_name: p.organisation.name.to_owned(),
+        organisation_number: p.organisation.number.to_owned(),
+        organisation_address: p.organisation.address.to_owned(),
+    }
+}
+
+impl Present for ProfileProblems {
+    type View = ProfileProblemsView;
+
+    fn present(self, viewer: &Viewer) -> ProfileProblemsView {
+        let [base_url, oauth_base_url, operator, client_id, scopes] =
+            wording::profile_problems(&self).map(|m| m.map(|m| m.write(viewer)));
+        ProfileProblemsView {
+            base_url,
+            oauth_base_url,
+            operator,
+            client_id,
+            scopes,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed step is the failure")]
     use super::*;
 
     #[test]
@@ -380,5 +591,40 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("[redacted]"));
+    }
+
+    /// Found reviewing the presenters: the exchange form's problems were the core's English
+    /// `Display` on a Norwegian screen. Each is the catalog's, in the window's language.
+    #[test]
+    fn the_exchange_form_says_what_is_wrong_in_the_window_s_language() {
+        use nordlys_core::profile_form::{AddressProblem, OperatorProblem, ScopeProblem};
+        let problems = ProfileProblems {
+            base_url: Some(AddressProblem::Path("/v1".into())),
+            oauth_base_url: Some(AddressProblem::Url(
+                nordlys_exchange::BaseUrlError::ExtraParts,
+            )),
+            operator: Some(OperatorProblem::Malformed),
+            client_id: None,
+            scopes: Some(ScopeProblem::None),
+        };
+        let shown = |locale| problems.clone().present(&Viewer::plain(locale));
+        let (en, nb) = (shown(Locale::En), shown(Locale::Nb));
+        assert!(en.client_id.is_none() && nb.client_id.is_none());
+        let english = [
+            problems.base_url.as_ref().map(ToString::to_string),
+            problems.oauth_base_url.as_ref().map(ToString::to_string),
+            problems.operator.as_ref().map(ToString::to_string),
+            problems.scopes.as_ref().map(ToString::to_string),
+        ];
+        let norwegian = [nb.base_url, nb.oauth_base_url, nb.operator, nb.scopes];
+        for (nb, en) in norwegian.iter().zip(&english) {
+            let (nb, en) = (nb.as_deref().unwrap(), en.as_deref().unwrap());
+            assert!(!nb.is_empty() && nb != en, "{nb} / {en}");
+        }
+        assert!(norwegian[0].as_deref().unwrap().contains("/v1"));
+        assert_eq!(
+            en.scopes,
+            Some(wording::say(key::PROFILE_SCOPES_NONE, Locale::En))
+        );
     }
 }

@@ -4,82 +4,23 @@
 
 use std::time::Duration;
 
-use nordlys_core::format::Locale;
-use nordlys_core::presets::{ExchangePreset, PRESETS};
-use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems, asked_scopes};
-use nordlys_core::secrets::SecretError;
-use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
+use nordlys_core::connection::ConnectionStatus;
+use nordlys_core::presets::ExchangePreset;
+use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems};
+use nordlys_core::settings::{
+    LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE, Settings,
+};
 use nordlys_exchange::auth::Refusal;
-use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::{BitcoinAccount, PriceResponse, Scope};
-use nordlys_exchange::{BaseUrl, Endpoint, Operator};
+use nordlys_exchange::{BaseUrl, Endpoint};
 use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
-use crate::error_words::{permission_name, refusal_reason};
 use crate::profile_views::*;
-use crate::state::{App, same_exchange};
-use crate::vocabulary::ProfileType;
+use crate::state::{App, AppNotice, same_exchange};
 use crate::wording::key;
 use crate::wording::{self, Message};
-
-fn profile_view(p: &Profile) -> ProfileView {
-    let scopes = asked_scopes(&p.kind)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let (kind, base_url, client_id, operator, oauth_base_url) = match &p.kind {
-        ProfileKind::Sandbox => (
-            ProfileType::Sandbox,
-            String::new(),
-            None,
-            Operator::SPEC.to_owned(),
-            String::new(),
-        ),
-        ProfileKind::Exchange {
-            base_url,
-            client_id,
-            operator,
-            oauth_base_url,
-            ..
-        } => (
-            ProfileType::Exchange,
-            base_url.clone(),
-            Some(client_id.clone()).filter(|id| !id.is_empty()),
-            operator.clone(),
-            oauth_base_url.clone().unwrap_or_default(),
-        ),
-    };
-    let local = matches!(p.kind, ProfileKind::Exchange { .. })
-        && BaseUrl::parse(&base_url).is_ok_and(|b| b.is_loopback());
-    ProfileView {
-        id: p.id.clone(),
-        name: p.name.clone(),
-        kind,
-        base_url,
-        client_id,
-        preset: ExchangePreset::of(&p.kind).map(|k| k.id.to_owned()),
-        operator,
-        oauth_base_url,
-        scopes,
-        local,
-    }
-}
-
-fn preset_view(p: &ExchangePreset) -> PresetView {
-    PresetView {
-        id: p.id.to_owned(),
-        name: p.name.to_owned(),
-        base_url: p.base_url.to_owned(),
-        oauth_base_url: p.oauth_base_url.to_owned(),
-        operator: p.operator.to_owned(),
-        client_id: p.client_id.map(str::to_owned),
-        organisation_name: p.organisation.name.to_owned(),
-        organisation_number: p.organisation.number.to_owned(),
-        organisation_address: p.organisation.address.to_owned(),
-    }
-}
 
 fn profile_form(args: &ExchangeProfileArgs) -> ExchangeProfileForm {
     ExchangeProfileForm {
@@ -94,51 +35,14 @@ fn profile_form(args: &ExchangeProfileArgs) -> ExchangeProfileForm {
     }
 }
 
-fn problems_view(p: &ProfileProblems) -> ProfileProblemsView {
-    ProfileProblemsView {
-        base_url: p.base_url.as_ref().map(ToString::to_string),
-        oauth_base_url: p.oauth_base_url.as_ref().map(ToString::to_string),
-        operator: p.operator.as_ref().map(ToString::to_string),
-        client_id: p.client_id.as_ref().map(ToString::to_string),
-        scopes: p.scopes.as_ref().map(ToString::to_string),
-    }
-}
-
 /// What is wrong with each field of the exchange profile form, for messages at the fields.
 pub async fn check_exchange_profile(
     _app: &App,
     args: ExchangeProfileArgs,
-) -> Answer<ProfileProblemsView> {
-    Ok(match profile_form::check(&profile_form(&args)) {
-        Ok(_) => ProfileProblemsView::default(),
-        Err(p) => problems_view(&p),
-    })
-}
-
-fn capability(
-    known: Option<bool>,
-    has_key: bool,
-    permission: KeyPermission,
-    locale: Locale,
-) -> Capability {
-    let what = || permission_name(permission);
-    let (allowed, reason) = match (has_key, known) {
-        (_, Some(true)) => (true, None),
-        (false, _) => (
-            false,
-            Some(Message::new(key::CAPABILITY_OAUTH_CANNOT).nest("what", what())),
-        ),
-        (true, Some(false)) => (
-            false,
-            Some(Message::new(key::CAPABILITY_KEY_LACKS).nest("what", what())),
-        ),
-        // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
-        (true, None) => (true, Some(Message::new(key::CAPABILITY_UNKNOWN_UNTIL_USED))),
-    };
-    Capability {
-        allowed,
-        reason: reason.map(|m| m.render(locale)),
-    }
+) -> Answer<ProfileProblems> {
+    Ok(profile_form::check(&profile_form(&args))
+        .err()
+        .unwrap_or_default())
 }
 
 /// Each reading feature, by the request it makes.
@@ -151,24 +55,27 @@ const FEATURES: [(Feature, Endpoint); 6] = [
     (Feature::TaxHistory, Endpoint::TaxTransactions),
 ];
 
-fn feature_view(feature: Feature, reach: Result<bool, Refusal>, locale: Locale) -> FeatureView {
-    let (allowed, reason) = match reach {
-        Ok(true) => (true, None),
-        Ok(false) => (
-            true,
-            Some(wording::say(key::FEATURE_UNKNOWN_UNTIL_USED, locale)),
-        ),
-        Err(refusal) => (false, Some(refusal_reason(&refusal).render(locale))),
-    };
-    FeatureView {
-        feature,
-        allowed,
-        reason,
-    }
+/// The app as the window shows it: the settings, the active profile's connection and what its
+/// credentials may do, a notice, and the lock.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub settings: Settings,
+    /// The active profile.
+    pub profile: Profile,
+    pub status: ConnectionStatus,
+    /// Whether each reading feature's request is allowed (`Ok(false)`: unknown until used).
+    pub features: Vec<(Feature, Result<bool, Refusal>)>,
+    /// Whether invoices may be made, for a connection without a key.
+    pub invoices: Result<bool, Refusal>,
+    /// `host[:port]` of where requests go.
+    pub host: String,
+    pub notice: Option<AppNotice>,
+    pub lock: crate::lock::LockStatus,
+    /// Whether it starts at login; none where that cannot be read.
+    pub start_at_login: Option<bool>,
 }
 
-pub(crate) async fn view(app: &App) -> Answer<AppView> {
-    let locale = app.locale();
+pub(crate) async fn view(app: &App) -> Answer<AppState> {
     let connection = app.session().await?.connection;
     let status = connection.status().await;
     // What the key's use has shown is kept for the next start.
@@ -185,82 +92,26 @@ pub(crate) async fn view(app: &App) -> Answer<AppView> {
     let settings = app.settings().clone();
     let profile = settings
         .active_profile()
+        .cloned()
         .ok_or_else(|| AppError::said(ErrorCode::Internal, key::NO_ACTIVE_PROFILE))?;
-    Ok(AppView {
-        profile: profile_view(profile),
-        profiles: settings.profiles.iter().map(profile_view).collect(),
-        language: locale,
-        language_setting: settings.language,
-        unit: settings.unit,
-        theme_setting: settings.theme,
-        privacy: settings.privacy,
-        start_hidden: settings.start_hidden,
-        close_to_tray: settings.close_to_tray,
-        start_at_login: crate::background::starts_at_login(app),
-        welcome: !settings.welcomed && matches!(profile.kind, ProfileKind::Sandbox),
-        request_timeout_secs: u32::try_from(settings.request_timeout_secs()).unwrap_or(u32::MAX),
-        request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
-        request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end()).unwrap_or(u32::MAX),
-        income_tax_percent: settings.income_tax_percent().normalize().to_string(),
-        tax_method: settings.tax_method.unwrap_or_default(),
-        connection: ConnectionView {
-            has_key: status.has_key,
-            key_is_demo: status.key_is_demo,
-            trading: capability(
-                status.permissions.trading,
-                status.has_key,
-                KeyPermission::Trading,
-                locale,
-            ),
-            withdrawal: capability(
-                status.permissions.withdrawal,
-                status.has_key,
-                KeyPermission::BitcoinWithdrawal,
-                locale,
-            ),
-            // A key may lack Receive; without a key, what the token may do decides.
-            receive: if status.has_key {
-                capability(
-                    status.permissions.receive,
-                    true,
-                    KeyPermission::Receive,
-                    locale,
-                )
-            } else {
-                let f = feature_view(
-                    Feature::LightningInvoices,
-                    connection.client().reach(Endpoint::CreateInvoice),
-                    locale,
-                );
-                Capability {
-                    allowed: f.allowed,
-                    reason: f.reason,
-                }
-            },
-            oauth: status.grant.map(|g| GrantView {
-                scopes: g
-                    .scopes
-                    .map(|s| s.iter().map(ToString::to_string).collect()),
-                refused: g.refused.iter().map(ToString::to_string).collect(),
-            }),
-            features: FEATURES
-                .iter()
-                .map(|(feature, endpoint)| {
-                    feature_view(*feature, connection.client().reach(*endpoint), locale)
-                })
-                .collect(),
-            needs_reconnect: status.needs_reconnect,
-            host: host(connection.client().base_url()),
-            secret_problem: status.secret_problem.map(|p| secret_problem(&p, locale)),
-        },
+    let client = connection.client();
+    Ok(AppState {
+        profile,
+        features: FEATURES
+            .iter()
+            .map(|(feature, endpoint)| (*feature, client.reach(*endpoint)))
+            .collect(),
+        invoices: client.reach(Endpoint::CreateInvoice),
+        host: host(client.base_url()),
         notice: app
             .notice
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .map(|n| wording::notice(n, locale)),
-        presets: PRESETS.iter().map(preset_view).collect(),
-        lock: crate::lock::view(app),
+            .clone(),
+        lock: crate::lock::status(app),
+        start_at_login: crate::background::starts_at_login(app),
+        settings,
+        status,
     })
 }
 
@@ -274,15 +125,7 @@ fn host(base: &BaseUrl) -> String {
     }
 }
 
-/// What the user reads when the keyring let the profile down, and what to do.
-fn secret_problem(problem: &SecretError, locale: Locale) -> String {
-    match problem {
-        SecretError::Unavailable(_) => wording::say(key::SECRET_KEYRING_LOCKED, locale),
-        _ => wording::say(key::SECRET_DAMAGED, locale),
-    }
-}
-
-pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppView> {
+pub async fn app_state(app: &App, _args: NoArgs) -> Answer<AppState> {
     view(app).await
 }
 
@@ -319,7 +162,7 @@ pub async fn balances(app: &App, _args: NoArgs) -> Answer<Holdings> {
     })
 }
 
-pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppView> {
+pub async fn set_api_key(app: &App, args: SetApiKeyArgs) -> Answer<AppState> {
     let connection = app.session().await?.connection;
     let stated = LearnedPermissions {
         trading: args.may_trade,
@@ -366,7 +209,7 @@ fn oauth_timeout() -> Duration {
     Duration::from_secs(asked.unwrap_or(300))
 }
 
-pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView> {
+pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppState> {
     let scopes: Vec<Scope> = args
         .scopes
         .iter()
@@ -401,7 +244,8 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
                     .map_err(|e| e.to_string())
             },
             oauth_timeout(),
-            wording::loopback_pages(app.locale()),
+            // The page the browser shows after signing in, worded as the window is now.
+            wording::loopback_pages(app.viewer().locale()),
         )
         .await
         .map_err(AppError::of)?;
@@ -409,7 +253,7 @@ pub async fn connect_oauth(app: &App, args: ConnectOauthArgs) -> Answer<AppView>
     view(app).await
 }
 
-pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppView> {
+pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppState> {
     let connection = app.session().await?.connection;
     let revoked = connection.disconnect().await;
     let active = app.settings().active.clone();
@@ -421,46 +265,46 @@ pub async fn disconnect(app: &App, _args: NoArgs) -> Answer<AppView> {
     view(app).await
 }
 
-pub async fn reset_demo(app: &App, _args: NoArgs) -> Answer<AppView> {
+pub async fn reset_demo(app: &App, _args: NoArgs) -> Answer<AppState> {
     app.reset_sandbox().await?;
     view(app).await
 }
 
-pub async fn set_language(app: &App, args: SetLanguageArgs) -> Answer<AppView> {
+pub async fn set_language(app: &App, args: SetLanguageArgs) -> Answer<AppState> {
     app.settings().language = args.language;
     app.save_settings()?;
     view(app).await
 }
 
-pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppView> {
+pub async fn set_unit(app: &App, args: SetUnitArgs) -> Answer<AppState> {
     app.settings().unit = args.unit;
     app.save_settings()?;
     view(app).await
 }
 
 /// Light, dark, or as the OS says: the window follows it at once and remembers it.
-pub async fn set_theme(app: &App, args: SetThemeArgs) -> Answer<AppView> {
+pub async fn set_theme(app: &App, args: SetThemeArgs) -> Answer<AppState> {
     app.settings().theme = args.theme;
     app.save_settings()?;
     view(app).await
 }
 
 /// Privacy mode on or off: every amount is written again, masked or shown.
-pub async fn set_privacy(app: &App, args: SetPrivacyArgs) -> Answer<AppView> {
+pub async fn set_privacy(app: &App, args: SetPrivacyArgs) -> Answer<AppState> {
     app.settings().privacy = args.hidden;
     app.save_settings()?;
     view(app).await
 }
 
 /// Puts the first run's welcome away for good.
-pub async fn dismiss_welcome(app: &App, _args: NoArgs) -> Answer<AppView> {
+pub async fn dismiss_welcome(app: &App, _args: NoArgs) -> Answer<AppState> {
     app.settings().welcomed = true;
     app.save_settings()?;
     view(app).await
 }
 
 /// Whether every start begins with amounts hidden.
-pub async fn set_start_hidden(app: &App, args: SetStartHiddenArgs) -> Answer<AppView> {
+pub async fn set_start_hidden(app: &App, args: SetStartHiddenArgs) -> Answer<AppState> {
     app.settings().start_hidden = args.start_hidden;
     app.save_settings()?;
     view(app).await
@@ -468,9 +312,9 @@ pub async fn set_start_hidden(app: &App, args: SetStartHiddenArgs) -> Answer<App
 
 /// How long a request may take before its outcome is "unknown": a slow connection wants longer.
 /// The connection is opened again with it; nothing in flight is cut short.
-pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppView> {
-    let locale = app.locale();
-    let percent = match nordlys_core::amount_input::parse_rate(&args.income_tax_percent, locale) {
+pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppState> {
+    let typed = &args.income_tax_percent;
+    let percent = match nordlys_core::amount_input::parse_rate(typed, app.input_locale()) {
         Ok(p) if p <= rust_decimal::Decimal::ONE_HUNDRED => p,
         Err(nordlys_core::amount_input::AmountInputError::Zero) => rust_decimal::Decimal::ZERO,
         _ => {
@@ -490,7 +334,7 @@ pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppView> 
     view(app).await
 }
 
-pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answer<AppView> {
+pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answer<AppState> {
     let seconds = args.seconds.map(u64::from);
     if let Some(s) = seconds
         && !REQUEST_TIMEOUT_RANGE.contains(&s)
@@ -511,21 +355,14 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
     view(app).await
 }
 
-pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answer<AppView> {
+pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answer<AppState> {
     // Nothing is saved unless every field is right.
     let kind = profile_form::check(&profile_form(&args)).map_err(|p| {
-        let v = problems_view(&p);
-        let all: Vec<String> = [
-            v.base_url,
-            v.oauth_base_url,
-            v.operator,
-            v.client_id,
-            v.scopes,
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        AppError::worded(ErrorCode::InvalidInput, all.join("; "))
+        let all = wording::profile_problems(&p)
+            .into_iter()
+            .flatten()
+            .collect();
+        AppError::all(ErrorCode::InvalidInput, all, key::PROFILE_FORM_WRONG)
     })?;
     // Another exchange: what was stored for the old one is revoked and forgotten first, so
     // nothing entered for one host is ever sent to another.
@@ -568,7 +405,7 @@ pub async fn save_exchange_profile(app: &App, args: ExchangeProfileArgs) -> Answ
     view(app).await
 }
 
-pub async fn switch_profile(app: &App, args: SwitchProfileArgs) -> Answer<AppView> {
+pub async fn switch_profile(app: &App, args: SwitchProfileArgs) -> Answer<AppState> {
     app.switch_profile(&args.id).await?;
     crate::tax::forget_sync(app);
     view(app).await

@@ -78,15 +78,17 @@ fn exchange_address(kind: &ProfileKind) -> Result<Option<ExchangeAddress>, AppEr
     else {
         return Ok(None);
     };
-    let invalid = |e: String| AppError::worded(ErrorCode::InvalidInput, e);
+    let invalid = |e| AppError::new(ErrorCode::InvalidInput, crate::wording::address_problem(&e));
     Ok(Some(ExchangeAddress {
-        api: BaseUrl::parse(base_url).map_err(|e| invalid(e.to_string()))?,
+        api: BaseUrl::parse(base_url).map_err(invalid)?,
         oauth: oauth_base_url
             .as_deref()
             .map(BaseUrl::parse)
             .transpose()
-            .map_err(|e| invalid(e.to_string()))?,
-        operator: Operator::parse(operator).map_err(|e| invalid(e.to_string()))?,
+            .map_err(invalid)?,
+        operator: Operator::parse(operator).map_err(|_| {
+            AppError::said(ErrorCode::InvalidInput, key::PROFILE_OPERATOR_MALFORMED)
+        })?,
     }))
 }
 

@@ -42,7 +42,7 @@ impl TrayAction {
             Self::Lock => key::TRAY_LOCK,
             Self::Quit => key::TRAY_QUIT,
         };
-        wording::say(key, app.locale())
+        wording::say(key, app.viewer().locale())
     }
 }
 

@@ -13,11 +13,15 @@ use nordlys_core::doubt::{Doubt, Move, WhyUnknown};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::order_form::OrderWarning;
 use nordlys_core::orders::SettleRefusal;
+use nordlys_core::profile_form::{
+    AddressProblem, ClientIdProblem, OperatorProblem, ProfileProblems, ScopeProblem,
+};
 use nordlys_core::seen::{Read, Seen, Trouble};
 use nordlys_core::tax::gains::{GainsNote, Method};
 use nordlys_core::tax::year_end::RateSource;
 use nordlys_core::time::oslo_date;
 use nordlys_core::travel_rule::RecipientProblem;
+use nordlys_exchange::BaseUrlError;
 use nordlys_money::{Amount, NokPerBtc};
 
 use crate::present::Viewer;
@@ -253,6 +257,50 @@ pub fn amount_input(e: &AmountInputError) -> Message {
             .with("unit", *unit)
             .number("max", *max, 0),
     }
+}
+
+/// Why an exchange's address is not one Nordlys sends requests to.
+pub fn address_problem(e: &BaseUrlError) -> Message {
+    match e {
+        BaseUrlError::Malformed(text) => {
+            Message::new(key::PROFILE_ADDRESS_MALFORMED).with("text", text.as_str())
+        }
+        BaseUrlError::Scheme(scheme) => {
+            Message::new(key::PROFILE_ADDRESS_SCHEME).with("scheme", scheme.as_str())
+        }
+        BaseUrlError::InsecureRemote(text) => {
+            Message::new(key::PROFILE_ADDRESS_INSECURE).with("text", text.as_str())
+        }
+        BaseUrlError::ExtraParts => Message::new(key::PROFILE_ADDRESS_EXTRA),
+        // One the client adds later: said as its own words are.
+        other => Message::new(key::PROFILE_ADDRESS_MALFORMED).with("text", other.to_string()),
+    }
+}
+
+/// What is wrong with each field of the exchange profile form, as the catalog's messages.
+pub fn profile_problems(p: &ProfileProblems) -> [Option<Message>; 5] {
+    let address = |a: &AddressProblem| match a {
+        AddressProblem::Url(e) => address_problem(e),
+        AddressProblem::Path(path) => {
+            Message::new(key::PROFILE_ADDRESS_PATH).with("path", path.as_str())
+        }
+    };
+    [
+        p.base_url.as_ref().map(address),
+        p.oauth_base_url.as_ref().map(address),
+        p.operator
+            .as_ref()
+            .map(|OperatorProblem::Malformed| Message::new(key::PROFILE_OPERATOR_MALFORMED)),
+        p.client_id
+            .as_ref()
+            .map(|ClientIdProblem::Spaces| Message::new(key::PROFILE_CLIENT_ID_SPACES)),
+        p.scopes.as_ref().map(|s| match s {
+            ScopeProblem::None => Message::new(key::PROFILE_SCOPES_NONE),
+            ScopeProblem::Unknown(scope) => {
+                Message::new(key::PROFILE_SCOPE_UNKNOWN).with("scope", scope.as_str())
+            }
+        }),
+    ]
 }
 
 /// Why a pasted destination cannot be paid.

@@ -16,9 +16,7 @@ use nordlys_application::desktop::NoDesktop;
 use nordlys_application::error::AppError;
 use nordlys_application::pay_views::PayArgs;
 use nordlys_application::present::Present;
-use nordlys_application::profile_views::{
-    AppView, ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs,
-};
+use nordlys_application::profile_views::{ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs};
 use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
 use nordlys_application::trade_views::{CancelOrderArgs, OrderFormArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncState};
@@ -316,7 +314,10 @@ pub async fn connect_to(app: &App, base_url: &str, key: &nordlys_sandbox::KeyInf
 }
 
 /// Saves the exchange profile at `base_url`, as the settings form does.
-pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView, AppError> {
+pub async fn save_exchange_profile(
+    app: &App,
+    base_url: &str,
+) -> Result<nordlys_application::profiles::AppState, AppError> {
     let args = ExchangeProfileArgs {
         password: None,
         base_url: base_url.into(),
@@ -332,7 +333,10 @@ pub async fn save_exchange_profile(app: &App, base_url: &str) -> Result<AppView,
     .await
 }
 
-pub async fn switch_profile(app: &App, id: &str) -> Result<AppView, AppError> {
+pub async fn switch_profile(
+    app: &App,
+    id: &str,
+) -> Result<nordlys_application::profiles::AppState, AppError> {
     let args = SwitchProfileArgs { id: id.into() };
     within("switch_profile", profiles::switch_profile(app, args)).await
 }
