@@ -13,7 +13,7 @@ use nordlys_application::holdings_chart::*;
 use nordlys_application::lock::*;
 use nordlys_application::pay_views::*;
 use nordlys_application::plan_views::*;
-use nordlys_application::present::Present;
+use nordlys_application::present::Presented;
 use nordlys_application::profile_views::*;
 use nordlys_application::receive_views::*;
 use nordlys_application::tax_views::*;
@@ -39,7 +39,7 @@ macro_rules! ipc_commands {
                         nordlys_application::lock::admit(&app, stringify!($name))?;
                         let outcome = nordlys_application::$module::$name(&app, args).await?;
                         // The one place a use case's facts become its view.
-                        let view: $ret = Present::present(outcome, &app.viewer());
+                        let view: $ret = Presented::presented(outcome, &app.viewer())?;
                         Ok::<_, nordlys_application::error::AppError>(view)
                     };
                     // The one place an error is worded: in the user's language, as it answers.

@@ -22,7 +22,7 @@ use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::PayArgs;
-use nordlys_application::present::Present;
+use nordlys_application::present::{Present, Presented};
 use nordlys_application::profile_views::{
     ConnectOauthArgs, ExchangeProfileArgs, SetRequestTimeoutArgs,
 };
@@ -623,15 +623,18 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
 
     let (app, _dir) = app_with(Arc::new(MemorySecretStore::default()));
     let chart = |range| {
-        market::price_chart(
-            &app,
-            PriceChartArgs {
+        let app = &app;
+        async move {
+            let args = PriceChartArgs {
                 range,
                 width: 800,
                 height: 260,
                 dark: false,
-            },
-        )
+            };
+            market::price_chart(app, args)
+                .await?
+                .presented(&app.viewer())
+        }
     };
     // A first start has no sample of its own: the hour is still collecting.
     // A label as the chart writes it: the catalog's words up to any apostrophe (escaped in SVG).

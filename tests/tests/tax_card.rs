@@ -16,7 +16,7 @@ use nordlys_application::card_views::{
     CardArgs, CardExportArgs, CardField, CardFormat, CardView, RateKind, RefusalKind,
     YearEndChoiceArgs,
 };
-use nordlys_application::present::Present;
+use nordlys_application::present::{Present, Presented};
 use nordlys_application::wording::key;
 use nordlys_core::tax::gains::Method;
 use nordlys_tests::*;
@@ -361,7 +361,11 @@ async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privac
         dark: false,
     };
     tax_synced(&app).await;
-    let chart = holdings_chart(&app, size.clone()).await.unwrap();
+    let chart = holdings_chart(&app, size.clone())
+        .await
+        .unwrap()
+        .presented(&app.viewer())
+        .unwrap();
     assert!(!chart.hidden);
     let now = chart.readout.last().expect("the holding now is named");
     // The running balances' last word is what the exchange's own balance endpoint says.
@@ -401,7 +405,11 @@ async fn the_holdings_chart_ends_at_the_balances_the_exchange_reports_and_privac
     profiles::set_privacy(&app, SetPrivacyArgs { hidden: true })
         .await
         .unwrap();
-    let hidden = holdings_chart(&app, size).await.unwrap();
+    let hidden = holdings_chart(&app, size)
+        .await
+        .unwrap()
+        .presented(&app.viewer())
+        .unwrap();
     assert!(hidden.hidden && hidden.svg.is_empty() && hidden.readout.is_empty());
 }
 

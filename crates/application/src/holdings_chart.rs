@@ -5,13 +5,15 @@
 use chrono::Utc;
 use nordlys_core::chart::{ChartStyle, HoldingsChartWords, Theme, holdings_chart as draw};
 use nordlys_core::format::{self, Figures};
-use nordlys_core::tax::holdings::{self, Column, Frame, Value, ValueSource};
+use nordlys_core::tax::gains::Method;
+use nordlys_core::tax::holdings::{self, Column, Frame, Holdings, Value, ValueSource};
 use nordlys_core::time::Tz;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::App;
 use crate::error::{Answer, AppError};
+use crate::present::{Presented, Viewer};
 use crate::tax::Names;
 use crate::wording::key;
 use crate::wording::{Message, say};
@@ -57,99 +59,129 @@ pub struct HoldingsPointView {
     pub x: f64,
 }
 
-pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<HoldingsChartView> {
-    let (figures, zone) = (app.figures(), app.zone);
-    let locale = figures.locale;
+/// The holdings over time by the method in Settings, with the names of their accounts; or
+/// nothing read, in privacy mode (the chart's shape would tell the amounts).
+#[derive(Debug, Clone)]
+pub struct HoldingsOverTime {
+    pub method: Method,
+    /// None in privacy mode.
+    pub read: Option<(Holdings, Names)>,
+    pub args: HoldingsChartArgs,
+}
+
+pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<HoldingsOverTime> {
     let method = app.settings().tax_method.unwrap_or_default();
-    let method_name = crate::wording::method_name(method, locale);
-    if figures.hidden {
-        return Ok(HoldingsChartView {
-            hidden: true,
-            svg: String::new(),
-            method: method_name,
-            readout: vec![],
-            plot_left: 0.0,
-            plot_right: 1.0,
-            pending: String::new(),
+    if app.settings().privacy {
+        return Ok(HoldingsOverTime {
+            method,
+            read: None,
+            args,
         });
     }
     let store = app.tax_session().await?.store;
     let now = Utc::now();
     let start = store.tax_oldest()?.unwrap_or(now);
-    let width = args.width.clamp(320, 4000);
-    let frame = Frame::new(start, now, width as usize);
+    let frame = Frame::new(start, now, args.width.clamp(320, 4000) as usize);
     let names = Names::load(&store)?;
     let holdings = tokio::task::spawn_blocking(move || holdings::read(&store, frame, method))
         .await
         .map_err(AppError::fault)??;
-    let account_names: Vec<String> = holdings
-        .accounts
-        .iter()
-        .map(|id| account_name(&names, id, locale))
-        .collect();
-    let words = [
-        say(key::HOLDINGS_EMPTY, locale),
-        say(key::HOLDINGS_TOTAL, locale),
-        say(key::HOLDINGS_AT_RATE, locale),
-        say(key::HOLDINGS_AT_SAMPLE, locale),
-        say(key::HOLDINGS_GAIN, locale),
-        say(key::HOLDINGS_LOSS, locale),
-    ];
-    let [empty, total, at_rate, at_sample, gain, loss] = words.each_ref().map(String::as_str);
-    let style = ChartStyle {
-        width,
-        height: args.height.clamp(200, 2000),
-        theme: if args.dark { Theme::Dark } else { Theme::Light },
-        figures,
-    };
-    let chart = draw(
-        &holdings,
-        &account_names,
-        style,
-        HoldingsChartWords {
-            empty,
-            total,
-            at_rate,
-            at_sample,
-            gain,
-            loss,
-        },
-    )
-    .map_err(AppError::fault)?;
-    let readout = chart
-        .points
-        .iter()
-        .filter_map(|&(i, x)| {
-            let c = holdings.columns.get(i)?;
-            Some(point_view(c, &account_names, x, figures, zone))
-        })
-        .collect();
-    Ok(HoldingsChartView {
-        hidden: false,
-        svg: chart.svg,
-        method: method_name,
-        readout,
-        plot_left: chart.plot_left,
-        plot_right: chart.plot_right,
-        // A notice beside the chart: a pending row first, else rows whose running balance
-        // contradicts the balances the chart draws.
-        pending: holdings
-            .pending_since
-            .map(|t| {
-                Message::new(key::HOLDINGS_PENDING)
-                    .with("time", format::time(&t, zone, locale))
-                    .render(locale)
+    Ok(HoldingsOverTime {
+        method,
+        read: Some((holdings, names)),
+        args,
+    })
+}
+
+impl Presented for HoldingsOverTime {
+    type View = HoldingsChartView;
+
+    fn presented(self, viewer: &Viewer) -> Answer<HoldingsChartView> {
+        let (figures, zone) = (viewer.figures, viewer.zone);
+        let locale = figures.locale;
+        let method_name = crate::wording::method_name(self.method, locale);
+        let Some((holdings, names)) = self.read.filter(|_| !figures.hidden) else {
+            return Ok(HoldingsChartView {
+                hidden: true,
+                svg: String::new(),
+                method: method_name,
+                readout: vec![],
+                plot_left: 0.0,
+                plot_right: 1.0,
+                pending: String::new(),
+            });
+        };
+        let args = self.args;
+        let width = args.width.clamp(320, 4000);
+        let account_names: Vec<String> = holdings
+            .accounts
+            .iter()
+            .map(|id| account_name(&names, id, locale))
+            .collect();
+        let words = [
+            say(key::HOLDINGS_EMPTY, locale),
+            say(key::HOLDINGS_TOTAL, locale),
+            say(key::HOLDINGS_AT_RATE, locale),
+            say(key::HOLDINGS_AT_SAMPLE, locale),
+            say(key::HOLDINGS_GAIN, locale),
+            say(key::HOLDINGS_LOSS, locale),
+        ];
+        let [empty, total, at_rate, at_sample, gain, loss] = words.each_ref().map(String::as_str);
+        let style = ChartStyle {
+            width,
+            height: args.height.clamp(200, 2000),
+            theme: if args.dark { Theme::Dark } else { Theme::Light },
+            figures,
+        };
+        let chart = draw(
+            &holdings,
+            &account_names,
+            style,
+            HoldingsChartWords {
+                empty,
+                total,
+                at_rate,
+                at_sample,
+                gain,
+                loss,
+            },
+        )
+        .map_err(AppError::fault)?;
+        let readout = chart
+            .points
+            .iter()
+            .filter_map(|&(i, x)| {
+                let c = holdings.columns.get(i)?;
+                Some(point_view(c, &account_names, x, figures, zone))
             })
-            .or_else(|| {
-                holdings.contradiction.as_ref().map(|c| {
-                    Message::new(key::HOLDINGS_CONTRADICTED)
-                        .with("ids", c.ids.join(", "))
-                        .count("rows", c.rows)
+            .collect();
+        Ok(HoldingsChartView {
+            hidden: false,
+            svg: chart.svg,
+            method: method_name,
+            readout,
+            plot_left: chart.plot_left,
+            plot_right: chart.plot_right,
+            // A notice beside the chart: a pending row first, else rows whose running balance
+            // contradicts the balances the chart draws.
+            pending: holdings
+                .pending_since
+                .map(|t| {
+                    Message::new(key::HOLDINGS_PENDING)
+                        .with("time", format::time(&t, zone, locale))
                         .render(locale)
                 })
-            })
-            .unwrap_or_default(),
-    })
+                .or_else(|| {
+                    holdings.contradiction.as_ref().map(|c| {
+                        Message::new(key::HOLDINGS_CONTRADICTED)
+                            .with("ids", c.ids.join(", "))
+                            .count("rows", c.rows)
+                            .render(locale)
+                    })
+                })
+                .unwrap_or_default(),
+        })
+    }
 }
 
 /// An account's name, said to be deleted when it is.

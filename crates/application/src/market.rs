@@ -4,15 +4,15 @@
 use std::collections::HashMap;
 use std::sync::PoisonError;
 
+use chrono::{DateTime, Utc};
 use nordlys_core::daily_prices::{self, DailyPrice};
-use nordlys_core::format;
-use nordlys_exchange::models::{TaxTransaction, VolumeResponse};
+use nordlys_core::store::PriceSample;
+use nordlys_exchange::models::{TaxTransaction, VolumeHistoricResponse, VolumeResponse};
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError};
 use crate::state::App;
 use crate::trade_views::*;
-use crate::wording::key;
 
 pub async fn volume(app: &App, _args: NoArgs) -> Answer<VolumeResponse> {
     app.session()
@@ -113,18 +113,28 @@ async fn daily_prices(
     Ok(shown)
 }
 
-/// Nordlys' own price history (the API has none), drawn to SVG; over a week or more, with the
-/// daily prices before it.
-pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartView> {
+/// Nordlys' own price samples over a range, with the daily prices before it, and the size and
+/// theme the chart is drawn in.
+#[derive(Debug, Clone)]
+pub struct PriceChartFacts {
+    pub samples: Vec<PriceSample>,
+    pub daily: Vec<DailyPrice>,
+    /// The range's span; none for "all", which spans what there is.
+    pub window: Option<(DateTime<Utc>, DateTime<Utc>)>,
+    pub args: PriceChartArgs,
+}
+
+/// Nordlys' own price history (the API has none); over a week or more, with the daily prices
+/// before it.
+pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartFacts> {
     use crate::vocabulary::ChartRange;
-    use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart};
-    let now = chrono::Utc::now();
+    let now = Utc::now();
     let since = match args.range {
         ChartRange::Hour => now - chrono::Duration::hours(1),
         ChartRange::Day => now - chrono::Duration::hours(24),
         ChartRange::Week => now - chrono::Duration::days(7),
         ChartRange::Month => now - chrono::Duration::days(30),
-        ChartRange::All => chrono::DateTime::<chrono::Utc>::MIN_UTC,
+        ChartRange::All => DateTime::<Utc>::MIN_UTC,
     };
     let samples = app.session().await?.store.price_samples(since)?;
     // Days say nothing within a day; "all" reaches back a year of the exchange's volume.
@@ -133,51 +143,24 @@ pub async fn price_chart(app: &App, args: PriceChartArgs) -> Answer<PriceChartVi
         ChartRange::Week | ChartRange::Month => daily_prices(app, now, since.date_naive()).await?,
         ChartRange::All => daily_prices(app, now, chrono::NaiveDate::MIN).await?,
     };
-    let figures = app.figures();
-    let width = args.width.clamp(200, 4000);
-    let style = ChartStyle {
-        width,
-        height: args.height.clamp(120, 2000),
-        theme: if args.dark { Theme::Dark } else { Theme::Light },
-        figures,
-    };
-    let say = |key| crate::wording::say(key, figures.locale);
-    let (empty, daily_words, samples_words, spread) = (
-        say(key::CHART_COLLECTING),
-        say(key::CHART_DAILY),
-        say(key::CHART_SAMPLES),
-        say(key::CHART_SPREAD),
-    );
-    let words = PriceChartWords {
-        empty: &empty,
-        daily: &daily_words,
-        samples: &samples_words,
-        spread: &spread,
-    };
-    // "All" spans what there is; a range spans at least itself.
-    let window = (args.range != ChartRange::All).then_some((since, now));
-    let chart = price_chart(&samples, &daily, window, style, words).map_err(AppError::fault)?;
-    Ok(PriceChartView {
-        svg: chart.svg,
-        samples: u32::try_from(samples.len()).unwrap_or(u32::MAX),
-        daily: u32::try_from(daily.len()).unwrap_or(u32::MAX),
-        readout: chart
-            .points
-            .iter()
-            .map(|p| ChartPointView {
-                time: format::time(&p.at, app.zone, figures.locale),
-                price: figures.price(p.price),
-                x: p.x,
-            })
-            .collect(),
-        plot_left: chart.plot_left,
-        plot_right: chart.plot_right,
+    Ok(PriceChartFacts {
+        samples,
+        daily,
+        // "All" spans what there is; a range spans at least itself.
+        window: (args.range != ChartRange::All).then_some((since, now)),
+        args,
     })
 }
 
+/// The exchange's daily volume per market over the last month, and the chart's size and theme.
+#[derive(Debug, Clone)]
+pub struct VolumeChartFacts {
+    pub history: VolumeHistoricResponse,
+    pub args: ChartSizeArgs,
+}
+
 /// Daily volume per market over the last month, stacked in the markets' colours, with shares.
-pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, AppError> {
-    use nordlys_core::chart::{ChartStyle, Theme, volume_chart};
+pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Answer<VolumeChartFacts> {
     let history = app
         .session()
         .await?
@@ -186,16 +169,5 @@ pub async fn volume_chart(app: &App, args: ChartSizeArgs) -> Result<ChartView, A
         .volume_historic(None)
         .await
         .map_err(AppError::of)?;
-    let style = ChartStyle {
-        width: args.width.clamp(200, 4000),
-        height: args.height.clamp(120, 2000),
-        theme: if args.dark { Theme::Dark } else { Theme::Light },
-        figures: app.figures(),
-    };
-    let empty = crate::wording::say(key::CHART_NO_VOLUME, app.locale());
-    let svg = volume_chart(&history, style, &empty).map_err(AppError::fault)?;
-    Ok(ChartView {
-        svg,
-        samples: u32::try_from(history.daily_volume.len()).unwrap_or(u32::MAX),
-    })
+    Ok(VolumeChartFacts { history, args })
 }

@@ -7,6 +7,8 @@ use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::time::Tz;
 
+use crate::error::Answer;
+
 /// How the window writes what it shows now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Viewer {
@@ -57,9 +59,23 @@ pub trait Present {
     fn present(self, viewer: &Viewer) -> Self::View;
 }
 
+/// What the command table calls: a presentation, which may fail only where it draws (a
+/// chart's picture); every [`Present`] is one that cannot.
+pub trait Presented {
+    type View;
+    fn presented(self, viewer: &Viewer) -> Answer<Self::View>;
+}
+
+impl<T: Present> Presented for T {
+    type View = T::View;
+
+    fn presented(self, viewer: &Viewer) -> Answer<T::View> {
+        Ok(self.present(viewer))
+    }
+}
+
 /// Views a use case builds itself, each its own presentation: those with nothing to word (the
-/// receive addresses and their codes, the recipients, the countries, an export's path), and the
-/// charts, drawn where they are asked for.
+/// receive addresses and their codes, the recipients, the countries, an export's path).
 macro_rules! presented_where_made {
     ($($view:ty),* $(,)?) => {
         $(impl Present for $view {
@@ -73,11 +89,8 @@ macro_rules! presented_where_made {
 
 presented_where_made!(
     crate::NoArgs,
-    crate::holdings_chart::HoldingsChartView,
     crate::pay_views::CountriesView,
     crate::pay_views::RecipientsView,
     crate::receive_views::ReceiveView,
     crate::tax_views::ExportView,
-    crate::trade_views::ChartView,
-    crate::trade_views::PriceChartView,
 );

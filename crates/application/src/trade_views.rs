@@ -2,6 +2,7 @@
 //! the order form and its outcome, open orders, the order journal, volume, trades and charts.
 
 use chrono::{DateTime, Utc};
+use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart, volume_chart};
 use nordlys_core::format::{self, BtcUnit, Figures};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::Resolution;
@@ -13,8 +14,9 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::market::Trades;
-use crate::present::{Present, Viewer};
+use crate::error::{Answer, AppError};
+use crate::market::{PriceChartFacts, Trades, VolumeChartFacts};
+use crate::present::{Present, Presented, Viewer};
 use crate::shown::{Show, ShownPrice};
 use crate::trading::{Journal, OpenOrders, OrderChecked, OrderPlaced, Quote};
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
@@ -552,6 +554,72 @@ impl Present for OpenOrders {
                 })
                 .collect(),
         }
+    }
+}
+
+/// The chart's size within reason, and its theme.
+fn chart_style(width: u32, height: u32, dark: bool, figures: Figures) -> ChartStyle {
+    ChartStyle {
+        width: width.clamp(200, 4000),
+        height: height.clamp(120, 2000),
+        theme: if dark { Theme::Dark } else { Theme::Light },
+        figures,
+    }
+}
+
+impl Presented for PriceChartFacts {
+    type View = PriceChartView;
+
+    fn presented(self, viewer: &Viewer) -> Answer<PriceChartView> {
+        let figures = viewer.figures;
+        let a = &self.args;
+        let style = chart_style(a.width, a.height, a.dark, figures);
+        let say = |key| wording::say(key, figures.locale);
+        let (empty, daily_words, samples_words, spread) = (
+            say(key::CHART_COLLECTING),
+            say(key::CHART_DAILY),
+            say(key::CHART_SAMPLES),
+            say(key::CHART_SPREAD),
+        );
+        let words = PriceChartWords {
+            empty: &empty,
+            daily: &daily_words,
+            samples: &samples_words,
+            spread: &spread,
+        };
+        let chart = price_chart(&self.samples, &self.daily, self.window, style, words)
+            .map_err(AppError::fault)?;
+        Ok(PriceChartView {
+            svg: chart.svg,
+            samples: u32::try_from(self.samples.len()).unwrap_or(u32::MAX),
+            daily: u32::try_from(self.daily.len()).unwrap_or(u32::MAX),
+            readout: chart
+                .points
+                .iter()
+                .map(|p| ChartPointView {
+                    time: viewer.time(&p.at),
+                    price: figures.price(p.price),
+                    x: p.x,
+                })
+                .collect(),
+            plot_left: chart.plot_left,
+            plot_right: chart.plot_right,
+        })
+    }
+}
+
+impl Presented for VolumeChartFacts {
+    type View = ChartView;
+
+    fn presented(self, viewer: &Viewer) -> Answer<ChartView> {
+        let a = &self.args;
+        let style = chart_style(a.width, a.height, a.dark, viewer.figures);
+        let empty = wording::say(key::CHART_NO_VOLUME, viewer.locale());
+        let svg = volume_chart(&self.history, style, &empty).map_err(AppError::fault)?;
+        Ok(ChartView {
+            svg,
+            samples: u32::try_from(self.history.daily_volume.len()).unwrap_or(u32::MAX),
+        })
     }
 }
 
