@@ -23,8 +23,16 @@ use nordlys_application::watcher::WindowShownArgs;
 #[cfg(test)]
 use ts_rs::{TS, TypeVisitor};
 
+/// A money command's turn, taken before its use case runs and held until it has answered: a
+/// profile switch waits for it (`App::money_turn`).
+macro_rules! turn {
+    (money, $app:ident) => {
+        &$app.money_turn().await
+    };
+}
+
 macro_rules! ipc_commands {
-    ($($module:ident :: $name:ident : $args:ty => $ret:ty;)*) => {
+    ($($(#[$kind:ident])? $module:ident :: $name:ident : $args:ty => $ret:ty;)*) => {
         /// Names of every command, as the UI calls them.
         #[cfg(test)]
         const COMMANDS: &[&str] = &[$(stringify!($name)),*];
@@ -37,7 +45,9 @@ macro_rules! ipc_commands {
                 pub async fn $name(app: tauri::State<'_, App>, args: $args) -> Result<$ret, IpcError> {
                     let answer = async {
                         nordlys_application::lock::admit(&app, stringify!($name))?;
-                        let outcome = nordlys_application::$module::$name(&app, args).await?;
+                        let outcome =
+                            nordlys_application::$module::$name(&app, $(turn!($kind, app),)? args)
+                                .await?;
                         // The one place a use case's facts become its view.
                         let view: $ret = Presented::presented(outcome, &app.viewer())?;
                         Ok::<_, nordlys_application::error::AppError>(view)
@@ -117,9 +127,11 @@ ipc_commands! {
     account_identities::set_tax_history_aside: NoArgs => AccountIdentitiesView;
     trading::quote: QuoteArgs => QuoteView;
     trading::check_order: OrderFormArgs => OrderCheckView;
+    #[money]
     trading::place_order: OrderFormArgs => OrderResultView;
     trading::resolve_orders: NoArgs => JournalView;
     trading::open_orders: NoArgs => OpenOrdersView;
+    #[money]
     trading::cancel_order: CancelOrderArgs => OpenOrdersView;
     market::volume: NoArgs => VolumeView;
     market::trade_history: NoArgs => TradesView;
@@ -140,6 +152,7 @@ ipc_commands! {
     receive::invoice_status: InvoiceIdArgs => InvoiceView;
     receive::recent_invoices: NoArgs => InvoicesView;
     pay::check_payment: PayArgs => PayCheckView;
+    #[money]
     pay::send_payment: PayArgs => PaymentResultView;
     pay::payments: NoArgs => PaymentsView;
     pay::recipients: NoArgs => RecipientsView;
@@ -161,7 +174,9 @@ ipc_commands! {
     card::tax_rows_as_sent: RowIdsArgs => RawRowsView;
     card::export_card: CardExportArgs => ExportView;
     unknowns::unknowns: NoArgs => UnknownsView;
+    #[money]
     unknowns::settle_unknown: JournalIdArgs => UnknownsView;
+    #[money]
     unknowns::settle_unknown_placed: SettlePlacedArgs => UnknownsView;
 }
 

@@ -171,7 +171,10 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         }
         for journal_id in never_made {
             let args = nordlys_application::unknown_views::JournalIdArgs { journal_id };
-            if unknowns::settle_unknown(&app, args).await.is_ok() {
+            if unknowns::settle_unknown(&app, &app.money_turn().await, args)
+                .await
+                .is_ok()
+            {
                 settled_by_user += 1;
             }
         }
@@ -180,7 +183,8 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
                 journal_id,
                 order_id,
             };
-            let settled = unknowns::settle_unknown_placed(&app, args).await;
+            let settled =
+                unknowns::settle_unknown_placed(&app, &app.money_turn().await, args).await;
             // Refused only when evidence settled it meanwhile.
             if settled.is_ok() {
                 seen_placed_by_user += 1;

@@ -91,9 +91,12 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let args = order(Direction::Buy, 321, Some(low));
     // A lost answer whose check also failed is "unknown", never an error the user would answer
     // by ordering again.
-    let placed = within("place_order", trading::place_order(&app, args))
-        .await
-        .unwrap();
+    let placed = within(
+        "place_order",
+        trading::place_order(&app, &app.money_turn().await, args),
+    )
+    .await
+    .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Unknown, "{placed:?}");
     sb.state.clear_faults();
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);
@@ -106,7 +109,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
         order_id: made.clone(),
         anyway: None,
     };
-    let refused = trading::cancel_order(&app, cancel.clone())
+    let refused = trading::cancel_order(&app, &app.money_turn().await, cancel.clone())
         .await
         .unwrap_err();
     assert!(refused.says(key::CANCEL_STILL_CHECKING), "{refused:?}");
@@ -115,7 +118,9 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     assert_eq!(client.open_orders().await.unwrap().orders.len(), 1);
 
     // Once it can look, the lost order is found, and the cancel goes through.
-    trading::cancel_order(&app, cancel).await.unwrap();
+    trading::cancel_order(&app, &app.money_turn().await, cancel)
+        .await
+        .unwrap();
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     let journal = store.journal_recent(10).unwrap();
     assert_eq!(journal[0].state, JournalState::Placed, "{journal:?}");

@@ -88,9 +88,13 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
         .unwrap()
         .present(&app.viewer())
         .trades;
-    let placed = trading::place_order(&app, order(Direction::Buy, 777, None))
-        .await
-        .unwrap();
+    let placed = trading::place_order(
+        &app,
+        &app.money_turn().await,
+        order(Direction::Buy, 777, None),
+    )
+    .await
+    .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let after = market::trade_history(&app, NoArgs {})
         .await
@@ -113,7 +117,9 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     let mut args = payment("kari@example.com", 1000, BitcoinAmountUnit::Sats, kari());
     let check = pay::check_payment(&app, args.clone()).await.unwrap();
     args.reviewed = Some(check.reviewed);
-    pay::send_payment(&app, args).await.unwrap();
+    pay::send_payment(&app, &app.money_turn().await, args)
+        .await
+        .unwrap();
     // The exchange lists a payment once it has left; the watcher follows it there, and the
     // history's tail is read then. The Tax screen sees that read end.
     let mut rows_now = rows;

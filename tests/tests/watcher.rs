@@ -469,9 +469,13 @@ async fn an_unknown_order_is_settled_by_the_watcher_and_the_window_told() {
         percent: None,
         delay_ms: 0,
     });
-    let lost = trading::place_order(&app, order(Direction::Buy, 100, None))
-        .await
-        .unwrap();
+    let lost = trading::place_order(
+        &app,
+        &app.money_turn().await,
+        order(Direction::Buy, 100, None),
+    )
+    .await
+    .unwrap();
     assert_eq!(lost.outcome(), OrderOutcome::Unknown, "{lost:?}");
     let unresolved = || async {
         unknowns::unknowns(&app, NoArgs {})
@@ -625,9 +629,13 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
     let ask: f64 = quote.price.ask.to_string().parse().unwrap();
     let limit = (ask * 0.96).round();
-    let placed = trading::place_order(&app, order(Direction::Buy, 500, Some(limit.to_string())))
-        .await
-        .unwrap();
+    let placed = trading::place_order(
+        &app,
+        &app.money_turn().await,
+        order(Direction::Buy, 500, Some(limit.to_string())),
+    )
+    .await
+    .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Placed);
     let within = |level: &str| AlertArgs {
         id: None,

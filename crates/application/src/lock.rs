@@ -42,6 +42,24 @@ pub const OPEN_WHILE_LOCKED: &[&str] = &[
     "answer_close",
 ];
 
+/// The lock's part of the app: its state, and the guesses at its password.
+#[derive(Debug)]
+pub struct LockPart {
+    state: std::sync::Mutex<LockState>,
+    /// One password guess at a time, and how many in a row were wrong: parallel guesses queue
+    /// behind each other's wait, which doubles with each wrong one.
+    guesses: tokio::sync::Mutex<u32>,
+}
+
+impl LockPart {
+    pub(crate) fn new(state: LockState) -> Self {
+        Self {
+            state: std::sync::Mutex::new(state),
+            guesses: tokio::sync::Mutex::new(0),
+        }
+    }
+}
+
 /// The lock as the app holds it.
 #[derive(Debug)]
 pub struct LockState {
@@ -185,6 +203,7 @@ impl std::fmt::Debug for LockSettingsArgs {
 impl App {
     fn lock_state(&self) -> std::sync::MutexGuard<'_, LockState> {
         self.lock
+            .state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -271,7 +290,7 @@ async fn is_the_password(app: &App, password: &str) -> Answer<bool> {
     let Some(phc) = stored_hash(app)? else {
         return Ok(false);
     };
-    let mut wrong_in_a_row = app.guesses.lock().await;
+    let mut wrong_in_a_row = app.lock.guesses.lock().await;
     let password = zeroize::Zeroizing::new(password.to_owned());
     let right = tokio::task::spawn_blocking(move || app_lock::verify_password(&phc, &password))
         .await

@@ -2,7 +2,7 @@
 //! charts.
 
 use std::collections::HashMap;
-use std::sync::PoisonError;
+use std::sync::{Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use nordlys_core::daily_prices::{self, DailyPrice};
@@ -54,6 +54,15 @@ const DAILY_PRICES_KEPT: std::time::Duration = std::time::Duration::from_secs(60
 /// slice of the same year, so switching ranges asks the exchange nothing.
 const DAILY_PRICES_DAYS: i64 = 365;
 
+/// What the market's screens keep in the app.
+#[derive(Debug, Default)]
+pub struct MarketPart {
+    /// The price chart's daily prices, read at most every ten minutes.
+    daily_prices: Mutex<DailyPricesKept>,
+    /// The exchange's default account, as learned for each profile.
+    pub(crate) default_accounts: crate::default_account::DefaultAccounts,
+}
+
 /// Daily prices of the last [`DAILY_PRICES_DAYS`], kept for [`DAILY_PRICES_KEPT`], per profile
 /// and first day.
 #[derive(Debug, Default)]
@@ -81,6 +90,7 @@ async fn daily_prices(
     let session = app.session().await?;
     {
         let kept = app
+            .market
             .daily_prices
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
@@ -106,7 +116,8 @@ async fn daily_prices(
     };
     let prices = daily_prices::merged(volume, daily_prices::from_rates(&rates));
     let shown = in_range(&prices);
-    app.daily_prices
+    app.market
+        .daily_prices
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .kept = Some((session.profile.id, from, std::time::Instant::now(), prices));

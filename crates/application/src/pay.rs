@@ -7,6 +7,7 @@ use std::time::SystemTime;
 use chrono::Utc;
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
+use nordlys_core::money_turn::MoneyTurn;
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
 use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::tax::payment_info;
@@ -240,8 +241,8 @@ pub struct PaymentSent {
     pub outcome: SendOutcome,
 }
 
-pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentSent> {
-    let turn = app.money_turn().await;
+/// Sends the payment the user reviewed, in the money turn the caller holds.
+pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<PaymentSent> {
     let locale = app.input_locale();
     // Only the form the user reviewed is sent: a confirmation armed for one form never sends
     // another that replaced it on screen.
@@ -296,7 +297,7 @@ pub async fn send_payment(app: &App, args: PayArgs) -> Answer<PaymentSent> {
         typed_nok,
         args.despite_unknown.unwrap_or(false),
         args.despite_recent.unwrap_or(false),
-        &turn,
+        turn,
     )
     .await
     .map_err(withdrawal_error)?;

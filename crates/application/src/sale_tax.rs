@@ -78,7 +78,7 @@ pub async fn tax_on_sale(app: &App, btc: Btc, price: NokPerBtc) -> Answer<TaxOnS
     };
     let store = app.tax_session().await?.store;
     let now = Utc::now();
-    let basis = match app.sale_basis.basis(&store, method) {
+    let basis = match app.tax.sale_basis.basis(&store, method) {
         Some(b) => b,
         None => {
             let reading = Arc::clone(&store);
@@ -86,7 +86,7 @@ pub async fn tax_on_sale(app: &App, btc: Btc, price: NokPerBtc) -> Answer<TaxOnS
                 .await
                 .map_err(AppError::fault)??;
             let b = Arc::new(b);
-            app.sale_basis.keep(&store, &b);
+            app.tax.sale_basis.keep(&store, &b);
             b
         }
     };

@@ -38,7 +38,10 @@ pub(crate) async fn default_of(
 ) -> Option<AccountId> {
     let live: Vec<&BitcoinAccount> = accounts.iter().filter(|a| !a.is_deleted()).collect();
     let profile = app.settings().active.clone();
-    app.default_accounts.of(&profile, client, &live).await
+    app.market
+        .default_accounts
+        .of(&profile, client, &live)
+        .await
 }
 
 fn pick(

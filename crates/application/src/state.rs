@@ -40,30 +40,16 @@ pub struct App {
     money: nordlys_core::money_turn::MoneyLock,
     /// Set when the embedded sandbox starts or is reset; see [`App::tax_store`].
     sandbox_world_is_new: std::sync::atomic::AtomicBool,
-    /// The tax sync of the active profile, while it runs and how it ended.
-    pub tax_sync: Arc<Mutex<crate::tax::SyncSlot>>,
-    /// Told when a tax sync ends, so that a read of the tail can wait for it.
-    pub tax_sync_ended: Arc<tokio::sync::Notify>,
-    /// The holding the tax before a sale is worked from, with the store it was read from.
-    pub(crate) sale_basis: crate::sale_tax::BasisSlot,
-    /// Each stored tax row's account balance after it, for the tax list.
-    pub(crate) tax_balances: crate::tax::BalanceSlot,
     /// The evidence rules and request timeout in force; only debug builds can change them.
     timing: Mutex<Timing>,
-    /// What the watcher saw last, so that it tells only changes.
-    pub(crate) seen: Mutex<crate::watcher::Seen>,
-    /// The price chart's daily prices, read at most every ten minutes.
-    pub(crate) daily_prices: Mutex<crate::market::DailyPricesKept>,
-    /// The exchange's default account, as learned for each profile.
-    pub(crate) default_accounts: crate::default_account::DefaultAccounts,
-    /// The app lock: whether locked now, and the idle timer.
-    pub(crate) lock: Mutex<crate::lock::LockState>,
-    /// One password guess at a time, and how many in a row were wrong: parallel guesses queue
-    /// behind each other's wait, which doubles with each wrong one.
-    pub(crate) guesses: tokio::sync::Mutex<u32>,
-    /// Whether the window is shown (not hidden, minimised or closed to the tray): the watcher
-    /// looks less often at what no one sees.
-    window_shown: std::sync::atomic::AtomicBool,
+    /// The tax screens' part: the sync, and what they keep between reads.
+    pub(crate) tax: crate::tax::TaxPart,
+    /// The watcher's part: what it saw last, and whether anyone is looking.
+    pub(crate) watch: crate::watcher::WatchPart,
+    /// The market's part: the price chart's daily prices and the accounts forms default to.
+    pub(crate) market: crate::market::MarketPart,
+    /// The app lock's part.
+    pub(crate) lock: crate::lock::LockPart,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -193,31 +179,25 @@ impl App {
             session: tokio::sync::Mutex::new(None),
             money: nordlys_core::money_turn::MoneyLock::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
-            tax_sync: Arc::default(),
-            tax_sync_ended: Arc::default(),
-            sale_basis: crate::sale_tax::BasisSlot::default(),
-            tax_balances: crate::tax::BalanceSlot::default(),
             timing: Mutex::new(Timing {
                 rules: test_hooks::evidence_rules(),
                 // After this long without an answer an order is "outcome unknown".
                 request_timeout_secs,
             }),
-            seen: Mutex::default(),
-            daily_prices: Mutex::default(),
-            default_accounts: Default::default(),
-            lock: Mutex::new(lock),
-            guesses: tokio::sync::Mutex::new(0),
-            window_shown: std::sync::atomic::AtomicBool::new(true),
+            tax: crate::tax::TaxPart::default(),
+            watch: crate::watcher::WatchPart::default(),
+            market: crate::market::MarketPart::default(),
+            lock: crate::lock::LockPart::new(lock),
         }
     }
 
     pub fn window_shown(&self) -> bool {
-        self.window_shown.load(Ordering::Relaxed)
+        self.watch.window_shown.load(Ordering::Relaxed)
     }
 
     /// The window was shown or hidden (told by the window itself, or by the tray).
     pub fn set_window_shown(&self, shown: bool) {
-        self.window_shown.store(shown, Ordering::Relaxed);
+        self.watch.window_shown.store(shown, Ordering::Relaxed);
     }
 
     pub fn timing(&self) -> Timing {

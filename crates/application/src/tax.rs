@@ -28,6 +28,20 @@ use crate::vocabulary::{Report, SyncState};
 use crate::wording::Message;
 use crate::wording::key;
 
+/// What the tax screens keep in the app: the sync of the active profile, and what they read
+/// once and keep while the stored rows are unchanged.
+#[derive(Debug, Default)]
+pub struct TaxPart {
+    /// The sync, while it runs and how it ended.
+    sync: Arc<std::sync::Mutex<SyncSlot>>,
+    /// Told when a sync ends, so that a read of the tail can wait for it.
+    sync_ended: Arc<tokio::sync::Notify>,
+    /// Each stored row's account balance after it, for the tax list.
+    balances: BalanceSlot,
+    /// The holding the tax before a sale is worked from.
+    pub(crate) sale_basis: crate::sale_tax::BasisSlot,
+}
+
 /// The one sync of the active profile: its cancel switch while it runs, and how it ended.
 #[derive(Debug, Default)]
 pub struct SyncSlot {
@@ -45,7 +59,7 @@ pub struct SyncStatus {
 }
 
 fn slot(app: &App) -> std::sync::MutexGuard<'_, SyncSlot> {
-    lock(&app.tax_sync)
+    lock(&app.tax.sync)
 }
 
 fn lock(slot: &std::sync::Mutex<SyncSlot>) -> std::sync::MutexGuard<'_, SyncSlot> {
@@ -78,8 +92,8 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
             },
         };
     }
-    let worker = std::sync::Arc::clone(&app.tax_sync);
-    let ended = std::sync::Arc::clone(&app.tax_sync_ended);
+    let worker = std::sync::Arc::clone(&app.tax.sync);
+    let ended = std::sync::Arc::clone(&app.tax.sync_ended);
     let desktop = std::sync::Arc::clone(&app.desktop);
     // Every step is told to the window as it happens, as it would show it now: it shows the
     // progress without asking.
@@ -193,7 +207,7 @@ pub async fn read_tail(app: &App) -> Answer<Tail> {
     begin_sync(app).await?;
     let until = tokio::time::Instant::now() + TAIL_WAIT;
     loop {
-        let ended = app.tax_sync_ended.notified();
+        let ended = app.tax.sync_ended.notified();
         tokio::pin!(ended);
         // Registered before the state is read, so an end between the two is not missed.
         ended.as_mut().enable();
@@ -340,7 +354,7 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsPage> {
         offset: args.offset,
         rows: store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?,
         names: Names::load(&store)?,
-        balances: app.tax_balances.index(&store).await?,
+        balances: app.tax.balances.index(&store).await?,
     })
 }
 

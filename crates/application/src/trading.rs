@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use nordlys_core::connection::Connection;
 use nordlys_core::doubt::WhyUnknown;
 use nordlys_core::format::BtcUnit;
+use nordlys_core::money_turn::MoneyTurn;
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::{self, CancelDoubt, Placement, Resolution};
 use nordlys_core::recheck::{Due, recheck};
@@ -173,8 +174,8 @@ impl OrderPlaced {
     }
 }
 
-pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderPlaced> {
-    let turn = app.money_turn().await;
+/// Places the order the form holds, in the money turn the caller holds.
+pub async fn place_order(app: &App, turn: &MoneyTurn, args: OrderFormArgs) -> Answer<OrderPlaced> {
     let mut form = args.form;
     let (market, _, shown) = market(app, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
@@ -198,7 +199,7 @@ pub async fn place_order(app: &App, args: OrderFormArgs) -> Answer<OrderPlaced> 
     } = &session;
     // The same order while one is unknown is refused unless the user confirmed it a second time.
     let despite = args.despite_unknown.unwrap_or(false);
-    let placement = orders::place(connection.client(), store, &request, despite, &turn)
+    let placement = orders::place(connection.client(), store, &request, despite, turn)
         .await
         .map_err(order_error)?;
     match placement {
@@ -320,8 +321,12 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrders> {
     })
 }
 
-pub async fn cancel_order(app: &App, args: CancelOrderArgs) -> Answer<OpenOrders> {
-    let _turn = app.money_turn().await;
+/// Cancels an open order, in the money turn the caller holds (an unknown order may be it).
+pub async fn cancel_order(
+    app: &App,
+    _turn: &MoneyTurn,
+    args: CancelOrderArgs,
+) -> Answer<OpenOrders> {
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;

@@ -3,6 +3,7 @@
 //! behind its state, and settled by the user when they have checked the exchange's history.
 
 use chrono::{Duration, Utc};
+use nordlys_core::money_turn::MoneyTurn;
 use nordlys_core::store::{Evidence, JournalEntry, JournalState, WithdrawalEntry, WithdrawalState};
 use nordlys_money::NokPerBtc;
 
@@ -22,8 +23,8 @@ pub async fn unknowns(app: &App, _args: NoArgs) -> Answer<InDoubt> {
     view(app, &app.session().await?).await
 }
 
-pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<InDoubt> {
-    let _turn = app.money_turn().await;
+/// Settles an entry in doubt as not made, in the money turn the caller holds.
+pub async fn settle_unknown(app: &App, _turn: &MoneyTurn, args: JournalIdArgs) -> Answer<InDoubt> {
     let session = app.session().await?;
     let rules = app.timing().rules;
     journal::settle_not_made(
@@ -38,8 +39,11 @@ pub async fn settle_unknown(app: &App, args: JournalIdArgs) -> Answer<InDoubt> {
 }
 
 /// The user saw on the exchange that an order in doubt was placed (and names it if still open).
-pub async fn settle_unknown_placed(app: &App, args: SettlePlacedArgs) -> Answer<InDoubt> {
-    let _turn = app.money_turn().await;
+pub async fn settle_unknown_placed(
+    app: &App,
+    _turn: &MoneyTurn,
+    args: SettlePlacedArgs,
+) -> Answer<InDoubt> {
     let session = app.session().await?;
     let rules = app.timing().rules;
     journal::settle_placed(

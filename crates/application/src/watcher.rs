@@ -26,6 +26,25 @@ use crate::vocabulary::NetworkStatus;
 
 use crate::schedule::{Follow, Mode, Watch};
 
+/// What the watcher keeps in the app.
+#[derive(Debug)]
+pub struct WatchPart {
+    /// What it saw last, so that it tells only changes.
+    seen: std::sync::Mutex<Seen>,
+    /// Whether the window is shown (not hidden, minimised or closed to the tray): the watcher
+    /// looks less often at what no one sees.
+    pub(crate) window_shown: std::sync::atomic::AtomicBool,
+}
+
+impl Default for WatchPart {
+    fn default() -> Self {
+        Self {
+            seen: std::sync::Mutex::default(),
+            window_shown: std::sync::atomic::AtomicBool::new(true),
+        }
+    }
+}
+
 /// What the watcher last saw of each thing it compares, per profile (a switch starts afresh).
 #[derive(Debug, Default)]
 pub struct Seen {
@@ -143,6 +162,7 @@ async fn look_at(app: &App, watch: Watch) -> bool {
 /// What the watcher saw for the active profile, cleared when the profile changed.
 fn seen<'a>(app: &'a App, profile: &str) -> std::sync::MutexGuard<'a, Seen> {
     let mut seen = app
+        .watch
         .seen
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -162,6 +182,7 @@ pub(crate) fn seen_account_names(
     profile: &str,
 ) -> std::collections::HashMap<String, String> {
     let seen = app
+        .watch
         .seen
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -191,7 +191,12 @@ async fn read(app: &App, which: u64) -> Ended {
 
 /// Places an order as the Trade screen does; what the user was told.
 pub async fn place(app: &App, args: OrderFormArgs) -> Ended {
-    match within("place_order", trading::place_order(app, args)).await {
+    match within(
+        "place_order",
+        trading::place_order(app, &app.money_turn().await, args),
+    )
+    .await
+    {
         Err(_) => Ended::Failed,
         Ok(v) => match v.outcome() {
             OrderOutcome::Placed => Ended::Done,
@@ -212,7 +217,13 @@ async fn cancel(app: &App) -> Ended {
         order_id: first.0.order_id.to_string(),
         anyway: None,
     };
-    done_or_failed(within("cancel_order", trading::cancel_order(app, args)).await)
+    done_or_failed(
+        within(
+            "cancel_order",
+            trading::cancel_order(app, &app.money_turn().await, args),
+        )
+        .await,
+    )
 }
 
 async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
@@ -235,7 +246,12 @@ async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
         return Ended::Failed;
     };
     args.reviewed = Some(check.reviewed);
-    match within("send_payment", pay::send_payment(app, args)).await {
+    match within(
+        "send_payment",
+        pay::send_payment(app, &app.money_turn().await, args),
+    )
+    .await
+    {
         Err(_) => Ended::Failed,
         Ok(v) => match v.payment.entry.state {
             WithdrawalState::Sent => Ended::Done,
