@@ -110,6 +110,10 @@ closeToTray: boolean | null,
  */
 startAtLogin: boolean | null, 
 /**
+ * Why the switch is off, in words, when it cannot start at login here.
+ */
+startAtLoginUnavailable: string | null, 
+/**
  * The first run's welcome is to be shown: on the sandbox, until put away.
  */
 welcome: boolean, 

@@ -122,6 +122,8 @@ pub struct AppView {
     pub close_to_tray: Option<bool>,
     /// Nordlys starts at login; `None`: it cannot on this desktop.
     pub start_at_login: Option<bool>,
+    /// Why the switch is off, in words, when it cannot start at login here.
+    pub start_at_login_unavailable: Option<String>,
     /// The first run's welcome is to be shown: on the sandbox, until put away.
     pub welcome: bool,
     /// How long a request to the exchange may take, in seconds; the setting, else the default.
@@ -438,6 +440,10 @@ impl Present for AppState {
             start_hidden: settings.start_hidden,
             close_to_tray: settings.close_to_tray,
             start_at_login: self.start_at_login,
+            start_at_login_unavailable: self
+                .start_at_login
+                .is_none()
+                .then(|| wording::say(key::AUTOSTART_UNAVAILABLE, locale)),
             welcome: !settings.welcomed && matches!(profile.kind, ProfileKind::Sandbox),
             request_timeout_secs: u32::try_from(settings.request_timeout_secs())
                 .unwrap_or(u32::MAX),

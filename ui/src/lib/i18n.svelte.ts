@@ -417,8 +417,6 @@ const nb = {
   "Keep Nordlys running in the tray when its window closes":
     "La Nordlys fortsette i systemstatusfeltet når vinduet lukkes",
   "Start Nordlys when I log in": "Start Nordlys når jeg logger inn",
-  "Nordlys cannot start itself at login on this system yet.":
-    "Nordlys kan ennå ikke starte seg selv ved innlogging på dette systemet.",
   "Price alerts, arriving money and recurring buys are followed only while Nordlys runs.":
     "Prisvarsler, innkommende penger og faste kjøp følges bare mens Nordlys kjører.",
   "My open limit order near the market": "Min åpne limitordre nær markedet",

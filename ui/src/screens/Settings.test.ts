@@ -123,10 +123,13 @@ describe("Settings: the window closed, and login", () => {
     expect(fake.callsOf("setCloseToTray")).toEqual([{ keepInTray: true }]);
     await vi.waitFor(() => expect(screen.getByTestId<HTMLInputElement>("start-at-login").checked).toBe(true));
 
-    const none = sandboxBackend({ appState: () => appView({ startAtLogin: null }) });
+    const unavailable = "Nordlys cannot start itself at login on this system yet.";
+    const none = sandboxBackend({
+      appState: () => appView({ startAtLogin: null, startAtLoginUnavailable: unavailable }),
+    });
     const other = await mountScreen(Settings, none);
     const toggles = other.getAllByTestId("start-at-login") as HTMLInputElement[];
     expect(toggles.at(-1)?.disabled).toBe(true);
-    expect(other.container.textContent).toContain("cannot start itself at login");
+    expect(other.container.textContent).toContain(unavailable);
   });
 });

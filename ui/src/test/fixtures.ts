@@ -38,6 +38,7 @@ export function appView(change: Partial<AppView> = {}): AppView {
     startHidden: false,
     closeToTray: null,
     startAtLogin: false,
+    startAtLoginUnavailable: null,
     welcome: false,
     requestTimeoutSecs: 30,
     requestTimeoutMinSecs: 5,
