@@ -370,9 +370,14 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
                 identity: "ola@example.com".into(),
                 destination: "ola@example.com".into(),
                 label: "Ola".into(),
-                full_name: "Ola Nordmann".into(),
-                country: "NO".into(),
-                address: "Kirkegata 2, 0153 Oslo".into(),
+                details: nordlys_core::store::Sealed::Open(
+                    nordlys_core::recipient_seal::RecipientDetails {
+                        full_name: "Ola Nordmann".into(),
+                        country: "NO".into(),
+                        address: "Kirkegata 2, 0153 Oslo".into(),
+                        ..Default::default()
+                    },
+                ),
                 ..Recipient::default()
             })
             .unwrap();

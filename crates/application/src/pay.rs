@@ -9,7 +9,7 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
 use nordlys_core::money_turn::MoneyTurn;
 use nordlys_core::pay_form::{self, Known, PayCheck, PayContext, PayForm};
-use nordlys_core::store::{Recipient, Store, StoreError, WithdrawalEntry, WithdrawalState};
+use nordlys_core::store::{Recipient, Sealed, Store, StoreError, WithdrawalEntry, WithdrawalState};
 use nordlys_core::tax::payment_info;
 use nordlys_core::travel_rule::{self, RecipientForm};
 use nordlys_core::withdrawals::{self, Resolution, Sending};
@@ -66,7 +66,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
                 .recipient(&identity)
                 .ok()
                 .flatten()
-                .filter(|r| !r.locked && r.belongs_to(here)),
+                .filter(|r| !r.details.is_locked() && r.belongs_to(here)),
             used_before: store.destination_used(&identity).unwrap_or(false),
             own_invoice: match dest {
                 Destination::Invoice(i) => store.is_own_invoice(&i.invoice).unwrap_or(false),
@@ -329,13 +329,7 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
                     identity: identity.clone(),
                     destination: dest.wire(),
                     label,
-                    full_name: info.full_name,
-                    country: info.country,
-                    address: info.address,
-                    nin: info.nin,
-                    exchange: info.exchange,
-                    self_custody: info.self_custody,
-                    locked: false,
+                    details: Sealed::Open(info.into()),
                 });
                 if let Err(e) = saved {
                     unsaved = Some(e);
@@ -480,13 +474,7 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             identity: args.identity,
             destination: saved.destination,
             label: args.label.trim().to_owned(),
-            full_name: info.full_name,
-            country: info.country,
-            address: info.address,
-            nin: info.nin,
-            exchange: info.exchange,
-            self_custody: info.self_custody,
-            locked: false,
+            details: Sealed::Open(info.into()),
             account_identity: saved.account_identity.or(here),
         })
         .map_err(recipient_error)?;

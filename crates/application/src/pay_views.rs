@@ -193,17 +193,19 @@ pub struct CountriesView {
 }
 
 pub(crate) fn recipient_view(r: &Recipient) -> RecipientView {
+    // Details sealed out of reach show as empty fields beside `locked`.
+    let d = r.details.open().cloned().unwrap_or_default();
     RecipientView {
         identity: r.identity.clone(),
         destination: r.destination.clone(),
         label: r.label.clone(),
-        full_name: r.full_name.clone(),
-        country: r.country.clone(),
-        address: r.address.clone(),
-        nin: r.nin.clone(),
-        exchange: r.exchange.clone(),
-        self_custody: r.self_custody,
-        locked: r.locked,
+        full_name: d.full_name,
+        country: d.country,
+        address: d.address,
+        nin: d.nin,
+        exchange: d.exchange,
+        self_custody: d.self_custody,
+        locked: r.details.is_locked(),
     }
 }
 

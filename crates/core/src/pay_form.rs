@@ -139,14 +139,8 @@ pub fn check(form: &PayForm, ctx: &PayContext, known: impl Fn(&Destination) -> K
     let attached = out.saved_recipient.as_ref();
     out.needs_recipient = attached.is_none() && !k.used_before;
     let tfr_info = match attached {
-        Some(r) => Some(nordlys_exchange::models::TravelRuleInfo {
-            full_name: r.full_name.clone(),
-            country: r.country.clone(),
-            address: r.address.clone(),
-            nin: r.nin.clone(),
-            exchange: r.exchange.clone(),
-            self_custody: r.self_custody,
-        }),
+        // One whose details are sealed out of reach is not offered (see `Known::saved`).
+        Some(r) => r.details.open().map(Into::into),
         None if out.needs_recipient => match travel_rule::check(&form.recipient) {
             Ok(info) => Some(info),
             Err(errors) => {
@@ -186,6 +180,8 @@ pub fn nok_value(amount: Btc, ctx: &PayContext) -> Option<Nok> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recipient_seal::RecipientDetails;
+    use crate::store::Sealed;
     use rust_decimal::Decimal;
 
     const ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
@@ -273,8 +269,11 @@ mod tests {
         assert!(!c.needs_recipient);
         assert!(c.request.unwrap().tfr_info.is_none());
         let saved = Recipient {
-            full_name: "Ola".into(),
-            address: "Gata 2".into(),
+            details: Sealed::Open(RecipientDetails {
+                full_name: "Ola".into(),
+                address: "Gata 2".into(),
+                ..RecipientDetails::default()
+            }),
             ..Recipient::default()
         };
         let c = check(&f, &ctx(), |_| Known {
@@ -301,8 +300,11 @@ mod tests {
         };
         let mut f = form(coffee, "", BitcoinAmountUnit::Sats);
         let saved = Recipient {
-            full_name: "Ola".into(),
-            address: "Gata 2".into(),
+            details: Sealed::Open(RecipientDetails {
+                full_name: "Ola".into(),
+                address: "Gata 2".into(),
+                ..RecipientDetails::default()
+            }),
             ..Recipient::default()
         };
         let known = |_: &Destination| Known {

@@ -5,6 +5,7 @@
 
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use nordlys_exchange::models::TravelRuleInfo;
 use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -39,6 +40,32 @@ pub struct RecipientDetails {
     pub nin: String,
     pub exchange: String,
     pub self_custody: bool,
+}
+
+impl From<TravelRuleInfo> for RecipientDetails {
+    fn from(i: TravelRuleInfo) -> Self {
+        Self {
+            full_name: i.full_name,
+            country: i.country,
+            address: i.address,
+            nin: i.nin,
+            exchange: i.exchange,
+            self_custody: i.self_custody,
+        }
+    }
+}
+
+impl From<&RecipientDetails> for TravelRuleInfo {
+    fn from(d: &RecipientDetails) -> Self {
+        Self {
+            full_name: d.full_name.clone(),
+            country: d.country.clone(),
+            address: d.address.clone(),
+            nin: d.nin.clone(),
+            exchange: d.exchange.clone(),
+            self_custody: d.self_custody,
+        }
+    }
 }
 
 /// The keyring entry: the key in hex.

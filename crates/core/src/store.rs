@@ -369,7 +369,7 @@ pub use invoices::{Asked, StoredInvoice};
 pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use plans::{PlanClaim, run_state_of};
-pub use recipients::Recipient;
+pub use recipients::{Recipient, Sealed};
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use tax_owner::{TaxHistory, TaxOwnership};
 pub use withdrawals::{NewWithdrawalEntry, PaymentClaim, WithdrawalEntry, WithdrawalState};

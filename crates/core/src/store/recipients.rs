@@ -7,6 +7,34 @@ use rusqlite::params;
 use super::{Store, StoreError};
 use crate::recipient_seal::{RecipientDetails, RecipientSeal};
 
+/// What is kept sealed, as the store could open it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sealed<T> {
+    Open(T),
+    /// Sealed and not readable now: the keyring is locked, or its key is gone.
+    Locked,
+}
+
+impl<T: Default> Default for Sealed<T> {
+    fn default() -> Self {
+        Self::Open(T::default())
+    }
+}
+
+impl<T> Sealed<T> {
+    /// What it holds, when it could be opened.
+    pub fn open(&self) -> Option<&T> {
+        match self {
+            Self::Open(t) => Some(t),
+            Self::Locked => None,
+        }
+    }
+
+    pub fn is_locked(&self) -> bool {
+        matches!(self, Self::Locked)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Recipient {
     /// What the exchange counts as "the same destination": the address, the Lightning address, the
@@ -16,15 +44,9 @@ pub struct Recipient {
     pub destination: String,
     /// The user's own name for it.
     pub label: String,
-    pub full_name: String,
-    pub country: String,
-    pub address: String,
-    pub nin: String,
-    pub exchange: String,
-    pub self_custody: bool,
-    /// Its details are sealed and cannot be read now (the keyring is locked, or its key is
-    /// gone): only the label and destination are known, and the details fields are empty.
-    pub locked: bool,
+    /// What the travel rule asks of it, sealed at rest: only the label and destination are
+    /// known while it cannot be opened.
+    pub details: Sealed<RecipientDetails>,
     /// The accounts it was saved for; `None` when they were not known.
     pub account_identity: Option<super::IdentityId>,
 }
@@ -44,25 +66,9 @@ impl Recipient {
         self.account_identity.is_none() || self.account_identity == here
     }
 
-    fn details(&self) -> RecipientDetails {
-        RecipientDetails {
-            full_name: self.full_name.clone(),
-            country: self.country.clone(),
-            address: self.address.clone(),
-            nin: self.nin.clone(),
-            exchange: self.exchange.clone(),
-            self_custody: self.self_custody,
-        }
-    }
-
-    fn with_details(mut self, d: RecipientDetails) -> Self {
-        self.full_name = d.full_name;
-        self.country = d.country;
-        self.address = d.address;
-        self.nin = d.nin;
-        self.exchange = d.exchange;
-        self.self_custody = d.self_custody;
-        self
+    /// Its details, to seal; one that could not be opened has none to seal.
+    fn details(&self) -> Result<&RecipientDetails, StoreError> {
+        self.details.open().ok_or(StoreError::RecipientsLocked)
     }
 }
 
@@ -80,13 +86,14 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
             identity: r.get(0)?,
             destination: r.get(1)?,
             label: r.get(2)?,
-            full_name: r.get(3)?,
-            country: r.get(4)?,
-            address: r.get(5)?,
-            nin: r.get(6)?,
-            exchange: r.get(7)?,
-            self_custody: r.get(8)?,
-            locked: false,
+            details: Sealed::Open(RecipientDetails {
+                full_name: r.get(3)?,
+                country: r.get(4)?,
+                address: r.get(5)?,
+                nin: r.get(6)?,
+                exchange: r.get(7)?,
+                self_custody: r.get(8)?,
+            }),
             account_identity: r.get::<_, Option<i64>>(10)?.map(super::IdentityId),
         },
         sealed: r.get(9)?,
@@ -110,7 +117,7 @@ impl Store {
             q.query_map([], row)?.collect::<Result<Vec<_>, _>>()?
         };
         for r in &plain {
-            let sealed = seal.seal(&r.plain.identity, &r.plain.details())?;
+            let sealed = seal.seal(&r.plain.identity, r.plain.details()?)?;
             tx.execute(
                 "UPDATE recipients SET full_name = '', country = '', address = '', nin = '',
                  exchange = '', self_custody = 0, sealed = ?2 WHERE identity = ?1",
@@ -137,12 +144,9 @@ impl Store {
             .seal()
             .as_ref()
             .and_then(|seal| seal.open(&r.plain.identity, &sealed).ok());
-        match opened {
-            Some(details) => r.plain.with_details(details),
-            None => Recipient {
-                locked: true,
-                ..r.plain
-            },
+        Recipient {
+            details: opened.map_or(Sealed::Locked, Sealed::Open),
+            ..r.plain
         }
     }
 
@@ -150,7 +154,7 @@ impl Store {
     /// sealed; without the key (a locked keyring) nothing is written.
     pub fn save_recipient(&self, r: &Recipient) -> Result<(), StoreError> {
         let sealed = match self.seal().as_ref() {
-            Some(seal) => seal.seal(&r.identity, &r.details())?,
+            Some(seal) => seal.seal(&r.identity, r.details()?)?,
             None => return Err(StoreError::RecipientsLocked),
         };
         self.db().execute(
@@ -201,15 +205,22 @@ impl Store {
 mod tests {
     use super::*;
 
+    fn kari_details() -> RecipientDetails {
+        RecipientDetails {
+            full_name: "Kari Nordmann".into(),
+            country: "NO".into(),
+            address: "Storgata 1, 0155 Oslo".into(),
+            nin: "01017012345".into(),
+            ..RecipientDetails::default()
+        }
+    }
+
     fn kari() -> Recipient {
         Recipient {
             identity: "bc1qexample".into(),
             destination: "bc1qexample".into(),
             label: "Kari".into(),
-            full_name: "Kari Nordmann".into(),
-            country: "NO".into(),
-            address: "Storgata 1, 0155 Oslo".into(),
-            nin: "01017012345".into(),
+            details: Sealed::Open(kari_details()),
             ..Recipient::default()
         }
     }
@@ -226,7 +237,10 @@ mod tests {
         let s = unlocked();
         let mut r = kari();
         s.save_recipient(&r).unwrap();
-        r.address = "Lillegata 2, 0155 Oslo".into();
+        r.details = Sealed::Open(RecipientDetails {
+            address: "Lillegata 2, 0155 Oslo".into(),
+            ..kari_details()
+        });
         s.save_recipient(&r).unwrap();
         assert_eq!(
             s.recipients().unwrap(),
@@ -257,12 +271,12 @@ mod tests {
         let key = {
             let s = Store::open(&path).unwrap();
             // A row as an older Nordlys wrote it.
-            let r = kari();
+            let (r, d) = (kari(), kari_details());
             s.db()
                 .execute(
                     "INSERT INTO recipients (identity, destination, label, full_name, country, address, nin, exchange, self_custody, last_used_ms)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '', 0, 1)",
-                    params![r.identity, r.destination, r.label, r.full_name, r.country, r.address, r.nin],
+                    params![r.identity, r.destination, r.label, d.full_name, d.country, d.address, d.nin],
                 )
                 .unwrap();
             assert!(file_bytes(&path).contains("01017012345"));
@@ -304,7 +318,7 @@ mod tests {
             identity: "bc1qexample".into(),
             destination: "bc1qexample".into(),
             label: "Kari".into(),
-            locked: true,
+            details: Sealed::Locked,
             ..Recipient::default()
         };
         // The keyring is locked: no key at all.
