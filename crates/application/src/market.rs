@@ -1,7 +1,6 @@
 //! Market commands: volume statistics, the user's own trade history, and the price and volume
 //! charts.
 
-use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
@@ -28,7 +27,7 @@ pub async fn volume(app: &App, _args: NoArgs) -> Answer<VolumeResponse> {
 #[derive(Debug, Clone)]
 pub struct Trades {
     pub rows: Vec<TaxTransaction>,
-    pub names: HashMap<String, String>,
+    pub names: crate::tax::Names,
 }
 
 /// The user's executed trades (buys and sells of the tax history), newest first: the history's
@@ -37,11 +36,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Answer<Trades> {
     crate::tax::read_tail(app).await?;
     let store = app.tax_session().await?.store;
     Ok(Trades {
-        names: store
-            .tax_accounts()?
-            .into_iter()
-            .map(|a| (a.id, a.name))
-            .collect(),
+        names: crate::tax::Names::load(&store)?,
         rows: store.tax_trades_newest(200)?,
     })
 }

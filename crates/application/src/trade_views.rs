@@ -274,12 +274,7 @@ impl Present for Trades {
                 let account = t
                     .account_id
                     .as_ref()
-                    .map(|a| {
-                        self.names
-                            .get(a.as_str())
-                            .cloned()
-                            .unwrap_or_else(|| a.to_string())
-                    })
+                    .map(|a| self.names.name(a.as_str()))
                     .unwrap_or_default();
                 TradeView {
                     id: t.id.to_string(),

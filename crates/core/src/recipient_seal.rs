@@ -182,22 +182,24 @@ fn decode_hex(text: &str, out: &mut [u8]) -> bool {
     true
 }
 
+/// A recipient's details for tests: one person with every field a thief would want.
+#[cfg(test)]
+pub(crate) fn kari() -> RecipientDetails {
+    RecipientDetails {
+        full_name: "Kari Nordmann".into(),
+        country: "NO".into(),
+        address: "Storgata 1, 0155 Oslo".into(),
+        nin: "01017012345".into(),
+        ..RecipientDetails::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
     use super::*;
     use crate::secrets::MemorySecretStore;
-
-    fn kari() -> RecipientDetails {
-        RecipientDetails {
-            full_name: "Kari Nordmann".into(),
-            country: "NO".into(),
-            address: "Storgata 1, 0155 Oslo".into(),
-            nin: "01017012345".into(),
-            ..RecipientDetails::default()
-        }
-    }
 
     #[test]
     fn details_come_back_only_for_their_own_recipient_and_key() {

@@ -205,15 +205,7 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn kari_details() -> RecipientDetails {
-        RecipientDetails {
-            full_name: "Kari Nordmann".into(),
-            country: "NO".into(),
-            address: "Storgata 1, 0155 Oslo".into(),
-            nin: "01017012345".into(),
-            ..RecipientDetails::default()
-        }
-    }
+    use crate::recipient_seal::kari as kari_details;
 
     fn kari() -> Recipient {
         Recipient {
