@@ -1,20 +1,82 @@
-//! Generates the catalog's keys from `locales/en.ftl`: one constant per message, so a key that
-//! is not in the catalog does not build. A key missing from `nb.ftl`, or one only there, fails
-//! the build with its name.
+//! Generates the catalog's keys from `locales/en.ftl`, so a key that is not in the catalog, or a
+//! message given too few or too many values, does not build. A message that takes no values is a
+//! [`Bare`] key, which `Message::new` takes; one that takes values is made only from its struct of
+//! arguments in `args` (through `msg!`), one field per `$variable` either catalog uses, a count
+//! (`u64`) where a variable picks a plural form, so `{ $n -> [one] … }` is never given text. A key
+//! missing from `nb.ftl`, or one only there, fails the build with its name.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-/// The message keys of a catalog's source, in order.
-fn keys(source: &str) -> Vec<&str> {
-    source
-        .lines()
-        .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
-        .filter(|k| {
-            k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        })
-        .collect()
+/// One message of a catalog: the variables its value uses, and those of them that pick a plural
+/// form (a select over `[one]`, `[other]`, …), which must be counts.
+#[derive(Default)]
+struct Variables<'a> {
+    all: BTreeSet<&'a str>,
+    counts: BTreeSet<&'a str>,
+}
+
+/// The plural categories a select's variant may be keyed by.
+const PLURAL: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
+
+/// The messages of a catalog's source, in order, each with its variables.
+fn messages(source: &str) -> Vec<(&str, Variables<'_>)> {
+    let mut out: Vec<(&str, Variables)> = vec![];
+    let mut selector: Option<&str> = None;
+    for line in source.lines() {
+        // A line that starts in the first column starts an entry, except the closing brace of a
+        // selection, which continues the message.
+        let starts_entry = line
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && c != '}');
+        if starts_entry {
+            let key = line.split_once(" =").map(|(k, _)| k).filter(|k| {
+                k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            });
+            match key {
+                Some(key) => out.push((key, Variables::default())),
+                // A comment or a term ends the message before it.
+                None => {
+                    if !line.starts_with('#') {
+                        out.push(("", Variables::default()));
+                    }
+                    continue;
+                }
+            }
+        }
+        let Some((_, vars)) = out.last_mut() else {
+            continue;
+        };
+        // A variant's key right after `$name ->` tells whether the select is by plural form.
+        if let Some(name) = selector.take() {
+            let variant = line.trim_start().trim_start_matches('*');
+            let key = variant
+                .strip_prefix('[')
+                .and_then(|v| v.split_once(']'))
+                .map(|(k, _)| k.trim());
+            if key.is_some_and(|k| PLURAL.contains(&k) || k.parse::<u64>().is_ok()) {
+                vars.counts.insert(name);
+            }
+        }
+        vars.all.extend(variables(line));
+        if let Some((before, _)) = line.trim_end().rsplit_once("->") {
+            selector = variables(before).last();
+        }
+    }
+    out.retain(|(k, _)| !k.is_empty());
+    out
+}
+
+/// The `$variables` a line of a message uses.
+fn variables(line: &str) -> impl Iterator<Item = &str> {
+    line.split('$').skip(1).filter_map(|rest| {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
 }
 
 fn main() -> Result<(), String> {
@@ -23,9 +85,10 @@ fn main() -> Result<(), String> {
     let read = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"));
     let en = read("locales/en.ftl")?;
     let nb = read("locales/nb.ftl")?;
-    let en_keys = keys(&en);
-    let in_en: BTreeSet<&str> = en_keys.iter().copied().collect();
-    let in_nb: BTreeSet<&str> = keys(&nb).into_iter().collect();
+    let en_messages = messages(&en);
+    let nb_messages: BTreeMap<&str, Variables> = messages(&nb).into_iter().collect();
+    let in_en: BTreeSet<&str> = en_messages.iter().map(|(k, _)| *k).collect();
+    let in_nb: BTreeSet<&str> = nb_messages.keys().copied().collect();
     let missing: Vec<_> = in_en.difference(&in_nb).collect();
     let extra: Vec<_> = in_nb.difference(&in_en).collect();
     if !missing.is_empty() || !extra.is_empty() {
@@ -33,12 +96,56 @@ fn main() -> Result<(), String> {
             "the catalogs differ: not in nb.ftl {missing:?}; only in nb.ftl {extra:?}"
         ));
     }
-    let mut out =
+    let mut keys =
         String::from("// Generated by build.rs from locales/en.ftl: one constant per message.\n");
-    for key in &en_keys {
+    let mut args = String::from(
+        "// Generated by build.rs from locales/*.ftl: the values of each message that takes any.\n",
+    );
+    for (key, en_vars) in &en_messages {
         let name = key.to_ascii_uppercase().replace('-', "_");
-        let _ = writeln!(out, "pub const {name}: super::Key = super::Key(\"{key}\");");
+        let nb_vars = &nb_messages[key];
+        let vars: BTreeSet<&str> = en_vars.all.union(&nb_vars.all).copied().collect();
+        let counts: BTreeSet<&str> = en_vars.counts.union(&nb_vars.counts).copied().collect();
+        if vars.is_empty() {
+            let _ = writeln!(
+                keys,
+                "pub const {name}: super::Bare = super::Bare(super::Key(\"{key}\"));"
+            );
+            continue;
+        }
+        let _ = writeln!(
+            keys,
+            "pub const {name}: super::Key = super::Key(\"{key}\");"
+        );
+        let _ = writeln!(
+            args,
+            "/// The values of `{key}`.\n#[allow(non_camel_case_types)]\n#[derive(Debug)]\npub struct {name} {{"
+        );
+        for var in &vars {
+            let kind = if counts.contains(var) {
+                "u64"
+            } else {
+                "super::Arg"
+            };
+            let _ = writeln!(args, "    pub {var}: {kind},");
+        }
+        let _ = writeln!(
+            args,
+            "}}\nimpl From<{name}> for super::Message {{\n    fn from(v: {name}) -> Self {{\n        super::Message::of(super::key::{name}, vec![{}])\n    }}\n}}",
+            vars.iter()
+                .map(|v| if counts.contains(v) {
+                    format!("(\"{v}\", super::Arg::Count(v.{v}))")
+                } else {
+                    format!("(\"{v}\", v.{v})")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     let dir = std::env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
-    std::fs::write(format!("{dir}/keys.rs"), out).map_err(|e| format!("{dir}/keys.rs: {e}"))
+    let write = |file: &str, text: &str| {
+        std::fs::write(format!("{dir}/{file}"), text).map_err(|e| format!("{dir}/{file}: {e}"))
+    };
+    write("keys.rs", &keys)?;
+    write("args.rs", &args)
 }

@@ -37,9 +37,20 @@ fn as_reviewed(mut form: PayArgs, check: &PayChecked) -> PayArgs {
 }
 
 /// A message's words before its first value, in English: how the window's sentence opens.
-fn opening(k: nordlys_application::wording::Key) -> String {
-    let words = nordlys_application::wording::Message::new(k).render(Locale::En);
-    words.split('{').next().unwrap_or_default().to_owned()
+/// Its values are a marker, to cut at.
+fn opening(m: nordlys_application::wording::Message) -> String {
+    let words = m.render(Locale::En);
+    words.split('\u{1}').next().unwrap_or_default().to_owned()
+}
+
+/// The estimate's message `KEY`, its price and time the marker [`opening`] cuts at.
+macro_rules! estimate {
+    ($key:ident) => {
+        nordlys_application::msg!($key {
+            price: "\u{1}",
+            time: "\u{1}"
+        })
+    };
 }
 
 fn payment(amount: &str, unit: BitcoinAmountUnit, confirmed: Option<&str>) -> PayArgs {
@@ -306,7 +317,10 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
     .bid
     .decimal();
     let said = shown.valued_at.clone().unwrap_or_default();
-    assert!(said.starts_with(&opening(key::VALUED_AT_BID)), "{said}");
+    assert!(
+        said.starts_with(&opening(estimate!(VALUED_AT_BID))),
+        "{said}"
+    );
     let read = |nok: &str| -> rust_decimal::Decimal {
         nok.trim_start_matches("NOK\u{a0}")
             .replace(',', "")
@@ -362,9 +376,15 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
         }
     };
     let buy = basis(order(Direction::Buy, "1000", None)).await;
-    assert!(buy.starts_with(&opening(key::ESTIMATE_AT_ASK)), "{buy}");
+    assert!(
+        buy.starts_with(&opening(estimate!(ESTIMATE_AT_ASK))),
+        "{buy}"
+    );
     let sell = basis(order(Direction::Sell, "0.001", None)).await;
-    assert!(sell.starts_with(&opening(key::VALUED_AT_BID)), "{sell}");
+    assert!(
+        sell.starts_with(&opening(estimate!(VALUED_AT_BID))),
+        "{sell}"
+    );
     let limit = basis(order(Direction::Sell, "0.001", Some("2000000".into()))).await;
     assert_eq!(limit, "at your limit price");
     let nothing = trading::check_order(&app, order(Direction::Buy, "", None))
@@ -853,9 +873,10 @@ async fn the_overview_names_what_an_open_sell_holds() {
         .filter_map(|a| a.reserved.clone())
         .collect();
     assert_eq!(reserved.len(), 1, "{shown:?}");
-    let held = nordlys_application::wording::Message::new(key::ACCOUNT_RESERVED)
-        .with("btc", "0.00100000\u{a0}BTC")
-        .render(Locale::En);
+    let held = nordlys_application::msg!(ACCOUNT_RESERVED {
+        btc: "0.00100000\u{a0}BTC"
+    })
+    .render(Locale::En);
     assert_eq!(reserved, [held]);
 }
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::alerts::{AlertList, SavedAlert};
+use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::wording::{self, Message, key};
 
@@ -82,18 +83,17 @@ pub struct UsualAmountArgs {
 }
 
 fn watched_words(w: Watched, usual: Nok, figures: Figures) -> String {
-    let key = match w {
-        Watched::Mid => key::ALERT_WATCHED_MID,
-        Watched::BankBuy => key::ALERT_WATCHED_BANK_BUY,
-        Watched::BankSell => key::ALERT_WATCHED_BANK_SELL,
-        Watched::CardBuy => key::ALERT_WATCHED_CARD_BUY,
-        Watched::CardSell => key::ALERT_WATCHED_CARD_SELL,
-        Watched::Spread => key::ALERT_WATCHED_SPREAD,
-        Watched::OpenOrder => key::ALERT_WATCHED_OPEN_ORDER,
-    };
-    Message::new(key)
-        .with("usual", figures.nok(usual))
-        .render(figures.locale)
+    let usual = figures.nok(usual);
+    match w {
+        Watched::Mid => Message::new(key::ALERT_WATCHED_MID),
+        Watched::BankBuy => msg!(ALERT_WATCHED_BANK_BUY { usual }),
+        Watched::BankSell => msg!(ALERT_WATCHED_BANK_SELL { usual }),
+        Watched::CardBuy => msg!(ALERT_WATCHED_CARD_BUY { usual }),
+        Watched::CardSell => msg!(ALERT_WATCHED_CARD_SELL { usual }),
+        Watched::Spread => Message::new(key::ALERT_WATCHED_SPREAD),
+        Watched::OpenOrder => Message::new(key::ALERT_WATCHED_OPEN_ORDER),
+    }
+    .render(figures.locale)
 }
 
 /// A price, the spread or a distance, as the alert's level is written.
@@ -101,25 +101,22 @@ pub(crate) fn level_words(level: Level, figures: Figures) -> String {
     match level {
         Level::Price(p) => figures.price(p),
         Level::Spread(n) => figures.nok(n),
-        Level::Percent(p) => Message::new(key::ALERT_PERCENT)
-            .with(
-                "percent",
-                nordlys_core::format::number(p, 2, figures.locale),
-            )
-            .render(figures.locale),
+        Level::Percent(p) => msg!(ALERT_PERCENT {
+            percent: nordlys_core::format::number(p, 2, figures.locale)
+        })
+        .render(figures.locale),
     }
 }
 
 pub(crate) fn said(a: &Alert, usual: Nok, figures: Figures) -> String {
-    let key = match (a.watched, a.crossing) {
-        (Watched::OpenOrder, _) => key::ALERT_COMES_WITHIN,
-        (_, Crossing::RisesAbove) => key::ALERT_RISES_ABOVE,
-        (_, Crossing::FallsBelow) => key::ALERT_FALLS_BELOW,
-    };
-    Message::new(key)
-        .with("what", watched_words(a.watched, usual, figures))
-        .with("level", level_words(a.level, figures))
-        .render(figures.locale)
+    let what = watched_words(a.watched, usual, figures);
+    let level = level_words(a.level, figures);
+    match (a.watched, a.crossing) {
+        (Watched::OpenOrder, _) => msg!(ALERT_COMES_WITHIN { what, level }),
+        (_, Crossing::RisesAbove) => msg!(ALERT_RISES_ABOVE { what, level }),
+        (_, Crossing::FallsBelow) => msg!(ALERT_FALLS_BELOW { what, level }),
+    }
+    .render(figures.locale)
 }
 
 impl Present for AlertList {
@@ -163,9 +160,10 @@ impl Present for SavedAlert {
                 .map(|p| AlertProblemView {
                     field: p.field(),
                     message: match p {
-                        AlertProblem::Level(e) => Message::new(key::ALERT_LEVEL_PROBLEM)
-                            .nest("problem", wording::amount_input(e))
-                            .render(locale),
+                        AlertProblem::Level(e) => msg!(ALERT_LEVEL_PROBLEM {
+                            problem: wording::amount_input(e)
+                        })
+                        .render(locale),
                         AlertProblem::Hysteresis => {
                             wording::say(key::ALERT_HYSTERESIS_RANGE, locale)
                         }

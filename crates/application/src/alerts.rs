@@ -11,8 +11,9 @@ use nordlys_money::Nok;
 
 use crate::alert_views::{AlertArgs, AlertIdArgs, UsualAmountArgs};
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::notices::Told;
-use crate::wording::{self, Message, key};
+use crate::wording::{self, key};
 use crate::{App, NoArgs};
 
 /// The alerts, with the usual amount the bank and card prices are asked for.
@@ -105,7 +106,9 @@ pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<AlertL
         nordlys_core::amount_input::parse_nok(&args.amount, app.input_locale()).map_err(|e| {
             AppError::new(
                 ErrorCode::InvalidInput,
-                Message::new(key::USUAL_AMOUNT_PROBLEM).nest("problem", wording::amount_input(&e)),
+                msg!(USUAL_AMOUNT_PROBLEM {
+                    problem: wording::amount_input(&e)
+                }),
             )
         })?;
     app.settings().usual_amount_nok = Some(amount.decimal());

@@ -16,10 +16,10 @@ use nordlys_money::Nok;
 use crate::NoArgs;
 use crate::card_views::*;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::state::App;
 use crate::tax_card::{CardOrder, Words};
 use crate::tax_views::ExportView;
-use crate::wording::Message;
 use crate::wording::key;
 
 /// The card for `args`, off the async threads, with the rate the store's choice gives.
@@ -45,10 +45,11 @@ fn card_error(e: CardError) -> AppError {
         }
         CardError::YearOutside { year, first, last } => AppError::new(
             ErrorCode::InvalidInput,
-            Message::new(key::CARD_YEAR_OUTSIDE)
-                .with("year", year.to_string())
-                .with("first", first.to_string())
-                .with("last", last.to_string()),
+            msg!(CARD_YEAR_OUTSIDE {
+                year: year.to_string(),
+                first: first.to_string(),
+                last: last.to_string()
+            }),
         ),
     }
 }
@@ -138,8 +139,9 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
     let day = NaiveDate::parse_from_str(args.acquired_on.trim(), "%Y-%m-%d").map_err(|_| {
         AppError::new(
             ErrorCode::InvalidInput,
-            Message::new(key::DEPOSIT_COST_BAD_DATE)
-                .with("date", args.acquired_on.trim().to_owned()),
+            msg!(DEPOSIT_COST_BAD_DATE {
+                date: args.acquired_on.trim().to_owned()
+            }),
         )
     })?;
     // Noon in Oslo: the day stays the day in any zone it is read in.
@@ -151,7 +153,9 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         .ok_or_else(|| {
             AppError::new(
                 ErrorCode::InvalidInput,
-                Message::new(key::DEPOSIT_COST_FUTURE).with("date", day.to_string()),
+                msg!(DEPOSIT_COST_FUTURE {
+                    date: day.to_string()
+                }),
             )
         })?;
     let cost_nok = match parse_nok(&args.cost_nok, locale) {
@@ -204,9 +208,10 @@ fn left_out_of_xml(card: &Card, words: Words) -> Option<String> {
         })
         .collect();
     (!said.is_empty()).then(|| {
-        crate::wording::Message::new(key::CARD_XML_LEFT_OUT)
-            .with("fields", said.join("; "))
-            .render(words.locale)
+        msg!(CARD_XML_LEFT_OUT {
+            fields: said.join("; ")
+        })
+        .render(words.locale)
     })
 }
 

@@ -13,9 +13,10 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
 use nordlys_money::{Btc, Nok};
 
+use crate::msg;
 use crate::tax_card::{Words, refusal};
-use crate::wording::{Key, key};
-use crate::wording::{Message, method_name, rate_source, say};
+use crate::wording::key;
+use crate::wording::{method_name, rate_source, say};
 
 /// One row the card rests on.
 #[derive(Debug)]
@@ -88,10 +89,11 @@ impl<'a> Attachment<'a> {
     fn rate_line(&self) -> String {
         let locale = self.words.locale;
         match &self.card.rate {
-            Ok(r) => Message::new(key::ATTACHMENT_RATE)
-                .with("rate", format::price(r.nok_per_btc, locale))
-                .with("source", rate_source(&r.source, locale))
-                .render(locale),
+            Ok(r) => msg!(ATTACHMENT_RATE {
+                rate: format::price(r.nok_per_btc, locale),
+                source: rate_source(&r.source, locale)
+            })
+            .render(locale),
             Err(_) => say(key::ATTACHMENT_NO_RATE, locale),
         }
     }
@@ -100,14 +102,14 @@ impl<'a> Attachment<'a> {
     fn about(&self) -> Vec<(&'static str, String, String)> {
         let c = self.card;
         let locale = self.words.locale;
-        let m = |key: Key| Message::new(key);
         vec![
             (
                 "year",
                 c.year.to_string(),
-                m(key::ATTACHMENT_TITLE)
-                    .with("year", c.year.to_string())
-                    .render(locale),
+                msg!(ATTACHMENT_TITLE {
+                    year: c.year.to_string()
+                })
+                .render(locale),
             ),
             (
                 "final",
@@ -124,24 +126,27 @@ impl<'a> Attachment<'a> {
             (
                 "method",
                 method_name(c.method, locale),
-                m(key::ATTACHMENT_METHOD)
-                    .with("method", method_name(c.method, locale))
-                    .render(locale),
+                msg!(ATTACHMENT_METHOD {
+                    method: method_name(c.method, locale)
+                })
+                .render(locale),
             ),
             (
                 "ruleSet",
                 RULE_SET_VERSION.to_owned(),
-                m(key::ATTACHMENT_RULE_SET)
-                    .with("version", RULE_SET_VERSION)
-                    .render(locale),
+                msg!(ATTACHMENT_RULE_SET {
+                    version: RULE_SET_VERSION
+                })
+                .render(locale),
             ),
             (
                 "rowsSha256",
                 c.rows_sha256.clone(),
-                m(key::ATTACHMENT_ROWS)
-                    .with("count", c.rows.to_string())
-                    .with("hash", c.rows_sha256.clone())
-                    .render(locale),
+                msg!(ATTACHMENT_ROWS {
+                    count: c.rows.to_string(),
+                    hash: c.rows_sha256.clone()
+                })
+                .render(locale),
             ),
             (
                 "yearEndRate",
@@ -155,9 +160,10 @@ impl<'a> Attachment<'a> {
             (
                 "exchange",
                 self.exchange.clone(),
-                m(key::ATTACHMENT_EXCHANGE)
-                    .with("name", self.exchange.clone())
-                    .render(locale),
+                msg!(ATTACHMENT_EXCHANGE {
+                    name: self.exchange.clone()
+                })
+                .render(locale),
             ),
         ]
     }
@@ -168,10 +174,11 @@ impl<'a> Attachment<'a> {
             .refusal(entry, field)
             .map(|why| {
                 let (reason, fix) = refusal(why, self.card.year, self.words);
-                Message::new(key::ATTACHMENT_NOT_COMPUTABLE)
-                    .with("reason", reason)
-                    .with("fix", fix)
-                    .render(self.words.locale)
+                msg!(ATTACHMENT_NOT_COMPUTABLE {
+                    reason: reason,
+                    fix: fix
+                })
+                .render(self.words.locale)
             })
             .unwrap_or_default()
     }
@@ -410,10 +417,11 @@ impl<'a> Attachment<'a> {
                 let cost = d.entered.as_ref().map_or_else(
                     || say(key::ATTACHMENT_NOT_ENTERED, locale),
                     |e| {
-                        Message::new(key::ATTACHMENT_ENTERED)
-                            .with("date", format::date(oslo_date(&e.acquired_at), locale))
-                            .with("cost", nok(e.cost_nok))
-                            .render(locale)
+                        msg!(ATTACHMENT_ENTERED {
+                            date: format::date(oslo_date(&e.acquired_at), locale),
+                            cost: nok(e.cost_nok)
+                        })
+                        .render(locale)
                     },
                 );
                 pdf.line(&format!("{} {} {}: {cost}", time(&d.at), d.id, btc(d.btc)));

@@ -9,7 +9,7 @@ use ts_rs::TS;
 
 use crate::error_words::Worded;
 use crate::present::Viewer;
-use crate::wording::{Key, Message};
+use crate::wording::{Bare, Key, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -99,12 +99,12 @@ impl AppError {
     }
 
     /// The catalog's message `key`, which takes no values.
-    pub fn said(code: ErrorCode, key: Key) -> Self {
+    pub fn said(code: ErrorCode, key: Bare) -> Self {
         Self::new(code, Message::new(key))
     }
 
     /// Every problem of a form at once; `none` when the list is empty.
-    pub fn all(code: ErrorCode, problems: Vec<Message>, none: Key) -> Self {
+    pub fn all(code: ErrorCode, problems: Vec<Message>, none: Bare) -> Self {
         if problems.is_empty() {
             return Self::said(code, none);
         }
@@ -130,7 +130,8 @@ impl AppError {
 
     /// Whether it tells of the catalog's `key`, framed or not (an exchange's refusal inside
     /// "not sent: …").
-    pub fn says(&self, key: Key) -> bool {
+    pub fn says(&self, key: impl Into<Key>) -> bool {
+        let key = key.into();
         match &self.said {
             Said::Message(m) => m.mentions(key),
             Said::All(all) => all.iter().any(|m| m.mentions(key)),

@@ -13,8 +13,9 @@ use nordlys_exchange::oauth::OAuthError;
 use nordlys_exchange::{BaseUrlError, Check, Endpoint, Error};
 
 use crate::error::ErrorCode;
+use crate::msg;
 use crate::wording::Message;
-use crate::wording::{Key, key};
+use crate::wording::{Bare, key};
 
 /// An error that can say, in the user's words, what happened and what to do.
 pub trait Worded {
@@ -27,47 +28,64 @@ impl Worded for Error {
             Error::Refused(r) => (ErrorCode::NotPermitted, refused(r)),
             Error::Invalid(detail) => (
                 ErrorCode::InvalidInput,
-                Message::new(key::ERROR_NOT_SENT).with("detail", detail.to_string()),
+                msg!(ERROR_NOT_SENT {
+                    detail: detail.to_string()
+                }),
             ),
             Error::Connect { url, .. } => (
                 ErrorCode::Network,
-                Message::new(key::ERROR_CONNECT).with("url", url.as_str()),
+                msg!(ERROR_CONNECT { url: url.as_str() }),
             ),
             Error::Transport { .. } => (ErrorCode::Network, Message::new(key::ERROR_TRANSPORT)),
             Error::Timeout { seconds, .. } => (
                 ErrorCode::Timeout,
-                Message::new(key::ERROR_TIMEOUT).with("seconds", seconds.to_string()),
+                msg!(ERROR_TIMEOUT {
+                    seconds: seconds.to_string()
+                }),
             ),
             Error::OutcomeUnknown { check, .. } => (
                 ErrorCode::OutcomeUnknown,
-                Message::new(key::ERROR_OUTCOME_UNKNOWN).with(
-                    "check",
-                    match check {
+                msg!(ERROR_OUTCOME_UNKNOWN {
+                    check: match check {
                         Check::OpenOrders => "orders",
                         Check::Withdrawals => "withdrawals",
-                    },
-                ),
+                    }
+                }),
             ),
             Error::Http { status, .. } => {
                 let said = self.server_message().unwrap_or_default();
-                let (code, key) = match status {
-                    401 => (ErrorCode::Unauthenticated, key::ERROR_UNAUTHENTICATED),
-                    403 => (ErrorCode::NotPermitted, key::ERROR_FORBIDDEN),
-                    s if *s < 500 => (ErrorCode::InvalidInput, key::ERROR_REJECTED),
-                    _ => (ErrorCode::Server, key::ERROR_SERVER),
-                };
-                (
-                    code,
-                    Message::new(key)
-                        .with("status", status.to_string())
-                        .with("message", said),
-                )
+                let code = status.to_string();
+                match status {
+                    401 => (
+                        ErrorCode::Unauthenticated,
+                        msg!(ERROR_UNAUTHENTICATED { message: said }),
+                    ),
+                    403 => (
+                        ErrorCode::NotPermitted,
+                        msg!(ERROR_FORBIDDEN { message: said }),
+                    ),
+                    s if *s < 500 => (
+                        ErrorCode::InvalidInput,
+                        msg!(ERROR_REJECTED {
+                            status: code,
+                            message: said
+                        }),
+                    ),
+                    _ => (
+                        ErrorCode::Server,
+                        msg!(ERROR_SERVER {
+                            status: code,
+                            message: said
+                        }),
+                    ),
+                }
             }
             Error::RateLimited { retry_after, .. } => (
                 ErrorCode::RateLimited,
                 match retry_after {
-                    Some(d) => Message::new(key::ERROR_RATE_LIMITED)
-                        .with("seconds", d.as_secs().max(1).to_string()),
+                    Some(d) => msg!(ERROR_RATE_LIMITED {
+                        seconds: d.as_secs().max(1).to_string()
+                    }),
                     None => Message::new(key::ERROR_RATE_LIMITED_LATER),
                 },
             ),
@@ -77,7 +95,9 @@ impl Worded for Error {
             ),
             Error::Decode { field, .. } => (
                 ErrorCode::Server,
-                Message::new(key::ERROR_UNREADABLE).with("field", field.as_str()),
+                msg!(ERROR_UNREADABLE {
+                    field: field.as_str()
+                }),
             ),
             Error::Nonce(e) => (ErrorCode::Internal, nonce(e)),
             Error::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
@@ -86,7 +106,9 @@ impl Worded for Error {
             // An error a later client adds: its English text, framed.
             other => (
                 ErrorCode::Server,
-                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+                msg!(ERROR_OTHER {
+                    detail: other.to_string()
+                }),
             ),
         }
     }
@@ -102,7 +124,9 @@ impl Worded for SecretError {
             SecretError::Damaged(_) => (ErrorCode::Keyring, Message::new(key::SECRET_DAMAGED)),
             other => (
                 ErrorCode::Keyring,
-                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+                msg!(ERROR_OTHER {
+                    detail: other.to_string()
+                }),
             ),
         }
     }
@@ -116,12 +140,12 @@ impl Worded for ConnectError {
             ConnectError::Credential(e) => (ErrorCode::InvalidInput, credential(e)),
             ConnectError::KeyRejected(e) => {
                 let reason = match e.server_message() {
-                    Some(said) => Message::new(key::ERROR_SAID).with("message", said),
+                    Some(said) => msg!(ERROR_SAID { message: said }),
                     None => e.words().1,
                 };
                 (
                     ErrorCode::InvalidInput,
-                    Message::new(key::ERROR_KEY_REJECTED).nest("reason", reason),
+                    msg!(ERROR_KEY_REJECTED { reason: reason }),
                 )
             }
             ConnectError::Browser(_) => (ErrorCode::Browser, Message::new(key::ERROR_BROWSER)),
@@ -130,7 +154,9 @@ impl Worded for ConnectError {
             ConnectError::OAuth(e) => (ErrorCode::Unauthenticated, oauth(e)),
             other => (
                 ErrorCode::Internal,
-                Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+                msg!(ERROR_OTHER {
+                    detail: other.to_string()
+                }),
             ),
         }
     }
@@ -139,11 +165,14 @@ impl Worded for ConnectError {
 /// "Placing orders needs …": what was refused, then why.
 fn refused(refusal: &Refusal) -> Message {
     let Some(endpoint) = refused_endpoint(refusal) else {
-        return Message::new(key::ERROR_OTHER).with("detail", refusal.to_string());
+        return msg!(ERROR_OTHER {
+            detail: refusal.to_string()
+        });
     };
-    Message::new(key::ERROR_REFUSED)
-        .nest("action", Message::new(action(endpoint)))
-        .nest("reason", refusal_reason(refusal))
+    msg!(ERROR_REFUSED {
+        action: Message::new(action(endpoint)),
+        reason: refusal_reason(refusal)
+    })
 }
 
 fn refused_endpoint(refusal: &Refusal) -> Option<Endpoint> {
@@ -163,22 +192,27 @@ fn refused_endpoint(refusal: &Refusal) -> Option<Endpoint> {
 pub(crate) fn refusal_reason(refusal: &Refusal) -> Message {
     match refusal {
         Refusal::NeedsSignedKey { permission, .. } => {
-            Message::new(key::REFUSAL_OAUTH_CANNOT).nest("permission", permission_name(*permission))
+            msg!(REFUSAL_OAUTH_CANNOT {
+                permission: permission_name(*permission)
+            })
         }
         Refusal::KeyLacksPermission { permission, .. } => {
-            Message::new(key::REFUSAL_KEY_LACKS).nest("permission", permission_name(*permission))
+            msg!(REFUSAL_KEY_LACKS {
+                permission: permission_name(*permission)
+            })
         }
         Refusal::NeedsSecret { .. } => Message::new(key::REFUSAL_NEEDS_SECRET),
         Refusal::NeedsKey { .. } => Message::new(key::REFUSAL_NEEDS_KEY),
-        Refusal::NoCredentials { accepts, .. } => Message::new(key::REFUSAL_NO_CREDENTIALS).with(
-            "oauth",
-            match accepts {
+        Refusal::NoCredentials { accepts, .. } => msg!(REFUSAL_NO_CREDENTIALS {
+            oauth: match accepts {
                 OAuthAccess::NotAccepted => "no",
                 _ => "yes",
-            },
-        ),
+            }
+        }),
         Refusal::MissingScope { scope, .. } => {
-            Message::new(key::REFUSAL_MISSING_SCOPE).with("scope", scope.as_str())
+            msg!(REFUSAL_MISSING_SCOPE {
+                scope: scope.as_str()
+            })
         }
         Refusal::TokenExpired { .. } => Message::new(key::REFUSAL_TOKEN_EXPIRED),
         // A refusal a later client adds.
@@ -195,7 +229,7 @@ pub(crate) fn permission_name(permission: KeyPermission) -> Message {
 }
 
 /// What a request does, as the subject of a sentence.
-fn action(endpoint: Endpoint) -> Key {
+fn action(endpoint: Endpoint) -> Bare {
     match endpoint {
         Endpoint::DepositDestinations => key::ACTION_DEPOSIT_DESTINATIONS,
         Endpoint::CreateInvoice => key::ACTION_CREATE_INVOICE,
@@ -219,59 +253,79 @@ fn action(endpoint: Endpoint) -> Key {
 fn nonce(e: &NonceError) -> Message {
     match e {
         NonceError::Io { path, .. } => {
-            Message::new(key::ERROR_NONCE_FILE).with("path", path.display().to_string())
+            msg!(ERROR_NONCE_FILE {
+                path: path.display().to_string()
+            })
         }
         NonceError::Corrupt { path, .. } => {
-            Message::new(key::ERROR_NONCE_DAMAGED).with("path", path.display().to_string())
+            msg!(ERROR_NONCE_DAMAGED {
+                path: path.display().to_string()
+            })
         }
         NonceError::Exhausted => Message::new(key::ERROR_NONCE_EXHAUSTED),
-        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+        other => msg!(ERROR_OTHER {
+            detail: other.to_string()
+        }),
     }
 }
 
 fn credential(e: &CredentialError) -> Message {
     match e {
         CredentialError::KeyPrefix(prefix) => {
-            Message::new(key::ERROR_KEY_PREFIX).with("prefix", prefix.as_str())
+            msg!(ERROR_KEY_PREFIX {
+                prefix: prefix.as_str()
+            })
         }
         CredentialError::KeyEmpty(prefix) => {
-            Message::new(key::ERROR_KEY_EMPTY).with("prefix", prefix.as_str())
+            msg!(ERROR_KEY_EMPTY {
+                prefix: prefix.as_str()
+            })
         }
         CredentialError::KeyCharacters => Message::new(key::ERROR_KEY_CHARACTERS),
         CredentialError::SecretPrefix(prefix) => {
-            Message::new(key::ERROR_SECRET_PREFIX).with("prefix", prefix.as_str())
+            msg!(ERROR_SECRET_PREFIX {
+                prefix: prefix.as_str()
+            })
         }
         CredentialError::SecretBase64(_) => Message::new(key::ERROR_SECRET_BASE64),
         CredentialError::TokenMalformed => Message::new(key::ERROR_TOKEN_MALFORMED),
-        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+        other => msg!(ERROR_OTHER {
+            detail: other.to_string()
+        }),
     }
 }
 
 fn base_url(e: &BaseUrlError) -> Message {
     match e {
         BaseUrlError::Malformed(url) => {
-            Message::new(key::ERROR_URL_MALFORMED).with("url", url.as_str())
+            msg!(ERROR_URL_MALFORMED { url: url.as_str() })
         }
-        BaseUrlError::Scheme(url) => Message::new(key::ERROR_URL_SCHEME).with("url", url.as_str()),
+        BaseUrlError::Scheme(url) => msg!(ERROR_URL_SCHEME { url: url.as_str() }),
         BaseUrlError::InsecureRemote(url) => {
-            Message::new(key::ERROR_URL_INSECURE).with("url", url.as_str())
+            msg!(ERROR_URL_INSECURE { url: url.as_str() })
         }
         BaseUrlError::ExtraParts => Message::new(key::ERROR_URL_EXTRA),
-        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+        other => msg!(ERROR_OTHER {
+            detail: other.to_string()
+        }),
     }
 }
 
 fn oauth(e: &OAuthError) -> Message {
     match e {
-        OAuthError::Rejected { error, description } => Message::new(key::ERROR_OAUTH_REJECTED)
-            .with("error", error.as_str())
-            .with("description", description.as_deref().unwrap_or(error)),
+        OAuthError::Rejected { error, description } => msg!(ERROR_OAUTH_REJECTED {
+            description: description.as_deref().unwrap_or(error)
+        }),
         OAuthError::Transport(_) => Message::new(key::ERROR_OAUTH_TRANSPORT),
         OAuthError::Malformed(_) => Message::new(key::ERROR_OAUTH_MALFORMED),
         OAuthError::Config(detail) => {
-            Message::new(key::ERROR_OAUTH_CONFIG).with("detail", detail.as_str())
+            msg!(ERROR_OAUTH_CONFIG {
+                detail: detail.as_str()
+            })
         }
-        other => Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+        other => msg!(ERROR_OTHER {
+            detail: other.to_string()
+        }),
     }
 }
 
@@ -283,16 +337,22 @@ fn loopback(e: &LoopbackError) -> (ErrorCode, Message) {
         ),
         LoopbackError::Timeout(seconds) => (
             ErrorCode::Timeout,
-            Message::new(key::ERROR_SIGN_IN_TIMEOUT).with("seconds", seconds.to_string()),
+            msg!(ERROR_SIGN_IN_TIMEOUT {
+                seconds: seconds.to_string()
+            }),
         ),
         LoopbackError::Denied => (ErrorCode::Declined, Message::new(key::ERROR_SIGN_IN_DENIED)),
         LoopbackError::Refused(reason) => (
             ErrorCode::Unauthenticated,
-            Message::new(key::ERROR_SIGN_IN_REFUSED).with("reason", reason.as_str()),
+            msg!(ERROR_SIGN_IN_REFUSED {
+                reason: reason.as_str()
+            }),
         ),
         LoopbackError::InvalidScope(reason) => (
             ErrorCode::ScopeRefused,
-            Message::new(key::ERROR_SIGN_IN_SCOPE).with("reason", reason.as_str()),
+            msg!(ERROR_SIGN_IN_SCOPE {
+                reason: reason.as_str()
+            }),
         ),
         LoopbackError::StateMismatch => (
             ErrorCode::Unauthenticated,
@@ -304,7 +364,9 @@ fn loopback(e: &LoopbackError) -> (ErrorCode, Message) {
         ),
         other => (
             ErrorCode::Unauthenticated,
-            Message::new(key::ERROR_OTHER).with("detail", other.to_string()),
+            msg!(ERROR_OTHER {
+                detail: other.to_string()
+            }),
         ),
     }
 }

@@ -13,10 +13,11 @@ use ts_rs::TS;
 
 use crate::App;
 use crate::error::{Answer, AppError};
+use crate::msg;
 use crate::present::{Presented, Viewer};
 use crate::tax::Names;
 use crate::wording::key;
-use crate::wording::{Message, say};
+use crate::wording::say;
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -167,16 +168,18 @@ impl Presented for HoldingsOverTime {
             pending: holdings
                 .pending_since
                 .map(|t| {
-                    Message::new(key::HOLDINGS_PENDING)
-                        .with("time", format::time(&t, zone, locale))
-                        .render(locale)
+                    msg!(HOLDINGS_PENDING {
+                        time: format::time(&t, zone, locale)
+                    })
+                    .render(locale)
                 })
                 .or_else(|| {
                     holdings.contradiction.as_ref().map(|c| {
-                        Message::new(key::HOLDINGS_CONTRADICTED)
-                            .with("ids", c.ids.join(", "))
-                            .count("rows", c.rows)
-                            .render(locale)
+                        msg!(HOLDINGS_CONTRADICTED {
+                            ids: c.ids.join(", "),
+                            rows: c.rows
+                        })
+                        .render(locale)
                     })
                 })
                 .unwrap_or_default(),
@@ -188,9 +191,7 @@ impl Presented for HoldingsOverTime {
 fn account_name(names: &Names, id: &str, locale: format::Locale) -> String {
     let name = names.name(id);
     if names.deleted(id) {
-        Message::new(key::HOLDINGS_DELETED_ACCOUNT)
-            .with("name", name)
-            .render(locale)
+        msg!(HOLDINGS_DELETED_ACCOUNT { name: name }).render(locale)
     } else {
         name
     }
@@ -205,16 +206,17 @@ fn point_view(
 ) -> HoldingsPointView {
     let locale = figures.locale;
     let value = |v: &Value| {
-        let source = match &v.source {
+        let value = figures.nok(v.nok);
+        let rate = figures.price(v.rate);
+        let time = format::time(&v.at, zone, locale);
+        match &v.source {
             // The transaction by its time: its id means nothing to the user.
-            ValueSource::Transaction { .. } => Message::new(key::HOLDINGS_VALUE_AT_RATE),
-            ValueSource::Sample => Message::new(key::HOLDINGS_VALUE_AT_SAMPLE),
-        };
-        source
-            .with("value", figures.nok(v.nok))
-            .with("rate", figures.price(v.rate))
-            .with("time", format::time(&v.at, zone, locale))
-            .render(locale)
+            ValueSource::Transaction { .. } => {
+                msg!(HOLDINGS_VALUE_AT_RATE { value, rate, time })
+            }
+            ValueSource::Sample => msg!(HOLDINGS_VALUE_AT_SAMPLE { value, rate, time }),
+        }
+        .render(locale)
     };
     // The later of the two valuations in the column says what it was worth last.
     let latest = match (&c.at_rate, &c.at_sample) {
@@ -224,16 +226,19 @@ fn point_view(
     let r = c.realised;
     let mut realised = vec![];
     if r.gains.is_positive() {
-        realised.push(Message::new(key::HOLDINGS_REALISED_GAIN).with("nok", figures.nok(r.gains)));
+        realised.push(msg!(HOLDINGS_REALISED_GAIN {
+            nok: figures.nok(r.gains)
+        }));
     }
     if r.losses.is_negative() {
-        realised.push(Message::new(key::HOLDINGS_REALISED_LOSS).with("nok", figures.nok(r.losses)));
+        realised.push(msg!(HOLDINGS_REALISED_LOSS {
+            nok: figures.nok(r.losses)
+        }));
     }
     if r.not_computable > 0 {
-        realised.push(
-            Message::new(key::HOLDINGS_REALISED_UNKNOWN)
-                .with("count", r.not_computable.to_string()),
-        );
+        realised.push(msg!(HOLDINGS_REALISED_UNKNOWN {
+            count: r.not_computable.to_string()
+        }));
     }
     HoldingsPointView {
         time: format::time(&c.at, zone, locale),

@@ -13,13 +13,14 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::notices::Told;
 use crate::present::{Present, Viewer};
 use crate::profiles::AppState;
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording::key;
-use crate::wording::{self, Message};
+use crate::wording::{self};
 use crate::{NoArgs, profile_views::AppView};
 
 /// The keyring's "profile" of what belongs to the app, not to one profile.
@@ -267,11 +268,10 @@ pub(crate) fn lock_view(s: &LockStatus, locale: Locale) -> LockView {
     LockView {
         set: s.set,
         locked: s.locked,
-        why: s.unreadable.as_ref().map(|e| {
-            Message::new(key::LOCK_KEYRING_UNREADABLE)
-                .with("detail", e.clone())
-                .render(locale)
-        }),
+        why: s
+            .unreadable
+            .as_ref()
+            .map(|e| msg!(LOCK_KEYRING_UNREADABLE { detail: e.clone() }).render(locale)),
         idle_minutes: s.idle_minutes,
         before_payments: s.before_payments,
     }

@@ -6,9 +6,10 @@ use nordlys_core::alerts::{Alert, Level};
 use nordlys_money::{Btc, Nok};
 
 use crate::desktop::Notice;
+use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::vocabulary::Screen;
-use crate::wording::{Key, Message, key, say};
+use crate::wording::{Bare, key, say};
 
 /// A notification, as what it tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,13 +87,13 @@ impl Told {
 }
 
 fn deposit_line(d: &Deposit, viewer: &Viewer) -> String {
-    Message::new(if d.pending {
-        key::DEPOSIT_BODY_PENDING
+    let amount = viewer.figures.btc(d.amount);
+    let account = d.account.clone();
+    if d.pending {
+        msg!(DEPOSIT_BODY_PENDING { amount, account })
     } else {
-        key::DEPOSIT_BODY
-    })
-    .with("amount", viewer.figures.btc(d.amount))
-    .with("account", d.account.clone())
+        msg!(DEPOSIT_BODY { amount, account })
+    }
     .render(viewer.locale())
 }
 
@@ -101,14 +102,15 @@ impl Present for Told {
 
     fn present(self, viewer: &Viewer) -> Notice {
         let (figures, locale) = (viewer.figures, viewer.locale());
-        let said = |k: Key| say(k, locale);
+        let said = |k: Bare| say(k, locale);
         let opens = self.opens();
         let (title, body) = match &self {
             Self::PlanElsewhere { plan } => (
                 said(key::PLAN_NOTICE_TITLE),
-                Message::new(key::PLAN_ELSEWHERE)
-                    .with("plan", plan.to_string())
-                    .render(locale),
+                msg!(PLAN_ELSEWHERE {
+                    plan: plan.to_string()
+                })
+                .render(locale),
             ),
             Self::PlanRan(ran) => (
                 said(key::PLAN_NOTICE_TITLE),
@@ -121,10 +123,11 @@ impl Present for Told {
             ),
             Self::PlansWaitingElsewhere { profile, count } => (
                 said(key::PLAN_NOTICE_TITLE),
-                Message::new(key::PLANS_OF_INACTIVE_PROFILE)
-                    .with("profile", profile.clone())
-                    .with("count", count.to_string())
-                    .render(locale),
+                msg!(PLANS_OF_INACTIVE_PROFILE {
+                    profile: profile.clone(),
+                    count: count.to_string()
+                })
+                .render(locale),
             ),
             Self::InvoicePaid {
                 amount,
@@ -162,10 +165,11 @@ impl Present for Told {
                 named,
                 more,
             } => {
-                let mut body = Message::new(key::DEPOSITS_WHILE_CLOSED_BODY)
-                    .with("count", count.to_string())
-                    .with("total", total.map_or_else(String::new, |t| figures.btc(t)))
-                    .render(locale);
+                let mut body = msg!(DEPOSITS_WHILE_CLOSED_BODY {
+                    count: count.to_string(),
+                    total: total.map_or_else(String::new, |t| figures.btc(t))
+                })
+                .render(locale);
                 for d in named {
                     body.push('\n');
                     body.push_str(&deposit_line(d, viewer));
@@ -173,9 +177,10 @@ impl Present for Told {
                 if *more > 0 {
                     body.push('\n');
                     body.push_str(
-                        &Message::new(key::DEPOSITS_MORE)
-                            .with("count", more.to_string())
-                            .render(locale),
+                        &msg!(DEPOSITS_MORE {
+                            count: more.to_string()
+                        })
+                        .render(locale),
                     );
                 }
                 (said(key::DEPOSITS_WHILE_CLOSED_TITLE), body)
@@ -186,10 +191,11 @@ impl Present for Told {
                 value,
             } => (
                 said(key::ALERT_FIRED_TITLE),
-                Message::new(key::ALERT_FIRED_BODY)
-                    .with("said", crate::alert_views::said(alert, *usual, figures))
-                    .with("value", crate::alert_views::level_words(*value, figures))
-                    .render(locale),
+                msg!(ALERT_FIRED_BODY {
+                    said: crate::alert_views::said(alert, *usual, figures),
+                    value: crate::alert_views::level_words(*value, figures)
+                })
+                .render(locale),
             ),
             Self::WhileLocked { .. } => (
                 said(key::LOCKED_NOTICE_TITLE),

@@ -18,6 +18,7 @@ use nordlys_money::{Btc, NokPerBtc};
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::pay_views::*;
 use crate::refusals::Refusal;
 use crate::sale_tax::{TaxOnSale, tax_on_sale};
@@ -374,9 +375,10 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> AppError {
             let ago = (Utc::now() - at).num_seconds().max(0).unsigned_abs();
             AppError::new(
                 ErrorCode::SameAsRecent,
-                wording::Message::new(key::PAYMENT_SAME_AS_RECENT)
-                    .nest("ago", wording::duration_message(ago))
-                    .time("at", at),
+                msg!(PAYMENT_SAME_AS_RECENT {
+                    ago: wording::duration_message(ago),
+                    at: at
+                }),
             )
         }
         withdrawals::WithdrawalError::Exchange(inner) => AppError::of(inner),

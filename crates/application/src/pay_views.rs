@@ -13,11 +13,12 @@ use nordlys_money::Btc;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::msg;
 use crate::pay::{PayChecked, Payment, PaymentSent, Payments, SendOutcome};
 use crate::present::{Present, Viewer};
 use crate::refusals::Refusal;
 use crate::vocabulary::{DestinationKind, NetworkStatus};
-use crate::wording::{self, Message, key};
+use crate::wording::{self, key};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -366,14 +367,12 @@ fn status_words(
             say(key::PAYMENT_STATUS_UNKNOWN)
         }
         (WithdrawalState::NotSent, _) => say(key::PAYMENT_STATUS_NOT_SENT),
-        (WithdrawalState::Rejected, _) => Message::new(key::PAYMENT_STATUS_REFUSED)
-            .with(
-                "reason",
-                refused
-                    .map(|r| r.words(locale))
-                    .unwrap_or_else(|| e.note.clone()),
-            )
-            .render(locale),
+        (WithdrawalState::Rejected, _) => msg!(PAYMENT_STATUS_REFUSED {
+            reason: refused
+                .map(|r| r.words(locale))
+                .unwrap_or_else(|| e.note.clone())
+        })
+        .render(locale),
     };
     (status, text)
 }
@@ -437,16 +436,12 @@ impl Present for PaymentSent {
             } => {
                 let mut m = match unrecorded {
                     None => wording::say(key::PAYMENT_SENT, locale),
-                    Some(w) => Message::new(key::PAYMENT_SENT_NOT_RECORDED)
-                        .with("reason", w.clone())
-                        .render(locale),
+                    Some(w) => msg!(PAYMENT_SENT_NOT_RECORDED { reason: w.clone() }).render(locale),
                 };
                 if let Some(e) = recipient_not_saved {
                     m.push(' ');
                     m.push_str(
-                        &Message::new(key::PAYMENT_RECIPIENT_NOT_SAVED)
-                            .with("reason", e.clone())
-                            .render(locale),
+                        &msg!(PAYMENT_RECIPIENT_NOT_SAVED { reason: e.clone() }).render(locale),
                     );
                 }
                 m

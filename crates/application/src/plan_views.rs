@@ -9,9 +9,10 @@ use nordlys_money::{Btc, Nok, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::msg;
 use crate::plans::{EntryFacts, PlanFacts, PlanList, RunFacts, SavedPlan};
 use crate::present::{Present, Viewer};
-use crate::wording::{self, Key, Message, key};
+use crate::wording::{self, Bare, Message, key};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -155,7 +156,7 @@ pub struct PlanIdArgs {
     pub id: i64,
 }
 
-fn weekday_key(d: Weekday) -> Key {
+fn weekday_key(d: Weekday) -> Bare {
     match d {
         Weekday::Mon => key::WEEKDAY_MON,
         Weekday::Tue => key::WEEKDAY_TUE,
@@ -173,31 +174,37 @@ fn said(plan: &Plan, viewer: &Viewer) -> String {
     let at = plan.schedule.at.format("%H:%M").to_string();
     let amount = figures.nok(plan.buy_nok);
     let mut m = match plan.schedule.every {
-        Every::Day => Message::new(key::PLAN_SAID_DAY),
+        Every::Day => msg!(PLAN_SAID_DAY { amount, at }),
         Every::Week(d) => {
-            Message::new(key::PLAN_SAID_WEEK).with("weekday", wording::say(weekday_key(d), locale))
+            let weekday = wording::say(weekday_key(d), locale);
+            msg!(PLAN_SAID_WEEK {
+                amount,
+                weekday,
+                at
+            })
         }
-        Every::Month(d) => Message::new(key::PLAN_SAID_MONTH).with("day", d.to_string()),
-    }
-    .with("amount", amount)
-    .with("at", at);
+        Every::Month(d) => msg!(PLAN_SAID_MONTH {
+            amount,
+            day: d.to_string(),
+            at
+        }),
+    };
     if let Some(ladder) = plan.ladder {
-        m = Message::new(key::PLAN_SAID_LADDER)
-            .with("said", m.render(locale))
-            .with("rungs", ladder.rungs.to_string())
-            .with(
-                "step",
-                nordlys_core::format::number(
-                    ladder.step_percent,
-                    ladder.step_percent.normalize().scale(),
-                    locale,
-                ),
-            );
+        m = msg!(PLAN_SAID_LADDER {
+            said: m.render(locale),
+            rungs: ladder.rungs.to_string(),
+            step: nordlys_core::format::number(
+                ladder.step_percent,
+                ladder.step_percent.normalize().scale(),
+                locale,
+            )
+        });
     }
     if let Some(cap) = plan.max_price {
-        m = Message::new(key::PLAN_SAID_CAPPED)
-            .with("said", m.render(locale))
-            .with("cap", figures.price(cap));
+        m = msg!(PLAN_SAID_CAPPED {
+            said: m.render(locale),
+            cap: figures.price(cap)
+        });
     }
     m.render(locale)
 }
@@ -212,17 +219,20 @@ fn price_of(btc: Btc, nok: Nok) -> Option<NokPerBtc> {
 /// journal entry to look at.
 fn entry_words(e: &EntryFacts, locale: nordlys_core::format::Locale) -> String {
     match (&e.order_id, &e.refused) {
-        (Some(o), _) => Message::new(key::PLAN_RUN_ORDER)
-            .with("order", o.clone())
-            .with("entry", e.id.to_string())
-            .render(locale),
-        (None, Some(refusal)) => Message::new(key::PLAN_RUN_REFUSED)
-            .with("reason", refusal.words(locale))
-            .with("entry", e.id.to_string())
-            .render(locale),
-        (None, None) => Message::new(key::PLAN_RUN_ENTRY)
-            .with("entry", e.id.to_string())
-            .render(locale),
+        (Some(o), _) => msg!(PLAN_RUN_ORDER {
+            order: o.clone(),
+            entry: e.id.to_string()
+        })
+        .render(locale),
+        (None, Some(refusal)) => msg!(PLAN_RUN_REFUSED {
+            reason: refusal.words(locale),
+            entry: e.id.to_string()
+        })
+        .render(locale),
+        (None, None) => msg!(PLAN_RUN_ENTRY {
+            entry: e.id.to_string()
+        })
+        .render(locale),
     }
 }
 
@@ -234,9 +244,10 @@ fn evidence_words(run: &RunFacts, viewer: &Viewer) -> String {
             None => wording::say(key::PLAN_RUN_MISSED, locale),
         },
         (RunState::Held, _) => wording::say(key::PLAN_RUN_HELD, locale),
-        (_, _) if !run.run.rungs.is_empty() => Message::new(key::PLAN_RUN_RUNGS)
-            .with("rungs", run.run.rungs.len().to_string())
-            .render(locale),
+        (_, _) if !run.run.rungs.is_empty() => msg!(PLAN_RUN_RUNGS {
+            rungs: run.run.rungs.len().to_string()
+        })
+        .render(locale),
         (_, Some(e)) => entry_words(e, locale),
         (_, None) => String::new(),
     }
@@ -377,13 +388,16 @@ pub(crate) fn problem_message(p: &PlanProblem) -> (PlanField, Message) {
         PlanProblem::Step(_) => (PlanField::Step, Message::new(key::PLAN_STEP)),
         PlanProblem::LadderTooDeep { rungs, step } => (
             PlanField::Step,
-            Message::new(key::PLAN_LADDER_TOO_DEEP)
-                .with("rungs", rungs.to_string())
-                .with("step", step.normalize().to_string()),
+            msg!(PLAN_LADDER_TOO_DEEP {
+                rungs: rungs.to_string(),
+                step: step.normalize().to_string()
+            }),
         ),
         PlanProblem::RungTooSmall(rungs) => (
             PlanField::Amount,
-            Message::new(key::PLAN_RUNG_TOO_SMALL).with("rungs", rungs.to_string()),
+            msg!(PLAN_RUNG_TOO_SMALL {
+                rungs: rungs.to_string()
+            }),
         ),
     }
 }
@@ -409,9 +423,10 @@ impl Present for SavedPlan {
                 .map(|p| problem_view(p, locale))
                 .collect(),
             warning: self.above_available.map(|a| {
-                Message::new(key::PLAN_ABOVE_AVAILABLE)
-                    .with("available", viewer.figures.nok(a))
-                    .render(locale)
+                msg!(PLAN_ABOVE_AVAILABLE {
+                    available: viewer.figures.nok(a)
+                })
+                .render(locale)
             }),
             plans: self.plans.present(viewer),
         }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error_words::{permission_name, refusal_reason};
+use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::profiles::{AppState, Holdings};
 use crate::shown::{Show, ShownBtc, ShownNok};
@@ -331,10 +332,11 @@ impl Present for Holdings {
         let at_bid = |btc: Btc| quote.as_ref().and_then(|q| btc.value_at(q.bid));
         let worth = |a: &BitcoinAccount| at_bid(a.total_btc).unwrap_or(a.total_nok);
         let valued_at = quote.as_ref().map(|q| {
-            Message::new(key::VALUED_AT_BID)
-                .with("price", figures.price(q.bid))
-                .with("time", viewer.time_to_second(&q.timestamp))
-                .render(figures.locale)
+            msg!(VALUED_AT_BID {
+                price: figures.price(q.bid),
+                time: viewer.time_to_second(&q.timestamp)
+            })
+            .render(figures.locale)
         });
         let live: Vec<_> = self.accounts.iter().filter(|a| !a.is_deleted()).collect();
         let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
@@ -351,9 +353,10 @@ impl Present for Holdings {
                     // The exchange states no value for the available part: none without a quote.
                     available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
                     reserved: (a.total_btc > a.available_btc).then(|| {
-                        Message::new(key::ACCOUNT_RESERVED)
-                            .with("btc", figures.btc(a.total_btc - a.available_btc))
-                            .render(figures.locale)
+                        msg!(ACCOUNT_RESERVED {
+                            btc: figures.btc(a.total_btc - a.available_btc)
+                        })
+                        .render(figures.locale)
                     }),
                     total_nok: figures.nok(worth(a)),
                     deleted: a.is_deleted(),
@@ -380,14 +383,8 @@ fn capability(
     let what = || permission_name(permission);
     let (allowed, reason) = match (has_key, known) {
         (_, Some(true)) => (true, None),
-        (false, _) => (
-            false,
-            Some(Message::new(key::CAPABILITY_OAUTH_CANNOT).nest("what", what())),
-        ),
-        (true, Some(false)) => (
-            false,
-            Some(Message::new(key::CAPABILITY_KEY_LACKS).nest("what", what())),
-        ),
+        (false, _) => (false, Some(msg!(CAPABILITY_OAUTH_CANNOT { what: what() }))),
+        (true, Some(false)) => (false, Some(msg!(CAPABILITY_KEY_LACKS { what: what() }))),
         // Unknown until used: nothing is sent to find out, and the first refusal teaches it.
         (true, None) => (true, Some(Message::new(key::CAPABILITY_UNKNOWN_UNTIL_USED))),
     };

@@ -17,10 +17,11 @@ use nordlys_money::Nok;
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::profile_views::*;
 use crate::state::{App, AppNotice, same_exchange};
 use crate::wording::key;
-use crate::wording::{self, Message};
+use crate::wording::{self};
 
 fn profile_form(args: &ExchangeProfileArgs) -> ExchangeProfileForm {
     ExchangeProfileForm {
@@ -320,8 +321,9 @@ pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppState>
         _ => {
             return Err(AppError::new(
                 ErrorCode::InvalidInput,
-                Message::new(key::TAX_RATE_RANGE)
-                    .with("typed", args.income_tax_percent.trim().to_owned()),
+                msg!(TAX_RATE_RANGE {
+                    typed: args.income_tax_percent.trim().to_owned()
+                }),
             ));
         }
     };
@@ -342,9 +344,10 @@ pub async fn set_request_timeout(app: &App, args: SetRequestTimeoutArgs) -> Answ
         let (min, max) = (REQUEST_TIMEOUT_RANGE.start(), REQUEST_TIMEOUT_RANGE.end());
         return Err(AppError::new(
             ErrorCode::InvalidInput,
-            Message::new(key::REQUEST_TIMEOUT_RANGE)
-                .with("min", min.to_string())
-                .with("max", max.to_string()),
+            msg!(REQUEST_TIMEOUT_RANGE {
+                min: min.to_string(),
+                max: max.to_string()
+            }),
         ));
     }
     app.settings().request_timeout_secs = seconds;

@@ -12,9 +12,9 @@ use rust_decimal::Decimal;
 
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
+use crate::msg;
 use crate::receive_views::*;
 use crate::state::App;
-use crate::wording::key;
 
 pub(crate) fn qr_view(text: &str, uri: String) -> Answer<QrView> {
     Ok(QrView {
@@ -125,8 +125,9 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<Invoice> {
         destination::read_invoice(&created.invoice.trim().to_ascii_lowercase()).map_err(|e| {
             AppError::new(
                 ErrorCode::Server,
-                crate::wording::Message::new(key::INVOICE_UNREADABLE)
-                    .nest("reason", crate::wording::destination_problem_message(&e)),
+                msg!(INVOICE_UNREADABLE {
+                    reason: crate::wording::destination_problem_message(&e)
+                }),
             )
         })?;
     // Never shown for paying unless it is the invoice asked for.
@@ -167,7 +168,9 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<Invoice> {
         .ok_or_else(|| {
             AppError::new(
                 ErrorCode::InvalidInput,
-                crate::wording::Message::new(key::NO_SUCH_INVOICE).with("id", args.id.clone()),
+                msg!(NO_SUCH_INVOICE {
+                    id: args.id.clone()
+                }),
             )
         })?;
     Invoice::with_qr(stored, app.bid_price().await.ok())

@@ -14,12 +14,13 @@ use ts_rs::TS;
 
 use crate::card_views::{RefusalKind, RefusalView};
 use crate::error::{Answer, AppError};
+use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::LotView;
 use crate::wording::key;
-use crate::wording::{Message, method_name};
+use crate::wording::{Arg, method_name};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -132,33 +133,28 @@ impl Present for TaxOnSale {
         let loss = d.gain_nok.is_negative();
         SaleTaxView {
             gain: Some(
-                Message::new(if loss {
-                    key::SALE_TAX_LOSS
-                } else {
-                    key::SALE_TAX_GAIN
-                })
-                .with(
-                    "amount",
-                    figures.nok(nordlys_money::Nok::computed(d.gain_nok.decimal().abs())),
-                )
-                .with("method", method_name(method, locale))
+                {
+                    let amount =
+                        figures.nok(nordlys_money::Nok::computed(d.gain_nok.decimal().abs()));
+                    let method = method_name(method, locale);
+                    if loss {
+                        msg!(SALE_TAX_LOSS { amount, method })
+                    } else {
+                        msg!(SALE_TAX_GAIN { amount, method })
+                    }
+                }
                 .render(locale),
             ),
             tax: Some(
-                Message::new(if loss {
-                    key::SALE_TAX_REDUCTION
-                } else {
-                    key::SALE_TAX_TAX
-                })
-                .with(
-                    "amount",
-                    figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs())),
-                )
-                .number(
-                    "percent",
-                    t.percent.normalize(),
-                    t.percent.normalize().scale(),
-                )
+                {
+                    let amount = figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs()));
+                    let percent = Arg::Number(t.percent.normalize(), t.percent.normalize().scale());
+                    if loss {
+                        msg!(SALE_TAX_REDUCTION { amount, percent })
+                    } else {
+                        msg!(SALE_TAX_TAX { amount, percent })
+                    }
+                }
                 .render(locale),
             ),
             lots: crate::tax_views::disposal_view(d, method, figures, zone).lots,

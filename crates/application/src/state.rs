@@ -19,6 +19,7 @@ use nordlys_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::desktop::Desktop;
 use crate::error::{AppError, ErrorCode};
+use crate::msg;
 use crate::test_hooks;
 use crate::wording::key;
 
@@ -388,8 +389,7 @@ impl App {
                 .ok_or_else(|| {
                     AppError::new(
                         ErrorCode::InvalidInput,
-                        crate::wording::Message::new(key::NO_SUCH_PROFILE)
-                            .with("id", id.to_owned()),
+                        msg!(NO_SUCH_PROFILE { id: id.to_owned() }),
                     )
                 })?;
             settings.active = id.to_owned();
@@ -472,8 +472,9 @@ impl App {
             .map_err(|e| {
                 AppError::new(
                     ErrorCode::Internal,
-                    crate::wording::Message::new(key::SANDBOX_DID_NOT_START)
-                        .with("reason", e.to_string()),
+                    msg!(SANDBOX_DID_NOT_START {
+                        reason: e.to_string()
+                    }),
                 )
             })?;
             // Where a test rig reads the port back: the app picks it, so no other process can

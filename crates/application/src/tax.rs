@@ -21,6 +21,7 @@ use nordlys_money::Nok;
 use crate::NoArgs;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
+use crate::msg;
 use crate::present::Present;
 use crate::state::{App, ProfileSession};
 use crate::tax_views::*;
@@ -165,14 +166,17 @@ fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
     match e {
         SyncError::Exchange { source, progress } => {
             let (code, reason) = source.words();
-            let m = Message::new(key::SYNC_FAILED_EXCHANGE)
-                .nest("reason", reason)
-                .with("stored", progress.stored.to_string());
+            let m = msg!(SYNC_FAILED_EXCHANGE {
+                reason: reason,
+                stored: progress.stored.to_string()
+            });
             (code, m)
         }
         SyncError::Store(e) => (
             ErrorCode::Internal,
-            Message::new(key::SYNC_FAILED_STORE).with("detail", e.to_string()),
+            msg!(SYNC_FAILED_STORE {
+                detail: e.to_string()
+            }),
         ),
         SyncError::Interrupted(_) => (
             ErrorCode::Internal,
@@ -180,9 +184,10 @@ fn sync_failure(e: &SyncError) -> (ErrorCode, Message) {
         ),
         SyncError::OtherAccounts { history, here } => (
             ErrorCode::OtherAccounts,
-            Message::new(key::SYNC_FAILED_OTHER_ACCOUNTS)
-                .with("history", history.join(", "))
-                .with("here", here.join(", ")),
+            msg!(SYNC_FAILED_OTHER_ACCOUNTS {
+                history: history.join(", "),
+                here: here.join(", ")
+            }),
         ),
     }
 }
@@ -546,9 +551,10 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
     if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
         return Err(AppError::new(
             ErrorCode::InvalidInput,
-            crate::wording::Message::new(key::EXPORT_NOT_WRITTEN)
-                .with("path", path.display().to_string())
-                .with("reason", e.to_string()),
+            msg!(EXPORT_NOT_WRITTEN {
+                path: path.display().to_string(),
+                reason: e.to_string()
+            }),
         ));
     }
     Ok(ExportView {

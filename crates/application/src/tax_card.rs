@@ -16,6 +16,7 @@ use nordlys_core::time::oslo_year;
 use nordlys_money::NokPerBtc;
 use serde::Serialize;
 
+use crate::msg;
 use crate::wording::Message;
 use crate::wording::key;
 
@@ -132,54 +133,62 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
     let time = |t| format::time(t, words.zone, words.locale);
     let (why, fix) = match why {
         Why::NoYearEndRate(no) => {
-            let (why, fix) = match no {
-                NoRate::NotChosen => (key::CARD_WHY_NO_RATE, key::CARD_FIX_NO_RATE),
+            let next = (year + 1).to_string();
+            let year = year.to_string();
+            match no {
+                NoRate::NotChosen => (
+                    msg!(CARD_WHY_NO_RATE { year }),
+                    msg!(CARD_FIX_NO_RATE { next }),
+                ),
                 NoRate::NoTransaction => (
-                    key::CARD_WHY_NO_TRANSACTION_RATE,
-                    key::CARD_FIX_NO_TRANSACTION_RATE,
+                    msg!(CARD_WHY_NO_TRANSACTION_RATE { year }),
+                    msg!(CARD_FIX_NO_TRANSACTION_RATE { next }),
                 ),
-                NoRate::NoSample => (key::CARD_WHY_NO_SAMPLE, key::CARD_FIX_NO_SAMPLE),
+                NoRate::NoSample => (
+                    msg!(CARD_WHY_NO_SAMPLE { year }),
+                    msg!(CARD_FIX_NO_SAMPLE { next }),
+                ),
                 NoRate::OutOfRange => (
-                    key::CARD_WHY_RATE_OUT_OF_RANGE,
-                    key::CARD_FIX_RATE_OUT_OF_RANGE,
+                    Message::new(key::CARD_WHY_RATE_OUT_OF_RANGE),
+                    Message::new(key::CARD_FIX_RATE_OUT_OF_RANGE),
                 ),
-            };
-            (
-                Message::new(why).with("year", year.to_string()),
-                Message::new(fix).with("next", (year + 1).to_string()),
-            )
+            }
         }
         Why::Pending { at, .. } => (
-            Message::new(key::CARD_WHY_PENDING).with("time", time(at)),
+            msg!(CARD_WHY_PENDING { time: time(at) }),
             Message::new(key::CARD_FIX_PENDING),
         ),
         Why::UnknownType { id, kind } => (
-            Message::new(key::CARD_WHY_UNKNOWN_TYPE)
-                .with("id", id.as_str())
-                .with("kind", kind.as_str()),
+            msg!(CARD_WHY_UNKNOWN_TYPE {
+                id: id.as_str(),
+                kind: kind.as_str()
+            }),
             Message::new(key::CARD_FIX_UNKNOWN_TYPE),
         ),
         Why::Malformed { id, reason } => (
-            Message::new(key::CARD_WHY_MALFORMED)
-                .with("id", id.as_str())
-                .with("reason", reason.as_str()),
+            msg!(CARD_WHY_MALFORMED {
+                id: id.as_str(),
+                reason: reason.as_str()
+            }),
             Message::new(key::CARD_FIX_MALFORMED),
         ),
         Why::SoldMoreThanBought { at, btc, .. } => (
-            Message::new(key::CARD_WHY_OVERSOLD)
-                .with("time", time(at))
-                .with("btc", format::btc(*btc, format::BtcUnit::Btc, words.locale)),
+            msg!(CARD_WHY_OVERSOLD {
+                time: time(at),
+                btc: format::btc(*btc, format::BtcUnit::Btc, words.locale)
+            }),
             Message::new(key::CARD_FIX_OVERSOLD),
         ),
         Why::BalanceContradicted { ids, rows } => (
-            Message::new(key::CARD_WHY_BALANCE_CONTRADICTED).with(
-                "ids",
-                match rows.saturating_sub(ids.len() as u64) {
+            msg!(CARD_WHY_BALANCE_CONTRADICTED {
+                ids: match rows.saturating_sub(ids.len() as u64) {
                     0 => ids.join(", "),
                     more => format!("{} (+{more})", ids.join(", ")),
-                },
-            ),
-            Message::new(key::CARD_FIX_BALANCE_CONTRADICTED).with("ids", ids.join(", ")),
+                }
+            }),
+            msg!(CARD_FIX_BALANCE_CONTRADICTED {
+                ids: ids.join(", ")
+            }),
         ),
         Why::AmountsOverflow => (
             Message::new(key::CARD_WHY_AMOUNTS_OVERFLOW),
@@ -187,17 +196,20 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
         ),
         Why::Unknown { at, unknown, .. } => match unknown {
             Unknown::DepositCost { at: deposited, .. } => (
-                Message::new(key::CARD_WHY_DEPOSIT_COST)
-                    .with("time", time(at))
-                    .with("deposited", time(deposited)),
-                Message::new(key::CARD_FIX_DEPOSIT_COST).with("deposited", time(deposited)),
+                msg!(CARD_WHY_DEPOSIT_COST {
+                    time: time(at),
+                    deposited: time(deposited)
+                }),
+                msg!(CARD_FIX_DEPOSIT_COST {
+                    deposited: time(deposited)
+                }),
             ),
             Unknown::NoRate { at, .. } => (
-                Message::new(key::CARD_WHY_NO_ROW_RATE).with("time", time(at)),
+                msg!(CARD_WHY_NO_ROW_RATE { time: time(at) }),
                 Message::new(key::CARD_FIX_NO_ROW_RATE),
             ),
             Unknown::FeePlacement { at, .. } => (
-                Message::new(key::CARD_WHY_FEE).with("time", time(at)),
+                msg!(CARD_WHY_FEE { time: time(at) }),
                 Message::new(key::CARD_FIX_FEE),
             ),
         },

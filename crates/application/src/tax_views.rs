@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::tax::{ExchangeBalances, Names, SyncStatus, TaxChoices, TaxRowsPage, YearEnds};
 use crate::vocabulary::{Report, SyncState};
@@ -370,9 +371,10 @@ fn net(t: &TaxTransaction, currency: &CurrencyCode) -> Option<Decimal> {
 
 /// What a report figure that a pending row touches says instead of a number.
 fn not_computable(since: &DateTime<Utc>, zone: Tz, locale: Locale) -> String {
-    crate::wording::Message::new(key::TAX_NOT_COMPUTABLE)
-        .with("since", day(since, zone, locale))
-        .render(locale)
+    msg!(TAX_NOT_COMPUTABLE {
+        since: day(since, zone, locale)
+    })
+    .render(locale)
 }
 
 fn payment_view(t: &TaxTransaction) -> PaymentInfoView {
@@ -483,9 +485,10 @@ impl Present for TaxChoices {
                 .map(|id| ChoiceView {
                     value: id.clone(),
                     label: if names.deleted(id) {
-                        crate::wording::Message::new(key::TAX_ACCOUNT_DELETED)
-                            .with("name", names.name(id))
-                            .render(locale)
+                        msg!(TAX_ACCOUNT_DELETED {
+                            name: names.name(id)
+                        })
+                        .render(locale)
                     } else {
                         names.name(id)
                     },
@@ -562,10 +565,11 @@ fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
         ));
     }
     y.contradiction.as_ref().map(|c| {
-        crate::wording::Message::new(key::TAX_NOT_COMPUTABLE_CONTRADICTED)
-            .with("ids", c.ids.join(", "))
-            .count("rows", c.rows)
-            .render(locale)
+        msg!(TAX_NOT_COMPUTABLE_CONTRADICTED {
+            ids: c.ids.join(", "),
+            rows: c.rows
+        })
+        .render(locale)
     })
 }
 
@@ -644,9 +648,10 @@ impl Present for GainsReport {
                         .map(|t| not_computable(&t, zone, locale))
                         .or_else(|| {
                             (y.unknown_disposals > 0).then(|| {
-                                Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
-                                    .count("count", u64::from(y.unknown_disposals))
-                                    .render(locale)
+                                msg!(GAINS_NOT_COMPUTABLE_UNKNOWN {
+                                    count: u64::from(y.unknown_disposals)
+                                })
+                                .render(locale)
                             })
                         });
                     let figure = |n: Nok| blocked.clone().unwrap_or_else(|| nok(n));
@@ -685,12 +690,13 @@ fn disposal_result(d: &Disposal, figures: Figures) -> String {
     let m = if !d.unknown.is_empty() {
         Message::new(key::DISPOSAL_NOT_COMPUTABLE)
     } else if d.gain_nok.is_negative() {
-        Message::new(key::DISPOSAL_LOSS).with(
-            "nok",
-            figures.nok(Nok::computed(d.gain_nok.decimal().abs())),
-        )
+        msg!(DISPOSAL_LOSS {
+            nok: figures.nok(Nok::computed(d.gain_nok.decimal().abs()))
+        })
     } else {
-        Message::new(key::DISPOSAL_GAIN).with("nok", figures.nok(d.gain_nok))
+        msg!(DISPOSAL_GAIN {
+            nok: figures.nok(d.gain_nok)
+        })
     };
     m.render(figures.locale)
 }

@@ -16,11 +16,12 @@ use ts_rs::TS;
 
 use crate::error::{Answer, AppError};
 use crate::market::{PriceChartFacts, Trades, VolumeChartFacts};
+use crate::msg;
 use crate::present::{Present, Presented, Viewer};
 use crate::shown::{Show, ShownPrice};
 use crate::trading::{Journal, OpenOrders, OrderChecked, OrderPlaced, Quote};
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
-use crate::wording::{self, Message, key};
+use crate::wording::{self, key};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -343,14 +344,18 @@ fn estimate_basis(
     if form.order_type == OrderType::Limit {
         return wording::say(key::ESTIMATE_AT_LIMIT, figures.locale);
     }
-    let (key, price) = match form.direction {
-        Direction::Buy => (key::ESTIMATE_AT_ASK, market.ask),
-        Direction::Sell => (key::VALUED_AT_BID, market.bid),
-    };
-    Message::new(key)
-        .with("price", figures.price(price))
-        .with("time", viewer.time_to_second(quoted_at))
-        .render(figures.locale)
+    let time = viewer.time_to_second(quoted_at);
+    match form.direction {
+        Direction::Buy => msg!(ESTIMATE_AT_ASK {
+            price: figures.price(market.ask),
+            time
+        }),
+        Direction::Sell => msg!(VALUED_AT_BID {
+            price: figures.price(market.bid),
+            time
+        }),
+    }
+    .render(figures.locale)
 }
 
 /// An order's estimate in words: bitcoin in BTC (the exchange's own unit for a fill), or NOK.
@@ -368,16 +373,18 @@ fn order_confirmation(c: &order_form::OrderCheck, figures: Figures) -> Option<St
         .map(|a| estimate_words(a, figures))
         .unwrap_or_default();
     let m = match (buying, r.price) {
-        (true, None) => Message::new(key::ORDER_SUMMARY_MARKET_BUY).with("estimate", estimate),
-        (false, None) => Message::new(key::ORDER_SUMMARY_MARKET_SELL).with("estimate", estimate),
-        (true, Some(p)) => {
-            Message::new(key::ORDER_SUMMARY_LIMIT_BUY).with("price", figures.price(p))
-        }
-        (false, Some(p)) => {
-            Message::new(key::ORDER_SUMMARY_LIMIT_SELL).with("price", figures.price(p))
-        }
+        (true, None) => msg!(ORDER_SUMMARY_MARKET_BUY { amount, estimate }),
+        (false, None) => msg!(ORDER_SUMMARY_MARKET_SELL { amount, estimate }),
+        (true, Some(p)) => msg!(ORDER_SUMMARY_LIMIT_BUY {
+            amount,
+            price: figures.price(p)
+        }),
+        (false, Some(p)) => msg!(ORDER_SUMMARY_LIMIT_SELL {
+            amount,
+            price: figures.price(p)
+        }),
     };
-    Some(m.with("amount", amount).render(figures.locale))
+    Some(m.render(figures.locale))
 }
 
 fn check_view_of(
@@ -451,9 +458,10 @@ fn resolution_view(
             outcome: OrderOutcome::Unknown,
             order_id: None,
             trade_id: None,
-            message: Message::new(key::ORDER_UNKNOWN)
-                .nest("what", crate::wording::why_unknown(&why, figures, name))
-                .render(locale),
+            message: msg!(ORDER_UNKNOWN {
+                what: crate::wording::why_unknown(&why, figures, name)
+            })
+            .render(locale),
         },
     }
 }
@@ -465,9 +473,7 @@ impl Present for OrderPlaced {
         let figures = order_figures(viewer);
         let mut view = resolution_view(self.resolution, figures, &|id| self.names.name(id));
         if let Some(w) = self.unrecorded {
-            view.message = Message::new(key::ORDER_PLACED_NOT_RECORDED)
-                .with("reason", w)
-                .render(figures.locale);
+            view.message = msg!(ORDER_PLACED_NOT_RECORDED { reason: w }).render(figures.locale);
         }
         view
     }
@@ -476,15 +482,13 @@ impl Present for OrderPlaced {
 /// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
 pub fn journaled_order_words(e: &JournalEntry, figures: Figures) -> String {
     let amount = figures.amount_in(e.direction.amount(e.amount), BtcUnit::Btc);
-    let key = match (e.order_type, e.direction) {
-        (OrderType::Market, Direction::Buy) => key::ORDER_MARKET_BUY,
-        (OrderType::Market, Direction::Sell) => key::ORDER_MARKET_SELL,
-        (OrderType::Limit, Direction::Buy) => key::ORDER_LIMIT_BUY,
-        (OrderType::Limit, Direction::Sell) => key::ORDER_LIMIT_SELL,
-    };
-    Message::new(key)
-        .with("amount", amount)
-        .render(figures.locale)
+    match (e.order_type, e.direction) {
+        (OrderType::Market, Direction::Buy) => msg!(ORDER_MARKET_BUY { amount }),
+        (OrderType::Market, Direction::Sell) => msg!(ORDER_MARKET_SELL { amount }),
+        (OrderType::Limit, Direction::Buy) => msg!(ORDER_LIMIT_BUY { amount }),
+        (OrderType::Limit, Direction::Sell) => msg!(ORDER_LIMIT_SELL { amount }),
+    }
+    .render(figures.locale)
 }
 
 fn journal_view(e: &JournalEntry, figures: Figures) -> JournalEntryView {

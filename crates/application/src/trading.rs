@@ -18,11 +18,12 @@ use crate::NoArgs;
 use crate::account_names::AccountNames;
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
+use crate::msg;
 use crate::sale_tax::{TaxOnSale, tax_on_sale};
 use crate::state::{App, ProfileSession};
 use crate::trade_views::*;
 use crate::vocabulary::{Direction, OrderOutcome};
-use crate::wording::{self, Message, key};
+use crate::wording::{self, key};
 
 /// The exchange's prices, for an amount when one was typed.
 #[derive(Debug, Clone)]
@@ -353,7 +354,7 @@ pub async fn cancel_order(
         .await;
     if let Err(e) = result {
         let (code, reason) = e.words();
-        let message = Message::new(key::CANCEL_FAILED).nest("reason", reason);
+        let message = msg!(CANCEL_FAILED { reason: reason });
         return Err(AppError::new(code, message));
     }
     open_orders(app, NoArgs {}).await

@@ -2,6 +2,7 @@
 //! what an action asks of the desktop (show the window, quit); the rest happens here, so each
 //! action is tested through the function the menu calls.
 
+use crate::msg;
 use crate::state::App;
 use crate::vocabulary::Change;
 use crate::wording;
@@ -108,9 +109,10 @@ pub fn tooltip(app: &App) -> String {
     };
     match crate::watcher::next_plan_run(app, &profile) {
         Some(at) => {
-            let next = crate::wording::Message::new(key::TRAY_NEXT_BUY)
-                .with("at", viewer.time(&at))
-                .render(locale);
+            let next = msg!(TRAY_NEXT_BUY {
+                at: viewer.time(&at)
+            })
+            .render(locale);
             format!("{price}\n{next}")
         }
         None => price,

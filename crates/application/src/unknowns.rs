@@ -11,6 +11,7 @@ use crate::NoArgs;
 use crate::account_names::{self, AccountNames};
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::journal::{self, JournalError};
+use crate::msg;
 use crate::state::{App, ProfileSession};
 use crate::unknown_views::{JournalIdArgs, SettlePlacedArgs};
 use crate::wording;
@@ -62,7 +63,7 @@ fn settle_error(e: JournalError) -> AppError {
     match e {
         JournalError::NoSuchEntry(id) => AppError::new(
             ErrorCode::InvalidInput,
-            wording::Message::new(key::NO_SUCH_JOURNAL_ENTRY).with("id", id.to_string()),
+            msg!(NO_SUCH_JOURNAL_ENTRY { id: id.to_string() }),
         ),
         // Said about the entry on screen: its number in the journal is not the user's word.
         JournalError::Refused { why, .. } => {

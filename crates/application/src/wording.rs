@@ -59,8 +59,32 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
 pub struct Key(&'static str);
 
 impl Key {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         self.0
+    }
+}
+
+/// The key of a message that takes no values: the only kind [`Message::new`] takes. A message
+/// with values is made from its [`args`] struct, with [`msg!`](crate::msg), so one given too few
+/// or too many does not build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bare(Key);
+
+impl Bare {
+    pub const fn as_str(self) -> &'static str {
+        self.0.0
+    }
+}
+
+impl From<Bare> for Key {
+    fn from(bare: Bare) -> Self {
+        bare.0
+    }
+}
+
+impl PartialEq<Bare> for Key {
+    fn eq(&self, other: &Bare) -> bool {
+        *self == other.0
     }
 }
 
@@ -69,11 +93,62 @@ pub mod key {
     include!(concat!(env!("OUT_DIR"), "/keys.rs"));
 }
 
+/// The values of every message that takes any, one struct per message named as its key, one
+/// field per `$variable` of either catalog.
+pub mod args {
+    include!(concat!(env!("OUT_DIR"), "/args.rs"));
+}
+
+/// The message `KEY` given its values by name, as a struct is written:
+/// `msg!(ORDER_PLACED { id, amount: btc })`. Each value becomes an [`Arg`] by `From`, or a count
+/// where the message picks a plural form by it; a value missing, one the message does not take,
+/// or text where a count belongs fails the build.
+///
+/// ```
+/// use nordlys_application::msg;
+/// use nordlys_application::wording::key;
+/// let m = msg!(DEPOSIT_BODY { amount: "1 BTC", account: "Main" });
+/// assert_eq!(m.key(), key::DEPOSIT_BODY);
+/// let n: u64 = 2;
+/// let _ = msg!(GAINS_NOT_COMPUTABLE_UNKNOWN { count: n });
+/// ```
+/// A value missing does not build:
+/// ```compile_fail,E0063
+/// nordlys_application::msg!(DEPOSIT_BODY { amount: "1 BTC" });
+/// ```
+/// nor one the message does not take:
+/// ```compile_fail,E0560
+/// nordlys_application::msg!(DEPOSIT_BODY { amount: "1 BTC", account: "Main", fee: "0" });
+/// ```
+/// nor text where the message picks a plural form:
+/// ```compile_fail,E0277
+/// nordlys_application::msg!(GAINS_NOT_COMPUTABLE_UNKNOWN { count: "2" });
+/// ```
+/// nor a message that takes values made without them:
+/// ```compile_fail,E0308
+/// use nordlys_application::wording::{Message, key};
+/// Message::new(key::DEPOSIT_BODY);
+/// ```
+#[macro_export]
+macro_rules! msg {
+    ($key:ident { $($name:ident $(: $value:expr)?),* $(,)? }) => {
+        $crate::wording::Message::from($crate::wording::args::$key {
+            $($name: ::core::convert::Into::into($crate::msg!(@value $name $($value)?))),*
+        })
+    };
+    (@value $name:ident $value:expr) => {
+        $value
+    };
+    (@value $name:ident) => {
+        $name
+    };
+}
+
 /// One message of the catalog: its key and the values it is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
-    pub key: Key,
-    pub args: Vec<(&'static str, Arg)>,
+    key: Key,
+    args: Vec<(&'static str, Arg)>,
 }
 
 /// A value of a message: text; a number, an amount or a time, written as the message is written
@@ -94,69 +169,96 @@ pub enum Arg {
     Message(Message),
 }
 
+impl Arg {
+    /// The amount `amount`, bitcoin in `unit` (a screen's own) rather than the user's.
+    pub fn amount_in(amount: impl Into<Amount>, unit: BtcUnit) -> Self {
+        Self::Amount(amount.into(), Some(unit))
+    }
+}
+
+impl From<String> for Arg {
+    fn from(text: String) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl From<&String> for Arg {
+    fn from(text: &String) -> Self {
+        Self::Text(text.clone())
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(text: &str) -> Self {
+        Self::Text(text.to_owned())
+    }
+}
+
+impl From<u64> for Arg {
+    fn from(n: u64) -> Self {
+        Self::Count(n)
+    }
+}
+
+impl From<Amount> for Arg {
+    fn from(amount: Amount) -> Self {
+        Self::Amount(amount, None)
+    }
+}
+
+impl From<nordlys_money::Btc> for Arg {
+    fn from(btc: nordlys_money::Btc) -> Self {
+        Self::Amount(btc.into(), None)
+    }
+}
+
+impl From<nordlys_money::Nok> for Arg {
+    fn from(nok: nordlys_money::Nok) -> Self {
+        Self::Amount(nok.into(), None)
+    }
+}
+
+impl From<NokPerBtc> for Arg {
+    fn from(price: NokPerBtc) -> Self {
+        Self::Price(price)
+    }
+}
+
+impl From<chrono::DateTime<chrono::Utc>> for Arg {
+    fn from(at: chrono::DateTime<chrono::Utc>) -> Self {
+        Self::Time(at)
+    }
+}
+
+impl From<Message> for Arg {
+    fn from(message: Message) -> Self {
+        Self::Message(message)
+    }
+}
+
 impl Message {
-    pub fn new(key: Key) -> Self {
-        Self { key, args: vec![] }
+    /// The message of `key`, which takes no values.
+    pub fn new(key: Bare) -> Self {
+        Self {
+            key: key.0,
+            args: vec![],
+        }
     }
 
-    /// Gives the message the value of `$name`, formatted for the language already.
-    pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
-        self.args.push((name, Arg::Text(value.into())));
-        self
+    /// A message with its values, for the generated [`args`] structs alone.
+    fn of(key: Key, args: Vec<(&'static str, Arg)>) -> Self {
+        Self { key, args }
     }
 
-    /// Gives the message the count `$name`, by which it picks the plural form (`[one]`, `*[other]`).
-    pub fn count(mut self, name: &'static str, n: u64) -> Self {
-        self.args.push((name, Arg::Count(n)));
-        self
-    }
-
-    /// Gives the message the number `$name`, with `dp` decimals, written as the language writes it.
-    pub fn number(mut self, name: &'static str, value: rust_decimal::Decimal, dp: u32) -> Self {
-        self.args.push((name, Arg::Number(value, dp)));
-        self
-    }
-
-    /// Gives the message the instant `$name`, to the minute on the user's clock.
-    pub fn time(mut self, name: &'static str, at: chrono::DateTime<chrono::Utc>) -> Self {
-        self.args.push((name, Arg::Time(at)));
-        self
-    }
-
-    /// Gives the message the amount `$name`: bitcoin in the user's unit, hidden in privacy mode.
-    pub fn amount(mut self, name: &'static str, amount: impl Into<Amount>) -> Self {
-        self.args.push((name, Arg::Amount(amount.into(), None)));
-        self
-    }
-
-    /// Gives the message the amount `$name`, bitcoin in `unit` (a screen's own), hidden in
-    /// privacy mode.
-    pub fn amount_in(
-        mut self,
-        name: &'static str,
-        amount: impl Into<Amount>,
-        unit: BtcUnit,
-    ) -> Self {
-        self.args
-            .push((name, Arg::Amount(amount.into(), Some(unit))));
-        self
-    }
-
-    /// Gives the message the price `$name`, hidden in privacy mode.
-    pub fn price(mut self, name: &'static str, price: NokPerBtc) -> Self {
-        self.args.push((name, Arg::Price(price)));
-        self
-    }
-
-    /// Gives the message the value of `$name` as another message, in the same language.
-    pub fn nest(mut self, name: &'static str, value: Message) -> Self {
-        self.args.push((name, Arg::Message(value)));
-        self
+    /// Which message this is.
+    pub fn key(&self) -> Key {
+        self.key
     }
 
     /// Whether this message is `key`'s or holds it among its values: which problem it tells of,
     /// however it is framed.
-    pub fn mentions(&self, key: Key) -> bool {
+    pub fn mentions(&self, key: impl Into<Key>) -> bool {
+        let key = key.into();
         self.key == key
             || self
                 .args
@@ -202,7 +304,7 @@ impl Message {
 }
 
 /// The message `key`, which takes no values, in `locale`.
-pub fn say(key: Key, locale: Locale) -> String {
+pub fn say(key: Bare, locale: Locale) -> String {
     Message::new(key).render(locale)
 }
 
@@ -217,11 +319,11 @@ pub fn amount_problem_message(p: &AmountProblem, unit: Option<BtcUnit>) -> Messa
     match p {
         AmountProblem::Input(e) => amount_input(e),
         AmountProblem::AboveAvailable { available } => {
-            let m = Message::new(key::AMOUNT_ABOVE_AVAILABLE);
-            match unit {
-                Some(unit) => m.amount_in("available", *available, unit),
-                None => m.amount("available", *available),
-            }
+            let available = match unit {
+                Some(unit) => Arg::amount_in(*available, unit),
+                None => Arg::from(*available),
+            };
+            msg!(AMOUNT_ABOVE_AVAILABLE { available })
         }
         AmountProblem::BelowOneSat => Message::new(key::AMOUNT_BELOW_ONE_SAT),
         AmountProblem::NoPrice => Message::new(key::AMOUNT_NO_PRICE),
@@ -240,22 +342,28 @@ pub fn amount_input(e: &AmountInputError) -> Message {
     match e {
         AmountInputError::Empty => Message::new(key::AMOUNT_EMPTY),
         AmountInputError::NotANumber(text) => {
-            Message::new(key::AMOUNT_NOT_A_NUMBER).with("text", text.as_str())
+            msg!(AMOUNT_NOT_A_NUMBER {
+                text: text.as_str()
+            })
         }
         AmountInputError::Negative => Message::new(key::AMOUNT_NEGATIVE),
         AmountInputError::Zero => Message::new(key::AMOUNT_ZERO),
         AmountInputError::TooManyDecimals { unit, max } => {
-            Message::new(key::AMOUNT_TOO_MANY_DECIMALS)
-                .with("unit", *unit)
-                .with("max", max.to_string())
+            msg!(AMOUNT_TOO_MANY_DECIMALS {
+                unit: *unit,
+                max: max.to_string()
+            })
         }
         AmountInputError::Ambiguous(text) => {
-            Message::new(key::AMOUNT_AMBIGUOUS).with("text", text.as_str())
+            msg!(AMOUNT_AMBIGUOUS {
+                text: text.as_str()
+            })
         }
         AmountInputError::FractionalSats => Message::new(key::AMOUNT_FRACTIONAL_SATS),
-        AmountInputError::TooLarge { unit, max } => Message::new(key::AMOUNT_TOO_LARGE)
-            .with("unit", *unit)
-            .number("max", *max, 0),
+        AmountInputError::TooLarge { unit, max } => msg!(AMOUNT_TOO_LARGE {
+            unit: *unit,
+            max: Arg::Number(*max, 0)
+        }),
     }
 }
 
@@ -263,17 +371,25 @@ pub fn amount_input(e: &AmountInputError) -> Message {
 pub fn address_problem(e: &BaseUrlError) -> Message {
     match e {
         BaseUrlError::Malformed(text) => {
-            Message::new(key::PROFILE_ADDRESS_MALFORMED).with("text", text.as_str())
+            msg!(PROFILE_ADDRESS_MALFORMED {
+                text: text.as_str()
+            })
         }
         BaseUrlError::Scheme(scheme) => {
-            Message::new(key::PROFILE_ADDRESS_SCHEME).with("scheme", scheme.as_str())
+            msg!(PROFILE_ADDRESS_SCHEME {
+                scheme: scheme.as_str()
+            })
         }
         BaseUrlError::InsecureRemote(text) => {
-            Message::new(key::PROFILE_ADDRESS_INSECURE).with("text", text.as_str())
+            msg!(PROFILE_ADDRESS_INSECURE {
+                text: text.as_str()
+            })
         }
         BaseUrlError::ExtraParts => Message::new(key::PROFILE_ADDRESS_EXTRA),
         // One the client adds later: said as its own words are.
-        other => Message::new(key::PROFILE_ADDRESS_MALFORMED).with("text", other.to_string()),
+        other => msg!(PROFILE_ADDRESS_MALFORMED {
+            text: other.to_string()
+        }),
     }
 }
 
@@ -282,7 +398,9 @@ pub fn profile_problems(p: &ProfileProblems) -> [Option<Message>; 5] {
     let address = |a: &AddressProblem| match a {
         AddressProblem::Url(e) => address_problem(e),
         AddressProblem::Path(path) => {
-            Message::new(key::PROFILE_ADDRESS_PATH).with("path", path.as_str())
+            msg!(PROFILE_ADDRESS_PATH {
+                path: path.as_str()
+            })
         }
     };
     [
@@ -297,7 +415,9 @@ pub fn profile_problems(p: &ProfileProblems) -> [Option<Message>; 5] {
         p.scopes.as_ref().map(|s| match s {
             ScopeProblem::None => Message::new(key::PROFILE_SCOPES_NONE),
             ScopeProblem::Unknown(scope) => {
-                Message::new(key::PROFILE_SCOPE_UNKNOWN).with("scope", scope.as_str())
+                msg!(PROFILE_SCOPE_UNKNOWN {
+                    scope: scope.as_str()
+                })
             }
         }),
     ]
@@ -314,25 +434,34 @@ pub fn destination_problem_message(e: &DestinationError) -> Message {
         DestinationError::Empty => Message::new(key::DESTINATION_EMPTY),
         DestinationError::BadChecksum => Message::new(key::DESTINATION_BAD_CHECKSUM),
         DestinationError::WrongNetwork(network) => {
-            Message::new(key::DESTINATION_WRONG_NETWORK).with("network", *network)
+            msg!(DESTINATION_WRONG_NETWORK { network: *network })
         }
         DestinationError::BadInvoice(detail) => {
-            Message::new(key::DESTINATION_BAD_INVOICE).with("detail", detail.as_str())
+            msg!(DESTINATION_BAD_INVOICE {
+                detail: detail.as_str()
+            })
         }
         DestinationError::InvoiceNetwork(network) => {
-            Message::new(key::DESTINATION_INVOICE_NETWORK).with("network", *network)
+            msg!(DESTINATION_INVOICE_NETWORK { network: *network })
         }
         DestinationError::Expired => Message::new(key::DESTINATION_EXPIRED),
-        DestinationError::AbsurdExpiry(seconds) => Message::new(key::DESTINATION_ABSURD_EXPIRY)
-            .number("seconds", rust_decimal::Decimal::from(*seconds), 0),
+        DestinationError::AbsurdExpiry(seconds) => msg!(DESTINATION_ABSURD_EXPIRY {
+            seconds: Arg::Number(rust_decimal::Decimal::from(*seconds), 0)
+        }),
         DestinationError::BadLnurl(detail) => {
-            Message::new(key::DESTINATION_BAD_LNURL).with("detail", detail.as_str())
+            msg!(DESTINATION_BAD_LNURL {
+                detail: detail.as_str()
+            })
         }
         DestinationError::BadLightningAddress(text) => {
-            Message::new(key::DESTINATION_BAD_LIGHTNING_ADDRESS).with("text", text.as_str())
+            msg!(DESTINATION_BAD_LIGHTNING_ADDRESS {
+                text: text.as_str()
+            })
         }
         DestinationError::BadUri(detail) => {
-            Message::new(key::DESTINATION_BAD_URI).with("detail", detail.as_str())
+            msg!(DESTINATION_BAD_URI {
+                detail: detail.as_str()
+            })
         }
         DestinationError::Unknown => Message::new(key::DESTINATION_UNKNOWN),
         DestinationError::OwnInvoice => Message::new(key::DESTINATION_OWN_INVOICE),
@@ -354,7 +483,9 @@ pub fn recipient_problem_message(p: &RecipientProblem) -> Message {
         }
         RecipientProblem::AddressMissing => Message::new(key::RECIPIENT_ADDRESS_MISSING),
         RecipientProblem::NotACountry(code) => {
-            Message::new(key::RECIPIENT_NOT_A_COUNTRY).with("code", code.as_str())
+            msg!(RECIPIENT_NOT_A_COUNTRY {
+                code: code.as_str()
+            })
         }
         RecipientProblem::OrganisationNumberDigits => {
             Message::new(key::RECIPIENT_ORGANISATION_NUMBER_DIGITS)
@@ -371,9 +502,13 @@ pub fn duration(seconds: u64, locale: Locale) -> String {
 /// A duration in whole hours, or minutes rounded up, as the catalog's message.
 pub fn duration_message(seconds: u64) -> Message {
     if seconds >= 3600 {
-        Message::new(key::DURATION_HOURS).with("hours", (seconds / 3600).to_string())
+        msg!(DURATION_HOURS {
+            hours: (seconds / 3600).to_string()
+        })
     } else {
-        Message::new(key::DURATION_MINUTES).with("minutes", seconds.div_ceil(60).to_string())
+        msg!(DURATION_MINUTES {
+            minutes: seconds.div_ceil(60).to_string()
+        })
     }
 }
 
@@ -393,7 +528,7 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
                 },
                 locale,
             );
-            Message::new(key::DESTINATION_ONCHAIN).with("kind", kind)
+            msg!(DESTINATION_ONCHAIN { kind: kind })
         }
         Destination::Invoice(i) => {
             let left = i
@@ -405,20 +540,22 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
                 || say(key::INVOICE_ANY_AMOUNT, locale),
                 |a| figures.btc_in(a, BtcUnit::Sats),
             );
-            Message::new(key::DESTINATION_INVOICE)
-                .with("amount", amount)
-                .with("expiry", duration(left, locale))
+            msg!(DESTINATION_INVOICE {
+                amount: amount,
+                expiry: duration(left, locale)
+            })
         }
         Destination::LightningAddress { user, domain } => {
-            Message::new(key::DESTINATION_LIGHTNING_ADDRESS)
-                .with("address", format!("{user}@{domain}"))
+            msg!(DESTINATION_LIGHTNING_ADDRESS {
+                address: format!("{user}@{domain}")
+            })
         }
         Destination::Lnurl { url, .. } => {
             let host = url::Url::parse(url)
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_owned))
                 .unwrap_or_default();
-            Message::new(key::DESTINATION_LNURL).with("host", host)
+            msg!(DESTINATION_LNURL { host: host })
         }
     };
     m.render(locale)
@@ -439,12 +576,12 @@ pub fn loopback_pages(locale: Locale) -> nordlys_core::loopback::PageWords {
     })
 }
 
-/// A step's trouble as `message`'s `$error`: its kind in the language, or, for an error with no
+/// A step's trouble as a message's `$error`: its kind in the language, or, for an error with no
 /// kind, the words it came with.
-fn why(message: Message, error: &str, trouble: Option<&Trouble>) -> Message {
+fn why(error: &str, trouble: Option<&Trouble>) -> Arg {
     match trouble {
-        Some(t) => message.nest("error", self::trouble(t)),
-        None => message.with("error", error),
+        Some(t) => Arg::Message(self::trouble(t)),
+        None => Arg::from(error),
     }
 }
 
@@ -452,19 +589,22 @@ fn why(message: Message, error: &str, trouble: Option<&Trouble>) -> Message {
 pub fn trouble(t: &Trouble) -> Message {
     match t {
         Trouble::Timeout { seconds } => {
-            Message::new(key::TROUBLE_TIMEOUT).with("seconds", seconds.to_string())
+            msg!(TROUBLE_TIMEOUT {
+                seconds: seconds.to_string()
+            })
         }
         Trouble::Unreachable => Message::new(key::TROUBLE_UNREACHABLE),
         Trouble::ConnectionBroke => Message::new(key::TROUBLE_CONNECTION_BROKE),
         Trouble::AnswerLost => Message::new(key::TROUBLE_ANSWER_LOST),
-        Trouble::Status { status, message } => Message::new(key::TROUBLE_STATUS)
-            .with("status", status.to_string())
-            .with("message", message.as_str()),
+        Trouble::Status { status, message } => msg!(TROUBLE_STATUS {
+            status: status.to_string(),
+            message: message.as_str()
+        }),
         Trouble::RateLimited => Message::new(key::TROUBLE_RATE_LIMITED),
         Trouble::NotPermitted => Message::new(key::TROUBLE_NOT_PERMITTED),
         Trouble::Unreadable => Message::new(key::TROUBLE_UNREADABLE),
         Trouble::UnreadableRows { count } => {
-            Message::new(key::TROUBLE_UNREADABLE_ROWS).count("count", *count)
+            msg!(TROUBLE_UNREADABLE_ROWS { count: *count })
         }
     }
 }
@@ -477,16 +617,18 @@ pub fn settle_refusal(why: SettleRefusal) -> Message {
         SettleRefusal::AlreadySettled(_) => Message::new(key::SETTLE_REFUSED_SETTLED),
         SettleRefusal::SettledMeanwhile => Message::new(key::SETTLE_REFUSED_MEANWHILE),
         SettleRefusal::InFlight { minutes } => {
-            Message::new(key::SETTLE_REFUSED_IN_FLIGHT).with("minutes", minutes.to_string())
+            msg!(SETTLE_REFUSED_IN_FLIGHT {
+                minutes: minutes.to_string()
+            })
         }
         SettleRefusal::NotListed(order) => {
-            Message::new(key::SETTLE_REFUSED_NOT_LISTED).with("order", order)
+            msg!(SETTLE_REFUSED_NOT_LISTED { order: order })
         }
         SettleRefusal::NotThisOrder(order) => {
-            Message::new(key::SETTLE_REFUSED_NOT_THIS_ORDER).with("order", order)
+            msg!(SETTLE_REFUSED_NOT_THIS_ORDER { order: order })
         }
         SettleRefusal::Claimed { order, .. } => {
-            Message::new(key::SETTLE_REFUSED_CLAIMED).with("order", order)
+            msg!(SETTLE_REFUSED_CLAIMED { order: order })
         }
     }
 }
@@ -494,14 +636,15 @@ pub fn settle_refusal(why: SettleRefusal) -> Message {
 /// Why an invoice the exchange created is not shown: it is not the one asked for.
 pub fn created_invoice_problem(e: &CreatedInvoiceError) -> Message {
     match e {
-        CreatedInvoiceError::Amount { asked, got } => Message::new(key::CREATED_INVOICE_AMOUNT)
-            .amount("asked", *asked)
-            .amount("got", *got),
+        CreatedInvoiceError::Amount { asked, got } => msg!(CREATED_INVOICE_AMOUNT {
+            asked: *asked,
+            got: *got
+        }),
         CreatedInvoiceError::NoAmount { asked } => {
-            Message::new(key::CREATED_INVOICE_NO_AMOUNT).amount("asked", *asked)
+            msg!(CREATED_INVOICE_NO_AMOUNT { asked: *asked })
         }
         CreatedInvoiceError::Unasked { got } => {
-            Message::new(key::CREATED_INVOICE_UNASKED).amount("got", *got)
+            msg!(CREATED_INVOICE_UNASKED { got: *got })
         }
         CreatedInvoiceError::Description => Message::new(key::CREATED_INVOICE_DESCRIPTION),
         _ => Message::new(key::CREATED_INVOICE_OTHER),
@@ -524,23 +667,31 @@ pub fn notice(n: &crate::state::AppNotice, locale: Locale) -> String {
     use crate::state::AppNotice;
     let m = match n {
         AppNotice::SettingsSetAside { detail, aside } => {
-            Message::new(key::NOTICE_SETTINGS_SET_ASIDE)
-                .with("detail", detail.clone())
-                .with("aside", aside.display().to_string())
+            msg!(NOTICE_SETTINGS_SET_ASIDE {
+                detail: detail.clone(),
+                aside: aside.display().to_string()
+            })
         }
         AppNotice::SettingsNotSetAside { detail, why } => {
-            Message::new(key::NOTICE_SETTINGS_NOT_SET_ASIDE)
-                .with("detail", detail.clone())
-                .with("why", why.clone())
+            msg!(NOTICE_SETTINGS_NOT_SET_ASIDE {
+                detail: detail.clone(),
+                why: why.clone()
+            })
         }
         AppNotice::SettingsUnreadable { detail } => {
-            Message::new(key::NOTICE_SETTINGS_UNREADABLE).with("detail", detail.clone())
+            msg!(NOTICE_SETTINGS_UNREADABLE {
+                detail: detail.clone()
+            })
         }
         AppNotice::UnresolvedElsewhere { count } => {
-            Message::new(key::UNRESOLVED_OTHER_ACCOUNTS).with("count", count.to_string())
+            msg!(UNRESOLVED_OTHER_ACCOUNTS {
+                count: count.to_string()
+            })
         }
         AppNotice::SampleNotKept { detail } => {
-            Message::new(key::NOTICE_SAMPLE_NOT_KEPT).with("detail", detail.clone())
+            msg!(NOTICE_SAMPLE_NOT_KEPT {
+                detail: detail.clone()
+            })
         }
     };
     m.render(locale)
@@ -550,11 +701,14 @@ pub fn notice(n: &crate::state::AppNotice, locale: Locale) -> String {
 pub fn skip_reason(why: &nordlys_core::plans::SkipReason, figures: Figures) -> String {
     use nordlys_core::plans::SkipReason;
     let m = match why {
-        SkipReason::AboveCap { ask, cap } => Message::new(key::PLAN_SKIP_ABOVE_CAP)
-            .with("ask", figures.price(*ask))
-            .with("cap", figures.price(*cap)),
+        SkipReason::AboveCap { ask, cap } => msg!(PLAN_SKIP_ABOVE_CAP {
+            ask: figures.price(*ask),
+            cap: figures.price(*cap)
+        }),
         SkipReason::RungAtZero { ask } => {
-            Message::new(key::PLAN_SKIP_RUNG_AT_ZERO).with("ask", figures.price(*ask))
+            msg!(PLAN_SKIP_RUNG_AT_ZERO {
+                ask: figures.price(*ask)
+            })
         }
         SkipReason::Legacy(words) => return words.clone(),
     };
@@ -568,11 +722,15 @@ pub fn why_unknown(w: &WhyUnknown, figures: Figures, name: &dyn Fn(&str) -> Stri
         WhyUnknown::InFlight => Message::new(key::UNKNOWN_IN_FLIGHT),
         WhyUnknown::Queued => Message::new(key::UNKNOWN_QUEUED),
         WhyUnknown::OtherExchange { base_url } => {
-            Message::new(key::UNKNOWN_OTHER_EXCHANGE).with("url", base_url.clone())
+            msg!(UNKNOWN_OTHER_EXCHANGE {
+                url: base_url.clone()
+            })
         }
         WhyUnknown::OtherAccounts => Message::new(key::UNKNOWN_OTHER_ACCOUNTS),
         WhyUnknown::Doubt(d) => {
-            Message::new(key::UNKNOWN_DOUBT).nest("why", doubt(d, figures, name))
+            msg!(UNKNOWN_DOUBT {
+                why: doubt(d, figures, name)
+            })
         }
     }
 }
@@ -604,52 +762,64 @@ pub fn seen(r: &Read, s: &Seen, figures: Figures, name: &dyn Fn(&str) -> String)
             return accounts
                 .iter()
                 .map(|a| {
-                    Message::new(key::SEEN_ACCOUNT)
-                        .with("account", name(&a.id))
-                        .with("available", figures.btc(a.available))
-                        .with("total", figures.btc(a.total))
-                        .render(locale)
+                    msg!(SEEN_ACCOUNT {
+                        account: name(&a.id),
+                        available: figures.btc(a.available),
+                        total: figures.btc(a.total)
+                    })
+                    .render(locale)
                 })
                 .collect::<Vec<_>>()
                 .join("; ");
         }
         Seen::Fiat { available } => {
-            Message::new(key::SEEN_FIAT).with("amount", figures.nok(*available))
+            msg!(SEEN_FIAT {
+                amount: figures.nok(*available)
+            })
         }
         Seen::OpenOrders { count } => {
-            Message::new(key::SEEN_OPEN_ORDERS).with("count", count.to_string())
+            msg!(SEEN_OPEN_ORDERS {
+                count: count.to_string()
+            })
         }
         Seen::Rows {
             count,
             incomplete: None,
             ..
-        } => Message::new(key::SEEN_ROWS).with("count", count.to_string()),
+        } => msg!(SEEN_ROWS {
+            count: count.to_string()
+        }),
         Seen::Rows {
             count,
             incomplete: Some(error),
             trouble,
-        } => why(
-            Message::new(key::SEEN_ROWS_INCOMPLETE).with("count", count.to_string()),
-            error,
-            trouble.as_ref(),
-        ),
-        Seen::Failed { error, trouble } => {
-            why(Message::new(key::SEEN_FAILED), error, trouble.as_ref())
-        }
-        Seen::Answered { error, trouble } => {
-            why(Message::new(key::SEEN_ANSWERED), error, trouble.as_ref())
-        }
-        Seen::Made { ids } => Message::new(key::SEEN_MADE).with("ids", ids.join(", ")),
+        } => msg!(SEEN_ROWS_INCOMPLETE {
+            count: count.to_string(),
+            error: why(error, trouble.as_ref())
+        }),
+        Seen::Failed { error, trouble } => msg!(SEEN_FAILED {
+            error: why(error, trouble.as_ref())
+        }),
+        Seen::Answered { error, trouble } => msg!(SEEN_ANSWERED {
+            error: why(error, trouble.as_ref())
+        }),
+        Seen::Made { ids } => msg!(SEEN_MADE {
+            ids: ids.join(", ")
+        }),
         Seen::NotMade { quiet_minutes } => {
-            Message::new(key::SEEN_NOT_MADE).with("minutes", quiet_minutes.to_string())
+            msg!(SEEN_NOT_MADE {
+                minutes: quiet_minutes.to_string()
+            })
         }
         Seen::Unknown { doubt: d } => {
-            Message::new(key::SEEN_UNKNOWN).nest("why", doubt(d, figures, name))
+            msg!(SEEN_UNKNOWN {
+                why: doubt(d, figures, name)
+            })
         }
         Seen::UserNotMade { order: true } => Message::new(key::SEEN_USER_NOT_PLACED),
         Seen::UserNotMade { order: false } => Message::new(key::SEEN_USER_NOT_SENT),
         Seen::UserPlaced { open_as: Some(id) } => {
-            Message::new(key::SEEN_USER_PLACED_OPEN).with("order", id.clone())
+            msg!(SEEN_USER_PLACED_OPEN { order: id.clone() })
         }
         Seen::UserPlaced { open_as: None } => Message::new(key::SEEN_USER_PLACED_CLOSED),
         Seen::NeverSent => Message::new(key::SEEN_NEVER_SENT),
@@ -669,48 +839,59 @@ fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message 
     let btc = |b: nordlys_money::Btc| figures.btc(b);
     match d {
         Doubt::Moved(Move::AvailableNok { by }) => {
-            Message::new(key::DOUBT_MOVED_NOK).with("amount", figures.nok(*by))
+            msg!(DOUBT_MOVED_NOK {
+                amount: figures.nok(*by)
+            })
         }
         Doubt::Moved(Move::AvailableBtc { account, by }) => {
-            Message::new(key::DOUBT_MOVED_AVAILABLE)
-                .with("account", name(account))
-                .with("amount", btc(*by))
+            msg!(DOUBT_MOVED_AVAILABLE {
+                account: name(account),
+                amount: btc(*by)
+            })
         }
-        Doubt::Moved(Move::TotalBtc { account, by }) => Message::new(key::DOUBT_MOVED_TOTAL)
-            .with("account", name(account))
-            .with("amount", btc(*by)),
+        Doubt::Moved(Move::TotalBtc { account, by }) => msg!(DOUBT_MOVED_TOTAL {
+            account: name(account),
+            amount: btc(*by)
+        }),
         Doubt::SharedMatch => Message::new(key::DOUBT_SHARED_MATCH),
         Doubt::InFlight => Message::new(key::DOUBT_IN_FLIGHT),
         Doubt::TooSoon { minutes } => {
-            Message::new(key::DOUBT_TOO_SOON).with("minutes", minutes.to_string())
+            msg!(DOUBT_TOO_SOON {
+                minutes: minutes.to_string()
+            })
         }
         Doubt::MovedBefore => Message::new(key::DOUBT_MOVED_BEFORE),
         Doubt::LimitLeavesNoTrace => Message::new(key::DOUBT_LIMIT_NO_TRACE),
         Doubt::FillsDoNotAddUp => Message::new(key::DOUBT_FILLS),
         Doubt::ReadFailed => Message::new(key::DOUBT_READ_FAILED),
         Doubt::NoBalancesBefore => Message::new(key::DOUBT_NO_BALANCES_BEFORE),
-        Doubt::HeldBack { held, open_sells } => Message::new(key::DOUBT_HELD_BACK)
-            .with("held", btc(*held))
-            .with("sells", btc(*open_sells)),
+        Doubt::HeldBack { held, open_sells } => msg!(DOUBT_HELD_BACK {
+            held: btc(*held),
+            sells: btc(*open_sells)
+        }),
         Doubt::RowDisagrees {
             account,
             holds,
             row_says,
-        } => Message::new(key::DOUBT_ROW_DISAGREES)
-            .with("account", name(account))
-            .with("holds", btc(*holds))
-            .with("says", btc(*row_says)),
+        } => msg!(DOUBT_ROW_DISAGREES {
+            account: name(account),
+            holds: btc(*holds),
+            says: btc(*row_says)
+        }),
         Doubt::ChangedWithoutRow { account } => {
-            Message::new(key::DOUBT_CHANGED_WITHOUT_ROW).with("account", name(account))
+            msg!(DOUBT_CHANGED_WITHOUT_ROW {
+                account: name(account)
+            })
         }
         Doubt::Unaccounted {
             account,
             was,
             holds,
-        } => Message::new(key::DOUBT_UNACCOUNTED)
-            .with("account", name(account))
-            .with("was", btc(*was))
-            .with("holds", btc(*holds)),
+        } => msg!(DOUBT_UNACCOUNTED {
+            account: name(account),
+            was: btc(*was),
+            holds: btc(*holds)
+        }),
     }
 }
 
@@ -718,21 +899,32 @@ fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message 
 pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
     let m = match n {
         GainsNote::MatchedBy(method) => {
-            Message::new(key::GAINS_MATCHED_BY).with("method", method_name(*method, locale))
+            msg!(GAINS_MATCHED_BY {
+                method: method_name(*method, locale)
+            })
         }
         GainsNote::DepositsAtMarket(count) => {
-            Message::new(key::GAINS_DEPOSITS_AT_MARKET).with("count", count.to_string())
+            msg!(GAINS_DEPOSITS_AT_MARKET {
+                count: count.to_string()
+            })
         }
         GainsNote::MovedOut(count) => {
-            Message::new(key::GAINS_MOVED_OUT).with("count", count.to_string())
+            msg!(GAINS_MOVED_OUT {
+                count: count.to_string()
+            })
         }
         GainsNote::SoldMoreThanBought(count) => {
-            Message::new(key::GAINS_SOLD_MORE).with("count", count.to_string())
+            msg!(GAINS_SOLD_MORE {
+                count: count.to_string()
+            })
         }
-        GainsNote::Unpriced(ids) => Message::new(key::GAINS_UNPRICED).with("ids", ids.join(", ")),
-        GainsNote::UnknownType { kind, count } => Message::new(key::GAINS_UNKNOWN_TYPE)
-            .with("kind", kind.clone())
-            .with("count", count.to_string()),
+        GainsNote::Unpriced(ids) => msg!(GAINS_UNPRICED {
+            ids: ids.join(", ")
+        }),
+        GainsNote::UnknownType { kind, count } => msg!(GAINS_UNKNOWN_TYPE {
+            kind: kind.clone(),
+            count: count.to_string()
+        }),
     };
     m.render(locale)
 }
@@ -741,23 +933,23 @@ pub fn gains_note(n: &GainsNote, locale: Locale) -> String {
 pub fn rate_source(s: &RateSource, locale: Locale) -> String {
     match s {
         // The transaction's id is for the rows behind the figure, not for these words.
-        RateSource::Transaction { at, .. } => Message::new(key::RATE_SOURCE_TRANSACTION)
-            .with("date", format::date(oslo_date(at), locale))
-            .render(locale),
+        RateSource::Transaction { at, .. } => msg!(RATE_SOURCE_TRANSACTION {
+            date: format::date(oslo_date(at), locale)
+        })
+        .render(locale),
         RateSource::Entered => say(key::RATE_SOURCE_ENTERED, locale),
         RateSource::EnteredViaUsd {
             usd_per_btc,
             nok_per_usd,
-        } => Message::new(key::RATE_SOURCE_ENTERED_USD)
-            .with("usd", usd_per_btc.normalize().to_string())
-            .with("nok", nok_per_usd.normalize().to_string())
-            .render(locale),
-        RateSource::Sample { at } => Message::new(key::RATE_SOURCE_SAMPLE)
-            .with(
-                "time",
-                format::time(at, nordlys_core::time::Tz::UTC, locale),
-            )
-            .render(locale),
+        } => msg!(RATE_SOURCE_ENTERED_USD {
+            usd: usd_per_btc.normalize().to_string(),
+            nok: nok_per_usd.normalize().to_string()
+        })
+        .render(locale),
+        RateSource::Sample { at } => msg!(RATE_SOURCE_SAMPLE {
+            time: format::time(at, nordlys_core::time::Tz::UTC, locale)
+        })
+        .render(locale),
         RateSource::Missing => say(key::RATE_SOURCE_MISSING, locale),
     }
 }
@@ -765,9 +957,10 @@ pub fn rate_source(s: &RateSource, locale: Locale) -> String {
 /// A warning on the order form.
 pub fn order_warning(w: &OrderWarning, figures: Figures) -> String {
     match w {
-        OrderWarning::FarFromMarket { mid } => Message::new(key::ORDER_FAR_FROM_MARKET)
-            .with("mid", figures.price(*mid))
-            .render(figures.locale),
+        OrderWarning::FarFromMarket { mid } => msg!(ORDER_FAR_FROM_MARKET {
+            mid: figures.price(*mid)
+        })
+        .render(figures.locale),
     }
 }
 
@@ -855,19 +1048,17 @@ mod tests {
         };
         for why in whys {
             let say = |locale, hidden| {
-                Message::new(key::ORDER_UNKNOWN)
-                    .nest(
-                        "what",
-                        why_unknown(
-                            &why,
-                            Figures {
-                                hidden,
-                                ..shown(locale, BtcUnit::Btc)
-                            },
-                            &name,
-                        ),
+                msg!(ORDER_UNKNOWN {
+                    what: why_unknown(
+                        &why,
+                        Figures {
+                            hidden,
+                            ..shown(locale, BtcUnit::Btc)
+                        },
+                        &name,
                     )
-                    .render(locale)
+                })
+                .render(locale)
             };
             let (en, nb) = (say(Locale::En, false), say(Locale::Nb, false));
             for text in [&en, &nb] {
@@ -1056,11 +1247,7 @@ mod tests {
     /// A count picks the language's plural form: never "disposal(s)".
     #[test]
     fn a_count_reads_in_the_plural_form_of_its_language() {
-        let said = |n, locale| {
-            Message::new(key::GAINS_NOT_COMPUTABLE_UNKNOWN)
-                .count("count", n)
-                .render(locale)
-        };
+        let said = |n: u64, locale| msg!(GAINS_NOT_COMPUTABLE_UNKNOWN { count: n }).render(locale);
         for (n, locale, form) in [
             (1, Locale::En, "one disposal uses"),
             (37, Locale::En, "37 disposals use"),
@@ -1356,28 +1543,28 @@ mod tests {
     }
 
     /// Entries whose Norwegian is rightly the English, each with its reason.
-    const SAME_IN_BOTH: &[(Key, &str)] = &[
+    const SAME_IN_BOTH: &[(&str, &str)] = &[
         (
-            key::DURATION_MINUTES,
+            key::DURATION_MINUTES.as_str(),
             "`min` is the abbreviation for minutes in both languages",
         ),
-        (key::TAX_KIND_BONUS, "Norwegian says bonus too"),
+        (key::TAX_KIND_BONUS.as_str(), "Norwegian says bonus too"),
         (
-            key::TAX_SUB_ONCHAIN,
+            key::TAX_SUB_ONCHAIN.as_str(),
             "on-chain is the word in Norwegian too",
         ),
-        (key::TAX_SUB_LIGHTNING, "the network's name"),
-        (key::TAX_SUB_LIGHTNING_LNURL, "the protocol's name"),
+        (key::TAX_SUB_LIGHTNING.as_str(), "the network's name"),
+        (key::TAX_SUB_LIGHTNING_LNURL.as_str(), "the protocol's name"),
         (
-            key::ERROR_REFUSED,
+            key::ERROR_REFUSED.as_str(),
             "only its two parts, each a message translated on its own",
         ),
         (
-            key::ADDRESS_TAPROOT,
+            key::ADDRESS_TAPROOT.as_str(),
             "the name of an address type, not translated",
         ),
         (
-            key::ADDRESS_WITNESS,
+            key::ADDRESS_WITNESS.as_str(),
             "the name of an address type, not translated",
         ),
     ];
@@ -1414,13 +1601,14 @@ mod tests {
                 .skip(1)
                 .filter_map(|r| r.split(' ').next())
             {
-                m = m.with(Box::leak(name.to_owned().into_boxed_str()), "7");
+                m.args
+                    .push((Box::leak(name.to_owned().into_boxed_str()), Arg::from("7")));
             }
             let (en, nb) = (m.render(Locale::En), m.render(Locale::Nb));
             for text in [&en, &nb] {
                 assert!(text != key && !text.contains('{'), "{key}: {text}");
             }
-            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| k.as_str() == key);
+            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| *k == key);
             assert!(allowed || en != nb, "{key} reads the same in both: {en}");
         }
     }
@@ -1434,9 +1622,7 @@ mod tests {
                 // A missing message shows as its key, which has no space.
                 assert!(text.contains(' '), "{what} has no message: {text}");
             }
-            let allowed = SAME_IN_BOTH
-                .iter()
-                .any(|(k, _)| what.starts_with(k.as_str()));
+            let allowed = SAME_IN_BOTH.iter().any(|(k, _)| what.starts_with(k));
             assert!(allowed || en != nb, "{what} reads the same in both: {en}");
         }
     }
