@@ -12,7 +12,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use nordlys_core::evidence::Rules;
-use nordlys_core::orders::{Placement, Resolution, place, reconcile, reconcile_with};
+use nordlys_core::orders::{Placement, Resolution, place, reconcile_with};
 use nordlys_core::store::{JournalState, Store};
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
 use nordlys_money::NokPerBtc;
@@ -92,7 +92,9 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
         store.journal_entry(journal_id).unwrap().unwrap().state,
         JournalState::Unknown
     );
-    let resolution = reconcile(&client, &store, journal_id).await.unwrap();
+    let resolution = reconcile_with(&client, &store, journal_id, &Rules::default())
+        .await
+        .unwrap();
     assert!(
         matches!(
             resolution,
@@ -136,7 +138,9 @@ async fn a_lost_limit_order_is_found_among_open_orders() {
     let Placement::Unknown { journal_id, .. } = placement else {
         panic!("{placement:?}")
     };
-    let resolution = reconcile(&client, &store, journal_id).await.unwrap();
+    let resolution = reconcile_with(&client, &store, journal_id, &Rules::default())
+        .await
+        .unwrap();
     assert!(
         matches!(
             resolution,
@@ -316,14 +320,14 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
     else {
         panic!("not journaled")
     };
-    let refused = nordlys_core::orders::settle_not_placed(&client, &store, id, &short())
+    let refused = nordlys_core::journal::settle_not_made(&client, &store, id, &short())
         .await
         .unwrap_err();
     assert!(
         matches!(
             refused,
-            nordlys_core::orders::OrderError::CannotSettle {
-                why: nordlys_core::orders::SettleRefusal::InFlight { .. },
+            nordlys_core::journal::SettleError::Refused {
+                why: nordlys_core::journal::SettleRefusal::InFlight { .. },
                 ..
             }
         ),

@@ -3,10 +3,10 @@
 //! state directory). Which kind an entry is decides which rules look at it, here and only here.
 
 use nordlys_core::evidence::Rules;
-use nordlys_core::orders::{self, OrderError, SettleRefusal};
+use nordlys_core::journal::{self, Entry, SettleError, SettleRefusal};
+use nordlys_core::orders::{self, OrderError};
 use nordlys_core::recheck::{Due, recheck};
 use nordlys_core::store::{JournalKind, Store, StoreError};
-use nordlys_core::withdrawals::{self, WithdrawalError};
 use nordlys_exchange::{Error, ExchangeClient};
 
 /// Why a journal use case did not do what was asked.
@@ -42,20 +42,14 @@ impl From<OrderError> for JournalError {
     }
 }
 
-impl From<WithdrawalError> for JournalError {
-    fn from(e: WithdrawalError) -> Self {
+impl From<SettleError> for JournalError {
+    fn from(e: SettleError) -> Self {
         match e {
-            WithdrawalError::Exchange(e) => Self::Exchange(e),
-            WithdrawalError::Store(e) => Self::Store(e),
-            WithdrawalError::CannotSettle { id, why } => Self::Refused { id, why },
-            WithdrawalError::Unknown(id) => Self::NoSuchEntry(id),
-            other => Self::Other(other.to_string()),
+            SettleError::NoSuchEntry(id) => Self::NoSuchEntry(id),
+            SettleError::Refused { id, why } => Self::Refused { id, why },
+            SettleError::Store(e) => Self::Store(e),
         }
     }
-}
-
-fn kind(store: &Store, id: i64) -> Result<JournalKind, JournalError> {
-    store.journal_kind(id)?.ok_or(JournalError::NoSuchEntry(id))
 }
 
 /// Looks at the exchange once more for entry `id`, or for every unresolved entry sent to this
@@ -70,14 +64,8 @@ pub async fn check(
         let looked = recheck(client, store, rules, Due::All).await?;
         return Ok(looked.into_iter().map(|(id, _)| id).collect());
     };
-    match kind(store, id)? {
-        JournalKind::Order => {
-            orders::reconcile_with(client, store, id, rules).await?;
-        }
-        JournalKind::Withdrawal => {
-            withdrawals::reconcile_with(client, store, id, rules).await?;
-        }
-    }
+    let e = Entry::read(store, id)?.ok_or(JournalError::NoSuchEntry(id))?;
+    journal::check(client, store, &e, rules).await?;
     Ok(vec![id])
 }
 
@@ -89,14 +77,7 @@ pub async fn settle_not_made(
     rules: &Rules,
     id: i64,
 ) -> Result<(), JournalError> {
-    match kind(store, id)? {
-        JournalKind::Order => {
-            orders::settle_not_placed(client, store, id, rules).await?;
-        }
-        JournalKind::Withdrawal => {
-            withdrawals::settle_not_sent(client, store, id, rules).await?;
-        }
-    }
+    journal::settle_not_made(client, store, id, rules).await?;
     Ok(())
 }
 
@@ -110,7 +91,10 @@ pub async fn settle_placed(
     id: i64,
     order_id: Option<&str>,
 ) -> Result<(), JournalError> {
-    match kind(store, id)? {
+    match store
+        .journal_kind(id)?
+        .ok_or(JournalError::NoSuchEntry(id))?
+    {
         JournalKind::Order => {
             orders::settle_placed(client, store, id, rules, order_id).await?;
             Ok(())

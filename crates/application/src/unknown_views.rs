@@ -1,13 +1,14 @@
 //! What the In doubt screen exchanges with the use cases of `unknowns`: orders and payments
 //! whose outcome is unknown, with the evidence each check read, worded for the window.
 
+use nordlys_core::journal::Entry;
 use nordlys_core::store::Evidence;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::account_names::AccountNames;
 use crate::present::{Present, Viewer};
-use crate::unknowns::{InDoubt, Journaled};
+use crate::unknowns::InDoubt;
 use crate::vocabulary::MoneyState;
 use crate::wording;
 
@@ -91,13 +92,13 @@ impl Present for InDoubt {
             .iter()
             .map(|d| {
                 let (kind, state, sent_at, summary) = match &d.entry {
-                    Journaled::Order(e) => (
+                    Entry::Order(e) => (
                         MoneyKind::Order,
                         e.state.into(),
                         e.sent_at,
                         crate::trade_views::journaled_order_words(e, figures),
                     ),
-                    Journaled::Withdrawal(e) => (
+                    Entry::Withdrawal(e) => (
                         MoneyKind::Withdrawal,
                         e.state.into(),
                         e.sent_at,

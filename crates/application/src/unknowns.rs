@@ -3,8 +3,9 @@
 //! behind its state, and settled by the user when they have checked the exchange's history.
 
 use chrono::{Duration, Utc};
+use nordlys_core::journal::Entry;
 use nordlys_core::money_turn::MoneyTurn;
-use nordlys_core::store::{Evidence, JournalEntry, JournalState, WithdrawalEntry, WithdrawalState};
+use nordlys_core::store::Evidence;
 use nordlys_money::NokPerBtc;
 
 use crate::NoArgs;
@@ -77,26 +78,10 @@ fn settle_error(e: JournalError) -> AppError {
     }
 }
 
-/// An entry of the journal, as its kind keeps it.
-#[derive(Debug, Clone)]
-pub enum Journaled {
-    Order(JournalEntry),
-    Withdrawal(WithdrawalEntry),
-}
-
-impl Journaled {
-    pub fn id(&self) -> i64 {
-        match self {
-            Self::Order(e) => e.id,
-            Self::Withdrawal(e) => e.id,
-        }
-    }
-}
-
 /// An order or payment in doubt, or settled lately after a lost answer, with its evidence.
 #[derive(Debug, Clone)]
 pub struct DoubtEntry {
-    pub entry: Journaled,
+    pub entry: Entry,
     /// Still unknown (the user may settle it).
     pub open: bool,
     pub evidence: Vec<Evidence>,
@@ -123,16 +108,9 @@ async fn view(app: &App, session: &ProfileSession) -> Answer<InDoubt> {
     let store = &session.store;
     let since = Utc::now() - RECENT;
     let mut entries = Vec::new();
-    let orders = store.journal_recent(200)?.into_iter().map(|e| {
-        let open = matches!(e.state, JournalState::Unknown | JournalState::Sending);
-        (open, e.sent_at, Journaled::Order(e))
-    });
-    let withdrawals = store.withdrawals_recent(200)?.into_iter().map(|e| {
-        let open = matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
-        (open, e.sent_at, Journaled::Withdrawal(e))
-    });
-    for (open, sent_at, entry) in orders.chain(withdrawals) {
-        if !open && sent_at < since {
+    for entry in Entry::recent(store, 200)? {
+        let open = entry.made().is_none();
+        if !open && entry.sent_at() < since {
             continue;
         }
         let evidence = store.evidence(entry.id())?;
@@ -145,7 +123,6 @@ async fn view(app: &App, session: &ProfileSession) -> Answer<InDoubt> {
             evidence,
         });
     }
-    entries.sort_by_key(|e| std::cmp::Reverse(e.entry.id()));
     let mentioned = entries
         .iter()
         .flat_map(|e| &e.evidence)

@@ -11,8 +11,8 @@ use nordlys_core::amount_input::{AmountInputError, AmountProblem};
 use nordlys_core::destination::{AddressKind, CreatedInvoiceError, Destination, DestinationError};
 use nordlys_core::doubt::{Doubt, Move, WhyUnknown};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
+use nordlys_core::journal::SettleRefusal;
 use nordlys_core::order_form::OrderWarning;
-use nordlys_core::orders::SettleRefusal;
 use nordlys_core::profile_form::{
     AddressProblem, ClientIdProblem, OperatorProblem, ProfileProblems, ScopeProblem,
 };

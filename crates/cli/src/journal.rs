@@ -3,7 +3,8 @@
 
 use chrono::SecondsFormat;
 use nordlys_application::journal as cases;
-use nordlys_core::store::{Evidence, JournalKind, Store, StoreError};
+use nordlys_core::journal::Entry;
+use nordlys_core::store::{Evidence, Store, StoreError};
 use nordlys_exchange::ExchangeClient;
 use serde_json::{Value, json};
 
@@ -60,56 +61,37 @@ fn evidence_json(seen: &[Evidence]) -> Value {
 
 /// One entry in the shape `journal list` prints; `None` when no entry has that id.
 pub fn entry_json(store: &Store, id: i64) -> Result<Option<Value>, StoreError> {
-    let Some(kind) = store.journal_kind(id)? else {
+    let Some(e) = Entry::read(store, id)? else {
         return Ok(None);
     };
-    let evidence = evidence_json(&store.evidence(id)?);
+    let origin = e.origin();
     // The accounts the entry was sent from (its identity's ids; empty where not learned).
-    let account_ids = |origin: &nordlys_core::store::Origin| -> Result<Vec<String>, StoreError> {
-        origin
-            .identity
-            .map_or(Ok(Vec::new()), |i| store.identity_account_ids(i))
-    };
-    Ok(match kind {
-        JournalKind::Order => store
-            .journal_entry(id)?
-            .map(|e| -> Result<Value, StoreError> {
-                Ok(json!({
-                    "journalId": e.id,
-                    "kind": "order",
-                    "state": e.state.text(),
-                    "createdAt": rfc3339(&e.sent_at),
-                    "baseUrl": e.origin.base_url,
-                    "accountIds": account_ids(&e.origin)?,
-                    "request": masked_request(&e.request),
-                    "evidence": evidence,
-                    "orderId": e.order_id,
-                    "tradeId": e.trade_id,
-                    "claimed": e.claimed,
-                    "note": e.note,
-                }))
-            })
-            .transpose()?,
-        JournalKind::Withdrawal => store
-            .withdrawal_entry(id)?
-            .map(|e| -> Result<Value, StoreError> {
-                Ok(json!({
-                    "journalId": e.id,
-                    "kind": "withdrawal",
-                    "state": e.state.text(),
-                    "createdAt": rfc3339(&e.sent_at),
-                    "baseUrl": e.origin.base_url,
-                    "accountIds": account_ids(&e.origin)?,
-                    "request": masked_request(&e.request),
-                    "evidence": evidence,
-                    "withdrawalId": e.withdrawal_id,
-                    "status": e.status,
-                    "claimed": e.claimed,
-                    "note": e.note,
-                }))
-            })
-            .transpose()?,
-    })
+    let account_ids = origin
+        .identity
+        .map_or(Ok(Vec::new()), |i| store.identity_account_ids(i))?;
+    let mut v = json!({
+        "journalId": e.id(),
+        "kind": e.kind().text(),
+        "state": e.state_text(),
+        "createdAt": rfc3339(&e.sent_at()),
+        "baseUrl": origin.base_url,
+        "accountIds": account_ids,
+        "request": masked_request(e.request()),
+        "evidence": evidence_json(&store.evidence(id)?),
+        "claimed": e.claimed(),
+        "note": e.note(),
+    });
+    match &e {
+        Entry::Order(o) => {
+            v["orderId"] = json!(o.order_id);
+            v["tradeId"] = json!(o.trade_id);
+        }
+        Entry::Withdrawal(w) => {
+            v["withdrawalId"] = json!(w.withdrawal_id);
+            v["status"] = json!(w.status);
+        }
+    }
+    Ok(Some(v))
 }
 
 /// Every entry, oldest first.

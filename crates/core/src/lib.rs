@@ -15,6 +15,7 @@ pub mod doubt;
 pub mod evidence;
 pub mod file_write;
 pub mod format;
+pub mod journal;
 pub mod loopback;
 pub mod money_turn;
 pub mod order_form;

@@ -10,12 +10,14 @@ use nordlys_exchange::models::NewOrderRequest;
 use nordlys_exchange::{Error, ExchangeClient};
 
 use crate::doubt::WhyUnknown;
-use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::evidence::{self, Balances, Others, Rules};
+use crate::journal::{self, Answered, Entry, Outcome, SettleRefusal};
 use crate::money_turn::MoneyTurn;
 use crate::order_terms;
 use crate::seen::{Read, Seen};
 use crate::store::{
-    Claim, Decision, Evidence, JournalEntry, JournalState, NewOrderEntry, Store, StoreError,
+    Claim, Decision, Evidence, JournalEntry, JournalKind, JournalState, NewOrderEntry, Store,
+    StoreError,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -42,32 +44,6 @@ pub enum OrderError {
     SettledBeforeSent(i64),
 }
 
-/// Why the user cannot settle an entry as they saw it on the exchange (not made, or placed).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SettleRefusal {
-    #[error("the exchange shows it was placed")]
-    Placed,
-    #[error("the exchange shows it was sent")]
-    Sent,
-    /// Settled already, as the state named.
-    #[error("it is already settled as {0}")]
-    AlreadySettled(&'static str),
-    #[error("it was settled meanwhile")]
-    SettledMeanwhile,
-    /// Its request may still be on its way: no one can have seen all of it yet.
-    #[error("it may still be on its way (wait at most {minutes} minutes)")]
-    InFlight { minutes: i64 },
-    /// The order named as this entry's is not among the open orders.
-    #[error("order {0} is not among the open orders")]
-    NotListed(String),
-    /// The order named is another kind, way or time than this entry's.
-    #[error("order {0} is not this entry's")]
-    NotThisOrder(String),
-    /// The order named is another entry's.
-    #[error("order {order} is journal entry {entry}'s")]
-    Claimed { order: String, entry: i64 },
-}
-
 /// What became of an order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {
@@ -90,7 +66,7 @@ pub enum Placement {
         /// The exchange placed it, but the journal could not record that; a later check will.
         warning: Option<String>,
     },
-    /// The request may have reached the exchange; call [`reconcile`] before anything else.
+    /// The request may have reached the exchange; call [`reconcile_with`] before anything else.
     Unknown { journal_id: i64, reason: String },
 }
 
@@ -238,10 +214,15 @@ impl Prepared {
                 return Err(e.into());
             }
         }
-        let answer = client.create_order(&self.request).await;
-        store.set_in_flight(id, false);
-        match answer {
-            Ok(r) => {
+        let answer = journal::send_once::<_, OrderError>(
+            store,
+            JournalKind::Order,
+            id,
+            Read::PlaceOrder,
+            client.create_order(&self.request),
+        );
+        match answer.await? {
+            Answered::Made(r) => {
                 let trade = r.trade_id.as_ref().map(|t| t.as_str());
                 // The order is placed whatever happens to this write: a failure is a warning,
                 // and the entry, still "sending", is settled as placed by the next check.
@@ -262,39 +243,17 @@ impl Prepared {
                     warning,
                 })
             }
-            Err(e) if e.is_outcome_unknown() => {
-                store.journal_answered(id, JournalState::Unknown, None, None, &e.to_string())?;
-                Ok(Placement::Unknown {
-                    journal_id: id,
-                    reason: e.to_string(),
-                })
-            }
-            Err(e) => {
-                // Refused by the exchange or locally (rejected), or a connection that was
-                // refused before the request could leave (not placed): nothing was placed.
-                let state = if matches!(e, Error::Connect { .. }) {
-                    JournalState::NotPlaced
-                } else {
-                    JournalState::Rejected
-                };
-                store.journal_answered(id, state, None, None, &e.to_string())?;
-                store.add_evidence(
-                    id,
-                    &[Evidence {
-                        at: Utc::now(),
-                        read: Read::PlaceOrder,
-                        seen: Seen::answered(&e),
-                    }],
-                )?;
-                Err(e.into())
-            }
+            Answered::Lost { reason } => Ok(Placement::Unknown {
+                journal_id: id,
+                reason,
+            }),
         }
     }
 }
 
 /// What else the journal holds that could explain `e`'s evidence, from one read of the entries
 /// of the same exchange and direction sent from a day before it on.
-fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
+pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
     let near: Vec<JournalEntry> = store
         .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
@@ -411,15 +370,6 @@ pub fn cancel_doubt(
     }
 }
 
-/// Resolves an "unknown" (or crash-interrupted "sending") journal entry with the standard rules.
-pub async fn reconcile(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-) -> Result<Resolution, OrderError> {
-    reconcile_with(client, store, journal_id, &Rules::default()).await
-}
-
 /// Looks at the account once, records what it saw and any verdict it supports.
 pub async fn reconcile_with(
     client: &ExchangeClient,
@@ -430,110 +380,21 @@ pub async fn reconcile_with(
     let e = store
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
-    match e.state {
-        JournalState::Placed => {
-            return Ok(Resolution::Placed {
-                order_id: e.order_id,
-                trade_id: e.trade_id,
-            });
-        }
-        JournalState::Rejected | JournalState::NotPlaced => return Ok(Resolution::NotPlaced),
-        JournalState::Sending | JournalState::Unknown => {}
-    }
-    if store.in_flight(journal_id) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::InFlight));
-    }
-    if e.queued {
-        return Ok(match settle_stale_queued(store, &e, rules)? {
-            true => Resolution::NotPlaced,
-            false => Resolution::StillUnknown(WhyUnknown::Queued),
-        });
-    }
-    let here = crate::account_identity::origin_here(client, store).await?;
-    if !e.origin.same_exchange(&here) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::OtherExchange {
-            base_url: e.origin.base_url.clone(),
-        }));
-    }
-    if !e.origin.judged_through(&here) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::OtherAccounts));
-    }
-    let look = Look::take(client, e.sent_at, true).await;
-    Ok(record(store, &e, &look, rules)?)
-}
-
-/// Judges unresolved entry `e` by `look`, and records what the look saw and the verdict.
-pub(crate) fn record(
-    store: &Store,
-    e: &JournalEntry,
-    look: &Look,
-    rules: &Rules,
-) -> Result<Resolution, StoreError> {
-    let journal_id = e.id;
-    let verdict = judge(store, e, look, rules)?;
-    let mut seen = look.evidence();
-    seen.push(evidence::conclusion(look, &verdict));
-    store.add_check(journal_id, &seen)?;
-    Ok(match &verdict {
-        Verdict::Made { ids } => {
-            store.journal_decide(
-                journal_id,
-                JournalState::Placed,
-                ids,
-                &verdict.note(),
-                Decision::Evidence,
-            )?;
-            let order_id = ids.iter().find(|i| i.starts_with("or_")).cloned();
-            let trade_id = ids.iter().find(|i| !i.starts_with("or_")).cloned();
-            Resolution::Placed { order_id, trade_id }
-        }
-        Verdict::NotMade { .. } => {
-            store.journal_decide(
-                journal_id,
-                JournalState::NotPlaced,
-                &[],
-                &verdict.note(),
-                Decision::Evidence,
-            )?;
-            Resolution::NotPlaced
-        }
-        Verdict::Unknown { doubt, stirred } => {
-            if *stirred {
-                store.journal_stir(journal_id)?;
-            }
-            Resolution::StillUnknown(WhyUnknown::Doubt(doubt.clone()))
-        }
+    let entry = Entry::Order(e.clone());
+    Ok(match journal::check(client, store, &entry, rules).await? {
+        Outcome::Settled if e.state == JournalState::Placed => Resolution::Placed {
+            order_id: e.order_id,
+            trade_id: e.trade_id,
+        },
+        Outcome::Settled | Outcome::NotMade => Resolution::NotPlaced,
+        Outcome::Made { ids } => Resolution::Placed {
+            order_id: ids.iter().find(|i| i.starts_with("or_")).cloned(),
+            trade_id: ids.iter().find(|i| !i.starts_with("or_")).cloned(),
+        },
+        Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
     })
 }
 
-fn judge(
-    store: &Store,
-    e: &JournalEntry,
-    look: &Look,
-    rules: &Rules,
-) -> Result<Verdict, StoreError> {
-    let kind = match e.order_type {
-        order_terms::OrderType::Limit => Kind::LimitOrder(e.direction),
-        order_terms::OrderType::Market => Kind::MarketOrder(e.direction),
-    };
-    let before = Balances::from_json(e.before.as_deref());
-    let request = evidence::Request {
-        kind,
-        amount: e.amount,
-        account: e.account_id.as_deref(),
-        sent_at: e.sent_at,
-        gave_up_at: rules.gave_up(e.gave_up_at, e.sent_at, look.at),
-        reference: &e.reference,
-        before: before.as_ref(),
-        stirred: e.stirred,
-    };
-    let others = others_of(store, e)?;
-    Ok(evidence::judge(&request, look, &others, rules))
-}
-
-/// Whether the request of entry `id` may still be on its way: sent by this process and not
-/// answered, or by any process that has not said it gave up and could still be waiting.
-/// "Not made" is never said of it then: it could still arrive.
 /// Settles a queued rung "not placed" once its sender would have given up on its run (a quit or
 /// a crash mid-ladder): it never left, and the sender, should it come back for it, finds it
 /// settled and sends nothing. True when it is settled now.
@@ -546,67 +407,6 @@ pub(crate) fn settle_stale_queued(
         return Ok(false);
     }
     store.journal_settle_queued(e.id, &Seen::NeverSent)
-}
-
-pub(crate) fn may_be_in_flight(
-    store: &Store,
-    id: i64,
-    gave_up_at: Option<DateTime<Utc>>,
-    sent_at: DateTime<Utc>,
-    rules: &Rules,
-) -> bool {
-    store.in_flight(id) || rules.gave_up(gave_up_at, sent_at, Utc::now()).is_none()
-}
-
-/// The user says they checked the exchange's history and the order was not placed. Checked once
-/// more first: refused when the entry is not unknown, or when the evidence says it was made.
-pub async fn settle_not_placed(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-    rules: &Rules,
-) -> Result<JournalEntry, OrderError> {
-    let resolution = reconcile_with(client, store, journal_id, rules).await?;
-    let e = store
-        .journal_entry(journal_id)?
-        .ok_or(OrderError::Unknown(journal_id))?;
-    let refuse = |why: SettleRefusal| OrderError::CannotSettle {
-        id: journal_id,
-        why,
-    };
-    match resolution {
-        Resolution::Placed { .. } => Err(refuse(SettleRefusal::Placed)),
-        Resolution::NotPlaced => Err(refuse(SettleRefusal::AlreadySettled(e.state.text()))),
-        Resolution::StillUnknown(_)
-            if may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules) =>
-        {
-            Err(refuse(SettleRefusal::InFlight {
-                minutes: rules.longest_wait().num_minutes(),
-            }))
-        }
-        Resolution::StillUnknown(_) => {
-            if !store.journal_decide(
-                journal_id,
-                JournalState::NotPlaced,
-                &[],
-                "the user checked the exchange's history: not placed",
-                Decision::User,
-            )? {
-                return Err(refuse(SettleRefusal::SettledMeanwhile));
-            }
-            store.add_evidence(
-                journal_id,
-                &[Evidence {
-                    at: Utc::now(),
-                    read: Read::User,
-                    seen: Seen::UserNotMade { order: true },
-                }],
-            )?;
-            store
-                .journal_entry(journal_id)?
-                .ok_or(OrderError::Unknown(journal_id))
-        }
-    }
 }
 
 /// Records that the user saw on the exchange that the order of `journal_id` was placed, when

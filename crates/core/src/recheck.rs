@@ -7,8 +7,9 @@ use chrono::{Duration, Utc};
 use nordlys_exchange::ExchangeClient;
 
 use crate::evidence::{Look, Rules};
+use crate::journal::{self, Entry};
+use crate::orders;
 use crate::store::{JournalKind, Store, StoreError};
-use crate::{orders, withdrawals};
 
 /// Which unknown entries a recheck looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,42 +61,29 @@ pub async fn recheck(
             .last_checked(id)?
             .is_none_or(|at| now - at >= interval(in_doubt)))
     };
-    let mut orders = Vec::new();
+    let mut due_now = Vec::new();
     let mut looked = Vec::new();
-    for e in store.journal_unresolved()? {
+    for e in Entry::unresolved(store)? {
         // A queued rung never left: no look at the account can say more than its queue.
-        if e.queued {
-            if orders::settle_stale_queued(store, &e, rules)? {
-                looked.push((e.id, JournalKind::Order));
+        if let Entry::Order(o) = &e
+            && o.queued
+        {
+            if orders::settle_stale_queued(store, o, rules)? {
+                looked.push((e.id(), e.kind()));
             }
             continue;
         }
-        if e.origin.judged_through(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
-            orders.push(e);
+        if e.origin().judged_through(&here) && is_due(e.id(), e.gave_up_at(), e.sent_at())? {
+            due_now.push(e);
         }
     }
-    let mut payments = Vec::new();
-    for e in store.withdrawals_unresolved()? {
-        if e.origin.judged_through(&here) && is_due(e.id, e.gave_up_at, e.sent_at)? {
-            payments.push(e);
-        }
-    }
-    let oldest = orders
-        .iter()
-        .map(|e| e.sent_at)
-        .chain(payments.iter().map(|e| e.sent_at))
-        .min();
-    let Some(since) = oldest else {
+    let Some(since) = due_now.iter().map(Entry::sent_at).min() else {
         return Ok(looked);
     };
-    let look = Look::take(client, since, !orders.is_empty()).await;
-    for e in &orders {
-        orders::record(store, e, &look, rules)?;
-        looked.push((e.id, JournalKind::Order));
-    }
-    for e in &payments {
-        withdrawals::record(store, e, &look, rules)?;
-        looked.push((e.id, JournalKind::Withdrawal));
+    let look = Look::take(client, since, due_now.iter().any(Entry::reads_fiat)).await;
+    for e in &due_now {
+        journal::record(store, e, &look, rules)?;
+        looked.push((e.id(), e.kind()));
     }
     looked.sort_by_key(|(id, _)| *id);
     Ok(looked)

@@ -366,7 +366,7 @@ mod withdrawals;
 pub use deposits::UntoldDeposit;
 pub use identities::{AccountIdentity, IdentityAccount, IdentityId};
 pub use invoices::{Asked, StoredInvoice};
-pub use journal::{Claim, Decision, Evidence, JournalKind, Origin};
+pub use journal::{Claim, Decision, Evidence, JournalKind, Origin, Unanswered};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use plans::{PlanClaim, run_state_of};
 pub use recipients::{Recipient, Sealed};

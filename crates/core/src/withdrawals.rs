@@ -4,21 +4,19 @@
 //! re-sent by the app, and the same payment is refused while one is unknown unless the caller
 //! says otherwise.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
 use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_exchange::{Error, ExchangeClient};
 use nordlys_money::Btc;
 
-pub use crate::orders::SettleRefusal;
-use rust_decimal::Decimal;
-
 use crate::doubt::WhyUnknown;
-use crate::evidence::{self, Balances, Kind, Look, Others, Rules, Verdict};
+use crate::evidence::{self, Balances, Others, Rules};
+use crate::journal::{self, Answered, Entry, Outcome};
 use crate::money_turn::MoneyTurn;
-use crate::seen::{Read, Seen};
+use crate::seen::Read;
 use crate::store::{
-    Decision, Evidence, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
+    JournalKind, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
     WithdrawalState,
 };
 
@@ -37,8 +35,6 @@ pub enum WithdrawalError {
     SameAsUnknown(i64),
     #[error("the same payment was sent at {1} (journal entry {0})")]
     SameAsRecent(i64, chrono::DateTime<Utc>),
-    #[error("journal entry {id} cannot be settled: {why}")]
-    CannotSettle { id: i64, why: SettleRefusal },
 }
 
 /// How a withdrawal ended when it was sent.
@@ -52,7 +48,7 @@ pub enum Sending {
         /// The exchange took it, but the journal could not record that; a later check will.
         warning: Option<String>,
     },
-    /// The request may have reached the exchange; call [`reconcile`] before anything else.
+    /// The request may have reached the exchange; call [`reconcile_with`] before anything else.
     Unknown { journal_id: i64, reason: String },
 }
 
@@ -161,11 +157,15 @@ pub async fn send_typed(
         PaymentClaim::SameAsUnresolved(id) => return Err(WithdrawalError::SameAsUnknown(id)),
         PaymentClaim::SameAsRecent(id, at) => return Err(WithdrawalError::SameAsRecent(id, at)),
     };
-    store.set_in_flight(id, true);
-    let answer = client.create_withdrawal(&request).await;
-    store.set_in_flight(id, false);
-    match answer {
-        Ok(r) => {
+    let answer = journal::send_once::<_, WithdrawalError>(
+        store,
+        JournalKind::Withdrawal,
+        id,
+        Read::SendWithdrawal,
+        client.create_withdrawal(&request),
+    );
+    match answer.await? {
+        Answered::Made(r) => {
             // Sent whatever happens to this write: a failure is a warning, and the entry, still
             // "sending", is settled as sent by the next check.
             let warning = store
@@ -186,37 +186,18 @@ pub async fn send_typed(
                 warning,
             })
         }
-        Err(e) if e.is_outcome_unknown() => {
-            store.withdrawal_answered(id, WithdrawalState::Unknown, None, None, &e.to_string())?;
-            Ok(Sending::Unknown {
-                journal_id: id,
-                reason: e.to_string(),
-            })
-        }
-        Err(e) => {
-            let state = if matches!(e, Error::Connect { .. }) {
-                WithdrawalState::NotSent
-            } else {
-                WithdrawalState::Rejected
-            };
-            store.withdrawal_answered(id, state, None, None, &e.to_string())?;
-            store.add_evidence(
-                id,
-                &[Evidence {
-                    at: Utc::now(),
-                    read: Read::SendWithdrawal,
-                    seen: Seen::answered(&e),
-                }],
-            )?;
-            Err(e.into())
-        }
+        Answered::Lost { reason } => Ok(Sending::Unknown {
+            journal_id: id,
+            reason,
+        }),
     }
 }
 
-/// Other entries that could own the same evidence, with their amounts: same exchange, sent in the
-/// day before this one, still unresolved, or sent without a row that identifies them.
-fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<(DateTime<Utc>, Decimal)>, StoreError> {
-    Ok(store
+/// What else the journal holds that could explain `e`'s evidence: other payments to the same
+/// exchange, sent in the day before it, still unresolved, or sent without a row that identifies
+/// them.
+pub(crate) fn others_of(store: &Store, e: &WithdrawalEntry) -> Result<Others, StoreError> {
+    let rivals = store
         .withdrawals_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
@@ -229,16 +210,14 @@ fn rivals(store: &Store, e: &WithdrawalEntry) -> Result<Vec<(DateTime<Utc>, Deci
                 }
         })
         .map(|o| (o.sent_at, o.amount_btc.decimal()))
-        .collect())
-}
-
-/// Resolves an "unknown" (or crash-interrupted "sending") entry with the standard rules.
-pub async fn reconcile(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-) -> Result<Resolution, WithdrawalError> {
-    reconcile_with(client, store, journal_id, &Rules::default()).await
+        .collect();
+    Ok(Others {
+        claimed: store.withdrawal_claimed_ids(e.id)?,
+        rivals,
+        known_limit_orders: vec![],
+        limit_orders: vec![],
+        neighbours: vec![],
+    })
 }
 
 /// Looks at the account once, records what it saw and any verdict it supports. A withdrawal the
@@ -252,151 +231,18 @@ pub async fn reconcile_with(
     let e = store
         .withdrawal_entry(journal_id)?
         .ok_or(WithdrawalError::Unknown(journal_id))?;
-    match e.state {
-        WithdrawalState::Sent => {
-            return Ok(Resolution::Sent {
-                withdrawal_id: e.withdrawal_id,
-            });
-        }
-        WithdrawalState::NotSent | WithdrawalState::Rejected => return Ok(Resolution::NotSent),
-        WithdrawalState::Sending | WithdrawalState::Unknown => {}
-    }
-    if store.in_flight(journal_id) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::InFlight));
-    }
-    let here = crate::account_identity::origin_here(client, store).await?;
-    if !e.origin.same_exchange(&here) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::OtherExchange {
-            base_url: e.origin.base_url.clone(),
-        }));
-    }
-    if !e.origin.judged_through(&here) {
-        return Ok(Resolution::StillUnknown(WhyUnknown::OtherAccounts));
-    }
-    let look = Look::take(client, e.sent_at, false).await;
-    Ok(record(store, &e, &look, rules)?)
-}
-
-/// Judges unresolved entry `e` by `look`, and records what the look saw and the verdict.
-pub(crate) fn record(
-    store: &Store,
-    e: &WithdrawalEntry,
-    look: &Look,
-    rules: &Rules,
-) -> Result<Resolution, StoreError> {
-    let journal_id = e.id;
-    let before = Balances::from_json(e.before.as_deref());
-    let request = evidence::Request {
-        kind: Kind::Withdrawal,
-        amount: e.amount_btc.decimal(),
-        account: e.account_id.as_deref().filter(|a| !a.is_empty()),
-        sent_at: e.sent_at,
-        gave_up_at: rules.gave_up(e.gave_up_at, e.sent_at, look.at),
-        reference: &e.reference,
-        before: before.as_ref(),
-        stirred: e.stirred,
-    };
-    let others = Others {
-        claimed: store.withdrawal_claimed_ids(e.id)?,
-        rivals: rivals(store, e)?,
-        known_limit_orders: vec![],
-        limit_orders: vec![],
-        neighbours: vec![],
-    };
-    let verdict = evidence::judge(&request, look, &others, rules);
-    let mut seen = look.evidence();
-    seen.push(evidence::conclusion(look, &verdict));
-    store.add_check(journal_id, &seen)?;
-    Ok(match &verdict {
-        Verdict::Made { ids } => {
-            // Listed in the tax rows only once it completed.
-            store.withdrawal_decide(
-                journal_id,
-                WithdrawalState::Sent,
-                ids,
-                Some(&WithdrawalStatus::Completed),
-                &verdict.note(),
-                Decision::Evidence,
-            )?;
-            Resolution::Sent {
-                withdrawal_id: None,
-            }
-        }
-        Verdict::NotMade { .. } => {
-            store.withdrawal_decide(
-                journal_id,
-                WithdrawalState::NotSent,
-                &[],
-                None,
-                &verdict.note(),
-                Decision::Evidence,
-            )?;
-            Resolution::NotSent
-        }
-        Verdict::Unknown { doubt, stirred } => {
-            if *stirred {
-                store.withdrawal_stir(journal_id)?;
-            }
-            Resolution::StillUnknown(WhyUnknown::Doubt(doubt.clone()))
-        }
+    let entry = Entry::Withdrawal(e.clone());
+    Ok(match journal::check(client, store, &entry, rules).await? {
+        Outcome::Settled if e.state == WithdrawalState::Sent => Resolution::Sent {
+            withdrawal_id: e.withdrawal_id,
+        },
+        Outcome::Settled | Outcome::NotMade => Resolution::NotSent,
+        // Found among the rows: its id is known only from the exchange's answer.
+        Outcome::Made { .. } => Resolution::Sent {
+            withdrawal_id: None,
+        },
+        Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
     })
-}
-
-/// The user says they checked the exchange's history and the payment was not sent. Checked once
-/// more first: refused when the entry is not unknown, or when the evidence says it was made.
-pub async fn settle_not_sent(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-    rules: &Rules,
-) -> Result<WithdrawalEntry, WithdrawalError> {
-    let resolution = reconcile_with(client, store, journal_id, rules).await?;
-    let refuse = |why: SettleRefusal| WithdrawalError::CannotSettle {
-        id: journal_id,
-        why,
-    };
-    match resolution {
-        Resolution::Sent { .. } => Err(refuse(SettleRefusal::Sent)),
-        Resolution::NotSent => {
-            let state = store
-                .withdrawal_entry(journal_id)?
-                .map(|e| e.state.text())
-                .unwrap_or("gone");
-            Err(refuse(SettleRefusal::AlreadySettled(state)))
-        }
-        Resolution::StillUnknown(_)
-            if store.withdrawal_entry(journal_id)?.is_some_and(|e| {
-                crate::orders::may_be_in_flight(store, e.id, e.gave_up_at, e.sent_at, rules)
-            }) =>
-        {
-            Err(refuse(SettleRefusal::InFlight {
-                minutes: rules.longest_wait().num_minutes(),
-            }))
-        }
-        Resolution::StillUnknown(_) => {
-            if !store.withdrawal_decide(
-                journal_id,
-                WithdrawalState::NotSent,
-                &[],
-                None,
-                "the user checked the exchange's history: not sent",
-                Decision::User,
-            )? {
-                return Err(refuse(SettleRefusal::SettledMeanwhile));
-            }
-            store.add_evidence(
-                journal_id,
-                &[Evidence {
-                    at: Utc::now(),
-                    read: Read::User,
-                    seen: Seen::UserNotMade { order: false },
-                }],
-            )?;
-            store
-                .withdrawal_entry(journal_id)?
-                .ok_or(WithdrawalError::Unknown(journal_id))
-        }
-    }
 }
 
 /// A status that changed since last seen, for the notification.

@@ -128,7 +128,119 @@ pub(super) fn split_ids(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_owned).collect()
 }
 
+/// A kind's table in the journal: which columns its entry is read from, and how. One query
+/// layer ([`Store::entries`]) reads every kind.
+pub(super) trait Table: Sized {
+    /// The table's name.
+    const TABLE: &'static str;
+    /// The columns [`Table::read`] reads, in its order.
+    const COLUMNS: &'static str;
+    /// An entry from a row of [`Table::COLUMNS`]; a damaged one is an error of its own, never
+    /// guessed.
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Self, StoreError>>;
+}
+
+/// How a request left its entry when its answer did not say it was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The answer was lost: the request may have been made.
+    Lost,
+    /// The exchange (or the client, before sending) refused it.
+    Refused,
+    /// The connection was refused before the request could leave.
+    NeverLeft,
+}
+
+/// Which entries of a kind a query reads.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Which {
+    /// The entry of this id.
+    Id(i64),
+    /// Those whose outcome is not known: "unknown", and "sending" left by a crash; oldest first.
+    Unresolved,
+    /// The last so many, newest first.
+    Recent(u32),
+    /// Those sent at or after the instant, oldest first.
+    Since(DateTime<Utc>),
+}
+
 impl Store {
+    /// The entries of kind `T` that `which` names.
+    pub(super) fn entries<T: Table>(&self, which: Which) -> Result<Vec<T>, StoreError> {
+        let (clause, param) = match which {
+            Which::Id(id) => ("id = ?1", Some(id)),
+            Which::Unresolved => ("state IN ('unknown', 'sending') ORDER BY id", None),
+            Which::Recent(n) => ("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(n))),
+            Which::Since(at) => ("sent_at_ms >= ?1 ORDER BY id", Some(at.timestamp_millis())),
+        };
+        self.entries_where(clause, param)
+    }
+
+    /// The entry of kind `T` with id `id`.
+    pub(super) fn entry<T: Table>(&self, id: i64) -> Result<Option<T>, StoreError> {
+        Ok(self.entries(Which::Id(id))?.into_iter().next())
+    }
+
+    /// The entries of kind `T` whose rows match `clause` (which may use `?1`, bound to `param`).
+    pub(super) fn entries_where<T: Table>(
+        &self,
+        clause: &str,
+        param: Option<i64>,
+    ) -> Result<Vec<T>, StoreError> {
+        let db = self.db();
+        let mut q = db.prepare(&format!(
+            "SELECT {} FROM {} WHERE {clause}",
+            T::COLUMNS,
+            T::TABLE
+        ))?;
+        let rows: Vec<_> = match param {
+            Some(p) => q.query_map([p], T::read)?.collect::<Result<_, _>>()?,
+            None => q.query_map([], T::read)?.collect::<Result<_, _>>()?,
+        };
+        rows.into_iter().collect()
+    }
+
+    /// Marks that a check saw a move only entry `id` of kind `T` could explain: silence can no
+    /// longer settle it as not made.
+    pub(super) fn stir<T: Table>(&self, id: i64) -> Result<(), StoreError> {
+        self.db().execute(
+            &format!("UPDATE {} SET stirred = 1 WHERE id = ?1", T::TABLE),
+            [id],
+        )?;
+        Ok(())
+    }
+
+    /// Records that entry `id`'s request (of `kind`) was not answered as made: "unknown" when
+    /// the answer was lost (its sender gave up now), "rejected", or not made. The sender's answer
+    /// wins over whatever a check wrote meanwhile.
+    pub fn record_unanswered(
+        &self,
+        kind: JournalKind,
+        id: i64,
+        how: Unanswered,
+        note: &str,
+    ) -> Result<(), StoreError> {
+        let (table, not_made) = match kind {
+            JournalKind::Order => ("order_journal", "not-placed"),
+            JournalKind::Withdrawal => ("withdrawal_journal", "not-sent"),
+        };
+        let state = match how {
+            Unanswered::Lost => "unknown",
+            Unanswered::Refused => "rejected",
+            Unanswered::NeverLeft => not_made,
+        };
+        let now = Utc::now().timestamp_millis();
+        let gave_up = (how == Unanswered::Lost).then_some(now);
+        self.db().execute(
+            &format!(
+                "UPDATE {table} SET state = ?2, note = ?3, updated_at_ms = ?4,
+                 gave_up_at_ms = COALESCE(?5, gave_up_at_ms), decided_by = ?6 WHERE id = ?1"
+            ),
+            params![id, state, note, now, gave_up, Decision::Answer.text()],
+        )?;
+        Ok(())
+    }
+
     /// Which journal holds `id`.
     pub fn journal_kind(&self, id: i64) -> Result<Option<JournalKind>, StoreError> {
         let kind: Option<String> = self

@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use crate::order_terms::{Direction, OrderType};
 use crate::seen::{Read, Seen};
 
-use super::journal::{Claim, Decision, JournalKind, Origin, next_id, split_ids};
+use super::journal::{Claim, Decision, JournalKind, Origin, Table, Which, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
 /// Where a submitted order stands, as far as the app knows.
@@ -99,57 +99,60 @@ pub struct NewOrderEntry<'a> {
     pub before: Option<&'a str>,
 }
 
-const SELECT: &str = "SELECT id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note,
-    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred, identity_id, queued FROM order_journal";
+impl Table for JournalEntry {
+    const TABLE: &'static str = "order_journal";
+    const COLUMNS: &'static str = "id, sent_at_ms, order_type, direction, amount, price, account_id, state, order_id, trade_id, note,
+    base_url, key_fingerprint, request, reference, gave_up_at_ms, before, claimed, stirred, identity_id, queued";
 
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
-    let id: i64 = r.get(0)?;
-    let state: String = r.get(7)?;
-    let Some(state) = JournalState::parse(&state) else {
-        return Ok(Err(StoreError::DamagedEntry {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalEntry, StoreError>> {
+        let id: i64 = r.get(0)?;
+        let state: String = r.get(7)?;
+        let Some(state) = JournalState::parse(&state) else {
+            return Ok(Err(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown state `{state}`"),
+            }));
+        };
+        let order_type: String = r.get(2)?;
+        let Some(order_type) = OrderType::parse(&order_type) else {
+            return Ok(Err(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown order type `{order_type}`"),
+            }));
+        };
+        let direction: String = r.get(3)?;
+        let Some(direction) = Direction::parse(&direction) else {
+            return Ok(Err(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown direction `{direction}`"),
+            }));
+        };
+        Ok(Ok(JournalEntry {
             id,
-            detail: format!("unknown state `{state}`"),
-        }));
-    };
-    let order_type: String = r.get(2)?;
-    let Some(order_type) = OrderType::parse(&order_type) else {
-        return Ok(Err(StoreError::DamagedEntry {
-            id,
-            detail: format!("unknown order type `{order_type}`"),
-        }));
-    };
-    let direction: String = r.get(3)?;
-    let Some(direction) = Direction::parse(&direction) else {
-        return Ok(Err(StoreError::DamagedEntry {
-            id,
-            detail: format!("unknown direction `{direction}`"),
-        }));
-    };
-    Ok(Ok(JournalEntry {
-        id,
-        sent_at: time(r.get(1)?),
-        order_type,
-        direction,
-        amount: dec(r, 4)?,
-        price: dec_opt(r, 5)?,
-        account_id: r.get(6)?,
-        state,
-        order_id: r.get(8)?,
-        trade_id: r.get(9)?,
-        note: r.get(10)?,
-        origin: Origin {
-            base_url: r.get(11)?,
-            key_fingerprint: r.get(12)?,
-            identity: r.get::<_, Option<i64>>(19)?.map(super::IdentityId),
-        },
-        request: r.get(13)?,
-        reference: r.get(14)?,
-        gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
-        before: r.get(16)?,
-        claimed: split_ids(&r.get::<_, String>(17)?),
-        stirred: r.get::<_, i64>(18)? != 0,
-        queued: r.get::<_, i64>(20)? != 0,
-    }))
+            sent_at: time(r.get(1)?),
+            order_type,
+            direction,
+            amount: dec(r, 4)?,
+            price: dec_opt(r, 5)?,
+            account_id: r.get(6)?,
+            state,
+            order_id: r.get(8)?,
+            trade_id: r.get(9)?,
+            note: r.get(10)?,
+            origin: Origin {
+                base_url: r.get(11)?,
+                key_fingerprint: r.get(12)?,
+                identity: r.get::<_, Option<i64>>(19)?.map(super::IdentityId),
+            },
+            request: r.get(13)?,
+            reference: r.get(14)?,
+            gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
+            before: r.get(16)?,
+            claimed: split_ids(&r.get::<_, String>(17)?),
+            stirred: r.get::<_, i64>(18)? != 0,
+            queued: r.get::<_, i64>(20)? != 0,
+        }))
+    }
 }
 
 /// Writes `new` as a "sending" entry inside the caller's transaction.
@@ -319,25 +322,21 @@ impl Store {
 
     /// Marks that a check saw a move only this entry could explain.
     pub fn journal_stir(&self, id: i64) -> Result<(), StoreError> {
-        self.db()
-            .execute("UPDATE order_journal SET stirred = 1 WHERE id = ?1", [id])?;
-        Ok(())
+        self.stir::<JournalEntry>(id)
     }
 
     pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
-        let db = self.db();
-        db.query_row(&format!("{SELECT} WHERE id = ?1"), [id], row)
-            .optional()?
-            .transpose()
+        self.entry(id)
     }
 
     /// The entry that placed the exchange's order `order_id`, if it was placed from here.
     pub fn journal_by_order_id(&self, order_id: &str) -> Result<Option<JournalEntry>, StoreError> {
         let db = self.db();
+        let columns = JournalEntry::COLUMNS;
         db.query_row(
-            &format!("{SELECT} WHERE order_id = ?1 ORDER BY id LIMIT 1"),
+            &format!("SELECT {columns} FROM order_journal WHERE order_id = ?1 ORDER BY id LIMIT 1"),
             [order_id],
-            row,
+            JournalEntry::read,
         )
         .optional()?
         .transpose()
@@ -345,7 +344,7 @@ impl Store {
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
     pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.journal_where("state IN ('unknown', 'sending') ORDER BY id", None)
+        self.entries(Which::Unresolved)
     }
 
     /// Order and trade ids that entries other than `except` hold as theirs: an open order or a
@@ -375,29 +374,12 @@ impl Store {
     }
 
     pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
-        self.journal_where("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(limit)))
+        self.entries(Which::Recent(limit))
     }
 
     /// Entries sent at or after `since`, oldest first.
     pub fn journal_since(&self, since: DateTime<Utc>) -> Result<Vec<JournalEntry>, StoreError> {
-        self.journal_where(
-            "sent_at_ms >= ?1 ORDER BY id",
-            Some(since.timestamp_millis()),
-        )
-    }
-
-    fn journal_where(
-        &self,
-        clause: &str,
-        param: Option<i64>,
-    ) -> Result<Vec<JournalEntry>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
-        let rows: Vec<_> = match param {
-            Some(p) => q.query_map([p], row)?.collect::<Result<_, _>>()?,
-            None => q.query_map([], row)?.collect::<Result<_, _>>()?,
-        };
-        rows.into_iter().collect()
+        self.entries(Which::Since(since))
     }
 }
 

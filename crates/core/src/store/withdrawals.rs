@@ -7,7 +7,7 @@ use nordlys_exchange::models::WithdrawalStatus;
 use nordlys_money::{Btc, Nok};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use super::journal::{Decision, JournalKind, Origin, next_id, split_ids};
+use super::journal::{Decision, JournalKind, Origin, Table, Which, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -77,43 +77,46 @@ pub struct WithdrawalEntry {
     pub stirred: bool,
 }
 
-const SELECT: &str = "SELECT id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note,
-    base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred, identity_id FROM withdrawal_journal";
+impl Table for WithdrawalEntry {
+    const TABLE: &'static str = "withdrawal_journal";
+    const COLUMNS: &'static str = "id, sent_at_ms, destination, identity, amount_btc, account_id, reference, state, withdrawal_id, status, note,
+    base_url, key_fingerprint, request, gave_up_at_ms, before, claimed, stirred, identity_id";
 
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreError>> {
-    let id: i64 = r.get(0)?;
-    let state: String = r.get(7)?;
-    let Some(state) = WithdrawalState::parse(&state) else {
-        return Ok(Err(StoreError::DamagedEntry {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<WithdrawalEntry, StoreError>> {
+        let id: i64 = r.get(0)?;
+        let state: String = r.get(7)?;
+        let Some(state) = WithdrawalState::parse(&state) else {
+            return Ok(Err(StoreError::DamagedEntry {
+                id,
+                detail: format!("unknown state `{state}`"),
+            }));
+        };
+        Ok(Ok(WithdrawalEntry {
             id,
-            detail: format!("unknown state `{state}`"),
-        }));
-    };
-    Ok(Ok(WithdrawalEntry {
-        id,
-        sent_at: time(r.get(1)?),
-        destination: r.get(2)?,
-        identity: r.get(3)?,
-        amount_btc: dec(r, 4)?,
-        account_id: r.get(5)?,
-        reference: r.get(6)?,
-        state,
-        withdrawal_id: r.get(8)?,
-        status: r
-            .get::<_, Option<String>>(9)?
-            .map(|s| WithdrawalStatus::from(s.as_str())),
-        note: r.get(10)?,
-        origin: Origin {
-            base_url: r.get(11)?,
-            key_fingerprint: r.get(12)?,
-            identity: r.get::<_, Option<i64>>(18)?.map(super::IdentityId),
-        },
-        request: r.get(13)?,
-        gave_up_at: r.get::<_, Option<i64>>(14)?.map(time),
-        before: r.get(15)?,
-        claimed: split_ids(&r.get::<_, String>(16)?),
-        stirred: r.get::<_, i64>(17)? != 0,
-    }))
+            sent_at: time(r.get(1)?),
+            destination: r.get(2)?,
+            identity: r.get(3)?,
+            amount_btc: dec(r, 4)?,
+            account_id: r.get(5)?,
+            reference: r.get(6)?,
+            state,
+            withdrawal_id: r.get(8)?,
+            status: r
+                .get::<_, Option<String>>(9)?
+                .map(|s| WithdrawalStatus::from(s.as_str())),
+            note: r.get(10)?,
+            origin: Origin {
+                base_url: r.get(11)?,
+                key_fingerprint: r.get(12)?,
+                identity: r.get::<_, Option<i64>>(18)?.map(super::IdentityId),
+            },
+            request: r.get(13)?,
+            gave_up_at: r.get::<_, Option<i64>>(14)?.map(time),
+            before: r.get(15)?,
+            claimed: split_ids(&r.get::<_, String>(16)?),
+            stirred: r.get::<_, i64>(17)? != 0,
+        }))
+    }
 }
 
 /// What is known before a withdrawal is sent.
@@ -311,11 +314,7 @@ impl Store {
     }
 
     pub fn withdrawal_stir(&self, id: i64) -> Result<(), StoreError> {
-        self.db().execute(
-            "UPDATE withdrawal_journal SET stirred = 1 WHERE id = ?1",
-            [id],
-        )?;
-        Ok(())
+        self.stir::<WithdrawalEntry>(id)
     }
 
     /// Tax-row ids that entries other than `except` hold as theirs.
@@ -355,15 +354,12 @@ impl Store {
     }
 
     pub fn withdrawal_entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
-        let db = self.db();
-        db.query_row(&format!("{SELECT} WHERE id = ?1"), [id], row)
-            .optional()?
-            .transpose()
+        self.entry(id)
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
     pub fn withdrawals_unresolved(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.withdrawals_where("state IN ('unknown', 'sending') ORDER BY id", None)
+        self.entries(Which::Unresolved)
     }
 
     /// Sent, and not yet completed or failed on the network.
@@ -372,7 +368,7 @@ impl Store {
             matches!(s, WithdrawalStatus::Completed | WithdrawalStatus::Failed)
         };
         Ok(self
-            .withdrawals_where(
+            .entries_where::<WithdrawalEntry>(
                 "state = 'sent' AND withdrawal_id IS NOT NULL ORDER BY id",
                 None,
             )?
@@ -402,7 +398,7 @@ impl Store {
     }
 
     pub fn withdrawals_recent(&self, limit: u32) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.withdrawals_where("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(limit)))
+        self.entries(Which::Recent(limit))
     }
 
     /// Entries sent at or after `since`, oldest first.
@@ -410,24 +406,7 @@ impl Store {
         &self,
         since: DateTime<Utc>,
     ) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.withdrawals_where(
-            "sent_at_ms >= ?1 ORDER BY id",
-            Some(since.timestamp_millis()),
-        )
-    }
-
-    fn withdrawals_where(
-        &self,
-        clause: &str,
-        param: Option<i64>,
-    ) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        let db = self.db();
-        let mut q = db.prepare(&format!("{SELECT} WHERE {clause}"))?;
-        let rows: Vec<_> = match param {
-            Some(p) => q.query_map([p], row)?.collect::<Result<_, _>>()?,
-            None => q.query_map([], row)?.collect::<Result<_, _>>()?,
-        };
-        rows.into_iter().collect()
+        self.entries(Which::Since(since))
     }
 }
 
