@@ -156,7 +156,7 @@ ipc_commands! {
     pay::send_payment: PayArgs => PaymentResultView;
     pay::payments: NoArgs => PaymentsView;
     pay::recipients: NoArgs => RecipientsView;
-    pay::save_recipient: RecipientView => RecipientsView;
+    pay::save_recipient: SaveRecipientArgs => RecipientsView;
     pay::delete_recipient: IdentityArgs => RecipientsView;
     pay::countries: NoArgs => CountriesView;
     tax::start_tax_sync: NoArgs => TaxSyncView;

@@ -21,7 +21,7 @@ use app_driver::{
 use nordlys_application::App;
 use nordlys_application::NoArgs;
 use nordlys_application::error::ErrorCode;
-use nordlys_application::pay_views::PayArgs;
+use nordlys_application::pay_views::{PayArgs, SaveRecipientArgs};
 use nordlys_application::present::{Present, Presented};
 use nordlys_application::profile_views::{
     ConnectOauthArgs, ExchangeProfileArgs, SetRequestTimeoutArgs,
@@ -350,8 +350,12 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
         .unwrap();
     assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let book = pay::recipients(&app, NoArgs {}).await.unwrap();
-    assert_eq!(book.recipients[0].nin, "01017012345", "{book:?}");
-    assert!(!book.recipients[0].locked);
+    let details = book.recipients[0].details.as_ref();
+    assert_eq!(
+        details.map(|d| d.nin.as_str()),
+        Some("01017012345"),
+        "{book:?}"
+    );
     drop(app);
     let bytes = store_bytes(dir.path());
     assert!(bytes.contains("kari@example.com"));
@@ -389,9 +393,7 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     let shown = &book.recipients;
     assert_eq!(shown.len(), 2, "{book:?}");
     for r in shown {
-        assert!(r.locked, "{r:?}");
-        assert_eq!(r.full_name, "", "{r:?}");
-        assert_eq!(r.nin, "", "{r:?}");
+        assert!(r.details.is_none(), "locked: {r:?}");
         assert!(r.label == "Kari" || r.label == "Ola", "{r:?}");
     }
     let mut to_ola = payment_to("ola@example.com", "Ola");
@@ -399,10 +401,17 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     let check = pay::check_payment(&app, to_ola).await.unwrap();
     assert!(check.check.needs_recipient, "{check:?}");
     assert!(check.check.saved_recipient.is_none(), "{check:?}");
-    let mut edit = shown[0].clone();
-    edit.full_name = "Kari Nordmann".into();
-    edit.country = "NO".into();
-    edit.address = "Storgata 1, 0155 Oslo".into();
+    let edit = SaveRecipientArgs {
+        identity: shown[0].identity.clone(),
+        destination: shown[0].destination.clone(),
+        label: shown[0].label.clone(),
+        details: nordlys_core::recipient_seal::RecipientDetails {
+            full_name: "Kari Nordmann".into(),
+            country: "NO".into(),
+            address: "Storgata 1, 0155 Oslo".into(),
+            ..Default::default()
+        },
+    };
     let refused = pay::save_recipient(&app, edit).await.unwrap_err();
     assert!(refused.says(key::SECRET_KEYRING_LOCKED), "{refused:?}");
     drop(app);
@@ -413,20 +422,25 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     let names: Vec<&str> = book
         .recipients
         .iter()
-        .map(|r| r.full_name.as_str())
+        .filter_map(|r| r.details.as_ref())
+        .map(|d| d.full_name.as_str())
         .collect();
     assert!(
         names.contains(&"Kari Nordmann") && names.contains(&"Ola Nordmann"),
         "{book:?}"
     );
     // An edit cannot move a recipient's identity to another destination.
-    let mut moved = book
+    let kari = book
         .recipients
         .iter()
         .find(|r| r.identity == "kari@example.com")
-        .unwrap()
-        .clone();
-    moved.destination = "mallory@example.com".into();
+        .unwrap();
+    let moved = SaveRecipientArgs {
+        identity: kari.identity.clone(),
+        destination: "mallory@example.com".into(),
+        label: kari.label.clone(),
+        details: kari.details.clone().unwrap(),
+    };
     let refused = pay::save_recipient(&app, moved).await.unwrap_err();
     assert_eq!(refused.code, ErrorCode::InvalidInput, "{refused:?}");
     let book = pay::recipients(&app, NoArgs {}).await.unwrap();

@@ -927,6 +927,8 @@ export type ReceiveView = { onchain: QrView, lightningAddress: QrView, lnurl: Qr
  */
 unified: QrView | null, };
 
+export type RecipientDetails = { fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, };
+
 export type RecipientErrorsView = { fullName: string | null, country: string | null, address: string | null, nin: string | null, };
 
 export type RecipientForm = { fullName: string, country: string, address: string, 
@@ -935,11 +937,11 @@ export type RecipientForm = { fullName: string, country: string, address: string
  */
 nin: string, organisation: boolean, exchange: string, selfCustody: boolean, };
 
-export type RecipientView = { identity: string, destination: string, label: string, fullName: string, country: string, address: string, nin: string, exchange: string, selfCustody: boolean, 
+export type RecipientView = { identity: string, destination: string, label: string, 
 /**
- * Its details are sealed and the keyring cannot open them now: only the label is known.
+ * Absent while they are sealed and the keyring cannot open them: only the label is known.
  */
-locked: boolean, };
+details: RecipientDetails | null, };
 
 export type RecipientsView = { recipients: Array<RecipientView>, };
 
@@ -978,6 +980,8 @@ problems: Array<PlanProblemView>,
  * Kept, but more than the NOK available now.
  */
 warning: string | null, plans: PlansView, };
+
+export type SaveRecipientArgs = { identity: string, destination: string, label: string, details: RecipientDetails, };
 
 export type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
@@ -1442,7 +1446,7 @@ export function recipients(args: NoArgs): Promise<RecipientsView> {
   return call("recipients", args);
 }
 
-export function saveRecipient(args: RecipientView): Promise<RecipientsView> {
+export function saveRecipient(args: SaveRecipientArgs): Promise<RecipientsView> {
   return call("save_recipient", args);
 }
 

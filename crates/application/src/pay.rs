@@ -430,7 +430,7 @@ async fn recipients_here(
 }
 
 /// Edits a saved recipient; its travel-rule data is checked like the form's.
-pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<RecipientsView> {
+pub async fn save_recipient(app: &App, args: SaveRecipientArgs) -> Answer<RecipientsView> {
     let session = app.session().await?;
     let here = recipients_here(&session).await?;
     let store = session.store;
@@ -450,14 +450,15 @@ pub async fn save_recipient(app: &App, args: RecipientView) -> Answer<Recipients
             key::RECIPIENT_DESTINATION_FIXED,
         ));
     }
+    let d = &args.details;
     let form = RecipientForm {
-        full_name: args.full_name.clone(),
-        country: args.country.clone(),
-        address: args.address.clone(),
-        nin: args.nin.clone(),
-        organisation: args.nin.trim().len() == 9,
-        exchange: args.exchange.clone(),
-        self_custody: args.self_custody,
+        full_name: d.full_name.clone(),
+        country: d.country.clone(),
+        address: d.address.clone(),
+        nin: d.nin.clone(),
+        organisation: d.nin.trim().len() == 9,
+        exchange: d.exchange.clone(),
+        self_custody: d.self_custody,
     };
     let info = travel_rule::check(&form).map_err(|e| {
         let all = [e.full_name, e.address, e.country, e.nin]

@@ -6,6 +6,7 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::destination::Destination;
 use nordlys_core::format::{Figures, Locale};
 use nordlys_core::pay_form;
+use nordlys_core::recipient_seal::RecipientDetails;
 use nordlys_core::store::{Recipient, WithdrawalEntry, WithdrawalState};
 use nordlys_core::tax::row_amount_text;
 use nordlys_core::travel_rule::{RecipientForm, RecipientProblem};
@@ -161,15 +162,18 @@ pub struct RecipientView {
     pub identity: String,
     pub destination: String,
     pub label: String,
-    pub full_name: String,
-    pub country: String,
-    pub address: String,
-    pub nin: String,
-    pub exchange: String,
-    pub self_custody: bool,
-    /// Its details are sealed and the keyring cannot open them now: only the label is known.
-    #[serde(default)]
-    pub locked: bool,
+    /// Absent while they are sealed and the keyring cannot open them: only the label is known.
+    pub details: Option<RecipientDetails>,
+}
+
+/// An edit of a saved recipient: its label and travel-rule details (its destination is fixed).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveRecipientArgs {
+    pub identity: String,
+    pub destination: String,
+    pub label: String,
+    pub details: RecipientDetails,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -194,19 +198,11 @@ pub struct CountriesView {
 }
 
 pub(crate) fn recipient_view(r: &Recipient) -> RecipientView {
-    // Details sealed out of reach show as empty fields beside `locked`.
-    let d = r.details.open().cloned().unwrap_or_default();
     RecipientView {
         identity: r.identity.clone(),
         destination: r.destination.clone(),
         label: r.label.clone(),
-        full_name: d.full_name,
-        country: d.country,
-        address: d.address,
-        nin: d.nin,
-        exchange: d.exchange,
-        self_custody: d.self_custody,
-        locked: r.details.is_locked(),
+        details: r.details.open().cloned(),
     }
 }
 

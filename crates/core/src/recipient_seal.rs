@@ -32,6 +32,7 @@ impl std::fmt::Debug for RecipientSeal {
 
 /// The details as sealed: what the travel rule asks of a recipient.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Zeroize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RecipientDetails {
     pub full_name: String,

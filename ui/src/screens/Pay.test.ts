@@ -306,13 +306,14 @@ describe("Pay: the address book", () => {
         identity: "id1",
         destination: "bc1qsaved",
         label: "Kari",
-        fullName: "Kari Nordmann",
-        country: "NO",
-        address: "Storgata 1",
-        nin: "",
-        exchange: "",
-        selfCustody: true,
-        locked: false,
+        details: {
+          fullName: "Kari Nordmann",
+          country: "NO",
+          address: "Storgata 1",
+          nin: "",
+          exchange: "",
+          selfCustody: true,
+        },
       },
     ];
     const fake = payBackend();
@@ -333,7 +334,10 @@ describe("Pay: the address book", () => {
     await userEvent.type(name, "Kari N. Nordmann");
     await fireEvent.submit(editor);
     await vi.waitFor(() => expect(screen.queryByTestId("recipient-editor")).toBeNull());
-    expect(fake.callsOf("saveRecipient")[0]).toMatchObject({ identity: "id1", fullName: "Kari N. Nordmann" });
+    expect(fake.callsOf("saveRecipient")[0]).toMatchObject({
+      identity: "id1",
+      details: { fullName: "Kari N. Nordmann", country: "NO" },
+    });
     expect(screen.getByTestId("saved-recipient").textContent).toContain("Kari N. Nordmann");
 
     await fireEvent.click(screen.getByTestId("pay-to-id1"));
@@ -344,6 +348,19 @@ describe("Pay: the address book", () => {
     await fireEvent.click(screen.getByText("Confirm delete"));
     await vi.waitFor(() => screen.getByTestId("address-book-empty"));
     expect(fake.callsOf("deleteRecipient")).toEqual([{ identity: "id1" }]);
+  });
+
+  it("shows a recipient whose details the keyring cannot open as locked, and edits it from empty details", async () => {
+    const fake = payBackend();
+    fake.script.recipients = () => ({
+      recipients: [{ identity: "id2", destination: "bc1qlocked", label: "Ola", details: null }],
+    });
+    await mountScreen(Pay, fake);
+    await screen.findByTestId("recipient-locked");
+    await fireEvent.click(screen.getByText("Edit"));
+    const editor = screen.getByTestId("recipient-editor");
+    const inputs = [...editor.querySelectorAll("input")].map((i) => i.value);
+    expect(inputs).toEqual(["Ola", "", "", "", ""]);
   });
 
   it("shortens a long destination and transaction id in the list, never cutting them, and copies them whole", async () => {

@@ -9,6 +9,7 @@ import type {
   RecipientForm,
   RecipientView,
   RecipientsView,
+  SaveRecipientArgs,
 } from "../bindings";
 import { CheckedForm } from "../lib/checked_form.svelte";
 import { errorText, hasCode } from "../lib/errors";
@@ -50,7 +51,7 @@ export class PayState {
   book = $state<RecipientsView | null>(null);
   countries = $state.raw<CountryView[]>([]);
   /** The saved recipient being edited, as typed. */
-  editing = $state<RecipientView | null>(null);
+  editing = $state<SaveRecipientArgs | null>(null);
   deleteArmed = $state<string | null>(null);
   /** What the screen could not read; said at the top. */
   error = $state<string | null>(null);
@@ -203,6 +204,20 @@ export class PayState {
     } finally {
       this.sending = false;
     }
+  }
+
+  /** Opens `saved` in the editor; one whose details are locked starts from empty ones. */
+  edit(saved: RecipientView): void {
+    const { identity, destination, label } = saved;
+    const details = saved.details ?? {
+      fullName: "",
+      country: "",
+      address: "",
+      nin: "",
+      exchange: "",
+      selfCustody: false,
+    };
+    this.editing = { identity, destination, label, details: { ...details } };
   }
 
   async saveEdited(): Promise<void> {
