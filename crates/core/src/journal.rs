@@ -269,12 +269,11 @@ impl Entry {
     }
 
     /// Balances just before it was sent, as kept.
-    fn before(&self) -> Option<Balances> {
-        let kept = match self {
-            Self::Order(e) => e.before.as_deref(),
-            Self::Withdrawal(e) => e.before.as_deref(),
-        };
-        Balances::from_json(kept)
+    fn before(&self) -> Option<&Balances> {
+        match self {
+            Self::Order(e) => e.before.as_ref(),
+            Self::Withdrawal(e) => e.before.as_ref(),
+        }
     }
 
     /// What else the journal holds that could explain its evidence.
@@ -422,8 +421,7 @@ pub(crate) fn record(
     look: &Look,
     rules: &Rules,
 ) -> Result<Outcome, StoreError> {
-    let before = e.before();
-    let request = e.judged(before.as_ref(), rules, look.at);
+    let request = e.judged(e.before(), rules, look.at);
     let verdict = evidence::judge(&request, look, &e.others(store)?, rules);
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));

@@ -109,7 +109,7 @@ pub struct Prepared {
     body: String,
     reference: String,
     origin: crate::store::Origin,
-    before: Option<String>,
+    before: Option<Balances>,
     order_type: order_terms::OrderType,
     direction: order_terms::Direction,
 }
@@ -171,7 +171,7 @@ impl Prepared {
             body,
             reference,
             origin,
-            before: before.map(Balances::to_json),
+            before: before.cloned(),
             order_type,
             direction,
             request,
@@ -190,7 +190,7 @@ impl Prepared {
             origin: &self.origin,
             request: &self.body,
             reference: &self.reference,
-            before: self.before.as_deref(),
+            before: self.before.as_ref(),
         }
     }
 

@@ -135,7 +135,6 @@ pub async fn send_typed(
     request.description = description;
     let body = journal_copy(&request);
     let origin = crate::account_identity::origin_here(client, store).await?;
-    let before_json = before.as_ref().map(Balances::to_json);
     let claim = store.journal_withdrawal(
         &NewWithdrawalEntry {
             sent_at: Utc::now(),
@@ -146,7 +145,7 @@ pub async fn send_typed(
             reference: &reference,
             origin: &origin,
             request: &body,
-            before: before_json.as_deref(),
+            before: before.as_ref(),
             typed_nok,
         },
         despite_unknown,

@@ -6,6 +6,7 @@ use nordlys_money::NokPerBtc;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use crate::evidence::Balances;
 use crate::order_terms::{Direction, OrderType};
 use crate::seen::{Read, Seen};
 
@@ -73,8 +74,9 @@ pub struct JournalEntry {
     pub reference: String,
     /// When the answer was given up on.
     pub gave_up_at: Option<DateTime<Utc>>,
-    /// Balances just before sending (JSON of [`crate::evidence::Balances`]).
-    pub before: Option<String>,
+    /// Balances just before sending; `None` when they could not be read (or their stored
+    /// text cannot).
+    pub before: Option<Balances>,
     /// Ids of open orders and trades that are this entry's evidence.
     pub claimed: Vec<String>,
     /// A check saw the balance move by an amount this entry could explain: silence can then no
@@ -96,7 +98,7 @@ pub struct NewOrderEntry<'a> {
     pub origin: &'a Origin,
     pub request: &'a str,
     pub reference: &'a str,
-    pub before: Option<&'a str>,
+    pub before: Option<&'a Balances>,
 }
 
 impl Table for JournalEntry {
@@ -147,7 +149,7 @@ impl Table for JournalEntry {
             request: r.get(13)?,
             reference: r.get(14)?,
             gave_up_at: r.get::<_, Option<i64>>(15)?.map(time),
-            before: r.get(16)?,
+            before: Balances::from_json(r.get::<_, Option<String>>(16)?.as_deref()),
             claimed: split_ids(&r.get::<_, String>(17)?),
             stirred: r.get::<_, i64>(18)? != 0,
             queued: r.get::<_, i64>(20)? != 0,
@@ -177,7 +179,7 @@ pub(super) fn insert_order_entry(
             new.origin.key_fingerprint,
             new.request,
             new.reference,
-            new.before,
+            new.before.map(Balances::to_json),
             new.origin.identity.map(|i| i.0),
         ],
     )?;
@@ -447,6 +449,44 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(ids, vec![1, 2, 3]);
+    }
+
+    /// A snapshot written by 8982fdb7 (JSON text in `before`) reads as the same balances, and
+    /// one that cannot be read reads as none: silence then never settles its entry.
+    #[test]
+    fn balances_written_before_they_were_typed_read_unchanged() {
+        let s = Store::in_memory().unwrap();
+        let here = Origin::default();
+        let written = r#"{"accounts":[{"id":"acc_1","available":"0.10000000","total":"0.20000000"}],"fiat":"1500.00"}"#;
+        for (text, expected) in [
+            (
+                written,
+                Some(Balances {
+                    accounts: vec![crate::evidence::Holding {
+                        id: "acc_1".into(),
+                        available: nordlys_money::Btc::computed(Decimal::new(1, 1)),
+                        total: nordlys_money::Btc::computed(Decimal::new(2, 1)),
+                    }],
+                    fiat: Some(nordlys_money::Nok::computed(Decimal::new(1500, 0))),
+                }),
+            ),
+            ("{not json", None),
+        ] {
+            let Claim::Journaled(id) = s.journal_order(&new(&here, 30), true).unwrap() else {
+                panic!("refused")
+            };
+            s.db()
+                .execute(
+                    "UPDATE order_journal SET before = ?2 WHERE id = ?1",
+                    params![id, text],
+                )
+                .unwrap();
+            assert_eq!(
+                s.journal_entry(id).unwrap().unwrap().before,
+                expected,
+                "{text}"
+            );
+        }
     }
 
     #[test]

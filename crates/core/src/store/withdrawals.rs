@@ -7,6 +7,8 @@ use nordlys_exchange::models::WithdrawalStatus;
 use nordlys_money::{Btc, Nok};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
+use crate::evidence::Balances;
+
 use super::journal::{Decision, JournalKind, Origin, Table, Which, next_id, split_ids};
 use super::{Store, StoreError, dec, dec_opt, time};
 
@@ -69,8 +71,9 @@ pub struct WithdrawalEntry {
     /// The JSON body sent.
     pub request: String,
     pub gave_up_at: Option<DateTime<Utc>>,
-    /// Balances just before sending (JSON of [`crate::evidence::Balances`]).
-    pub before: Option<String>,
+    /// Balances just before sending; `None` when they could not be read (or their stored
+    /// text cannot).
+    pub before: Option<Balances>,
     /// Ids of tax rows that are this entry's evidence.
     pub claimed: Vec<String>,
     /// A check saw a balance move only this entry could explain.
@@ -112,7 +115,7 @@ impl Table for WithdrawalEntry {
             },
             request: r.get(13)?,
             gave_up_at: r.get::<_, Option<i64>>(14)?.map(time),
-            before: r.get(15)?,
+            before: Balances::from_json(r.get::<_, Option<String>>(15)?.as_deref()),
             claimed: split_ids(&r.get::<_, String>(16)?),
             stirred: r.get::<_, i64>(17)? != 0,
         }))
@@ -130,7 +133,7 @@ pub struct NewWithdrawalEntry<'a> {
     pub reference: &'a str,
     pub origin: &'a Origin,
     pub request: &'a str,
-    pub before: Option<&'a str>,
+    pub before: Option<&'a Balances>,
     /// The amount in NOK, when the user typed it in NOK.
     pub typed_nok: Option<Nok>,
 }
@@ -248,7 +251,7 @@ impl Store {
                 w.origin.base_url,
                 w.origin.key_fingerprint,
                 w.request,
-                w.before,
+                w.before.map(Balances::to_json),
                 w.typed_nok.map(|n| n.decimal().to_string()),
                 w.origin.identity.map(|i| i.0),
             ],
