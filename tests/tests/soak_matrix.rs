@@ -184,7 +184,13 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
             (
                 e.reference.clone(),
                 verdict,
-                format!("order {} {} {}: {}", e.id, e.state.text(), e.amount, e.note),
+                format!(
+                    "order {} {} {}: {}",
+                    e.id,
+                    e.state.text(),
+                    e.amount.decimal(),
+                    e.note
+                ),
             )
         })
         .chain(payments.iter().map(|e| {

@@ -481,7 +481,7 @@ impl Present for OrderPlaced {
 
 /// An order of the journal in a few words: "Market buy, NOK\u{a0}500.00" / "Markedskjøp, 500,00\u{a0}kr".
 pub fn journaled_order_words(e: &JournalEntry, figures: Figures) -> String {
-    let amount = figures.amount_in(e.direction.amount(e.amount), BtcUnit::Btc);
+    let amount = figures.amount_in(e.amount, BtcUnit::Btc);
     match (e.order_type, e.direction) {
         (OrderType::Market, Direction::Buy) => msg!(ORDER_MARKET_BUY { amount }),
         (OrderType::Market, Direction::Sell) => msg!(ORDER_MARKET_SELL { amount }),
@@ -649,7 +649,7 @@ mod tests {
             sent_at: Utc::now(),
             order_type,
             direction,
-            amount: amount.parse().unwrap(),
+            amount: direction.amount(amount.parse().unwrap()),
             price: None,
             account_id: None,
             origin: &Origin::default(),

@@ -186,7 +186,7 @@ impl Entry {
     /// What it asked to move: an order's NOK to spend or bitcoin to sell, a payment's bitcoin.
     pub fn amount(&self) -> Amount {
         match self {
-            Self::Order(e) => e.direction.amount(e.amount),
+            Self::Order(e) => e.amount,
             Self::Withdrawal(e) => e.amount_btc.into(),
         }
     }
@@ -243,7 +243,7 @@ impl Entry {
                     OrderType::Limit => Kind::LimitOrder(e.direction),
                     OrderType::Market => Kind::MarketOrder(e.direction),
                 },
-                e.amount,
+                e.amount.decimal(),
                 e.account_id.as_deref(),
                 e.reference.as_str(),
                 e.stirred,

@@ -184,7 +184,7 @@ impl Prepared {
             sent_at,
             order_type: self.order_type,
             direction: self.direction,
-            amount: self.request.amount,
+            amount: self.direction.amount(self.request.amount),
             price: self.request.price,
             account_id: self.request.account_id.as_ref().map(AccountId::as_str),
             origin: &self.origin,
@@ -264,7 +264,7 @@ pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, Store
     let of = |could: fn(&JournalEntry) -> bool| -> Vec<(DateTime<Utc>, rust_decimal::Decimal)> {
         near.iter()
             .filter(|o| could(o))
-            .map(|o| (o.sent_at, o.amount))
+            .map(|o| (o.sent_at, o.amount.decimal()))
             .collect()
     };
     Ok(Others {
@@ -351,7 +351,7 @@ pub fn cancel_doubt(
         .iter()
         .filter(|e| {
             e.direction.is(&open.direction)
-                && e.amount >= open.amount
+                && e.amount.decimal() >= open.amount
                 && e.sent_at <= open.created_at + Duration::minutes(2)
         })
         .collect();
@@ -500,7 +500,7 @@ mod tests {
             sent_at,
             order_type: order_terms::OrderType::Limit,
             direction: order_terms::Direction::Buy,
-            amount: amount.parse().unwrap(),
+            amount: order_terms::Direction::Buy.amount(amount.parse().unwrap()),
             price: None,
             account_id: None,
             origin: &origin,

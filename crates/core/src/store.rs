@@ -679,7 +679,7 @@ mod tests {
                     sent_at: at,
                     order_type: crate::order_terms::OrderType::Market,
                     direction: crate::order_terms::Direction::Buy,
-                    amount: Decimal::new(100050, 2),
+                    amount: crate::order_terms::Direction::Buy.amount(Decimal::new(100050, 2)),
                     price: None,
                     account_id: None,
                     origin: &origin,
@@ -703,7 +703,10 @@ mod tests {
             1,
             "a 'sending' entry left by a crash counts as unresolved"
         );
-        assert_eq!(unresolved[0].amount.to_string(), "1000.50");
+        assert_eq!(
+            unresolved[0].amount,
+            nordlys_money::Amount::Nok(nordlys_money::Nok::computed(Decimal::new(100050, 2)))
+        );
         s.journal_answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
             .unwrap();
         assert!(s.journal_unresolved().unwrap().is_empty());

@@ -2,7 +2,7 @@
 //! unknown outcome survives a restart and is settled by evidence, never by sending it again.
 
 use chrono::{DateTime, Utc};
-use nordlys_money::NokPerBtc;
+use nordlys_money::{Amount, NokPerBtc};
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
@@ -60,7 +60,8 @@ pub struct JournalEntry {
     pub sent_at: DateTime<Utc>,
     pub order_type: OrderType,
     pub direction: Direction,
-    pub amount: Decimal,
+    /// NOK to spend for a buy, bitcoin to sell for a sell: the unit follows the direction.
+    pub amount: Amount,
     pub price: Option<NokPerBtc>,
     pub account_id: Option<String>,
     pub state: JournalState,
@@ -92,7 +93,7 @@ pub struct NewOrderEntry<'a> {
     pub sent_at: DateTime<Utc>,
     pub order_type: OrderType,
     pub direction: Direction,
-    pub amount: Decimal,
+    pub amount: Amount,
     pub price: Option<NokPerBtc>,
     pub account_id: Option<&'a str>,
     pub origin: &'a Origin,
@@ -134,7 +135,7 @@ impl Table for JournalEntry {
             sent_at: time(r.get(1)?),
             order_type,
             direction,
-            amount: dec(r, 4)?,
+            amount: direction.amount(dec(r, 4)?),
             price: dec_opt(r, 5)?,
             account_id: r.get(6)?,
             state,
@@ -172,7 +173,7 @@ pub(super) fn insert_order_entry(
             new.sent_at.timestamp_millis(),
             new.order_type.text(),
             new.direction.text(),
-            new.amount.to_string(),
+            new.amount.decimal().to_string(),
             new.price.map(|p| p.to_string()),
             new.account_id,
             new.origin.base_url,
@@ -208,7 +209,7 @@ impl Store {
                 })?
                 .collect::<Result<Vec<_>, _>>()?
                 .into_iter()
-                .find(|(_, amount)| *amount == new.amount);
+                .find(|(_, amount)| *amount == new.amount.decimal());
             drop(q);
             if let Some((id, _)) = same {
                 return Ok(Claim::SameAsUnresolved(id));
@@ -394,7 +395,7 @@ mod tests {
             sent_at: Utc::now(),
             order_type: OrderType::Market,
             direction: Direction::Buy,
-            amount: Decimal::from(amount),
+            amount: Direction::Buy.amount(Decimal::from(amount)),
             price: None,
             account_id: None,
             origin,

@@ -456,7 +456,7 @@ mod tests {
             sent_at: Utc::now(),
             order_type: OrderType::Market,
             direction: Direction::Buy,
-            amount: Decimal::from(500),
+            amount: Direction::Buy.amount(Decimal::from(500)),
             price: None,
             account_id: None,
             origin,
