@@ -149,8 +149,8 @@ async fn the_card_refuses_without_a_rate_files_each_source_and_exports_what_it_r
     assert_eq!(
         facts.made.rate.as_ref().map(|r| r.source.clone()),
         Ok(nordlys_core::tax::year_end::RateSource::EnteredViaUsd {
-            usd_per_btc: Decimal::from(100_000),
-            nok_per_usd: Decimal::new(105, 1),
+            usd_per_btc: nordlys_money::UsdPerBtc::new(Decimal::from(100_000)),
+            nok_per_usd: nordlys_money::NokPerUsd::new(Decimal::new(105, 1)),
         }),
         "the rate says where it came from"
     );
@@ -339,7 +339,7 @@ async fn the_sell_ticket_shows_the_tax_the_sale_would_cost_once_the_history_is_s
     let t = sale.found.unwrap();
     assert!(!t.disposal.lots.is_empty(), "{t:?}");
     // At 50 % the tax is half the gain.
-    assert_eq!(t.percent, Decimal::from(50));
+    assert_eq!(t.percent, nordlys_money::Percent::new(Decimal::from(50)));
     let half = t.disposal.gain_nok.decimal() / Decimal::from(2);
     assert!(
         (half - t.tax.decimal()).abs() <= Decimal::new(1, 2),

@@ -649,7 +649,9 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     assert!(!saved.alerts.open_orders_need_key);
     assert_eq!(
         saved.alerts.alerts[0].level,
-        nordlys_core::alerts::Level::Percent(rust_decimal::Decimal::TWO),
+        nordlys_core::alerts::Level::Percent(nordlys_money::Percent::new(
+            rust_decimal::Decimal::TWO
+        )),
         "{:?}",
         saved.alerts.alerts[0]
     );

@@ -102,7 +102,7 @@ pub(crate) fn level_words(level: Level, figures: Figures) -> String {
         Level::Price(p) => figures.price(p),
         Level::Spread(n) => figures.nok(n),
         Level::Percent(p) => msg!(ALERT_PERCENT {
-            percent: nordlys_core::format::number(p, 2, figures.locale)
+            percent: nordlys_core::format::number(p.decimal(), 2, figures.locale)
         })
         .render(figures.locale),
     }
@@ -205,7 +205,10 @@ mod tests {
             armed: true,
         };
         let usual = Nok::computed(Decimal::from(5000));
-        let near = alert(Watched::OpenOrder, Level::Percent(Decimal::TWO));
+        let near = alert(
+            Watched::OpenOrder,
+            Level::Percent(nordlys_money::Percent::new(Decimal::TWO)),
+        );
         let mid = alert(
             Watched::Mid,
             Level::Price(NokPerBtc::computed(Decimal::from(987_654))),

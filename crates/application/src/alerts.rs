@@ -111,7 +111,7 @@ pub async fn set_usual_amount(app: &App, args: UsualAmountArgs) -> Answer<AlertL
                 }),
             )
         })?;
-    app.settings().usual_amount_nok = Some(amount.decimal());
+    app.settings().usual_amount_nok = Some(amount);
     app.save_settings()?;
     let session = app.session().await?;
     view(app, &session)
@@ -132,7 +132,7 @@ pub(crate) fn observe(
         let value = match a.watched {
             Watched::OpenOrder => open
                 .and_then(|o| nearest_order_percent(o, p))
-                .map(Level::Percent),
+                .map(|p| Level::Percent(nordlys_money::Percent::new(p))),
             _ => a.watched.value(p),
         };
         let Some(value) = value else {

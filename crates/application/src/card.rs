@@ -116,8 +116,12 @@ pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<N
             parse_price(&args.nok_per_btc, locale).map_err(invalid)?,
         )),
         RateKind::ViaUsd => Some(RateChoice::ViaUsd {
-            usd_per_btc: parse_rate(&args.usd_per_btc, locale).map_err(invalid)?,
-            nok_per_usd: parse_rate(&args.nok_per_usd, locale).map_err(invalid)?,
+            usd_per_btc: nordlys_money::UsdPerBtc::new(
+                parse_rate(&args.usd_per_btc, locale).map_err(invalid)?,
+            ),
+            nok_per_usd: nordlys_money::NokPerUsd::new(
+                parse_rate(&args.nok_per_usd, locale).map_err(invalid)?,
+            ),
         }),
         RateKind::LastTransaction => Some(RateChoice::LastTransaction),
         RateKind::Sample => Some(RateChoice::Sample),

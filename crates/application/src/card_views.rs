@@ -462,11 +462,15 @@ impl Present for CardFacts {
                 _ => None,
             }),
             entered_usd_per_btc: entered(|c| match c {
-                RateChoice::ViaUsd { usd_per_btc, .. } => Some(usd_per_btc.normalize().to_string()),
+                RateChoice::ViaUsd { usd_per_btc, .. } => {
+                    Some(usd_per_btc.decimal().normalize().to_string())
+                }
                 _ => None,
             }),
             entered_nok_per_usd: entered(|c| match c {
-                RateChoice::ViaUsd { nok_per_usd, .. } => Some(nok_per_usd.normalize().to_string()),
+                RateChoice::ViaUsd { nok_per_usd, .. } => {
+                    Some(nok_per_usd.decimal().normalize().to_string())
+                }
                 _ => None,
             }),
             rule_set: nordlys_core::tax::card::RULE_SET_VERSION.to_owned(),

@@ -193,11 +193,7 @@ fn said(plan: &Plan, viewer: &Viewer) -> String {
         m = msg!(PLAN_SAID_LADDER {
             said: m.render(locale),
             rungs: ladder.rungs.to_string(),
-            step: nordlys_core::format::number(
-                ladder.step_percent,
-                ladder.step_percent.normalize().scale(),
-                locale,
-            )
+            step: ladder.step_percent
         });
     }
     if let Some(cap) = plan.max_price {
@@ -274,7 +270,7 @@ fn form_of(plan: &Plan) -> PlanArgs {
         rungs: plan.ladder.map(|l| l.rungs.to_string()).unwrap_or_default(),
         step: plan
             .ladder
-            .map(|l| l.step_percent.normalize().to_string())
+            .map(|l| l.step_percent.decimal().normalize().to_string())
             .unwrap_or_default(),
         account: plan.account_id.clone().unwrap_or_default(),
         every,
@@ -390,7 +386,7 @@ pub(crate) fn problem_message(p: &PlanProblem) -> (PlanField, Message) {
             PlanField::Step,
             msg!(PLAN_LADDER_TOO_DEEP {
                 rungs: rungs.to_string(),
-                step: step.normalize().to_string()
+                step: *step
             }),
         ),
         PlanProblem::RungTooSmall(rungs) => (

@@ -447,7 +447,11 @@ impl Present for AppState {
             request_timeout_min_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.start()).unwrap_or(0),
             request_timeout_max_secs: u32::try_from(*REQUEST_TIMEOUT_RANGE.end())
                 .unwrap_or(u32::MAX),
-            income_tax_percent: settings.income_tax_percent().normalize().to_string(),
+            income_tax_percent: settings
+                .income_tax_percent()
+                .decimal()
+                .normalize()
+                .to_string(),
             tax_method: settings.tax_method.unwrap_or_default(),
             connection: ConnectionView {
                 has_key: status.has_key,

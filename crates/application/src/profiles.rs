@@ -329,7 +329,7 @@ pub async fn set_tax_rules(app: &App, args: SetTaxRulesArgs) -> Answer<AppState>
     };
     {
         let mut s = app.settings();
-        s.income_tax_percent = Some(percent);
+        s.income_tax_percent = Some(nordlys_money::Percent::new(percent));
         s.tax_method = Some(args.tax_method);
     }
     app.save_settings()?;

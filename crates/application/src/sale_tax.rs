@@ -20,7 +20,7 @@ use crate::state::App;
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::LotView;
 use crate::wording::key;
-use crate::wording::{Arg, method_name};
+use crate::wording::method_name;
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -148,7 +148,7 @@ impl Present for TaxOnSale {
             tax: Some(
                 {
                     let amount = figures.nok(nordlys_money::Nok::computed(t.tax.decimal().abs()));
-                    let percent = Arg::Number(t.percent.normalize(), t.percent.normalize().scale());
+                    let percent = t.percent;
                     if loss {
                         msg!(SALE_TAX_REDUCTION { amount, percent })
                     } else {

@@ -218,6 +218,14 @@ impl From<nordlys_money::Nok> for Arg {
     }
 }
 
+/// A percentage with every decimal it has, pointed as the language writes a number.
+impl From<nordlys_money::Percent> for Arg {
+    fn from(p: nordlys_money::Percent) -> Self {
+        let d = p.decimal().normalize();
+        Self::Number(d, d.scale())
+    }
+}
+
 impl From<NokPerBtc> for Arg {
     fn from(price: NokPerBtc) -> Self {
         Self::Price(price)
@@ -941,10 +949,17 @@ pub fn rate_source(s: &RateSource, locale: Locale) -> String {
         RateSource::EnteredViaUsd {
             usd_per_btc,
             nok_per_usd,
-        } => msg!(RATE_SOURCE_ENTERED_USD {
-            usd: usd_per_btc.normalize().to_string(),
-            nok: nok_per_usd.normalize().to_string()
-        })
+        } => {
+            // As entered, every decimal kept, pointed as the language writes a number.
+            let as_entered = |d: rust_decimal::Decimal| {
+                let d = d.normalize();
+                Arg::Number(d, d.scale())
+            };
+            msg!(RATE_SOURCE_ENTERED_USD {
+                usd: as_entered(usd_per_btc.decimal()),
+                nok: as_entered(nok_per_usd.decimal())
+            })
+        }
         .render(locale),
         RateSource::Sample { at } => msg!(RATE_SOURCE_SAMPLE {
             time: format::time(at, nordlys_core::time::Tz::UTC, locale)
@@ -975,6 +990,19 @@ mod tests {
     use rust_decimal::Decimal;
 
     use super::*;
+
+    /// Skatteetaten's dollar rates, as entered, read with the language's decimal mark: a
+    /// Norwegian sentence never shows "11.3521".
+    #[test]
+    fn entered_dollar_rates_are_written_as_the_language_writes_a_number() {
+        let source = RateSource::EnteredViaUsd {
+            usd_per_btc: nordlys_money::UsdPerBtc::new(Decimal::new(934_292, 1)),
+            nok_per_usd: nordlys_money::NokPerUsd::new(Decimal::new(113_521, 4)),
+        };
+        let nb = rate_source(&source, Locale::Nb);
+        assert!(nb.contains("11,3521") && !nb.contains("11.3521"), "{nb}");
+        assert!(rate_source(&source, Locale::En).contains("11.3521"));
+    }
 
     /// Figures shown, as outside privacy mode.
     fn shown(locale: Locale, unit: BtcUnit) -> Figures {
@@ -1439,8 +1467,8 @@ mod tests {
             },
             RateSource::Entered,
             RateSource::EnteredViaUsd {
-                usd_per_btc: "93429.2".parse().unwrap(),
-                nok_per_usd: "11.3521".parse().unwrap(),
+                usd_per_btc: nordlys_money::UsdPerBtc::new("93429.2".parse().unwrap()),
+                nok_per_usd: nordlys_money::NokPerUsd::new("11.3521".parse().unwrap()),
             },
             RateSource::Sample { at },
             RateSource::Missing,
@@ -1473,9 +1501,10 @@ mod tests {
             words[7].1,
             "markedskursen for din siste transaksjon, den 01.01.2025"
         );
+        // Grouped and pointed as every number of the language (it read "93429.2" before).
         assert_eq!(
             words[9].0,
-            "Skatteetaten's rates, entered by you: 93429.2 USD per BTC × 11.3521 NOK per USD"
+            "Skatteetaten's rates, entered by you: 93,429.2 USD per BTC × 11.3521 NOK per USD"
         );
         assert_eq!(
             words[10].1,

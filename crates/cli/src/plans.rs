@@ -130,7 +130,7 @@ fn plan_json(record: PlanRecord) -> PlanJson {
         ladder: plan.ladder.map(|l| LadderJson {
             total_nok: plan.buy_nok,
             rungs: l.rungs,
-            step: l.step_percent,
+            step: l.step_percent.decimal(),
         }),
         every: plan.schedule.every.period_text(),
         on: match plan.schedule.every {

@@ -6,7 +6,7 @@
 //! market.
 
 use nordlys_exchange::models::PriceResponse;
-use nordlys_money::{Nok, NokPerBtc};
+use nordlys_money::{Nok, NokPerBtc, Percent};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +84,7 @@ pub enum Level {
     /// The spread, ask − bid, in NOK.
     Spread(Nok),
     /// How far the nearest open limit order is from being filled, in percent of the market.
-    Percent(Decimal),
+    Percent(Percent),
 }
 
 impl Level {
@@ -92,7 +92,7 @@ impl Level {
     pub fn of(watched: Watched, value: Decimal) -> Self {
         match watched {
             Watched::Spread => Self::Spread(Nok::computed(value)),
-            Watched::OpenOrder => Self::Percent(value),
+            Watched::OpenOrder => Self::Percent(Percent::new(value)),
             _ => Self::Price(NokPerBtc::computed(value)),
         }
     }
@@ -102,7 +102,7 @@ impl Level {
         match self {
             Self::Price(p) => p.decimal(),
             Self::Spread(n) => n.decimal(),
-            Self::Percent(p) => p,
+            Self::Percent(p) => p.decimal(),
         }
     }
 }
@@ -450,11 +450,11 @@ mod tests {
             id: 1,
             watched: Watched::OpenOrder,
             crossing: Crossing::FallsBelow,
-            level: Level::Percent(d("3")),
+            level: Level::Percent(Percent::new(d("3"))),
             hysteresis_percent: d("0.5"),
             armed: true,
         };
-        let percent = |v| Level::Percent(d(v));
+        let percent = |v| Level::Percent(Percent::new(d(v)));
         assert!(!a.observe(percent("5")));
         assert!(a.observe(percent("2.0202")));
         assert!(!a.observe(percent("3.01")));
@@ -474,7 +474,7 @@ mod tests {
         let ok = form("2,5").check(Locale::Nb);
         assert_eq!(
             ok.map(|a| (a.level, a.crossing)),
-            Ok((Level::Percent(d("2.5")), Crossing::FallsBelow))
+            Ok((Level::Percent(Percent::new(d("2.5"))), Crossing::FallsBelow))
         );
         for bad in ["0", "-1", "50.5", "abc", ""] {
             assert_eq!(

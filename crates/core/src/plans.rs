@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::ExchangeClient;
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
-use nordlys_money::{Nok, NokPerBtc};
+use nordlys_money::{Nok, NokPerBtc, Percent};
 use rust_decimal::Decimal;
 
 use crate::amount_input::{self, AmountInputError};
@@ -55,7 +55,7 @@ impl Missed {
 pub struct Ladder {
     pub rungs: u8,
     /// Percent of the ask between one rung and the next, in (0, 50).
-    pub step_percent: Decimal,
+    pub step_percent: Percent,
 }
 
 /// One limit buy of a ladder.
@@ -82,8 +82,7 @@ impl Ladder {
         }
         (1..=self.rungs)
             .map(|index| {
-                let below =
-                    Decimal::from(index).checked_mul(self.step_percent)? / Decimal::ONE_HUNDRED;
+                let below = Decimal::from(index).checked_mul(self.step_percent.fraction())?;
                 let price = ask.decimal().checked_mul(Decimal::ONE - below)?.floor();
                 (price > Decimal::ZERO).then(|| Rung {
                     index,
@@ -166,7 +165,7 @@ pub enum PlanProblem {
     #[error("a ladder's step is a percentage above 0 and below 50, not `{0}`")]
     Step(String),
     #[error("{rungs} rungs {step} % apart would reach a price of 0 NOK")]
-    LadderTooDeep { rungs: u8, step: Decimal },
+    LadderTooDeep { rungs: u8, step: Percent },
     #[error("split over {0} rungs, the amount buys for less than 0.01 NOK a rung")]
     RungTooSmall(u8),
 }
@@ -203,7 +202,7 @@ fn ladder_of(
     if Decimal::from(n) * step_percent >= Decimal::ONE_HUNDRED {
         return Err(PlanProblem::LadderTooDeep {
             rungs: n,
-            step: step_percent,
+            step: Percent::new(step_percent),
         });
     }
     if (total / Decimal::from(n)).round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
@@ -213,7 +212,7 @@ fn ladder_of(
     }
     Ok(Some(Ladder {
         rungs: n,
-        step_percent: step_percent.normalize(),
+        step_percent: Percent::new(step_percent.normalize()),
     }))
 }
 
@@ -951,7 +950,7 @@ mod tests {
     fn a_ladders_rungs_step_below_the_ask_rounded_down() {
         let ladder = Ladder {
             rungs: 3,
-            step_percent: Decimal::new(15, 1),
+            step_percent: Percent::new(Decimal::new(15, 1)),
         };
         let ask = NokPerBtc::computed(Decimal::new(100_099_999, 2));
         let rungs = ladder
@@ -1038,7 +1037,7 @@ mod tests {
             ok.ladder,
             Some(Ladder {
                 rungs: 50,
-                step_percent: Decimal::new(15, 1)
+                step_percent: Percent::new(Decimal::new(15, 1))
             })
         );
         let ok = ladder_form("1000", Some("2"), Some("49.9"))

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use nordlys_money::{Nok, Percent};
 use serde::{Deserialize, Serialize};
 
 use crate::format::{BtcUnit, Locale};
@@ -97,14 +98,14 @@ pub struct Settings {
     pub welcomed: bool,
     /// The income tax rate in percent the tax before a sale is worked at; `None`: 22 %.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub income_tax_percent: Option<rust_decimal::Decimal>,
+    pub income_tax_percent: Option<Percent>,
     /// How lots are matched for the tax before a sale; `None`: FIFO.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_method: Option<crate::tax::gains::Method>,
     /// The NOK amount the user usually trades: the price poller asks endpoint 7 for it, so the
     /// bank and card prices are those the user would pay. `None`: the endpoint's default, 5000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usual_amount_nok: Option<rust_decimal::Decimal>,
+    pub usual_amount_nok: Option<Nok>,
     /// A lock password was set (its hash is in the keyring): with a keyring that cannot be read
     /// at start, the app stays locked rather than guess there is none.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -122,15 +123,16 @@ pub struct Settings {
 }
 
 /// The ordinary income tax rate on capital income in recent years, when the user has not said.
-pub const INCOME_TAX_PERCENT: rust_decimal::Decimal =
-    rust_decimal::Decimal::from_parts(22, 0, 0, false, 0);
+pub const INCOME_TAX_PERCENT: Percent =
+    Percent::new(rust_decimal::Decimal::from_parts(22, 0, 0, false, 0));
 
 impl Settings {
     /// The income tax rate in percent, kept within 0–100.
-    pub fn income_tax_percent(&self) -> rust_decimal::Decimal {
+    pub fn income_tax_percent(&self) -> Percent {
         self.income_tax_percent
             .filter(|p| {
-                (rust_decimal::Decimal::ZERO..=rust_decimal::Decimal::ONE_HUNDRED).contains(p)
+                (rust_decimal::Decimal::ZERO..=rust_decimal::Decimal::ONE_HUNDRED)
+                    .contains(&p.decimal())
             })
             .unwrap_or(INCOME_TAX_PERCENT)
     }
@@ -147,12 +149,10 @@ impl Settings {
     }
 
     /// The usual amount, always a positive amount of whole øre.
-    pub fn usual_amount_nok(&self) -> nordlys_money::Nok {
-        let amount = self
-            .usual_amount_nok
-            .filter(|a| *a > rust_decimal::Decimal::ZERO && a.scale() <= 2)
-            .unwrap_or(USUAL_AMOUNT_NOK);
-        nordlys_money::Nok::computed(amount)
+    pub fn usual_amount_nok(&self) -> Nok {
+        self.usual_amount_nok
+            .filter(|a| a.decimal() > rust_decimal::Decimal::ZERO && a.decimal().scale() <= 2)
+            .unwrap_or(Nok::computed(USUAL_AMOUNT_NOK))
     }
 }
 
@@ -279,6 +279,32 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tax rate and the usual amount, now a `Percent` and a `Nok`, read from the settings
+    /// 8982fdb7 wrote (decimal text) and from a number typed by hand, and are written back as
+    /// they were.
+    #[test]
+    fn a_tax_rate_and_usual_amount_written_as_bare_decimals_read_unchanged() {
+        let written = r#"{"active":"sandbox","profiles":[],"incomeTaxPercent":"33.5","usualAmountNok":"2500.50"}"#;
+        let s: Settings = serde_json::from_str(written).unwrap();
+        assert_eq!(
+            s.income_tax_percent(),
+            Percent::new(rust_decimal::Decimal::new(335, 1))
+        );
+        assert_eq!(
+            s.usual_amount_nok(),
+            Nok::computed(rust_decimal::Decimal::new(250_050, 2))
+        );
+        let again = serde_json::to_value(&s).unwrap();
+        assert_eq!(again["incomeTaxPercent"], "33.5");
+        assert_eq!(again["usualAmountNok"], "2500.50");
+        let by_hand: Settings = serde_json::from_str(
+            r#"{"active":"sandbox","profiles":[],"incomeTaxPercent":40,"usualAmountNok":1000}"#,
+        )
+        .unwrap();
+        assert_eq!(by_hand.income_tax_percent(), Percent::new(40.into()));
+        assert_eq!(by_hand.usual_amount_nok(), Nok::computed(1000.into()));
+    }
 
     #[test]
     fn round_trips_and_defaults_to_the_sandbox() {

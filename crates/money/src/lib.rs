@@ -1,6 +1,7 @@
 //! Money as types. A [`Btc`] amount, a [`Nok`] amount and a [`NokPerBtc`] price cannot be mixed
 //! up: sums take one unit, and the only ways across units are [`Btc::value_at`] and
-//! [`Nok::buys_at`].
+//! [`Nok::buys_at`]. Dollar rates ([`UsdPerBtc`], [`NokPerUsd`]) meet only in their product, and
+//! a [`Percent`] is never a fraction.
 //!
 //! Precision: what a user types and what the exchange holds has at most 8 (BTC) or 2 (NOK)
 //! decimals, and [`Btc::new`]/[`Nok::new`]/[`NokPerBtc::new`] refuse more. A value the exchange
@@ -9,7 +10,11 @@
 //! is sent, `format` for what is shown, [`Nok::round_to_ore`] for each tax figure.
 
 mod amount;
+mod percent;
 mod price;
+mod rate;
 
 pub use amount::{Amount, Btc, Nok, Quantity, TooPrecise, Unit};
+pub use percent::Percent;
 pub use price::NokPerBtc;
+pub use rate::{NokPerUsd, UsdPerBtc};

@@ -70,7 +70,7 @@ fn plan_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Plan, StoreError>>
         (Some(n), Some(step_percent)) => match u8::try_from(n) {
             Ok(rungs) => Some(Ladder {
                 rungs,
-                step_percent,
+                step_percent: nordlys_money::Percent::new(step_percent),
             }),
             Err(_) => return Ok(Err(damaged(id, format!("plan rungs {n}")))),
         },

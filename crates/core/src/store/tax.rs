@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{
     ListedTaxTransaction, MalformedTaxTransaction, TaxTransaction, TaxTransactionType,
 };
-use nordlys_money::{NokPerBtc, Quantity};
+use nordlys_money::{NokPerBtc, NokPerUsd, Quantity, UsdPerBtc};
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
@@ -753,7 +753,12 @@ impl Store {
             RateChoice::ViaUsd {
                 usd_per_btc,
                 nok_per_usd,
-            } => ("via-usd", None, text(*usd_per_btc), text(*nok_per_usd)),
+            } => (
+                "via-usd",
+                None,
+                text(usd_per_btc.decimal()),
+                text(nok_per_usd.decimal()),
+            ),
             RateChoice::LastTransaction => ("last-transaction", None, None, None),
             RateChoice::Sample => ("sample", None, None, None),
         };
@@ -794,8 +799,8 @@ impl Store {
                         RateChoice::Entered(NokPerBtc::computed(number(&nok_per_btc)?))
                     }
                     "via-usd" => RateChoice::ViaUsd {
-                        usd_per_btc: number(&usd_per_btc)?,
-                        nok_per_usd: number(&nok_per_usd)?,
+                        usd_per_btc: UsdPerBtc::new(number(&usd_per_btc)?),
+                        nok_per_usd: NokPerUsd::new(number(&nok_per_usd)?),
                     },
                     "last-transaction" => RateChoice::LastTransaction,
                     "sample" => RateChoice::Sample,
@@ -1220,8 +1225,8 @@ mod tests {
         let choices = [
             RateChoice::Entered(NokPerBtc::computed(Decimal::new(104_821_355, 2))),
             RateChoice::ViaUsd {
-                usd_per_btc: Decimal::new(934_292, 1),
-                nok_per_usd: Decimal::new(11_3521, 4),
+                usd_per_btc: UsdPerBtc::new(Decimal::new(934_292, 1)),
+                nok_per_usd: NokPerUsd::new(Decimal::new(11_3521, 4)),
             },
             RateChoice::LastTransaction,
             RateChoice::Sample,

@@ -4,8 +4,7 @@
 //! is not synced or not complete enough to say.
 
 use chrono::{DateTime, Utc};
-use nordlys_money::{Btc, Nok, NokPerBtc};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok, NokPerBtc, Percent};
 
 use super::card::{Blockers, Why};
 use super::gains::{DepositCosts, Disposal, GainsBuilder, Holding, Method};
@@ -17,7 +16,7 @@ pub struct SaleTax {
     pub disposal: Disposal,
     /// The gain (negative: a loss) × the rate, to the øre; negative is a reduction.
     pub tax: Nok,
-    pub percent: Decimal,
+    pub percent: Percent,
 }
 
 /// Why the sale's tax cannot be said.
@@ -78,7 +77,7 @@ impl SaleBasis {
         &self,
         btc: Btc,
         price: NokPerBtc,
-        percent: Decimal,
+        percent: Percent,
         now: DateTime<Utc>,
     ) -> Result<SaleTax, SaleTaxRefusal> {
         let holding = self.holding.as_ref().map_err(Clone::clone)?;
@@ -90,7 +89,7 @@ impl SaleBasis {
         }
         let tax = disposal
             .gain_nok
-            .scaled(percent / Decimal::ONE_HUNDRED)
+            .scaled(percent.fraction())
             .map_or(Nok::ZERO, Nok::round_to_ore);
         Ok(SaleTax {
             disposal,
@@ -106,7 +105,7 @@ pub fn sale_tax(
     method: Method,
     btc: Btc,
     price: NokPerBtc,
-    percent: Decimal,
+    percent: Percent,
     now: DateTime<Utc>,
 ) -> Result<Result<SaleTax, SaleTaxRefusal>, StoreError> {
     Ok(SaleBasis::read(store, method)?.tax(btc, price, percent, now))
@@ -144,9 +143,16 @@ mod tests {
     #[test]
     fn a_sale_consumes_the_oldest_lots_and_is_taxed_at_the_rate() {
         let store = store_of(history());
-        let t = sale_tax(&store, Method::Fifo, d("0.4"), d("700000"), d("22"), now())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let t = sale_tax(
+            &store,
+            Method::Fifo,
+            d("0.4"),
+            d("700000"),
+            Percent::new(22.into()),
+            now(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e:?}"));
         // 0.3 left of b1 (cost 120 000) and 0.1 of b2 (60 000): cost 180 000; proceeds 0.4 ×
         // 700 000 = 280 000; gain 100 000; tax 22 000.
         let lots: Vec<_> = t
@@ -171,9 +177,16 @@ mod tests {
         assert_eq!(t.disposal.gain_nok, d("100000"));
         assert_eq!(t.tax, d("22000"));
         // The holding is untouched: the same preview again gives the same lots.
-        let again = sale_tax(&store, Method::Fifo, d("0.4"), d("700000"), d("22"), now())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let again = sale_tax(
+            &store,
+            Method::Fifo,
+            d("0.4"),
+            d("700000"),
+            Percent::new(22.into()),
+            now(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(again, t);
     }
 
@@ -188,7 +201,7 @@ mod tests {
             Method::AverageCost,
             d("0.4"),
             d("300000"),
-            d("22"),
+            Percent::new(22.into()),
             now(),
         )
         .unwrap_or_else(|e| panic!("{e}"))
@@ -221,9 +234,16 @@ mod tests {
     fn no_history_a_pending_row_or_an_oversell_is_refused() {
         let empty = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
         let refused = |store: &Store, btc: &str| {
-            sale_tax(store, Method::Fifo, d(btc), d("700000"), d("22"), now())
-                .unwrap_or_else(|e| panic!("{e}"))
-                .err()
+            sale_tax(
+                store,
+                Method::Fifo,
+                d(btc),
+                d("700000"),
+                Percent::new(22.into()),
+                now(),
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
+            .err()
         };
         assert_eq!(refused(&empty, "0.1"), Some(SaleTaxRefusal::NotSynced));
         assert!(matches!(

@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
-use nordlys_money::{Btc, Nok, NokPerBtc};
-use rust_decimal::Decimal;
+use nordlys_money::{Btc, Nok, NokPerBtc, NokPerUsd, UsdPerBtc};
 
 use super::balances::{BalanceBook, Contradiction};
 use super::year_end_rate::{NoRate, YearEndRate};
@@ -23,8 +22,8 @@ pub enum RateSource {
     Entered,
     /// Skatteetaten's rates, entered by the user as USD per BTC and NOK per USD.
     EnteredViaUsd {
-        usd_per_btc: Decimal,
-        nok_per_usd: Decimal,
+        usd_per_btc: UsdPerBtc,
+        nok_per_usd: NokPerUsd,
     },
     /// Nordlys' own price sample taken at `at`.
     Sample { at: DateTime<Utc> },
@@ -196,6 +195,8 @@ impl YearEndBuilder {
 
 #[cfg(test)]
 mod tests {
+    use rust_decimal::Decimal;
+
     use super::*;
     use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;

@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::Duration;
-use nordlys_money::NokPerBtc;
-use rust_decimal::Decimal;
+use nordlys_money::{NokPerBtc, NokPerUsd, UsdPerBtc};
 
 use super::year_end::RateSource;
 use crate::store::{Store, StoreError};
@@ -20,8 +19,8 @@ pub enum RateChoice {
     Entered(NokPerBtc),
     /// Skatteetaten's rates as USD per BTC and NOK per USD; the rate is their product.
     ViaUsd {
-        usd_per_btc: Decimal,
-        nok_per_usd: Decimal,
+        usd_per_btc: UsdPerBtc,
+        nok_per_usd: NokPerUsd,
     },
     /// The market rate of the last row in the history before the year ended.
     LastTransaction,
@@ -69,9 +68,9 @@ pub fn resolve(
             usd_per_btc,
             nok_per_usd,
         }) => usd_per_btc
-            .checked_mul(*nok_per_usd)
-            .map(|r| YearEndRate {
-                nok_per_btc: NokPerBtc::computed(r),
+            .in_nok(*nok_per_usd)
+            .map(|nok_per_btc| YearEndRate {
+                nok_per_btc,
                 source: RateSource::EnteredViaUsd {
                     usd_per_btc: *usd_per_btc,
                     nok_per_usd: *nok_per_usd,
@@ -134,8 +133,8 @@ mod tests {
     fn skatteetatens_usd_rates_multiply_exactly() {
         let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
         let via = RateChoice::ViaUsd {
-            usd_per_btc: "93429.2".parse().unwrap_or_default(),
-            nok_per_usd: "11.3521".parse().unwrap_or_default(),
+            usd_per_btc: UsdPerBtc::new("93429.2".parse().unwrap_or_default()),
+            nok_per_usd: NokPerUsd::new("11.3521".parse().unwrap_or_default()),
         };
         let r = resolve(&store, 2025, Some(&via))
             .unwrap_or_else(|e| panic!("{e}"))
