@@ -4,7 +4,6 @@
 //! same bytes.
 
 use nordlys_core::format::{self, BtcUnit};
-use nordlys_core::pdf::TextPdf;
 use nordlys_core::store::{Store, StoreError, TaxFilter};
 use nordlys_core::tax::card::{Card, Field, RULE_SET_VERSION};
 use nordlys_core::tax::csv::{CsvWriter, inert_unless_number};
@@ -12,6 +11,7 @@ use nordlys_core::time::{oslo_date, year_start};
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::wire::format_time;
 use nordlys_money::{Btc, Nok};
+use nordlys_render::pdf::TextPdf;
 
 use crate::msg;
 use crate::tax_card::{Words, refusal};

@@ -3,11 +3,11 @@
 //! with the gains realised by the chosen method. Read in one pass over the stored history.
 
 use chrono::Utc;
-use nordlys_core::chart::{ChartStyle, HoldingsChartWords, Theme, holdings_chart as draw};
 use nordlys_core::format::{self, Figures};
 use nordlys_core::tax::gains::Method;
 use nordlys_core::tax::holdings::{self, Column, Frame, Holdings, Value, ValueSource};
 use nordlys_core::time::Tz;
+use nordlys_render::chart::{ChartStyle, HoldingsChartWords, Theme, holdings_chart as draw};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 

@@ -2,11 +2,11 @@
 //! the profile and its connection, balances, and the settings' forms. No secret is in anything
 //! sent to the webview.
 
-use nordlys_core::chart::Theme;
 use nordlys_core::format::{BtcUnit, Locale};
 use nordlys_core::presets::{ExchangePreset, PRESETS};
 use nordlys_core::profile_form::{ProfileProblems, asked_scopes};
 use nordlys_core::secrets::SecretError;
+use nordlys_core::settings::Theme;
 use nordlys_core::settings::{Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::endpoint::KeyPermission;

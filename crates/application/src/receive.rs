@@ -4,10 +4,10 @@
 use chrono::{DateTime, Utc};
 use nordlys_core::amount_input::{BitcoinAmountUnit, parse_in};
 use nordlys_core::destination::{self, AskedAmount};
-use nordlys_core::qr;
 use nordlys_core::store::{Asked, StoredInvoice};
 use nordlys_exchange::models::{Currency, InvoiceStatus, NewLightningInvoiceRequest};
 use nordlys_money::{Amount, NokPerBtc};
+use nordlys_render::qr;
 use rust_decimal::Decimal;
 
 use crate::NoArgs;

@@ -2,7 +2,6 @@
 //! the order form and its outcome, open orders, the order journal, volume, trades and charts.
 
 use chrono::{DateTime, Utc};
-use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart, volume_chart};
 use nordlys_core::format::{self, BtcUnit, Figures};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::Resolution;
@@ -10,6 +9,7 @@ use nordlys_core::store::{JournalEntry, JournalState};
 use nordlys_core::tax::row_amount_text;
 use nordlys_exchange::models::{TaxTransactionType, VolumeResponse, VolumeStats};
 use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
+use nordlys_render::chart::{ChartStyle, PriceChartWords, Theme, price_chart, volume_chart};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

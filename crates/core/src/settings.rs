@@ -8,6 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::{BtcUnit, Locale};
 
+/// Light or dark: the window's colours and the charts drawn for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
 /// Which exchange a profile talks to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -86,7 +95,7 @@ pub struct Settings {
     pub request_timeout_secs: Option<u64>,
     /// Light or dark; `None`: follow the OS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub theme: Option<crate::chart::Theme>,
+    pub theme: Option<Theme>,
     /// Privacy mode: every amount hidden behind a mask. Remembered across restarts.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub privacy: bool,
@@ -353,13 +362,13 @@ mod tests {
             "settings from before themes follow the system"
         );
         let dark = Settings {
-            theme: Some(crate::chart::Theme::Dark),
+            theme: Some(Theme::Dark),
             ..Settings::default()
         };
         let text = serde_json::to_string(&dark).unwrap();
         assert!(text.contains(r#""theme":"dark""#), "{text}");
         let back: Settings = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.theme, Some(crate::chart::Theme::Dark));
+        assert_eq!(back.theme, Some(Theme::Dark));
         assert!(
             !serde_json::to_string(&Settings::default())
                 .unwrap()

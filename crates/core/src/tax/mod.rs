@@ -41,8 +41,13 @@ pub fn row_amount_text(
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests_support {
+/// Tax rows as tests write them, for this crate's tests and those of crates that draw them.
+#[cfg(any(test, feature = "test-support"))]
+#[allow(
+    clippy::panic,
+    reason = "a test's fixture that cannot be made is the failure"
+)]
+pub mod tests_support {
     use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
 
     /// A figure in whichever unit its place wants.

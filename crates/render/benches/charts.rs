@@ -1,13 +1,13 @@
-//! `cargo bench -p nordlys-core`: rendering the price chart for 10,000 samples (target ≤ 10 ms),
+//! `cargo bench -p nordlys-render --bench charts`: rendering the price chart for 10,000 samples (target ≤ 10 ms),
 //! against formatting the same number of prices as text in the same run (the baseline).
 #![allow(clippy::unwrap_used, reason = "benchmark set-up")]
 
 use chrono::{Duration, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
-use nordlys_core::chart::{ChartStyle, PriceChartWords, Theme, price_chart};
 use nordlys_core::format::{self, BtcUnit, Figures, Locale};
 use nordlys_core::store::PriceSample;
 use nordlys_money::NokPerBtc;
+use nordlys_render::chart::{ChartStyle, PriceChartWords, Theme, price_chart};
 use rust_decimal::Decimal;
 
 fn samples(n: usize) -> Vec<PriceSample> {

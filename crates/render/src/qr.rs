@@ -210,7 +210,7 @@ mod tests {
     use qrcode::QrCode;
 
     use super::*;
-    use crate::destination::{self, Destination};
+    use nordlys_core::destination::{self, Destination};
 
     #[test]
     fn svg_is_a_self_contained_image() {

@@ -14,8 +14,8 @@ use super::{
     AXIS_FONT, ChartError, ChartStyle, MARGIN, Palette, READOUT_POINTS, Theme, legend, notice,
     palette,
 };
-use crate::format::{self, BtcUnit};
-use crate::tax::holdings::{Column, Holdings};
+use nordlys_core::format::{self, BtcUnit};
+use nordlys_core::tax::holdings::{Column, Holdings};
 use nordlys_money::{Btc, Nok};
 
 /// What the holdings chart says in words, in the caller's language.
@@ -424,10 +424,10 @@ mod tests {
     use nordlys_exchange::models::TaxTransactionType::{BtcBuy, BtcSell};
 
     use super::*;
-    use crate::format::{Figures, Locale};
-    use crate::tax::gains::{GainsBuilder, Method};
-    use crate::tax::holdings::{Frame, HoldingsBuilder};
-    use crate::tax::tests_support::{RowParts, tx};
+    use nordlys_core::format::{Figures, Locale};
+    use nordlys_core::tax::gains::{GainsBuilder, Method};
+    use nordlys_core::tax::holdings::{Frame, HoldingsBuilder};
+    use nordlys_core::tax::tests_support::{RowParts, tx};
 
     const WORDS: HoldingsChartWords<'static> = HoldingsChartWords {
         empty: "Nothing yet",

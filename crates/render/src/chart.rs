@@ -13,23 +13,14 @@ use plotters::prelude::*;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
-use crate::format::{self, Figures};
+use nordlys_core::daily_prices::DailyPrice;
+use nordlys_core::format::{self, Figures};
+pub use nordlys_core::settings::Theme;
+use nordlys_core::store::PriceSample;
 use nordlys_exchange::models::VolumeHistoricResponse;
-
-use crate::daily_prices::DailyPrice;
-use crate::store::PriceSample;
 
 mod holdings;
 pub use holdings::{HoldingsChart, HoldingsChartWords, holdings_chart};
-
-/// Light or dark: the window's colours and the charts drawn for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "lowercase")]
-pub enum Theme {
-    Light,
-    Dark,
-}
 
 #[derive(Debug, Clone, Copy)]
 pub struct ChartStyle {
@@ -571,7 +562,7 @@ mod tests {
     use chrono::{Duration, Utc};
 
     use super::*;
-    use crate::format::Locale;
+    use nordlys_core::format::Locale;
 
     fn samples(n: usize) -> Vec<PriceSample> {
         let start = Utc::now() - Duration::hours(1);
@@ -600,14 +591,14 @@ mod tests {
     fn shown(locale: Locale) -> Figures {
         Figures {
             locale,
-            unit: crate::format::BtcUnit::Btc,
+            unit: nordlys_core::format::BtcUnit::Btc,
             hidden: false,
         }
     }
 
     #[test]
     fn daily_prices_draw_a_chart_before_any_sample_and_the_readout_names_every_point() {
-        use crate::daily_prices::{DailyPrice, DailySource};
+        use nordlys_core::daily_prices::{DailyPrice, DailySource};
         let day = |d: u32, price: i64| DailyPrice {
             day: chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap(),
             price: NokPerBtc::computed(Decimal::from(price)),

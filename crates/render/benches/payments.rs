@@ -1,4 +1,4 @@
-//! `cargo bench -p nordlys-core --bench payments`: the QR code of a 400-character invoice as SVG
+//! `cargo bench -p nordlys-render --bench payments`: the QR code of a 400-character invoice as SVG
 //! (target ≤ 1 ms) and parsing a destination (target ≤ 50 µs), each beside a baseline measured in
 //! the same run: the `qrcode` crate making the matrix alone (with its own mask choice), and the
 //! bech32 checksum alone.
@@ -10,7 +10,8 @@ use bitcoin::hashes::{Hash, sha256};
 use bitcoin::secp256k1::{Secp256k1, SecretKey};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use lightning_invoice::{Currency, InvoiceBuilder, PaymentSecret};
-use nordlys_core::{destination, qr};
+use nordlys_core::destination;
+use nordlys_render::qr;
 
 /// A signed mainnet invoice of about 400 characters.
 fn invoice() -> String {
