@@ -45,7 +45,10 @@ async fn store_history(extra: u64, dir: &std::path::Path) -> Stored {
             after,
             after_id: page.next_after_id.clone(),
         });
-        let written = store.add_tax_page(&page.listed(), cursor.as_ref()).unwrap();
+        let written = store
+            .tax()
+            .add_tax_page(&page.listed(), cursor.as_ref())
+            .unwrap();
         writer += t.elapsed();
         rows += written.inserted as u64;
         match next {
@@ -139,6 +142,7 @@ fn median_of_3(mut report: impl FnMut()) -> Duration {
 /// Every stored row read back, oldest first, and nothing done with it: what the reports rest on.
 fn read_alone(store: &Store) {
     store
+        .tax()
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             std::hint::black_box(t);
             Ok(())
@@ -151,6 +155,7 @@ fn year_end(store: &Store) {
     let chosen = year_end_rate::chosen(store).unwrap();
     let mut builder = YearEndBuilder::default();
     store
+        .tax()
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             builder.add(t);
             Ok(())
@@ -163,6 +168,7 @@ fn year_end(store: &Store) {
 fn gains(store: &Store, method: Method) {
     let mut builder = GainsBuilder::new(method);
     store
+        .tax()
         .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             builder.add(t);
             Ok(())

@@ -113,7 +113,10 @@ async fn writer_alone(client: &ExchangeClient) -> Duration {
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.add_tax_page(&page.listed(), cursor.as_ref()).unwrap();
+        store
+            .tax()
+            .add_tax_page(&page.listed(), cursor.as_ref())
+            .unwrap();
     }
     t.elapsed()
 }

@@ -161,8 +161,12 @@ struct Entry {
 }
 
 fn journal(store: &Store) -> Vec<Entry> {
-    let orders = store.journal_recent(1_000_000).expect("the order journal");
+    let orders = store
+        .orders()
+        .journal_recent(1_000_000)
+        .expect("the order journal");
     let payments = store
+        .withdrawals()
         .withdrawals_recent(1_000_000)
         .expect("the payment journal");
     let orders = orders.into_iter().map(|e| Entry {
@@ -281,6 +285,7 @@ async fn judge(
                 // Left unknown only where the rules say the evidence cannot tell yet, and only
                 // once the last life has looked.
                 let looked = store
+                    .journal()
                     .evidence(e.id)
                     .unwrap_or_default()
                     .iter()

@@ -28,6 +28,7 @@ async fn synced(client: &ExchangeClient, store: &Arc<Store>) -> Result<(), SyncE
 
 fn account_ids_of_rows(store: &Store) -> std::collections::BTreeSet<String> {
     store
+        .tax()
         .tax_accounts()
         .unwrap()
         .into_iter()
@@ -41,7 +42,7 @@ async fn a_tax_history_is_one_users_and_another_starts_afresh_beside_it() {
     let store = Arc::new(Store::in_memory().unwrap());
     let first = key_client(&sb, &sb.info.api_keys.read);
     synced(&first, &store).await.unwrap();
-    let histories = store.tax_histories().unwrap();
+    let histories = store.tax().tax_histories().unwrap();
     let rows = histories[0].rows;
     assert!(rows > 0, "the seeded history was read");
 
@@ -53,7 +54,7 @@ async fn a_tax_history_is_one_users_and_another_starts_afresh_beside_it() {
     assert!(!history.is_empty() && !here.is_empty());
     assert!(history.iter().all(|id| !here.contains(id)));
     assert_eq!(
-        store.tax_histories().unwrap()[0].rows,
+        store.tax().tax_histories().unwrap()[0].rows,
         rows,
         "nothing was added"
     );
@@ -63,14 +64,15 @@ async fn a_tax_history_is_one_users_and_another_starts_afresh_beside_it() {
         .await
         .unwrap();
 
-    store.set_tax_history_aside(Utc::now()).unwrap();
+    store.tax().set_tax_history_aside(Utc::now()).unwrap();
     synced(&second, &store).await.unwrap();
-    let histories = store.tax_histories().unwrap();
+    let histories = store.tax().tax_histories().unwrap();
     assert_eq!(histories.len(), 2);
     assert_ne!(histories[0].identity, histories[1].identity);
     assert_eq!(histories[1].rows, rows, "the first history is kept whole");
     assert!(histories[0].rows > 0);
     let ids = store
+        .identities()
         .identity_account_ids(histories[0].identity.unwrap())
         .unwrap();
     assert!(
@@ -130,7 +132,10 @@ async fn a_plan_runs_only_with_a_key_of_the_accounts_it_was_made_for() {
     .parse()
     .unwrap();
     let made = Utc.with_ymd_and_hms(2030, 3, 1, 12, 0, 0).unwrap();
-    let id = store.add_plan(&plan, learned.identity, made).unwrap();
+    let id = store
+        .plans()
+        .add_plan(&plan, learned.identity, made)
+        .unwrap();
     drop(store);
     let morning = Utc.with_ymd_and_hms(2030, 3, 2, 6, 30, 0).unwrap();
 

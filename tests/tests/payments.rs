@@ -67,8 +67,11 @@ fn request(store: &Store, destination: &str, amount: &str) -> (SendBitcoinReques
         recipient: kari(),
     };
     let c = pay_form::check(&form, &ctx(), |dest| Known {
-        saved: store.recipient(&dest.identity()).unwrap(),
-        used_before: store.destination_used(&dest.identity()).unwrap(),
+        saved: store.recipients().recipient(&dest.identity()).unwrap(),
+        used_before: store
+            .withdrawals()
+            .destination_used(&dest.identity())
+            .unwrap(),
         own_invoice: false,
         paid_invoice: false,
     });
@@ -112,7 +115,14 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         panic!("{sent:?}")
     };
     // Another user's invoice may complete at once; otherwise the tracker follows it there.
-    let status = |store: &Store| store.withdrawal_entry(journal_id).unwrap().unwrap().status;
+    let status = |store: &Store| {
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .status
+    };
     for _ in 0..50 {
         if status(&store) == Some(WithdrawalStatus::Completed) {
             break;
@@ -121,10 +131,21 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(status(&store), Some(WithdrawalStatus::Completed));
-    assert!(store.withdrawals_in_flight().unwrap().is_empty());
-    assert!(store.destination_used(&identity).unwrap());
+    assert!(
+        store
+            .withdrawals()
+            .withdrawals_in_flight()
+            .unwrap()
+            .is_empty()
+    );
+    assert!(store.withdrawals().destination_used(&identity).unwrap());
     assert_eq!(
-        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .state,
         WithdrawalState::Sent
     );
 }
@@ -241,7 +262,12 @@ async fn commit_then_never_answer_ends_with_exactly_one_withdrawal() {
     );
     assert_eq!(withdrawals_created(&sb).await, 1);
     assert_eq!(
-        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .state,
         WithdrawalState::Sent
     );
 }
@@ -252,7 +278,12 @@ async fn a_lost_request_that_never_committed_is_resolved_as_not_sent() {
     assert_eq!(resolution, Resolution::NotSent);
     assert_eq!(withdrawals_created(&sb).await, 0);
     assert_eq!(
-        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .state,
         WithdrawalState::NotSent
     );
 }
@@ -337,7 +368,7 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
     let eager = Rules::with_min_quiet(chrono::Duration::zero());
     let mut looked = 0;
     while !sender.is_finished() {
-        for e in store.withdrawals_unresolved().unwrap() {
+        for e in store.withdrawals().withdrawals_unresolved().unwrap() {
             let r = withdrawals::reconcile_with(&client, &store, e.id, &eager)
                 .await
                 .unwrap();
@@ -352,7 +383,12 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
         panic!("{sent:?}")
     };
     assert_eq!(
-        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .state,
         WithdrawalState::Sent
     );
 }
@@ -375,7 +411,12 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
         let (client, store) = (client.clone(), store.clone());
         tokio::spawn(async move { send(&client, &store, &req, &identity, amount).await })
     };
-    while store.withdrawals_unresolved().unwrap().is_empty() {
+    while store
+        .withdrawals()
+        .withdrawals_unresolved()
+        .unwrap()
+        .is_empty()
+    {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // Another process takes the database for longer than a writer waits.
@@ -512,7 +553,12 @@ async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
         1
     );
     assert_ne!(
-        store.withdrawal_entry(journal_id).unwrap().unwrap().state,
+        store
+            .withdrawals()
+            .withdrawal_entry(journal_id)
+            .unwrap()
+            .unwrap()
+            .state,
         WithdrawalState::NotSent
     );
     let own = key_client(&sb, &sb.info.api_keys.read);

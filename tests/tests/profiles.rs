@@ -138,6 +138,7 @@ async fn check_lanes(dir: &std::path::Path, exchange: &nordlys_sandbox::RunningS
     let placed = |profile: &str| {
         let store = Store::open(&dir.join(format!("profiles/{profile}/nordlys.sqlite"))).unwrap();
         store
+            .orders()
             .journal_recent(100_000)
             .unwrap()
             .into_iter()
@@ -367,9 +368,11 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
     {
         let store = Store::open(&dir.path().join("profiles/sandbox/nordlys.sqlite")).unwrap();
         store
+            .recipients()
             .unlock_recipients(RecipientSeal::for_profile(&*keyring, "sandbox").unwrap())
             .unwrap();
         store
+            .recipients()
             .save_recipient(&Recipient {
                 identity: "ola@example.com".into(),
                 destination: "ola@example.com".into(),

@@ -1007,6 +1007,7 @@ async fn plans_of_a_profile_not_in_use_are_told_once() {
     .parse()
     .unwrap();
     sandbox_store
+        .plans()
         .add_plan(&plan, None, chrono::Utc::now())
         .unwrap();
     let before = desktop.notified.lock().unwrap().len();

@@ -84,12 +84,13 @@ pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<Identities> 
         .identity;
     let ids_of = |i: Option<IdentityId>| -> Answer<Vec<String>> {
         Ok(match i {
-            Some(i) => store.identity_account_ids(i)?,
+            Some(i) => store.identities().identity_account_ids(i)?,
             None => Vec::new(),
         })
     };
     let identities = store
-        .identities()?
+        .identities()
+        .all()?
         .into_iter()
         .map(|i| AccountIdentityView {
             host: url::Url::parse(&i.base_url)
@@ -112,6 +113,7 @@ pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<Identities> 
         })
         .collect();
     let histories = store
+        .tax()
         .tax_histories()?
         .into_iter()
         .map(|h: TaxHistory| {
@@ -131,6 +133,7 @@ pub async fn set_tax_history_aside(app: &App, _args: NoArgs) -> Answer<Identitie
     app.tax_session()
         .await?
         .store
+        .tax()
         .set_tax_history_aside(chrono::Utc::now())?;
     account_identities(app, NoArgs {}).await
 }

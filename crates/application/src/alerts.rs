@@ -39,7 +39,7 @@ fn open_orders_need_key(session: &crate::state::ProfileSession) -> bool {
 
 fn view(app: &App, session: &crate::state::ProfileSession) -> Answer<AlertList> {
     Ok(AlertList {
-        alerts: session.store.alerts()?,
+        alerts: session.store.alerts().all()?,
         usual: app.settings().usual_amount_nok(),
         open_orders_need_key: open_orders_need_key(session),
     })
@@ -80,12 +80,12 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SavedAlert> {
         .is_none_or(|v| !new.crossing.reached(v, new.level));
     match args.id {
         Some(id) => {
-            if !session.store.edit_alert(id, &new, armed)? {
+            if !session.store.alerts().edit_alert(id, &new, armed)? {
                 return Err(AppError::said(ErrorCode::InvalidInput, key::ALERT_GONE));
             }
         }
         None => {
-            session.store.add_alert(&new, armed)?;
+            session.store.alerts().add_alert(&new, armed)?;
         }
     }
     Ok(SavedAlert {
@@ -96,7 +96,7 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SavedAlert> {
 
 pub async fn remove_alert(app: &App, args: AlertIdArgs) -> Answer<AlertList> {
     let session = app.session().await?;
-    session.store.remove_alert(args.id)?;
+    session.store.alerts().remove_alert(args.id)?;
     view(app, &session)
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn observe(
     open: Option<&[OpenLimit]>,
 ) -> Answer<()> {
     let usual = app.settings().usual_amount_nok();
-    for mut a in store.alerts()? {
+    for mut a in store.alerts().all()? {
         let was = a.armed;
         let value = match a.watched {
             Watched::OpenOrder => open
@@ -146,7 +146,7 @@ pub(crate) fn observe(
             });
         }
         if a.armed != was {
-            store.set_alert_armed(a.id, a.armed)?;
+            store.alerts().set_alert_armed(a.id, a.armed)?;
         }
     }
     Ok(())

@@ -77,8 +77,8 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardFacts> {
     let store = session.store;
     let made = made_card(Arc::clone(&store), &args).await?;
     let year = made.year;
-    let first = store.tax_oldest()?.map_or(year, |t| oslo_year(&t));
-    let choice = store.year_end_choices()?.remove(&year);
+    let first = store.tax().tax_oldest()?.map_or(year, |t| oslo_year(&t));
+    let choice = store.tax().year_end_choices()?.remove(&year);
     let offers = [RateKind::LastTransaction, RateKind::Sample]
         .into_iter()
         .map(|kind| {
@@ -129,6 +129,7 @@ pub async fn set_year_end_choice(app: &App, args: YearEndChoiceArgs) -> Answer<N
     app.tax_session()
         .await?
         .store
+        .tax()
         .set_year_end_choice(args.year, choice.as_ref())?;
     Ok(NoArgs {})
 }
@@ -137,7 +138,7 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
     let locale = app.input_locale();
     let store = app.tax_session().await?.store;
     if args.acquired_on.trim().is_empty() && args.cost_nok.trim().is_empty() {
-        store.set_deposit_cost(&args.id, None)?;
+        store.tax().set_deposit_cost(&args.id, None)?;
         return Ok(NoArgs {});
     }
     let day = NaiveDate::parse_from_str(args.acquired_on.trim(), "%Y-%m-%d").map_err(|_| {
@@ -168,7 +169,7 @@ pub async fn set_deposit_cost(app: &App, args: DepositCostArgs) -> Answer<NoArgs
         Err(AmountInputError::Zero) => Nok::ZERO,
         Err(e) => return Err(invalid(e)),
     };
-    store.set_deposit_cost(
+    store.tax().set_deposit_cost(
         &args.id,
         Some(&EnteredCost {
             acquired_at,
@@ -186,7 +187,7 @@ pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRows> {
     let store = app.tax_session().await?.store;
     // A figure may rest on many rows; the window lists the first few hundred.
     let ids: Vec<String> = args.ids.into_iter().take(500).collect();
-    Ok(RawRows(store.tax_rows_as_sent(&ids)?))
+    Ok(RawRows(store.tax().tax_rows_as_sent(&ids)?))
 }
 
 pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> {

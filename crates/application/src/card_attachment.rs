@@ -71,13 +71,15 @@ impl<'a> Attachment<'a> {
             before: Some(year_start(card.year + 1)),
             ..TaxFilter::default()
         };
-        store.each_tax_row_as_sent::<StoreError>(&up_to_year_end, |t, raw| {
-            rows.push(Row {
-                transaction: t.clone(),
-                raw: raw.to_owned(),
-            });
-            Ok(())
-        })?;
+        store
+            .tax()
+            .each_tax_row_as_sent::<StoreError>(&up_to_year_end, |t, raw| {
+                rows.push(Row {
+                    transaction: t.clone(),
+                    raw: raw.to_owned(),
+                });
+                Ok(())
+            })?;
         Ok(Self {
             card,
             exchange: exchange.to_owned(),

@@ -92,6 +92,7 @@ pub async fn settle_placed(
     order_id: Option<&str>,
 ) -> Result<(), JournalError> {
     match store
+        .journal()
         .journal_kind(id)?
         .ok_or(JournalError::NoSuchEntry(id))?
     {
@@ -154,6 +155,7 @@ mod tests {
             typed_nok: None,
         };
         let nordlys_core::store::PaymentClaim::Journaled(id) = store
+            .withdrawals()
             .journal_withdrawal(&payment, false, false)
             .expect("journaled")
         else {

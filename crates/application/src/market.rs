@@ -37,7 +37,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Answer<Trades> {
     let store = app.tax_session().await?.store;
     Ok(Trades {
         names: crate::tax::Names::load(&store)?,
-        rows: store.tax_trades_newest(200)?,
+        rows: store.tax().tax_trades_newest(200)?,
     })
 }
 
@@ -106,7 +106,7 @@ async fn daily_prices(
         .unwrap_or_default();
     let since = from.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
     let rates = match (app.tax_session().await, since) {
-        (Ok(s), Some(since)) => s.store.market_rates_since(since)?,
+        (Ok(s), Some(since)) => s.store.tax().market_rates_since(since)?,
         _ => vec![],
     };
     let prices = daily_prices::merged(volume, daily_prices::from_rates(&rates));

@@ -64,17 +64,26 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
             // A recipient whose details are sealed out of reach is not known: the form asks again;
             // nor is one saved for other accounts.
             saved: store
+                .recipients()
                 .recipient(&identity)
                 .ok()
                 .flatten()
                 .filter(|r| !r.details.is_locked() && r.belongs_to(here)),
-            used_before: store.destination_used(&identity).unwrap_or(false),
+            used_before: store
+                .withdrawals()
+                .destination_used(&identity)
+                .unwrap_or(false),
             own_invoice: match dest {
-                Destination::Invoice(i) => store.is_own_invoice(&i.invoice).unwrap_or(false),
+                Destination::Invoice(i) => {
+                    store.invoices().is_own_invoice(&i.invoice).unwrap_or(false)
+                }
                 _ => false,
             },
             paid_invoice: match dest {
-                Destination::Invoice(i) => store.invoice_paid(&i.invoice).unwrap_or(false),
+                Destination::Invoice(i) => store
+                    .withdrawals()
+                    .invoice_paid(&i.invoice)
+                    .unwrap_or(false),
                 _ => false,
             },
         }
@@ -165,11 +174,14 @@ fn transfer_rows(store: &Store, entries: &[WithdrawalEntry]) -> Answer<Vec<TaxTr
     let Some(oldest) = entries.iter().map(|e| e.sent_at).min() else {
         return Ok(Vec::new());
     };
-    Ok(store.tax_transfers_out_since(oldest - nordlys_core::evidence::CLOCK_SLACK)?)
+    Ok(store
+        .tax()
+        .tax_transfers_out_since(oldest - nordlys_core::evidence::CLOCK_SLACK)?)
 }
 
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
     store
+        .withdrawals()
         .withdrawal_entry(id)?
         .ok_or_else(|| AppError::fault(format!("journal entry {id} is missing")))
 }
@@ -325,7 +337,7 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
                     .await
                     .ok()
                     .and_then(|o| o.identity);
-                let saved = store.save_recipient(&Recipient {
+                let saved = store.recipients().save_recipient(&Recipient {
                     account_identity: here,
                     identity: identity.clone(),
                     destination: dest.wire(),
@@ -392,7 +404,7 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> AppError {
 /// The recent payments as the store has them; the watcher keeps them current.
 pub async fn payments(app: &App, _args: NoArgs) -> Answer<Payments> {
     let store = app.session().await?.store;
-    let recent = store.withdrawals_recent(20)?;
+    let recent = store.withdrawals().withdrawals_recent(20)?;
     let bid = app.listing_bid(&store);
     let rows = transfer_rows(&store, &recent)?;
     Ok(Payments(
@@ -410,7 +422,8 @@ pub async fn recipients(app: &App, _args: NoArgs) -> Answer<RecipientsView> {
     Ok(RecipientsView {
         recipients: session
             .store
-            .recipients()?
+            .recipients()
+            .all()?
             .iter()
             .filter(|r| r.belongs_to(here) && !r.is_invoice())
             .map(recipient_view)
@@ -435,6 +448,7 @@ pub async fn save_recipient(app: &App, args: SaveRecipientArgs) -> Answer<Recipi
     let here = recipients_here(&session).await?;
     let store = session.store;
     let Some(saved) = store
+        .recipients()
         .recipient(&args.identity)?
         .filter(|r| r.belongs_to(here))
     else {
@@ -473,6 +487,7 @@ pub async fn save_recipient(app: &App, args: SaveRecipientArgs) -> Answer<Recipi
         )
     })?;
     store
+        .recipients()
         .save_recipient(&Recipient {
             identity: args.identity,
             destination: saved.destination,
@@ -488,6 +503,7 @@ pub async fn delete_recipient(app: &App, args: IdentityArgs) -> Answer<Recipient
     app.session()
         .await?
         .store
+        .recipients()
         .delete_recipient(&args.identity)?;
     recipients(app, NoArgs {}).await
 }

@@ -68,12 +68,13 @@ pub struct PlanRecord {
 /// Every plan with its runs, at `now`.
 pub fn records(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanRecord>, StoreError> {
     store
-        .plans()?
+        .plans()
+        .all()?
         .into_iter()
         .map(|plan| {
-            let runs = store.plan_runs(plan.id)?;
+            let runs = store.plans().plan_runs(plan.id)?;
             let account_ids = match plan.identity {
-                Some(i) => store.identity_account_ids(i)?,
+                Some(i) => store.identities().identity_account_ids(i)?,
                 None => Vec::new(),
             };
             Ok(PlanRecord {
@@ -101,8 +102,8 @@ pub fn keep(
     now: DateTime<Utc>,
 ) -> Result<i64, PlanCaseError> {
     match at {
-        Keep::New { identity } => Ok(store.add_plan(plan, identity, now)?),
-        Keep::Edit(id) => match store.edit_plan(id, plan)? {
+        Keep::New { identity } => Ok(store.plans().add_plan(plan, identity, now)?),
+        Keep::Edit(id) => match store.plans().edit_plan(id, plan)? {
             true => Ok(id),
             false => Err(PlanCaseError::NoSuchPlan(id)),
         },
@@ -116,7 +117,7 @@ pub fn set_paused(
     paused: bool,
     now: DateTime<Utc>,
 ) -> Result<(), PlanCaseError> {
-    match store.set_plan_paused(id, paused, now)? {
+    match store.plans().set_plan_paused(id, paused, now)? {
         true => Ok(()),
         false => Err(PlanCaseError::NoSuchPlan(id)),
     }
@@ -124,7 +125,7 @@ pub fn set_paused(
 
 /// Removes plan `id` with its runs.
 pub fn remove(store: &Store, id: i64) -> Result<(), PlanCaseError> {
-    match store.remove_plan(id)? {
+    match store.plans().remove_plan(id)? {
         true => Ok(()),
         false => Err(PlanCaseError::NoSuchPlan(id)),
     }
@@ -244,7 +245,7 @@ fn facts(
             .chain(r.rungs.iter().map(|g| g.journal_id))
     });
     for id in journal_ids {
-        if let Some(e) = store.journal_entry(id)? {
+        if let Some(e) = store.orders().journal_entry(id)? {
             entries.insert(id, e);
         }
     }
@@ -261,7 +262,7 @@ fn facts(
     let rows = if entries.is_empty() {
         Vec::new()
     } else {
-        store.tax_rows_of_orders(&ids, &references)?
+        store.tax().tax_rows_of_orders(&ids, &references)?
     };
     let mut runs = Vec::new();
     let mut total: Option<(Btc, Nok)> = None;
@@ -374,6 +375,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavedPlan> {
         None => true,
         Some(id) => session
             .store
+            .plans()
             .plan(id)?
             .is_none_or(|old| new.buy_nok > old.buy_nok),
     };
@@ -443,7 +445,7 @@ pub async fn run_plans_at(app: &App, now: DateTime<Utc>) -> Answer<Vec<Change>> 
     let next = next_run(&session.store);
     crate::watcher::set_next_plan_run(app, &session.profile.id, next);
     tell_inactive_profiles_plans(app, &session.profile.id);
-    if session.store.plans()?.iter().all(|p| p.paused) {
+    if session.store.plans().all()?.iter().all(|p| p.paused) {
         return Ok(vec![]);
     }
     let due = run_due(session.connection.client(), &session.store, now, &turn).await?;
@@ -499,7 +501,7 @@ fn tell_inactive_profiles_plans(app: &App, active: &str) {
             continue;
         }
         let waiting = Store::open(&path)
-            .and_then(|s| s.plans())
+            .and_then(|s| s.plans().all())
             .map(|plans| plans.iter().filter(|p| !p.paused).count())
             .unwrap_or(0);
         if waiting > 0 {
@@ -516,9 +518,10 @@ pub fn next_run(store: &Store) -> Option<DateTime<Utc>> {
     let now = scheduler_now();
     store
         .plans()
+        .all()
         .ok()?
         .iter()
-        .filter_map(|p| plans::next_slot(p, &store.plan_runs(p.id).ok()?, now))
+        .filter_map(|p| plans::next_slot(p, &store.plans().plan_runs(p.id).ok()?, now))
         .min()
 }
 

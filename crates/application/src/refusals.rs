@@ -11,6 +11,7 @@ use crate::wording;
 /// The trouble the request's own answer was, when its evidence kept it.
 fn answered(store: &Store, journal_id: i64) -> Option<Trouble> {
     store
+        .journal()
         .evidence(journal_id)
         .ok()?
         .into_iter()
@@ -72,7 +73,7 @@ mod tests {
                 }),
             },
         };
-        store.add_evidence(7, &[answer]).unwrap();
+        store.journal().add_evidence(7, &[answer]).unwrap();
         let nb = Refusal::of(&store, 7, "the English note").words(Locale::Nb);
         assert_eq!(nb, "børsen svarte HTTP 400: insufficient funds");
         assert_eq!(

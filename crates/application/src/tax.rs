@@ -112,7 +112,7 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         let since = client.exchange_now()
             - chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
         // A store that cannot write this fails the sync's first page, which says so.
-        let _ = store.begin_deposit_watch(since);
+        let _ = store.deposits().begin_deposit_watch(since);
         let outcome = sync::sync(client, store, &cancel, |p| {
             lock(&worker).status.progress = *p;
             tell(&worker);
@@ -145,6 +145,7 @@ pub async fn learn_accounts(client: &ExchangeClient, store: &Store) {
     };
     // Names go only into a history that is (or is about to be) these accounts'.
     if store
+        .tax()
         .tax_history_owner()
         .is_ok_and(|owner| owner.is_none() || owner == learned.identity)
     {
@@ -157,7 +158,7 @@ pub async fn learn_accounts(client: &ExchangeClient, store: &Store) {
                 deleted: a.deleted,
             })
             .collect();
-        let _ = store.set_tax_accounts(&names);
+        let _ = store.tax().set_tax_accounts(&names);
     }
 }
 
@@ -278,6 +279,7 @@ impl Names {
     pub(crate) fn load(store: &Store) -> Result<Self, StoreError> {
         Ok(Self(
             store
+                .tax()
                 .tax_accounts()?
                 .into_iter()
                 .map(|a| (a.id.clone(), a))
@@ -349,7 +351,7 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsPage> {
     let f = filter(&args.filter);
     // Counted once per filter, with its first block; scrolling fetches rows only.
     let total = if args.offset == 0 {
-        let n = store.tax_count(&f)?;
+        let n = store.tax().tax_count(&f)?;
         Some(u32::try_from(n).unwrap_or(u32::MAX))
     } else {
         None
@@ -357,7 +359,9 @@ pub async fn tax_rows(app: &App, args: TaxRowsArgs) -> Answer<TaxRowsPage> {
     Ok(TaxRowsPage {
         total,
         offset: args.offset,
-        rows: store.tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?,
+        rows: store
+            .tax()
+            .tax_transactions(&f, u64::from(args.offset), args.limit.min(500))?,
         names: Names::load(&store)?,
         balances: app.tax.balances.index(&store).await?,
     })
@@ -375,10 +379,10 @@ pub struct TaxChoices {
 pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxChoices> {
     let store = app.tax_session().await?.store;
     Ok(TaxChoices {
-        facets: store.tax_facets()?,
+        facets: store.tax().tax_facets()?,
         names: Names::load(&store)?,
-        malformed: store.tax_malformed()?,
-        stored: u32::try_from(store.tax_count(&TaxFilter::default())?).unwrap_or(u32::MAX),
+        malformed: store.tax().tax_malformed()?,
+        stored: u32::try_from(store.tax().tax_count(&TaxFilter::default())?).unwrap_or(u32::MAX),
     })
 }
 
@@ -412,6 +416,7 @@ async fn each_row<T: Send + 'static>(
 ) -> Answer<T> {
     tokio::task::spawn_blocking(move || {
         store
+            .tax()
             .each_tax_transaction::<StoreError>(&tx_filter, |t| {
                 f(&mut state, t);
                 Ok(())
@@ -455,7 +460,7 @@ pub async fn year_end_report(app: &App, _args: NoArgs) -> Answer<YearEnds> {
 /// The gains of the whole history, deposits from outside at the costs the user entered, as the
 /// tax return's card takes them: a sale of a deposit with none is not computable in both.
 async fn gains(store: std::sync::Arc<Store>, m: Method) -> Answer<GainsReport> {
-    let costs = DepositCosts::Entered(store.deposit_costs()?);
+    let costs = DepositCosts::Entered(store.tax().deposit_costs()?);
     let builder = GainsBuilder::new(m).with_deposit_costs(costs);
     let builder = each_row(store, TaxFilter::default(), builder, |b, t| b.add(t)).await?;
     Ok(builder.finish())

@@ -657,10 +657,10 @@ mod tests {
             reference: "",
             before: None,
         };
-        let Claim::Journaled(id) = store.journal_order(&new, true).unwrap() else {
+        let Claim::Journaled(id) = store.orders().journal_order(&new, true).unwrap() else {
             panic!("refused")
         };
-        store.journal_entry(id).unwrap().unwrap()
+        store.orders().journal_entry(id).unwrap().unwrap()
     }
 
     #[test]

@@ -113,7 +113,7 @@ async fn view(app: &App, session: &ProfileSession) -> Answer<InDoubt> {
         if !open && entry.sent_at() < since {
             continue;
         }
-        let evidence = store.evidence(entry.id())?;
+        let evidence = store.journal().evidence(entry.id())?;
         if !open && evidence.is_empty() {
             continue;
         }

@@ -260,7 +260,7 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
                 }
                 _ => add(&store, &form, now).map_err(Failure::Usage)?,
             };
-            if let Some(plan) = store.plan(id).map_err(stored)?
+            if let Some(plan) = store.plans().plan(id).map_err(stored)?
                 && let Some(available) = available_nok(cli, plan.buy_nok)
             {
                 eprintln!("nordlys-cli: {}", above_available(plan.buy_nok, available));
@@ -395,6 +395,6 @@ mod tests {
             ..PlanForm::default()
         };
         assert!(add(&store, &form, Utc::now()).is_err());
-        assert!(store.plans().unwrap().is_empty());
+        assert!(store.plans().all().unwrap().is_empty());
     }
 }

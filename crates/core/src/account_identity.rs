@@ -52,9 +52,14 @@ pub async fn learn(client: &ExchangeClient, store: &Store) -> Result<Learned, Le
     let accounts: Vec<IdentityAccount> =
         accounts.into_iter().filter(|a| !a.id.is_empty()).collect();
     let plain = evidence::origin_of(client);
-    let identity = store.identify(&plain.base_url, client.operator().as_str(), &accounts)?;
+    let identity =
+        store
+            .identities()
+            .identify(&plain.base_url, client.operator().as_str(), &accounts)?;
     if let Some(id) = identity {
-        store.remember_identity(&plain.base_url, &plain.key_fingerprint, id)?;
+        store
+            .identities()
+            .remember_identity(&plain.base_url, &plain.key_fingerprint, id)?;
     }
     Ok(Learned { identity, accounts })
 }
@@ -65,16 +70,16 @@ pub async fn learn(client: &ExchangeClient, store: &Store) -> Result<Learned, Le
 pub async fn origin_here(client: &ExchangeClient, store: &Store) -> Result<Origin, StoreError> {
     let mut origin = evidence::origin_of(client);
     let (base, key) = (origin.base_url.clone(), origin.key_fingerprint.clone());
-    origin.identity = match store.known_identity(&base, &key)? {
+    origin.identity = match store.identities().known_identity(&base, &key)? {
         Some(id) => Some(id),
         // Asked lately in vain: not again on every look or keystroke.
-        None if store.learning_failed_lately(&base, &key) => None,
+        None if store.identities().learning_failed_lately(&base, &key) => None,
         None => match learn(client, store).await {
             Ok(Learned {
                 identity: Some(id), ..
             }) => Some(id),
             Ok(_) | Err(LearnError::Exchange(_)) => {
-                store.learning_failed(&base, &key);
+                store.identities().learning_failed(&base, &key);
                 None
             }
             Err(LearnError::Store(e)) => return Err(e),
@@ -88,11 +93,13 @@ pub async fn origin_here(client: &ExchangeClient, store: &Store) -> Result<Origi
 /// credential of their own accounts is used.
 pub fn unresolved_elsewhere(store: &Store, here: &Origin) -> Result<usize, StoreError> {
     let orders = store
+        .orders()
         .journal_unresolved()?
         .into_iter()
         .filter(|e| !e.origin.judged_through(here))
         .count();
     let payments = store
+        .withdrawals()
         .withdrawals_unresolved()?
         .into_iter()
         .filter(|e| !e.origin.judged_through(here))
@@ -104,7 +111,7 @@ pub fn unresolved_elsewhere(store: &Store, here: &Origin) -> Result<usize, Store
 /// went to another address, and none from the accounts `here` sees (the same accounts reached at
 /// another address are the same exchange). `None` for an empty journal.
 pub fn kept_elsewhere(store: &Store, here: &Origin) -> Result<Option<String>, StoreError> {
-    let origins = store.journal_origins()?;
+    let origins = store.identities().journal_origins()?;
     let ours = origins.iter().any(|(url, identity)| {
         *url == here.base_url || (identity.is_some() && *identity == here.identity)
     });

@@ -80,9 +80,12 @@ pub enum SettleError {
 impl Entry {
     /// Entry `id`, of whichever kind it is.
     pub fn read(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
-        Ok(match store.journal_kind(id)? {
-            Some(JournalKind::Order) => store.journal_entry(id)?.map(Self::Order),
-            Some(JournalKind::Withdrawal) => store.withdrawal_entry(id)?.map(Self::Withdrawal),
+        Ok(match store.journal().journal_kind(id)? {
+            Some(JournalKind::Order) => store.orders().journal_entry(id)?.map(Self::Order),
+            Some(JournalKind::Withdrawal) => store
+                .withdrawals()
+                .withdrawal_entry(id)?
+                .map(Self::Withdrawal),
             None => None,
         })
     }
@@ -91,11 +94,13 @@ impl Entry {
     /// first.
     pub fn unresolved(store: &Store) -> Result<Vec<Self>, StoreError> {
         let mut all: Vec<Self> = store
+            .orders()
             .journal_unresolved()?
             .into_iter()
             .map(Self::Order)
             .chain(
                 store
+                    .withdrawals()
                     .withdrawals_unresolved()?
                     .into_iter()
                     .map(Self::Withdrawal),
@@ -108,11 +113,13 @@ impl Entry {
     /// The last `limit` entries of each kind, newest first.
     pub fn recent(store: &Store, limit: u32) -> Result<Vec<Self>, StoreError> {
         let mut all: Vec<Self> = store
+            .orders()
             .journal_recent(limit)?
             .into_iter()
             .map(Self::Order)
             .chain(
                 store
+                    .withdrawals()
                     .withdrawals_recent(limit)?
                     .into_iter()
                     .map(Self::Withdrawal),
@@ -297,12 +304,16 @@ impl Entry {
         let id = self.id();
         match (self, made) {
             (Self::Order(_), Some(ids)) => {
-                store.journal_decide(id, JournalState::Placed, ids, note, by)
+                store
+                    .orders()
+                    .journal_decide(id, JournalState::Placed, ids, note, by)
             }
             (Self::Order(_), None) => {
-                store.journal_decide(id, JournalState::NotPlaced, &[], note, by)
+                store
+                    .orders()
+                    .journal_decide(id, JournalState::NotPlaced, &[], note, by)
             }
-            (Self::Withdrawal(_), Some(ids)) => store.withdrawal_decide(
+            (Self::Withdrawal(_), Some(ids)) => store.withdrawals().withdrawal_decide(
                 id,
                 WithdrawalState::Sent,
                 ids,
@@ -310,17 +321,22 @@ impl Entry {
                 note,
                 by,
             ),
-            (Self::Withdrawal(_), None) => {
-                store.withdrawal_decide(id, WithdrawalState::NotSent, &[], None, note, by)
-            }
+            (Self::Withdrawal(_), None) => store.withdrawals().withdrawal_decide(
+                id,
+                WithdrawalState::NotSent,
+                &[],
+                None,
+                note,
+                by,
+            ),
         }
     }
 
     /// Marks that a check saw a move only it could explain.
     fn stir(&self, store: &Store) -> Result<(), StoreError> {
         match self {
-            Self::Order(e) => store.journal_stir(e.id),
-            Self::Withdrawal(e) => store.withdrawal_stir(e.id),
+            Self::Order(e) => store.orders().journal_stir(e.id),
+            Self::Withdrawal(e) => store.withdrawals().withdrawal_stir(e.id),
         }
     }
 }
@@ -354,7 +370,9 @@ where
     match answer {
         Ok(made) => Ok(Answered::Made(made)),
         Err(e) if e.is_outcome_unknown() => {
-            store.record_unanswered(kind, id, Unanswered::Lost, &e.to_string())?;
+            store
+                .journal()
+                .record_unanswered(kind, id, Unanswered::Lost, &e.to_string())?;
             Ok(Answered::Lost {
                 reason: e.to_string(),
             })
@@ -364,8 +382,10 @@ where
                 Error::Connect { .. } => Unanswered::NeverLeft,
                 _ => Unanswered::Refused,
             };
-            store.record_unanswered(kind, id, how, &e.to_string())?;
-            store.add_evidence(
+            store
+                .journal()
+                .record_unanswered(kind, id, how, &e.to_string())?;
+            store.journal().add_evidence(
                 id,
                 &[Evidence {
                     at: Utc::now(),
@@ -425,7 +445,7 @@ pub(crate) fn record(
     let verdict = evidence::judge(&request, look, &e.others(store)?, rules);
     let mut seen = look.evidence();
     seen.push(evidence::conclusion(look, &verdict));
-    store.add_check(e.id(), &seen)?;
+    store.journal().add_check(e.id(), &seen)?;
     let note = verdict.note();
     Ok(match verdict {
         Verdict::Made { ids } => {
@@ -483,7 +503,7 @@ pub async fn settle_not_made(
             if !e.decide(store, None, note, Decision::User)? {
                 return Err(refuse(SettleRefusal::SettledMeanwhile));
             }
-            store.add_evidence(
+            store.journal().add_evidence(
                 id,
                 &[Evidence {
                     at: Utc::now(),

@@ -93,7 +93,10 @@ pub async fn place(
     turn: &MoneyTurn,
 ) -> Result<Placement, OrderError> {
     let ready = Prepared::read(client, store, request).await?;
-    let id = match store.journal_order(&ready.entry(Utc::now()), despite_unknown)? {
+    let id = match store
+        .orders()
+        .journal_order(&ready.entry(Utc::now()), despite_unknown)?
+    {
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
     };
@@ -203,7 +206,7 @@ impl Prepared {
         _turn: &MoneyTurn,
     ) -> Result<Placement, OrderError> {
         store.set_in_flight(id, true);
-        match store.journal_take(id, Utc::now()) {
+        match store.orders().journal_take(id, Utc::now()) {
             Ok(true) => {}
             Ok(false) => {
                 store.set_in_flight(id, false);
@@ -227,6 +230,7 @@ impl Prepared {
                 // The order is placed whatever happens to this write: a failure is a warning,
                 // and the entry, still "sending", is settled as placed by the next check.
                 let warning = store
+                    .orders()
                     .journal_answered(
                         id,
                         JournalState::Placed,
@@ -255,6 +259,7 @@ impl Prepared {
 /// of the same exchange and direction sent from a day before it on.
 pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
     let near: Vec<JournalEntry> = store
+        .orders()
         .journal_since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
@@ -268,7 +273,7 @@ pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, Store
             .collect()
     };
     Ok(Others {
-        claimed: store.journal_claimed_ids(e.id)?,
+        claimed: store.orders().journal_claimed_ids(e.id)?,
         rivals: of(is_rival),
         known_limit_orders: of(is_known_limit_order),
         limit_orders: of(is_unidentified_limit_order),
@@ -378,6 +383,7 @@ pub async fn reconcile_with(
     rules: &Rules,
 ) -> Result<Resolution, OrderError> {
     let e = store
+        .orders()
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
     let entry = Entry::Order(e.clone());
@@ -406,7 +412,7 @@ pub(crate) fn settle_stale_queued(
     if !e.queued || store.in_flight(e.id) || rules.gave_up(None, e.sent_at, Utc::now()).is_none() {
         return Ok(false);
     }
-    store.journal_settle_queued(e.id, &Seen::NeverSent)
+    store.orders().journal_settle_queued(e.id, &Seen::NeverSent)
 }
 
 /// Records that the user saw on the exchange that the order of `journal_id` was placed, when
@@ -425,6 +431,7 @@ pub async fn settle_placed(
 ) -> Result<JournalEntry, OrderError> {
     let resolution = reconcile_with(client, store, journal_id, rules).await?;
     let e = store
+        .orders()
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
     let refuse = |why: SettleRefusal| OrderError::CannotSettle {
@@ -447,7 +454,7 @@ pub async fn settle_placed(
             if !alike {
                 return Err(refuse(SettleRefusal::NotThisOrder(id.to_owned())));
             }
-            if let Some(other) = store.journal_by_order_id(id)?
+            if let Some(other) = store.orders().journal_by_order_id(id)?
                 && other.id != journal_id
             {
                 return Err(refuse(SettleRefusal::Claimed {
@@ -462,7 +469,7 @@ pub async fn settle_placed(
         }
         None => Seen::UserPlaced { open_as: None },
     };
-    if !store.journal_decide(
+    if !store.orders().journal_decide(
         journal_id,
         JournalState::Placed,
         &claimed,
@@ -471,7 +478,7 @@ pub async fn settle_placed(
     )? {
         return Err(refuse(SettleRefusal::SettledMeanwhile));
     }
-    store.add_evidence(
+    store.journal().add_evidence(
         journal_id,
         &[Evidence {
             at: Utc::now(),
@@ -480,6 +487,7 @@ pub async fn settle_placed(
         }],
     )?;
     store
+        .orders()
         .journal_entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))
 }
@@ -508,7 +516,7 @@ mod tests {
             reference: "",
             before: None,
         };
-        match store.journal_order(&new, true).unwrap() {
+        match store.orders().journal_order(&new, true).unwrap() {
             crate::store::Claim::Journaled(id) => id,
             other => panic!("{other:?}"),
         }
@@ -532,7 +540,7 @@ mod tests {
         let rules = Rules::with_min_quiet(Duration::minutes(10));
         let sent = now - Duration::minutes(1);
         journal(&store, "500", sent);
-        let unresolved = store.journal_unresolved().unwrap();
+        let unresolved = store.orders().journal_unresolved().unwrap();
         // A rest of 300 of an unknown buy of 500, made just after it was sent: it could be it.
         let rest = open_buy("300", sent + Duration::seconds(5));
         assert_eq!(
@@ -575,7 +583,7 @@ mod tests {
         // Smaller than this one: its open rest could still be part of this one's evidence.
         journal(&store, "150", now - Duration::seconds(10));
         let me = journal(&store, "802", now);
-        let e = store.journal_entry(me).unwrap().unwrap();
+        let e = store.orders().journal_entry(me).unwrap().unwrap();
         assert_eq!(
             others_of(&store, &e).unwrap().limit_orders.len(),
             3,
@@ -584,6 +592,7 @@ mod tests {
         // Placed on its fills alone: the rest it may have left is still not known.
         let fills = ["tr_1".to_owned()];
         store
+            .orders()
             .journal_decide(
                 by_fills,
                 JournalState::Placed,
@@ -594,6 +603,7 @@ mod tests {
             .unwrap();
         let order = ["or_1".to_owned(), "tr_2".to_owned()];
         store
+            .orders()
             .journal_decide(
                 by_order,
                 JournalState::Placed,

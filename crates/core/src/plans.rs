@@ -620,7 +620,7 @@ pub async fn run_due(
     let mut out = Vec::new();
     let mut elsewhere = Vec::new();
     let mut here = None;
-    for mut plan in store.plans()? {
+    for mut plan in store.plans().all()? {
         if plan.paused {
             continue;
         }
@@ -630,10 +630,10 @@ pub async fn run_due(
         let seen = here.as_ref().and_then(|o| o.identity);
         match (plan.identity, seen) {
             (Some(made_for), seen) if seen != Some(made_for) => {
-                if !decide(&plan, &store.plan_runs(plan.id)?, now).is_empty() {
+                if !decide(&plan, &store.plans().plan_runs(plan.id)?, now).is_empty() {
                     elsewhere.push(Elsewhere {
                         plan_id: plan.id,
-                        account_ids: store.identity_account_ids(made_for)?,
+                        account_ids: store.identities().identity_account_ids(made_for)?,
                         credential_sees: seen.is_some(),
                     });
                 }
@@ -641,12 +641,12 @@ pub async fn run_due(
             }
             // Made with no credential at hand: it belongs to the accounts it first runs for.
             (None, Some(seen)) => {
-                store.bind_plan(plan.id, seen)?;
+                store.plans().bind_plan(plan.id, seen)?;
                 plan.identity = Some(seen);
             }
             _ => {}
         }
-        let runs = store.plan_runs(plan.id)?;
+        let runs = store.plans().plan_runs(plan.id)?;
         let due = decide(&plan, &runs, now);
         if due.is_empty() {
             continue;
@@ -663,7 +663,9 @@ pub async fn run_due(
         let sent_at = Utc::now();
         let entries: Vec<_> = prepared.iter().map(|p| p.entry(sent_at)).collect();
         // Claimed only if the plan is still what the orders were prepared from.
-        let claimed = store.plan_claim(&plan, now, &entries, skip.as_ref())?;
+        let claimed = store
+            .plans()
+            .plan_claim(&plan, now, &entries, skip.as_ref())?;
         out.extend(claimed.recorded);
         let Some((slot, journal_ids)) = claimed.send else {
             continue;
@@ -677,6 +679,7 @@ pub async fn run_due(
                 Ok(Placement::Placed { .. }) => RunState::Placed,
                 Ok(Placement::Unknown { .. }) => RunState::Unknown,
                 Err(OrderError::Exchange(_) | OrderError::SettledBeforeSent(_)) => store
+                    .orders()
                     .journal_entry(journal_id)?
                     .map_or(RunState::Rejected, |e| crate::store::run_state_of(e.state)),
                 Err(e) => {

@@ -58,6 +58,7 @@ pub async fn recheck(
             .gave_up(gave_up_at, sent_at, now)
             .map_or(Duration::zero(), |g| now - g);
         Ok(store
+            .journal()
             .last_checked(id)?
             .is_none_or(|at| now - at >= interval(in_doubt)))
     };

@@ -393,6 +393,58 @@ pub enum StoreError {
     Seal(#[from] crate::recipient_seal::SealError),
 }
 
+/// Declares a part of the store reached from it (`store.orders()`): a view that reads and writes
+/// one aggregate through the store's connection, so `Store` itself keeps few methods.
+macro_rules! aggregates {
+    ($($(#[$doc:meta])* $name:ident => $accessor:ident;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy)]
+            pub struct $name<'a>(&'a Store);
+
+            impl std::ops::Deref for $name<'_> {
+                type Target = Store;
+
+                fn deref(&self) -> &Store {
+                    self.0
+                }
+            }
+        )*
+
+        impl Store {
+            $(
+                $(#[$doc])*
+                pub fn $accessor(&self) -> $name<'_> {
+                    $name(self)
+                }
+            )*
+        }
+    };
+}
+
+aggregates! {
+    /// The tax history: its rows and cursor, whose it is, deposit costs and year-end choices.
+    Tax => tax;
+    /// The order journal: every order written before it is sent, and how it was settled.
+    Orders => orders;
+    /// The withdrawal journal: every payment written before it is sent, and its network status.
+    Withdrawals => withdrawals;
+    /// What every kind of journal entry shares: its id and kind, and the evidence each check saw.
+    Journal => journal;
+    /// Recurring buys and ladders, and each run's claim.
+    Plans => plans;
+    /// Price alerts and whether each is armed.
+    Alerts => alerts;
+    /// Saved recipients, their details sealed.
+    Recipients => recipients;
+    /// Account identities: the accounts each credential sees.
+    Identities => identities;
+    /// Lightning invoices made here, and whether each was paid.
+    Invoices => invoices;
+    /// Deposits seen, and which are yet to be told.
+    Deposits => deposits;
+}
+
 #[derive(Debug)]
 pub struct Store {
     db: Mutex<Connection>,
@@ -674,6 +726,7 @@ mod tests {
         .unwrap();
         let origin = Origin::default();
         let Claim::Journaled(id) = s
+            .orders()
             .journal_order(
                 &NewOrderEntry {
                     sent_at: at,
@@ -697,7 +750,7 @@ mod tests {
         let s = Store::open(&path).unwrap();
         let samples = s.price_samples(at - chrono::Duration::seconds(1)).unwrap();
         assert_eq!(samples[0].mid.to_string(), "982431.35");
-        let unresolved = s.journal_unresolved().unwrap();
+        let unresolved = s.orders().journal_unresolved().unwrap();
         assert_eq!(
             unresolved.len(),
             1,
@@ -707,11 +760,17 @@ mod tests {
             unresolved[0].amount,
             nordlys_money::Amount::Nok(nordlys_money::Nok::computed(Decimal::new(100050, 2)))
         );
-        s.journal_answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
+        s.orders()
+            .journal_answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
             .unwrap();
-        assert!(s.journal_unresolved().unwrap().is_empty());
+        assert!(s.orders().journal_unresolved().unwrap().is_empty());
         assert_eq!(
-            s.journal_entry(id).unwrap().unwrap().order_id.as_deref(),
+            s.orders()
+                .journal_entry(id)
+                .unwrap()
+                .unwrap()
+                .order_id
+                .as_deref(),
             Some("or_1")
         );
     }
@@ -744,7 +803,7 @@ mod tests {
         }
         drop(db);
         let s = Store::open(&path).unwrap();
-        let ids: Vec<_> = s.journal_ids().unwrap();
+        let ids: Vec<_> = s.journal().journal_ids().unwrap();
         assert_eq!(
             ids,
             vec![
@@ -754,15 +813,15 @@ mod tests {
                 (4, JournalKind::Withdrawal)
             ]
         );
-        let order = s.journal_entry(1).unwrap().unwrap();
+        let order = s.orders().journal_entry(1).unwrap().unwrap();
         assert_eq!(order.state, JournalState::Unknown);
         assert!(order.gave_up_at.is_some());
         assert_eq!(
-            s.withdrawal_entry(3).unwrap().unwrap().state,
+            s.withdrawals().withdrawal_entry(3).unwrap().unwrap().state,
             WithdrawalState::Unknown
         );
         assert_eq!(
-            s.withdrawal_entry(4).unwrap().unwrap().state,
+            s.withdrawals().withdrawal_entry(4).unwrap().unwrap().state,
             WithdrawalState::Sent
         );
     }

@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::{Store, StoreError, StoredDecimal};
+use super::{StoreError, StoredDecimal};
 use crate::alerts::{Alert, Crossing, Level, NewAlert, Watched};
 
 /// An alert's columns as kept: what it watches, which way, its level and hysteresis.
@@ -20,7 +20,7 @@ fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
     )
 }
 
-impl Store {
+impl super::Alerts<'_> {
     /// Keeps a new alert, armed or waiting to re-arm; returns its id.
     pub fn add_alert(&self, a: &NewAlert, armed: bool) -> Result<i64, StoreError> {
         let (watched, crossing, level, hysteresis) = stored(a);
@@ -60,7 +60,7 @@ impl Store {
 
     /// Every alert, oldest first. A row this version cannot read (written by a newer one) is left
     /// out rather than guessed at.
-    pub fn alerts(&self) -> Result<Vec<Alert>, StoreError> {
+    pub fn all(&self) -> Result<Vec<Alert>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(
             "SELECT id, watched, crossing, level, hysteresis, armed FROM price_alerts ORDER BY id",
@@ -102,6 +102,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     #[test]
     fn an_alert_keeps_its_level_and_state_across_an_edit_and_is_gone_once_removed() {
@@ -113,12 +114,14 @@ mod tests {
             hysteresis_percent: "1.5".parse().unwrap_or_default(),
         };
         let id = store
+            .alerts()
             .add_alert(&new, true)
             .unwrap_or_else(|e| panic!("{e}"));
         store
+            .alerts()
             .set_alert_armed(id, false)
             .unwrap_or_else(|e| panic!("{e}"));
-        let kept = store.alerts().unwrap_or_else(|e| panic!("{e}"));
+        let kept = store.alerts().all().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             kept,
             [Alert {
@@ -134,12 +137,25 @@ mod tests {
             crossing: Crossing::RisesAbove,
             ..new.clone()
         };
-        assert!(store.edit_alert(id, &edited, true).unwrap_or(false));
-        assert!(!store.edit_alert(id + 1, &edited, true).unwrap_or(true));
-        let kept = store.alerts().unwrap_or_default();
+        assert!(
+            store
+                .alerts()
+                .edit_alert(id, &edited, true)
+                .unwrap_or(false)
+        );
+        assert!(
+            !store
+                .alerts()
+                .edit_alert(id + 1, &edited, true)
+                .unwrap_or(true)
+        );
+        let kept = store.alerts().all().unwrap_or_default();
         assert_eq!(kept[0].crossing, Crossing::RisesAbove);
         assert!(kept[0].armed);
-        store.remove_alert(id).unwrap_or_else(|e| panic!("{e}"));
-        assert!(store.alerts().unwrap_or_default().is_empty());
+        store
+            .alerts()
+            .remove_alert(id)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(store.alerts().all().unwrap_or_default().is_empty());
     }
 }

@@ -8,8 +8,8 @@ use nordlys_exchange::models::{InvoiceStatus, TaxSubType, TaxTransaction, TaxTra
 use rusqlite::params;
 use rust_decimal::Decimal;
 
+use super::StoreError;
 use super::tax::{COLUMNS, stamp, stored_row};
-use super::{Store, StoreError};
 
 /// The most deposits one read returns; the rest follow on the next.
 const BATCH: i64 = 500;
@@ -22,7 +22,7 @@ pub struct UntoldDeposit {
     pub paid_invoice: Option<String>,
 }
 
-impl Store {
+impl super::Deposits<'_> {
     /// Begins the watch for deposits when the history is first read, at `since` on the
     /// exchange's clock: a deposit created from then on is news, even when the first read of a
     /// long history stores it before that read ends. Once begun it keeps its start (until the
@@ -159,6 +159,7 @@ fn paid_by(row: &TaxTransaction, invoices: &mut Vec<PaidInvoice>) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
     use crate::store::StoredInvoice;
     use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::ListedTaxTransaction;
@@ -173,11 +174,11 @@ mod tests {
     fn store_rows(s: &Store, rows: &[TaxTransaction]) {
         let listed: Vec<Result<ListedTaxTransaction, _>> =
             rows.iter().cloned().map(|r| Ok(r.into())).collect();
-        s.add_tax_page(&listed, None).unwrap();
+        s.tax().add_tax_page(&listed, None).unwrap();
     }
 
     fn take(s: &Store) -> Vec<UntoldDeposit> {
-        s.take_untold_deposits(Utc::now()).unwrap()
+        s.deposits().take_untold_deposits(Utc::now()).unwrap()
     }
 
     fn ids(untold: &[UntoldDeposit]) -> Vec<String> {
@@ -204,8 +205,8 @@ mod tests {
             )],
         );
         assert!(take(&s).is_empty(), "no watch, no news");
-        s.begin_deposit_watch(since()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         assert!(take(&s).is_empty(), "old rows are not news");
 
         // Arrived while the app was closed: one of them dated before the old row (a late row),
@@ -238,8 +239,8 @@ mod tests {
         drop(s);
         let s = Store::open(&path).unwrap();
         // A later read keeps the marks: the history read whole again moves nothing.
-        s.begin_deposit_watch(Utc::now()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(Utc::now()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         assert_eq!(ids(&take(&s)), ["de_new", "de_late"]);
         assert!(take(&s).is_empty(), "taken once");
         drop(s);
@@ -264,7 +265,7 @@ mod tests {
     #[test]
     fn a_deposit_made_while_the_history_is_first_read_is_told_before_the_read_ends() {
         let s = Store::in_memory().unwrap();
-        s.begin_deposit_watch(since()).unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
         store_rows(
             &s,
             &[deposit(
@@ -289,7 +290,7 @@ mod tests {
         );
         assert_eq!(ids(&take(&s)), ["de_now"]);
         // The read ends; a late row, dated before the watch began, is news from then on.
-        s.deposit_history_whole().unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         assert!(take(&s).is_empty());
         store_rows(
             &s,
@@ -322,8 +323,8 @@ mod tests {
                 [],
             )
             .unwrap();
-        s.begin_deposit_watch(since()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         assert!(take(&s).is_empty());
         store_rows(
             &s,
@@ -340,25 +341,25 @@ mod tests {
     #[test]
     fn a_forgotten_history_read_again_is_not_news() {
         let s = Store::in_memory().unwrap();
-        s.begin_deposit_watch(since()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         let row = deposit("de_1", "2024-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
         let untold = deposit("de_0", "2023-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
         store_rows(&s, std::slice::from_ref(&row));
         assert_eq!(take(&s).len(), 1);
-        s.forget_tax_history().unwrap();
+        s.tax().forget_tax_history().unwrap();
         store_rows(&s, &[row, untold]);
         assert!(take(&s).is_empty(), "no watch until the next read");
-        s.begin_deposit_watch(since()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         assert!(take(&s).is_empty());
     }
 
     #[test]
     fn a_lightning_deposit_is_matched_to_the_paid_invoice_that_told_of_it_once() {
         let s = Store::in_memory().unwrap();
-        s.begin_deposit_watch(since()).unwrap();
-        s.deposit_history_whole().unwrap();
+        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().deposit_history_whole().unwrap();
         let made = "2024-03-01T10:00:00Z".parse().unwrap();
         // Paid before the watch began, two months before the rows: never what they paid.
         let long_before = "2024-01-01T10:00:00Z".parse().unwrap();
@@ -367,20 +368,21 @@ mod tests {
             ("ded_a", Some("0.0001"), made),
             ("ded_any", None, made),
         ] {
-            s.add_invoice(&StoredInvoice {
-                id: id.into(),
-                invoice: format!("lnbc-{id}"),
-                account_id: Some("acc_a".into()),
-                amount_btc: amount.map(|a| nordlys_money::Btc::computed(a.parse().unwrap())),
-                asked: Default::default(),
-                public_description: String::new(),
-                private_note: String::new(),
-                status: InvoiceStatus::Paid,
-                created_at: made,
-                expires_at: made,
-                account_identity: None,
-            })
-            .unwrap();
+            s.invoices()
+                .add_invoice(&StoredInvoice {
+                    id: id.into(),
+                    invoice: format!("lnbc-{id}"),
+                    account_id: Some("acc_a".into()),
+                    amount_btc: amount.map(|a| nordlys_money::Btc::computed(a.parse().unwrap())),
+                    asked: Default::default(),
+                    public_description: String::new(),
+                    private_note: String::new(),
+                    status: InvoiceStatus::Paid,
+                    created_at: made,
+                    expires_at: made,
+                    account_identity: None,
+                })
+                .unwrap();
         }
         store_rows(
             &s,

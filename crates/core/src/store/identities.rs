@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use chrono::Utc;
 use rusqlite::{OptionalExtension, params};
 
-use super::{Store, StoreError};
+use super::StoreError;
 
 /// The local id of an account identity (a row of `account_identities`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -59,7 +59,7 @@ pub(super) enum Learning {
 /// How long a failed learning stands before the exchange is asked again.
 const RETRY_LEARNING: std::time::Duration = std::time::Duration::from_secs(60);
 
-impl Store {
+impl super::Identities<'_> {
     /// The identity the accounts `seen` through a credential of the exchange at `base_url`
     /// belong to: one that shares an account id with them, else the identity records made before
     /// identities were kept were given (when it knows no ids yet), else a new one. `None` when
@@ -211,7 +211,7 @@ impl Store {
     }
 
     /// Every identity kept, oldest first, with its accounts.
-    pub fn identities(&self) -> Result<Vec<AccountIdentity>, StoreError> {
+    pub fn all(&self) -> Result<Vec<AccountIdentity>, StoreError> {
         let db = self.db();
         let mut q =
             db.prepare("SELECT id, base_url, operator FROM account_identities ORDER BY id")?;
@@ -254,7 +254,7 @@ impl Store {
     }
 }
 
-impl Store {
+impl super::Identities<'_> {
     /// Each exchange address the journal's entries were sent to, with the accounts they were
     /// sent from (`None` where not learned); entries from before addresses were kept are left out.
     pub fn journal_origins(&self) -> Result<Vec<(String, Option<IdentityId>)>, StoreError> {
@@ -364,6 +364,7 @@ fn snapshot_accounts(json: &str) -> Vec<String> {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
     use super::*;
+    use crate::store::Store;
 
     fn seen(ids: &[&str]) -> Vec<IdentityAccount> {
         ids.iter()
@@ -379,20 +380,34 @@ mod tests {
     fn sets_that_share_an_id_are_one_identity_and_others_are_not() {
         let s = Store::in_memory().unwrap();
         let a = s
+            .identities()
             .identify("http://x", "svc", &seen(&["acc_1", "acc_2"]))
             .unwrap();
         let rotated = s
+            .identities()
             .identify("http://x", "svc", &seen(&["acc_2", "acc_3"]))
             .unwrap();
-        let other = s.identify("http://x", "svc", &seen(&["acc_9"])).unwrap();
-        let moved = s.identify("http://y", "svc", &seen(&["acc_1"])).unwrap();
+        let other = s
+            .identities()
+            .identify("http://x", "svc", &seen(&["acc_9"]))
+            .unwrap();
+        let moved = s
+            .identities()
+            .identify("http://y", "svc", &seen(&["acc_1"]))
+            .unwrap();
         assert_eq!(a, rotated);
         assert_eq!(a, moved, "the same accounts at another address");
         assert_ne!(a, other);
-        let ids = s.identity_account_ids(a.unwrap()).unwrap();
+        let ids = s.identities().identity_account_ids(a.unwrap()).unwrap();
         assert_eq!(ids, ["acc_1", "acc_2", "acc_3"], "new ids are added to it");
-        assert_eq!(s.identify("http://x", "svc", &[]).unwrap(), None);
-        let another_operator = s.identify("http://x", "abc", &seen(&["acc_1"])).unwrap();
+        assert_eq!(
+            s.identities().identify("http://x", "svc", &[]).unwrap(),
+            None
+        );
+        let another_operator = s
+            .identities()
+            .identify("http://x", "abc", &seen(&["acc_1"]))
+            .unwrap();
         assert_ne!(a, another_operator);
     }
 
@@ -405,19 +420,30 @@ mod tests {
         ));
         let s = Store::open(&path).unwrap();
         let id = s
+            .identities()
             .identify("http://x", "svc", &seen(&["acc_1"]))
             .unwrap()
             .unwrap();
-        s.remember_identity("http://x", "fp", id).unwrap();
-        s.remember_identity("http://x", "", id).unwrap();
+        s.identities()
+            .remember_identity("http://x", "fp", id)
+            .unwrap();
+        s.identities()
+            .remember_identity("http://x", "", id)
+            .unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.known_identity("http://x", "fp").unwrap(), Some(id));
-        assert_eq!(s.known_identity("http://x", "").unwrap(), None);
-        assert_eq!(s.known_identity("http://y", "fp").unwrap(), None);
-        s.learning_failed("http://y", "fp");
-        assert!(s.learning_failed_lately("http://y", "fp"));
-        assert!(!s.learning_failed_lately("http://x", "fp"));
+        assert_eq!(
+            s.identities().known_identity("http://x", "fp").unwrap(),
+            Some(id)
+        );
+        assert_eq!(s.identities().known_identity("http://x", "").unwrap(), None);
+        assert_eq!(
+            s.identities().known_identity("http://y", "fp").unwrap(),
+            None
+        );
+        s.identities().learning_failed("http://y", "fp");
+        assert!(s.identities().learning_failed_lately("http://y", "fp"));
+        assert!(!s.identities().learning_failed_lately("http://x", "fp"));
         let _ = std::fs::remove_file(&path);
     }
 
@@ -461,20 +487,22 @@ mod tests {
         }
         drop(db);
         let s = Store::open(&path).unwrap();
-        let all = s.identities().unwrap();
+        let all = s.identities().all().unwrap();
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].base_url, "https://x.example/");
         assert_eq!(all[0].account_ids(), ["acc_named", "acc_plan", "acc_snap"]);
-        let entry = &s.journal_unresolved().unwrap()[0];
+        let entry = &s.orders().journal_unresolved().unwrap()[0];
         assert_eq!(entry.origin.identity, Some(all[0].id));
-        assert_eq!(s.plans().unwrap()[0].identity, Some(all[0].id));
+        assert_eq!(s.plans().all().unwrap()[0].identity, Some(all[0].id));
         assert_eq!(
-            s.identify("https://x.example/", "svc", &seen(&["acc_snap", "acc_new"]))
+            s.identities()
+                .identify("https://x.example/", "svc", &seen(&["acc_snap", "acc_new"]))
                 .unwrap(),
             Some(all[0].id)
         );
         assert_ne!(
-            s.identify("https://x.example/", "svc", &seen(&["acc_else"]))
+            s.identities()
+                .identify("https://x.example/", "svc", &seen(&["acc_else"]))
                 .unwrap(),
             Some(all[0].id),
             "another user's accounts are another identity"
@@ -484,7 +512,7 @@ mod tests {
     #[test]
     fn an_empty_store_is_given_no_identity() {
         let s = Store::in_memory().unwrap();
-        assert!(s.identities().unwrap().is_empty());
+        assert!(s.identities().all().unwrap().is_empty());
     }
 
     #[test]

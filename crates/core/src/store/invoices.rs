@@ -6,7 +6,7 @@ use nordlys_exchange::models::InvoiceStatus;
 use nordlys_money::{Btc, Nok};
 use rusqlite::params;
 
-use super::{Store, StoreError, dec_opt, time};
+use super::{StoreError, dec_opt, time};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredInvoice {
@@ -76,7 +76,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
     })
 }
 
-impl Store {
+impl super::Invoices<'_> {
     pub fn add_invoice(&self, i: &StoredInvoice) -> Result<(), StoreError> {
         self.db().execute(
             "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, asked_unit, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms, identity_id, asked_nok, requested)
@@ -185,40 +185,43 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     #[test]
     fn invoices_keep_their_status_history_and_order() {
         let s = Store::in_memory().unwrap();
         let now = Utc::now();
         for (n, id) in ["ded_a", "ded_b"].iter().enumerate() {
-            s.add_invoice(&StoredInvoice {
-                id: (*id).into(),
-                invoice: format!("lnbc{n}"),
-                account_id: None,
-                amount_btc: (n == 0).then(|| Btc::from_sats(100_000)),
-                asked: if n == 0 {
-                    Asked::Nok(Nok::computed(rust_decimal::Decimal::new(500, 0)))
-                } else {
-                    Asked::Sats
-                },
-                public_description: "Kaffe".into(),
-                private_note: "bord 4".into(),
-                status: InvoiceStatus::Unpaid,
-                created_at: now + chrono::Duration::seconds(n as i64),
-                expires_at: now + chrono::Duration::hours(1),
-                account_identity: None,
-            })
-            .unwrap();
+            s.invoices()
+                .add_invoice(&StoredInvoice {
+                    id: (*id).into(),
+                    invoice: format!("lnbc{n}"),
+                    account_id: None,
+                    amount_btc: (n == 0).then(|| Btc::from_sats(100_000)),
+                    asked: if n == 0 {
+                        Asked::Nok(Nok::computed(rust_decimal::Decimal::new(500, 0)))
+                    } else {
+                        Asked::Sats
+                    },
+                    public_description: "Kaffe".into(),
+                    private_note: "bord 4".into(),
+                    status: InvoiceStatus::Unpaid,
+                    created_at: now + chrono::Duration::seconds(n as i64),
+                    expires_at: now + chrono::Duration::hours(1),
+                    account_identity: None,
+                })
+                .unwrap();
         }
-        let list = s.recent_invoices(10, None).unwrap();
+        let list = s.invoices().recent_invoices(10, None).unwrap();
         assert_eq!(list[0].id, "ded_b", "newest first");
         assert_eq!(
-            s.invoices_open(now, None).unwrap().len(),
+            s.invoices().invoices_open(now, None).unwrap().len(),
             2,
             "both still payable"
         );
         assert!(
-            s.invoices_open(now + chrono::Duration::hours(2), None)
+            s.invoices()
+                .invoices_open(now + chrono::Duration::hours(2), None)
                 .unwrap()
                 .is_empty(),
             "expired before then"
@@ -233,14 +236,17 @@ mod tests {
             )
         );
         assert_eq!(
-            s.set_invoice_status("ded_a", &InvoiceStatus::Paid).unwrap(),
+            s.invoices()
+                .set_invoice_status("ded_a", &InvoiceStatus::Paid)
+                .unwrap(),
             Some(InvoiceStatus::Unpaid)
         );
         assert_eq!(
-            s.invoice_by_id("ded_a").unwrap().unwrap().status,
+            s.invoices().invoice_by_id("ded_a").unwrap().unwrap().status,
             InvoiceStatus::Paid
         );
         let open: Vec<String> = s
+            .invoices()
             .invoices_open(now, None)
             .unwrap()
             .into_iter()
@@ -248,13 +254,13 @@ mod tests {
             .collect();
         assert_eq!(open, ["ded_b"], "a paid invoice is no longer watched");
         let later = InvoiceStatus::Unknown("a status added later".into());
-        s.set_invoice_status("ded_b", &later).unwrap();
+        s.invoices().set_invoice_status("ded_b", &later).unwrap();
         assert_eq!(
-            s.invoice_by_id("ded_b").unwrap().unwrap().status,
+            s.invoices().invoice_by_id("ded_b").unwrap().unwrap().status,
             later,
             "a status this version does not know is kept as it is"
         );
-        assert!(s.invoice_by_id("ded_x").unwrap().is_none());
+        assert!(s.invoices().invoice_by_id("ded_x").unwrap().is_none());
     }
 
     #[test]
@@ -267,20 +273,21 @@ mod tests {
             ("ded_theirs", Some(2)),
             ("ded_old", None),
         ] {
-            s.add_invoice(&StoredInvoice {
-                id: id.into(),
-                invoice: format!("lnbc{id}"),
-                account_id: None,
-                amount_btc: None,
-                asked: Asked::Btc,
-                public_description: String::new(),
-                private_note: String::new(),
-                status: InvoiceStatus::Unpaid,
-                created_at: now,
-                expires_at: now + chrono::Duration::hours(1),
-                account_identity: owner.map(IdentityId),
-            })
-            .unwrap();
+            s.invoices()
+                .add_invoice(&StoredInvoice {
+                    id: id.into(),
+                    invoice: format!("lnbc{id}"),
+                    account_id: None,
+                    amount_btc: None,
+                    asked: Asked::Btc,
+                    public_description: String::new(),
+                    private_note: String::new(),
+                    status: InvoiceStatus::Unpaid,
+                    created_at: now,
+                    expires_at: now + chrono::Duration::hours(1),
+                    account_identity: owner.map(IdentityId),
+                })
+                .unwrap();
         }
         let ids = |list: Vec<StoredInvoice>| {
             let mut ids: Vec<String> = list.into_iter().map(|i| i.id).collect();
@@ -289,16 +296,16 @@ mod tests {
         };
         let mine = Some(IdentityId(1));
         assert_eq!(
-            ids(s.invoices_open(now, mine).unwrap()),
+            ids(s.invoices().invoices_open(now, mine).unwrap()),
             ["ded_mine", "ded_old"]
         );
         assert_eq!(
-            ids(s.recent_invoices(10, mine).unwrap()),
+            ids(s.invoices().recent_invoices(10, mine).unwrap()),
             ["ded_mine", "ded_old"]
         );
         // Whose accounts the credential sees is not known: every one.
-        assert_eq!(s.recent_invoices(10, None).unwrap().len(), 3);
-        let theirs = s.invoice_by_id("ded_theirs").unwrap().unwrap();
+        assert_eq!(s.invoices().recent_invoices(10, None).unwrap().len(), 3);
+        let theirs = s.invoices().invoice_by_id("ded_theirs").unwrap().unwrap();
         assert!(!theirs.belongs_to(mine) && theirs.belongs_to(Some(IdentityId(2))));
     }
 }

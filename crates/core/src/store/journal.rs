@@ -209,7 +209,9 @@ impl Store {
         )?;
         Ok(())
     }
+}
 
+impl super::Journal<'_> {
     /// Records that entry `id`'s request (of `kind`) was not answered as made: "unknown" when
     /// the answer was lost (its sender gave up now), "rejected", or not made. The sender's answer
     /// wins over whatever a check wrote meanwhile.
@@ -400,17 +402,19 @@ mod tests {
     #[test]
     fn a_check_that_saw_the_same_only_moves_the_time_forward() {
         let s = Store::in_memory().unwrap();
-        s.add_check(7, &seen(1_000, in_flight())).unwrap();
-        s.add_check(7, &seen(2_000, in_flight())).unwrap();
-        let e = s.evidence(7).unwrap();
+        s.journal().add_check(7, &seen(1_000, in_flight())).unwrap();
+        s.journal().add_check(7, &seen(2_000, in_flight())).unwrap();
+        let e = s.journal().evidence(7).unwrap();
         assert_eq!(e.len(), 2, "{e:?}");
         assert_eq!(e[1].at, time(2_000));
-        assert_eq!(s.last_checked(7).unwrap(), Some(time(2_000)));
+        assert_eq!(s.journal().last_checked(7).unwrap(), Some(time(2_000)));
         let made = Seen::Made {
             ids: vec!["u-1".into()],
         };
-        s.add_check(7, &seen(3_000, made.clone())).unwrap();
-        let e = s.evidence(7).unwrap();
+        s.journal()
+            .add_check(7, &seen(3_000, made.clone()))
+            .unwrap();
+        let e = s.journal().evidence(7).unwrap();
         assert_eq!(e.len(), 4, "a new sight is kept");
         assert_eq!(e[3].seen, made, "kept as a fact");
     }
@@ -427,7 +431,7 @@ mod tests {
                 [],
             )
             .unwrap();
-        let e = s.evidence(3).unwrap();
+        let e = s.journal().evidence(3).unwrap();
         assert_eq!(e[0].read, Read::Verdict);
         assert_eq!(
             e[0].seen,

@@ -11,7 +11,7 @@ use crate::order_terms::{Direction, OrderType};
 use crate::seen::{Read, Seen};
 
 use super::journal::{Claim, Decision, JournalKind, Origin, Table, Which, next_id, split_ids};
-use super::{Store, StoreError, dec, dec_opt, time};
+use super::{StoreError, dec, dec_opt, time};
 
 /// Where a submitted order stands, as far as the app knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -187,7 +187,7 @@ pub(super) fn insert_order_entry(
     Ok(id)
 }
 
-impl Store {
+impl super::Orders<'_> {
     /// Writes the journal entry of an order about to be sent, unless the same order (same
     /// exchange, direction and amount) is still unresolved and `despite_unresolved` is false.
     /// The look and the write are one transaction, so two processes cannot both pass.
@@ -389,6 +389,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     fn new<'a>(origin: &'a Origin, amount: i64) -> NewOrderEntry<'a> {
         NewOrderEntry {
@@ -413,11 +414,12 @@ mod tests {
             key_fingerprint: "ab".into(),
             identity: None,
         };
-        let Claim::Journaled(first) = s.journal_order(&new(&here, 500), false).unwrap() else {
+        let Claim::Journaled(first) = s.orders().journal_order(&new(&here, 500), false).unwrap()
+        else {
             panic!("first order refused")
         };
         assert_eq!(
-            s.journal_order(&new(&here, 500), false).unwrap(),
+            s.orders().journal_order(&new(&here, 500), false).unwrap(),
             Claim::SameAsUnresolved(first)
         );
         let other = Origin {
@@ -425,25 +427,28 @@ mod tests {
             ..here.clone()
         };
         assert!(matches!(
-            s.journal_order(&new(&other, 500), false).unwrap(),
+            s.orders().journal_order(&new(&other, 500), false).unwrap(),
             Claim::Journaled(_)
         ));
         assert!(matches!(
-            s.journal_order(&new(&here, 500), true).unwrap(),
+            s.orders().journal_order(&new(&here, 500), true).unwrap(),
             Claim::Journaled(_)
         ));
-        s.journal_answered(first, JournalState::Placed, Some("or_1"), None, "")
+        s.orders()
+            .journal_answered(first, JournalState::Placed, Some("or_1"), None, "")
             .unwrap();
         assert!(
-            !s.journal_decide(first, JournalState::NotPlaced, &[], "", Decision::Evidence)
+            !s.orders()
+                .journal_decide(first, JournalState::NotPlaced, &[], "", Decision::Evidence)
                 .unwrap(),
             "a check never overwrites the exchange's answer"
         );
         assert_eq!(
-            s.journal_entry(first).unwrap().unwrap().state,
+            s.orders().journal_entry(first).unwrap().unwrap().state,
             JournalState::Placed
         );
         let ids: Vec<_> = s
+            .journal()
             .journal_ids()
             .unwrap()
             .into_iter()
@@ -473,7 +478,8 @@ mod tests {
             ),
             ("{not json", None),
         ] {
-            let Claim::Journaled(id) = s.journal_order(&new(&here, 30), true).unwrap() else {
+            let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 30), true).unwrap()
+            else {
                 panic!("refused")
             };
             s.db()
@@ -483,7 +489,7 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(
-                s.journal_entry(id).unwrap().unwrap().before,
+                s.orders().journal_entry(id).unwrap().unwrap().before,
                 expected,
                 "{text}"
             );
@@ -494,7 +500,7 @@ mod tests {
     fn a_damaged_state_is_reported_not_read_as_settled() {
         let s = Store::in_memory().unwrap();
         let here = Origin::default();
-        let Claim::Journaled(id) = s.journal_order(&new(&here, 7), false).unwrap() else {
+        let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 7), false).unwrap() else {
             panic!("refused")
         };
         s.db()
@@ -504,10 +510,10 @@ mod tests {
             )
             .unwrap();
         assert!(matches!(
-            s.journal_entry(id),
+            s.orders().journal_entry(id),
             Err(StoreError::DamagedEntry { .. })
         ));
-        assert!(s.journal_unresolved().is_ok());
+        assert!(s.orders().journal_unresolved().is_ok());
     }
 
     #[test]
@@ -518,7 +524,10 @@ mod tests {
             .iter()
             .enumerate()
         {
-            let Claim::Journaled(id) = s.journal_order(&new(&here, 10 + i as i64), false).unwrap()
+            let Claim::Journaled(id) = s
+                .orders()
+                .journal_order(&new(&here, 10 + i as i64), false)
+                .unwrap()
             else {
                 panic!("refused")
             };
@@ -529,14 +538,17 @@ mod tests {
                 )
                 .unwrap();
             assert!(
-                matches!(s.journal_entry(id), Err(StoreError::DamagedEntry { .. })),
+                matches!(
+                    s.orders().journal_entry(id),
+                    Err(StoreError::DamagedEntry { .. })
+                ),
                 "{set}"
             );
         }
-        let Claim::Journaled(id) = s.journal_order(&new(&here, 20), false).unwrap() else {
+        let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 20), false).unwrap() else {
             panic!("refused")
         };
-        let e = s.journal_entry(id).unwrap().unwrap();
+        let e = s.orders().journal_entry(id).unwrap().unwrap();
         assert_eq!(
             (e.order_type, e.direction),
             (OrderType::Market, Direction::Buy)

@@ -12,7 +12,7 @@ use crate::plans::{
 };
 
 use super::orders::{JournalState, NewOrderEntry, insert_order_entry};
-use super::{Store, StoreError, dec, dec_opt, time};
+use super::{StoreError, dec, dec_opt, time};
 
 /// What one claim recorded, and the order it journaled for sending, if any.
 #[derive(Debug, Default)]
@@ -240,7 +240,7 @@ impl Terms {
     }
 }
 
-impl Store {
+impl super::Plans<'_> {
     /// Stores a new plan made for the accounts of `identity`, active from `now`; returns its id.
     pub fn add_plan(
         &self,
@@ -293,7 +293,7 @@ impl Store {
         Ok(n > 0)
     }
 
-    pub fn plans(&self) -> Result<Vec<Plan>, StoreError> {
+    pub fn all(&self) -> Result<Vec<Plan>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} ORDER BY id"))?;
         let rows = q.query_map([], plan_row)?;
@@ -428,6 +428,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
+    use crate::store::Store;
 
     use super::*;
     use crate::order_terms::{Direction, OrderType};
@@ -473,21 +474,24 @@ mod tests {
         let a = Store::open(&path).unwrap();
         let b = Store::open(&path).unwrap();
         let id = a
+            .plans()
             .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         let first = a
+            .plans()
             .plan_claim(
-                &a.plan(id).unwrap().unwrap(),
+                &a.plans().plan(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
             )
             .unwrap();
         let second = b
+            .plans()
             .plan_claim(
-                &b.plan(id).unwrap().unwrap(),
+                &b.plans().plan(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -496,17 +500,18 @@ mod tests {
         assert!(first.send.is_some());
         assert!(second.send.is_none() && second.recorded.is_empty());
         assert_eq!(
-            a.journal_unresolved().unwrap().len(),
+            a.orders().journal_unresolved().unwrap().len(),
             1,
             "one order journaled"
         );
-        let runs = b.plan_runs(id).unwrap();
+        let runs = b.plans().plan_runs(id).unwrap();
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].state, RunState::Sending);
         // The next Monday is held while that one is still sending.
         let next = b
+            .plans()
             .plan_claim(
-                &b.plan(id).unwrap().unwrap(),
+                &b.plans().plan(id).unwrap().unwrap(),
                 utc("2026-11-30T06:30:00Z"),
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -520,16 +525,18 @@ mod tests {
     fn an_edit_between_preparing_and_claiming_claims_nothing_until_prepared_afresh() {
         let s = Store::in_memory().unwrap();
         let id = s
+            .plans()
             .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         // Orders for 500 were prepared; then the plan was cut to 100.
-        let prepared_from = s.plan(id).unwrap().unwrap();
+        let prepared_from = s.plans().plan(id).unwrap().unwrap();
         let mut smaller = weekly();
         smaller.buy_nok = nordlys_money::Nok::computed(Decimal::from(100));
-        assert!(s.edit_plan(id, &smaller).unwrap());
+        assert!(s.plans().edit_plan(id, &smaller).unwrap());
         let stale = s
+            .plans()
             .plan_claim(
                 &prepared_from,
                 now,
@@ -539,14 +546,18 @@ mod tests {
             .unwrap();
         assert!(stale.changed && stale.send.is_none() && stale.recorded.is_empty());
         assert!(
-            s.journal_unresolved().unwrap().is_empty(),
+            s.orders().journal_unresolved().unwrap().is_empty(),
             "nothing journaled"
         );
-        assert!(s.plan_runs(id).unwrap().is_empty(), "the slot is still due");
+        assert!(
+            s.plans().plan_runs(id).unwrap().is_empty(),
+            "the slot is still due"
+        );
         // Prepared afresh from the plan as it is now: claimed.
         let fresh = s
+            .plans()
             .plan_claim(
-                &s.plan(id).unwrap().unwrap(),
+                &s.plans().plan(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -554,9 +565,9 @@ mod tests {
             .unwrap();
         assert!(!fresh.changed && fresh.send.is_some());
         // A plan removed in between is not claimed either.
-        let gone = s.plan(id).unwrap().unwrap();
-        assert!(s.remove_plan(id).unwrap());
-        assert!(s.plan_claim(&gone, now, &[], None).unwrap().changed);
+        let gone = s.plans().plan(id).unwrap().unwrap();
+        assert!(s.plans().remove_plan(id).unwrap());
+        assert!(s.plans().plan_claim(&gone, now, &[], None).unwrap().changed);
     }
 
     #[test]
@@ -568,18 +579,20 @@ mod tests {
         };
         let s = Store::in_memory().unwrap();
         let id = s
+            .plans()
             .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let c = s
+            .plans()
             .plan_claim(
-                &s.plan(id).unwrap().unwrap(),
+                &s.plans().plan(id).unwrap().unwrap(),
                 utc("2026-11-23T06:30:00Z"),
                 &[],
                 Some(&above),
             )
             .unwrap();
         assert!(c.send.is_none());
-        let runs = s.plan_runs(id).unwrap();
+        let runs = s.plans().plan_runs(id).unwrap();
         assert_eq!(runs[0].state, RunState::Skipped);
         // The reason comes back as the fact it was.
         assert_eq!(runs[0].skip, Some(above));
@@ -590,50 +603,62 @@ mod tests {
         let s = Store::in_memory().unwrap();
         let mut new = weekly();
         new.missed = Missed::Once;
-        let id = s.add_plan(&new, None, utc("2026-11-22T12:00:00Z")).unwrap();
+        let id = s
+            .plans()
+            .add_plan(&new, None, utc("2026-11-22T12:00:00Z"))
+            .unwrap();
         assert!(
-            s.set_plan_paused(id, true, utc("2026-11-22T13:00:00Z"))
+            s.plans()
+                .set_plan_paused(id, true, utc("2026-11-22T13:00:00Z"))
                 .unwrap()
         );
         assert!(
-            s.plan_claim(
-                &s.plan(id).unwrap().unwrap(),
-                utc("2026-11-23T06:30:00Z"),
-                &[],
-                None
-            )
-            .unwrap()
-            .recorded
-            .is_empty()
+            s.plans()
+                .plan_claim(
+                    &s.plans().plan(id).unwrap().unwrap(),
+                    utc("2026-11-23T06:30:00Z"),
+                    &[],
+                    None
+                )
+                .unwrap()
+                .recorded
+                .is_empty()
         );
         assert!(
-            s.set_plan_paused(id, false, utc("2026-12-01T09:00:00Z"))
+            s.plans()
+                .set_plan_paused(id, false, utc("2026-12-01T09:00:00Z"))
                 .unwrap()
         );
-        let p = s.plan(id).unwrap().unwrap();
+        let p = s.plans().plan(id).unwrap().unwrap();
         assert!(!p.paused);
         let due = decide(&p, &[], utc("2026-12-01T10:00:00Z"));
         assert!(due.is_empty(), "{due:?}");
-        assert!(!s.set_plan_paused(99, false, Utc::now()).unwrap());
-        assert!(s.remove_plan(id).unwrap());
-        assert!(s.plans().unwrap().is_empty());
+        assert!(!s.plans().set_plan_paused(99, false, Utc::now()).unwrap());
+        assert!(s.plans().remove_plan(id).unwrap());
+        assert!(s.plans().all().unwrap().is_empty());
     }
 
     #[test]
     fn a_damaged_plan_is_an_error_not_a_panic() {
         let s = Store::in_memory().unwrap();
-        let id = s.add_plan(&weekly(), None, Utc::now()).unwrap();
+        let id = s.plans().add_plan(&weekly(), None, Utc::now()).unwrap();
         s.db()
             .execute("UPDATE plans SET period = 'fortnight' WHERE id = ?1", [id])
             .unwrap();
-        assert!(matches!(s.plans(), Err(StoreError::DamagedEntry { .. })));
+        assert!(matches!(
+            s.plans().all(),
+            Err(StoreError::DamagedEntry { .. })
+        ));
         s.db()
             .execute(
                 "UPDATE plans SET period = 'week', at_minute = 5000 WHERE id = ?1",
                 [id],
             )
             .unwrap();
-        assert!(matches!(s.plan(id), Err(StoreError::DamagedEntry { .. })));
+        assert!(matches!(
+            s.plans().plan(id),
+            Err(StoreError::DamagedEntry { .. })
+        ));
     }
 
     /// A ladder's later rungs wait their turn: each is either taken by its sender or settled
@@ -651,13 +676,15 @@ mod tests {
             ..PlanForm::default()
         };
         let id = s
+            .plans()
             .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let orders = [order(&origin), order(&origin), order(&origin)];
         let claim = s
+            .plans()
             .plan_claim(
-                &s.plan(id).unwrap().unwrap(),
+                &s.plans().plan(id).unwrap().unwrap(),
                 utc("2026-11-23T06:30:00Z"),
                 &orders,
                 None,
@@ -666,34 +693,36 @@ mod tests {
         let (_, ids) = claim.send.unwrap();
         let queued: Vec<bool> = ids
             .iter()
-            .map(|i| s.journal_entry(*i).unwrap().unwrap().queued)
+            .map(|i| s.orders().journal_entry(*i).unwrap().unwrap().queued)
             .collect();
         assert_eq!(queued, [false, true, true]);
         assert!(
-            s.journal_take(ids[0], Utc::now()).unwrap(),
+            s.orders().journal_take(ids[0], Utc::now()).unwrap(),
             "the first is sent at once"
         );
         // The run stops (a quit, a crash); its second rung is settled before its turn.
         assert!(
-            s.journal_settle_queued(ids[1], &crate::seen::Seen::NeverSent)
+            s.orders()
+                .journal_settle_queued(ids[1], &crate::seen::Seen::NeverSent)
                 .unwrap()
         );
         assert!(
-            !s.journal_take(ids[1], Utc::now()).unwrap(),
+            !s.orders().journal_take(ids[1], Utc::now()).unwrap(),
             "settled: never sent"
         );
         assert_eq!(
-            s.journal_entry(ids[1]).unwrap().unwrap().state,
+            s.orders().journal_entry(ids[1]).unwrap().unwrap().state,
             JournalState::NotPlaced
         );
         // The third is taken first: it can no longer be settled from its queue.
-        assert!(s.journal_take(ids[2], Utc::now()).unwrap());
+        assert!(s.orders().journal_take(ids[2], Utc::now()).unwrap());
         assert!(
-            !s.journal_settle_queued(ids[2], &crate::seen::Seen::NeverSent)
+            !s.orders()
+                .journal_settle_queued(ids[2], &crate::seen::Seen::NeverSent)
                 .unwrap()
         );
         assert_eq!(
-            s.journal_entry(ids[2]).unwrap().unwrap().state,
+            s.orders().journal_entry(ids[2]).unwrap().unwrap().state,
             JournalState::Sending
         );
     }
@@ -711,27 +740,32 @@ mod tests {
             ..PlanForm::default()
         };
         let id = s
+            .plans()
             .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         assert_eq!(
-            s.plan(id).unwrap().unwrap().ladder.map(|l| l.rungs),
+            s.plans().plan(id).unwrap().unwrap().ladder.map(|l| l.rungs),
             Some(3)
         );
         let origin = Origin::default();
         let orders = [order(&origin), order(&origin), order(&origin)];
         let now = utc("2026-11-23T06:30:00Z");
         let claim = s
-            .plan_claim(&s.plan(id).unwrap().unwrap(), now, &orders, None)
+            .plans()
+            .plan_claim(&s.plans().plan(id).unwrap().unwrap(), now, &orders, None)
             .unwrap();
         let (_, ids) = claim.send.unwrap();
         assert_eq!(ids.len(), 3);
-        s.journal_answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
+        s.orders()
+            .journal_answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
             .unwrap();
-        s.journal_answered(ids[1], JournalState::Unknown, None, None, "lost")
+        s.orders()
+            .journal_answered(ids[1], JournalState::Unknown, None, None, "lost")
             .unwrap();
-        s.journal_answered(ids[2], JournalState::Placed, Some("or_3"), None, "")
+        s.orders()
+            .journal_answered(ids[2], JournalState::Placed, Some("or_3"), None, "")
             .unwrap();
-        let runs = s.plan_runs(id).unwrap();
+        let runs = s.plans().plan_runs(id).unwrap();
         assert_eq!(runs[0].journal_id, Some(ids[0]));
         assert_eq!(
             runs[0].state,
@@ -745,8 +779,9 @@ mod tests {
         );
         // The next Monday is held while a rung is unknown.
         let next = s
+            .plans()
             .plan_claim(
-                &s.plan(id).unwrap().unwrap(),
+                &s.plans().plan(id).unwrap().unwrap(),
                 utc("2026-11-30T06:30:00Z"),
                 &orders,
                 None,
@@ -757,10 +792,10 @@ mod tests {
         // An edit to a market buy keeps the recorded rungs; removing the plan removes them.
         form.rungs = None;
         form.step = None;
-        assert!(s.edit_plan(id, &form.parse().unwrap()).unwrap());
-        assert_eq!(s.plan(id).unwrap().unwrap().ladder, None);
-        assert_eq!(s.plan_runs(id).unwrap()[0].rungs.len(), 3);
-        assert!(s.remove_plan(id).unwrap());
+        assert!(s.plans().edit_plan(id, &form.parse().unwrap()).unwrap());
+        assert_eq!(s.plans().plan(id).unwrap().unwrap().ladder, None);
+        assert_eq!(s.plans().plan_runs(id).unwrap()[0].rungs.len(), 3);
+        assert!(s.plans().remove_plan(id).unwrap());
         let left: i64 = s
             .db()
             .query_row("SELECT COUNT(*) FROM plan_rungs", [], |r| r.get(0))

@@ -4,7 +4,7 @@
 use chrono::Utc;
 use rusqlite::params;
 
-use super::{Store, StoreError};
+use super::StoreError;
 use crate::recipient_seal::{RecipientDetails, RecipientSeal};
 
 /// What is kept sealed, as the store could open it now.
@@ -100,7 +100,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     })
 }
 
-impl Store {
+impl super::Recipients<'_> {
     fn seal(&self) -> std::sync::MutexGuard<'_, Option<RecipientSeal>> {
         self.recipient_seal
             .lock()
@@ -183,7 +183,7 @@ impl Store {
     }
 
     /// Most recently used first.
-    pub fn recipients(&self) -> Result<Vec<Recipient>, StoreError> {
+    pub fn all(&self) -> Result<Vec<Recipient>, StoreError> {
         let rows = {
             let db = self.db();
             let mut q = db.prepare(&format!("{SELECT} ORDER BY last_used_ms DESC, identity"))?;
@@ -204,6 +204,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     use crate::recipient_seal::kari as kari_details;
 
@@ -219,7 +220,8 @@ mod tests {
 
     fn unlocked() -> Store {
         let s = Store::in_memory().unwrap();
-        s.unlock_recipients(RecipientSeal::generate().unwrap())
+        s.recipients()
+            .unlock_recipients(RecipientSeal::generate().unwrap())
             .unwrap();
         s
     }
@@ -228,21 +230,21 @@ mod tests {
     fn saved_recipients_can_be_edited_and_deleted() {
         let s = unlocked();
         let mut r = kari();
-        s.save_recipient(&r).unwrap();
+        s.recipients().save_recipient(&r).unwrap();
         r.details = Sealed::Open(RecipientDetails {
             address: "Lillegata 2, 0155 Oslo".into(),
             ..kari_details()
         });
-        s.save_recipient(&r).unwrap();
+        s.recipients().save_recipient(&r).unwrap();
         assert_eq!(
-            s.recipients().unwrap(),
+            s.recipients().all().unwrap(),
             vec![r.clone()],
             "edited in place, not added twice"
         );
-        assert_eq!(s.recipient("bc1qexample").unwrap(), Some(r));
-        assert!(s.delete_recipient("bc1qexample").unwrap());
-        assert!(!s.delete_recipient("bc1qexample").unwrap());
-        assert!(s.recipient("bc1qexample").unwrap().is_none());
+        assert_eq!(s.recipients().recipient("bc1qexample").unwrap(), Some(r));
+        assert!(s.recipients().delete_recipient("bc1qexample").unwrap());
+        assert!(!s.recipients().delete_recipient("bc1qexample").unwrap());
+        assert!(s.recipients().recipient("bc1qexample").unwrap().is_none());
     }
 
     /// Every byte of the database and its log, as a thief who copies them would read them.
@@ -274,8 +276,11 @@ mod tests {
             assert!(file_bytes(&path).contains("01017012345"));
             let keyring = crate::secrets::MemorySecretStore::default();
             let seal = RecipientSeal::for_profile(&keyring, "p").unwrap();
-            assert_eq!(s.unlock_recipients(seal).unwrap(), 1);
-            assert_eq!(s.recipient("bc1qexample").unwrap(), Some(kari()));
+            assert_eq!(s.recipients().unlock_recipients(seal).unwrap(), 1);
+            assert_eq!(
+                s.recipients().recipient("bc1qexample").unwrap(),
+                Some(kari())
+            );
             keyring
         };
         let bytes = file_bytes(&path);
@@ -292,8 +297,8 @@ mod tests {
         // Opened again with the same key, nothing changes; nothing is left to seal.
         let s = Store::open(&path).unwrap();
         let seal = RecipientSeal::for_profile(&key, "p").unwrap();
-        assert_eq!(s.unlock_recipients(seal).unwrap(), 0);
-        assert_eq!(s.recipients().unwrap(), vec![kari()]);
+        assert_eq!(s.recipients().unlock_recipients(seal).unwrap(), 0);
+        assert_eq!(s.recipients().all().unwrap(), vec![kari()]);
     }
 
     #[test]
@@ -302,9 +307,10 @@ mod tests {
         let path = dir.path().join("nordlys.sqlite");
         {
             let s = Store::open(&path).unwrap();
-            s.unlock_recipients(RecipientSeal::generate().unwrap())
+            s.recipients()
+                .unlock_recipients(RecipientSeal::generate().unwrap())
                 .unwrap();
-            s.save_recipient(&kari()).unwrap();
+            s.recipients().save_recipient(&kari()).unwrap();
         }
         let locked = Recipient {
             identity: "bc1qexample".into(),
@@ -315,18 +321,25 @@ mod tests {
         };
         // The keyring is locked: no key at all.
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.recipients().unwrap(), vec![locked.clone()]);
+        assert_eq!(s.recipients().all().unwrap(), vec![locked.clone()]);
         assert!(matches!(
-            s.save_recipient(&kari()),
+            s.recipients().save_recipient(&kari()),
             Err(StoreError::RecipientsLocked)
         ));
         // The keyring lost its entry and a new key was made: the old details stay sealed.
-        s.unlock_recipients(RecipientSeal::generate().unwrap())
+        s.recipients()
+            .unlock_recipients(RecipientSeal::generate().unwrap())
             .unwrap();
-        assert_eq!(s.recipient("bc1qexample").unwrap(), Some(locked));
+        assert_eq!(
+            s.recipients().recipient("bc1qexample").unwrap(),
+            Some(locked)
+        );
         // Entered again, they are sealed under the new key.
-        s.save_recipient(&kari()).unwrap();
-        assert_eq!(s.recipient("bc1qexample").unwrap(), Some(kari()));
+        s.recipients().save_recipient(&kari()).unwrap();
+        assert_eq!(
+            s.recipients().recipient("bc1qexample").unwrap(),
+            Some(kari())
+        );
     }
 
     #[test]

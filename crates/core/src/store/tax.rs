@@ -17,9 +17,9 @@ use nordlys_money::{NokPerBtc, NokPerUsd, Quantity, UsdPerBtc};
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
+use super::StoreError;
 use super::tax_record;
 use super::tax_scan::Scan;
-use super::{Store, StoreError};
 use crate::tax::year_end_rate::RateChoice;
 use crate::time::{oslo_year, year_start};
 
@@ -244,7 +244,7 @@ pub(super) fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
     }
 }
 
-impl Store {
+impl super::Tax<'_> {
     pub fn tax_cursor(&self) -> Result<Option<TaxCursor>, StoreError> {
         let found = self
             .db()
@@ -839,6 +839,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
     use crate::tax::tests_support::{RowParts, tx};
     use nordlys_exchange::models::TaxTransactionType;
 
@@ -898,16 +899,18 @@ mod tests {
     #[test]
     fn rows_stored_after_a_mark_are_the_new_ones_not_those_read_again() {
         let s = Store::in_memory().unwrap();
-        assert_eq!(s.tax_mark().unwrap(), 0);
+        assert_eq!(s.tax().tax_mark().unwrap(), 0);
         let rows = page();
-        s.add_tax_page(&listed(&rows[..1]), None).unwrap();
-        let mark = s.tax_mark().unwrap();
+        s.tax().add_tax_page(&listed(&rows[..1]), None).unwrap();
+        let mark = s.tax().tax_mark().unwrap();
         // The first row again (changed) and two new ones.
         let mut again = rows.clone();
         if let Ok(t) = &mut again[0] {
             t.note = "final now".into();
         }
-        s.add_tax_page(&listed(&again), Some(&cursor())).unwrap();
+        s.tax()
+            .add_tax_page(&listed(&again), Some(&cursor()))
+            .unwrap();
         // What the deposit watch reads: rows by the order they were first stored.
         let stored_after = |mark: i64| -> (Vec<String>, i64) {
             let db = s.db();
@@ -924,7 +927,7 @@ mod tests {
         };
         let (ids, next) = stored_after(mark);
         assert_eq!(ids, ["tr_2", "tr_3"]);
-        assert_eq!(next, s.tax_mark().unwrap());
+        assert_eq!(next, s.tax().tax_mark().unwrap());
         assert!(stored_after(next).0.is_empty());
     }
 
@@ -938,18 +941,22 @@ mod tests {
         if let Ok(t) = &mut rows[2] {
             t.note = "Nordlys plan 2 [nordlys ref00002]".into();
         }
-        s.add_tax_page(&listed(&rows), Some(&cursor())).unwrap();
+        s.tax()
+            .add_tax_page(&listed(&rows), Some(&cursor()))
+            .unwrap();
         let ids = |found: Vec<TaxTransaction>| -> Vec<String> {
             found.into_iter().map(|t| t.id.to_string()).collect()
         };
         let found = s
+            .tax()
             .tax_rows_of_orders(&["tr_1".into()], &["[nordlys ref00001]".into()])
             .unwrap();
         assert_eq!(ids(found), ["tr_1", "tr_2"], "oldest first");
-        let none = s.tax_rows_of_orders(&[], &[]).unwrap();
+        let none = s.tax().tax_rows_of_orders(&[], &[]).unwrap();
         assert!(none.is_empty());
         // A note that merely mentions another reference is not this order's.
         let other = s
+            .tax()
             .tax_rows_of_orders(&[], &["[nordlys ref00003]".into()])
             .unwrap();
         assert!(other.is_empty());
@@ -962,31 +969,39 @@ mod tests {
         if let Ok(t) = &mut rows[2] {
             t.rate_market = None;
         }
-        s.add_tax_page(&listed(&rows), Some(&cursor())).unwrap();
+        s.tax()
+            .add_tax_page(&listed(&rows), Some(&cursor()))
+            .unwrap();
         let since = "2024-12-31T23:00:00Z".parse().unwrap();
-        let rates = s.market_rates_since(since).unwrap();
+        let rates = s.tax().market_rates_since(since).unwrap();
         let times: Vec<String> = rates.iter().map(|(t, _)| t.to_rfc3339()).collect();
         assert_eq!(
             times,
             ["2024-12-31T23:00:00+00:00"],
             "the row before and the row without a rate are left out"
         );
-        let all = s.market_rates_since(DateTime::<Utc>::MIN_UTC).unwrap();
+        let all = s
+            .tax()
+            .market_rates_since(DateTime::<Utc>::MIN_UTC)
+            .unwrap();
         assert_eq!(all.len(), 2);
     }
 
     #[test]
     fn trade_history_is_the_buys_and_sells_newest_first() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
+        s.tax()
+            .add_tax_page(&listed(&page()), Some(&cursor()))
+            .unwrap();
         let ids: Vec<String> = s
+            .tax()
             .tax_trades_newest(10)
             .unwrap()
             .iter()
             .map(|t| t.id.to_string())
             .collect();
         assert_eq!(ids, ["tr_2", "tr_1"], "the unknown kind is not a trade");
-        assert_eq!(s.tax_trades_newest(1).unwrap().len(), 1);
+        assert_eq!(s.tax().tax_trades_newest(1).unwrap().len(), 1);
     }
 
     #[test]
@@ -995,7 +1010,10 @@ mod tests {
         let path = dir.path().join("s.sqlite");
         {
             let s = Store::open(&path).unwrap();
-            let first = s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
+            let first = s
+                .tax()
+                .add_tax_page(&listed(&page()), Some(&cursor()))
+                .unwrap();
             assert_eq!(
                 first,
                 TaxPageWrite {
@@ -1004,17 +1022,23 @@ mod tests {
                     malformed: 1
                 }
             );
-            let again = s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
+            let again = s
+                .tax()
+                .add_tax_page(&listed(&page()), Some(&cursor()))
+                .unwrap();
             assert_eq!(again, TaxPageWrite::default());
         }
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.tax_cursor().unwrap(), Some(cursor()));
-        let all = s.tax_transactions(&TaxFilter::default(), 0, 10).unwrap();
+        assert_eq!(s.tax().tax_cursor().unwrap(), Some(cursor()));
+        let all = s
+            .tax()
+            .tax_transactions(&TaxFilter::default(), 0, 10)
+            .unwrap();
         let expected: Vec<_> = page().into_iter().filter_map(Result::ok).collect();
         assert_eq!(all, expected);
         assert_eq!(all[0].in_amount.unwrap().to_string(), "0.50000000");
-        assert_eq!(s.tax_malformed().unwrap()[0].id, "tr_4");
-        assert_eq!(s.tax_oldest().unwrap(), Some(expected[0].create_time));
+        assert_eq!(s.tax().tax_malformed().unwrap()[0].id, "tr_4");
+        assert_eq!(s.tax().tax_oldest().unwrap(), Some(expected[0].create_time));
     }
 
     #[test]
@@ -1027,12 +1051,13 @@ mod tests {
         // tr_2 is pending when first listed: no finalizeTime, no fee yet.
         let pending_at = rows[1].create_time;
         rows[1].finalize_time = None;
-        s.add_tax_page(
-            &listed(&rows.iter().cloned().map(Ok).collect::<Vec<_>>()),
-            None,
-        )
-        .unwrap();
-        assert_eq!(s.tax_oldest_pending().unwrap(), Some(pending_at));
+        s.tax()
+            .add_tax_page(
+                &listed(&rows.iter().cloned().map(Ok).collect::<Vec<_>>()),
+                None,
+            )
+            .unwrap();
+        assert_eq!(s.tax().tax_oldest_pending().unwrap(), Some(pending_at));
 
         // Final now, with its fee; and a row listed late, older than every stored one.
         let mut fin = rows[1].clone();
@@ -1044,6 +1069,7 @@ mod tests {
         late.create_time = "2024-06-01T00:00:00Z".parse().unwrap();
         late.finalize_time = Some(late.create_time);
         let write = s
+            .tax()
             .add_tax_page(
                 &listed(&[Ok(fin.clone()), Ok(rows[2].clone()), Ok(late.clone())]),
                 None,
@@ -1057,27 +1083,31 @@ mod tests {
                 malformed: 0
             }
         );
-        assert_eq!(s.tax_oldest_pending().unwrap(), None);
-        let all = s.tax_transactions(&TaxFilter::default(), 0, 10).unwrap();
+        assert_eq!(s.tax().tax_oldest_pending().unwrap(), None);
+        let all = s
+            .tax()
+            .tax_transactions(&TaxFilter::default(), 0, 10)
+            .unwrap();
         assert_eq!(all.len(), 4, "each transaction once");
         assert_eq!(all[0], late, "in time order, not arrival order");
         assert_eq!(all[2], fin, "the stored row is the final one");
         let mut seen = Vec::new();
-        s.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-            seen.push(t.id.as_str().to_owned());
-            Ok(())
-        })
-        .unwrap();
+        s.tax()
+            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+                seen.push(t.id.as_str().to_owned());
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(seen, ["tr_0", "tr_1", "tr_2", "tr_3"]);
-        assert_eq!(s.tax_oldest().unwrap(), Some(late.create_time));
+        assert_eq!(s.tax().tax_oldest().unwrap(), Some(late.create_time));
     }
 
     #[test]
     fn filters_use_norwegian_years_and_search_takes_wildcards_literally() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&listed(&page()), None).unwrap();
-        assert_eq!(s.tax_cursor().unwrap(), None);
-        let count = |f: TaxFilter| s.tax_count(&f).unwrap();
+        s.tax().add_tax_page(&listed(&page()), None).unwrap();
+        assert_eq!(s.tax().tax_cursor().unwrap(), None);
+        let count = |f: TaxFilter| s.tax().tax_count(&f).unwrap();
         assert_eq!(
             count(TaxFilter {
                 year: Some(2024),
@@ -1127,9 +1157,12 @@ mod tests {
             }),
             0
         );
-        let second = s.tax_transactions(&TaxFilter::default(), 1, 1).unwrap();
+        let second = s
+            .tax()
+            .tax_transactions(&TaxFilter::default(), 1, 1)
+            .unwrap();
         assert_eq!(second[0].id.as_str(), "tr_2");
-        let facets = s.tax_facets().unwrap();
+        let facets = s.tax().tax_facets().unwrap();
         assert_eq!(facets.years, [2024, 2025]);
         assert_eq!(facets.accounts, ["acc_a", "acc_b"]);
         assert_eq!(facets.types.len(), 3);
@@ -1138,7 +1171,7 @@ mod tests {
     #[test]
     fn a_damaged_row_is_reported_not_read_as_zero() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&listed(&page()), None).unwrap();
+        s.tax().add_tax_page(&listed(&page()), None).unwrap();
         s.db()
             .execute(
                 "UPDATE tax_transactions SET record = x'01' WHERE id = 'tr_1'",
@@ -1146,6 +1179,7 @@ mod tests {
             )
             .unwrap();
         let err = s
+            .tax()
             .tax_transactions(&TaxFilter::default(), 0, 10)
             .unwrap_err();
         assert!(
@@ -1175,13 +1209,14 @@ mod tests {
                 Ok(t)
             })
             .collect();
-        s.add_tax_page(&listed(&rows), None).unwrap();
+        s.tax().add_tax_page(&listed(&rows), None).unwrap();
         let mut read = vec![];
-        s.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-            read.push((t.create_time, t.id.as_str().to_owned(), t.note.clone()));
-            Ok(())
-        })
-        .unwrap();
+        s.tax()
+            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+                read.push((t.create_time, t.id.as_str().to_owned(), t.note.clone()));
+                Ok(())
+            })
+            .unwrap();
         let mut expected: Vec<_> = rows
             .iter()
             .flatten()
@@ -1198,6 +1233,7 @@ mod tests {
             )
             .unwrap();
         let err = s
+            .tax()
             .each_tax_transaction::<StoreError>(&TaxFilter::default(), |_| Ok(()))
             .unwrap_err();
         assert!(
@@ -1209,14 +1245,17 @@ mod tests {
     #[test]
     fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&listed(&page()), Some(&cursor())).unwrap();
-        s.set_year_end_choice(2024, Some(&RateChoice::Sample))
+        s.tax()
+            .add_tax_page(&listed(&page()), Some(&cursor()))
             .unwrap();
-        s.forget_tax_history().unwrap();
-        assert_eq!(s.tax_cursor().unwrap(), None);
-        assert_eq!(s.tax_count(&TaxFilter::default()).unwrap(), 0);
-        assert!(s.tax_malformed().unwrap().is_empty());
-        assert_eq!(s.year_end_choices().unwrap().len(), 1);
+        s.tax()
+            .set_year_end_choice(2024, Some(&RateChoice::Sample))
+            .unwrap();
+        s.tax().forget_tax_history().unwrap();
+        assert_eq!(s.tax().tax_cursor().unwrap(), None);
+        assert_eq!(s.tax().tax_count(&TaxFilter::default()).unwrap(), 0);
+        assert!(s.tax().tax_malformed().unwrap().is_empty());
+        assert_eq!(s.tax().year_end_choices().unwrap().len(), 1);
     }
 
     #[test]
@@ -1232,12 +1271,12 @@ mod tests {
             RateChoice::Sample,
         ];
         for (year, c) in (2021..).zip(&choices) {
-            s.set_year_end_choice(year, Some(c)).unwrap();
+            s.tax().set_year_end_choice(year, Some(c)).unwrap();
         }
-        let kept = s.year_end_choices().unwrap();
+        let kept = s.tax().year_end_choices().unwrap();
         assert_eq!(kept.values().cloned().collect::<Vec<_>>(), choices);
-        s.set_year_end_choice(2021, None).unwrap();
-        assert!(!s.year_end_choices().unwrap().contains_key(&2021));
+        s.tax().set_year_end_choice(2021, None).unwrap();
+        assert!(!s.tax().year_end_choices().unwrap().contains_key(&2021));
     }
 
     #[test]
@@ -1251,20 +1290,22 @@ mod tests {
             "1",
             "1000",
         );
-        s.add_tax_page(&[Ok(ListedTaxTransaction::from(row.clone()))], None)
+        s.tax()
+            .add_tax_page(&[Ok(ListedTaxTransaction::from(row.clone()))], None)
             .unwrap();
         s.db().execute("DELETE FROM tax_rows_as_sent", []).unwrap();
         let own = ListedTaxTransaction::json_of(&row);
         assert_eq!(
-            s.tax_rows_as_sent(&["tr_bare".into()]).unwrap(),
+            s.tax().tax_rows_as_sent(&["tr_bare".into()]).unwrap(),
             [("tr_bare".to_owned(), own.clone())]
         );
         let mut read = vec![];
-        s.each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |_, raw| {
-            read.push(raw.to_owned());
-            Ok(())
-        })
-        .unwrap();
+        s.tax()
+            .each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |_, raw| {
+                read.push(raw.to_owned());
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(read, [own]);
     }
 
@@ -1307,15 +1348,16 @@ mod tests {
         }
         let s = Store::open(&path).unwrap();
         assert_eq!(
-            s.tax_rows_as_sent(&["tr_old".into()]).unwrap(),
+            s.tax().tax_rows_as_sent(&["tr_old".into()]).unwrap(),
             [("tr_old".to_owned(), r#"{"id":"tr_old"}"#.to_owned())]
         );
         let mut read = vec![];
-        s.each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
-            read.push((t.clone(), raw.to_owned()));
-            Ok(())
-        })
-        .unwrap();
+        s.tax()
+            .each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
+                read.push((t.clone(), raw.to_owned()));
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(read, [(row, r#"{"id":"tr_old"}"#.to_owned())]);
     }
 
@@ -1343,7 +1385,7 @@ mod tests {
         }
         let s = Store::open(&path).unwrap();
         assert_eq!(
-            s.year_end_choices().unwrap().get(&2024),
+            s.tax().year_end_choices().unwrap().get(&2024),
             Some(&RateChoice::Entered(NokPerBtc::computed(Decimal::new(
                 10_000_005, 1
             ))))
@@ -1382,9 +1424,11 @@ mod tests {
                 "995000",
             ),
         ];
-        s.add_tax_page(&listed(&rows.into_iter().map(Ok).collect::<Vec<_>>()), None)
+        s.tax()
+            .add_tax_page(&listed(&rows.into_iter().map(Ok).collect::<Vec<_>>()), None)
             .unwrap();
         let (id, _, rate) = s
+            .tax()
             .last_market_rate_before(&year_start(2025))
             .unwrap()
             .unwrap();
@@ -1392,7 +1436,10 @@ mod tests {
             (id.as_str(), rate),
             ("r1", NokPerBtc::computed(Decimal::from(990_000)))
         );
-        assert_eq!(s.last_market_rate_before(&year_start(2024)).unwrap(), None);
+        assert_eq!(
+            s.tax().last_market_rate_before(&year_start(2024)).unwrap(),
+            None
+        );
     }
 }
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
+use super::StoreError;
 use super::tax::{COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
-use super::{Store, StoreError};
 use nordlys_exchange::models::TaxTransaction;
 
 /// One filter's rows in list order, and the writes it reflects.
@@ -21,7 +21,7 @@ pub(super) struct KeptOrder {
     keys: Arc<[i64]>,
 }
 
-impl Store {
+impl super::Tax<'_> {
     /// How many rows `filter` matches: the length of its kept order, which the list's first
     /// block then reads from (a count of its own walked the same rows again).
     pub fn tax_count(&self, filter: &TaxFilter) -> Result<u64, StoreError> {
@@ -90,6 +90,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
     use crate::tax::tests_support::tx;
     use nordlys_exchange::models::{ListedTaxTransaction, TaxTransactionType};
 
@@ -123,21 +124,24 @@ mod tests {
         let s = Store::in_memory().unwrap();
         // Stored out of time order: every second row in a later page.
         let (even, odd): (Vec<u32>, Vec<u32>) = (0..300u32).partition(|i| i.is_multiple_of(2));
-        s.add_tax_page(&even.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
+        s.tax()
+            .add_tax_page(&even.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
-        s.add_tax_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
+        s.tax()
+            .add_tax_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
         let all = TaxFilter::default();
-        assert_eq!(s.tax_count(&all).unwrap(), 300);
-        let block = s.tax_transactions(&all, 150, 3).unwrap();
+        assert_eq!(s.tax().tax_count(&all).unwrap(), 300);
+        let block = s.tax().tax_transactions(&all, 150, 3).unwrap();
         assert_eq!(ids(&block), ["tr_0150", "tr_0151", "tr_0152"]);
         assert_eq!(
-            ids(&s.tax_transactions(&all, 298, 10).unwrap()),
+            ids(&s.tax().tax_transactions(&all, 298, 10).unwrap()),
             ["tr_0298", "tr_0299"]
         );
-        assert!(s.tax_transactions(&all, 300, 10).unwrap().is_empty());
+        assert!(s.tax().tax_transactions(&all, 300, 10).unwrap().is_empty());
         assert!(
-            s.tax_transactions(&all, u64::MAX, u32::MAX)
+            s.tax()
+                .tax_transactions(&all, u64::MAX, u32::MAX)
                 .unwrap()
                 .is_empty()
         );
@@ -148,10 +152,10 @@ mod tests {
             ..TaxFilter::default()
         };
         assert_eq!(
-            ids(&s.tax_transactions(&b, 10, 2).unwrap()),
+            ids(&s.tax().tax_transactions(&b, 10, 2).unwrap()),
             ["tr_0021", "tr_0023"]
         );
-        assert_eq!(s.tax_count(&b).unwrap(), 150);
+        assert_eq!(s.tax().tax_count(&b).unwrap(), 150);
 
         // A row that appears late, created before the rest: the kept order is read again.
         let mut early = tx(
@@ -163,13 +167,16 @@ mod tests {
             "1",
         );
         early.note = "late".into();
-        s.add_tax_page(&[Ok(early.into())], None).unwrap();
+        s.tax().add_tax_page(&[Ok(early.into())], None).unwrap();
         assert_eq!(
-            ids(&s.tax_transactions(&all, 0, 2).unwrap()),
+            ids(&s.tax().tax_transactions(&all, 0, 2).unwrap()),
             ["tr_early", "tr_0000"]
         );
-        assert_eq!(s.tax_count(&all).unwrap(), 301);
-        assert_eq!(ids(&s.tax_transactions(&all, 151, 1).unwrap()), ["tr_0150"]);
+        assert_eq!(s.tax().tax_count(&all).unwrap(), 301);
+        assert_eq!(
+            ids(&s.tax().tax_transactions(&all, 151, 1).unwrap()),
+            ["tr_0150"]
+        );
     }
 
     #[test]
@@ -178,12 +185,12 @@ mod tests {
         let path = dir.path().join("store.sqlite");
         let app = Store::open(&path).unwrap();
         let cli = Store::open(&path).unwrap();
-        app.add_tax_page(&[row(1), row(2)], None).unwrap();
+        app.tax().add_tax_page(&[row(1), row(2)], None).unwrap();
         let all = TaxFilter::default();
-        assert_eq!(app.tax_transactions(&all, 0, 10).unwrap().len(), 2);
-        cli.add_tax_page(&[row(0)], None).unwrap();
+        assert_eq!(app.tax().tax_transactions(&all, 0, 10).unwrap().len(), 2);
+        cli.tax().add_tax_page(&[row(0)], None).unwrap();
         assert_eq!(
-            ids(&app.tax_transactions(&all, 0, 10).unwrap()),
+            ids(&app.tax().tax_transactions(&all, 0, 10).unwrap()),
             ["tr_0000", "tr_0001", "tr_0002"]
         );
     }
@@ -191,14 +198,17 @@ mod tests {
     #[test]
     fn a_damaged_row_in_a_block_stops_it_with_the_reason() {
         let s = Store::in_memory().unwrap();
-        s.add_tax_page(&[row(0), row(1)], None).unwrap();
+        s.tax().add_tax_page(&[row(0), row(1)], None).unwrap();
         s.db()
             .execute(
                 "UPDATE tax_transactions SET record = x'0160' WHERE id = 'tr_0001'",
                 [],
             )
             .unwrap();
-        let e = s.tax_transactions(&TaxFilter::default(), 0, 2).unwrap_err();
+        let e = s
+            .tax()
+            .tax_transactions(&TaxFilter::default(), 0, 2)
+            .unwrap_err();
         assert!(
             e.to_string().contains("record is damaged: cut short"),
             "{e}"

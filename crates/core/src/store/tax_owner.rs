@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::{IdentityId, Store, StoreError, time};
+use super::{IdentityId, StoreError, time};
 
 /// The tables a tax history is made of, each with its aside copy (made by the migration that
 /// added identities, with a `history` column first).
@@ -38,7 +38,7 @@ pub struct TaxHistory {
     pub set_aside_at: Option<DateTime<Utc>>,
 }
 
-impl Store {
+impl super::Tax<'_> {
     /// Claims the history for `here` when it has no owner; says whose it is otherwise.
     pub fn claim_tax_history(&self, here: IdentityId) -> Result<TaxOwnership, StoreError> {
         let mut db = self.db();
@@ -139,36 +139,41 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
     use super::*;
     use crate::store::IdentityAccount;
+    use crate::store::Store;
 
     fn identity(s: &Store, account: &str) -> IdentityId {
-        s.identify(
-            "http://x",
-            "svc",
-            &[IdentityAccount {
-                id: account.into(),
-                name: String::new(),
-                deleted: false,
-            }],
-        )
-        .unwrap()
-        .unwrap()
+        s.identities()
+            .identify(
+                "http://x",
+                "svc",
+                &[IdentityAccount {
+                    id: account.into(),
+                    name: String::new(),
+                    deleted: false,
+                }],
+            )
+            .unwrap()
+            .unwrap()
     }
 
     #[test]
     fn a_history_is_one_identitys_and_set_aside_whole_for_another() {
         let s = Store::in_memory().unwrap();
         let (a, b) = (identity(&s, "acc_a"), identity(&s, "acc_b"));
-        assert_eq!(s.claim_tax_history(a).unwrap(), TaxOwnership::Ours);
-        assert_eq!(s.claim_tax_history(a).unwrap(), TaxOwnership::Ours);
-        assert_eq!(s.claim_tax_history(b).unwrap(), TaxOwnership::Other(a));
+        assert_eq!(s.tax().claim_tax_history(a).unwrap(), TaxOwnership::Ours);
+        assert_eq!(s.tax().claim_tax_history(a).unwrap(), TaxOwnership::Ours);
+        assert_eq!(
+            s.tax().claim_tax_history(b).unwrap(),
+            TaxOwnership::Other(a)
+        );
         s.db()
             .execute_batch(
                 "INSERT INTO tax_accounts (id, name, deleted) VALUES ('acc_a', 'Spare', 0);
                  INSERT INTO deposit_costs (id, acquired_at, cost_nok) VALUES ('dep_1', '2026-01-01', '10');",
             )
             .unwrap();
-        let aside = s.set_tax_history_aside(Utc::now()).unwrap();
-        assert_eq!(s.claim_tax_history(b).unwrap(), TaxOwnership::Ours);
+        let aside = s.tax().set_tax_history_aside(Utc::now()).unwrap();
+        assert_eq!(s.tax().claim_tax_history(b).unwrap(), TaxOwnership::Ours);
         let kept: i64 = s
             .db()
             .query_row(
@@ -179,7 +184,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(kept, 2, "the old history's names and costs are kept aside");
-        let histories = s.tax_histories().unwrap();
+        let histories = s.tax().tax_histories().unwrap();
         assert_eq!(histories.len(), 2);
         assert_eq!(histories[0].identity, Some(b));
         assert_eq!(histories[1].identity, Some(a));

@@ -561,7 +561,7 @@ mod tests {
             ..TaxFilter::default()
         };
         let mut read = vec![];
-        let stopped = s.each_tax_transaction::<StoreError>(&year, |t| {
+        let stopped = s.tax().each_tax_transaction::<StoreError>(&year, |t| {
             read.push(t.clone());
             Ok(())
         });
@@ -609,14 +609,16 @@ mod tests {
             ..TaxFilter::default()
         };
         let mut ids = vec![];
-        s.each_tax_transaction::<StoreError>(&deposits, |t| {
-            ids.push(t.id.as_str().to_owned());
-            Ok(())
-        })
-        .unwrap();
+        s.tax()
+            .each_tax_transaction::<StoreError>(&deposits, |t| {
+                ids.push(t.id.as_str().to_owned());
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(ids, ["tr_2"]);
         assert_eq!(
-            s.tax_oldest_pending()
+            s.tax()
+                .tax_oldest_pending()
                 .unwrap()
                 .map(|t| t.to_rfc3339())
                 .as_deref(),

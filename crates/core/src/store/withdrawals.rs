@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use crate::evidence::Balances;
 
 use super::journal::{Decision, JournalKind, Origin, Table, Which, next_id, split_ids};
-use super::{Store, StoreError, dec, dec_opt, time};
+use super::{StoreError, dec, dec_opt, time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -187,7 +187,7 @@ fn sent_in_the_last_day(
         .map(|(id, at, ..)| (id, time(at))))
 }
 
-impl Store {
+impl super::Withdrawals<'_> {
     /// Writes the journal entry of a withdrawal about to be sent, unless the same payment (same
     /// exchange, destination in any case, and amount) is still unresolved and
     /// `despite_unresolved` is false, or (`ask_if_recent`) the same payment as typed (destination,
@@ -416,6 +416,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
 
     #[test]
     fn the_same_payment_as_typed_sent_within_a_day_is_asked_about_whoever_settled_it() {
@@ -438,21 +439,25 @@ mod tests {
                 }
             };
         let PaymentClaim::Journaled(id) = s
+            .withdrawals()
             .journal_withdrawal(&new("r1", 20_000, Some(150), None), false, true)
             .unwrap()
         else {
             panic!("refused")
         };
-        s.withdrawal_answered(id, WithdrawalState::Unknown, None, None, "lost")
+        s.withdrawals()
+            .withdrawal_answered(id, WithdrawalState::Unknown, None, None, "lost")
             .unwrap();
         // Found sent by evidence after its answer was lost.
         assert!(
-            s.withdrawal_decide(id, WithdrawalState::Sent, &[], None, "", Decision::Evidence)
+            s.withdrawals()
+                .withdrawal_decide(id, WithdrawalState::Sent, &[], None, "", Decision::Evidence)
                 .unwrap()
         );
         // 150 NOK again makes other bitcoin at today's price: still the same payment.
         assert_eq!(
-            s.journal_withdrawal(&new("r2", 19_000, Some(150), None), false, true)
+            s.withdrawals()
+                .journal_withdrawal(&new("r2", 19_000, Some(150), None), false, true)
                 .unwrap(),
             PaymentClaim::SameAsRecent(id, time(now.timestamp_millis()))
         );
@@ -465,7 +470,9 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    s.journal_withdrawal(&other, true, ask).unwrap(),
+                    s.withdrawals()
+                        .journal_withdrawal(&other, true, ask)
+                        .unwrap(),
                     PaymentClaim::Journaled(_)
                 ),
                 "{}",
@@ -477,10 +484,13 @@ mod tests {
             sent_at: now + chrono::Duration::hours(25),
             ..new("r7", 20_000, Some(150), None)
         };
-        s.withdrawal_answered(id, WithdrawalState::Sent, None, None, "")
+        s.withdrawals()
+            .withdrawal_answered(id, WithdrawalState::Sent, None, None, "")
             .unwrap();
         assert!(matches!(
-            s.journal_withdrawal(&tomorrow, true, true).unwrap(),
+            s.withdrawals()
+                .journal_withdrawal(&tomorrow, true, true)
+                .unwrap(),
             PaymentClaim::Journaled(_)
         ));
     }
@@ -503,7 +513,11 @@ mod tests {
             before: None,
             typed_nok: None,
         };
-        let PaymentClaim::Journaled(id) = s.journal_withdrawal(&new, false, false).unwrap() else {
+        let PaymentClaim::Journaled(id) = s
+            .withdrawals()
+            .journal_withdrawal(&new, false, false)
+            .unwrap()
+        else {
             panic!("refused")
         };
         let upper = NewWithdrawalEntry {
@@ -512,40 +526,52 @@ mod tests {
             ..new.clone()
         };
         assert_eq!(
-            s.journal_withdrawal(&upper, false, false).unwrap(),
+            s.withdrawals()
+                .journal_withdrawal(&upper, false, false)
+                .unwrap(),
             PaymentClaim::SameAsUnresolved(id),
             "the same payment in other letters is the same payment"
         );
         drop(s);
         let s = Store::open(&path).unwrap();
         assert_eq!(
-            s.withdrawals_unresolved().unwrap().len(),
+            s.withdrawals().withdrawals_unresolved().unwrap().len(),
             1,
             "a crash while sending is unresolved"
         );
-        assert!(!s.destination_used("kari@example.com").unwrap());
-        s.withdrawal_answered(
-            id,
-            WithdrawalState::Sent,
-            Some("wi_1"),
-            Some(&WithdrawalStatus::Pending),
-            "",
-        )
-        .unwrap();
-        assert!(s.withdrawals_unresolved().unwrap().is_empty());
-        assert!(s.destination_used("kari@example.com").unwrap());
-        assert_eq!(s.withdrawals_in_flight().unwrap().len(), 1);
+        assert!(
+            !s.withdrawals()
+                .destination_used("kari@example.com")
+                .unwrap()
+        );
+        s.withdrawals()
+            .withdrawal_answered(
+                id,
+                WithdrawalState::Sent,
+                Some("wi_1"),
+                Some(&WithdrawalStatus::Pending),
+                "",
+            )
+            .unwrap();
+        assert!(s.withdrawals().withdrawals_unresolved().unwrap().is_empty());
+        assert!(
+            s.withdrawals()
+                .destination_used("kari@example.com")
+                .unwrap()
+        );
+        assert_eq!(s.withdrawals().withdrawals_in_flight().unwrap().len(), 1);
         assert_eq!(
-            s.withdrawal_set_status(id, &WithdrawalStatus::Completed)
+            s.withdrawals()
+                .withdrawal_set_status(id, &WithdrawalStatus::Completed)
                 .unwrap(),
             Some(WithdrawalStatus::Pending)
         );
-        assert!(s.withdrawals_in_flight().unwrap().is_empty());
-        let e = s.withdrawal_entry(id).unwrap().unwrap();
+        assert!(s.withdrawals().withdrawals_in_flight().unwrap().is_empty());
+        let e = s.withdrawals().withdrawal_entry(id).unwrap().unwrap();
         assert_eq!(
             (e.state, e.amount_btc.to_string().as_str()),
             (WithdrawalState::Sent, "0.00012500")
         );
-        assert_eq!(s.withdrawals_recent(5).unwrap().len(), 1);
+        assert_eq!(s.withdrawals().withdrawals_recent(5).unwrap().len(), 1);
     }
 }

@@ -135,11 +135,13 @@ pub fn read(store: &Store, frame: Frame, method: Method) -> Result<Holdings, Sto
     store.each_price_sample(frame.start, |s| frame.keep_last_per_column(&mut samples, s))?;
     let mut holdings = HoldingsBuilder::new(frame, samples);
     let mut gains = GainsBuilder::new(method);
-    store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-        holdings.add(t);
-        gains.add(t);
-        Ok(())
-    })?;
+    store
+        .tax()
+        .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+            holdings.add(t);
+            gains.add(t);
+            Ok(())
+        })?;
     holdings.realised(&gains.finish().disposals);
     Ok(holdings.finish())
 }

@@ -60,6 +60,7 @@ pub mod tests_support {
         let store = crate::store::Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
         let listed: Vec<_> = rows.into_iter().map(|t| Ok(t.into())).collect();
         store
+            .tax()
             .add_tax_page(&listed, None)
             .unwrap_or_else(|e| panic!("{e}"));
         store

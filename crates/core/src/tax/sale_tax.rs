@@ -43,17 +43,19 @@ impl SaleBasis {
     pub fn read(store: &Store, method: Method) -> Result<Self, StoreError> {
         // Read first: a write during the reading makes the basis stale, never wrongly current.
         let generation = store.tax_generation();
-        let holding = if store.tax_oldest()?.is_none() {
+        let holding = if store.tax().tax_oldest()?.is_none() {
             Err(SaleTaxRefusal::NotSynced)
         } else {
             let mut gains = GainsBuilder::new(method)
-                .with_deposit_costs(DepositCosts::Entered(store.deposit_costs()?));
+                .with_deposit_costs(DepositCosts::Entered(store.tax().deposit_costs()?));
             let mut blockers = Blockers::default();
-            store.each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
-                blockers.read(t);
-                gains.add(t);
-                Ok(())
-            })?;
+            store
+                .tax()
+                .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+                    blockers.read(t);
+                    gains.add(t);
+                    Ok(())
+                })?;
             blockers.read_malformed(store, &DateTime::<Utc>::MAX_UTC)?;
             match blockers.first() {
                 Some(why) => Err(SaleTaxRefusal::Card(why.clone())),
@@ -217,11 +219,13 @@ mod tests {
         assert!(basis.holds_for(&store, Method::Fifo));
         assert!(!basis.holds_for(&store, Method::AverageCost));
         store
+            .tax()
             .add_tax_page(&[], None)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(!basis.holds_for(&store, Method::Fifo), "a page was stored");
         let basis = SaleBasis::read(&store, Method::Fifo).unwrap_or_else(|e| panic!("{e}"));
         store
+            .tax()
             .set_deposit_cost("d1", None)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(

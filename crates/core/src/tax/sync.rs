@@ -105,15 +105,18 @@ pub async fn sync(
     if let Some(here) = crate::account_identity::origin_here(client, &store)
         .await?
         .identity
-        && let TaxOwnership::Other(owner) = store.claim_tax_history(here)?
+        && let TaxOwnership::Other(owner) = store.tax().claim_tax_history(here)?
     {
         return Err(SyncError::OtherAccounts {
-            history: store.identity_account_ids(owner)?,
-            here: store.identity_account_ids(here)?,
+            history: store.identities().identity_account_ids(owner)?,
+            here: store.identities().identity_account_ids(here)?,
         });
     }
-    let mut query = first_query(store.tax_cursor()?.as_ref(), store.tax_oldest_pending()?);
-    let mut origin = store.tax_oldest()?;
+    let mut query = first_query(
+        store.tax().tax_cursor()?.as_ref(),
+        store.tax().tax_oldest_pending()?,
+    );
+    let mut origin = store.tax().tax_oldest()?;
     let mut progress = SyncProgress::default();
     let mut writing: Option<JoinHandle<Result<TaxPageWrite, StoreError>>> = None;
     let end = loop {
@@ -193,7 +196,7 @@ fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, S
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.add_tax_page(&page.listed(), cursor.as_ref())
+        store.tax().add_tax_page(&page.listed(), cursor.as_ref())
     })
 }
 

@@ -78,6 +78,7 @@ pub fn resolve(
             })
             .ok_or(NoRate::OutOfRange),
         Some(RateChoice::LastTransaction) => store
+            .tax()
             .last_market_rate_before(&end)?
             .map(|(id, at, r)| YearEndRate {
                 nok_per_btc: r,
@@ -96,13 +97,14 @@ pub fn resolve(
 
 /// The rate the store's choice gives for `year`.
 pub fn stored(store: &Store, year: i32) -> Result<Result<YearEndRate, NoRate>, StoreError> {
-    let choices = store.year_end_choices()?;
+    let choices = store.tax().year_end_choices()?;
     resolve(store, year, choices.get(&year))
 }
 
 /// Every year the user chose a source for, with what it gives.
 pub fn chosen(store: &Store) -> Result<BTreeMap<i32, Result<YearEndRate, NoRate>>, StoreError> {
     store
+        .tax()
         .year_end_choices()?
         .iter()
         .map(|(year, c)| Ok((*year, resolve(store, *year, Some(c))?)))
@@ -179,6 +181,7 @@ mod tests {
             Err(NoRate::NotChosen)
         );
         store
+            .tax()
             .set_year_end_choice(2025, Some(&RateChoice::LastTransaction))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
