@@ -77,6 +77,7 @@ pub struct PayCheckView {
     /// The BTC amount that would be sent: what the confirmation of an amount typed in NOK sends
     /// back as `confirmedAmountBtc` (the form's value, not a figure shown; `estimate` shows it).
     #[ts(type = "string | null")]
+    #[serde(with = "nordlys_money::opt_exact")]
     pub amount_btc: Option<Btc>,
     pub destination_error: Option<String>,
     pub recognised: Option<String>,

@@ -13,6 +13,7 @@ use ts_rs::TS;
 pub struct ShownBtc {
     pub text: String,
     #[ts(type = "string | null")]
+    #[serde(with = "nordlys_money::opt_computed")]
     pub exact: Option<Btc>,
 }
 
@@ -21,6 +22,7 @@ pub struct ShownBtc {
 pub struct ShownNok {
     pub text: String,
     #[ts(type = "string | null")]
+    #[serde(with = "nordlys_money::opt_computed")]
     pub exact: Option<Nok>,
 }
 

@@ -30,11 +30,18 @@ pub enum Doubt {
     /// The balances before sending were not read, so silence proves nothing.
     NoBalancesBefore,
     /// More bitcoin is held back than open sells explain: a withdrawal may be pending.
-    HeldBack { held: Btc, open_sells: Btc },
+    HeldBack {
+        #[serde(with = "nordlys_money::computed")]
+        held: Btc,
+        #[serde(with = "nordlys_money::computed")]
+        open_sells: Btc,
+    },
     /// An account holds other than its newest listed row says.
     RowDisagrees {
         account: String,
+        #[serde(with = "nordlys_money::computed")]
         holds: Btc,
+        #[serde(with = "nordlys_money::computed")]
         row_says: Btc,
     },
     /// An account's balance changed with no row listed.
@@ -42,7 +49,9 @@ pub enum Doubt {
     /// An account's listed rows do not account for how its balance changed since sending.
     Unaccounted {
         account: String,
+        #[serde(with = "nordlys_money::computed")]
         was: Btc,
+        #[serde(with = "nordlys_money::computed")]
         holds: Btc,
     },
 }
@@ -51,9 +60,20 @@ pub enum Doubt {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Move {
-    AvailableNok { by: Nok },
-    AvailableBtc { account: String, by: Btc },
-    TotalBtc { account: String, by: Btc },
+    AvailableNok {
+        #[serde(with = "nordlys_money::computed")]
+        by: Nok,
+    },
+    AvailableBtc {
+        account: String,
+        #[serde(with = "nordlys_money::computed")]
+        by: Btc,
+    },
+    TotalBtc {
+        account: String,
+        #[serde(with = "nordlys_money::computed")]
+        by: Btc,
+    },
 }
 
 impl Doubt {

@@ -119,7 +119,9 @@ impl Rules {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holding {
     pub id: String,
+    #[serde(with = "nordlys_money::computed")]
     pub available: Btc,
+    #[serde(with = "nordlys_money::computed")]
     pub total: Btc,
 }
 
@@ -128,6 +130,7 @@ pub struct Holding {
 pub struct Balances {
     pub accounts: Vec<Holding>,
     /// Available NOK; read for orders only.
+    #[serde(with = "nordlys_money::opt_computed", default)]
     pub fiat: Option<Nok>,
 }
 

@@ -74,7 +74,9 @@ impl Read {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccountSeen {
     pub id: String,
+    #[serde(with = "nordlys_money::computed")]
     pub available: Btc,
+    #[serde(with = "nordlys_money::computed")]
     pub total: Btc,
 }
 
@@ -175,6 +177,7 @@ pub enum Seen {
     },
     /// The NOK account's available balance.
     Fiat {
+        #[serde(with = "nordlys_money::computed")]
         available: Nok,
     },
     OpenOrders {

@@ -113,7 +113,11 @@ pub struct Settings {
     pub tax_method: Option<crate::tax::gains::Method>,
     /// The NOK amount the user usually trades: the price poller asks endpoint 7 for it, so the
     /// bank and card prices are those the user would pay. `None`: the endpoint's default, 5000.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "nordlys_money::opt_computed"
+    )]
     pub usual_amount_nok: Option<Nok>,
     /// A lock password was set (its hash is in the keyring): with a keyring that cannot be read
     /// at start, the app stays locked rather than guess there is none.

@@ -13,8 +13,10 @@ mod amount;
 mod percent;
 mod price;
 mod rate;
+mod serde_forms;
 
 pub use amount::{Amount, Btc, Nok, Quantity, TooPrecise, Unit};
 pub use percent::Percent;
 pub use price::NokPerBtc;
 pub use rate::{NokPerUsd, UsdPerBtc};
+pub use serde_forms::{computed, exact, opt_computed, opt_exact};
