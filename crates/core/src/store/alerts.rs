@@ -104,6 +104,43 @@ mod tests {
     use super::*;
     use crate::store::Store;
 
+    /// Rows as 8982fdb7 wrote them (each level a bare decimal whose meaning its `watched` gives)
+    /// read as the same typed levels: a price, the spread in kroner, a distance in percent.
+    #[test]
+    fn alerts_written_before_levels_were_typed_read_unchanged() {
+        let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
+        for (watched, level) in [
+            ("mid", "750000.25"),
+            ("spread", "1200"),
+            ("open-order", "2.5"),
+        ] {
+            store
+                .db()
+                .execute(
+                    "INSERT INTO price_alerts (watched, crossing, level, hysteresis, armed)
+                     VALUES (?1, 'falls-below', ?2, '0.5', 1)",
+                    params![watched, level],
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let d = |s: &str| s.parse::<rust_decimal::Decimal>().unwrap_or_default();
+        let levels: Vec<Level> = store
+            .alerts()
+            .all()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .into_iter()
+            .map(|a| a.level)
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                Level::Price(nordlys_money::NokPerBtc::computed(d("750000.25"))),
+                Level::Spread(nordlys_money::Nok::computed(d("1200"))),
+                Level::Percent(nordlys_money::Percent::new(d("2.5"))),
+            ]
+        );
+    }
+
     #[test]
     fn an_alert_keeps_its_level_and_state_across_an_edit_and_is_gone_once_removed() {
         let store = Store::in_memory().unwrap_or_else(|e| panic!("{e}"));
