@@ -137,7 +137,7 @@ impl Present for AlertList {
                     crossing: a.crossing,
                     said: said(a, usual, figures),
                     level: a.level.decimal().normalize().to_string(),
-                    hysteresis: a.hysteresis_percent.normalize().to_string(),
+                    hysteresis: a.hysteresis_percent.decimal().normalize().to_string(),
                     waiting: !a.armed,
                 })
                 .collect(),
@@ -201,7 +201,7 @@ mod tests {
             watched,
             crossing: Crossing::RisesAbove,
             level,
-            hysteresis_percent: Decimal::ONE,
+            hysteresis_percent: nordlys_money::Percent::new(Decimal::ONE),
             armed: true,
         };
         let usual = Nok::computed(Decimal::from(5000));

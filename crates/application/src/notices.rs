@@ -250,7 +250,7 @@ mod tests {
                     watched: Watched::Mid,
                     crossing: Crossing::RisesAbove,
                     level: Level::Price(NokPerBtc::computed(Decimal::from(987_654))),
-                    hysteresis_percent: Decimal::ONE,
+                    hysteresis_percent: nordlys_money::Percent::new(Decimal::ONE),
                     armed: false,
                 },
                 usual: nordlys_money::Nok::computed(Decimal::from(5000)),

@@ -163,7 +163,7 @@ impl Crossing {
 }
 
 /// The hysteresis when the user does not say, in percent of the level.
-pub const HYSTERESIS_PERCENT: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+pub const HYSTERESIS_PERCENT: Percent = Percent::new(Decimal::from_parts(5, 0, 0, false, 1));
 
 /// One alert as kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,7 +174,7 @@ pub struct Alert {
     /// Positive.
     pub level: Level,
     /// In (0, 10] percent of the level.
-    pub hysteresis_percent: Decimal,
+    pub hysteresis_percent: Percent,
     /// Fires at the next crossing; false after firing until the price went back far enough.
     pub armed: bool,
 }
@@ -183,7 +183,7 @@ impl Alert {
     /// Whether `value` is back past the level by the hysteresis: the alert may fire again.
     fn back(&self, value: Level) -> bool {
         let (value, level) = (value.decimal(), self.level.decimal());
-        let margin = level * self.hysteresis_percent / Decimal::ONE_HUNDRED;
+        let margin = level * self.hysteresis_percent.fraction();
         match self.crossing {
             Crossing::RisesAbove => value <= level - margin,
             Crossing::FallsBelow => value >= level + margin,
@@ -248,7 +248,7 @@ pub struct NewAlert {
     pub watched: Watched,
     pub crossing: Crossing,
     pub level: Level,
-    pub hysteresis_percent: Decimal,
+    pub hysteresis_percent: Percent,
 }
 
 impl AlertForm<'_> {
@@ -276,6 +276,7 @@ impl AlertForm<'_> {
             amount_input::parse_rate(self.hysteresis, locale)
                 .ok()
                 .filter(|h| *h > Decimal::ZERO && *h <= Decimal::TEN)
+                .map(Percent::new)
                 .ok_or(AlertProblem::Hysteresis)
         };
         match (level, hysteresis) {
@@ -308,7 +309,7 @@ mod tests {
             watched: Watched::Mid,
             crossing,
             level: price_level(level),
-            hysteresis_percent: d("0.5"),
+            hysteresis_percent: Percent::new(d("0.5")),
             armed,
         }
     }
@@ -405,13 +406,13 @@ mod tests {
         let ok = form("900,000.50", "").check(Locale::En);
         assert_eq!(
             ok.map(|a| (a.level, a.hysteresis_percent)),
-            Ok((price_level("900000.50"), d("0.5")))
+            Ok((price_level("900000.50"), Percent::new(d("0.5"))))
         );
         assert_eq!(
             form("900 000,5", "10")
                 .check(Locale::Nb)
                 .map(|a| a.hysteresis_percent),
-            Ok(d("10"))
+            Ok(Percent::new(d("10")))
         );
     }
 
@@ -451,7 +452,7 @@ mod tests {
             watched: Watched::OpenOrder,
             crossing: Crossing::FallsBelow,
             level: Level::Percent(Percent::new(d("3"))),
-            hysteresis_percent: d("0.5"),
+            hysteresis_percent: Percent::new(d("0.5")),
             armed: true,
         };
         let percent = |v| Level::Percent(Percent::new(d(v)));

@@ -16,7 +16,7 @@ fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
         a.watched.as_str(),
         crossing,
         a.level.decimal().normalize().to_string(),
-        a.hysteresis_percent.normalize().to_string(),
+        a.hysteresis_percent.decimal().normalize().to_string(),
     )
 }
 
@@ -91,7 +91,7 @@ impl super::Alerts<'_> {
                 watched,
                 crossing,
                 level: Level::of(watched, level),
-                hysteresis_percent,
+                hysteresis_percent: nordlys_money::Percent::new(hysteresis_percent),
                 armed,
             });
         }
@@ -148,7 +148,7 @@ mod tests {
             watched: Watched::CardSell,
             crossing: Crossing::FallsBelow,
             level: Level::of(Watched::CardSell, "750000.25".parse().unwrap_or_default()),
-            hysteresis_percent: "1.5".parse().unwrap_or_default(),
+            hysteresis_percent: nordlys_money::Percent::new("1.5".parse().unwrap_or_default()),
         };
         let id = store
             .alerts()
