@@ -218,11 +218,30 @@ impl From<nordlys_money::Nok> for Arg {
     }
 }
 
-/// A percentage with every decimal it has, pointed as the language writes a number.
+impl Arg {
+    /// `d` with every decimal it has and no trailing zeros, pointed as the language writes a
+    /// number: a figure the user entered, or a percentage.
+    fn as_entered(d: rust_decimal::Decimal) -> Self {
+        let d = d.normalize();
+        Self::Number(d, d.scale())
+    }
+}
+
 impl From<nordlys_money::Percent> for Arg {
     fn from(p: nordlys_money::Percent) -> Self {
-        let d = p.decimal().normalize();
-        Self::Number(d, d.scale())
+        Self::as_entered(p.decimal())
+    }
+}
+
+impl From<nordlys_money::UsdPerBtc> for Arg {
+    fn from(rate: nordlys_money::UsdPerBtc) -> Self {
+        Self::as_entered(rate.decimal())
+    }
+}
+
+impl From<nordlys_money::NokPerUsd> for Arg {
+    fn from(rate: nordlys_money::NokPerUsd) -> Self {
+        Self::as_entered(rate.decimal())
     }
 }
 
@@ -949,17 +968,10 @@ pub fn rate_source(s: &RateSource, locale: Locale) -> String {
         RateSource::EnteredViaUsd {
             usd_per_btc,
             nok_per_usd,
-        } => {
-            // As entered, every decimal kept, pointed as the language writes a number.
-            let as_entered = |d: rust_decimal::Decimal| {
-                let d = d.normalize();
-                Arg::Number(d, d.scale())
-            };
-            msg!(RATE_SOURCE_ENTERED_USD {
-                usd: as_entered(usd_per_btc.decimal()),
-                nok: as_entered(nok_per_usd.decimal())
-            })
-        }
+        } => msg!(RATE_SOURCE_ENTERED_USD {
+            usd: *usd_per_btc,
+            nok: *nok_per_usd
+        })
         .render(locale),
         RateSource::Sample { at } => msg!(RATE_SOURCE_SAMPLE {
             time: format::time(at, nordlys_core::time::Tz::UTC, locale)

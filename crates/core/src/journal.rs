@@ -93,40 +93,31 @@ impl Entry {
     /// Every entry whose outcome is not known ("unknown", and "sending" left by a crash), oldest
     /// first.
     pub fn unresolved(store: &Store) -> Result<Vec<Self>, StoreError> {
-        let mut all: Vec<Self> = store
-            .orders()
-            .journal_unresolved()?
-            .into_iter()
-            .map(Self::Order)
-            .chain(
-                store
-                    .withdrawals()
-                    .withdrawals_unresolved()?
-                    .into_iter()
-                    .map(Self::Withdrawal),
-            )
-            .collect();
-        all.sort_by_key(Self::id);
-        Ok(all)
+        Ok(Self::in_id_order(
+            store.orders().journal_unresolved()?,
+            store.withdrawals().withdrawals_unresolved()?,
+        ))
     }
 
     /// The last `limit` entries of each kind, newest first.
     pub fn recent(store: &Store, limit: u32) -> Result<Vec<Self>, StoreError> {
-        let mut all: Vec<Self> = store
-            .orders()
-            .journal_recent(limit)?
+        let mut all = Self::in_id_order(
+            store.orders().journal_recent(limit)?,
+            store.withdrawals().withdrawals_recent(limit)?,
+        );
+        all.reverse();
+        Ok(all)
+    }
+
+    /// Entries of both kinds as one list, oldest first (ids are one sequence).
+    fn in_id_order(orders: Vec<JournalEntry>, withdrawals: Vec<WithdrawalEntry>) -> Vec<Self> {
+        let mut all: Vec<Self> = orders
             .into_iter()
             .map(Self::Order)
-            .chain(
-                store
-                    .withdrawals()
-                    .withdrawals_recent(limit)?
-                    .into_iter()
-                    .map(Self::Withdrawal),
-            )
+            .chain(withdrawals.into_iter().map(Self::Withdrawal))
             .collect();
-        all.sort_by_key(|e| std::cmp::Reverse(e.id()));
-        Ok(all)
+        all.sort_by_key(Self::id);
+        all
     }
 
     pub fn id(&self) -> i64 {

@@ -4,7 +4,10 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::{IdentityId, Store, StoreError, time};
+use super::{
+    IdentityId, JournalEntry, JournalState, Store, StoreError, WithdrawalEntry, WithdrawalState,
+    time,
+};
 use crate::seen::{Read, Seen};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,8 +226,8 @@ impl super::Journal<'_> {
         note: &str,
     ) -> Result<(), StoreError> {
         let (table, not_made) = match kind {
-            JournalKind::Order => ("order_journal", "not-placed"),
-            JournalKind::Withdrawal => ("withdrawal_journal", "not-sent"),
+            JournalKind::Order => (JournalEntry::TABLE, JournalState::NotPlaced.text()),
+            JournalKind::Withdrawal => (WithdrawalEntry::TABLE, WithdrawalState::NotSent.text()),
         };
         let state = match how {
             Unanswered::Lost => "unknown",
