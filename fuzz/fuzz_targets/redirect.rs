@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nordlys_core::loopback::read_redirect;
+use nordlys_core::platform::loopback::read_redirect;
 
 fuzz_target!(|data: &[u8]| {
     let head = String::from_utf8_lossy(data);

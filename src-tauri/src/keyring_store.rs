@@ -1,7 +1,7 @@
 //! The OS keyring (Secret Service on Linux, the Keychain on macOS, the Credential Manager on
 //! Windows) as the app's only secret store.
 
-use nordlys_core::secrets::{SecretError, SecretItem, SecretStore};
+use nordlys_core::platform::secrets::{SecretError, SecretItem, SecretStore};
 
 /// Service name of every entry; the user name is `<profile>:<item>`, or `app-lock`.
 pub const SERVICE: &str = "no.nordlys.desktop";

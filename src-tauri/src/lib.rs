@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use nordlys_application::App;
 use nordlys_core::format::Locale;
-use nordlys_core::secrets::SecretStore;
+use nordlys_core::platform::secrets::SecretStore;
 use nordlys_core::time::Tz;
 use tauri::{Manager, Runtime};
 

@@ -95,7 +95,7 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
             return None;
         }
         let var = |name| std::env::var(name).ok();
-        let folder = nordlys_core::autostart::folder(
+        let folder = nordlys_core::platform::autostart::folder(
             var("XDG_CONFIG_HOME").as_deref(),
             var("HOME").as_deref(),
         )

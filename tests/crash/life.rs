@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use nordlys_application::trade_views::QuoteArgs;
 use nordlys_application::{NoArgs, tax, trading, watcher};
-use nordlys_core::secrets::MemorySecretStore;
+use nordlys_core::platform::secrets::MemorySecretStore;
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 
 /// The quiet period after which a lost request may be judged not made, shortened as debug builds

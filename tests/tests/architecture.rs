@@ -171,3 +171,67 @@ fn a_manifest_is_read_for_normal_dependencies_only() {
     let ours: Vec<String> = our_dependencies(manifest).into_iter().collect();
     assert_eq!(ours, ["nordlys-core", "nordlys-exchange", "nordlys-money"]);
 }
+
+/// The modules of core that `text` names (`crate::a::b` as `a`, `crate::platform::x` as
+/// `platform::x`), outside its tests.
+fn core_modules_used(text: &str) -> BTreeSet<String> {
+    let code = text
+        .split("#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap_or_default();
+    code.match_indices("crate::")
+        .map(|(at, _)| {
+            let path: Vec<&str> = code[at + "crate::".len()..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .unwrap_or_default()
+                .split("::")
+                .collect();
+            match path.as_slice() {
+                ["platform", module, ..] => format!("platform::{module}"),
+                [module, ..] => (*module).to_string(),
+                [] => String::new(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn core_platform_modules_use_only_what_arch_names() {
+    let dir = root().join("crates/core/src/platform");
+    let actual: BTreeMap<String, BTreeSet<String>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.file_stem().is_some_and(|s| s != "mod"))
+        .map(|path| {
+            let module = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let used = core_modules_used(&std::fs::read_to_string(&path).unwrap());
+            (module, used)
+        })
+        .collect();
+    let stated: BTreeMap<String, BTreeSet<String>> =
+        table(&arch(), "### What core's platform modules use of core")
+            .into_iter()
+            .map(|row| {
+                let used = row[1]
+                    .split(',')
+                    .map(|cell| cell.split(" (").next().unwrap_or_default().trim())
+                    .filter(|m| !m.is_empty() && *m != "—")
+                    .map(String::from)
+                    .collect();
+                (row[0].clone(), used)
+            })
+            .collect();
+    assert_eq!(
+        stated, actual,
+        "ARCH.md's platform table (left) against the modules' uses of core (right)"
+    );
+}
+
+#[test]
+fn a_use_of_core_is_read_by_its_first_module() {
+    let text = "use crate::format::{Locale};\nfn f() -> crate::tax::gains::Method {}\n\
+        use crate::platform::file_write;\n#[cfg(test)]\nmod tests {\n use crate::orders;\n}\n";
+    let used: Vec<String> = core_modules_used(text).into_iter().collect();
+    assert_eq!(used, ["format", "platform::file_write", "tax"]);
+}

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use nordlys_core::connection::{ConnectError, Connection, ExchangeAddress};
-use nordlys_core::loopback::LoopbackError;
-use nordlys_core::secrets::{MemorySecretStore, SecretItem, SecretStore};
-use nordlys_core::settings::LearnedPermissions;
+use nordlys_core::platform::loopback::LoopbackError;
+use nordlys_core::platform::secrets::{MemorySecretStore, SecretItem, SecretStore};
+use nordlys_core::platform::settings::LearnedPermissions;
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::nonce::SystemClock;
 use nordlys_exchange::{BaseUrl, NonceSource, Operator};
@@ -55,7 +55,7 @@ fn browser(decision: &'static str) -> impl FnOnce(&url::Url) -> Result<(), Strin
 }
 
 /// The sign-in page's words, as the app gives them.
-fn pages() -> nordlys_core::loopback::PageWords {
+fn pages() -> nordlys_core::platform::loopback::PageWords {
     nordlys_application::wording::loopback_pages(nordlys_core::format::Locale::En)
 }
 

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use nordlys_core::settings::Settings;
+use nordlys_core::platform::settings::Settings;
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, ExchangeClient, TaxQuery};
 use nordlys_sandbox::world::rng::Rng;

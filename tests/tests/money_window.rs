@@ -596,7 +596,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     use nordlys_application::lock::{
         self, LockField, NewPasswordArgs, PasswordArgs, PaymentPasswordArgs,
     };
-    use nordlys_core::secrets::SecretItem;
+    use nordlys_core::platform::secrets::SecretItem;
 
     let sb = sandbox().await;
     let (app, dir) = connected_app(&sb, None).await;
@@ -818,7 +818,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     assert!(
         matches!(
             kept,
-            Some(nordlys_core::settings::ProfileKind::Exchange { ref base_url, .. })
+            Some(nordlys_core::platform::settings::ProfileKind::Exchange { ref base_url, .. })
                 if base_url.as_str() == sb.base_url()
         ),
         "the address is unchanged: {kept:?}"

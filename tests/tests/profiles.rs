@@ -30,8 +30,8 @@ use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
 use nordlys_application::wording::key;
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
+use nordlys_core::platform::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
 use nordlys_core::recipient_seal::RecipientSeal;
-use nordlys_core::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
 use nordlys_core::store::{JournalState, Recipient, Store, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_tests::*;
@@ -723,7 +723,7 @@ async fn damaged_settings_are_kept_aside_and_said_in_the_users_language() {
     std::fs::write(dir.path().join("settings.json"), b"{ not json").unwrap();
     let app = app_in(
         dir.path(),
-        Arc::new(nordlys_core::secrets::MemorySecretStore::default()),
+        Arc::new(nordlys_core::platform::secrets::MemorySecretStore::default()),
     );
     let kept: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()

@@ -27,7 +27,7 @@ use nordlys_application::watcher::{self, Change};
 use nordlys_application::wording::key;
 use nordlys_application::{profiles, receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::secrets::MemorySecretStore;
+use nordlys_core::platform::secrets::MemorySecretStore;
 use nordlys_money::Btc;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -961,13 +961,18 @@ async fn starting_at_login_writes_and_removes_the_autostart_entry() {
         "off by default"
     );
     assert_eq!(on(true).await.unwrap().start_at_login, Some(true));
-    let entry = std::fs::read_to_string(folder.join(nordlys_core::autostart::FILE_NAME)).unwrap();
+    let entry =
+        std::fs::read_to_string(folder.join(nordlys_core::platform::autostart::FILE_NAME)).unwrap();
     assert!(
         entry.contains("Exec=\"/opt/Nordlys App/nordlys\""),
         "{entry}"
     );
     assert_eq!(on(false).await.unwrap().start_at_login, Some(false));
-    assert!(!folder.join(nordlys_core::autostart::FILE_NAME).exists());
+    assert!(
+        !folder
+            .join(nordlys_core::platform::autostart::FILE_NAME)
+            .exists()
+    );
 
     let (none, _, _dir) = recorded_app();
     let refused = background::set_start_at_login(

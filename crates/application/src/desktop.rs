@@ -70,11 +70,11 @@ pub struct XdgAutostart {
 
 impl LoginStart for XdgAutostart {
     fn is_on(&self) -> Result<bool, DesktopError> {
-        Ok(nordlys_core::autostart::is_on(&self.folder))
+        Ok(nordlys_core::platform::autostart::is_on(&self.folder))
     }
 
     fn set(&self, on: bool) -> Result<(), DesktopError> {
-        use nordlys_core::autostart;
+        use nordlys_core::platform::autostart;
         if on {
             autostart::turn_on(&self.folder, &self.program)
         } else {

@@ -3,8 +3,8 @@
 //! the window shows these. The exchange's own `message` is passed on as it came, framed.
 
 use nordlys_core::connection::ConnectError;
-use nordlys_core::loopback::LoopbackError;
-use nordlys_core::secrets::SecretError;
+use nordlys_core::platform::loopback::LoopbackError;
+use nordlys_core::platform::secrets::SecretError;
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::credentials::CredentialError;
 use nordlys_exchange::endpoint::{KeyPermission, OAuthAccess};

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use nordlys_core::app_lock::{self, IdleTimer, LockProblem, Moment};
 use nordlys_core::format::Locale;
-use nordlys_core::secrets::{SecretError, SecretItem};
+use nordlys_core::platform::secrets::{SecretError, SecretItem};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -75,7 +75,7 @@ pub struct LockState {
 /// The lock's stored hash as the start reads it: the keyring is asked only when a lock was set,
 /// so a start without one touches no keyring (which could stop it at an unlock prompt).
 pub(crate) fn stored_at_start(
-    secrets: &dyn nordlys_core::secrets::SecretStore,
+    secrets: &dyn nordlys_core::platform::secrets::SecretStore,
     lock_set: bool,
 ) -> Result<Option<String>, SecretError> {
     if lock_set {

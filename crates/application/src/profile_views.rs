@@ -3,11 +3,11 @@
 //! sent to the webview.
 
 use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::platform::secrets::SecretError;
+use nordlys_core::platform::settings::Theme;
+use nordlys_core::platform::settings::{Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_core::presets::{ExchangePreset, PRESETS};
 use nordlys_core::profile_form::{ProfileProblems, asked_scopes};
-use nordlys_core::secrets::SecretError;
-use nordlys_core::settings::Theme;
-use nordlys_core::settings::{Profile, ProfileKind, REQUEST_TIMEOUT_RANGE};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::BitcoinAccount;

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use nordlys_core::connection::ConnectionStatus;
-use nordlys_core::presets::ExchangePreset;
-use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems};
-use nordlys_core::settings::{
+use nordlys_core::platform::settings::{
     LearnedPermissions, Profile, ProfileKind, REQUEST_TIMEOUT_RANGE, Settings,
 };
+use nordlys_core::presets::ExchangePreset;
+use nordlys_core::profile_form::{self, ExchangeProfileForm, ProfileProblems};
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::models::{BitcoinAccount, PriceResponse, Scope};
 use nordlys_exchange::{BaseUrl, Endpoint};

@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::{Figures, Locale};
+use nordlys_core::platform::secrets::{SecretItem, SecretStore};
+use nordlys_core::platform::settings::{
+    LearnedPermissions, Profile, ProfileKind, Settings, SettingsError,
+};
 use nordlys_core::recipient_seal::RecipientSeal;
-use nordlys_core::secrets::{SecretItem, SecretStore};
-use nordlys_core::settings::{LearnedPermissions, Profile, ProfileKind, Settings, SettingsError};
 use nordlys_core::store::Store;
 use nordlys_core::time::Tz;
 use nordlys_exchange::credentials::KeyCredentials;

@@ -553,7 +553,7 @@ pub(crate) async fn save_file(app: &App, name: &str, bytes: &[u8]) -> Answer<Exp
             left_out: None,
         });
     };
-    if let Err(e) = nordlys_core::file_write::write_replacing(&path, bytes) {
+    if let Err(e) = nordlys_core::platform::file_write::write_replacing(&path, bytes) {
         return Err(AppError::new(
             ErrorCode::InvalidInput,
             msg!(EXPORT_NOT_WRITTEN {

@@ -589,8 +589,8 @@ pub fn destination(d: &Destination, now: SystemTime, figures: Figures) -> String
 }
 
 /// What the sign-in's page in the browser says, in `locale`.
-pub fn loopback_pages(locale: Locale) -> nordlys_core::loopback::PageWords {
-    use nordlys_core::loopback::Page;
+pub fn loopback_pages(locale: Locale) -> nordlys_core::platform::loopback::PageWords {
+    use nordlys_core::platform::loopback::Page;
     std::sync::Arc::new(move |page| {
         let (title, text) = match page {
             Page::NotFound => (key::LOOPBACK_NOT_FOUND_TITLE, key::LOOPBACK_NOT_FOUND_TEXT),

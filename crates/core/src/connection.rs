@@ -18,11 +18,11 @@ use nordlys_exchange::{
 };
 use url::Url;
 
-use crate::loopback::{LoopbackError, PageWords, RedirectListener};
-use crate::secrets::{
+use crate::platform::loopback::{LoopbackError, PageWords, RedirectListener};
+use crate::platform::secrets::{
     self, SecretError, SecretItem, SecretOrigin, SecretStore, StoredGrant, StoredKey,
 };
-use crate::settings::LearnedPermissions;
+use crate::platform::settings::LearnedPermissions;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -3,8 +3,8 @@
 //! abbreviation. The OAuth client id is the operator's to issue: until it has, a preset connects
 //! with an API key only.
 
+use crate::platform::settings::ProfileKind;
 use crate::profile_form::ExchangeProfileForm;
-use crate::settings::ProfileKind;
 
 /// The company that runs an exchange, as it names itself to its customers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

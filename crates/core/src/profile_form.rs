@@ -5,7 +5,7 @@
 use nordlys_exchange::models::Scope;
 use nordlys_exchange::{BaseUrl, BaseUrlError, Operator};
 
-use crate::settings::ProfileKind;
+use crate::platform::settings::ProfileKind;
 
 /// What the user typed.
 #[derive(Debug, Clone, Default)]

@@ -9,7 +9,7 @@ use nordlys_exchange::models::TravelRuleInfo;
 use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::secrets::{self, SecretError, SecretItem, SecretStore};
+use crate::platform::secrets::{self, SecretError, SecretItem, SecretStore};
 
 /// The first byte of every sealed value: the format, so a later one can be told apart.
 const FORMAT: u8 = 1;
@@ -200,7 +200,7 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
     use super::*;
-    use crate::secrets::MemorySecretStore;
+    use crate::platform::secrets::MemorySecretStore;
 
     #[test]
     fn details_come_back_only_for_their_own_recipient_and_key() {

@@ -15,7 +15,7 @@ use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
 
 use nordlys_core::daily_prices::DailyPrice;
 use nordlys_core::format::{self, Figures};
-pub use nordlys_core::settings::Theme;
+pub use nordlys_core::platform::settings::Theme;
 use nordlys_core::store::PriceSample;
 use nordlys_exchange::models::VolumeHistoricResponse;
 

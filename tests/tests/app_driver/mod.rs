@@ -24,7 +24,7 @@ use nordlys_application::{pay, profiles, receive, tax, trading, watcher};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
 use nordlys_core::order_form::OrderForm;
-use nordlys_core::secrets::{MemorySecretStore, SecretStore};
+use nordlys_core::platform::secrets::{MemorySecretStore, SecretStore};
 use nordlys_core::store::WithdrawalState;
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_sandbox::world::rng::Rng;

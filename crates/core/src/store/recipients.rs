@@ -274,7 +274,7 @@ mod tests {
                 )
                 .unwrap();
             assert!(file_bytes(&path).contains("01017012345"));
-            let keyring = crate::secrets::MemorySecretStore::default();
+            let keyring = crate::platform::secrets::MemorySecretStore::default();
             let seal = RecipientSeal::for_profile(&keyring, "p").unwrap();
             assert_eq!(s.recipients().unlock_recipients(seal).unwrap(), 1);
             assert_eq!(

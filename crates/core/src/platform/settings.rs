@@ -262,7 +262,7 @@ impl Settings {
         Ok(aside)
     }
 
-    /// Writes atomically and durably ([`crate::file_write`]): a crash or power cut leaves the
+    /// Writes atomically and durably ([`crate::platform::file_write`]): a crash or power cut leaves the
     /// old settings or the new, never none (which would drop the app lock without a word).
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
         let err = |e: String| SettingsError::Write {
@@ -273,7 +273,7 @@ impl Settings {
             std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
         }
         let text = serde_json::to_vec_pretty(self).map_err(|e| err(e.to_string()))?;
-        crate::file_write::write_replacing(path, &text).map_err(|e| err(e.to_string()))
+        crate::platform::file_write::write_replacing(path, &text).map_err(|e| err(e.to_string()))
     }
 
     pub fn profile(&self, id: &str) -> Option<&Profile> {
