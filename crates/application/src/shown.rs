@@ -31,6 +31,7 @@ pub struct ShownNok {
 pub struct ShownPrice {
     pub text: String,
     #[ts(type = "string | null")]
+    #[serde(with = "nordlys_money::opt_computed")]
     pub exact: Option<NokPerBtc>,
 }
 

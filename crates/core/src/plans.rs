@@ -476,9 +476,17 @@ pub enum PlanError {
 #[serde(tag = "code", rename_all = "camelCase")]
 pub enum SkipReason {
     /// The ask was above the plan's cap.
-    AboveCap { ask: NokPerBtc, cap: NokPerBtc },
+    AboveCap {
+        #[serde(with = "nordlys_money::computed")]
+        ask: NokPerBtc,
+        #[serde(with = "nordlys_money::computed")]
+        cap: NokPerBtc,
+    },
     /// At this ask the ladder's lowest rung would be priced at 0 NOK.
-    RungAtZero { ask: NokPerBtc },
+    RungAtZero {
+        #[serde(with = "nordlys_money::computed")]
+        ask: NokPerBtc,
+    },
     /// Kept as words by a version before reasons were facts.
     #[serde(skip)]
     Legacy(String),
@@ -755,6 +763,14 @@ mod tests {
             Some(SkipReason::Legacy(old.to_owned()))
         );
         assert_eq!(SkipReason::from_stored(""), None);
+        // As 7c3d1de1 wrote it, when a price still derived serde of its own.
+        let written = r#"{"code":"aboveCap","ask":"1010000.5","cap":"1000000"}"#;
+        let read = SkipReason::AboveCap {
+            ask: NokPerBtc::computed(Decimal::new(10_100_005, 1)),
+            cap: price(1_000_000),
+        };
+        assert_eq!(SkipReason::from_stored(written), Some(read.clone()));
+        assert_eq!(read.stored(), written);
     }
 
     fn utc(s: &str) -> DateTime<Utc> {

@@ -3,15 +3,12 @@
 use std::fmt;
 
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 
 use crate::amount::{Quantity, TooPrecise, Unit, fits};
 
-/// NOK per BTC: a market price, a limit or the rate a trade was made at.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+/// NOK per BTC: a market price, a limit or the rate a trade was made at. Like the amounts, it
+/// derives no serde: each field says whether it is exact (a limit, whole øre) or computed (a rate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct NokPerBtc(Decimal);
 
 impl NokPerBtc {

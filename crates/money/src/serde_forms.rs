@@ -76,7 +76,7 @@ pub mod opt_computed {
 mod tests {
     use serde::{Deserialize, Serialize};
 
-    use crate::{Btc, Nok};
+    use crate::{Btc, Nok, NokPerBtc};
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
     struct Held {
@@ -102,5 +102,27 @@ mod tests {
         assert!(too_fine.is_err(), "{too_fine:?}");
         let fee = serde_json::from_str::<Held>(r#"{"btc":1,"worth":1,"fee":"0.001"}"#);
         assert!(fee.is_err(), "a NOK fee past the øre: {fee:?}");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Priced {
+        #[serde(with = "crate::opt_exact", default)]
+        limit: Option<NokPerBtc>,
+        #[serde(with = "crate::computed")]
+        rate: NokPerBtc,
+    }
+
+    /// A price says its form too: a limit is whole øre, a rate is kept as computed.
+    #[test]
+    fn a_price_field_says_whether_it_is_exact_or_computed() {
+        let read: Priced =
+            serde_json::from_str(r#"{"limit":"950000.50","rate":"950000.12345"}"#).unwrap();
+        assert_eq!(read.rate.decimal().to_string(), "950000.12345");
+        assert_eq!(
+            serde_json::to_string(&read).unwrap(),
+            r#"{"limit":"950000.50","rate":"950000.12345"}"#
+        );
+        let too_fine = serde_json::from_str::<Priced>(r#"{"limit":"950000.123","rate":1}"#);
+        assert!(too_fine.is_err(), "a limit past the øre: {too_fine:?}");
     }
 }
