@@ -237,7 +237,10 @@ impl TypeVisitor for Declarations {
 fn typescript() -> String {
     let mut out = String::from(
         "// Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.\n\
-         import { invoke } from \"@tauri-apps/api/core\";\n\n",
+         import { invoke } from \"@tauri-apps/api/core\";\n\n\
+         /** An exact amount in `U` as the exchange writes one (decimal text), as shown figures\n\
+         \x20* carry it: branded, so a plain string does not pass for money. */\n\
+         export type Exact<U extends \"BTC\" | \"NOK\" | \"NOK/BTC\"> = string & { readonly unit: U };\n\n",
     );
     for d in bound_types() {
         out.push_str(&d);

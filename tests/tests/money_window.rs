@@ -268,7 +268,11 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
         nordlys_money::Nok::computed(bid * rust_decimal::Decimal::new(1, 2)),
         nordlys_core::format::Locale::En,
     );
-    assert_eq!(shown.estimate, Some(format!("≈ {at_bid}")), "{shown:?}");
+    assert_eq!(
+        shown.estimate.as_ref().map(|e| e.text()),
+        Some(at_bid.as_str()),
+        "{shown:?}"
+    );
     // Listed with its worth at the bid of the price last read, as the list reads the store only.
     let sent = pay::send_payment(
         &app,
@@ -285,16 +289,16 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
         p.worth
             .as_ref()
             .filter(|w| w.when == WorthWhen::Now)
-            .map(|w| w.nok.clone())
+            .map(|w| w.nok.text().to_owned())
     };
-    assert_eq!(now(&sent.payment), Some(format!("≈ {at_bid}")));
+    assert_eq!(now(&sent.payment), Some(at_bid.clone()));
     let listed = pay::payments(&app, nordlys_application::NoArgs {})
         .await
         .unwrap()
         .present(&app.viewer());
     let listed = &listed.payments[0];
     if listed.network_id.is_none() {
-        assert_eq!(now(listed), Some(format!("≈ {at_bid}")), "{listed:?}");
+        assert_eq!(now(listed), Some(at_bid), "{listed:?}");
     }
 }
 
@@ -321,32 +325,21 @@ async fn holdings_are_valued_at_the_bid_with_its_time() {
         said.starts_with(&opening(estimate!(VALUED_AT_BID))),
         "{said}"
     );
-    let read = |nok: &str| -> rust_decimal::Decimal {
-        nok.trim_start_matches("NOK\u{a0}")
-            .replace(',', "")
-            .parse()
-            .unwrap()
-    };
     for a in shown.accounts.iter().filter(|a| !a.deleted) {
-        let btc: rust_decimal::Decimal = a.total_btc.exact.unwrap().decimal();
+        let btc: rust_decimal::Decimal = a.total_btc.exact().unwrap().decimal();
         let expected = btc * bid;
-        let off = (read(&a.total_nok) - expected).abs();
+        let off = (a.total_nok.exact().unwrap().decimal() - expected).abs();
         // The price may take a step (0.015 %) between the two reads; the mid is 0.1 % away.
         assert!(
             off <= expected * rust_decimal::Decimal::new(5, 4) + rust_decimal::Decimal::ONE,
             "{}: {} is not {btc} at the bid {bid}",
             a.name,
-            a.total_nok
+            a.total_nok.text()
         );
         // The available part beside it, at the same bid.
-        let available: rust_decimal::Decimal = a
-            .available_btc
-            .trim_end_matches("\u{a0}BTC")
-            .replace(',', "")
-            .parse()
-            .unwrap();
+        let available = a.available_btc.exact().unwrap().decimal();
         let expected = available * bid;
-        let shown_nok = read(a.available_nok.as_deref().unwrap_or_default());
+        let shown_nok = a.available_nok.as_ref().unwrap().exact().unwrap().decimal();
         assert!(
             (shown_nok - expected).abs()
                 <= expected * rust_decimal::Decimal::new(5, 4) + rust_decimal::Decimal::ONE,
@@ -414,11 +407,16 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
         .iter()
         .find(|o| Some(o.order_id.as_str()) == placed.order_id())
         .unwrap();
-    let worth = sold.amount_nok.clone().unwrap_or_default();
-    assert!(worth.starts_with("≈ NOK\u{a0}"), "{sold:?}");
+    let worth = sold.amount_nok.as_ref().unwrap();
+    assert!(worth.text().starts_with("NOK\u{a0}"), "{sold:?}");
+    assert!(worth.exact().unwrap().is_positive(), "{sold:?}");
     // What the exchange's list leaves out, from the journal: the limit price and the account.
-    let price = sold.price.clone().unwrap_or_default();
-    assert!(price.contains("9,000,000"), "{sold:?}");
+    let price = sold.price.as_ref().and_then(|p| p.exact()).unwrap();
+    assert_eq!(
+        price.decimal(),
+        rust_decimal::Decimal::from(9_000_000),
+        "{sold:?}"
+    );
     let sold_from = sb.state.lock().orders.last().unwrap().account.clone();
     assert_eq!(sold.account_id.as_ref(), Some(&sold_from), "{sold:?}");
 
@@ -427,10 +425,12 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
         .unwrap()
         .present(&app.viewer());
     assert!(
-        checked.available.contains("\u{a0}BTC (≈ NOK\u{a0}"),
-        "{}",
-        checked.available
+        checked.available.text().ends_with("\u{a0}BTC")
+            && checked.available.exact().is_some_and(|b| b.is_positive()),
+        "{checked:?}"
     );
+    let worth = checked.available_nok.as_ref().and_then(|n| n.exact());
+    assert!(worth.is_some_and(|n| n.is_positive()), "{checked:?}");
 }
 
 /// A payment in doubt says what it is worth beside its bitcoin, as every listed payment does.
@@ -1075,24 +1075,30 @@ async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
         .await
         .unwrap()
         .present(&app.viewer());
-    assert_eq!(sats.amount, "2,500\u{a0}sats");
+    assert_eq!(sats.amount.text(), "2,500\u{a0}sats");
     assert!(
-        sats.also.as_deref().is_some_and(|a| a.starts_with("≈ NOK")),
+        sats.also_nok
+            .as_ref()
+            .is_some_and(|a| a.text().starts_with("NOK"))
+            && sats.also_btc.is_none(),
         "{sats:?}"
     );
     let nok = receive::create_invoice(&app, ask("100", BitcoinAmountUnit::Nok))
         .await
         .unwrap()
         .present(&app.viewer());
-    assert_eq!(nok.amount, "NOK\u{a0}100.00");
+    assert_eq!(nok.amount.text(), "NOK\u{a0}100.00");
     assert!(
-        nok.also.as_deref().is_some_and(|a| a.ends_with("BTC")),
+        nok.also_btc
+            .as_ref()
+            .is_some_and(|a| a.text().ends_with("BTC"))
+            && nok.also_nok.is_none(),
         "{nok:?}"
     );
     let listed = receive::recent_invoices(&app, nordlys_application::NoArgs {})
         .await
         .unwrap()
         .present(&app.viewer());
-    let shown: Vec<&str> = listed.invoices.iter().map(|i| i.amount.as_str()).collect();
+    let shown: Vec<&str> = listed.invoices.iter().map(|i| i.amount.text()).collect();
     assert_eq!(shown[..2], ["NOK\u{a0}100.00", "2,500\u{a0}sats"]);
 }

@@ -535,6 +535,32 @@ fn hidden_figure(figure: &str) -> bool {
     figure.contains(nordlys_core::format::MASK) && !figure.chars().any(|c| c.is_ascii_digit())
 }
 
+/// A shown figure of any unit, as a test reads it: its words, and whether an amount is behind.
+trait Figure {
+    fn words(&self) -> String;
+    fn has_exact(&self) -> bool;
+}
+
+macro_rules! figure {
+    ($($t:ty),*) => {$(
+        impl Figure for $t {
+            fn words(&self) -> String {
+                self.text().to_owned()
+            }
+            fn has_exact(&self) -> bool {
+                self.exact().is_some()
+            }
+        }
+    )*};
+}
+use nordlys_application::shown::{ShownAmount, ShownBtc, ShownNok, ShownPrice};
+figure!(ShownBtc, ShownNok, ShownPrice, ShownAmount);
+
+/// Hidden: a mask for words, and no amount behind them.
+fn is_hidden(f: &dyn Figure) -> bool {
+    hidden_figure(&f.words()) && !f.has_exact()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart() {
     use nordlys_application::profile_views::{SetPrivacyArgs, SetStartHiddenArgs};
@@ -554,42 +580,38 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .await
         .unwrap()
         .present(&app.viewer());
-    let mut figures = vec![b.total_btc.clone(), b.total_nok.clone()];
-    figures.extend(b.fiat.as_ref().map(|f| f.text.clone()));
-    figures.extend(b.price.clone());
+    // Every figure's words are a mask, and no exact amount leaves the backend.
+    let mut figures: Vec<Box<dyn Figure>> =
+        vec![Box::new(b.total_btc.clone()), Box::new(b.total_nok.clone())];
+    figures.extend(b.fiat.clone().map(|f| Box::new(f) as Box<dyn Figure>));
+    figures.extend(b.price.clone().map(|f| Box::new(f) as Box<dyn Figure>));
     for a in &b.accounts {
-        figures.extend([
-            a.total_btc.text.clone(),
-            a.available_btc.clone(),
-            a.total_nok.clone(),
-        ]);
-        assert_eq!(
-            a.total_btc.exact, None,
-            "no exact figure leaves the backend"
-        );
+        figures.push(Box::new(a.total_btc.clone()));
+        figures.push(Box::new(a.available_btc.clone()));
+        figures.push(Box::new(a.total_nok.clone()));
     }
-    assert_eq!(b.fiat.as_ref().and_then(|f| f.exact), None);
     let q = trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
         .unwrap()
         .present(&app.viewer());
-    assert_eq!((q.bid.exact, q.ask.exact), (None, None));
-    figures.extend([q.price, q.bid.text, q.ask.text, q.bank_buy, q.card_sell]);
+    for p in [q.price, q.bid, q.ask, q.bank_buy, q.card_sell] {
+        figures.push(Box::new(p));
+    }
     let v = market::volume(&app, NoArgs {})
         .await
         .unwrap()
         .present(&app.viewer());
-    figures.extend([v.daily.amount_nok, v.daily.amount_btc]);
+    figures.push(Box::new(v.daily.amount_nok));
+    figures.push(Box::new(v.daily.amount_btc));
     let rows = tax_rows(&app, 0, 200).await.rows;
     assert!(!rows.is_empty(), "the sandbox has a history to hide");
-    for r in &rows {
+    for r in rows {
         // A bank row has no account, so no account balance after it.
-        figures.extend(
-            [&r.running_balance, &r.btc, &r.nok, &r.fee, &r.rate]
-                .into_iter()
-                .filter(|f| !f.is_empty())
-                .cloned(),
-        );
+        figures.extend(r.running_balance.map(|f| Box::new(f) as Box<dyn Figure>));
+        figures.extend(r.btc.map(|f| Box::new(f) as Box<dyn Figure>));
+        figures.extend(r.nok.map(|f| Box::new(f) as Box<dyn Figure>));
+        figures.extend(r.fee.map(|f| Box::new(f) as Box<dyn Figure>));
+        figures.extend(r.rate.map(|f| Box::new(f) as Box<dyn Figure>));
     }
     let gains = tax::gains_report(
         &app,
@@ -603,17 +625,26 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
     // A year or disposal that is not computable says so in words (and how many disposals), with
     // no amount to hide.
     for y in gains.years.iter().filter(|y| y.not_computable.is_none()) {
-        figures.extend([y.proceeds.clone(), y.cost.clone(), y.net.clone()]);
+        figures.push(Box::new(y.proceeds.clone()));
+        figures.push(Box::new(y.cost.clone()));
+        figures.push(Box::new(y.net.clone()));
     }
+    let mut results = Vec::new();
     for d in &gains.disposals {
-        figures.extend([d.btc.clone(), d.proceeds.clone()]);
+        figures.push(Box::new(d.btc.clone()));
+        figures.push(Box::new(d.proceeds.clone()));
         if d.result.contains(nordlys_core::format::MASK)
             || d.result.chars().any(|c| c.is_ascii_digit())
         {
-            figures.push(d.result.clone());
+            results.push(d.result.clone());
         }
     }
-    let shown: Vec<_> = figures.iter().filter(|f| !hidden_figure(f)).collect();
+    let shown: Vec<_> = figures
+        .iter()
+        .filter(|f| !is_hidden(f.as_ref()))
+        .map(|f| f.words())
+        .chain(results.into_iter().filter(|r| !hidden_figure(r)))
+        .collect();
     assert!(shown.is_empty(), "amounts shown in privacy mode: {shown:?}");
 
     // Remembered across a restart; then shown again, and hidden at every start when asked.
@@ -629,7 +660,7 @@ async fn privacy_mode_hides_every_amount_the_views_carry_and_outlives_a_restart(
         .unwrap()
         .present(&again.viewer());
     assert!(
-        !hidden_figure(&b.total_btc) && b.fiat.as_ref().is_some_and(|f| f.exact.is_some()),
+        !is_hidden(&b.total_btc) && b.fiat.as_ref().is_some_and(|f| f.exact().is_some()),
         "{b:?}"
     );
     profiles::set_start_hidden(&again, SetStartHiddenArgs { start_hidden: true })
@@ -689,7 +720,10 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
     );
     assert!(month.readout.len() >= 2);
     assert!(
-        month.readout.iter().all(|p| p.price.starts_with("NOK")),
+        month
+            .readout
+            .iter()
+            .all(|p| p.price.text().starts_with("NOK") && p.price.exact().is_some()),
         "{:?}",
         month.readout
     );
@@ -707,7 +741,7 @@ async fn the_price_chart_starts_from_daily_prices_and_its_readout_names_each_poi
         .unwrap();
     let hidden = chart(ChartRange::Month).await.unwrap();
     assert!(
-        hidden.readout.iter().all(|p| hidden_figure(&p.price)),
+        hidden.readout.iter().all(|p| is_hidden(&p.price)),
         "the readout hides its prices: {:?}",
         hidden.readout
     );

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import App from "./App.svelte";
 import { sandboxBackend } from "./test/harness";
-import { appView, balancesView } from "./test/fixtures";
+import { appView, balancesView, btc, nok } from "./test/fixtures";
 
 describe("App", () => {
   it("opens the screens with Ctrl+1…Ctrl+8 in the navigation's order, and ignores other chords", async () => {
@@ -48,9 +48,7 @@ describe("App", () => {
         return appView({ privacy: hidden });
       },
       balances: () =>
-        hidden
-          ? { ...balancesView(), totalBtc: "••••• BTC", fiat: { text: "••••• NOK", exact: null } }
-          : balancesView(),
+        hidden ? { ...balancesView(), totalBtc: btc("••••• BTC"), fiat: nok("••••• NOK") } : balancesView(),
     });
     render(App, { props: { backend: fake.backend } });
     await vi.waitFor(() => expect(screen.getByTestId("total-btc").textContent).toBe("0.60000000 BTC"));

@@ -1,6 +1,10 @@
 // Generated from src-tauri/src/ipc.rs by `cargo test -p nordlys -- --ignored write_bindings`. Do not edit.
 import { invoke } from "@tauri-apps/api/core";
 
+/** An exact amount in `U` as the exchange writes one (decimal text), as shown figures
+ * carry it: branded, so a plain string does not pass for money. */
+export type Exact<U extends "BTC" | "NOK" | "NOK/BTC"> = string & { readonly unit: U };
+
 export type AccountArgs = { 
 /**
  * Empty or none: the first listed, the one the window shows (never the exchange's
@@ -20,12 +24,12 @@ host: string, accounts: Array<IdentityAccountView>,
  */
 current: boolean, };
 
-export type AccountView = { id: string, name: string, totalBtc: ShownBtc, availableBtc: string, 
+export type AccountView = { id: string, name: string, totalBtc: ShownBtc, availableBtc: ShownBtc, 
 /**
  * What the available bitcoin would sell for now, at the bid; none without a quote (the
  * exchange states no value for it).
  */
-availableNok: string | null, 
+availableNok: ShownNok | null, 
 /**
  * The part of the total not available, named: what open sells (or a payment on its way)
  * hold; none when all of it is available.
@@ -34,7 +38,7 @@ reserved: string | null,
 /**
  * What it would sell for now, at the bid.
  */
-totalNok: string, deleted: boolean, };
+totalNok: ShownNok, deleted: boolean, };
 
 export type AlertArgs = { 
 /**
@@ -66,11 +70,7 @@ level: string, hysteresis: string,
  */
 waiting: boolean, };
 
-export type AlertsView = { 
-/**
- * The usual amount, formatted.
- */
-usualAmount: string, 
+export type AlertsView = { usualAmount: ShownNok, 
 /**
  * The usual amount as a plain number, to edit.
  */
@@ -142,16 +142,16 @@ notice: string | null, lock: LockView,
  */
 presets: Array<PresetView>, };
 
-export type BalancesView = { accounts: Array<AccountView>, totalBtc: string, 
+export type BalancesView = { accounts: Array<AccountView>, totalBtc: ShownBtc, 
 /**
  * The bitcoin accounts' worth.
  */
-totalNok: string, 
+totalNok: ShownNok, 
 /**
  * The bitcoin accounts' worth and the NOK account together; `None` when the NOK account
  * cannot be read (a total that leaves it out would not be one).
  */
-grandTotalNok: string | null, 
+grandTotalNok: ShownNok | null, 
 /**
  * The exchange's default account, as learned from it; `None` when not known, and then the
  * first listed is the one a form shows (and sends from) when none is chosen.
@@ -160,7 +160,7 @@ defaultAccount: string | null,
 /**
  * `None` with `fiatReason` when the credentials cannot read the fiat account.
  */
-fiat: ShownNok | null, fiatReason: string | null, price: string | null, 
+fiat: ShownNok | null, fiatReason: string | null, price: ShownPrice | null, 
 /**
  * What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read
  * and the values are the exchange's own.
@@ -215,9 +215,9 @@ filed: string | null,
  */
 shown: string, 
 /**
- * The exact figure, to the øre (NOK) or the satoshi; empty for a text field.
+ * The exact figure, to the øre (NOK) or the satoshi; none for a text field.
  */
-exact: string, 
+exact: ShownAmount | null, 
 /**
  * The rows the figure came from, by id.
  */
@@ -239,9 +239,9 @@ methodName: string,
  */
 complete: boolean, rateKind: RateKind, 
 /**
- * The chosen rate, formatted; `null` when there is none.
+ * The chosen rate; `null` when there is none.
  */
-rate: string | null, 
+rate: ShownPrice | null, 
 /**
  * Where the rate comes from, printed beside the wealth value; or why there is none.
  */
@@ -257,7 +257,7 @@ disposals: Array<DisposalView>, deposits: Array<DepositCostView>, };
 
 export type Change = "invoices" | "payments" | "unknowns" | "price" | "balances" | "market" | "history" | "lock" | "privacy" | "lockAsked" | "closeAsked" | "plans";
 
-export type ChartPointView = { time: string, price: string, 
+export type ChartPointView = { time: string, price: ShownPrice, 
 /**
  * Where it is across the plot, 0 (left) to 1 (right).
  */
@@ -311,7 +311,7 @@ acquiredOn: string,
  */
 costNok: string, };
 
-export type DepositCostView = { id: string, time: string, btc: string, 
+export type DepositCostView = { id: string, time: string, btc: ShownBtc, 
 /**
  * As entered, for the form: `2021-03-04` and the NOK figure; empty when not entered.
  */
@@ -323,15 +323,15 @@ export type Direction = "buy" | "sell";
 
 export type DisposalKind = "sale" | "payment";
 
-export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: string, proceeds: string, cost: string, 
+export type DisposalView = { id: string, time: string, kind: DisposalKind, btc: ShownBtc, proceeds: ShownNok, cost: ShownNok, 
 /**
  * "gain NOK 100.00" or "loss NOK 231.57": a loss is called one, not a negative gain.
  */
 result: string, lots: Array<LotView>, 
 /**
- * BTC sold beyond what the history shows was bought; empty when none.
+ * BTC sold beyond what the history shows was bought; none when none.
  */
-unmatched: string, };
+unmatched: ShownBtc | null, };
 
 export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
@@ -414,7 +414,11 @@ scopes: Array<string> | null,
  */
 refused: Array<string>, };
 
-export type HoldingView = { account: string, deleted: boolean, balance: string, value: string, };
+export type HoldingView = { account: string, deleted: boolean, 
+/**
+ * Or why the year's holding is not computable, with no amount.
+ */
+balance: ShownBtc, value: ShownNok, };
 
 export type HoldingsChartArgs = { width: number, height: number, dark: boolean, };
 
@@ -440,7 +444,11 @@ readout: Array<HoldingsPointView>, plotLeft: number, plotRight: number,
  */
 pending: string, };
 
-export type HoldingsPointView = { time: string, total: string, 
+export type HoldingsPointView = { time: string, 
+/**
+ * "—" with no amount when the moment's total is not known.
+ */
+total: ShownBtc, 
 /**
  * Each account's holding, `name: amount`.
  */
@@ -479,14 +487,17 @@ export type InvoiceView = { id: string, invoice: string,
 qr: QrView | null, 
 /**
  * As it was asked for: in NOK or sats when typed so, else in the unit the user prefers; or
- * "any amount".
+ * "any amount" (words with no amount).
  */
-amount: string, 
+amount: ShownAmount, 
 /**
- * The same amount the other way, one figure only: the bitcoin of one asked for in NOK,
- * else what it is worth now at the bid.
+ * The same amount the other way, one figure only: the bitcoin of one asked for in NOK...
  */
-also: string | null, publicDescription: string, privateNote: string, status: InvoiceState, statusText: string, 
+alsoBtc: ShownBtc | null, 
+/**
+ * ...else what it is worth now at the bid (about).
+ */
+alsoNok: ShownNok | null, publicDescription: string, privateNote: string, status: InvoiceState, statusText: string, 
 /**
  * RFC 3339, for the countdown.
  */
@@ -545,7 +556,7 @@ why: string | null, idleMinutes: number,
  */
 beforePayments: boolean, };
 
-export type LotView = { id: string, time: string, btc: string, cost: string, };
+export type LotView = { id: string, time: string, btc: ShownBtc, cost: ShownNok, };
 
 export type MalformedView = { id: string, reason: string, };
 
@@ -571,17 +582,17 @@ export type OpenOrderView = { orderId: string,
 /**
  * `None`: a type or direction this version does not know.
  */
-orderType: OrderType | null, direction: Direction | null, amount: string, 
+orderType: OrderType | null, direction: Direction | null, amount: ShownAmount, 
 /**
  * For a sell, what the bitcoin is worth at the bid; none for a buy (its amount is NOK) or
  * before the first price is read.
  */
-amountNok: string | null, age: string, 
+amountNok: ShownNok | null, age: string, 
 /**
  * The limit price, for an order Nordlys placed (its journal has it); the exchange's list
  * states none.
  */
-price: string | null, 
+price: ShownPrice | null, 
 /**
  * The account it was placed from, for an order Nordlys placed with one named.
  */
@@ -589,7 +600,7 @@ accountId: string | null, };
 
 export type OpenOrdersView = { orders: Array<OpenOrderView>, };
 
-export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: string | null, 
+export type OrderCheckView = { ok: boolean, amountError: string | null, priceError: string | null, warning: string | null, estimate: ShownAmount | null, 
 /**
  * What the estimate is at: the ask (buying) or bid (selling) with the quote's time, or the
  * limit price.
@@ -603,7 +614,7 @@ saleTax: SaleTaxView | null,
  * What there is to trade with: the NOK available to buy with, or the account's bitcoin
  * available to sell.
  */
-available: string, };
+available: ShownAmount | null, };
 
 export type OrderFormArgs = { 
 /**
@@ -657,16 +668,24 @@ amountBtc: string | null, destinationError: string | null, recognised: string | 
 /**
  * For an invoice, RFC 3339, for the countdown.
  */
-expiresAt: string | null, fixedAmount: string | null, 
+expiresAt: string | null, 
 /**
- * A `bitcoin:` link's own amount (plain decimal BTC) and payee label, to fill in what the
- * user has not typed.
+ * An invoice's own amount.
  */
-linkAmountBtc: string | null, linkLabel: string | null, amountError: string | null, estimate: string | null, 
+fixedAmount: ShownBtc | null, 
 /**
- * The account's available bitcoin, with what it is worth at the bid.
+ * A `bitcoin:` link's own amount and payee label, to fill in what the user has not typed
+ * (a form's value: the link's exact amount, shown or not).
  */
-available: string, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
+linkAmountBtc: Exact<"BTC"> | null, linkLabel: string | null, amountError: string | null, 
+/**
+ * What the amount typed comes to in the other unit, about.
+ */
+estimate: ShownAmount | null, 
+/**
+ * The account's available bitcoin, and what it is worth at the bid (none without a price).
+ */
+available: ShownBtc, availableNok: ShownNok | null, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
 /**
  * Names the form this check was for; sending asks for it back.
  */
@@ -690,7 +709,7 @@ export type PaymentView = { journalId: string,
 /**
  * When it was sent, on the user's clock.
  */
-sentAt: string, destination: string, amount: string, 
+sentAt: string, destination: string, amount: ShownBtc, 
 /**
  * What it was worth: when it left, once the exchange lists it; until then now, at the bid.
  * None before either is known.
@@ -699,7 +718,7 @@ worth: PaymentWorth | null,
 /**
  * The fee the exchange took, once it lists the payment.
  */
-fee: string | null, 
+fee: ShownAmount | null, 
 /**
  * What the app knows of the request.
  */
@@ -714,7 +733,11 @@ status: NetworkStatus | null, statusText: string, withdrawalId: string | null,
  */
 networkId: string | null, };
 
-export type PaymentWorth = { nok: string, when: WorthWhen, };
+export type PaymentWorth = { 
+/**
+ * About: at a rate, not what was paid.
+ */
+nok: ShownNok, when: WorthWhen, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
 
@@ -770,7 +793,7 @@ slot: string, state: RunState,
 /**
  * Price paid and BTC bought, from the synced history; none until its rows are there.
  */
-price: string | null, btc: string | null, 
+price: ShownPrice | null, btc: ShownBtc | null, 
 /**
  * What shows the state: the order id, the exchange's refusal, why it was skipped.
  */
@@ -784,7 +807,7 @@ export type PlanRungView = { index: number,
 /**
  * The rung's limit price.
  */
-price: string | null, state: RunState, evidence: string, };
+price: ShownPrice | null, state: RunState, evidence: string, };
 
 export type PlanView = { id: number, 
 /**
@@ -802,15 +825,15 @@ runs: Array<PlanRunView>,
 /**
  * BTC bought by its runs, as far as the synced history shows them.
  */
-bought: string, 
+bought: ShownBtc, 
 /**
  * What those cost in NOK, fees included.
  */
-cost: string, averagePrice: string | null, 
+cost: ShownNok, averagePrice: ShownPrice | null, 
 /**
  * Their worth at the bid less their cost; none without a recent price or any buy seen.
  */
-result: string | null, resultNegative: boolean, 
+result: ShownNok | null, resultNegative: boolean, 
 /**
  * Some of its runs placed limit buys: their fills count above only when the history names
  * their order (a tax row carries no order id), so the window says so.
@@ -891,11 +914,11 @@ export type QuoteView = {
 /**
  * The NOK amount this quote is for, formatted; none for the default.
  */
-forAmount: string | null, price: string, 
+forAmount: ShownNok | null, price: ShownPrice, 
 /**
  * Exact unless hidden: a limit order starts from the price on its side.
  */
-bid: ShownPrice, ask: ShownPrice, cardBuy: string, cardSell: string, bankBuy: string, bankSell: string, 
+bid: ShownPrice, ask: ShownPrice, cardBuy: ShownPrice, cardSell: ShownPrice, bankBuy: ShownPrice, bankSell: ShownPrice, 
 /**
  * When the exchange quoted it, on the user's clock, to the second.
  */
@@ -905,9 +928,9 @@ export type RateKind = "none" | "nokPerBtc" | "viaUsd" | "lastTransaction" | "sa
 
 export type RateOfferView = { kind: RateKind, 
 /**
- * The rate, formatted; `null` when this source has none for the year.
+ * The rate; `null` when this source has none for the year.
  */
-rate: string | null, 
+rate: ShownPrice | null, 
 /**
  * Where it comes from, or why it has none.
  */
@@ -1023,11 +1046,13 @@ export type SetUnitArgs = { unit: BtcUnit, };
 
 export type SettlePlacedArgs = { journalId: number, orderId: string | null, };
 
-export type ShownBtc = { text: string, exact: string | null, };
+export type ShownAmount = { text: string, exact: { unit: "BTC", amount: Exact<"BTC"> } | { unit: "NOK", amount: Exact<"NOK"> } | null, };
 
-export type ShownNok = { text: string, exact: string | null, };
+export type ShownBtc = { text: string, exact: Exact<"BTC"> | null, };
 
-export type ShownPrice = { text: string, exact: string | null, };
+export type ShownNok = { text: string, exact: Exact<"NOK"> | null, };
+
+export type ShownPrice = { text: string, exact: Exact<"NOK/BTC"> | null, };
 
 export type StartAtLoginArgs = { startAtLogin: boolean, };
 
@@ -1037,7 +1062,7 @@ export type SwitchProfileArgs = { id: string, };
 
 export type SyncState = "idle" | "running" | "complete" | "cancelled" | "failed";
 
-export type TaxBalanceView = { id: string, name: string, balance: string, 
+export type TaxBalanceView = { id: string, name: string, balance: ShownBtc, 
 /**
  * Empty unless the account is deleted.
  */
@@ -1045,7 +1070,7 @@ deleted: string, };
 
 export type TaxBalancesArgs = { includeDeleted: boolean, };
 
-export type TaxBalancesView = { fiat: string, accounts: Array<TaxBalanceView>, totalBtc: string, };
+export type TaxBalancesView = { fiat: ShownNok, accounts: Array<TaxBalanceView>, totalBtc: ShownBtc, };
 
 export type TaxFacetsView = { years: Array<number>, accounts: Array<ChoiceView>, types: Array<ChoiceView>, subTypes: Array<ChoiceView>, 
 /**
@@ -1083,13 +1108,21 @@ kind: string,
  */
 subType: string, 
 /**
- * BTC in minus BTC out, signed; empty when no BTC moved.
+ * BTC in minus BTC out, signed; none when no BTC moved.
  */
-btc: string, 
+btc: ShownBtc | null, 
 /**
- * NOK in minus NOK out, signed; empty when no NOK moved.
+ * NOK in minus NOK out, signed; none when no NOK moved.
  */
-nok: string, fee: string, rate: string, runningBalance: string, note: string, 
+nok: ShownNok | null, 
+/**
+ * None when the row states none, or a zero fee.
+ */
+fee: ShownAmount | null, rate: ShownPrice | null, 
+/**
+ * The account's balance after the row; none when the amounts cannot tell.
+ */
+runningBalance: ShownBtc | null, note: string, 
 /**
  * `paymentInfo` as sent.
  */
@@ -1136,7 +1169,7 @@ failure: ErrorCode | null, };
 
 export type Theme = "light" | "dark";
 
-export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: string, nok: string, price: string, fee: string, };
+export type TradeView = { id: string, time: string, direction: Direction, account: string, btc: ShownBtc | null, nok: ShownNok | null, price: ShownPrice | null, fee: ShownAmount | null, };
 
 export type TradesView = { trades: Array<TradeView>, };
 
@@ -1158,7 +1191,7 @@ entries: Array<UnknownEntryView>, };
 
 export type UsualAmountArgs = { amount: string, };
 
-export type VolumeStatsView = { amountNok: string, amountBtc: string, buyPercentage: string, numberOfTrades: string, };
+export type VolumeStatsView = { amountNok: ShownNok, amountBtc: ShownBtc, buyPercentage: string, numberOfTrades: string, };
 
 export type VolumeView = { daily: VolumeStatsView, monthly: VolumeStatsView, yearly: VolumeStatsView, last24h: VolumeStatsView, };
 
@@ -1184,11 +1217,15 @@ export type YearEndView = { year: number,
 /**
  * False for the current year: its figures are "so far".
  */
-complete: boolean, rate: string, rateSource: string, 
+complete: boolean, 
+/**
+ * "—" with no amount when the year has no rate.
+ */
+rate: ShownPrice, rateSource: string, 
 /**
  * The rate was entered by the user; it can be removed again.
  */
-entered: boolean, accounts: Array<HoldingView>, totalBtc: string, totalNok: string, 
+entered: boolean, accounts: Array<HoldingView>, totalBtc: ShownBtc, totalNok: ShownNok, 
 /**
  * "not computable: pending since …" when a pending row touches the figures (then they say
  * so too); `null` otherwise.
@@ -1197,7 +1234,11 @@ notComputable: string | null, };
 
 export type YearEndsView = { years: Array<YearEndView>, };
 
-export type YearGainsView = { year: number, disposals: number, proceeds: string, cost: string, gains: string, losses: string, net: string, 
+export type YearGainsView = { year: number, disposals: number, 
+/**
+ * Each, or why the year is not computable, with no amount.
+ */
+proceeds: ShownNok, cost: ShownNok, gains: ShownNok, losses: ShownNok, net: ShownNok, 
 /**
  * "not computable: pending since …" when a pending row touches the figures (then they say
  * so too); `null` otherwise.

@@ -10,13 +10,13 @@ use ts_rs::TS;
 use crate::alerts::{AlertList, SavedAlert};
 use crate::msg;
 use crate::present::{Present, Viewer};
+use crate::shown::{Show, ShownNok};
 use crate::wording::{self, Message, key};
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AlertsView {
-    /// The usual amount, formatted.
-    pub usual_amount: String,
+    pub usual_amount: ShownNok,
     /// The usual amount as a plain number, to edit.
     pub usual_amount_typed: String,
     pub alerts: Vec<AlertView>,
@@ -126,7 +126,7 @@ impl Present for AlertList {
         let figures = viewer.figures;
         let usual = self.usual;
         AlertsView {
-            usual_amount: figures.nok(usual),
+            usual_amount: figures.shown_nok(usual),
             usual_amount_typed: usual.decimal().normalize().to_string(),
             alerts: self
                 .alerts

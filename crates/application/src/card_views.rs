@@ -7,11 +7,13 @@ use nordlys_core::tax::card::{Card, CardEntry, Field, FieldValue, NoRate, Why};
 use nordlys_core::tax::gains::Method;
 use nordlys_core::tax::year_end_rate::{RateChoice, YearEndRate};
 use nordlys_core::time::oslo_date;
+use nordlys_money::Amount;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::card::{CardFacts, RawRows};
 use crate::present::{Present, Viewer};
+use crate::shown::{Show, ShownAmount, ShownBtc, ShownPrice};
 use crate::tax_card::{Words, refusal};
 use crate::tax_views::DisposalView;
 use crate::wording::{key, say};
@@ -117,8 +119,8 @@ pub struct CardFieldView {
     pub filed: Option<String>,
     /// As the window shows it: the filed value, or the mask.
     pub shown: String,
-    /// The exact figure, to the øre (NOK) or the satoshi; empty for a text field.
-    pub exact: String,
+    /// The exact figure, to the øre (NOK) or the satoshi; none for a text field.
+    pub exact: Option<ShownAmount>,
     /// The rows the figure came from, by id.
     pub sources: Vec<String>,
     pub refusal: Option<RefusalView>,
@@ -152,8 +154,8 @@ pub enum RateKind {
 #[serde(rename_all = "camelCase")]
 pub struct RateOfferView {
     pub kind: RateKind,
-    /// The rate, formatted; `null` when this source has none for the year.
-    pub rate: Option<String>,
+    /// The rate; `null` when this source has none for the year.
+    pub rate: Option<ShownPrice>,
     /// Where it comes from, or why it has none.
     pub source: String,
 }
@@ -163,7 +165,7 @@ pub struct RateOfferView {
 pub struct DepositCostView {
     pub id: String,
     pub time: String,
-    pub btc: String,
+    pub btc: ShownBtc,
     /// As entered, for the form: `2021-03-04` and the NOK figure; empty when not entered.
     pub acquired_on: String,
     pub cost_nok: String,
@@ -181,8 +183,8 @@ pub struct CardView {
     /// The year has ended; the running year is computed as of now.
     pub complete: bool,
     pub rate_kind: RateKind,
-    /// The chosen rate, formatted; `null` when there is none.
-    pub rate: Option<String>,
+    /// The chosen rate; `null` when there is none.
+    pub rate: Option<ShownPrice>,
     /// Where the rate comes from, printed beside the wealth value; or why there is none.
     pub rate_source: String,
     pub offers: Vec<RateOfferView>,
@@ -285,7 +287,7 @@ fn text_field(field: CardField, schema: &str, value: &str, locale: Locale) -> Ca
         label: label(field, locale),
         filed: Some(value.to_owned()),
         shown: value.to_owned(),
-        exact: String::new(),
+        exact: None,
         sources: Vec::new(),
         refusal: None,
     }
@@ -322,13 +324,14 @@ impl Shown<'_> {
             label: label(as_field, locale),
             filed,
             shown,
-            exact: match value {
-                Some(FieldValue::Btc(b)) => {
-                    self.figures.btc_in(b, nordlys_core::format::BtcUnit::Btc)
+            exact: value.map(|v| match v {
+                FieldValue::Btc(b) => Figures {
+                    unit: nordlys_core::format::BtcUnit::Btc,
+                    ..self.figures
                 }
-                Some(FieldValue::Nok(n)) => self.figures.nok(n),
-                None => String::new(),
-            },
+                .shown_amount(Amount::Btc(b)),
+                FieldValue::Nok(n) => self.figures.shown_amount(Amount::Nok(n)),
+            }),
             sources: e.sources.get(&field).cloned().unwrap_or_default(),
             refusal,
         }
@@ -389,7 +392,7 @@ fn offer(
     match given {
         Ok(r) => RateOfferView {
             kind,
-            rate: Some(figures.price(r.nok_per_btc)),
+            rate: Some(figures.shown_price(r.nok_per_btc)),
             source: crate::wording::rate_source(&r.source, figures.locale),
         },
         Err(no) => RateOfferView {
@@ -454,7 +457,7 @@ impl Present for CardFacts {
                 .rate
                 .as_ref()
                 .ok()
-                .map(|r| figures.price(r.nok_per_btc)),
+                .map(|r| figures.shown_price(r.nok_per_btc)),
             rate_source: offer(rate_kind(choice), &made.rate, year, figures, words).source,
             offers,
             entered_nok_per_btc: entered(|c| match c {
@@ -492,7 +495,7 @@ impl Present for CardFacts {
                 .map(|d| DepositCostView {
                     id: d.id.clone(),
                     time: format::time(&d.at, zone, locale),
-                    btc: figures.btc(d.btc),
+                    btc: figures.shown_btc(d.btc),
                     acquired_on: d
                         .entered
                         .as_ref()

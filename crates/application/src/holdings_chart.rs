@@ -15,6 +15,7 @@ use crate::App;
 use crate::error::{Answer, AppError};
 use crate::msg;
 use crate::present::{Presented, Viewer};
+use crate::shown::{Show, ShownBtc};
 use crate::tax::Names;
 use crate::wording::key;
 use crate::wording::say;
@@ -49,7 +50,8 @@ pub struct HoldingsChartView {
 #[serde(rename_all = "camelCase")]
 pub struct HoldingsPointView {
     pub time: String,
-    pub total: String,
+    /// "—" with no amount when the moment's total is not known.
+    pub total: ShownBtc,
     /// Each account's holding, `name: amount`.
     pub accounts: Vec<String>,
     /// Its NOK value and the rate's source; empty when nothing valued it in this moment's column.
@@ -244,8 +246,7 @@ fn point_view(
         time: format::time(&c.at, zone, locale),
         total: c
             .total_btc
-            .map(|b| figures.btc(b))
-            .unwrap_or_else(|| "—".into()),
+            .map_or_else(|| ShownBtc::instead("—".into()), |b| figures.shown_btc(b)),
         accounts: names
             .iter()
             .zip(&c.balances)
@@ -314,11 +315,9 @@ mod tests {
         };
         let v = point_view(&column, &["Savings".into()], 0.25, figures, Tz::UTC);
         assert_eq!(v.time, "2024-03-20 10:00");
-        assert_eq!(
-            v.total,
-            figures.btc(Btc::computed("0.3".parse().unwrap_or_default()))
-        );
-        assert_eq!(v.accounts, [format!("Savings: {}", v.total)]);
+        let total = Btc::computed("0.3".parse().unwrap_or_default());
+        assert_eq!(v.total, figures.shown_btc(total));
+        assert_eq!(v.accounts, [format!("Savings: {}", v.total.text())]);
         // The transaction's valuation is the later of the two, the transaction told by its
         // time and never by its id.
         assert!(

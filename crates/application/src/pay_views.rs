@@ -8,7 +8,6 @@ use nordlys_core::format::{Figures, Locale};
 use nordlys_core::pay_form;
 use nordlys_core::recipient_seal::RecipientDetails;
 use nordlys_core::store::{Recipient, WithdrawalEntry, WithdrawalState};
-use nordlys_core::tax::row_amount_text;
 use nordlys_core::travel_rule::{RecipientForm, RecipientProblem};
 use nordlys_money::Btc;
 use serde::{Deserialize, Serialize};
@@ -18,6 +17,7 @@ use crate::msg;
 use crate::pay::{PayChecked, Payment, PaymentSent, Payments, SendOutcome};
 use crate::present::{Present, Viewer};
 use crate::refusals::Refusal;
+use crate::shown::{Show, ShownAmount, ShownBtc, ShownNok};
 use crate::vocabulary::{DestinationKind, NetworkStatus};
 use crate::wording::{self, key};
 
@@ -84,15 +84,20 @@ pub struct PayCheckView {
     pub kind: Option<DestinationKind>,
     /// For an invoice, RFC 3339, for the countdown.
     pub expires_at: Option<String>,
-    pub fixed_amount: Option<String>,
-    /// A `bitcoin:` link's own amount (plain decimal BTC) and payee label, to fill in what the
-    /// user has not typed.
-    pub link_amount_btc: Option<String>,
+    /// An invoice's own amount.
+    pub fixed_amount: Option<ShownBtc>,
+    /// A `bitcoin:` link's own amount and payee label, to fill in what the user has not typed
+    /// (a form's value: the link's exact amount, shown or not).
+    #[ts(type = "Exact<\"BTC\"> | null")]
+    #[serde(with = "nordlys_money::opt_computed")]
+    pub link_amount_btc: Option<Btc>,
     pub link_label: Option<String>,
     pub amount_error: Option<String>,
-    pub estimate: Option<String>,
-    /// The account's available bitcoin, with what it is worth at the bid.
-    pub available: String,
+    /// What the amount typed comes to in the other unit, about.
+    pub estimate: Option<ShownAmount>,
+    /// The account's available bitcoin, and what it is worth at the bid (none without a price).
+    pub available: ShownBtc,
+    pub available_nok: Option<ShownNok>,
     pub needs_recipient: bool,
     pub saved_recipient: Option<RecipientView>,
     pub recipient_errors: RecipientErrorsView,
@@ -108,7 +113,8 @@ pub struct PayCheckView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentWorth {
-    pub nok: String,
+    /// About: at a rate, not what was paid.
+    pub nok: ShownNok,
     pub when: WorthWhen,
 }
 
@@ -128,12 +134,12 @@ pub struct PaymentView {
     /// When it was sent, on the user's clock.
     pub sent_at: String,
     pub destination: String,
-    pub amount: String,
+    pub amount: ShownBtc,
     /// What it was worth: when it left, once the exchange lists it; until then now, at the bid.
     /// None before either is known.
     pub worth: Option<PaymentWorth>,
     /// The fee the exchange took, once it lists the payment.
-    pub fee: Option<String>,
+    pub fee: Option<ShownAmount>,
     /// What the app knows of the request.
     pub state: WithdrawalState,
     /// The network's side, once sent.
@@ -309,22 +315,17 @@ impl Present for PayChecked {
                 .map(|d| wording::destination(d, ctx.now, figures)),
             kind,
             expires_at,
-            fixed_amount: c.fixed_amount.map(|a| figures.btc(a)),
-            link_amount_btc: link.amount_btc.map(|a| a.to_string()),
+            fixed_amount: c.fixed_amount.map(|a| figures.shown_btc(a)),
+            link_amount_btc: link.amount_btc,
             link_label: link.label,
             amount_error: c
                 .amount_error
                 .as_ref()
                 .map(|p| wording::amount_problem(p, figures)),
-            estimate: c.estimate.map(|a| format!("≈ {}", figures.amount(a))),
-            available: match pay_form::nok_value(ctx.available_btc, ctx) {
-                Some(nok) => format!(
-                    "{} (≈ {})",
-                    figures.btc(ctx.available_btc),
-                    figures.nok(nok)
-                ),
-                None => figures.btc(ctx.available_btc),
-            },
+            estimate: c.estimate.map(|a| figures.shown_amount(a)),
+            available: figures.shown_btc(ctx.available_btc),
+            available_nok: pay_form::nok_value(ctx.available_btc, ctx)
+                .map(|n| figures.shown_nok(n)),
             needs_recipient: c.needs_recipient,
             saved_recipient: c.saved_recipient.as_ref().map(recipient_view),
             recipient_errors: RecipientErrorsView {
@@ -394,13 +395,13 @@ fn payment_view(p: &Payment, viewer: &Viewer) -> PaymentView {
         journal_id: e.id.to_string(),
         sent_at: viewer.time(&e.sent_at),
         destination: e.destination.clone(),
-        amount: figures.btc(e.amount_btc),
+        amount: figures.shown_btc(e.amount_btc),
         worth: when_sent.or_else(now).map(|(nok, when)| PaymentWorth {
-            nok: format!("≈ {}", figures.nok(nok)),
+            nok: figures.shown_nok(nok),
             when,
         }),
         fee: listed.and_then(|(row, _)| match (row.fee_amount, &row.fee_currency) {
-            (Some(f), Some(c)) if !f.is_zero() => Some(row_amount_text(figures, f, c)),
+            (Some(f), Some(c)) if !f.is_zero() => Some(figures.shown_row_amount(f, c)),
             _ => None,
         }),
         state: e.state,

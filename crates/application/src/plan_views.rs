@@ -12,6 +12,7 @@ use ts_rs::TS;
 use crate::msg;
 use crate::plans::{EntryFacts, PlanFacts, PlanList, RunFacts, SavedPlan};
 use crate::present::{Present, Viewer};
+use crate::shown::{Show, ShownBtc, ShownNok, ShownPrice};
 use crate::wording::{self, Bare, Message, key};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -63,12 +64,12 @@ pub struct PlanView {
     /// Newest first.
     pub runs: Vec<PlanRunView>,
     /// BTC bought by its runs, as far as the synced history shows them.
-    pub bought: String,
+    pub bought: ShownBtc,
     /// What those cost in NOK, fees included.
-    pub cost: String,
-    pub average_price: Option<String>,
+    pub cost: ShownNok,
+    pub average_price: Option<ShownPrice>,
     /// Their worth at the bid less their cost; none without a recent price or any buy seen.
-    pub result: Option<String>,
+    pub result: Option<ShownNok>,
     pub result_negative: bool,
     /// Some of its runs placed limit buys: their fills count above only when the history names
     /// their order (a tax row carries no order id), so the window says so.
@@ -84,8 +85,8 @@ pub struct PlanRunView {
     pub slot: String,
     pub state: RunState,
     /// Price paid and BTC bought, from the synced history; none until its rows are there.
-    pub price: Option<String>,
-    pub btc: Option<String>,
+    pub price: Option<ShownPrice>,
+    pub btc: Option<ShownBtc>,
     /// What shows the state: the order id, the exchange's refusal, why it was skipped.
     pub evidence: String,
     #[ts(type = "number | null")]
@@ -99,7 +100,7 @@ pub struct PlanRunView {
 pub struct PlanRungView {
     pub index: u8,
     /// The rung's limit price.
-    pub price: Option<String>,
+    pub price: Option<ShownPrice>,
     pub state: RunState,
     pub evidence: String,
 }
@@ -293,8 +294,8 @@ fn run_view(run: &RunFacts, viewer: &Viewer) -> PlanRunView {
         price: run
             .got
             .and_then(|(b, n)| price_of(b, n))
-            .map(|p| figures.price(p)),
-        btc: run.got.map(|(b, _)| figures.btc(b)),
+            .map(|p| figures.shown_price(p)),
+        btc: run.got.map(|(b, _)| figures.shown_btc(b)),
         evidence: evidence_words(run, viewer),
         journal_id: run.run.journal_id,
         rungs: run
@@ -304,7 +305,7 @@ fn run_view(run: &RunFacts, viewer: &Viewer) -> PlanRunView {
             .zip(&run.rungs)
             .map(|(g, entry)| PlanRungView {
                 index: g.index,
-                price: g.price.map(|p| figures.price(p)),
+                price: g.price.map(|p| figures.shown_price(p)),
                 state: g.state,
                 evidence: entry
                     .as_ref()
@@ -329,13 +330,13 @@ impl Present for PlanFacts {
             paused: plan.paused,
             next_run: self.record.next_slot.map(|t| viewer.time(&t)),
             runs: self.runs.iter().map(|r| run_view(r, viewer)).collect(),
-            bought: figures.btc(bought),
-            cost: figures.nok(cost),
+            bought: figures.shown_btc(bought),
+            cost: figures.shown_nok(cost),
             average_price: self
                 .bought
                 .and_then(|(b, n)| price_of(b, n))
-                .map(|p| figures.price(p)),
-            result: result.map(|r| figures.nok(r)),
+                .map(|p| figures.shown_price(p)),
+            result: result.map(|r| figures.shown_nok(r)),
             result_negative: result.is_some_and(|r| r.is_negative()),
             limit_fills_may_be_missing: self
                 .record

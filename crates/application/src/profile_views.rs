@@ -20,7 +20,7 @@ use crate::error_words::{permission_name, refusal_reason};
 use crate::msg;
 use crate::present::{Present, Viewer};
 use crate::profiles::{AppState, Holdings};
-use crate::shown::{Show, ShownBtc, ShownNok};
+use crate::shown::{Show, ShownBtc, ShownNok, ShownPrice};
 use crate::vocabulary::ProfileType;
 use crate::wording::{self, Message, key};
 
@@ -166,15 +166,15 @@ pub struct AccountView {
     pub id: String,
     pub name: String,
     pub total_btc: ShownBtc,
-    pub available_btc: String,
+    pub available_btc: ShownBtc,
     /// What the available bitcoin would sell for now, at the bid; none without a quote (the
     /// exchange states no value for it).
-    pub available_nok: Option<String>,
+    pub available_nok: Option<ShownNok>,
     /// The part of the total not available, named: what open sells (or a payment on its way)
     /// hold; none when all of it is available.
     pub reserved: Option<String>,
     /// What it would sell for now, at the bid.
-    pub total_nok: String,
+    pub total_nok: ShownNok,
     pub deleted: bool,
 }
 
@@ -182,19 +182,19 @@ pub struct AccountView {
 #[serde(rename_all = "camelCase")]
 pub struct BalancesView {
     pub accounts: Vec<AccountView>,
-    pub total_btc: String,
+    pub total_btc: ShownBtc,
     /// The bitcoin accounts' worth.
-    pub total_nok: String,
+    pub total_nok: ShownNok,
     /// The bitcoin accounts' worth and the NOK account together; `None` when the NOK account
     /// cannot be read (a total that leaves it out would not be one).
-    pub grand_total_nok: Option<String>,
+    pub grand_total_nok: Option<ShownNok>,
     /// The exchange's default account, as learned from it; `None` when not known, and then the
     /// first listed is the one a form shows (and sends from) when none is chosen.
     pub default_account: Option<String>,
     /// `None` with `fiatReason` when the credentials cannot read the fiat account.
     pub fiat: Option<ShownNok>,
     pub fiat_reason: Option<String>,
-    pub price: Option<String>,
+    pub price: Option<ShownPrice>,
     /// What the NOK values are at: "at the bid NOK …, <time>"; none when no quote could be read
     /// and the values are the exchange's own.
     pub valued_at: Option<String>,
@@ -349,26 +349,26 @@ impl Present for Holdings {
                     id: a.id.to_string(),
                     name: a.name.clone(),
                     total_btc: figures.shown_btc(a.total_btc),
-                    available_btc: figures.btc(a.available_btc),
+                    available_btc: figures.shown_btc(a.available_btc),
                     // The exchange states no value for the available part: none without a quote.
-                    available_nok: at_bid(a.available_btc).map(|n| figures.nok(n)),
+                    available_nok: at_bid(a.available_btc).map(|n| figures.shown_nok(n)),
                     reserved: (a.total_btc > a.available_btc).then(|| {
                         msg!(ACCOUNT_RESERVED {
                             btc: figures.btc(a.total_btc - a.available_btc)
                         })
                         .render(figures.locale)
                     }),
-                    total_nok: figures.nok(worth(a)),
+                    total_nok: figures.shown_nok(worth(a)),
                     deleted: a.is_deleted(),
                 })
                 .collect(),
-            total_btc: figures.btc(total_btc),
-            total_nok: figures.nok(total_nok),
-            grand_total_nok: fiat_nok.map(|f| figures.nok(total_nok + f)),
+            total_btc: figures.shown_btc(total_btc),
+            total_nok: figures.shown_nok(total_nok),
+            grand_total_nok: fiat_nok.map(|f| figures.shown_nok(total_nok + f)),
             default_account: self.default_account,
             fiat,
             fiat_reason,
-            price: quote.as_ref().map(|p| figures.price(p.price)),
+            price: quote.as_ref().map(|p| figures.shown_price(p.price)),
             valued_at,
         }
     }

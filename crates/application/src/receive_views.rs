@@ -2,15 +2,16 @@
 //! destinations with their QR codes, and Lightning invoices with their live status.
 
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::format::{BtcUnit, Locale};
+use nordlys_core::format::{BtcUnit, Figures, Locale};
 use nordlys_core::store::{Asked, StoredInvoice};
 use nordlys_exchange::models::InvoiceStatus;
-use nordlys_money::NokPerBtc;
+use nordlys_money::{Amount, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::present::{Present, Viewer};
 use crate::receive::{Invoice, Invoices};
+use crate::shown::{Show, ShownAmount, ShownBtc, ShownNok};
 use crate::vocabulary::InvoiceState;
 use crate::wording::key;
 
@@ -60,11 +61,12 @@ pub struct InvoiceView {
     /// Only for the invoice on screen, not in lists.
     pub qr: Option<QrView>,
     /// As it was asked for: in NOK or sats when typed so, else in the unit the user prefers; or
-    /// "any amount".
-    pub amount: String,
-    /// The same amount the other way, one figure only: the bitcoin of one asked for in NOK,
-    /// else what it is worth now at the bid.
-    pub also: Option<String>,
+    /// "any amount" (words with no amount).
+    pub amount: ShownAmount,
+    /// The same amount the other way, one figure only: the bitcoin of one asked for in NOK...
+    pub also_btc: Option<ShownBtc>,
+    /// ...else what it is worth now at the bid (about).
+    pub also_nok: Option<ShownNok>,
     pub public_description: String,
     pub private_note: String,
     pub status: InvoiceState,
@@ -112,19 +114,26 @@ fn invoice_view(
         invoice: i.invoice.clone(),
         qr,
         amount: match (i.asked, i.amount_btc) {
-            (Asked::Nok(nok), _) => figures.nok(nok),
-            (Asked::Sats, Some(a)) => figures.btc_in(a, BtcUnit::Sats),
-            (Asked::Btc, Some(a)) => figures.btc(a),
+            (Asked::Nok(nok), _) => figures.shown_amount(Amount::Nok(nok)),
+            (Asked::Sats, Some(a)) => Figures {
+                unit: BtcUnit::Sats,
+                ..figures
+            }
+            .shown_amount(Amount::Btc(a)),
+            (Asked::Btc, Some(a)) => figures.shown_amount(Amount::Btc(a)),
             (Asked::Btc | Asked::Sats, None) => {
-                crate::wording::say(key::INVOICE_ANY_AMOUNT, locale)
+                ShownAmount::instead(crate::wording::say(key::INVOICE_ANY_AMOUNT, locale))
             }
         },
-        also: match (i.asked, i.amount_btc) {
-            (_, None) => None,
-            (Asked::Nok(_), Some(a)) => Some(figures.btc(a)),
+        also_btc: match (i.asked, i.amount_btc) {
+            (Asked::Nok(_), Some(a)) => Some(figures.shown_btc(a)),
+            _ => None,
+        },
+        also_nok: match (i.asked, i.amount_btc) {
             (Asked::Btc | Asked::Sats, Some(a)) => price
                 .and_then(|p| a.value_at(p))
-                .map(|nok| format!("≈ {}", figures.nok(nok))),
+                .map(|nok| figures.shown_nok(nok)),
+            _ => None,
         },
         public_description: i.public_description.clone(),
         private_note: i.private_note.clone(),

@@ -6,7 +6,6 @@ use chrono::{DateTime, Utc};
 use nordlys_core::format::{self, Figures, Locale};
 use nordlys_core::tax::balances::BalanceIndex;
 use nordlys_core::tax::gains::{Disposal, DisposalKind, GainsReport, Method};
-use nordlys_core::tax::row_amount_text;
 use nordlys_core::tax::year_end::{RateSource, YearEnd};
 use nordlys_core::time::Tz;
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
@@ -17,6 +16,7 @@ use ts_rs::TS;
 
 use crate::msg;
 use crate::present::{Present, Viewer};
+use crate::shown::{Show, ShownAmount, ShownBtc, ShownNok, ShownPrice};
 use crate::tax::{ExchangeBalances, Names, SyncStatus, TaxChoices, TaxRowsPage, YearEnds};
 use crate::vocabulary::{Report, SyncState};
 use crate::wording::{Message, key};
@@ -52,13 +52,15 @@ pub struct TaxRowView {
     pub kind: String,
     /// In words, as `kind`; empty for none.
     pub sub_type: String,
-    /// BTC in minus BTC out, signed; empty when no BTC moved.
-    pub btc: String,
-    /// NOK in minus NOK out, signed; empty when no NOK moved.
-    pub nok: String,
-    pub fee: String,
-    pub rate: String,
-    pub running_balance: String,
+    /// BTC in minus BTC out, signed; none when no BTC moved.
+    pub btc: Option<ShownBtc>,
+    /// NOK in minus NOK out, signed; none when no NOK moved.
+    pub nok: Option<ShownNok>,
+    /// None when the row states none, or a zero fee.
+    pub fee: Option<ShownAmount>,
+    pub rate: Option<ShownPrice>,
+    /// The account's balance after the row; none when the amounts cannot tell.
+    pub running_balance: Option<ShownBtc>,
     pub note: String,
     /// `paymentInfo` as sent.
     pub payment_info: String,
@@ -160,7 +162,7 @@ pub struct TaxBalancesArgs {
 pub struct TaxBalanceView {
     pub id: String,
     pub name: String,
-    pub balance: String,
+    pub balance: ShownBtc,
     /// Empty unless the account is deleted.
     pub deleted: String,
 }
@@ -168,9 +170,9 @@ pub struct TaxBalanceView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxBalancesView {
-    pub fiat: String,
+    pub fiat: ShownNok,
     pub accounts: Vec<TaxBalanceView>,
-    pub total_btc: String,
+    pub total_btc: ShownBtc,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -178,8 +180,9 @@ pub struct TaxBalancesView {
 pub struct HoldingView {
     pub account: String,
     pub deleted: bool,
-    pub balance: String,
-    pub value: String,
+    /// Or why the year's holding is not computable, with no amount.
+    pub balance: ShownBtc,
+    pub value: ShownNok,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -188,13 +191,14 @@ pub struct YearEndView {
     pub year: i32,
     /// False for the current year: its figures are "so far".
     pub complete: bool,
-    pub rate: String,
+    /// "—" with no amount when the year has no rate.
+    pub rate: ShownPrice,
     pub rate_source: String,
     /// The rate was entered by the user; it can be removed again.
     pub entered: bool,
     pub accounts: Vec<HoldingView>,
-    pub total_btc: String,
-    pub total_nok: String,
+    pub total_btc: ShownBtc,
+    pub total_nok: ShownNok,
     /// "not computable: pending since …" when a pending row touches the figures (then they say
     /// so too); `null` otherwise.
     pub not_computable: Option<String>,
@@ -217,8 +221,8 @@ pub struct GainsArgs {
 pub struct LotView {
     pub id: String,
     pub time: String,
-    pub btc: String,
-    pub cost: String,
+    pub btc: ShownBtc,
+    pub cost: ShownNok,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -227,14 +231,14 @@ pub struct DisposalView {
     pub id: String,
     pub time: String,
     pub kind: DisposalKind,
-    pub btc: String,
-    pub proceeds: String,
-    pub cost: String,
+    pub btc: ShownBtc,
+    pub proceeds: ShownNok,
+    pub cost: ShownNok,
     /// "gain NOK 100.00" or "loss NOK 231.57": a loss is called one, not a negative gain.
     pub result: String,
     pub lots: Vec<LotView>,
-    /// BTC sold beyond what the history shows was bought; empty when none.
-    pub unmatched: String,
+    /// BTC sold beyond what the history shows was bought; none when none.
+    pub unmatched: Option<ShownBtc>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -242,11 +246,12 @@ pub struct DisposalView {
 pub struct YearGainsView {
     pub year: i32,
     pub disposals: u32,
-    pub proceeds: String,
-    pub cost: String,
-    pub gains: String,
-    pub losses: String,
-    pub net: String,
+    /// Each, or why the year is not computable, with no amount.
+    pub proceeds: ShownNok,
+    pub cost: ShownNok,
+    pub gains: ShownNok,
+    pub losses: ShownNok,
+    pub net: ShownNok,
     /// "not computable: pending since …" when a pending row touches the figures (then they say
     /// so too); `null` otherwise.
     pub not_computable: Option<String>,
@@ -414,8 +419,8 @@ fn row_view(
         .map(|a| a.as_str())
         .unwrap_or_default();
     let fee = match (t.fee_amount, &t.fee_currency) {
-        (Some(f), Some(c)) if !f.is_zero() => row_amount_text(figures, f, c),
-        _ => String::new(),
+        (Some(f), Some(c)) if !f.is_zero() => Some(figures.shown_row_amount(f, c)),
+        _ => None,
     };
     TaxRowView {
         id: t.id.as_str().to_owned(),
@@ -428,20 +433,13 @@ fn row_view(
         account_deleted: names.deleted(account),
         kind: kind_words(&t.tx_type, locale),
         sub_type: sub_type_words(&t.sub_type, locale),
-        btc: net(t, &CurrencyCode::Btc)
-            .map(|d| figures.btc(Btc::computed(d)))
-            .unwrap_or_default(),
-        nok: net(t, &CurrencyCode::Nok)
-            .map(|d| figures.nok(Nok::computed(d)))
-            .unwrap_or_default(),
+        btc: net(t, &CurrencyCode::Btc).map(|d| figures.shown_btc(Btc::computed(d))),
+        nok: net(t, &CurrencyCode::Nok).map(|d| figures.shown_nok(Nok::computed(d))),
         fee,
-        rate: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
+        rate: t.rate_market.map(|r| figures.shown_price(r)),
         // The account's balance after the row, from the amounts: `runningBalanceBtc` is read
         // two ways (the account's or the user's total) and is kept as sent in the CSV.
-        running_balance: balances
-            .after(t.id.as_str())
-            .map(|b| figures.btc(b))
-            .unwrap_or_default(),
+        running_balance: balances.after(t.id.as_str()).map(|b| figures.shown_btc(b)),
         note: t.note.clone(),
         payment_info: t.payment_info.clone(),
         payment: payment_view(t),
@@ -533,15 +531,15 @@ impl Present for ExchangeBalances {
         let locale = figures.locale;
         let b = self.bitcoin;
         TaxBalancesView {
-            fiat: figures.nok(self.fiat),
-            total_btc: figures.btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
+            fiat: figures.shown_nok(self.fiat),
+            total_btc: figures.shown_btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
             accounts: b
                 .bitcoin_accounts
                 .iter()
                 .map(|acc| TaxBalanceView {
                     id: acc.id.as_str().to_owned(),
                     name: acc.name.clone(),
-                    balance: figures.btc(acc.balance_btc),
+                    balance: figures.shown_btc(acc.balance_btc),
                     deleted: acc
                         .delete_time
                         .map(|t| day(&t, zone, locale))
@@ -573,14 +571,15 @@ fn year_end_blocked(y: &YearEnd, zone: Tz, locale: Locale) -> Option<String> {
     })
 }
 
-/// `figure()`, or why the year's holding is not computable.
-fn unless_blocked(
+/// `figure()`, or why the year's holding is not computable (words with no amount).
+fn unless_blocked<T>(
     y: &YearEnd,
     zone: Tz,
     locale: Locale,
-    figure: impl FnOnce() -> String,
-) -> String {
-    year_end_blocked(y, zone, locale).unwrap_or_else(figure)
+    instead: impl FnOnce(String) -> T,
+    figure: impl FnOnce() -> T,
+) -> T {
+    year_end_blocked(y, zone, locale).map_or_else(figure, instead)
 }
 
 impl Present for YearEnds {
@@ -590,7 +589,9 @@ impl Present for YearEnds {
         let (figures, zone) = (viewer.figures, viewer.zone);
         let locale = figures.locale;
         let YearEnds { years, names } = self;
-        let nok = |d: Option<Nok>| d.map(|d| figures.nok(d)).unwrap_or_else(|| "—".into());
+        let nok = |d: Option<Nok>| {
+            d.map_or_else(|| ShownNok::instead("—".into()), |d| figures.shown_nok(d))
+        };
         YearEndsView {
             years: years
                 .iter()
@@ -598,10 +599,10 @@ impl Present for YearEnds {
                 .map(|y| YearEndView {
                     year: y.year,
                     complete: y.complete,
-                    rate: y
-                        .rate_nok
-                        .map(|r| figures.price(r))
-                        .unwrap_or_else(|| "—".into()),
+                    rate: y.rate_nok.map_or_else(
+                        || ShownPrice::instead("—".into()),
+                        |r| figures.shown_price(r),
+                    ),
                     rate_source: crate::wording::rate_source(&y.source, locale),
                     entered: matches!(
                         y.source,
@@ -615,12 +616,20 @@ impl Present for YearEnds {
                         .map(|h| HoldingView {
                             account: names.name(&h.account_id),
                             deleted: names.deleted(&h.account_id),
-                            balance: unless_blocked(y, zone, locale, || figures.btc(h.balance_btc)),
-                            value: unless_blocked(y, zone, locale, || nok(h.value_nok)),
+                            balance: unless_blocked(y, zone, locale, ShownBtc::instead, || {
+                                figures.shown_btc(h.balance_btc)
+                            }),
+                            value: unless_blocked(y, zone, locale, ShownNok::instead, || {
+                                nok(h.value_nok)
+                            }),
                         })
                         .collect(),
-                    total_btc: unless_blocked(y, zone, locale, || figures.btc(y.total_btc)),
-                    total_nok: unless_blocked(y, zone, locale, || nok(y.total_nok)),
+                    total_btc: unless_blocked(y, zone, locale, ShownBtc::instead, || {
+                        figures.shown_btc(y.total_btc)
+                    }),
+                    total_nok: unless_blocked(y, zone, locale, ShownNok::instead, || {
+                        nok(y.total_nok)
+                    }),
                     not_computable: year_end_blocked(y, zone, locale),
                 })
                 .collect(),
@@ -635,7 +644,7 @@ impl Present for GainsReport {
         let (figures, zone) = (viewer.figures, viewer.zone);
         let locale = figures.locale;
         let report = self;
-        let nok = |d: Nok| figures.nok(d);
+        let nok = |d: Nok| figures.shown_nok(d);
         GainsView {
             method: crate::wording::method_name(report.method, locale),
             years: report
@@ -654,7 +663,7 @@ impl Present for GainsReport {
                                 .render(locale)
                             })
                         });
-                    let figure = |n: Nok| blocked.clone().unwrap_or_else(|| nok(n));
+                    let figure = |n: Nok| blocked.clone().map_or_else(|| nok(n), ShownNok::instead);
                     YearGainsView {
                         year: y.year,
                         disposals: y.disposals,
@@ -708,12 +717,12 @@ pub(crate) fn disposal_view(
     zone: Tz,
 ) -> DisposalView {
     let locale = figures.locale;
-    let nok = |d: Nok| figures.nok(d);
+    let nok = |d: Nok| figures.shown_nok(d);
     DisposalView {
         id: d.id.clone(),
         time: format::time(&d.at, zone, locale),
         kind: d.kind,
-        btc: figures.btc(d.btc),
+        btc: figures.shown_btc(d.btc),
         proceeds: nok(d.proceeds_nok),
         cost: nok(d.cost_nok),
         result: disposal_result(d, figures),
@@ -730,15 +739,11 @@ pub(crate) fn disposal_view(
                     .as_ref()
                     .map(|t| format::time(t, zone, locale))
                     .unwrap_or_default(),
-                btc: figures.btc(l.btc),
+                btc: figures.shown_btc(l.btc),
                 cost: nok(l.cost_nok),
             })
             .collect(),
-        unmatched: if d.unmatched_btc.is_zero() {
-            String::new()
-        } else {
-            figures.btc(d.unmatched_btc)
-        },
+        unmatched: (!d.unmatched_btc.is_zero()).then(|| figures.shown_btc(d.unmatched_btc)),
     }
 }
 

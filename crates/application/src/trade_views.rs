@@ -6,7 +6,6 @@ use nordlys_core::format::{self, BtcUnit, Figures};
 use nordlys_core::order_form::{self, Market, OrderForm};
 use nordlys_core::orders::Resolution;
 use nordlys_core::store::{JournalEntry, JournalState};
-use nordlys_core::tax::row_amount_text;
 use nordlys_exchange::models::{TaxTransactionType, VolumeResponse, VolumeStats};
 use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
 use nordlys_render::chart::{ChartStyle, PriceChartWords, Theme, price_chart, volume_chart};
@@ -18,7 +17,7 @@ use crate::error::{Answer, AppError};
 use crate::market::{PriceChartFacts, Trades, VolumeChartFacts};
 use crate::msg;
 use crate::present::{Present, Presented, Viewer};
-use crate::shown::{Show, ShownPrice};
+use crate::shown::{Show, ShownAmount, ShownBtc, ShownNok, ShownPrice};
 use crate::trading::{Journal, OpenOrders, OrderChecked, OrderPlaced, Quote};
 use crate::vocabulary::{Direction, OrderOutcome, OrderType};
 use crate::wording::{self, key};
@@ -34,15 +33,15 @@ pub struct QuoteArgs {
 #[serde(rename_all = "camelCase")]
 pub struct QuoteView {
     /// The NOK amount this quote is for, formatted; none for the default.
-    pub for_amount: Option<String>,
-    pub price: String,
+    pub for_amount: Option<ShownNok>,
+    pub price: ShownPrice,
     /// Exact unless hidden: a limit order starts from the price on its side.
     pub bid: ShownPrice,
     pub ask: ShownPrice,
-    pub card_buy: String,
-    pub card_sell: String,
-    pub bank_buy: String,
-    pub bank_sell: String,
+    pub card_buy: ShownPrice,
+    pub card_sell: ShownPrice,
+    pub bank_buy: ShownPrice,
+    pub bank_sell: ShownPrice,
     /// When the exchange quoted it, on the user's clock, to the second.
     pub quoted_at: String,
 }
@@ -67,7 +66,7 @@ pub struct OrderCheckView {
     pub amount_error: Option<String>,
     pub price_error: Option<String>,
     pub warning: Option<String>,
-    pub estimate: Option<String>,
+    pub estimate: Option<ShownAmount>,
     /// What the estimate is at: the ask (buying) or bid (selling) with the quote's time, or the
     /// limit price.
     pub estimate_basis: Option<String>,
@@ -76,7 +75,7 @@ pub struct OrderCheckView {
     pub sale_tax: Option<crate::sale_tax::SaleTaxView>,
     /// What there is to trade with: the NOK available to buy with, or the account's bitcoin
     /// available to sell.
-    pub available: String,
+    pub available: Option<ShownAmount>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -95,14 +94,14 @@ pub struct OpenOrderView {
     /// `None`: a type or direction this version does not know.
     pub order_type: Option<OrderType>,
     pub direction: Option<Direction>,
-    pub amount: String,
+    pub amount: ShownAmount,
     /// For a sell, what the bitcoin is worth at the bid; none for a buy (its amount is NOK) or
     /// before the first price is read.
-    pub amount_nok: Option<String>,
+    pub amount_nok: Option<ShownNok>,
     pub age: String,
     /// The limit price, for an order Nordlys placed (its journal has it); the exchange's list
     /// states none.
-    pub price: Option<String>,
+    pub price: Option<ShownPrice>,
     /// The account it was placed from, for an order Nordlys placed with one named.
     pub account_id: Option<String>,
 }
@@ -145,8 +144,8 @@ pub struct JournalView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeStatsView {
-    pub amount_nok: String,
-    pub amount_btc: String,
+    pub amount_nok: ShownNok,
+    pub amount_btc: ShownBtc,
     pub buy_percentage: String,
     pub number_of_trades: String,
 }
@@ -167,10 +166,10 @@ pub struct TradeView {
     pub time: String,
     pub direction: Direction,
     pub account: String,
-    pub btc: String,
-    pub nok: String,
-    pub price: String,
-    pub fee: String,
+    pub btc: Option<ShownBtc>,
+    pub nok: Option<ShownNok>,
+    pub price: Option<ShownPrice>,
+    pub fee: Option<ShownAmount>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -215,7 +214,7 @@ pub struct PriceChartView {
 #[serde(rename_all = "camelCase")]
 pub struct ChartPointView {
     pub time: String,
-    pub price: String,
+    pub price: ShownPrice,
     /// Where it is across the plot, 0 (left) to 1 (right).
     pub x: f64,
 }
@@ -231,8 +230,12 @@ pub struct ChartSizeArgs {
 fn stats(s: &VolumeStats, figures: Figures) -> VolumeStatsView {
     let locale = figures.locale;
     VolumeStatsView {
-        amount_nok: figures.nok(s.amount_nok),
-        amount_btc: figures.btc_in(s.amount_btc, BtcUnit::Btc),
+        amount_nok: figures.shown_nok(s.amount_nok),
+        amount_btc: Figures {
+            unit: BtcUnit::Btc,
+            ..figures
+        }
+        .shown_btc(s.amount_btc),
         buy_percentage: format!("{}\u{a0}%", format::number(s.buy_percentage, 1, locale)),
         number_of_trades: format::number(Decimal::from(s.number_of_trades), 0, locale),
     }
@@ -282,18 +285,16 @@ impl Present for Trades {
                     time: viewer.time(&t.create_time),
                     direction: if buy { Direction::Buy } else { Direction::Sell },
                     account,
-                    btc: btc
-                        .map(|b| figures.btc(Btc::computed(b)))
-                        .unwrap_or_default(),
-                    nok: nok
-                        .map(|n| figures.nok(Nok::computed(n)))
-                        .unwrap_or_default(),
-                    price: t.rate_market.map(|r| figures.price(r)).unwrap_or_default(),
+                    btc: btc.map(|b| figures.shown_btc(Btc::computed(b))),
+                    nok: nok.map(|n| figures.shown_nok(Nok::computed(n))),
+                    price: t.rate_market.map(|r| figures.shown_price(r)),
                     fee: match (t.fee_amount, &t.fee_currency) {
-                        (Some(f), Some(c)) => row_amount_text(figures, f, c),
+                        (Some(f), Some(c)) => Some(figures.shown_row_amount(f, c)),
                         // A fee with no currency named is in NOK, as a trade's is.
-                        (Some(f), None) => figures.nok(Nok::computed(f)),
-                        (None, _) => String::new(),
+                        (Some(f), None) => {
+                            Some(figures.shown_amount(Amount::Nok(Nok::computed(f))))
+                        }
+                        (None, _) => None,
                     },
                 }
             })
@@ -317,9 +318,9 @@ impl Present for Quote {
     fn present(self, viewer: &Viewer) -> QuoteView {
         let figures = order_figures(viewer);
         let p = self.price;
-        let f = |p: NokPerBtc| figures.price(p);
+        let f = |p: NokPerBtc| figures.shown_price(p);
         QuoteView {
-            for_amount: self.for_amount.map(|a| figures.nok(a)),
+            for_amount: self.for_amount.map(|a| figures.shown_nok(a)),
             price: f(p.price),
             bid: figures.shown_price(p.bid),
             ask: figures.shown_price(p.ask),
@@ -406,11 +407,11 @@ fn check_view_of(
             .warning
             .as_ref()
             .map(|w| wording::order_warning(w, figures)),
-        estimate: c.estimate.map(|a| estimate_words(a, figures)),
+        estimate: c.estimate.map(|a| figures.shown_amount(a)),
         estimate_basis,
         summary: order_confirmation(c, figures),
         sale_tax: None,
-        available: String::new(),
+        available: None,
     }
 }
 
@@ -425,10 +426,10 @@ impl Present for OrderChecked {
             .as_ref()
             .map(|_| estimate_basis(form, market, &self.quoted_at, viewer, figures));
         let mut view = check_view_of(check, figures, basis);
-        view.available = match form.direction {
-            Direction::Buy => figures.nok(market.available_nok),
-            Direction::Sell => figures.btc(market.available_btc),
-        };
+        view.available = Some(figures.shown_amount(match form.direction {
+            Direction::Buy => Amount::Nok(market.available_nok),
+            Direction::Sell => Amount::Btc(market.available_btc),
+        }));
         view.sale_tax = self.sale_tax.map(|t| t.present(viewer));
         view
     }
@@ -536,18 +537,18 @@ impl Present for OpenOrders {
                         order_id: o.order_id.to_string(),
                         order_type: OrderType::from_wire(&o.order_type),
                         direction: Direction::from_wire(&o.direction),
-                        amount: figures.amount(amount),
+                        amount: figures.shown_amount(amount),
                         amount_nok: match amount {
                             Amount::Btc(btc) => bid
                                 .and_then(|b| btc.value_at(b))
-                                .map(|n| format!("≈ {}", figures.nok(n))),
+                                .map(|n| figures.shown_nok(n)),
                             Amount::Nok(_) => None,
                         },
                         age: wording::duration(minutes.unsigned_abs() * 60, figures.locale),
                         price: ours
                             .as_ref()
                             .and_then(|e| e.price)
-                            .map(|p| figures.price(p)),
+                            .map(|p| figures.shown_price(p)),
                         account_id: ours.as_ref().and_then(|e| e.account_id.clone()),
                     }
                 })
@@ -597,7 +598,7 @@ impl Presented for PriceChartFacts {
                 .iter()
                 .map(|p| ChartPointView {
                     time: viewer.time(&p.at),
-                    price: figures.price(p.price),
+                    price: figures.shown_price(p.price),
                     x: p.x,
                 })
                 .collect(),

@@ -1,6 +1,7 @@
 import { fireEvent, screen } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { AlertArgs, AlertView } from "../bindings";
+import { nok } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import PriceAlerts from "./PriceAlerts.svelte";
 
@@ -27,12 +28,22 @@ describe("PriceAlerts", () => {
           ];
         return {
           problems,
-          alerts: { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept, openOrdersUnavailable: null },
+          alerts: {
+            usualAmount: nok("NOK 5,000.00"),
+            usualAmountTyped: "5000",
+            alerts: kept,
+            openOrdersUnavailable: null,
+          },
         };
       },
       removeAlert: () => {
         kept = [];
-        return { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: kept, openOrdersUnavailable: null };
+        return {
+          usualAmount: nok("NOK 5,000.00"),
+          usualAmountTyped: "5000",
+          alerts: kept,
+          openOrdersUnavailable: null,
+        };
       },
     });
     await mountScreen(PriceAlerts, fake);
@@ -84,7 +95,7 @@ describe("PriceAlerts", () => {
     const fake = sandboxBackend({
       saveAlert: () => ({
         problems: [],
-        alerts: { usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: [], openOrdersUnavailable: null },
+        alerts: { usualAmount: nok("NOK 5,000.00"), usualAmountTyped: "5000", alerts: [], openOrdersUnavailable: null },
       }),
     });
     await mountScreen(PriceAlerts, fake);
@@ -99,7 +110,7 @@ describe("PriceAlerts", () => {
 
     const oauth = sandboxBackend({
       alerts: () => ({
-        usualAmount: "NOK 5,000.00",
+        usualAmount: nok("NOK 5,000.00"),
         usualAmountTyped: "5000",
         alerts: [],
         openOrdersUnavailable: "Alerts on open orders need an API key.",

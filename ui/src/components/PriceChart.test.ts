@@ -1,12 +1,13 @@
 import { fireEvent, screen } from "@testing-library/svelte";
 import { describe, expect, it, vi } from "vitest";
+import { price } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import PriceChart from "./PriceChart.svelte";
 
 const readout = [
-  { time: "2026-11-01 13:00", price: "NOK 950,000.00", x: 0 },
-  { time: "2026-11-02 13:00", price: "NOK 990,000.00", x: 0.5 },
-  { time: "2026-11-24 07:03", price: "NOK 1,015,051.37", x: 1 },
+  { time: "2026-11-01 13:00", price: price("NOK 950,000.00"), x: 0 },
+  { time: "2026-11-02 13:00", price: price("NOK 990,000.00"), x: 0.5 },
+  { time: "2026-11-24 07:03", price: price("NOK 1,015,051.37"), x: 1 },
 ];
 
 describe("PriceChart", () => {

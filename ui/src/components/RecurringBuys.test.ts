@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { PlanArgs, PlansView } from "../bindings";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import RecurringBuys from "./RecurringBuys.svelte";
+import { btc, nok, price } from "../test/fixtures";
 
 describe("RecurringBuys", () => {
   it("says a wrong field where it is and keeps nothing, then lists the plan with its next run and pauses it", async () => {
@@ -23,8 +24,8 @@ describe("RecurringBuys", () => {
           rungs: [],
         },
       ],
-      bought: "0.00000000 BTC",
-      cost: "NOK 0.00",
+      bought: btc("0.00000000 BTC", "0"),
+      cost: nok("NOK 0.00", "0"),
       averagePrice: null,
       result: null,
       resultNegative: false,
@@ -109,21 +110,21 @@ describe("RecurringBuys", () => {
                   rungs: [
                     {
                       index: 1,
-                      price: "NOK 990 000",
+                      price: price("NOK 990 000", "990000"),
                       state: "placed" as const,
                       evidence: "Order or_1 (journal entry 7)",
                     },
                     {
                       index: 2,
-                      price: "NOK 980 000",
+                      price: price("NOK 980 000", "980000"),
                       state: "placed" as const,
                       evidence: "Order or_2 (journal entry 8)",
                     },
                   ],
                 },
               ],
-              bought: "0.00000000 BTC",
-              cost: "NOK 0.00",
+              bought: btc("0.00000000 BTC", "0"),
+              cost: nok("NOK 0.00", "0"),
               averagePrice: null,
               result: null,
               resultNegative: false,

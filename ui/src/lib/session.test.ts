@@ -11,16 +11,16 @@ describe("Session", () => {
     await session.start();
     price = "2";
     fake.emit("changed", "balances");
-    await vi.waitFor(() => expect(session.balances?.price).toBe("2"));
+    await vi.waitFor(() => expect(session.balances?.price?.text).toBe("2"));
 
     const hidden = vi.spyOn(document, "visibilityState", "get").mockReturnValue("hidden");
     price = "3";
     fake.emit("changed", "balances");
     await new Promise((r) => setTimeout(r, 10));
-    expect(session.balances?.price).toBe("2");
+    expect(session.balances?.price?.text).toBe("2");
     hidden.mockReturnValue("visible");
     document.dispatchEvent(new Event("visibilitychange"));
-    await vi.waitFor(() => expect(session.balances?.price).toBe("3"));
+    await vi.waitFor(() => expect(session.balances?.price?.text).toBe("3"));
     hidden.mockRestore();
   });
 

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { PayArgs, PayCheckView } from "../bindings";
-import { appView, balancesView, quoteView } from "../test/fixtures";
+import { amount, appView, balancesView, btc, nok, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Pay from "./Pay.svelte";
 
@@ -21,7 +21,8 @@ function check(form: PayArgs): PayCheckView {
     linkLabel: null,
     amountError: null,
     estimate: null,
-    available: "0.4 BTC",
+    available: btc("0.4 BTC", "0.4"),
+    availableNok: null,
     needsRecipient: false,
     savedRecipient: null,
     recipientErrors: { fullName: null, country: null, address: null, nin: null },
@@ -151,7 +152,7 @@ describe("Pay: the same payment again", () => {
           journalId: "2",
           sentAt: "10:03",
           destination: "bc1qxyz",
-          amount: "1 000 sats",
+          amount: btc("1 000 sats", "0.00001"),
           worth: null,
           fee: null,
           state: "sent",
@@ -197,9 +198,9 @@ describe("Pay: hidden amounts", () => {
       journalId: "1",
       sentAt: "10:00",
       destination: "bc1qxyz",
-      amount: "1 000 sats",
-      worth: { nok: "≈ 10,00 kr", when: "now" as const },
-      fee: "12 sats",
+      amount: btc("1 000 sats", "0.00001"),
+      worth: { nok: nok("10,00 kr", "10"), when: "now" as const },
+      fee: amount("12 sats", "0.00000012", "BTC"),
       state: "sent" as const,
       status: "pending" as const,
       statusText: "On its way",
@@ -217,7 +218,9 @@ describe("Pay: hidden amounts", () => {
     await vi.waitFor(() => screen.getByTestId("payment-status"));
     expect(screen.getByTestId("payment-status").textContent).toContain("1 000 sats");
     fake.script.payments = () => ({
-      payments: [{ ...sent, amount: "•••", worth: { nok: "•••", when: "sent" as const }, fee: "•••" }],
+      payments: [
+        { ...sent, amount: btc("•••"), worth: { nok: nok("•••"), when: "sent" as const }, fee: amount("•••") },
+      ],
     });
     fake.script.setPrivacy = () => appView({ privacy: true });
     await session.act(() => fake.backend.setPrivacy({ hidden: true }));
@@ -233,7 +236,7 @@ describe("Pay: a bitcoin: link", () => {
     const link = "bitcoin:bc1qxyz?amount=0.001&label=Kari";
     fake.script.checkPayment = (form) => ({
       ...check({ ...form, destination: "bc1qxyz" }),
-      linkAmountBtc: form.destination === link ? "0.001" : null,
+      linkAmountBtc: form.destination === link ? btc("", "0.001").exact : null,
       linkLabel: form.destination === link ? "Kari" : null,
     });
     await mountScreen(Pay, fake);
@@ -265,7 +268,7 @@ describe("Pay: the recipient and NOK", () => {
         journalId: "1",
         sentAt: "10:00",
         destination: "lnbc1",
-        amount: "12 345 sats",
+        amount: btc("12 345 sats", "0.00012345"),
         worth: null,
         fee: null,
         state: "sent",
@@ -374,9 +377,9 @@ describe("Pay: the address book", () => {
             journalId: "7",
             sentAt: "2026-11-24 07:03",
             destination,
-            amount: "0.00100000 BTC",
-            worth: { nok: "≈ NOK 1,014.03", when: "sent" },
-            fee: "0.00000141 BTC",
+            amount: btc("0.00100000 BTC", "0.001"),
+            worth: { nok: nok("NOK 1,014.03", "1014.03"), when: "sent" },
+            fee: amount("0.00000141 BTC", "0.00000141", "BTC"),
             state: "sent",
             status: "completed",
             statusText: "Completed",

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { InvoiceView, QrView } from "../bindings";
-import { appView, balancesView } from "../test/fixtures";
+import { amount, appView, balancesView, nok } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Receive from "./Receive.svelte";
 
@@ -14,8 +14,9 @@ function invoice(status: InvoiceView["status"]): InvoiceView {
     id: "inv1",
     invoice: "lnbc1…",
     qr: qr("lnbc1…"),
-    amount: "1 000 sats",
-    also: "≈ 10,00 kr",
+    amount: amount("1 000 sats", "0.00001", "BTC"),
+    alsoBtc: null,
+    alsoNok: nok("10,00 kr", "10"),
     publicDescription: "coffee",
     privateNote: "",
     status,
@@ -68,7 +69,7 @@ describe("Receive", () => {
     await fireEvent.click(screen.getByTestId("create-invoice"));
     await vi.waitFor(() => screen.getByTestId("invoice"));
     expect(screen.getByTestId("invoice").textContent).toContain("1 000 sats");
-    fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: "•••", also: "•••" });
+    fake.script.invoiceStatus = () => ({ ...invoice("unpaid"), amount: amount("•••"), alsoNok: nok("•••") });
     fake.script.setPrivacy = () => appView({ privacy: true });
     await session.act(() => fake.backend.setPrivacy({ hidden: true }));
     await vi.waitFor(() => expect(screen.getByTestId("invoice").textContent).not.toContain("1 000"));

@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/svelte";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { CardView, TaxRowView, TaxSyncView } from "../bindings";
-import { appView } from "../test/fixtures";
+import { appView, btc, nok, price } from "../test/fixtures";
 import type { FakeBackend } from "../test/fake_backend";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Harness from "../test/Harness.svelte";
@@ -18,11 +18,11 @@ function row(i: number): TaxRowView {
     accountDeleted: false,
     kind: "Buy",
     subType: "",
-    btc: "0.001",
-    nok: "1 000,00",
-    fee: "",
-    rate: "1 000 000",
-    runningBalance: String(i),
+    btc: btc("0.001", "0.001"),
+    nok: nok("1 000,00", "1000"),
+    fee: null,
+    rate: price("1 000 000", "1000000"),
+    runningBalance: btc(String(i), String(i)),
     note: "",
     paymentInfo: "",
     payment:
@@ -180,12 +180,12 @@ describe("Tax: the year-end rate", () => {
         {
           year: 2025,
           complete: true,
-          rate,
+          rate: price(rate),
           rateSource: entered ? "your rate" : "the transactions' rate",
           entered,
           accounts: [],
-          totalBtc: "0.1 BTC",
-          totalNok: "100 000 kr",
+          totalBtc: btc("0.1 BTC", "0.1"),
+          totalNok: nok("100 000 kr", "100000"),
           notComputable: null,
         },
       ],
@@ -236,21 +236,21 @@ describe("Tax: gains", () => {
         {
           year: 2025,
           disposals: 3,
-          proceeds: "not computable: 2 disposals use bitcoin whose cost is not known",
-          cost: "not computable: 2 disposals use bitcoin whose cost is not known",
-          gains: "not computable: 2 disposals use bitcoin whose cost is not known",
-          losses: "not computable: 2 disposals use bitcoin whose cost is not known",
-          net: "not computable: 2 disposals use bitcoin whose cost is not known",
+          proceeds: nok("not computable: 2 disposals use bitcoin whose cost is not known"),
+          cost: nok("not computable: 2 disposals use bitcoin whose cost is not known"),
+          gains: nok("not computable: 2 disposals use bitcoin whose cost is not known"),
+          losses: nok("not computable: 2 disposals use bitcoin whose cost is not known"),
+          net: nok("not computable: 2 disposals use bitcoin whose cost is not known"),
           notComputable: "not computable: 2 disposals use bitcoin whose cost is not known",
         },
         {
           year: 2024,
           disposals: 1,
-          proceeds: "NOK 10.00",
-          cost: "NOK 5.00",
-          gains: "NOK 5.00",
-          losses: "NOK 0.00",
-          net: "NOK 5.00",
+          proceeds: nok("NOK 10.00"),
+          cost: nok("NOK 5.00"),
+          gains: nok("NOK 5.00"),
+          losses: nok("NOK 0.00"),
+          net: nok("NOK 5.00"),
           notComputable: null,
         },
       ],
@@ -270,7 +270,7 @@ describe("Tax: gains", () => {
 describe("Tax: holdings over time", () => {
   const point = (time: string, total: string, x: number, realised = "") => ({
     time,
-    total,
+    total: btc(total),
     accounts: [`Savings: ${total}`, "Spending: 0.1 BTC"],
     value: `Worth ${total} at a rate`,
     realised,
@@ -344,7 +344,7 @@ describe("Tax: the card's rate and deposits' costs", () => {
     rows: 1,
     entries: [],
     disposals: [],
-    deposits: [{ id: "d1", time: "2025-03-04", btc: "0.1 BTC", acquiredOn: "", costNok: "" }],
+    deposits: [{ id: "d1", time: "2025-03-04", btc: btc("0.1 BTC", "0.1"), acquiredOn: "", costNok: "" }],
   };
 
   it("says a refused rate in the rate's box and a refused cost at its deposit, not at the top", async () => {
@@ -372,7 +372,7 @@ describe("Tax: the card's rate and deposits' costs", () => {
   it("does not offer a rate source that has no rate to give", async () => {
     const offers: CardView["offers"] = [
       { kind: "sample", rate: null, source: "no sample in the year's last week" },
-      { kind: "lastTransaction", rate: "950 000,00 kr", source: "transaction of 31 Dec" },
+      { kind: "lastTransaction", rate: price("950 000,00 kr", "950000"), source: "transaction of 31 Dec" },
     ];
     const fake = sandboxBackend({ ...taxBackendScript(), taxCard: () => ({ ...card, offers }) });
     await mountScreen(Tax, fake);

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import type { OrderFormArgs, OrderResultView } from "../bindings";
-import { balancesView, quoteView } from "../test/fixtures";
+import { amount, balancesView, btc, nok, price, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Trade from "./Trade.svelte";
 import { TradeState } from "./trade.svelte";
@@ -16,10 +16,10 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
           orderId: "o1",
           orderType: "limit",
           direction: "sell",
-          amount: "0.1 BTC",
-          amountNok: "≈ 100 000,00 NOK",
+          amount: amount("0.1 BTC", "0.1", "BTC"),
+          amountNok: nok("100 000,00 NOK", "100000"),
           age: "1 min",
-          price: "NOK 1 100 000.00",
+          price: price("NOK 1 100 000.00", "1100000"),
           accountId: "a2",
         },
         // An exchange that lists an order twice: the screen still draws.
@@ -27,7 +27,7 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
           orderId: "o1",
           orderType: "limit",
           direction: "sell",
-          amount: "0.1 BTC",
+          amount: amount("0.1 BTC", "0.1", "BTC"),
           amountNok: null,
           age: "1 min",
           price: null,
@@ -42,16 +42,18 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
       amountError: Number.isNaN(Number(f.amount)) ? "not a number" : null,
       priceError: null,
       warning: null,
-      estimate: `${f.amount} NOK`,
+      estimate: amount(`${f.amount} NOK`),
       estimateBasis: "at the ask, NOK 1,000,000.00, 12:00:00",
       summary: `Buy for ${f.amount} NOK`,
-      available: f.direction === "buy" ? "NOK 25 000.00" : "0.5 BTC",
+      available: f.direction === "buy" ? amount("NOK 25 000.00", "25000") : amount("0.5 BTC", "0.5", "BTC"),
       saleTax:
         f.direction === "sell"
           ? {
               gain: "Gain NOK 100.00 by FIFO",
               tax: "Tax at 22 %: NOK 22.00",
-              lots: [{ id: "tr_1", time: "2025-01-02 10:00", btc: "0.1 BTC", cost: "NOK 900.00" }],
+              lots: [
+                { id: "tr_1", time: "2025-01-02 10:00", btc: btc("0.1 BTC", "0.1"), cost: nok("NOK 900.00", "900") },
+              ],
               refusal: null,
             }
           : null,
@@ -220,10 +222,10 @@ describe("Trade: what the order did", () => {
           time: "12:00",
           direction: "buy",
           account: "Main",
-          btc: "0.00495 BTC",
-          nok: "NOK 4 975.00",
-          price: "NOK 1 005 050.00",
-          fee: "NOK 25.00",
+          btc: btc("0.00495 BTC", "0.00495"),
+          nok: nok("NOK 4 975.00", "4975"),
+          price: price("NOK 1 005 050.00", "1005050"),
+          fee: amount("NOK 25.00", "25"),
         },
       ],
     });

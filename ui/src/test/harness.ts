@@ -3,7 +3,7 @@ import { render } from "@testing-library/svelte";
 import type { Component } from "svelte";
 import { Session } from "../lib/session.svelte";
 import { FakeBackend } from "./fake_backend";
-import { appView, balancesView, quoteView } from "./fixtures";
+import { appView, balancesView, nok, quoteView } from "./fixtures";
 import Harness from "./Harness.svelte";
 
 /** A backend answering what the sandbox profile shows; `script` replaces any command. */
@@ -14,7 +14,12 @@ export function sandboxBackend(script: ConstructorParameters<typeof FakeBackend>
     quote: () => quoteView(),
     unknowns: () => ({ unresolved: 0, entries: [] }),
     plans: () => ({ plans: [] }),
-    alerts: () => ({ usualAmount: "NOK 5,000.00", usualAmountTyped: "5000", alerts: [], openOrdersUnavailable: null }),
+    alerts: () => ({
+      usualAmount: nok("NOK 5,000.00"),
+      usualAmountTyped: "5000",
+      alerts: [],
+      openOrdersUnavailable: null,
+    }),
     priceChart: () => ({ svg: "<svg/>", samples: 3, daily: 0, readout: [], plotLeft: 0.1, plotRight: 0.9 }),
     volume: () => {
       throw { code: "network", message: "not in this test" };

@@ -20,7 +20,7 @@ use rust_decimal::Decimal;
 
 /// A row's figure in the unit its currency names; `None` for a currency this app does not know
 /// (shown as it came).
-fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
+pub fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
     match currency {
         CurrencyCode::Btc => Some(Amount::Btc(Btc::computed(value))),
         CurrencyCode::Nok => Some(Amount::Nok(Nok::computed(value))),
