@@ -24,7 +24,7 @@ describe("ExchangeProfileForm", () => {
     expect(screen.getByTestId("exchange-client-id-error").textContent).toBe("required");
     expect(screen.queryByTestId("exchange-operator-error")).toBeNull();
     expect(fake.callsOf("saveExchangeProfile")).toEqual([]);
-    expect(session.message?.kind).toBe("error");
+    expect(session.router.message?.kind).toBe("error");
     expect(screen.getByTestId<HTMLInputElement>("exchange-base-url").value).toBe("https://x.test/v1");
 
     const base = screen.getByTestId<HTMLInputElement>("exchange-base-url");

@@ -7,7 +7,7 @@ import LockControl from "./LockControl.svelte";
 describe("LockControl", () => {
   it("Esc puts the password setup away, as Cancel does", async () => {
     const { session } = await mountScreen(LockControl, sandboxBackend());
-    session.lockSetup = true;
+    session.appLock.lockSetup = true;
     await tick();
     await fireEvent.keyDown(screen.getByTestId("new-password"), { key: "Escape" });
     await tick();

@@ -11,16 +11,16 @@ describe("Session", () => {
     await session.start();
     price = "2";
     fake.emit("changed", "balances");
-    await vi.waitFor(() => expect(session.balances?.price?.text).toBe("2"));
+    await vi.waitFor(() => expect(session.holdings.balances?.price?.text).toBe("2"));
 
     const hidden = vi.spyOn(document, "visibilityState", "get").mockReturnValue("hidden");
     price = "3";
     fake.emit("changed", "balances");
     await new Promise((r) => setTimeout(r, 10));
-    expect(session.balances?.price?.text).toBe("2");
+    expect(session.holdings.balances?.price?.text).toBe("2");
     hidden.mockReturnValue("visible");
     document.dispatchEvent(new Event("visibilitychange"));
-    await vi.waitFor(() => expect(session.balances?.price?.text).toBe("3"));
+    await vi.waitFor(() => expect(session.holdings.balances?.price?.text).toBe("3"));
     hidden.mockRestore();
   });
 
@@ -51,19 +51,19 @@ describe("Session", () => {
     });
     const session = new Session(fake.backend);
     await session.start();
-    expect(session.message).toEqual({ kind: "error", text: "The exchange cannot be reached." });
+    expect(session.router.message).toEqual({ kind: "error", text: "The exchange cannot be reached." });
     down = false;
-    await session.loadBalances();
-    expect(session.message).toBeNull();
+    await session.holdings.load();
+    expect(session.router.message).toBeNull();
   });
   it("draws the chart again as prices move once a pixel of it could have moved: 30 s for an hour, 10 min for a month", async () => {
     let now = 1_000_000;
     const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
     const fake = sandboxBackend();
     const session = new Session(fake.backend);
-    session.width = 1000;
+    session.market.width = 1000;
     await session.start();
-    await vi.waitFor(() => expect(session.priceChart).not.toBeNull());
+    await vi.waitFor(() => expect(session.market.priceChart).not.toBeNull());
     const drawn = () => fake.callsOf("priceChart").length;
     const before = drawn();
     const priceMovesAt = async (seconds: number) => {
@@ -80,7 +80,7 @@ describe("Session", () => {
     expect(drawn()).toBe(before + 1);
 
     // An hour: 3.6 s a pixel, drawn again after 30 s.
-    session.showRange("1h");
+    session.market.showRange("1h");
     expect(drawn()).toBe(before + 2);
     await priceMovesAt(629);
     expect(drawn()).toBe(before + 2);
@@ -91,9 +91,9 @@ describe("Session", () => {
   it("draws the charts again for a new width once resizing pauses, and tells the screens", async () => {
     const fake = sandboxBackend();
     const session = new Session(fake.backend);
-    session.width = 700;
+    session.market.width = 700;
     await session.start();
-    await vi.waitFor(() => expect(session.priceChart).not.toBeNull());
+    await vi.waitFor(() => expect(session.market.priceChart).not.toBeNull());
     const told: string[] = [];
     session.onChange((c) => told.push(c));
     const widths = () => fake.callsOf("priceChart").map((c) => c.width);
@@ -101,13 +101,13 @@ describe("Session", () => {
     expect(widths().at(-1)).toBe(700);
 
     // Dragged across several widths: drawn once, for the last.
-    for (const width of [900, 1200, 1400.4]) session.width = width;
+    for (const width of [900, 1200, 1400.4]) session.market.width = width;
     await new Promise((r) => setTimeout(r, 400));
     expect(widths().slice(before)).toEqual([1400]);
     expect(told).toEqual(["resized"]);
 
     // The same width in whole pixels: nothing to draw.
-    session.width = 1399.8;
+    session.market.width = 1399.8;
     await new Promise((r) => setTimeout(r, 400));
     expect(widths().slice(before)).toEqual([1400]);
     expect(told).toEqual(["resized"]);

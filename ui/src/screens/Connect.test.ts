@@ -13,8 +13,8 @@ describe("Connect", () => {
     const key = screen.getByTestId<HTMLInputElement>("api-key");
     await userEvent.type(key, "svc/public/abcdef");
     key.setSelectionRange(4, 4);
-    session.balances = balancesView("2 000 000,00 NOK");
-    session.app = appView({ notice: "changed meanwhile" });
+    session.holdings.balances = balancesView("2 000 000,00 NOK");
+    session.appLock.app = appView({ notice: "changed meanwhile" });
     await tick();
     expect(document.activeElement).toBe(key);
     expect(key.value).toBe("svc/public/abcdef");
@@ -26,8 +26,8 @@ describe("Connect", () => {
     const { session } = await mountScreen(Connect, fake);
     const save = screen.getByTestId("save-key");
     save.focus();
-    session.balances = balancesView("2 000 000,00 NOK");
-    session.app = appView();
+    session.holdings.balances = balancesView("2 000 000,00 NOK");
+    session.appLock.app = appView();
     await tick();
     expect(document.activeElement).toBe(save);
   });
@@ -80,12 +80,12 @@ describe("Connect", () => {
     expect(screen.getByTestId("connect-oauth")).toBeTruthy();
     const base = appView().profile;
     const bare = { ...base, id: "exchange", kind: "exchange" as const, preset: "bare-bitcoin", operator: "bb" };
-    session.app = appView({ profile: bare, profiles: [base, bare] });
+    session.appLock.app = appView({ profile: bare, profiles: [base, bare] });
     await tick();
     expect(screen.getByTestId("oauth-unavailable")).toBeTruthy();
     expect(screen.queryByTestId("connect-oauth")).toBeNull();
     expect(screen.getByTestId<HTMLInputElement>("api-key").placeholder).toBe("bb/public/…");
-    session.app = appView({ profile: { ...bare, clientId: "nordlys" }, profiles: [base, bare] });
+    session.appLock.app = appView({ profile: { ...bare, clientId: "nordlys" }, profiles: [base, bare] });
     await tick();
     expect(screen.getByTestId("connect-oauth")).toBeTruthy();
   });

@@ -59,8 +59,8 @@ describe("Pay", () => {
     await userEvent.type(to, "bc1qxyz");
     to.setSelectionRange(2, 2);
     for (let i = 0; i < 5; i++) {
-      session.quote = quoteView(`1 00${i} 000,00`);
-      session.balances = balancesView(`1 00${i} 000,00 NOK`);
+      session.market.quote = quoteView(`1 00${i} 000,00`);
+      session.holdings.balances = balancesView(`1 00${i} 000,00 NOK`);
       await tick();
     }
     await new Promise((r) => setTimeout(r, 300));
@@ -77,7 +77,7 @@ describe("Pay", () => {
     const review = screen.getByTestId("pay-review");
     await vi.waitFor(() => expect(review).not.toHaveProperty("disabled", true));
     review.focus();
-    session.balances = balancesView("2 000 000,00 NOK");
+    session.holdings.balances = balancesView("2 000 000,00 NOK");
     fake.emit("changed", "payments");
     await new Promise((r) => setTimeout(r, 20));
     expect(document.activeElement).toBe(review);
@@ -209,7 +209,7 @@ describe("Pay: hidden amounts", () => {
     };
     fake.script.sendPayment = () => ({ message: "Sent", payment: sent });
     const { session } = await mountScreen(Pay, fake);
-    session.screen = "pay";
+    session.router.screen = "pay";
     await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
     await userEvent.type(screen.getByTestId("pay-amount"), "1000");
     await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
@@ -423,7 +423,7 @@ describe("Pay: the lock's password", () => {
       app: locked,
     });
     const { session } = await mountScreen(Pay, fake);
-    session.app = locked;
+    session.appLock.app = locked;
     await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
     await userEvent.type(screen.getByTestId("pay-amount"), "1000");
     await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));

@@ -64,7 +64,7 @@ describe("Receive", () => {
   it("hides the shown invoice's amounts when amounts are hidden", async () => {
     const { fake } = receiveBackend();
     const { session } = await mountScreen(Receive, fake);
-    session.screen = "receive";
+    session.router.screen = "receive";
     await userEvent.type(screen.getByTestId("invoice-amount"), "1000");
     await fireEvent.click(screen.getByTestId("create-invoice"));
     await vi.waitFor(() => screen.getByTestId("invoice"));
@@ -88,7 +88,7 @@ describe("Receive", () => {
     await userEvent.type(note, "for the bike");
     note.setSelectionRange(3, 7);
     fake.emit("changed", "invoices");
-    session.balances = balancesView("2 000 000,00 NOK");
+    session.holdings.balances = balancesView("2 000 000,00 NOK");
     await tick();
     await new Promise((r) => setTimeout(r, 20));
     expect(document.activeElement).toBe(note);

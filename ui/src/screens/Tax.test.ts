@@ -309,7 +309,7 @@ describe("Tax: holdings over time", () => {
 
     fake.script.holdingsChart = () => ({ ...drawn, hidden: true, svg: "", readout: [] });
     fake.script.setPrivacy = () => ({ ...appView(), privacy: true });
-    session.screen = "tax";
+    session.router.screen = "tax";
     await session.togglePrivacy();
     await screen.findByTestId("holdings-hidden");
     expect(screen.queryByTestId("holdings-chart")).toBeNull();

@@ -93,8 +93,8 @@ describe("Trade", () => {
     await userEvent.type(amount, "5000");
     amount.setSelectionRange(1, 3);
     for (let i = 0; i < 5; i++) {
-      session.quote = quoteView(`1 00${i} 000,00`);
-      session.balances = balancesView();
+      session.market.quote = quoteView(`1 00${i} 000,00`);
+      session.holdings.balances = balancesView();
       fake.emit("changed", "price");
       await tick();
     }
@@ -110,7 +110,7 @@ describe("Trade", () => {
     const { session } = await mountScreen(Trade, fake);
     const cancel = await screen.findByTestId("cancel-o1");
     cancel.focus();
-    session.quote = quoteView("1 234 000,00");
+    session.market.quote = quoteView("1 234 000,00");
     fake.emit("changed", "price");
     await new Promise((r) => setTimeout(r, 20));
     expect(document.activeElement).toBe(cancel);
@@ -170,7 +170,7 @@ describe("Trade", () => {
     expect(screen.queryByTestId("order-confirm")).toBeNull();
     expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
     // A screen reader hears the outcome.
-    await vi.waitFor(() => expect(session.announcement).toBe("The exchange's answer was lost."));
+    await vi.waitFor(() => expect(session.router.announcement).toBe("The exchange's answer was lost."));
     // The form kept is checked again: Review does not stay on "Checking…" (sending it again meets
     // the same-as-unknown question at the backend).
     await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
@@ -323,11 +323,11 @@ describe("Trade: the account shown", () => {
     const { session } = await mountScreen(Trade, fake);
     const select = await screen.findByTestId<HTMLSelectElement>("order-account");
     expect(select.value).toBe("a1");
-    session.balances = { ...balancesView(), defaultAccount: "a2" };
+    session.holdings.balances = { ...balancesView(), defaultAccount: "a2" };
     await tick();
     expect(select.value).toBe("a2");
     // A default no longer listed is not shown.
-    session.balances = { ...balancesView(), defaultAccount: "gone" };
+    session.holdings.balances = { ...balancesView(), defaultAccount: "gone" };
     await tick();
     expect(select.value).toBe("a1");
   });

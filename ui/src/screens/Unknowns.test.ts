@@ -75,7 +75,7 @@ describe("Unknowns", () => {
     const { session } = await mountScreen(Unknowns, fake);
     const details = await screen.findByTestId<HTMLDetailsElement>("unknown-evidence");
     details.open = true;
-    session.unknowns = unknown("unknown", 3);
+    session.doubts.unknowns = unknown("unknown", 3);
     await tick();
     expect(screen.getByTestId<HTMLDetailsElement>("unknown-evidence")).toBe(details);
     expect(details.open).toBe(true);

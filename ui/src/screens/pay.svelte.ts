@@ -73,7 +73,7 @@ export class PayState {
     );
     session.onChange((change) => {
       if (change === "payments") void this.paymentsChanged();
-      if (change === "reformatted" && session.screen === "pay") void this.refresh();
+      if (change === "reformatted" && session.router.screen === "pay") void this.refresh();
     });
   }
 
@@ -133,10 +133,11 @@ export class PayState {
       const mine = result && this.payments.payments.find((p) => p.journalId === result.payment.journalId);
       if (result && mine) {
         // A payment that ended on its network is said, once.
-        if (mine.status !== result.payment.status && mine.status !== "pending") this.session.announce(mine.statusText);
+        if (mine.status !== result.payment.status && mine.status !== "pending")
+          this.session.router.announce(mine.statusText);
         this.result = { ...result, payment: mine };
       }
-      await this.session.loadBalances();
+      await this.session.holdings.load();
     } catch {
       // Read again on the next change.
     }
@@ -144,7 +145,7 @@ export class PayState {
 
   /** The lock asks for its password before a payment. */
   get asksPassword(): boolean {
-    const lock = this.session.app?.lock;
+    const lock = this.session.appLock.app?.lock;
     return !!lock && lock.set && lock.beforePayments;
   }
 
@@ -183,12 +184,12 @@ export class PayState {
       });
       this.result = result;
       this.lockPassword = "";
-      this.session.announce(result.message);
+      this.session.router.announce(result.message);
       this.confirming = false;
       this.payment.reset({ ...emptyPayForm(), unit: form.unit, accountId: form.accountId });
       await this.#readLists();
-      void this.session.refreshUnknowns();
-      await this.session.loadBalances();
+      void this.session.doubts.refresh();
+      await this.session.holdings.load();
     } catch (e) {
       if (hasCode(e, "passwordNeeded")) {
         this.passwordProblem = errorText(e);
@@ -198,7 +199,7 @@ export class PayState {
       this.doubt = hasCode(e, "sameAsUnknown");
       if (hasCode(e, "sameAsRecent")) this.recent = errorText(e);
       else this.submitError = errorText(e);
-      if (hasCode(e, "notPermitted")) void this.session.reloadApp();
+      if (hasCode(e, "notPermitted")) void this.session.appLock.reload();
       // Refused as not the form reviewed: check the form as it is, for a new review.
       if (hasCode(e, "notReviewed")) this.payment.recheck();
     } finally {

@@ -28,7 +28,7 @@ export class ReceiveState {
   constructor(readonly session: Session) {
     session.onChange((change) => {
       if (change === "invoices") void this.invoicesChanged();
-      if (change === "reformatted" && session.screen === "receive") void this.refresh();
+      if (change === "reformatted" && session.router.screen === "receive") void this.refresh();
     });
   }
 
@@ -72,8 +72,8 @@ export class ReceiveState {
       if (this.invoice) {
         const next = await this.session.backend.invoiceStatus({ id: this.invoice.id });
         if (next.status === "paid" && this.invoice.status !== "paid") {
-          this.session.announce(next.statusText);
-          await this.session.loadBalances();
+          this.session.router.announce(next.statusText);
+          await this.session.holdings.load();
         }
         this.invoice = next;
       }

@@ -67,9 +67,10 @@ export class TaxState {
   constructor(readonly session: Session) {
     session.onTaxSync((view) => this.#heard(view));
     session.onChange((change) => {
-      if (change === "reformatted" && session.screen === "tax") void this.refresh(true);
+      if (change === "reformatted" && session.router.screen === "tax") void this.refresh(true);
       // The holdings chart is drawn for the column's width too.
-      if (change === "resized" && session.screen === "tax" && this.section === "holdings") void this.refresh(true);
+      if (change === "resized" && session.router.screen === "tax" && this.section === "holdings")
+        void this.refresh(true);
     });
   }
 
@@ -80,7 +81,7 @@ export class TaxState {
    */
   #heard(view: TaxSyncView): void {
     this.#told += 1;
-    if (this.sync?.state === "running" && view.state !== "running") this.session.announce(syncEnded(view));
+    if (this.sync?.state === "running" && view.state !== "running") this.session.router.announce(syncEnded(view));
     this.sync = view;
     if (view.state !== "running" && this.#following) {
       this.#following = false;
@@ -126,7 +127,7 @@ export class TaxState {
     } else if (this.section === "gains") {
       this.gains = await this.session.backend.gainsReport({ method: this.method });
     } else if (this.section === "holdings") {
-      const { svg, ...rest } = await this.session.backend.holdingsChart(this.session.chartSize(440));
+      const { svg, ...rest } = await this.session.backend.holdingsChart(this.session.market.chartSize(440));
       this.holdings = { url: svg ? svgUrl(svg) : "", ...rest };
     }
   }

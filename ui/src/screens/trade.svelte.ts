@@ -47,8 +47,8 @@ export class TradeState {
       (e) => (this.submitError = errorText(e)),
     );
     session.onChange((change) => {
-      if (change === "history" && session.screen === "trade") void this.historyChanged();
-      if (change === "reformatted" && session.screen === "trade") void this.refresh();
+      if (change === "history" && session.router.screen === "trade") void this.historyChanged();
+      if (change === "reformatted" && session.router.screen === "trade") void this.refresh();
     });
   }
 
@@ -93,7 +93,7 @@ export class TradeState {
   /** A limit order starts from the price on the side it would rest on. */
   setWithPrice(patch: Partial<OrderFormArgs>): void {
     const form = { ...this.order.form, ...patch };
-    const quote = this.session.quote;
+    const quote = this.session.market.quote;
     const price =
       form.orderType === "limit" && quote
         ? ((form.direction === "buy" ? quote.bid.exact : quote.ask.exact) ?? form.price)
@@ -117,8 +117,8 @@ export class TradeState {
             // Said as the backend words it: the window builds no outcome of its own.
             message: latest.outcome,
           };
-          this.session.announce(this.result.message);
-          await this.session.loadBalances();
+          this.session.router.announce(this.result.message);
+          await this.session.holdings.load();
           this.orders = await this.session.backend.openOrders({});
         } else {
           this.#followUnknown();
@@ -139,23 +139,23 @@ export class TradeState {
     const form = this.order.form;
     try {
       this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
-      this.session.announce(this.result.message);
+      this.session.router.announce(this.result.message);
       this.confirming = false;
       if (this.result.outcome === "unknown") this.#followUnknown();
       this.order.reset(this.result.outcome === "unknown" ? form : { ...form, amount: "" });
       // The form kept after an unknown outcome is checked again, so Review does not stay on
       // "Checking…"; sending it again still meets the same-as-unknown question.
       if (this.result.outcome === "unknown") this.order.recheck();
-      await this.session.loadBalances();
+      await this.session.holdings.load();
       // A fill shows in the history at once.
       await this.refresh();
-      void this.session.refreshUnknowns();
+      void this.session.doubts.refresh();
     } catch (e) {
       this.submitError = errorText(e);
       // Nothing stays armed after doubt: a second order needs a new review.
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
-      if (hasCode(e, "notPermitted")) void this.session.reloadApp();
+      if (hasCode(e, "notPermitted")) void this.session.appLock.reload();
     } finally {
       this.sending = false;
     }
@@ -175,8 +175,8 @@ export class TradeState {
       this.result = null;
       this.cancelError = null;
       this.cancelled = t("The order was cancelled.");
-      this.session.announce(this.cancelled);
-      await this.session.loadBalances();
+      this.session.router.announce(this.cancelled);
+      await this.session.holdings.load();
     } catch (e) {
       this.cancelError = errorText(e);
       // An unknown order quiet for long could be this one: the user may cancel anyway.
