@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::models::{self, Order, TaxTransaction, TaxTransactionType};
 use nordlys_exchange::{ExchangeClient, TaxQuery};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Amount, Btc, Nok};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -323,7 +323,8 @@ async fn rows_since(
 #[derive(Debug, Clone)]
 pub struct Request<'a> {
     pub kind: Kind,
-    pub amount: Decimal,
+    /// NOK to spend for a buy, bitcoin for a sell or a payment.
+    pub amount: Amount,
     pub account: Option<&'a str>,
     pub sent_at: DateTime<Utc>,
     /// `None` while the request may still be in flight.
@@ -366,15 +367,15 @@ pub struct Others {
     /// a match not yet claimed: made (by the exchange's answer) without a claimed row, or still
     /// unresolved. One of the same amount takes matches in the order sent; one of another amount
     /// makes a match ambiguous when the match adds up to its amount under either fee reading.
-    pub rivals: Vec<(DateTime<Utc>, Decimal)>,
+    pub rivals: Vec<(DateTime<Utc>, Amount)>,
     /// Send times and amounts of limit orders of the same direction placed by the exchange's
     /// answer, without a claimed row: their open order is known (and claimed), so they own no
     /// other open order, but a fill of theirs is a row that could match like a rival's.
-    pub known_limit_orders: Vec<(DateTime<Utc>, Decimal)>,
+    pub known_limit_orders: Vec<(DateTime<Utc>, Amount)>,
     /// Send times and amounts of limit orders of the same direction not known by their order
     /// (unresolved, or placed on fills alone): one partly filled could leave an open rest, or a
     /// fill, of any amount below its own.
-    pub limit_orders: Vec<(DateTime<Utc>, Decimal)>,
+    pub limit_orders: Vec<(DateTime<Utc>, Amount)>,
     /// Send times of every other order of the same direction that was or may have been made:
     /// its fills at later instants are claimed by nobody, and could be among the rows that add
     /// up to this one's amount.
@@ -685,7 +686,8 @@ fn spread_fills(
         .copied()
         .filter(|r| r.create_time <= until)
         .collect();
-    let set: Vec<&TaxTransaction> = match fill_sets(&window, request.amount, request.kind) {
+    let set: Vec<&TaxTransaction> = match fill_sets(&window, request.amount.decimal(), request.kind)
+    {
         FillSets::None => return None,
         FillSets::One(set) => set.into_iter().map(|i| window[i]).collect(),
         FillSets::Several => {
@@ -727,7 +729,7 @@ fn could_be_fills(look: &Look, request: &Request<'_>, others: &Others) -> bool {
         r.create_time <= gave_up + CLOCK_SLACK
             && moved(r, request.kind).iter().flatten().any(|m| {
                 m.checked_sub(fill_slack(r, request.kind))
-                    .is_some_and(|low| low <= request.amount)
+                    .is_some_and(|low| low <= request.amount.decimal())
             })
     })
 }
@@ -758,10 +760,10 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
         for o in open.iter().filter(|o| {
             direction.is(&o.direction)
                 && o.created_at >= from
-                && o.amount <= request.amount
+                && o.amount <= request.amount.decimal()
                 && !others.claimed.contains(o.order_id.as_str())
         }) {
-            if o.amount == request.amount {
+            if o.amount == request.amount.decimal() {
                 found.push(Match {
                     at: o.created_at,
                     ids: vec![o.order_id.to_string()],
@@ -777,9 +779,13 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 .copied()
                 .filter(|r| r.create_time >= o.created_at - ORDER_FILL_SLACK)
                 .collect();
-            if let Some(fills) = runs(&since_made, request.amount - o.amount, request.kind)
-                .into_iter()
-                .next()
+            if let Some(fills) = runs(
+                &since_made,
+                request.amount.decimal() - o.amount,
+                request.kind,
+            )
+            .into_iter()
+            .next()
             {
                 let mut ids = vec![o.order_id.to_string()];
                 ids.extend(fills.ids);
@@ -790,11 +796,11 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
                 let whole_of_another = others
                     .rivals
                     .iter()
-                    .any(|(sent, amount)| *amount == o.amount && before_it(sent));
+                    .any(|(sent, amount)| amount.decimal() == o.amount && before_it(sent));
                 let rest_of_another = others
                     .limit_orders
                     .iter()
-                    .any(|(sent, amount)| *amount > o.amount && before_it(sent));
+                    .any(|(sent, amount)| amount.decimal() > o.amount && before_it(sent));
                 found.push(Match {
                     at: o.created_at,
                     ids,
@@ -806,7 +812,7 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
             }
         }
     }
-    let of_one_instant = runs(&rows, request.amount, request.kind);
+    let of_one_instant = runs(&rows, request.amount.decimal(), request.kind);
     if of_one_instant.is_empty() && matches!(request.kind, Kind::MarketOrder(_)) {
         found.extend(spread_fills(&rows, request, others, look.at));
     }
@@ -827,12 +833,15 @@ fn matches(look: &Look, request: &Request<'_>, others: &Others) -> Vec<Match> {
             .any(|(sent, amount)| {
                 *amount != request.amount
                     && before_it(sent)
-                    && m.sums.iter().flatten().any(|s| meets(*s, *amount, m.slack))
+                    && m.sums
+                        .iter()
+                        .flatten()
+                        .any(|s| meets(*s, amount.decimal(), m.slack))
             });
         let part_of_larger = others
             .limit_orders
             .iter()
-            .any(|(sent, amount)| *amount > request.amount && before_it(sent));
+            .any(|(sent, amount)| amount.decimal() > request.amount.decimal() && before_it(sent));
         m.ambiguous |= fits_another || part_of_larger;
     }
     found.sort_by_key(|m| m.at);
@@ -849,8 +858,8 @@ struct Rival {
 
 impl Rival {
     fn of_amount(
-        list: &[(DateTime<Utc>, Decimal)],
-        amount: Decimal,
+        list: &[(DateTime<Utc>, Amount)],
+        amount: Amount,
         owns_open: bool,
     ) -> impl Iterator<Item = Self> + '_ {
         list.iter()
@@ -950,7 +959,7 @@ fn pick(found: &[Match], rivals: &[Rival], me: DateTime<Utc>) -> Option<Match> {
 /// buy the NOK it spends (or a little less, the whole satoshis' worth). An account with rows listed since sending is judged from its newest
 /// row's running balance, so a payment that completed and is listed explains itself.
 fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Option<Move> {
-    let a = request.amount;
+    let a = request.amount.decimal();
     let fee_cap = (a / Decimal::from(4)).min(Decimal::new(5, 4));
     let could = |drop: Decimal| match request.kind {
         Kind::Withdrawal => drop >= a && drop <= a + fee_cap,
@@ -1380,10 +1389,28 @@ mod tests {
         }
     }
 
+    /// An amount in the request's unit: NOK for a buy, bitcoin for a sell or a payment.
+    fn in_unit(kind: Kind, amount: &str) -> Amount {
+        match kind {
+            Kind::MarketOrder(Direction::Buy) | Kind::LimitOrder(Direction::Buy) => {
+                Amount::Nok(Nok::computed(d(amount)))
+            }
+            _ => Amount::Btc(Btc::computed(d(amount))),
+        }
+    }
+
+    fn nok(amount: &str) -> Amount {
+        Amount::Nok(Nok::computed(d(amount)))
+    }
+
+    fn btc(amount: &str) -> Amount {
+        Amount::Btc(Btc::computed(d(amount)))
+    }
+
     fn request<'a>(kind: Kind, amount: &str, before: &'a Balances) -> Request<'a> {
         Request {
             kind,
-            amount: d(amount),
+            amount: in_unit(kind, amount),
             account: None,
             sent_at: t(0),
             gave_up_at: Some(t(30)),
@@ -1670,7 +1697,7 @@ mod tests {
             "alone, it is evidence"
         );
         let other = Others {
-            rivals: vec![(t(-5), d("1000"))],
+            rivals: vec![(t(-5), nok("1000"))],
             ..Others::default()
         };
         assert!(
@@ -1712,7 +1739,7 @@ mod tests {
         );
         assert_eq!(made(&judged(&buy, &at_once)), vec!["or_1", "tr_1"]);
         let other = Others {
-            rivals: vec![(t(-3), d("481.20"))],
+            rivals: vec![(t(-3), nok("481.20"))],
             ..Others::default()
         };
         assert!(matches!(
@@ -1741,7 +1768,7 @@ mod tests {
             Verdict::Unknown { .. }
         ));
         let rival = Others {
-            rivals: vec![(t(-5), d("0.001"))],
+            rivals: vec![(t(-5), btc("0.001"))],
             ..Others::default()
         };
         assert!(matches!(
@@ -1751,7 +1778,7 @@ mod tests {
         // Sent 20 s after the row was made, on clocks that may differ by more: it may be that
         // one's, and the order sent is no evidence (the soak matrix found a wrong "placed" by it).
         let later_rival = Others {
-            rivals: vec![(t(20), d("0.001"))],
+            rivals: vec![(t(20), btc("0.001"))],
             ..Others::default()
         };
         assert!(matches!(
@@ -1760,7 +1787,7 @@ mod tests {
         ));
         // Sent well after, beyond any clock difference: it cannot be that one's.
         let much_later_rival = Others {
-            rivals: vec![(t(1) + CLOCK_SLACK + Duration::seconds(1), d("0.001"))],
+            rivals: vec![(t(1) + CLOCK_SLACK + Duration::seconds(1), btc("0.001"))],
             ..Others::default()
         };
         assert_eq!(
@@ -1861,7 +1888,7 @@ mod tests {
             vec![],
         );
         let larger = Others {
-            limit_orders: vec![(t(-3), d("300"))],
+            limit_orders: vec![(t(-3), nok("300"))],
             ..Others::default()
         };
         let v = judge(&buy, &l, &larger, &Rules::default());
@@ -1882,7 +1909,7 @@ mod tests {
         let rung = request(Kind::LimitOrder(Direction::Buy), "90", &b);
         let known = Others {
             claimed: ["or_1".to_owned(), "or_2".to_owned()].into(),
-            known_limit_orders: vec![(t(-1), d("90")), (t(0), d("90"))],
+            known_limit_orders: vec![(t(-1), nok("90")), (t(0), nok("90"))],
             ..Others::default()
         };
         let open_rung = look(
@@ -1915,7 +1942,7 @@ mod tests {
         // Were the known rungs still unknown, the open order could be theirs as well.
         let unknown = Others {
             claimed: ["or_1".to_owned(), "or_2".to_owned()].into(),
-            rivals: vec![(t(-1), d("90")), (t(0), d("90"))],
+            rivals: vec![(t(-1), nok("90")), (t(0), nok("90"))],
             ..Others::default()
         };
         let v = judge(&rung, &open_rung, &unknown, &Rules::default());
@@ -1939,7 +1966,7 @@ mod tests {
             ],
         );
         let smaller = Others {
-            limit_orders: vec![(t(2), d("100"))],
+            limit_orders: vec![(t(2), nok("100"))],
             ..Others::default()
         };
         let v = judge(&buy, &l, &smaller, &Rules::default());

@@ -8,6 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::ids::AccountId;
 use nordlys_exchange::models::NewOrderRequest;
 use nordlys_exchange::{Error, ExchangeClient};
+use nordlys_money::Amount;
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Others, Rules};
@@ -266,10 +267,10 @@ pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, Store
             o.id != e.id && o.direction == e.direction && o.origin.base_url == e.origin.base_url
         })
         .collect();
-    let of = |could: fn(&JournalEntry) -> bool| -> Vec<(DateTime<Utc>, rust_decimal::Decimal)> {
+    let of = |could: fn(&JournalEntry) -> bool| -> Vec<(DateTime<Utc>, Amount)> {
         near.iter()
             .filter(|o| could(o))
-            .map(|o| (o.sent_at, o.amount.decimal()))
+            .map(|o| (o.sent_at, o.amount))
             .collect()
     };
     Ok(Others {

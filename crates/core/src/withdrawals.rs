@@ -8,7 +8,7 @@ use chrono::{Duration, Utc};
 use nordlys_exchange::ids::{AccountId, WithdrawalId};
 use nordlys_exchange::models::{SendBitcoinRequest, WithdrawalStatus};
 use nordlys_exchange::{Error, ExchangeClient};
-use nordlys_money::Btc;
+use nordlys_money::{Amount, Btc};
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Others, Rules};
@@ -210,7 +210,7 @@ pub(crate) fn others_of(store: &Store, e: &WithdrawalEntry) -> Result<Others, St
                     _ => false,
                 }
         })
-        .map(|o| (o.sent_at, o.amount_btc.decimal()))
+        .map(|o| (o.sent_at, Amount::Btc(o.amount_btc)))
         .collect();
     Ok(Others {
         claimed: store.withdrawals().withdrawal_claimed_ids(e.id)?,
