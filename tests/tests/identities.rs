@@ -211,6 +211,7 @@ async fn a_plan_runs_only_with_a_key_of_the_accounts_it_was_made_for() {
 async fn a_key_of_other_accounts_in_the_app_is_told_and_never_mixes_their_records() {
     use app_driver::*;
     use nordlys_application::error::ErrorCode;
+    use nordlys_application::present::Present;
     use nordlys_application::profile_views::SetApiKeyArgs;
     use nordlys_application::vocabulary::{Direction, SyncState};
     use nordlys_application::{NoArgs, account_identities, profiles, tax};
@@ -271,6 +272,13 @@ async fn a_key_of_other_accounts_in_the_app_is_told_and_never_mixes_their_record
     let in_use = |h: &nordlys_core::store::TaxHistory| h.aside.is_none();
     assert!(in_use(&listed.histories[0].0) && !in_use(&listed.histories[1].0));
     assert!(listed.histories.iter().all(|(h, _)| h.rows > 0));
+    // The window keys both lists by what the views carry: one key each.
+    let shown = listed.present(&app.viewer());
+    let ids: std::collections::HashSet<i64> = shown.identities.iter().map(|i| i.id).collect();
+    assert_eq!(ids.len(), 2, "{shown:?}");
+    let keys: std::collections::HashSet<Option<i64>> =
+        shown.tax_histories.iter().map(|h| h.aside).collect();
+    assert_eq!(keys.len(), 2, "{shown:?}");
 }
 
 /// An invoice belongs to the accounts it was made for: under another user's key it is neither

@@ -16,6 +16,10 @@ export type AccountIdentitiesView = { identities: Array<AccountIdentityView>, ta
 
 export type AccountIdentityView = { 
 /**
+ * The store's identity, for the window's list.
+ */
+id: number, 
+/**
  * `host[:port]` where it was last learned; empty for records from before identities.
  */
 host: string, accounts: Array<IdentityAccountView>, 
@@ -414,7 +418,7 @@ scopes: Array<string> | null,
  */
 refused: Array<string>, };
 
-export type HoldingView = { account: string, deleted: boolean, 
+export type HoldingView = { accountId: string, account: string, deleted: boolean, 
 /**
  * Or why the year's holding is not computable, with no amount.
  */
@@ -1081,6 +1085,10 @@ malformed: Array<MalformedView>, stored: number, };
 export type TaxFilterArgs = { year: number | null, accountId: string | null, txType: string | null, subType: string | null, search: string, };
 
 export type TaxHistoryView = { 
+/**
+ * The set-aside history's number; none for the one in use: with `inUse`, its key.
+ */
+aside: number | null, 
 /**
  * The history the tax screens show; the others were set aside, and are kept.
  */

@@ -22,6 +22,9 @@ pub struct IdentityAccountView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountIdentityView {
+    /// The store's identity, for the window's list.
+    #[ts(type = "number")]
+    pub id: i64,
     /// `host[:port]` where it was last learned; empty for records from before identities.
     pub host: String,
     pub accounts: Vec<IdentityAccountView>,
@@ -32,6 +35,9 @@ pub struct AccountIdentityView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxHistoryView {
+    /// The set-aside history's number; none for the one in use: with `inUse`, its key.
+    #[ts(type = "number | null")]
+    pub aside: Option<i64>,
     /// The history the tax screens show; the others were set aside, and are kept.
     pub in_use: bool,
     /// Whose it is, by account ids; empty before its first sync with known accounts.
@@ -66,6 +72,7 @@ impl Present for Identities {
                 .histories
                 .into_iter()
                 .map(|(h, account_ids)| TaxHistoryView {
+                    aside: h.aside,
                     in_use: h.aside.is_none(),
                     account_ids,
                     rows: u32::try_from(h.rows).unwrap_or(u32::MAX),
@@ -93,6 +100,7 @@ pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<Identities> 
         .all()?
         .into_iter()
         .map(|i| AccountIdentityView {
+            id: i.id.0,
             host: url::Url::parse(&i.base_url)
                 .ok()
                 .and_then(|u| {

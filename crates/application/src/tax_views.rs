@@ -178,6 +178,7 @@ pub struct TaxBalancesView {
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HoldingView {
+    pub account_id: String,
     pub account: String,
     pub deleted: bool,
     /// Or why the year's holding is not computable, with no amount.
@@ -614,6 +615,7 @@ impl Present for YearEnds {
                         .accounts
                         .iter()
                         .map(|h| HoldingView {
+                            account_id: h.account_id.clone(),
                             account: names.name(&h.account_id),
                             deleted: names.deleted(&h.account_id),
                             balance: unless_blocked(y, zone, locale, ShownBtc::instead, || {
