@@ -402,8 +402,11 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nordlys.sqlite");
     let store = std::sync::Arc::new(Store::open(&path).unwrap());
+    // The answer comes 3 s after the journal's entry: time for the other process to take the
+    // database first even on a loaded machine (800 ms was missed once with two test binaries
+    // beside the crash test's fsyncs, and the write then went through).
     sb.state.add_fault(FaultRule {
-        delay_ms: 800,
+        delay_ms: 3_000,
         ..next_withdrawal(FaultKind::Delay)
     });
     let (req, identity, amount) = request(&store, "kari@example.com", "6500");
@@ -419,11 +422,12 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
     {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    // Another process takes the database for longer than a writer waits.
+    // Another process takes the database for longer than a writer waits (10 s) after the
+    // answer.
     let holder = std::thread::spawn(move || {
         let db = rusqlite::Connection::open(&path).unwrap();
         db.execute_batch("BEGIN EXCLUSIVE").unwrap();
-        std::thread::sleep(Duration::from_secs(11));
+        std::thread::sleep(Duration::from_secs(14));
         db.execute_batch("COMMIT").unwrap();
     });
     let sent = sender.await.unwrap().unwrap();
