@@ -40,6 +40,23 @@ fn table(text: &str, heading: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A two-column table after `heading` as each row's first cell and the names its second lists,
+/// comma-separated, each without its gloss in parentheses; "—" lists none.
+fn listed(heading: &str) -> BTreeMap<String, BTreeSet<String>> {
+    table(&arch(), heading)
+        .into_iter()
+        .map(|row| {
+            let names = row[1]
+                .split(',')
+                .map(|cell| cell.split(" (").next().unwrap_or_default().trim())
+                .filter(|name| !name.is_empty() && *name != "—")
+                .map(String::from)
+                .collect();
+            (row[0].clone(), names)
+        })
+        .collect()
+}
+
 /// What a manifest's normal dependencies (any target's) name of our own crates.
 fn our_dependencies(manifest: &str) -> BTreeSet<String> {
     let mut normal = false;
@@ -87,19 +104,7 @@ fn members() -> BTreeMap<String, String> {
 
 #[test]
 fn the_dependency_table_matches_every_crates_manifest() {
-    let stated: BTreeMap<String, BTreeSet<String>> =
-        table(&arch(), "### Our crates and what they depend on")
-            .into_iter()
-            .map(|row| {
-                let deps = row[1]
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|d| d.starts_with("nordlys"))
-                    .map(String::from)
-                    .collect();
-                (row[0].clone(), deps)
-            })
-            .collect();
+    let stated = listed("### Our crates and what they depend on");
     let actual: BTreeMap<String, BTreeSet<String>> = members()
         .into_iter()
         .map(|(name, manifest)| (name, our_dependencies(&manifest)))
@@ -209,19 +214,7 @@ fn core_platform_modules_use_only_what_arch_names() {
             (module, used)
         })
         .collect();
-    let stated: BTreeMap<String, BTreeSet<String>> =
-        table(&arch(), "### What core's platform modules use of core")
-            .into_iter()
-            .map(|row| {
-                let used = row[1]
-                    .split(',')
-                    .map(|cell| cell.split(" (").next().unwrap_or_default().trim())
-                    .filter(|m| !m.is_empty() && *m != "—")
-                    .map(String::from)
-                    .collect();
-                (row[0].clone(), used)
-            })
-            .collect();
+    let stated = listed("### What core's platform modules use of core");
     assert_eq!(
         stated, actual,
         "ARCH.md's platform table (left) against the modules' uses of core (right)"
