@@ -28,19 +28,6 @@ pub fn row_amount(value: Decimal, currency: &CurrencyCode) -> Option<Amount> {
     }
 }
 
-/// A row's figure written for the window: in its unit when known, else with the currency's code
-/// as it came.
-pub fn row_amount_text(
-    figures: crate::format::Figures,
-    value: Decimal,
-    currency: &CurrencyCode,
-) -> String {
-    match row_amount(value, currency) {
-        Some(a) => figures.amount(a),
-        None => figures.foreign(value, currency.as_str()),
-    }
-}
-
 /// Tax rows as tests write them, for this crate's tests and those of crates that draw them.
 #[cfg(any(test, feature = "test-support"))]
 #[allow(
