@@ -47,7 +47,7 @@ async fn store_history(extra: u64, dir: &std::path::Path) -> Stored {
         });
         let written = store
             .tax()
-            .add_tax_page(&page.listed(), cursor.as_ref())
+            .add_page(&page.listed(), cursor.as_ref())
             .unwrap();
         writer += t.elapsed();
         rows += written.inserted as u64;
@@ -143,7 +143,7 @@ fn median_of_3(mut report: impl FnMut()) -> Duration {
 fn read_alone(store: &Store) {
     store
         .tax()
-        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+        .each_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             std::hint::black_box(t);
             Ok(())
         })
@@ -156,7 +156,7 @@ fn year_end(store: &Store) {
     let mut builder = YearEndBuilder::default();
     store
         .tax()
-        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+        .each_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             builder.add(t);
             Ok(())
         })
@@ -169,7 +169,7 @@ fn gains(store: &Store, method: Method) {
     let mut builder = GainsBuilder::new(method);
     store
         .tax()
-        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+        .each_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             builder.add(t);
             Ok(())
         })

@@ -115,7 +115,7 @@ async fn writer_alone(client: &ExchangeClient) -> Duration {
         });
         store
             .tax()
-            .add_tax_page(&page.listed(), cursor.as_ref())
+            .add_page(&page.listed(), cursor.as_ref())
             .unwrap();
     }
     t.elapsed()

@@ -161,11 +161,8 @@ async fn settle(app: &nordlys_application::App, data: &std::path::Path) {
 }
 
 fn open_entries(store: &Store) -> usize {
-    let orders = store.orders().journal_recent(100_000).expect("the journal");
-    let payments = store
-        .withdrawals()
-        .withdrawals_recent(100_000)
-        .expect("the journal");
+    let orders = store.orders().recent(100_000).expect("the journal");
+    let payments = store.withdrawals().recent(100_000).expect("the journal");
     orders
         .iter()
         .filter(|e| matches!(e.state, JournalState::Unknown | JournalState::Sending))

@@ -161,13 +161,10 @@ struct Entry {
 }
 
 fn journal(store: &Store) -> Vec<Entry> {
-    let orders = store
-        .orders()
-        .journal_recent(1_000_000)
-        .expect("the order journal");
+    let orders = store.orders().recent(1_000_000).expect("the order journal");
     let payments = store
         .withdrawals()
-        .withdrawals_recent(1_000_000)
+        .recent(1_000_000)
         .expect("the payment journal");
     let orders = orders.into_iter().map(|e| Entry {
         id: e.id,

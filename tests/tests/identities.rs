@@ -29,7 +29,7 @@ async fn synced(client: &ExchangeClient, store: &Arc<Store>) -> Result<(), SyncE
 fn account_ids_of_rows(store: &Store) -> std::collections::BTreeSet<String> {
     store
         .tax()
-        .tax_accounts()
+        .accounts()
         .unwrap()
         .into_iter()
         .map(|a| a.id)
@@ -73,7 +73,7 @@ async fn a_tax_history_is_one_users_and_another_starts_afresh_beside_it() {
     assert!(histories[0].rows > 0);
     let ids = store
         .identities()
-        .identity_account_ids(histories[0].identity.unwrap())
+        .accounts_of(histories[0].identity.unwrap())
         .unwrap();
     assert!(
         account_ids_of_rows(&store).iter().all(|a| ids.contains(a)),
@@ -132,10 +132,7 @@ async fn a_plan_runs_only_with_a_key_of_the_accounts_it_was_made_for() {
     .parse()
     .unwrap();
     let made = Utc.with_ymd_and_hms(2030, 3, 1, 12, 0, 0).unwrap();
-    let id = store
-        .plans()
-        .add_plan(&plan, learned.identity, made)
-        .unwrap();
+    let id = store.plans().add(&plan, learned.identity, made).unwrap();
     drop(store);
     let morning = Utc.with_ymd_and_hms(2030, 3, 2, 6, 30, 0).unwrap();
 

@@ -116,7 +116,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
         .clone();
     drop(world);
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
-    let entry = store.withdrawals().withdrawals_recent(1).unwrap().remove(0);
+    let entry = store.withdrawals().recent(1).unwrap().remove(0);
     let request: Value = serde_json::from_str(&entry.request).unwrap();
     assert_eq!(
         request["accountId"],
@@ -691,11 +691,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
     assert!(
-        store
-            .withdrawals()
-            .withdrawals_recent(1)
-            .unwrap()
-            .is_empty(),
+        store.withdrawals().recent(1).unwrap().is_empty(),
         "nothing journaled"
     );
     assert_eq!(sb.state.lock().withdrawals.len(), before, "nothing sent");

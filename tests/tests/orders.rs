@@ -89,12 +89,7 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
         panic!("{placement:?}")
     };
     assert_eq!(
-        store
-            .orders()
-            .journal_entry(journal_id)
-            .unwrap()
-            .unwrap()
-            .state,
+        store.orders().entry(journal_id).unwrap().unwrap().state,
         JournalState::Unknown
     );
     let resolution = reconcile_with(&client, &store, journal_id, &Rules::default())
@@ -112,12 +107,7 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
     );
     assert_eq!(orders_created(&sb).await, 1);
     assert_eq!(
-        store
-            .orders()
-            .journal_entry(journal_id)
-            .unwrap()
-            .unwrap()
-            .state,
+        store.orders().entry(journal_id).unwrap().unwrap().state,
         JournalState::Placed
     );
 }
@@ -214,7 +204,7 @@ async fn a_rejected_order_is_journaled_as_rejected() {
     .unwrap_err();
     assert!(e.to_string().contains("insufficient funds"), "{e}");
     assert_eq!(
-        store.orders().journal_recent(1).unwrap()[0].state,
+        store.orders().recent(1).unwrap()[0].state,
         JournalState::Rejected
     );
 }
@@ -307,7 +297,7 @@ async fn a_lost_market_buy_filled_at_several_instants_is_placed_from_its_rows() 
         matches!(resolution, Resolution::Placed { .. }),
         "{resolution:?}"
     );
-    let entry = store.orders().journal_entry(journal_id).unwrap().unwrap();
+    let entry = store.orders().entry(journal_id).unwrap().unwrap();
     assert_eq!(entry.claimed.len(), 3, "{:?}", entry.claimed);
     assert_eq!(orders_created(&sb).await, 1);
 }
@@ -326,7 +316,7 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
         .unwrap();
     let nordlys_core::store::Claim::Journaled(id) = store
         .orders()
-        .journal_order(&ready.entry(chrono::Utc::now()), false)
+        .add(&ready.entry(chrono::Utc::now()), false)
         .unwrap()
     else {
         panic!("not journaled")
@@ -345,7 +335,7 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
         "{refused:?}"
     );
     assert_eq!(
-        store.orders().journal_entry(id).unwrap().unwrap().state,
+        store.orders().entry(id).unwrap().unwrap().state,
         JournalState::Sending
     );
 
@@ -398,7 +388,7 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     .parse()
     .unwrap();
     let made = chrono::Utc.with_ymd_and_hms(2030, 3, 1, 12, 0, 0).unwrap();
-    let plan_id = store.plans().add_plan(&plan, None, made).unwrap();
+    let plan_id = store.plans().add(&plan, None, made).unwrap();
     let low = |amount| {
         order(
             OrderType::Limit,
@@ -415,8 +405,8 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     let morning = chrono::Utc.with_ymd_and_hms(2030, 3, 2, 6, 30, 0).unwrap();
     let (_, ids) = store
         .plans()
-        .plan_claim(
-            &store.plans().plan(plan_id).unwrap().unwrap(),
+        .claim(
+            &store.plans().get(plan_id).unwrap().unwrap(),
             morning,
             &entries,
             None,
@@ -449,7 +439,7 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     assert!(looked.iter().any(|(id, _)| *id == ids[1]), "{looked:?}");
     for id in &ids[1..] {
         assert_eq!(
-            store.orders().journal_entry(*id).unwrap().unwrap().state,
+            store.orders().entry(*id).unwrap().unwrap().state,
             JournalState::NotPlaced
         );
     }

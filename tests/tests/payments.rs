@@ -67,7 +67,7 @@ fn request(store: &Store, destination: &str, amount: &str) -> (SendBitcoinReques
         recipient: kari(),
     };
     let c = pay_form::check(&form, &ctx(), |dest| Known {
-        saved: store.recipients().recipient(&dest.identity()).unwrap(),
+        saved: store.recipients().get(&dest.identity()).unwrap(),
         used_before: store
             .withdrawals()
             .destination_used(&dest.identity())
@@ -118,7 +118,7 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
     let status = |store: &Store| {
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .status
@@ -131,18 +131,12 @@ async fn a_pasted_invoice_is_paid_with_its_own_amount_and_followed_to_completed(
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(status(&store), Some(WithdrawalStatus::Completed));
-    assert!(
-        store
-            .withdrawals()
-            .withdrawals_in_flight()
-            .unwrap()
-            .is_empty()
-    );
+    assert!(store.withdrawals().on_the_way().unwrap().is_empty());
     assert!(store.withdrawals().destination_used(&identity).unwrap());
     assert_eq!(
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .state,
@@ -264,7 +258,7 @@ async fn commit_then_never_answer_ends_with_exactly_one_withdrawal() {
     assert_eq!(
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .state,
@@ -280,7 +274,7 @@ async fn a_lost_request_that_never_committed_is_resolved_as_not_sent() {
     assert_eq!(
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .state,
@@ -368,7 +362,7 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
     let eager = Rules::with_min_quiet(chrono::Duration::zero());
     let mut looked = 0;
     while !sender.is_finished() {
-        for e in store.withdrawals().withdrawals_unresolved().unwrap() {
+        for e in store.withdrawals().unresolved().unwrap() {
             let r = withdrawals::reconcile_with(&client, &store, e.id, &eager)
                 .await
                 .unwrap();
@@ -385,7 +379,7 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
     assert_eq!(
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .state,
@@ -414,12 +408,7 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
         let (client, store) = (client.clone(), store.clone());
         tokio::spawn(async move { send(&client, &store, &req, &identity, amount).await })
     };
-    while store
-        .withdrawals()
-        .withdrawals_unresolved()
-        .unwrap()
-        .is_empty()
-    {
+    while store.withdrawals().unresolved().unwrap().is_empty() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // Another process takes the database for longer than a writer waits (10 s) after the
@@ -559,7 +548,7 @@ async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
     assert_ne!(
         store
             .withdrawals()
-            .withdrawal_entry(journal_id)
+            .entry(journal_id)
             .unwrap()
             .unwrap()
             .state,

@@ -105,7 +105,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         }
         .parse()
         .unwrap();
-        store.plans().add_plan(&plan, None, morning(-1)).unwrap();
+        store.plans().add(&plan, None, morning(-1)).unwrap();
     }
     for rule in faults() {
         sb.state.add_fault(rule);
@@ -138,10 +138,10 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         drop(ours);
         // A lost answer holds its plan until evidence settles it: the watcher's look at unknown
         // outcomes, once the (shortened) quiet period has passed.
-        if !store.orders().journal_unresolved().unwrap().is_empty() {
+        if !store.orders().unresolved().unwrap().is_empty() {
             trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         }
-        if !store.orders().journal_unresolved().unwrap().is_empty() {
+        if !store.orders().unresolved().unwrap().is_empty() {
             tokio::time::sleep(Duration::from_millis(quiet as u64 * 1000 + 300)).await;
             trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         }
@@ -153,7 +153,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
         let mut seen_placed = vec![];
         {
             let world = sb.state.lock();
-            for e in store.orders().journal_unresolved().unwrap() {
+            for e in store.orders().unresolved().unwrap() {
                 if e.state != JournalState::Unknown
                     || e.order_type != nordlys_core::order_terms::OrderType::Limit
                 {
@@ -219,7 +219,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let mut sent_orders = 0;
     let mut journaled = std::collections::HashSet::new();
     for plan in store.plans().all().unwrap() {
-        let runs = store.plans().plan_runs(plan.id).unwrap();
+        let runs = store.plans().runs(plan.id).unwrap();
         // One run per slot: the store's key; and no slot of a plan beyond the rounds.
         let mut slots: Vec<_> = runs.iter().map(|r| r.slot).collect();
         slots.dedup();
@@ -231,7 +231,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
                 plan.id,
                 plan.ladder.is_some()
             );
-            for e in store.orders().journal_unresolved().unwrap() {
+            for e in store.orders().unresolved().unwrap() {
                 let last = store
                     .journal()
                     .evidence(e.id)
@@ -259,7 +259,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
             for id in ids {
                 sent_orders += 1;
                 assert!(journaled.insert(id), "journal entry {id} serves two orders");
-                let e = store.orders().journal_entry(id).unwrap().unwrap();
+                let e = store.orders().entry(id).unwrap().unwrap();
                 let was_made = made.contains_key(&e.reference);
                 match e.state {
                     JournalState::Placed => assert!(was_made, "placed but not made: {e:?}"),
@@ -283,7 +283,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let unjournaled = made.len()
         - store
             .orders()
-            .journal_since(Utc::now() - chrono::Duration::days(1))
+            .since(Utc::now() - chrono::Duration::days(1))
             .unwrap()
             .iter()
             .filter(|e| made.contains_key(&e.reference))
@@ -329,7 +329,7 @@ async fn a_profile_switch_waits_for_a_plan_run_in_progress() {
         .unwrap()
         .store
         .plans()
-        .add_plan(&plan, None, morning(-1))
+        .add(&plan, None, morning(-1))
         .unwrap();
     // The order's answer takes a second and a half.
     sb.state.add_fault(FaultRule {

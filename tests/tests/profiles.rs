@@ -139,7 +139,7 @@ async fn check_lanes(dir: &std::path::Path, exchange: &nordlys_sandbox::RunningS
         let store = Store::open(&dir.join(format!("profiles/{profile}/nordlys.sqlite"))).unwrap();
         store
             .orders()
-            .journal_recent(100_000)
+            .recent(100_000)
             .unwrap()
             .into_iter()
             .inspect(|e| assert_eq!(e.state, JournalState::Placed, "{e:?}"))
@@ -369,11 +369,11 @@ async fn saved_recipients_are_sealed_and_a_locked_keyring_shows_their_labels_onl
         let store = Store::open(&dir.path().join("profiles/sandbox/nordlys.sqlite")).unwrap();
         store
             .recipients()
-            .unlock_recipients(RecipientSeal::for_profile(&*keyring, "sandbox").unwrap())
+            .unlock(RecipientSeal::for_profile(&*keyring, "sandbox").unwrap())
             .unwrap();
         store
             .recipients()
-            .save_recipient(&Recipient {
+            .save(&Recipient {
                 identity: "ola@example.com".into(),
                 destination: "ola@example.com".into(),
                 label: "Ola".into(),

@@ -122,7 +122,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
         .await
         .unwrap();
     let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
-    let journal = store.orders().journal_recent(10).unwrap();
+    let journal = store.orders().recent(10).unwrap();
     assert_eq!(journal[0].state, JournalState::Placed, "{journal:?}");
     assert_eq!(journal[0].order_id.as_deref(), Some(made.as_str()));
     let counters = control_get(&sb, "/sandbox/counters").await;
@@ -198,12 +198,8 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     for _ in 0..5 {
         trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         watcher::look(&app).await.unwrap();
-        if store.orders().journal_unresolved().unwrap().is_empty()
-            && store
-                .withdrawals()
-                .withdrawals_unresolved()
-                .unwrap()
-                .is_empty()
+        if store.orders().unresolved().unwrap().is_empty()
+            && store.withdrawals().unresolved().unwrap().is_empty()
         {
             break;
         }
@@ -213,13 +209,13 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     // Every operation ended as done, failed or reconciled. What the evidence cannot settle yet
     // (a lost limit order cancelled since, silence shorter than the quiet period) stays unknown.
     assert_eq!(ended.len(), OPERATIONS);
-    let unresolved_orders = store.orders().journal_unresolved().unwrap().len() as u64;
-    let unresolved_payments = store.withdrawals().withdrawals_unresolved().unwrap().len() as u64;
+    let unresolved_orders = store.orders().unresolved().unwrap().len() as u64;
+    let unresolved_payments = store.withdrawals().unresolved().unwrap().len() as u64;
 
     // The exchange made exactly what the journals say: no duplicate, none lost.
     let counters = control_get(&sb, "/sandbox/counters").await;
-    let journal = store.orders().journal_recent(10_000).unwrap();
-    let payments = store.withdrawals().withdrawals_recent(10_000).unwrap();
+    let journal = store.orders().recent(10_000).unwrap();
+    let payments = store.withdrawals().recent(10_000).unwrap();
     let placed = journal
         .iter()
         .filter(|e| e.state == JournalState::Placed)

@@ -171,8 +171,8 @@ fn judge(sb: &nordlys_sandbox::RunningSandbox, store: &Store) -> Figures {
     drop(world);
     figures.duplicates = made.values().filter(|n| **n > 1).count();
     let mut journaled = std::collections::HashSet::new();
-    let orders = store.orders().journal_recent(100_000).unwrap();
-    let payments = store.withdrawals().withdrawals_recent(100_000).unwrap();
+    let orders = store.orders().recent(100_000).unwrap();
+    let payments = store.withdrawals().recent(100_000).unwrap();
     let states = orders
         .iter()
         .map(|e| {

@@ -97,7 +97,7 @@ async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
     let mut years = YearEndBuilder::default();
     store
         .tax()
-        .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+        .each_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
             years.add(t);
             Ok(())
         })
@@ -269,7 +269,7 @@ async fn a_row_listed_pending_is_stored_once_and_made_final_by_a_later_sync() {
     let pending = stored(&store).last().cloned().unwrap();
     assert_eq!(pending.finalize_time, None);
     assert_eq!(pending.fee_amount, None);
-    assert!(store.tax().tax_oldest_pending().unwrap().is_some());
+    assert!(store.tax().oldest_pending().unwrap().is_some());
     let count = stored(&store).len();
 
     // Final once its time has passed: the same row, updated in place, with its fee.
@@ -285,7 +285,7 @@ async fn a_row_listed_pending_is_stored_once_and_made_final_by_a_later_sync() {
         .unwrap();
     assert!(fin.finalize_time.is_some());
     assert!(fin.fee_amount.is_some());
-    assert_eq!(store.tax().tax_oldest_pending().unwrap(), None);
+    assert_eq!(store.tax().oldest_pending().unwrap(), None);
     assert_eq!(stored(&store), everything(&client).await);
 }
 
@@ -314,7 +314,7 @@ async fn rows_listed_late_before_the_cursor_are_found_by_the_next_sync() {
     tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
     let all = everything(&client).await;
     assert!(all.len() > first, "some rows were listed late");
-    let cursor = store.tax().tax_cursor().unwrap().unwrap();
+    let cursor = store.tax().cursor().unwrap().unwrap();
     let have: std::collections::BTreeSet<String> = stored(&store)
         .iter()
         .map(|t| t.id.as_str().to_owned())
@@ -354,7 +354,7 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
         let mut years = YearEndBuilder::default();
         store
             .tax()
-            .each_tax_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
+            .each_transaction::<nordlys_core::store::StoreError>(&TaxFilter::default(), |t| {
                 years.add(t);
                 Ok(())
             })

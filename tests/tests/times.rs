@@ -72,14 +72,14 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
         .enumerate()
         .map(|(n, (at, _, _))| Ok(row(&format!("tr_{n}"), at).into()))
         .collect();
-    store.tax().add_tax_page(&rows, None).unwrap();
+    store.tax().add_page(&rows, None).unwrap();
     for (n, (at, _, _)) in TABLE.iter().enumerate() {
         let at: DateTime<Utc> = at.parse().unwrap();
         let destination = format!("kari{n}@example.com");
         let reference = format!("ref{n}");
         store
             .withdrawals()
-            .journal_withdrawal(
+            .add(
                 &NewWithdrawalEntry {
                     sent_at: at,
                     destination: &destination,
@@ -98,7 +98,7 @@ async fn an_instant_reads_the_same_on_every_screen_across_daylight_saving() {
             .unwrap();
         store
             .invoices()
-            .add_invoice(&StoredInvoice {
+            .add(&StoredInvoice {
                 id: format!("ded_{n}"),
                 invoice: format!("lnbc{n}"),
                 account_id: None,

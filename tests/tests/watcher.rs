@@ -1013,7 +1013,7 @@ async fn plans_of_a_profile_not_in_use_are_told_once() {
     .unwrap();
     sandbox_store
         .plans()
-        .add_plan(&plan, None, chrono::Utc::now())
+        .add(&plan, None, chrono::Utc::now())
         .unwrap();
     let before = desktop.notified.lock().unwrap().len();
     for _ in 0..2 {

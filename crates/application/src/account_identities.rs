@@ -91,7 +91,7 @@ pub async fn account_identities(app: &App, _args: NoArgs) -> Answer<Identities> 
         .identity;
     let ids_of = |i: Option<IdentityId>| -> Answer<Vec<String>> {
         Ok(match i {
-            Some(i) => store.identities().identity_account_ids(i)?,
+            Some(i) => store.identities().accounts_of(i)?,
             None => Vec::new(),
         })
     };

@@ -80,12 +80,12 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SavedAlert> {
         .is_none_or(|v| !new.crossing.reached(v, new.level));
     match args.id {
         Some(id) => {
-            if !session.store.alerts().edit_alert(id, &new, armed)? {
+            if !session.store.alerts().edit(id, &new, armed)? {
                 return Err(AppError::said(ErrorCode::InvalidInput, key::ALERT_GONE));
             }
         }
         None => {
-            session.store.alerts().add_alert(&new, armed)?;
+            session.store.alerts().add(&new, armed)?;
         }
     }
     Ok(SavedAlert {
@@ -96,7 +96,7 @@ pub async fn save_alert(app: &App, args: AlertArgs) -> Answer<SavedAlert> {
 
 pub async fn remove_alert(app: &App, args: AlertIdArgs) -> Answer<AlertList> {
     let session = app.session().await?;
-    session.store.alerts().remove_alert(args.id)?;
+    session.store.alerts().remove(args.id)?;
     view(app, &session)
 }
 
@@ -146,7 +146,7 @@ pub(crate) fn observe(
             });
         }
         if a.armed != was {
-            store.alerts().set_alert_armed(a.id, a.armed)?;
+            store.alerts().set_armed(a.id, a.armed)?;
         }
     }
     Ok(())

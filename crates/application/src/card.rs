@@ -77,7 +77,7 @@ pub async fn tax_card(app: &App, args: CardArgs) -> Answer<CardFacts> {
     let store = session.store;
     let made = made_card(Arc::clone(&store), &args).await?;
     let year = made.year;
-    let first = store.tax().tax_oldest()?.map_or(year, |t| oslo_year(&t));
+    let first = store.tax().oldest()?.map_or(year, |t| oslo_year(&t));
     let choice = store.tax().year_end_choices()?.remove(&year);
     let offers = [RateKind::LastTransaction, RateKind::Sample]
         .into_iter()
@@ -187,7 +187,7 @@ pub async fn tax_rows_as_sent(app: &App, args: RowIdsArgs) -> Answer<RawRows> {
     let store = app.tax_session().await?.store;
     // A figure may rest on many rows; the window lists the first few hundred.
     let ids: Vec<String> = args.ids.into_iter().take(500).collect();
-    Ok(RawRows(store.tax().tax_rows_as_sent(&ids)?))
+    Ok(RawRows(store.tax().rows_as_sent(&ids)?))
 }
 
 pub async fn export_card(app: &App, args: CardExportArgs) -> Answer<ExportView> {

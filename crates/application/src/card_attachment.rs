@@ -73,7 +73,7 @@ impl<'a> Attachment<'a> {
         };
         store
             .tax()
-            .each_tax_row_as_sent::<StoreError>(&up_to_year_end, |t, raw| {
+            .each_row_as_sent::<StoreError>(&up_to_year_end, |t, raw| {
                 rows.push(Row {
                     transaction: t.clone(),
                     raw: raw.to_owned(),

@@ -21,11 +21,11 @@ const NAMED: usize = 3;
 /// whenever it was made. `first_look` is the first look of this run.
 pub(crate) fn tell(app: &App, store: &Store, whole: bool, first_look: bool) -> Answer<()> {
     if whole {
-        store.deposits().deposit_history_whole()?;
+        store.deposits().history_whole()?;
     }
-    let taken = store.deposits().take_untold_deposits(chrono::Utc::now())?;
+    let taken = store.deposits().take_untold(chrono::Utc::now())?;
     let news: Vec<&UntoldDeposit> = taken.iter().filter(|d| d.paid_invoice.is_none()).collect();
-    let names = store.tax().tax_accounts()?;
+    let names = store.tax().accounts()?;
     let account = |d: &UntoldDeposit| {
         let id = d.row.account_id.as_ref().map(ToString::to_string);
         names

@@ -83,7 +83,7 @@ pub async fn holdings_chart(app: &App, args: HoldingsChartArgs) -> Answer<Holdin
     }
     let store = app.tax_session().await?.store;
     let now = Utc::now();
-    let start = store.tax().tax_oldest()?.unwrap_or(now);
+    let start = store.tax().oldest()?.unwrap_or(now);
     let frame = Frame::new(start, now, args.width.clamp(320, 4000) as usize);
     let names = Names::load(&store)?;
     let holdings = tokio::task::spawn_blocking(move || holdings::read(&store, frame, method))

@@ -93,7 +93,7 @@ pub async fn settle_placed(
 ) -> Result<(), JournalError> {
     match store
         .journal()
-        .journal_kind(id)?
+        .kind(id)?
         .ok_or(JournalError::NoSuchEntry(id))?
     {
         JournalKind::Order => {
@@ -156,7 +156,7 @@ mod tests {
         };
         let nordlys_core::store::PaymentClaim::Journaled(id) = store
             .withdrawals()
-            .journal_withdrawal(&payment, false, false)
+            .add(&payment, false, false)
             .expect("journaled")
         else {
             panic!("not journaled");

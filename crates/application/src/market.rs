@@ -37,7 +37,7 @@ pub async fn trade_history(app: &App, _args: NoArgs) -> Answer<Trades> {
     let store = app.tax_session().await?.store;
     Ok(Trades {
         names: crate::tax::Names::load(&store)?,
-        rows: store.tax().tax_trades_newest(200)?,
+        rows: store.tax().trades_newest(200)?,
     })
 }
 

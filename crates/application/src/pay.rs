@@ -65,7 +65,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
             // nor is one saved for other accounts.
             saved: store
                 .recipients()
-                .recipient(&identity)
+                .get(&identity)
                 .ok()
                 .flatten()
                 .filter(|r| !r.details.is_locked() && r.belongs_to(here)),
@@ -74,9 +74,7 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
                 .destination_used(&identity)
                 .unwrap_or(false),
             own_invoice: match dest {
-                Destination::Invoice(i) => {
-                    store.invoices().is_own_invoice(&i.invoice).unwrap_or(false)
-                }
+                Destination::Invoice(i) => store.invoices().is_own(&i.invoice).unwrap_or(false),
                 _ => false,
             },
             paid_invoice: match dest {
@@ -176,13 +174,13 @@ fn transfer_rows(store: &Store, entries: &[WithdrawalEntry]) -> Answer<Vec<TaxTr
     };
     Ok(store
         .tax()
-        .tax_transfers_out_since(oldest - nordlys_core::evidence::CLOCK_SLACK)?)
+        .transfers_out_since(oldest - nordlys_core::evidence::CLOCK_SLACK)?)
 }
 
 fn entry(store: &Store, id: i64) -> Answer<WithdrawalEntry> {
     store
         .withdrawals()
-        .withdrawal_entry(id)?
+        .entry(id)?
         .ok_or_else(|| AppError::fault(format!("journal entry {id} is missing")))
 }
 
@@ -337,7 +335,7 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
                     .await
                     .ok()
                     .and_then(|o| o.identity);
-                let saved = store.recipients().save_recipient(&Recipient {
+                let saved = store.recipients().save(&Recipient {
                     account_identity: here,
                     identity: identity.clone(),
                     destination: dest.wire(),
@@ -404,7 +402,7 @@ pub(crate) fn withdrawal_error(e: withdrawals::WithdrawalError) -> AppError {
 /// The recent payments as the store has them; the watcher keeps them current.
 pub async fn payments(app: &App, _args: NoArgs) -> Answer<Payments> {
     let store = app.session().await?.store;
-    let recent = store.withdrawals().withdrawals_recent(20)?;
+    let recent = store.withdrawals().recent(20)?;
     let bid = app.listing_bid(&store);
     let rows = transfer_rows(&store, &recent)?;
     Ok(Payments(
@@ -449,7 +447,7 @@ pub async fn save_recipient(app: &App, args: SaveRecipientArgs) -> Answer<Recipi
     let store = session.store;
     let Some(saved) = store
         .recipients()
-        .recipient(&args.identity)?
+        .get(&args.identity)?
         .filter(|r| r.belongs_to(here))
     else {
         return Err(AppError::said(
@@ -488,7 +486,7 @@ pub async fn save_recipient(app: &App, args: SaveRecipientArgs) -> Answer<Recipi
     })?;
     store
         .recipients()
-        .save_recipient(&Recipient {
+        .save(&Recipient {
             identity: args.identity,
             destination: saved.destination,
             label: args.label.trim().to_owned(),
@@ -504,7 +502,7 @@ pub async fn delete_recipient(app: &App, args: IdentityArgs) -> Answer<Recipient
         .await?
         .store
         .recipients()
-        .delete_recipient(&args.identity)?;
+        .delete(&args.identity)?;
     recipients(app, NoArgs {}).await
 }
 

@@ -72,9 +72,9 @@ pub fn records(store: &Store, now: DateTime<Utc>) -> Result<Vec<PlanRecord>, Sto
         .all()?
         .into_iter()
         .map(|plan| {
-            let runs = store.plans().plan_runs(plan.id)?;
+            let runs = store.plans().runs(plan.id)?;
             let account_ids = match plan.identity {
-                Some(i) => store.identities().identity_account_ids(i)?,
+                Some(i) => store.identities().accounts_of(i)?,
                 None => Vec::new(),
             };
             Ok(PlanRecord {
@@ -102,8 +102,8 @@ pub fn keep(
     now: DateTime<Utc>,
 ) -> Result<i64, PlanCaseError> {
     match at {
-        Keep::New { identity } => Ok(store.plans().add_plan(plan, identity, now)?),
-        Keep::Edit(id) => match store.plans().edit_plan(id, plan)? {
+        Keep::New { identity } => Ok(store.plans().add(plan, identity, now)?),
+        Keep::Edit(id) => match store.plans().edit(id, plan)? {
             true => Ok(id),
             false => Err(PlanCaseError::NoSuchPlan(id)),
         },
@@ -117,7 +117,7 @@ pub fn set_paused(
     paused: bool,
     now: DateTime<Utc>,
 ) -> Result<(), PlanCaseError> {
-    match store.plans().set_plan_paused(id, paused, now)? {
+    match store.plans().set_paused(id, paused, now)? {
         true => Ok(()),
         false => Err(PlanCaseError::NoSuchPlan(id)),
     }
@@ -125,7 +125,7 @@ pub fn set_paused(
 
 /// Removes plan `id` with its runs.
 pub fn remove(store: &Store, id: i64) -> Result<(), PlanCaseError> {
-    match store.plans().remove_plan(id)? {
+    match store.plans().remove(id)? {
         true => Ok(()),
         false => Err(PlanCaseError::NoSuchPlan(id)),
     }
@@ -245,7 +245,7 @@ fn facts(
             .chain(r.rungs.iter().map(|g| g.journal_id))
     });
     for id in journal_ids {
-        if let Some(e) = store.orders().journal_entry(id)? {
+        if let Some(e) = store.orders().entry(id)? {
             entries.insert(id, e);
         }
     }
@@ -262,7 +262,7 @@ fn facts(
     let rows = if entries.is_empty() {
         Vec::new()
     } else {
-        store.tax().tax_rows_of_orders(&ids, &references)?
+        store.tax().rows_of_orders(&ids, &references)?
     };
     let mut runs = Vec::new();
     let mut total: Option<(Btc, Nok)> = None;
@@ -376,7 +376,7 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavedPlan> {
         Some(id) => session
             .store
             .plans()
-            .plan(id)?
+            .get(id)?
             .is_none_or(|old| new.buy_nok > old.buy_nok),
     };
     if enlarges {
@@ -521,7 +521,7 @@ pub fn next_run(store: &Store) -> Option<DateTime<Utc>> {
         .all()
         .ok()?
         .iter()
-        .filter_map(|p| plans::next_slot(p, &store.plans().plan_runs(p.id).ok()?, now))
+        .filter_map(|p| plans::next_slot(p, &store.plans().runs(p.id).ok()?, now))
         .min()
 }
 

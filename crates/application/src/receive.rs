@@ -154,7 +154,7 @@ pub async fn create_invoice(app: &App, args: InvoiceArgs) -> Answer<Invoice> {
     stored.account_identity = nordlys_core::account_identity::origin_here(&client, &session.store)
         .await?
         .identity;
-    session.store.invoices().add_invoice(&stored)?;
+    session.store.invoices().add(&stored)?;
     Invoice::with_qr(stored, app.bid_price().await.ok())
 }
 
@@ -165,7 +165,7 @@ pub async fn invoice_status(app: &App, args: InvoiceIdArgs) -> Answer<Invoice> {
         .await?
         .store
         .invoices()
-        .invoice_by_id(&args.id)?
+        .by_id(&args.id)?
         .ok_or_else(|| {
             AppError::new(
                 ErrorCode::InvalidInput,
@@ -185,7 +185,5 @@ pub async fn recent_invoices(app: &App, _args: NoArgs) -> Answer<Invoices> {
         nordlys_core::account_identity::origin_here(session.connection.client(), &session.store)
             .await?
             .identity;
-    Ok(Invoices(
-        session.store.invoices().recent_invoices(20, here)?,
-    ))
+    Ok(Invoices(session.store.invoices().recent(20, here)?))
 }

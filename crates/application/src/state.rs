@@ -297,7 +297,7 @@ impl App {
         // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
         // labels only, and Pay asks for their details again, until a later session can unlock.
         if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {
-            store.recipients().unlock_recipients(seal)?;
+            store.recipients().unlock(seal)?;
         }
         let session = ProfileSession {
             profile,
@@ -520,7 +520,7 @@ impl App {
         if session.profile.kind == ProfileKind::Sandbox
             && self.sandbox_world_is_new.swap(false, Ordering::SeqCst)
         {
-            session.store.tax().forget_tax_history()?;
+            session.store.tax().forget_history()?;
         }
         Ok(session)
     }

@@ -112,7 +112,7 @@ pub async fn begin_sync(app: &App) -> Answer<()> {
         let since = client.exchange_now()
             - chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
         // A store that cannot write this fails the sync's first page, which says so.
-        let _ = store.deposits().begin_deposit_watch(since);
+        let _ = store.deposits().begin_watch(since);
         let outcome = sync::sync(client, store, &cancel, |p| {
             lock(&worker).status.progress = *p;
             tell(&worker);
@@ -158,7 +158,7 @@ pub async fn learn_accounts(client: &ExchangeClient, store: &Store) {
                 deleted: a.deleted,
             })
             .collect();
-        let _ = store.tax().set_tax_accounts(&names);
+        let _ = store.tax().set_accounts(&names);
     }
 }
 
@@ -280,7 +280,7 @@ impl Names {
         Ok(Self(
             store
                 .tax()
-                .tax_accounts()?
+                .accounts()?
                 .into_iter()
                 .map(|a| (a.id.clone(), a))
                 .collect(),
@@ -379,9 +379,9 @@ pub struct TaxChoices {
 pub async fn tax_facets(app: &App, _args: NoArgs) -> Answer<TaxChoices> {
     let store = app.tax_session().await?.store;
     Ok(TaxChoices {
-        facets: store.tax().tax_facets()?,
+        facets: store.tax().facets()?,
         names: Names::load(&store)?,
-        malformed: store.tax().tax_malformed()?,
+        malformed: store.tax().malformed()?,
         stored: u32::try_from(store.tax().tax_count(&TaxFilter::default())?).unwrap_or(u32::MAX),
     })
 }
@@ -417,7 +417,7 @@ async fn each_row<T: Send + 'static>(
     tokio::task::spawn_blocking(move || {
         store
             .tax()
-            .each_tax_transaction::<StoreError>(&tx_filter, |t| {
+            .each_transaction::<StoreError>(&tx_filter, |t| {
                 f(&mut state, t);
                 Ok(())
             })

@@ -34,7 +34,7 @@ pub struct CardOrder {
 /// The card of the stored history, as both clients make it. It reads the whole history: call it
 /// off the async threads.
 pub fn make(store: &Store, order: CardOrder, now: DateTime<Utc>) -> Result<Card, CardError> {
-    let first = store.tax().tax_oldest()?.map(|t| oslo_year(&t));
+    let first = store.tax().oldest()?.map(|t| oslo_year(&t));
     // Last year's card is the one filed this spring; a history that began this year has only
     // this year's.
     let year = order

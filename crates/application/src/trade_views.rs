@@ -658,10 +658,10 @@ mod tests {
             reference: "",
             before: None,
         };
-        let Claim::Journaled(id) = store.orders().journal_order(&new, true).unwrap() else {
+        let Claim::Journaled(id) = store.orders().add(&new, true).unwrap() else {
             panic!("refused")
         };
-        store.orders().journal_entry(id).unwrap().unwrap()
+        store.orders().entry(id).unwrap().unwrap()
     }
 
     #[test]

@@ -260,7 +260,7 @@ pub async fn resolve_orders(app: &App, _args: NoArgs) -> Answer<Journal> {
     } = app.session().await?;
     // What could not be looked at now stays unknown and is looked at on the next call.
     recheck(connection.client(), &store, &app.timing().rules, Due::Now).await?;
-    Ok(Journal(store.orders().journal_recent(20)?))
+    Ok(Journal(store.orders().recent(20)?))
 }
 
 /// The recent orders of the journal, newest first.
@@ -281,7 +281,7 @@ async fn unknown_could_be(
     let Some(o) = open.orders.iter().find(|o| o.order_id.as_str() == id) else {
         return Ok(CancelDoubt::None);
     };
-    let unresolved = store.orders().journal_unresolved()?;
+    let unresolved = store.orders().unresolved()?;
     Ok(orders::cancel_doubt(o, &unresolved, rules, Utc::now()))
 }
 
@@ -310,7 +310,7 @@ pub async fn open_orders(app: &App, _args: NoArgs) -> Answer<OpenOrders> {
             let ours = session
                 .store
                 .orders()
-                .journal_by_order_id(o.order_id.as_str())
+                .by_order_id(o.order_id.as_str())
                 .ok()
                 .flatten();
             (o, ours)

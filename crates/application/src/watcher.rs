@@ -384,10 +384,7 @@ pub async fn look_at_orders(app: &App) -> Answer<Vec<Change>> {
         .map_err(AppError::of)?;
     let mut limits = vec![];
     for o in &open.orders {
-        if let Some(e) = session
-            .store
-            .orders()
-            .journal_by_order_id(o.order_id.as_str())?
+        if let Some(e) = session.store.orders().by_order_id(o.order_id.as_str())?
             && let Some(price) = e.price
         {
             limits.push(OpenLimit {
@@ -416,7 +413,7 @@ pub async fn look_at_history(app: &App) -> Answer<Vec<Change>> {
 async fn read_history(app: &App, follow: bool) -> Answer<Vec<Change>> {
     let session = app.tax_session().await?;
     let (store, profile) = (session.store, session.profile.id);
-    let before = store.tax().tax_mark()?;
+    let before = store.tax().mark()?;
     let mut shown = before;
     loop {
         let tail = crate::tax::read_tail(app).await?;
@@ -429,13 +426,13 @@ async fn read_history(app: &App, follow: bool) -> Answer<Vec<Change>> {
         if !follow || tail != Tail::Running {
             break;
         }
-        let mark = store.tax().tax_mark()?;
+        let mark = store.tax().mark()?;
         if mark != shown {
             app.desktop.changed(Change::History);
             shown = mark;
         }
     }
-    Ok(if store.tax().tax_mark()? == before {
+    Ok(if store.tax().mark()? == before {
         vec![]
     } else {
         vec![Change::History]
@@ -459,7 +456,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let here = nordlys_core::account_identity::origin_here(client, store)
         .await?
         .identity;
-    for i in store.invoices().invoices_open(since, here)? {
+    for i in store.invoices().open(since, here)? {
         // One the exchange will not show all the same (made where the accounts could not be
         // learned) waits for the next look; the others are looked at all the same.
         let answer = match client.invoice(&i.id).await {
@@ -467,7 +464,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
             Err(e) if e.refuses_only_this() => continue,
             Err(e) => return Err(AppError::of(e)),
         };
-        let before = store.invoices().set_invoice_status(&i.id, &answer.status)?;
+        let before = store.invoices().set_status(&i.id, &answer.status)?;
         if before.as_ref() == Some(&answer.status) {
             continue;
         }
@@ -492,7 +489,7 @@ pub async fn look(app: &App) -> Answer<Vec<Change>> {
     let mut settled = false;
     for (id, kind) in looked {
         if kind == JournalKind::Withdrawal
-            && let Some(e) = store.withdrawals().withdrawal_entry(id)?
+            && let Some(e) = store.withdrawals().entry(id)?
         {
             settled |= !matches!(e.state, WithdrawalState::Unknown | WithdrawalState::Sending);
         }

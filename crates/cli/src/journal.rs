@@ -66,9 +66,9 @@ pub fn entry_json(store: &Store, id: i64) -> Result<Option<Value>, StoreError> {
     };
     let origin = e.origin();
     // The accounts the entry was sent from (its identity's ids; empty where not learned).
-    let account_ids = origin.identity.map_or(Ok(Vec::new()), |i| {
-        store.identities().identity_account_ids(i)
-    })?;
+    let account_ids = origin
+        .identity
+        .map_or(Ok(Vec::new()), |i| store.identities().accounts_of(i))?;
     let mut v = json!({
         "journalId": e.id(),
         "kind": e.kind().text(),
@@ -97,7 +97,7 @@ pub fn entry_json(store: &Store, id: i64) -> Result<Option<Value>, StoreError> {
 /// Every entry, oldest first.
 pub fn all_json(store: &Store) -> Result<Value, StoreError> {
     let mut out = Vec::new();
-    for (id, _) in store.journal().journal_ids()? {
+    for (id, _) in store.journal().ids()? {
         if let Some(v) = entry_json(store, id)? {
             out.push(v);
         }

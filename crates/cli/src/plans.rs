@@ -260,7 +260,7 @@ pub(crate) fn command(cli: &Cli, command: &PlansCommand) -> Result<(), Failure> 
                 }
                 _ => add(&store, &form, now).map_err(Failure::Usage)?,
             };
-            if let Some(plan) = store.plans().plan(id).map_err(stored)?
+            if let Some(plan) = store.plans().get(id).map_err(stored)?
                 && let Some(available) = available_nok(cli, plan.buy_nok)
             {
                 eprintln!("nordlys-cli: {}", above_available(plan.buy_nok, available));

@@ -59,7 +59,7 @@ pub async fn learn(client: &ExchangeClient, store: &Store) -> Result<Learned, Le
     if let Some(id) = identity {
         store
             .identities()
-            .remember_identity(&plain.base_url, &plain.key_fingerprint, id)?;
+            .remember(&plain.base_url, &plain.key_fingerprint, id)?;
     }
     Ok(Learned { identity, accounts })
 }
@@ -70,7 +70,7 @@ pub async fn learn(client: &ExchangeClient, store: &Store) -> Result<Learned, Le
 pub async fn origin_here(client: &ExchangeClient, store: &Store) -> Result<Origin, StoreError> {
     let mut origin = evidence::origin_of(client);
     let (base, key) = (origin.base_url.clone(), origin.key_fingerprint.clone());
-    origin.identity = match store.identities().known_identity(&base, &key)? {
+    origin.identity = match store.identities().known(&base, &key)? {
         Some(id) => Some(id),
         // Asked lately in vain: not again on every look or keystroke.
         None if store.identities().learning_failed_lately(&base, &key) => None,
@@ -94,13 +94,13 @@ pub async fn origin_here(client: &ExchangeClient, store: &Store) -> Result<Origi
 pub fn unresolved_elsewhere(store: &Store, here: &Origin) -> Result<usize, StoreError> {
     let orders = store
         .orders()
-        .journal_unresolved()?
+        .unresolved()?
         .into_iter()
         .filter(|e| !e.origin.judged_through(here))
         .count();
     let payments = store
         .withdrawals()
-        .withdrawals_unresolved()?
+        .unresolved()?
         .into_iter()
         .filter(|e| !e.origin.judged_through(here))
         .count();

@@ -80,12 +80,9 @@ pub enum SettleError {
 impl Entry {
     /// Entry `id`, of whichever kind it is.
     pub fn read(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
-        Ok(match store.journal().journal_kind(id)? {
-            Some(JournalKind::Order) => store.orders().journal_entry(id)?.map(Self::Order),
-            Some(JournalKind::Withdrawal) => store
-                .withdrawals()
-                .withdrawal_entry(id)?
-                .map(Self::Withdrawal),
+        Ok(match store.journal().kind(id)? {
+            Some(JournalKind::Order) => store.orders().entry(id)?.map(Self::Order),
+            Some(JournalKind::Withdrawal) => store.withdrawals().entry(id)?.map(Self::Withdrawal),
             None => None,
         })
     }
@@ -94,16 +91,16 @@ impl Entry {
     /// first.
     pub fn unresolved(store: &Store) -> Result<Vec<Self>, StoreError> {
         Ok(Self::in_id_order(
-            store.orders().journal_unresolved()?,
-            store.withdrawals().withdrawals_unresolved()?,
+            store.orders().unresolved()?,
+            store.withdrawals().unresolved()?,
         ))
     }
 
     /// The last `limit` entries of each kind, newest first.
     pub fn recent(store: &Store, limit: u32) -> Result<Vec<Self>, StoreError> {
         let mut all = Self::in_id_order(
-            store.orders().journal_recent(limit)?,
-            store.withdrawals().withdrawals_recent(limit)?,
+            store.orders().recent(limit)?,
+            store.withdrawals().recent(limit)?,
         );
         all.reverse();
         Ok(all)
@@ -297,14 +294,14 @@ impl Entry {
             (Self::Order(_), Some(ids)) => {
                 store
                     .orders()
-                    .journal_decide(id, JournalState::Placed, ids, note, by)
+                    .decide(id, JournalState::Placed, ids, note, by)
             }
             (Self::Order(_), None) => {
                 store
                     .orders()
-                    .journal_decide(id, JournalState::NotPlaced, &[], note, by)
+                    .decide(id, JournalState::NotPlaced, &[], note, by)
             }
-            (Self::Withdrawal(_), Some(ids)) => store.withdrawals().withdrawal_decide(
+            (Self::Withdrawal(_), Some(ids)) => store.withdrawals().decide(
                 id,
                 WithdrawalState::Sent,
                 ids,
@@ -312,22 +309,19 @@ impl Entry {
                 note,
                 by,
             ),
-            (Self::Withdrawal(_), None) => store.withdrawals().withdrawal_decide(
-                id,
-                WithdrawalState::NotSent,
-                &[],
-                None,
-                note,
-                by,
-            ),
+            (Self::Withdrawal(_), None) => {
+                store
+                    .withdrawals()
+                    .decide(id, WithdrawalState::NotSent, &[], None, note, by)
+            }
         }
     }
 
     /// Marks that a check saw a move only it could explain.
     fn stir(&self, store: &Store) -> Result<(), StoreError> {
         match self {
-            Self::Order(e) => store.orders().journal_stir(e.id),
-            Self::Withdrawal(e) => store.withdrawals().withdrawal_stir(e.id),
+            Self::Order(e) => store.orders().stir(e.id),
+            Self::Withdrawal(e) => store.withdrawals().stir(e.id),
         }
     }
 }

@@ -96,7 +96,7 @@ pub async fn place(
     let ready = Prepared::read(client, store, request).await?;
     let id = match store
         .orders()
-        .journal_order(&ready.entry(Utc::now()), despite_unknown)?
+        .add(&ready.entry(Utc::now()), despite_unknown)?
     {
         Claim::Journaled(id) => id,
         Claim::SameAsUnresolved(id) => return Err(OrderError::SameAsUnknown(id)),
@@ -207,7 +207,7 @@ impl Prepared {
         _turn: &MoneyTurn,
     ) -> Result<Placement, OrderError> {
         store.set_in_flight(id, true);
-        match store.orders().journal_take(id, Utc::now()) {
+        match store.orders().take(id, Utc::now()) {
             Ok(true) => {}
             Ok(false) => {
                 store.set_in_flight(id, false);
@@ -232,7 +232,7 @@ impl Prepared {
                 // and the entry, still "sending", is settled as placed by the next check.
                 let warning = store
                     .orders()
-                    .journal_answered(
+                    .answered(
                         id,
                         JournalState::Placed,
                         Some(r.order_id.as_str()),
@@ -261,7 +261,7 @@ impl Prepared {
 pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, StoreError> {
     let near: Vec<JournalEntry> = store
         .orders()
-        .journal_since(e.sent_at - Duration::days(1))?
+        .since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id && o.direction == e.direction && o.origin.base_url == e.origin.base_url
@@ -274,7 +274,7 @@ pub(crate) fn others_of(store: &Store, e: &JournalEntry) -> Result<Others, Store
             .collect()
     };
     Ok(Others {
-        claimed: store.orders().journal_claimed_ids(e.id)?,
+        claimed: store.orders().claimed_ids(e.id)?,
         rivals: of(is_rival),
         known_limit_orders: of(is_known_limit_order),
         limit_orders: of(is_unidentified_limit_order),
@@ -385,7 +385,7 @@ pub async fn reconcile_with(
 ) -> Result<Resolution, OrderError> {
     let e = store
         .orders()
-        .journal_entry(journal_id)?
+        .entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
     let entry = Entry::Order(e.clone());
     Ok(match journal::check(client, store, &entry, rules).await? {
@@ -413,7 +413,7 @@ pub(crate) fn settle_stale_queued(
     if !e.queued || store.in_flight(e.id) || rules.gave_up(None, e.sent_at, Utc::now()).is_none() {
         return Ok(false);
     }
-    store.orders().journal_settle_queued(e.id, &Seen::NeverSent)
+    store.orders().settle_queued(e.id, &Seen::NeverSent)
 }
 
 /// Records that the user saw on the exchange that the order of `journal_id` was placed, when
@@ -433,7 +433,7 @@ pub async fn settle_placed(
     let resolution = reconcile_with(client, store, journal_id, rules).await?;
     let e = store
         .orders()
-        .journal_entry(journal_id)?
+        .entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))?;
     let refuse = |why: SettleRefusal| OrderError::CannotSettle {
         id: journal_id,
@@ -455,7 +455,7 @@ pub async fn settle_placed(
             if !alike {
                 return Err(refuse(SettleRefusal::NotThisOrder(id.to_owned())));
             }
-            if let Some(other) = store.orders().journal_by_order_id(id)?
+            if let Some(other) = store.orders().by_order_id(id)?
                 && other.id != journal_id
             {
                 return Err(refuse(SettleRefusal::Claimed {
@@ -470,7 +470,7 @@ pub async fn settle_placed(
         }
         None => Seen::UserPlaced { open_as: None },
     };
-    if !store.orders().journal_decide(
+    if !store.orders().decide(
         journal_id,
         JournalState::Placed,
         &claimed,
@@ -489,7 +489,7 @@ pub async fn settle_placed(
     )?;
     store
         .orders()
-        .journal_entry(journal_id)?
+        .entry(journal_id)?
         .ok_or(OrderError::Unknown(journal_id))
 }
 
@@ -517,7 +517,7 @@ mod tests {
             reference: "",
             before: None,
         };
-        match store.orders().journal_order(&new, true).unwrap() {
+        match store.orders().add(&new, true).unwrap() {
             crate::store::Claim::Journaled(id) => id,
             other => panic!("{other:?}"),
         }
@@ -541,7 +541,7 @@ mod tests {
         let rules = Rules::with_min_quiet(Duration::minutes(10));
         let sent = now - Duration::minutes(1);
         journal(&store, "500", sent);
-        let unresolved = store.orders().journal_unresolved().unwrap();
+        let unresolved = store.orders().unresolved().unwrap();
         // A rest of 300 of an unknown buy of 500, made just after it was sent: it could be it.
         let rest = open_buy("300", sent + Duration::seconds(5));
         assert_eq!(
@@ -584,7 +584,7 @@ mod tests {
         // Smaller than this one: its open rest could still be part of this one's evidence.
         journal(&store, "150", now - Duration::seconds(10));
         let me = journal(&store, "802", now);
-        let e = store.orders().journal_entry(me).unwrap().unwrap();
+        let e = store.orders().entry(me).unwrap().unwrap();
         assert_eq!(
             others_of(&store, &e).unwrap().limit_orders.len(),
             3,
@@ -594,7 +594,7 @@ mod tests {
         let fills = ["tr_1".to_owned()];
         store
             .orders()
-            .journal_decide(
+            .decide(
                 by_fills,
                 JournalState::Placed,
                 &fills,
@@ -605,7 +605,7 @@ mod tests {
         let order = ["or_1".to_owned(), "tr_2".to_owned()];
         store
             .orders()
-            .journal_decide(
+            .decide(
                 by_order,
                 JournalState::Placed,
                 &order,

@@ -2,7 +2,7 @@
 //! of limit buys below the ask, each run placed exactly once.
 //!
 //! A run's identity is its plan and slot. Which slots to run, skip or hold is decided inside the
-//! store's transaction that also journals the order ([`crate::store::Store::plan_claim`]), so two
+//! store's transaction that also journals the order ([`crate::store::Plans::claim`]), so two
 //! processes sharing a store (the app and `nordlys-cli plans run-due`) cannot both claim a slot,
 //! and nothing is sent before its journal entry exists. A lost answer leaves the run "unknown",
 //! settled only by evidence; while a run of the plan is sending or unknown, due slots are held.
@@ -638,10 +638,10 @@ pub async fn run_due(
         let seen = here.as_ref().and_then(|o| o.identity);
         match (plan.identity, seen) {
             (Some(made_for), seen) if seen != Some(made_for) => {
-                if !decide(&plan, &store.plans().plan_runs(plan.id)?, now).is_empty() {
+                if !decide(&plan, &store.plans().runs(plan.id)?, now).is_empty() {
                     elsewhere.push(Elsewhere {
                         plan_id: plan.id,
-                        account_ids: store.identities().identity_account_ids(made_for)?,
+                        account_ids: store.identities().accounts_of(made_for)?,
                         credential_sees: seen.is_some(),
                     });
                 }
@@ -649,12 +649,12 @@ pub async fn run_due(
             }
             // Made with no credential at hand: it belongs to the accounts it first runs for.
             (None, Some(seen)) => {
-                store.plans().bind_plan(plan.id, seen)?;
+                store.plans().bind(plan.id, seen)?;
                 plan.identity = Some(seen);
             }
             _ => {}
         }
-        let runs = store.plans().plan_runs(plan.id)?;
+        let runs = store.plans().runs(plan.id)?;
         let due = decide(&plan, &runs, now);
         if due.is_empty() {
             continue;
@@ -671,9 +671,7 @@ pub async fn run_due(
         let sent_at = Utc::now();
         let entries: Vec<_> = prepared.iter().map(|p| p.entry(sent_at)).collect();
         // Claimed only if the plan is still what the orders were prepared from.
-        let claimed = store
-            .plans()
-            .plan_claim(&plan, now, &entries, skip.as_ref())?;
+        let claimed = store.plans().claim(&plan, now, &entries, skip.as_ref())?;
         out.extend(claimed.recorded);
         let Some((slot, journal_ids)) = claimed.send else {
             continue;
@@ -688,7 +686,7 @@ pub async fn run_due(
                 Ok(Placement::Unknown { .. }) => RunState::Unknown,
                 Err(OrderError::Exchange(_) | OrderError::SettledBeforeSent(_)) => store
                     .orders()
-                    .journal_entry(journal_id)?
+                    .entry(journal_id)?
                     .map_or(RunState::Rejected, |e| crate::store::run_state_of(e.state)),
                 Err(e) => {
                     failed.get_or_insert(e);

@@ -161,7 +161,7 @@ const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX tax_transactions_by_id ON tax_transactions (id);
     CREATE INDEX tax_transactions_pending ON tax_transactions (create_time) WHERE finalize_time = '';",
     // Saved recipients' details sealed at rest (`recipient_seal`); plaintext rows are sealed by
-    // `Store::unlock_recipients` once the key can be read.
+    // `Recipients::unlock` once the key can be read.
     "ALTER TABLE recipients ADD COLUMN sealed BLOB;",
     // Each tax row's JSON as the server sent it, which tax exports name by its hash. Rows stored
     // before have none: the cursor is dropped so the next sync reads the history again and fills
@@ -727,7 +727,7 @@ mod tests {
         let origin = Origin::default();
         let Claim::Journaled(id) = s
             .orders()
-            .journal_order(
+            .add(
                 &NewOrderEntry {
                     sent_at: at,
                     order_type: crate::order_terms::OrderType::Market,
@@ -750,7 +750,7 @@ mod tests {
         let s = Store::open(&path).unwrap();
         let samples = s.price_samples(at - chrono::Duration::seconds(1)).unwrap();
         assert_eq!(samples[0].mid.to_string(), "982431.35");
-        let unresolved = s.orders().journal_unresolved().unwrap();
+        let unresolved = s.orders().unresolved().unwrap();
         assert_eq!(
             unresolved.len(),
             1,
@@ -761,16 +761,11 @@ mod tests {
             nordlys_money::Amount::Nok(nordlys_money::Nok::computed(Decimal::new(100050, 2)))
         );
         s.orders()
-            .journal_answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
+            .answered(id, JournalState::Placed, Some("or_1"), Some("tr_1"), "")
             .unwrap();
-        assert!(s.orders().journal_unresolved().unwrap().is_empty());
+        assert!(s.orders().unresolved().unwrap().is_empty());
         assert_eq!(
-            s.orders()
-                .journal_entry(id)
-                .unwrap()
-                .unwrap()
-                .order_id
-                .as_deref(),
+            s.orders().entry(id).unwrap().unwrap().order_id.as_deref(),
             Some("or_1")
         );
     }
@@ -803,7 +798,7 @@ mod tests {
         }
         drop(db);
         let s = Store::open(&path).unwrap();
-        let ids: Vec<_> = s.journal().journal_ids().unwrap();
+        let ids: Vec<_> = s.journal().ids().unwrap();
         assert_eq!(
             ids,
             vec![
@@ -813,15 +808,15 @@ mod tests {
                 (4, JournalKind::Withdrawal)
             ]
         );
-        let order = s.orders().journal_entry(1).unwrap().unwrap();
+        let order = s.orders().entry(1).unwrap().unwrap();
         assert_eq!(order.state, JournalState::Unknown);
         assert!(order.gave_up_at.is_some());
         assert_eq!(
-            s.withdrawals().withdrawal_entry(3).unwrap().unwrap().state,
+            s.withdrawals().entry(3).unwrap().unwrap().state,
             WithdrawalState::Unknown
         );
         assert_eq!(
-            s.withdrawals().withdrawal_entry(4).unwrap().unwrap().state,
+            s.withdrawals().entry(4).unwrap().unwrap().state,
             WithdrawalState::Sent
         );
     }

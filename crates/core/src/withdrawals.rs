@@ -135,7 +135,7 @@ pub async fn send_typed(
     request.description = description;
     let body = journal_copy(&request);
     let origin = crate::account_identity::origin_here(client, store).await?;
-    let claim = store.withdrawals().journal_withdrawal(
+    let claim = store.withdrawals().add(
         &NewWithdrawalEntry {
             sent_at: Utc::now(),
             destination: &request.destination,
@@ -169,7 +169,7 @@ pub async fn send_typed(
             // "sending", is settled as sent by the next check.
             let warning = store
                 .withdrawals()
-                .withdrawal_answered(
+                .answered(
                     id,
                     WithdrawalState::Sent,
                     Some(r.withdrawal_id.as_str()),
@@ -199,7 +199,7 @@ pub async fn send_typed(
 pub(crate) fn others_of(store: &Store, e: &WithdrawalEntry) -> Result<Others, StoreError> {
     let rivals = store
         .withdrawals()
-        .withdrawals_since(e.sent_at - Duration::days(1))?
+        .since(e.sent_at - Duration::days(1))?
         .into_iter()
         .filter(|o| {
             o.id != e.id
@@ -213,7 +213,7 @@ pub(crate) fn others_of(store: &Store, e: &WithdrawalEntry) -> Result<Others, St
         .map(|o| (o.sent_at, Amount::Btc(o.amount_btc)))
         .collect();
     Ok(Others {
-        claimed: store.withdrawals().withdrawal_claimed_ids(e.id)?,
+        claimed: store.withdrawals().claimed_ids(e.id)?,
         rivals,
         known_limit_orders: vec![],
         limit_orders: vec![],
@@ -231,7 +231,7 @@ pub async fn reconcile_with(
 ) -> Result<Resolution, WithdrawalError> {
     let e = store
         .withdrawals()
-        .withdrawal_entry(journal_id)?
+        .entry(journal_id)?
         .ok_or(WithdrawalError::Unknown(journal_id))?;
     let entry = Entry::Withdrawal(e.clone());
     Ok(match journal::check(client, store, &entry, rules).await? {
@@ -261,7 +261,7 @@ pub async fn track(
     store: &Store,
 ) -> Result<Vec<StatusChange>, WithdrawalError> {
     let mut changed = Vec::new();
-    for e in store.withdrawals().withdrawals_in_flight()? {
+    for e in store.withdrawals().on_the_way()? {
         let Some(id) = e.withdrawal_id.as_deref() else {
             continue;
         };
@@ -272,7 +272,7 @@ pub async fn track(
             Err(e) if e.refuses_only_this() => continue,
             Err(e) => return Err(e.into()),
         };
-        let before = store.withdrawals().withdrawal_set_status(e.id, &w.status)?;
+        let before = store.withdrawals().set_status(e.id, &w.status)?;
         if before.as_ref() != Some(&w.status) {
             changed.push(StatusChange {
                 entry: e,

@@ -22,7 +22,7 @@ fn stored(a: &NewAlert) -> (&'static str, &'static str, String, String) {
 
 impl super::Alerts<'_> {
     /// Keeps a new alert, armed or waiting to re-arm; returns its id.
-    pub fn add_alert(&self, a: &NewAlert, armed: bool) -> Result<i64, StoreError> {
+    pub fn add(&self, a: &NewAlert, armed: bool) -> Result<i64, StoreError> {
         let (watched, crossing, level, hysteresis) = stored(a);
         let db = self.db();
         db.execute(
@@ -34,7 +34,7 @@ impl super::Alerts<'_> {
     }
 
     /// Replaces alert `id` with `a`; `false` when there is no such alert.
-    pub fn edit_alert(&self, id: i64, a: &NewAlert, armed: bool) -> Result<bool, StoreError> {
+    pub fn edit(&self, id: i64, a: &NewAlert, armed: bool) -> Result<bool, StoreError> {
         let (watched, crossing, level, hysteresis) = stored(a);
         let changed = self.db().execute(
             "UPDATE price_alerts SET watched = ?2, crossing = ?3, level = ?4, hysteresis = ?5,
@@ -44,7 +44,7 @@ impl super::Alerts<'_> {
         Ok(changed == 1)
     }
 
-    pub fn set_alert_armed(&self, id: i64, armed: bool) -> Result<(), StoreError> {
+    pub fn set_armed(&self, id: i64, armed: bool) -> Result<(), StoreError> {
         self.db().execute(
             "UPDATE price_alerts SET armed = ?2 WHERE id = ?1",
             params![id, armed],
@@ -52,7 +52,7 @@ impl super::Alerts<'_> {
         Ok(())
     }
 
-    pub fn remove_alert(&self, id: i64) -> Result<(), StoreError> {
+    pub fn remove(&self, id: i64) -> Result<(), StoreError> {
         self.db()
             .execute("DELETE FROM price_alerts WHERE id = ?1", [id])?;
         Ok(())
@@ -152,11 +152,11 @@ mod tests {
         };
         let id = store
             .alerts()
-            .add_alert(&new, true)
+            .add(&new, true)
             .unwrap_or_else(|e| panic!("{e}"));
         store
             .alerts()
-            .set_alert_armed(id, false)
+            .set_armed(id, false)
             .unwrap_or_else(|e| panic!("{e}"));
         let kept = store.alerts().all().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
@@ -174,25 +174,12 @@ mod tests {
             crossing: Crossing::RisesAbove,
             ..new.clone()
         };
-        assert!(
-            store
-                .alerts()
-                .edit_alert(id, &edited, true)
-                .unwrap_or(false)
-        );
-        assert!(
-            !store
-                .alerts()
-                .edit_alert(id + 1, &edited, true)
-                .unwrap_or(true)
-        );
+        assert!(store.alerts().edit(id, &edited, true).unwrap_or(false));
+        assert!(!store.alerts().edit(id + 1, &edited, true).unwrap_or(true));
         let kept = store.alerts().all().unwrap_or_default();
         assert_eq!(kept[0].crossing, Crossing::RisesAbove);
         assert!(kept[0].armed);
-        store
-            .alerts()
-            .remove_alert(id)
-            .unwrap_or_else(|e| panic!("{e}"));
+        store.alerts().remove(id).unwrap_or_else(|e| panic!("{e}"));
         assert!(store.alerts().all().unwrap_or_default().is_empty());
     }
 }

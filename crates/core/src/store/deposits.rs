@@ -27,7 +27,7 @@ impl super::Deposits<'_> {
     /// exchange's clock: a deposit created from then on is news, even when the first read of a
     /// long history stores it before that read ends. Once begun it keeps its start (until the
     /// history is forgotten).
-    pub fn begin_deposit_watch(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn begin_watch(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
         self.db().execute(
             "INSERT OR IGNORE INTO deposit_watch (only, since, whole_seq) VALUES (1, ?1, NULL)",
             params![stamp(&since)],
@@ -37,7 +37,7 @@ impl super::Deposits<'_> {
 
     /// The history has been read whole: every deposit stored from now on is news, whenever it
     /// was created (a row listed late). Only the first such read counts.
-    pub fn deposit_history_whole(&self) -> Result<(), StoreError> {
+    pub fn history_whole(&self) -> Result<(), StoreError> {
         self.db().execute(
             "UPDATE deposit_watch
              SET whole_seq = (SELECT COALESCE(MAX(seq), 0) FROM tax_transactions)
@@ -50,10 +50,7 @@ impl super::Deposits<'_> {
     /// Takes the bitcoin deposits stored since the watch began and not told yet (at most a
     /// batch, in the order they were stored), recording them as told at `at` in the same
     /// transaction: two looks at once, in one process or two, never take the same deposit.
-    pub fn take_untold_deposits(
-        &self,
-        at: DateTime<Utc>,
-    ) -> Result<Vec<UntoldDeposit>, StoreError> {
+    pub fn take_untold(&self, at: DateTime<Utc>) -> Result<Vec<UntoldDeposit>, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let raw = {
@@ -174,11 +171,11 @@ mod tests {
     fn store_rows(s: &Store, rows: &[TaxTransaction]) {
         let listed: Vec<Result<ListedTaxTransaction, _>> =
             rows.iter().cloned().map(|r| Ok(r.into())).collect();
-        s.tax().add_tax_page(&listed, None).unwrap();
+        s.tax().add_page(&listed, None).unwrap();
     }
 
     fn take(s: &Store) -> Vec<UntoldDeposit> {
-        s.deposits().take_untold_deposits(Utc::now()).unwrap()
+        s.deposits().take_untold(Utc::now()).unwrap()
     }
 
     fn ids(untold: &[UntoldDeposit]) -> Vec<String> {
@@ -205,8 +202,8 @@ mod tests {
             )],
         );
         assert!(take(&s).is_empty(), "no watch, no news");
-        s.deposits().begin_deposit_watch(since()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(since()).unwrap();
+        s.deposits().history_whole().unwrap();
         assert!(take(&s).is_empty(), "old rows are not news");
 
         // Arrived while the app was closed: one of them dated before the old row (a late row),
@@ -239,8 +236,8 @@ mod tests {
         drop(s);
         let s = Store::open(&path).unwrap();
         // A later read keeps the marks: the history read whole again moves nothing.
-        s.deposits().begin_deposit_watch(Utc::now()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(Utc::now()).unwrap();
+        s.deposits().history_whole().unwrap();
         assert_eq!(ids(&take(&s)), ["de_new", "de_late"]);
         assert!(take(&s).is_empty(), "taken once");
         drop(s);
@@ -265,7 +262,7 @@ mod tests {
     #[test]
     fn a_deposit_made_while_the_history_is_first_read_is_told_before_the_read_ends() {
         let s = Store::in_memory().unwrap();
-        s.deposits().begin_deposit_watch(since()).unwrap();
+        s.deposits().begin_watch(since()).unwrap();
         store_rows(
             &s,
             &[deposit(
@@ -290,7 +287,7 @@ mod tests {
         );
         assert_eq!(ids(&take(&s)), ["de_now"]);
         // The read ends; a late row, dated before the watch began, is news from then on.
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().history_whole().unwrap();
         assert!(take(&s).is_empty());
         store_rows(
             &s,
@@ -323,8 +320,8 @@ mod tests {
                 [],
             )
             .unwrap();
-        s.deposits().begin_deposit_watch(since()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(since()).unwrap();
+        s.deposits().history_whole().unwrap();
         assert!(take(&s).is_empty());
         store_rows(
             &s,
@@ -341,25 +338,25 @@ mod tests {
     #[test]
     fn a_forgotten_history_read_again_is_not_news() {
         let s = Store::in_memory().unwrap();
-        s.deposits().begin_deposit_watch(since()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(since()).unwrap();
+        s.deposits().history_whole().unwrap();
         let row = deposit("de_1", "2024-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
         let untold = deposit("de_0", "2023-01-01T10:00:00Z", TaxSubType::Onchain, "0.1");
         store_rows(&s, std::slice::from_ref(&row));
         assert_eq!(take(&s).len(), 1);
-        s.tax().forget_tax_history().unwrap();
+        s.tax().forget_history().unwrap();
         store_rows(&s, &[row, untold]);
         assert!(take(&s).is_empty(), "no watch until the next read");
-        s.deposits().begin_deposit_watch(since()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(since()).unwrap();
+        s.deposits().history_whole().unwrap();
         assert!(take(&s).is_empty());
     }
 
     #[test]
     fn a_lightning_deposit_is_matched_to_the_paid_invoice_that_told_of_it_once() {
         let s = Store::in_memory().unwrap();
-        s.deposits().begin_deposit_watch(since()).unwrap();
-        s.deposits().deposit_history_whole().unwrap();
+        s.deposits().begin_watch(since()).unwrap();
+        s.deposits().history_whole().unwrap();
         let made = "2024-03-01T10:00:00Z".parse().unwrap();
         // Paid before the watch began, two months before the rows: never what they paid.
         let long_before = "2024-01-01T10:00:00Z".parse().unwrap();
@@ -369,7 +366,7 @@ mod tests {
             ("ded_any", None, made),
         ] {
             s.invoices()
-                .add_invoice(&StoredInvoice {
+                .add(&StoredInvoice {
                     id: id.into(),
                     invoice: format!("lnbc-{id}"),
                     account_id: Some("acc_a".into()),

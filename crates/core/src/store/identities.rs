@@ -133,7 +133,7 @@ impl super::Identities<'_> {
 
     /// Remembers that the credential `(base_url, key_fingerprint)` sees `identity`: for this
     /// process, and for good when it is an API key (a key never moves to another account).
-    pub fn remember_identity(
+    pub fn remember(
         &self,
         base_url: &str,
         key_fingerprint: &str,
@@ -181,7 +181,7 @@ impl super::Identities<'_> {
 
     /// The identity the credential was last seen to have: learned in this process, or kept for
     /// an API key.
-    pub fn known_identity(
+    pub fn known(
         &self,
         base_url: &str,
         key_fingerprint: &str,
@@ -244,7 +244,7 @@ impl super::Identities<'_> {
     }
 
     /// The account ids of `identity`, sorted; empty for one not kept.
-    pub fn identity_account_ids(&self, identity: IdentityId) -> Result<Vec<String>, StoreError> {
+    pub fn accounts_of(&self, identity: IdentityId) -> Result<Vec<String>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(
             "SELECT account_id FROM identity_accounts WHERE identity_id = ?1 ORDER BY account_id",
@@ -398,7 +398,7 @@ mod tests {
         assert_eq!(a, rotated);
         assert_eq!(a, moved, "the same accounts at another address");
         assert_ne!(a, other);
-        let ids = s.identities().identity_account_ids(a.unwrap()).unwrap();
+        let ids = s.identities().accounts_of(a.unwrap()).unwrap();
         assert_eq!(ids, ["acc_1", "acc_2", "acc_3"], "new ids are added to it");
         assert_eq!(
             s.identities().identify("http://x", "svc", &[]).unwrap(),
@@ -424,23 +424,13 @@ mod tests {
             .identify("http://x", "svc", &seen(&["acc_1"]))
             .unwrap()
             .unwrap();
-        s.identities()
-            .remember_identity("http://x", "fp", id)
-            .unwrap();
-        s.identities()
-            .remember_identity("http://x", "", id)
-            .unwrap();
+        s.identities().remember("http://x", "fp", id).unwrap();
+        s.identities().remember("http://x", "", id).unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
-        assert_eq!(
-            s.identities().known_identity("http://x", "fp").unwrap(),
-            Some(id)
-        );
-        assert_eq!(s.identities().known_identity("http://x", "").unwrap(), None);
-        assert_eq!(
-            s.identities().known_identity("http://y", "fp").unwrap(),
-            None
-        );
+        assert_eq!(s.identities().known("http://x", "fp").unwrap(), Some(id));
+        assert_eq!(s.identities().known("http://x", "").unwrap(), None);
+        assert_eq!(s.identities().known("http://y", "fp").unwrap(), None);
         s.identities().learning_failed("http://y", "fp");
         assert!(s.identities().learning_failed_lately("http://y", "fp"));
         assert!(!s.identities().learning_failed_lately("http://x", "fp"));
@@ -491,7 +481,7 @@ mod tests {
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].base_url, "https://x.example/");
         assert_eq!(all[0].account_ids(), ["acc_named", "acc_plan", "acc_snap"]);
-        let entry = &s.orders().journal_unresolved().unwrap()[0];
+        let entry = &s.orders().unresolved().unwrap()[0];
         assert_eq!(entry.origin.identity, Some(all[0].id));
         assert_eq!(s.plans().all().unwrap()[0].identity, Some(all[0].id));
         assert_eq!(

@@ -77,7 +77,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredInvoice> {
 }
 
 impl super::Invoices<'_> {
-    pub fn add_invoice(&self, i: &StoredInvoice) -> Result<(), StoreError> {
+    pub fn add(&self, i: &StoredInvoice) -> Result<(), StoreError> {
         self.db().execute(
             "INSERT OR REPLACE INTO invoices (id, invoice, account_id, amount_btc, asked_unit, public_description, private_note, status, created_at_ms, expires_at_ms, updated_at_ms, identity_id, asked_nok, requested)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?11, ?12, '')",
@@ -108,7 +108,7 @@ impl super::Invoices<'_> {
 
     /// Records a status; returns the one it replaces, so a change (to paid, say) can be announced
     /// once.
-    pub fn set_invoice_status(
+    pub fn set_status(
         &self,
         id: &str,
         status: &InvoiceStatus,
@@ -127,13 +127,13 @@ impl super::Invoices<'_> {
     }
 
     /// Whether `invoice` (as read from what was pasted) is one this profile created.
-    pub fn is_own_invoice(&self, invoice: &str) -> Result<bool, StoreError> {
+    pub fn is_own(&self, invoice: &str) -> Result<bool, StoreError> {
         let db = self.db();
         let mut q = db.prepare("SELECT 1 FROM invoices WHERE invoice = ?1 LIMIT 1")?;
         Ok(q.exists([invoice.trim().to_ascii_lowercase()])?)
     }
 
-    pub fn invoice_by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
+    pub fn by_id(&self, id: &str) -> Result<Option<StoredInvoice>, StoreError> {
         let db = self.db();
         let mut q = db.prepare(&format!("{SELECT} WHERE id = ?1"))?;
         let mut rows = q.query_map([id], row)?;
@@ -143,7 +143,7 @@ impl super::Invoices<'_> {
     /// Invoices of the accounts `here` (see [`StoredInvoice::belongs_to`]; `None`, not known:
     /// all) that may still be paid: unpaid or pending, and not expired before `since`. The
     /// newest first.
-    pub fn invoices_open(
+    pub fn open(
         &self,
         since: DateTime<Utc>,
         here: Option<super::IdentityId>,
@@ -167,7 +167,7 @@ impl super::Invoices<'_> {
     }
 
     /// The newest `limit` invoices of the accounts `here` (`None`, not known: all).
-    pub fn recent_invoices(
+    pub fn recent(
         &self,
         limit: u32,
         here: Option<super::IdentityId>,
@@ -193,7 +193,7 @@ mod tests {
         let now = Utc::now();
         for (n, id) in ["ded_a", "ded_b"].iter().enumerate() {
             s.invoices()
-                .add_invoice(&StoredInvoice {
+                .add(&StoredInvoice {
                     id: (*id).into(),
                     invoice: format!("lnbc{n}"),
                     account_id: None,
@@ -212,16 +212,16 @@ mod tests {
                 })
                 .unwrap();
         }
-        let list = s.invoices().recent_invoices(10, None).unwrap();
+        let list = s.invoices().recent(10, None).unwrap();
         assert_eq!(list[0].id, "ded_b", "newest first");
         assert_eq!(
-            s.invoices().invoices_open(now, None).unwrap().len(),
+            s.invoices().open(now, None).unwrap().len(),
             2,
             "both still payable"
         );
         assert!(
             s.invoices()
-                .invoices_open(now + chrono::Duration::hours(2), None)
+                .open(now + chrono::Duration::hours(2), None)
                 .unwrap()
                 .is_empty(),
             "expired before then"
@@ -237,30 +237,30 @@ mod tests {
         );
         assert_eq!(
             s.invoices()
-                .set_invoice_status("ded_a", &InvoiceStatus::Paid)
+                .set_status("ded_a", &InvoiceStatus::Paid)
                 .unwrap(),
             Some(InvoiceStatus::Unpaid)
         );
         assert_eq!(
-            s.invoices().invoice_by_id("ded_a").unwrap().unwrap().status,
+            s.invoices().by_id("ded_a").unwrap().unwrap().status,
             InvoiceStatus::Paid
         );
         let open: Vec<String> = s
             .invoices()
-            .invoices_open(now, None)
+            .open(now, None)
             .unwrap()
             .into_iter()
             .map(|i| i.id)
             .collect();
         assert_eq!(open, ["ded_b"], "a paid invoice is no longer watched");
         let later = InvoiceStatus::Unknown("a status added later".into());
-        s.invoices().set_invoice_status("ded_b", &later).unwrap();
+        s.invoices().set_status("ded_b", &later).unwrap();
         assert_eq!(
-            s.invoices().invoice_by_id("ded_b").unwrap().unwrap().status,
+            s.invoices().by_id("ded_b").unwrap().unwrap().status,
             later,
             "a status this version does not know is kept as it is"
         );
-        assert!(s.invoices().invoice_by_id("ded_x").unwrap().is_none());
+        assert!(s.invoices().by_id("ded_x").unwrap().is_none());
     }
 
     #[test]
@@ -274,7 +274,7 @@ mod tests {
             ("ded_old", None),
         ] {
             s.invoices()
-                .add_invoice(&StoredInvoice {
+                .add(&StoredInvoice {
                     id: id.into(),
                     invoice: format!("lnbc{id}"),
                     account_id: None,
@@ -296,16 +296,16 @@ mod tests {
         };
         let mine = Some(IdentityId(1));
         assert_eq!(
-            ids(s.invoices().invoices_open(now, mine).unwrap()),
+            ids(s.invoices().open(now, mine).unwrap()),
             ["ded_mine", "ded_old"]
         );
         assert_eq!(
-            ids(s.invoices().recent_invoices(10, mine).unwrap()),
+            ids(s.invoices().recent(10, mine).unwrap()),
             ["ded_mine", "ded_old"]
         );
         // Whose accounts the credential sees is not known: every one.
-        assert_eq!(s.invoices().recent_invoices(10, None).unwrap().len(), 3);
-        let theirs = s.invoices().invoice_by_id("ded_theirs").unwrap().unwrap();
+        assert_eq!(s.invoices().recent(10, None).unwrap().len(), 3);
+        let theirs = s.invoices().by_id("ded_theirs").unwrap().unwrap();
         assert!(!theirs.belongs_to(mine) && theirs.belongs_to(Some(IdentityId(2))));
     }
 }

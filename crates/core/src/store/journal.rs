@@ -169,23 +169,23 @@ pub(super) enum Which {
 
 impl Store {
     /// The entries of kind `T` that `which` names.
-    pub(super) fn entries<T: Table>(&self, which: Which) -> Result<Vec<T>, StoreError> {
+    pub(super) fn rows<T: Table>(&self, which: Which) -> Result<Vec<T>, StoreError> {
         let (clause, param) = match which {
             Which::Id(id) => ("id = ?1", Some(id)),
             Which::Unresolved => ("state IN ('unknown', 'sending') ORDER BY id", None),
             Which::Recent(n) => ("1 ORDER BY id DESC LIMIT ?1", Some(i64::from(n))),
             Which::Since(at) => ("sent_at_ms >= ?1 ORDER BY id", Some(at.timestamp_millis())),
         };
-        self.entries_where(clause, param)
+        self.rows_where(clause, param)
     }
 
     /// The entry of kind `T` with id `id`.
-    pub(super) fn entry<T: Table>(&self, id: i64) -> Result<Option<T>, StoreError> {
-        Ok(self.entries(Which::Id(id))?.into_iter().next())
+    pub(super) fn row<T: Table>(&self, id: i64) -> Result<Option<T>, StoreError> {
+        Ok(self.rows(Which::Id(id))?.into_iter().next())
     }
 
     /// The entries of kind `T` whose rows match `clause` (which may use `?1`, bound to `param`).
-    pub(super) fn entries_where<T: Table>(
+    pub(super) fn rows_where<T: Table>(
         &self,
         clause: &str,
         param: Option<i64>,
@@ -205,7 +205,7 @@ impl Store {
 
     /// Marks that a check saw a move only entry `id` of kind `T` could explain: silence can no
     /// longer settle it as not made.
-    pub(super) fn stir<T: Table>(&self, id: i64) -> Result<(), StoreError> {
+    pub(super) fn stir_row<T: Table>(&self, id: i64) -> Result<(), StoreError> {
         self.db().execute(
             &format!("UPDATE {} SET stirred = 1 WHERE id = ?1", T::TABLE),
             [id],
@@ -247,7 +247,7 @@ impl super::Journal<'_> {
     }
 
     /// Which journal holds `id`.
-    pub fn journal_kind(&self, id: i64) -> Result<Option<JournalKind>, StoreError> {
+    pub fn kind(&self, id: i64) -> Result<Option<JournalKind>, StoreError> {
         let kind: Option<String> = self
             .db()
             .query_row("SELECT kind FROM journal_ids WHERE id = ?1", [id], |r| {
@@ -264,7 +264,7 @@ impl super::Journal<'_> {
     }
 
     /// Every journal id with its kind, oldest first.
-    pub fn journal_ids(&self) -> Result<Vec<(i64, JournalKind)>, StoreError> {
+    pub fn ids(&self) -> Result<Vec<(i64, JournalKind)>, StoreError> {
         let db = self.db();
         let mut q = db.prepare("SELECT id, kind FROM journal_ids ORDER BY id")?;
         let rows = q.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;

@@ -191,7 +191,7 @@ impl super::Orders<'_> {
     /// Writes the journal entry of an order about to be sent, unless the same order (same
     /// exchange, direction and amount) is still unresolved and `despite_unresolved` is false.
     /// The look and the write are one transaction, so two processes cannot both pass.
-    pub fn journal_order(
+    pub fn add(
         &self,
         new: &NewOrderEntry<'_>,
         despite_unresolved: bool,
@@ -222,7 +222,7 @@ impl super::Orders<'_> {
 
     /// Records the exchange's own answer to the request (or its absence). The sender's answer
     /// wins over whatever a check wrote meanwhile.
-    pub fn journal_answered(
+    pub fn answered(
         &self,
         id: i64,
         state: JournalState,
@@ -243,7 +243,7 @@ impl super::Orders<'_> {
     /// Settles an entry that is still `unknown` or `sending`; returns false (and writes
     /// nothing) when something else settled it first. The first `or_` id among `claimed` becomes
     /// its order id, the first other its trade id.
-    pub fn journal_decide(
+    pub fn decide(
         &self,
         id: i64,
         state: JournalState,
@@ -274,7 +274,7 @@ impl super::Orders<'_> {
     /// The sender takes entry `id` to send it now: false when it was queued and settled "not
     /// placed" meanwhile (it must then not be sent). An entry never queued is taken as it is.
     /// Taking it dates it: a rung leaves when it is taken, not when its run was journaled.
-    pub fn journal_take(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    pub fn take(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let taken = tx.execute(
@@ -297,7 +297,7 @@ impl super::Orders<'_> {
 
     /// Settles queued entry `id` "not placed": it never left, and now never will (a sender
     /// that comes for it later finds it settled). False when the sender took it first.
-    pub fn journal_settle_queued(&self, id: i64, note: &Seen) -> Result<bool, StoreError> {
+    pub fn settle_queued(&self, id: i64, note: &Seen) -> Result<bool, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = Utc::now().timestamp_millis();
@@ -324,16 +324,16 @@ impl super::Orders<'_> {
     }
 
     /// Marks that a check saw a move only this entry could explain.
-    pub fn journal_stir(&self, id: i64) -> Result<(), StoreError> {
-        self.stir::<JournalEntry>(id)
+    pub fn stir(&self, id: i64) -> Result<(), StoreError> {
+        self.stir_row::<JournalEntry>(id)
     }
 
-    pub fn journal_entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
-        self.entry(id)
+    pub fn entry(&self, id: i64) -> Result<Option<JournalEntry>, StoreError> {
+        self.row(id)
     }
 
     /// The entry that placed the exchange's order `order_id`, if it was placed from here.
-    pub fn journal_by_order_id(&self, order_id: &str) -> Result<Option<JournalEntry>, StoreError> {
+    pub fn by_order_id(&self, order_id: &str) -> Result<Option<JournalEntry>, StoreError> {
         let db = self.db();
         let columns = JournalEntry::COLUMNS;
         db.query_row(
@@ -346,13 +346,13 @@ impl super::Orders<'_> {
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
-    pub fn journal_unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
-        self.entries(Which::Unresolved)
+    pub fn unresolved(&self) -> Result<Vec<JournalEntry>, StoreError> {
+        self.rows(Which::Unresolved)
     }
 
     /// Order and trade ids that entries other than `except` hold as theirs: an open order or a
     /// trade already explained by one entry is not evidence for another.
-    pub fn journal_claimed_ids(
+    pub fn claimed_ids(
         &self,
         except: i64,
     ) -> Result<std::collections::HashSet<String>, StoreError> {
@@ -376,13 +376,13 @@ impl super::Orders<'_> {
         Ok(ids)
     }
 
-    pub fn journal_recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
-        self.entries(Which::Recent(limit))
+    pub fn recent(&self, limit: u32) -> Result<Vec<JournalEntry>, StoreError> {
+        self.rows(Which::Recent(limit))
     }
 
     /// Entries sent at or after `since`, oldest first.
-    pub fn journal_since(&self, since: DateTime<Utc>) -> Result<Vec<JournalEntry>, StoreError> {
-        self.entries(Which::Since(since))
+    pub fn since(&self, since: DateTime<Utc>) -> Result<Vec<JournalEntry>, StoreError> {
+        self.rows(Which::Since(since))
     }
 }
 
@@ -414,12 +414,11 @@ mod tests {
             key_fingerprint: "ab".into(),
             identity: None,
         };
-        let Claim::Journaled(first) = s.orders().journal_order(&new(&here, 500), false).unwrap()
-        else {
+        let Claim::Journaled(first) = s.orders().add(&new(&here, 500), false).unwrap() else {
             panic!("first order refused")
         };
         assert_eq!(
-            s.orders().journal_order(&new(&here, 500), false).unwrap(),
+            s.orders().add(&new(&here, 500), false).unwrap(),
             Claim::SameAsUnresolved(first)
         );
         let other = Origin {
@@ -427,29 +426,29 @@ mod tests {
             ..here.clone()
         };
         assert!(matches!(
-            s.orders().journal_order(&new(&other, 500), false).unwrap(),
+            s.orders().add(&new(&other, 500), false).unwrap(),
             Claim::Journaled(_)
         ));
         assert!(matches!(
-            s.orders().journal_order(&new(&here, 500), true).unwrap(),
+            s.orders().add(&new(&here, 500), true).unwrap(),
             Claim::Journaled(_)
         ));
         s.orders()
-            .journal_answered(first, JournalState::Placed, Some("or_1"), None, "")
+            .answered(first, JournalState::Placed, Some("or_1"), None, "")
             .unwrap();
         assert!(
             !s.orders()
-                .journal_decide(first, JournalState::NotPlaced, &[], "", Decision::Evidence)
+                .decide(first, JournalState::NotPlaced, &[], "", Decision::Evidence)
                 .unwrap(),
             "a check never overwrites the exchange's answer"
         );
         assert_eq!(
-            s.orders().journal_entry(first).unwrap().unwrap().state,
+            s.orders().entry(first).unwrap().unwrap().state,
             JournalState::Placed
         );
         let ids: Vec<_> = s
             .journal()
-            .journal_ids()
+            .ids()
             .unwrap()
             .into_iter()
             .map(|(i, _)| i)
@@ -478,8 +477,7 @@ mod tests {
             ),
             ("{not json", None),
         ] {
-            let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 30), true).unwrap()
-            else {
+            let Claim::Journaled(id) = s.orders().add(&new(&here, 30), true).unwrap() else {
                 panic!("refused")
             };
             s.db()
@@ -489,7 +487,7 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(
-                s.orders().journal_entry(id).unwrap().unwrap().before,
+                s.orders().entry(id).unwrap().unwrap().before,
                 expected,
                 "{text}"
             );
@@ -500,7 +498,7 @@ mod tests {
     fn a_damaged_state_is_reported_not_read_as_settled() {
         let s = Store::in_memory().unwrap();
         let here = Origin::default();
-        let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 7), false).unwrap() else {
+        let Claim::Journaled(id) = s.orders().add(&new(&here, 7), false).unwrap() else {
             panic!("refused")
         };
         s.db()
@@ -510,10 +508,10 @@ mod tests {
             )
             .unwrap();
         assert!(matches!(
-            s.orders().journal_entry(id),
+            s.orders().entry(id),
             Err(StoreError::DamagedEntry { .. })
         ));
-        assert!(s.orders().journal_unresolved().is_ok());
+        assert!(s.orders().unresolved().is_ok());
     }
 
     #[test]
@@ -524,10 +522,7 @@ mod tests {
             .iter()
             .enumerate()
         {
-            let Claim::Journaled(id) = s
-                .orders()
-                .journal_order(&new(&here, 10 + i as i64), false)
-                .unwrap()
+            let Claim::Journaled(id) = s.orders().add(&new(&here, 10 + i as i64), false).unwrap()
             else {
                 panic!("refused")
             };
@@ -538,17 +533,14 @@ mod tests {
                 )
                 .unwrap();
             assert!(
-                matches!(
-                    s.orders().journal_entry(id),
-                    Err(StoreError::DamagedEntry { .. })
-                ),
+                matches!(s.orders().entry(id), Err(StoreError::DamagedEntry { .. })),
                 "{set}"
             );
         }
-        let Claim::Journaled(id) = s.orders().journal_order(&new(&here, 20), false).unwrap() else {
+        let Claim::Journaled(id) = s.orders().add(&new(&here, 20), false).unwrap() else {
             panic!("refused")
         };
-        let e = s.orders().journal_entry(id).unwrap().unwrap();
+        let e = s.orders().entry(id).unwrap().unwrap();
         assert_eq!(
             (e.order_type, e.direction),
             (OrderType::Market, Direction::Buy)

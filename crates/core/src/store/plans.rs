@@ -1,5 +1,5 @@
 //! Recurring buys, limit ladders and their runs. A slot is recorded once (its key is the plan and the slot);
-//! [`Store::plan_claim`] decides what is due and journals the order in one transaction, so of two
+//! [`Plans::claim`](super::Plans::claim) decides what is due and journals the order in one transaction, so of two
 //! processes sharing the store only one ever sends a slot's order.
 
 use chrono::{DateTime, NaiveTime, Timelike, Utc};
@@ -242,7 +242,7 @@ impl Terms {
 
 impl super::Plans<'_> {
     /// Stores a new plan made for the accounts of `identity`, active from `now`; returns its id.
-    pub fn add_plan(
+    pub fn add(
         &self,
         plan: &NewPlan,
         identity: Option<super::IdentityId>,
@@ -273,7 +273,7 @@ impl super::Plans<'_> {
 
     /// Binds plan `id`, made where no identity was known, to `identity`; one already bound
     /// stays as it is.
-    pub fn bind_plan(&self, id: i64, identity: super::IdentityId) -> Result<(), StoreError> {
+    pub fn bind(&self, id: i64, identity: super::IdentityId) -> Result<(), StoreError> {
         self.db().execute(
             "UPDATE plans SET identity_id = ?2 WHERE id = ?1 AND identity_id IS NULL",
             params![id, identity.0],
@@ -283,7 +283,7 @@ impl super::Plans<'_> {
 
     /// Replaces plan `id`'s terms; its runs and the slots it has passed stay. False when there
     /// is no such plan.
-    pub fn edit_plan(&self, id: i64, plan: &NewPlan) -> Result<bool, StoreError> {
+    pub fn edit(&self, id: i64, plan: &NewPlan) -> Result<bool, StoreError> {
         let t = Terms::of(plan);
         let n = self.db().execute(
             "UPDATE plans SET buy_nok = ?2, period = ?3, on_day = ?4, at_minute = ?5, account_id = ?6,
@@ -304,13 +304,13 @@ impl super::Plans<'_> {
         Ok(out)
     }
 
-    pub fn plan(&self, id: i64) -> Result<Option<Plan>, StoreError> {
+    pub fn get(&self, id: i64) -> Result<Option<Plan>, StoreError> {
         plan_in(&self.db(), id)
     }
 
     /// Pauses or resumes plan `id`; false when there is none. A resumed plan starts afresh at
     /// `now`: slots missed while it was paused do not exist.
-    pub fn set_plan_paused(
+    pub fn set_paused(
         &self,
         id: i64,
         paused: bool,
@@ -332,7 +332,7 @@ impl super::Plans<'_> {
     }
 
     /// Removes plan `id` and the record of its runs (their orders stay in the journal).
-    pub fn remove_plan(&self, id: i64) -> Result<bool, StoreError> {
+    pub fn remove(&self, id: i64) -> Result<bool, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute("DELETE FROM plan_runs WHERE plan_id = ?1", [id])?;
@@ -343,7 +343,7 @@ impl super::Plans<'_> {
     }
 
     /// Plan `plan_id`'s recorded runs, oldest slot first.
-    pub fn plan_runs(&self, plan_id: i64) -> Result<Vec<Run>, StoreError> {
+    pub fn runs(&self, plan_id: i64) -> Result<Vec<Run>, StoreError> {
         runs_in(&self.db(), plan_id)
     }
 
@@ -354,7 +354,7 @@ impl super::Plans<'_> {
     /// another process recorded first is not recorded again; a due slot with no orders ready is
     /// left for the next look. The orders were prepared from `prepared_from`: when the stored
     /// plan is no longer that (an edit came in between), nothing is claimed (`changed`).
-    pub fn plan_claim(
+    pub fn claim(
         &self,
         prepared_from: &Plan,
         now: DateTime<Utc>,
@@ -411,7 +411,7 @@ impl super::Plans<'_> {
                             params![plan_id, slot.timestamp_millis(), rung, id],
                         )?;
                     }
-                    // Every rung but the first waits its turn (see `journal_take`).
+                    // Every rung but the first waits its turn (see `Orders::take`).
                     for id in ids.iter().skip(1) {
                         tx.execute("UPDATE order_journal SET queued = 1 WHERE id = ?1", [id])?;
                     }
@@ -475,14 +475,14 @@ mod tests {
         let b = Store::open(&path).unwrap();
         let id = a
             .plans()
-            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .add(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         let first = a
             .plans()
-            .plan_claim(
-                &a.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &a.plans().get(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -490,8 +490,8 @@ mod tests {
             .unwrap();
         let second = b
             .plans()
-            .plan_claim(
-                &b.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &b.plans().get(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -500,18 +500,18 @@ mod tests {
         assert!(first.send.is_some());
         assert!(second.send.is_none() && second.recorded.is_empty());
         assert_eq!(
-            a.orders().journal_unresolved().unwrap().len(),
+            a.orders().unresolved().unwrap().len(),
             1,
             "one order journaled"
         );
-        let runs = b.plans().plan_runs(id).unwrap();
+        let runs = b.plans().runs(id).unwrap();
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].state, RunState::Sending);
         // The next Monday is held while that one is still sending.
         let next = b
             .plans()
-            .plan_claim(
-                &b.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &b.plans().get(id).unwrap().unwrap(),
                 utc("2026-11-30T06:30:00Z"),
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -526,18 +526,18 @@ mod tests {
         let s = Store::in_memory().unwrap();
         let id = s
             .plans()
-            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .add(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let now = utc("2026-11-23T06:30:00Z");
         // Orders for 500 were prepared; then the plan was cut to 100.
-        let prepared_from = s.plans().plan(id).unwrap().unwrap();
+        let prepared_from = s.plans().get(id).unwrap().unwrap();
         let mut smaller = weekly();
         smaller.buy_nok = nordlys_money::Nok::computed(Decimal::from(100));
-        assert!(s.plans().edit_plan(id, &smaller).unwrap());
+        assert!(s.plans().edit(id, &smaller).unwrap());
         let stale = s
             .plans()
-            .plan_claim(
+            .claim(
                 &prepared_from,
                 now,
                 std::slice::from_ref(&order(&origin)),
@@ -546,18 +546,18 @@ mod tests {
             .unwrap();
         assert!(stale.changed && stale.send.is_none() && stale.recorded.is_empty());
         assert!(
-            s.orders().journal_unresolved().unwrap().is_empty(),
+            s.orders().unresolved().unwrap().is_empty(),
             "nothing journaled"
         );
         assert!(
-            s.plans().plan_runs(id).unwrap().is_empty(),
+            s.plans().runs(id).unwrap().is_empty(),
             "the slot is still due"
         );
         // Prepared afresh from the plan as it is now: claimed.
         let fresh = s
             .plans()
-            .plan_claim(
-                &s.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &s.plans().get(id).unwrap().unwrap(),
                 now,
                 std::slice::from_ref(&order(&origin)),
                 None,
@@ -565,9 +565,9 @@ mod tests {
             .unwrap();
         assert!(!fresh.changed && fresh.send.is_some());
         // A plan removed in between is not claimed either.
-        let gone = s.plans().plan(id).unwrap().unwrap();
-        assert!(s.plans().remove_plan(id).unwrap());
-        assert!(s.plans().plan_claim(&gone, now, &[], None).unwrap().changed);
+        let gone = s.plans().get(id).unwrap().unwrap();
+        assert!(s.plans().remove(id).unwrap());
+        assert!(s.plans().claim(&gone, now, &[], None).unwrap().changed);
     }
 
     #[test]
@@ -580,19 +580,19 @@ mod tests {
         let s = Store::in_memory().unwrap();
         let id = s
             .plans()
-            .add_plan(&weekly(), None, utc("2026-11-22T12:00:00Z"))
+            .add(&weekly(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let c = s
             .plans()
-            .plan_claim(
-                &s.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &s.plans().get(id).unwrap().unwrap(),
                 utc("2026-11-23T06:30:00Z"),
                 &[],
                 Some(&above),
             )
             .unwrap();
         assert!(c.send.is_none());
-        let runs = s.plans().plan_runs(id).unwrap();
+        let runs = s.plans().runs(id).unwrap();
         assert_eq!(runs[0].state, RunState::Skipped);
         // The reason comes back as the fact it was.
         assert_eq!(runs[0].skip, Some(above));
@@ -605,17 +605,17 @@ mod tests {
         new.missed = Missed::Once;
         let id = s
             .plans()
-            .add_plan(&new, None, utc("2026-11-22T12:00:00Z"))
+            .add(&new, None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         assert!(
             s.plans()
-                .set_plan_paused(id, true, utc("2026-11-22T13:00:00Z"))
+                .set_paused(id, true, utc("2026-11-22T13:00:00Z"))
                 .unwrap()
         );
         assert!(
             s.plans()
-                .plan_claim(
-                    &s.plans().plan(id).unwrap().unwrap(),
+                .claim(
+                    &s.plans().get(id).unwrap().unwrap(),
                     utc("2026-11-23T06:30:00Z"),
                     &[],
                     None
@@ -626,22 +626,22 @@ mod tests {
         );
         assert!(
             s.plans()
-                .set_plan_paused(id, false, utc("2026-12-01T09:00:00Z"))
+                .set_paused(id, false, utc("2026-12-01T09:00:00Z"))
                 .unwrap()
         );
-        let p = s.plans().plan(id).unwrap().unwrap();
+        let p = s.plans().get(id).unwrap().unwrap();
         assert!(!p.paused);
         let due = decide(&p, &[], utc("2026-12-01T10:00:00Z"));
         assert!(due.is_empty(), "{due:?}");
-        assert!(!s.plans().set_plan_paused(99, false, Utc::now()).unwrap());
-        assert!(s.plans().remove_plan(id).unwrap());
+        assert!(!s.plans().set_paused(99, false, Utc::now()).unwrap());
+        assert!(s.plans().remove(id).unwrap());
         assert!(s.plans().all().unwrap().is_empty());
     }
 
     #[test]
     fn a_damaged_plan_is_an_error_not_a_panic() {
         let s = Store::in_memory().unwrap();
-        let id = s.plans().add_plan(&weekly(), None, Utc::now()).unwrap();
+        let id = s.plans().add(&weekly(), None, Utc::now()).unwrap();
         s.db()
             .execute("UPDATE plans SET period = 'fortnight' WHERE id = ?1", [id])
             .unwrap();
@@ -656,7 +656,7 @@ mod tests {
             )
             .unwrap();
         assert!(matches!(
-            s.plans().plan(id),
+            s.plans().get(id),
             Err(StoreError::DamagedEntry { .. })
         ));
     }
@@ -677,14 +677,14 @@ mod tests {
         };
         let id = s
             .plans()
-            .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
+            .add(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         let origin = Origin::default();
         let orders = [order(&origin), order(&origin), order(&origin)];
         let claim = s
             .plans()
-            .plan_claim(
-                &s.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &s.plans().get(id).unwrap().unwrap(),
                 utc("2026-11-23T06:30:00Z"),
                 &orders,
                 None,
@@ -693,36 +693,36 @@ mod tests {
         let (_, ids) = claim.send.unwrap();
         let queued: Vec<bool> = ids
             .iter()
-            .map(|i| s.orders().journal_entry(*i).unwrap().unwrap().queued)
+            .map(|i| s.orders().entry(*i).unwrap().unwrap().queued)
             .collect();
         assert_eq!(queued, [false, true, true]);
         assert!(
-            s.orders().journal_take(ids[0], Utc::now()).unwrap(),
+            s.orders().take(ids[0], Utc::now()).unwrap(),
             "the first is sent at once"
         );
         // The run stops (a quit, a crash); its second rung is settled before its turn.
         assert!(
             s.orders()
-                .journal_settle_queued(ids[1], &crate::seen::Seen::NeverSent)
+                .settle_queued(ids[1], &crate::seen::Seen::NeverSent)
                 .unwrap()
         );
         assert!(
-            !s.orders().journal_take(ids[1], Utc::now()).unwrap(),
+            !s.orders().take(ids[1], Utc::now()).unwrap(),
             "settled: never sent"
         );
         assert_eq!(
-            s.orders().journal_entry(ids[1]).unwrap().unwrap().state,
+            s.orders().entry(ids[1]).unwrap().unwrap().state,
             JournalState::NotPlaced
         );
         // The third is taken first: it can no longer be settled from its queue.
-        assert!(s.orders().journal_take(ids[2], Utc::now()).unwrap());
+        assert!(s.orders().take(ids[2], Utc::now()).unwrap());
         assert!(
             !s.orders()
-                .journal_settle_queued(ids[2], &crate::seen::Seen::NeverSent)
+                .settle_queued(ids[2], &crate::seen::Seen::NeverSent)
                 .unwrap()
         );
         assert_eq!(
-            s.orders().journal_entry(ids[2]).unwrap().unwrap().state,
+            s.orders().entry(ids[2]).unwrap().unwrap().state,
             JournalState::Sending
         );
     }
@@ -741,10 +741,10 @@ mod tests {
         };
         let id = s
             .plans()
-            .add_plan(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
+            .add(&form.parse().unwrap(), None, utc("2026-11-22T12:00:00Z"))
             .unwrap();
         assert_eq!(
-            s.plans().plan(id).unwrap().unwrap().ladder.map(|l| l.rungs),
+            s.plans().get(id).unwrap().unwrap().ladder.map(|l| l.rungs),
             Some(3)
         );
         let origin = Origin::default();
@@ -752,20 +752,20 @@ mod tests {
         let now = utc("2026-11-23T06:30:00Z");
         let claim = s
             .plans()
-            .plan_claim(&s.plans().plan(id).unwrap().unwrap(), now, &orders, None)
+            .claim(&s.plans().get(id).unwrap().unwrap(), now, &orders, None)
             .unwrap();
         let (_, ids) = claim.send.unwrap();
         assert_eq!(ids.len(), 3);
         s.orders()
-            .journal_answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
+            .answered(ids[0], JournalState::Placed, Some("or_1"), None, "")
             .unwrap();
         s.orders()
-            .journal_answered(ids[1], JournalState::Unknown, None, None, "lost")
+            .answered(ids[1], JournalState::Unknown, None, None, "lost")
             .unwrap();
         s.orders()
-            .journal_answered(ids[2], JournalState::Placed, Some("or_3"), None, "")
+            .answered(ids[2], JournalState::Placed, Some("or_3"), None, "")
             .unwrap();
-        let runs = s.plans().plan_runs(id).unwrap();
+        let runs = s.plans().runs(id).unwrap();
         assert_eq!(runs[0].journal_id, Some(ids[0]));
         assert_eq!(
             runs[0].state,
@@ -780,8 +780,8 @@ mod tests {
         // The next Monday is held while a rung is unknown.
         let next = s
             .plans()
-            .plan_claim(
-                &s.plans().plan(id).unwrap().unwrap(),
+            .claim(
+                &s.plans().get(id).unwrap().unwrap(),
                 utc("2026-11-30T06:30:00Z"),
                 &orders,
                 None,
@@ -792,10 +792,10 @@ mod tests {
         // An edit to a market buy keeps the recorded rungs; removing the plan removes them.
         form.rungs = None;
         form.step = None;
-        assert!(s.plans().edit_plan(id, &form.parse().unwrap()).unwrap());
-        assert_eq!(s.plans().plan(id).unwrap().unwrap().ladder, None);
-        assert_eq!(s.plans().plan_runs(id).unwrap()[0].rungs.len(), 3);
-        assert!(s.plans().remove_plan(id).unwrap());
+        assert!(s.plans().edit(id, &form.parse().unwrap()).unwrap());
+        assert_eq!(s.plans().get(id).unwrap().unwrap().ladder, None);
+        assert_eq!(s.plans().runs(id).unwrap()[0].rungs.len(), 3);
+        assert!(s.plans().remove(id).unwrap());
         let left: i64 = s
             .db()
             .query_row("SELECT COUNT(*) FROM plan_rungs", [], |r| r.get(0))

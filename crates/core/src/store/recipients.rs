@@ -109,7 +109,7 @@ impl super::Recipients<'_> {
 
     /// Gives the store the key of saved recipients' details, and seals every row still in
     /// plaintext (from before sealing, or saved while the keyring was locked). Returns how many.
-    pub fn unlock_recipients(&self, seal: RecipientSeal) -> Result<usize, StoreError> {
+    pub fn unlock(&self, seal: RecipientSeal) -> Result<usize, StoreError> {
         let mut db = self.db();
         let tx = db.transaction()?;
         let plain = {
@@ -152,7 +152,7 @@ impl super::Recipients<'_> {
 
     /// Adds or replaces the recipient of `identity`, and marks it used now. Its details are
     /// sealed; without the key (a locked keyring) nothing is written.
-    pub fn save_recipient(&self, r: &Recipient) -> Result<(), StoreError> {
+    pub fn save(&self, r: &Recipient) -> Result<(), StoreError> {
         let sealed = match self.seal().as_ref() {
             Some(seal) => seal.seal(&r.identity, r.details()?)?,
             None => return Err(StoreError::RecipientsLocked),
@@ -172,7 +172,7 @@ impl super::Recipients<'_> {
         Ok(())
     }
 
-    pub fn recipient(&self, identity: &str) -> Result<Option<Recipient>, StoreError> {
+    pub fn get(&self, identity: &str) -> Result<Option<Recipient>, StoreError> {
         let found = {
             let db = self.db();
             let mut q = db.prepare(&format!("{SELECT} WHERE identity = ?1"))?;
@@ -193,7 +193,7 @@ impl super::Recipients<'_> {
     }
 
     /// Returns whether there was one to delete.
-    pub fn delete_recipient(&self, identity: &str) -> Result<bool, StoreError> {
+    pub fn delete(&self, identity: &str) -> Result<bool, StoreError> {
         Ok(self
             .db()
             .execute("DELETE FROM recipients WHERE identity = ?1", [identity])?
@@ -221,7 +221,7 @@ mod tests {
     fn unlocked() -> Store {
         let s = Store::in_memory().unwrap();
         s.recipients()
-            .unlock_recipients(RecipientSeal::generate().unwrap())
+            .unlock(RecipientSeal::generate().unwrap())
             .unwrap();
         s
     }
@@ -230,21 +230,21 @@ mod tests {
     fn saved_recipients_can_be_edited_and_deleted() {
         let s = unlocked();
         let mut r = kari();
-        s.recipients().save_recipient(&r).unwrap();
+        s.recipients().save(&r).unwrap();
         r.details = Sealed::Open(RecipientDetails {
             address: "Lillegata 2, 0155 Oslo".into(),
             ..kari_details()
         });
-        s.recipients().save_recipient(&r).unwrap();
+        s.recipients().save(&r).unwrap();
         assert_eq!(
             s.recipients().all().unwrap(),
             vec![r.clone()],
             "edited in place, not added twice"
         );
-        assert_eq!(s.recipients().recipient("bc1qexample").unwrap(), Some(r));
-        assert!(s.recipients().delete_recipient("bc1qexample").unwrap());
-        assert!(!s.recipients().delete_recipient("bc1qexample").unwrap());
-        assert!(s.recipients().recipient("bc1qexample").unwrap().is_none());
+        assert_eq!(s.recipients().get("bc1qexample").unwrap(), Some(r));
+        assert!(s.recipients().delete("bc1qexample").unwrap());
+        assert!(!s.recipients().delete("bc1qexample").unwrap());
+        assert!(s.recipients().get("bc1qexample").unwrap().is_none());
     }
 
     /// Every byte of the database and its log, as a thief who copies them would read them.
@@ -276,11 +276,8 @@ mod tests {
             assert!(file_bytes(&path).contains("01017012345"));
             let keyring = crate::platform::secrets::MemorySecretStore::default();
             let seal = RecipientSeal::for_profile(&keyring, "p").unwrap();
-            assert_eq!(s.recipients().unlock_recipients(seal).unwrap(), 1);
-            assert_eq!(
-                s.recipients().recipient("bc1qexample").unwrap(),
-                Some(kari())
-            );
+            assert_eq!(s.recipients().unlock(seal).unwrap(), 1);
+            assert_eq!(s.recipients().get("bc1qexample").unwrap(), Some(kari()));
             keyring
         };
         let bytes = file_bytes(&path);
@@ -297,7 +294,7 @@ mod tests {
         // Opened again with the same key, nothing changes; nothing is left to seal.
         let s = Store::open(&path).unwrap();
         let seal = RecipientSeal::for_profile(&key, "p").unwrap();
-        assert_eq!(s.recipients().unlock_recipients(seal).unwrap(), 0);
+        assert_eq!(s.recipients().unlock(seal).unwrap(), 0);
         assert_eq!(s.recipients().all().unwrap(), vec![kari()]);
     }
 
@@ -308,9 +305,9 @@ mod tests {
         {
             let s = Store::open(&path).unwrap();
             s.recipients()
-                .unlock_recipients(RecipientSeal::generate().unwrap())
+                .unlock(RecipientSeal::generate().unwrap())
                 .unwrap();
-            s.recipients().save_recipient(&kari()).unwrap();
+            s.recipients().save(&kari()).unwrap();
         }
         let locked = Recipient {
             identity: "bc1qexample".into(),
@@ -323,23 +320,17 @@ mod tests {
         let s = Store::open(&path).unwrap();
         assert_eq!(s.recipients().all().unwrap(), vec![locked.clone()]);
         assert!(matches!(
-            s.recipients().save_recipient(&kari()),
+            s.recipients().save(&kari()),
             Err(StoreError::RecipientsLocked)
         ));
         // The keyring lost its entry and a new key was made: the old details stay sealed.
         s.recipients()
-            .unlock_recipients(RecipientSeal::generate().unwrap())
+            .unlock(RecipientSeal::generate().unwrap())
             .unwrap();
-        assert_eq!(
-            s.recipients().recipient("bc1qexample").unwrap(),
-            Some(locked)
-        );
+        assert_eq!(s.recipients().get("bc1qexample").unwrap(), Some(locked));
         // Entered again, they are sealed under the new key.
-        s.recipients().save_recipient(&kari()).unwrap();
-        assert_eq!(
-            s.recipients().recipient("bc1qexample").unwrap(),
-            Some(kari())
-        );
+        s.recipients().save(&kari()).unwrap();
+        assert_eq!(s.recipients().get("bc1qexample").unwrap(), Some(kari()));
     }
 
     #[test]

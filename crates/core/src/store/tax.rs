@@ -245,7 +245,7 @@ pub(super) fn where_clause(filter: &TaxFilter) -> (String, Vec<String>) {
 }
 
 impl super::Tax<'_> {
-    pub fn tax_cursor(&self) -> Result<Option<TaxCursor>, StoreError> {
+    pub fn cursor(&self) -> Result<Option<TaxCursor>, StoreError> {
         let found = self
             .db()
             .query_row("SELECT after, after_id FROM tax_sync", [], |r| {
@@ -264,7 +264,7 @@ impl super::Tax<'_> {
 
     /// Stores one page and the cursor after it in one transaction: after a crash either both are
     /// there or neither, so a resumed sync has no gap and no duplicate.
-    pub fn add_tax_page(
+    pub fn add_page(
         &self,
         rows: &[Result<ListedTaxTransaction, MalformedTaxTransaction>],
         cursor: Option<&TaxCursor>,
@@ -361,7 +361,7 @@ impl super::Tax<'_> {
     }
 
     /// The creation time of the oldest stored row.
-    pub fn tax_oldest(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+    pub fn oldest(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let first: Option<String> = self
             .db()
             .query_row(
@@ -376,7 +376,7 @@ impl super::Tax<'_> {
     /// The rows of some orders, read in one pass: those whose id is one of `ids` (their trades),
     /// and those whose note carries one of `references` (when the exchange echoes descriptions;
     /// all references have one length), oldest first.
-    pub fn tax_rows_of_orders(
+    pub fn rows_of_orders(
         &self,
         ids: &[String],
         references: &[String],
@@ -399,7 +399,7 @@ impl super::Tax<'_> {
 
     /// The bitcoin withdrawals made at or after `since` that name where they went (their
     /// `paymentInfo`), oldest first, at most 500: what a payment's transaction id is read from.
-    pub fn tax_transfers_out_since(
+    pub fn transfers_out_since(
         &self,
         since: DateTime<Utc>,
     ) -> Result<Vec<TaxTransaction>, StoreError> {
@@ -419,7 +419,7 @@ impl super::Tax<'_> {
     }
 
     /// The newest `limit` buys and sells, newest first: Trade history.
-    pub fn tax_trades_newest(&self, limit: u32) -> Result<Vec<TaxTransaction>, StoreError> {
+    pub fn trades_newest(&self, limit: u32) -> Result<Vec<TaxTransaction>, StoreError> {
         let raw = {
             let db = self.db();
             let mut q = db.prepare_cached(&format!(
@@ -467,7 +467,7 @@ impl super::Tax<'_> {
     }
 
     /// Where the stored history ends now: rows stored later come after this mark.
-    pub fn tax_mark(&self) -> Result<i64, StoreError> {
+    pub fn mark(&self) -> Result<i64, StoreError> {
         Ok(self.db().query_row(
             "SELECT COALESCE(MAX(seq), 0) FROM tax_transactions",
             [],
@@ -477,7 +477,7 @@ impl super::Tax<'_> {
 
     /// Every filtered row, oldest first, a bounded batch at a time: reports and exports of any
     /// history size without holding it all. Each row is lent, where it was read, not handed over.
-    pub fn each_tax_transaction<E: From<StoreError>>(
+    pub fn each_transaction<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         mut f: impl FnMut(&TaxTransaction) -> Result<(), E>,
@@ -485,10 +485,10 @@ impl super::Tax<'_> {
         self.each_row(filter, false, |t, _| f(t))
     }
 
-    /// [`Self::each_tax_transaction`] with each row's JSON as the server sent it (the row written
+    /// [`Self::each_transaction`] with each row's JSON as the server sent it (the row written
     /// out again for one stored before Nordlys kept it), for what names the rows it rests on by
     /// their hash.
-    pub fn each_tax_row_as_sent<E: From<StoreError>>(
+    pub fn each_row_as_sent<E: From<StoreError>>(
         &self,
         filter: &TaxFilter,
         mut f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
@@ -505,7 +505,7 @@ impl super::Tax<'_> {
     /// The rows with these ids, each with its JSON as the server sent it (the row written out
     /// again for one stored before Nordlys kept it), in the order asked; an id not stored is
     /// left out.
-    pub fn tax_rows_as_sent(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+    pub fn rows_as_sent(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             let found = {
@@ -545,19 +545,19 @@ impl super::Tax<'_> {
         const TWO_READERS_FROM: i64 = 20_000;
         let scan = Scan::new(filter, as_sent);
         match &self.path {
-            Some(path) if self.tax_mark()? >= TWO_READERS_FROM => scan.each_merged(path, f),
+            Some(path) if self.mark()? >= TWO_READERS_FROM => scan.each_merged(path, f),
             _ => scan.each_alone(self, f),
         }
     }
 
     /// Rows the client could not read, created before `end` or at an unknown time: each makes
     /// the figures up to `end` not computable.
-    pub fn tax_malformed_before(
+    pub fn malformed_before(
         &self,
         end: &DateTime<Utc>,
     ) -> Result<Vec<MalformedTaxTransaction>, StoreError> {
         Ok(self
-            .tax_malformed()?
+            .malformed()?
             .into_iter()
             .filter(|m| m.create_time.is_none_or(|t| t < *end))
             .collect())
@@ -610,7 +610,7 @@ impl super::Tax<'_> {
     }
 
     /// The creation time of the oldest row that is still pending (no `finalizeTime`).
-    pub fn tax_oldest_pending(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+    pub fn oldest_pending(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let first: Option<String> = self
             .db()
             .query_row(
@@ -623,7 +623,7 @@ impl super::Tax<'_> {
         first.as_deref().map(unstamp).transpose()
     }
 
-    pub fn tax_facets(&self) -> Result<TaxFacets, StoreError> {
+    pub fn facets(&self) -> Result<TaxFacets, StoreError> {
         let db = self.db();
         let distinct = |column: &str| -> Result<Vec<String>, StoreError> {
             let mut q = db.prepare(&format!(
@@ -660,7 +660,7 @@ impl super::Tax<'_> {
     }
 
     /// Rows the client could not read, in the order they arrived.
-    pub fn tax_malformed(&self) -> Result<Vec<MalformedTaxTransaction>, StoreError> {
+    pub fn malformed(&self) -> Result<Vec<MalformedTaxTransaction>, StoreError> {
         let db = self.db();
         let mut q =
             db.prepare("SELECT id, create_time, reason, raw FROM tax_malformed ORDER BY rowid")?;
@@ -692,7 +692,7 @@ impl super::Tax<'_> {
 
     /// Forgets the synced history, its cursor and account names (not the user's own rates): for a
     /// world that no longer exists, such as a sandbox started afresh.
-    pub fn forget_tax_history(&self) -> Result<(), StoreError> {
+    pub fn forget_history(&self) -> Result<(), StoreError> {
         self.db().execute_batch(
             "BEGIN;
              DELETE FROM tax_transactions;
@@ -709,7 +709,7 @@ impl super::Tax<'_> {
     }
 
     /// Replaces the known account names with what endpoint 13 returned.
-    pub fn set_tax_accounts(&self, accounts: &[TaxAccountName]) -> Result<(), StoreError> {
+    pub fn set_accounts(&self, accounts: &[TaxAccountName]) -> Result<(), StoreError> {
         let mut db = self.db();
         let tx = db.transaction()?;
         for a in accounts {
@@ -722,7 +722,7 @@ impl super::Tax<'_> {
         Ok(())
     }
 
-    pub fn tax_accounts(&self) -> Result<Vec<TaxAccountName>, StoreError> {
+    pub fn accounts(&self) -> Result<Vec<TaxAccountName>, StoreError> {
         let db = self.db();
         let mut q =
             db.prepare("SELECT id, name, deleted FROM tax_accounts ORDER BY deleted, name")?;
@@ -899,18 +899,16 @@ mod tests {
     #[test]
     fn rows_stored_after_a_mark_are_the_new_ones_not_those_read_again() {
         let s = Store::in_memory().unwrap();
-        assert_eq!(s.tax().tax_mark().unwrap(), 0);
+        assert_eq!(s.tax().mark().unwrap(), 0);
         let rows = page();
-        s.tax().add_tax_page(&listed(&rows[..1]), None).unwrap();
-        let mark = s.tax().tax_mark().unwrap();
+        s.tax().add_page(&listed(&rows[..1]), None).unwrap();
+        let mark = s.tax().mark().unwrap();
         // The first row again (changed) and two new ones.
         let mut again = rows.clone();
         if let Ok(t) = &mut again[0] {
             t.note = "final now".into();
         }
-        s.tax()
-            .add_tax_page(&listed(&again), Some(&cursor()))
-            .unwrap();
+        s.tax().add_page(&listed(&again), Some(&cursor())).unwrap();
         // What the deposit watch reads: rows by the order they were first stored.
         let stored_after = |mark: i64| -> (Vec<String>, i64) {
             let db = s.db();
@@ -927,7 +925,7 @@ mod tests {
         };
         let (ids, next) = stored_after(mark);
         assert_eq!(ids, ["tr_2", "tr_3"]);
-        assert_eq!(next, s.tax().tax_mark().unwrap());
+        assert_eq!(next, s.tax().mark().unwrap());
         assert!(stored_after(next).0.is_empty());
     }
 
@@ -941,23 +939,21 @@ mod tests {
         if let Ok(t) = &mut rows[2] {
             t.note = "Nordlys plan 2 [nordlys ref00002]".into();
         }
-        s.tax()
-            .add_tax_page(&listed(&rows), Some(&cursor()))
-            .unwrap();
+        s.tax().add_page(&listed(&rows), Some(&cursor())).unwrap();
         let ids = |found: Vec<TaxTransaction>| -> Vec<String> {
             found.into_iter().map(|t| t.id.to_string()).collect()
         };
         let found = s
             .tax()
-            .tax_rows_of_orders(&["tr_1".into()], &["[nordlys ref00001]".into()])
+            .rows_of_orders(&["tr_1".into()], &["[nordlys ref00001]".into()])
             .unwrap();
         assert_eq!(ids(found), ["tr_1", "tr_2"], "oldest first");
-        let none = s.tax().tax_rows_of_orders(&[], &[]).unwrap();
+        let none = s.tax().rows_of_orders(&[], &[]).unwrap();
         assert!(none.is_empty());
         // A note that merely mentions another reference is not this order's.
         let other = s
             .tax()
-            .tax_rows_of_orders(&[], &["[nordlys ref00003]".into()])
+            .rows_of_orders(&[], &["[nordlys ref00003]".into()])
             .unwrap();
         assert!(other.is_empty());
     }
@@ -969,9 +965,7 @@ mod tests {
         if let Ok(t) = &mut rows[2] {
             t.rate_market = None;
         }
-        s.tax()
-            .add_tax_page(&listed(&rows), Some(&cursor()))
-            .unwrap();
+        s.tax().add_page(&listed(&rows), Some(&cursor())).unwrap();
         let since = "2024-12-31T23:00:00Z".parse().unwrap();
         let rates = s.tax().market_rates_since(since).unwrap();
         let times: Vec<String> = rates.iter().map(|(t, _)| t.to_rfc3339()).collect();
@@ -990,18 +984,16 @@ mod tests {
     #[test]
     fn trade_history_is_the_buys_and_sells_newest_first() {
         let s = Store::in_memory().unwrap();
-        s.tax()
-            .add_tax_page(&listed(&page()), Some(&cursor()))
-            .unwrap();
+        s.tax().add_page(&listed(&page()), Some(&cursor())).unwrap();
         let ids: Vec<String> = s
             .tax()
-            .tax_trades_newest(10)
+            .trades_newest(10)
             .unwrap()
             .iter()
             .map(|t| t.id.to_string())
             .collect();
         assert_eq!(ids, ["tr_2", "tr_1"], "the unknown kind is not a trade");
-        assert_eq!(s.tax().tax_trades_newest(1).unwrap().len(), 1);
+        assert_eq!(s.tax().trades_newest(1).unwrap().len(), 1);
     }
 
     #[test]
@@ -1010,10 +1002,7 @@ mod tests {
         let path = dir.path().join("s.sqlite");
         {
             let s = Store::open(&path).unwrap();
-            let first = s
-                .tax()
-                .add_tax_page(&listed(&page()), Some(&cursor()))
-                .unwrap();
+            let first = s.tax().add_page(&listed(&page()), Some(&cursor())).unwrap();
             assert_eq!(
                 first,
                 TaxPageWrite {
@@ -1022,14 +1011,11 @@ mod tests {
                     malformed: 1
                 }
             );
-            let again = s
-                .tax()
-                .add_tax_page(&listed(&page()), Some(&cursor()))
-                .unwrap();
+            let again = s.tax().add_page(&listed(&page()), Some(&cursor())).unwrap();
             assert_eq!(again, TaxPageWrite::default());
         }
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.tax().tax_cursor().unwrap(), Some(cursor()));
+        assert_eq!(s.tax().cursor().unwrap(), Some(cursor()));
         let all = s
             .tax()
             .tax_transactions(&TaxFilter::default(), 0, 10)
@@ -1037,8 +1023,8 @@ mod tests {
         let expected: Vec<_> = page().into_iter().filter_map(Result::ok).collect();
         assert_eq!(all, expected);
         assert_eq!(all[0].in_amount.unwrap().to_string(), "0.50000000");
-        assert_eq!(s.tax().tax_malformed().unwrap()[0].id, "tr_4");
-        assert_eq!(s.tax().tax_oldest().unwrap(), Some(expected[0].create_time));
+        assert_eq!(s.tax().malformed().unwrap()[0].id, "tr_4");
+        assert_eq!(s.tax().oldest().unwrap(), Some(expected[0].create_time));
     }
 
     #[test]
@@ -1052,12 +1038,12 @@ mod tests {
         let pending_at = rows[1].create_time;
         rows[1].finalize_time = None;
         s.tax()
-            .add_tax_page(
+            .add_page(
                 &listed(&rows.iter().cloned().map(Ok).collect::<Vec<_>>()),
                 None,
             )
             .unwrap();
-        assert_eq!(s.tax().tax_oldest_pending().unwrap(), Some(pending_at));
+        assert_eq!(s.tax().oldest_pending().unwrap(), Some(pending_at));
 
         // Final now, with its fee; and a row listed late, older than every stored one.
         let mut fin = rows[1].clone();
@@ -1070,7 +1056,7 @@ mod tests {
         late.finalize_time = Some(late.create_time);
         let write = s
             .tax()
-            .add_tax_page(
+            .add_page(
                 &listed(&[Ok(fin.clone()), Ok(rows[2].clone()), Ok(late.clone())]),
                 None,
             )
@@ -1083,7 +1069,7 @@ mod tests {
                 malformed: 0
             }
         );
-        assert_eq!(s.tax().tax_oldest_pending().unwrap(), None);
+        assert_eq!(s.tax().oldest_pending().unwrap(), None);
         let all = s
             .tax()
             .tax_transactions(&TaxFilter::default(), 0, 10)
@@ -1093,20 +1079,20 @@ mod tests {
         assert_eq!(all[2], fin, "the stored row is the final one");
         let mut seen = Vec::new();
         s.tax()
-            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+            .each_transaction::<StoreError>(&TaxFilter::default(), |t| {
                 seen.push(t.id.as_str().to_owned());
                 Ok(())
             })
             .unwrap();
         assert_eq!(seen, ["tr_0", "tr_1", "tr_2", "tr_3"]);
-        assert_eq!(s.tax().tax_oldest().unwrap(), Some(late.create_time));
+        assert_eq!(s.tax().oldest().unwrap(), Some(late.create_time));
     }
 
     #[test]
     fn filters_use_norwegian_years_and_search_takes_wildcards_literally() {
         let s = Store::in_memory().unwrap();
-        s.tax().add_tax_page(&listed(&page()), None).unwrap();
-        assert_eq!(s.tax().tax_cursor().unwrap(), None);
+        s.tax().add_page(&listed(&page()), None).unwrap();
+        assert_eq!(s.tax().cursor().unwrap(), None);
         let count = |f: TaxFilter| s.tax().tax_count(&f).unwrap();
         assert_eq!(
             count(TaxFilter {
@@ -1162,7 +1148,7 @@ mod tests {
             .tax_transactions(&TaxFilter::default(), 1, 1)
             .unwrap();
         assert_eq!(second[0].id.as_str(), "tr_2");
-        let facets = s.tax().tax_facets().unwrap();
+        let facets = s.tax().facets().unwrap();
         assert_eq!(facets.years, [2024, 2025]);
         assert_eq!(facets.accounts, ["acc_a", "acc_b"]);
         assert_eq!(facets.types.len(), 3);
@@ -1171,7 +1157,7 @@ mod tests {
     #[test]
     fn a_damaged_row_is_reported_not_read_as_zero() {
         let s = Store::in_memory().unwrap();
-        s.tax().add_tax_page(&listed(&page()), None).unwrap();
+        s.tax().add_page(&listed(&page()), None).unwrap();
         s.db()
             .execute(
                 "UPDATE tax_transactions SET record = x'01' WHERE id = 'tr_1'",
@@ -1209,10 +1195,10 @@ mod tests {
                 Ok(t)
             })
             .collect();
-        s.tax().add_tax_page(&listed(&rows), None).unwrap();
+        s.tax().add_page(&listed(&rows), None).unwrap();
         let mut read = vec![];
         s.tax()
-            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+            .each_transaction::<StoreError>(&TaxFilter::default(), |t| {
                 read.push((t.create_time, t.id.as_str().to_owned(), t.note.clone()));
                 Ok(())
             })
@@ -1234,7 +1220,7 @@ mod tests {
             .unwrap();
         let err = s
             .tax()
-            .each_tax_transaction::<StoreError>(&TaxFilter::default(), |_| Ok(()))
+            .each_transaction::<StoreError>(&TaxFilter::default(), |_| Ok(()))
             .unwrap_err();
         assert!(
             matches!(err, StoreError::Corrupt(ref v) if v.contains("record version 9")),
@@ -1245,16 +1231,14 @@ mod tests {
     #[test]
     fn forgetting_the_history_starts_the_next_sync_from_the_beginning() {
         let s = Store::in_memory().unwrap();
-        s.tax()
-            .add_tax_page(&listed(&page()), Some(&cursor()))
-            .unwrap();
+        s.tax().add_page(&listed(&page()), Some(&cursor())).unwrap();
         s.tax()
             .set_year_end_choice(2024, Some(&RateChoice::Sample))
             .unwrap();
-        s.tax().forget_tax_history().unwrap();
-        assert_eq!(s.tax().tax_cursor().unwrap(), None);
+        s.tax().forget_history().unwrap();
+        assert_eq!(s.tax().cursor().unwrap(), None);
         assert_eq!(s.tax().tax_count(&TaxFilter::default()).unwrap(), 0);
-        assert!(s.tax().tax_malformed().unwrap().is_empty());
+        assert!(s.tax().malformed().unwrap().is_empty());
         assert_eq!(s.tax().year_end_choices().unwrap().len(), 1);
     }
 
@@ -1291,17 +1275,17 @@ mod tests {
             "1000",
         );
         s.tax()
-            .add_tax_page(&[Ok(ListedTaxTransaction::from(row.clone()))], None)
+            .add_page(&[Ok(ListedTaxTransaction::from(row.clone()))], None)
             .unwrap();
         s.db().execute("DELETE FROM tax_rows_as_sent", []).unwrap();
         let own = ListedTaxTransaction::json_of(&row);
         assert_eq!(
-            s.tax().tax_rows_as_sent(&["tr_bare".into()]).unwrap(),
+            s.tax().rows_as_sent(&["tr_bare".into()]).unwrap(),
             [("tr_bare".to_owned(), own.clone())]
         );
         let mut read = vec![];
         s.tax()
-            .each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |_, raw| {
+            .each_row_as_sent::<StoreError>(&TaxFilter::default(), |_, raw| {
                 read.push(raw.to_owned());
                 Ok(())
             })
@@ -1348,12 +1332,12 @@ mod tests {
         }
         let s = Store::open(&path).unwrap();
         assert_eq!(
-            s.tax().tax_rows_as_sent(&["tr_old".into()]).unwrap(),
+            s.tax().rows_as_sent(&["tr_old".into()]).unwrap(),
             [("tr_old".to_owned(), r#"{"id":"tr_old"}"#.to_owned())]
         );
         let mut read = vec![];
         s.tax()
-            .each_tax_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
+            .each_row_as_sent::<StoreError>(&TaxFilter::default(), |t, raw| {
                 read.push((t.clone(), raw.to_owned()));
                 Ok(())
             })
@@ -1425,7 +1409,7 @@ mod tests {
             ),
         ];
         s.tax()
-            .add_tax_page(&listed(&rows.into_iter().map(Ok).collect::<Vec<_>>()), None)
+            .add_page(&listed(&rows.into_iter().map(Ok).collect::<Vec<_>>()), None)
             .unwrap();
         let (id, _, rate) = s
             .tax()

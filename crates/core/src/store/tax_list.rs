@@ -125,10 +125,10 @@ mod tests {
         // Stored out of time order: every second row in a later page.
         let (even, odd): (Vec<u32>, Vec<u32>) = (0..300u32).partition(|i| i.is_multiple_of(2));
         s.tax()
-            .add_tax_page(&even.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
+            .add_page(&even.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
         s.tax()
-            .add_tax_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
+            .add_page(&odd.iter().map(|&i| row(i)).collect::<Vec<_>>(), None)
             .unwrap();
         let all = TaxFilter::default();
         assert_eq!(s.tax().tax_count(&all).unwrap(), 300);
@@ -167,7 +167,7 @@ mod tests {
             "1",
         );
         early.note = "late".into();
-        s.tax().add_tax_page(&[Ok(early.into())], None).unwrap();
+        s.tax().add_page(&[Ok(early.into())], None).unwrap();
         assert_eq!(
             ids(&s.tax().tax_transactions(&all, 0, 2).unwrap()),
             ["tr_early", "tr_0000"]
@@ -185,10 +185,10 @@ mod tests {
         let path = dir.path().join("store.sqlite");
         let app = Store::open(&path).unwrap();
         let cli = Store::open(&path).unwrap();
-        app.tax().add_tax_page(&[row(1), row(2)], None).unwrap();
+        app.tax().add_page(&[row(1), row(2)], None).unwrap();
         let all = TaxFilter::default();
         assert_eq!(app.tax().tax_transactions(&all, 0, 10).unwrap().len(), 2);
-        cli.tax().add_tax_page(&[row(0)], None).unwrap();
+        cli.tax().add_page(&[row(0)], None).unwrap();
         assert_eq!(
             ids(&app.tax().tax_transactions(&all, 0, 10).unwrap()),
             ["tr_0000", "tr_0001", "tr_0002"]
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn a_damaged_row_in_a_block_stops_it_with_the_reason() {
         let s = Store::in_memory().unwrap();
-        s.tax().add_tax_page(&[row(0), row(1)], None).unwrap();
+        s.tax().add_page(&[row(0), row(1)], None).unwrap();
         s.db()
             .execute(
                 "UPDATE tax_transactions SET record = x'0160' WHERE id = 'tr_0001'",

@@ -561,7 +561,7 @@ mod tests {
             ..TaxFilter::default()
         };
         let mut read = vec![];
-        let stopped = s.tax().each_tax_transaction::<StoreError>(&year, |t| {
+        let stopped = s.tax().each_transaction::<StoreError>(&year, |t| {
             read.push(t.clone());
             Ok(())
         });
@@ -610,7 +610,7 @@ mod tests {
         };
         let mut ids = vec![];
         s.tax()
-            .each_tax_transaction::<StoreError>(&deposits, |t| {
+            .each_transaction::<StoreError>(&deposits, |t| {
                 ids.push(t.id.as_str().to_owned());
                 Ok(())
             })
@@ -618,7 +618,7 @@ mod tests {
         assert_eq!(ids, ["tr_2"]);
         assert_eq!(
             s.tax()
-                .tax_oldest_pending()
+                .oldest_pending()
                 .unwrap()
                 .map(|t| t.to_rfc3339())
                 .as_deref(),

@@ -311,7 +311,7 @@ mod tests {
         pages.reverse();
         pages.swap(0, 3);
         for page in pages {
-            s.tax().add_tax_page(page, None).unwrap();
+            s.tax().add_page(page, None).unwrap();
         }
     }
 

@@ -193,7 +193,7 @@ impl super::Withdrawals<'_> {
     /// `despite_unresolved` is false, or (`ask_if_recent`) the same payment as typed (destination,
     /// amount in its unit, account) was sent in the last day. The look and the write are one
     /// transaction.
-    pub fn journal_withdrawal(
+    pub fn add(
         &self,
         w: &NewWithdrawalEntry<'_>,
         despite_unresolved: bool,
@@ -261,7 +261,7 @@ impl super::Withdrawals<'_> {
     }
 
     /// Records the exchange's own answer (or its absence); the sender's answer wins.
-    pub fn withdrawal_answered(
+    pub fn answered(
         &self,
         id: i64,
         state: WithdrawalState,
@@ -291,7 +291,7 @@ impl super::Withdrawals<'_> {
 
     /// Settles an entry that is still `unknown` or `sending`; false when something else settled
     /// it first.
-    pub fn withdrawal_decide(
+    pub fn decide(
         &self,
         id: i64,
         state: WithdrawalState,
@@ -316,12 +316,12 @@ impl super::Withdrawals<'_> {
         Ok(n == 1)
     }
 
-    pub fn withdrawal_stir(&self, id: i64) -> Result<(), StoreError> {
-        self.stir::<WithdrawalEntry>(id)
+    pub fn stir(&self, id: i64) -> Result<(), StoreError> {
+        self.stir_row::<WithdrawalEntry>(id)
     }
 
     /// Tax-row ids that entries other than `except` hold as theirs.
-    pub fn withdrawal_claimed_ids(
+    pub fn claimed_ids(
         &self,
         except: i64,
     ) -> Result<std::collections::HashSet<String>, StoreError> {
@@ -336,7 +336,7 @@ impl super::Withdrawals<'_> {
     }
 
     /// Records a network status; returns the one it replaces, so a change is announced once.
-    pub fn withdrawal_set_status(
+    pub fn set_status(
         &self,
         id: i64,
         status: &WithdrawalStatus,
@@ -356,22 +356,22 @@ impl super::Withdrawals<'_> {
         Ok(before.flatten().map(|s| WithdrawalStatus::from(s.as_str())))
     }
 
-    pub fn withdrawal_entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
-        self.entry(id)
+    pub fn entry(&self, id: i64) -> Result<Option<WithdrawalEntry>, StoreError> {
+        self.row(id)
     }
 
     /// Entries whose outcome is not known: "unknown", and "sending" left by a crash.
-    pub fn withdrawals_unresolved(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.entries(Which::Unresolved)
+    pub fn unresolved(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
+        self.rows(Which::Unresolved)
     }
 
     /// Sent, and not yet completed or failed on the network.
-    pub fn withdrawals_in_flight(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
+    pub fn on_the_way(&self) -> Result<Vec<WithdrawalEntry>, StoreError> {
         let settled = |s: &WithdrawalStatus| {
             matches!(s, WithdrawalStatus::Completed | WithdrawalStatus::Failed)
         };
         Ok(self
-            .entries_where::<WithdrawalEntry>(
+            .rows_where::<WithdrawalEntry>(
                 "state = 'sent' AND withdrawal_id IS NOT NULL ORDER BY id",
                 None,
             )?
@@ -400,16 +400,13 @@ impl super::Withdrawals<'_> {
         Ok(n > 0)
     }
 
-    pub fn withdrawals_recent(&self, limit: u32) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.entries(Which::Recent(limit))
+    pub fn recent(&self, limit: u32) -> Result<Vec<WithdrawalEntry>, StoreError> {
+        self.rows(Which::Recent(limit))
     }
 
     /// Entries sent at or after `since`, oldest first.
-    pub fn withdrawals_since(
-        &self,
-        since: DateTime<Utc>,
-    ) -> Result<Vec<WithdrawalEntry>, StoreError> {
-        self.entries(Which::Since(since))
+    pub fn since(&self, since: DateTime<Utc>) -> Result<Vec<WithdrawalEntry>, StoreError> {
+        self.rows(Which::Since(since))
     }
 }
 
@@ -440,24 +437,24 @@ mod tests {
             };
         let PaymentClaim::Journaled(id) = s
             .withdrawals()
-            .journal_withdrawal(&new("r1", 20_000, Some(150), None), false, true)
+            .add(&new("r1", 20_000, Some(150), None), false, true)
             .unwrap()
         else {
             panic!("refused")
         };
         s.withdrawals()
-            .withdrawal_answered(id, WithdrawalState::Unknown, None, None, "lost")
+            .answered(id, WithdrawalState::Unknown, None, None, "lost")
             .unwrap();
         // Found sent by evidence after its answer was lost.
         assert!(
             s.withdrawals()
-                .withdrawal_decide(id, WithdrawalState::Sent, &[], None, "", Decision::Evidence)
+                .decide(id, WithdrawalState::Sent, &[], None, "", Decision::Evidence)
                 .unwrap()
         );
         // 150 NOK again makes other bitcoin at today's price: still the same payment.
         assert_eq!(
             s.withdrawals()
-                .journal_withdrawal(&new("r2", 19_000, Some(150), None), false, true)
+                .add(&new("r2", 19_000, Some(150), None), false, true)
                 .unwrap(),
             PaymentClaim::SameAsRecent(id, time(now.timestamp_millis()))
         );
@@ -470,9 +467,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    s.withdrawals()
-                        .journal_withdrawal(&other, true, ask)
-                        .unwrap(),
+                    s.withdrawals().add(&other, true, ask).unwrap(),
                     PaymentClaim::Journaled(_)
                 ),
                 "{}",
@@ -485,12 +480,10 @@ mod tests {
             ..new("r7", 20_000, Some(150), None)
         };
         s.withdrawals()
-            .withdrawal_answered(id, WithdrawalState::Sent, None, None, "")
+            .answered(id, WithdrawalState::Sent, None, None, "")
             .unwrap();
         assert!(matches!(
-            s.withdrawals()
-                .journal_withdrawal(&tomorrow, true, true)
-                .unwrap(),
+            s.withdrawals().add(&tomorrow, true, true).unwrap(),
             PaymentClaim::Journaled(_)
         ));
     }
@@ -513,11 +506,7 @@ mod tests {
             before: None,
             typed_nok: None,
         };
-        let PaymentClaim::Journaled(id) = s
-            .withdrawals()
-            .journal_withdrawal(&new, false, false)
-            .unwrap()
-        else {
+        let PaymentClaim::Journaled(id) = s.withdrawals().add(&new, false, false).unwrap() else {
             panic!("refused")
         };
         let upper = NewWithdrawalEntry {
@@ -526,16 +515,14 @@ mod tests {
             ..new.clone()
         };
         assert_eq!(
-            s.withdrawals()
-                .journal_withdrawal(&upper, false, false)
-                .unwrap(),
+            s.withdrawals().add(&upper, false, false).unwrap(),
             PaymentClaim::SameAsUnresolved(id),
             "the same payment in other letters is the same payment"
         );
         drop(s);
         let s = Store::open(&path).unwrap();
         assert_eq!(
-            s.withdrawals().withdrawals_unresolved().unwrap().len(),
+            s.withdrawals().unresolved().unwrap().len(),
             1,
             "a crash while sending is unresolved"
         );
@@ -545,7 +532,7 @@ mod tests {
                 .unwrap()
         );
         s.withdrawals()
-            .withdrawal_answered(
+            .answered(
                 id,
                 WithdrawalState::Sent,
                 Some("wi_1"),
@@ -553,25 +540,25 @@ mod tests {
                 "",
             )
             .unwrap();
-        assert!(s.withdrawals().withdrawals_unresolved().unwrap().is_empty());
+        assert!(s.withdrawals().unresolved().unwrap().is_empty());
         assert!(
             s.withdrawals()
                 .destination_used("kari@example.com")
                 .unwrap()
         );
-        assert_eq!(s.withdrawals().withdrawals_in_flight().unwrap().len(), 1);
+        assert_eq!(s.withdrawals().on_the_way().unwrap().len(), 1);
         assert_eq!(
             s.withdrawals()
-                .withdrawal_set_status(id, &WithdrawalStatus::Completed)
+                .set_status(id, &WithdrawalStatus::Completed)
                 .unwrap(),
             Some(WithdrawalStatus::Pending)
         );
-        assert!(s.withdrawals().withdrawals_in_flight().unwrap().is_empty());
-        let e = s.withdrawals().withdrawal_entry(id).unwrap().unwrap();
+        assert!(s.withdrawals().on_the_way().unwrap().is_empty());
+        let e = s.withdrawals().entry(id).unwrap().unwrap();
         assert_eq!(
             (e.state, e.amount_btc.to_string().as_str()),
             (WithdrawalState::Sent, "0.00012500")
         );
-        assert_eq!(s.withdrawals().withdrawals_recent(5).unwrap().len(), 1);
+        assert_eq!(s.withdrawals().recent(5).unwrap().len(), 1);
     }
 }

@@ -172,17 +172,15 @@ impl BalanceIndex {
         let generation = store.tax_generation();
         let mut book = BalanceBook::default();
         let mut after = Vec::new();
-        store
-            .tax()
-            .each_tax_transaction::<crate::store::StoreError>(
-                &crate::store::TaxFilter::default(),
-                |t| {
-                    if let Some(b) = book.add(t) {
-                        after.push((id_hash(t.id.as_str()), b));
-                    }
-                    Ok(())
-                },
-            )?;
+        store.tax().each_transaction::<crate::store::StoreError>(
+            &crate::store::TaxFilter::default(),
+            |t| {
+                if let Some(b) = book.add(t) {
+                    after.push((id_hash(t.id.as_str()), b));
+                }
+                Ok(())
+            },
+        )?;
         after.sort_unstable_by_key(|(h, _)| *h);
         Ok(Self { generation, after })
     }

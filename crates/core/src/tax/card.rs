@@ -292,7 +292,7 @@ impl Blockers {
         store: &Store,
         end: &DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        if let Some(m) = store.tax().tax_malformed_before(end)?.into_iter().next() {
+        if let Some(m) = store.tax().malformed_before(end)?.into_iter().next() {
             self.malformed = Some(Why::Malformed {
                 id: m.id,
                 reason: m.reason,
@@ -313,7 +313,7 @@ impl Blockers {
 pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
     let first = store
         .tax()
-        .tax_oldest()?
+        .oldest()?
         .map(|t| oslo_year(&t))
         .ok_or(CardError::NothingSynced)?;
     let last = oslo_year(&request.now);
@@ -339,31 +339,29 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
     let mut deposits = Vec::new();
     let mut gains = GainsBuilder::new(request.method)
         .with_deposit_costs(DepositCosts::Entered(entered.clone()));
-    store
-        .tax()
-        .each_tax_row_as_sent(&up_to_year_end, |t, raw| {
-            hash.add(raw);
-            rows += 1;
-            blockers.read(t);
-            book.add(t);
-            if let Some(account) = &t.account_id {
-                last_rows.insert(account.as_str().to_owned(), t.id.as_str().to_owned());
-            }
-            if t.tx_type == TaxTransactionType::BtcDeposit && t.sub_type != TaxSubType::Internal {
-                deposits.push(OutsideDeposit {
-                    id: t.id.as_str().to_owned(),
-                    at: t.create_time,
-                    btc: Btc::computed(amount(
-                        t.in_amount,
-                        t.in_currency.as_ref(),
-                        &CurrencyCode::Btc,
-                    )),
-                    entered: entered.get(t.id.as_str()).cloned(),
-                });
-            }
-            gains.add(t);
-            Ok::<_, CardError>(())
-        })?;
+    store.tax().each_row_as_sent(&up_to_year_end, |t, raw| {
+        hash.add(raw);
+        rows += 1;
+        blockers.read(t);
+        book.add(t);
+        if let Some(account) = &t.account_id {
+            last_rows.insert(account.as_str().to_owned(), t.id.as_str().to_owned());
+        }
+        if t.tx_type == TaxTransactionType::BtcDeposit && t.sub_type != TaxSubType::Internal {
+            deposits.push(OutsideDeposit {
+                id: t.id.as_str().to_owned(),
+                at: t.create_time,
+                btc: Btc::computed(amount(
+                    t.in_amount,
+                    t.in_currency.as_ref(),
+                    &CurrencyCode::Btc,
+                )),
+                entered: entered.get(t.id.as_str()).cloned(),
+            });
+        }
+        gains.add(t);
+        Ok::<_, CardError>(())
+    })?;
     blockers.read_malformed(store, &end)?;
     let holding_problem = match (book.contradiction(), book.overflowed()) {
         (_, true) => Some(Why::AmountsOverflow),

@@ -137,7 +137,7 @@ pub fn read(store: &Store, frame: Frame, method: Method) -> Result<Holdings, Sto
     let mut gains = GainsBuilder::new(method);
     store
         .tax()
-        .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+        .each_transaction::<StoreError>(&TaxFilter::default(), |t| {
             holdings.add(t);
             gains.add(t);
             Ok(())

@@ -48,7 +48,7 @@ pub mod tests_support {
         let listed: Vec<_> = rows.into_iter().map(|t| Ok(t.into())).collect();
         store
             .tax()
-            .add_tax_page(&listed, None)
+            .add_page(&listed, None)
             .unwrap_or_else(|e| panic!("{e}"));
         store
     }

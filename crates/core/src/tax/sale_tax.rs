@@ -43,7 +43,7 @@ impl SaleBasis {
     pub fn read(store: &Store, method: Method) -> Result<Self, StoreError> {
         // Read first: a write during the reading makes the basis stale, never wrongly current.
         let generation = store.tax_generation();
-        let holding = if store.tax().tax_oldest()?.is_none() {
+        let holding = if store.tax().oldest()?.is_none() {
             Err(SaleTaxRefusal::NotSynced)
         } else {
             let mut gains = GainsBuilder::new(method)
@@ -51,7 +51,7 @@ impl SaleBasis {
             let mut blockers = Blockers::default();
             store
                 .tax()
-                .each_tax_transaction::<StoreError>(&TaxFilter::default(), |t| {
+                .each_transaction::<StoreError>(&TaxFilter::default(), |t| {
                     blockers.read(t);
                     gains.add(t);
                     Ok(())
@@ -220,7 +220,7 @@ mod tests {
         assert!(!basis.holds_for(&store, Method::AverageCost));
         store
             .tax()
-            .add_tax_page(&[], None)
+            .add_page(&[], None)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(!basis.holds_for(&store, Method::Fifo), "a page was stored");
         let basis = SaleBasis::read(&store, Method::Fifo).unwrap_or_else(|e| panic!("{e}"));

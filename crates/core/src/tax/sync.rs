@@ -108,15 +108,15 @@ pub async fn sync(
         && let TaxOwnership::Other(owner) = store.tax().claim_tax_history(here)?
     {
         return Err(SyncError::OtherAccounts {
-            history: store.identities().identity_account_ids(owner)?,
-            here: store.identities().identity_account_ids(here)?,
+            history: store.identities().accounts_of(owner)?,
+            here: store.identities().accounts_of(here)?,
         });
     }
     let mut query = first_query(
-        store.tax().tax_cursor()?.as_ref(),
-        store.tax().tax_oldest_pending()?,
+        store.tax().cursor()?.as_ref(),
+        store.tax().oldest_pending()?,
     );
-    let mut origin = store.tax().tax_oldest()?;
+    let mut origin = store.tax().oldest()?;
     let mut progress = SyncProgress::default();
     let mut writing: Option<JoinHandle<Result<TaxPageWrite, StoreError>>> = None;
     let end = loop {
@@ -196,7 +196,7 @@ fn write(store: &Arc<Store>, page: TaxPage) -> JoinHandle<Result<TaxPageWrite, S
             after,
             after_id: page.next_after_id.clone(),
         });
-        store.tax().add_tax_page(&page.listed(), cursor.as_ref())
+        store.tax().add_page(&page.listed(), cursor.as_ref())
     })
 }
 
