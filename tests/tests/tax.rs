@@ -9,6 +9,7 @@
 //! gap or a duplicate. Rows listed pending are stored once and made final in place. The year-end
 //! holding rebuilt from the rows matches endpoint 13.
 
+use nordlys_money::CheckedSum;
 use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
@@ -104,7 +105,12 @@ async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
         .unwrap();
     let years = years.finish(Utc::now(), &Default::default());
     let today = client.tax_balance(true).await.unwrap();
-    let total: nordlys_money::Btc = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
+    let total: nordlys_money::Btc = today
+        .bitcoin_accounts
+        .iter()
+        .map(|a| a.balance_btc)
+        .checked_sum()
+        .unwrap();
     assert_eq!(years.last().unwrap().total_btc, total);
 }
 
@@ -379,7 +385,12 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
                 .unwrap_or_default();
             assert_eq!(computed, a.balance_btc, "{reading:?}: {}", a.id);
         }
-        let total: nordlys_money::Btc = today.bitcoin_accounts.iter().map(|a| a.balance_btc).sum();
+        let total: nordlys_money::Btc = today
+            .bitcoin_accounts
+            .iter()
+            .map(|a| a.balance_btc)
+            .checked_sum()
+            .unwrap();
         assert_eq!(last.total_btc, total, "{reading:?}");
 
         let rate = YearEndRate {
@@ -398,7 +409,12 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
                 },
             )
             .unwrap();
-            let held: nordlys_money::Btc = c.entries.iter().filter_map(|e| e.antall).sum();
+            let held: nordlys_money::Btc = c
+                .entries
+                .iter()
+                .filter_map(|e| e.antall)
+                .checked_sum()
+                .unwrap();
             assert_eq!(held, total, "{reading:?}, per account: {per_account}");
             assert!(
                 !c.not_computable.iter().any(|n| matches!(

@@ -210,24 +210,17 @@ schema: string,
  */
 label: string, 
 /**
- * What is typed into the tax return (whole kroner, 10 decimals); `null` when not
- * computable, or hidden by privacy mode.
+ * What the field holds; `null` when not computable (`refusal` says why).
  */
-filed: string | null, 
-/**
- * As the window shows it: the filed value, or the mask.
- */
-shown: string, 
-/**
- * The exact figure, to the øre (NOK) or the satoshi; none for a text field.
- */
-exact: ShownAmount | null, 
+value: CardValue | null, 
 /**
  * The rows the figure came from, by id.
  */
 sources: Array<string>, refusal: RefusalView | null, };
 
 export type CardFormat = "xml" | "attachmentPdf" | "attachmentCsv";
+
+export type CardValue = { "kind": "text", text: string, } | { "kind": "figure", filed: ShownAmount, exact: ShownAmount, };
 
 export type CardView = { 
 /**

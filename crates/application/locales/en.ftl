@@ -65,6 +65,7 @@ doubt-moved-before = an earlier check saw a balance move that only this could ex
 doubt-limit-no-trace = a limit order cancelled since leaves no trace; check your history at the exchange
 doubt-fills = transactions made while it was sent could be its fills, but do not add up to it
 doubt-read-failed = a read from the exchange failed, so silence proves nothing
+doubt-too-large = the balances the exchange reports are too large to add up, so silence proves nothing
 doubt-no-balances-before = the balances before sending were not read, so silence proves nothing
 doubt-held-back = { $held } is held back where open sells explain { $sells }: a payment may be on its way
 doubt-row-disagrees = { $account } holds { $holds }, but its newest transaction says { $says }

@@ -64,6 +64,7 @@ doubt-moved-before = en tidligere sjekk så en saldo endre seg som bare dette ka
 doubt-limit-no-trace = en limitordre som er kansellert siden, etterlater ingen spor; sjekk historikken din hos børsen
 doubt-fills = transaksjoner gjort mens den ble sendt kan være utførelsene av den, men summen stemmer ikke
 doubt-read-failed = en lesing fra børsen feilet, så stillhet beviser ingenting
+doubt-too-large = saldoene børsen oppgir er for store til å legges sammen, så stillhet beviser ingenting
 doubt-no-balances-before = saldoene før sending ble ikke lest, så stillhet beviser ingenting
 doubt-held-back = { $held } er holdt tilbake der åpne salgsordrer forklarer { $sells }: en betaling kan være underveis
 doubt-row-disagrees = { $account } har { $holds }, men den nyeste transaksjonen sier { $says }

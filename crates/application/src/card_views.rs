@@ -106,6 +106,22 @@ pub struct RefusalView {
     pub fix: String,
 }
 
+/// A field's value: text copied as it is, or a figure in the tax return's own format beside
+/// the exact amount it was rounded from.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum CardValue {
+    /// The account's number, the country, the exchange's name.
+    Text { text: String },
+    /// `filed` is what is typed into the return (whole kroner, 10 decimals), its amount the
+    /// figure as filed; `exact` is the figure to the øre or the satoshi. In privacy mode both
+    /// are the mask, with no amount behind them, and nothing is there to copy.
+    Figure {
+        filed: ShownAmount,
+        exact: ShownAmount,
+    },
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CardFieldView {
@@ -114,13 +130,8 @@ pub struct CardFieldView {
     pub schema: String,
     /// The field's name on the tax return, in the user's language.
     pub label: String,
-    /// What is typed into the tax return (whole kroner, 10 decimals); `null` when not
-    /// computable, or hidden by privacy mode.
-    pub filed: Option<String>,
-    /// As the window shows it: the filed value, or the mask.
-    pub shown: String,
-    /// The exact figure, to the øre (NOK) or the satoshi; none for a text field.
-    pub exact: Option<ShownAmount>,
+    /// What the field holds; `null` when not computable (`refusal` says why).
+    pub value: Option<CardValue>,
     /// The rows the figure came from, by id.
     pub sources: Vec<String>,
     pub refusal: Option<RefusalView>,
@@ -285,9 +296,9 @@ fn text_field(field: CardField, schema: &str, value: &str, locale: Locale) -> Ca
         field,
         schema: schema.to_owned(),
         label: label(field, locale),
-        filed: Some(value.to_owned()),
-        shown: value.to_owned(),
-        exact: None,
+        value: Some(CardValue::Text {
+            text: value.to_owned(),
+        }),
         sources: Vec::new(),
         refusal: None,
     }
@@ -311,26 +322,20 @@ impl Shown<'_> {
                 fix,
             }
         });
-        let filed = value.and_then(|v| self.figures.raw(|| v.filed()));
-        let shown = match (&filed, value) {
-            (Some(f), _) => f.clone(),
-            (None, Some(FieldValue::Btc(b))) => self.figures.btc(b),
-            (None, Some(FieldValue::Nok(n))) => self.figures.nok(n),
-            (None, None) => String::new(),
-        };
         CardFieldView {
             field: as_field,
             schema: field.schema_name().to_owned(),
             label: label(as_field, locale),
-            filed,
-            shown,
-            exact: value.map(|v| match v {
-                FieldValue::Btc(b) => Figures {
-                    unit: nordlys_core::format::BtcUnit::Btc,
-                    ..self.figures
-                }
-                .shown_amount(Amount::Btc(b)),
-                FieldValue::Nok(n) => self.figures.shown_amount(Amount::Nok(n)),
+            value: value.map(|v| CardValue::Figure {
+                filed: self.figures.shown_filed(v),
+                exact: match v {
+                    FieldValue::Btc(b) => Figures {
+                        unit: nordlys_core::format::BtcUnit::Btc,
+                        ..self.figures
+                    }
+                    .shown_amount(Amount::Btc(b)),
+                    FieldValue::Nok(n) => self.figures.shown_amount(Amount::Nok(n)),
+                },
             }),
             sources: e.sources.get(&field).cloned().unwrap_or_default(),
             refusal,

@@ -12,7 +12,7 @@ use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::endpoint::KeyPermission;
 use nordlys_exchange::models::BitcoinAccount;
 use nordlys_exchange::{BaseUrl, Operator};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Btc, CheckedSum};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -339,8 +339,8 @@ impl Present for Holdings {
             .render(figures.locale)
         });
         let live: Vec<_> = self.accounts.iter().filter(|a| !a.is_deleted()).collect();
-        let total_btc: Btc = live.iter().map(|a| a.total_btc).sum();
-        let total_nok: Nok = live.iter().map(|a| worth(a)).sum();
+        let total_btc = live.iter().map(|a| a.total_btc).checked_sum();
+        let total_nok = live.iter().map(|a| worth(a)).checked_sum();
         BalancesView {
             accounts: self
                 .accounts
@@ -362,9 +362,10 @@ impl Present for Holdings {
                     deleted: a.is_deleted(),
                 })
                 .collect(),
-            total_btc: figures.shown_btc(total_btc),
-            total_nok: figures.shown_nok(total_nok),
-            grand_total_nok: fiat_nok.map(|f| figures.shown_nok(total_nok + f)),
+            total_btc: figures.shown_btc_sum(total_btc),
+            total_nok: figures.shown_nok_sum(total_nok),
+            grand_total_nok: fiat_nok
+                .map(|f| figures.shown_nok_sum(total_nok.and_then(|n| n.checked_add(f)))),
             default_account: self.default_account,
             fiat,
             fiat_reason,

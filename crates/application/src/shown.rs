@@ -9,6 +9,7 @@
 //! plain string does not pass for one.
 
 use nordlys_core::format::Figures;
+use nordlys_core::tax::card::FieldValue;
 use nordlys_core::tax::row_amount;
 use nordlys_exchange::models::CurrencyCode;
 use nordlys_money::{Amount, Btc, Nok, NokPerBtc};
@@ -135,6 +136,12 @@ pub trait Show {
     fn shown_amount(self, amount: Amount) -> ShownAmount;
     /// A tax row's amount in the currency it names: a foreign one is written as it came.
     fn shown_row_amount(self, value: Decimal, currency: &CurrencyCode) -> ShownAmount;
+    /// A sum of many amounts, or the words saying it is too large to add up.
+    fn shown_btc_sum(self, sum: Option<Btc>) -> ShownBtc;
+    fn shown_nok_sum(self, sum: Option<Nok>) -> ShownNok;
+    /// A tax card's figure in the return's own format (whole kroner; bitcoin to 10 decimals),
+    /// its amount as filed: what is copied into the return.
+    fn shown_filed(self, value: FieldValue) -> ShownAmount;
 }
 
 impl Show for Figures {
@@ -172,6 +179,36 @@ impl Show for Figures {
             None => ShownAmount::instead(self.foreign(value, currency.as_str())),
         }
     }
+
+    fn shown_btc_sum(self, sum: Option<Btc>) -> ShownBtc {
+        sum.map_or_else(|| ShownBtc::instead(too_large(self)), |b| self.shown_btc(b))
+    }
+
+    fn shown_nok_sum(self, sum: Option<Nok>) -> ShownNok {
+        sum.map_or_else(|| ShownNok::instead(too_large(self)), |n| self.shown_nok(n))
+    }
+
+    fn shown_filed(self, value: FieldValue) -> ShownAmount {
+        let filed = match value {
+            FieldValue::Btc(b) => Amount::Btc(b),
+            FieldValue::Nok(n) => Amount::Nok(n.round_to_krone()),
+        };
+        match self.raw(|| value.filed()) {
+            Some(text) => ShownAmount {
+                text,
+                exact: Some(filed),
+            },
+            None => ShownAmount::instead(match value {
+                FieldValue::Btc(b) => self.btc(b),
+                FieldValue::Nok(n) => self.nok(n),
+            }),
+        }
+    }
+}
+
+fn too_large(figures: Figures) -> String {
+    crate::wording::Message::new(crate::wording::key::TAX_NOT_COMPUTABLE_OVERFLOW)
+        .render(figures.locale)
 }
 
 #[cfg(test)]
@@ -225,6 +262,28 @@ mod tests {
         );
         let back: ShownAmount = serde_json::from_value(json).unwrap();
         assert_eq!(back, sell);
+    }
+
+    /// A card figure is copied as the return takes it, and its amount is the one filed.
+    #[test]
+    fn a_card_figure_is_filed_in_whole_kroner_with_its_amount_and_hidden_is_a_mask() {
+        let wealth = FieldValue::Nok(Nok::computed(Decimal::new(123_450, 2)));
+        let filed = figures(false).shown_filed(wealth);
+        assert_eq!(filed.text(), "1235");
+        assert_eq!(
+            filed.exact(),
+            Some(Amount::Nok(Nok::computed(Decimal::from(1_235))))
+        );
+        let held = figures(false).shown_filed(FieldValue::Btc(Btc::from_sats(15)));
+        assert_eq!(held.text(), "0.0000001500");
+        assert_eq!(held.exact(), Some(Amount::Btc(Btc::from_sats(15))));
+        let hidden = figures(true).shown_filed(wealth);
+        assert_eq!(hidden.exact(), None);
+        assert!(hidden.text().contains(MASK), "{hidden:?}");
+        assert!(
+            !hidden.text().chars().any(|c| c.is_ascii_digit()),
+            "{hidden:?}"
+        );
     }
 
     /// Words standing in for a figure carry no amount.

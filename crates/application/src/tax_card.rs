@@ -212,6 +212,10 @@ pub fn refusal(why: &Why, year: i32, words: Words) -> (String, String) {
                 msg!(CARD_WHY_FEE { time: time(at) }),
                 Message::new(key::CARD_FIX_FEE),
             ),
+            Unknown::TooLarge { .. } => (
+                Message::new(key::CARD_WHY_AMOUNTS_OVERFLOW),
+                Message::new(key::CARD_FIX_AMOUNTS_OVERFLOW),
+            ),
         },
     };
     (why.render(words.locale), fix.render(words.locale))

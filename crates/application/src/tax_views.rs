@@ -9,7 +9,7 @@ use nordlys_core::tax::gains::{Disposal, DisposalKind, GainsReport, Method};
 use nordlys_core::tax::year_end::{RateSource, YearEnd};
 use nordlys_core::time::Tz;
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Btc, CheckedSum, Nok};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -533,7 +533,12 @@ impl Present for ExchangeBalances {
         let b = self.bitcoin;
         TaxBalancesView {
             fiat: figures.shown_nok(self.fiat),
-            total_btc: figures.shown_btc(b.bitcoin_accounts.iter().map(|a| a.balance_btc).sum()),
+            total_btc: figures.shown_btc_sum(
+                b.bitcoin_accounts
+                    .iter()
+                    .map(|a| a.balance_btc)
+                    .checked_sum(),
+            ),
             accounts: b
                 .bitcoin_accounts
                 .iter()
@@ -663,6 +668,11 @@ impl Present for GainsReport {
                                     count: u64::from(y.unknown_disposals)
                                 })
                                 .render(locale)
+                            })
+                        })
+                        .or_else(|| {
+                            y.too_large.then(|| {
+                                Message::new(key::TAX_NOT_COMPUTABLE_OVERFLOW).render(locale)
                             })
                         });
                     let figure = |n: Nok| blocked.clone().map_or_else(|| nok(n), ShownNok::instead);

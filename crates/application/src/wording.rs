@@ -891,6 +891,7 @@ fn doubt(d: &Doubt, figures: Figures, name: &dyn Fn(&str) -> String) -> Message 
         Doubt::LimitLeavesNoTrace => Message::new(key::DOUBT_LIMIT_NO_TRACE),
         Doubt::FillsDoNotAddUp => Message::new(key::DOUBT_FILLS),
         Doubt::ReadFailed => Message::new(key::DOUBT_READ_FAILED),
+        Doubt::TooLarge => Message::new(key::DOUBT_TOO_LARGE),
         Doubt::NoBalancesBefore => Message::new(key::DOUBT_NO_BALANCES_BEFORE),
         Doubt::HeldBack { held, open_sells } => msg!(DOUBT_HELD_BACK {
             held: btc(*held),
@@ -1052,6 +1053,7 @@ mod tests {
             Doubt::LimitLeavesNoTrace,
             Doubt::FillsDoNotAddUp,
             Doubt::ReadFailed,
+            Doubt::TooLarge,
             Doubt::NoBalancesBefore,
             Doubt::HeldBack {
                 held: btc("0.2"),

@@ -27,6 +27,8 @@ pub enum Doubt {
     FillsDoNotAddUp,
     /// A read failed, so silence proves nothing.
     ReadFailed,
+    /// The balances read are too large to add up, so they explain nothing.
+    TooLarge,
     /// The balances before sending were not read, so silence proves nothing.
     NoBalancesBefore,
     /// More bitcoin is held back than open sells explain: a withdrawal may be pending.
@@ -124,6 +126,7 @@ impl fmt::Display for Doubt {
                 "a match exists that another request may own, or that may be part of a larger order",
             ),
             Self::InFlight => f.write_str("the request may still be in flight"),
+            Self::TooLarge => f.write_str("the balances are too large to add up"),
             Self::TooSoon { minutes } => {
                 write!(f, "no trace yet; silence counts after {minutes} min")
             }

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use chrono::{DateTime, Duration, Utc};
 use nordlys_exchange::models::{self, Order, TaxTransaction, TaxTransactionType};
 use nordlys_exchange::{ExchangeClient, TaxQuery};
-use nordlys_money::{Amount, Btc, Nok};
+use nordlys_money::{Amount, Btc, CheckedSum, Nok};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -712,7 +712,10 @@ fn spread_fills(
         at: first,
         ids: set.iter().map(|r| r.id.to_string()).collect(),
         sums: sums_of(&set, request.kind),
-        slack: set.iter().map(|r| fill_slack(r, request.kind)).sum(),
+        // The search found this set with checked sums; past the range it is no match either.
+        slack: set.iter().try_fold(Decimal::ZERO, |s, r| {
+            s.checked_add(fill_slack(r, request.kind))
+        })?,
         ambiguous: neighbour,
         whole_open_order: false,
     })
@@ -979,7 +982,9 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
         };
     }
     let now = look.accounts.as_ref().ok()?;
-    let all_now: Btc = now.iter().map(|h| h.total).sum();
+    // Too large to add up: the total reading is not judged here, and `balances_explained`
+    // refuses to let silence settle it.
+    let all_now = now.iter().map(|h| h.total).checked_sum();
     for h in now {
         let Some(b) = before.accounts.iter().find(|b| b.id == h.id) else {
             continue;
@@ -994,11 +999,12 @@ fn explains_move(request: &Request<'_>, before: &Balances, look: &Look) -> Optio
             .max_by_key(|r| r.create_time);
         // `runningBalanceBtc` is the account's balance or the user's total, as the exchange
         // reads it: each reading's drop is a move this request could explain.
-        let moves = match newest {
-            Some(r) => vec![
-                (false, r.running_balance_btc - h.total),
-                (false, r.running_balance_btc - all_now),
-            ],
+        let moves: Vec<(bool, Btc)> = match newest {
+            Some(r) => [Some(h.total), all_now]
+                .into_iter()
+                .flatten()
+                .map(|total| (false, r.running_balance_btc - total))
+                .collect(),
             None => vec![
                 (true, b.available - h.available),
                 (false, b.total - h.total),
@@ -1024,13 +1030,17 @@ fn balances_explained(look: &Look, before: &Balances, sent_at: DateTime<Utc>) ->
     let now = look.accounts.as_ref().map_err(|_| Doubt::ReadFailed)?;
     let open = look.open_orders.as_ref().map_err(|_| Doubt::ReadFailed)?;
     // Open orders do not name their account, so holds are compared over all accounts.
-    let sells: Decimal = open
+    let sells = open
         .iter()
         .filter(|o| o.direction == models::Direction::Sell)
-        .map(|o| o.amount)
-        .sum();
-    let held: Btc = now.iter().map(|h| h.total - h.available).sum();
-    let all_now: Btc = now.iter().map(|h| h.total).sum();
+        .try_fold(Decimal::ZERO, |sum, o| sum.checked_add(o.amount))
+        .ok_or(Doubt::TooLarge)?;
+    let (Some(held), Some(all_now)) = (
+        now.iter().map(|h| h.total - h.available).checked_sum(),
+        now.iter().map(|h| h.total).checked_sum(),
+    ) else {
+        return Err(Doubt::TooLarge);
+    };
     if held.decimal() != sells {
         return Err(Doubt::HeldBack {
             held,
@@ -1117,11 +1127,13 @@ fn rows_account_for(
     for reading in 0..2 {
         let mut after = Decimal::ZERO;
         for i in (0..=rows.len()).rev() {
-            if could_split(i) && was.decimal() + after == total.decimal() {
+            if could_split(i) && was.decimal().checked_add(after) == Some(total.decimal()) {
                 return Ok(());
             }
             if i > 0 {
-                after += btc_moves(rows[i - 1])[reading];
+                after = after
+                    .checked_add(btc_moves(rows[i - 1])[reading])
+                    .ok_or(Doubt::TooLarge)?;
             }
         }
     }

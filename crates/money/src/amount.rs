@@ -1,8 +1,7 @@
 //! BTC and NOK amounts.
 
 use std::fmt;
-use std::iter::Sum;
-use std::ops::{Add, AddAssign, Sub, SubAssign};
+use std::ops::{Add, Sub, SubAssign};
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
@@ -121,6 +120,17 @@ macro_rules! amount {
                 self.0.checked_mul(factor).map(Self)
             }
 
+            /// This amount and `other`; `None` past `Decimal`'s range (about 7.9·10^28), where the
+            /// `+` operator would panic (and a release build abort).
+            pub fn checked_add(self, other: Self) -> Option<Self> {
+                self.0.checked_add(other.0).map(Self)
+            }
+
+            /// This amount less `other`; `None` past `Decimal`'s range.
+            pub fn checked_sub(self, other: Self) -> Option<Self> {
+                self.0.checked_sub(other.0).map(Self)
+            }
+
             /// How many times `other` goes into this amount; `None` when `other` is zero.
             pub fn ratio(self, other: Self) -> Option<Decimal> {
                 self.0.checked_div(other.0)
@@ -148,16 +158,13 @@ macro_rules! amount {
             }
         }
 
+        /// Two figures. A fold over many (rows, lots, accounts) is [`CheckedSum::checked_sum`] or
+        /// [`Self::checked_add`]: there a hostile history could pass `Decimal`'s range, so there
+        /// is no `Sum` and no `+=`.
         impl Add for $name {
             type Output = Self;
             fn add(self, other: Self) -> Self {
                 Self(self.0 + other.0)
-            }
-        }
-
-        impl AddAssign for $name {
-            fn add_assign(&mut self, other: Self) {
-                self.0 += other.0;
             }
         }
 
@@ -174,9 +181,9 @@ macro_rules! amount {
             }
         }
 
-        impl Sum for $name {
-            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-                Self(iter.map(|a| a.0).sum())
+        impl Summable for $name {
+            fn checked_add(self, other: Self) -> Option<Self> {
+                $name::checked_add(self, other)
             }
         }
 
@@ -189,6 +196,25 @@ macro_rules! amount {
         }
     };
 }
+
+/// An amount that sums are taken of, checked at each step.
+pub trait Summable: Copy + Default {
+    fn checked_add(self, other: Self) -> Option<Self>;
+}
+
+/// The sum of many amounts, checked: `None` once it passes `Decimal`'s range. Every fold over
+/// rows, lots or accounts goes through this (or [`Btc::checked_add`]), so a history whose
+/// figures cannot be added up is "not computable", never a panic.
+pub trait CheckedSum: Iterator + Sized
+where
+    Self::Item: Summable,
+{
+    fn checked_sum(mut self) -> Option<Self::Item> {
+        self.try_fold(Self::Item::default(), Summable::checked_add)
+    }
+}
+
+impl<I: Iterator> CheckedSum for I where I::Item: Summable {}
 
 amount!(
     /// An amount of bitcoin.
@@ -325,11 +351,36 @@ mod tests {
     #[test]
     fn sums_keep_full_precision_and_one_unit() {
         let third = Btc::computed(d("1") / d("3"));
-        let sum: Btc = [third, third, third].into_iter().sum();
+        let sum = [third, third, third].into_iter().checked_sum().unwrap();
         assert_eq!(sum.round_to_sat(), Btc::from_sats(100_000_000));
         assert_eq!(
             Nok::new(d("10.10")).unwrap() - Nok::new(d("0.20")).unwrap(),
             Nok::new(d("9.9")).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_sum_past_the_decimal_range_is_none_not_a_panic() {
+        let most = Nok::computed(Decimal::MAX);
+        assert_eq!(most.checked_add(Nok::computed(Decimal::ONE)), None);
+        assert_eq!(
+            Nok::computed(Decimal::MIN).checked_sub(Nok::computed(Decimal::ONE)),
+            None
+        );
+        assert_eq!([most, most].into_iter().checked_sum(), None);
+        assert_eq!(
+            [Btc::from_sats(1), Btc::from_sats(2)]
+                .into_iter()
+                .checked_sum(),
+            Some(Btc::from_sats(3))
+        );
+        assert_eq!(std::iter::empty::<Nok>().checked_sum(), Some(Nok::ZERO));
+        assert_eq!(
+            [most, Nok::computed(-Decimal::MAX)]
+                .into_iter()
+                .checked_sum(),
+            Some(Nok::ZERO),
+            "each step is checked, not the order of the terms"
         );
     }
 

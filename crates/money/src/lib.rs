@@ -8,6 +8,9 @@
 //! or this app *computes* (a NOK valuation, an amount bought at a price) keeps full precision
 //! ([`Quantity::computed`]) until it is rounded at a named point: [`Btc::round_to_sat`] for what
 //! is sent, `format` for what is shown, [`Nok::round_to_ore`] for each tax figure.
+//!
+//! Range: a fold over many amounts is checked ([`CheckedSum::checked_sum`], [`Btc::checked_add`])
+//! and says `None` past `Decimal`'s range; a history that large is "not computable", not a panic.
 
 mod amount;
 mod percent;
@@ -15,7 +18,7 @@ mod price;
 mod rate;
 mod serde_forms;
 
-pub use amount::{Amount, Btc, Nok, Quantity, TooPrecise, Unit};
+pub use amount::{Amount, Btc, CheckedSum, Nok, Quantity, Summable, TooPrecise, Unit};
 pub use percent::Percent;
 pub use price::NokPerBtc;
 pub use rate::{NokPerUsd, UsdPerBtc};

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok};
+use nordlys_money::{Btc, CheckedSum, Nok};
 use sha2::{Digest, Sha256};
 
 use super::balances::BalanceBook;
@@ -424,7 +424,12 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
             .iter()
             .filter(|(a, _)| mine(&Some((*a).clone())))
             .collect();
-        let antall: Btc = held.iter().map(|(_, (b, _))| *b).sum();
+        let antall = held.iter().map(|(_, (b, _))| *b).checked_sum();
+        let holding_problem = match antall {
+            Some(_) => holding_problem.clone(),
+            None => Some(Why::AmountsOverflow),
+        };
+        let antall = antall.unwrap_or_default();
         let mut entry = CardEntry {
             id: id.clone(),
             kontonummer: account.clone(),
@@ -462,20 +467,18 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
                 refuse(Field::Tap, why);
             }
             None => {
-                entry.gevinst = Some(
-                    sold.iter()
-                        .map(|d| d.gain_nok)
-                        .filter(|g| g.is_positive())
-                        .sum(),
-                );
-                entry.tap = Some(
-                    Nok::ZERO
-                        - sold
-                            .iter()
-                            .map(|d| d.gain_nok)
-                            .filter(|g| g.is_negative())
-                            .sum::<Nok>(),
-                );
+                let gains = sold.iter().map(|d| d.gain_nok).filter(|g| g.is_positive());
+                let losses = sold.iter().map(|d| d.gain_nok).filter(|g| g.is_negative());
+                match (gains.checked_sum(), losses.checked_sum()) {
+                    (Some(gains), Some(losses)) => {
+                        entry.gevinst = Some(gains);
+                        entry.tap = Some(Nok::ZERO - losses);
+                    }
+                    _ => {
+                        refuse(Field::Gevinst, Why::AmountsOverflow);
+                        refuse(Field::Tap, Why::AmountsOverflow);
+                    }
+                }
             }
         }
         let bonuses: Vec<_> = income.iter().filter(|i| mine(&i.account_id)).collect();
@@ -495,9 +498,10 @@ pub fn card(store: &Store, request: &CardRequest) -> Result<Card, CardError> {
                     },
                 },
             ),
-            None => {
-                entry.annen_kapitalinntekt = Some(bonuses.iter().filter_map(|i| i.value_nok).sum());
-            }
+            None => match bonuses.iter().filter_map(|i| i.value_nok).checked_sum() {
+                Some(sum) => entry.annen_kapitalinntekt = Some(sum),
+                None => refuse(Field::AnnenKapitalinntekt, Why::AmountsOverflow),
+            },
         }
         // What stops every figure replaces what each field said of itself.
         if let Some(why) = blockers.first() {
@@ -604,7 +608,7 @@ mod tests {
                 if let Some(a) = &t.account_id {
                     each.insert(a.as_str().to_owned(), t.running_balance_btc);
                 }
-                t.running_balance_btc = each.values().copied().sum();
+                t.running_balance_btc = each.values().copied().checked_sum().unwrap();
                 t
             })
             .collect()

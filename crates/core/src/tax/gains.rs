@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::{CurrencyCode, TaxSubType, TaxTransaction, TaxTransactionType};
-use nordlys_money::{Btc, Nok, NokPerBtc};
+use nordlys_money::{Btc, CheckedSum, Nok, NokPerBtc};
 use rust_decimal::Decimal;
 
 use crate::time::oslo_year;
@@ -85,6 +85,15 @@ pub enum Unknown {
     NoRate { id: String, at: DateTime<Utc> },
     /// The row does not show whether its fee is inside its amount.
     FeePlacement { id: String, at: DateTime<Utc> },
+    /// The row's amounts, with what came before, are too large to add up.
+    TooLarge { id: String, at: DateTime<Utc> },
+}
+
+fn too_large(t: &TaxTransaction) -> Unknown {
+    Unknown::TooLarge {
+        id: t.id.as_str().to_owned(),
+        at: t.create_time,
+    }
 }
 
 /// The part of one acquisition a disposal consumed.
@@ -125,7 +134,8 @@ impl Disposal {
     pub fn proceeds_known(&self) -> bool {
         !self.unknown.iter().any(|u| match u {
             Unknown::NoRate { id, .. } | Unknown::FeePlacement { id, .. } => *id == self.id,
-            Unknown::DepositCost { .. } => false,
+            // Too large: the cost could not be added up, not the proceeds.
+            Unknown::DepositCost { .. } | Unknown::TooLarge { .. } => false,
         })
     }
 }
@@ -159,6 +169,8 @@ pub struct YearGains {
     /// Disposals of the year whose gain is not known (a cost or proceeds is not): the year's
     /// totals are not computable while any is, as the tax return's card says.
     pub unknown_disposals: u32,
+    /// The year's disposals are too large to add up: its totals are not computable.
+    pub too_large: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,8 +210,18 @@ impl Holding {
             ..GainsBuilder::default()
         };
         let (lots, unmatched_btc) = scratch.take(btc);
-        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
         let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
+        let cost = lots
+            .iter()
+            .map(|l| l.cost_nok)
+            .checked_sum()
+            .unwrap_or_else(|| {
+                unknown.push(Unknown::TooLarge {
+                    id: String::new(),
+                    at,
+                });
+                Nok::ZERO
+            });
         unknown.dedup();
         Disposal {
             id: String::new(),
@@ -470,8 +492,11 @@ impl GainsBuilder {
         };
         match (self.method, self.lots.back_mut()) {
             (Method::AverageCost, Some(pool)) => {
-                pool.btc += btc;
-                pool.cost += cost;
+                match (pool.btc.checked_add(btc), pool.cost.checked_add(cost)) {
+                    (Some(b), Some(c)) => (pool.btc, pool.cost) = (b, c),
+                    // The pool's cost is no longer a figure: every sale from it says so.
+                    _ => pool.unknown = Some(too_large(t)),
+                }
                 pool.unknown = pool.unknown.take().or(unknown);
             }
             _ => self.lots.push_back(Lot {
@@ -532,8 +557,15 @@ impl GainsBuilder {
         proceeds: Result<Nok, Unknown>,
     ) {
         let (lots, unmatched) = self.take(btc);
-        let cost: Nok = lots.iter().map(|l| l.cost_nok).sum();
         let mut unknown: Vec<Unknown> = lots.iter().filter_map(|l| l.unknown.clone()).collect();
+        let cost = lots
+            .iter()
+            .map(|l| l.cost_nok)
+            .checked_sum()
+            .unwrap_or_else(|| {
+                unknown.push(too_large(t));
+                Nok::ZERO
+            });
         let proceeds = proceeds.unwrap_or_else(|u| {
             unknown.insert(0, u);
             Nok::ZERO
@@ -574,14 +606,23 @@ impl GainsBuilder {
             if !d.unknown.is_empty() {
                 y.unknown_disposals += 1;
             }
-            y.proceeds_nok += d.proceeds_nok;
-            y.cost_nok += d.cost_nok;
-            if !d.gain_nok.is_negative() {
-                y.gains_nok += d.gain_nok;
-            } else {
-                y.losses_nok += d.gain_nok;
+            let (gains, losses) = match d.gain_nok.is_negative() {
+                false => (d.gain_nok, Nok::ZERO),
+                true => (Nok::ZERO, d.gain_nok),
+            };
+            let sums = [
+                (&mut y.proceeds_nok, d.proceeds_nok),
+                (&mut y.cost_nok, d.cost_nok),
+                (&mut y.gains_nok, gains),
+                (&mut y.losses_nok, losses),
+                (&mut y.net_nok, d.gain_nok),
+            ];
+            for (sum, add) in sums {
+                match sum.checked_add(add) {
+                    Some(s) => *sum = s,
+                    None => y.too_large = true,
+                }
             }
-            y.net_nok += d.gain_nok;
         }
         if let Some(since) = self.pending_since {
             for y in years.values_mut() {
@@ -952,6 +993,54 @@ mod tests {
         let market = run(DepositCosts::AtMarket);
         assert_eq!(market.disposals[0].gain_nok, d("10000"));
         assert!(market.notes.contains(&GainsNote::DepositsAtMarket(1)));
+    }
+
+    /// Figures a hostile history could send, each in range, whose sums are not: the sale is
+    /// not computable with the reason, never a panic and never a wrong figure.
+    #[test]
+    fn costs_and_gains_too_large_to_add_up_are_not_computable() {
+        use TaxTransactionType::{BtcBuy, BtcSell};
+        let huge = "50000000000000000000000000000";
+        let buy = |id: &str, at: &str, rate: &str| {
+            tx(id, at, "a", BtcBuy, "1", rate)
+                .received("1", "BTC")
+                .paid(rate, "NOK")
+        };
+        let sell = |id: &str, at: &str, btc: &str, rate: &str| {
+            tx(id, at, "a", BtcSell, "0", rate)
+                .received(rate, "NOK")
+                .paid(btc, "BTC")
+        };
+        // Two lots whose costs each fit, sold together.
+        for method in [Method::Fifo, Method::AverageCost] {
+            let mut b = GainsBuilder::new(method);
+            b.add(&buy("b1", "2024-01-01T10:00:00Z", huge));
+            b.add(&buy("b2", "2024-01-02T10:00:00Z", huge));
+            b.add(&sell("s1", "2024-02-01T10:00:00Z", "2", "1"));
+            let report = b.finish();
+            let sale = &report.disposals[0];
+            assert!(
+                sale.unknown
+                    .iter()
+                    .any(|u| matches!(u, Unknown::TooLarge { .. })),
+                "{method:?}: {sale:?}"
+            );
+            assert!(
+                sale.proceeds_known(),
+                "{method:?}: the proceeds are a figure"
+            );
+            assert_eq!(report.years[0].unknown_disposals, 1, "{method:?}");
+        }
+        // Two sales whose gains each fit: the year's totals do not.
+        let mut b = GainsBuilder::new(Method::Fifo);
+        b.add(&buy("b1", "2024-01-01T10:00:00Z", "1"));
+        b.add(&buy("b2", "2024-01-02T10:00:00Z", "1"));
+        b.add(&sell("s1", "2024-02-01T10:00:00Z", "1", huge));
+        b.add(&sell("s2", "2024-02-02T10:00:00Z", "1", huge));
+        let report = b.finish();
+        assert!(report.disposals.iter().all(|d| d.unknown.is_empty()));
+        assert!(report.years[0].too_large, "{:?}", report.years[0]);
+        assert_eq!(report.years[0].unknown_disposals, 0);
     }
 
     #[test]

@@ -218,12 +218,14 @@ impl HoldingsBuilder {
                 continue;
             };
             let r = &mut self.columns[i].realised;
-            if !d.unknown.is_empty() {
-                r.not_computable += 1;
-            } else if d.gain_nok.is_negative() {
-                r.losses += d.gain_nok;
-            } else {
-                r.gains += d.gain_nok;
+            let sum = match d.gain_nok.is_negative() {
+                _ if !d.unknown.is_empty() => None,
+                true => Some(&mut r.losses),
+                false => Some(&mut r.gains),
+            };
+            match sum.and_then(|s| s.checked_add(d.gain_nok).map(|n| (s, n))) {
+                Some((s, n)) => *s = n,
+                None => r.not_computable += 1,
             }
         }
     }

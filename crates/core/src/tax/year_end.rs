@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use nordlys_exchange::models::TaxTransaction;
-use nordlys_money::{Btc, Nok, NokPerBtc, NokPerUsd, UsdPerBtc};
+use nordlys_money::{Btc, CheckedSum, Nok, NokPerBtc, NokPerUsd, UsdPerBtc};
 
 use super::balances::{BalanceBook, Contradiction};
 use super::year_end_rate::{NoRate, YearEndRate};
@@ -175,18 +175,18 @@ impl YearEndBuilder {
                         value_nok: value(balance_btc),
                     })
                     .collect();
-                let total_btc = accounts.iter().map(|a| a.balance_btc).sum();
+                let total_btc = accounts.iter().map(|a| a.balance_btc).checked_sum();
                 YearEnd {
                     year: s.year,
                     complete: s.year < this_year,
                     rate_nok,
                     source,
                     accounts,
-                    total_btc,
-                    total_nok: value(total_btc),
+                    total_btc: total_btc.unwrap_or_default(),
+                    total_nok: total_btc.and_then(value),
                     pending_since: s.pending_since,
                     contradiction: s.contradiction,
-                    overflowed: s.overflowed,
+                    overflowed: s.overflowed || total_btc.is_none(),
                 }
             })
             .collect()
