@@ -11,10 +11,12 @@
 //! alone), the database's size per row, and, at the largest, the year-end and gains reports the
 //! Tax screen computes over every stored row. `cargo bench -p nordlys-tests --bench tax_history`
 //! (`HISTORY_SIZES=10000,100000` for other sizes); `scripts/perf-table` reads its lines.
+//! `HISTORY_ENCRYPTED=1` also stores each history in a store encrypted at rest (SQLCipher, its
+//! defaults, a raw key) and reports it beside the plain one, measured in the same run.
 
 use std::time::{Duration, Instant};
 
-use nordlys_core::store::{Store, TaxCursor, TaxFilter};
+use nordlys_core::store::{Store, StoreKey, TaxCursor, TaxFilter};
 use nordlys_core::tax::gains::{GainsBuilder, Method};
 use nordlys_core::tax::year_end::YearEndBuilder;
 use nordlys_core::tax::year_end_rate;
@@ -30,11 +32,11 @@ struct Stored {
 
 /// Fetches every page of a sandbox holding `extra` more transactions than its seeded past and
 /// stores each as the sync does, timing only the decoding and storing. The store is left in `dir`.
-async fn store_history(extra: u64, dir: &std::path::Path) -> Stored {
+async fn store_history(extra: u64, dir: &std::path::Path, key: Option<&StoreKey>) -> Stored {
     let sandbox = sandbox_with_history(extra).await;
     let client = key_client(&sandbox, &sandbox.info.api_keys.read);
     let path = dir.join("history.sqlite");
-    let store = Store::open(&path).unwrap();
+    let store = open(&path, key);
     let mut query = TaxQuery::new(nordlys_core::tax::sync::PAGE_SIZE);
     let (mut writer, mut rows) = (Duration::ZERO, 0);
     loop {
@@ -67,6 +69,25 @@ async fn store_history(extra: u64, dir: &std::path::Path) -> Stored {
         rows,
         bytes,
     }
+}
+
+/// The store at `path`, encrypted with `key` where one is given.
+fn open(path: &std::path::Path, key: Option<&StoreKey>) -> Store {
+    match key {
+        Some(k) => Store::open_encrypted(path, StoreKey::from_hex(&k.to_hex()).unwrap()).unwrap(),
+        None => Store::open(path).unwrap(),
+    }
+}
+
+/// The year-end and gains reports and the bare read over `store`, in ms (median of 3 each).
+fn reports(store: &Store) -> [f64; 4] {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    [
+        ms(median_of_3(|| year_end(store))),
+        ms(median_of_3(|| gains(store, Method::Fifo))),
+        ms(median_of_3(|| gains(store, Method::AverageCost))),
+        ms(median_of_3(|| read_alone(store))),
+    ]
 }
 
 /// SQLite's floor under the writer: the rows `source` holds (their ids, times, records and JSON
@@ -183,11 +204,14 @@ async fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![10_000, 100_000, 1_000_000]);
+    let key = std::env::var("HISTORY_ENCRYPTED")
+        .is_ok_and(|v| v == "1")
+        .then(|| StoreKey::random().unwrap());
     let mut first_per_row = None;
     let mut largest = None;
     for &size in &sizes {
         let dir = tempfile::tempdir().unwrap();
-        let stored = store_history(size, dir.path()).await;
+        let stored = store_history(size, dir.path(), None).await;
         let per_row = stored.writer.as_secs_f64() * 1e6 / stored.rows as f64;
         let base = *first_per_row.get_or_insert(per_row);
         let floor = sqlite_floor(
@@ -202,16 +226,44 @@ async fn main() {
             stored.bytes as f64 / stored.rows as f64,
             floor.as_secs_f64() * 1e6 / stored.rows as f64,
         );
-        largest = Some((stored.rows, dir));
+        let encrypted = match &key {
+            Some(key) => {
+                let at = tempfile::tempdir().unwrap();
+                let sealed = store_history(size, at.path(), Some(key)).await;
+                let sealed_per_row = sealed.writer.as_secs_f64() * 1e6 / sealed.rows as f64;
+                println!(
+                    "history of {} transactions, encrypted: the writer {sealed_per_row:.2} µs a row; ratio {:.2}× plain in the same run; database {:.0} bytes a row",
+                    sealed.rows,
+                    sealed_per_row / per_row,
+                    sealed.bytes as f64 / sealed.rows as f64,
+                );
+                Some(at)
+            }
+            None => None,
+        };
+        largest = Some((stored.rows, dir, encrypted));
     }
-    let Some((rows, dir)) = largest else { return };
-    let store = Store::open(&dir.path().join("history.sqlite")).unwrap();
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let Some((rows, dir, encrypted)) = largest else {
+        return;
+    };
+    let plain = reports(&open(&dir.path().join("history.sqlite"), None));
     println!(
         "reports over {rows} transactions: year-end {:.0} ms; gains FIFO {:.0} ms; gains average cost {:.0} ms; reading every row alone {:.0} ms (median of 3; target ≤ 1 s each)",
-        ms(median_of_3(|| year_end(&store))),
-        ms(median_of_3(|| gains(&store, Method::Fifo))),
-        ms(median_of_3(|| gains(&store, Method::AverageCost))),
-        ms(median_of_3(|| read_alone(&store))),
+        plain[0], plain[1], plain[2], plain[3],
     );
+    if let (Some(key), Some(at)) = (&key, encrypted) {
+        let sealed = reports(&open(&at.path().join("history.sqlite"), Some(key)));
+        let ratio = |i: usize| sealed[i] / plain[i];
+        println!(
+            "reports over {rows} transactions, encrypted: year-end {:.0} ms ({:.2}×); gains FIFO {:.0} ms ({:.2}×); gains average cost {:.0} ms ({:.2}×); reading every row alone {:.0} ms ({:.2}×), against plain in the same run",
+            sealed[0],
+            ratio(0),
+            sealed[1],
+            ratio(1),
+            sealed[2],
+            ratio(2),
+            sealed[3],
+            ratio(3),
+        );
+    }
 }

@@ -349,6 +349,7 @@ const RECORDS_MADE_AFTER: usize = 16;
 const IDENTITIES_ADOPTED_AFTER: usize = 19;
 
 mod alerts;
+pub mod at_rest;
 mod deposits;
 mod identities;
 mod invoices;
@@ -363,6 +364,7 @@ mod tax_record;
 mod tax_scan;
 mod withdrawals;
 
+pub use at_rest::{KeyError, StoreKey};
 pub use deposits::UntoldDeposit;
 pub use identities::{AccountIdentity, IdentityAccount, IdentityId};
 pub use invoices::{Asked, StoredInvoice};
@@ -391,6 +393,13 @@ pub enum StoreError {
     RecipientsLocked,
     #[error("saved recipient details could not be sealed: {0}")]
     Seal(#[from] crate::recipient_seal::SealError),
+    /// The file is not a database this key opens: another key's, or damaged.
+    #[error("the local database does not open with its key")]
+    WrongKey,
+    #[error("the local database could not be encrypted: {0}")]
+    Migration(#[from] at_rest::MigrationError),
+    #[error("the local database's files could not be read or moved: {0}")]
+    Files(#[from] std::io::Error),
 }
 
 /// Declares a part of the store reached from it (`store.orders()`): a view that reads and writes
@@ -448,8 +457,8 @@ aggregates! {
 #[derive(Debug)]
 pub struct Store {
     db: Mutex<Connection>,
-    /// The database's file, for readers on connections of their own; `None` in memory.
-    path: Option<std::path::PathBuf>,
+    /// The database's file and key, for readers on connections of their own; `None` in memory.
+    file: Option<at_rest::StoreFile>,
     /// Journal entries whose request this process is sending now: no other path judges them
     /// until the sender has recorded the answer (or its absence).
     in_flight: Mutex<std::collections::HashSet<i64>>,
@@ -525,13 +534,45 @@ fn time(ms: i64) -> DateTime<Utc> {
 }
 
 impl Store {
-    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    /// Opens (or creates) the plain database at `path` and brings its schema up to date: the
+    /// CLI's own store and tests'; a profile's is [`Self::open_encrypted`].
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
         let mut store = Self::migrate(Connection::open(path)?)?;
-        store.path = Some(path.to_owned());
+        store.file = Some(at_rest::StoreFile {
+            path: path.to_owned(),
+            key: None,
+        });
+        Ok(store)
+    }
+
+    /// Opens (or creates) the database at `path` encrypted with `key`. What an interrupted
+    /// migration left is settled first, and a plain store written before encryption is moved
+    /// into an encrypted one (see `at_rest`). A file the key does not open is
+    /// [`StoreError::WrongKey`]: never replaced by a new store.
+    pub fn open_encrypted(path: &Path, key: StoreKey) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        at_rest::settle(path)?;
+        if at_rest::found(path)? == at_rest::Found::Plain {
+            at_rest::migrate(path, &key)?;
+        }
+        let file = at_rest::StoreFile {
+            path: path.to_owned(),
+            key: Some(std::sync::Arc::new(key)),
+        };
+        let db = file.connect(rusqlite::OpenFlags::default())?;
+        match db.query_row("SELECT COUNT(*) FROM sqlite_master", [], |_| Ok(())) {
+            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) => {
+                return Err(StoreError::WrongKey);
+            }
+            other => other?,
+        }
+        let mut store = Self::migrate(db)?;
+        store.file = Some(file);
         Ok(store)
     }
 
@@ -578,7 +619,7 @@ impl Store {
         }
         Ok(Self {
             db: Mutex::new(db),
-            path: None,
+            file: None,
             in_flight: Mutex::default(),
             recipient_seal: Mutex::default(),
             money: crate::money_turn::MoneyLock::default(),
@@ -844,5 +885,50 @@ mod tests {
             s.price_samples(time(0)),
             Err(StoreError::Corrupt(_))
         ));
+    }
+
+    fn sample(at_ms: i64) -> PriceSample {
+        PriceSample {
+            at: time(at_ms),
+            mid: NokPerBtc::computed(Decimal::from(1_000_050)),
+            bid: NokPerBtc::computed(Decimal::from(1_000_000)),
+            ask: NokPerBtc::computed(Decimal::from(1_000_100)),
+        }
+    }
+
+    /// A profile's store written before encryption moves into an encrypted one with what it
+    /// held, and opens with its key again; another key or none is refused, never a new store.
+    #[test]
+    fn a_plain_store_becomes_encrypted_with_its_rows_and_opens_only_with_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let plain = Store::open(&path).unwrap();
+        plain.add_price_sample(&sample(1_000)).unwrap();
+        drop(plain);
+        let key = StoreKey::random().unwrap();
+        let again = StoreKey::from_hex(&key.to_hex()).unwrap();
+        let s = Store::open_encrypted(&path, key).unwrap();
+        assert_eq!(s.price_samples(time(0)).unwrap().len(), 1);
+        s.add_price_sample(&sample(2_000)).unwrap();
+        drop(s);
+        assert_eq!(at_rest::found(&path).unwrap(), at_rest::Found::Encrypted);
+        let s = Store::open_encrypted(&path, again).unwrap();
+        assert_eq!(s.price_samples(time(0)).unwrap().len(), 2);
+        assert_eq!(s.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        drop(s);
+        let before = std::fs::read(&path).unwrap();
+        assert!(matches!(
+            Store::open_encrypted(&path, StoreKey::random().unwrap()),
+            Err(StoreError::WrongKey)
+        ));
+        assert!(
+            Store::open(&path).is_err(),
+            "without its key it is not a database"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "nothing was written over"
+        );
     }
 }

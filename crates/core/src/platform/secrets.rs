@@ -34,6 +34,8 @@ pub enum SecretItem {
     RecipientKey,
     /// The app lock's password hash (`app_lock`), one for the app whatever the profile.
     AppLock,
+    /// The key the profile's store is encrypted with (`store::at_rest`).
+    StoreKey,
 }
 
 impl SecretItem {
@@ -43,6 +45,7 @@ impl SecretItem {
             Self::OAuthGrant => "oauth-grant",
             Self::RecipientKey => "recipient-key",
             Self::AppLock => "app-lock",
+            Self::StoreKey => "store-key",
         }
     }
 

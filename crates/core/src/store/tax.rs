@@ -544,8 +544,8 @@ impl super::Tax<'_> {
         /// Rows stored (by `seq`) from which two readers read them.
         const TWO_READERS_FROM: i64 = 20_000;
         let scan = Scan::new(filter, as_sent);
-        match &self.path {
-            Some(path) if self.mark()? >= TWO_READERS_FROM => scan.each_merged(path, f),
+        match &self.file {
+            Some(file) if self.mark()? >= TWO_READERS_FROM => scan.each_merged(file, f),
             _ => scan.each_alone(self, f),
         }
     }

@@ -7,12 +7,12 @@
 //! Each batch is its own read, as it was with one reader: a sync writing meanwhile can make
 //! the rows read a mix of before and after, which `Store::tax_generation` tells.
 
-use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
 use nordlys_exchange::models::TaxTransaction;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
 
+use super::at_rest::StoreFile;
 use super::tax::{AFTER_COLUMNS, COLUMNS, StoredRow, TaxFilter, stored_row, where_clause};
 use super::{Store, StoreError};
 
@@ -138,12 +138,12 @@ impl Scan {
         }
     }
 
-    /// Hands every batch of this scan to `to`, reading the store at `path` on a connection of
+    /// Hands every batch of this scan to `to`, reading the store's `file` on a connection of
     /// its own, until the last batch, an error, or the other end is gone. A batch read comes
     /// back on `back` to be filled again: its rows are dropped on this thread, and no batch's
     /// memory is asked of the system again.
-    fn send_all(&self, path: &Path, to: &SyncSender<Batch>, back: &Receiver<Vec<ScannedRow>>) {
-        let db = match reader(path) {
+    fn send_all(&self, file: &StoreFile, to: &SyncSender<Batch>, back: &Receiver<Vec<ScannedRow>>) {
+        let db = match reader(file) {
             Ok(db) => db,
             Err(e) => {
                 let _ = to.send(Err(e));
@@ -163,10 +163,10 @@ impl Scan {
         }
     }
 
-    /// Every row of this scan from the store at `path`, in order, to `f`, read by two readers.
+    /// Every row of this scan from the store's `file`, in order, to `f`, read by two readers.
     pub(super) fn each_merged<E: From<StoreError>>(
         &self,
-        path: &Path,
+        file: &StoreFile,
         mut f: impl FnMut(&TaxTransaction, &str) -> Result<(), E>,
     ) -> Result<(), E> {
         std::thread::scope(|scope| {
@@ -176,7 +176,7 @@ impl Scan {
                 let (to, from) = sync_channel(1);
                 let (give_back, back) = channel();
                 let scan = self.share(parity);
-                scope.spawn(move || scan.send_all(path, &to, &back));
+                scope.spawn(move || scan.send_all(file, &to, &back));
                 Share::new(from, give_back)
             });
             loop {
@@ -220,11 +220,8 @@ fn before(a: &ScannedRow, b: &ScannedRow) -> bool {
 
 /// A connection of a reader's own. Read-only: a scan never writes. It maps the file rather than
 /// copying each page it reads out of the OS's cache; the map goes when the scan ends.
-fn reader(path: &Path) -> Result<Connection, StoreError> {
-    let db = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+fn reader(file: &StoreFile) -> Result<Connection, StoreError> {
+    let db = file.connect(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     db.busy_timeout(std::time::Duration::from_secs(10))?;
     db.pragma_update(None, "mmap_size", MAP_BYTES)?;
     Ok(db)
@@ -281,7 +278,7 @@ impl Share {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Store, TaxFilter};
+    use crate::store::{Store, StoreKey, TaxFilter};
     use crate::tax::tests_support::tx;
     use nordlys_exchange::models::{ListedTaxTransaction, TaxTransactionType};
 
@@ -315,27 +312,30 @@ mod tests {
         }
     }
 
-    /// A store on disk holding `n` rows as [`store_history`] stores them, and its file.
-    fn history_on_disk(n: usize) -> (tempfile::TempDir, std::path::PathBuf, Store) {
+    /// A store on disk holding `n` rows as [`store_history`] stores them, encrypted or not.
+    fn history_on_disk(n: usize, encrypted: bool) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
-        let s = Store::open(&path).unwrap();
+        let s = match encrypted {
+            true => Store::open_encrypted(&path, StoreKey::random().unwrap()).unwrap(),
+            false => Store::open(&path).unwrap(),
+        };
         store_history(&s, n);
-        (dir, path, s)
+        (dir, s)
     }
 
-    /// Each row's id and JSON as sent, as two readers of the file at `path` (`Some`) or the
-    /// store's own connection read them.
-    fn read(s: &Store, path: Option<&Path>, filter: &TaxFilter) -> Vec<(String, String)> {
+    /// Each row's id and JSON as sent, as two readers of its file (`merged`) or the store's
+    /// own connection read them.
+    fn read(s: &Store, merged: bool, filter: &TaxFilter) -> Vec<(String, String)> {
         let mut out = vec![];
         let scan = Scan::new(filter, true);
         let each = |t: &TaxTransaction, raw: &str| {
             out.push((t.id.as_str().to_owned(), raw.to_owned()));
             Ok::<_, StoreError>(())
         };
-        match path {
-            Some(path) => scan.each_merged(path, each),
-            None => scan.each_alone(s, each),
+        match (merged, &s.file) {
+            (true, Some(file)) => scan.each_merged(file, each),
+            _ => scan.each_alone(s, each),
         }
         .unwrap();
         out
@@ -345,31 +345,35 @@ mod tests {
     fn two_readers_give_every_row_once_in_the_stored_order() {
         // More rows than a batch, and runs of both parities; fewer than the store itself
         // gives two readers, so the scan is asked for them here.
-        let (_dir, path, on_disk) = history_on_disk(4_500);
         let in_memory = Store::in_memory().unwrap();
         store_history(&in_memory, 4_500);
-        let merged = read(&on_disk, Some(&path), &TaxFilter::default());
-        assert_eq!(merged.len(), 4_500);
-        assert_eq!(merged, read(&in_memory, None, &TaxFilter::default()));
-        assert!(
-            merged
-                .iter()
-                .all(|(_, raw)| raw.contains("\"note\":\"row "))
-        );
-        let filter = TaxFilter {
-            search: "row 12".into(),
-            ..TaxFilter::default()
-        };
-        let found = read(&on_disk, Some(&path), &filter);
-        assert_eq!(found.len(), 111, "row 12, row 120-129, row 1200-1299");
-        assert_eq!(found, read(&in_memory, None, &filter));
+        // The readers of an encrypted store open its file with its key.
+        for encrypted in [false, true] {
+            let (_dir, on_disk) = history_on_disk(4_500, encrypted);
+            let merged = read(&on_disk, true, &TaxFilter::default());
+            assert_eq!(merged.len(), 4_500);
+            assert_eq!(merged, read(&in_memory, false, &TaxFilter::default()));
+            assert!(
+                merged
+                    .iter()
+                    .all(|(_, raw)| raw.contains("\"note\":\"row "))
+            );
+            let filter = TaxFilter {
+                search: "row 12".into(),
+                ..TaxFilter::default()
+            };
+            let found = read(&on_disk, true, &filter);
+            assert_eq!(found.len(), 111, "row 12, row 120-129, row 1200-1299");
+            assert_eq!(found, read(&in_memory, false, &filter));
+        }
     }
 
     #[test]
     fn a_reader_stopped_early_ends_the_scan_with_its_error() {
-        let (_dir, path, _store) = history_on_disk(9_000);
+        let (_dir, store) = history_on_disk(9_000, false);
+        let file = store.file.as_ref().unwrap();
         let mut seen = 0;
-        let stopped = Scan::new(&TaxFilter::default(), false).each_merged(&path, |_, _| {
+        let stopped = Scan::new(&TaxFilter::default(), false).each_merged(file, |_, _| {
             seen += 1;
             if seen == 10 {
                 return Err(StoreError::Corrupt("enough".into()));
@@ -382,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_damaged_row_is_an_error_not_a_row() {
-        let (_dir, path, s) = history_on_disk(300);
+        let (_dir, s) = history_on_disk(300, false);
         s.db()
             .execute(
                 "UPDATE tax_transactions SET record = x'01' WHERE id = 'tr_00150'",
@@ -390,7 +394,7 @@ mod tests {
             )
             .unwrap();
         let read = Scan::new(&TaxFilter::default(), false)
-            .each_merged(&path, |_, _| Ok::<_, StoreError>(()));
+            .each_merged(s.file.as_ref().unwrap(), |_, _| Ok::<_, StoreError>(()));
         assert!(matches!(read, Err(StoreError::Corrupt(m)) if m.contains("cut short")));
     }
 }
