@@ -26,6 +26,18 @@ pub enum Entry {
     Withdrawal(WithdrawalEntry),
 }
 
+impl From<JournalEntry> for Entry {
+    fn from(e: JournalEntry) -> Self {
+        Self::Order(e)
+    }
+}
+
+impl From<WithdrawalEntry> for Entry {
+    fn from(e: WithdrawalEntry) -> Self {
+        Self::Withdrawal(e)
+    }
+}
+
 /// What a look at the account made of an entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -381,6 +393,31 @@ where
             Err(e.into())
         }
     }
+}
+
+/// A kind of entry, as far as reconciling it goes: where it is stored, and what a look's
+/// outcome resolves it to in its own terms (placed, sent).
+pub trait Resolves: Clone + Into<Entry> {
+    type Resolution;
+    /// The entry `id` of this kind; `None` when there is none.
+    fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError>;
+    /// What `outcome`, of a look at this entry, resolves it to.
+    fn resolution(self, outcome: Outcome) -> Self::Resolution;
+}
+
+/// The one reconcile path: looks at the account once for entry `id` of kind `K` ([`check`]) and
+/// says what that resolves it to; `None` when there is no such entry.
+pub async fn reconcile<K: Resolves>(
+    client: &ExchangeClient,
+    store: &Store,
+    id: i64,
+    rules: &Rules,
+) -> Result<Option<K::Resolution>, StoreError> {
+    let Some(e) = K::stored(store, id)? else {
+        return Ok(None);
+    };
+    let outcome = check(client, store, &e.clone().into(), rules).await?;
+    Ok(Some(e.resolution(outcome)))
 }
 
 /// Looks at the account once for unresolved entry `e`, records what it saw and any verdict it

@@ -12,7 +12,7 @@ use nordlys_money::Amount;
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Others, Rules};
-use crate::journal::{self, Answered, Entry, Outcome, SettleRefusal};
+use crate::journal::{self, Answered, Outcome, SettleRefusal};
 use crate::money_turn::MoneyTurn;
 use crate::order_terms;
 use crate::seen::{Read, Seen};
@@ -383,23 +383,32 @@ pub async fn reconcile_with(
     journal_id: i64,
     rules: &Rules,
 ) -> Result<Resolution, OrderError> {
-    let e = store
-        .orders()
-        .entry(journal_id)?
-        .ok_or(OrderError::Unknown(journal_id))?;
-    let entry = Entry::Order(e.clone());
-    Ok(match journal::check(client, store, &entry, rules).await? {
-        Outcome::Settled if e.state == JournalState::Placed => Resolution::Placed {
-            order_id: e.order_id,
-            trade_id: e.trade_id,
-        },
-        Outcome::Settled | Outcome::NotMade => Resolution::NotPlaced,
-        Outcome::Made { ids } => Resolution::Placed {
-            order_id: ids.iter().find(|i| i.starts_with("or_")).cloned(),
-            trade_id: ids.iter().find(|i| !i.starts_with("or_")).cloned(),
-        },
-        Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
-    })
+    journal::reconcile::<JournalEntry>(client, store, journal_id, rules)
+        .await?
+        .ok_or(OrderError::Unknown(journal_id))
+}
+
+impl journal::Resolves for JournalEntry {
+    type Resolution = Resolution;
+
+    fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
+        store.orders().entry(id)
+    }
+
+    fn resolution(self, outcome: Outcome) -> Resolution {
+        let placed = |order_id, trade_id| Resolution::Placed { order_id, trade_id };
+        match outcome {
+            Outcome::Settled if self.state == JournalState::Placed => {
+                placed(self.order_id, self.trade_id)
+            }
+            Outcome::Settled | Outcome::NotMade => Resolution::NotPlaced,
+            Outcome::Made { ids } => placed(
+                ids.iter().find(|i| i.starts_with("or_")).cloned(),
+                ids.iter().find(|i| !i.starts_with("or_")).cloned(),
+            ),
+            Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
+        }
+    }
 }
 
 /// Settles a queued rung "not placed" once its sender would have given up on its run (a quit or

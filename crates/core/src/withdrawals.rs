@@ -12,7 +12,7 @@ use nordlys_money::{Amount, Btc};
 
 use crate::doubt::WhyUnknown;
 use crate::evidence::{self, Balances, Others, Rules};
-use crate::journal::{self, Answered, Entry, Outcome};
+use crate::journal::{self, Answered, Outcome};
 use crate::money_turn::MoneyTurn;
 use crate::seen::Read;
 use crate::store::{
@@ -229,22 +229,32 @@ pub async fn reconcile_with(
     journal_id: i64,
     rules: &Rules,
 ) -> Result<Resolution, WithdrawalError> {
-    let e = store
-        .withdrawals()
-        .entry(journal_id)?
-        .ok_or(WithdrawalError::Unknown(journal_id))?;
-    let entry = Entry::Withdrawal(e.clone());
-    Ok(match journal::check(client, store, &entry, rules).await? {
-        Outcome::Settled if e.state == WithdrawalState::Sent => Resolution::Sent {
-            withdrawal_id: e.withdrawal_id,
-        },
-        Outcome::Settled | Outcome::NotMade => Resolution::NotSent,
-        // Found among the rows: its id is known only from the exchange's answer.
-        Outcome::Made { .. } => Resolution::Sent {
-            withdrawal_id: None,
-        },
-        Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
-    })
+    journal::reconcile::<WithdrawalEntry>(client, store, journal_id, rules)
+        .await?
+        .ok_or(WithdrawalError::Unknown(journal_id))
+}
+
+impl journal::Resolves for WithdrawalEntry {
+    type Resolution = Resolution;
+
+    fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
+        store.withdrawals().entry(id)
+    }
+
+    fn resolution(self, outcome: Outcome) -> Resolution {
+        let sent = self.state == WithdrawalState::Sent;
+        match outcome {
+            Outcome::Settled if sent => Resolution::Sent {
+                withdrawal_id: self.withdrawal_id,
+            },
+            Outcome::Settled | Outcome::NotMade => Resolution::NotSent,
+            // Found among the rows: its id is known only from the exchange's answer.
+            Outcome::Made { .. } => Resolution::Sent {
+                withdrawal_id: None,
+            },
+            Outcome::StillUnknown(why) => Resolution::StillUnknown(why),
+        }
+    }
 }
 
 /// A status that changed since last seen, for the notification.
