@@ -9,7 +9,6 @@
 //! gap or a duplicate. Rows listed pending are stored once and made final in place. The year-end
 //! holding rebuilt from the rows matches endpoint 13.
 
-use nordlys_money::CheckedSum;
 use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
@@ -18,6 +17,7 @@ use nordlys_core::tax::sync::{self, SyncCancel, SyncEnd, SyncError, SyncProgress
 use nordlys_core::tax::year_end::YearEndBuilder;
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_exchange::{ExchangeClient, TaxQuery};
+use nordlys_money::CheckedSum;
 use nordlys_sandbox::RunningSandbox;
 use nordlys_tests::*;
 
