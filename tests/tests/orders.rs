@@ -12,8 +12,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use nordlys_core::evidence::Rules;
-use nordlys_core::orders::{Placement, Resolution, place, reconcile_with};
-use nordlys_core::store::{JournalState, Store};
+use nordlys_core::journal::reconcile;
+use nordlys_core::orders::{Placement, Resolution, place};
+use nordlys_core::store::{JournalEntry, JournalState, Store};
 use nordlys_exchange::models::{Direction, NewOrderRequest, OrderType};
 use nordlys_money::NokPerBtc;
 use nordlys_sandbox::{FaultKind, FaultRule};
@@ -59,7 +60,7 @@ async fn reconcile_when_settled(
     journal_id: i64,
 ) -> Resolution {
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    reconcile_with(client, store, journal_id, &short())
+    reconcile::<JournalEntry>(client, store, journal_id, &short())
         .await
         .unwrap()
 }
@@ -92,7 +93,7 @@ async fn commit_then_no_answer_is_resolved_as_placed_with_exactly_one_order() {
         store.orders().entry(journal_id).unwrap().unwrap().state,
         JournalState::Unknown
     );
-    let resolution = reconcile_with(&client, &store, journal_id, &Rules::default())
+    let resolution = reconcile::<JournalEntry>(&client, &store, journal_id, &Rules::default())
         .await
         .unwrap();
     assert!(
@@ -138,7 +139,7 @@ async fn a_lost_limit_order_is_found_among_open_orders() {
     let Placement::Unknown { journal_id, .. } = placement else {
         panic!("{placement:?}")
     };
-    let resolution = reconcile_with(&client, &store, journal_id, &Rules::default())
+    let resolution = reconcile::<JournalEntry>(&client, &store, journal_id, &Rules::default())
         .await
         .unwrap();
     assert!(
@@ -174,7 +175,7 @@ async fn a_failure_before_the_commit_is_resolved_as_not_placed() {
     };
     assert_eq!(orders_created(&sb).await, 0);
     // Right away the app cannot tell; after the quiet period, with no trade, it is "not placed".
-    let early = reconcile_with(&client, &store, journal_id, &short())
+    let early = reconcile::<JournalEntry>(&client, &store, journal_id, &short())
         .await
         .unwrap();
     assert!(
@@ -287,7 +288,7 @@ async fn a_lost_market_buy_filled_at_several_instants_is_placed_from_its_rows() 
         panic!("not lost")
     };
     // The first fill is listed, the others are still to come: not placed, not "not placed".
-    let early = reconcile_with(&client, &store, journal_id, &short())
+    let early = reconcile::<JournalEntry>(&client, &store, journal_id, &short())
         .await
         .unwrap();
     assert!(matches!(early, Resolution::StillUnknown(_)), "{early:?}");
@@ -352,7 +353,7 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
     };
     let other_user = key_client(&sb, &sb.info.second_user.api_keys.withdrawal);
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    let seen = reconcile_with(&other_user, &store, journal_id, &short())
+    let seen = reconcile::<JournalEntry>(&other_user, &store, journal_id, &short())
         .await
         .unwrap();
     assert!(
@@ -361,7 +362,7 @@ async fn what_may_still_arrive_or_was_sent_with_another_key_is_never_settled_not
     );
     let rotated = key_client(&sb, &sb.info.api_keys.withdrawal);
     assert_eq!(
-        reconcile_with(&rotated, &store, journal_id, &short())
+        reconcile::<JournalEntry>(&rotated, &store, journal_id, &short())
             .await
             .unwrap(),
         Resolution::NotPlaced
@@ -426,7 +427,7 @@ async fn a_ladder_stopped_mid_run_leaves_its_unsent_rungs_not_placed() {
     ));
     let rules = short().with_longest_wait(chrono::Duration::seconds(1));
     assert!(matches!(
-        reconcile_with(&client, &store, ids[1], &rules)
+        reconcile::<JournalEntry>(&client, &store, ids[1], &rules)
             .await
             .unwrap(),
         Resolution::StillUnknown(_)

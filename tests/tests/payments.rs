@@ -15,7 +15,7 @@ use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::evidence::Rules;
 use nordlys_core::format::Locale;
 use nordlys_core::pay_form::{self, Known, PayContext, PayForm};
-use nordlys_core::store::{Store, WithdrawalState};
+use nordlys_core::store::{Store, WithdrawalEntry, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_core::withdrawals::{self, Resolution, Sending};
 use nordlys_exchange::ExchangeClient;
@@ -205,17 +205,19 @@ async fn reconcile_until_known(
     journal_id: i64,
 ) -> Resolution {
     let rules = Rules::with_min_quiet(chrono::Duration::seconds(2));
-    let mut resolution = withdrawals::reconcile_with(client, store, journal_id, &rules)
-        .await
-        .unwrap();
+    let mut resolution =
+        nordlys_core::journal::reconcile::<WithdrawalEntry>(client, store, journal_id, &rules)
+            .await
+            .unwrap();
     for _ in 0..40 {
         if !matches!(resolution, Resolution::StillUnknown(_)) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
-        resolution = withdrawals::reconcile_with(client, store, journal_id, &rules)
-            .await
-            .unwrap();
+        resolution =
+            nordlys_core::journal::reconcile::<WithdrawalEntry>(client, store, journal_id, &rules)
+                .await
+                .unwrap();
     }
     resolution
 }
@@ -363,9 +365,10 @@ async fn a_slow_payment_checked_on_its_way_ends_sent_and_never_not_sent() {
     let mut looked = 0;
     while !sender.is_finished() {
         for e in store.withdrawals().unresolved().unwrap() {
-            let r = withdrawals::reconcile_with(&client, &store, e.id, &eager)
-                .await
-                .unwrap();
+            let r =
+                nordlys_core::journal::reconcile::<WithdrawalEntry>(&client, &store, e.id, &eager)
+                    .await
+                    .unwrap();
             assert_ne!(r, Resolution::NotSent, "judged while on its way");
             looked += 1;
         }
@@ -433,9 +436,11 @@ async fn a_failing_local_write_after_the_exchange_took_it_still_says_sent() {
     let rules = Rules::with_min_quiet(chrono::Duration::seconds(2));
     let mut r = Resolution::NotSent;
     for _ in 0..20 {
-        r = withdrawals::reconcile_with(&client, &store, journal_id, &rules)
-            .await
-            .unwrap();
+        r = nordlys_core::journal::reconcile::<WithdrawalEntry>(
+            &client, &store, journal_id, &rules,
+        )
+        .await
+        .unwrap();
         if matches!(r, Resolution::Sent { .. }) {
             break;
         }
@@ -525,9 +530,10 @@ async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
     let rules = Rules::with_min_quiet(chrono::Duration::seconds(1));
     tokio::time::sleep(Duration::from_millis(1500)).await;
     for _ in 0..3 {
-        let seen = withdrawals::reconcile_with(&other, &store, journal_id, &rules)
-            .await
-            .unwrap();
+        let seen =
+            nordlys_core::journal::reconcile::<WithdrawalEntry>(&other, &store, journal_id, &rules)
+                .await
+                .unwrap();
         assert!(
             matches!(&seen, Resolution::StillUnknown(WhyUnknown::OtherAccounts)),
             "{seen:?}"
@@ -556,7 +562,7 @@ async fn a_lost_payment_is_never_judged_through_another_accounts_key() {
     );
     let own = key_client(&sb, &sb.info.api_keys.read);
     assert_eq!(
-        withdrawals::reconcile_with(&own, &store, journal_id, &rules)
+        nordlys_core::journal::reconcile::<WithdrawalEntry>(&own, &store, journal_id, &rules)
             .await
             .unwrap(),
         Resolution::NotSent

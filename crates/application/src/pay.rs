@@ -356,7 +356,7 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
         }
         Sending::Unknown { journal_id, .. } => {
             // The app's own check, once now; the payments list keeps checking until it is known.
-            let r = withdrawals::reconcile_with(
+            let r = nordlys_core::journal::reconcile::<WithdrawalEntry>(
                 connection.client(),
                 &store,
                 journal_id,

@@ -225,10 +225,14 @@ pub async fn place_order(app: &App, turn: &MoneyTurn, args: OrderFormArgs) -> An
             })
         }
         Placement::Unknown { journal_id, .. } => {
-            let r =
-                orders::reconcile_with(connection.client(), store, journal_id, &app.timing().rules)
-                    .await
-                    .map_err(order_error)?;
+            let r = nordlys_core::journal::reconcile::<JournalEntry>(
+                connection.client(),
+                store,
+                journal_id,
+                &app.timing().rules,
+            )
+            .await
+            .map_err(order_error)?;
             let mentioned = match &r {
                 Resolution::StillUnknown(WhyUnknown::Doubt(d)) => d.account(),
                 _ => None,

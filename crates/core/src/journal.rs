@@ -399,25 +399,27 @@ where
 /// outcome resolves it to in its own terms (placed, sent).
 pub trait Resolves: Clone + Into<Entry> {
     type Resolution;
+    /// The kind's error, which the store's failures become.
+    type Error: From<StoreError>;
     /// The entry `id` of this kind; `None` when there is none.
     fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError>;
+    /// There is no entry `id` of this kind.
+    fn missing(id: i64) -> Self::Error;
     /// What `outcome`, of a look at this entry, resolves it to.
     fn resolution(self, outcome: Outcome) -> Self::Resolution;
 }
 
-/// The one reconcile path: looks at the account once for entry `id` of kind `K` ([`check`]) and
-/// says what that resolves it to; `None` when there is no such entry.
+/// The one reconcile path: looks at the account once for entry `id` of kind `K` ([`check`]),
+/// records what it saw and any verdict it supports, and says what that resolves the entry to.
 pub async fn reconcile<K: Resolves>(
     client: &ExchangeClient,
     store: &Store,
     id: i64,
     rules: &Rules,
-) -> Result<Option<K::Resolution>, StoreError> {
-    let Some(e) = K::stored(store, id)? else {
-        return Ok(None);
-    };
+) -> Result<K::Resolution, K::Error> {
+    let e = K::stored(store, id)?.ok_or_else(|| K::missing(id))?;
     let outcome = check(client, store, &e.clone().into(), rules).await?;
-    Ok(Some(e.resolution(outcome)))
+    Ok(e.resolution(outcome))
 }
 
 /// Looks at the account once for unresolved entry `e`, records what it saw and any verdict it

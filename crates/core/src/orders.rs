@@ -67,7 +67,7 @@ pub enum Placement {
         /// The exchange placed it, but the journal could not record that; a later check will.
         warning: Option<String>,
     },
-    /// The request may have reached the exchange; call [`reconcile_with`] before anything else.
+    /// The request may have reached the exchange; call [`journal::reconcile`] before anything else.
     Unknown { journal_id: i64, reason: String },
 }
 
@@ -376,23 +376,16 @@ pub fn cancel_doubt(
     }
 }
 
-/// Looks at the account once, records what it saw and any verdict it supports.
-pub async fn reconcile_with(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-    rules: &Rules,
-) -> Result<Resolution, OrderError> {
-    journal::reconcile::<JournalEntry>(client, store, journal_id, rules)
-        .await?
-        .ok_or(OrderError::Unknown(journal_id))
-}
-
 impl journal::Resolves for JournalEntry {
     type Resolution = Resolution;
+    type Error = OrderError;
 
     fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
         store.orders().entry(id)
+    }
+
+    fn missing(id: i64) -> OrderError {
+        OrderError::Unknown(id)
     }
 
     fn resolution(self, outcome: Outcome) -> Resolution {
@@ -439,7 +432,7 @@ pub async fn settle_placed(
     rules: &Rules,
     order_id: Option<&str>,
 ) -> Result<JournalEntry, OrderError> {
-    let resolution = reconcile_with(client, store, journal_id, rules).await?;
+    let resolution = journal::reconcile::<JournalEntry>(client, store, journal_id, rules).await?;
     let e = store
         .orders()
         .entry(journal_id)?

@@ -11,7 +11,7 @@ use nordlys_exchange::{Error, ExchangeClient};
 use nordlys_money::{Amount, Btc};
 
 use crate::doubt::WhyUnknown;
-use crate::evidence::{self, Balances, Others, Rules};
+use crate::evidence::{self, Balances, Others};
 use crate::journal::{self, Answered, Outcome};
 use crate::money_turn::MoneyTurn;
 use crate::seen::Read;
@@ -48,7 +48,7 @@ pub enum Sending {
         /// The exchange took it, but the journal could not record that; a later check will.
         warning: Option<String>,
     },
-    /// The request may have reached the exchange; call [`reconcile_with`] before anything else.
+    /// The request may have reached the exchange; call [`journal::reconcile`] before anything else.
     Unknown { journal_id: i64, reason: String },
 }
 
@@ -221,24 +221,17 @@ pub(crate) fn others_of(store: &Store, e: &WithdrawalEntry) -> Result<Others, St
     })
 }
 
-/// Looks at the account once, records what it saw and any verdict it supports. A withdrawal the
-/// exchange made is "sent" even if it later failed on its network.
-pub async fn reconcile_with(
-    client: &ExchangeClient,
-    store: &Store,
-    journal_id: i64,
-    rules: &Rules,
-) -> Result<Resolution, WithdrawalError> {
-    journal::reconcile::<WithdrawalEntry>(client, store, journal_id, rules)
-        .await?
-        .ok_or(WithdrawalError::Unknown(journal_id))
-}
-
+/// A withdrawal the exchange made is "sent" even if it later failed on its network.
 impl journal::Resolves for WithdrawalEntry {
     type Resolution = Resolution;
+    type Error = WithdrawalError;
 
     fn stored(store: &Store, id: i64) -> Result<Option<Self>, StoreError> {
         store.withdrawals().entry(id)
+    }
+
+    fn missing(id: i64) -> WithdrawalError {
+        WithdrawalError::Unknown(id)
     }
 
     fn resolution(self, outcome: Outcome) -> Resolution {
