@@ -132,7 +132,7 @@ pub(crate) fn observe(
         let value = match a.watched {
             Watched::OpenOrder => open
                 .and_then(|o| nearest_order_percent(o, p))
-                .map(|p| Level::Percent(nordlys_money::Percent::new(p))),
+                .map(Level::Percent),
             _ => a.watched.value(p),
         };
         let Some(value) = value else {

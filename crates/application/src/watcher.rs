@@ -389,7 +389,7 @@ pub async fn look_at_orders(app: &App) -> Answer<Vec<Change>> {
         {
             limits.push(OpenLimit {
                 direction: e.direction,
-                price: price.decimal(),
+                price,
             });
         }
     }

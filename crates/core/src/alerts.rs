@@ -112,29 +112,35 @@ impl Level {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenLimit {
     pub direction: crate::order_terms::Direction,
-    pub price: Decimal,
+    pub price: NokPerBtc,
 }
 
 /// How far the nearest of `orders` is from being filled, in percent of the market: a buy fills
 /// when the ask comes down to its price, a sell when the bid comes up to it. 0 when one is
 /// reached; `None` with no order, or no market to measure against.
-pub fn nearest_order_percent(orders: &[OpenLimit], p: &PriceResponse) -> Option<Decimal> {
+pub fn nearest_order_percent(orders: &[OpenLimit], p: &PriceResponse) -> Option<Percent> {
     use crate::order_terms::Direction;
     orders
         .iter()
         .filter_map(|o| {
             let (market, gap) = match o.direction {
-                Direction::Buy => (p.ask.decimal(), p.ask.decimal().checked_sub(o.price)?),
-                Direction::Sell => (p.bid.decimal(), o.price.checked_sub(p.bid.decimal())?),
+                Direction::Buy => (
+                    p.ask.decimal(),
+                    p.ask.decimal().checked_sub(o.price.decimal())?,
+                ),
+                Direction::Sell => (
+                    p.bid.decimal(),
+                    o.price.decimal().checked_sub(p.bid.decimal())?,
+                ),
             };
             if market <= Decimal::ZERO {
                 return None;
             }
-            Some(
+            Some(Percent::new(
                 (gap.checked_mul(Decimal::ONE_HUNDRED)? / market)
                     .max(Decimal::ZERO)
                     .round_dp(4),
-            )
+            ))
         })
         .min()
 }
@@ -429,19 +435,20 @@ mod tests {
         use crate::order_terms::Direction;
         let buy = OpenLimit {
             direction: Direction::Buy,
-            price: d("950"),
+            price: NokPerBtc::computed(d("950")),
         };
         let sell = OpenLimit {
             direction: Direction::Sell,
-            price: d("1010"),
+            price: NokPerBtc::computed(d("1010")),
         };
         let p = price("990", "1000");
         // The buy waits for the ask to fall 5 %; the sell for the bid to rise 2.0202 %.
-        assert_eq!(nearest_order_percent(&[buy], &p), Some(d("5")));
-        assert_eq!(nearest_order_percent(&[buy, sell], &p), Some(d("2.0202")));
+        let percent = |s: &str| Some(Percent::new(d(s)));
+        assert_eq!(nearest_order_percent(&[buy], &p), percent("5"));
+        assert_eq!(nearest_order_percent(&[buy, sell], &p), percent("2.0202"));
         assert_eq!(
             nearest_order_percent(&[buy], &price("900", "940")),
-            Some(d("0")),
+            percent("0"),
             "reached: 0, never below"
         );
         assert_eq!(nearest_order_percent(&[], &p), None);
