@@ -61,6 +61,16 @@ async fn split_a_tie_at_a_page_boundary(sandbox: &RunningSandbox, client: &Excha
     .await;
 }
 
+/// The bitcoin endpoint 13 says the user holds today, over every account.
+fn held(today: &nordlys_exchange::models::GetTaxBalanceResponse) -> nordlys_money::Btc {
+    today
+        .bitcoin_accounts
+        .iter()
+        .map(|a| a.balance_btc)
+        .checked_sum()
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
     let sandbox = sandbox().await;
@@ -105,13 +115,7 @@ async fn a_full_sync_equals_one_page_size_0_fetch_row_for_row() {
         .unwrap();
     let years = years.finish(Utc::now(), &Default::default());
     let today = client.tax_balance(true).await.unwrap();
-    let total: nordlys_money::Btc = today
-        .bitcoin_accounts
-        .iter()
-        .map(|a| a.balance_btc)
-        .checked_sum()
-        .unwrap();
-    assert_eq!(years.last().unwrap().total_btc, total);
+    assert_eq!(years.last().unwrap().total_btc, held(&today));
 }
 
 #[tokio::test]
@@ -385,12 +389,7 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
                 .unwrap_or_default();
             assert_eq!(computed, a.balance_btc, "{reading:?}: {}", a.id);
         }
-        let total: nordlys_money::Btc = today
-            .bitcoin_accounts
-            .iter()
-            .map(|a| a.balance_btc)
-            .checked_sum()
-            .unwrap();
+        let total = held(&today);
         assert_eq!(last.total_btc, total, "{reading:?}");
 
         let rate = YearEndRate {
@@ -409,13 +408,13 @@ async fn the_holding_is_each_accounts_balance_under_either_reading_of_the_runnin
                 },
             )
             .unwrap();
-            let held: nordlys_money::Btc = c
+            let on_card: nordlys_money::Btc = c
                 .entries
                 .iter()
                 .filter_map(|e| e.antall)
                 .checked_sum()
                 .unwrap();
-            assert_eq!(held, total, "{reading:?}, per account: {per_account}");
+            assert_eq!(on_card, total, "{reading:?}, per account: {per_account}");
             assert!(
                 !c.not_computable.iter().any(|n| matches!(
                     n.why,
