@@ -5,7 +5,6 @@
 mod command_list;
 mod file_modes;
 mod ipc;
-mod keyring_store;
 #[cfg(login_items)]
 mod login_items;
 mod navigation_guard;
@@ -100,7 +99,7 @@ pub fn run() -> Result<(), tauri::Error> {
             manage_state(
                 app.handle(),
                 data_dir,
-                Arc::new(keyring_store::KeyringStore),
+                Arc::new(nordlys_core::platform::keyring::KeyringStore),
                 os_locale(),
                 os_zone(),
             );

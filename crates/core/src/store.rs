@@ -356,6 +356,7 @@ mod invoices;
 mod journal;
 mod orders;
 mod plans;
+pub mod profile_store;
 mod recipients;
 mod tax;
 mod tax_list;
@@ -398,6 +399,9 @@ pub enum StoreError {
     WrongKey,
     #[error("the local database could not be encrypted: {0}")]
     Migration(#[from] at_rest::MigrationError),
+    /// A plain store to encrypt is open in another process (the CLI): it stays plain for now.
+    #[error("the local database is open in another Nordlys process; close it and try again")]
+    InUse,
     #[error("the local database's files could not be read or moved: {0}")]
     Files(#[from] std::io::Error),
 }
@@ -473,6 +477,8 @@ pub struct Store {
     tax_list: Mutex<Option<tax_list::KeptOrder>>,
     /// Each credential's identity as learned in this process (see identities.rs).
     learned_identities: Mutex<identities::Learned>,
+    /// Held while the store is open, so no migration starts under it; `None` in memory.
+    openers: Option<at_rest::Openers>,
 }
 
 /// One price sample.
@@ -540,26 +546,36 @@ impl Store {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
+        let openers = at_rest::Openers::shared(path)?;
+        if at_rest::found(path)? == at_rest::Found::Encrypted {
+            return Err(StoreError::WrongKey);
+        }
         let mut store = Self::migrate(Connection::open(path)?)?;
         store.file = Some(at_rest::StoreFile {
             path: path.to_owned(),
             key: None,
         });
+        store.openers = Some(openers);
         Ok(store)
     }
 
     /// Opens (or creates) the database at `path` encrypted with `key`. What an interrupted
     /// migration left is settled first, and a plain store written before encryption is moved
-    /// into an encrypted one (see `at_rest`). A file the key does not open is
+    /// into an encrypted one (see `at_rest`), alone: a process that has the store open keeps it
+    /// plain until it closes it ([`StoreError::InUse`]). A file the key does not open is
     /// [`StoreError::WrongKey`]: never replaced by a new store.
     pub fn open_encrypted(path: &Path, key: StoreKey) -> Result<Self, StoreError> {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        at_rest::settle(path)?;
-        if at_rest::found(path)? == at_rest::Found::Plain {
-            at_rest::migrate(path, &key)?;
+        if at_rest::needs_moving(path)? {
+            let _alone = at_rest::Openers::alone(path)?.ok_or(StoreError::InUse)?;
+            at_rest::settle(path)?;
+            if at_rest::found(path)? == at_rest::Found::Plain {
+                at_rest::migrate(path, &key)?;
+            }
         }
+        let openers = at_rest::Openers::shared(path)?;
         let file = at_rest::StoreFile {
             path: path.to_owned(),
             key: Some(std::sync::Arc::new(key)),
@@ -573,6 +589,7 @@ impl Store {
         }
         let mut store = Self::migrate(db)?;
         store.file = Some(file);
+        store.openers = Some(openers);
         Ok(store)
     }
 
@@ -580,6 +597,11 @@ impl Store {
     /// app takes its own, which also keeps a profile switch out).
     pub async fn money_turn(&self) -> crate::money_turn::MoneyTurn {
         self.money.turn().await
+    }
+
+    /// Whether this store lives in memory only (nothing on disk, no key).
+    pub fn is_in_memory(&self) -> bool {
+        self.file.is_none()
     }
 
     pub fn in_memory() -> Result<Self, StoreError> {
@@ -626,6 +648,7 @@ impl Store {
             tax_generation: std::sync::atomic::AtomicU64::new(0),
             tax_list: Mutex::default(),
             learned_identities: Mutex::default(),
+            openers: None,
         })
     }
 

@@ -6,6 +6,8 @@
 
 pub mod autostart;
 pub mod file_write;
+#[cfg(feature = "os-keyring")]
+pub mod keyring;
 pub mod loopback;
 pub mod secrets;
 pub mod settings;

@@ -106,6 +106,51 @@ impl SecretStore for MemorySecretStore {
     }
 }
 
+/// For tests only, and only in debug builds: a keyring shared between processes, one file per
+/// entry in a directory, so a test's app and the CLI it starts see the same entries (the store's
+/// key above all) without a Secret Service. Never a release build's store.
+#[cfg(debug_assertions)]
+#[derive(Debug)]
+pub struct FileSecretStore(std::path::PathBuf);
+
+#[cfg(debug_assertions)]
+impl FileSecretStore {
+    pub fn new(dir: impl Into<std::path::PathBuf>) -> Self {
+        Self(dir.into())
+    }
+
+    fn file(&self, profile: &str, item: SecretItem) -> std::path::PathBuf {
+        self.0.join(item.user(profile))
+    }
+}
+
+#[cfg(debug_assertions)]
+impl SecretStore for FileSecretStore {
+    fn get(&self, profile: &str, item: SecretItem) -> Result<Option<String>, SecretError> {
+        match std::fs::read_to_string(self.file(profile, item)) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(SecretError::Unavailable(e.to_string())),
+        }
+    }
+
+    fn set(&self, profile: &str, item: SecretItem, value: &str) -> Result<(), SecretError> {
+        let unavailable = |e: std::io::Error| SecretError::Unavailable(e.to_string());
+        std::fs::create_dir_all(&self.0).map_err(unavailable)?;
+        crate::platform::file_write::write_replacing(&self.file(profile, item), value.as_bytes())
+            .map_err(unavailable)
+    }
+
+    fn delete(&self, profile: &str, item: SecretItem) -> Result<(), SecretError> {
+        match std::fs::remove_file(self.file(profile, item)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(SecretError::Unavailable(e.to_string()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Where a secret was entered: the exchange it belongs to, and the only one it is sent to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -64,9 +64,11 @@ impl StoreKey {
         out
     }
 
-    /// A key written as [`Self::to_hex`] writes it (either case, surrounding blanks ignored).
+    /// A key written as [`Self::to_hex`] writes it: either case, blanks anywhere ignored (a key
+    /// copied by hand in groups of four).
     pub fn from_hex(text: &str) -> Result<Self, KeyError> {
-        let text = text.trim().as_bytes();
+        let text: Zeroizing<Vec<u8>> =
+            Zeroizing::new(text.bytes().filter(|b| !b.is_ascii_whitespace()).collect());
         if text.len() != 64 {
             return Err(KeyError::NotAKey);
         }
@@ -126,6 +128,61 @@ impl StoreFile {
         }
         Ok(db)
     }
+}
+
+/// Who has a store open, across processes: each opener holds `<store>.lock` shared for as long as
+/// its store is open, and a migration holds it alone, so no process writes to the plain store
+/// after its copy was taken (the app and the CLI may share a profile's store).
+#[derive(Debug)]
+pub(crate) struct Openers {
+    _held: File,
+}
+
+/// How long a migration waits for the other openers to close the store.
+const MIGRATION_WAITS: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl Openers {
+    fn file(path: &Path) -> std::io::Result<File> {
+        OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(with_suffix(path, ".lock"))
+    }
+
+    /// One opener among others; waits while a migration runs.
+    pub(crate) fn shared(path: &Path) -> std::io::Result<Self> {
+        let file = Self::file(path)?;
+        file.lock_shared()?;
+        Ok(Self { _held: file })
+    }
+
+    /// The only opener, for a migration: `None` when others keep the store open past
+    /// [`MIGRATION_WAITS`].
+    pub(crate) fn alone(path: &Path) -> std::io::Result<Option<Self>> {
+        Self::alone_within(path, MIGRATION_WAITS)
+    }
+
+    fn alone_within(path: &Path, waits: std::time::Duration) -> std::io::Result<Option<Self>> {
+        let file = Self::file(path)?;
+        let started = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(Some(Self { _held: file })),
+                Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < waits => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+                Err(std::fs::TryLockError::Error(e)) => return Err(e),
+            }
+        }
+    }
+}
+
+/// Whether a migration left something to settle, or a plain store waits to be migrated: then the
+/// opener must be [`Openers::alone`].
+pub(crate) fn needs_moving(path: &Path) -> std::io::Result<bool> {
+    Ok(plain_path(path).exists() || copy_path(path).exists() || found(path)? == Found::Plain)
 }
 
 /// What lies at a store's path.
@@ -334,6 +391,30 @@ mod tests {
 
     fn key() -> StoreKey {
         StoreKey::random().unwrap()
+    }
+
+    /// Another opener (the CLI on the app's profile) keeps a migration out until it closes.
+    #[test]
+    fn a_migration_waits_for_every_other_opener() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sqlite");
+        let other = Openers::shared(&path).unwrap();
+        let short = std::time::Duration::from_millis(100);
+        assert!(Openers::alone_within(&path, short).unwrap().is_none());
+        drop(other);
+        let alone = Openers::alone_within(&path, short).unwrap();
+        assert!(alone.is_some());
+        let opener = std::thread::spawn({
+            let path = path.clone();
+            move || Openers::shared(&path).map(|_| std::time::Instant::now())
+        });
+        std::thread::sleep(short);
+        let released = std::time::Instant::now();
+        drop(alone);
+        assert!(
+            opener.join().unwrap().unwrap() >= released,
+            "opened during the migration"
+        );
     }
 
     fn plain_store(path: &Path, rows: i64) {

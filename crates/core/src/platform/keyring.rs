@@ -1,7 +1,8 @@
 //! The OS keyring (Secret Service on Linux, the Keychain on macOS, the Credential Manager on
-//! Windows) as the app's only secret store.
+//! Windows) as the app's only secret store. Here, not in the app's shell, because the CLI pointed
+//! at an app profile reads the same entries (the store's key above all).
 
-use nordlys_core::platform::secrets::{SecretError, SecretItem, SecretStore};
+use super::secrets::{SecretError, SecretItem, SecretStore};
 
 /// Service name of every entry; the user name is `<profile>:<item>`, or `app-lock`.
 pub const SERVICE: &str = "no.nordlys.desktop";

@@ -1,0 +1,185 @@
+//! A profile's store, opened with its key from the keyring: the one way the app and the CLI
+//! pointed at an app profile open it, so both find the same key and refuse the same way.
+//!
+//! A profile with no key yet gets a random one, kept (and read back) before anything is written
+//! with it. A store that exists encrypted while the keyring holds no key, or a key that does not
+//! open it, is refused: never replaced by a new, empty store, which would lose the journal's
+//! evidence for payments whose outcome is unknown.
+
+use std::path::{Path, PathBuf};
+
+use super::at_rest::{self, Found, KeyError, StoreKey};
+use super::{Store, StoreError};
+use crate::platform::secrets::{SecretError, SecretStore};
+
+/// Why a profile's store did not open. Nothing was created or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The store is encrypted and the keyring holds no key for it.
+    #[error(
+        "the local database at {} is encrypted and the keyring holds no key for it: restore the keyring entry or the key you backed up, or move the file aside to start a fresh store",
+        .0.display()
+    )]
+    KeyMissing(PathBuf),
+    /// The keyring's entry for the key is not a key.
+    #[error(
+        "the keyring's entry for the local database's key is damaged (not 64 hexadecimal digits): restore the key you backed up"
+    )]
+    KeyDamaged,
+    /// The key does not open the store: another key's, or a damaged file.
+    #[error(
+        "the local database at {} does not open with the keyring's key: restore the key you backed up, or move the file aside to start a fresh store",
+        .0.display()
+    )]
+    WrongKey(PathBuf),
+    /// The keyring did not keep a new key (what it gives back is not what was written).
+    #[error(
+        "the keyring did not keep the local database's new key, so nothing was encrypted with it"
+    )]
+    KeyNotKept,
+    #[error(transparent)]
+    Keyring(SecretError),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<KeyError> for OpenError {
+    fn from(e: KeyError) -> Self {
+        match e {
+            KeyError::NotAKey => Self::KeyDamaged,
+            KeyError::Secrets(e) => Self::Keyring(e),
+        }
+    }
+}
+
+/// Opens `profile`'s store at `path` encrypted with its key in `secrets`, making the key when the
+/// profile has none and the store is new or still plain (then migrated, see `at_rest`).
+pub fn open(secrets: &dyn SecretStore, profile: &str, path: &Path) -> Result<Store, OpenError> {
+    let key = match StoreKey::read(secrets, profile)? {
+        Some(key) => key,
+        None => new_key(secrets, profile, path)?,
+    };
+    Store::open_encrypted(path, key).map_err(|e| match e {
+        StoreError::WrongKey => OpenError::WrongKey(path.to_owned()),
+        other => OpenError::Store(other),
+    })
+}
+
+/// A new key for a store that has none: refused when an encrypted store is there already.
+fn new_key(secrets: &dyn SecretStore, profile: &str, path: &Path) -> Result<StoreKey, OpenError> {
+    // Encrypted with a key the keyring no longer holds. Were a migration's plain store still
+    // aside, it stays there too: settling would remove it in favour of a copy nothing opens.
+    if at_rest::found(path).map_err(|e| OpenError::Store(e.into()))? == Found::Encrypted {
+        return Err(OpenError::KeyMissing(path.to_owned()));
+    }
+    let key = StoreKey::random().map_err(OpenError::Keyring)?;
+    key.write(secrets, profile).map_err(OpenError::Keyring)?;
+    match StoreKey::read(secrets, profile)? {
+        Some(kept) if kept.to_hex() == key.to_hex() => Ok(key),
+        _ => Err(OpenError::KeyNotKept),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::secrets::{MemorySecretStore, SecretItem};
+
+    #[test]
+    fn a_new_profile_gets_a_key_and_opens_with_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let secrets = MemorySecretStore::default();
+        drop(open(&secrets, "p", &path).unwrap());
+        assert_eq!(at_rest::found(&path).unwrap(), Found::Encrypted);
+        assert!(StoreKey::read(&secrets, "p").unwrap().is_some());
+        drop(open(&secrets, "p", &path).unwrap());
+    }
+
+    /// The key gone (another keyring, a restored disk): refused, the file untouched, no new key.
+    #[test]
+    fn an_encrypted_store_without_its_key_is_refused_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        drop(open(&MemorySecretStore::default(), "p", &path).unwrap());
+        let before = std::fs::read(&path).unwrap();
+        let empty = MemorySecretStore::default();
+        assert!(matches!(
+            open(&empty, "p", &path),
+            Err(OpenError::KeyMissing(_))
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert!(StoreKey::read(&empty, "p").unwrap().is_none());
+    }
+
+    #[test]
+    fn another_key_and_a_damaged_entry_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        drop(open(&MemorySecretStore::default(), "p", &path).unwrap());
+        let other = MemorySecretStore::default();
+        StoreKey::random().unwrap().write(&other, "p").unwrap();
+        assert!(matches!(
+            open(&other, "p", &path),
+            Err(OpenError::WrongKey(_))
+        ));
+        for damaged in ["{\"key\":\"not hex\"}", "not json", "{\"key\":\"00\"}"] {
+            other.set("p", SecretItem::StoreKey, damaged).unwrap();
+            assert!(
+                matches!(
+                    open(&other, "p", &path),
+                    Err(OpenError::KeyDamaged | OpenError::Keyring(SecretError::Damaged(_)))
+                ),
+                "{damaged}"
+            );
+        }
+    }
+
+    /// A plain store from before encryption gets a key and keeps what it held.
+    #[test]
+    fn a_plain_store_is_migrated_under_a_new_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let price = nordlys_money::NokPerBtc::computed(rust_decimal::Decimal::new(900_000, 0));
+        let sample = crate::store::PriceSample {
+            at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+            mid: price,
+            bid: price,
+            ask: price,
+        };
+        Store::open(&path)
+            .unwrap()
+            .add_price_sample(&sample)
+            .unwrap();
+        let secrets = MemorySecretStore::default();
+        let store = open(&secrets, "p", &path).unwrap();
+        assert_eq!(store.price_samples(sample.at).unwrap(), vec![sample]);
+        drop(store);
+        assert_eq!(at_rest::found(&path).unwrap(), Found::Encrypted);
+    }
+
+    /// A keyring that cannot be reached: refused with its reason, nothing written.
+    #[test]
+    fn a_locked_keyring_is_refused() {
+        #[derive(Debug)]
+        struct Locked;
+        impl SecretStore for Locked {
+            fn get(&self, _: &str, _: SecretItem) -> Result<Option<String>, SecretError> {
+                Err(SecretError::Unavailable("locked".into()))
+            }
+            fn set(&self, _: &str, _: SecretItem, _: &str) -> Result<(), SecretError> {
+                Err(SecretError::Unavailable("locked".into()))
+            }
+            fn delete(&self, _: &str, _: SecretItem) -> Result<(), SecretError> {
+                Err(SecretError::Unavailable("locked".into()))
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        assert!(matches!(
+            open(&Locked, "p", &path),
+            Err(OpenError::Keyring(SecretError::Unavailable(_)))
+        ));
+        assert_eq!(at_rest::found(&path).unwrap(), Found::Nothing);
+    }
+}
