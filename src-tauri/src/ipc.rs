@@ -16,6 +16,7 @@ use nordlys_application::plan_views::*;
 use nordlys_application::present::Presented;
 use nordlys_application::profile_views::*;
 use nordlys_application::receive_views::*;
+use nordlys_application::store_key::*;
 use nordlys_application::tax_views::*;
 use nordlys_application::trade_views::*;
 use nordlys_application::unknown_views::*;
@@ -109,6 +110,7 @@ ipc_commands! {
     profiles::set_theme: SetThemeArgs => AppView;
     profiles::set_privacy: SetPrivacyArgs => AppView;
     lock::lock: NoArgs => AppView;
+    store_key::store_key: StoreKeyArgs => StoreKeyView;
     lock::unlock: PasswordArgs => LockFormView;
     lock::set_lock_password: NewPasswordArgs => LockFormView;
     lock::remove_lock: PasswordArgs => LockFormView;

@@ -477,6 +477,14 @@ alert-percent = { $percent } %
 alert-open-order-needs-key = Alerts on open orders need an API key: the exchange lists open orders to no app connected with OAuth.
 usual-amount-problem = The usual amount: { $problem }
 
+## The local store, encrypted at rest
+
+store-key-missing = Your local data at { $path } is encrypted, and the system keyring holds no key for it. Restore the keyring entry, or put back the key you backed up (nordlys-cli store import-key); or move the file aside to start a fresh store. Without the key, the journal's evidence for payments whose outcome is unknown is lost.
+store-key-wrong = Your local data at { $path } does not open with the key in the system keyring. Put back the key you backed up (nordlys-cli store import-key), or move the file aside to start a fresh store.
+store-key-damaged = The system keyring's entry for your local data's key is damaged. Put back the key you backed up (nordlys-cli store import-key).
+store-key-not-kept = The system keyring did not keep the new key for your local data, so nothing was encrypted with it. Check that the keyring is unlocked and has room, then restart Nordlys.
+store-in-use = Your local data is open in another Nordlys program (the command-line tool?). Close it, then try again: the data is encrypted once nothing else has it open.
+
 ## The app lock
 
 locked-notice-title = Nordlys (locked)
@@ -491,6 +499,7 @@ lock-idle-range = The idle time is a whole number of minutes from 1 to 240.
 lock-payment-password = Enter the lock's password to send this payment.
 lock-password-to-weaken = Enter the lock's password to weaken the lock (a longer idle time, or payments without the password).
 lock-password-for-change = Enter the lock's password to make this change: a new or larger recurring buy, or another exchange address.
+lock-password-for-key = Enter the lock's password to see your data's key.
 
 ## The tray
 

@@ -5,6 +5,8 @@
 use nordlys_core::connection::ConnectError;
 use nordlys_core::platform::loopback::LoopbackError;
 use nordlys_core::platform::secrets::SecretError;
+use nordlys_core::store::StoreError;
+use nordlys_core::store::profile_store::OpenError;
 use nordlys_exchange::auth::Refusal;
 use nordlys_exchange::credentials::CredentialError;
 use nordlys_exchange::endpoint::{KeyPermission, OAuthAccess};
@@ -126,6 +128,32 @@ impl Worded for SecretError {
                 ErrorCode::Keyring,
                 msg!(ERROR_OTHER {
                     detail: other.to_string()
+                }),
+            ),
+        }
+    }
+}
+
+/// A profile's store that did not open: what to restore, never a new empty store.
+impl Worded for OpenError {
+    fn words(&self) -> (ErrorCode, Message) {
+        let path = |p: &std::path::Path| p.display().to_string();
+        match self {
+            OpenError::KeyMissing(p) => (
+                ErrorCode::Keyring,
+                msg!(STORE_KEY_MISSING { path: path(p) }),
+            ),
+            OpenError::WrongKey(p) => (ErrorCode::Keyring, msg!(STORE_KEY_WRONG { path: path(p) })),
+            OpenError::KeyDamaged => (ErrorCode::Keyring, Message::new(key::STORE_KEY_DAMAGED)),
+            OpenError::KeyNotKept => (ErrorCode::Keyring, Message::new(key::STORE_KEY_NOT_KEPT)),
+            OpenError::Keyring(e) => e.words(),
+            OpenError::Store(StoreError::InUse) => {
+                (ErrorCode::Internal, Message::new(key::STORE_IN_USE))
+            }
+            OpenError::Store(e) => (
+                ErrorCode::Fault,
+                msg!(ERROR_OTHER {
+                    detail: e.to_string()
                 }),
             ),
         }

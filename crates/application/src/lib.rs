@@ -36,6 +36,7 @@ pub mod schedule;
 pub mod shown;
 mod shown_account;
 pub mod state;
+pub mod store_key;
 pub mod tax;
 pub mod tax_card;
 pub mod tax_views;

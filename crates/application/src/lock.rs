@@ -19,8 +19,8 @@ use crate::present::{Present, Viewer};
 use crate::profiles::AppState;
 use crate::state::App;
 use crate::vocabulary::Change;
-use crate::wording::key;
 use crate::wording::{self};
+use crate::wording::{Bare, key};
 use crate::{NoArgs, profile_views::AppView};
 
 /// The keyring's "profile" of what belongs to the app, not to one profile.
@@ -522,15 +522,21 @@ impl std::fmt::Debug for LockPassword {
 /// address changed) needs the lock's password when a lock is set: someone at an unlocked,
 /// unattended window cannot make it.
 pub(crate) async fn require_password(app: &App, given: Option<&LockPassword>) -> Answer<()> {
+    require_password_for(app, given, key::LOCK_PASSWORD_FOR_CHANGE).await
+}
+
+/// As [`require_password`], asking for it with `asks` when none was given.
+pub(crate) async fn require_password_for(
+    app: &App,
+    given: Option<&LockPassword>,
+    asks: Bare,
+) -> Answer<()> {
     if !app.settings().lock_set {
         return Ok(());
     }
     let given = given.map(|p| p.0.as_str()).unwrap_or_default();
     if given.is_empty() {
-        return Err(AppError::said(
-            ErrorCode::PasswordNeeded,
-            key::LOCK_PASSWORD_FOR_CHANGE,
-        ));
+        return Err(AppError::said(ErrorCode::PasswordNeeded, asks));
     }
     if !is_the_password(app, given).await? {
         return Err(AppError::said(

@@ -500,8 +500,10 @@ fn tell_inactive_profiles_plans(app: &App, active: &str) {
         if !path.exists() {
             continue;
         }
-        let waiting = Store::open(&path)
-            .and_then(|s| s.plans().all())
+        // Each profile's store opens with its own key.
+        let waiting = nordlys_core::store::profile_store::open(&*app.secrets, &id, &path)
+            .ok()
+            .and_then(|s| s.plans().all().ok())
             .map(|plans| plans.iter().filter(|p| !p.paused).count())
             .unwrap_or(0);
         if waiting > 0 {

@@ -75,7 +75,8 @@ impl<T: Present> Presented for T {
 }
 
 /// Views a use case builds itself, each its own presentation: those with nothing to word (the
-/// receive addresses and their codes, the recipients, the countries, an export's path).
+/// receive addresses and their codes, the recipients, the countries, an export's path, the
+/// store's key).
 macro_rules! presented_where_made {
     ($($view:ty),* $(,)?) => {
         $(impl Present for $view {
@@ -92,5 +93,6 @@ presented_where_made!(
     crate::pay_views::CountriesView,
     crate::pay_views::RecipientsView,
     crate::receive_views::ReceiveView,
+    crate::store_key::StoreKeyView,
     crate::tax_views::ExportView,
 );

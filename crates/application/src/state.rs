@@ -7,12 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use nordlys_core::connection::{Connection, ExchangeAddress};
 use nordlys_core::format::{Figures, Locale};
-use nordlys_core::platform::secrets::{SecretItem, SecretStore};
+use nordlys_core::platform::secrets::{SecretError, SecretItem, SecretStore};
 use nordlys_core::platform::settings::{
     LearnedPermissions, Profile, ProfileKind, Settings, SettingsError,
 };
 use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::store::Store;
+use nordlys_core::store::profile_store::{self, OpenError};
 use nordlys_core::time::Tz;
 use nordlys_exchange::credentials::KeyCredentials;
 use nordlys_exchange::nonce::SystemClock;
@@ -293,7 +294,7 @@ impl App {
             .join("profiles")
             .join(&profile.id)
             .join("nordlys.sqlite");
-        let store = Arc::new(Store::open(&path)?);
+        let store = Arc::new(open_store(&*self.secrets, &profile, &path)?);
         // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
         // labels only, and Pay asks for their details again, until a later session can unlock.
         if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {
@@ -534,4 +535,22 @@ fn tell_port(file: &std::path::Path, base_url: &str) {
     std::fs::write(&part, base_url)
         .and_then(|()| std::fs::rename(&part, file))
         .ok();
+}
+
+/// `profile`'s store at `path`, encrypted with its key from the keyring. The sandbox's play money
+/// lives in memory when no keyring can be reached, so the sandbox still works there; a real
+/// exchange's profile never falls back (see `profile_store`).
+fn open_store(
+    secrets: &dyn SecretStore,
+    profile: &Profile,
+    path: &std::path::Path,
+) -> Result<Store, AppError> {
+    match profile_store::open(secrets, &profile.id, path) {
+        Err(OpenError::Keyring(SecretError::Unavailable(_)))
+            if profile.kind == ProfileKind::Sandbox =>
+        {
+            Ok(Store::in_memory()?)
+        }
+        other => other.map_err(AppError::of),
+    }
 }

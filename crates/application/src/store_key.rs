@@ -1,0 +1,72 @@
+//! The key the active profile's store is encrypted with, shown for a backup (Settings): lost, it
+//! takes the store with it, and with the journal the evidence for payments whose outcome is
+//! unknown. With a lock set, showing it takes the lock's password: someone at an unlocked,
+//! unattended window must not walk away with it.
+
+use nordlys_core::store::StoreKey;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{Answer, AppError};
+use crate::lock::{LockPassword, require_password_for};
+use crate::state::App;
+use crate::wording::key;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreKeyArgs {
+    /// The lock's password, when a lock is set.
+    pub password: Option<LockPassword>,
+}
+
+/// The key, or why there is none to back up.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum StoreKeyView {
+    /// The key in groups of four hexadecimal digits, as it is copied by hand (`store import-key`
+    /// reads it with or without the spaces).
+    Key { groups: String },
+    /// The sandbox's play money kept in memory (no keyring): nothing on disk to open.
+    InMemory,
+}
+
+pub async fn store_key(app: &App, args: StoreKeyArgs) -> Answer<StoreKeyView> {
+    require_password_for(app, args.password.as_ref(), key::LOCK_PASSWORD_FOR_KEY).await?;
+    let session = app.session().await?;
+    let kept = StoreKey::read(&*app.secrets, &session.profile.id).map_err(|e| match e {
+        nordlys_core::store::KeyError::Secrets(e) => AppError::of(e),
+        nordlys_core::store::KeyError::NotAKey => {
+            AppError::of(nordlys_core::store::profile_store::OpenError::KeyDamaged)
+        }
+    })?;
+    Ok(match kept {
+        Some(key) if !session.store.is_in_memory() => StoreKeyView::Key {
+            groups: grouped(&key.to_hex()),
+        },
+        _ => StoreKeyView::InMemory,
+    })
+}
+
+/// `hex` in groups of four, a space between.
+fn grouped(hex: &str) -> String {
+    hex.as_bytes()
+        .chunks(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_shown_in_groups_of_four_and_reads_back() {
+        let key = StoreKey::random().unwrap();
+        let shown = grouped(&key.to_hex());
+        assert_eq!(shown.split(' ').count(), 16);
+        assert!(shown.split(' ').all(|g| g.len() == 4));
+        let back = StoreKey::from_hex(&shown).unwrap();
+        assert_eq!(back.to_hex(), key.to_hex());
+    }
+}
