@@ -101,6 +101,20 @@ pub(crate) enum Command {
     },
     /// Removes what `login` stored from the OS keyring.
     Logout,
+    /// The key an app profile's encrypted store opens with (NORDLYS_STATE_DIR is the profile's
+    /// directory, `…/profiles/<id>`).
+    #[command(subcommand)]
+    Store(StoreCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum StoreCommand {
+    /// Prints {"profile": ID, "key": HEX}: the store's key, to keep somewhere safe. Lost, the key
+    /// takes the store with it, and the journal's evidence for payments whose outcome is unknown.
+    ExportKey,
+    /// Puts a backed-up key (64 hexadecimal digits, one line on standard input) back in the
+    /// keyring, after checking that it opens the store; prints {"profile": ID, "imported": true}.
+    ImportKey,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,6 +10,9 @@ pub const API_KEY: &str = "NORDLYS_API_KEY";
 pub const API_SECRET: &str = "NORDLYS_API_SECRET";
 pub const ACCESS_TOKEN: &str = "NORDLYS_ACCESS_TOKEN";
 const STATE_DIR: &str = "NORDLYS_STATE_DIR";
+/// Debug builds only: a directory standing in for the app's keyring (the tests' shared double).
+#[cfg(debug_assertions)]
+const TEST_KEYRING_DIR: &str = "NORDLYS_TEST_KEYRING_DIR";
 
 /// The credentials set in the environment; a variable set to blanks counts as unset.
 #[derive(Default)]
@@ -49,6 +52,16 @@ pub fn state_dir() -> Result<PathBuf, String> {
             .ok_or("no state directory: set NORDLYS_STATE_DIR or HOME")?,
     };
     Ok(base.join("nordlys-cli"))
+}
+
+/// The app's secrets, where the key of an app profile's store is: the OS keyring (service
+/// `no.nordlys.desktop`), or in a debug build the directory `$NORDLYS_TEST_KEYRING_DIR` names.
+pub fn app_secrets() -> Box<dyn nordlys_core::platform::secrets::SecretStore> {
+    #[cfg(debug_assertions)]
+    if let Some(dir) = std::env::var_os(TEST_KEYRING_DIR).filter(|d| !d.is_empty()) {
+        return Box::new(nordlys_core::platform::secrets::FileSecretStore::new(dir));
+    }
+    Box::new(nordlys_core::platform::keyring::KeyringStore)
 }
 
 impl std::fmt::Debug for EnvCredentials {

@@ -4,6 +4,7 @@
 use chrono::SecondsFormat;
 use nordlys_application::journal as cases;
 use nordlys_core::journal::Entry;
+use nordlys_core::store::profile_store;
 use nordlys_core::store::{Evidence, Store, StoreError};
 use nordlys_exchange::ExchangeClient;
 use serde_json::{Value, json};
@@ -12,12 +13,38 @@ use crate::outcome::{Failure, print};
 use crate::setup::{store_for, stored};
 
 /// Opens the store in the state directory (created 0700). A store that cannot be opened stops
-/// a money command before anything is sent.
+/// a money command before anything is sent. An app profile's directory (`…/profiles/<id>`)
+/// holds that profile's encrypted store, opened with the app's key from the keyring; the CLI's
+/// own directory keeps a plain store.
 pub fn open_store() -> Result<Store, String> {
     let dir = crate::environment::state_dir()?;
     create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join("nordlys.sqlite");
-    Store::open(&path).map_err(|e| format!("the journal at {} cannot be used: {e}", path.display()))
+    match app_profile_of(&dir) {
+        Some(profile) => {
+            // On a thread of its own: the keyring's Secret Service backend runs its own
+            // executor, which must not start inside the command's runtime.
+            let opened = std::thread::scope(|s| {
+                s.spawn(|| {
+                    let secrets = crate::environment::app_secrets();
+                    profile_store::open(&*secrets, &profile, &path)
+                })
+                .join()
+            })
+            .map_err(|_| "the keyring could not be read".to_owned())?;
+            opened.map_err(|e| format!("the app profile {profile}'s journal cannot be used: {e}"))
+        }
+        None => Store::open(&path)
+            .map_err(|e| format!("the journal at {} cannot be used: {e}", path.display())),
+    }
+}
+
+/// The app profile whose directory `dir` is: its name, when its parent is the app's `profiles`.
+pub(crate) fn app_profile_of(dir: &std::path::Path) -> Option<String> {
+    let parent = dir.parent()?;
+    (parent.file_name()? == "profiles")
+        .then(|| dir.file_name()?.to_str().map(str::to_owned))
+        .flatten()
 }
 
 fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {

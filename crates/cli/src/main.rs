@@ -21,6 +21,7 @@ mod money;
 mod outcome;
 mod plans;
 mod setup;
+mod store_key;
 mod tax;
 mod travel_rule;
 
@@ -54,7 +55,8 @@ async fn run(cli: Cli, creds: Credentials) -> Result<(), Failure> {
         Command::Journal(JournalCommand::List)
         | Command::Login { .. }
         | Command::Logout
-        | Command::Plans(_) => Ok(()),
+        | Command::Plans(_)
+        | Command::Store(_) => Ok(()),
         Command::Journal(JournalCommand::Check { id }) => journal::check(&client, id).await,
         Command::Journal(JournalCommand::Settle {
             id,
@@ -167,6 +169,7 @@ fn main() -> ExitCode {
         Some(done) => done,
         None => match &cli.command {
             Command::Plans(command) => plans::command(&cli, command),
+            Command::Store(command) => store_key::command(command),
             _ => run_with_credentials(cli),
         },
     };

@@ -1239,3 +1239,85 @@ async fn the_cli_sends_what_it_is_told_and_refuses_before_any_request() {
     .unwrap();
     assert_eq!(requests_seen(&sb).await, before, "nothing was asked");
 }
+
+/// Pointed at an app profile's directory, the CLI opens its encrypted store with the app's key
+/// (here the tests' keyring double), and backs the key up and puts it back.
+#[test]
+fn an_app_profiles_store_opens_with_the_apps_key_and_its_key_is_backed_up() {
+    let home = tempfile::tempdir().unwrap();
+    let profile = home.path().join("profiles/p1");
+    let keyring = home.path().join("keyring");
+    let run = |args: &[&str], keyring: &std::path::Path, stdin: &str| {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
+            .args(args)
+            .env("NORDLYS_STATE_DIR", &profile)
+            .env("NORDLYS_TEST_KEYRING_DIR", keyring)
+            .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+        (
+            out.status.code().unwrap_or(-1),
+            json,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // No key and no store yet: nothing to export.
+    assert_eq!(run(&["store", "export-key"], &keyring, "").0, 1);
+    let (code, plans, err) = run(&["plans", "list"], &keyring, "");
+    assert_eq!((code, plans), (0, serde_json::json!([])), "{err}");
+    let store = profile.join("nordlys.sqlite");
+    assert!(
+        !std::fs::read(&store)
+            .unwrap()
+            .starts_with(b"SQLite format 3")
+    );
+    let (code, exported, err) = run(&["store", "export-key"], &keyring, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(exported["profile"], "p1");
+    let key = exported["key"].as_str().unwrap().to_owned();
+    assert_eq!(key.len(), 64);
+
+    // The keyring lost: the store is refused, never replaced by a new one.
+    let lost = home.path().join("lost");
+    let before = std::fs::read(&store).unwrap();
+    let (code, _, err) = run(&["plans", "list"], &lost, "");
+    assert_eq!(code, 1);
+    assert!(err.contains("holds no key"), "{err}");
+    assert_eq!(std::fs::read(&store).unwrap(), before);
+    // Another key, and a line that is not a key, are refused; the backup puts it back.
+    let other = "ab".repeat(32);
+    let (code, _, err) = run(&["store", "import-key"], &lost, &format!("{other}\n"));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("does not open"), "{err}");
+    assert_eq!(run(&["store", "import-key"], &lost, "not a key\n").0, 2);
+    let (code, imported, err) = run(&["store", "import-key"], &lost, &format!("{key}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(imported["imported"], true);
+    assert_eq!(run(&["plans", "list"], &lost, "").0, 0);
+}
+
+/// The CLI's own directory keeps a plain store, and has no key to export.
+#[test]
+fn the_clis_own_store_has_no_key_to_export() {
+    let state = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_nordlys-cli"))
+        .args(["store", "export-key"])
+        .env("NORDLYS_STATE_DIR", state.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an app profile"));
+}

@@ -1,0 +1,66 @@
+//! `store export-key|import-key`: the backup of an app profile's store key. The key is read
+//! from standard input, never from the command line, where other users' `ps` would see it.
+
+use std::io::BufRead;
+
+use nordlys_core::store::at_rest::{self, Found};
+use nordlys_core::store::{Store, StoreError, StoreKey};
+use serde_json::json;
+
+use crate::args::StoreCommand;
+use crate::outcome::{Failure, print};
+use crate::{environment, journal};
+
+pub(crate) fn command(command: &StoreCommand) -> Result<(), Failure> {
+    let dir = environment::state_dir().map_err(Failure::Usage)?;
+    let profile = journal::app_profile_of(&dir).ok_or_else(|| {
+        Failure::Usage(format!(
+            "{} is not an app profile's directory (…/profiles/<id>): the CLI's own store is not encrypted, so it has no key",
+            dir.display()
+        ))
+    })?;
+    let secrets = environment::app_secrets();
+    let secrets = &*secrets;
+    match command {
+        StoreCommand::ExportKey => {
+            let key = StoreKey::read(secrets, &profile)
+                .map_err(|e| Failure::Refused(format!("the keyring: {e}")))?
+                .ok_or_else(|| {
+                    Failure::Refused(format!(
+                        "the keyring holds no store key for profile {profile}"
+                    ))
+                })?;
+            print(&json!({ "profile": profile, "key": key.to_hex().as_str() }))
+        }
+        StoreCommand::ImportKey => {
+            let mut line = zeroize::Zeroizing::new(String::new());
+            std::io::stdin()
+                .lock()
+                .read_line(&mut line)
+                .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
+            let key = StoreKey::from_hex(&line).map_err(|_| {
+                Failure::Usage("the key is 64 hexadecimal digits on one line".into())
+            })?;
+            let path = dir.join("nordlys.sqlite");
+            let found = at_rest::found(&path)
+                .map_err(|e| Failure::Refused(format!("cannot read {}: {e}", path.display())))?;
+            if found == Found::Encrypted {
+                let copy =
+                    StoreKey::from_hex(&key.to_hex()).map_err(|e| Failure::Usage(e.to_string()))?;
+                match Store::open_encrypted(&path, copy) {
+                    Ok(_) => {}
+                    Err(StoreError::WrongKey) => {
+                        return Err(Failure::Refused(format!(
+                            "this key does not open the store at {}; the keyring is unchanged",
+                            path.display()
+                        )));
+                    }
+                    Err(e) => return Err(Failure::Refused(format!("the store: {e}"))),
+                }
+            }
+            key.write(secrets, &profile)
+                .map_err(|e| Failure::Refused(format!("the keyring: {e}")))?;
+            print(&json!({ "profile": profile, "imported": true }))
+        }
+    }
+}
