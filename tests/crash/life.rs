@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use nordlys_application::trade_views::QuoteArgs;
 use nordlys_application::{NoArgs, tax, trading, watcher};
-use nordlys_core::platform::secrets::MemorySecretStore;
+use nordlys_core::platform::secrets::FileSecretStore;
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 
 /// The quiet period after which a lost request may be judged not made, shortened as debug builds
@@ -97,7 +97,8 @@ pub fn main() -> ExitCode {
 async fn live(args: Args) {
     // The keyring lives as long as the process, like a session's: every life connects again,
     // which writes the settings and the key once more.
-    let app = app_driver::app_in(&args.data, Arc::new(MemorySecretStore::default()));
+    let keyring = FileSecretStore::new(app_driver::keyring_dir(&args.data));
+    let app = app_driver::app_in(&args.data, Arc::new(keyring));
     let seconds = chrono::Duration::seconds;
     app.set_timing(nordlys_application::state::Timing {
         rules: nordlys_core::evidence::Rules::with_min_quiet(seconds(QUIET_SECS))
@@ -148,7 +149,7 @@ async fn live(args: Args) {
 /// then syncs the tax history to its end.
 async fn settle(app: &nordlys_application::App, data: &std::path::Path) {
     tokio::time::sleep(Duration::from_secs(QUIET_SECS as u64 + TIMEOUT_SECS + 2)).await;
-    let store = Store::open(&data.join("profiles/exchange/nordlys.sqlite")).expect("the store");
+    let store = app_driver::profile_db(app, data, "exchange");
     for _ in 0..10 {
         let _ = trading::resolve_orders(app, NoArgs {}).await;
         let _ = watcher::look(app).await;

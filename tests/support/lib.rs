@@ -209,3 +209,17 @@ pub fn reference(text: &str) -> Option<&str> {
     let end = start + text[start..].find(']')?;
     Some(&text[start..=end])
 }
+
+/// A raw connection to `profile`'s encrypted store at `path`, keyed from `secrets`: for tests that
+/// read the store's tables beside the app's own connection.
+pub fn keyed_connection(
+    path: &std::path::Path,
+    secrets: &dyn nordlys_core::platform::secrets::SecretStore,
+    profile: &str,
+) -> Option<rusqlite::Connection> {
+    let key = nordlys_core::store::StoreKey::read(secrets, profile).ok()??;
+    let db = rusqlite::Connection::open(path).ok()?;
+    db.execute_batch(&format!("PRAGMA key = \"x'{}'\";", key.to_hex().as_str()))
+        .ok()?;
+    Some(db)
+}

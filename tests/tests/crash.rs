@@ -33,7 +33,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use nordlys_core::platform::secrets::FileSecretStore;
 use nordlys_core::platform::settings::Settings;
+use nordlys_core::store::profile_store;
 use nordlys_core::store::{JournalState, Store, WithdrawalState};
 use nordlys_exchange::{BaseUrl, ClientConfig, Credentials, ExchangeClient, TaxQuery};
 use nordlys_sandbox::world::rng::Rng;
@@ -240,7 +242,8 @@ async fn judge(
         // Killed before the profile's store was first opened.
         return figures;
     }
-    let store = match Store::open(&store_path) {
+    let keyring = FileSecretStore::new(data.join("keyring"));
+    let store = match profile_store::open(&keyring, "exchange", &store_path) {
         Ok(s) => s,
         Err(e) => {
             figures.wrong(format!("the store does not open: {e}"));
@@ -267,7 +270,8 @@ async fn judge(
     let entries = journal(&store);
     figures.entries = entries.len();
     let owner = history_owner(data);
-    let db = rusqlite::Connection::open(&store_path).expect("the store, read on its own");
+    let db = nordlys_tests::keyed_connection(&store_path, &keyring, "exchange")
+        .expect("the store, read on its own");
     let mut journaled: HashMap<&str, usize> = HashMap::new();
     for e in &entries {
         *journaled.entry(&e.reference).or_default() += 1;
@@ -341,7 +345,9 @@ async fn judge(
 
 /// The tax history's owner: the identity of the accounts it was read from, once a sync stored it.
 fn history_owner(data: &Path) -> Option<i64> {
-    let db = rusqlite::Connection::open(data.join("profiles/exchange/nordlys.sqlite")).ok()?;
+    let keyring = FileSecretStore::new(data.join("keyring"));
+    let path = data.join("profiles/exchange/nordlys.sqlite");
+    let db = nordlys_tests::keyed_connection(&path, &keyring, "exchange")?;
     db.query_row("SELECT identity_id FROM tax_owner", [], |r| r.get(0))
         .ok()
 }
@@ -452,4 +458,93 @@ async fn killed_at_random_moments_nothing_is_lost_doubled_or_wrong() {
         started.elapsed().as_secs_f64()
     );
     assert!(total.said.is_empty(), "{:#?}", total.said);
+}
+
+/// A plain store, as a version before encryption left a profile's, with `samples` price samples:
+/// enough rows that moving them into an encrypted store takes a while to kill.
+fn plain_profile_store(path: &Path, samples: i64) {
+    drop(Store::open(path).expect("a plain store"));
+    let mut db = rusqlite::Connection::open(path).expect("the plain store");
+    let tx = db.transaction().expect("a transaction");
+    for i in 0..samples {
+        tx.execute(
+            "INSERT INTO price_samples (at_ms, mid, bid, ask) VALUES (?1, '900000', '899000', '901000')",
+            [1_700_000_000_000 + i * 1000],
+        )
+        .expect("a sample");
+    }
+    tx.commit().expect("the samples");
+}
+
+/// The one migration into an encrypted store, killed with SIGKILL at any moment (the CLI opening
+/// an app profile's plain store, started again each time): the store then opens with the key
+/// the keyring holds, with every row, encrypted, and no plain copy left beside it.
+/// `NORDLYS_CRASH_MIGRATION_KILLS` (12 in CI; `scripts/crash-test` runs 60).
+#[test]
+fn a_migration_killed_at_any_moment_loses_nothing() {
+    const SAMPLES: i64 = 30_000;
+    let kills = nordlys_tests::env_number("NORDLYS_CRASH_MIGRATION_KILLS", 12);
+    let mut rng = Rng::new(nordlys_tests::env_number("NORDLYS_CRASH_SEED", 20));
+    let home = tempfile::tempdir().expect("a directory");
+    let template = home.path().join("template.sqlite");
+    plain_profile_store(&template, SAMPLES);
+    let data = home.path().join("data");
+    let profile_dir = data.join("profiles/exchange");
+    let store = profile_dir.join("nordlys.sqlite");
+    let keyring = data.join("keyring");
+    let start = |keyring: &Path| {
+        Command::new(workspace_binary("nordlys-cli"))
+            .args(["plans", "list"])
+            .env("NORDLYS_STATE_DIR", &profile_dir)
+            .env("NORDLYS_TEST_KEYRING_DIR", keyring)
+            .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the CLI")
+    };
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&data);
+        std::fs::create_dir_all(&profile_dir).expect("the profile's directory");
+        std::fs::copy(&template, &store).expect("the plain store");
+    };
+    // Once to its end, to know how long a migration takes here.
+    fresh();
+    let began = Instant::now();
+    assert!(start(&keyring).wait().expect("the CLI").success());
+    let whole = began.elapsed();
+    let mut cut = 0;
+    for _ in 0..kills {
+        fresh();
+        let mut child = start(&keyring);
+        let at = u64::try_from(whole.as_millis()).unwrap_or(u64::MAX).max(1);
+        std::thread::sleep(Duration::from_millis(rng.below(at + at / 4)));
+        if child.try_wait().expect("the CLI").is_none() {
+            cut += 1;
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let secrets = FileSecretStore::new(&keyring);
+        let opened = profile_store::open(&secrets, "exchange", &store)
+            .unwrap_or_else(|e| panic!("after the kill the store does not open: {e}"));
+        let samples = opened
+            .price_samples(chrono::DateTime::from_timestamp(0, 0).expect("1970"))
+            .expect("the samples");
+        assert_eq!(samples.len() as i64, SAMPLES, "rows lost");
+        drop(opened);
+        let head = std::fs::read(&store).expect("the store's bytes");
+        assert!(!head.starts_with(b"SQLite format 3"), "still plain");
+        for leftover in [".plain", ".encrypting", ".plain-wal"] {
+            let mut name = store.as_os_str().to_owned();
+            name.push(leftover);
+            assert!(
+                !Path::new(&name).exists(),
+                "{leftover} left beside the store"
+            );
+        }
+    }
+    println!(
+        "crash test (migration): {kills} kills, {cut} of them during it (a whole one takes {} ms): nothing lost",
+        whole.as_millis()
+    );
 }

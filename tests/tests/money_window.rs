@@ -25,7 +25,7 @@ use nordlys_application::wording::key;
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
-use nordlys_core::store::{Store, WithdrawalState};
+use nordlys_core::store::WithdrawalState;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
@@ -115,7 +115,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
         .id
         .clone();
     drop(world);
-    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     let entry = store.withdrawals().recent(1).unwrap().remove(0);
     let request: Value = serde_json::from_str(&entry.request).unwrap();
     assert_eq!(
@@ -689,7 +689,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         .unwrap();
     assert!(!wrong.problems.is_empty());
     assert_eq!(send().await.unwrap_err().code, ErrorCode::PasswordNeeded);
-    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     assert!(
         store.withdrawals().recent(1).unwrap().is_empty(),
         "nothing journaled"

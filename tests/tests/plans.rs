@@ -28,7 +28,7 @@ use app_driver::connected_app;
 use chrono::{DateTime, TimeZone, Utc};
 use nordlys_application::{NoArgs, plans, trading, unknowns, watcher};
 use nordlys_core::plans::{PlanForm, RunState};
-use nordlys_core::store::{JournalState, Store};
+use nordlys_core::store::JournalState;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 
@@ -84,7 +84,7 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
     let quiet = 1;
     let (app, dir) = connected_app(&sb, Some((chrono::Duration::seconds(quiet), 1))).await;
     let state = dir.path().join("profiles/exchange");
-    let store = Store::open(&state.join("nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     // Three daily buys and a daily ladder of three rungs (each run first cancels the rungs of
     // the one before still open); made the day before the first round.
     for (at, nok, ladder) in [
@@ -122,6 +122,10 @@ async fn the_app_and_the_cli_started_together_place_each_slot_at_most_once() {
             .env("NORDLYS_API_KEY", &key.key)
             .env("NORDLYS_API_SECRET", &key.secret)
             .env("NORDLYS_STATE_DIR", &state)
+            .env(
+                "NORDLYS_TEST_KEYRING_DIR",
+                app_driver::keyring_dir(dir.path()),
+            )
             .env("NORDLYS_TIMEOUT", "1");
         let cli = tokio::task::spawn_blocking(move || c.output());
         let (cli, ours) = tokio::join!(cli, plans::run_plans_at(&app, now));

@@ -25,7 +25,7 @@ use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
 use nordlys_application::vocabulary::{Direction, OrderOutcome};
 use nordlys_application::wording::key;
 use nordlys_application::{profiles, trading, watcher};
-use nordlys_core::store::{JournalState, Store, WithdrawalState};
+use nordlys_core::store::{JournalState, WithdrawalState};
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::Value;
@@ -121,7 +121,7 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     trading::cancel_order(&app, &app.money_turn().await, cancel)
         .await
         .unwrap();
-    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     let journal = store.orders().recent(10).unwrap();
     assert_eq!(journal[0].state, JournalState::Placed, "{journal:?}");
     assert_eq!(journal[0].order_id.as_deref(), Some(made.as_str()));
@@ -194,7 +194,7 @@ async fn a_thousand_operations_under_faults_leave_no_duplicate_and_no_wrong_verd
     // Quiet now: withdrawals settle within 5 s at the sandbox; then the app resolves what it
     // could not tell, as the journal and payments screens do.
     tokio::time::sleep(Duration::from_secs(6)).await;
-    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     for _ in 0..5 {
         trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         watcher::look(&app).await.unwrap();

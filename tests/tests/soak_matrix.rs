@@ -270,7 +270,7 @@ async fn cell(
     // Late commits land, late rows are listed, the quiet period passes; then the app looks
     // again, as the Trade and Pay screens do.
     tokio::time::sleep(Duration::from_secs(quiet + lag + 6)).await;
-    let store = Store::open(&dir.path().join("profiles/exchange/nordlys.sqlite")).unwrap();
+    let store = app_driver::profile_db(&app, dir.path(), "exchange");
     for _ in 0..2 {
         trading::resolve_orders(&app, NoArgs {}).await.unwrap();
         watcher::look(&app).await.unwrap();

@@ -27,7 +27,7 @@ use nordlys_application::watcher::{self, Change};
 use nordlys_application::wording::key;
 use nordlys_application::{profiles, receive, trading, unknowns};
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::platform::secrets::MemorySecretStore;
+use nordlys_core::platform::secrets::FileSecretStore;
 use nordlys_money::Btc;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
@@ -80,7 +80,7 @@ fn recorded_app() -> (
     let desktop = Arc::new(Recorded::default());
     let app = app_on(
         dir.path(),
-        Arc::new(MemorySecretStore::default()),
+        Arc::new(FileSecretStore::new(app_driver::keyring_dir(dir.path()))),
         desktop.clone(),
     );
     (app, desktop, dir)
@@ -420,7 +420,7 @@ async fn deposits_made_while_the_app_was_closed_are_summed_up_once_on_start() {
     let start = || {
         app_on(
             dir.path(),
-            Arc::new(MemorySecretStore::default()),
+            Arc::new(FileSecretStore::new(app_driver::keyring_dir(dir.path()))),
             desktop.clone(),
         )
     };
@@ -588,7 +588,7 @@ async fn a_price_alert_fires_once_per_crossing_through_the_watcher() {
     }
     let restarted = app_on(
         dir.path(),
-        Arc::new(MemorySecretStore::default()),
+        Arc::new(FileSecretStore::new(app_driver::keyring_dir(dir.path()))),
         desktop.clone(),
     );
     connect(&restarted, &sb).await;
@@ -912,7 +912,7 @@ async fn closing_the_window_asks_once_then_keeps_nordlys_in_the_tray_or_quits() 
     drop(app);
     let again = app_on(
         dir.path(),
-        Arc::new(MemorySecretStore::default()),
+        Arc::new(FileSecretStore::new(app_driver::keyring_dir(dir.path()))),
         desktop.clone(),
     );
     assert_eq!(
@@ -948,7 +948,7 @@ async fn starting_at_login_writes_and_removes_the_autostart_entry() {
     });
     let app = app_on(
         dir.path(),
-        Arc::new(MemorySecretStore::default()),
+        Arc::new(FileSecretStore::new(app_driver::keyring_dir(dir.path()))),
         desktop.clone(),
     );
     let on = |on| background::set_start_at_login(&app, StartAtLoginArgs { start_at_login: on });
@@ -1000,9 +1000,7 @@ async fn plans_of_a_profile_not_in_use_are_told_once() {
     let sb = sandbox().await;
     let (app, desktop, dir) = recorded_app();
     connect(&app, &sb).await;
-    let sandbox_store =
-        nordlys_core::store::Store::open(&dir.path().join("profiles/sandbox/nordlys.sqlite"))
-            .unwrap();
+    let sandbox_store = app_driver::profile_db(&app, dir.path(), "sandbox");
     let plan = nordlys_core::plans::PlanForm {
         buy_nok: "100".into(),
         every: "day".into(),

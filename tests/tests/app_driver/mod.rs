@@ -24,7 +24,7 @@ use nordlys_application::{pay, profiles, receive, tax, trading, watcher};
 use nordlys_core::amount_input::BitcoinAmountUnit;
 use nordlys_core::format::Locale;
 use nordlys_core::order_form::OrderForm;
-use nordlys_core::platform::secrets::{MemorySecretStore, SecretStore};
+use nordlys_core::platform::secrets::{FileSecretStore, SecretStore};
 use nordlys_core::store::WithdrawalState;
 use nordlys_core::travel_rule::RecipientForm;
 use nordlys_sandbox::world::rng::Rng;
@@ -290,14 +290,31 @@ pub fn app_on(
     ))
 }
 
-/// The app with its data in a temporary dir and its secrets in memory, connected as a user
-/// would: an exchange profile, then an API key that may trade and withdraw. `shorten` sets the
-/// quiet period and request timeout (seconds) first, as debug builds allow.
+/// `profile`'s store in the app's data `dir`, opened on a connection of its own with its key from
+/// the app's keyring, as the CLI opens it.
+pub fn profile_db(app: &App, dir: &std::path::Path, profile: &str) -> nordlys_core::store::Store {
+    let path = dir.join("profiles").join(profile).join("nordlys.sqlite");
+    nordlys_core::store::profile_store::open(&*app.secrets, profile, &path)
+        .unwrap_or_else(|e| panic!("{profile}'s store: {e}"))
+}
+
+/// The keyring double of [`connected_app`]'s app, in its data `dir`, for the CLI it starts
+/// (`NORDLYS_TEST_KEYRING_DIR`).
+pub fn keyring_dir(dir: &std::path::Path) -> std::path::PathBuf {
+    dir.join("keyring")
+}
+
+/// The app with its data in a temporary dir and its secrets in a keyring double beside it
+/// ([`keyring_dir`]), connected as a user would: an exchange profile, then an API key that may
+/// trade and withdraw. `shorten` sets the quiet period and request timeout (seconds) first, as
+/// debug builds allow.
 pub async fn connected_app(
     sb: &nordlys_sandbox::RunningSandbox,
     shorten: Option<(chrono::Duration, u64)>,
 ) -> (Arc<App>, tempfile::TempDir) {
-    let (app, dir) = app_with(Arc::new(MemorySecretStore::default()));
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = FileSecretStore::new(keyring_dir(dir.path()));
+    let app = app_in(dir.path(), Arc::new(secrets));
     if let Some((quiet, timeout)) = shorten {
         app.set_timing(nordlys_application::state::Timing {
             rules: nordlys_core::evidence::Rules::with_min_quiet(quiet),
