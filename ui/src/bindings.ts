@@ -1053,6 +1053,14 @@ export type ShownPrice = { text: string, exact: Exact<"NOK/BTC"> | null, };
 
 export type StartAtLoginArgs = { startAtLogin: boolean, };
 
+export type StoreKeyArgs = { 
+/**
+ * The lock's password, when a lock is set.
+ */
+password: LockPassword | null, };
+
+export type StoreKeyView = { "kind": "key", groups: string, } | { "kind": "inMemory" };
+
 export type SummaryLine = { label: string, value: string, };
 
 export type SwitchProfileArgs = { id: string, };
@@ -1310,6 +1318,10 @@ export function setPrivacy(args: SetPrivacyArgs): Promise<AppView> {
 
 export function lock(args: NoArgs): Promise<AppView> {
   return call("lock", args);
+}
+
+export function storeKey(args: StoreKeyArgs): Promise<StoreKeyView> {
+  return call("store_key", args);
 }
 
 export function unlock(args: PasswordArgs): Promise<LockFormView> {

@@ -393,8 +393,17 @@ const nb = {
   "Lock Nordlys": "Lås Nordlys",
   "Choose a password for the lock. Nordlys then locks at start, after the idle time and with Ctrl+L.":
     "Velg et passord for låsen. Nordlys låses da ved start, etter tiden uten aktivitet og med Ctrl+L.",
-  "The lock hides Nordlys from people at your screen; it does not encrypt your data.":
-    "Låsen skjuler Nordlys for folk ved skjermen din; den krypterer ikke dataene dine.",
+  "The lock hides Nordlys from people at your screen; your data is encrypted with its own key either way.":
+    "Låsen skjuler Nordlys for folk ved skjermen din; dataene dine er kryptert med sin egen nøkkel uansett.",
+  "Your data's key": "Nøkkelen til dataene dine",
+  "Your local data (journal, tax history, payments, plans, recipients) is encrypted with a key kept in the system keyring. Keep a copy somewhere safe: lost, the key takes your data with it, and with the journal the evidence for any payment whose outcome is unknown.":
+    "De lokale dataene dine (journal, skattehistorikk, betalinger, planer, mottakere) er kryptert med en nøkkel i systemets nøkkelring. Ta vare på en kopi et trygt sted: mister du nøkkelen, mister du dataene, og med journalen beviset for betalinger med ukjent utfall.",
+  "Write it down or keep it in a password manager, then hide it. nordlys-cli store import-key puts it back.":
+    "Skriv den ned eller legg den i en passordbehandler, og skjul den. nordlys-cli store import-key legger den tilbake.",
+  "Hide the key": "Skjul nøkkelen",
+  "Show the key": "Vis nøkkelen",
+  "The sandbox keeps its play money in memory here (no keyring is running): there is no key to keep.":
+    "Sandkassen holder lekepengene i minnet her (ingen nøkkelring kjører): det finnes ingen nøkkel å ta vare på.",
   "New password": "Nytt passord",
   "The same again": "Det samme en gang til",
   "Set and lock": "Sett og lås",

@@ -133,3 +133,40 @@ describe("Settings: the window closed, and login", () => {
     expect(other.container.textContent).toContain(unavailable);
   });
 });
+
+describe("Settings: the data's key", () => {
+  it("shows the key only when asked, with the lock's password when a lock is set, and hides it again", async () => {
+    const groups = "0123 4567 89ab cdef 0123 4567 89ab cdef 0123 4567 89ab cdef 0123 4567 89ab cdef";
+    const fake = sandboxBackend({
+      storeKey: ({ password }) => {
+        if (password !== "correct horse") throw { code: "passwordNeeded", message: "That is not the lock's password." };
+        return { kind: "key", groups };
+      },
+    });
+    const locked = appView({ lock: { set: true, locked: false, why: null, idleMinutes: 15, beforePayments: true } });
+    const { session } = await mountScreen(Settings, fake);
+    session.appLock.app = locked;
+    expect(screen.queryByTestId("store-key")).toBeNull();
+    await userEvent.type(await screen.findByTestId("store-key-password"), "wrong");
+    await fireEvent.click(screen.getByTestId("show-store-key"));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("store-key-password-error").textContent).toBe("That is not the lock's password."),
+    );
+    expect(screen.queryByTestId("store-key")).toBeNull();
+    await userEvent.clear(screen.getByTestId("store-key-password"));
+    await userEvent.type(screen.getByTestId("store-key-password"), "correct horse");
+    await fireEvent.click(screen.getByTestId("show-store-key"));
+    await vi.waitFor(() => expect(screen.getByTestId("store-key").textContent).toBe(groups));
+    expect(fake.callsOf("storeKey").at(-1)).toEqual({ password: "correct horse" });
+    await fireEvent.click(screen.getByTestId("hide-store-key"));
+    expect(screen.queryByTestId("store-key")).toBeNull();
+  });
+
+  it("says there is no key when the sandbox keeps its play money in memory", async () => {
+    const fake = sandboxBackend({ storeKey: () => ({ kind: "inMemory" }) });
+    await mountScreen(Settings, fake);
+    await fireEvent.click(await screen.findByTestId("show-store-key"));
+    await vi.waitFor(() => screen.getByTestId("store-key-in-memory"));
+    expect(fake.callsOf("storeKey")).toEqual([{ password: null }]);
+  });
+});
