@@ -30,7 +30,9 @@ use nordlys_application::vocabulary::{Direction, OrderOutcome, ProfileType};
 use nordlys_application::wording::key;
 use nordlys_application::{pay, profiles, trading};
 use nordlys_core::amount_input::BitcoinAmountUnit;
-use nordlys_core::platform::secrets::{MemorySecretStore, SecretError, SecretItem, SecretStore};
+use nordlys_core::platform::secrets::{
+    LockedSecretStore, MemorySecretStore, SecretError, SecretItem, SecretStore,
+};
 use nordlys_core::recipient_seal::RecipientSeal;
 use nordlys_core::store::{JournalState, Recipient, WithdrawalState};
 use nordlys_core::travel_rule::RecipientForm;
@@ -255,22 +257,6 @@ async fn a_switch_waits_for_an_order_on_its_way() {
     assert_eq!(check_lanes(&app, dir.path(), &sb).await, 1);
 }
 
-/// A keyring that is locked: every call fails.
-#[derive(Debug)]
-struct LockedKeyring;
-
-impl SecretStore for LockedKeyring {
-    fn get(&self, _: &str, _: SecretItem) -> Result<Option<String>, SecretError> {
-        Err(SecretError::Unavailable("the collection is locked".into()))
-    }
-    fn set(&self, _: &str, _: SecretItem, _: &str) -> Result<(), SecretError> {
-        Err(SecretError::Unavailable("the collection is locked".into()))
-    }
-    fn delete(&self, _: &str, _: SecretItem) -> Result<(), SecretError> {
-        Err(SecretError::Unavailable("the collection is locked".into()))
-    }
-}
-
 /// A keyring that gives the store's key but, locked since, not the recipients' seal.
 #[derive(Debug)]
 struct SealLocked(Arc<MemorySecretStore>);
@@ -279,20 +265,20 @@ impl SecretStore for SealLocked {
     fn get(&self, profile: &str, item: SecretItem) -> Result<Option<String>, SecretError> {
         match item {
             SecretItem::StoreKey => self.0.get(profile, item),
-            _ => LockedKeyring.get(profile, item),
+            _ => LockedSecretStore.get(profile, item),
         }
     }
     fn set(&self, profile: &str, item: SecretItem, value: &str) -> Result<(), SecretError> {
-        LockedKeyring.set(profile, item, value)
+        LockedSecretStore.set(profile, item, value)
     }
     fn delete(&self, profile: &str, item: SecretItem) -> Result<(), SecretError> {
-        LockedKeyring.delete(profile, item)
+        LockedSecretStore.delete(profile, item)
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_keyring_still_opens_the_sandbox_and_says_how_to_unlock_it() {
-    let (app, _dir) = app_with(Arc::new(LockedKeyring));
+    let (app, _dir) = app_with(Arc::new(LockedSecretStore));
     let state = profiles::app_state(&app, NoArgs {})
         .await
         .unwrap()

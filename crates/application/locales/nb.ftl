@@ -473,6 +473,14 @@ alert-percent = { $percent } prosent
 alert-open-order-needs-key = Varsler om åpne ordrer krever en API-nøkkel: børsen viser ikke åpne ordrer til apper koblet til med OAuth.
 usual-amount-problem = Det vanlige beløpet: { $problem }
 
+## Den lokale lagringen, kryptert på disk
+
+store-key-missing = De lokale dataene dine i { $path } er kryptert, og systemets nøkkelring har ingen nøkkel til dem. Gjenopprett oppføringen i nøkkelringen, eller legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key); eller flytt filen til side for å starte på nytt. Uten nøkkelen går journalens bevis for betalinger med ukjent utfall tapt.
+store-key-wrong = De lokale dataene dine i { $path } åpnes ikke med nøkkelen i systemets nøkkelring. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key), eller flytt filen til side for å starte på nytt.
+store-key-damaged = Oppføringen for nøkkelen til de lokale dataene dine i systemets nøkkelring er skadet. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key).
+store-key-not-kept = Systemets nøkkelring tok ikke vare på den nye nøkkelen til de lokale dataene dine, så ingenting ble kryptert med den. Sjekk at nøkkelringen er låst opp og har plass, og start Nordlys på nytt.
+store-in-use = De lokale dataene dine er åpne i et annet Nordlys-program (kommandolinjeverktøyet?). Lukk det og prøv igjen: dataene krypteres når ingenting annet har dem åpne.
+
 ## Applåsen
 
 locked-notice-title = Nordlys (låst)
@@ -489,14 +497,6 @@ lock-password-to-weaken = Skriv inn låsens passord for å svekke låsen (lengre
 lock-password-for-change = Skriv inn låsens passord for å gjøre denne endringen: et nytt eller større fast kjøp, eller en annen børsadresse.
 lock-password-for-key = Skriv inn låsens passord for å se nøkkelen til dataene dine.
 
-
-## Den lokale lagringen, kryptert på disk
-
-store-key-missing = De lokale dataene dine i { $path } er kryptert, og systemets nøkkelring har ingen nøkkel til dem. Gjenopprett oppføringen i nøkkelringen, eller legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key); eller flytt filen til side for å starte på nytt. Uten nøkkelen går journalens bevis for betalinger med ukjent utfall tapt.
-store-key-wrong = De lokale dataene dine i { $path } åpnes ikke med nøkkelen i systemets nøkkelring. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key), eller flytt filen til side for å starte på nytt.
-store-key-damaged = Oppføringen for nøkkelen til de lokale dataene dine i systemets nøkkelring er skadet. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key).
-store-key-not-kept = Systemets nøkkelring tok ikke vare på den nye nøkkelen til de lokale dataene dine, så ingenting ble kryptert med den. Sjekk at nøkkelringen er låst opp og har plass, og start Nordlys på nytt.
-store-in-use = De lokale dataene dine er åpne i et annet Nordlys-program (kommandolinjeverktøyet?). Lukk det og prøv igjen: dataene krypteres når ingenting annet har dem åpne.
 ## Systemkurven
 
 tray-open = Åpne Nordlys

@@ -492,11 +492,7 @@ fn tell_inactive_profiles_plans(app: &App, active: &str) {
         if !crate::watcher::untold_inactive(app, active, &id) {
             continue;
         }
-        let path = app
-            .data_dir
-            .join("profiles")
-            .join(&id)
-            .join("nordlys.sqlite");
+        let path = app.store_path(&id);
         if !path.exists() {
             continue;
         }

@@ -268,6 +268,14 @@ impl App {
         }
     }
 
+    /// Where `profile`'s store is kept.
+    pub(crate) fn store_path(&self, profile: &str) -> PathBuf {
+        self.data_dir
+            .join("profiles")
+            .join(profile)
+            .join("nordlys.sqlite")
+    }
+
     /// The active profile's session, opened on first use.
     pub async fn session(&self) -> Result<ProfileSession, AppError> {
         let mut slot = self.session.lock().await;
@@ -289,12 +297,11 @@ impl App {
         )
         .map_err(AppError::fault)?;
         let connection = self.open_connection(&profile, nonces).await?;
-        let path = self
-            .data_dir
-            .join("profiles")
-            .join(&profile.id)
-            .join("nordlys.sqlite");
-        let store = Arc::new(open_store(&*self.secrets, &profile, &path)?);
+        let store = Arc::new(open_store(
+            &*self.secrets,
+            &profile,
+            &self.store_path(&profile.id),
+        )?);
         // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
         // labels only, and Pay asks for their details again, until a later session can unlock.
         if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {

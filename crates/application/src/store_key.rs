@@ -4,6 +4,7 @@
 //! unattended window must not walk away with it.
 
 use nordlys_core::store::StoreKey;
+use nordlys_core::store::profile_store::OpenError;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -33,17 +34,15 @@ pub enum StoreKeyView {
 pub async fn store_key(app: &App, args: StoreKeyArgs) -> Answer<StoreKeyView> {
     require_password_for(app, args.password.as_ref(), key::LOCK_PASSWORD_FOR_KEY).await?;
     let session = app.session().await?;
-    let kept = StoreKey::read(&*app.secrets, &session.profile.id).map_err(|e| match e {
-        nordlys_core::store::KeyError::Secrets(e) => AppError::of(e),
-        nordlys_core::store::KeyError::NotAKey => {
-            AppError::of(nordlys_core::store::profile_store::OpenError::KeyDamaged)
-        }
-    })?;
-    Ok(match kept {
-        Some(key) if !session.store.is_in_memory() => StoreKeyView::Key {
-            groups: grouped(&key.to_hex()),
-        },
-        _ => StoreKeyView::InMemory,
+    if session.store.is_in_memory() {
+        return Ok(StoreKeyView::InMemory);
+    }
+    let id = &session.profile.id;
+    let key = StoreKey::read(&*app.secrets, id)
+        .map_err(|e| AppError::of(OpenError::from(e)))?
+        .ok_or_else(|| AppError::of(OpenError::KeyMissing(app.store_path(id))))?;
+    Ok(StoreKeyView::Key {
+        groups: grouped(&key.to_hex()),
     })
 }
 

@@ -54,6 +54,14 @@ pub fn state_dir() -> Result<PathBuf, String> {
     Ok(base.join("nordlys-cli"))
 }
 
+/// The app profile whose directory `dir` is: its name, when its parent is the app's `profiles`.
+pub fn app_profile_of(dir: &std::path::Path) -> Option<String> {
+    let parent = dir.parent()?;
+    (parent.file_name()? == "profiles")
+        .then(|| dir.file_name()?.to_str().map(str::to_owned))
+        .flatten()
+}
+
 /// The app's secrets, where the key of an app profile's store is: the OS keyring (service
 /// `no.nordlys.desktop`), or in a debug build the directory `$NORDLYS_TEST_KEYRING_DIR` names.
 pub fn app_secrets() -> Box<dyn nordlys_core::platform::secrets::SecretStore> {

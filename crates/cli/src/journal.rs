@@ -20,7 +20,7 @@ pub fn open_store() -> Result<Store, String> {
     let dir = crate::environment::state_dir()?;
     create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join("nordlys.sqlite");
-    match app_profile_of(&dir) {
+    match crate::environment::app_profile_of(&dir) {
         Some(profile) => {
             // On a thread of its own: the keyring's Secret Service backend runs its own
             // executor, which must not start inside the command's runtime.
@@ -37,14 +37,6 @@ pub fn open_store() -> Result<Store, String> {
         None => Store::open(&path)
             .map_err(|e| format!("the journal at {} cannot be used: {e}", path.display())),
     }
-}
-
-/// The app profile whose directory `dir` is: its name, when its parent is the app's `profiles`.
-pub(crate) fn app_profile_of(dir: &std::path::Path) -> Option<String> {
-    let parent = dir.parent()?;
-    (parent.file_name()? == "profiles")
-        .then(|| dir.file_name()?.to_str().map(str::to_owned))
-        .flatten()
 }
 
 fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {

@@ -8,12 +8,12 @@ use nordlys_core::store::{Store, StoreError, StoreKey};
 use serde_json::json;
 
 use crate::args::StoreCommand;
+use crate::environment;
 use crate::outcome::{Failure, print};
-use crate::{environment, journal};
 
 pub(crate) fn command(command: &StoreCommand) -> Result<(), Failure> {
     let dir = environment::state_dir().map_err(Failure::Usage)?;
-    let profile = journal::app_profile_of(&dir).ok_or_else(|| {
+    let profile = environment::app_profile_of(&dir).ok_or_else(|| {
         Failure::Usage(format!(
             "{} is not an app profile's directory (…/profiles/<id>): the CLI's own store is not encrypted, so it has no key",
             dir.display()
@@ -45,9 +45,7 @@ pub(crate) fn command(command: &StoreCommand) -> Result<(), Failure> {
             let found = at_rest::found(&path)
                 .map_err(|e| Failure::Refused(format!("cannot read {}: {e}", path.display())))?;
             if found == Found::Encrypted {
-                let copy =
-                    StoreKey::from_hex(&key.to_hex()).map_err(|e| Failure::Usage(e.to_string()))?;
-                match Store::open_encrypted(&path, copy) {
+                match Store::open_encrypted(&path, key.clone()) {
                     Ok(_) => {}
                     Err(StoreError::WrongKey) => {
                         return Err(Failure::Refused(format!(

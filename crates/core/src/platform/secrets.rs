@@ -106,6 +106,30 @@ impl SecretStore for MemorySecretStore {
     }
 }
 
+/// For tests only, and only in debug builds: a keyring that is locked, every call refused as the
+/// Secret Service refuses while its collection is locked.
+#[cfg(debug_assertions)]
+#[derive(Debug, Default)]
+pub struct LockedSecretStore;
+
+#[cfg(debug_assertions)]
+impl SecretStore for LockedSecretStore {
+    fn get(&self, _: &str, _: SecretItem) -> Result<Option<String>, SecretError> {
+        Err(locked())
+    }
+    fn set(&self, _: &str, _: SecretItem, _: &str) -> Result<(), SecretError> {
+        Err(locked())
+    }
+    fn delete(&self, _: &str, _: SecretItem) -> Result<(), SecretError> {
+        Err(locked())
+    }
+}
+
+#[cfg(debug_assertions)]
+fn locked() -> SecretError {
+    SecretError::Unavailable("the collection is locked".into())
+}
+
 /// For tests only, and only in debug builds: a keyring shared between processes, one file per
 /// entry in a directory, so a test's app and the CLI it starts see the same entries (the store's
 /// key above all) without a Secret Service. Never a release build's store.

@@ -22,7 +22,8 @@ use crate::platform::secrets::{self, SecretError, SecretItem, SecretStore};
 /// The first 16 bytes of every plain SQLite database; an encrypted one begins with its salt.
 const PLAIN_HEADER: &[u8; 16] = b"SQLite format 3\0";
 
-/// A store's key: 32 random bytes, zeroed when dropped.
+/// A store's key: 32 random bytes, zeroed when dropped (each copy too).
+#[derive(Clone)]
 pub struct StoreKey(Zeroizing<[u8; 32]>);
 
 impl std::fmt::Debug for StoreKey {

@@ -83,7 +83,7 @@ fn new_key(secrets: &dyn SecretStore, profile: &str, path: &Path) -> Result<Stor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::secrets::{MemorySecretStore, SecretItem};
+    use crate::platform::secrets::{LockedSecretStore, MemorySecretStore, SecretItem};
 
     #[test]
     fn a_new_profile_gets_a_key_and_opens_with_it_again() {
@@ -161,23 +161,10 @@ mod tests {
     /// A keyring that cannot be reached: refused with its reason, nothing written.
     #[test]
     fn a_locked_keyring_is_refused() {
-        #[derive(Debug)]
-        struct Locked;
-        impl SecretStore for Locked {
-            fn get(&self, _: &str, _: SecretItem) -> Result<Option<String>, SecretError> {
-                Err(SecretError::Unavailable("locked".into()))
-            }
-            fn set(&self, _: &str, _: SecretItem, _: &str) -> Result<(), SecretError> {
-                Err(SecretError::Unavailable("locked".into()))
-            }
-            fn delete(&self, _: &str, _: SecretItem) -> Result<(), SecretError> {
-                Err(SecretError::Unavailable("locked".into()))
-            }
-        }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nordlys.sqlite");
         assert!(matches!(
-            open(&Locked, "p", &path),
+            open(&LockedSecretStore, "p", &path),
             Err(OpenError::Keyring(SecretError::Unavailable(_)))
         ));
         assert_eq!(at_rest::found(&path).unwrap(), Found::Nothing);
