@@ -42,17 +42,8 @@ pub async fn store_key(app: &App, args: StoreKeyArgs) -> Answer<StoreKeyView> {
         .map_err(|e| AppError::of(OpenError::from(e)))?
         .ok_or_else(|| AppError::of(OpenError::KeyMissing(app.store_path(id))))?;
     Ok(StoreKeyView::Key {
-        groups: grouped(&key.to_hex()),
+        groups: nordlys_core::format::in_fours(&key.to_hex()),
     })
-}
-
-/// `hex` in groups of four, a space between.
-fn grouped(hex: &str) -> String {
-    hex.as_bytes()
-        .chunks(4)
-        .map(|c| String::from_utf8_lossy(c).into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]
@@ -62,7 +53,7 @@ mod tests {
     #[test]
     fn a_key_is_shown_in_groups_of_four_and_reads_back() {
         let key = StoreKey::random().unwrap();
-        let shown = grouped(&key.to_hex());
+        let shown = nordlys_core::format::in_fours(&key.to_hex());
         assert_eq!(shown.split(' ').count(), 16);
         assert!(shown.split(' ').all(|g| g.len() == 4));
         let back = StoreKey::from_hex(&shown).unwrap();

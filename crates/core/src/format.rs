@@ -203,6 +203,17 @@ impl Figures {
 }
 
 /// A day: `22.11.2026` (nb) or `2026-11-22` (en).
+/// `text` in groups of four characters, a space between: how a key or an address is read and
+/// compared by eye.
+pub fn in_fours(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 pub fn date(d: NaiveDate, locale: Locale) -> String {
     match locale {
         Locale::Nb => d.format("%d.%m.%Y").to_string(),
@@ -393,5 +404,12 @@ mod tests {
         assert_eq!(time_to_second(&t, oslo, Locale::Nb), "15.07.2026 14:54:07");
         let utc = crate::time::zone("UTC").unwrap();
         assert_eq!(time(&t, utc, Locale::En), "2026-07-15 12:54");
+    }
+
+    #[test]
+    fn text_is_grouped_in_fours_with_the_rest_last() {
+        assert_eq!(in_fours("bc1qw508d6qe"), "bc1q w508 d6qe");
+        assert_eq!(in_fours("abcdef"), "abcd ef");
+        assert_eq!(in_fours(""), "");
     }
 }
