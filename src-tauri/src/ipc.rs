@@ -130,7 +130,7 @@ ipc_commands! {
     trading::quote: QuoteArgs => QuoteView;
     trading::check_order: OrderFormArgs => OrderCheckView;
     #[money]
-    trading::place_order: OrderFormArgs => OrderResultView;
+    trading::place_order: PlaceOrderArgs => OrderResultView;
     trading::resolve_orders: NoArgs => JournalView;
     trading::open_orders: NoArgs => OpenOrdersView;
     #[money]
@@ -155,7 +155,7 @@ ipc_commands! {
     receive::recent_invoices: NoArgs => InvoicesView;
     pay::check_payment: PayArgs => PayCheckView;
     #[money]
-    pay::send_payment: PayArgs => PaymentResultView;
+    pay::send_payment: SendPaymentArgs => PaymentResultView;
     pay::payments: NoArgs => PaymentsView;
     pay::recipients: NoArgs => RecipientsView;
     pay::save_recipient: SaveRecipientArgs => RecipientsView;

@@ -1,14 +1,17 @@
 //! The desktop the application layer asks for its side effects: notifications (sent from Rust, so
-//! the webview needs no notification permission), the system browser, the save dialog, and the
-//! `changed` event the window listens to.
+//! the webview needs no notification permission), the system browser, the save dialog, the
+//! native confirmation before money moves, and the `changed` event the window listens to.
 
 use std::path::PathBuf;
 
-use nordlys_application::desktop::{Desktop, DesktopError, LoginStart, Notice, SaveChoice};
+use nordlys_application::confirmation_views::ConfirmationText;
+use nordlys_application::desktop::{
+    ConfirmAnswer, Desktop, DesktopError, LoginStart, Notice, SaveChoice,
+};
 use nordlys_application::tax_views::TaxSyncView;
 use nordlys_application::watcher::Change;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
-use tauri_plugin_dialog::DialogExt;
+use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
 use tauri_plugin_notification::Notification;
 use tauri_plugin_opener::OpenerExt;
 
@@ -61,6 +64,29 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
                     .transpose();
                 chosen(path);
             });
+    }
+
+    fn confirm(&self, text: &ConfirmationText, answer: ConfirmAnswer) {
+        if self
+            .0
+            .try_state::<tauri_plugin_dialog::Dialog<R>>()
+            .is_none()
+        {
+            answer(Err(DesktopError("no dialog here".into())));
+            return;
+        }
+        // GTK's own message dialog, outside the web view: what it shows Rust wrote, and only its
+        // "Send" answers yes. Escape and closing it answer no.
+        self.0
+            .dialog()
+            .message(&text.message)
+            .title(&text.title)
+            .kind(MessageDialogKind::Warning)
+            .buttons(MessageDialogButtons::OkCancelCustom(
+                mnemonic(&text.send),
+                mnemonic(&text.cancel),
+            ))
+            .show(move |send| answer(Ok(send)));
     }
 
     fn changed(&self, what: Change) {
@@ -144,3 +170,17 @@ fn notify_with_click<R: Runtime>(_app: &AppHandle<R>, _notice: &Notice) {}
 pub const CHANGED: &str = "changed";
 pub const OPEN: &str = "open";
 pub const TAX_SYNC: &str = "taxSync";
+
+/// A button's label with its first letter as the keyboard shortcut (Alt and the letter), where
+/// the dialog is GTK's; elsewhere the label as it is.
+fn mnemonic(label: &str) -> String {
+    if cfg!(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    )) {
+        format!("_{}", label.replace('_', "__"))
+    } else {
+        label.to_owned()
+    }
+}

@@ -330,7 +330,7 @@ result: string, lots: Array<LotView>,
  */
 unmatched: ShownBtc | null, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "notConfirmed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
 export type EvidenceView = { at: string, 
 /**
@@ -611,14 +611,14 @@ saleTax: SaleTaxView | null,
  * What there is to trade with: the NOK available to buy with, or the account's bitcoin
  * available to sell.
  */
-available: ShownAmount | null, };
-
-export type OrderFormArgs = { 
+available: ShownAmount | null, 
 /**
- * The user confirmed a second time that the same order may be sent although one like it
- * is still unknown.
+ * The one-time id that places the order as this check read it; empty while it cannot be
+ * placed.
  */
-despiteUnknown?: boolean, orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, };
+reviewed: string, };
+
+export type OrderFormArgs = { orderType: OrderType, direction: Direction, amount: string, price: string | null, accountId: string | null, };
 
 export type OrderOutcome = "placed" | "notPlaced" | "unknown";
 
@@ -632,25 +632,7 @@ export type PayArgs = { destination: string, amount: string, unit: BitcoinAmount
 /**
  * Remember the recipient in the address book after the payment is sent.
  */
-saveRecipient: boolean, label: string, 
-/**
- * The user confirmed a second time that the same payment may be sent although one like it
- * is still unknown.
- */
-despiteUnknown?: boolean, 
-/**
- * The user was told the same payment went through within the last day, and pays again.
- */
-despiteRecent?: boolean, 
-/**
- * For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
- */
-confirmedAmountBtc?: string, 
-/**
- * The `reviewed` fingerprint of the check the user confirmed: a payment is sent only if it
- * is the form that check was for.
- */
-reviewed?: string, };
+saveRecipient: boolean, label: string, };
 
 export type PayCheckView = { 
 /**
@@ -658,8 +640,8 @@ export type PayCheckView = {
  */
 ok: boolean, 
 /**
- * The BTC amount that would be sent: what the confirmation of an amount typed in NOK sends
- * back as `confirmedAmountBtc` (the form's value, not a figure shown; `estimate` shows it).
+ * The BTC amount that would be sent: for an amount typed in NOK, what the review holds and
+ * sends (the form's value, not a figure shown; `estimate` shows it).
  */
 amountBtc: string | null, destinationError: string | null, recognised: string | null, kind: DestinationKind | null, 
 /**
@@ -684,7 +666,8 @@ estimate: ShownAmount | null,
  */
 available: ShownBtc, availableNok: ShownNok | null, needsRecipient: boolean, savedRecipient: RecipientView | null, recipientErrors: RecipientErrorsView, summary: Array<SummaryLine>, 
 /**
- * Names the form this check was for; sending asks for it back.
+ * The one-time id that sends the payment as this check read it; empty while it cannot be
+ * sent.
  */
 reviewed: string, 
 /**
@@ -737,6 +720,17 @@ export type PaymentWorth = {
 nok: ShownNok, when: WorthWhen, };
 
 export type PaymentsView = { payments: Array<PaymentView>, };
+
+export type PlaceOrderArgs = { 
+/**
+ * The `reviewed` id of the check the user confirmed.
+ */
+reviewed: string, 
+/**
+ * The user confirmed a second time that the same order may be sent although one like it
+ * is still unknown.
+ */
+despiteUnknown?: boolean, };
 
 export type PlanArgs = { 
 /**
@@ -1004,6 +998,21 @@ warning: string | null, plans: PlansView, };
 export type SaveRecipientArgs = { identity: string, destination: string, label: string, details: RecipientDetails, };
 
 export type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
+
+export type SendPaymentArgs = { 
+/**
+ * The `reviewed` id of the check the user confirmed.
+ */
+reviewed: string, 
+/**
+ * The user confirmed a second time that the same payment may be sent although one like it
+ * is still unknown.
+ */
+despiteUnknown?: boolean, 
+/**
+ * The user was told the same payment went through within the last day, and pays again.
+ */
+despiteRecent?: boolean, };
 
 export type SetApiKeyArgs = { key: string, secret: string, 
 /**
@@ -1396,7 +1405,7 @@ export function checkOrder(args: OrderFormArgs): Promise<OrderCheckView> {
   return call("check_order", args);
 }
 
-export function placeOrder(args: OrderFormArgs): Promise<OrderResultView> {
+export function placeOrder(args: PlaceOrderArgs): Promise<OrderResultView> {
   return call("place_order", args);
 }
 
@@ -1488,7 +1497,7 @@ export function checkPayment(args: PayArgs): Promise<PayCheckView> {
   return call("check_payment", args);
 }
 
-export function sendPayment(args: PayArgs): Promise<PaymentResultView> {
+export function sendPayment(args: SendPaymentArgs): Promise<PaymentResultView> {
   return call("send_payment", args);
 }
 

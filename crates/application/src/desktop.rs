@@ -1,5 +1,6 @@
 //! What the application asks of the desktop it runs on: notifications, the system browser, the
-//! save dialog, and word to the window that something changed. The shell answers with the OS's own; tests with a fake that records.
+//! save dialog, the confirmation before money moves, and word to the window that something
+//! changed. The shell answers with the OS's own; tests with a fake that records.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,9 @@ pub struct DesktopError(pub String);
 
 /// Where the user chose to save a file, or `None` when they cancelled.
 pub type SaveChoice = Box<dyn FnOnce(Result<Option<PathBuf>, DesktopError>) + Send>;
+
+/// Whether the user pressed the confirmation's "Send", or why no dialog could ask them.
+pub type ConfirmAnswer = Box<dyn FnOnce(Result<bool, DesktopError>) + Send>;
 
 /// A desktop notification and the screen it is about.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -33,6 +37,10 @@ pub trait Desktop: Send + Sync + std::fmt::Debug {
 
     /// Asks where to save a CSV file suggested as `name`.
     fn choose_save_path(&self, name: &str, chosen: SaveChoice);
+
+    /// Asks the user to approve a send in the desktop's own dialog, outside the web view; answers
+    /// through `answer` once they chose.
+    fn confirm(&self, text: &crate::confirmation_views::ConfirmationText, answer: ConfirmAnswer);
 
     /// Tells the window that `what` changed in the store, so it reads it again.
     fn changed(&self, what: crate::watcher::Change);
@@ -84,7 +92,8 @@ impl LoginStart for XdgAutostart {
     }
 }
 
-/// A desktop with no notifications, browser or dialog: every request to open or save fails.
+/// A desktop with no notifications, browser or dialog: every request to open, save or confirm
+/// fails.
 #[derive(Debug, Default)]
 pub struct NoDesktop;
 
@@ -97,6 +106,12 @@ impl Desktop for NoDesktop {
 
     fn choose_save_path(&self, _name: &str, chosen: SaveChoice) {
         chosen(Err(DesktopError("this app has no save dialog".into())));
+    }
+
+    fn confirm(&self, _text: &crate::confirmation_views::ConfirmationText, answer: ConfirmAnswer) {
+        answer(Err(DesktopError(
+            "this app has no dialog to confirm in".into(),
+        )));
     }
 
     fn changed(&self, _what: crate::watcher::Change) {}

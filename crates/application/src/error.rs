@@ -29,6 +29,9 @@ pub enum ErrorCode {
     MayBeUnknown,
     /// The form sent is not the form that was reviewed: it must be reviewed again.
     NotReviewed,
+    /// The user did not approve the send in the confirmation outside the window (cancelled, or
+    /// no dialog could be shown): nothing was sent.
+    NotConfirmed,
     Server,
     Keyring,
     Browser,

@@ -17,6 +17,7 @@ use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, NokPerBtc};
 
 use crate::NoArgs;
+use crate::confirmation::{self, Confirmation, PaymentReview};
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::msg;
 use crate::pay_views::*;
@@ -89,41 +90,18 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
     Ok((form, check, ctx, account.name))
 }
 
-/// Names the form as the user sees it: the same fields give the same name, and any change gives
-/// another. What the confirmation adds (the amount it showed, a second go-ahead) is not part of it.
-fn fingerprint(args: &PayArgs) -> Answer<String> {
-    use sha2::{Digest, Sha256};
-    let form = PayArgs {
-        despite_unknown: None,
-        despite_recent: None,
-        confirmed_amount_btc: None,
-        reviewed: None,
-        ..args.clone()
-    };
-    let text = serde_json::to_vec(&form).map_err(AppError::fault)?;
-    Ok(Sha256::digest(&text)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
-/// The BTC amount confirmed for a payment typed in NOK, if it is still within 2 % of `now`.
-fn confirmed_amount(text: &str, now: Btc) -> Answer<Btc> {
+/// The bitcoin the review showed for an amount typed in NOK, if it is still within 2 % of `now`:
+/// what is sent, not an amount converted again at a price that moved since.
+fn reviewed_amount(reviewed: Btc, now: Btc) -> Answer<Btc> {
     use rust_decimal::Decimal;
-    use std::str::FromStr;
-    let confirmed = Decimal::from_str(text.trim())
-        .ok()
-        .and_then(|d| Btc::new(d).ok())
-        .filter(|b| b.is_positive())
-        .ok_or_else(|| AppError::said(ErrorCode::InvalidInput, key::CONFIRMED_AMOUNT_NOT_BTC))?;
-    let drift = (confirmed - now).ratio(now).map(|d| d.abs());
+    let drift = (reviewed - now).ratio(now).map(|d| d.abs());
     if drift.is_none_or(|d| d > Decimal::new(2, 2)) {
         return Err(AppError::said(
             ErrorCode::InvalidInput,
             key::PAYMENT_PRICE_MOVED,
         ));
     }
-    Ok(confirmed)
+    Ok(reviewed)
 }
 
 /// A locked keyring is the user's to unlock, not an internal fault.
@@ -145,10 +123,19 @@ pub struct PayChecked {
     pub ctx: PayContext,
     /// The name of the account it is sent from.
     pub account_name: String,
-    /// The form's fingerprint, which sending asks for back.
+    /// The one-time id sending names: the form as this check read it, held in the app. Empty
+    /// while the form cannot be sent.
     pub reviewed: String,
     /// What paying, a sale at the market rate, would realise at the bid.
     pub sale_tax: Option<TaxOnSale>,
+}
+
+/// A payment form as its review checked it: what that review's id sends.
+#[derive(Debug, Clone)]
+pub struct PreparedPayment {
+    pub args: PayArgs,
+    /// The bitcoin the review showed: an amount typed in NOK sends this, not a new conversion.
+    pub amount_btc: Option<Btc>,
 }
 
 pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayChecked> {
@@ -157,8 +144,24 @@ pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayChecked> {
         Some(btc) if form.is_payment => Some(tax_on_sale(app, btc, ctx.price).await?),
         _ => None,
     };
+    // Only a form that can be sent is held for sending.
+    let reviewed = match check.request {
+        Some(_) => {
+            let profile = app.session().await?.profile.id;
+            let prepared = PreparedPayment {
+                args,
+                amount_btc: check.amount_btc,
+            };
+            app.prepared
+                .payments
+                .hold(&profile, prepared)?
+                .as_str()
+                .to_owned()
+        }
+        None => String::new(),
+    };
     Ok(PayChecked {
-        reviewed: fingerprint(&args)?,
+        reviewed,
         form,
         check,
         ctx,
@@ -252,15 +255,46 @@ pub struct PaymentSent {
     pub outcome: SendOutcome,
 }
 
-/// Sends the payment the user reviewed, in the money turn the caller holds.
-pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<PaymentSent> {
-    let locale = app.input_locale();
-    // Only the form the user reviewed is sent: a confirmation armed for one form never sends
-    // another that replaced it on screen.
-    if args.reviewed.as_deref() != Some(fingerprint(&args)?.as_str()) {
-        return Err(AppError::said(ErrorCode::NotReviewed, key::PAYMENT_CHANGED));
+/// Sends the payment reviewed under `args.reviewed`, in the money turn the caller holds, once the
+/// user approved it outside the window. The id is used up by the send; a send that did not go
+/// (cancelled, a second go-ahead asked for) keeps it.
+pub async fn send_payment(
+    app: &App,
+    turn: &MoneyTurn,
+    args: SendPaymentArgs,
+) -> Answer<PaymentSent> {
+    let profile = app.session().await?.profile.id;
+    let taken = app.prepared.payments.take(&args.reviewed, &profile)?;
+    let sent = send_prepared(app, turn, &taken.what, &args).await;
+    if let Err(e) = &sent
+        && nothing_sent_may_go_on(e.code)
+    {
+        app.prepared.payments.give_back(taken);
     }
-    let (form, check, _, _) = checked(app, &args).await?;
+    sent
+}
+
+/// Refusals that leave nothing sent and that the user answers without a new review.
+fn nothing_sent_may_go_on(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::NotConfirmed
+            | ErrorCode::SameAsRecent
+            | ErrorCode::SameAsUnknown
+            | ErrorCode::PasswordNeeded
+    )
+}
+
+async fn send_prepared(
+    app: &App,
+    turn: &MoneyTurn,
+    prepared: &PreparedPayment,
+    send: &SendPaymentArgs,
+) -> Answer<PaymentSent> {
+    let locale = app.input_locale();
+    let args = &prepared.args;
+    // Checked again as it is now (the balance, the address book), from the form held here.
+    let (form, check, ctx, account_name) = checked(app, args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
@@ -278,18 +312,22 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
         let incomplete = key::PAYMENT_RECIPIENT_INCOMPLETE;
         return Err(AppError::all(ErrorCode::InvalidInput, why, incomplete));
     };
-    // A payment typed in NOK sends the BTC amount the user confirmed, not one converted again
+    // A payment typed in NOK sends the BTC amount the review showed, not one converted again
     // at a price that may have moved since; a move of more than 2 % asks for a new review.
     if form.unit == BitcoinAmountUnit::Nok
         && request.amount_btc.is_some()
-        && let Some(text) = args.confirmed_amount_btc.as_deref()
+        && let Some(reviewed) = prepared.amount_btc
     {
-        let confirmed = confirmed_amount(text, amount)?;
+        let confirmed = reviewed_amount(reviewed, amount)?;
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
     // Nothing is journaled or sent without the lock's password when it asks for it.
-    crate::lock::take_payment_allowance(app, args.reviewed.as_deref().unwrap_or_default())?;
+    crate::lock::take_payment_allowance(app, &send.reviewed)?;
+    // What the user approves is read back from the request itself, outside the window.
+    let review = PaymentReview::of(&request, &account_name, Some(ctx.price), ctx.now)
+        .ok_or_else(|| AppError::fault("the payment's request does not read back"))?;
+    confirmation::ask(app, Confirmation::Payment(review)).await?;
     let ProfileSession {
         connection, store, ..
     } = app.session().await?;
@@ -306,8 +344,8 @@ pub async fn send_payment(app: &App, turn: &MoneyTurn, args: PayArgs) -> Answer<
         &identity,
         amount,
         typed_nok,
-        args.despite_unknown.unwrap_or(false),
-        args.despite_recent.unwrap_or(false),
+        send.despite_unknown.unwrap_or(false),
+        send.despite_recent.unwrap_or(false),
         turn,
     )
     .await

@@ -34,6 +34,15 @@ pub struct PayArgs {
     /// Remember the recipient in the address book after the payment is sent.
     pub save_recipient: bool,
     pub label: String,
+}
+
+/// Sends the payment reviewed: by the review's one-time id only, so the window cannot supply
+/// another payment after the review.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SendPaymentArgs {
+    /// The `reviewed` id of the check the user confirmed.
+    pub reviewed: String,
     /// The user confirmed a second time that the same payment may be sent although one like it
     /// is still unknown.
     #[serde(default)]
@@ -43,15 +52,6 @@ pub struct PayArgs {
     #[serde(default)]
     #[ts(optional)]
     pub despite_recent: Option<bool>,
-    /// For an amount typed in NOK: the BTC amount the confirmation showed, which is what is sent.
-    #[serde(default)]
-    #[ts(optional)]
-    pub confirmed_amount_btc: Option<String>,
-    /// The `reviewed` fingerprint of the check the user confirmed: a payment is sent only if it
-    /// is the form that check was for.
-    #[serde(default)]
-    #[ts(optional)]
-    pub reviewed: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
@@ -74,8 +74,8 @@ pub struct SummaryLine {
 pub struct PayCheckView {
     /// Everything is valid: the send button may be enabled.
     pub ok: bool,
-    /// The BTC amount that would be sent: what the confirmation of an amount typed in NOK sends
-    /// back as `confirmedAmountBtc` (the form's value, not a figure shown; `estimate` shows it).
+    /// The BTC amount that would be sent: for an amount typed in NOK, what the review holds and
+    /// sends (the form's value, not a figure shown; `estimate` shows it).
     #[ts(type = "string | null")]
     #[serde(with = "nordlys_money::opt_exact")]
     pub amount_btc: Option<Btc>,
@@ -102,7 +102,8 @@ pub struct PayCheckView {
     pub saved_recipient: Option<RecipientView>,
     pub recipient_errors: RecipientErrorsView,
     pub summary: Vec<SummaryLine>,
-    /// Names the form this check was for; sending asks for it back.
+    /// The one-time id that sends the payment as this check read it; empty while it cannot be
+    /// sent.
     pub reviewed: String,
     /// For a payment marked as one: the gain or loss it would realise and the tax on it.
     pub sale_tax: Option<crate::sale_tax::SaleTaxView>,

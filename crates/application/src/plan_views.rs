@@ -4,7 +4,7 @@
 
 use chrono::Weekday;
 use nordlys_core::plan_schedule::{Every, ScheduleProblem};
-use nordlys_core::plans::{Missed, Plan, PlanProblem, RunState};
+use nordlys_core::plans::{Missed, NewPlan, Plan, PlanProblem, RunState};
 use nordlys_money::{Btc, Nok, NokPerBtc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -171,6 +171,19 @@ fn weekday_key(d: Weekday) -> Bare {
 
 /// The plan in a sentence: "NOK 500.00 every Monday at 07:00".
 fn said(plan: &Plan, viewer: &Viewer) -> String {
+    let terms = NewPlan {
+        buy_nok: plan.buy_nok,
+        ladder: plan.ladder,
+        schedule: plan.schedule,
+        account_id: plan.account_id.clone(),
+        max_price: plan.max_price,
+        missed: plan.missed,
+    };
+    said_of(&terms, viewer)
+}
+
+/// A plan's terms in a sentence, before or after it is kept.
+pub(crate) fn said_of(plan: &NewPlan, viewer: &Viewer) -> String {
     let (figures, locale) = (viewer.figures, viewer.locale());
     let at = plan.schedule.at.format("%H:%M").to_string();
     let amount = figures.nok(plan.buy_nok);

@@ -14,6 +14,7 @@ use nordlys_exchange::ExchangeClient;
 use nordlys_exchange::models::TaxTransaction;
 use nordlys_money::{Btc, Nok, NokPerBtc};
 
+use crate::confirmation::{self, Confirmation, PlanReview};
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::notices::{PlanRan, Told};
 use crate::plan_views::{PlanArgs, PlanIdArgs, PlanKind, PlanPeriod};
@@ -381,6 +382,9 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavedPlan> {
     };
     if enlarges {
         crate::lock::require_password(app, args.password.as_ref()).await?;
+        // What it will spend is approved outside the window, as it is kept.
+        let review = PlanReview { terms: new.clone() };
+        confirmation::ask(app, Confirmation::Plan(review)).await?;
     }
     let at = match args.id {
         Some(id) => Keep::Edit(id),

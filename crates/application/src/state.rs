@@ -54,6 +54,8 @@ pub struct App {
     pub(crate) market: crate::market::MarketPart,
     /// The app lock's part.
     pub(crate) lock: crate::lock::LockPart,
+    /// Payments and orders reviewed and held for their one send.
+    pub(crate) prepared: crate::prepared::PreparedPart,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -192,6 +194,7 @@ impl App {
             watch: crate::watcher::WatchPart::default(),
             market: crate::market::MarketPart::default(),
             lock: crate::lock::LockPart::new(lock),
+            prepared: Default::default(),
         }
     }
 

@@ -52,6 +52,15 @@ pub struct OrderFormArgs {
     #[serde(flatten)]
     #[ts(flatten)]
     pub form: OrderForm,
+}
+
+/// Places the order reviewed: by the review's one-time id only, so the window cannot supply
+/// another order after the review.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlaceOrderArgs {
+    /// The `reviewed` id of the check the user confirmed.
+    pub reviewed: String,
     /// The user confirmed a second time that the same order may be sent although one like it
     /// is still unknown.
     #[serde(default)]
@@ -76,6 +85,9 @@ pub struct OrderCheckView {
     /// What there is to trade with: the NOK available to buy with, or the account's bitcoin
     /// available to sell.
     pub available: Option<ShownAmount>,
+    /// The one-time id that places the order as this check read it; empty while it cannot be
+    /// placed.
+    pub reviewed: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -412,6 +424,7 @@ fn check_view_of(
         summary: order_confirmation(c, figures),
         sale_tax: None,
         available: None,
+        reviewed: String::new(),
     }
 }
 
@@ -431,6 +444,7 @@ impl Present for OrderChecked {
             Direction::Sell => Amount::Btc(market.available_btc),
         }));
         view.sale_tax = self.sale_tax.map(|t| t.present(viewer));
+        view.reviewed = self.reviewed;
         view
     }
 }

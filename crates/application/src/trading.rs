@@ -16,6 +16,7 @@ use nordlys_money::{Btc, Nok, NokPerBtc};
 
 use crate::NoArgs;
 use crate::account_names::AccountNames;
+use crate::confirmation::{self, Confirmation, OrderReview};
 use crate::error::{Answer, AppError, ErrorCode};
 use crate::error_words::Worded;
 use crate::msg;
@@ -90,8 +91,11 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
 }
 
 /// The market the form is checked against, when the exchange quoted it, and the account the
-/// form shows (the one it sends from).
-async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Utc>, String)> {
+/// form shows (the one it sends from), by id and name.
+async fn market(
+    app: &App,
+    account: Option<&str>,
+) -> Answer<(Market, DateTime<Utc>, (String, String))> {
     let c = app.session().await?.connection;
     let client = c.client();
     let price = client.price(None).await.map_err(AppError::of)?;
@@ -107,7 +111,7 @@ async fn market(app: &App, account: Option<&str>) -> Answer<(Market, DateTime<Ut
         available_nok: nok,
         available_btc: btc.available_btc,
     };
-    Ok((market, price.timestamp, btc.id.to_string()))
+    Ok((market, price.timestamp, (btc.id.to_string(), btc.name)))
 }
 
 /// The order form checked against the market, with what its confirmation shows.
@@ -120,11 +124,13 @@ pub struct OrderChecked {
     pub quoted_at: DateTime<Utc>,
     /// What a sale about to be made would realise, at the limit or the bid.
     pub sale_tax: Option<TaxOnSale>,
+    /// The one-time id that places the order as checked; empty while it cannot be placed.
+    pub reviewed: String,
 }
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderChecked> {
     let mut form = args.form;
-    let (market, quoted_at, shown) = market(app, form.account_id.as_deref()).await?;
+    let (market, quoted_at, (shown, _)) = market(app, form.account_id.as_deref()).await?;
     form.account_id = Some(shown);
     let check = order_form::check(&form, &market, app.input_locale());
     let selling = check
@@ -138,12 +144,22 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderChecked>
         }
         None => None,
     };
+    // Only a form that can be placed is held for placing.
+    let reviewed = match check.request {
+        Some(_) => {
+            let profile = app.session().await?.profile.id;
+            let orders = &app.prepared.orders;
+            orders.hold(&profile, form.clone())?.as_str().to_owned()
+        }
+        None => String::new(),
+    };
     Ok(OrderChecked {
         form,
         check,
         market,
         quoted_at,
         sale_tax,
+        reviewed,
     })
 }
 
@@ -175,10 +191,28 @@ impl OrderPlaced {
     }
 }
 
-/// Places the order the form holds, in the money turn the caller holds.
-pub async fn place_order(app: &App, turn: &MoneyTurn, args: OrderFormArgs) -> Answer<OrderPlaced> {
-    let mut form = args.form;
-    let (market, _, shown) = market(app, form.account_id.as_deref()).await?;
+/// Places the order reviewed under `args.reviewed`, in the money turn the caller holds, once the
+/// user approved it outside the window. The id is used up by the placing; an order that did not
+/// go (cancelled, a second go-ahead asked for) keeps it.
+pub async fn place_order(app: &App, turn: &MoneyTurn, args: PlaceOrderArgs) -> Answer<OrderPlaced> {
+    let profile = app.session().await?.profile.id;
+    let taken = app.prepared.orders.take(&args.reviewed, &profile)?;
+    let placed = place_prepared(app, turn, taken.what.clone(), &args).await;
+    if let Err(e) = &placed
+        && matches!(e.code, ErrorCode::NotConfirmed | ErrorCode::SameAsUnknown)
+    {
+        app.prepared.orders.give_back(taken);
+    }
+    placed
+}
+
+async fn place_prepared(
+    app: &App,
+    turn: &MoneyTurn,
+    mut form: OrderForm,
+    args: &PlaceOrderArgs,
+) -> Answer<OrderPlaced> {
+    let (market, _, (shown, account_name)) = market(app, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
     form.account_id = Some(shown);
     let checked = order_form::check(&form, &market, app.input_locale());
@@ -194,6 +228,9 @@ pub async fn place_order(app: &App, turn: &MoneyTurn, args: OrderFormArgs) -> An
             key::ORDER_NOT_READY,
         ));
     };
+    // What the user approves is read back from the request itself, outside the window.
+    let review = OrderReview::of(&request, &account_name);
+    confirmation::ask(app, Confirmation::Order(review)).await?;
     let session = app.session().await?;
     let ProfileSession {
         connection, store, ..

@@ -1593,6 +1593,10 @@ mod tests {
         ),
         (key::TAX_KIND_BONUS.as_str(), "Norwegian says bonus too"),
         (
+            key::CONFIRM_SEND.as_str(),
+            "the imperative of sende is send",
+        ),
+        (
             key::TAX_SUB_ONCHAIN.as_str(),
             "on-chain is the word in Norwegian too",
         ),
