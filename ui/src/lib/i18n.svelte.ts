@@ -305,6 +305,14 @@ const nb = {
   "The system keyring is locked, so this recipient's details cannot be read. Unlock it and restart Nordlys, or enter them again when you pay.":
     "Systemets nøkkelring er låst, så denne mottakerens opplysninger kan ikke leses. Lås den opp og start Nordlys på nytt, eller fyll dem inn igjen når du betaler.",
   "A payment cannot be undone.": "En betaling kan ikke angres.",
+  "Check the payment in Nordlys's own dialog, then press Send there.":
+    "Sjekk betalingen i Nordlys' eget vindu, og trykk Send der.",
+  "Nordlys shows the payment once more in a dialog of its own: only its Send sends.":
+    "Nordlys viser betalingen en gang til i et eget vindu: bare Send der sender.",
+  "Check the order in Nordlys's own dialog, then press Place order there.":
+    "Sjekk ordren i Nordlys' eget vindu, og trykk Legg inn ordren der.",
+  "Nordlys shows the order once more in a dialog of its own: only its Place order places it.":
+    "Nordlys viser ordren en gang til i et eget vindu: bare Legg inn ordren der legger den inn.",
   Send: "Send",
   "Review payment": "Se over betalingen",
   "Saved recipients": "Lagrede mottakere",

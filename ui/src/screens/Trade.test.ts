@@ -2,13 +2,13 @@ import { fireEvent, screen } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
-import type { OrderFormArgs, OrderResultView } from "../bindings";
+import type { OrderResultView, PlaceOrderArgs } from "../bindings";
 import { amount, balancesView, btc, nok, price, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Trade from "./Trade.svelte";
 import { TradeState } from "./trade.svelte";
 
-function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
+function tradeBackend(place: (args: PlaceOrderArgs) => OrderResultView) {
   return sandboxBackend({
     openOrders: () => ({
       orders: [
@@ -46,6 +46,7 @@ function tradeBackend(place: (f: OrderFormArgs) => OrderResultView) {
       estimateBasis: "at the ask, NOK 1,000,000.00, 12:00:00",
       summary: `Buy for ${f.amount} NOK`,
       available: f.direction === "buy" ? amount("NOK 25 000.00", "25000") : amount("0.5 BTC", "0.5", "BTC"),
+      reviewed: `${f.direction}/${f.amount}`,
       saleTax:
         f.direction === "sell"
           ? {
@@ -164,9 +165,8 @@ describe("Trade", () => {
     expect(screen.getByTestId("order-summary").textContent).toBe("Buy for 5000 NOK");
     await fireEvent.click(screen.getByTestId("order-confirm"));
     await vi.waitFor(() => screen.getByTestId("order-unknown"));
-    expect(fake.callsOf("placeOrder")).toEqual([
-      { orderType: "market", direction: "buy", amount: "5000", price: null, accountId: null },
-    ]);
+    // Only the review's id goes: Rust places the order it checked.
+    expect(fake.callsOf("placeOrder")).toEqual([{ reviewed: "buy/5000" }]);
     expect(screen.queryByTestId("order-confirm")).toBeNull();
     expect(screen.getByTestId("order-review")).toHaveProperty("disabled", true);
     // A screen reader hears the outcome.

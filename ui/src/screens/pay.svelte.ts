@@ -171,14 +171,10 @@ export class PayState {
         }
         this.passwordProblem = null;
       }
-      // Sent as confirmed: the form the check was for (the app refuses any other), and for an
-      // amount in NOK the BTC amount shown.
-      const confirmed = form.unit === "nok" && checked?.amountBtc ? { confirmedAmountBtc: checked.amountBtc } : {};
-      const reviewed = checked ? { reviewed: checked.reviewed } : {};
+      // Only the review's id goes: Rust sends the payment it checked, once its own dialog,
+      // outside this window, was answered "Send".
       const result = await this.session.backend.sendPayment({
-        ...form,
-        ...confirmed,
-        ...reviewed,
+        reviewed: checked?.reviewed ?? "",
         ...(despiteUnknown ? { despiteUnknown: true } : {}),
         ...(despiteRecent ? { despiteRecent: true } : {}),
       });
@@ -193,6 +189,11 @@ export class PayState {
     } catch (e) {
       if (hasCode(e, "passwordNeeded")) {
         this.passwordProblem = errorText(e);
+        return;
+      }
+      // Cancelled in the dialog: the review stays open, to confirm again or go back.
+      if (hasCode(e, "notConfirmed")) {
+        this.submitError = errorText(e);
         return;
       }
       this.confirming = false;

@@ -138,7 +138,12 @@ export class TradeState {
     this.cancelled = null;
     const form = this.order.form;
     try {
-      this.result = await this.session.backend.placeOrder(despiteUnknown ? { ...form, despiteUnknown: true } : form);
+      // Only the review's id goes: Rust places the order it checked, once its own dialog,
+      // outside this window, was answered "Place order".
+      const reviewed = this.order.checked?.reviewed ?? "";
+      this.result = await this.session.backend.placeOrder(
+        despiteUnknown ? { reviewed, despiteUnknown: true } : { reviewed },
+      );
       this.session.router.announce(this.result.message);
       this.confirming = false;
       if (this.result.outcome === "unknown") this.#followUnknown();
@@ -152,10 +157,14 @@ export class TradeState {
       void this.session.doubts.refresh();
     } catch (e) {
       this.submitError = errorText(e);
+      // Cancelled in the dialog: the review stays open, to confirm again or go back.
+      if (hasCode(e, "notConfirmed")) return;
       // Nothing stays armed after doubt: a second order needs a new review.
       this.confirming = false;
       this.doubt = hasCode(e, "sameAsUnknown");
       if (hasCode(e, "notPermitted")) void this.session.appLock.reload();
+      // A review no longer held (sent, replaced, too old): checked again, for a new review.
+      if (hasCode(e, "notReviewed")) this.order.recheck();
     } finally {
       this.sending = false;
     }
