@@ -10,13 +10,10 @@
 mod app_driver;
 
 use nordlys_core::seen::Read;
-use std::sync::Arc;
 
-use app_driver::{connected_app, kari, order};
-use nordlys_application::desktop::NoDesktop;
+use app_driver::{connected_app, kari, order, place_form, send_reviewed};
 use nordlys_application::error::ErrorCode;
-use nordlys_application::pay::PayChecked;
-use nordlys_application::pay_views::PayArgs;
+use nordlys_application::pay_views::{PayArgs, SendPaymentArgs};
 use nordlys_application::present::Present;
 use nordlys_application::profile_views::SetLanguageArgs;
 use nordlys_application::trade_views::{CancelOrderArgs, QuoteArgs};
@@ -29,12 +26,6 @@ use nordlys_core::store::WithdrawalState;
 use nordlys_sandbox::{FaultKind, FaultRule};
 use nordlys_tests::*;
 use serde_json::{Value, json};
-
-/// The form `payment` with the fingerprint of the check `check_payment` gave for it.
-fn as_reviewed(mut form: PayArgs, check: &PayChecked) -> PayArgs {
-    form.reviewed = Some(check.reviewed.clone());
-    form
-}
 
 /// A message's words before its first value, in English: how the window's sentence opens.
 /// Its values are a marker, to cut at.
@@ -53,10 +44,8 @@ macro_rules! estimate {
     };
 }
 
-fn payment(amount: &str, unit: BitcoinAmountUnit, confirmed: Option<&str>) -> PayArgs {
-    let mut args = app_driver::payment("kari@example.com", amount, unit, kari());
-    args.confirmed_amount_btc = confirmed.map(str::to_owned);
-    args
+fn payment(amount: &str, unit: BitcoinAmountUnit) -> PayArgs {
+    app_driver::payment("kari@example.com", amount, unit, kari())
 }
 
 fn cancel(order_id: &str, anyway: bool) -> CancelOrderArgs {
@@ -71,35 +60,22 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     let sb = sandbox().await;
     let (app, dir) = connected_app(&sb, None).await;
     let nok = BitcoinAmountUnit::Nok;
-    let checked = pay::check_payment(&app, payment("150", nok, None))
-        .await
-        .unwrap();
-    let confirmed = checked.check.amount_btc.unwrap().to_string();
+    let checked = pay::check_payment(&app, payment("150", nok)).await.unwrap();
 
     // The price moves 10 % after the review: the confirmation no longer holds.
     control(&sb, "/sandbox/price", json!({"movePercent": 10})).await;
-    let refused = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(payment("150", nok, Some(&confirmed)), &checked),
-    )
-    .await
-    .unwrap_err();
+    let refused = send_reviewed(&app, &checked.reviewed, false, false)
+        .await
+        .unwrap_err();
     assert!(refused.says(key::PAYMENT_PRICE_MOVED), "{refused:?}");
 
     // Reviewed again: exactly the BTC amount shown is sent, from the account shown.
-    let checked = pay::check_payment(&app, payment("150", nok, None))
-        .await
-        .unwrap();
+    let checked = pay::check_payment(&app, payment("150", nok)).await.unwrap();
     let confirmed = checked.check.amount_btc.unwrap().to_string();
     control(&sb, "/sandbox/price", json!({"movePercent": 1})).await;
-    let sent = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(payment("150", nok, Some(&confirmed)), &checked),
-    )
-    .await
-    .unwrap();
+    let sent = send_reviewed(&app, &checked.reviewed, false, false)
+        .await
+        .unwrap();
     assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let world = sb.state.lock();
     let w = world.withdrawals.last().unwrap();
@@ -125,49 +101,90 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
     );
 }
 
+/// What you see is what you send: the window names a review by its one-time id and cannot
+/// supply the payment; the native confirmation shows the request Rust prepared, and only its
+/// "Send" sends it, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_confirmation_sends_only_the_form_it_reviewed() {
+async fn a_window_that_changes_the_payment_after_the_review_cannot_get_another_sent() {
     let sb = sandbox().await;
-    let (app, _dir) = connected_app(&sb, None).await;
+    let (app, _dir, reviewer) = app_driver::reviewed_app(&sb, None).await;
     let sats = BitcoinAmountUnit::Sats;
     let before = sb.state.lock().withdrawals.len();
-    let reviewed = pay::check_payment(&app, payment("1000", sats, None))
+    let reviewed = pay::check_payment(&app, payment("1000", sats))
         .await
         .unwrap();
     assert!(reviewed.check.request.is_some(), "{reviewed:?}");
 
-    // The amount changed on screen after the review; the confirmation still carries the old check.
-    let changed = as_reviewed(payment("100000", sats, None), &reviewed);
-    let refused = pay::send_payment(&app, &app.money_turn().await, changed)
+    // A window that puts another amount and destination beside the review's id is refused
+    // before anything is read: sending takes the id and the go-aheads, nothing else.
+    let tampered = json!({
+        "reviewed": reviewed.reviewed,
+        "amount": "100000",
+        "destination": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+    });
+    assert!(serde_json::from_value::<SendPaymentArgs>(tampered).is_err());
+    // A window that reviews another payment on the side gets that one's own id, and the
+    // confirmation of the first still sends the first.
+    let other = app_driver::payment(
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        "100000",
+        sats,
+        kari(),
+    );
+    let side = pay::check_payment(&app, other).await.unwrap();
+    assert_ne!(side.reviewed, reviewed.reviewed);
+    // A made-up id sends nothing.
+    let unknown = send_reviewed(&app, "0123456789abcdef0123456789abcdef", false, false)
         .await
         .unwrap_err();
-    assert!(refused.says(key::PAYMENT_CHANGED), "{refused:?}");
-    // A confirmation with no review at all is refused the same way.
-    let unreviewed = pay::send_payment(&app, &app.money_turn().await, payment("1000", sats, None))
+    assert_eq!(unknown.code, ErrorCode::NotReviewed, "{unknown:?}");
+
+    // Cancelled in the native dialog: nothing sent, and the review can still be confirmed.
+    reviewer
+        .cancels
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let cancelled = send_reviewed(&app, &reviewed.reviewed, false, false)
         .await
         .unwrap_err();
-    assert!(unreviewed.says(key::PAYMENT_CHANGED), "{unreviewed:?}");
+    assert_eq!(cancelled.code, ErrorCode::NotConfirmed, "{cancelled:?}");
     assert_eq!(
         sb.state.lock().withdrawals.len(),
         before,
         "nothing was sent"
     );
+    reviewer
+        .cancels
+        .store(false, std::sync::atomic::Ordering::SeqCst);
 
-    // The form as reviewed goes through, once.
-    let sent = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(payment("1000", sats, None), &reviewed),
-    )
-    .await
-    .unwrap();
+    let sent = send_reviewed(&app, &reviewed.reviewed, false, false)
+        .await
+        .unwrap();
     assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
-    let world = sb.state.lock();
-    assert_eq!(world.withdrawals.len(), before + 1);
-    assert_eq!(
-        world.withdrawals[before].amount_btc,
-        "0.00001".parse::<rust_decimal::Decimal>().unwrap()
+    {
+        let world = sb.state.lock();
+        assert_eq!(world.withdrawals.len(), before + 1);
+        let made = &world.withdrawals[before];
+        assert_eq!(
+            made.amount_btc,
+            "0.00001".parse::<rust_decimal::Decimal>().unwrap()
+        );
+        assert_eq!(made.destination, "kari@example.com");
+    }
+    // Both dialogs showed the payment the review prepared, read back from its request.
+    let shown = reviewer.shown();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(
+        shown.iter().all(|t| t.title.contains("0.00001000\u{a0}BTC")
+            && t.message.contains("kari@example.com")
+            && t.message.contains("Kari Nordmann (NO)")),
+        "{shown:?}"
     );
+    // The id is used up by the send: the same confirmation never sends twice.
+    let twice = send_reviewed(&app, &reviewed.reviewed, false, true)
+        .await
+        .unwrap_err();
+    assert_eq!(twice.code, ErrorCode::NotReviewed, "{twice:?}");
+    assert_eq!(sb.state.lock().withdrawals.len(), before + 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -186,10 +203,10 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         percent: None,
         delay_ms: 0,
     });
-    let lost = trading::place_order(
+    let lost = place_form(
         &app,
-        &app.money_turn().await,
         order(Direction::Buy, 500, Some(low.to_string())),
+        false,
     )
     .await
     .unwrap();
@@ -199,10 +216,10 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
         language: Some(if on { Locale::Nb } else { Locale::En }),
     };
     profiles::set_language(&app, norwegian(true)).await.unwrap();
-    let again = trading::place_order(
+    let again = place_form(
         &app,
-        &app.money_turn().await,
         order(Direction::Buy, 500, Some(low.to_string())),
+        false,
     )
     .await
     .unwrap_err();
@@ -260,7 +277,7 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
     .await
     .unwrap();
     let bid: rust_decimal::Decimal = quote.price.bid.decimal();
-    let checked = pay::check_payment(&app, payment("0.01", BitcoinAmountUnit::Btc, None))
+    let checked = pay::check_payment(&app, payment("0.01", BitcoinAmountUnit::Btc))
         .await
         .unwrap();
     let shown = checked.clone().present(&app.viewer());
@@ -274,14 +291,10 @@ async fn a_payment_s_nok_value_is_at_the_bid() {
         "{shown:?}"
     );
     // Listed with its worth at the bid of the price last read, as the list reads the store only.
-    let sent = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(payment("0.01", BitcoinAmountUnit::Btc, None), &checked),
-    )
-    .await
-    .unwrap()
-    .present(&app.viewer());
+    let sent = send_reviewed(&app, &checked.reviewed, false, false)
+        .await
+        .unwrap()
+        .present(&app.viewer());
     // Until the exchange lists it (then its row's rate of the day, tested in tax_window), and
     // said to be today's.
     use nordlys_application::pay_views::WorthWhen;
@@ -390,10 +403,10 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
     trading::quote(&app, QuoteArgs { amount_nok: None })
         .await
         .unwrap();
-    let placed = trading::place_order(
+    let placed = place_form(
         &app,
-        &app.money_turn().await,
         order(Direction::Sell, "0.002", Some("9000000".into())),
+        false,
     )
     .await
     .unwrap();
@@ -420,7 +433,7 @@ async fn every_estimate_says_its_price_and_sells_show_their_worth() {
     let sold_from = sb.state.lock().orders.last().unwrap().account.clone();
     assert_eq!(sold.account_id.as_ref(), Some(&sold_from), "{sold:?}");
 
-    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
+    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc))
         .await
         .unwrap()
         .present(&app.viewer());
@@ -454,16 +467,12 @@ async fn a_payment_in_doubt_shows_its_nok_worth() {
         .await
         .unwrap();
     lose_the_next_payment(&sb);
-    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc, None))
+    let checked = pay::check_payment(&app, payment("0.001", BitcoinAmountUnit::Btc))
         .await
         .unwrap();
-    let sent = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(payment("0.001", BitcoinAmountUnit::Btc, None), &checked),
-    )
-    .await
-    .unwrap();
+    let sent = send_reviewed(&app, &checked.reviewed, false, false)
+        .await
+        .unwrap();
     assert_eq!(
         sent.payment.entry.state,
         WithdrawalState::Unknown,
@@ -564,14 +573,11 @@ async fn a_payment_typed_in_nok_again_after_a_lost_answer_needs_the_second_confi
         Result<nordlys_application::pay::PaymentSent, nordlys_application::error::AppError>,
     ) {
         let nok = BitcoinAmountUnit::Nok;
-        let checked = pay::check_payment(app, payment("150", nok, None))
-            .await
-            .unwrap();
+        let checked = pay::check_payment(app, payment("150", nok)).await.unwrap();
         let confirmed = checked.check.amount_btc.unwrap().to_string();
-        let reviewed = as_reviewed(payment("150", nok, Some(&confirmed)), &checked);
         (
             confirmed,
-            pay::send_payment(app, &app.money_turn().await, reviewed).await,
+            send_reviewed(app, &checked.reviewed, false, false).await,
         )
     }
     let (first_btc, first) = send(&app).await;
@@ -667,18 +673,10 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
 
     let sats = BitcoinAmountUnit::Sats;
     let before = sb.state.lock().withdrawals.len();
-    let reviewed = pay::check_payment(&app, payment("1000", sats, None))
+    let reviewed = pay::check_payment(&app, payment("1000", sats))
         .await
         .unwrap();
-    let send = || async {
-        let turn = app.money_turn().await;
-        pay::send_payment(
-            &app,
-            &turn,
-            as_reviewed(payment("1000", sats, None), &reviewed),
-        )
-        .await
-    };
+    let send = || send_reviewed(&app, &reviewed.reviewed, false, false);
     let for_it = |p: &str| PaymentPasswordArgs {
         password: p.into(),
         reviewed: reviewed.reviewed.clone(),
@@ -718,6 +716,17 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
     );
     assert_eq!(
         send().await.unwrap_err().code,
+        ErrorCode::NotReviewed,
+        "the review is used up"
+    );
+    let again = pay::check_payment(&app, payment("1000", sats))
+        .await
+        .unwrap();
+    assert_eq!(
+        send_reviewed(&app, &again.reviewed, false, true)
+            .await
+            .unwrap_err()
+            .code,
         ErrorCode::PasswordNeeded,
         "one payment per password"
     );
@@ -820,7 +829,7 @@ async fn the_lock_hides_money_and_a_payment_needs_its_password() {
         "the address is unchanged: {kept:?}"
     );
 
-    let start = || app_driver::app_on(dir.path(), app.secrets.clone(), Arc::new(NoDesktop));
+    let start = || app_driver::app_in(dir.path(), app.secrets.clone());
     assert!(start().is_locked(), "a restart starts locked");
     app.secrets.delete("", SecretItem::AppLock).unwrap();
     let unlocked = start();
@@ -855,13 +864,9 @@ async fn the_overview_names_what_an_open_sell_holds() {
         .ask
         .decimal();
     let price = (ask * rust_decimal::Decimal::TWO).round_dp(0).to_string();
-    let placed = trading::place_order(
-        &app,
-        &app.money_turn().await,
-        order(Direction::Sell, "0.001", Some(price)),
-    )
-    .await
-    .unwrap();
+    let placed = place_form(&app, order(Direction::Sell, "0.001", Some(price)), false)
+        .await
+        .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let shown = profiles::balances(&app, nordlys_application::NoArgs {})
         .await
@@ -916,13 +921,9 @@ async fn with_no_account_chosen_the_exchange_s_default_account_is_shown_and_used
             .present(&app.viewer());
         assert_eq!(shown.default_account.as_ref(), Some(default), "{reading}");
 
-        let placed = trading::place_order(
-            &app,
-            &app.money_turn().await,
-            order(Direction::Buy, "1000", None),
-        )
-        .await
-        .unwrap();
+        let placed = place_form(&app, order(Direction::Buy, "1000", None), false)
+            .await
+            .unwrap();
         assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
         let bought_into = sb.state.lock().orders.last().unwrap().account.clone();
         assert_eq!(&bought_into, default, "{reading}: the account shown bought");
@@ -981,13 +982,9 @@ async fn a_paid_invoice_is_refused_at_the_field_and_never_becomes_a_recipient() 
     form.label = "Kaffe".into();
     let checked = pay::check_payment(&app, form.clone()).await.unwrap();
     assert!(checked.check.request.is_some(), "{checked:?}");
-    let sent = pay::send_payment(
-        &app,
-        &app.money_turn().await,
-        as_reviewed(form.clone(), &checked),
-    )
-    .await
-    .unwrap();
+    let sent = send_reviewed(&app, &checked.reviewed, false, false)
+        .await
+        .unwrap();
     assert_eq!(sent.payment.entry.state, WithdrawalState::Sent, "{sent:?}");
     let book = pay::recipients(&app, nordlys_application::NoArgs {})
         .await
@@ -1010,11 +1007,10 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
     let sb = sandbox().await;
     let (app, _dir) = connected_app(&sb, None).await;
     let pay_kari = || async {
-        let form = payment("20000", BitcoinAmountUnit::Sats, None);
-        let checked = pay::check_payment(&app, form.clone()).await.unwrap();
-        as_reviewed(form, &checked)
+        let form = payment("20000", BitcoinAmountUnit::Sats);
+        pay::check_payment(&app, form).await.unwrap().reviewed
     };
-    let first = pay::send_payment(&app, &app.money_turn().await, pay_kari().await)
+    let first = send_reviewed(&app, &pay_kari().await, false, false)
         .await
         .unwrap();
     assert_eq!(
@@ -1022,21 +1018,16 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
         WithdrawalState::Sent,
         "{first:?}"
     );
-    let again = pay::send_payment(&app, &app.money_turn().await, pay_kari().await)
+    let again = send_reviewed(&app, &pay_kari().await, false, false)
         .await
         .unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsRecent, "{again:?}");
     assert_eq!(withdrawals_made(&sb), 1, "nothing sent the second time");
     // Another amount is another payment.
-    let mut other = payment("20001", BitcoinAmountUnit::Sats, None);
-    let checked = pay::check_payment(&app, other.clone()).await.unwrap();
-    other = as_reviewed(other, &checked);
-    pay::send_payment(&app, &app.money_turn().await, other)
+    app_driver::pay_form(&app, payment("20001", BitcoinAmountUnit::Sats))
         .await
         .unwrap();
-    let mut confirmed = pay_kari().await;
-    confirmed.despite_recent = Some(true);
-    let second = pay::send_payment(&app, &app.money_turn().await, confirmed)
+    let second = send_reviewed(&app, &pay_kari().await, false, true)
         .await
         .unwrap();
     assert_eq!(

@@ -91,12 +91,9 @@ async fn a_cancel_waits_while_a_lost_order_cannot_be_looked_for() {
     let args = order(Direction::Buy, 321, Some(low));
     // A lost answer whose check also failed is "unknown", never an error the user would answer
     // by ordering again.
-    let placed = within(
-        "place_order",
-        trading::place_order(&app, &app.money_turn().await, args),
-    )
-    .await
-    .unwrap();
+    let placed = within("place_order", app_driver::place_form(&app, args, false))
+        .await
+        .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Unknown, "{placed:?}");
     sb.state.clear_faults();
     let client = key_client(&sb, &sb.info.api_keys.withdrawal);

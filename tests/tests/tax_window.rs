@@ -83,7 +83,7 @@ async fn a_pending_row_has_its_badge_and_leaves_its_year_not_computable_until_fi
 async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     use app_driver::{kari, order, payment};
     use nordlys_application::vocabulary::{Direction, OrderOutcome, SyncState};
-    use nordlys_application::{market, pay, trading, watcher};
+    use nordlys_application::{market, pay, watcher};
     use nordlys_core::amount_input::BitcoinAmountUnit;
 
     let sb = sandbox().await;
@@ -93,13 +93,9 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
         .unwrap()
         .present(&app.viewer())
         .trades;
-    let placed = trading::place_order(
-        &app,
-        &app.money_turn().await,
-        order(Direction::Buy, 777, None),
-    )
-    .await
-    .unwrap();
+    let placed = app_driver::place_form(&app, order(Direction::Buy, 777, None), false)
+        .await
+        .unwrap();
     assert_eq!(placed.outcome(), OrderOutcome::Placed, "{placed:?}");
     let after = market::trade_history(&app, NoArgs {})
         .await
@@ -122,12 +118,8 @@ async fn a_trade_or_payment_just_made_shows_without_pressing_sync() {
     );
 
     let rows = tax_rows(&app, 0, 1).await.total.unwrap();
-    let mut args = payment("kari@example.com", 1000, BitcoinAmountUnit::Sats, kari());
-    let check = pay::check_payment(&app, args.clone()).await.unwrap();
-    args.reviewed = Some(check.reviewed);
-    pay::send_payment(&app, &app.money_turn().await, args)
-        .await
-        .unwrap();
+    let args = payment("kari@example.com", 1000, BitcoinAmountUnit::Sats, kari());
+    app_driver::pay_form(&app, args).await.unwrap();
     // The exchange lists a payment once it has left; the watcher follows it there, and the
     // history's tail is read then. The Tax screen sees that read end.
     let mut rows_now = rows;

@@ -55,6 +55,13 @@ impl Desktop for Recorded {
     fn choose_save_path(&self, _name: &str, chosen: SaveChoice) {
         chosen(Ok(None));
     }
+    fn confirm(
+        &self,
+        _text: &nordlys_application::confirmation_views::ConfirmationText,
+        answer: nordlys_application::desktop::ConfirmAnswer,
+    ) {
+        answer(Ok(true));
+    }
     fn changed(&self, what: Change) {
         self.changed.lock().unwrap().push(what);
     }
@@ -469,13 +476,9 @@ async fn an_unknown_order_is_settled_by_the_watcher_and_the_window_told() {
         percent: None,
         delay_ms: 0,
     });
-    let lost = trading::place_order(
-        &app,
-        &app.money_turn().await,
-        order(Direction::Buy, 100, None),
-    )
-    .await
-    .unwrap();
+    let lost = app_driver::place_form(&app, order(Direction::Buy, 100, None), false)
+        .await
+        .unwrap();
     assert_eq!(lost.outcome(), OrderOutcome::Unknown, "{lost:?}");
     let unresolved = || async {
         unknowns::unknowns(&app, NoArgs {})
@@ -629,10 +632,10 @@ async fn an_open_order_alert_fires_when_the_market_comes_near_a_limit_order() {
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
     let ask: f64 = quote.price.ask.to_string().parse().unwrap();
     let limit = (ask * 0.96).round();
-    let placed = trading::place_order(
+    let placed = app_driver::place_form(
         &app,
-        &app.money_turn().await,
         order(Direction::Buy, 500, Some(limit.to_string())),
+        false,
     )
     .await
     .unwrap();

@@ -672,6 +672,18 @@ impl App {
             .collect()
     }
 
+    /// Where the suite's screenshot `name` goes.
+    pub fn shot_path(name: &str) -> PathBuf {
+        let dir = workspace().join("target/e2e-screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(format!("{name}.png"))
+    }
+
+    /// The native confirmation answered with `key`, pictured as the suite's screenshot `shot`.
+    pub async fn answer_native_shot(&self, title: &str, shot: &str, key: &str) -> String {
+        self.answer_native(title, &Self::shot_path(shot), key).await
+    }
+
     pub async fn screenshot(&self, name: &str) {
         let dir = workspace().join("target/e2e-screenshots");
         std::fs::create_dir_all(&dir).unwrap();
@@ -679,6 +691,55 @@ impl App {
         if let Ok(png) = bounded("a screenshot", self.client.screenshot()).await {
             std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
         }
+    }
+
+    /// Answers Nordlys's native confirmation, the GTK dialog outside the web view, as a user at
+    /// the keyboard would: waits for the dialog whose title starts with `title`, writes a picture
+    /// of the whole screen to `shot` (the dialog is no part of the web view's screenshots), and
+    /// presses the button whose shortcut is `key` (`"alt+s"` Send, `"alt+p"` Place order,
+    /// `"Escape"` cancels). Returns the dialog's title, which names the amount.
+    pub async fn answer_native(&self, title: &str, shot: &Path, key: &str) -> String {
+        let id = self
+            .native_dialog(title)
+            .await
+            .unwrap_or_else(|| panic!("no native dialog titled {title:?} within 20 s"));
+        // Drawn before it is pictured.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let _ = Command::new("import")
+            .args(["-window", "root"])
+            .arg(shot)
+            .status();
+        let name = xdotool(&["getwindowname", &id]).unwrap_or_default();
+        xdotool(&["windowfocus", "--sync", &id]);
+        xdotool(&["key", "--clearmodifiers", key]);
+        // Gone once answered.
+        let started = Instant::now();
+        while self.native_dialog_now(title).is_some() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the native dialog {title:?} stayed open after {key}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        name
+    }
+
+    /// Whether a native dialog titled `title…` shows now.
+    pub fn native_dialog_now(&self, title: &str) -> Option<String> {
+        let pattern = format!("^{}", regex_escape(title));
+        xdotool(&["search", "--onlyvisible", "--name", &pattern])
+            .and_then(|ids| ids.lines().next().map(str::to_owned))
+    }
+
+    async fn native_dialog(&self, title: &str) -> Option<String> {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(20) {
+            if let Some(id) = self.native_dialog_now(title) {
+                return Some(id);
+            }
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        None
     }
 
     /// Where a secret could be left behind by this app: every file under its home (data, WebView
@@ -910,5 +971,26 @@ fn hits_in(place: &Path, bytes: &[u8], needles: &[String]) -> Vec<String> {
         .iter()
         .filter(|n| !n.is_empty() && text.contains(n.as_str()))
         .map(|n| format!("{} contains {}…", place.display(), &n[..n.len().min(12)]))
+        .collect()
+}
+
+/// Runs xdotool on this display; its output when it succeeded.
+fn xdotool(args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// `text` as a POSIX extended regular expression that matches it literally.
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if "\\.^$|?*+()[]{}".contains(c) {
+                format!("\\{c}")
+            } else {
+                c.to_string()
+            }
+        })
         .collect()
 }

@@ -204,6 +204,8 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
     app.click("[data-testid=order-review]").await;
     app.text("[data-testid=order-summary]").await;
     app.click("[data-testid=order-confirm]").await;
+    app.answer_native_shot("Nordlys: place this", "order-native-read-only", "alt+p")
+        .await;
     app.until("the refusal to be shown where it happened", || async {
         app.exists("[data-testid=trading-disabled]").await
     })
@@ -691,6 +693,8 @@ async fn privacy_mode_hides_every_amount_on_every_screen() {
     // A click waits for the button to be enabled: the review once the form is checked.
     app.click("[data-testid=pay-review]").await;
     app.click("[data-testid=pay-confirm]").await;
+    app.answer_native_shot("Nordlys: send ", "pay-native-privacy", "alt+s")
+        .await;
     app.text("[data-testid=payment-status]").await;
     app.click("[data-testid=nav-overview]").await;
     assert_ne!(

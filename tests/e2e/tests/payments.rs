@@ -47,10 +47,19 @@ async fn review(app: &App) {
     app.text("[data-testid=pay-confirmation]").await;
 }
 
+/// The title of Nordlys's native confirmation of a payment, in English.
+const SEND_DIALOG: &str = "Nordlys: send ";
+
+/// Presses the web view's Send, then the native dialog's: only the latter sends.
+async fn send(app: &App, shot: &str) -> String {
+    app.click("[data-testid=pay-confirm]").await;
+    app.answer_native_shot(SEND_DIALOG, shot, "alt+s").await
+}
+
 /// Review, confirm, and wait for the payment's status card.
 async fn confirm(app: &App) {
     review(app).await;
-    app.click("[data-testid=pay-confirm]").await;
+    send(app, "pay-native-confirmation").await;
     app.until("the payment's status or an error", || async {
         app.exists("[data-testid=payment-status]").await
             || app.exists("[data-testid=pay-submit-error]").await
@@ -192,11 +201,13 @@ async fn only_the_first_payment_to_an_address_asks_for_the_recipient_and_a_repea
     assert!(!app.exists("[data-testid=recipient-form]").await);
     // The same payment again today: asked once more, Back first; the second word sends it.
     review(&app).await;
-    app.click("[data-testid=pay-confirm]").await;
+    send(&app, "pay-native-same-again").await;
     app.text("[data-testid=pay-recent]").await;
     assert_eq!(withdrawals_created(&app).await, 1, "nothing sent yet");
     app.screenshot("pay-same-again").await;
     app.click("[data-testid=pay-despite-recent]").await;
+    app.answer_native_shot(SEND_DIALOG, "pay-native-pay-again", "alt+s")
+        .await;
     app.until("two withdrawals", || async {
         withdrawals_created(&app).await == 2
     })
@@ -373,7 +384,7 @@ async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment(
     assert_eq!(withdrawals_created(&app).await, 0, "nothing sent");
     app.fill("[data-testid=payment-password]", "correct horse")
         .await;
-    app.click("[data-testid=pay-confirm]").await;
+    send(&app, "pay-native-after-password").await;
     app.until("the payment to be sent", || async {
         withdrawals_created(&app).await == 1
     })

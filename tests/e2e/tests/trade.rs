@@ -52,6 +52,8 @@ async fn order(
     })
     .await;
     app.click("[data-testid=order-confirm]").await;
+    app.answer_native_shot("Nordlys: place this", "order-native-confirmation", "alt+p")
+        .await;
     warning
 }
 

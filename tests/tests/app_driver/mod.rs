@@ -12,13 +12,16 @@ use std::time::Duration;
 
 use nordlys_application::App;
 use nordlys_application::NoArgs;
-use nordlys_application::desktop::NoDesktop;
-use nordlys_application::error::AppError;
-use nordlys_application::pay_views::PayArgs;
+use nordlys_application::confirmation_views::ConfirmationText;
+use nordlys_application::desktop::{ConfirmAnswer, Desktop, DesktopError};
+use nordlys_application::error::{Answer, AppError};
+use nordlys_application::pay::PaymentSent;
+use nordlys_application::pay_views::{PayArgs, SendPaymentArgs};
 use nordlys_application::present::Present;
 use nordlys_application::profile_views::{ExchangeProfileArgs, SetApiKeyArgs, SwitchProfileArgs};
 use nordlys_application::tax_views::{TaxRowsArgs, TaxRowsView};
-use nordlys_application::trade_views::{CancelOrderArgs, OrderFormArgs};
+use nordlys_application::trade_views::{CancelOrderArgs, OrderFormArgs, PlaceOrderArgs};
+use nordlys_application::trading::OrderPlaced;
 use nordlys_application::vocabulary::{Direction, OrderOutcome, OrderType, SyncState};
 use nordlys_application::{pay, profiles, receive, tax, trading, watcher};
 use nordlys_core::amount_input::BitcoinAmountUnit;
@@ -75,7 +78,6 @@ pub fn order(direction: Direction, amount: impl ToString, price: Option<String>)
             price,
             account_id: None,
         },
-        despite_unknown: None,
     }
 }
 
@@ -107,11 +109,87 @@ pub fn payment(
         recipient,
         save_recipient: false,
         label: String::new(),
-        despite_unknown: None,
-        despite_recent: None,
-        confirmed_amount_btc: None,
-        reviewed: None,
     }
+}
+
+/// The user at the native confirmation: approves each send unless told to cancel, and keeps
+/// what each dialog showed.
+#[derive(Debug, Default)]
+pub struct Reviewer {
+    pub shown: std::sync::Mutex<Vec<ConfirmationText>>,
+    pub cancels: std::sync::atomic::AtomicBool,
+}
+
+impl Reviewer {
+    /// What the dialogs showed, oldest first.
+    pub fn shown(&self) -> Vec<ConfirmationText> {
+        self.shown.lock().unwrap().clone()
+    }
+}
+
+impl Desktop for Reviewer {
+    fn notify(&self, _notice: &nordlys_application::desktop::Notice) {}
+
+    fn open_url(&self, _url: &str) -> Result<(), DesktopError> {
+        Err(DesktopError("no browser in this test".into()))
+    }
+
+    fn choose_save_path(&self, _name: &str, chosen: nordlys_application::desktop::SaveChoice) {
+        chosen(Err(DesktopError("no save dialog in this test".into())));
+    }
+
+    fn confirm(&self, text: &ConfirmationText, answer: ConfirmAnswer) {
+        self.shown.lock().unwrap().push(text.clone());
+        answer(Ok(!self.cancels.load(std::sync::atomic::Ordering::SeqCst)));
+    }
+
+    fn changed(&self, _what: nordlys_application::watcher::Change) {}
+
+    fn tax_sync(&self, _progress: &nordlys_application::tax_views::TaxSyncView) {}
+}
+
+/// Sends the payment reviewed as `reviewed`, with the go-aheads the user gave.
+pub async fn send_reviewed(
+    app: &App,
+    reviewed: &str,
+    despite_unknown: bool,
+    despite_recent: bool,
+) -> Answer<PaymentSent> {
+    let args = SendPaymentArgs {
+        reviewed: reviewed.to_owned(),
+        despite_unknown: despite_unknown.then_some(true),
+        despite_recent: despite_recent.then_some(true),
+    };
+    pay::send_payment(app, &app.money_turn().await, args).await
+}
+
+/// Reviews `form` as the Pay screen does, then sends what was reviewed.
+pub async fn pay_form(app: &App, form: PayArgs) -> Answer<PaymentSent> {
+    let check = pay::check_payment(app, form).await?;
+    send_reviewed(app, &check.reviewed, false, false).await
+}
+
+/// Places the order reviewed as `reviewed`.
+pub async fn place_reviewed(
+    app: &App,
+    reviewed: &str,
+    despite_unknown: bool,
+) -> Answer<OrderPlaced> {
+    let args = PlaceOrderArgs {
+        reviewed: reviewed.to_owned(),
+        despite_unknown: despite_unknown.then_some(true),
+    };
+    trading::place_order(app, &app.money_turn().await, args).await
+}
+
+/// Reviews `form` as the Trade screen does, then places what was reviewed.
+pub async fn place_form(
+    app: &App,
+    form: OrderFormArgs,
+    despite_unknown: bool,
+) -> Answer<OrderPlaced> {
+    let check = trading::check_order(app, form).await?;
+    place_reviewed(app, &check.reviewed, despite_unknown).await
 }
 
 /// One lane of operations, in order, as one user's clicks; `LANES` run side by side.
@@ -191,12 +269,7 @@ async fn read(app: &App, which: u64) -> Ended {
 
 /// Places an order as the Trade screen does; what the user was told.
 pub async fn place(app: &App, args: OrderFormArgs) -> Ended {
-    match within(
-        "place_order",
-        trading::place_order(app, &app.money_turn().await, args),
-    )
-    .await
-    {
+    match within("place_order", place_form(app, args, false)).await {
         Err(_) => Ended::Failed,
         Ok(v) => match v.outcome() {
             OrderOutcome::Placed => Ended::Done,
@@ -239,16 +312,14 @@ async fn withdrawal(app: &App, n: usize, onchain: bool) -> Ended {
     // No description: the reference fills it, and the soak finds the payment by it (a
     // description the user typed is sent as typed, without one).
     args.is_payment = true;
-    // A user who is told the same payment went through today, and pays again.
-    args.despite_recent = Some(true);
-    // Reviewed first, as in the window: a payment is sent only with its check's fingerprint.
-    let Ok(check) = within("check_payment", pay::check_payment(app, args.clone())).await else {
+    // Reviewed first, as in the window: a payment is sent only by its review's id.
+    let Ok(check) = within("check_payment", pay::check_payment(app, args)).await else {
         return Ended::Failed;
     };
-    args.reviewed = Some(check.reviewed);
+    // A user who is told the same payment went through today, and pays again.
     match within(
         "send_payment",
-        pay::send_payment(app, &app.money_turn().await, args),
+        send_reviewed(app, &check.reviewed, false, true),
     )
     .await
     {
@@ -272,7 +343,7 @@ pub fn app_with(secrets: Arc<dyn SecretStore>) -> (Arc<App>, tempfile::TempDir) 
 
 /// The app started again on the data in `dir`, as after a restart.
 pub fn app_in(dir: &std::path::Path, secrets: Arc<dyn SecretStore>) -> Arc<App> {
-    app_on(dir, secrets, Arc::new(NoDesktop))
+    app_on(dir, secrets, Arc::new(Reviewer::default()))
 }
 
 /// The app on `desktop`, with its data in `dir`.
@@ -312,9 +383,19 @@ pub async fn connected_app(
     sb: &nordlys_sandbox::RunningSandbox,
     shorten: Option<(chrono::Duration, u64)>,
 ) -> (Arc<App>, tempfile::TempDir) {
+    let (app, dir, _) = reviewed_app(sb, shorten).await;
+    (app, dir)
+}
+
+/// [`connected_app`], with the user at its native confirmations.
+pub async fn reviewed_app(
+    sb: &nordlys_sandbox::RunningSandbox,
+    shorten: Option<(chrono::Duration, u64)>,
+) -> (Arc<App>, tempfile::TempDir, Arc<Reviewer>) {
     let dir = tempfile::tempdir().unwrap();
     let secrets = FileSecretStore::new(keyring_dir(dir.path()));
-    let app = app_in(dir.path(), Arc::new(secrets));
+    let reviewer = Arc::new(Reviewer::default());
+    let app = app_on(dir.path(), Arc::new(secrets), reviewer.clone());
     if let Some((quiet, timeout)) = shorten {
         app.set_timing(nordlys_application::state::Timing {
             rules: nordlys_core::evidence::Rules::with_min_quiet(quiet),
@@ -322,7 +403,7 @@ pub async fn connected_app(
         });
     }
     connect(&app, sb).await;
-    (app, dir)
+    (app, dir, reviewer)
 }
 
 /// Connects `app` as a user would: an exchange profile, then an API key that may trade and

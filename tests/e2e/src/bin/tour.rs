@@ -271,6 +271,19 @@ async fn bought(app: &App, dir: &std::path::Path, name: &str) -> Option<ExitCode
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
     app.click("[data-testid=order-confirm]").await;
+    // The confirmation outside the web view, pictured with the window behind it.
+    // Its button's shortcut is the first letter of "Place order" or "Legg inn ordren".
+    let key = if name.contains("-nb-") {
+        "alt+l"
+    } else {
+        "alt+p"
+    };
+    app.answer_native(
+        "Nordlys: ",
+        &dir.join(format!("{name}-native-confirmation.png")),
+        key,
+    )
+    .await;
     for _ in 0..80 {
         if app.exists("[data-testid=order-fill]").await {
             break;
