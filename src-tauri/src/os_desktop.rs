@@ -20,6 +20,15 @@ use tauri_plugin_opener::OpenerExt;
 #[derive(Debug)]
 pub struct OsDesktop<R: Runtime>(pub AppHandle<R>);
 
+impl<R: Runtime> OsDesktop<R> {
+    /// Whether the shell started with the dialog plugin (the save dialog, the confirmation).
+    fn has_dialogs(&self) -> bool {
+        self.0
+            .try_state::<tauri_plugin_dialog::Dialog<R>>()
+            .is_some()
+    }
+}
+
 impl<R: Runtime> Desktop for OsDesktop<R> {
     fn notify(&self, notice: &Notice) {
         nordlys_application::test_hooks::log_notice(notice);
@@ -45,11 +54,7 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
     }
 
     fn choose_save_path(&self, name: &str, chosen: SaveChoice) {
-        if self
-            .0
-            .try_state::<tauri_plugin_dialog::Dialog<R>>()
-            .is_none()
-        {
+        if !self.has_dialogs() {
             chosen(Err(DesktopError("no save dialog here".into())));
             return;
         }
@@ -67,11 +72,7 @@ impl<R: Runtime> Desktop for OsDesktop<R> {
     }
 
     fn confirm(&self, text: &ConfirmationText, answer: ConfirmAnswer) {
-        if self
-            .0
-            .try_state::<tauri_plugin_dialog::Dialog<R>>()
-            .is_none()
-        {
+        if !self.has_dialogs() {
             answer(Err(DesktopError("no dialog here".into())));
             return;
         }

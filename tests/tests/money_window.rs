@@ -140,9 +140,7 @@ async fn a_window_that_changes_the_payment_after_the_review_cannot_get_another_s
     assert_eq!(unknown.code, ErrorCode::NotReviewed, "{unknown:?}");
 
     // Cancelled in the native dialog: nothing sent, and the review can still be confirmed.
-    reviewer
-        .cancels
-        .store(true, std::sync::atomic::Ordering::SeqCst);
+    reviewer.cancel(true);
     let cancelled = send_reviewed(&app, &reviewed.reviewed, false, false)
         .await
         .unwrap_err();
@@ -152,9 +150,7 @@ async fn a_window_that_changes_the_payment_after_the_review_cannot_get_another_s
         before,
         "nothing was sent"
     );
-    reviewer
-        .cancels
-        .store(false, std::sync::atomic::Ordering::SeqCst);
+    reviewer.cancel(false);
 
     let sent = send_reviewed(&app, &reviewed.reviewed, false, false)
         .await

@@ -41,9 +41,12 @@ fn form(args: &PayArgs) -> Answer<PayForm> {
 }
 
 /// Checks the form against the live price, the account's balance and the address book.
-async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayContext, String)> {
+async fn checked(
+    app: &App,
+    session: &ProfileSession,
+    args: &PayArgs,
+) -> Answer<(PayForm, PayCheck, PayContext, String)> {
     let mut form = form(args)?;
-    let session = app.session().await?;
     let client = session.connection.client().clone();
     let price = app.bid_price().await?;
     let account = crate::shown_account::shown(app, &client, form.account_id.as_deref()).await?;
@@ -55,8 +58,8 @@ async fn checked(app: &App, args: &PayArgs) -> Answer<(PayForm, PayCheck, PayCon
         price,
         available_btc: account.available_btc,
     };
-    let store = session.store;
-    let here = nordlys_core::account_identity::origin_here(&client, &store)
+    let store = &session.store;
+    let here = nordlys_core::account_identity::origin_here(&client, store)
         .await?
         .identity;
     let check = pay_form::check(&form, &ctx, |dest| {
@@ -139,7 +142,8 @@ pub struct PreparedPayment {
 }
 
 pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayChecked> {
-    let (form, check, ctx, account_name) = checked(app, &args).await?;
+    let session = app.session().await?;
+    let (form, check, ctx, account_name) = checked(app, &session, &args).await?;
     let sale_tax = match check.amount_btc.filter(|_| check.amount_error.is_none()) {
         Some(btc) if form.is_payment => Some(tax_on_sale(app, btc, ctx.price).await?),
         _ => None,
@@ -147,14 +151,13 @@ pub async fn check_payment(app: &App, args: PayArgs) -> Answer<PayChecked> {
     // Only a form that can be sent is held for sending.
     let reviewed = match check.request {
         Some(_) => {
-            let profile = app.session().await?.profile.id;
             let prepared = PreparedPayment {
                 args,
                 amount_btc: check.amount_btc,
             };
             app.prepared
                 .payments
-                .hold(&profile, prepared)?
+                .hold(&session.profile.id, prepared)?
                 .as_str()
                 .to_owned()
         }
@@ -263,30 +266,20 @@ pub async fn send_payment(
     turn: &MoneyTurn,
     args: SendPaymentArgs,
 ) -> Answer<PaymentSent> {
-    let profile = app.session().await?.profile.id;
-    let taken = app.prepared.payments.take(&args.reviewed, &profile)?;
-    let sent = send_prepared(app, turn, &taken.what, &args).await;
-    if let Err(e) = &sent
-        && nothing_sent_may_go_on(e.code)
-    {
-        app.prepared.payments.give_back(taken);
-    }
+    // One session for the whole send: the turn held keeps it the active profile's.
+    let session = app.session().await?;
+    let taken = app
+        .prepared
+        .payments
+        .take(&args.reviewed, &session.profile.id)?;
+    let sent = send_prepared(app, &session, turn, &taken.what, &args).await;
+    app.prepared.payments.after(taken, &sent);
     sent
-}
-
-/// Refusals that leave nothing sent and that the user answers without a new review.
-fn nothing_sent_may_go_on(code: ErrorCode) -> bool {
-    matches!(
-        code,
-        ErrorCode::NotConfirmed
-            | ErrorCode::SameAsRecent
-            | ErrorCode::SameAsUnknown
-            | ErrorCode::PasswordNeeded
-    )
 }
 
 async fn send_prepared(
     app: &App,
+    session: &ProfileSession,
     turn: &MoneyTurn,
     prepared: &PreparedPayment,
     send: &SendPaymentArgs,
@@ -294,7 +287,7 @@ async fn send_prepared(
     let locale = app.input_locale();
     let args = &prepared.args;
     // Checked again as it is now (the balance, the address book), from the form held here.
-    let (form, check, ctx, account_name) = checked(app, args).await?;
+    let (form, check, ctx, account_name) = checked(app, session, args).await?;
     let (Some(mut request), Some(dest), Some(mut amount)) = (
         check.request.clone(),
         check.destination.clone(),
@@ -330,7 +323,7 @@ async fn send_prepared(
     confirmation::ask(app, Confirmation::Payment(review)).await?;
     let ProfileSession {
         connection, store, ..
-    } = app.session().await?;
+    } = session;
     let identity = dest.identity();
     // Typed in NOK, the same payment is the same NOK: the bitcoin it makes moves with the price.
     let typed_nok = match nordlys_core::amount_input::parse_in(&form.amount, form.unit, locale) {
@@ -339,7 +332,7 @@ async fn send_prepared(
     };
     let sending = withdrawals::send_typed(
         connection.client(),
-        &store,
+        store,
         &request,
         &identity,
         amount,
@@ -369,7 +362,7 @@ async fn send_prepared(
                     args.label.trim().to_owned()
                 };
                 // The payment is sent whatever happens to this write.
-                let here = nordlys_core::account_identity::origin_here(connection.client(), &store)
+                let here = nordlys_core::account_identity::origin_here(connection.client(), store)
                     .await
                     .ok()
                     .and_then(|o| o.identity);
@@ -396,7 +389,7 @@ async fn send_prepared(
             // The app's own check, once now; the payments list keeps checking until it is known.
             let r = nordlys_core::journal::reconcile::<WithdrawalEntry>(
                 connection.client(),
-                &store,
+                store,
                 journal_id,
                 &app.timing().rules,
             )
@@ -409,10 +402,10 @@ async fn send_prepared(
             (journal_id, outcome)
         }
     };
-    let e = entry(&store, journal_id)?;
-    let rows = transfer_rows(&store, std::slice::from_ref(&e))?;
+    let e = entry(store, journal_id)?;
+    let rows = transfer_rows(store, std::slice::from_ref(&e))?;
     Ok(PaymentSent {
-        payment: Payment::of(e, &store, app.listing_bid(&store), &rows),
+        payment: Payment::of(e, store, app.listing_bid(store), &rows),
         outcome,
     })
 }

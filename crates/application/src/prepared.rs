@@ -105,10 +105,24 @@ impl<T> Prepared<T> {
         })
     }
 
-    /// Holds a taken send again under its id, when nothing was sent and the user may go on
-    /// (a cancelled confirmation, a refusal that a second go-ahead answers).
-    pub fn give_back(&self, taken: Taken<T>) {
-        self.put(taken.id, &taken.profile, taken.what);
+    /// After the send of `taken`: holds it again under its id when `answer` says nothing went
+    /// and the user may go on without a new review (a cancelled confirmation, a refusal that a
+    /// second go-ahead or the lock's password answers); anything else used it up.
+    pub fn after<R>(&self, taken: Taken<T>, answer: &Answer<R>) {
+        let may_go_on = |code| {
+            matches!(
+                code,
+                ErrorCode::NotConfirmed
+                    | ErrorCode::SameAsRecent
+                    | ErrorCode::SameAsUnknown
+                    | ErrorCode::PasswordNeeded
+            )
+        };
+        if let Err(e) = answer
+            && may_go_on(e.code)
+        {
+            self.put(taken.id, &taken.profile, taken.what);
+        }
     }
 }
 
@@ -148,10 +162,25 @@ mod tests {
         let prepared = Prepared::default();
         let id = prepared.hold("a", 7).unwrap();
         let taken = prepared.take(id.as_str(), "a").unwrap();
-        prepared.give_back(taken);
+        let cancelled: Answer<()> = Err(AppError::said(
+            ErrorCode::NotConfirmed,
+            key::SEND_NOT_CONFIRMED,
+        ));
+        prepared.after(taken, &cancelled);
         assert_eq!(prepared.take(id.as_str(), "a").unwrap().what, 7);
         assert!(prepared.take("", "a").is_err());
         assert!(prepared.take("not an id", "a").is_err());
+    }
+
+    #[test]
+    fn a_send_that_went_or_failed_otherwise_uses_its_id_up() {
+        let prepared = Prepared::default();
+        for answer in [Ok(()), Err(AppError::fault("the store"))] {
+            let id = prepared.hold("a", 1).unwrap();
+            let taken = prepared.take(id.as_str(), "a").unwrap();
+            prepared.after(taken, &answer);
+            assert!(prepared.take(id.as_str(), "a").is_err());
+        }
     }
 
     #[test]

@@ -94,10 +94,10 @@ pub(crate) fn keep_sample(app: &App, store: &Store, p: &PriceResponse) {
 /// form shows (the one it sends from), by id and name.
 async fn market(
     app: &App,
+    session: &ProfileSession,
     account: Option<&str>,
 ) -> Answer<(Market, DateTime<Utc>, (String, String))> {
-    let c = app.session().await?.connection;
-    let client = c.client();
+    let client = session.connection.client();
     let price = client.price(None).await.map_err(AppError::of)?;
     let nok = client
         .fiat_account()
@@ -130,7 +130,8 @@ pub struct OrderChecked {
 
 pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderChecked> {
     let mut form = args.form;
-    let (market, quoted_at, (shown, _)) = market(app, form.account_id.as_deref()).await?;
+    let session = app.session().await?;
+    let (market, quoted_at, (shown, _)) = market(app, &session, form.account_id.as_deref()).await?;
     form.account_id = Some(shown);
     let check = order_form::check(&form, &market, app.input_locale());
     let selling = check
@@ -147,9 +148,11 @@ pub async fn check_order(app: &App, args: OrderFormArgs) -> Answer<OrderChecked>
     // Only a form that can be placed is held for placing.
     let reviewed = match check.request {
         Some(_) => {
-            let profile = app.session().await?.profile.id;
             let orders = &app.prepared.orders;
-            orders.hold(&profile, form.clone())?.as_str().to_owned()
+            orders
+                .hold(&session.profile.id, form.clone())?
+                .as_str()
+                .to_owned()
         }
         None => String::new(),
     };
@@ -195,24 +198,26 @@ impl OrderPlaced {
 /// user approved it outside the window. The id is used up by the placing; an order that did not
 /// go (cancelled, a second go-ahead asked for) keeps it.
 pub async fn place_order(app: &App, turn: &MoneyTurn, args: PlaceOrderArgs) -> Answer<OrderPlaced> {
-    let profile = app.session().await?.profile.id;
-    let taken = app.prepared.orders.take(&args.reviewed, &profile)?;
-    let placed = place_prepared(app, turn, taken.what.clone(), &args).await;
-    if let Err(e) = &placed
-        && matches!(e.code, ErrorCode::NotConfirmed | ErrorCode::SameAsUnknown)
-    {
-        app.prepared.orders.give_back(taken);
-    }
+    // One session for the whole placing: the turn held keeps it the active profile's.
+    let session = app.session().await?;
+    let taken = app
+        .prepared
+        .orders
+        .take(&args.reviewed, &session.profile.id)?;
+    let placed = place_prepared(app, &session, turn, taken.what.clone(), &args).await;
+    app.prepared.orders.after(taken, &placed);
     placed
 }
 
 async fn place_prepared(
     app: &App,
+    session: &ProfileSession,
     turn: &MoneyTurn,
     mut form: OrderForm,
     args: &PlaceOrderArgs,
 ) -> Answer<OrderPlaced> {
-    let (market, _, (shown, account_name)) = market(app, form.account_id.as_deref()).await?;
+    let (market, _, (shown, account_name)) =
+        market(app, session, form.account_id.as_deref()).await?;
     // The account shown is the account sent.
     form.account_id = Some(shown);
     let checked = order_form::check(&form, &market, app.input_locale());
@@ -231,10 +236,9 @@ async fn place_prepared(
     // What the user approves is read back from the request itself, outside the window.
     let review = OrderReview::of(&request, &account_name);
     confirmation::ask(app, Confirmation::Order(review)).await?;
-    let session = app.session().await?;
     let ProfileSession {
         connection, store, ..
-    } = &session;
+    } = session;
     // The same order while one is unknown is refused unless the user confirmed it a second time.
     let despite = args.despite_unknown.unwrap_or(false);
     let placement = orders::place(connection.client(), store, &request, despite, turn)
@@ -275,7 +279,7 @@ async fn place_prepared(
                 _ => None,
             };
             Ok(OrderPlaced {
-                names: crate::account_names::of(app, &session, mentioned).await,
+                names: crate::account_names::of(app, session, mentioned).await,
                 resolution: r,
                 unrecorded: None,
             })

@@ -699,10 +699,27 @@ impl App {
     /// presses the button whose shortcut is `key` (`"alt+s"` Send, `"alt+p"` Place order,
     /// `"Escape"` cancels). Returns the dialog's title, which names the amount.
     pub async fn answer_native(&self, title: &str, shot: &Path, key: &str) -> String {
-        let id = self
-            .native_dialog(title)
-            .await
-            .unwrap_or_else(|| panic!("no native dialog titled {title:?} within 20 s"));
+        let Some(id) = self.native_dialog(title).await else {
+            // What there is instead: the windows by name, and what the page says.
+            let _ = Command::new("import")
+                .args(["-window", "root"])
+                .arg(shot)
+                .status();
+            let windows: Vec<String> = xdotool(&["search", "--name", "."])
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|id| xdotool(&["getwindowname", id]))
+                .collect();
+            let page = self
+                .script(
+                    "return document.querySelector('main')?.innerText ?? '';",
+                    vec![],
+                )
+                .await;
+            panic!(
+                "no native dialog titled {title:?} within 20 s; windows {windows:?}; page {page}"
+            );
+        };
         // Drawn before it is pictured.
         tokio::time::sleep(Duration::from_millis(500)).await;
         let _ = Command::new("import")

@@ -121,6 +121,12 @@ pub struct Reviewer {
 }
 
 impl Reviewer {
+    /// Whether the next dialogs are cancelled, or approved.
+    pub fn cancel(&self, cancels: bool) {
+        self.cancels
+            .store(cancels, std::sync::atomic::Ordering::SeqCst);
+    }
+
     /// What the dialogs showed, oldest first.
     pub fn shown(&self) -> Vec<ConfirmationText> {
         self.shown.lock().unwrap().clone()
