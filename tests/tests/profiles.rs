@@ -213,8 +213,9 @@ async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exch
                     placed += 1;
                 }
                 // A review made under one profile is never placed under another: most tries
-                // while the switches race are refused so, and the lane tries again.
-                if placed >= 150 || n >= 4000 {
+                // while the switches race are refused so, and the lane tries again. Once the
+                // switches end every try goes through, so a slow machine only takes longer.
+                if placed >= 100 || n >= 100_000 {
                     return placed;
                 }
             }
@@ -225,7 +226,7 @@ async fn a_thousand_switches_raced_against_orders_leave_each_entry_with_its_exch
         placed += lane.await.unwrap();
     }
     switcher.await.unwrap();
-    assert!(placed >= 200, "only {placed} orders went through");
+    assert_eq!(placed, 200, "every lane got its orders through");
     assert_eq!(check_lanes(&app, dir.path(), &sb).await, placed);
 }
 
