@@ -11,7 +11,7 @@ mod app_driver;
 
 use nordlys_core::seen::Read;
 
-use app_driver::{connected_app, kari, order, place_form, send_reviewed};
+use app_driver::{connected_app, kari, order, place_form, reviewed_app, send_reviewed};
 use nordlys_application::error::ErrorCode;
 use nordlys_application::pay_views::{PayArgs, SendPaymentArgs};
 use nordlys_application::present::Present;
@@ -107,7 +107,7 @@ async fn a_payment_in_nok_sends_the_btc_amount_confirmed_from_the_account_shown(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_that_changes_the_payment_after_the_review_cannot_get_another_sent() {
     let sb = sandbox().await;
-    let (app, _dir, reviewer) = app_driver::reviewed_app(&sb, None).await;
+    let (app, _dir, reviewer) = reviewed_app(&sb, None).await;
     let sats = BitcoinAmountUnit::Sats;
     let before = sb.state.lock().withdrawals.len();
     let reviewed = pay::check_payment(&app, payment("1000", sats))
@@ -186,7 +186,7 @@ async fn a_window_that_changes_the_payment_after_the_review_cannot_get_another_s
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_long_enough() {
     let sb = sandbox().await;
-    let (app, _dir) = connected_app(&sb, Some((chrono::Duration::seconds(3), 5))).await;
+    let (app, _dir, user) = reviewed_app(&sb, Some((chrono::Duration::seconds(3), 5))).await;
     let quote = trading::quote(&app, QuoteArgs::default()).await.unwrap();
     let bid: rust_decimal::Decimal = quote.price.bid.decimal();
     let low = (bid * rust_decimal::Decimal::new(8, 1)).round_dp(2);
@@ -221,6 +221,7 @@ async fn a_cancel_held_by_an_unknown_order_may_go_ahead_once_it_has_been_quiet_l
     .unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsUnknown, "{again:?}");
     assert!(again.says(key::ORDER_SAME_AS_UNKNOWN), "{again:?}");
+    assert_eq!(user.shown().len(), 1, "asked before the native dialog");
     // Worded in the user's language when the window gets it.
     assert_eq!(
         again.present(&app.viewer()).message,
@@ -1001,7 +1002,7 @@ async fn a_paid_invoice_is_refused_at_the_field_and_never_becomes_a_recipient() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
     let sb = sandbox().await;
-    let (app, _dir) = connected_app(&sb, None).await;
+    let (app, _dir, user) = reviewed_app(&sb, None).await;
     let pay_kari = || async {
         let form = payment("20000", BitcoinAmountUnit::Sats);
         pay::check_payment(&app, form).await.unwrap().reviewed
@@ -1019,6 +1020,11 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
         .unwrap_err();
     assert_eq!(again.code, ErrorCode::SameAsRecent, "{again:?}");
     assert_eq!(withdrawals_made(&sb), 1, "nothing sent the second time");
+    assert_eq!(
+        user.shown().len(),
+        1,
+        "asked before the native dialog, which then sends"
+    );
     // Another amount is another payment.
     app_driver::pay_form(&app, payment("20001", BitcoinAmountUnit::Sats))
         .await
@@ -1032,6 +1038,7 @@ async fn the_same_payment_again_the_same_day_is_asked_about_once_more() {
         "{second:?}"
     );
     assert_eq!(withdrawals_made(&sb), 3);
+    assert_eq!(user.shown().len(), 3, "one dialog for each payment sent");
 }
 
 fn withdrawals_made(sb: &nordlys_sandbox::RunningSandbox) -> usize {

@@ -315,21 +315,34 @@ async fn send_prepared(
         request.amount_btc = Some(confirmed);
         amount = confirmed;
     }
+    let ProfileSession {
+        connection, store, ..
+    } = session;
+    // Typed in NOK, the same payment is the same NOK: the bitcoin it makes moves with the price.
+    let typed_nok = match nordlys_core::amount_input::parse_in(&form.amount, form.unit, locale) {
+        Ok(nordlys_money::Amount::Nok(n)) => Some(n),
+        _ => None,
+    };
+    let despite_unknown = send.despite_unknown.unwrap_or(false);
+    let despite_recent = send.despite_recent.unwrap_or(false);
+    // The journal's questions come before the password and the dialog: the dialog's Send sends.
+    withdrawals::asks_first(
+        connection.client(),
+        store,
+        &request,
+        amount,
+        typed_nok,
+        despite_unknown,
+        despite_recent,
+    )
+    .map_err(withdrawal_error)?;
     // Nothing is journaled or sent without the lock's password when it asks for it.
     crate::lock::take_payment_allowance(app, &send.reviewed)?;
     // What the user approves is read back from the request itself, outside the window.
     let review = PaymentReview::of(&request, &account_name, Some(ctx.price), ctx.now)
         .ok_or_else(|| AppError::fault("the payment's request does not read back"))?;
     confirmation::ask(app, Confirmation::Payment(review)).await?;
-    let ProfileSession {
-        connection, store, ..
-    } = session;
     let identity = dest.identity();
-    // Typed in NOK, the same payment is the same NOK: the bitcoin it makes moves with the price.
-    let typed_nok = match nordlys_core::amount_input::parse_in(&form.amount, form.unit, locale) {
-        Ok(nordlys_money::Amount::Nok(n)) => Some(n),
-        _ => None,
-    };
     let sending = withdrawals::send_typed(
         connection.client(),
         store,
@@ -337,8 +350,8 @@ async fn send_prepared(
         &identity,
         amount,
         typed_nok,
-        send.despite_unknown.unwrap_or(false),
-        send.despite_recent.unwrap_or(false),
+        despite_unknown,
+        despite_recent,
         turn,
     )
     .await

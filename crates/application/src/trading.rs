@@ -233,14 +233,16 @@ async fn place_prepared(
             key::ORDER_NOT_READY,
         ));
     };
-    // What the user approves is read back from the request itself, outside the window.
-    let review = OrderReview::of(&request, &account_name);
-    confirmation::ask(app, Confirmation::Order(review)).await?;
     let ProfileSession {
         connection, store, ..
     } = session;
-    // The same order while one is unknown is refused unless the user confirmed it a second time.
+    // The same order while one is unknown is refused unless the user confirmed it a second time;
+    // asked before the dialog, whose button then places it.
     let despite = args.despite_unknown.unwrap_or(false);
+    orders::asks_first(connection.client(), store, &request, despite).map_err(order_error)?;
+    // What the user approves is read back from the request itself, outside the window.
+    let review = OrderReview::of(&request, &account_name);
+    confirmation::ask(app, Confirmation::Order(review)).await?;
     let placement = orders::place(connection.client(), store, &request, despite, turn)
         .await
         .map_err(order_error)?;

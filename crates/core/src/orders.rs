@@ -104,6 +104,29 @@ pub async fn place(
     ready.send(client, store, id, turn).await
 }
 
+/// The journal's question about an order, asked before the user confirms it so the
+/// confirmation comes last: the same order still unresolved ([`OrderError::SameAsUnknown`])
+/// unless `despite_unknown`. [`place`] asks it again as it journals.
+pub fn asks_first(
+    client: &ExchangeClient,
+    store: &Store,
+    request: &NewOrderRequest,
+    despite_unknown: bool,
+) -> Result<(), OrderError> {
+    if despite_unknown {
+        return Ok(());
+    }
+    let (_, direction) = terms(request)?;
+    let base_url = evidence::origin_of(client).base_url;
+    match store
+        .orders()
+        .unresolved_like(&base_url, direction, direction.amount(request.amount))?
+    {
+        Some(id) => Err(OrderError::SameAsUnknown(id)),
+        None => Ok(()),
+    }
+}
+
 /// An order ready to be journaled and sent: its body with a reference, and the balances just
 /// before. Whoever journals it (the order form, a plan's claim on its slot) then sends it with
 /// [`Prepared::send`], once.

@@ -375,7 +375,9 @@ pub use plans::{PlanClaim, run_state_of};
 pub use recipients::{Recipient, Sealed};
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use tax_owner::{TaxHistory, TaxOwnership};
-pub use withdrawals::{NewWithdrawalEntry, PaymentClaim, WithdrawalEntry, WithdrawalState};
+pub use withdrawals::{
+    NewWithdrawalEntry, PaymentClaim, PaymentLikeness, WithdrawalEntry, WithdrawalState,
+};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

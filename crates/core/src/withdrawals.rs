@@ -16,8 +16,8 @@ use crate::journal::{self, Answered, Outcome};
 use crate::money_turn::MoneyTurn;
 use crate::seen::Read;
 use crate::store::{
-    JournalKind, NewWithdrawalEntry, PaymentClaim, Store, StoreError, WithdrawalEntry,
-    WithdrawalState,
+    JournalKind, NewWithdrawalEntry, PaymentClaim, PaymentLikeness, Store, StoreError,
+    WithdrawalEntry, WithdrawalState,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +103,39 @@ pub async fn send(
         turn,
     )
     .await
+}
+
+/// The journal's questions about a payment, asked before the user confirms it so the
+/// confirmation comes last: the same payment still unresolved
+/// ([`WithdrawalError::SameAsUnknown`], unless `despite_unknown`) or sent in the last day
+/// ([`WithdrawalError::SameAsRecent`], unless `despite_recent`). [`send_typed`] asks them again
+/// as it journals, in one transaction with the write.
+pub fn asks_first(
+    client: &ExchangeClient,
+    store: &Store,
+    request: &SendBitcoinRequest,
+    amount_btc: Btc,
+    typed_nok: Option<nordlys_money::Nok>,
+    despite_unknown: bool,
+    despite_recent: bool,
+) -> Result<(), WithdrawalError> {
+    let origin = evidence::origin_of(client);
+    let likeness = PaymentLikeness {
+        at: Utc::now(),
+        base_url: &origin.base_url,
+        destination: &request.destination,
+        amount_btc,
+        typed_nok,
+        account_id: request.account_id.as_ref().map(AccountId::as_str),
+    };
+    match store
+        .withdrawals()
+        .would_ask(&likeness, despite_unknown, !despite_recent)?
+    {
+        Some(PaymentClaim::SameAsUnresolved(id)) => Err(WithdrawalError::SameAsUnknown(id)),
+        Some(PaymentClaim::SameAsRecent(id, at)) => Err(WithdrawalError::SameAsRecent(id, at)),
+        Some(PaymentClaim::Journaled(_)) | None => Ok(()),
+    }
 }
 
 /// [`send`] for a payment the user typed in NOK (`typed_nok`): one still unresolved that was

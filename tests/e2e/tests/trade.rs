@@ -284,6 +284,9 @@ async fn a_price_alert_is_notified_once_when_the_price_crosses_it() {
     app.quit().await;
 }
 
+/// The title of Nordlys's native confirmation of a new or larger plan, in English.
+const PLAN_DIALOG: &str = "Nordlys: keep this recurring buy";
+
 /// A weekly plan made in the window runs once when its slot is due: `nordlys-cli plans run-due
 /// --now` on the profile's directory (as a timer would start it) places one order, a second start
 /// for the same moment records nothing, and the plan's history in the window shows the run.
@@ -296,11 +299,27 @@ async fn a_weekly_plan_made_in_the_window_runs_once_and_its_run_is_shown() {
     app.select("[data-testid=plan-every]", "week").await;
     app.select("[data-testid=plan-on]", "mon").await;
     app.fill("[data-testid=plan-at]", "07:00").await;
+    // Cancelled in the native dialog: nothing is kept, and the window says so.
     app.click("[data-testid=plan-save]").await;
+    app.answer_native_shot(PLAN_DIALOG, "plan-native-cancelled", "Escape")
+        .await;
+    app.until("the plan's refusal", || async {
+        app.exists("[data-testid=plans-error]").await
+    })
+    .await;
+    assert!(
+        !app.exists("[data-testid=plan]").await,
+        "a cancelled plan is not kept"
+    );
+    // Approved there: kept.
+    app.click("[data-testid=plan-save]").await;
+    app.answer_native_shot(PLAN_DIALOG, "plan-native-confirmation", "alt+k")
+        .await;
     app.until("the plan is listed", || async {
         app.exists("[data-testid=plan-next]").await
     })
     .await;
+    assert!(!app.exists("[data-testid=plans-error]").await);
     assert!(app.text("[data-testid=plan]").await.contains("Monday"));
     let before = app.counters().await["ordersCreated"].as_u64().unwrap();
 

@@ -165,4 +165,19 @@ describe("RecurringBuys", () => {
     expect(rungs[1].dataset.state).toBe("placed");
     expect(screen.getByTestId("plan-limit-fills").textContent).toContain("history names their order");
   });
+
+  it("cancelled in the native dialog, keeps no plan and keeps the form as typed", async () => {
+    const fake = sandboxBackend({
+      savePlan: () => {
+        throw { code: "notConfirmed", message: "Nothing was sent: the confirmation was cancelled." };
+      },
+    });
+    await mountScreen(RecurringBuys, fake);
+    await screen.findByTestId("plan-form");
+    await fireEvent.input(screen.getByTestId("plan-amount"), { target: { value: "500" } });
+    await fireEvent.click(screen.getByTestId("plan-save"));
+    await vi.waitFor(() => expect(screen.getByTestId("plans-error").textContent).toContain("Nothing was sent"));
+    expect(screen.queryAllByTestId("plan")).toHaveLength(0);
+    expect(screen.getByTestId<HTMLInputElement>("plan-amount").value).toBe("500");
+  });
 });

@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from "@testing-library/svelte";
 import userEvent from "@testing-library/user-event";
 import { tick } from "svelte";
 import { describe, expect, it, vi } from "vitest";
-import type { PayArgs, PayCheckView } from "../bindings";
+import type { PayArgs, PayCheckView, SendPaymentArgs } from "../bindings";
 import { amount, appView, balancesView, btc, nok, quoteView } from "../test/fixtures";
 import { mountScreen, sandboxBackend } from "../test/harness";
 import Pay from "./Pay.svelte";
@@ -412,6 +412,29 @@ describe("Pay: the address book", () => {
 });
 
 describe("Pay: the lock's password", () => {
+  it("cancelled in the native dialog, says nothing was sent and keeps the review open to confirm again", async () => {
+    const fake = payBackend();
+    fake.script.sendPayment = () => {
+      throw { code: "notConfirmed", message: "Nothing was sent: the confirmation was cancelled." };
+    };
+    await mountScreen(Pay, fake);
+    await userEvent.type(screen.getByTestId("pay-destination"), "bc1qxyz");
+    await userEvent.type(screen.getByTestId("pay-amount"), "1000");
+    await vi.waitFor(() => expect(screen.getByTestId("pay-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("pay-review"));
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    const said = await screen.findByTestId("pay-submit-error");
+    expect(said.textContent).toContain("Nothing was sent");
+    expect(screen.getByTestId("pay-confirmation")).toBeTruthy();
+    expect(screen.getByTestId("pay-confirm")).toHaveProperty("disabled", false);
+    expect(fake.callsOf("sendPayment")).toHaveLength(1);
+    // Confirmed again: the same review is asked for, not a new one.
+    await fireEvent.click(screen.getByTestId("pay-confirm"));
+    await vi.waitFor(() => expect(fake.callsOf("sendPayment")).toHaveLength(2));
+    const [first, second] = fake.callsOf("sendPayment") as SendPaymentArgs[];
+    expect(second.reviewed).toBe(first.reviewed);
+  });
+
   it("a wrong password is said at the password field, and the confirmation stays open", async () => {
     const fake = payBackend();
     const locked = appView({ lock: { set: true, locked: false, why: null, idleMinutes: 15, beforePayments: true } });

@@ -213,6 +213,23 @@ describe("Trade: what the order did", () => {
     expect(screen.queryByTestId("order-error")).toBeNull();
   });
 
+  it("cancelled in the native dialog, says nothing was placed and keeps the review to confirm again", async () => {
+    const fake = tradeBackend(() => {
+      throw { code: "notConfirmed", message: "Nothing was sent: the confirmation was cancelled." };
+    });
+    await mountScreen(Trade, fake);
+    await userEvent.type(screen.getByTestId("order-amount"), "5000");
+    await vi.waitFor(() => expect(screen.getByTestId("order-review")).toHaveProperty("disabled", false));
+    await fireEvent.click(screen.getByTestId("order-review"));
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    expect((await screen.findByTestId("order-error")).textContent).toContain("Nothing was sent");
+    expect(screen.getByTestId("order-summary")).toBeTruthy();
+    await fireEvent.click(screen.getByTestId("order-confirm"));
+    await vi.waitFor(() => expect(fake.callsOf("placeOrder")).toHaveLength(2));
+    const [first, second] = fake.callsOf("placeOrder") as PlaceOrderArgs[];
+    expect(second.reviewed).toBe(first.reviewed);
+  });
+
   it("a placed buy says what it bought, for how much, and the fee, once the trade is read", async () => {
     const fake = tradeBackend(() => ({ outcome: "placed", orderId: "or_9", tradeId: "tr_9", message: "Placed." }));
     fake.script.tradeHistory = () => ({

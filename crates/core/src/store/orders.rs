@@ -187,7 +187,39 @@ pub(super) fn insert_order_entry(
     Ok(id)
 }
 
+/// The same order still unresolved: same exchange, direction and amount.
+fn unresolved_alike(
+    db: &rusqlite::Connection,
+    base_url: &str,
+    direction: Direction,
+    amount: Amount,
+) -> Result<Option<i64>, StoreError> {
+    let mut q = db.prepare(
+        "SELECT id, amount FROM order_journal WHERE state IN ('sending', 'unknown')
+         AND base_url = ?1 AND direction = ?2 ORDER BY id",
+    )?;
+    let same = q
+        .query_map(params![base_url, direction.text()], |r| {
+            Ok((r.get::<_, i64>(0)?, dec::<Decimal>(r, 1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .find(|(_, a)| *a == amount.decimal());
+    Ok(same.map(|(id, _)| id))
+}
+
 impl super::Orders<'_> {
+    /// The unresolved entry [`Self::add`] would refuse `new` for, asked before the user
+    /// confirms the order; `add` asks again in its own transaction.
+    pub fn unresolved_like(
+        &self,
+        base_url: &str,
+        direction: Direction,
+        amount: Amount,
+    ) -> Result<Option<i64>, StoreError> {
+        unresolved_alike(&self.db(), base_url, direction, amount)
+    }
+
     /// Writes the journal entry of an order about to be sent, unless the same order (same
     /// exchange, direction and amount) is still unresolved and `despite_unresolved` is false.
     /// The look and the write are one transaction, so two processes cannot both pass.
@@ -198,22 +230,11 @@ impl super::Orders<'_> {
     ) -> Result<Claim, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if !despite_unresolved {
-            let mut q = tx.prepare(
-                "SELECT id, amount FROM order_journal WHERE state IN ('sending', 'unknown')
-                 AND base_url = ?1 AND direction = ?2 ORDER BY id",
-            )?;
-            let same = q
-                .query_map(params![new.origin.base_url, new.direction.text()], |r| {
-                    Ok((r.get::<_, i64>(0)?, dec::<Decimal>(r, 1)?))
-                })?
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .find(|(_, amount)| *amount == new.amount.decimal());
-            drop(q);
-            if let Some((id, _)) = same {
-                return Ok(Claim::SameAsUnresolved(id));
-            }
+        if !despite_unresolved
+            && let Some(id) =
+                unresolved_alike(&tx, &new.origin.base_url, new.direction, new.amount)?
+        {
+            return Ok(Claim::SameAsUnresolved(id));
         }
         let id = insert_order_entry(&tx, new)?;
         tx.commit()?;

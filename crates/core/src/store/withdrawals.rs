@@ -152,17 +152,42 @@ pub enum PaymentClaim {
 /// The newest payment sent (by its answer or by evidence) in the day before `w`, the same as
 /// typed: same exchange, destination in any case and account, and the same BTC, or the same NOK
 /// where `w` was typed in NOK.
+/// What makes two payments the same one for the journal's two asks: the exchange, the
+/// destination in any case, the amount (in the unit it was typed in) and the account.
+#[derive(Debug, Clone, Copy)]
+pub struct PaymentLikeness<'a> {
+    pub at: DateTime<Utc>,
+    pub base_url: &'a str,
+    pub destination: &'a str,
+    pub amount_btc: Btc,
+    pub typed_nok: Option<Nok>,
+    pub account_id: Option<&'a str>,
+}
+
+impl NewWithdrawalEntry<'_> {
+    pub fn likeness(&self) -> PaymentLikeness<'_> {
+        PaymentLikeness {
+            at: self.sent_at,
+            base_url: &self.origin.base_url,
+            destination: self.destination,
+            amount_btc: self.amount_btc,
+            typed_nok: self.typed_nok,
+            account_id: self.account_id,
+        }
+    }
+}
+
 fn sent_in_the_last_day(
-    tx: &rusqlite::Transaction<'_>,
-    w: &NewWithdrawalEntry<'_>,
+    db: &rusqlite::Connection,
+    w: &PaymentLikeness<'_>,
 ) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
-    let since = w.sent_at - chrono::Duration::days(1);
-    let mut q = tx.prepare(
+    let since = w.at - chrono::Duration::days(1);
+    let mut q = db.prepare(
         "SELECT id, sent_at_ms, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
          WHERE state = 'sent' AND base_url = ?1 AND sent_at_ms >= ?2 ORDER BY id DESC",
     )?;
     let rows = q
-        .query_map(params![w.origin.base_url, since.timestamp_millis()], |r| {
+        .query_map(params![w.base_url, since.timestamp_millis()], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, i64>(1)?,
@@ -187,7 +212,65 @@ fn sent_in_the_last_day(
         .map(|(id, at, ..)| (id, time(at))))
 }
 
+/// The same payment still unresolved: the same bitcoin to the same place, or the same NOK typed
+/// for it from the same account (the price since makes other bitcoin of it).
+fn unresolved_alike(
+    db: &rusqlite::Connection,
+    w: &PaymentLikeness<'_>,
+) -> Result<Option<i64>, StoreError> {
+    let mut q = db.prepare(
+        "SELECT id, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
+         WHERE state IN ('sending', 'unknown') AND base_url = ?1 ORDER BY id",
+    )?;
+    let same = q
+        .query_map([w.base_url], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                dec::<Btc>(r, 2)?,
+                dec_opt::<Nok>(r, 3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .find(|(_, d, btc, nok, account)| {
+            d.eq_ignore_ascii_case(w.destination)
+                && (*btc == w.amount_btc
+                    || (nok.is_some() && *nok == w.typed_nok && account.as_deref() == w.account_id))
+        });
+    Ok(same.map(|(id, ..)| id))
+}
+
+/// The journal's ask about a payment, if it has one (see [`super::Withdrawals::add`]).
+fn ask_about(
+    db: &rusqlite::Connection,
+    w: &PaymentLikeness<'_>,
+    despite_unresolved: bool,
+    ask_if_recent: bool,
+) -> Result<Option<PaymentClaim>, StoreError> {
+    if ask_if_recent && let Some((id, at)) = sent_in_the_last_day(db, w)? {
+        return Ok(Some(PaymentClaim::SameAsRecent(id, at)));
+    }
+    if !despite_unresolved && let Some(id) = unresolved_alike(db, w)? {
+        return Ok(Some(PaymentClaim::SameAsUnresolved(id)));
+    }
+    Ok(None)
+}
+
 impl super::Withdrawals<'_> {
+    /// What [`Self::add`] would answer instead of journaling, asked before the user is: the
+    /// payment's confirmation then comes after the journal's own questions, not before them.
+    /// Never [`PaymentClaim::Journaled`]; `add` still asks again in its own transaction.
+    pub fn would_ask(
+        &self,
+        w: &PaymentLikeness<'_>,
+        despite_unresolved: bool,
+        ask_if_recent: bool,
+    ) -> Result<Option<PaymentClaim>, StoreError> {
+        ask_about(&self.db(), w, despite_unresolved, ask_if_recent)
+    }
+
     /// Writes the journal entry of a withdrawal about to be sent, unless the same payment (same
     /// exchange, destination in any case, and amount) is still unresolved and
     /// `despite_unresolved` is false, or (`ask_if_recent`) the same payment as typed (destination,
@@ -201,39 +284,8 @@ impl super::Withdrawals<'_> {
     ) -> Result<PaymentClaim, StoreError> {
         let mut db = self.db();
         let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if ask_if_recent && let Some((id, at)) = sent_in_the_last_day(&tx, w)? {
-            return Ok(PaymentClaim::SameAsRecent(id, at));
-        }
-        if !despite_unresolved {
-            let mut q = tx.prepare(
-                "SELECT id, destination, amount_btc, typed_nok, account_id FROM withdrawal_journal
-                 WHERE state IN ('sending', 'unknown') AND base_url = ?1 ORDER BY id",
-            )?;
-            let same = q
-                .query_map([&w.origin.base_url], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        dec::<Btc>(r, 2)?,
-                        dec_opt::<Nok>(r, 3)?,
-                        r.get::<_, Option<String>>(4)?,
-                    ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .find(|(_, d, btc, nok, account)| {
-                    // The same bitcoin to the same place, or the same NOK typed for it from the
-                    // same account (the price since makes other bitcoin of it).
-                    d.eq_ignore_ascii_case(w.destination)
-                        && (*btc == w.amount_btc
-                            || (nok.is_some()
-                                && *nok == w.typed_nok
-                                && account.as_deref() == w.account_id))
-                });
-            drop(q);
-            if let Some((id, ..)) = same {
-                return Ok(PaymentClaim::SameAsUnresolved(id));
-            }
+        if let Some(ask) = ask_about(&tx, &w.likeness(), despite_unresolved, ask_if_recent)? {
+            return Ok(ask);
         }
         let id = next_id(&tx, JournalKind::Withdrawal)?;
         tx.execute(
@@ -486,6 +538,54 @@ mod tests {
             s.withdrawals().add(&tomorrow, true, true).unwrap(),
             PaymentClaim::Journaled(_)
         ));
+    }
+
+    /// The question asked before the native dialog is the one `add` would ask, and asking it
+    /// writes nothing.
+    #[test]
+    fn would_ask_answers_as_add_would_and_writes_nothing() {
+        let s = Store::in_memory().unwrap();
+        let origin = Origin::default();
+        let now = Utc::now();
+        let entry = |reference| NewWithdrawalEntry {
+            sent_at: now,
+            destination: "kari@example.com",
+            identity: "kari@example.com",
+            amount_btc: Btc::from_sats(20_000),
+            account_id: None,
+            reference,
+            origin: &origin,
+            request: "{}",
+            before: None,
+            typed_nok: None,
+        };
+        let first = entry("r1");
+        let w = s.withdrawals();
+        assert_eq!(w.would_ask(&first.likeness(), false, true).unwrap(), None);
+        assert!(w.recent(10).unwrap().is_empty(), "asking wrote nothing");
+        let PaymentClaim::Journaled(id) = w.add(&first, false, true).unwrap() else {
+            panic!("refused")
+        };
+        // Still sending, so unresolved: asked unless the user said go ahead anyway.
+        let again = entry("r2");
+        assert_eq!(
+            w.would_ask(&again.likeness(), false, true).unwrap(),
+            Some(PaymentClaim::SameAsUnresolved(id))
+        );
+        assert_eq!(
+            w.add(&again, false, true).unwrap(),
+            PaymentClaim::SameAsUnresolved(id)
+        );
+        assert_eq!(w.would_ask(&again.likeness(), true, true).unwrap(), None);
+        // Sent: asked as a repeat within the day, unless the caller does not ask.
+        w.answered(id, WithdrawalState::Sent, None, None, "")
+            .unwrap();
+        assert_eq!(
+            w.would_ask(&again.likeness(), false, true).unwrap(),
+            Some(PaymentClaim::SameAsRecent(id, time(now.timestamp_millis())))
+        );
+        assert_eq!(w.would_ask(&again.likeness(), false, false).unwrap(), None);
+        assert_eq!(w.recent(10).unwrap().len(), 1);
     }
 
     #[test]
