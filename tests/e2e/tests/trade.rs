@@ -9,8 +9,27 @@
 
 use nordlys_e2e::*;
 
-/// Fills the form and goes through review and confirmation; returns the warning shown, if any.
+/// The title of Nordlys's native confirmation of an order, in English.
+const ORDER_DIALOG: &str = "Nordlys: place this";
+
+/// Fills the form, reviews it and confirms it in the window and in the native dialog; returns
+/// the warning shown, if any.
 async fn order(
+    app: &App,
+    kind: &str,
+    direction: &str,
+    amount: &str,
+    price: Option<&str>,
+) -> Option<String> {
+    let warning = confirm_in_window(app, kind, direction, amount, price).await;
+    app.answer_native_shot(ORDER_DIALOG, "order-native-confirmation", "alt+p")
+        .await;
+    warning
+}
+
+/// Fills the form, reviews it and presses the window's Confirm, which asks for the native
+/// dialog unless the window has a question first; returns the warning shown, if any.
+async fn confirm_in_window(
     app: &App,
     kind: &str,
     direction: &str,
@@ -52,8 +71,6 @@ async fn order(
     })
     .await;
     app.click("[data-testid=order-confirm]").await;
-    app.answer_native_shot("Nordlys: place this", "order-native-confirmation", "alt+p")
-        .await;
     warning
 }
 
@@ -235,8 +252,13 @@ async fn nothing_is_armed_after_a_lost_order_whose_check_also_failed() {
         !app.exists("[data-testid=order-confirm]").await,
         "Confirm stayed armed after doubt"
     );
-    order(&app, "market", "buy", "777", None).await;
+    // The same order again: asked in the window, before any native dialog.
+    confirm_in_window(&app, "market", "buy", "777", None).await;
     app.text("[data-testid=order-doubt]").await;
+    assert!(
+        app.native_dialog_now(ORDER_DIALOG).is_none(),
+        "the journal's question comes before the native dialog"
+    );
     assert_eq!(
         app.counters().await["ordersCreated"],
         1,
