@@ -420,6 +420,28 @@ impl App {
         panic!("the field {css} does not keep {value:?}");
     }
 
+    /// Types each field's value, then reads them all back once the last is typed, and types the
+    /// form again if one changed: a key that lands in the field typed before (see `fill`) alters a
+    /// field already checked (in CI a lock form's two passwords then differed).
+    pub async fn fill_form(&self, fields: &[(&str, &str)]) {
+        for _ in 0..5 {
+            for (css, value) in fields {
+                self.fill(css, value).await;
+            }
+            let mut kept = true;
+            for (css, value) in fields {
+                let now = self
+                    .with_element(css, |e| async move { e.prop("value").await })
+                    .await;
+                kept &= now.as_deref() == Some(*value);
+            }
+            if kept {
+                return;
+            }
+        }
+        panic!("the form does not keep what was typed: {fields:?}");
+    }
+
     /// Puts `text` into the field in one go, as pasting does (typing a 300-character invoice key
     /// by key is not what a user does).
     pub async fn paste(&self, css: &str, text: &str) {

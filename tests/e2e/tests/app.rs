@@ -108,8 +108,11 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
             .sum::<u64>()
     };
     let before = money_requests().await;
-    app.fill("[data-testid=api-key]", &read.key).await;
-    app.fill("[data-testid=api-secret]", &read.secret).await;
+    app.fill_form(&[
+        ("[data-testid=api-key]", &read.key),
+        ("[data-testid=api-secret]", &read.secret),
+    ])
+    .await;
     app.select("[data-testid=key-may-trade]", "no").await;
     app.select("[data-testid=key-may-withdraw]", "no").await;
     app.click("[data-testid=save-key]").await;
@@ -149,8 +152,11 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
     app.click("[data-testid=nav-connect]").await;
     // A key whose trading is not known may try; the exchange's first answer tells.
     let trading = world.keys.iter().find(|k| k.name == "trading").unwrap();
-    app.fill("[data-testid=api-key]", &trading.key).await;
-    app.fill("[data-testid=api-secret]", &trading.secret).await;
+    app.fill_form(&[
+        ("[data-testid=api-key]", &trading.key),
+        ("[data-testid=api-secret]", &trading.secret),
+    ])
+    .await;
     app.select("[data-testid=key-may-withdraw]", "no").await;
     app.click("[data-testid=save-key]").await;
     app.until("trading enabled", || async {
@@ -182,8 +188,11 @@ async fn a_key_said_read_only_disables_trading_with_its_reason_and_an_unknown_on
     );
     // The read key again, its trading not known: the first order is refused by the exchange,
     // and the Trade screen says so at once, without leaving it.
-    app.fill("[data-testid=api-key]", &read.key).await;
-    app.fill("[data-testid=api-secret]", &read.secret).await;
+    app.fill_form(&[
+        ("[data-testid=api-key]", &read.key),
+        ("[data-testid=api-secret]", &read.secret),
+    ])
+    .await;
     app.select("[data-testid=key-may-trade]", "").await;
     app.click("[data-testid=save-key]").await;
     app.until("trading unknown", || async {
@@ -685,10 +694,11 @@ async fn privacy_mode_hides_every_amount_on_every_screen() {
     app.paste("[data-testid=pay-destination]", "kari@example.com")
         .await;
     app.fill("[data-testid=pay-amount]", "5000").await;
-    app.fill("[data-testid=recipient-name]", "Kari Nordmann")
-        .await;
-    app.fill("[data-testid=recipient-address]", "Storgata 1, 0155 Oslo")
-        .await;
+    app.fill_form(&[
+        ("[data-testid=recipient-name]", "Kari Nordmann"),
+        ("[data-testid=recipient-address]", "Storgata 1, 0155 Oslo"),
+    ])
+    .await;
     app.select("[data-testid=recipient-country]", "NO").await;
     // A click waits for the button to be enabled: the review once the form is checked.
     app.click("[data-testid=pay-review]").await;

@@ -28,10 +28,11 @@ async fn destination(app: &App, text: &str) {
 }
 
 async fn fill_recipient(app: &App) {
-    app.fill("[data-testid=recipient-name]", "Kari Nordmann")
-        .await;
-    app.fill("[data-testid=recipient-address]", "Storgata 1, 0155 Oslo")
-        .await;
+    app.fill_form(&[
+        ("[data-testid=recipient-name]", "Kari Nordmann"),
+        ("[data-testid=recipient-address]", "Storgata 1, 0155 Oslo"),
+    ])
+    .await;
     app.select("[data-testid=recipient-country]", "NO").await;
 }
 
@@ -349,10 +350,11 @@ async fn the_lock_hides_every_amount_and_asks_for_the_password_before_a_payment(
     let app = App::start(&[]).await;
     first_account_btc(&app).await;
     app.click("[data-testid=lock]").await;
-    app.fill("[data-testid=new-password]", "correct horse")
-        .await;
-    app.fill("[data-testid=new-password-confirm]", "correct horse")
-        .await;
+    app.fill_form(&[
+        ("[data-testid=new-password]", "correct horse"),
+        ("[data-testid=new-password-confirm]", "correct horse"),
+    ])
+    .await;
     app.screenshot("lock-setup").await;
     app.click("[data-testid=new-password-save]").await;
     app.until("the locked window", || async {

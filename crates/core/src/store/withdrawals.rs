@@ -149,9 +149,6 @@ pub enum PaymentClaim {
     SameAsRecent(i64, DateTime<Utc>),
 }
 
-/// The newest payment sent (by its answer or by evidence) in the day before `w`, the same as
-/// typed: same exchange, destination in any case and account, and the same BTC, or the same NOK
-/// where `w` was typed in NOK.
 /// What makes two payments the same one for the journal's two asks: the exchange, the
 /// destination in any case, the amount (in the unit it was typed in) and the account.
 #[derive(Debug, Clone, Copy)]
@@ -165,6 +162,7 @@ pub struct PaymentLikeness<'a> {
 }
 
 impl NewWithdrawalEntry<'_> {
+    /// What the journal compares this entry by, before and as it is written.
     pub fn likeness(&self) -> PaymentLikeness<'_> {
         PaymentLikeness {
             at: self.sent_at,
@@ -177,6 +175,9 @@ impl NewWithdrawalEntry<'_> {
     }
 }
 
+/// The newest payment sent (by its answer or by evidence) in the day before `w`, the same as
+/// typed: same exchange, destination in any case and account, and the same BTC, or the same NOK
+/// where `w` was typed in NOK.
 fn sent_in_the_last_day(
     db: &rusqlite::Connection,
     w: &PaymentLikeness<'_>,
