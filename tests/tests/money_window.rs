@@ -1092,3 +1092,40 @@ async fn an_invoice_is_shown_as_it_was_asked_for_with_one_other_figure() {
     let shown: Vec<&str> = listed.invoices.iter().map(|i| i.amount.text()).collect();
     assert_eq!(shown[..2], ["NOK\u{a0}100.00", "2,500\u{a0}sats"]);
 }
+
+/// The native dialog for a plan names the account it buys into as the user knows it, not by the
+/// exchange's id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plans_native_dialog_names_its_account() {
+    use nordlys_application::plan_views::{PlanArgs, PlanKind, PlanPeriod};
+    let sb = sandbox().await;
+    let (app, _dir, user) = reviewed_app(&sb, None).await;
+    let (id, name) = {
+        let world = sb.state.lock();
+        let a = world.accounts.iter().find(|a| a.deleted.is_none()).unwrap();
+        (a.id.clone(), a.name.clone())
+    };
+    let args = PlanArgs {
+        id: None,
+        kind: PlanKind::Buy,
+        amount: "100".into(),
+        rungs: String::new(),
+        step: String::new(),
+        account: id.clone(),
+        every: PlanPeriod::Day,
+        on: String::new(),
+        at: "07:00".into(),
+        max_price: String::new(),
+        missed: nordlys_core::plans::Missed::Skip,
+        password: None,
+    };
+    nordlys_application::plans::save_plan(&app, args)
+        .await
+        .unwrap();
+    let shown = user.shown();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0].message.contains(&name) && !shown[0].message.contains(&id),
+        "{shown:?}"
+    );
+}

@@ -87,6 +87,8 @@ impl OrderReview {
 pub struct PlanReview {
     /// The terms as they are kept.
     pub terms: nordlys_core::plans::NewPlan,
+    /// The name of the account it buys into, as the user knows it; none for the default account.
+    pub account: Option<String>,
 }
 
 /// What the native dialog asks the user to approve.

@@ -139,8 +139,7 @@ fn order_lines(o: &OrderReview, viewer: &Viewer) -> Vec<(String, String)> {
 fn plan_lines(p: &PlanReview, viewer: &Viewer) -> Vec<(String, String)> {
     let say = |k| wording::say(k, viewer.locale());
     let account = p
-        .terms
-        .account_id
+        .account
         .clone()
         .unwrap_or_else(|| say(key::CONFIRM_DEFAULT_ACCOUNT));
     vec![

@@ -383,7 +383,18 @@ pub async fn save_plan(app: &App, args: PlanArgs) -> Answer<SavedPlan> {
     if enlarges {
         crate::lock::require_password(app, args.password.as_ref()).await?;
         // What it will spend is approved outside the window, as it is kept.
-        let review = PlanReview { terms: new.clone() };
+        let account = match &new.account_id {
+            Some(id) => Some(
+                crate::account_names::of(app, &session, [id.as_str()])
+                    .await
+                    .name(id),
+            ),
+            None => None,
+        };
+        let review = PlanReview {
+            terms: new.clone(),
+            account,
+        };
         confirmation::ask(app, Confirmation::Plan(review)).await?;
     }
     let at = match args.id {
