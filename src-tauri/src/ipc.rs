@@ -111,6 +111,8 @@ ipc_commands! {
     profiles::set_privacy: SetPrivacyArgs => AppView;
     lock::lock: NoArgs => AppView;
     store_key::store_key: StoreKeyArgs => StoreKeyView;
+    store_key::store_seal: NoArgs => StoreSeal;
+    store_key::seal_store_key: SealStoreKeyArgs => StoreSeal;
     lock::unlock: PasswordArgs => LockFormView;
     lock::set_lock_password: NewPasswordArgs => LockFormView;
     lock::remove_lock: PasswordArgs => LockFormView;

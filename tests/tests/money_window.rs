@@ -1129,3 +1129,90 @@ async fn a_plans_native_dialog_names_its_account() {
         "{shown:?}"
     );
 }
+
+/// With a lock set, the data key may be sealed under the lock's password: the CLI's way of
+/// opening the store then says why it cannot, a restart opens the store only at unlock, a new
+/// lock password still opens it, and removing the lock puts the key back in the keyring.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sealed_store_key_opens_the_store_only_at_unlock() {
+    use nordlys_application::NoArgs;
+    use nordlys_application::lock::{self, LockPassword, NewPasswordArgs, PasswordArgs};
+    use nordlys_application::store_key::{self, SealStoreKeyArgs, StoreSeal};
+    use nordlys_core::store::profile_store::{self, OpenError};
+
+    let sb = sandbox().await;
+    let (app, dir) = connected_app(&sb, None).await;
+    let seal = |sealed: bool, p: &str| SealStoreKeyArgs {
+        password: Some(LockPassword(p.into())),
+        sealed,
+    };
+    let password = |p: &str| PasswordArgs { password: p.into() };
+    let set = |p: &str, current: &str| NewPasswordArgs {
+        password: p.into(),
+        confirm: p.into(),
+        current: current.into(),
+    };
+    let no_lock = store_key::seal_store_key(&app, seal(true, "correct horse"))
+        .await
+        .unwrap_err();
+    assert_eq!(no_lock.code, ErrorCode::InvalidInput, "{no_lock:?}");
+    lock::set_lock_password(&app, set("correct horse", ""))
+        .await
+        .unwrap();
+    lock::unlock(&app, password("correct horse")).await.unwrap();
+    let wrong = store_key::seal_store_key(&app, seal(true, "correct cow"))
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.code, ErrorCode::PasswordNeeded, "{wrong:?}");
+    assert_eq!(
+        store_key::store_seal(&app, NoArgs {}).await.unwrap(),
+        StoreSeal::Keyring
+    );
+    assert_eq!(
+        store_key::seal_store_key(&app, seal(true, "correct horse"))
+            .await
+            .unwrap(),
+        StoreSeal::Sealed
+    );
+    let path = dir.path().join("profiles/exchange/nordlys.sqlite");
+    let cli_opens = || profile_store::open(&*app.secrets, "exchange", &path).map(drop);
+    assert!(
+        matches!(cli_opens(), Err(OpenError::KeySealed)),
+        "the CLI cannot"
+    );
+
+    let restarted = app_driver::app_in(dir.path(), app.secrets.clone());
+    assert!(restarted.is_locked());
+    let before_unlock = restarted.session().await.unwrap_err();
+    assert!(
+        before_unlock.says(key::STORE_KEY_SEALED),
+        "{before_unlock:?}"
+    );
+    lock::unlock(&restarted, password("correct horse"))
+        .await
+        .unwrap();
+    assert!(restarted.session().await.is_ok(), "opened at unlock");
+
+    // A new lock password: the key is sealed again under it.
+    lock::set_lock_password(&restarted, set("battery staple", "correct horse"))
+        .await
+        .unwrap();
+    let again = app_driver::app_in(dir.path(), app.secrets.clone());
+    lock::unlock(&again, password("battery staple"))
+        .await
+        .unwrap();
+    assert!(
+        again.session().await.is_ok(),
+        "opens under the new password"
+    );
+
+    // No lock, no password to open it with: the key goes back to the keyring first.
+    lock::remove_lock(&again, password("battery staple"))
+        .await
+        .unwrap();
+    assert!(cli_opens().is_ok());
+    assert_eq!(
+        store_key::store_seal(&again, NoArgs {}).await.unwrap(),
+        StoreSeal::Keyring
+    );
+}

@@ -999,6 +999,12 @@ export type SaveRecipientArgs = { identity: string, destination: string, label: 
 
 export type Screen = "overview" | "trade" | "receive" | "pay" | "tax" | "unknowns" | "connect" | "settings";
 
+export type SealStoreKeyArgs = { password: LockPassword | null, 
+/**
+ * Sealed under the lock's password, or kept in the keyring as it is.
+ */
+sealed: boolean, };
+
 export type SendPaymentArgs = { 
 /**
  * The `reviewed` id of the check the user confirmed.
@@ -1069,6 +1075,8 @@ export type StoreKeyArgs = {
 password: LockPassword | null, };
 
 export type StoreKeyView = { "kind": "key", groups: string, } | { "kind": "inMemory" };
+
+export type StoreSeal = "keyring" | "sealed" | "inMemory";
 
 export type SummaryLine = { label: string, value: string, };
 
@@ -1331,6 +1339,14 @@ export function lock(args: NoArgs): Promise<AppView> {
 
 export function storeKey(args: StoreKeyArgs): Promise<StoreKeyView> {
   return call("store_key", args);
+}
+
+export function storeSeal(args: NoArgs): Promise<StoreSeal> {
+  return call("store_seal", args);
+}
+
+export function sealStoreKey(args: SealStoreKeyArgs): Promise<StoreSeal> {
+  return call("seal_store_key", args);
 }
 
 export function unlock(args: PasswordArgs): Promise<LockFormView> {

@@ -500,6 +500,8 @@ store-key-missing = Your local data at { $path } is encrypted, and the system ke
 store-key-wrong = Your local data at { $path } does not open with the key in the system keyring. Put back the key you backed up (nordlys-cli store import-key), or move the file aside to start a fresh store.
 store-key-damaged = The system keyring's entry for your local data's key is damaged. Put back the key you backed up (nordlys-cli store import-key).
 store-key-not-kept = The system keyring did not keep the new key for your local data, so nothing was encrypted with it. Check that the keyring is unlocked and has room, then restart Nordlys.
+store-key-sealed = Your local data's key is sealed under the lock's password, and Nordlys has not been unlocked since it started. Unlock Nordlys to open your data. The command line (nordlys-cli) cannot open it: its scheduled buys for this profile stop until you turn the seal off in Settings.
+store-seal-needs-lock = Set a lock first: the key is sealed under the lock's password.
 store-in-use = Your local data is open in another Nordlys program (the command-line tool?). Close it, then try again: the data is encrypted once nothing else has it open.
 
 ## The app lock
@@ -517,6 +519,7 @@ lock-payment-password = Enter the lock's password to send this payment.
 lock-password-to-weaken = Enter the lock's password to weaken the lock (a longer idle time, or payments without the password).
 lock-password-for-change = Enter the lock's password to make this change: a new or larger recurring buy, or another exchange address.
 lock-password-for-key = Enter the lock's password to see your data's key.
+lock-password-for-seal = Enter the lock's password to change how your data's key is kept.
 
 ## The tray
 

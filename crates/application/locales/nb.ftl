@@ -496,6 +496,8 @@ store-key-missing = De lokale dataene dine i { $path } er kryptert, og systemets
 store-key-wrong = De lokale dataene dine i { $path } åpnes ikke med nøkkelen i systemets nøkkelring. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key), eller flytt filen til side for å starte på nytt.
 store-key-damaged = Oppføringen for nøkkelen til de lokale dataene dine i systemets nøkkelring er skadet. Legg tilbake nøkkelen du tok vare på (nordlys-cli store import-key).
 store-key-not-kept = Systemets nøkkelring tok ikke vare på den nye nøkkelen til de lokale dataene dine, så ingenting ble kryptert med den. Sjekk at nøkkelringen er låst opp og har plass, og start Nordlys på nytt.
+store-key-sealed = Nøkkelen til de lokale dataene dine er forseglet med låsens passord, og Nordlys er ikke låst opp siden start. Lås opp Nordlys for å åpne dataene. Kommandolinjen (nordlys-cli) kan ikke åpne dem: de faste kjøpene den kjører for denne profilen stopper til du slår av forseglingen i Innstillinger.
+store-seal-needs-lock = Sett en lås først: nøkkelen forsegles med låsens passord.
 store-in-use = De lokale dataene dine er åpne i et annet Nordlys-program (kommandolinjeverktøyet?). Lukk det og prøv igjen: dataene krypteres når ingenting annet har dem åpne.
 
 ## Applåsen
@@ -513,6 +515,7 @@ lock-payment-password = Skriv låsens passord for å sende denne betalingen.
 lock-password-to-weaken = Skriv inn låsens passord for å svekke låsen (lengre tid før låsing, eller betalinger uten passord).
 lock-password-for-change = Skriv inn låsens passord for å gjøre denne endringen: et nytt eller større fast kjøp, eller en annen børsadresse.
 lock-password-for-key = Skriv inn låsens passord for å se nøkkelen til dataene dine.
+lock-password-for-seal = Skriv inn låsens passord for å endre hvordan nøkkelen til dataene dine oppbevares.
 
 ## Systemkurven
 

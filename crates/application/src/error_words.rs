@@ -145,6 +145,7 @@ impl Worded for OpenError {
             ),
             OpenError::WrongKey(p) => (ErrorCode::Keyring, msg!(STORE_KEY_WRONG { path: path(p) })),
             OpenError::KeyDamaged => (ErrorCode::Keyring, Message::new(key::STORE_KEY_DAMAGED)),
+            OpenError::KeySealed => (ErrorCode::Locked, Message::new(key::STORE_KEY_SEALED)),
             OpenError::KeyNotKept => (ErrorCode::Keyring, Message::new(key::STORE_KEY_NOT_KEPT)),
             OpenError::Keyring(e) => e.words(),
             OpenError::Store(StoreError::InUse) => {

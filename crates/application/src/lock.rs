@@ -422,6 +422,8 @@ pub async fn set_lock_password(app: &App, mut args: NewPasswordArgs) -> Answer<L
         return answer(app, problems).await;
     }
     let password = zeroize::Zeroizing::new(std::mem::take(&mut args.password));
+    // Keys sealed under the old password are sealed under the new one before the lock takes it.
+    crate::store_key::reseal_keys(app, &args.current, &password).await?;
     let phc = tokio::task::spawn_blocking(move || app_lock::hash_password(&password))
         .await
         .map_err(AppError::fault)?
@@ -442,6 +444,7 @@ pub async fn unlock(app: &App, args: PasswordArgs) -> Answer<LockForm> {
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(LockField::Password)]).await;
     }
+    crate::store_key::open_sealed_keys(app, &args.password).await;
     {
         let mut state = app.lock_state();
         state.locked = false;
@@ -460,6 +463,7 @@ pub async fn remove_lock(app: &App, args: PasswordArgs) -> Answer<LockForm> {
     if !is_the_password(app, &args.password).await? {
         return answer(app, vec![wrong(LockField::Current)]).await;
     }
+    crate::store_key::unseal_keys(app, &args.password).await?;
     app.secrets
         .delete(APP_WIDE, SecretItem::AppLock)
         .map_err(AppError::of)?;

@@ -512,11 +512,16 @@ fn tell_inactive_profiles_plans(app: &App, active: &str) {
             continue;
         }
         // Each profile's store opens with its own key.
-        let waiting = nordlys_core::store::profile_store::open(&*app.secrets, &id, &path)
-            .ok()
-            .and_then(|s| s.plans().all().ok())
-            .map(|plans| plans.iter().filter(|p| !p.paused).count())
-            .unwrap_or(0);
+        let waiting = nordlys_core::store::profile_store::open_with(
+            &*app.secrets,
+            &id,
+            &path,
+            &app.opened_keys,
+        )
+        .ok()
+        .and_then(|s| s.plans().all().ok())
+        .map(|plans| plans.iter().filter(|p| !p.paused).count())
+        .unwrap_or(0);
         if waiting > 0 {
             app.tell(Told::PlansWaitingElsewhere {
                 profile: name,

@@ -101,5 +101,6 @@ presented_where_made!(
     crate::pay_views::RecipientsView,
     crate::receive_views::ReceiveView,
     crate::store_key::StoreKeyView,
+    crate::store_key::StoreSeal,
     crate::tax_views::ExportView,
 );

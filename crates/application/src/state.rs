@@ -56,6 +56,8 @@ pub struct App {
     pub(crate) lock: crate::lock::LockPart,
     /// Payments and orders reviewed and held for their one send.
     pub(crate) prepared: crate::prepared::PreparedPart,
+    /// Store keys sealed under the lock's password, opened at unlock (see `store_key`).
+    pub(crate) opened_keys: nordlys_core::store::OpenedKeys,
 }
 
 /// Where an exchange profile's exchange is; `None` for the sandbox profile, whose address is
@@ -195,6 +197,7 @@ impl App {
             market: crate::market::MarketPart::default(),
             lock: crate::lock::LockPart::new(lock),
             prepared: Default::default(),
+            opened_keys: Default::default(),
         }
     }
 
@@ -302,6 +305,7 @@ impl App {
         let connection = self.open_connection(&profile, nonces).await?;
         let store = Arc::new(open_store(
             &*self.secrets,
+            &self.opened_keys,
             &profile,
             &self.store_path(&profile.id),
         )?);
@@ -552,10 +556,11 @@ fn tell_port(file: &std::path::Path, base_url: &str) {
 /// exchange's profile never falls back (see `profile_store`).
 fn open_store(
     secrets: &dyn SecretStore,
+    opened: &nordlys_core::store::OpenedKeys,
     profile: &Profile,
     path: &std::path::Path,
 ) -> Result<Store, AppError> {
-    match profile_store::open(secrets, &profile.id, path) {
+    match profile_store::open_with(secrets, &profile.id, path, opened) {
         Err(OpenError::Keyring(SecretError::Unavailable(_)))
             if profile.kind == ProfileKind::Sandbox =>
         {

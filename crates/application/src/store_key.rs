@@ -3,12 +3,14 @@
 //! unknown. With a lock set, showing it takes the lock's password: someone at an unlocked,
 //! unattended window must not walk away with it.
 
-use nordlys_core::store::StoreKey;
 use nordlys_core::store::profile_store::OpenError;
+use nordlys_core::store::{KeyEntry, KeyError, SealError, SealedKey, StoreKey};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use zeroize::Zeroizing;
 
-use crate::error::{Answer, AppError};
+use crate::NoArgs;
+use crate::error::{Answer, AppError, ErrorCode};
 use crate::lock::{LockPassword, require_password_for};
 use crate::state::App;
 use crate::wording::key;
@@ -38,12 +40,188 @@ pub async fn store_key(app: &App, args: StoreKeyArgs) -> Answer<StoreKeyView> {
         return Ok(StoreKeyView::InMemory);
     }
     let id = &session.profile.id;
-    let key = StoreKey::read(&*app.secrets, id)
-        .map_err(|e| AppError::of(OpenError::from(e)))?
-        .ok_or_else(|| AppError::of(OpenError::KeyMissing(app.store_path(id))))?;
+    let key = match read_entry(app, id)? {
+        KeyEntry::Plain(key) => key,
+        // The store is open, so its sealed key was opened at unlock.
+        KeyEntry::Sealed(_) => app
+            .opened_keys
+            .get(id)
+            .ok_or_else(|| AppError::of(OpenError::KeySealed))?,
+    };
     Ok(StoreKeyView::Key {
         groups: nordlys_core::format::in_fours(&key.to_hex()),
     })
+}
+
+fn read_entry(app: &App, profile: &str) -> Answer<KeyEntry> {
+    KeyEntry::read(&*app.secrets, profile)
+        .map_err(|e| AppError::of(OpenError::from(e)))?
+        .ok_or_else(|| AppError::of(OpenError::KeyMissing(app.store_path(profile))))
+}
+
+/// How the active profile's key is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum StoreSeal {
+    /// In the keyring as it is: the keyring alone opens the store.
+    Keyring,
+    /// Sealed under the lock's password: the store opens at unlock, and the CLI cannot open it.
+    Sealed,
+    /// The sandbox's play money kept in memory: no key.
+    InMemory,
+}
+
+pub async fn store_seal(app: &App, _args: NoArgs) -> Answer<StoreSeal> {
+    let session = app.session().await?;
+    if session.store.is_in_memory() {
+        return Ok(StoreSeal::InMemory);
+    }
+    Ok(match read_entry(app, &session.profile.id)? {
+        KeyEntry::Plain(_) => StoreSeal::Keyring,
+        KeyEntry::Sealed(_) => StoreSeal::Sealed,
+    })
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SealStoreKeyArgs {
+    pub password: Option<LockPassword>,
+    /// Sealed under the lock's password, or kept in the keyring as it is.
+    pub sealed: bool,
+}
+
+/// Seals the active profile's key under the lock's password, or puts it back in the keyring as
+/// it is. Either way the new entry is read back and opened before it counts.
+pub async fn seal_store_key(app: &App, args: SealStoreKeyArgs) -> Answer<StoreSeal> {
+    if !app.settings().lock_set {
+        return Err(AppError::said(
+            ErrorCode::InvalidInput,
+            key::STORE_SEAL_NEEDS_LOCK,
+        ));
+    }
+    require_password_for(app, args.password.as_ref(), key::LOCK_PASSWORD_FOR_SEAL).await?;
+    let password = Zeroizing::new(args.password.map(|p| p.0.clone()).unwrap_or_default());
+    let session = app.session().await?;
+    if session.store.is_in_memory() {
+        return Ok(StoreSeal::InMemory);
+    }
+    let id = session.profile.id.clone();
+    let key = match read_entry(app, &id)? {
+        KeyEntry::Plain(key) => key,
+        KeyEntry::Sealed(sealed) => match app.opened_keys.get(&id) {
+            Some(key) => key,
+            None => open_blocking(sealed, password.clone(), id.clone()).await?,
+        },
+    };
+    let entry = if args.sealed {
+        KeyEntry::Sealed(seal_blocking(key.clone(), password, id.clone()).await?)
+    } else {
+        KeyEntry::Plain(key.clone())
+    };
+    entry.write(&*app.secrets, &id).map_err(AppError::of)?;
+    app.opened_keys.insert(&id, key);
+    store_seal(app, NoArgs {}).await
+}
+
+/// Opens every profile's sealed key with the lock's `password`, as the lock opens: each store
+/// then opens. A key that does not open stays sealed, and its store says so when it is used.
+pub(crate) async fn open_sealed_keys(app: &App, password: &str) {
+    for (id, sealed) in sealed_entries(app) {
+        if app.opened_keys.get(&id).is_some() {
+            continue;
+        }
+        if let Ok(key) =
+            open_blocking(sealed, Zeroizing::new(password.to_owned()), id.clone()).await
+        {
+            app.opened_keys.insert(&id, key);
+        }
+    }
+}
+
+/// Seals every sealed key again under the lock's `new` password, before the lock takes it: the
+/// keys must open with whatever password the lock then asks for.
+pub(crate) async fn reseal_keys(app: &App, current: &str, new: &str) -> Answer<()> {
+    for (id, sealed) in sealed_entries(app) {
+        let key = match app.opened_keys.get(&id) {
+            Some(key) => key,
+            None => open_blocking(sealed, Zeroizing::new(current.to_owned()), id.clone()).await?,
+        };
+        let resealed = seal_blocking(key, Zeroizing::new(new.to_owned()), id.clone()).await?;
+        KeyEntry::Sealed(resealed)
+            .write(&*app.secrets, &id)
+            .map_err(AppError::of)?;
+    }
+    Ok(())
+}
+
+/// Puts every sealed key back in the keyring as it is, before the lock is removed: with no
+/// lock there is no password to open them with.
+pub(crate) async fn unseal_keys(app: &App, password: &str) -> Answer<()> {
+    for (id, sealed) in sealed_entries(app) {
+        let key = match app.opened_keys.get(&id) {
+            Some(key) => key,
+            None => open_blocking(sealed, Zeroizing::new(password.to_owned()), id.clone()).await?,
+        };
+        KeyEntry::Plain(key)
+            .write(&*app.secrets, &id)
+            .map_err(AppError::of)?;
+    }
+    Ok(())
+}
+
+/// The profiles whose keys are sealed, with their seals.
+fn sealed_entries(app: &App) -> Vec<(String, SealedKey)> {
+    let ids: Vec<String> = app
+        .settings()
+        .profiles
+        .iter()
+        .map(|p| p.id.clone())
+        .collect();
+    ids.into_iter()
+        .filter_map(|id| match KeyEntry::read(&*app.secrets, &id) {
+            Ok(Some(KeyEntry::Sealed(s))) => Some((id, s)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Argon2id takes a good part of a second by design: off the async threads.
+async fn open_blocking(
+    sealed: SealedKey,
+    password: Zeroizing<String>,
+    profile: String,
+) -> Answer<StoreKey> {
+    tokio::task::spawn_blocking(move || sealed.open(&password, &profile))
+        .await
+        .map_err(AppError::fault)?
+        .map_err(sealed_error)
+}
+
+async fn seal_blocking(
+    key: StoreKey,
+    password: Zeroizing<String>,
+    profile: String,
+) -> Answer<SealedKey> {
+    tokio::task::spawn_blocking(move || {
+        let sealed = SealedKey::seal(&key, &password, &profile)?;
+        // Counted only once it opens again to the same key.
+        match sealed.open(&password, &profile) {
+            Ok(k) if k.to_hex() == key.to_hex() => Ok(sealed),
+            Ok(_) => Err(SealError::Damaged("the seal opened to another key".into())),
+            Err(e) => Err(e),
+        }
+    })
+    .await
+    .map_err(AppError::fault)?
+    .map_err(sealed_error)
+}
+
+fn sealed_error(e: SealError) -> AppError {
+    match e {
+        SealError::WrongPassword => AppError::of(OpenError::KeySealed),
+        SealError::Damaged(_) => AppError::of(OpenError::from(KeyError::NotAKey)),
+        SealError::NoRandomness => AppError::fault(e),
+    }
 }
 
 #[cfg(test)]

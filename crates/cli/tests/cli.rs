@@ -1306,6 +1306,28 @@ fn an_app_profiles_store_opens_with_the_apps_key_and_its_key_is_backed_up() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(imported["imported"], true);
     assert_eq!(run(&["plans", "list"], &lost, "").0, 0);
+
+    // Sealed under the app lock's password (the app's Settings): the CLI cannot open the store,
+    // and says so, `plans run-due` included; nothing is changed.
+    use nordlys_core::store::{KeyEntry, SealedKey, StoreKey};
+    let secrets = nordlys_core::platform::secrets::FileSecretStore::new(lost.clone());
+    let plain = StoreKey::from_hex(&key).unwrap();
+    let sealed = SealedKey::seal(&plain, "correct horse", "p1").unwrap();
+    KeyEntry::Sealed(sealed).write(&secrets, "p1").unwrap();
+    let before = std::fs::read(&store).unwrap();
+    for args in [
+        &["plans", "run-due"][..],
+        &["plans", "list"],
+        &["store", "export-key"],
+    ] {
+        let (code, _, err) = run(args, &lost, "");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("sealed under the app lock's password"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(&store).unwrap(), before);
 }
 
 /// The CLI's own directory keeps a plain store, and has no key to export.

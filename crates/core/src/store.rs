@@ -358,6 +358,7 @@ mod orders;
 mod plans;
 pub mod profile_store;
 mod recipients;
+pub mod sealed_key;
 mod tax;
 mod tax_list;
 mod tax_owner;
@@ -365,7 +366,7 @@ mod tax_record;
 mod tax_scan;
 mod withdrawals;
 
-pub use at_rest::{KeyError, StoreKey};
+pub use at_rest::{KeyEntry, KeyError, StoreKey};
 pub use deposits::UntoldDeposit;
 pub use identities::{AccountIdentity, IdentityAccount, IdentityId};
 pub use invoices::{Asked, StoredInvoice};
@@ -373,6 +374,7 @@ pub use journal::{Claim, Decision, Evidence, JournalKind, Origin, Unanswered};
 pub use orders::{JournalEntry, JournalState, NewOrderEntry};
 pub use plans::{PlanClaim, run_state_of};
 pub use recipients::{Recipient, Sealed};
+pub use sealed_key::{OpenedKeys, SealError, SealedKey};
 pub use tax::{TaxAccountName, TaxCursor, TaxFacets, TaxFilter, TaxPageWrite};
 pub use tax_owner::{TaxHistory, TaxOwnership};
 pub use withdrawals::{

@@ -404,6 +404,15 @@ const nb = {
   "The lock hides Nordlys from people at your screen; your data is encrypted with its own key either way.":
     "Låsen skjuler Nordlys for folk ved skjermen din; dataene dine er kryptert med sin egen nøkkel uansett.",
   "Your data's key": "Nøkkelen til dataene dine",
+  "Seal the key under the lock's password": "Forsegl nøkkelen med låsens passord",
+  "Sealed, the key in the keyring opens only with the lock's password: a copy of your disk and of your keyring is then not enough. Your data opens when you unlock Nordlys, and nordlys-cli can no longer open it, so scheduled buys run by nordlys-cli plans run-due stop for this profile. Forget the password and the key is lost with it, unless you backed the key up above.":
+    "Forseglet åpnes nøkkelen i nøkkelringen bare med låsens passord: en kopi av disken og nøkkelringen din er da ikke nok. Dataene dine åpnes når du låser opp Nordlys, og nordlys-cli kan ikke lenger åpne dem, så faste kjøp som nordlys-cli plans run-due kjører, stopper for denne profilen. Glemmer du passordet, er nøkkelen tapt med det, med mindre du har tatt vare på nøkkelen over.",
+  "The key is sealed under the lock's password.": "Nøkkelen er forseglet med låsens passord.",
+  "The key is kept in the system keyring, not sealed.": "Nøkkelen ligger i systemets nøkkelring, ikke forseglet.",
+  "Set a lock first: the key is sealed under its password.":
+    "Sett en lås først: nøkkelen forsegles med passordet dens.",
+  "Stop sealing the key": "Slutt å forsegle nøkkelen",
+  "Seal the key": "Forsegl nøkkelen",
   "Your local data (journal, tax history, payments, plans, recipients) is encrypted with a key kept in the system keyring. Keep a copy somewhere safe: lost, the key takes your data with it, and with the journal the evidence for any payment whose outcome is unknown.":
     "De lokale dataene dine (journal, skattehistorikk, betalinger, planer, mottakere) er kryptert med en nøkkel i systemets nøkkelring. Ta vare på en kopi et trygt sted: mister du nøkkelen, mister du dataene, og med journalen beviset for betalinger med ukjent utfall.",
   "Write it down or keep it in a password manager, then hide it. nordlys-cli store import-key puts it back.":

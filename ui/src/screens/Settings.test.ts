@@ -162,6 +162,37 @@ describe("Settings: the data's key", () => {
     expect(screen.queryByTestId("store-key")).toBeNull();
   });
 
+  it("seals the key under the lock's password only with a lock, saying first what sealing costs", async () => {
+    let sealed = false;
+    const fake = sandboxBackend({
+      storeSeal: () => (sealed ? "sealed" : "keyring"),
+      sealStoreKey: (args) => {
+        if (args.password !== "correct horse")
+          throw { code: "passwordNeeded", message: "That is not the lock's password." };
+        sealed = args.sealed;
+        return sealed ? "sealed" : "keyring";
+      },
+    });
+    const { session } = await mountScreen(Settings, fake);
+    await vi.waitFor(() => screen.getByTestId("store-seal-needs-lock"));
+    expect(screen.queryByTestId("store-seal-change")).toBeNull();
+    session.appLock.app = appView({
+      lock: { set: true, locked: false, why: null, idleMinutes: 15, beforePayments: true },
+    });
+    await userEvent.type(await screen.findByTestId("store-seal-password"), "wrong");
+    await fireEvent.click(screen.getByTestId("store-seal-change"));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("store-seal-password-error").textContent).toBe("That is not the lock's password."),
+    );
+    expect(sealed).toBe(false);
+    await userEvent.clear(screen.getByTestId("store-seal-password"));
+    await userEvent.type(screen.getByTestId("store-seal-password"), "correct horse");
+    await fireEvent.click(screen.getByTestId("store-seal-change"));
+    await vi.waitFor(() => expect(sealed).toBe(true));
+    expect(fake.callsOf("sealStoreKey").at(-1)).toEqual({ password: "correct horse", sealed: true });
+    expect(screen.getByTestId("store-seal-change").textContent?.trim()).toBe("Stop sealing the key");
+  });
+
   it("says there is no key when the sandbox keeps its play money in memory", async () => {
     const fake = sandboxBackend({ storeKey: () => ({ kind: "inMemory" }) });
     await mountScreen(Settings, fake);

@@ -13,6 +13,7 @@ export function sandboxBackend(script: ConstructorParameters<typeof FakeBackend>
     balances: () => balancesView(),
     quote: () => quoteView(),
     unknowns: () => ({ unresolved: 0, entries: [] }),
+    storeSeal: () => "keyring",
     plans: () => ({ plans: [] }),
     alerts: () => ({
       usualAmount: nok("NOK 5,000.00"),

@@ -17,6 +17,7 @@ use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
+use super::sealed_key::SealedKey;
 use crate::platform::secrets::{self, SecretError, SecretItem, SecretStore};
 
 /// The first 16 bytes of every plain SQLite database; an encrypted one begins with its salt.
@@ -32,10 +33,42 @@ impl std::fmt::Debug for StoreKey {
     }
 }
 
-/// The key as the keyring keeps it.
+/// The key as the keyring keeps it: in hex, or sealed under the app lock's password.
 #[derive(Serialize, Deserialize)]
-struct StoredStoreKey {
-    key: Zeroizing<String>,
+#[serde(untagged)]
+enum StoredStoreKey {
+    Plain { key: Zeroizing<String> },
+    Sealed { sealed: SealedKey },
+}
+
+/// What the keyring holds for a profile's store.
+#[derive(Debug, Clone)]
+pub enum KeyEntry {
+    Plain(StoreKey),
+    /// Opened at unlock, with the lock's password.
+    Sealed(SealedKey),
+}
+
+impl KeyEntry {
+    /// The profile's entry; `None` when the keyring holds none.
+    pub fn read(store: &dyn SecretStore, profile: &str) -> Result<Option<Self>, KeyError> {
+        match secrets::read::<StoredStoreKey>(store, profile, SecretItem::StoreKey)? {
+            None => Ok(None),
+            Some(StoredStoreKey::Plain { key }) => Ok(Some(Self::Plain(StoreKey::from_hex(&key)?))),
+            Some(StoredStoreKey::Sealed { sealed }) => Ok(Some(Self::Sealed(sealed))),
+        }
+    }
+
+    /// Keeps this entry as the profile's, in place of what was there.
+    pub fn write(&self, store: &dyn SecretStore, profile: &str) -> Result<(), SecretError> {
+        let stored = match self {
+            Self::Plain(key) => StoredStoreKey::Plain { key: key.to_hex() },
+            Self::Sealed(sealed) => StoredStoreKey::Sealed {
+                sealed: sealed.clone(),
+            },
+        };
+        secrets::write(store, profile, SecretItem::StoreKey, &stored)
+    }
 }
 
 /// Why a store's key cannot be had.
@@ -43,6 +76,11 @@ struct StoredStoreKey {
 pub enum KeyError {
     #[error("the store key is not 64 hexadecimal digits")]
     NotAKey,
+    /// Sealed under the app lock's password: only an unlock opens it.
+    #[error(
+        "the store key is sealed under the app lock's password: Nordlys opens it at unlock, and its Settings show it for a backup"
+    )]
+    Sealed,
     #[error(transparent)]
     Secrets(#[from] SecretError),
 }
@@ -82,17 +120,32 @@ impl StoreKey {
         Ok(Self(key))
     }
 
-    /// The profile's key from the keyring; `None` when it holds none.
+    /// The profile's key from the keyring; `None` when it holds none, [`KeyError::Sealed`] when
+    /// it is sealed.
     pub fn read(store: &dyn SecretStore, profile: &str) -> Result<Option<Self>, KeyError> {
-        secrets::read::<StoredStoreKey>(store, profile, SecretItem::StoreKey)?
-            .map(|s| Self::from_hex(&s.key))
-            .transpose()
+        match KeyEntry::read(store, profile)? {
+            None => Ok(None),
+            Some(KeyEntry::Plain(key)) => Ok(Some(key)),
+            Some(KeyEntry::Sealed(_)) => Err(KeyError::Sealed),
+        }
     }
 
-    /// Keeps this key as the profile's.
+    /// Keeps this key as the profile's, in hex.
     pub fn write(&self, store: &dyn SecretStore, profile: &str) -> Result<(), SecretError> {
-        let stored = StoredStoreKey { key: self.to_hex() };
-        secrets::write(store, profile, SecretItem::StoreKey, &stored)
+        KeyEntry::Plain(self.clone()).write(store, profile)
+    }
+
+    pub(super) fn bytes(&self) -> &[u8] {
+        self.0.as_ref()
+    }
+
+    /// The key of exactly 32 bytes; `None` for any other length.
+    pub(super) fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut key = Zeroizing::new([0u8; 32]);
+        (bytes.len() == 32).then(|| {
+            key.copy_from_slice(bytes);
+            Self(key)
+        })
     }
 
     /// Makes `db` read and write with this key: the first statement on a connection.

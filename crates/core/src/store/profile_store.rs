@@ -8,7 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::at_rest::{self, Found, KeyError, StoreKey};
+use super::at_rest::{self, Found, KeyEntry, KeyError, StoreKey};
+use super::sealed_key::OpenedKeys;
 use super::{Store, StoreError};
 use crate::platform::secrets::{SecretError, SecretStore};
 
@@ -32,6 +33,11 @@ pub enum OpenError {
         .0.display()
     )]
     WrongKey(PathBuf),
+    /// The key is sealed under the app lock's password and was not opened by an unlock.
+    #[error(
+        "the local database's key is sealed under the app lock's password: open Nordlys and unlock it (the command line cannot open it), or turn the seal off in Nordlys's Settings"
+    )]
+    KeySealed,
     /// The keyring did not keep a new key (what it gives back is not what was written).
     #[error(
         "the keyring did not keep the local database's new key, so nothing was encrypted with it"
@@ -47,6 +53,7 @@ impl From<KeyError> for OpenError {
     fn from(e: KeyError) -> Self {
         match e {
             KeyError::NotAKey => Self::KeyDamaged,
+            KeyError::Sealed => Self::KeySealed,
             KeyError::Secrets(e) => Self::Keyring(e),
         }
     }
@@ -55,8 +62,19 @@ impl From<KeyError> for OpenError {
 /// Opens `profile`'s store at `path` encrypted with its key in `secrets`, making the key when the
 /// profile has none and the store is new or still plain (then migrated, see `at_rest`).
 pub fn open(secrets: &dyn SecretStore, profile: &str, path: &Path) -> Result<Store, OpenError> {
-    let key = match StoreKey::read(secrets, profile)? {
-        Some(key) => key,
+    open_with(secrets, profile, path, &OpenedKeys::default())
+}
+
+/// As [`open`], a sealed key opening with what an unlock opened (`opened`).
+pub fn open_with(
+    secrets: &dyn SecretStore,
+    profile: &str,
+    path: &Path,
+    opened: &OpenedKeys,
+) -> Result<Store, OpenError> {
+    let key = match KeyEntry::read(secrets, profile)? {
+        Some(KeyEntry::Plain(key)) => key,
+        Some(KeyEntry::Sealed(_)) => opened.get(profile).ok_or(OpenError::KeySealed)?,
         None => new_key(secrets, profile, path)?,
     };
     Store::open_encrypted(path, key).map_err(|e| match e {
@@ -133,6 +151,35 @@ mod tests {
                 "{damaged}"
             );
         }
+    }
+
+    /// A sealed key: refused until an unlock opened it, the file untouched and no new key made;
+    /// then the store opens with the opened key.
+    #[test]
+    fn a_sealed_key_opens_the_store_only_once_an_unlock_opened_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let secrets = MemorySecretStore::default();
+        drop(open(&secrets, "p", &path).unwrap());
+        let key = StoreKey::read(&secrets, "p").unwrap().unwrap();
+        let sealed = crate::store::SealedKey::seal(&key, "correct horse", "p").unwrap();
+        KeyEntry::Sealed(sealed.clone())
+            .write(&secrets, "p")
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let opened = OpenedKeys::default();
+        assert!(matches!(
+            open_with(&secrets, "p", &path, &opened),
+            Err(OpenError::KeySealed)
+        ));
+        assert_eq!(StoreKey::read(&secrets, "p").unwrap_err(), KeyError::Sealed);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        opened.insert("p", sealed.open("correct horse", "p").unwrap());
+        drop(open_with(&secrets, "p", &path, &opened).unwrap());
+        assert!(matches!(
+            open(&secrets, "p", &path),
+            Err(OpenError::KeySealed)
+        ));
     }
 
     /// A plain store from before encryption gets a key and keeps what it held.
