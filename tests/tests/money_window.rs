@@ -1183,6 +1183,9 @@ async fn a_sealed_store_key_opens_the_store_only_at_unlock() {
 
     let restarted = app_driver::app_in(dir.path(), app.secrets.clone());
     assert!(restarted.is_locked());
+    // The locked window still gets its state, to show the lock.
+    let locked = profiles::app_state(&restarted, NoArgs {}).await.unwrap();
+    assert!(locked.lock.locked, "{:?}", locked.lock);
     let before_unlock = restarted.session().await.unwrap_err();
     assert!(
         before_unlock.says(key::STORE_KEY_SEALED),

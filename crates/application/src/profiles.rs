@@ -77,7 +77,8 @@ pub struct AppState {
 }
 
 pub(crate) async fn view(app: &App) -> Answer<AppState> {
-    let connection = app.session().await?.connection;
+    // A locked window's state, too, while its store waits for the unlock.
+    let connection = app.connection().await?;
     let status = connection.status().await;
     // What the key's use has shown is kept for the next start.
     if status.has_key && !status.key_is_demo {

@@ -39,6 +39,9 @@ pub struct App {
     pub notice: Mutex<Option<AppNotice>>,
     sandbox: tokio::sync::Mutex<Option<RunningSandbox>>,
     session: tokio::sync::Mutex<Option<ProfileSession>>,
+    /// The connection of a session whose store waits for an unlock (its key sealed), by profile:
+    /// the locked window's state needs it, and the session takes it once the store opens.
+    waiting_connection: tokio::sync::Mutex<Option<(String, Arc<Connection>)>>,
     /// Money commands hold it shared while they run; a profile switch holds it alone, so it
     /// waits for them.
     money: nordlys_core::money_turn::MoneyLock,
@@ -185,6 +188,7 @@ impl App {
             notice: Mutex::new(notice),
             sandbox: tokio::sync::Mutex::new(None),
             session: tokio::sync::Mutex::new(None),
+            waiting_connection: tokio::sync::Mutex::new(None),
             money: nordlys_core::money_turn::MoneyLock::default(),
             sandbox_world_is_new: std::sync::atomic::AtomicBool::new(false),
             timing: Mutex::new(Timing {
@@ -302,13 +306,30 @@ impl App {
             Arc::new(SystemClock),
         )
         .map_err(AppError::fault)?;
-        let connection = self.open_connection(&profile, nonces).await?;
-        let store = Arc::new(open_store(
+        let waiting = self
+            .waiting_connection
+            .lock()
+            .await
+            .take()
+            .filter(|(id, _)| *id == profile.id);
+        let connection = match waiting {
+            Some((_, connection)) => connection,
+            None => self.open_connection(&profile, nonces).await?,
+        };
+        let opened = open_store(
             &*self.secrets,
             &self.opened_keys,
             &profile,
             &self.store_path(&profile.id),
-        )?);
+        );
+        let store = match opened {
+            Ok(store) => Arc::new(store),
+            Err(OpenError::KeySealed) => {
+                *self.waiting_connection.lock().await = Some((profile.id.clone(), connection));
+                return Err(AppError::of(OpenError::KeySealed));
+            }
+            Err(e) => return Err(AppError::of(e)),
+        };
         // A locked keyring (or a damaged entry) leaves saved recipients sealed: they show their
         // labels only, and Pay asks for their details again, until a later session can unlock.
         if let Ok(seal) = RecipientSeal::for_profile(&*self.secrets, &profile.id) {
@@ -321,6 +342,20 @@ impl App {
         };
         *slot = Some(session.clone());
         Ok(session)
+    }
+
+    /// The active profile's connection, for what needs no store: the session's, or, while its
+    /// store waits for an unlock, the connection opened for it.
+    pub(crate) async fn connection(&self) -> Result<Arc<Connection>, AppError> {
+        let refused = match self.session().await {
+            Ok(session) => return Ok(session.connection),
+            Err(e) => e,
+        };
+        let active = self.settings().active.clone();
+        match self.waiting_connection.lock().await.as_ref() {
+            Some((id, connection)) if *id == active => Ok(connection.clone()),
+            _ => Err(refused),
+        }
     }
 
     /// A connection to `profile`'s exchange, with its stored secrets.
@@ -365,6 +400,7 @@ impl App {
     pub async fn forget_secrets(&self, old: &Profile) {
         let _alone = self.money.alone().await;
         let open = self.session.lock().await.take();
+        *self.waiting_connection.lock().await = None;
         let connection = match open {
             Some(s) if s.profile.id == old.id => Some(s.connection),
             // Nothing signed goes out while forgetting: a nonce source in memory does.
@@ -414,6 +450,7 @@ impl App {
         };
         self.save_settings()?;
         *self.session.lock().await = None;
+        *self.waiting_connection.lock().await = None;
         if kind != ProfileKind::Sandbox
             && let Some(sandbox) = self.sandbox.lock().await.take()
         {
@@ -427,6 +464,7 @@ impl App {
     pub async fn reopen_session(&self) {
         let _alone = self.money.alone().await;
         *self.session.lock().await = None;
+        *self.waiting_connection.lock().await = None;
     }
 
     /// The bid lists value payments at: the price poller's last sample of the past five minutes.
@@ -559,13 +597,13 @@ fn open_store(
     opened: &nordlys_core::store::OpenedKeys,
     profile: &Profile,
     path: &std::path::Path,
-) -> Result<Store, AppError> {
+) -> Result<Store, OpenError> {
     match profile_store::open_with(secrets, &profile.id, path, opened) {
         Err(OpenError::Keyring(SecretError::Unavailable(_)))
             if profile.kind == ProfileKind::Sandbox =>
         {
-            Ok(Store::in_memory()?)
+            Store::in_memory().map_err(OpenError::Store)
         }
-        other => other.map_err(AppError::of),
+        other => other,
     }
 }
