@@ -1209,13 +1209,26 @@ async fn a_sealed_store_key_opens_the_store_only_at_unlock() {
         "opens under the new password"
     );
 
+    // The lock's entry deleted: the key stays sealed until the lock is set again to its password.
+    use nordlys_core::platform::secrets::SecretItem;
+    app.secrets.delete("", SecretItem::AppLock).unwrap();
+    let reset = app_driver::app_in(dir.path(), app.secrets.clone());
+    assert!(reset.session().await.is_err(), "still sealed");
+    lock::set_lock_password(&reset, set("battery staple", ""))
+        .await
+        .unwrap();
+    lock::unlock(&reset, password("battery staple"))
+        .await
+        .unwrap();
+    assert!(reset.session().await.is_ok());
+
     // No lock, no password to open it with: the key goes back to the keyring first.
-    lock::remove_lock(&again, password("battery staple"))
+    lock::remove_lock(&reset, password("battery staple"))
         .await
         .unwrap();
     assert!(cli_opens().is_ok());
     assert_eq!(
-        store_key::store_seal(&again, NoArgs {}).await.unwrap(),
+        store_key::store_seal(&reset, NoArgs {}).await.unwrap(),
         StoreSeal::Keyring
     );
 }

@@ -139,12 +139,24 @@ pub(crate) async fn open_sealed_keys(app: &App, password: &str) {
 }
 
 /// Seals every sealed key again under the lock's `new` password, before the lock takes it: the
-/// keys must open with whatever password the lock then asks for.
+/// keys must open with whatever password the lock then asks for. A key that neither the current
+/// nor the new password opens (its lock's entry deleted, then a lock set again) stays as it is:
+/// setting the lock to the password it was sealed under opens it.
 pub(crate) async fn reseal_keys(app: &App, current: &str, new: &str) -> Answer<()> {
     for (id, sealed) in sealed_entries(app) {
-        let key = match app.opened_keys.get(&id) {
-            Some(key) => key,
-            None => open_blocking(sealed, Zeroizing::new(current.to_owned()), id.clone()).await?,
+        let mut key = app.opened_keys.get(&id);
+        for password in [current, new] {
+            if key.is_none() {
+                let opened = open_blocking(
+                    sealed.clone(),
+                    Zeroizing::new(password.to_owned()),
+                    id.clone(),
+                );
+                key = opened.await.ok();
+            }
+        }
+        let Some(key) = key else {
+            continue;
         };
         let resealed = seal_blocking(key, Zeroizing::new(new.to_owned()), id.clone()).await?;
         KeyEntry::Sealed(resealed)
