@@ -113,6 +113,8 @@ ipc_commands! {
     store_key::store_key: StoreKeyArgs => StoreKeyView;
     store_key::store_seal: NoArgs => StoreSeal;
     store_key::seal_store_key: SealStoreKeyArgs => StoreSeal;
+    store_key::restore_store_key: RestoreStoreKeyArgs => StoreMended;
+    store_key::start_fresh_store: NoArgs => StoreMended;
     lock::unlock: PasswordArgs => LockFormView;
     lock::set_lock_password: NewPasswordArgs => LockFormView;
     lock::remove_lock: PasswordArgs => LockFormView;

@@ -1232,3 +1232,71 @@ async fn a_sealed_store_key_opens_the_store_only_at_unlock() {
         StoreSeal::Keyring
     );
 }
+
+/// A store whose key is gone stops the window from starting, with what to do; the window can put
+/// the backed-up key back (only the store's own key is taken) or start a fresh store, the old one
+/// kept aside whole, never silently replaced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_without_its_key_is_mended_from_the_backup_or_set_aside() {
+    use nordlys_application::NoArgs;
+    use nordlys_application::store_key::{self, RestoreStoreKeyArgs, StoreKeyArgs, StoreKeyView};
+    use nordlys_core::platform::secrets::SecretItem;
+
+    let sb = sandbox().await;
+    let (app, dir) = connected_app(&sb, None).await;
+    let StoreKeyView::Key { groups } = store_key::store_key(&app, StoreKeyArgs::default())
+        .await
+        .unwrap()
+    else {
+        panic!("a key on disk");
+    };
+    let restore = |key: &str| RestoreStoreKeyArgs { key: key.into() };
+    let opens = store_key::restore_store_key(&app, restore(&groups))
+        .await
+        .unwrap_err();
+    assert!(opens.says(key::STORE_OPENS), "{opens:?}");
+
+    let lose_key = || {
+        app.secrets
+            .delete("exchange", SecretItem::StoreKey)
+            .unwrap()
+    };
+    lose_key();
+    let restarted = app_driver::app_in(dir.path(), app.secrets.clone());
+    let refused = profiles::app_state(&restarted, NoArgs {})
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::StoreKey, "{refused:?}");
+    for (key, said) in [
+        ("not a key", key::STORE_KEY_NOT_A_KEY),
+        (&"ab".repeat(32), key::STORE_KEY_DOES_NOT_OPEN),
+    ] {
+        let wrong = store_key::restore_store_key(&restarted, restore(key))
+            .await
+            .unwrap_err();
+        assert!(wrong.says(said), "{wrong:?}");
+    }
+    assert!(
+        app.secrets
+            .get("exchange", SecretItem::StoreKey)
+            .unwrap()
+            .is_none(),
+        "nothing written"
+    );
+    store_key::restore_store_key(&restarted, restore(&groups))
+        .await
+        .unwrap();
+    assert!(profiles::app_state(&restarted, NoArgs {}).await.is_ok());
+
+    lose_key();
+    let again = app_driver::app_in(dir.path(), app.secrets.clone());
+    let fresh = store_key::start_fresh_store(&again, NoArgs {})
+        .await
+        .unwrap();
+    let aside = std::path::PathBuf::from(fresh.set_aside.unwrap());
+    assert!(aside.exists(), "kept aside: {aside:?}");
+    assert!(profiles::app_state(&again, NoArgs {}).await.is_ok());
+    // The old store still opens with its key where it was kept.
+    let old_key = nordlys_core::store::StoreKey::from_hex(&groups).unwrap();
+    assert!(nordlys_core::store::Store::open_encrypted(&aside, old_key).is_ok());
+}

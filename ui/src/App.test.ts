@@ -39,6 +39,39 @@ describe("App", () => {
     await vi.waitFor(() => screen.getByTestId("tax-sync"));
   });
 
+  it("offers to put the key back or start fresh while the local data does not open, then shows the screens", async () => {
+    let opens = false;
+    const fake = sandboxBackend({
+      appState: () => {
+        if (!opens) throw { code: "storeKey", message: "Your local data is encrypted, and the keyring holds no key." };
+        return appView();
+      },
+      restoreStoreKey: ({ key }) => {
+        if (key !== "ab".repeat(32)) throw { code: "invalidInput", message: "This key does not open your local data." };
+        opens = true;
+        return { setAside: null };
+      },
+    });
+    render(App, { props: { backend: fake.backend } });
+    await vi.waitFor(() => screen.getByTestId("store-recovery"));
+    expect(screen.getByTestId("store-recovery-reason").textContent).toContain("holds no key");
+    expect(screen.queryByTestId("total-btc")).toBeNull();
+    await fireEvent.input(screen.getByTestId("restore-key"), { target: { value: "cd".repeat(32) } });
+    await fireEvent.click(screen.getByTestId("restore-key-save"));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("restore-key-error").textContent).toBe("This key does not open your local data."),
+    );
+    expect(screen.getByTestId("store-recovery")).toBeTruthy();
+    // Starting fresh asks once more before anything is moved.
+    await fireEvent.click(screen.getByTestId("start-fresh"));
+    expect(fake.callsOf("startFreshStore")).toEqual([]);
+    screen.getByTestId("start-fresh-confirm");
+    await fireEvent.input(screen.getByTestId("restore-key"), { target: { value: "ab".repeat(32) } });
+    await fireEvent.click(screen.getByTestId("restore-key-save"));
+    await vi.waitFor(() => screen.getByTestId("total-btc"));
+    expect(screen.queryByTestId("store-recovery")).toBeNull();
+  });
+
   it("hides every amount with the header's eye or Ctrl+Shift+H, reading the figures again each time", async () => {
     let hidden = false;
     const fake = sandboxBackend({

@@ -330,7 +330,7 @@ result: string, lots: Array<LotView>,
  */
 unmatched: ShownBtc | null, };
 
-export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "notConfirmed" | "server" | "keyring" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
+export type ErrorCode = "invalidInput" | "notPermitted" | "unauthenticated" | "network" | "outcomeUnknown" | "sameAsUnknown" | "sameAsRecent" | "mayBeUnknown" | "notReviewed" | "notConfirmed" | "server" | "keyring" | "storeKey" | "browser" | "timeout" | "rateLimited" | "nonceShared" | "declined" | "scopeRefused" | "reconnect" | "locked" | "passwordNeeded" | "otherAccounts" | "internal" | "fault";
 
 export type EvidenceView = { at: string, 
 /**
@@ -965,6 +965,12 @@ export type RefusalView = { why: RefusalKind, reason: string, fix: string, };
 
 export type Report = "transactions" | "yearEnd" | "gains";
 
+export type RestoreStoreKeyArgs = { 
+/**
+ * The key as backed up: 64 hexadecimal digits, in groups of four or not.
+ */
+key: string, };
+
 export type RowIdsArgs = { ids: Array<string>, };
 
 export type RunState = "skipped" | "held" | "sending" | "unknown" | "placed" | "notPlaced" | "rejected";
@@ -1075,6 +1081,12 @@ export type StoreKeyArgs = {
 password: LockPassword | null, };
 
 export type StoreKeyView = { "kind": "key", groups: string, } | { "kind": "inMemory" };
+
+export type StoreMended = { 
+/**
+ * Where the store no key opened was kept, when a fresh one started.
+ */
+setAside: string | null, };
 
 export type StoreSeal = "keyring" | "sealed" | "inMemory";
 
@@ -1347,6 +1359,14 @@ export function storeSeal(args: NoArgs): Promise<StoreSeal> {
 
 export function sealStoreKey(args: SealStoreKeyArgs): Promise<StoreSeal> {
   return call("seal_store_key", args);
+}
+
+export function restoreStoreKey(args: RestoreStoreKeyArgs): Promise<StoreMended> {
+  return call("restore_store_key", args);
+}
+
+export function startFreshStore(args: NoArgs): Promise<StoreMended> {
+  return call("start_fresh_store", args);
 }
 
 export function unlock(args: PasswordArgs): Promise<LockFormView> {

@@ -502,6 +502,9 @@ store-key-damaged = The system keyring's entry for your local data's key is dama
 store-key-not-kept = The system keyring did not keep the new key for your local data, so nothing was encrypted with it. Check that the keyring is unlocked and has room, then restart Nordlys.
 store-key-sealed = Your local data's key is sealed under the lock's password, and Nordlys has not been unlocked since it started. Unlock Nordlys to open your data. The command line (nordlys-cli) cannot open it: its scheduled buys for this profile stop until you turn the seal off in Settings.
 store-seal-needs-lock = Set a lock first: the key is sealed under the lock's password.
+store-key-not-a-key = That is not a key: a key is 64 hexadecimal digits (0–9, a–f), in groups of four or not.
+store-key-does-not-open = This key does not open your local data. Nothing was changed.
+store-opens = Your local data opens: there is nothing to mend.
 store-in-use = Your local data is open in another Nordlys program (the command-line tool?). Close it, then try again: the data is encrypted once nothing else has it open.
 
 ## The app lock

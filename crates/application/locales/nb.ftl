@@ -498,6 +498,9 @@ store-key-damaged = Oppføringen for nøkkelen til de lokale dataene dine i syst
 store-key-not-kept = Systemets nøkkelring tok ikke vare på den nye nøkkelen til de lokale dataene dine, så ingenting ble kryptert med den. Sjekk at nøkkelringen er låst opp og har plass, og start Nordlys på nytt.
 store-key-sealed = Nøkkelen til de lokale dataene dine er forseglet med låsens passord, og Nordlys er ikke låst opp siden start. Lås opp Nordlys for å åpne dataene. Kommandolinjen (nordlys-cli) kan ikke åpne dem: de faste kjøpene den kjører for denne profilen stopper til du slår av forseglingen i Innstillinger.
 store-seal-needs-lock = Sett en lås først: nøkkelen forsegles med låsens passord.
+store-key-not-a-key = Det er ikke en nøkkel: en nøkkel er 64 heksadesimale sifre (0–9, a–f), i grupper på fire eller ikke.
+store-key-does-not-open = Denne nøkkelen åpner ikke de lokale dataene dine. Ingenting ble endret.
+store-opens = De lokale dataene dine åpnes: det er ingenting å reparere.
 store-in-use = De lokale dataene dine er åpne i et annet Nordlys-program (kommandolinjeverktøyet?). Lukk det og prøv igjen: dataene krypteres når ingenting annet har dem åpne.
 
 ## Applåsen

@@ -34,6 +34,9 @@ pub enum ErrorCode {
     NotConfirmed,
     Server,
     Keyring,
+    /// The local store's key is missing, damaged or does not open it: the window offers to put
+    /// the backed-up key back or to start a fresh store, the old one kept aside.
+    StoreKey,
     Browser,
     Timeout,
     /// The exchange limits how often it is asked (HTTP 429): nothing was done, and the message

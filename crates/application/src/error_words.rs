@@ -140,11 +140,13 @@ impl Worded for OpenError {
         let path = |p: &std::path::Path| p.display().to_string();
         match self {
             OpenError::KeyMissing(p) => (
-                ErrorCode::Keyring,
+                ErrorCode::StoreKey,
                 msg!(STORE_KEY_MISSING { path: path(p) }),
             ),
-            OpenError::WrongKey(p) => (ErrorCode::Keyring, msg!(STORE_KEY_WRONG { path: path(p) })),
-            OpenError::KeyDamaged => (ErrorCode::Keyring, Message::new(key::STORE_KEY_DAMAGED)),
+            OpenError::WrongKey(p) => {
+                (ErrorCode::StoreKey, msg!(STORE_KEY_WRONG { path: path(p) }))
+            }
+            OpenError::KeyDamaged => (ErrorCode::StoreKey, Message::new(key::STORE_KEY_DAMAGED)),
             OpenError::KeySealed => (ErrorCode::Locked, Message::new(key::STORE_KEY_SEALED)),
             OpenError::KeyNotKept => (ErrorCode::Keyring, Message::new(key::STORE_KEY_NOT_KEPT)),
             OpenError::Keyring(e) => e.words(),

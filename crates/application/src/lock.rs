@@ -41,6 +41,10 @@ pub const OPEN_WHILE_LOCKED: &[&str] = &[
     "set_theme",
     // Asked when the window is closed, locked or not; it shows nothing of the user's.
     "answer_close",
+    // A store whose key is missing or wrong opens nothing to hide: the window that cannot start
+    // offers these (a locked app cannot show its lock without its store).
+    "restore_store_key",
+    "start_fresh_store",
 ];
 
 /// The lock's part of the app: its state, and the guesses at its password.

@@ -102,5 +102,6 @@ presented_where_made!(
     crate::receive_views::ReceiveView,
     crate::store_key::StoreKeyView,
     crate::store_key::StoreSeal,
+    crate::store_key::StoreMended,
     crate::tax_views::ExportView,
 );

@@ -3,7 +3,7 @@
 //! unknown. With a lock set, showing it takes the lock's password: someone at an unlocked,
 //! unattended window must not walk away with it.
 
-use nordlys_core::store::profile_store::OpenError;
+use nordlys_core::store::profile_store::{self, ImportError, OpenError};
 use nordlys_core::store::{KeyEntry, KeyError, SealError, SealedKey, StoreKey};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -234,6 +234,85 @@ fn sealed_error(e: SealError) -> AppError {
         SealError::Damaged(_) => AppError::of(OpenError::from(KeyError::NotAKey)),
         SealError::NoRandomness => AppError::fault(e),
     }
+}
+
+/// Why the active profile's store does not open, when it is its key (missing, damaged, or not
+/// the store's): what the window offers to mend. `None` when it opens, or fails for another reason.
+fn key_problem(app: &App) -> Answer<Option<(String, OpenError)>> {
+    let profile = app
+        .settings()
+        .active_profile()
+        .map(|p| p.id.clone())
+        .ok_or_else(|| AppError::said(ErrorCode::Internal, key::NO_ACTIVE_PROFILE))?;
+    let path = app.store_path(&profile);
+    Ok(
+        match profile_store::open_with(&*app.secrets, &profile, &path, &app.opened_keys) {
+            Err(
+                e @ (OpenError::KeyMissing(_) | OpenError::WrongKey(_) | OpenError::KeyDamaged),
+            ) => Some((profile, e)),
+            _ => None,
+        },
+    )
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreStoreKeyArgs {
+    /// The key as backed up: 64 hexadecimal digits, in groups of four or not.
+    pub key: String,
+}
+
+/// What mending the store's key did.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreMended {
+    /// Where the store no key opened was kept, when a fresh one started.
+    pub set_aside: Option<String>,
+}
+
+/// Puts the backed-up key back, once it opens the store; only while the store does not open for
+/// want of its key.
+pub async fn restore_store_key(app: &App, args: RestoreStoreKeyArgs) -> Answer<StoreMended> {
+    let key = StoreKey::from_hex(&args.key)
+        .map_err(|_| AppError::said(ErrorCode::InvalidInput, key::STORE_KEY_NOT_A_KEY))?;
+    let Some((profile, _)) = key_problem(app)? else {
+        return Err(AppError::said(ErrorCode::InvalidInput, key::STORE_OPENS));
+    };
+    let path = app.store_path(&profile);
+    profile_store::import_key(&*app.secrets, &profile, &path, &key).map_err(|e| match e {
+        ImportError::DoesNotOpen(_) => {
+            AppError::said(ErrorCode::InvalidInput, key::STORE_KEY_DOES_NOT_OPEN)
+        }
+        ImportError::Keyring(e) => AppError::of(e),
+        other => AppError::fault(other),
+    })?;
+    app.reopen_session().await;
+    Ok(StoreMended { set_aside: None })
+}
+
+/// Keeps the store no key opens aside, whole and untouched, and starts a fresh one; only while
+/// the store does not open for want of its key. The journal's evidence stays in the old file,
+/// which its key, found later, still opens.
+pub async fn start_fresh_store(app: &App, _args: NoArgs) -> Answer<StoreMended> {
+    let Some((profile, problem)) = key_problem(app)? else {
+        return Err(AppError::said(ErrorCode::InvalidInput, key::STORE_OPENS));
+    };
+    let aside = profile_store::set_aside(&app.store_path(&profile), chrono::Utc::now())
+        .map_err(AppError::fault)?;
+    // A damaged entry makes way for the fresh store's key; a key that did not open the old
+    // store is kept, and the fresh store is encrypted with it.
+    if matches!(problem, OpenError::KeyDamaged) {
+        app.secrets
+            .delete(
+                &profile,
+                nordlys_core::platform::secrets::SecretItem::StoreKey,
+            )
+            .map_err(AppError::of)?;
+    }
+    app.reopen_session().await;
+    Ok(StoreMended {
+        set_aside: Some(aside.display().to_string()),
+    })
 }
 
 #[cfg(test)]

@@ -3,8 +3,7 @@
 
 use std::io::BufRead;
 
-use nordlys_core::store::at_rest::{self, Found};
-use nordlys_core::store::{Store, StoreError, StoreKey};
+use nordlys_core::store::{StoreKey, profile_store};
 use serde_json::json;
 
 use crate::args::StoreCommand;
@@ -42,22 +41,8 @@ pub(crate) fn command(command: &StoreCommand) -> Result<(), Failure> {
                 Failure::Usage("the key is 64 hexadecimal digits on one line".into())
             })?;
             let path = dir.join("nordlys.sqlite");
-            let found = at_rest::found(&path)
-                .map_err(|e| Failure::Refused(format!("cannot read {}: {e}", path.display())))?;
-            if found == Found::Encrypted {
-                match Store::open_encrypted(&path, key.clone()) {
-                    Ok(_) => {}
-                    Err(StoreError::WrongKey) => {
-                        return Err(Failure::Refused(format!(
-                            "this key does not open the store at {}; the keyring is unchanged",
-                            path.display()
-                        )));
-                    }
-                    Err(e) => return Err(Failure::Refused(format!("the store: {e}"))),
-                }
-            }
-            key.write(secrets, &profile)
-                .map_err(|e| Failure::Refused(format!("the keyring: {e}")))?;
+            profile_store::import_key(secrets, &profile, &path, &key)
+                .map_err(|e| Failure::Refused(e.to_string()))?;
             print(&json!({ "profile": profile, "imported": true }))
         }
     }

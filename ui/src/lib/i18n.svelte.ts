@@ -413,6 +413,16 @@ const nb = {
     "Sett en lås først: nøkkelen forsegles med passordet dens.",
   "Stop sealing the key": "Slutt å forsegle nøkkelen",
   "Seal the key": "Forsegl nøkkelen",
+  "Your local data does not open": "De lokale dataene dine åpnes ikke",
+  "Put back the key you backed up": "Legg tilbake nøkkelen du tok vare på",
+  "The key (64 characters, spaces allowed)": "Nøkkelen (64 tegn, mellomrom er lov)",
+  "Put the key back": "Legg nøkkelen tilbake",
+  "Or start a fresh store": "Eller start et nytt lager",
+  "The old file is kept aside, untouched, and opens again with its key if you find it later. The fresh store starts empty: the journal's evidence for any payment whose outcome is unknown stays in the old file.":
+    "Den gamle filen legges til side, urørt, og åpnes igjen med nøkkelen sin hvis du finner den senere. Det nye lageret starter tomt: journalens bevis for betalinger med ukjent utfall blir liggende i den gamle filen.",
+  "Keep the old file aside and start fresh": "Legg den gamle filen til side og start på nytt",
+  "Start a fresh store…": "Start et nytt lager …",
+  "The old file was kept at {path}.": "Den gamle filen ligger i {path}.",
   "Your local data (journal, tax history, payments, plans, recipients) is encrypted with a key kept in the system keyring. Keep a copy somewhere safe: lost, the key takes your data with it, and with the journal the evidence for any payment whose outcome is unknown.":
     "De lokale dataene dine (journal, skattehistorikk, betalinger, planer, mottakere) er kryptert med en nøkkel i systemets nøkkelring. Ta vare på en kopi et trygt sted: mister du nøkkelen, mister du dataene, og med journalen beviset for betalinger med ukjent utfall.",
   "Write it down or keep it in a password manager, then hide it. nordlys-cli store import-key puts it back.":

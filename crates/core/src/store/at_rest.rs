@@ -282,7 +282,7 @@ fn plain_path(path: &Path) -> PathBuf {
     with_suffix(path, ".plain")
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)

@@ -83,11 +83,103 @@ pub fn open_with(
     })
 }
 
+/// Why a key was not put back. The keyring is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("this key does not open the store at {}; the keyring is unchanged", .0.display())]
+    DoesNotOpen(PathBuf),
+    #[error("the store: {0}")]
+    Store(StoreError),
+    #[error("cannot read {}: {error}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("the keyring: {0}")]
+    Keyring(SecretError),
+}
+
+/// Puts `key` back as `profile`'s, once it opens the store at `path` (when there is one): a
+/// backup restored, a keyring entry lost or damaged.
+pub fn import_key(
+    secrets: &dyn SecretStore,
+    profile: &str,
+    path: &Path,
+    key: &StoreKey,
+) -> Result<(), ImportError> {
+    let found = at_rest::found(path).map_err(|error| ImportError::Unreadable {
+        path: path.to_owned(),
+        error,
+    })?;
+    if found == Found::Encrypted {
+        match Store::open_encrypted(path, key.clone()) {
+            Ok(_) => {}
+            Err(StoreError::WrongKey) => return Err(ImportError::DoesNotOpen(path.to_owned())),
+            Err(e) => return Err(ImportError::Store(e)),
+        }
+    }
+    key.write(secrets, profile).map_err(ImportError::Keyring)
+}
+
+/// Moves the store at `path` that no key opens aside, with its `-wal` and `-shm`, beside it
+/// under a name that says when (`nordlys.sqlite.set-aside-20261203T120000Z`), so that a fresh
+/// store can start; nothing is deleted, and a key found later still opens the file. Answers
+/// where it went. The store goes first, then its log files: stopped between the two, the store
+/// will not open anew while its log lies there ([`open`] says the key is missing), and moving
+/// aside again puts the log beside the store it belongs to.
+pub fn set_aside(path: &Path, now: chrono::DateTime<chrono::Utc>) -> std::io::Result<PathBuf> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let aside = if path.exists() {
+        let aside =
+            path.with_file_name(format!("{name}.set-aside-{}", now.format("%Y%m%dT%H%M%SZ")));
+        if aside.exists() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} is there already", aside.display()),
+            ));
+        }
+        std::fs::rename(path, &aside)?;
+        aside
+    } else {
+        // Resumed: the store went aside last time, its log did not.
+        let nothing = || {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "there is no store to set aside",
+            )
+        };
+        if !["-wal", "-shm"]
+            .iter()
+            .any(|s| at_rest::with_suffix(path, s).exists())
+        {
+            return Err(nothing());
+        }
+        let prefix = format!("{name}.set-aside-");
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|n| n.starts_with(&prefix) && !n.ends_with("-wal") && !n.ends_with("-shm"))
+            .max()
+            .map(|n| dir.join(n))
+            .ok_or_else(nothing)?
+    };
+    for suffix in ["-wal", "-shm"] {
+        let from = at_rest::with_suffix(path, suffix);
+        if from.exists() {
+            std::fs::rename(&from, at_rest::with_suffix(&aside, suffix))?;
+        }
+    }
+    Ok(aside)
+}
+
 /// A new key for a store that has none: refused when an encrypted store is there already.
 fn new_key(secrets: &dyn SecretStore, profile: &str, path: &Path) -> Result<StoreKey, OpenError> {
     // Encrypted with a key the keyring no longer holds. Were a migration's plain store still
     // aside, it stays there too: settling would remove it in favour of a copy nothing opens.
-    if at_rest::found(path).map_err(|e| OpenError::Store(e.into()))? == Found::Encrypted {
+    // Or its log left behind by a move aside that stopped half-way: a new store must not take it.
+    if at_rest::found(path).map_err(|e| OpenError::Store(e.into()))? == Found::Encrypted
+        || (!path.exists() && at_rest::with_suffix(path, "-wal").exists())
+    {
         return Err(OpenError::KeyMissing(path.to_owned()));
     }
     let key = StoreKey::random().map_err(OpenError::Keyring)?;
@@ -180,6 +272,59 @@ mod tests {
             open(&secrets, "p", &path),
             Err(OpenError::KeySealed)
         ));
+    }
+
+    /// A store no key opens is moved aside whole, and a fresh one starts; its key found later
+    /// still opens it. Stopped between the store and its log, no fresh store takes the log, and
+    /// moving aside again puts the log beside its store.
+    #[test]
+    fn a_store_set_aside_keeps_its_log_and_still_opens_with_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let old = MemorySecretStore::default();
+        drop(open(&old, "p", &path).unwrap());
+        let key = StoreKey::read(&old, "p").unwrap().unwrap();
+        let wal = at_rest::with_suffix(&path, "-wal");
+        std::fs::write(&wal, b"the log").unwrap();
+        let at = chrono::DateTime::from_timestamp(1_764_763_200, 0).unwrap();
+        // Stopped after the store went aside: the log stays, and no fresh store starts over it.
+        let aside = path.with_file_name("nordlys.sqlite.set-aside-20251203T120000Z");
+        std::fs::rename(&path, &aside).unwrap();
+        let fresh = MemorySecretStore::default();
+        assert!(matches!(
+            open(&fresh, "p", &path),
+            Err(OpenError::KeyMissing(_))
+        ));
+        assert_eq!(set_aside(&path, at).unwrap(), aside, "resumed");
+        assert_eq!(
+            std::fs::read(at_rest::with_suffix(&aside, "-wal")).unwrap(),
+            b"the log"
+        );
+        std::fs::remove_file(at_rest::with_suffix(&aside, "-wal")).unwrap();
+        assert!(!wal.exists() && !path.exists());
+        drop(open(&fresh, "p", &path).unwrap());
+        // The old key opens the old store where it was set aside.
+        drop(Store::open_encrypted(&aside, key.clone()).unwrap());
+        // Moved aside whole, at once.
+        let later = at + chrono::Duration::hours(1);
+        let second = set_aside(&path, later).unwrap();
+        assert!(second.ends_with("nordlys.sqlite.set-aside-20251203T130000Z"));
+        assert!(!path.exists());
+        assert!(
+            set_aside(&path, later).is_err(),
+            "nothing left to set aside"
+        );
+        // A backup of the key is checked against the store before it is put back.
+        let other = StoreKey::random().unwrap();
+        assert!(matches!(
+            import_key(&fresh, "p", &aside, &other),
+            Err(ImportError::DoesNotOpen(_))
+        ));
+        import_key(&fresh, "q", &aside, &key).unwrap();
+        assert_eq!(
+            StoreKey::read(&fresh, "q").unwrap().unwrap().to_hex(),
+            key.to_hex()
+        );
     }
 
     /// A plain store from before encryption gets a key and keeps what it held.
