@@ -91,7 +91,7 @@ pub struct SealStoreKeyArgs {
 }
 
 /// Seals the active profile's key under the lock's password, or puts it back in the keyring as
-/// it is. Either way the new entry is read back and opened before it counts.
+/// it is.
 pub async fn seal_store_key(app: &App, args: SealStoreKeyArgs) -> Answer<StoreSeal> {
     if !app.settings().lock_set {
         return Err(AppError::said(
@@ -214,18 +214,10 @@ async fn seal_blocking(
     password: Zeroizing<String>,
     profile: String,
 ) -> Answer<SealedKey> {
-    tokio::task::spawn_blocking(move || {
-        let sealed = SealedKey::seal(&key, &password, &profile)?;
-        // Counted only once it opens again to the same key.
-        match sealed.open(&password, &profile) {
-            Ok(k) if k.to_hex() == key.to_hex() => Ok(sealed),
-            Ok(_) => Err(SealError::Damaged("the seal opened to another key".into())),
-            Err(e) => Err(e),
-        }
-    })
-    .await
-    .map_err(AppError::fault)?
-    .map_err(sealed_error)
+    tokio::task::spawn_blocking(move || SealedKey::seal(&key, &password, &profile))
+        .await
+        .map_err(AppError::fault)?
+        .map_err(sealed_error)
 }
 
 fn sealed_error(e: SealError) -> AppError {
