@@ -245,15 +245,14 @@ impl ExchangeClient {
     }
 
     /// Now on the exchange's clock, which stamps its rows: ours moved by what the `Date` header
-    /// of its last answer showed, or ours alone before an answer carried one. An HTTP date is
-    /// whole seconds, so it cannot tell two clocks less than a second apart: then it is ours.
+    /// of its last answer showed, at the earliest it can be (see [`clock_offset`]), or ours alone
+    /// before an answer carried one.
     pub fn exchange_now(&self) -> chrono::DateTime<chrono::Utc> {
         let offset = self
             .inner
             .clock_offset
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .filter(|o| o.abs() >= chrono::Duration::seconds(1))
             .unwrap_or_default();
         chrono::Utc::now() + offset
     }
@@ -896,6 +895,8 @@ impl ExchangeClient {
                 None
             }
         };
+        // When the request left, for what the answer's `Date` can tell of the exchange's clock.
+        let mut sent = chrono::Utc::now();
         let response = match sign_with {
             None => request.send().await,
             Some(key) => {
@@ -906,6 +907,7 @@ impl ExchangeClient {
                     });
                 };
                 let _turn = self.inner.signed_lane.lock().await;
+                sent = chrono::Utc::now();
                 let nonce = self.inner.nonces.next(key.key.expose()).map_err(|e| Lost {
                     failure: Failure::Connect,
                     detail: e.to_string(),
@@ -937,7 +939,7 @@ impl ExchangeClient {
                 .clock_offset
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                Some(date - chrono::Utc::now());
+                Some(clock_offset(date, sent, chrono::Utc::now()));
         }
         let status = response.status().as_u16();
         let retry_after = (status == 429)
@@ -1098,6 +1100,26 @@ fn largest_number(text: &str) -> Option<u64> {
         .max()
 }
 
+/// How far the exchange's clock is from ours, as far as one answer can tell: its `Date` is whole
+/// seconds, read some time between `sent` and `received`, so the exchange's clock then showed
+/// from `date` to a second later. When that window holds zero the clocks cannot be told apart
+/// (a second's truncation plus a slow answer is not a skew) and none is taken; otherwise the
+/// earliest the window allows, so that "now" on the exchange's clock errs early: what it made
+/// from then on is all later.
+fn clock_offset(
+    date: chrono::DateTime<chrono::Utc>,
+    sent: chrono::DateTime<chrono::Utc>,
+    received: chrono::DateTime<chrono::Utc>,
+) -> chrono::Duration {
+    let least = date - received;
+    let most = date + chrono::Duration::seconds(1) - sent;
+    if least <= chrono::Duration::zero() && most >= chrono::Duration::zero() {
+        chrono::Duration::zero()
+    } else {
+        least
+    }
+}
+
 fn http_date(value: &reqwest::header::HeaderValue) -> Option<chrono::DateTime<chrono::Utc>> {
     let text = value.to_str().ok()?;
     chrono::DateTime::parse_from_rfc2822(text)
@@ -1108,6 +1130,28 @@ fn http_date(value: &reqwest::header::HeaderValue) -> Option<chrono::DateTime<ch
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answers_date_moves_the_clock_only_by_what_it_proves() {
+        let at = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).unwrap();
+        let date = at(1_000_000);
+        // Stamped 950 ms into its second and read 70 ms later: the second's truncation and the
+        // wait together exceed a second, yet the clocks may well agree.
+        assert_eq!(
+            clock_offset(date, at(1_000_940), at(1_001_020)),
+            chrono::Duration::zero()
+        );
+        // Five minutes behind: sent and read well after the second the exchange named.
+        assert_eq!(
+            clock_offset(date, at(1_300_000), at(1_300_050)),
+            chrono::Duration::milliseconds(-300_050)
+        );
+        // Five minutes ahead.
+        assert_eq!(
+            clock_offset(date, at(700_000), at(700_050)),
+            chrono::Duration::milliseconds(299_950)
+        );
+    }
 
     #[test]
     fn a_401_about_the_nonce_is_told_from_other_401s_in_every_error_shape() {
