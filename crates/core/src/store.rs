@@ -613,6 +613,7 @@ impl Store {
     }
 
     fn migrate(mut db: Connection) -> Result<Self, StoreError> {
+        at_rest::temporary_in_memory(&db)?;
         db.pragma_update(None, "journal_mode", "WAL")?;
         // What is deleted or replaced (a recipient's plaintext details, above all) is overwritten
         // with zeros, not left in free pages for anyone who reads the file.
@@ -777,6 +778,27 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What SQLite sorts on the side stays in memory on every connection to an encrypted store,
+    /// the store's own and a reader's: a temporary file would hold its rows unencrypted.
+    #[test]
+    fn an_encrypted_store_writes_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nordlys.sqlite");
+        let s = Store::open_encrypted(&path, at_rest::StoreKey::random().unwrap()).unwrap();
+        let in_memory = |db: &Connection| {
+            db.pragma_query_value(None, "temp_store", |r| r.get::<_, i64>(0))
+                .unwrap()
+        };
+        assert_eq!(in_memory(&s.db()), 2);
+        let reader = s
+            .file
+            .as_ref()
+            .unwrap()
+            .connect(rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+        assert_eq!(in_memory(&reader), 2);
+    }
 
     #[test]
     fn migrations_run_once_and_data_survives_reopening() {

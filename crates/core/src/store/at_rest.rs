@@ -174,14 +174,22 @@ pub(crate) struct StoreFile {
 }
 
 impl StoreFile {
-    /// A connection of its own to the file, keyed.
+    /// A connection of its own to the file, keyed, its temporary tables in memory.
     pub(crate) fn connect(&self, flags: OpenFlags) -> Result<Connection, rusqlite::Error> {
         let db = Connection::open_with_flags(&self.path, flags)?;
         if let Some(key) = &self.key {
             key.apply(&db)?;
         }
+        temporary_in_memory(&db)?;
         Ok(db)
     }
+}
+
+/// Keeps what SQLite sorts or builds on the side (a big `ORDER BY`, a temporary index) in
+/// memory: a temporary file is written unencrypted outside the profile's folder. The bundled
+/// SQLCipher defaults to this; saying it on each connection keeps it so whatever the build.
+pub(crate) fn temporary_in_memory(db: &Connection) -> Result<(), rusqlite::Error> {
+    db.pragma_update(None, "temp_store", "MEMORY")
 }
 
 /// Who has a store open, across processes: each opener holds `<store>.lock` shared for as long as
