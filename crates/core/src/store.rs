@@ -782,7 +782,7 @@ mod tests {
     /// What SQLite sorts on the side stays in memory on every connection to an encrypted store,
     /// the store's own and a reader's: a temporary file would hold its rows unencrypted.
     #[test]
-    fn an_encrypted_store_writes_no_temporary_file() {
+    fn every_connection_to_a_store_keeps_its_temporary_tables_in_memory() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nordlys.sqlite");
         let s = Store::open_encrypted(&path, at_rest::StoreKey::random().unwrap()).unwrap();
